@@ -1,0 +1,91 @@
+/**
+ * @module agents/agent
+ * `Agent`: a name, a model, a prompt and a cognition that runs the loop.
+ */
+import type { RunContext } from "../context/run-context.js";
+
+/** Why a run ended. */
+export type StopReason = "complete" | "max_steps" | "cancelled" | "error";
+
+/** One tool call made during a run, with what came of it. */
+export interface ToolCallRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  /** The text fed back to the model. */
+  readonly result: string;
+  /** False when the call was refused, failed or rejected its arguments. */
+  readonly ok: boolean;
+}
+
+/** What `agent.run()` returns. */
+export interface AgentResult {
+  /** The final text. */
+  readonly output: string;
+  readonly stopReason: StopReason;
+  /** Model turns taken. */
+  readonly steps: number;
+  /** Every tool call, in order. */
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Summed token usage, where the model reported it. */
+  readonly usage: Readonly<Record<string, number>>;
+  /** Set when `stopReason` is `"error"`. */
+  readonly error?: Error;
+  /** Extra facts a cognition reports (e.g. a CLI's permission denials). */
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** What a cognition is handed to run. */
+export interface CognitionInput {
+  readonly task: string;
+  readonly agent: Agent;
+  readonly ctx: RunContext;
+}
+
+/** The loop behind an agent: ReAct over local tools, or a CLI that owns its own loop. */
+export interface Cognition {
+  run(input: CognitionInput): Promise<AgentResult>;
+}
+
+/** Options of an `Agent`. */
+export interface AgentOptions {
+  readonly name: string;
+  /** The model id handed to the LLM (ignored by cognitions that choose their own). Default `"default"`. */
+  readonly model?: string;
+  /** The system prompt. Default `""`. */
+  readonly prompt?: string;
+  readonly cognition: Cognition;
+  /** A one-line description (used when the agent is presented as a subagent). */
+  readonly description?: string;
+}
+
+/** An agent: runs `task` through its cognition. */
+export class Agent {
+  readonly name: string;
+  readonly model: string;
+  readonly prompt: string;
+  readonly description: string;
+  readonly cognition: Cognition;
+
+  constructor(options: AgentOptions) {
+    if (!options || typeof options.name !== "string" || options.name.trim() === "") {
+      throw new TypeError("Agent: 'name' is required (a non-empty string)");
+    }
+    if (!options.cognition || typeof options.cognition.run !== "function") {
+      throw new TypeError(`Agent '${options.name}': 'cognition' is required (e.g. new ReActCognition({ tools }))`);
+    }
+    this.name = options.name;
+    this.model = options.model ?? "default";
+    this.prompt = options.prompt ?? "";
+    this.description = options.description ?? "";
+    this.cognition = options.cognition;
+  }
+
+  /** Run `task` to its end. Never throws for a model or tool failure: those end in `stopReason: "error"`. */
+  async run(task: string, ctx: RunContext): Promise<AgentResult> {
+    ctx.emit("agent.start", { agent: this.name, task });
+    const result = await this.cognition.run({ task, agent: this, ctx });
+    ctx.emit("agent.end", { agent: this.name, stopReason: result.stopReason, steps: result.steps });
+    return result;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * @module agents/elicitation
+ * The human-in-the-loop contract: an `Elicitation` asked of an `Asker`, answered with a `Decision`.
+ */
+
+/** One tool call as the model made it. Structural: any `{ id, name, arguments }` will do. */
+export interface ToolCall {
+  /** The call's id (the model's tool-use id). */
+  readonly id: string;
+  /** The tool's name as the model used it. */
+  readonly name: string;
+  /** The arguments, a JSON object. */
+  readonly arguments: Record<string, unknown>;
+}
+
+/** A question put to a person (through an `Asker`). */
+export interface Elicitation {
+  /** What the person is asked, in words. */
+  readonly question: string;
+  /** The tool call awaiting approval, when the question is an approval. */
+  readonly toolCall?: ToolCall;
+  /** Where the question comes from (`"react"`, `"approval_server"`, `"mcp_guard"`). */
+  readonly source?: string;
+  /** The deadline the asking side will enforce, if any. */
+  readonly timeoutMs?: number;
+}
+
+/** How a person answered. */
+export type DecisionKind = "approve" | "reject" | "modify" | "expired";
+
+/** A person's answer. Structural: an `Asker` may return a plain object. */
+export interface Decision {
+  /** `approve`, `reject`, `modify` (with edited arguments in `value`) or `expired`. */
+  readonly kind: DecisionKind | (string & {});
+  /** Who decided (a user id, `"ci"`, ...). */
+  readonly actor?: string;
+  /** Free text from the decider; a rejection's reason. */
+  readonly note?: string;
+  /** For `modify`: the edited arguments. */
+  readonly value?: unknown;
+}
+
+/** The injected human transport: asks a person and waits (possibly forever) for the answer. */
+export interface Asker {
+  ask(request: Elicitation): Promise<Decision>;
+}
+
+/** Build a `ToolCall` (convenience for tests and samples). */
+export function toolCall(id: string, name: string, args: Record<string, unknown> = {}): ToolCall {
+  return Object.freeze({ id, name, arguments: args });
+}

@@ -1,0 +1,157 @@
+/**
+ * @module agents/react-cognition
+ * `ReActCognition`: ask the model, run the tools it calls, feed the results back, repeat.
+ */
+import { Cancelled } from "../errors/cancelled.error.js";
+import { ToolArgumentError } from "../errors/tool-argument.error.js";
+import { errorLine, pyList } from "../util/format.js";
+import { decisionOutcome, shouldGate } from "./gating.js";
+import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
+import type { Decision, ToolCall } from "./elicitation.js";
+import type { Message } from "./llm.js";
+import type { RunContext } from "../context/run-context.js";
+import type { Tool, ToolSchema } from "../tools/tool.js";
+
+/** Options of a `ReActCognition`. */
+export interface ReActOptions {
+  /** The tools the model may call (any `Tool`: local, `@Tool`-built or MCP-adapted). */
+  readonly tools: Iterable<Tool>;
+  /** Model turns before stopping with `"max_steps"`. Default 10. */
+  readonly maxSteps?: number;
+}
+
+/** Render a tool's return value as the text fed back to the model. */
+export function resultText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The ReAct loop over local tools. Uses `ctx.llm`. Each call is gated by
+ * `shouldGate(tool, { keyStep: tool.sideEffecting, autonomy: ctx.autonomy })`;
+ * a gated call asks `ctx.asker` and emits `gate.check`. A refused, failed or
+ * malformed call is reported back to the model as the tool's result, so the
+ * model can route around it; the run ends with `"error"` only when the model
+ * itself fails.
+ */
+export class ReActCognition implements Cognition {
+  readonly tools: readonly Tool[];
+  readonly maxSteps: number;
+  private readonly byName: Map<string, Tool>;
+
+  constructor(options: ReActOptions) {
+    this.tools = Object.freeze([...options.tools]);
+    this.maxSteps = options.maxSteps ?? 10;
+    if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
+      throw new TypeError(`ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
+    }
+    this.byName = new Map();
+    for (const t of this.tools) {
+      if (this.byName.has(t.name)) throw new TypeError(`ReActCognition: two tools are named '${t.name}'; give one a prefix`);
+      this.byName.set(t.name, t);
+    }
+  }
+
+  async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
+    const llm = ctx.llm;
+    const calls: ToolCallRecord[] = [];
+    const usage: Record<string, number> = {};
+    const schemas = this.tools.map((t) => t.schema).filter((s): s is ToolSchema => s !== null);
+    const messages: Message[] = [];
+    if (agent.prompt) messages.push({ role: "system", content: agent.prompt });
+    messages.push({ role: "user", content: task });
+    const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult =>
+      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}) });
+    if (!llm) return done("", "error", 0, new TypeError(`agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
+    let last = "";
+    for (let step = 1; step <= this.maxSteps; step++) {
+      if (ctx.cancelled) return done(last, "cancelled", step - 1);
+      let turn;
+      try {
+        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal });
+      } catch (err) {
+        if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
+        return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
+      }
+      for (const [k, v] of Object.entries(turn.usage ?? {})) usage[k] = (usage[k] ?? 0) + v;
+      last = turn.content ?? "";
+      const toolCalls = turn.toolCalls ?? [];
+      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name) });
+      messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
+      if (!toolCalls.length) return done(last, "complete", step);
+      for (const call of toolCalls) {
+        if (ctx.cancelled) return done(last, "cancelled", step);
+        const record = await this.execute(call, ctx);
+        calls.push(record);
+        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name });
+        if (ctx.cancelled) return done(last, "cancelled", step);
+      }
+    }
+    return done(last, "max_steps", this.maxSteps);
+  }
+
+  private async execute(call: ToolCall, ctx: RunContext): Promise<ToolCallRecord> {
+    const args = call.arguments ?? {};
+    const rec = (result: string, ok: boolean, used = args): ToolCallRecord => Object.freeze({ id: call.id, name: call.name, arguments: used, result, ok });
+    const t = this.byName.get(call.name);
+    ctx.emit("tool.call", { id: call.id, tool: call.name });
+    if (!t) {
+      const r = rec(`unknown tool '${call.name}'. Available tools: ${pyList([...this.byName.keys()].sort())}`, false);
+      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+      return r;
+    }
+    let used = args;
+    if (shouldGate(t, { keyStep: t.sideEffecting, autonomy: ctx.autonomy })) {
+      const gate = await this.ask(t, call, ctx);
+      if (!gate.allowed) {
+        ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+        return rec(gate.reason, false);
+      }
+      used = gate.arguments;
+    }
+    try {
+      ctx.checkCancelled();
+      const value = await t.run(used, ctx);
+      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: true });
+      return rec(resultText(value), true, used);
+    } catch (err) {
+      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+      if (err instanceof Cancelled) return rec(`the run was cancelled; '${call.name}' was not completed`, false, used);
+      if (err instanceof ToolArgumentError) return rec(err.message, false, used);
+      return rec(`tool '${call.name}' failed: ${errorLine(err)}`, false, used);
+    }
+  }
+
+  private async ask(t: Tool, call: ToolCall, ctx: RunContext): Promise<{ allowed: true; arguments: Record<string, unknown> } | { allowed: false; reason: string }> {
+    const base = { tool: t.name, id: call.id };
+    if (!ctx.asker) {
+      const reason = `tool '${t.name}' was not run: it needs approval and this run has no Asker (pass asker to the RunContext)`;
+      ctx.emit("gate.check", { ...base, allowed: false, source: "error", asked: false, reason });
+      return { allowed: false, reason };
+    }
+    let decision: Decision;
+    try {
+      decision = await ctx.asker.ask({ question: `Allow ${t.name}?`, toolCall: { id: call.id, name: call.name, arguments: call.arguments ?? {} }, source: "react" });
+    } catch (err) {
+      const reason = `tool '${t.name}' was not run: the approval request failed: ${errorLine(err)}`;
+      ctx.emit("gate.check", { ...base, allowed: false, source: "error", asked: true, reason });
+      return { allowed: false, reason };
+    }
+    const outcome = decisionOutcome(decision, call.arguments ?? {}, t.name);
+    ctx.emit("gate.check", {
+      ...base,
+      allowed: outcome.allowed,
+      source: "asker",
+      asked: true,
+      kind: decision?.kind ?? null,
+      actor: decision?.actor ?? null,
+      reason: outcome.allowed ? (decision?.note ?? null) : outcome.reason,
+    });
+    return outcome.allowed ? { allowed: true, arguments: outcome.arguments } : { allowed: false, reason: outcome.reason };
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * @module errors
+ * Every error class of the core.
+ */
+export { AgentkitError } from "./agentkit.error.js";
+export { ToolArgumentError, type InvalidArgument } from "./tool-argument.error.js";
+export { Cancelled } from "./cancelled.error.js";
+export { NotImplementedError } from "./not-implemented.error.js";
+export { DuplicateToolError } from "./duplicate-tool.error.js";
+export { DefinitionError } from "./tool-definition.error.js";

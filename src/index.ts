@@ -1,0 +1,51 @@
+/**
+ * @module arc-agentkit
+ * Public surface of the core. Every export is listed by name (types with
+ * `export type`); a test snapshots the sorted names, so an addition is a
+ * reviewed decision.
+ */
+import "reflect-metadata";
+
+export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS } from "./keys.js";
+export { AgentkitError, ToolArgumentError, Cancelled, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
+export type { InvalidArgument } from "./errors/index.js";
+
+export type { ToolSchema, JsonSchema, ToolDeclarations } from "./tools/tool.js";
+export { Tool, getToolMetadata, isToolClass } from "./tools/tool.decorator.js";
+export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
+export type { ToolOptions } from "./tools/tool-options.js";
+export { tool, FunctionTool } from "./tools/function-tool.js";
+export type { ToolFn } from "./tools/function-tool.js";
+export { ToolRegistry, toolFromInstance } from "./tools/tool-registry.js";
+export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
+export { dtoToJsonSchema } from "./tools/schema.js";
+export type { DtoClass, ToolInput } from "./tools/schema.js";
+
+export { RunContext } from "./context/run-context.js";
+export type { Autonomy, RunEvent, EventSink, RunContextOptions } from "./context/run-context.js";
+
+export { Agent } from "./agents/agent.js";
+export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
+export { ReActCognition, resultText } from "./agents/react-cognition.js";
+export type { ReActOptions } from "./agents/react-cognition.js";
+export { shouldGate, decisionOutcome } from "./agents/gating.js";
+export type { GateOutcome } from "./agents/gating.js";
+export { toolCall } from "./agents/elicitation.js";
+export type { Asker, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
+export type { LLM, LLMRequest, LLMTurn, Message } from "./agents/llm.js";
+
+export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";
+export type { PolicyVerdict } from "./control/run-policy.js";
+
+export { Prompt } from "./prompts/prompt.js";
+
+export { memoryItem } from "./memory/memory.js";
+export type { MemoryItem, MemorySource, QueryOptions } from "./memory/memory.js";
+export { CompositeMemory } from "./memory/composite-memory.js";
+export { CachedMemory } from "./memory/cached-memory.js";
+export { CompactedMemory } from "./memory/compacted-memory.js";
+export { VectorMemory, HashingEmbedder } from "./memory/vector-memory.js";
+export type { Embedder } from "./memory/vector-memory.js";
+
+export { getLogger, setLogger } from "./util/logger.js";
+export type { Logger } from "./util/logger.js";

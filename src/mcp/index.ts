@@ -1,0 +1,9 @@
+/**
+ * @module arc-agentkit/mcp
+ * Public surface of the MCP integration. Every export is listed by name; a
+ * test snapshots the sorted names. The first import is the peer guard: without
+ * @modelcontextprotocol/sdk and express this module throws at once with the
+ * install line.
+ */
+import "reflect-metadata";
+export { INSTALL_LINE } from "./sdk.js";

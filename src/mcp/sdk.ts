@@ -1,0 +1,80 @@
+/**
+ * @module mcp/sdk
+ * The one place the MCP SDK and express are loaded. ESM links every static
+ * import before running any code, so a guard module alone cannot turn a
+ * missing optional peer into a clear message; loading the peers through
+ * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
+ * from this module only (type-only imports of the SDK are fine: they are erased).
+ */
+import { createRequire } from "node:module";
+import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
+import type * as StdioClientModule from "@modelcontextprotocol/sdk/client/stdio.js";
+import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
+import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
+import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
+import type ExpressModule from "express";
+
+/** The line that installs the optional peers of `arc-agentkit/mcp`. */
+export const INSTALL_LINE = "npm install @modelcontextprotocol/sdk express";
+
+const require = createRequire(import.meta.url);
+
+function missing(id: string, cause: unknown): Error {
+  return new Error(
+    `arc-agentkit/mcp needs the optional peer dependencies @modelcontextprotocol/sdk and express, and '${id}' could not be loaded. Install them with: ${INSTALL_LINE}`,
+    { cause },
+  );
+}
+
+function load<T>(id: string): T {
+  try {
+    return require(id) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" || (err as NodeJS.ErrnoException).code === "ERR_PACKAGE_PATH_NOT_EXPORTED") {
+      throw missing(id, err);
+    }
+    throw err;
+  }
+}
+
+// Fail at import time, naming the install line, when either peer is absent.
+for (const id of ["@modelcontextprotocol/sdk/types.js", "express"]) {
+  try {
+    require.resolve(id);
+  } catch (err) {
+    throw missing(id, err);
+  }
+}
+
+/** `Client` and friends (`@modelcontextprotocol/sdk/client/index.js`). */
+export const sdkClient = load<typeof ClientModule>("@modelcontextprotocol/sdk/client/index.js");
+/** `StdioClientTransport`, `getDefaultEnvironment`. */
+export const sdkStdioClient = load<typeof StdioClientModule>("@modelcontextprotocol/sdk/client/stdio.js");
+/** `StreamableHTTPClientTransport`, `StreamableHTTPError`. */
+export const sdkHttpClient = load<typeof HttpClientModule>("@modelcontextprotocol/sdk/client/streamableHttp.js");
+/** Request/result schemas, `McpError`, `ErrorCode`, `isInitializeRequest`, ... */
+export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/types.js");
+
+let server: typeof ServerModule | undefined;
+let stdioServer: typeof StdioServerModule | undefined;
+let httpServer: typeof HttpServerModule | undefined;
+let express: typeof ExpressModule | undefined;
+
+/** The low-level `Server` module, loaded on first use (client-only users never pay for it). */
+export function sdkServer(): typeof ServerModule {
+  return (server ??= load<typeof ServerModule>("@modelcontextprotocol/sdk/server/index.js"));
+}
+/** `StdioServerTransport`, loaded on first use. */
+export function sdkStdioServer(): typeof StdioServerModule {
+  return (stdioServer ??= load<typeof StdioServerModule>("@modelcontextprotocol/sdk/server/stdio.js"));
+}
+/** `StreamableHTTPServerTransport`, loaded on first use. */
+export function sdkHttpServer(): typeof HttpServerModule {
+  return (httpServer ??= load<typeof HttpServerModule>("@modelcontextprotocol/sdk/server/streamableHttp.js"));
+}
+/** express, loaded on first use. */
+export function loadExpress(): typeof ExpressModule {
+  return (express ??= load<typeof ExpressModule>("express"));
+}

@@ -1,0 +1,57 @@
+/**
+ * @module memory/compacted-memory
+ * Bounds how much text a source hands to a model, with a visible marker.
+ */
+import { memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+import type { RunContext } from "../context/run-context.js";
+
+/**
+ * Bounds each item to `maxItemChars` and the whole answer to `maxTotalChars`.
+ * Cut content ends with a visible marker `[truncated: N more chars]` so the
+ * model knows text is missing; items past the total budget are dropped and
+ * the last kept item says how many were (`[+N more items omitted]`).
+ */
+export class CompactedMemory implements MemorySource {
+  readonly name: string;
+  readonly maxItemChars: number;
+  readonly maxTotalChars: number;
+
+  constructor(
+    readonly source: MemorySource,
+    options: { maxItemChars?: number; maxTotalChars?: number; name?: string } = {},
+  ) {
+    this.maxItemChars = options.maxItemChars ?? 2_000;
+    this.maxTotalChars = options.maxTotalChars ?? 8_000;
+    for (const [k, v] of [["maxItemChars", this.maxItemChars], ["maxTotalChars", this.maxTotalChars]] as const) {
+      if (!Number.isInteger(v) || v < 1) throw new TypeError(`CompactedMemory: ${k} must be a positive integer, got ${v}`);
+    }
+    this.name = options.name ?? source.name;
+  }
+
+  async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
+    const items = await this.source.query(text, options);
+    const out: MemoryItem[] = [];
+    let used = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const budget = Math.min(this.maxItemChars, this.maxTotalChars - used);
+      if (budget <= 0) {
+        const last = out.pop();
+        const omitted = items.length - i;
+        if (last) out.push(memoryItem(`${last.content}\n[+${omitted} more items omitted]`, { ...last.metadata, truncated: true }, last.score));
+        break;
+      }
+      let content = item.content;
+      if (content.length > budget) {
+        content = `${content.slice(0, budget)}\n[truncated: ${item.content.length - budget} more chars]`;
+        out.push(memoryItem(content, { ...item.metadata, truncated: true }, item.score));
+      } else out.push(item);
+      used += Math.min(item.content.length, budget);
+    }
+    return out;
+  }
+
+  write(item: MemoryItem, ctx?: RunContext): Promise<void> {
+    return this.source.write(item, ctx);
+  }
+}

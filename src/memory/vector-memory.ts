@@ -1,0 +1,94 @@
+/**
+ * @module memory/vector-memory
+ * An in-process vector store with a pluggable embedder and a built-in local one.
+ */
+import { createHash } from "node:crypto";
+import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+
+/** Turns texts into vectors of one fixed length. */
+export interface Embedder {
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<number[][]>;
+}
+
+/**
+ * A local embedder that needs no download: feature hashing of lower-cased
+ * word tokens and character trigrams into `dimensions` buckets, L2-normalised.
+ * Lexical, not semantic, but deterministic and fast.
+ */
+export class HashingEmbedder implements Embedder {
+  constructor(readonly dimensions = 512) {
+    if (!Number.isInteger(dimensions) || dimensions < 8) throw new TypeError(`HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
+  }
+
+  async embed(texts: readonly string[]): Promise<number[][]> {
+    return texts.map((t) => this.embedOne(t));
+  }
+
+  private embedOne(text: string): number[] {
+    const v = new Array<number>(this.dimensions).fill(0);
+    const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const features: Array<[string, number]> = [];
+    for (const w of words) {
+      features.push([`w:${w}`, 1]);
+      const padded = ` ${w} `;
+      for (let i = 0; i + 3 <= padded.length; i++) features.push([`t:${padded.slice(i, i + 3)}`, 0.5]);
+    }
+    for (const [f, weight] of features) {
+      const h = createHash("md5").update(f).digest();
+      const idx = h.readUInt32LE(0) % this.dimensions;
+      v[idx]! += (h[4]! & 1 ? 1 : -1) * weight;
+    }
+    const norm = Math.hypot(...v) || 1;
+    return v.map((x) => x / norm);
+  }
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/**
+ * Stores written items with their embeddings; `query` ranks by cosine
+ * similarity and sets `score`. Ties keep insertion order.
+ */
+export class VectorMemory implements MemorySource {
+  readonly name: string;
+  readonly embedder: Embedder;
+  private readonly rows: Array<{ item: MemoryItem; vector: number[] }> = [];
+
+  constructor(options: { name?: string; embedder?: Embedder } = {}) {
+    this.name = options.name ?? "vector";
+    this.embedder = options.embedder ?? new HashingEmbedder();
+  }
+
+  /** The number of stored items. */
+  get size(): number {
+    return this.rows.length;
+  }
+
+  async write(item: MemoryItem): Promise<void> {
+    if (!item || typeof item.content !== "string") throw new TypeError(`${this.name}.write: item.content must be a string`);
+    const [vector] = await this.embedder.embed([item.content]);
+    if (!vector || vector.length !== this.embedder.dimensions) {
+      throw new TypeError(`${this.name}.write: the embedder returned a vector of length ${vector?.length}, expected ${this.embedder.dimensions}`);
+    }
+    this.rows.push({ item: memoryItem(item.content, item.metadata ?? {}), vector });
+  }
+
+  async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
+    const k = checkK(options.k, `${this.name}.query`);
+    const [q] = await this.embedder.embed([text]);
+    return this.rows
+      .map((r, i) => ({ r, i, s: cosine(q!, r.vector) }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .slice(0, k)
+      .map(({ r, s }) => memoryItem(r.item.content, r.item.metadata, s));
+  }
+}

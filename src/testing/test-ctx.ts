@@ -1,0 +1,29 @@
+/**
+ * @module testing/test-ctx
+ * A `RunContext` that records what it emits.
+ */
+import { RunContext, type Autonomy, type RunEvent } from "../context/run-context.js";
+import type { Asker } from "../agents/elicitation.js";
+import type { LLM } from "../agents/llm.js";
+
+/** A `RunContext` whose emitted events are recorded on `events`, in order. */
+export class TestRunContext extends RunContext {
+  /** Every emitted `{ event, data }`, in emission order. */
+  readonly events: RunEvent[];
+
+  constructor(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Record<string, unknown> } = {}) {
+    const events: RunEvent[] = [];
+    super({ ...options, sink: (e) => events.push(e) });
+    this.events = events;
+  }
+
+  /** The recorded events named `name`. */
+  eventsNamed(name: string): RunEvent[] {
+    return this.events.filter((e) => e.event === name);
+  }
+}
+
+/** A context for tests and samples: records events on `ctx.events`. */
+export function makeTestCtx(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Record<string, unknown> } = {}): TestRunContext {
+  return new TestRunContext(options);
+}

@@ -1,0 +1,80 @@
+/**
+ * @module tools/function-tool
+ * `tool(options, fn)` and the `Tool` objects built from `@Tool` classes.
+ */
+import { makeValidator, type ArgumentValidator } from "./validate.js";
+import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
+import type { RunContext } from "../context/run-context.js";
+import type { Tool, ToolSchema } from "./tool.js";
+
+/** A tool body: receives validated arguments and the run's context. */
+export type ToolFn<I = Record<string, unknown>> = (input: I, ctx: RunContext) => unknown;
+
+/**
+ * A `Tool` made from options and a body. Validates arguments synchronously
+ * before the body runs (a bad call throws `ToolArgumentError`), then awaits the
+ * body once.
+ */
+export class FunctionTool implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: ToolSchema;
+  readonly sideEffecting: boolean;
+  readonly requiresApproval: boolean;
+  readonly caps: readonly string[];
+  /** Who defined the tool (class or function name), for error messages. */
+  readonly owner: string;
+  private readonly validate: ArgumentValidator;
+
+  constructor(
+    options: ResolvedToolOptions,
+    private readonly body: ToolFn<never>,
+    owner: string,
+  ) {
+    this.name = options.name;
+    this.description = options.description;
+    this.schema = Object.freeze({ name: options.name, description: options.description, parameters: options.parameters });
+    this.sideEffecting = options.sideEffecting;
+    this.requiresApproval = options.requiresApproval;
+    this.caps = options.caps;
+    this.owner = owner;
+    this.validate = makeValidator(options.name, options.input, options.parameters);
+    Object.freeze(this);
+  }
+
+  /** Validate `args` and run the body. Throws `ToolArgumentError` for a bad call, or whatever the body throws. */
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
+    let input: Record<string, unknown>;
+    try {
+      input = this.validate(args);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    try {
+      return Promise.resolve((this.body as ToolFn)(input, ctx));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+}
+
+/**
+ * Make a tool from a plain function.
+ *
+ * @example
+ * ```ts
+ * const runCheck = tool(
+ *   { description: "Run the named check.", sideEffecting: false,
+ *     input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } },
+ *   async function runCheck({ name }) { return `${name}:ok`; },
+ * );
+ * ```
+ * The name defaults to the function's name in snake_case. Options are checked
+ * now; a bad one throws `DefinitionError` naming the function and the key.
+ */
+export function tool<I = Record<string, unknown>>(options: ToolOptions, fn: ToolFn<I>): FunctionTool {
+  if (typeof fn !== "function") throw new TypeError(`tool(): the second argument must be the tool's function, got ${typeof fn}`);
+  const owner = fn.name || options?.name || "anonymous function";
+  const resolved = resolveToolOptions(owner, "tool()", options, fn.name || "");
+  return new FunctionTool(resolved, fn as ToolFn<never>, `function ${owner}`);
+}

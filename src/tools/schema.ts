@@ -1,0 +1,86 @@
+/**
+ * @module tools/schema
+ * Turning a tool's `input` (a class-validator DTO class or a JSON Schema) into
+ * the frozen JSON Schema a model is shown.
+ */
+import { getMetadataStorage } from "class-validator";
+import { targetConstructorToSchema, validationMetadatasToSchemas } from "class-validator-jsonschema";
+import { defaultMetadataStorage } from "class-transformer/cjs/storage.js";
+import { deepFreeze } from "../util/format.js";
+import type { JsonSchema } from "./tool.js";
+
+/** A class whose properties carry class-validator decorators. */
+export type DtoClass = new (...args: never[]) => object;
+
+/** A tool's input: a DTO class or a raw JSON Schema object. */
+export type ToolInput = DtoClass | JsonSchema;
+
+/** True when `input` is a class (a DTO), not a schema object. */
+export function isDtoClass(input: unknown): input is DtoClass {
+  return typeof input === "function";
+}
+
+const options = () => ({
+  classTransformerMetadataStorage: defaultMetadataStorage,
+  refPointerPrefix: "#/$defs/",
+  classValidatorMetadataStorage: getMetadataStorage(),
+});
+
+function collectRefs(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const n of node) collectRefs(n, into);
+  else if (node && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")) into.add(v.slice(8));
+      else collectRefs(v, into);
+    }
+  }
+}
+
+/**
+ * Derive the JSON Schema of a DTO class: `type: "object"`, `properties`,
+ * `required`, `additionalProperties: false`, and `$defs` for nested DTOs, in
+ * that key order. Frozen.
+ */
+export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
+  const raw = targetConstructorToSchema(dto, options()) as Record<string, unknown>;
+  const out: Record<string, unknown> = { type: "object", properties: raw.properties ?? {} };
+  if (Array.isArray(raw.required) && raw.required.length) out.required = raw.required;
+  out.additionalProperties = false;
+  const refs = new Set<string>();
+  collectRefs(out.properties, refs);
+  if (refs.size) {
+    const all = validationMetadatasToSchemas(options()) as Record<string, Record<string, unknown>>;
+    const defs: Record<string, unknown> = {};
+    const queue = [...refs];
+    while (queue.length) {
+      const name = queue.shift()!;
+      if (defs[name] || !all[name]) continue;
+      defs[name] = { ...all[name], additionalProperties: false };
+      const more = new Set<string>();
+      collectRefs(all[name], more);
+      queue.push(...more);
+    }
+    out.$defs = defs;
+  }
+  return deepFreeze(JSON.parse(JSON.stringify(out)) as JsonSchema);
+}
+
+/** A deep, frozen copy of a raw JSON Schema; throws `TypeError` naming what is wrong when it is not an object schema. */
+export function copyJsonSchema(schema: JsonSchema, where: string): JsonSchema {
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
+    throw new TypeError(`${where}: input must be a class-validator DTO class or a JSON Schema object, got ${typeof schema}`);
+  }
+  if (schema.type !== "object") {
+    throw new TypeError(`${where}: a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type)}`);
+  }
+  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
+}
+
+/** The schema of a tool that takes no arguments. */
+export const EMPTY_SCHEMA: JsonSchema = deepFreeze({ type: "object", properties: {}, additionalProperties: false });
+
+/** Property names of an object schema, in declaration order. */
+export function schemaProperties(schema: JsonSchema): string[] {
+  const props = schema.properties;
+  return props && typeof props === "object" ? Object.keys(props) : [];
+}

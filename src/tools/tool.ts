@@ -1,0 +1,45 @@
+/**
+ * @module tools/tool
+ * The structural `Tool` contract every tool satisfies: local, class-based or adapted from MCP.
+ */
+import type { RunContext } from "../context/run-context.js";
+
+/** A JSON Schema object (loosely typed: any draft-07/2020-12 document). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** What a model is shown of a tool: its name, description and parameter schema (frozen). */
+export interface ToolSchema {
+  readonly name: string;
+  readonly description: string;
+  /** A frozen JSON Schema object with `type: "object"`. */
+  readonly parameters: JsonSchema;
+}
+
+/**
+ * A tool. Structural: anything with these members is a tool, no base class
+ * and no registration needed. `schema: null` makes it invisible to a model
+ * (and it is dropped when served over MCP).
+ */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: ToolSchema | null;
+  /** True unless the tool is known to be read-only. Gating under `"gated"` keys on this. */
+  readonly sideEffecting: boolean;
+  /** True when a human must approve every call, under every autonomy tier. */
+  readonly requiresApproval: boolean;
+  /** Capability tags (`private_data`, `untrusted_content`, `egress`, ...). */
+  readonly caps: readonly string[];
+  /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
+}
+
+/** The safety declarations shared by `@Tool` and `tool()`. */
+export interface ToolDeclarations {
+  /** Default `true`: assume the worst; a read-only tool says so. */
+  readonly sideEffecting?: boolean;
+  /** Default `false`. */
+  readonly requiresApproval?: boolean;
+  /** Default `[]`. */
+  readonly caps?: readonly string[];
+}

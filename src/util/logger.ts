@@ -1,0 +1,33 @@
+/**
+ * @module util/logger
+ * The package's logger: warnings go to stderr unless the application sets its own.
+ */
+
+/** A logger; `console` satisfies it. */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const stderrLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: (m) => process.stderr.write(`${m}\n`),
+  error: (m) => process.stderr.write(`${m}\n`),
+};
+
+let current: Logger = stderrLogger;
+
+/** The logger in use (default: warnings and errors to stderr, nothing else). */
+export function getLogger(): Logger {
+  return current;
+}
+
+/** Replace the logger (e.g. with pino or console); returns the previous one. */
+export function setLogger(logger: Logger): Logger {
+  const prev = current;
+  current = logger;
+  return prev;
+}

@@ -1,0 +1,56 @@
+/**
+ * Suite-wide hygiene: every process the suite starts inherits a marker in its
+ * environment; at the end no process carrying it may be alive, and no
+ * agentkit temp directory made during the run may remain.
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MARK = "AGENTKIT_TEST_RUN";
+
+function markedProcesses(id: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`, "latin1");
+      if (env.split("\0").includes(`${MARK}=${id}`)) {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim();
+        const state = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0];
+        if (state !== "Z") found.push(`${pid}: ${cmd.slice(0, 160)}`);
+      }
+    } catch {
+      // process gone or not ours to read
+    }
+  }
+  return found;
+}
+
+export function setup(): () => Promise<void> {
+  const id = randomBytes(6).toString("hex");
+  process.env[MARK] = id;
+  const started = Date.now();
+  return async () => {
+    let left = markedProcesses(id);
+    for (let i = 0; i < 30 && left.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = markedProcesses(id);
+    }
+    const dirs = readdirSync(tmpdir())
+      .filter((d) => d.startsWith("agentkit-"))
+      .filter((d) => {
+        try {
+          return statSync(join(tmpdir(), d)).mtimeMs >= started;
+        } catch {
+          return false;
+        }
+      });
+    const problems = [
+      ...left.map((p) => `leaked process ${p}`),
+      ...dirs.map((d) => `leaked temp directory ${join(tmpdir(), d)}`),
+    ];
+    if (problems.length) throw new Error(`test hygiene check failed:\n  ${problems.join("\n  ")}`);
+  };
+}
