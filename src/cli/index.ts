@@ -1,2 +1,10 @@
-/** @module arc-agentkit/cli — the Claude Code and Codex CLI cognitions (filled in by the CLI issue). */
-export {};
+/**
+ * @module arc-agentkit/cli
+ * Public surface of the CLI cognitions: every export listed by name (types with
+ * `export type`). Needs only the core: no MCP SDK import, so it works without
+ * the optional peers.
+ */
+export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "./codex-mcp.js";
+export type { CodexMcpSource, CodexMcpOptions } from "./codex-mcp.js";
+export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "./toml.js";
+export type { TomlValue } from "./toml.js";
