@@ -5,6 +5,7 @@
 import { DefinitionError } from "../errors/tool-definition.error.js";
 import { snakeCase } from "../util/format.js";
 import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
+import { compileJsonSchema } from "./validate.js";
 import type { JsonSchema, ToolDeclarations } from "./tool.js";
 
 /** Options shared by `@Tool` and `tool()`. */
@@ -61,6 +62,8 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   let parameters: JsonSchema;
   try {
     parameters = options.input === undefined ? EMPTY_SCHEMA : isDtoClass(options.input) ? dtoToJsonSchema(options.input) : copyJsonSchema(options.input, where);
+    // A raw schema that is not valid JSON Schema is refused now, not on the first call.
+    if (!isDtoClass(options.input)) compileJsonSchema(parameters);
   } catch (err) {
     throw new DefinitionError(target, "input", `${where}: invalid 'input': ${(err as Error).message}`);
   }

@@ -5,7 +5,9 @@
  */
 import { plainToInstance } from "class-transformer";
 import { validateSync, type ValidationError } from "class-validator";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type Options as AjvOptions, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { ToolArgumentError, type InvalidArgument } from "../errors/tool-argument.error.js";
 import { describeValue } from "../util/format.js";
@@ -13,13 +15,30 @@ import { isDtoClass, schemaProperties, type DtoClass, type ToolInput } from "./s
 import type { JsonSchema } from "./tool.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-let ajv: Ajv | undefined;
-function sharedAjv(): Ajv {
+// addUsedSchema: false -- two tools may carry schemas with the same $id; neither is added to a shared namespace.
+const AJV_OPTIONS: AjvOptions = { allErrors: true, strict: false, logger: false, coerceTypes: false, useDefaults: false, addUsedSchema: false };
+const engines = new Map<string, Ajv>();
+
+/** One ajv per JSON Schema dialect: draft-07 (and earlier-compatible) by default, 2019-09 and 2020-12 by `$schema`. */
+function ajvFor(schema: JsonSchema): Ajv {
+  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+  const dialect = declared.includes("2020-12") ? "2020-12" : declared.includes("2019-09") ? "2019-09" : "draft-07";
+  let ajv = engines.get(dialect);
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false, logger: false, coerceTypes: false, useDefaults: false });
-    addFormats(ajv);
+    const Engine = dialect === "2020-12" ? Ajv2020 : dialect === "2019-09" ? Ajv2019 : Ajv;
+    ajv = addFormats(new Engine(AJV_OPTIONS) as Ajv);
+    engines.set(dialect, ajv);
   }
   return ajv;
+}
+
+/**
+ * Compile a raw JSON Schema with the ajv of its dialect. Throws ajv's error
+ * when the schema is not valid JSON Schema (callers turn that into a
+ * `DefinitionError` when options are applied).
+ */
+export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
+  return ajvFor(schema).compile(schema as object);
 }
 
 /** Validates one tool's arguments; returns the value `run` receives (a DTO instance for DTO tools). */
@@ -37,7 +56,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function makeValidator(toolName: string, input: ToolInput | undefined, schema: JsonSchema): ArgumentValidator {
   const accepted = schemaProperties(schema);
   if (isDtoClass(input)) return dtoValidator(toolName, input, schema, accepted);
-  const validate = sharedAjv().compile(schema as object);
+  const validate = compileJsonSchema(schema);
   return (args) => {
     const value = args === undefined ? {} : args;
     if (!isPlainObject(value)) throw new ToolArgumentError(toolName, [], [], [], accepted, describeValue(value));
@@ -53,15 +72,25 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
     const value = args === undefined ? {} : args;
     if (!isPlainObject(value)) throw new ToolArgumentError(toolName, [], [], [], accepted, describeValue(value));
     const unexpected = Object.keys(value).filter((k) => !known.has(k));
-    const missing = required.filter((k) => !(k in value) || value[k] === undefined);
+    const missing = required.filter((k) => !Object.hasOwn(value, k) || value[k] === undefined);
     const instance = plainToInstance(dto as new () => object, value, { enableImplicitConversion: false });
     const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
     const invalid: InvalidArgument[] = [];
     for (const e of flatten(errors)) {
-      if (e.constraints?.whitelistValidation || e.constraints?.unknownValue) continue;
-      const top = e.path.split("/")[0]!;
-      if (missing.includes(top) && e.path === top) continue;
-      invalid.push({ argument: e.path, expected: Object.values(e.constraints ?? {}).join(" and "), received: describeValue(e.value) });
+      const nested = e.path.includes("/");
+      // Top-level unexpected and missing arguments were found above, from the schema.
+      if (e.constraints?.whitelistValidation) {
+        if (nested && !unexpected.includes(e.path)) unexpected.push(e.path);
+        continue;
+      }
+      if (e.constraints?.unknownValue) continue;
+      if (e.value === undefined) {
+        // An error on an absent property means it is required (optional ones carry @IsOptional).
+        if (nested && !missing.includes(e.path)) missing.push(e.path);
+        if (nested || missing.includes(e.path)) continue;
+      }
+      const expected = Object.values(e.constraints ?? {}).map((m) => expectedFromMessage(e.property, m)).join(" and ");
+      invalid.push({ argument: e.path, expected, received: describeValue(e.value) });
     }
     if (unexpected.length || missing.length || invalid.length) {
       throw new ToolArgumentError(toolName, unexpected, missing, invalid, accepted);
@@ -70,11 +99,29 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
   };
 }
 
-function flatten(errors: ValidationError[], prefix = ""): Array<{ path: string; value: unknown; constraints?: Record<string, string> }> {
-  const out: Array<{ path: string; value: unknown; constraints?: Record<string, string> }> = [];
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * class-validator messages repeat the property (`strict must be a boolean
+ * value`); the error already names the argument, so keep what follows
+ * "must be". Other wordings are kept whole.
+ */
+function expectedFromMessage(property: string, message: string): string {
+  const p = escapeRegExp(property);
+  const plain = new RegExp(`^(?:nested property )?${p} must be (.+)$`, "s").exec(message);
+  if (plain) return plain[1]!;
+  const each = new RegExp(`^each value in (?:nested property )?${p} must be (.+)$`, "s").exec(message);
+  if (each) return `an array whose every value is ${each[1]}`;
+  return `valid (${message})`;
+}
+
+function flatten(errors: ValidationError[], prefix = ""): Array<{ path: string; property: string; value: unknown; constraints?: Record<string, string> }> {
+  const out: Array<{ path: string; property: string; value: unknown; constraints?: Record<string, string> }> = [];
   for (const e of errors) {
     const path = prefix ? `${prefix}/${e.property}` : e.property;
-    if (e.constraints) out.push({ path, value: e.value, constraints: e.constraints });
+    if (e.constraints) out.push({ path, property: e.property, value: e.value, constraints: e.constraints });
     if (e.children?.length) out.push(...flatten(e.children, path));
   }
   return out;

@@ -30,6 +30,7 @@ export function snakeCase(name: string): string {
 
 /** A value rendered for an error message: its JSON type and a short JSON excerpt. */
 export function describeValue(v: unknown): string {
+  if (v === undefined) return "undefined";
   const type = v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
   let text: string;
   try {
