@@ -7,3 +7,4 @@
  */
 import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
+export * from "./client/index.js";

@@ -1,0 +1,19 @@
+/**
+ * @module mcp/client
+ * The consuming direction of the MCP integration: `MCPClient`, its two server
+ * configs, and the adapters to agentkit's tools, memory and prompts. Every
+ * export is listed by name.
+ */
+export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
+export type { MCPClientOptions, ListOptions, CallToolOptions } from "./mcp-client.js";
+export { StdioServer, StreamableHttpServer, DEFAULT_HTTP_TIMEOUT_MS } from "./servers.js";
+export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig } from "./servers.js";
+export { McpConnectError } from "./mcp-connect.error.js";
+export { McpNotEnteredError, NOT_ENTERED_MESSAGE } from "./mcp-not-entered.error.js";
+export { McpRequestError } from "./mcp-request.error.js";
+export { mcpTools, McpTool } from "./mcp-tools.js";
+export type { McpToolsOptions } from "./mcp-tools.js";
+export { mcpResources, McpResourceMemory } from "./mcp-resources.js";
+export type { McpResourcesOptions } from "./mcp-resources.js";
+export { mcpPrompts, MCP_PROMPT_VERSION } from "./mcp-prompts.js";
+export { toolResultText, resourceText, promptText } from "./content.js";

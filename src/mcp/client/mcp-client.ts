@@ -1,0 +1,360 @@
+/**
+ * @module mcp/client/mcp-client
+ * `MCPClient`: one connection to one MCP server — transport and session opened
+ * in one step, closed in one step — with the seed's 30-second list caches.
+ */
+import { createRequire } from "node:module";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { RunContext } from "../../context/run-context.js";
+import { AgentkitError } from "../../errors/agentkit.error.js";
+import { Cancelled } from "../../errors/cancelled.error.js";
+import { deepFreeze } from "../../util/format.js";
+import { getLogger } from "../../util/logger.js";
+import { sdkClient, sdkTypes } from "../sdk.js";
+import { promptText, resourceText } from "./content.js";
+import { StreamableHttpTransport } from "./http-transport.js";
+import { McpConnectError } from "./mcp-connect.error.js";
+import { McpNotEnteredError } from "./mcp-not-entered.error.js";
+import { McpRequestError } from "./mcp-request.error.js";
+import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
+import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { TtlCache } from "./ttl-cache.js";
+
+/** How long `listTools()` / `listResources()` results are served from cache: 30 s (the seed's `_DEFAULT_TTL_S = 30.0`). */
+export const DEFAULT_TTL_MS = 30_000;
+
+/** More pages than this in one list is taken as a server bug. */
+const MAX_PAGES = 10_000;
+
+const pkg = createRequire(import.meta.url)("../../../package.json") as { name: string; version: string };
+
+/** Options of `MCPClient.open()`. */
+export interface MCPClientOptions {
+  /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** TTL of the tools and resources list caches, in ms. Default `DEFAULT_TTL_MS` (30 000). */
+  readonly ttlMs?: number;
+  /**
+   * Default timeout of every request (initialize included), in ms. Default:
+   * the server's `timeoutMs` for HTTP; the SDK's 60 000 for stdio.
+   */
+  readonly requestTimeoutMs?: number;
+  /** Aborts `open()` itself (spawn + initialize); what was opened is closed. */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of `listTools()` / `listResources()`. */
+export interface ListOptions {
+  /** Skip the cache and list again (the result is cached). A server that just registered a tool is otherwise invisible for up to 30 s. */
+  readonly forceRefresh?: boolean;
+}
+
+/** Options of `callTool()`. */
+export interface CallToolOptions {
+  /** The run: its cancellation is checked before the request is sent, and aborting its signal mid-call cancels the request. */
+  readonly ctx?: RunContext;
+  /** A further signal that cancels this call. */
+  readonly signal?: AbortSignal;
+  /** This call's timeout in ms (overrides the client's default). */
+  readonly timeoutMs?: number;
+}
+
+type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string };
+
+/**
+ * One connection to one MCP server. Open with `MCPClient.open(server)` — it
+ * spawns the subprocess (or opens the HTTP transport) and initializes the
+ * session in one step, and if any part fails it closes what was already opened
+ * before throwing `McpConnectError`. Use `await using c = await MCPClient.open(...)`
+ * or call `close()`; closing drops the session and both caches.
+ *
+ * `listTools()` and `listResources()` are cached for `DEFAULT_TTL_MS` (all
+ * pages joined); `listPrompts()` is never cached. A failed refresh throws and
+ * leaves the cache empty: the old list is never served as fresh. Request
+ * failures throw `McpRequestError`; a cancelled call throws `Cancelled`.
+ *
+ * One session per client: servers that keep per-session state lose it across
+ * separate clients.
+ */
+export class MCPClient implements AsyncDisposable {
+  /** The server this client is connected to. */
+  readonly server: McpServerConfig;
+  private current?: Client;
+  private readonly transport: Transport;
+  private readonly requestTimeoutMs?: number;
+  private readonly tools: TtlCache<readonly SdkTool[]>;
+  private readonly resources: TtlCache<readonly Resource[]>;
+  private closing?: Promise<void>;
+  private lost = false;
+
+  private constructor(server: McpServerConfig, session: Client, transport: Transport, options: MCPClientOptions) {
+    this.server = server;
+    this.current = session;
+    this.transport = transport;
+    this.requestTimeoutMs = requestTimeout(server, options);
+    const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.tools = new TtlCache(ttl);
+    this.resources = new TtlCache(ttl);
+    session.onclose = () => {
+      this.lost = true;
+    };
+  }
+
+  /**
+   * Open a connection to `server`: spawn or connect, then `initialize`.
+   *
+   * @throws McpConnectError when the server cannot be started or reached, or
+   *   initialize fails (for stdio the message ends with the server's stderr
+   *   tail); nothing opened is left behind.
+   * @throws TypeError when `server` is not a `StdioServer` or `StreamableHttpServer`.
+   */
+  static async open(server: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
+    if (!(server instanceof StdioServer) && !(server instanceof StreamableHttpServer)) {
+      throw new TypeError("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
+    }
+    if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
+      throw new TypeError(`MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
+    }
+    const transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server) : new StreamableHttpTransport(server);
+    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: {} });
+    session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
+    try {
+      options.signal?.throwIfAborted();
+      await session.connect(transport, { signal: options.signal, timeout: requestTimeout(server, options) });
+    } catch (err) {
+      const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
+      await session.close().catch(() => {});
+      await transport.close().catch(() => {});
+      throw new McpConnectError(String(server), stderrTail(transport), err, exit);
+    }
+    return new MCPClient(server, session, transport, options);
+  }
+
+  /**
+   * The live SDK `Client`.
+   *
+   * @throws McpNotEnteredError (`MCPClient not entered — use await using c = await MCPClient.open(...)`) after `close()`.
+   */
+  get session(): Client {
+    if (!this.current) throw new McpNotEnteredError();
+    return this.current;
+  }
+
+  /** True between a successful `open()` and `close()`. */
+  get isOpen(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The stdio server's pid (also its process group id on POSIX); undefined for HTTP. */
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessGroupStdioTransport ? this.transport.pid : undefined;
+  }
+
+  /** The last ~4 KiB of a stdio server's stderr ("" for HTTP or `stderr: "inherit"`). */
+  get stderrTail(): string {
+    return stderrTail(this.transport);
+  }
+
+  /**
+   * The server's tools (SDK `Tool` objects, all pages joined, frozen), cached
+   * for the TTL. `forceRefresh` lists again.
+   *
+   * @throws McpRequestError when listing fails (the cache is then empty).
+   */
+  async listTools(options: ListOptions = {}): Promise<SdkTool[]> {
+    const session = this.session;
+    const tools = await this.tools.get(async () => {
+      const all = await this.listAll("tools/list", async (cursor) => {
+        const r = await session.listTools(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+        return { items: r.tools, nextCursor: r.nextCursor };
+      });
+      // The SDK compiles output-schema validators per page and forgets earlier
+      // pages; hand it the joined list so every tool's output is validated.
+      (session as unknown as { cacheToolMetadata?: (t: SdkTool[]) => void }).cacheToolMetadata?.([...all]);
+      return all;
+    }, options.forceRefresh);
+    return [...tools];
+  }
+
+  /**
+   * The server's resources (SDK `Resource` objects, all pages joined, frozen),
+   * cached for the TTL. `forceRefresh` lists again.
+   *
+   * @throws McpRequestError when listing fails (the cache is then empty).
+   */
+  async listResources(options: ListOptions = {}): Promise<Resource[]> {
+    const session = this.session;
+    const resources = await this.resources.get(
+      () =>
+        this.listAll("resources/list", async (cursor) => {
+          const r = await session.listResources(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+          return { items: r.resources, nextCursor: r.nextCursor };
+        }),
+      options.forceRefresh,
+    );
+    return [...resources];
+  }
+
+  /**
+   * The server's prompts (SDK `Prompt` objects, all pages joined). Never cached.
+   *
+   * @throws McpRequestError when listing fails.
+   */
+  async listPrompts(): Promise<SdkPrompt[]> {
+    const session = this.session;
+    return [
+      ...(await this.listAll("prompts/list", async (cursor) => {
+        const r = await session.listPrompts(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+        return { items: r.prompts, nextCursor: r.nextCursor };
+      })),
+    ];
+  }
+
+  /**
+   * Call tool `name` and return the SDK `CallToolResult` unchanged (a tool that
+   * ran and failed is a result with `isError: true`, not an exception).
+   *
+   * `ctx.checkCancelled()` runs before anything is sent, so a cancelled run
+   * never reaches the server. Aborting `ctx.signal` (or `signal`) while the call
+   * is in flight sends `notifications/cancelled`, rejects with `Cancelled`, and
+   * leaves the session usable for the next call.
+   *
+   * @throws Cancelled when the run was cancelled before or during the call.
+   * @throws McpRequestError when the request fails (timeout, lost connection, JSON-RPC error).
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const session = this.session;
+    const { ctx, signal } = options;
+    ctx?.checkCancelled();
+    if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
+    // A fresh dependent signal per call: the SDK adds an abort listener to the
+    // signal it is given and never removes it, so passing ctx.signal itself
+    // would pile one listener per call onto the run's signal.
+    const parents = [ctx?.signal, signal].filter((s): s is AbortSignal => s !== undefined);
+    const combined = parents.length ? AbortSignal.any(parents) : undefined;
+    try {
+      const result = await session.callTool({ name, arguments: args }, undefined, this.requestOptions(combined, options.timeoutMs));
+      return result as CallToolResult;
+    } catch (err) {
+      if (combined?.aborted) {
+        throw new Cancelled(
+          `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
+          combined.reason,
+        );
+      }
+      throw this.failure(`tools/call '${name}'`, err);
+    }
+  }
+
+  /**
+   * Read resource `uri` and return its text (text contents joined with `\n`;
+   * binary blobs are dropped).
+   *
+   * @throws McpRequestError when the read fails.
+   */
+  async readResource(uri: string): Promise<string> {
+    const session = this.session;
+    try {
+      return resourceText(await session.readResource({ uri }, this.requestOptions()));
+    } catch (err) {
+      throw this.failure(`resources/read '${uri}'`, err);
+    }
+  }
+
+  /**
+   * Render prompt `name` with `args` and return its text (each message's text
+   * joined with `\n`; non-text content as `[<type> content omitted]`).
+   *
+   * @throws McpRequestError when the prompt is unknown or its arguments are refused.
+   */
+  async getPrompt(name: string, args: Record<string, string> = {}): Promise<string> {
+    const session = this.session;
+    try {
+      return promptText(await session.getPrompt({ name, arguments: args }, this.requestOptions()));
+    } catch (err) {
+      throw this.failure(`prompts/get '${name}'`, err);
+    }
+  }
+
+  /**
+   * Close the session and the transport, and drop both caches. For stdio the
+   * server's whole process group is ended (stdin closed, then SIGTERM, then
+   * SIGKILL, 2 s apart); for HTTP the session is ended (DELETE) and every
+   * request is settled. Idempotent; concurrent callers share one teardown.
+   */
+  close(): Promise<void> {
+    if (!this.closing) {
+      const session = this.current;
+      this.current = undefined;
+      this.tools.clear();
+      this.resources.clear();
+      this.closing = (async () => {
+        try {
+          await session?.close();
+        } finally {
+          await this.transport.close();
+        }
+      })();
+    }
+    return this.closing;
+  }
+
+  /** `await using` support: the same as `close()`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  private requestOptions(signal?: AbortSignal, timeoutMs?: number): { signal?: AbortSignal; timeout?: number } {
+    const timeout = timeoutMs ?? this.requestTimeoutMs;
+    return { ...(signal ? { signal } : {}), ...(timeout !== undefined ? { timeout } : {}) };
+  }
+
+  private async listAll<T>(method: string, page: (cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    try {
+      for (let n = 0; ; n++) {
+        const p = await page(cursor);
+        items.push(...p.items);
+        cursor = p.nextCursor;
+        if (cursor === undefined) break;
+        if (seen.has(cursor) || n >= MAX_PAGES) throw new Error(`the server repeated cursor ${JSON.stringify(cursor)} (or sent over ${MAX_PAGES} pages)`);
+        seen.add(cursor);
+      }
+    } catch (err) {
+      throw this.failure(method, err);
+    }
+    return deepFreeze(items);
+  }
+
+  private failure(request: string, err: unknown): Error {
+    if (err instanceof AgentkitError) return err;
+    const rpcCode = err instanceof sdkTypes.McpError ? err.code : undefined;
+    let hint = "";
+    if (!this.current) hint = "The client was closed while the request was in flight";
+    else if (this.lost) {
+      const exit = exitNote(this.transport);
+      const tail = stderrTail(this.transport);
+      hint = `The connection is gone${exit ? ` (${exit})` : ""}; open a new MCPClient${tail ? `. The server's stderr ended with:\n${tail}` : ""}`;
+    }
+    return new McpRequestError(request, String(this.server), rpcCode, err, hint);
+  }
+}
+
+function requestTimeout(server: McpServerConfig, options: MCPClientOptions): number | undefined {
+  return options.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
+}
+
+function stderrTail(transport: Transport): string {
+  return transport instanceof ProcessGroupStdioTransport ? transport.stderrTail.text() : "";
+}
+
+function exitNote(transport: Transport): string | undefined {
+  if (!(transport instanceof ProcessGroupStdioTransport)) return undefined;
+  const s = transport.exitStatus;
+  if (!s) return undefined;
+  return s.signal ? `the server process was killed by ${s.signal}` : `the server process exited with code ${s.code}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * @module mcp/client/mcp-connect.error
+ * Raised when `MCPClient.open()` cannot bring up transport and session.
+ */
+import { AgentkitError } from "../../errors/agentkit.error.js";
+
+/**
+ * `MCPClient.open()` failed; everything it had opened (a child process and its
+ * group, an HTTP transport) was closed before this was thrown. For a stdio
+ * server the message ends with the tail of the server's stderr, also on
+ * `stderrTail`; the underlying error is `cause`.
+ */
+export class McpConnectError extends AgentkitError {
+  constructor(
+    /** The server, as `String(server)` renders it (never its env or headers). */
+    readonly server: string,
+    /** The last ~4 KiB of the server's stderr ("" for HTTP, or with `stderr: "inherit"`). */
+    readonly stderrTail: string,
+    cause: unknown,
+    /** How the server process ended, when it did (`the server process exited with code 1`). */
+    readonly exit?: string,
+  ) {
+    super("mcp_connect", McpConnectError.format(server, stderrTail, cause, exit), { cause });
+  }
+
+  private static format(server: string, tail: string, cause: unknown, exit: string | undefined): string {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const base = `MCPClient could not open ${server}: ${why}${exit ? ` (${exit})` : ""}. Check the command/URL and credentials, then retry.`;
+    return tail ? `${base}\nThe server's stderr ended with:\n${tail}` : base;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * @module mcp/client/mcp-prompts
+ * `mcpPrompts()`: a server's static prompts as agentkit `Prompt`s.
+ */
+import { Prompt } from "../../prompts/prompt.js";
+import { errorLine, pyStr } from "../../util/format.js";
+import { getLogger } from "../../util/logger.js";
+import type { MCPClient } from "./mcp-client.js";
+
+/** The `version` of every prompt `mcpPrompts()` builds. */
+export const MCP_PROMPT_VERSION = "mcp:1";
+
+/**
+ * The server's static prompts — no arguments, or all optional — rendered now
+ * and stored as `Prompt.template` with `version: "mcp:1"`, keyed by name, in
+ * the server's order. A prompt with a required argument is dropped with the
+ * warning `mcpPrompts: dropping '<name>' — MCP prompt requires arguments,
+ * cannot render statically. Use MCPClient.getPrompt(name, args) directly.`; a
+ * prompt whose render fails is skipped with a warning naming the error. Both
+ * go through the package logger (`getLogger().warn`). Prompts are listed
+ * fresh on every call.
+ *
+ * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ */
+export async function mcpPrompts(client: MCPClient): Promise<Record<string, Prompt>> {
+  const out: [string, Prompt][] = [];
+  for (const p of await client.listPrompts()) {
+    if ((p.arguments ?? []).some((a) => a.required === true)) {
+      getLogger().warn(
+        `mcpPrompts: dropping ${pyStr(p.name)} — MCP prompt requires arguments, cannot render statically. Use MCPClient.getPrompt(name, args) directly.`,
+      );
+      continue;
+    }
+    let template: string;
+    try {
+      template = await client.getPrompt(p.name, {});
+    } catch (err) {
+      getLogger().warn(`mcpPrompts: skipping ${pyStr(p.name)} — rendering it failed: ${errorLine(err)}`);
+      continue;
+    }
+    out.push([p.name, new Prompt({ name: p.name, template, version: MCP_PROMPT_VERSION })]);
+  }
+  return Object.fromEntries(out);
+}

@@ -1,0 +1,84 @@
+/**
+ * @module mcp/client/mcp-resources
+ * `mcpResources()`: a server's resources as a queryable `MemorySource`.
+ */
+import type { Resource } from "@modelcontextprotocol/sdk/types.js";
+import type { RunContext } from "../../context/run-context.js";
+import { NotImplementedError } from "../../errors/not-implemented.error.js";
+import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../memory/memory.js";
+import { DEFAULT_TTL_MS, type MCPClient } from "./mcp-client.js";
+import { TtlCache } from "./ttl-cache.js";
+
+/** Options of `mcpResources()`. */
+export interface McpResourcesOptions {
+  /** The source's name. Default `"mcp_resources"`. */
+  readonly name?: string;
+  /** TTL of this source's own resource-list cache, in ms. Default `DEFAULT_TTL_MS` (30 000). */
+  readonly ttlMs?: number;
+}
+
+/**
+ * MCP resources as a read-only `MemorySource`. `query(text, { k })` lists the
+ * resources (through its own cache), keeps those whose name, description or
+ * URI contains `text` (case-insensitive), ranks them by how many of those
+ * three fields match — ties in first-seen order — and reads the top `k`. Each
+ * `MemoryItem` has the resource's text as `content` and `metadata`
+ * `{ uri, name, mimeType }`.
+ *
+ * The list cache is separate from the client's: `client.listResources({
+ * forceRefresh: true })` does not reach through it. The ranking is
+ * deliberately coarse; for vector-quality ranking wrap this in `CachedMemory` /
+ * `CompactedMemory` or put it in a `CompositeMemory` next to a `VectorMemory`.
+ */
+export class McpResourceMemory implements MemorySource {
+  readonly name: string;
+  private readonly list: TtlCache<readonly Resource[]>;
+
+  constructor(
+    private readonly client: MCPClient,
+    options: McpResourcesOptions = {},
+  ) {
+    this.name = options.name ?? "mcp_resources";
+    this.list = new TtlCache(options.ttlMs ?? DEFAULT_TTL_MS);
+  }
+
+  /**
+   * The top-`k` resources matching `text` (k defaults to 5), read now.
+   *
+   * @throws Cancelled when `ctx` is cancelled; McpRequestError when listing or a read fails;
+   *   McpNotEnteredError when the client is closed.
+   */
+  async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
+    const k = checkK(options.k, `mcpResources '${this.name}'.query`);
+    options.ctx?.checkCancelled();
+    void this.client.session; // a closed client is an error even when the list is cached
+    const resources = await this.list.get(() => this.client.listResources());
+    const needle = String(text).toLowerCase();
+    const seen = new Set<string>();
+    const ranked: { r: Resource; score: number; order: number }[] = [];
+    resources.forEach((r, order) => {
+      if (seen.has(r.uri)) return;
+      seen.add(r.uri);
+      const score = [r.name, r.description, r.uri].filter((f) => typeof f === "string" && f.toLowerCase().includes(needle)).length;
+      if (score > 0) ranked.push({ r, score, order });
+    });
+    ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+    const top = ranked.slice(0, k);
+    options.ctx?.checkCancelled();
+    const texts = await Promise.all(top.map(({ r }) => this.client.readResource(r.uri)));
+    return top.map(({ r, score }, i) => memoryItem(texts[i]!, { uri: r.uri, name: r.name, mimeType: r.mimeType ?? null }, score));
+  }
+
+  /** @throws NotImplementedError always: MCP resources are server-authored; a client-side write would be a protocol violation. */
+  async write(_item: MemoryItem, _ctx?: RunContext): Promise<void> {
+    throw new NotImplementedError(
+      `mcpResources '${this.name}': write is not supported — MCP resources are server-authored, and a client-side write path would be a protocol violation`,
+      "write",
+    );
+  }
+}
+
+/** A `MemorySource` over `client`'s resources (see `McpResourceMemory`). */
+export function mcpResources(client: MCPClient, options: McpResourcesOptions = {}): McpResourceMemory {
+  return new McpResourceMemory(client, options);
+}

@@ -1,0 +1,75 @@
+/**
+ * @module mcp/client/mcp-tools
+ * `mcpTools()`: a server's tools as agentkit `Tool`s.
+ */
+import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { RunContext } from "../../context/run-context.js";
+import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
+import { deepFreeze } from "../../util/format.js";
+import { toolResultText } from "./content.js";
+import type { MCPClient } from "./mcp-client.js";
+
+/** Options of `mcpTools()`. */
+export interface McpToolsOptions {
+  /** Prepended to every tool's `name` and `schema.name`, e.g. `"fs_"`. Default `""`. Two servers exposing one name need one. */
+  readonly prefix?: string;
+}
+
+/**
+ * One MCP tool adapted to the `Tool` contract (structurally: no base class, no
+ * registration). `run()` calls the server through the client it came from and
+ * returns text: text blocks joined with `\n`, every other block as
+ * `[<type> content omitted]`, and an `isError` result as `ERROR: ...` — not an
+ * exception. Arguments are not checked locally; the server's schema is passed
+ * through unchanged and the server validates.
+ */
+export class McpTool implements Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: ToolSchema;
+  /** Always true: MCP has no standard read-only marker, so the adapter assumes the worst. */
+  readonly sideEffecting = true;
+  /** Always false: the adapter does not force a gate the run's tier did not ask for. */
+  readonly requiresApproval = false;
+  readonly caps: readonly string[] = Object.freeze([]);
+  /** The tool's name on the server (without the prefix). */
+  readonly mcpName: string;
+  /** The server's annotations (`readOnlyHint`, ...), informational only: wrap the tool to act on them. */
+  readonly annotations: Readonly<ToolAnnotations> | undefined;
+
+  constructor(
+    private readonly client: MCPClient,
+    tool: SdkTool,
+    prefix = "",
+  ) {
+    this.mcpName = tool.name;
+    this.name = `${prefix}${tool.name}`;
+    this.description = tool.description ?? "";
+    this.schema = Object.freeze({ name: this.name, description: this.description, parameters: deepFreeze(structuredClone(tool.inputSchema)) as JsonSchema });
+    this.annotations = tool.annotations ? deepFreeze(structuredClone(tool.annotations)) : undefined;
+    Object.freeze(this);
+  }
+
+  /**
+   * Call the tool. Checks `ctx` cancellation before sending; aborting the run
+   * mid-call cancels the request (see `MCPClient.callTool`).
+   *
+   * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
+   */
+  async run(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
+    return toolResultText(await this.client.callTool(this.mcpName, args, { ctx }));
+  }
+}
+
+/**
+ * Adapt every tool of `client`'s server (from its cached `listTools()`) to a
+ * `Tool`, in the server's order. `sideEffecting: true`, `requiresApproval:
+ * false`, `caps: []` on each; the result drops into `ReActCognition` unchanged.
+ *
+ * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ */
+export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool[]> {
+  const prefix = options.prefix ?? "";
+  if (typeof prefix !== "string") throw new TypeError("mcpTools: 'prefix' must be a string");
+  return (await client.listTools()).map((t) => new McpTool(client, t, prefix));
+}

@@ -1,0 +1,177 @@
+/**
+ * @module mcp/client/servers
+ * The two server configs an `MCPClient` opens: `StdioServer` (a subprocess) and
+ * `StreamableHttpServer` (an HTTP endpoint). Both are frozen, with their one
+ * mutable-looking field (`env` / `headers`) deep-frozen, and neither field takes
+ * part in identity.
+ */
+import { deepFreeze } from "../../util/format.js";
+
+/** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */
+export type StderrMode = "pipe" | "inherit";
+
+/** Options of a `StdioServer`. */
+export interface StdioServerOptions {
+  /** The executable (`npx`, `uvx`, `process.execPath`, a binary). Not run through a shell. */
+  readonly command: string;
+  /** Its arguments. Default `[]`. */
+  readonly args?: readonly string[];
+  /**
+   * Variables overlaid on `process.env` in the child. (The SDK's own stdio
+   * transport passes only HOME, LOGNAME, PATH, SHELL, TERM and USER; this
+   * package passes the whole parent environment plus these, as the seed does.)
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working directory of the child. Default: the parent's. */
+  readonly cwd?: string;
+  /**
+   * `"pipe"` (default): the child's stderr is read into a tail buffer (the last
+   * ~4 KiB) that a failure to start or an unexpected exit quotes in its error;
+   * nothing reaches the parent's stderr. `"inherit"`: the child writes straight
+   * to the parent's stderr (no tail is kept).
+   */
+  readonly stderr?: StderrMode;
+}
+
+/** Options of a `StreamableHttpServer`. */
+export interface StreamableHttpServerOptions {
+  /** The MCP endpoint, `http:` or `https:` (e.g. `https://mcp.example.com/mcp`). */
+  readonly url: string | URL;
+  /** Sent on every request (e.g. `Authorization`). May carry credentials: never printed, never part of identity. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Default per-request timeout of a client over this server, in ms. Default 30 000. */
+  readonly timeoutMs?: number;
+}
+
+/** The default `timeoutMs` of a `StreamableHttpServer`. */
+export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+
+function stringRecord(value: unknown, where: string, field: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new TypeError(`${where}: '${field}' must be an object of strings, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== "string") throw new TypeError(`${where}: '${field}.${k}' must be a string, got ${typeof v}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * A local MCP server: spawned as a subprocess per `MCPClient`, spoken to over
+ * its stdin/stdout. The child runs in its own process group; closing the
+ * client ends the whole group (launchers such as `npx`/`uvx` leave no orphans).
+ *
+ * Frozen; `args` and `env` are frozen copies. Identity (`key`, `equals`) is the
+ * process: `command`, `args`, `cwd` — not `env`, not `stderr`.
+ *
+ * @throws TypeError when `command` is empty or a field has the wrong type.
+ */
+export class StdioServer {
+  /** Discriminant of the server config union. */
+  readonly kind = "stdio" as const;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+  readonly stderr: StderrMode;
+
+  constructor(options: StdioServerOptions) {
+    const where = "StdioServer";
+    if (!options || typeof options.command !== "string" || options.command === "") {
+      throw new TypeError(`${where}: 'command' is required (a non-empty string such as "npx" or process.execPath)`);
+    }
+    const args = options.args ?? [];
+    if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
+      throw new TypeError(`${where}: 'args' must be an array of strings`);
+    }
+    if (options.cwd !== undefined && (typeof options.cwd !== "string" || options.cwd === "")) {
+      throw new TypeError(`${where}: 'cwd' must be a non-empty string`);
+    }
+    const stderr = options.stderr ?? "pipe";
+    if (stderr !== "pipe" && stderr !== "inherit") {
+      throw new TypeError(`${where}: 'stderr' must be "pipe" or "inherit", got ${JSON.stringify(stderr)}`);
+    }
+    this.command = options.command;
+    this.args = Object.freeze([...args]);
+    this.env = deepFreeze(stringRecord(options.env, where, "env"));
+    this.cwd = options.cwd;
+    this.stderr = stderr;
+    Object.freeze(this);
+  }
+
+  /** A stable string identity: command, args and cwd (env excluded). */
+  get key(): string {
+    return JSON.stringify(["stdio", this.command, this.args, this.cwd ?? null]);
+  }
+
+  /** True when `other` is the same process: same command, args and cwd. */
+  equals(other: unknown): boolean {
+    return other instanceof StdioServer && other.key === this.key;
+  }
+
+  /** For messages: `stdio server 'npx -y pkg'` (env never shown). */
+  toString(): string {
+    return `stdio server '${[this.command, ...this.args].join(" ")}'`;
+  }
+}
+
+/**
+ * A remote MCP server over streamable HTTP (POST, SSE responses). One HTTP
+ * transport per `MCPClient`; `headers` go on every request.
+ *
+ * Frozen; `headers` is a frozen copy. Identity (`key`, `equals`) is the
+ * endpoint: `url` and `timeoutMs` — not `headers`.
+ *
+ * @throws TypeError when `url` is not an absolute http(s) URL or `timeoutMs` is not a positive number.
+ */
+export class StreamableHttpServer {
+  /** Discriminant of the server config union. */
+  readonly kind = "http" as const;
+  /** The endpoint, normalised (`new URL(url).href`). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+
+  constructor(options: StreamableHttpServerOptions) {
+    const where = "StreamableHttpServer";
+    let url: URL;
+    try {
+      url = new URL(options?.url ?? "");
+    } catch {
+      throw new TypeError(`${where}: 'url' must be an absolute http(s) URL, got ${JSON.stringify(String(options?.url))}`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new TypeError(`${where}: 'url' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new TypeError(`${where}: 'timeoutMs' must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
+    }
+    this.url = url.href;
+    this.headers = deepFreeze(stringRecord(options.headers, where, "headers"));
+    this.timeoutMs = timeoutMs;
+    Object.freeze(this);
+  }
+
+  /** A stable string identity: url and timeoutMs (headers excluded). */
+  get key(): string {
+    return JSON.stringify(["http", this.url, this.timeoutMs]);
+  }
+
+  /** True when `other` is the same endpoint: same url and timeoutMs. */
+  equals(other: unknown): boolean {
+    return other instanceof StreamableHttpServer && other.key === this.key;
+  }
+
+  /** For messages: `streamable HTTP server http://host:port/path` (no credentials, query or headers). */
+  toString(): string {
+    const u = new URL(this.url);
+    return `streamable HTTP server ${u.protocol}//${u.host}${u.pathname}`;
+  }
+}
+
+/** What `MCPClient.open()` accepts. */
+export type McpServerConfig = StdioServer | StreamableHttpServer;
