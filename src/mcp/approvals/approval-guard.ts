@@ -1,0 +1,89 @@
+/**
+ * @module mcp/approvals/approval-guard
+ * Server-side approval for served tools: a `guard` for `serveRegistry` that
+ * asks a person before any `requiresApproval` tool runs — same decision table
+ * and audit as `ApprovalServer`. It gives human approval to clients that
+ * ignore the `requires_approval` declaration (Codex `exec` has no per-call prompt).
+ */
+import type { Asker } from "../../agents/elicitation.js";
+import type { RunContext } from "../../context/run-context.js";
+import { describeValue, pyStr } from "../../util/format.js";
+import type { ApprovalDecision } from "./approval-decision.js";
+import { ApprovalAudit, type EmitTarget } from "./approval-audit.js";
+import { checkAsker, isJsonObject } from "./check-options.js";
+import { checkTimeoutMs, decide, errorVerdict, type ApprovalPrompt } from "./decide.js";
+import { wireJson } from "./wire-json.js";
+
+/** What a guard is asked about: one call to a served tool, before it runs. */
+export interface ApprovalGuardRequest {
+  /** The tool (only `requiresApproval` is read). */
+  readonly tool: { readonly requiresApproval: boolean };
+  /** The tool's served name. */
+  readonly name: string;
+  /** `mcp__<server>__<tool>`: the name recorded in the audit (the one an `ApprovalServer` would see). */
+  readonly qualifiedName: string;
+  /** The call's arguments, as received. */
+  readonly arguments: unknown;
+  /** The call's context; its cancellation abandons a pending ask. */
+  readonly ctx?: RunContext;
+}
+
+/** A guard's answer: run (with these arguments, when a reviewer edited them) or refuse (with this message). */
+export type ApprovalGuardResult =
+  | { readonly allowed: true; readonly arguments?: Record<string, unknown> }
+  | { readonly allowed: false; readonly message: string };
+
+/** Options of `approvalGuard`. */
+export interface ApprovalGuardOptions {
+  /** Asked before every call to a `requiresApproval` tool. */
+  readonly asker: Asker;
+  /** The deadline for an answer, enforced here; unset waits forever. */
+  readonly timeoutMs?: number;
+  /** Where `gate.check` goes; by default the call's own `ctx`. */
+  readonly ctx?: EmitTarget;
+  /** A JSONL audit file (one fsync'd line per decision, before the call runs or is refused). */
+  readonly auditPath?: string;
+  /** An array to append decisions to (e.g. to share one audit list); a new one by default. */
+  readonly decisions?: ApprovalDecision[];
+}
+
+/** A `ToolGuard` for `serveRegistry({ guard })`, with its audit. */
+export interface ApprovalGuard {
+  (request: ApprovalGuardRequest): Promise<ApprovalGuardResult>;
+  /** Every decision this guard made, in order (tools without `requiresApproval` pass unrecorded). */
+  readonly decisions: readonly ApprovalDecision[];
+}
+
+/**
+ * Build a guard that asks `asker` before any tool with `requiresApproval`
+ * runs; other tools pass untouched. There is no `autoAllow` and no tier: a
+ * tool that requires approval is asked about under every tier. A denial's
+ * message names who refused and why (`tool 'deploy' was not run: rejected by
+ * ops: not today`); a timeout, an Asker that throws and a cancelled call are
+ * denials too (sources `timeout`, `error`). The guard never throws. Throws
+ * `TypeError` at once for a bad option.
+ */
+export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
+  const asker = checkAsker(options?.asker, "approvalGuard");
+  const timeoutMs = checkTimeoutMs(options.timeoutMs, "approvalGuard");
+  const audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath, decisions: options.decisions });
+  const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
+    if (!request?.tool?.requiresApproval) return { allowed: true };
+    const name = String(request.name);
+    const prompt: ApprovalPrompt = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {} };
+    const verdict = isJsonObject(request.arguments)
+      ? await decide(prompt, {
+          asker,
+          timeoutMs,
+          autonomy: "gated",
+          origin: "mcp_guard",
+          question: `A client asks to run ${pyStr(name)} (it requires approval) with ${wireJson(prompt.arguments)}. Allow it?`,
+          signal: request.ctx?.signal,
+        })
+      : errorVerdict(prompt, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
+    const final = await audit.record(prompt, verdict, request.ctx);
+    if (final.allowed) return final.modified ? { allowed: true, arguments: final.arguments } : { allowed: true };
+    return { allowed: false, message: `tool ${pyStr(name)} was not run: ${final.refusal}` };
+  };
+  return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
+}

@@ -1,0 +1,223 @@
+/**
+ * The decision table as a pure engine: every Decision kind, the order
+ * autoAllow -> tier -> Asker, the server-enforced deadline, an Asker that
+ * throws or returns nonsense, and autoAllowWhen subtracting only.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
+import { setLogger, type Logger } from "../../src/util/logger.js";
+import { checkTimeoutMs, decide, isAutoAllowed, verdictFromDecision, type ApprovalPolicy, type ApprovalPrompt } from "../../src/mcp/approvals/decide.js";
+import { wireJson } from "../../src/mcp/approvals/wire-json.js";
+
+const write = (path = "/etc/passwd"): ApprovalPrompt => ({ tool: "Write", arguments: { file_path: path }, toolUseId: "toolu_1" });
+
+/** An Asker that answers `decision` and remembers what it was asked. */
+function askerAnswering(decision: unknown): Asker & { seen: Elicitation[] } {
+  const seen: Elicitation[] = [];
+  return { seen, ask: async (r) => (seen.push(r), decision as Decision) };
+}
+/** An Asker that never answers. */
+const askerNeverAnswering = (): Asker & { calls: number } => {
+  const a = { calls: 0, ask: () => (a.calls++, new Promise<Decision>(() => {})) };
+  return a;
+};
+const askerThrowing = (err: unknown): Asker => ({ ask: async () => Promise.reject(err) });
+
+function captureWarnings(): string[] {
+  const warned: string[] = [];
+  const logger: Logger = { debug: () => {}, info: () => {}, warn: (m) => warned.push(m), error: (m) => warned.push(m) };
+  const prev = setLogger(logger);
+  restore.push(() => setLogger(prev));
+  return warned;
+}
+const restore: Array<() => void> = [];
+afterEach(() => restore.splice(0).forEach((r) => r()));
+
+describe("verdictFromDecision: the seed's table", () => {
+  it("approve -> allow with the original arguments; actor kept", () => {
+    const v = verdictFromDecision({ kind: "approve", actor: "ci" }, write("out.txt"), 30_000);
+    expect(v).toMatchObject({ allowed: true, source: "asker", asked: true, actor: "ci", modified: false, reason: "approved by ci" });
+    expect(v.arguments).toEqual({ file_path: "out.txt" });
+  });
+
+  it("modify with an object value -> allow with the edited arguments", () => {
+    const v = verdictFromDecision({ kind: "modify", actor: "ops", value: { file_path: "/tmp/x" }, note: "use tmp" }, write(), undefined);
+    expect(v).toMatchObject({ allowed: true, source: "asker", modified: true, reason: "approved with changes by ops: use tmp" });
+    expect(v.arguments).toEqual({ file_path: "/tmp/x" });
+  });
+
+  it("modify without an object value is a deny, saying so", () => {
+    for (const value of [undefined, "x", ["a"], null]) {
+      const v = verdictFromDecision({ kind: "modify", actor: "ops", value }, write(), undefined);
+      expect(v).toMatchObject({ allowed: false, source: "asker", reason: "denied: 'modify' from ops carried no object value to run with" });
+    }
+  });
+
+  it("reject -> deny whose message is the note exactly; refusal names who", () => {
+    const v = verdictFromDecision({ kind: "reject", actor: "ci", note: "/etc is out of scope" }, write(), 30_000);
+    expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, actor: "ci", reason: "/etc is out of scope", refusal: "rejected by ci: /etc is out of scope" });
+    expect(verdictFromDecision({ kind: "reject" }, write(), undefined)).toMatchObject({ reason: "rejected by the reviewer", actor: null });
+  });
+
+  it("any other kind -> deny with the note, or a message naming the kind", () => {
+    expect(verdictFromDecision({ kind: "maybe", note: "ask me later" }, write(), undefined)).toMatchObject({ allowed: false, source: "asker", reason: "ask me later" });
+    expect(verdictFromDecision({ kind: "maybe", actor: "bo" }, write(), undefined).reason).toBe(
+      'denied: bo answered with decision kind string "maybe", which is neither approve nor modify',
+    );
+    expect(verdictFromDecision({}, write(), undefined)).toMatchObject({ allowed: false, source: "asker" });
+  });
+
+  it("expired -> deny (source asker) whose message names the deadline", () => {
+    expect(verdictFromDecision({ kind: "expired" }, write(), 120_000)).toMatchObject({
+      allowed: false,
+      source: "asker",
+      asked: true,
+      reason: "approval for 'Write' expired: nobody answered before the 120s deadline",
+    });
+    expect(verdictFromDecision({ kind: "expired", note: "queue closed" }, write(), undefined).reason).toBe(
+      "approval for 'Write' expired: nobody answered before the Asker's own deadline (the server sets no timeoutMs) (queue closed)",
+    );
+  });
+
+  it("something that is not a Decision -> deny, source error", () => {
+    for (const d of [undefined, null, "approve", 1]) {
+      expect(verdictFromDecision(d, write(), undefined)).toMatchObject({ allowed: false, source: "error", asked: true });
+    }
+    expect(verdictFromDecision(undefined, write(), undefined).reason).toBe(
+      "approval for 'Write' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)",
+    );
+  });
+});
+
+describe("isAutoAllowed: names only, and autoAllowWhen only subtracts", () => {
+  const allow = new Set(["Read"]);
+  it("a listed tool is allowed whatever its arguments; an unlisted one never", () => {
+    expect(isAutoAllowed({ tool: "Read", arguments: { file_path: "/etc/passwd" } }, allow, undefined)).toBe(true);
+    expect(isAutoAllowed({ tool: "Write", arguments: {} }, allow, undefined)).toBe(false);
+    expect(isAutoAllowed({ tool: "read", arguments: {} }, allow, undefined)).toBe(false);
+  });
+
+  it("a predicate returning true cannot let in a tool that is not listed (never consulted)", () => {
+    let consulted = 0;
+    const yes = () => (consulted++, true);
+    expect(isAutoAllowed({ tool: "Write", arguments: {} }, allow, yes)).toBe(false);
+    expect(isAutoAllowed({ tool: "Write", arguments: {} }, undefined, yes)).toBe(false);
+    expect(consulted).toBe(0);
+  });
+
+  it("the predicate narrows a listed tool; anything but true counts as no", () => {
+    const notEtc = (_t: string, a: Record<string, unknown>) => !String(a.file_path ?? "").startsWith("/etc/");
+    expect(isAutoAllowed({ tool: "Read", arguments: { file_path: "README.md" } }, allow, notEtc)).toBe(true);
+    expect(isAutoAllowed({ tool: "Read", arguments: { file_path: "/etc/passwd" } }, allow, notEtc)).toBe(false);
+    expect(isAutoAllowed({ tool: "Read", arguments: {} }, allow, (() => 1) as unknown as () => boolean)).toBe(false);
+  });
+
+  it("a predicate that throws falls through (false) and is logged", () => {
+    const warned = captureWarnings();
+    const boom = () => {
+      throw new Error("bad filter");
+    };
+    expect(isAutoAllowed({ tool: "Read", arguments: {} }, allow, boom)).toBe(false);
+    expect(warned).toEqual(["approvals: autoAllowWhen threw for 'Read' (Error: bad filter); asking the Asker instead"]);
+  });
+});
+
+describe("decide: order, deadline, failures", () => {
+  const policy = (p: Partial<ApprovalPolicy> & { asker: Asker }): ApprovalPolicy => ({ autonomy: "gated", ...p });
+
+  it("autoAllow is checked before the tier, and asks nobody", async () => {
+    const asker = askerAnswering({ kind: "reject" });
+    for (const autonomy of ["gated", "auto"] as const) {
+      const v = await decide({ tool: "Read", arguments: { file_path: "/etc/passwd" } }, policy({ asker, autonomy, autoAllow: new Set(["Read"]) }));
+      expect(v).toMatchObject({ allowed: true, source: "auto_allow", asked: false, actor: null, reason: "'Read' is in autoAllow; no one was asked" });
+    }
+    expect(asker.seen).toHaveLength(0);
+  });
+
+  it("under auto, an unlisted prompt is allowed without asking (source autonomy)", async () => {
+    const asker = askerAnswering({ kind: "reject" });
+    const v = await decide(write(), policy({ asker, autonomy: "auto" }));
+    expect(v).toMatchObject({ allowed: true, source: "autonomy", asked: false, reason: `autonomy "auto" does not gate 'Write'; no one was asked` });
+    expect(v.arguments).toEqual({ file_path: "/etc/passwd" });
+    expect(asker.seen).toHaveLength(0);
+  });
+
+  it("under gated (and by default), it goes to the Asker with an Elicitation carrying the tool call", async () => {
+    const asker = askerAnswering({ kind: "approve", actor: "ci" });
+    const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, origin: "approval_server", question: "Allow?" });
+    expect(v).toMatchObject({ allowed: true, source: "asker", asked: true });
+    expect(asker.seen).toEqual([{ question: "Allow?", toolCall: { id: "toolu_1", name: "Write", arguments: { file_path: "out.txt" } }, source: "approval_server", timeoutMs: 30_000 }]);
+  });
+
+  it("a raising autoAllowWhen falls through to the Asker", async () => {
+    captureWarnings();
+    const asker = askerAnswering({ kind: "reject", note: "no" });
+    const v = await decide({ tool: "Read", arguments: {} }, policy({ asker, autoAllow: new Set(["Read"]), autoAllowWhen: () => { throw new Error("x"); } }));
+    expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, reason: "no" });
+    expect(asker.seen).toHaveLength(1);
+  });
+
+  it("the server's deadline: an Asker that never answers -> deny, source timeout, asked, message names the deadline", async () => {
+    const asker = askerNeverAnswering();
+    const v = await decide(write(), policy({ asker, timeoutMs: 50 }));
+    expect(v).toMatchObject({ allowed: false, source: "timeout", asked: true, actor: null });
+    expect(v.reason).toBe("approval for 'Write' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)");
+    expect(asker.calls).toBe(1);
+  });
+
+  it("an Asker that throws (async or sync) -> deny carrying the reason, source error", async () => {
+    const v = await decide(write(), policy({ asker: askerThrowing(new Error("socket closed")) }));
+    expect(v).toMatchObject({ allowed: false, source: "error", asked: true, reason: "approval for 'Write' failed: the Asker threw Error: socket closed; denied (not a policy decision)" });
+    const sync: Asker = {
+      ask: () => {
+        throw new TypeError("not wired");
+      },
+    };
+    expect((await decide(write(), policy({ asker: sync }))).reason).toBe("approval for 'Write' failed: the Asker threw TypeError: not wired; denied (not a policy decision)");
+    expect((await decide(write(), policy({ asker: askerThrowing("plain string") }))).reason).toContain("the Asker threw Error: plain string");
+  });
+
+  it("an abort signal abandons a pending ask as a denial (source error)", async () => {
+    const controller = new AbortController();
+    const pending = decide(write(), policy({ asker: askerNeverAnswering(), signal: controller.signal }));
+    controller.abort(new Error("the approval server stopped before anyone answered"));
+    expect(await pending).toMatchObject({
+      allowed: false,
+      source: "error",
+      asked: true,
+      reason: "approval for 'Write' failed: the approval server stopped before anyone answered; denied (not a policy decision)",
+    });
+  });
+
+  it("the Asker gets a copy: editing what it was shown does not change what an approve runs", async () => {
+    const asker: Asker = {
+      ask: async (r) => {
+        (r.toolCall!.arguments as Record<string, unknown>).file_path = "/etc/shadow";
+        return { kind: "approve" };
+      },
+    };
+    const v = await decide(write("out.txt"), policy({ asker }));
+    expect(v.arguments).toEqual({ file_path: "out.txt" });
+  });
+
+  it("timeoutMs is checked where given", () => {
+    expect(checkTimeoutMs(undefined, "X")).toBeUndefined();
+    expect(checkTimeoutMs(50, "X")).toBe(50);
+    for (const bad of [0, -1, Number.NaN, Infinity, "30", 2 ** 31]) {
+      expect(() => checkTimeoutMs(bad, "ApprovalServer")).toThrow(/^ApprovalServer: timeoutMs must be a positive number of milliseconds/);
+    }
+  });
+});
+
+describe("wireJson", () => {
+  it("spells JSON as the seed prints it", () => {
+    expect(wireJson({ behavior: "allow", updatedInput: { file_path: "/etc/passwd", n: [1, null, true] } })).toBe(
+      '{"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd", "n": [1, null, true]}}',
+    );
+    expect(JSON.parse(wireJson({ a: 'q"\n\u00e9', b: undefined, c: [undefined] }))).toEqual({ a: 'q"\n\u00e9', c: [null] });
+    const cyc: Record<string, unknown> = {};
+    cyc.self = cyc;
+    expect(wireJson(cyc)).toBe('{"self": null}');
+    expect(wireJson({ n: 10n })).toBe('{"n": null}');
+  });
+});
