@@ -8,3 +8,4 @@
 import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export * from "./client/index.js";
+export * from "./loopback/index.js";
