@@ -4,6 +4,13 @@
  * `export type`). Needs only the core: no MCP SDK import, so it works without
  * the optional peers.
  */
+export { ClaudeCliCognition } from "./claude-cli.cognition.js";
+export type { ClaudeCliOptions, CliMcpServerStatus } from "./claude-cli.cognition.js";
+export { asCliAgents, CliAgentsError } from "./cli-agents.js";
+export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-agents.js";
+export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
+export type { CliRunErrorCode } from "./cli-run.error.js";
+export type { EnvOverlay } from "./cli-process.js";
 export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "./codex-mcp.js";
 export type { CodexMcpSource, CodexMcpOptions } from "./codex-mcp.js";
 export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "./toml.js";

@@ -1,0 +1,332 @@
+/**
+ * @module cli/claude-cli.cognition
+ * `ClaudeCliCognition`: hands the whole agent loop to the Claude Code CLI
+ * (`claude -p --output-format stream-json --verbose`) and turns its event
+ * stream into the agent's events and result.
+ */
+import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
+import type { RunContext } from "../context/run-context.js";
+import { seconds } from "../util/format.js";
+import { childEnv, runCli, type CliExit, type EnvOverlay } from "./cli-process.js";
+import { CliRunError, McpServerNotConnectedError, tail } from "./cli-run.error.js";
+import type { CliAgentDefinition } from "./cli-agents.js";
+
+/** Options of `ClaudeCliCognition`. `spec.cliOptions()`, `approvals.cliOptions()` and `hooks.cliOptions()` spread into it. */
+export interface ClaudeCliOptions {
+  /** `--model`: an alias (`sonnet`) or a full model id, passed through verbatim. */
+  readonly model: string;
+  /** The binary to spawn (spawned directly, never through a shell or npx). Default `"claude"`, found on PATH. */
+  readonly binary?: string;
+  /** The working directory of the CLI. Default: this process's cwd. */
+  readonly cwd?: string;
+  /**
+   * Variables laid over `process.env` for the child (an `undefined` value
+   * removes one). The child sees this process's whole environment plus these,
+   * unless `inheritEnv` is false.
+   */
+  readonly env?: EnvOverlay;
+  /** Start the child from `process.env` (default true) or from `env` alone. */
+  readonly inheritEnv?: boolean;
+  /** Kill the CLI and its whole process tree after this long; the run ends `"error"` (`cli_timeout`). Default: no deadline. */
+  readonly timeoutMs?: number;
+  /** `--mcp-config`: each entry an inline JSON document (`{"mcpServers":{...}}`) or a file path. */
+  readonly mcpConfig?: string | readonly string[];
+  /** `--strict-mcp-config`: ignore every MCP server not in `mcpConfig` (a project `.mcp.json`, the user's config). */
+  readonly strictMcpConfig?: boolean;
+  /** `--permission-prompt-tool`: the MCP tool (`mcp__<server>__<tool>`) the CLI asks instead of a terminal. */
+  readonly permissionPromptTool?: string;
+  /** `--allowedTools`: tools (or patterns such as `Bash(git *)`) that run without asking. */
+  readonly allowedTools?: readonly string[];
+  /** `--disallowedTools`: tools removed from the model's list entirely. */
+  readonly disallowedTools?: readonly string[];
+  /** `--tools`: `false` disables every built-in tool (`--tools ""`, the model sees only MCP tools); a list keeps only those. Default: the CLI's own set. */
+  readonly builtinTools?: boolean | readonly string[];
+  /** `--setting-sources`: which of `user`, `project`, `local` to load; `""` (or `[]`) loads none. Default: the CLI's (all). */
+  readonly settingSources?: string | readonly string[];
+  /** `--settings`: a settings document (object, JSON text) or a file path; e.g. `hookSettings(...)`. */
+  readonly settings?: string | Readonly<Record<string, unknown>>;
+  /** `--agents`: subagent definitions (`asCliAgents(...)`), as an object or JSON text. */
+  readonly agents?: string | Readonly<Record<string, CliAgentDefinition>>;
+  /** `--permission-mode` (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`, ...). */
+  readonly permissionMode?: string;
+  /** Extra arguments placed before the prompt, verbatim. */
+  readonly extraArgs?: readonly string[];
+}
+
+/** One MCP server as the CLI's `system/init` event reports it. */
+export interface CliMcpServerStatus {
+  readonly name: string;
+  readonly status: string;
+}
+
+type Json = Record<string, unknown>;
+
+function asList(v: string | readonly string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return typeof v === "string" ? [v] : [...v];
+}
+
+function jsonArg(v: string | Readonly<Record<string, unknown>>): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** Text of a tool_result's `content` (a string, or blocks whose text parts are joined). */
+function resultContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((b) => (b && typeof b === "object" && (b as Json).type === "text" ? String((b as Json).text ?? "") : `[${String((b as Json)?.type ?? "unknown")} content omitted]`))
+      .join("");
+  }
+  return content === undefined || content === null ? "" : JSON.stringify(content);
+}
+
+const USAGE_KEYS: Record<string, string> = {
+  input_tokens: "inputTokens",
+  output_tokens: "outputTokens",
+  cache_creation_input_tokens: "cacheCreationInputTokens",
+  cache_read_input_tokens: "cacheReadInputTokens",
+};
+
+/**
+ * The Claude Code CLI as an agent's cognition. Each `run` spawns the binary
+ * once, in print mode: `claude -p --output-format stream-json --verbose
+ * [flags] -- <task>`, stdin closed, in its own process group, with the
+ * agent's `prompt` (when set) as `--append-system-prompt`.
+ *
+ * Events emitted on `ctx`: `cli.init` (session, model, tools, MCP servers,
+ * agents), `llm.turn` per assistant message, `tool.call` per tool use,
+ * `tool.result` per tool result (`ok` false for an error or a denial),
+ * `cli.retry` per API retry, `cli.exit` at the end.
+ *
+ * The run never throws; failures end in `stopReason: "error"` with a
+ * `CliRunError` on `error`: an MCP server the init event shows as anything
+ * but `connected` stops the run at once (`McpServerNotConnectedError`: the
+ * CLI itself would carry on without the tools and exit 0), an error result or
+ * a non-zero exit carries the CLI's own message, `timeoutMs` kills the tree
+ * (`cli_timeout`). Cancelling `ctx` kills the tree too and ends `"cancelled"`.
+ *
+ * `details` holds `sessionId`, `permissionDenials` (`{ toolName, toolUseId,
+ * toolInput }` for every call the CLI refused), `costUsd`, `durationMs`,
+ * `numTurns`, `mcpServers`, `exitCode`.
+ */
+export class ClaudeCliCognition implements Cognition {
+  readonly options: ClaudeCliOptions;
+
+  constructor(options: ClaudeCliOptions) {
+    if (!options || typeof options.model !== "string" || options.model === "") {
+      throw new TypeError("ClaudeCliCognition: 'model' is required (an alias such as \"sonnet\" or a full model id)");
+    }
+    if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+      throw new TypeError(`ClaudeCliCognition: timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
+    }
+    this.options = Object.freeze({ ...options });
+  }
+
+  /** The binary that `run` spawns. */
+  get binary(): string {
+    return this.options.binary ?? "claude";
+  }
+
+  /** The argument vector for `task` (without the binary), in the order `run` passes it. */
+  args(task: string, systemPrompt = ""): string[] {
+    const o = this.options;
+    const a = ["-p", "--output-format", "stream-json", "--verbose", "--model", o.model];
+    const mcp = asList(o.mcpConfig);
+    if (mcp.length) a.push("--mcp-config", ...mcp);
+    if (o.strictMcpConfig) a.push("--strict-mcp-config");
+    if (o.permissionPromptTool) a.push("--permission-prompt-tool", o.permissionPromptTool);
+    if (o.allowedTools?.length) a.push("--allowedTools", ...o.allowedTools);
+    if (o.disallowedTools?.length) a.push("--disallowedTools", ...o.disallowedTools);
+    if (o.builtinTools === false) a.push("--tools", "");
+    else if (Array.isArray(o.builtinTools)) a.push("--tools", o.builtinTools.length ? o.builtinTools.join(",") : "");
+    if (o.settingSources !== undefined) a.push("--setting-sources", asList(o.settingSources).join(","));
+    if (o.settings !== undefined) a.push("--settings", jsonArg(o.settings));
+    if (o.agents !== undefined) a.push("--agents", jsonArg(o.agents));
+    if (o.permissionMode) a.push("--permission-mode", o.permissionMode);
+    if (systemPrompt) a.push("--append-system-prompt", systemPrompt);
+    if (o.extraArgs?.length) a.push(...o.extraArgs);
+    // "--" ends the variadic flags (--mcp-config, --allowedTools, ...), so the task is never read as one of their values.
+    a.push("--", task);
+    return a;
+  }
+
+  async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
+    const state = new ClaudeStream(ctx);
+    if (ctx.cancelled) return state.result("cancelled");
+    const exit = await runCli({
+      binary: this.binary,
+      args: this.args(task, agent.prompt),
+      cwd: this.options.cwd,
+      env: childEnv(this.options.env, this.options.inheritEnv ?? true),
+      timeoutMs: this.options.timeoutMs,
+      signal: ctx.signal,
+      onLine: (line, stop) => state.line(line, stop),
+    });
+    ctx.emit("cli.exit", { cli: "claude", how: exit.how, code: exit.code, signal: exit.signal });
+    return state.finish(exit, this.binary, this.options.timeoutMs);
+  }
+}
+
+/** The state of one stream-json run. */
+class ClaudeStream {
+  private readonly calls: ToolCallRecord[] = [];
+  private readonly pending = new Map<string, { name: string; input: Json }>();
+  private readonly usage: Record<string, number> = {};
+  private lastText = "";
+  private steps = 0;
+  private final?: Json;
+  private notConnected?: CliMcpServerStatus;
+  private mcpServers: CliMcpServerStatus[] = [];
+  private sessionId?: string;
+  private stderr = "";
+
+  constructor(private readonly ctx: RunContext) {}
+
+  line(line: string, stop: () => void): void {
+    let ev: Json;
+    try {
+      ev = JSON.parse(line) as Json;
+    } catch {
+      return; // not an event (a stray log line)
+    }
+    if (!ev || typeof ev !== "object") return;
+    switch (ev.type) {
+      case "system":
+        return this.system(ev, stop);
+      case "assistant":
+        return this.assistant(ev);
+      case "user":
+        return this.user(ev);
+      case "result":
+        this.final = ev;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private system(ev: Json, stop: () => void): void {
+    if (ev.subtype === "init") {
+      this.sessionId = typeof ev.session_id === "string" ? ev.session_id : undefined;
+      this.mcpServers = Array.isArray(ev.mcp_servers)
+        ? (ev.mcp_servers as Json[]).map((s) => ({ name: String(s.name), status: String(s.status) }))
+        : [];
+      this.ctx.emit("cli.init", {
+        cli: "claude",
+        sessionId: this.sessionId ?? null,
+        model: ev.model ?? null,
+        tools: ev.tools ?? [],
+        mcpServers: this.mcpServers,
+        agents: ev.agents ?? [],
+        version: ev.claude_code_version ?? null,
+      });
+      const bad = this.mcpServers.find((s) => s.status !== "connected");
+      if (bad && !this.notConnected) {
+        this.notConnected = bad;
+        stop();
+      }
+    } else if (ev.subtype === "api_retry") {
+      this.ctx.emit("cli.retry", { cli: "claude", attempt: ev.attempt ?? null, maxRetries: ev.max_retries ?? null, error: ev.error ?? null });
+    }
+  }
+
+  private assistant(ev: Json): void {
+    const msg = (ev.message ?? {}) as Json;
+    const content = Array.isArray(msg.content) ? (msg.content as Json[]) : [];
+    const parent = typeof ev.parent_tool_use_id === "string" ? ev.parent_tool_use_id : null;
+    const text = content.filter((b) => b.type === "text").map((b) => String(b.text ?? "")).join("");
+    const uses = content.filter((b) => b.type === "tool_use");
+    if (!parent) {
+      this.steps++;
+      if (text) this.lastText = text;
+    }
+    this.ctx.emit("llm.turn", { step: this.steps, content: text, toolCalls: uses.map((u) => String(u.name)), ...(parent ? { parentToolUseId: parent } : {}) });
+    for (const u of uses) {
+      const id = String(u.id);
+      const input = (u.input && typeof u.input === "object" ? u.input : {}) as Json;
+      this.pending.set(id, { name: String(u.name), input });
+      this.ctx.emit("tool.call", { id, tool: String(u.name), ...(parent ? { parentToolUseId: parent } : {}) });
+    }
+  }
+
+  private user(ev: Json): void {
+    const msg = (ev.message ?? {}) as Json;
+    const content = Array.isArray(msg.content) ? (msg.content as Json[]) : [];
+    for (const b of content) {
+      if (b.type !== "tool_result") continue;
+      const id = String(b.tool_use_id);
+      const use = this.pending.get(id);
+      this.pending.delete(id);
+      const ok = b.is_error !== true;
+      const name = use?.name ?? "unknown";
+      this.calls.push(Object.freeze({ id, name, arguments: use?.input ?? {}, result: resultContent(b.content), ok }));
+      this.ctx.emit("tool.result", { id, tool: name, ok });
+    }
+  }
+
+  private denials(): { toolName: string; toolUseId: string; toolInput: unknown }[] {
+    const raw = this.final?.permission_denials;
+    return Array.isArray(raw)
+      ? (raw as Json[]).map((d) => ({ toolName: String(d.tool_name), toolUseId: String(d.tool_use_id), toolInput: d.tool_input ?? {} }))
+      : [];
+  }
+
+  result(stopReason: StopReason, error?: Error, exitCode: number | null = null): AgentResult {
+    const f = this.final;
+    if (f?.usage && typeof f.usage === "object") {
+      for (const [k, v] of Object.entries(f.usage as Json)) if (typeof v === "number" && USAGE_KEYS[k]) this.usage[USAGE_KEYS[k]] = v;
+    }
+    const details = Object.freeze({
+      sessionId: this.sessionId ?? (typeof f?.session_id === "string" ? f.session_id : null),
+      permissionDenials: this.denials(),
+      costUsd: typeof f?.total_cost_usd === "number" ? f.total_cost_usd : null,
+      durationMs: typeof f?.duration_ms === "number" ? f.duration_ms : null,
+      numTurns: typeof f?.num_turns === "number" ? f.num_turns : null,
+      mcpServers: this.mcpServers,
+      exitCode,
+      stderr: this.stderr,
+    });
+    const output = f && typeof f.result === "string" && f.is_error !== true ? f.result : this.lastText;
+    return Object.freeze({
+      output,
+      stopReason,
+      steps: typeof f?.num_turns === "number" ? f.num_turns : this.steps,
+      toolCalls: Object.freeze([...this.calls]),
+      usage: Object.freeze({ ...this.usage }),
+      details,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  finish(exit: CliExit, binary: string, timeoutMs: number | undefined): AgentResult {
+    this.stderr = tail(exit.stderr, 20);
+    const f = this.final;
+    const stderr = exit.stderr;
+    if (exit.how === "cancelled") return this.result("cancelled", undefined, exit.code);
+    if (this.notConnected) return this.result("error", new McpServerNotConnectedError("claude", this.notConnected.name, this.notConnected.status, stderr), exit.code);
+    if (exit.how === "spawn_error") {
+      return this.result(
+        "error",
+        new CliRunError("cli_spawn", "claude", `could not start the claude binary '${binary}': ${exit.error?.message ?? "unknown error"}. Install @anthropic-ai/claude-code or pass 'binary'`, { cause: exit.error }),
+      );
+    }
+    if (exit.how === "timeout") {
+      return this.result("error", new CliRunError("cli_timeout", "claude", `claude did not finish within ${seconds(timeoutMs ?? 0)} and was killed with its process tree`, { stderr }), exit.code);
+    }
+    if (f && f.is_error === true) {
+      const said = typeof f.result === "string" && f.result ? f.result : Array.isArray(f.errors) ? (f.errors as unknown[]).join("; ") : String(f.subtype ?? "error");
+      const stop: StopReason = f.subtype === "error_max_turns" ? "max_steps" : "error";
+      return this.result(stop, new CliRunError("cli_failed", "claude", `claude reported an error (exit code ${exit.code}): ${said}`, { exitCode: exit.code, stderr }), exit.code);
+    }
+    if (exit.code !== 0) {
+      const said = tail(stderr) || `no output on stderr (signal ${exit.signal ?? "none"})`;
+      return this.result("error", new CliRunError("cli_failed", "claude", `claude exited with code ${exit.code}: ${said}`, { exitCode: exit.code, stderr }), exit.code);
+    }
+    if (!f) {
+      return this.result("error", new CliRunError("cli_no_result", "claude", `claude exited 0 without a result event: ${tail(stderr) || "no output on stderr"}`, { exitCode: exit.code, stderr }), exit.code);
+    }
+    if (f.subtype === "error_max_turns") return this.result("max_steps", undefined, exit.code);
+    return this.result("complete", undefined, exit.code);
+  }
+}
