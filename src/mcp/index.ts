@@ -9,3 +9,4 @@ import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export * from "./client/index.js";
 export * from "./loopback/index.js";
+export * from "./approvals/index.js";

@@ -11,14 +11,14 @@ import { errorVerdict, type ApprovalPrompt, type ApprovalVerdict } from "./decid
 import { JsonlAuditSink } from "./jsonl-audit-sink.js";
 
 /** Anything events can be emitted on (a `RunContext` will do). */
-export interface EmitTarget {
+export interface ApprovalEventTarget {
   emit(event: string, data: Record<string, unknown>): void;
 }
 
 /** Options of an `ApprovalAudit`. */
 export interface ApprovalAuditOptions {
   /** Where `gate.check` events go (best-effort). */
-  readonly ctx?: EmitTarget;
+  readonly ctx?: ApprovalEventTarget;
   /** A JSONL file to append each decision to (created 0600; its directory must exist). */
   readonly auditPath?: string;
   /** The array to append decisions to (to share one audit between servers); a new one by default. */
@@ -41,7 +41,7 @@ export class ApprovalAudit {
   readonly decisions: ApprovalDecision[];
   /** The JSONL sink, when `auditPath` was given. */
   readonly sink?: JsonlAuditSink;
-  private readonly ctx?: EmitTarget;
+  private readonly ctx?: ApprovalEventTarget;
 
   constructor(options: ApprovalAuditOptions = {}) {
     if (options.ctx !== undefined && typeof options.ctx?.emit !== "function") {
@@ -63,7 +63,7 @@ export class ApprovalAudit {
    * turned into a deny (source `error`): a decision that could not be
    * recorded is not given. Never throws.
    */
-  async record(prompt: ApprovalPrompt, given: ApprovalVerdict, fallbackCtx?: EmitTarget): Promise<ApprovalVerdict> {
+  async record(prompt: ApprovalPrompt, given: ApprovalVerdict, fallbackCtx?: ApprovalEventTarget): Promise<ApprovalVerdict> {
     let verdict = given;
     let decision = this.decisionOf(prompt, verdict);
     if (this.sink) {

@@ -9,7 +9,7 @@ import type { Asker } from "../../agents/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import type { ApprovalDecision } from "./approval-decision.js";
-import { ApprovalAudit, type EmitTarget } from "./approval-audit.js";
+import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
 import { checkAsker, isJsonObject } from "./check-options.js";
 import { checkTimeoutMs, decide, errorVerdict, type ApprovalPrompt } from "./decide.js";
 import { wireJson } from "./wire-json.js";
@@ -40,7 +40,7 @@ export interface ApprovalGuardOptions {
   /** The deadline for an answer, enforced here; unset waits forever. */
   readonly timeoutMs?: number;
   /** Where `gate.check` goes; by default the call's own `ctx`. */
-  readonly ctx?: EmitTarget;
+  readonly ctx?: ApprovalEventTarget;
   /** A JSONL audit file (one fsync'd line per decision, before the call runs or is refused). */
   readonly auditPath?: string;
   /** An array to append decisions to (e.g. to share one audit list); a new one by default. */

@@ -1,0 +1,334 @@
+/**
+ * @module mcp/approvals/approval-server
+ * `ApprovalServer`: the MCP server the Claude CLI calls instead of prompting a
+ * terminal (`--permission-prompt-tool`). Each prompt goes to the
+ * application's `Asker`; the answer maps back onto the CLI's wire shape.
+ */
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Asker } from "../../agents/elicitation.js";
+import type { Autonomy } from "../../context/run-context.js";
+import { describeValue, errorLine, pyStr } from "../../util/format.js";
+import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
+import { sdkServer, sdkTypes } from "../sdk.js";
+import type { ApprovalDecision } from "./approval-decision.js";
+import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
+import { ApprovalServerStateError } from "./approval-server.error.js";
+import { checkAsker, isJsonObject } from "./check-options.js";
+import { checkTimeoutMs, decide, errorVerdict, type ApprovalPrompt, type ApprovalVerdict, type AutoAllowWhen } from "./decide.js";
+import { wireJson } from "./wire-json.js";
+
+/** The MCP server name the CLI sees. */
+export const APPROVAL_SERVER_NAME = "agentkit_approvals";
+/** The one tool it serves. */
+export const APPROVAL_TOOL_NAME = "approve";
+
+/** Options of `new ApprovalServer(...)`. Checked at construction (`TypeError` naming the option). */
+export interface ApprovalServerOptions {
+  /** Answers every prompt that `autoAllow` and the tier do not settle. */
+  readonly asker: Asker;
+  /**
+   * The deadline for an answer, enforced by the server, never trusted to the
+   * Asker: when it fires the prompt is denied (source `timeout`). Unset waits
+   * forever — right for an interactive UI, wrong for a worker.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Tool names approved without asking. Matched on the name ONLY: `["Read"]`
+   * means "reading anything is fine", `~/.ssh/id_rsa` included. Checked before the tier.
+   */
+  readonly autoAllow?: Iterable<string>;
+  /** Narrows `autoAllow` by argument; can only subtract; a throw falls through to the Asker. */
+  readonly autoAllowWhen?: AutoAllowWhen;
+  /**
+   * `"gated"` (default): a prompt not settled by `autoAllow` asks the Asker.
+   * `"auto"`: it is allowed without asking (source `autonomy`). Never taken
+   * from `ctx.autonomy`: a gate must not fail open because a run defaulted to `"auto"`.
+   */
+  readonly autonomy?: Autonomy;
+  /** Where each decision is emitted as `gate.check` (without `arguments`), best-effort. */
+  readonly ctx?: ApprovalEventTarget;
+  /** A JSONL audit file: one line per decision, fsync'd before the CLI hears the answer. Created 0600; its directory must exist. */
+  readonly auditPath?: string;
+}
+
+/** What `cliOptions()` returns; spreads into `ClaudeCliCognition`. */
+export interface ApprovalCliOptions {
+  /** One inline JSON document `{"mcpServers": {"agentkit_approvals": {...}}}` (the token inside: a live credential). */
+  mcpConfig: string[];
+  strictMcpConfig: true;
+  /** `mcp__agentkit_approvals__approve`. */
+  permissionPromptTool: string;
+  /** `""`: no ambient user/project/local settings, so none can settle a call before the prompt tool sees it. */
+  settingSources: "";
+}
+
+const APPROVE_TOOL: SdkTool = Object.freeze({
+  name: APPROVAL_TOOL_NAME,
+  description:
+    "Answer a permission prompt: ask the application's reviewer whether tool_name may run with input. Returns JSON text: " +
+    '{"behavior": "allow", "updatedInput": {...}} or {"behavior": "deny", "message": "..."}.',
+  inputSchema: {
+    type: "object" as const,
+    properties: {
+      tool_name: { type: "string", description: "The tool the CLI wants to run." },
+      input: { type: "object", description: "The arguments it would run with." },
+      tool_use_id: { type: "string", description: "The model's tool-use id." },
+    },
+    required: ["tool_name", "input"],
+  },
+});
+
+interface Running {
+  readonly transport: LoopbackMcpTransport;
+  readonly written: WrittenMcpConfig;
+  readonly document: string;
+  /** Aborted by stop(): pending asks are abandoned as denials. */
+  readonly controller: AbortController;
+}
+
+function answerText(verdict: ApprovalVerdict): string {
+  return verdict.allowed ? wireJson({ behavior: "allow", updatedInput: verdict.arguments }) : wireJson({ behavior: "deny", message: verdict.reason });
+}
+
+function textResult(text: string, isError = false): CallToolResult {
+  return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
+}
+
+/** Parse the CLI's `approve` arguments; a string saying what is wrong when they are malformed. */
+function parsePrompt(args: unknown): ApprovalPrompt | { readonly malformed: string; readonly tool: string } {
+  const a = isJsonObject(args) ? args : {};
+  const tool = typeof a.tool_name === "string" ? a.tool_name : "";
+  if (!isJsonObject(args)) return { malformed: `arguments must be a JSON object, got ${describeValue(args)}`, tool };
+  if (typeof a.tool_name !== "string" || a.tool_name === "") return { malformed: `tool_name must be a non-empty string, got ${describeValue(a.tool_name)}`, tool };
+  if (!isJsonObject(a.input)) return { malformed: `input must be a JSON object, got ${describeValue(a.input)}`, tool };
+  return { tool, arguments: a.input, ...(typeof a.tool_use_id === "string" ? { toolUseId: a.tool_use_id } : {}) };
+}
+
+/**
+ * An MCP server with one tool, `approve`, that the Claude CLI calls for every
+ * permission prompt (`--permission-prompt-tool`). Order per prompt:
+ * `autoAllow` (+ `autoAllowWhen`), then the tier, then the Asker under the
+ * server's deadline. The answer is JSON text — `{"behavior": "allow",
+ * "updatedInput": ...}` or `{"behavior": "deny", "message": ...}` — and the
+ * handler never throws: a malformed request, an Asker that throws, a timeout
+ * and a stop mid-prompt are all denials with the reason attached. Default deny.
+ *
+ * Lifecycle: `start()` asks the OS for a free loopback port, generates a
+ * bearer token, writes the CLI config document to a 0600 file (`configPath`)
+ * and serves; `stop()` denies pending prompts, releases the port and removes
+ * the file. Both are idempotent; `start()` after `stop()` serves again on a
+ * new port with a new token. `promptsSeen` and `decisions` accumulate over
+ * the object's life.
+ *
+ * Security: the token is the fence, not loopback — anything able to reach the
+ * port could otherwise answer prompts on the agent's behalf. The config file
+ * and `cliOptions()` carry it.
+ */
+export class ApprovalServer implements AsyncDisposable {
+  /** The qualified name of the prompt tool: `mcp__agentkit_approvals__approve`. */
+  readonly toolName = `mcp__${APPROVAL_SERVER_NAME}__${APPROVAL_TOOL_NAME}`;
+  /** The tier (default `"gated"`). */
+  readonly autonomy: Autonomy;
+  /** The server's deadline, or `undefined` (forever). */
+  readonly timeoutMs: number | undefined;
+  /** The pre-approved tool names. */
+  readonly autoAllow: ReadonlySet<string>;
+
+  private readonly asker: Asker;
+  private readonly autoAllowWhen?: AutoAllowWhen;
+  private readonly audit: ApprovalAudit;
+  private prompts = 0;
+  private running: Running | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+  private lifecycle: Promise<unknown> = Promise.resolve();
+
+  /** Build a server (nothing binds until `start()`). Throws `TypeError` naming a bad option. */
+  constructor(options: ApprovalServerOptions) {
+    if (!options || typeof options !== "object") throw new TypeError("ApprovalServer: options must be an object with at least { asker }");
+    this.asker = checkAsker(options.asker, "ApprovalServer");
+    this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
+    const autonomy = options.autonomy ?? "gated";
+    if (autonomy !== "auto" && autonomy !== "gated") throw new TypeError(`ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
+    this.autonomy = autonomy;
+    this.autoAllow = ApprovalServer.names(options.autoAllow);
+    if (options.autoAllowWhen !== undefined && typeof options.autoAllowWhen !== "function") {
+      throw new TypeError(`ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got ${describeValue(options.autoAllowWhen)}`);
+    }
+    this.autoAllowWhen = options.autoAllowWhen;
+    this.audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath });
+  }
+
+  /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
+  static open(options: ApprovalServerOptions): Promise<ApprovalServer> {
+    return new ApprovalServer(options).start();
+  }
+
+  private static names(autoAllow: Iterable<string> | undefined): ReadonlySet<string> {
+    if (autoAllow === undefined) return new Set();
+    if (typeof autoAllow === "string") throw new TypeError(`ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string ${pyStr(autoAllow)}`);
+    if (typeof (autoAllow as Iterable<string>)?.[Symbol.iterator] !== "function") throw new TypeError(`ApprovalServer: autoAllow must be a list of tool names, got ${describeValue(autoAllow)}`);
+    const names = [...autoAllow];
+    for (const n of names) {
+      if (typeof n !== "string" || n === "") throw new TypeError(`ApprovalServer: autoAllow entries must be non-empty tool names, got ${describeValue(n)}`);
+    }
+    return new Set(names);
+  }
+
+  /** How many `approve` calls reached the server (malformed ones included). */
+  get promptsSeen(): number {
+    return this.prompts;
+  }
+
+  /** Every decision, in the order settled (a live, read-only view). */
+  get decisions(): readonly ApprovalDecision[] {
+    return this.audit.decisions;
+  }
+
+  /** The path of the JSONL audit file, when `auditPath` was given. */
+  get auditPath(): string | undefined {
+    return this.audit.sink?.path;
+  }
+
+  /** True between `start()` and `stop()`. */
+  get serving(): boolean {
+    return this.running !== null;
+  }
+
+  private live(what: string): Running {
+    if (!this.running) throw new ApprovalServerStateError(what);
+    return this.running;
+  }
+
+  /** The MCP endpoint, e.g. `http://127.0.0.1:53411/mcp`. Throws `ApprovalServerStateError` unless started. */
+  get url(): string {
+    return this.live("url").transport.url;
+  }
+
+  /** `{ Authorization: "Bearer <token>" }` for this run. Throws unless started. */
+  get authHeaders(): Readonly<Record<string, string>> {
+    return this.live("authHeaders").transport.authHeaders;
+  }
+
+  /** The 0600 config file holding the same document as `cliOptions().mcpConfig[0]`; removed by `stop()`. Throws unless started. */
+  get configPath(): string {
+    return this.live("configPath").written.path;
+  }
+
+  /**
+   * Options for `ClaudeCliCognition`: `{ mcpConfig: [document],
+   * strictMcpConfig: true, permissionPromptTool, settingSources: "" }`. The
+   * empty `settingSources` is part of the approval guarantee: an ambient
+   * `permissions.allow` would otherwise settle a call before the prompt tool
+   * sees it. Throws `ApprovalServerStateError` unless started.
+   */
+  cliOptions(): ApprovalCliOptions {
+    return { mcpConfig: [this.live("cliOptions()").document], strictMcpConfig: true, permissionPromptTool: this.toolName, settingSources: "" };
+  }
+
+  /**
+   * Bind an ephemeral loopback port, write the 0600 config and serve.
+   * Idempotent while serving; after `stop()`, starts afresh (new port, new
+   * token, new file). With `auditPath`, the audit file is opened first, so a
+   * bad path fails here (`AuditSinkError`), not on the first prompt.
+   * Resolves to `this`.
+   */
+  start(): Promise<this> {
+    return this.serialise(async () => {
+      if (this.running) return;
+      await this.audit.sink?.check();
+      const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token" });
+      let written: WrittenMcpConfig | null = null;
+      try {
+        const document = { mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } } };
+        written = writeMcpConfig(document);
+        await transport.start();
+        this.running = { transport, written, document: JSON.stringify(document), controller: new AbortController() };
+      } catch (err) {
+        await transport.stop();
+        if (written) removeMcpConfig(written);
+        throw err;
+      }
+    }).then(() => this);
+  }
+
+  /**
+   * Stop: pending prompts are denied (source `error`, "the approval server
+   * stopped before anyone answered") and recorded, then the port is released
+   * and the config file removed. Idempotent; resolves when the port is free.
+   */
+  stop(): Promise<void> {
+    return this.serialise(async () => {
+      const run = this.running;
+      if (!run) return;
+      this.running = null;
+      run.controller.abort(new Error("the approval server stopped before anyone answered"));
+      await Promise.allSettled([...this.inflight]);
+      try {
+        await run.transport.stop();
+      } finally {
+        removeMcpConfig(run.written);
+      }
+    });
+  }
+
+  /** Same as `stop()`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+
+  private serialise(op: () => Promise<void>): Promise<void> {
+    const next = this.lifecycle.then(op, op);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  /** One low-level SDK server (per session), with `tools/list` and `tools/call` answered here. */
+  private sdkServer(): SdkServer {
+    const { Server } = sdkServer();
+    const server = new Server({ name: APPROVAL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(sdkTypes.ListToolsRequestSchema, () => ({ tools: [APPROVE_TOOL] }));
+    server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra) => {
+      const work = this.call(request.params.name, request.params.arguments, extra.signal);
+      this.inflight.add(work);
+      void work.finally(() => this.inflight.delete(work));
+      return work;
+    });
+    return server;
+  }
+
+  /** Answer one `tools/call`. Never throws: every path ends in valid JSON text. */
+  private async call(name: string, args: unknown, requestSignal: AbortSignal): Promise<CallToolResult> {
+    if (name !== APPROVAL_TOOL_NAME) return textResult(`unknown tool ${pyStr(String(name))}: this server has one tool, '${APPROVAL_TOOL_NAME}'`, true);
+    this.prompts++;
+    try {
+      const parsed = parsePrompt(args);
+      let prompt: ApprovalPrompt;
+      let verdict: ApprovalVerdict;
+      const run = this.running;
+      if ("malformed" in parsed) {
+        prompt = { tool: parsed.tool, arguments: {} };
+        verdict = errorVerdict(prompt, `malformed permission request: ${parsed.malformed}`, false);
+      } else if (!run || run.controller.signal.aborted) {
+        prompt = parsed;
+        verdict = errorVerdict(prompt, "the approval server is stopping", false);
+      } else {
+        prompt = parsed;
+        verdict = await decide(prompt, {
+          asker: this.asker,
+          timeoutMs: this.timeoutMs,
+          autoAllow: this.autoAllow,
+          autoAllowWhen: this.autoAllowWhen,
+          autonomy: this.autonomy,
+          origin: "approval_server",
+          question: `The Claude CLI asks to run ${pyStr(prompt.tool)} with ${wireJson(prompt.arguments)}. Allow it?`,
+          signal: AbortSignal.any([run.controller.signal, requestSignal]),
+        });
+      }
+      return textResult(answerText(await this.audit.record(prompt, verdict)));
+    } catch (err) {
+      // Unreachable by construction (decide and record never throw); a deny is still valid JSON for the CLI.
+      return textResult(wireJson({ behavior: "deny", message: `approval failed: ${errorLine(err)}; denied` }));
+    }
+  }
+}

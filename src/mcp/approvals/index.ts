@@ -1,0 +1,16 @@
+/**
+ * @module mcp/approvals
+ * The approval seam: `ApprovalServer` (the Claude CLI's permission-prompt
+ * tool) and `approvalGuard` (server-side approval for served tools), which
+ * share one decision table and one audit. Every export is listed by name.
+ */
+export { ApprovalServer, APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME } from "./approval-server.js";
+export type { ApprovalServerOptions, ApprovalCliOptions } from "./approval-server.js";
+export { ApprovalServerStateError } from "./approval-server.error.js";
+export { approvalGuard } from "./approval-guard.js";
+export type { ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult } from "./approval-guard.js";
+export { APPROVAL_SOURCES } from "./approval-decision.js";
+export type { ApprovalDecision, ApprovalSource } from "./approval-decision.js";
+export type { AutoAllowWhen } from "./decide.js";
+export type { ApprovalEventTarget } from "./approval-audit.js";
+export { AuditSinkError } from "./audit-sink.error.js";
