@@ -15,3 +15,5 @@ export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "./codex-mcp.js";
 export type { CodexMcpSource, CodexMcpOptions } from "./codex-mcp.js";
 export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "./toml.js";
 export type { TomlValue } from "./toml.js";
+export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
+export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Agent, type Asker } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { ClaudeCliCognition, HookServer, hookSettings, type ClaudeCliOptions } from "../../src/cli/index.js";
+import { FakeAnthropic } from "./kit/fake-anthropic.js";
+import { CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
+
+function claude(h: Hermetic, api: FakeAnthropic, hooks: HookServer, options: Partial<ClaudeCliOptions> = {}): ClaudeCliCognition {
+  const { settings, env } = hooks.cliOptions();
+  return new ClaudeCliCognition({
+    model: "fake-model",
+    binary: CLAUDE_BIN,
+    cwd: h.cwd,
+    env: { ...h.claudeEnv(api.url), ...env },
+    inheritEnv: false,
+    settingSources: "",
+    strictMcpConfig: true,
+    settings,
+    timeoutMs: 60_000,
+    ...options,
+  });
+}
+
+const bash = (command: string) => ({ toolUses: [{ name: "Bash", input: { command, description: "write a marker" } }] });
+
+describe("hookSettings + HookServer against the real claude binary", () => {
+  it("a PreToolUse denial from this process stops the built-in tool", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    await using hooks = await HookServer.start({ ctx, decide: (r) => ({ decision: "deny", reason: `no ${r.toolName} in this run` }) });
+    await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "gave up" }]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run("write the marker", ctx);
+    expect(result.error).toBeUndefined();
+    expect(result.output).toBe("gave up");
+    expect(existsSync(join(h.cwd, "marker.txt"))).toBe(false);
+    expect(hooks.seen).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" }, decision: "deny", source: "decide", asked: false }]);
+    expect(api.toolResults()).toMatchObject([{ is_error: true, content: "PreToolUse:Bash hook error: no Bash in this run" }]);
+    expect(result.details?.permissionDenials).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" } }]);
+    expect(result.toolCalls).toMatchObject([{ name: "Bash", ok: false }]);
+    expect(ctx.eventsNamed("hook.pre_tool_use")).toMatchObject([{ data: { tool: "Bash", decision: "deny", source: "decide" } }]);
+  });
+
+  it("audit only (no policy): the hook sees the call and the CLI's own rules decide", async () => {
+    await using h = Hermetic.create();
+    await using hooks = await HookServer.start();
+    await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "done" }]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run("write the marker", makeTestCtx());
+    expect(result.error).toBeUndefined();
+    expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("ran\n");
+    expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "defer", source: "none" }]);
+  });
+
+  it("an Asker's modify runs the tool with the edited input, even without allowedTools", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    const asker: Asker = { ask: async () => ({ kind: "modify", actor: "ops", value: { command: "echo edited > marker.txt", description: "edited" } }) };
+    await using hooks = await HookServer.start({ ctx, asker });
+    await using api = await FakeAnthropic.start([bash("echo original > marker.txt"), { text: "done" }]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks) }).run("write the marker", ctx);
+    expect(result.error).toBeUndefined();
+    expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("edited\n");
+    expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "allow", source: "asker", asked: true }]);
+    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops", via: "hook" } }]);
+  });
+
+  it("fails closed when the listener is gone", async () => {
+    await using h = Hermetic.create();
+    const hooks = await HookServer.start({ decide: () => ({ decision: "allow" }) });
+    const opts = hooks.cliOptions();
+    const url = hooks.url;
+    await hooks.stop();
+    await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "done" }]);
+    const cognition = new ClaudeCliCognition({
+      model: "fake-model", binary: CLAUDE_BIN, cwd: h.cwd, env: { ...h.claudeEnv(api.url), ...opts.env }, inheritEnv: false,
+      settingSources: "", settings: opts.settings, allowedTools: ["Bash"], timeoutMs: 60_000,
+    });
+    const result = await new Agent({ name: "dev", cognition }).run("write the marker", makeTestCtx());
+    expect(existsSync(join(h.cwd, "marker.txt"))).toBe(false);
+    expect(api.toolResults()[0]).toMatchObject({ is_error: true });
+    expect(String(api.toolResults()[0]!.content)).toContain(`agentkit hook: could not reach the listener at ${url}`);
+    expect(result.output).toBe("done");
+  });
+
+  it("builds the settings document: one PreToolUse command hook, no token in it", async () => {
+    await using hooks = await HookServer.start({ matcher: "Bash|Write", timeoutMs: 30_000 });
+    const doc = hookSettings(hooks);
+    const entry = doc.hooks.PreToolUse[0]!;
+    expect(entry.matcher).toBe("Bash|Write");
+    expect(entry.hooks[0]!.type).toBe("command");
+    expect(entry.hooks[0]!.timeout).toBe(40);
+    expect(entry.hooks[0]!.command.startsWith(`'${process.execPath}' '-e' `)).toBe(true);
+    const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
+    expect(JSON.stringify(doc)).not.toContain(token);
+    expect(hooks.cliOptions().env).toEqual({ [hooks.tokenEnvVar]: token });
+  });
+});
