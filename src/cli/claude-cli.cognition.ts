@@ -44,7 +44,7 @@ export interface ClaudeCliOptions {
   /** `--setting-sources`: which of `user`, `project`, `local` to load; `""` (or `[]`) loads none. Default: the CLI's (all). */
   readonly settingSources?: string | readonly string[];
   /** `--settings`: a settings document (object, JSON text) or a file path; e.g. `hookSettings(...)`. */
-  readonly settings?: string | Readonly<Record<string, unknown>>;
+  readonly settings?: string | object;
   /** `--agents`: subagent definitions (`asCliAgents(...)`), as an object or JSON text. */
   readonly agents?: string | Readonly<Record<string, CliAgentDefinition>>;
   /** `--permission-mode` (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`, ...). */
@@ -66,7 +66,7 @@ function asList(v: string | readonly string[] | undefined): string[] {
   return typeof v === "string" ? [v] : [...v];
 }
 
-function jsonArg(v: string | Readonly<Record<string, unknown>>): string {
+function jsonArg(v: string | object): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
