@@ -65,13 +65,16 @@ export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
   return deepFreeze(JSON.parse(JSON.stringify(out)) as JsonSchema);
 }
 
-/** A deep, frozen copy of a raw JSON Schema; throws `TypeError` naming what is wrong when it is not an object schema. */
-export function copyJsonSchema(schema: JsonSchema, where: string): JsonSchema {
+/**
+ * A deep, frozen copy of a raw JSON Schema; throws `TypeError` saying what is
+ * wrong when it is not an object schema (the caller names where).
+ */
+export function copyJsonSchema(schema: JsonSchema): JsonSchema {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
-    throw new TypeError(`${where}: input must be a class-validator DTO class or a JSON Schema object, got ${typeof schema}`);
+    throw new TypeError(`input must be a class-validator DTO class or a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }
   if (schema.type !== "object") {
-    throw new TypeError(`${where}: a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type)}`);
+    throw new TypeError(`a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
   }
   return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }

@@ -61,7 +61,7 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   }
   let parameters: JsonSchema;
   try {
-    parameters = options.input === undefined ? EMPTY_SCHEMA : isDtoClass(options.input) ? dtoToJsonSchema(options.input) : copyJsonSchema(options.input, where);
+    parameters = options.input === undefined ? EMPTY_SCHEMA : isDtoClass(options.input) ? dtoToJsonSchema(options.input) : copyJsonSchema(options.input);
     // A raw schema that is not valid JSON Schema is refused now, not on the first call.
     if (!isDtoClass(options.input)) compileJsonSchema(parameters);
   } catch (err) {
