@@ -75,8 +75,11 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
     const missing = required.filter((k) => !Object.hasOwn(value, k) || value[k] === undefined);
     const instance = plainToInstance(dto as new () => object, value, { enableImplicitConversion: false });
     const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-    const invalid: InvalidArgument[] = [];
+    // @IsOptional lets null through; the schema the model is shown does not.
+    const invalid: InvalidArgument[] = nullsRefused(value, schema, schema);
+    const flagged = new Set(invalid.map((i) => i.argument));
     for (const e of flatten(errors)) {
+      if (flagged.has(e.path)) continue;
       const nested = e.path.includes("/");
       // Top-level unexpected and missing arguments were found above, from the schema.
       if (e.constraints?.whitelistValidation) {
@@ -93,10 +96,48 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
       invalid.push({ argument: e.path, expected, received: describeValue(e.value) });
     }
     if (unexpected.length || missing.length || invalid.length) {
-      throw new ToolArgumentError(toolName, unexpected, missing, invalid, accepted);
+      // Name faults in schema order, whichever check found them.
+      const rank = (i: InvalidArgument) => accepted.indexOf(i.argument.split("/")[0]!);
+      throw new ToolArgumentError(toolName, unexpected, missing, invalid.sort((a, b) => rank(a) - rank(b)), accepted);
     }
     return instance as Record<string, unknown>;
   };
+}
+
+function allowsNull(prop: Record<string, unknown>): boolean {
+  const types = Array.isArray(prop.type) ? prop.type : [prop.type];
+  if (types.includes("null") || prop.nullable === true) return true;
+  const alternatives = [...(Array.isArray(prop.anyOf) ? prop.anyOf : []), ...(Array.isArray(prop.oneOf) ? prop.oneOf : [])];
+  if (alternatives.some((a) => allowsNull(a as Record<string, unknown>))) return true;
+  // A property the schema does not type (no type, no $ref) accepts anything.
+  return prop.type === undefined && prop.$ref === undefined && !alternatives.length;
+}
+
+function resolveRef(prop: Record<string, unknown>, root: JsonSchema): Record<string, unknown> | undefined {
+  if (typeof prop.$ref !== "string" || !prop.$ref.startsWith("#/$defs/")) return undefined;
+  return (root.$defs as Record<string, Record<string, unknown>> | undefined)?.[prop.$ref.slice(8)];
+}
+
+/** Arguments that are `null` where the (DTO-derived) schema does not allow null, at any depth. */
+function nullsRefused(value: unknown, schema: JsonSchema, root: JsonSchema, prefix = ""): InvalidArgument[] {
+  if (!isPlainObject(value)) return [];
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const out: InvalidArgument[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const prop = Object.hasOwn(props, k) ? props[k]! : undefined;
+    if (!prop) continue;
+    const path = prefix ? `${prefix}/${k}` : k;
+    const target = resolveRef(prop, root);
+    if (v === null) {
+      if (!allowsNull(prop)) out.push({ argument: path, expected: target ? "an object" : String(prop.type), received: "null" });
+    } else if (target) {
+      out.push(...nullsRefused(v, target, root, path));
+    } else if (Array.isArray(v) && prop.items && typeof prop.items === "object") {
+      const item = resolveRef(prop.items as Record<string, unknown>, root);
+      if (item) v.forEach((el, i) => out.push(...nullsRefused(el, item, root, `${path}/${i}`)));
+    }
+  }
+  return out;
 }
 
 function escapeRegExp(s: string): string {
