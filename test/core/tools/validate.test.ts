@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolArgumentError, tool, type JsonSchema } from "../../../src/index.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
+import { rejected } from "../helpers.js";
 
 class RunCheckInput {
   @IsString() name!: string;
@@ -58,16 +59,9 @@ function rawRunCheck(seen: unknown[] = []) {
   });
 }
 
-/** The rejection a call produced (fails the test when the call succeeded). */
-async function rejection(t: { run(a: Record<string, unknown>, c: ReturnType<typeof makeTestCtx>): Promise<unknown> }, args: unknown): Promise<ToolArgumentError> {
-  const err = await t.run(args as Record<string, unknown>, makeTestCtx()).then(
-    (v) => {
-      throw new Error(`expected a rejection, the call returned ${JSON.stringify(v)}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolArgumentError);
-  return err as ToolArgumentError;
+/** The ToolArgumentError a call was rejected with (fails the test when the call succeeded). */
+function rejection(t: { run(a: Record<string, unknown>, c: ReturnType<typeof makeTestCtx>): Promise<unknown> }, args: unknown): Promise<ToolArgumentError> {
+  return rejected(t.run(args as Record<string, unknown>, makeTestCtx()), ToolArgumentError);
 }
 
 describe.each([
@@ -256,6 +250,18 @@ describe("nested arguments are named by path", () => {
   it("DTO: a nested value that is not an object", async () => {
     const err = await rejection(plan(), { title: "ok", mode: "safe", first: "a" });
     expect(err.invalid).toEqual([{ argument: "first", expected: "either object or array", received: 'string "a"' }]);
+  });
+
+  it("DTO: null is refused where the schema does not allow it, even for @IsOptional properties", async () => {
+    const err = await rejection(dtoRunCheck(), { name: "lint", strict: null });
+    expect(err.message).toBe("tool 'run_check' call rejected: argument 'strict' must be boolean, got null. Accepted arguments: ['name', 'strict']");
+    const nested = await rejection(plan(), { title: "ok", mode: "safe", first: { id: "a", weight: null }, rest: null });
+    expect(nested.invalid).toEqual([
+      { argument: "first/weight", expected: "integer", received: "null" },
+      { argument: "rest", expected: "array", received: "null" },
+    ]);
+    const required = await rejection(plan(), { title: "ok", mode: "safe", first: null });
+    expect(required.invalid).toEqual([{ argument: "first", expected: "an object", received: "null" }]);
   });
 
   it("DTO: a good nested call reaches the body as class instances", async () => {
