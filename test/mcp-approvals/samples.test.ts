@@ -1,0 +1,90 @@
+/**
+ * The samples against the seed's printed output. `samples/approvals.ts` is the
+ * twin of the seed's ApprovalServer example: every line must equal the seed's
+ * except the cli line, which must hold the seed's cli_kwargs (keys in
+ * camelCase, the port and token masked) plus exactly one key more,
+ * `settingSources: ""`. `samples/approvals-narrowing.ts` prints the seed's two
+ * auto_allow_when lines. Runs the built samples (`npm run build` first).
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// Verbatim from the seed (000_f0a8c6527e22b31d.txt), "The other direction".
+const SEED_OUTPUT = `tool_name:  mcp__agentkit_approvals__approve
+cli_kwargs: {'mcp_config': ('{"mcpServers": {"agentkit_approvals": {"type": "http", "url": "http://127.0.0.1:65162/mcp", "headers": {"Authorization": "Bearer <43-char token>"}}}}',), 'strict_mcp_config': True, 'permission_prompt_tool': 'mcp__agentkit_approvals__approve'}
+tools:      ['approve']
+  Read   -> {"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd"}}
+  Write  -> {"behavior": "deny", "message": "/etc is out of scope"}
+  Write  -> {"behavior": "allow", "updatedInput": {"file_path": "out.txt"}}
+prompts_seen: 3
+  Read   allowed=True  source=auto_allow asked=False
+  Write  allowed=False source=asker      asked=True
+  Write  allowed=True  source=asker      asked=True`;
+
+// Verbatim from the seed, "Narrowing it by argument".
+const SEED_NARROWING = `Read README.md    auto-allowed: True
+Read /etc/passwd  auto-allowed: False   # falls through to the reviewer`;
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** Run a built sample with node; resolve its stdout (rejects on a non-zero exit or after 20 s, killing it). */
+function runSample(name: string): Promise<string> {
+  const file = join(ROOT, "build", "samples", `${name}.js`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${name} exited with ${code ?? signal}: ${err}`));
+    });
+  });
+}
+
+const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const maskPort = (s: string): string => s.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>");
+
+/** The seed's cli_kwargs line as a TypeScript options object (keys camelCase, tuple -> array, port masked). */
+function seedCliOptions(line: string): Record<string, unknown> {
+  const doc = /\('(\{"mcpServers".*\})',\)/.exec(line)![1]!;
+  const keys = [...line.matchAll(/'([a-z_]+)': /g)].map((m) => m[1]!);
+  expect(keys).toEqual(["mcp_config", "strict_mcp_config", "permission_prompt_tool"]);
+  return {
+    [camel(keys[0]!)]: [JSON.parse(maskPort(doc))],
+    [camel(keys[1]!)]: true,
+    [camel(keys[2]!)]: /'permission_prompt_tool': '([^']+)'/.exec(line)![1],
+  };
+}
+
+describe("samples against the seed's printed output", () => {
+  it("samples/approvals.ts prints the seed's ApprovalServer output (port, token masked; settingSources the one extra key)", async () => {
+    const printed = (await runSample("approvals")).trimEnd().split("\n");
+    const seed = SEED_OUTPUT.split("\n");
+    expect(printed).toHaveLength(seed.length);
+    // Every line but the cli line is the seed's, character for character.
+    expect(printed.filter((_l, i) => i !== 1)).toEqual(seed.filter((_l, i) => i !== 1));
+
+    expect(printed[1]!.startsWith("cli_kwargs: ")).toBe(true);
+    const options = JSON.parse(printed[1]!.slice("cli_kwargs: ".length)) as Record<string, unknown>;
+    const mcpConfig = options.mcpConfig as string[];
+    const doc = JSON.parse(mcpConfig[0]!) as { mcpServers: { agentkit_approvals: { headers: { Authorization: string } } } };
+    expect(doc.mcpServers.agentkit_approvals.headers.Authorization).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
+    doc.mcpServers.agentkit_approvals.headers.Authorization = "Bearer <43-char token>";
+    const masked = { ...options, mcpConfig: [JSON.parse(maskPort(JSON.stringify(doc)))] };
+    const { settingSources, ...rest } = masked as Record<string, unknown>;
+    expect(Object.keys(masked)).toEqual([...Object.keys(seedCliOptions(seed[1]!)), "settingSources"]);
+    expect(settingSources).toBe("");
+    expect(rest).toEqual(seedCliOptions(seed[1]!));
+  });
+
+  it("samples/approvals-narrowing.ts prints the seed's auto_allow_when lines", async () => {
+    expect((await runSample("approvals-narrowing")).trimEnd()).toBe(SEED_NARROWING);
+  });
+});
