@@ -339,7 +339,7 @@ describe("open() unwinds what it opened", () => {
     expect(e.message.endsWith("crash-during-initialize: got initialize\nfatal: DATABASE_URL is not set")).toBe(true);
     expect(Buffer.byteLength(e.stderrTail)).toBeLessThanOrEqual(4096);
     expect(Buffer.byteLength(e.stderrTail)).toBeGreaterThan(3500);
-    expect(e.exit).toBe("the server process exited with code 3");
+    expect(e.detail).toBe("the server process exited with code 3");
     expect(taggedProcesses(tag)).toEqual([]);
   });
 

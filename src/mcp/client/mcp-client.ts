@@ -12,7 +12,7 @@ import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
-import { sdkClient, sdkTypes } from "../sdk.js";
+import { sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
 import { promptText, resourceText } from "./content.js";
 import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -124,10 +124,10 @@ export class MCPClient implements AsyncDisposable {
       options.signal?.throwIfAborted();
       await session.connect(transport, { signal: options.signal, timeout: requestTimeout(server, options) });
     } catch (err) {
-      const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
+      const detail = exitNote(transport) ?? httpStatusNote(err); // before close(): our own SIGTERM is not the story
       await session.close().catch(() => {});
       await transport.close().catch(() => {});
-      throw new McpConnectError(String(server), stderrTail(transport), err, exit);
+      throw new McpConnectError(String(server), stderrTail(transport), err, detail);
     }
     return new MCPClient(server, session, transport, options);
   }
@@ -350,6 +350,11 @@ function requestTimeout(server: McpServerConfig, options: MCPClientOptions): num
 
 function stderrTail(transport: Transport): string {
   return transport instanceof ProcessGroupStdioTransport ? transport.stderrTail.text() : "";
+}
+
+function httpStatusNote(err: unknown): string | undefined {
+  if (!(err instanceof sdkHttpClient.StreamableHTTPError) || typeof err.code !== "number" || err.code < 100) return undefined;
+  return err.code === 401 || err.code === 403 ? `HTTP ${err.code}: check the Authorization header` : `HTTP ${err.code}`;
 }
 
 function exitNote(transport: Transport): string | undefined {

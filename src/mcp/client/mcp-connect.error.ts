@@ -17,15 +17,15 @@ export class McpConnectError extends AgentkitError {
     /** The last ~4 KiB of the server's stderr ("" for HTTP, or with `stderr: "inherit"`). */
     readonly stderrTail: string,
     cause: unknown,
-    /** How the server process ended, when it did (`the server process exited with code 1`). */
-    readonly exit?: string,
+    /** What else is known: how a stdio server ended (`the server process exited with code 1`), or an HTTP status (`HTTP 401`). */
+    readonly detail?: string,
   ) {
-    super("mcp_connect", McpConnectError.format(server, stderrTail, cause, exit), { cause });
+    super("mcp_connect", McpConnectError.format(server, stderrTail, cause, detail), { cause });
   }
 
-  private static format(server: string, tail: string, cause: unknown, exit: string | undefined): string {
+  private static format(server: string, tail: string, cause: unknown, detail: string | undefined): string {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const base = `MCPClient could not open ${server}: ${why}${exit ? ` (${exit})` : ""}. Check the command/URL and credentials, then retry.`;
+    const base = `MCPClient could not open ${server}: ${why}${detail ? ` (${detail})` : ""}. Check the command/URL and credentials, then retry.`;
     return tail ? `${base}\nThe server's stderr ended with:\n${tail}` : base;
   }
 }
