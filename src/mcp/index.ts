@@ -10,3 +10,4 @@ export { INSTALL_LINE } from "./sdk.js";
 export * from "./client/index.js";
 export * from "./loopback/index.js";
 export * from "./approvals/index.js";
+export * from "./serve/index.js";

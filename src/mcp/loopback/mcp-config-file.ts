@@ -3,9 +3,10 @@
  * Writing the CLI's `{"mcpServers": {...}}` document: a live credential, so
  * mode 0600 in a fresh 0700 directory, removed again by its owner.
  */
-import { chmodSync, mkdtempSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { McpConfigFileError } from "./loopback.error.js";
 
 /** Where a config document was written, and the directory created for it (if any). */
 export interface WrittenMcpConfig {
@@ -63,16 +64,43 @@ export function writeMcpConfig(document: object, options: { configPath?: string 
     chmodSync(createdDir, 0o700);
     path = join(createdDir, "mcp-config.json");
   }
-  writeFileSync(path, JSON.stringify(document), { mode: 0o600 });
-  // `mode` applies only when the file is created; a replaced file keeps its old mode.
-  chmodSync(path, 0o600);
   const written = Object.freeze({ path, createdDir });
-  live.set(path, written);
+  writeDocument(written, document);
+  return written;
+}
+
+function writeDocument(written: WrittenMcpConfig, document: object): void {
+  writeFileSync(written.path, JSON.stringify(document), { mode: 0o600 });
+  // `mode` applies only when the file is created; a replaced file keeps its old mode.
+  chmodSync(written.path, 0o600);
+  live.set(written.path, written);
   if (!exitHook) {
     exitHook = true;
     process.once("exit", sweepOnExit);
   }
-  return written;
+}
+
+/**
+ * Write `document` again at the same place, after `removeMcpConfig` (a
+ * re-entered server): recreates the `agentkit-*` directory (0700) when we had
+ * created it, then the file (0600). If that directory path exists but is not
+ * a private directory of this user (someone took the name meanwhile), throws
+ * instead of writing a credential into it.
+ */
+export function rewriteMcpConfig(written: WrittenMcpConfig, document: object): void {
+  const dir = written.createdDir;
+  if (dir) {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const st = lstatSync(dir);
+      if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) {
+        throw new McpConfigFileError(dir, `refusing to rewrite the MCP config into ${dir}: that path is no longer a private (0700) directory of this user; stop and serve again for a fresh one`, { cause: err });
+      }
+    }
+  }
+  writeDocument(written, document);
 }
 
 /**

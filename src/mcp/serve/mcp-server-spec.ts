@@ -1,0 +1,209 @@
+/**
+ * @module mcp/serve/mcp-server-spec
+ * `McpServerSpec`: what `serveRegistry` hands back — the config document and
+ * its 0600 file, the qualified tool names, the safety declarations, and (for
+ * HTTP) the loopback listener — with a re-enterable start/stop lifecycle.
+ */
+import { asCodexMcp, type CodexMcpOptions } from "../../cli/codex-mcp.js";
+import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
+import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/mcp-config-file.js";
+import type { ServedCatalog } from "./served-catalog.js";
+import type { CallCounter } from "./served-server.js";
+
+/** The `mcpServers` entry of an HTTP spec. */
+export interface HttpServerEntry {
+  readonly type: "http";
+  readonly url: string;
+  /** Present with `auth: "token"`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The `mcpServers` entry of a stdio spec: the CLI spawns `command args...` with `env`. */
+export interface StdioServerEntry {
+  readonly type: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The document `--mcp-config` reads: `{"mcpServers": {"<name>": {...}}}`. */
+export interface McpConfigDocument {
+  mcpServers: Record<string, HttpServerEntry | StdioServerEntry>;
+}
+
+/** What `cliOptions()` returns; spread into `new ClaudeCliCognition({ model, ...spec.cliOptions() })`. */
+export interface SpecCliOptions {
+  /** One inline JSON document: the same document as the file at `configPath`. */
+  readonly mcpConfig: string[];
+  /** Always `true`: only these servers, not whatever `.mcp.json` the working directory or home defines. */
+  readonly strictMcpConfig: true;
+  /** Present (and `false`) only when asked for: disables the CLI's built-in Read, Grep, Bash... */
+  readonly builtinTools?: false;
+}
+
+/** @internal How `serveRegistry` builds a spec. */
+export interface SpecInit {
+  readonly catalog: ServedCatalog;
+  readonly counter: CallCounter;
+  /** Where to write the config file (default: a fresh `agentkit-*` directory). */
+  readonly configPath?: string;
+  readonly listener: LoopbackMcpTransport | null;
+  readonly stdio: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } | null;
+}
+
+/**
+ * A served registry. Built by `serveRegistry()`, which has already reserved
+ * the port (HTTP) and written the 0600 config file, so the spec is complete
+ * enough to build a CLI cognition before anything serves.
+ *
+ * Lifecycle: `start()` serves (HTTP; stdio has nothing to run here) and
+ * rewrites the config file if a previous `stop()` removed it, so a spec is
+ * re-enterable; `stop()` releases the port and deletes the config file (and
+ * its directory, only if the spec created it): a stale config is a live
+ * credential naming a port something else may bind next. Both idempotent.
+ * `await using spec = await serveRegistry(...)` stops it on scope exit.
+ */
+export class McpServerSpec implements AsyncDisposable {
+  /** The server name; tools are addressed `mcp__<name>__<tool>`. */
+  readonly name: string;
+  readonly transport: "http" | "stdio";
+  /** The loopback endpoint for HTTP; `null` for stdio (there is no endpoint to have). */
+  readonly url: string | null;
+  /** `{ Authorization: "Bearer <token>" }` for a non-CLI client; `{}` with `auth: "none"` or stdio. */
+  readonly authHeaders: Readonly<Record<string, string>>;
+  /** The config file (it exists between serving and `stop()`). */
+  readonly configPath: string;
+  /** Sorted qualified names of every served tool: the authoritative list of what the CLI will see. */
+  readonly toolNames: readonly string[];
+  /** Original tool name -> qualified name (sanitising may have renamed some). */
+  readonly mcpNames: Readonly<Record<string, string>>;
+  /** Sorted qualified names of the tools declaring `requiresApproval` (a statement the CLI reads, not a check this server performs). */
+  readonly requiresApproval: readonly string[];
+  /** Sorted qualified names of the others: what to pass as `allowedTools`, so the CLI prompts for the rest. */
+  readonly autoApprove: readonly string[];
+  /** The served tools' caps, sorted and deduplicated (for a `RunPolicy` check on your side). */
+  readonly caps: readonly string[];
+  /** For stdio: what the CLI spawns. */
+  readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
+
+  private readonly counter: CallCounter;
+  private readonly config: WrittenMcpConfig;
+  private readonly listener: LoopbackMcpTransport | null;
+  private configWritten = true;
+  private started = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** @internal Use `serveRegistry()`. Writes the 0600 config file. */
+  constructor(init: SpecInit) {
+    const { catalog } = init;
+    this.name = catalog.server;
+    this.transport = init.listener ? "http" : "stdio";
+    this.url = init.listener ? init.listener.url : null;
+    this.authHeaders = init.listener ? init.listener.authHeaders : Object.freeze({});
+    this.toolNames = catalog.toolNames;
+    this.mcpNames = catalog.mcpNames;
+    this.requiresApproval = catalog.requiresApproval;
+    this.autoApprove = catalog.autoApprove;
+    this.caps = catalog.caps;
+    if (init.stdio) this.stdio = init.stdio;
+    this.counter = init.counter;
+    this.listener = init.listener;
+    this.config = writeMcpConfig(this.configDocument(), { configPath: init.configPath });
+    this.configPath = this.config.path;
+  }
+
+  /** `tools/call` requests that reached this server, unknown names included (zero means "never called" or "never reached": two different bugs). */
+  get callsSeen(): number {
+    return this.counter.calls;
+  }
+
+  /** True between `start()` and `stop()`. */
+  get serving(): boolean {
+    return this.started;
+  }
+
+  /** A fresh copy of the config document (the file's content). */
+  configDocument(): McpConfigDocument {
+    let entry: HttpServerEntry | StdioServerEntry;
+    if (this.stdio) {
+      entry = { type: "stdio", command: this.stdio.command, args: [...this.stdio.args], env: { ...this.stdio.env } };
+    } else {
+      entry = Object.keys(this.authHeaders).length
+        ? { type: "http", url: this.url!, headers: { ...this.authHeaders } }
+        : { type: "http", url: this.url! };
+    }
+    return { mcpServers: { [this.name]: entry } };
+  }
+
+  /**
+   * Options for `ClaudeCliCognition`: `mcpConfig` (the document inline),
+   * `strictMcpConfig: true` always, and `builtinTools: false` only when asked
+   * — disabling the CLI's own tools is a statement about what the session can
+   * do at all, not MCP wiring, so a strict-config flag must not quietly make it.
+   */
+  cliOptions(options: { builtinTools?: boolean } = {}): SpecCliOptions {
+    const out: { mcpConfig: string[]; strictMcpConfig: true; builtinTools?: false } = {
+      mcpConfig: [JSON.stringify(this.configDocument())],
+      strictMcpConfig: true,
+    };
+    if (options.builtinTools === false) out.builtinTools = false;
+    return out;
+  }
+
+  /** Options for `CodexCliCognition`: `asCodexMcp(this)` (the token travels in `env`, never in argv). */
+  codexOptions(): CodexMcpOptions {
+    return asCodexMcp(this);
+  }
+
+  /**
+   * Serve. Idempotent. Rewrites the config file first when a previous
+   * `stop()` deleted it. HTTP: after a `stop()` the same port is bound again;
+   * if it was taken meanwhile this rejects with that `EADDRINUSE` error and
+   * the config is removed again.
+   */
+  start(): Promise<void> {
+    return this.serialise(async () => {
+      if (this.started) return;
+      if (!this.configWritten) {
+        rewriteMcpConfig(this.config, this.configDocument());
+        this.configWritten = true;
+      }
+      try {
+        await this.listener?.start();
+      } catch (err) {
+        this.removeConfig();
+        throw err;
+      }
+      this.started = true;
+    });
+  }
+
+  /** Stop serving, release the port and delete the config file (and the directory only if the spec created it). Idempotent. */
+  stop(): Promise<void> {
+    return this.serialise(async () => {
+      this.started = false;
+      try {
+        await this.listener?.stop();
+      } finally {
+        this.removeConfig();
+      }
+    });
+  }
+
+  /** Same as `stop()`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+
+  private removeConfig(): void {
+    if (!this.configWritten) return;
+    this.configWritten = false;
+    removeMcpConfig(this.config);
+  }
+
+  private serialise(op: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(op, op);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * @module mcp/serve/serve-stdio
+ * The stdio half: `serveRegistryStdio()` serves a registry on this process's
+ * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
+ * command that spawns such a child.
+ */
+import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Readable, Writable } from "node:stream";
+import type { RunContext } from "../../context/run-context.js";
+import { checkServerName } from "../names.js";
+import { sdkStdioServer } from "../sdk.js";
+import { buildCatalog, type ToolSource } from "./served-catalog.js";
+import { servedServerFactory, type ToolGuard } from "./served-server.js";
+import { ServeOptionsError } from "./serve-options.error.js";
+
+/** Options of `serveRegistryStdio()`. */
+export interface ServeStdioOptions {
+  /** The server name (same rule as `serveRegistry`). */
+  name: string;
+  /** The child's own run context (nothing crosses the process boundary). */
+  ctx: RunContext;
+  /** Per-call deadline in ms; default none (forever). */
+  timeoutMs?: number;
+  /** Consulted before each call; see `ToolGuard`. */
+  guard?: ToolGuard;
+  /** Default `process.stdin`. */
+  stdin?: Readable;
+  /** Default `process.stdout`. Nothing else may write to it: it carries the protocol. */
+  stdout?: Writable;
+}
+
+/**
+ * Serve `tools` on stdin/stdout with the same advertising and error contract
+ * as `serveRegistry` over HTTP. Writes no config file (a process spawned by a
+ * config cannot also author it). Resolves when the peer closes stdin (calls
+ * still in flight are cancelled through their context's signal), so the
+ * process can exit; rejects only for bad options or names, before serving.
+ */
+export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioOptions): Promise<void> {
+  if (!options || typeof options !== "object") throw new ServeOptionsError("options", "serveRegistryStdio: options { name, ctx } are required");
+  checkServerName(options.name);
+  if (!options.ctx || typeof options.ctx.child !== "function") {
+    throw new ServeOptionsError("ctx", "serveRegistryStdio: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)");
+  }
+  const t = options.timeoutMs;
+  if (t !== undefined && !(typeof t === "number" && Number.isFinite(t) && t > 0)) {
+    throw new ServeOptionsError("timeoutMs", `serveRegistryStdio: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
+  }
+  const catalog = buildCatalog(tools, options.name);
+  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, { calls: 0 })();
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const { StdioServerTransport } = sdkStdioServer();
+  const transport = new StdioServerTransport(stdin, stdout);
+  await new Promise<void>((resolveDone, reject) => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      stdin.off("end", finish);
+      stdin.off("close", finish);
+      server.close().then(() => resolveDone(), () => resolveDone());
+    };
+    // The SDK transport does not notice the end of stdin; the peer closing it is our signal to go.
+    stdin.once("end", finish);
+    stdin.once("close", finish);
+    server.onclose = finish;
+    server.connect(transport).catch((err: unknown) => {
+      done = true;
+      reject(err);
+    });
+  });
+}
+
+/**
+ * The command that runs `entry` as a stdio MCP server child:
+ * `[process.execPath, ...nodeArgs, <absolute path>]`. It starts from this
+ * Node binary, not `node` on PATH, because the CLI spawns the child with the
+ * caller's PATH, where `node` may be another version or absent.
+ *
+ * `entry` is a file path (relative paths resolve against `options.cwd`,
+ * default `process.cwd()`), a `file:` URL, or a module specifier such as
+ * `myapp/mcp-server` (resolved now, from `options.cwd`, to the file Node
+ * would load — so the command does not depend on the CLI's working
+ * directory). The entry must exist: a command naming nothing is refused here
+ * rather than written into a config the CLI would fail on a minute later.
+ * Throws `ServeOptionsError` (option `"entry"`).
+ */
+export function stdioCommand(entry: string | URL, options: { cwd?: string; nodeArgs?: readonly string[] } = {}): readonly string[] {
+  const cwd = options.cwd ?? process.cwd();
+  const file = resolveEntry(entry, cwd);
+  return Object.freeze([process.execPath, ...(options.nodeArgs ?? []), file]);
+}
+
+function resolveEntry(entry: string | URL, cwd: string): string {
+  if (entry instanceof URL || (typeof entry === "string" && entry.startsWith("file:"))) {
+    return mustExist(fileURLToPath(entry), entry);
+  }
+  if (typeof entry !== "string" || !entry) {
+    throw new ServeOptionsError("entry", `stdioCommand: entry must be a file path, a file: URL or a module specifier, got ${JSON.stringify(entry)}`);
+  }
+  if (isAbsolute(entry) || entry.startsWith("./") || entry.startsWith("../") || entry === "." || entry === "..") {
+    return mustExist(resolve(cwd, entry), entry);
+  }
+  try {
+    return createRequire(join(resolve(cwd), "noop.js")).resolve(entry);
+  } catch (err) {
+    // An ESM-only package (exports with an "import" condition only) is invisible to require.resolve.
+    try {
+      return fileURLToPath(import.meta.resolve(entry));
+    } catch {
+      throw new ServeOptionsError(
+        "entry",
+        `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ('./dist/mcp-server.js') or a module specifier of an installed package`,
+        { cause: err },
+      );
+    }
+  }
+}
+
+function mustExist(path: string, entry: string | URL): string {
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new ServeOptionsError("entry", `stdioCommand: entry ${JSON.stringify(String(entry))} names no file (${path}); point it at the built JavaScript file that calls serveRegistryStdio(...)`);
+  }
+  return path;
+}

@@ -1,0 +1,185 @@
+/**
+ * @module mcp/serve/served-server
+ * The low-level SDK `Server` that runs a served registry's tools, and its
+ * `tools/call` handler: the error contract (the handler never throws), the
+ * deadline, the two cancellation rows, and the optional guard. The dispatch
+ * path validates synchronously and awaits the tool's `run()` once.
+ */
+import { createRequire } from "node:module";
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { resultText } from "../../agents/react-cognition.js";
+import type { RunContext } from "../../context/run-context.js";
+import { Cancelled } from "../../errors/cancelled.error.js";
+import { ToolArgumentError } from "../../errors/tool-argument.error.js";
+import type { Tool } from "../../tools/tool.js";
+import { describeValue, seconds } from "../../util/format.js";
+import { sdkServer, sdkTypes } from "../sdk.js";
+import type { ServedCatalog, ServedTool } from "./served-catalog.js";
+
+const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
+
+/** What a guard is asked before a served tool runs. */
+export interface ToolGuardRequest {
+  /** The tool about to run. */
+  readonly tool: Tool;
+  /** Its wire name. */
+  readonly name: string;
+  /** `mcp__<server>__<name>`. */
+  readonly qualifiedName: string;
+  /** The call's arguments as received (not yet validated). */
+  readonly arguments: Record<string, unknown>;
+  /** The call's context (cancelled with the run, or when the client cancels the request). */
+  readonly ctx: RunContext;
+}
+
+/** A guard's answer: run (optionally with replaced arguments), or refuse with the text the model reads. */
+export type ToolGuardResult = { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
+
+/**
+ * Consulted (only when given) after the cancellation check and before
+ * argument validation and `run()`. A denial becomes an `isError` result whose
+ * text is `message`; the tool body never runs. A guard that throws or rejects
+ * is a denial too (`tool 'x' was not run: its guard failed: ...`).
+ */
+export type ToolGuard = (request: ToolGuardRequest) => Promise<ToolGuardResult>;
+
+/** Options of the served server. */
+export interface ServedServerOptions {
+  /** The run context each call's child context derives from. */
+  readonly ctx: RunContext;
+  /** The per-call deadline in ms; `undefined` waits forever. */
+  readonly timeoutMs?: number;
+  readonly guard?: ToolGuard;
+}
+
+/** Counts `tools/call` requests that reached the server (unknown names included). */
+export interface CallCounter {
+  calls: number;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function textResult(text: string, isError: boolean): CallToolResult {
+  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+}
+
+/** `TimeoutError: upstream read timed out after 3s`: the class name as Python's `type(e).__name__`, then the message. */
+export function describeThrown(err: unknown): string {
+  if (err instanceof Error) {
+    const ctor = (err.constructor as { name?: string } | undefined)?.name;
+    const name = err.name && err.name !== "Error" ? err.name : ctor || "Error";
+    return err.message ? `${name}: ${err.message}` : name;
+  }
+  return `non-Error value thrown: ${describeValue(err)}`;
+}
+
+/**
+ * The `tools/call` handler of a served catalog. Never throws and never
+ * rejects: every failure is an `isError` result with the seed's text.
+ */
+export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOptions, counter: CallCounter): (request: CallToolRequest, extra: Extra) => Promise<CallToolResult> {
+  const { ctx, timeoutMs, guard } = options;
+  const server = catalog.server;
+  return (request, extra) => {
+    counter.calls++;
+    const name = request.params.name;
+    const served = catalog.byName.get(name);
+    if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
+    if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    return new Promise<CallToolResult>((resolve) => {
+      let settled = false;
+      let running = false;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = timeoutMs === undefined ? undefined : new AbortController();
+      const child = ctx.child({
+        caller: { server, sessionId: extra.sessionId ?? null, requestId: extra.requestId },
+        signal: deadline ? AbortSignal.any([extra.signal, deadline.signal]) : extra.signal,
+      });
+      const onRunCancelled = (): void =>
+        finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
+      function finish(result: CallToolResult): void {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        ctx.signal.removeEventListener("abort", onRunCancelled);
+        resolve(result);
+      }
+      ctx.signal.addEventListener("abort", onRunCancelled, { once: true });
+      const run = (input: Record<string, unknown>): void => {
+        if (settled) return;
+        if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
+        running = true;
+        if (deadline) {
+          timer = setTimeout(() => {
+            finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs!)} and was abandoned`, true));
+            deadline.abort(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs!)} deadline`));
+          }, timeoutMs);
+        }
+        let pending: Promise<unknown>;
+        try {
+          pending = served.tool.run(input, child);
+        } catch (err) {
+          pending = Promise.reject(err);
+        }
+        pending.then(
+          (value) => finish(textResult(resultText(value), false)),
+          (err: unknown) => finish(failure(served, name, err, ctx)),
+        );
+      };
+      if (!guard) return run(args);
+      let verdict: Promise<ToolGuardResult>;
+      try {
+        verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child });
+      } catch (err) {
+        verdict = Promise.reject(err);
+      }
+      Promise.resolve(verdict).then(
+        (v) => {
+          if (v && v.allowed === true) return run(v.arguments ?? args);
+          finish(textResult(v && typeof v.message === "string" ? v.message : `tool '${name}' was not run: its guard refused the call`, true));
+        },
+        (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
+      );
+    });
+  };
+}
+
+function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext): CallToolResult {
+  // Cancelled first: it must not read as an ordinary failure, which invites a retry of abandoned work.
+  if (err instanceof Cancelled || ctx.cancelled) return textResult(`the run was cancelled while '${name}' was running`, true);
+  // The model authored this call and is the only party that can fix it: the message verbatim.
+  if (err instanceof ToolArgumentError && err.tool === served.tool.name) return textResult(err.message, true);
+  return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
+}
+
+/** The Server's JSON Schema validator is for elicitation replies, which these servers never request; skip building an Ajv per session. */
+const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/**
+ * A factory of low-level SDK `Server`s for a catalog (one per HTTP session or
+ * per stdio connection). Never `McpServer`: the schema already exists and the
+ * tool's own `ToolArgumentError` is the better diagnosis, so the SDK neither
+ * derives nor validates anything.
+ */
+export function servedServerFactory(catalog: ServedCatalog, options: ServedServerOptions, counter: CallCounter): () => SdkServer {
+  const { Server } = sdkServer();
+  const { ListToolsRequestSchema, CallToolRequestSchema } = sdkTypes;
+  const listResult = catalog.listResult;
+  const onCall = makeCallHandler(catalog, options, counter);
+  const info = { name: catalog.server, version: pkg.version };
+  return () => {
+    const s = new Server(info, { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+    s.setRequestHandler(ListToolsRequestSchema, () => listResult);
+    s.setRequestHandler(CallToolRequestSchema, onCall);
+    return s;
+  };
+}
