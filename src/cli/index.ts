@@ -17,3 +17,5 @@ export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } fro
 export type { TomlValue } from "./toml.js";
 export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
+export { CodexCliCognition } from "./codex-cli.cognition.js";
+export type { CodexCliOptions, CodexSandbox } from "./codex-cli.cognition.js";

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { Agent } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { asCodexMcp, CodexCliCognition, type CodexCliOptions } from "../../src/cli/index.js";
+import { FakeOpenAI } from "./kit/fake-openai.js";
+import { EngineFixture } from "./kit/engine-fixture.js";
+import { CODEX_BIN, CODEX_HERMETIC_ARGS, codexFakeProvider, Hermetic } from "./kit/hermetic.js";
+
+const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
+
+function codex(h: Hermetic, api: FakeOpenAI, options: Partial<CodexCliOptions> = {}): CodexCliCognition {
+  const { config, env, ...rest } = options;
+  return new CodexCliCognition({
+    model: "fake-model",
+    binary: CODEX_BIN,
+    cwd: h.cwd,
+    inheritEnv: false,
+    sandbox: "read-only",
+    timeoutMs: 60_000,
+    extraArgs: [...CODEX_HERMETIC_ARGS],
+    ...rest,
+    config: { ...codexFakeProvider(api.url), ...config },
+    env: { ...h.codexEnv(), ...env },
+  });
+}
+
+const engineSpec = (engine: EngineFixture, token = engine.token) => ({
+  name: "engine",
+  transport: "http" as const,
+  url: engine.url,
+  authHeaders: { Authorization: `Bearer ${token}` },
+  autoApprove: ["mcp__engine__run_check"],
+  mcpNames: { run_check: "mcp__engine__run_check" },
+});
+
+describe("CodexCliCognition against the real codex binary", () => {
+  it("runs an MCP tool through asCodexMcp and the result reaches the fake", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "all checks passed" }]);
+    const ctx = makeTestCtx();
+    const result = await new Agent({ name: "dev", cognition: codex(h, api, asCodexMcp(engineSpec(engine))) }).run("check lint", ctx);
+    expect(result.error).toBeUndefined();
+    expect(result.stopReason).toBe("complete");
+    expect(result.output).toBe("all checks passed");
+    expect(engine.calls).toEqual([{ name: "run_check", arguments: { name: "lint" } }]);
+    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("check lint: PASSED (from the injected checker)");
+    expect(result.toolCalls).toMatchObject([{ name: "mcp__engine__run_check", arguments: { name: "lint" }, result: "check lint: PASSED (from the injected checker)", ok: true }]);
+    expect(ctx.eventsNamed("tool.call").map((e) => e.data.tool)).toEqual(["mcp__engine__run_check"]);
+    expect(result.usage.inputTokens).toBe(20);
+  });
+
+  it("a wrong token fails the run with codex's own message (required = true)", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    await using api = await FakeOpenAI.start([{ text: "ran without tools" }]);
+    const result = await new Agent({ name: "dev", cognition: codex(h, api, asCodexMcp(engineSpec(engine, "WRONG"))) }).run("check lint", makeTestCtx());
+    expect(result.stopReason).toBe("error");
+    expect(result.error!.message).toMatch(/^codex exited with code 1: .*required MCP servers failed to initialize: engine/s);
+    expect(api.responseRequests).toHaveLength(0);
+  });
+
+  it("leaves a tool that is not auto-approved to approval, which codex exec refuses", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "could not run it" }]);
+    const result = await new Agent({ name: "dev", cognition: codex(h, api, asCodexMcp({ ...engineSpec(engine), autoApprove: [] })) }).run("check lint", makeTestCtx());
+    expect(result.error).toBeUndefined();
+    expect(engine.calls).toEqual([]);
+    expect(result.toolCalls).toMatchObject([{ name: "mcp__engine__run_check", ok: false, result: "MCP tool call requires approval, but approval policy is never" }]);
+    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("requires approval");
+  });
+
+  it("passes the agent's prompt as developer instructions", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeOpenAI.start([{ text: "ok" }]);
+    const result = await new Agent({ name: "dev", prompt: "You are terse. Marker: 7f3a.", cognition: codex(h, api) }).run("hello", makeTestCtx());
+    expect(result.error).toBeUndefined();
+    expect(JSON.stringify(api.responseRequests[0]!.input)).toContain("You are terse. Marker: 7f3a.");
+  });
+});
