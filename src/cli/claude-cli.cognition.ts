@@ -6,9 +6,9 @@
  */
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
-import { seconds } from "../util/format.js";
-import { childEnv, runCli, type CliExit, type EnvOverlay } from "./cli-process.js";
+import type { CliExit, EnvOverlay } from "./cli-process.js";
 import { CliRunError, McpServerNotConnectedError, tail } from "./cli-run.error.js";
+import { runCliCognition, type CliStream } from "./cli-run.js";
 import type { CliAgentDefinition } from "./cli-agents.js";
 
 /** Options of `ClaudeCliCognition`. `spec.cliOptions()`, `approvals.cliOptions()` and `hooks.cliOptions()` spread into it. */
@@ -152,24 +152,17 @@ export class ClaudeCliCognition implements Cognition {
   }
 
   async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
-    const state = new ClaudeStream(ctx);
-    if (ctx.cancelled) return state.result("cancelled");
-    const exit = await runCli({
-      binary: this.binary,
-      args: this.args(task, agent.prompt),
-      cwd: this.options.cwd,
-      env: childEnv(this.options.env, this.options.inheritEnv ?? true),
-      timeoutMs: this.options.timeoutMs,
-      signal: ctx.signal,
-      onLine: (line, stop) => state.line(line, stop),
-    });
-    ctx.emit("cli.exit", { cli: "claude", how: exit.how, code: exit.code, signal: exit.signal });
-    return state.finish(exit, this.binary, this.options.timeoutMs);
+    const o = this.options;
+    return runCliCognition(
+      { cli: "claude", binary: this.binary, args: this.args(task, agent.prompt), cwd: o.cwd, env: o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@anthropic-ai/claude-code" },
+      ctx,
+      new ClaudeStream(ctx),
+    );
   }
 }
 
 /** The state of one stream-json run. */
-class ClaudeStream {
+class ClaudeStream implements CliStream {
   private readonly calls: ToolCallRecord[] = [];
   private readonly pending = new Map<string, { name: string; input: Json }>();
   private readonly usage: Record<string, number> = {};
@@ -299,21 +292,11 @@ class ClaudeStream {
     });
   }
 
-  finish(exit: CliExit, binary: string, timeoutMs: number | undefined): AgentResult {
+  finish(exit: CliExit): AgentResult {
     this.stderr = tail(exit.stderr, 20);
     const f = this.final;
     const stderr = exit.stderr;
-    if (exit.how === "cancelled") return this.result("cancelled", undefined, exit.code);
     if (this.notConnected) return this.result("error", new McpServerNotConnectedError("claude", this.notConnected.name, this.notConnected.status, stderr), exit.code);
-    if (exit.how === "spawn_error") {
-      return this.result(
-        "error",
-        new CliRunError("cli_spawn", "claude", `could not start the claude binary '${binary}': ${exit.error?.message ?? "unknown error"}. Install @anthropic-ai/claude-code or pass 'binary'`, { cause: exit.error }),
-      );
-    }
-    if (exit.how === "timeout") {
-      return this.result("error", new CliRunError("cli_timeout", "claude", `claude did not finish within ${seconds(timeoutMs ?? 0)} and was killed with its process tree`, { stderr }), exit.code);
-    }
     if (f && f.is_error === true) {
       const said = typeof f.result === "string" && f.result ? f.result : Array.isArray(f.errors) ? (f.errors as unknown[]).join("; ") : String(f.subtype ?? "error");
       const stop: StopReason = f.subtype === "error_max_turns" ? "max_steps" : "error";

@@ -5,9 +5,9 @@
  */
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
-import { seconds } from "../util/format.js";
-import { childEnv, runCli, type CliExit, type EnvOverlay } from "./cli-process.js";
+import type { CliExit, EnvOverlay } from "./cli-process.js";
 import { CliRunError, tail } from "./cli-run.error.js";
+import { runCliCognition, type CliStream } from "./cli-run.js";
 import { tomlOverride, type TomlValue } from "./toml.js";
 
 /** Codex's sandbox modes (`-s`). */
@@ -112,24 +112,17 @@ export class CodexCliCognition implements Cognition {
   }
 
   async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
-    const state = new CodexStream(ctx);
-    if (ctx.cancelled) return state.result("cancelled");
-    const exit = await runCli({
-      binary: this.binary,
-      args: this.args(task, agent.prompt),
-      cwd: this.options.cwd,
-      env: childEnv(this.options.env, this.options.inheritEnv ?? true),
-      timeoutMs: this.options.timeoutMs,
-      signal: ctx.signal,
-      onLine: (line) => state.line(line),
-    });
-    ctx.emit("cli.exit", { cli: "codex", how: exit.how, code: exit.code, signal: exit.signal });
-    return state.finish(exit, this.binary, this.options.timeoutMs);
+    const o = this.options;
+    return runCliCognition(
+      { cli: "codex", binary: this.binary, args: this.args(task, agent.prompt), cwd: o.cwd, env: o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@openai/codex (the native executable)" },
+      ctx,
+      new CodexStream(ctx),
+    );
   }
 }
 
 /** The state of one `codex exec --json` run. */
-class CodexStream {
+class CodexStream implements CliStream {
   private readonly calls: ToolCallRecord[] = [];
   private readonly usage: Record<string, number> = {};
   private readonly warnings: string[] = [];
@@ -223,18 +216,8 @@ class CodexStream {
     });
   }
 
-  finish(exit: CliExit, binary: string, timeoutMs: number | undefined): AgentResult {
+  finish(exit: CliExit): AgentResult {
     const stderr = exit.stderr;
-    if (exit.how === "cancelled") return this.result("cancelled", undefined, exit.code);
-    if (exit.how === "spawn_error") {
-      return this.result(
-        "error",
-        new CliRunError("cli_spawn", "codex", `could not start the codex binary '${binary}': ${exit.error?.message ?? "unknown error"}. Install @openai/codex or pass 'binary' (the native executable)`, { cause: exit.error }),
-      );
-    }
-    if (exit.how === "timeout") {
-      return this.result("error", new CliRunError("cli_timeout", "codex", `codex did not finish within ${seconds(timeoutMs ?? 0)} and was killed with its process tree`, { stderr }), exit.code);
-    }
     if (this.failed !== undefined) {
       return this.result("error", new CliRunError("cli_failed", "codex", `codex reported an error (exit code ${exit.code}): ${this.failed}`, { exitCode: exit.code, stderr }), exit.code);
     }

@@ -1,10 +1,12 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../src/index.js";
+import { Agent, ReActCognition, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { ClaudeCliCognition, McpServerNotConnectedError, type ClaudeCliOptions } from "../../src/cli/index.js";
+import { asCliAgents, ClaudeCliCognition, CliRunError, McpServerNotConnectedError, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
-import { CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
+import { CLAUDE_BIN, Hermetic, processesWithHome } from "./kit/hermetic.js";
 
 const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
 
@@ -58,5 +60,123 @@ describe("ClaudeCliCognition against the real claude binary", () => {
       `claude: MCP server 'engine' is not connected (status "failed"); the run was stopped rather than left to run without its tools. Check that the server is listening at the configured URL and that its token matches.`,
     );
     expect(api.messageRequests).toHaveLength(0);
+  });
+
+  it("isolation: a project .claude/settings.json and .mcp.json in the cwd do not change the run", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    mkdirSync(join(h.cwd, ".claude"));
+    writeFileSync(join(h.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["mcp__engine__run_check"] } }));
+    writeFileSync(join(h.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { rogue: { type: "http", url: "http://127.0.0.1:9/mcp" } } }));
+    const script = () => [{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "done" }];
+    const base = { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false as const };
+
+    await using isolated = await FakeAnthropic.start(script());
+    const ctx = makeTestCtx();
+    const ok = await new Agent({ name: "dev", cognition: claude(h, isolated, base) }).run("check lint", ctx);
+    expect(ok.error).toBeUndefined();
+    expect(engine.calls).toHaveLength(1);
+    expect(ctx.eventsNamed("cli.init")[0]!.data.mcpServers).toEqual([{ name: "engine", status: "connected" }]);
+
+    // Control: without the isolation the same files do reach the run (and the dead server fails it loudly).
+    await using ambient = await FakeAnthropic.start(script());
+    const leaky = await new Agent({ name: "dev", cognition: claude(h, ambient, { ...base, settingSources: undefined, strictMcpConfig: false }) }).run("check lint", makeTestCtx());
+    expect(leaky.stopReason).toBe("error");
+    expect(leaky.error).toBeInstanceOf(McpServerNotConnectedError);
+    expect((leaky.error as McpServerNotConnectedError).server).toBe("rogue");
+    expect(engine.calls).toHaveLength(1);
+  });
+
+  it("surfaces an API error with the CLI's own message", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeAnthropic.start(() => ({ error: { status: 400, type: "invalid_request_error", message: "fake says: quota exceeded for this key" } }));
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false }) }).run("hello", makeTestCtx());
+    expect(result.stopReason).toBe("error");
+    expect(result.error).toBeInstanceOf(CliRunError);
+    expect((result.error as CliRunError).code).toBe("cli_failed");
+    expect(result.error!.message).toMatch(/^claude reported an error \(exit code 1\): API Error: 400 .*fake says: quota exceeded for this key/);
+  });
+
+  it("surfaces a non-zero exit with the CLI's own message", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeAnthropic.start([]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, { settingSources: "foo" }) }).run("hello", makeTestCtx());
+    expect(result.stopReason).toBe("error");
+    expect((result.error as CliRunError).exitCode).toBe(1);
+    expect(result.error!.message).toBe(
+      "claude exited with code 1: Error processing --setting-sources: Invalid setting source: foo. Valid options are: user, project, local",
+    );
+  });
+
+  it("a binary that does not exist is a cli_spawn error naming it", async () => {
+    const result = await new Agent({ name: "dev", cognition: new ClaudeCliCognition({ model: "m", binary: "/nonexistent/claude" }) }).run("hello", makeTestCtx());
+    expect(result.stopReason).toBe("error");
+    expect((result.error as CliRunError).code).toBe("cli_spawn");
+    expect(result.error!.message).toBe(
+      "could not start the claude binary '/nonexistent/claude': spawn /nonexistent/claude ENOENT. Install @anthropic-ai/claude-code or pass 'binary'",
+    );
+  });
+
+  it("timeoutMs kills the whole process tree", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeAnthropic.start([{ hang: true }]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false, timeoutMs: 8_000 }) }).run("hello", makeTestCtx());
+    expect(result.stopReason).toBe("error");
+    expect((result.error as CliRunError).code).toBe("cli_timeout");
+    expect(result.error!.message).toBe("claude did not finish within 8s and was killed with its process tree");
+    expect(processesWithHome(h.home)).toEqual([]);
+  });
+
+  it("cancelling the run's context kills the tree and ends 'cancelled'", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    await using api = await FakeAnthropic.start([
+      (body) => {
+        setTimeout(() => ctx.cancel(), 100);
+        void body;
+        return { hang: true };
+      },
+    ]);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false }) }).run("hello", ctx);
+    expect(result.stopReason).toBe("cancelled");
+    expect(result.error).toBeUndefined();
+    expect(ctx.eventsNamed("cli.exit")).toMatchObject([{ data: { how: "cancelled" } }]);
+    expect(processesWithHome(h.home)).toEqual([]);
+  });
+
+  it("asCliAgents: the CLI accepts the document and lists the subagent in its init event", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    const runCheck = tool({ name: "run_check", description: "Run a check.", input: { type: "object", properties: { name: { type: "string" } } } }, () => "ok");
+    const reviewer = new Agent({
+      name: "reviewer",
+      description: "Reviews check results and says whether to ship.",
+      prompt: "You review check results. Marker: 9c1e.",
+      cognition: new ReActCognition({ tools: [runCheck] }),
+    });
+    const agents = asCliAgents([reviewer], { mcpNames: { run_check: "mcp__engine__run_check" } });
+    expect(agents).toEqual({ reviewer: { description: reviewer.description, prompt: reviewer.prompt, tools: ["mcp__engine__run_check"] } });
+    // The main loop delegates to it through the CLI's Task tool (2.1.332 runs it in the background
+    // and notifies the main loop), so the fake answers by who is asking rather than in a fixed order.
+    const isSubagent = (body: { system?: unknown }) => JSON.stringify(body.system ?? "").includes("cc_is_subagent=true");
+    const hasToolResult = (body: { messages: readonly { content: unknown }[] }) => JSON.stringify(body.messages).includes('"tool_result"');
+    await using api = await FakeAnthropic.start((body) =>
+      isSubagent(body)
+        ? { text: "ship it" }
+        : hasToolResult(body)
+          ? { text: "the reviewer says ship it" }
+          : { toolUses: [{ name: "Task", input: { subagent_type: "reviewer", description: "review", prompt: "review the lint result" } }] },
+    );
+    const ctx = makeTestCtx();
+    const result = await new Agent({ name: "lead", cognition: claude(h, api, { agents, mcpConfig: [engine.mcpConfig()], allowedTools: ["Task", "mcp__engine__run_check"] }) }).run("review", ctx);
+    expect(result.error).toBeUndefined();
+    expect(ctx.eventsNamed("cli.init")[0]!.data.agents).toContain("reviewer");
+    const sub = api.messageRequests.filter(isSubagent);
+    expect(sub.length).toBeGreaterThan(0);
+    expect(JSON.stringify(sub[0]!.system)).toContain("Marker: 9c1e.");
+    // the subagent is offered its own tools only
+    expect(sub[0]!.tools!.map((t) => t.name)).toContain("mcp__engine__run_check");
+    expect(sub[0]!.tools!.map((t) => t.name)).not.toContain("Bash");
+    expect(result.output).toBe("the reviewer says ship it");
   });
 });

@@ -16,6 +16,8 @@ export interface AnthropicTurn {
   readonly toolUses?: readonly { readonly id?: string; readonly name: string; readonly input: Record<string, unknown> }[];
   /** Token usage reported. Default input 10, output 5. */
   readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
+  /** Never answer (the request hangs until the CLI gives up or the fake closes). */
+  readonly hang?: boolean;
   /** Answer with an HTTP error instead: `{ type: "error", error: { type, message } }`. */
   readonly error?: { readonly status: number; readonly type: string; readonly message: string };
 }
@@ -44,11 +46,15 @@ export class FakeAnthropic {
     private readonly server: Server,
     /** The base URL for `ANTHROPIC_BASE_URL`. */
     readonly url: string,
-    private readonly script: readonly AnthropicStep[],
+    private readonly script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn),
   ) {}
 
-  /** Start a fake answering `script`, one turn per `POST /v1/messages`. */
-  static async start(script: readonly AnthropicStep[]): Promise<FakeAnthropic> {
+  /**
+   * Start a fake answering `script`: one scripted turn per `POST
+   * /v1/messages`, or a function answering every request (for runs whose
+   * request order is not fixed, such as a background subagent).
+   */
+  static async start(script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn)): Promise<FakeAnthropic> {
     const ref: { self?: FakeAnthropic } = {};
     const { server, base } = await listen((req, res) => void ref.self!.handle(req, res));
     return (ref.self = new FakeAnthropic(server, base, script));
@@ -84,10 +90,12 @@ export class FakeAnthropic {
       return;
     }
     const body = parseBody(text) as AnthropicRequest;
-    const step = this.script[this.next++];
+    const index = this.next++;
+    const step = typeof this.script === "function" ? this.script(body, index) : this.script[index];
     const turn: AnthropicTurn = step === undefined
       ? { error: { status: 400, type: "invalid_request_error", message: `fake anthropic: script exhausted after ${this.script.length} turn(s)` } }
       : typeof step === "function" ? step(body) : step;
+    if (turn.hang) return;
     if (turn.error) {
       res.writeHead(turn.error.status, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: turn.error.type, message: turn.error.message } }));
       return;

@@ -4,7 +4,7 @@
  * under os.tmpdir() (prefix `agentkit-`), a clean environment that reaches
  * nothing off the machine and fails fast, and the paths of the real binaries.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,3 +107,19 @@ export function codexFakeProvider(apiUrl: string): Record<string, TomlValue> {
 
 /** Arguments every hermetic Codex run adds. */
 export const CODEX_HERMETIC_ARGS = ["--disable", "plugins", "--disable", "unbounded_connection_retries"] as const;
+
+/** Live processes (not zombies) whose environment has `HOME=<home>`: what a hermetic run left behind. */
+export function processesWithHome(home: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`HOME=${home}`)) continue;
+      const state = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0];
+      if (state !== "Z") found.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").slice(0, 120)}`);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
