@@ -6,10 +6,8 @@
  * `settingSources: ""`. `samples/approvals-narrowing.ts` prints the seed's two
  * auto_allow_when lines. Runs the built samples (`npm run build` first).
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runSample } from "../helpers/run-sample.js";
 
 // Verbatim from the seed (000_f0a8c6527e22b31d.txt), "The other direction".
 const SEED_OUTPUT = `tool_name:  mcp__agentkit_approvals__approve
@@ -26,27 +24,6 @@ prompts_seen: 3
 // Verbatim from the seed, "Narrowing it by argument".
 const SEED_NARROWING = `Read README.md    auto-allowed: True
 Read /etc/passwd  auto-allowed: False   # falls through to the reviewer`;
-
-const ROOT = join(import.meta.dirname, "..", "..");
-
-/** Run a built sample with node; resolve its stdout (rejects on a non-zero exit or after 20 s, killing it). */
-function runSample(name: string): Promise<string> {
-  const file = join(ROOT, "build", "samples", `${name}.js`);
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${name} exited with ${code ?? signal}: ${err}`));
-    });
-  });
-}
 
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const maskPort = (s: string): string => s.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>");

@@ -10,6 +10,7 @@ import type { Asker } from "../../agents/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
+import { qualifiedName } from "../names.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
@@ -127,7 +128,7 @@ function parsePrompt(args: unknown): ApprovalPrompt | { readonly malformed: stri
  */
 export class ApprovalServer implements AsyncDisposable {
   /** The qualified name of the prompt tool: `mcp__agentkit_approvals__approve`. */
-  readonly toolName = `mcp__${APPROVAL_SERVER_NAME}__${APPROVAL_TOOL_NAME}`;
+  readonly toolName = qualifiedName(APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME);
   /** The tier (default `"gated"`). */
   readonly autonomy: Autonomy;
   /** The server's deadline, or `undefined` (forever). */
