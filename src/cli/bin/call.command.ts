@@ -1,0 +1,71 @@
+/**
+ * @module cli/bin/call.command
+ * `agentkit call <tool> --args '{...}'`: call one tool of an MCP server.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { pyList } from "../../util/format.js";
+import { flag, parseCommandLine, parseToolArguments, stringOption, type OptionTable } from "./args.js";
+import { CliError, UsageError } from "./cli.error.js";
+import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
+import type { FailureContext } from "./failure-line.js";
+import { CALL_HELP } from "./help.js";
+import { withSpinner } from "./spinner.js";
+
+const OPTIONS: OptionTable = {
+  ...TARGET_OPTIONS,
+  args: { type: "string" },
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** The text of a tool result: text blocks joined with `\n`, other blocks `[<type> content omitted]`, structured content as JSON when there are no blocks. */
+export function resultText(result: CallToolResult): string {
+  const blocks = (result.content ?? []) as readonly { type: string; text?: unknown }[];
+  if (!blocks.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return blocks.map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : `[${b.type} content omitted]`)).join("\n");
+}
+
+/**
+ * Run `agentkit call` with `argv` (the words after `call`); resolves with the
+ * exit code: 0, or 1 when the tool reported an error (its text on stderr).
+ * `--args` is checked before anything is spawned or connected.
+ *
+ * @throws UsageError for a bad command line or bad `--args`; CliError when the server has no such tool.
+ */
+export async function callCommand(argv: readonly string[], context: FailureContext): Promise<number> {
+  const line = parseCommandLine("call", argv, OPTIONS);
+  if (flag(line, "help")) {
+    process.stdout.write(CALL_HELP);
+    return 0;
+  }
+  const [tool, ...extra] = line.positionals;
+  if (!tool) throw new UsageError(`agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)`);
+  if (extra.length) throw new UsageError(`agentkit call: unexpected argument '${extra[0]}'; pass the tool's arguments as JSON with --args '{...}', and the server command after '--'`);
+  const args = parseToolArguments("call", stringOption(line, "args"));
+  const target = targetOf("call", line);
+  context.timeoutMs = target.timeoutMs;
+  const client = await openTarget(target);
+  let result: CallToolResult;
+  try {
+    const names = (await client.listTools()).map((t) => t.name);
+    let name = tool;
+    if (!names.includes(name)) {
+      const bare = /^mcp__[A-Za-z0-9_-]+?__(.+)$/.exec(tool)?.[1];
+      if (bare && names.includes(bare)) name = bare;
+      else throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
+    }
+    result = await withSpinner(`calling ${name}…`, () => client.callTool(name, args, { timeoutMs: target.timeoutMs }));
+  } finally {
+    await client.close();
+  }
+  if (flag(line, "json")) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else if (result.isError) {
+    process.stderr.write(`${resultText(result)}\n`);
+  } else {
+    const text = resultText(result);
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  }
+  return result.isError ? 1 : 0;
+}

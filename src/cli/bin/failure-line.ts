@@ -1,0 +1,156 @@
+/**
+ * @module cli/bin/failure-line
+ * Every failure of an `agentkit` command as ONE line a person can act on, and
+ * its exit code. Known shapes (a 401, a timeout, a server that died on start,
+ * a refused connection, a missing peer) get their own sentence; anything else
+ * is `Name: message`. Stacks only with `--verbose`.
+ */
+import { errorLine, seconds } from "../../util/format.js";
+import { CliError, EXIT_RUNTIME } from "./cli.error.js";
+
+/** What `explainFailure` needs to know about the command that failed. */
+export interface FailureContext {
+  /** `serve`, `inspect` or `call`. */
+  command: string;
+  /** The request deadline in force, for the timeout sentence (a command sets it once parsed). */
+  timeoutMs?: number;
+  /** The flag that sets that deadline, named in the timeout sentence. Default `--timeout-ms`. */
+  timeoutFlag?: string;
+}
+
+/** A failure, rendered. */
+export interface Failure {
+  /** One line, no trailing newline, no credential. */
+  readonly line: string;
+  readonly exitCode: number;
+}
+
+const MAX_LINE = 800;
+
+function chain(err: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let e: unknown = err, i = 0; e !== undefined && e !== null && i < 8; i++) {
+    out.push(e);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+function httpStatus(errs: unknown[]): number | undefined {
+  for (const e of errs) {
+    if (!(e instanceof Error)) continue;
+    const code = (e as { code?: unknown }).code;
+    if (e.name === "StreamableHTTPError" || /Streamable HTTP error/.test(e.message)) {
+      if (typeof code === "number" && code >= 400 && code < 600) return code;
+    }
+  }
+  return undefined;
+}
+
+function isTimeout(errs: unknown[]): boolean {
+  return errs.some(
+    (e) =>
+      e instanceof Error &&
+      (e.name === "TimeoutError" || (e as { code?: unknown }).code === -32001 || /Request timed out/.test(e.message) || (e as { code?: unknown }).code === "ETIMEDOUT"),
+  );
+}
+
+function sysCode(errs: unknown[]): string | undefined {
+  for (const e of errs) {
+    const code = (e as { code?: unknown })?.code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** The last few non-empty lines of a stderr tail, on one line. */
+export function tailLine(tail: string, lines = 3): string {
+  const kept = tail
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-lines);
+  return kept.join(" ⏎ ");
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s*\r?\n\s*/g, " ⏎ ").trim();
+  return flat.length > MAX_LINE ? `${flat.slice(0, MAX_LINE - 1)}…` : flat;
+}
+
+/** The first line of an error message (what our own errors put before a quoted stderr tail). */
+function firstLine(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.split("\n")[0]!;
+}
+
+/**
+ * Render `err` as one line plus an exit code: a `CliError` keeps its own
+ * message and code; the rest are runtime failures (1).
+ */
+export function explainFailure(err: unknown, context: FailureContext): Failure {
+  const who = `agentkit ${context.command}`;
+  if (err instanceof CliError) return { line: oneLine(err.message), exitCode: err.exitCode };
+  const errs = chain(err);
+  const named = err as { name?: string; server?: string; stderrTail?: string; exit?: string; code?: string; request?: string };
+  const server = typeof named.server === "string" ? named.server : "the server";
+  const status = httpStatus(errs);
+  if (status === 401) {
+    return {
+      line: `${who}: ${server} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header 'Authorization: Bearer <token>' (agentkit serve --write-mcp-json PATH writes it there, mode 0600)`,
+      exitCode: EXIT_RUNTIME,
+    };
+  }
+  if (status === 403) {
+    return { line: `${who}: ${server} answered 403 Forbidden — it refused this client (a loopback server also refuses a foreign Host or Origin)`, exitCode: EXIT_RUNTIME };
+  }
+  if (status === 404) {
+    return { line: `${who}: ${server} answered 404 Not Found — check the URL's path (agentkit serves on /mcp)`, exitCode: EXIT_RUNTIME };
+  }
+  if (isTimeout(errs)) {
+    const within = context.timeoutMs !== undefined ? ` within ${seconds(context.timeoutMs)}` : "";
+    const what = named.request ? `${named.request} on ${server}` : server;
+    return {
+      line: `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise ${context.timeoutFlag ?? "--timeout-ms"}`,
+      exitCode: EXIT_RUNTIME,
+    };
+  }
+  const sys = sysCode(errs);
+  if (named.name === "McpConnectError") {
+    const tail = named.stderrTail ? tailLine(named.stderrTail) : "";
+    if (sys === "ENOENT") return { line: `${who}: cannot start ${server}: command not found (ENOENT); check the command after '--' and your PATH`, exitCode: EXIT_RUNTIME };
+    if (sys === "EACCES") return { line: `${who}: cannot start ${server}: permission denied (EACCES); is the command executable?`, exitCode: EXIT_RUNTIME };
+    if (sys === "ECONNREFUSED") return { line: `${who}: nothing is listening at ${server.replace(/^streamable HTTP server /, "")} (connection refused); is the server running, and is the port right?`, exitCode: EXIT_RUNTIME };
+    const cause = (err as Error).cause;
+    let why = cause instanceof Error ? cause.message : String(cause);
+    // undici says only "fetch failed"; the reason is a cause further down.
+    const deepest = errs[errs.length - 1];
+    if (deepest !== cause && deepest instanceof Error && !why.includes(deepest.message)) why += ` (${deepest.message})`;
+    if (named.exit || tail) {
+      return {
+        line: oneLine(`${who}: ${server} failed to start${named.exit ? ` (${named.exit})` : ""}: ${why}${tail ? `; its stderr ended with: ${tail}` : "; it wrote nothing to stderr"}`),
+        exitCode: EXIT_RUNTIME,
+      };
+    }
+    return { line: oneLine(`${who}: could not connect to ${server}: ${why}`), exitCode: EXIT_RUNTIME };
+  }
+  if (named.name === "McpRequestError" || named.name === "BootstrapError") {
+    return { line: oneLine(`${who}: ${firstLine(err)}`), exitCode: EXIT_RUNTIME };
+  }
+  if (err instanceof Error && /npm install @modelcontextprotocol\/sdk express/.test(err.message)) {
+    return { line: oneLine(`${who}: ${err.message}`), exitCode: EXIT_RUNTIME };
+  }
+  return { line: oneLine(`${who}: ${errorLine(err)} (run again with --verbose for the stack)`), exitCode: EXIT_RUNTIME };
+}
+
+/** The stack of `err` and of each cause, for `--verbose`. */
+export function verboseDetail(err: unknown): string {
+  const parts: string[] = [];
+  chain(err).forEach((e, i) => {
+    const text = e instanceof Error ? (e.stack ?? errorLine(e)) : String(e);
+    parts.push(i === 0 ? text : `caused by: ${text}`);
+    const tail = (e as { stderrTail?: unknown }).stderrTail;
+    if (i === 0 && typeof tail === "string" && tail) parts.push(`server stderr (tail):\n${tail}`);
+  });
+  return parts.join("\n");
+}

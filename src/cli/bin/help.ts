@@ -1,0 +1,112 @@
+/**
+ * @module cli/bin/help
+ * The `--help` text of `agentkit` and of each command.
+ */
+
+/** `agentkit --help`. */
+export const MAIN_HELP = `agentkit — serve an @McpServer module to Claude Code or Codex, and inspect any MCP server
+
+Usage:
+  agentkit serve <module-file> [options]          serve a built @McpServer module
+  agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
+  agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server
+  agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
+
+Options for every command:
+  -h, --help      this text (agentkit <command> --help for the command's)
+  --verbose       on failure, print the stack and the server's stderr tail
+  --version       print the package version
+
+Exit codes: 0 ok, 1 a failure at run time (the message says what to do), 2 a command line that cannot run as written.
+`;
+
+/** `agentkit serve --help`. */
+export const SERVE_HELP = `Usage: agentkit serve <module-file> [options]
+
+Imports a built JavaScript module file (resolved against the current directory),
+picks its @McpServer-decorated export, bootstraps it and serves its tools until
+SIGINT or SIGTERM; then stops cleanly (listener closed, config files removed)
+and exits 0.
+
+Options:
+  --export <Name>         the export to serve when the file has several @McpServer classes
+  --transport <http|stdio>
+                          http (default): listen on 127.0.0.1 with a generated bearer
+                            token and print the line to paste into Claude Code (or Codex)
+                          stdio: be the child a CLI spawns — JSON-RPC on stdin/stdout,
+                            all human output on stderr; exits when stdin closes
+  --timeout-ms <N>        per-call deadline of the served tools (default: the module's, else none)
+  --write-mcp-json <PATH> also write Claude's {"mcpServers": ...} document to PATH (mode 0600;
+                            it holds the token; removed on stop). http only
+  --codex                 print the Codex form: a 0600 env file holding the token, and the
+                            'codex exec -c ...' overrides (the token never appears in argv)
+  --verbose               stack traces on failure
+  -h, --help              this text
+
+The token is never printed: the Claude line names a 0600 config file that holds it.
+
+Examples:
+  agentkit serve dist/app.module.js
+  agentkit serve dist/app.module.js --export OpsModule --write-mcp-json ./.agentkit-mcp.json
+  claude --mcp-config '{"mcpServers":{"ops":{"type":"stdio","command":"npx","args":["agentkit","serve","dist/app.module.js","--transport","stdio"]}}}' --strict-mcp-config
+`;
+
+const TARGET = `Which server:
+  -- <command...>           spawn a stdio server (everything after '--' is its command line)
+    --env <NAME=value>      extra environment for it (repeatable; overlays this process's)
+    --cwd <dir>             its working directory
+  --url <URL>               a streamable HTTP server (e.g. http://127.0.0.1:8080/mcp)
+    --header <'Name: value'>  sent on every request (repeatable), e.g. 'Authorization: Bearer <token>'
+  --timeout-ms <N>          deadline of connecting and of each request (default 30000)`;
+
+/** `agentkit inspect --help`. */
+export const INSPECT_HELP = `Usage: agentkit inspect [options] -- <command...>
+       agentkit inspect [options] --url URL [--header 'Name: value']...
+
+Connects to an MCP server and prints its tools as agentkit adapts them (name with
+--prefix, the Claude Code name mcp__<server>__<tool>, side-effecting, the server's
+read-only hint, an argument summary such as 'name: string (required), strict: boolean'),
+its resources, and its prompts (static, or argumented: needs arguments).
+
+${TARGET}
+
+Options:
+  --prefix <p>              prefix of the adapted names, as mcpTools(client, { prefix })
+  --name <server>           the server name in qualified names (default: the server's own, sanitised)
+  --json                    print one JSON object: { server, tools, resources, prompts }
+  --verbose                 stack traces and the server's stderr tail on failure
+  -h, --help                this text
+
+--json shape (stable):
+  server:    { name, version, qualifiedAs, capabilities[] }
+  tools:     [{ name, adaptedName, qualifiedName, description, sideEffecting, requiresApproval,
+                readOnlyHint (true|false|null), agentkit (the _meta.agentkit declarations or null),
+                arguments: [{ name, type, required, description }], inputSchema }]
+  resources: [{ uri, name, mimeType, description }]
+  prompts:   [{ name, description, kind ("static"|"argumented"), arguments: [{ name, required, description }] }]
+
+Examples:
+  agentkit inspect -- npx -y @modelcontextprotocol/server-everything
+  agentkit inspect --url http://127.0.0.1:41234/mcp --header "Authorization: Bearer $TOKEN" --json
+`;
+
+/** `agentkit call --help`. */
+export const CALL_HELP = `Usage: agentkit call <tool> [--args '{...}'] [options] -- <command...>
+       agentkit call <tool> [--args '{...}'] [options] --url URL [--header 'Name: value']...
+
+Calls one tool and prints the text of its result on stdout (text blocks joined by
+newlines; other blocks as [<type> content omitted]). When the tool reports an
+error (isError), its error text goes to stderr and the exit code is 1.
+<tool> is the server's name for it (a qualified mcp__<server>__<tool> is accepted too).
+
+${TARGET}
+
+Options:
+  --args <json>             the arguments: one JSON object (default {})
+  --json                    print the whole CallToolResult as JSON (exit 1 still when isError)
+  --verbose                 stack traces and the server's stderr tail on failure
+  -h, --help                this text
+
+Example:
+  agentkit call get-sum --args '{"a": 2, "b": 3}' -- npx -y @modelcontextprotocol/server-everything
+`;

@@ -1,0 +1,261 @@
+/**
+ * @module cli/bin/serve.command
+ * `agentkit serve <module-file>`: bootstrap a built `@McpServer` module and
+ * serve it — on a loopback port with a generated token (http), or on this
+ * process's stdin/stdout as the child a CLI spawns (stdio) — until SIGINT or
+ * SIGTERM (or, for stdio, until stdin closes); then stop cleanly and exit 0.
+ */
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { McpApp } from "../../mcp/di/index.js";
+import type { WrittenMcpConfig } from "../../mcp/loopback/index.js";
+import { tomlOverride } from "../toml.js";
+import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
+import { UsageError } from "./cli.error.js";
+import type { FailureContext } from "./failure-line.js";
+import type { ModuleClass } from "./load-module.js";
+import { SERVE_HELP } from "./help.js";
+import { withSpinner } from "./spinner.js";
+
+const OPTIONS: OptionTable = {
+  export: { type: "string" },
+  transport: { type: "string" },
+  "timeout-ms": { type: "string" },
+  "write-mcp-json": { type: "string" },
+  codex: { type: "boolean" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** Quote `s` for a POSIX shell when it needs it. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line, one shell word each, as a user pastes it. */
+function shellLine(words: readonly string[]): string {
+  return words.map(shellQuote).join(" ");
+}
+
+/** What `serve` asked for, checked before anything is loaded. */
+interface ServeRequest {
+  readonly file: string;
+  readonly exportName?: string;
+  readonly transport: "http" | "stdio";
+  readonly timeoutMs?: number;
+  readonly writeMcpJson?: string;
+  readonly codex: boolean;
+}
+
+function request(argv: readonly string[]): ServeRequest | null {
+  const line = parseCommandLine("serve", argv, OPTIONS);
+  if (flag(line, "help")) return null;
+  if (line.rest !== null) throw new UsageError(`agentkit serve: unexpected '--'; serve takes one module file: agentkit serve <module-file> [options]`);
+  const [file, ...extra] = line.positionals;
+  if (!file) throw new UsageError("agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)");
+  if (extra.length) throw new UsageError(`agentkit serve: unexpected argument '${extra[0]}'; serve takes one module file (pick a class with --export Name)`);
+  const transport = stringOption(line, "transport") ?? "http";
+  if (transport !== "http" && transport !== "stdio") throw new UsageError(`agentkit serve: --transport must be http or stdio, got '${transport}'`);
+  const writeMcpJson = stringOption(line, "write-mcp-json");
+  if (writeMcpJson !== undefined) {
+    if (transport === "stdio") {
+      throw new UsageError(
+        "agentkit serve: --write-mcp-json is for --transport http; with --transport stdio this process is the child a CLI spawns, so the config that spawns it is written by you (run it on a terminal to see one)",
+      );
+    }
+    const dir = dirname(resolve(writeMcpJson));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: directory '${dir}' does not exist; create it or choose another path`);
+  }
+  const timeoutMs = parseMilliseconds("serve", "timeout-ms", stringOption(line, "timeout-ms"));
+  return {
+    file,
+    ...(stringOption(line, "export") !== undefined ? { exportName: stringOption(line, "export") } : {}),
+    transport,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(writeMcpJson !== undefined ? { writeMcpJson } : {}),
+    codex: flag(line, "codex"),
+  };
+}
+
+/** Resolves with the signal that asked us to stop; handlers are installed at once. */
+function stopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
+  let resolveFn!: (s: NodeJS.Signals) => void;
+  const received = new Promise<NodeJS.Signals>((r) => (resolveFn = r));
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
+    const h = () => resolveFn(sig);
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  return {
+    received,
+    dispose() {
+      for (const [sig, h] of handlers) process.off(sig, h);
+    },
+  };
+}
+
+/**
+ * Run `agentkit serve` with `argv` (the words after `serve`); resolves with
+ * the exit code once the server has stopped (0 after SIGINT/SIGTERM or, for
+ * stdio, stdin closing).
+ *
+ * @throws UsageError for a bad command line, a missing file, a file without
+ *   (or with several) `@McpServer` classes; CliError when the file cannot be
+ *   imported; BootstrapError when the module cannot start.
+ */
+export async function serveCommand(argv: readonly string[], context: FailureContext): Promise<number> {
+  const req = request(argv);
+  if (!req) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  context.timeoutFlag = "--timeout-ms";
+  if (req.transport === "stdio") {
+    // stdout carries the protocol only: a module that logs with console.log
+    // must not corrupt the stream the CLI reads.
+    for (const m of ["log", "info", "debug"] as const) console[m] = (...a: unknown[]) => console.error(...a);
+  }
+  const stop = stopSignal();
+  try {
+    // Loaded only now: --help and usage errors stay fast (no DI, no validators).
+    const { importModuleFile, pickModule } = await import("./load-module.js");
+    const { path, exports } = await importModuleFile(req.file);
+    const chosen = pickModule(req.file, path, exports, req.exportName);
+    const { bootstrap } = await import("../../mcp/di/index.js");
+    if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
+    const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
+      bootstrap(chosen.module, { transport: "http", ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
+    );
+    return await serveHttp(req, app, stop.received);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>): Promise<number> {
+  const { writeMcpConfig, removeMcpConfig } = await import("../../mcp/loopback/index.js");
+  const spec = app.spec!;
+  const options = app.cliOptions();
+  const document = JSON.parse((options.mcpConfig as string[])[0]!) as object;
+  const written: WrittenMcpConfig[] = [];
+  let scratch: string | null = null;
+  const scratchDir = () => {
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), "agentkit-serve-"));
+      chmodSync(scratch, 0o700);
+    }
+    return scratch;
+  };
+  const cleanup = () => {
+    for (const w of written.splice(0)) removeMcpConfig(w);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = null;
+  };
+  // A credential must not outlive its server, also if we die on the way out.
+  process.once("exit", cleanup);
+  try {
+    let configPath: string;
+    if (req.writeMcpJson !== undefined) {
+      const w = writeMcpConfig(document, { configPath: req.writeMcpJson });
+      written.push(w);
+      configPath = w.path;
+    } else if (app.approvals) {
+      const w = writeMcpConfig(document, { configPath: join(scratchDir(), "mcp.json") });
+      written.push(w);
+      configPath = w.path;
+    } else {
+      configPath = spec.configPath!;
+    }
+    const out: string[] = [];
+    out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
+    for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
+    if (app.approvals) out.push(`  approvals: ${app.approvals.toolName} at ${app.approvals.url}`);
+    out.push("");
+    if (req.codex) {
+      const { config, env } = app.codexOptions();
+      const envFile = join(scratchDir(), "codex.env");
+      writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(""), { mode: 0o600 });
+      const overrides = Object.entries(config).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
+      out.push(`Codex: the token travels in ${Object.keys(env).join(", ") || "no variable"}, never in argv; ${envFile} (mode 0600) sets it:`);
+      out.push(`  set -a; . ${shellQuote(envFile)}; set +a`);
+      out.push(`  ${shellLine(["codex", "exec", ...overrides])} '<task>'`);
+      if (spec.requiresApproval.length) out.push(`  (codex exec has no approval callback: ${spec.requiresApproval.join(", ")} will be refused unless the module guards it server-side)`);
+    } else {
+      const words = ["claude", "--mcp-config", configPath, "--strict-mcp-config"];
+      const allowed = (options.allowedTools as string[] | undefined) ?? [];
+      if (allowed.length) words.push("--allowedTools", allowed.join(","));
+      if (typeof options.permissionPromptTool === "string") words.push("--permission-prompt-tool", options.permissionPromptTool);
+      if (typeof options.settingSources === "string") words.push("--setting-sources", options.settingSources);
+      out.push("Claude Code:");
+      out.push(`  ${shellLine(words)}`);
+    }
+    out.push("");
+    out.push("Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.");
+    process.stdout.write(`${out.join("\n")}\n`);
+    const signal = await stopped;
+    await app.stop();
+    cleanup();
+    process.stderr.write(`agentkit serve: stopped '${spec.name}' on ${signal} after ${spec.callsSeen} call(s); config removed, port released\n`);
+    return 0;
+  } finally {
+    await app.stop().catch(() => {});
+    cleanup();
+    process.off("exit", cleanup);
+  }
+}
+
+/** The `{"mcpServers": ...}` entry a CLI needs to spawn this command as a stdio child. */
+export function stdioEntry(modulePath: string, exportName: string | undefined, timeoutMs: number | undefined): { type: "stdio"; command: string; args: string[] } {
+  const bin = fileURLToPath(new URL("./agentkit.js", import.meta.url));
+  const args = [bin, "serve", modulePath, "--transport", "stdio"];
+  if (exportName !== undefined) args.push("--export", exportName);
+  if (timeoutMs !== undefined) args.push("--timeout-ms", String(timeoutMs));
+  return { type: "stdio", command: process.execPath, args };
+}
+
+async function serveStdio(
+  req: ServeRequest,
+  module: ModuleClass,
+  exportName: string,
+  modulePath: string,
+  bootstrap: typeof import("../../mcp/di/index.js").bootstrap,
+  stopped: Promise<NodeJS.Signals>,
+): Promise<number> {
+  const { getMcpServerMetadata } = await import("../../mcp/di/index.js");
+  const { serveRegistryStdio } = await import("../../mcp/serve/index.js");
+  const { approvalGuard } = await import("../../mcp/approvals/index.js");
+  const meta = getMcpServerMetadata(module)!;
+  const timeoutMs = req.timeoutMs ?? meta.timeoutMs;
+  // serve: false builds the container, providers, remotes and registry; the
+  // registry is then served on this process's own stdin/stdout, not a port.
+  const app = await bootstrap(module, { serve: false, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  try {
+    const tools = app.registry.tools();
+    // The module's server-side guard works on stdio as on HTTP; the approval
+    // server (an HTTP permission-prompt tool for the parent CLI) cannot.
+    const guard =
+      meta.guard === "asker" && meta.approvals !== undefined
+        ? approvalGuard({ asker: app.container.resolve(meta.approvals), ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
+        : undefined;
+    if (process.stdin.isTTY) {
+      const doc = JSON.stringify({ mcpServers: { [meta.name]: stdioEntry(modulePath, req.exportName, req.timeoutMs) } });
+      process.stderr.write(
+        `agentkit serve: '${meta.name}' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\n` +
+          `  ${shellLine(["claude", "--mcp-config", doc, "--strict-mcp-config"])}\n`,
+      );
+    } else {
+      process.stderr.write(`agentkit serve: '${meta.name}' (${exportName}) serving ${tools.length} tool(s) on stdio\n`);
+    }
+    if (meta.approvals !== undefined && !guard) {
+      process.stderr.write("agentkit serve: note: the approval server is not served on stdio (it is HTTP); requires-approval tools rely on the CLI's own prompts\n");
+    }
+    const served = serveRegistryStdio(tools, { name: meta.name, ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}) });
+    const why = await Promise.race([served.then(() => "stdin closed"), stopped]);
+    process.stderr.write(`agentkit serve: '${meta.name}' stopped (${why})\n`);
+    return 0;
+  } finally {
+    await app.stop();
+  }
+}
