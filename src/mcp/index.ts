@@ -11,3 +11,4 @@ export * from "./client/index.js";
 export * from "./loopback/index.js";
 export * from "./approvals/index.js";
 export * from "./serve/index.js";
+export * from "./di/index.js";

@@ -1,0 +1,106 @@
+/**
+ * @module mcp/di/mcp-server.decorator
+ * `@McpServer({...})`: marks a module class. Records frozen metadata; acts on nothing.
+ */
+import "reflect-metadata";
+import type { InjectionToken } from "tsyringe";
+import { MCP_SERVER_METADATA } from "../../keys.js";
+import { DefinitionError } from "../../errors/tool-definition.error.js";
+import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
+import type { Tool } from "../../tools/tool.js";
+import type { Asker } from "../../agents/elicitation.js";
+import type { RemoteDeclaration } from "./remote.js";
+
+/** A provider: a class (a singleton of the module), or a token bound to a class, a value or a factory. */
+export type Provider =
+  | (new (...args: never[]) => unknown)
+  | { readonly provide: InjectionToken; readonly useClass: new (...args: never[]) => unknown }
+  | { readonly provide: InjectionToken; readonly useValue: unknown }
+  | { readonly provide: InjectionToken; readonly useFactory: (c: import("tsyringe").DependencyContainer) => unknown };
+
+/** Options of `@McpServer`. */
+export interface McpServerOptions {
+  /** The served MCP server's name (`mcp__<name>__<tool>`); `[A-Za-z0-9_-]+`, refused rather than rewritten. */
+  readonly name: string;
+  /** `@Tool` classes (built by the module's container) and `Tool` objects to serve. */
+  readonly tools: ReadonlyArray<ToolClass<never> | Tool>;
+  /** Services the tools, agents and Asker depend on; classes become module singletons. */
+  readonly providers?: readonly Provider[];
+  /** Remote MCP servers whose tools, resources and prompts are injected by alias. */
+  readonly remotes?: readonly RemoteDeclaration[];
+  /** `"http"` (default: tools stay in this process) or `"stdio"` (a CLI spawns `command`). */
+  readonly transport?: "http" | "stdio";
+  /** For `"stdio"`: the command the CLI runs (see `stdioCommand`). */
+  readonly command?: readonly string[];
+  /** For `"stdio"`: environment for that command. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Per-call deadline of served tools and of approval prompts. Default: none (forever). */
+  readonly timeoutMs?: number;
+  /** The token (or class) of an `Asker` provider: boots an `ApprovalServer` beside the listener. */
+  readonly approvals?: InjectionToken<Asker>;
+  /** Tools the `ApprovalServer` allows without asking (by CLI tool name, e.g. `"Read"`). */
+  readonly autoAllow?: readonly string[];
+  /** `"asker"`: calls to `requiresApproval` tools ask the `approvals` Asker server-side first. Default `"none"`. */
+  readonly guard?: "asker" | "none";
+  /** `"token"` (default) or `"none"`, asked for by name. */
+  readonly auth?: "token" | "none";
+  /** A fixed port for the listener; default ephemeral. */
+  readonly port?: number;
+}
+
+const KNOWN = new Set(["name", "tools", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auth", "port"]);
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function fail(cls: string, key: string, why: string): never {
+  throw new DefinitionError(cls, key, `@McpServer on ${cls}: ${why}`);
+}
+
+/**
+ * Mark a module class. Options are checked now (a bad one throws
+ * `DefinitionError` naming the class and the key); `bootstrap(Module)` acts.
+ */
+export function McpServer(options: McpServerOptions): ClassDecorator {
+  return (target) => {
+    const cls = (target as { name: string }).name;
+    if (!options || typeof options !== "object") fail(cls, "options", "options are required ({ name, tools, ... })");
+    for (const k of Object.keys(options)) if (!KNOWN.has(k)) fail(cls, k, `unknown option '${k}'. Accepted options: ${[...KNOWN].join(", ")}`);
+    if (typeof options.name !== "string" || !NAME.test(options.name)) fail(cls, "name", `'name' must match [A-Za-z0-9_-]{1,64} (it becomes mcp__<name>__<tool>), got ${JSON.stringify(options.name)}`);
+    if (!Array.isArray(options.tools)) fail(cls, "tools", "'tools' must be an array of @Tool classes or Tool objects");
+    options.tools.forEach((t, i) => {
+      if (typeof t === "function" ? !isToolClass(t) : !t || typeof (t as Tool).run !== "function" || typeof (t as Tool).name !== "string") {
+        fail(cls, "tools", `tools[${i}] (${typeof t === "function" ? t.name : typeof t}) is neither a @Tool class nor a Tool object`);
+      }
+    });
+    if (options.providers !== undefined && !Array.isArray(options.providers)) fail(cls, "providers", "'providers' must be an array");
+    (options.providers ?? []).forEach((p, i) => {
+      const ok = typeof p === "function" || (p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
+      if (!ok) fail(cls, "providers", `providers[${i}] must be a class or { provide, useClass | useValue | useFactory }`);
+    });
+    if (options.remotes !== undefined && !Array.isArray(options.remotes)) fail(cls, "remotes", "'remotes' must be an array of remote(alias, server, { prefix })");
+    const aliases = new Set<string>();
+    for (const r of options.remotes ?? []) {
+      if (!r || typeof r.alias !== "string") fail(cls, "remotes", "each remote must be made with remote(alias, server, { prefix })");
+      if (aliases.has(r.alias)) fail(cls, "remotes", `alias '${r.alias}' is declared twice`);
+      aliases.add(r.alias);
+    }
+    if (options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio") fail(cls, "transport", `'transport' must be "http" or "stdio", got ${JSON.stringify(options.transport)}`);
+    if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === "number" && options.timeoutMs > 0 && Number.isFinite(options.timeoutMs))) fail(cls, "timeoutMs", `'timeoutMs' must be a positive number of milliseconds, got ${JSON.stringify(options.timeoutMs)}`);
+    if (options.guard !== undefined && options.guard !== "asker" && options.guard !== "none") fail(cls, "guard", `'guard' must be "asker" or "none", got ${JSON.stringify(options.guard)}`);
+    if (options.guard === "asker" && options.approvals === undefined) fail(cls, "guard", `guard: "asker" needs 'approvals' to name an Asker provider`);
+    if (options.auth !== undefined && options.auth !== "token" && options.auth !== "none") fail(cls, "auth", `'auth' must be "token" or "none"`);
+    if (options.autoAllow !== undefined && (!Array.isArray(options.autoAllow) || options.autoAllow.some((a) => typeof a !== "string"))) fail(cls, "autoAllow", "'autoAllow' must be an array of tool names");
+    const meta = Object.freeze({
+      ...options,
+      tools: Object.freeze([...options.tools]),
+      providers: Object.freeze([...(options.providers ?? [])]),
+      remotes: Object.freeze([...(options.remotes ?? [])]),
+    });
+    Reflect.defineMetadata(MCP_SERVER_METADATA, meta, target);
+  };
+}
+
+/** The frozen options `@McpServer` recorded on `cls`, or `undefined`. */
+export function getMcpServerMetadata(cls: unknown): Readonly<McpServerOptions> | undefined {
+  if (typeof cls !== "function") return undefined;
+  return Reflect.getOwnMetadata(MCP_SERVER_METADATA, cls) as McpServerOptions | undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * @module mcp/di/remote
+ * Remote MCP servers declared once, by alias, and injected as providers.
+ */
+import "reflect-metadata";
+import { inject } from "tsyringe";
+import { DefinitionError } from "../../errors/tool-definition.error.js";
+import type { StdioServer, StreamableHttpServer } from "../client/index.js";
+
+/** One remote MCP server a module consumes: its alias, its config, and the prefix its tools get. */
+export interface RemoteDeclaration {
+  /** The name consumers inject by (`@InjectMcpTools("fs")`). `[A-Za-z0-9_-]+`. */
+  readonly alias: string;
+  /** How to reach it. */
+  readonly server: StdioServer | StreamableHttpServer;
+  /** Prepended to every adapted tool's name (and `schema.name`). Default `""`. */
+  readonly prefix: string;
+}
+
+const ALIAS = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Declare a remote MCP server for a module's `remotes` list.
+ *
+ * @example `remote("fs", new StdioServer({ command: "npx", args: [...] }), { prefix: "fs_" })`
+ */
+export function remote(alias: string, server: StdioServer | StreamableHttpServer, options: { prefix?: string } = {}): RemoteDeclaration {
+  if (typeof alias !== "string" || !ALIAS.test(alias)) {
+    throw new DefinitionError(String(alias), "alias", `remote(): alias must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(alias)}`);
+  }
+  if (!server || typeof server !== "object") {
+    throw new DefinitionError(alias, "server", `remote('${alias}'): server must be a StdioServer or StreamableHttpServer`);
+  }
+  const prefix = options.prefix ?? "";
+  if (typeof prefix !== "string") throw new DefinitionError(alias, "prefix", `remote('${alias}'): prefix must be a string`);
+  return Object.freeze({ alias, server, prefix });
+}
+
+/** The DI token of the adapted tools (`Tool[]`) of remote `alias`. */
+export function mcpToolsToken(alias: string): symbol {
+  return Symbol.for(`agentkit:mcp:${alias}:tools`);
+}
+/** The DI token of the open `MCPClient` of remote `alias`. */
+export function mcpClientToken(alias: string): symbol {
+  return Symbol.for(`agentkit:mcp:${alias}:client`);
+}
+/** The DI token of the `MemorySource` over the resources of remote `alias`. */
+export function mcpResourcesToken(alias: string): symbol {
+  return Symbol.for(`agentkit:mcp:${alias}:resources`);
+}
+/** The DI token of the static prompts (`Record<string, Prompt>`) of remote `alias`. */
+export function mcpPromptsToken(alias: string): symbol {
+  return Symbol.for(`agentkit:mcp:${alias}:prompts`);
+}
+
+/** Constructor-parameter decorator: inject the adapted tools (`Tool[]`) of remote `alias`. */
+export function InjectMcpTools(alias: string): ParameterDecorator {
+  return inject(mcpToolsToken(alias)) as ParameterDecorator;
+}
+/** Constructor-parameter decorator: inject the open `MCPClient` of remote `alias` (owned by the container). */
+export function InjectMcpClient(alias: string): ParameterDecorator {
+  return inject(mcpClientToken(alias)) as ParameterDecorator;
+}
+/** Constructor-parameter decorator: inject the resources of remote `alias` as a `MemorySource`. */
+export function InjectMcpResources(alias: string): ParameterDecorator {
+  return inject(mcpResourcesToken(alias)) as ParameterDecorator;
+}
+/** Constructor-parameter decorator: inject the static prompts (`Record<string, Prompt>`) of remote `alias`. */
+export function InjectMcpPrompts(alias: string): ParameterDecorator {
+  return inject(mcpPromptsToken(alias)) as ParameterDecorator;
+}
