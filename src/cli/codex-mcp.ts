@@ -21,6 +21,14 @@ export interface CodexMcpSource {
   readonly autoApprove: readonly string[];
   /** Original tool name -> qualified name. */
   readonly mcpNames: Readonly<Record<string, string>>;
+  /** Qualified names of the tools that declared `requiresApproval`. */
+  readonly requiresApproval?: readonly string[];
+  /**
+   * True when the server itself asks a person before a `requiresApproval`
+   * tool runs (`serveRegistry({ guard: approvalGuard(...) })`). Only then are
+   * those tools approved on the Codex side too, so the call reaches the guard.
+   */
+  readonly guarded?: boolean;
   /** For `stdio`: the command Codex spawns. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>> };
 }
@@ -64,10 +72,13 @@ function headerEnvVar(name: string, header: string): string {
  *   into argv, so put no secret there).
  * - Always `required = true`: without it Codex does not wait for a slow server
  *   and exits 0 with the tools silently missing (or with a wrong token).
- * - `tools.<tool>.approval_mode = "approve"` for each `autoApprove` tool only.
- *   `codex exec` has no approval callback: any other MCP call fails with "MCP
- *   tool call requires approval, but approval policy is never", so a tool that
- *   requires approval must be guarded server-side, by the served registry.
+ * - `tools.<tool>.approval_mode = "approve"` for each `autoApprove` tool, and
+ *   for each `requiresApproval` tool only when `guarded` is true. `codex exec`
+ *   has no approval callback: any other MCP call fails with "MCP tool call
+ *   requires approval, but approval policy is never" before it reaches the
+ *   server. So without a server-side guard a tool that requires approval
+ *   cannot run under Codex (it fails closed); with one, Codex lets the call
+ *   through and the guard's Asker decides.
  *
  * Throws `CodexMcpError` for a server or tool name Codex cannot address with
  * `-c` (outside `[A-Za-z0-9_-]`), a qualified name of another server, an
@@ -110,7 +121,8 @@ export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
   }
   config[`${key}.required`] = true;
   const prefix = `mcp__${name}__`;
-  for (const qualified of spec.autoApprove ?? []) {
+  const approved = [...(spec.autoApprove ?? []), ...(spec.guarded ? (spec.requiresApproval ?? []) : [])];
+  for (const qualified of approved) {
     if (!qualified.startsWith(prefix) || !NAME.test(qualified.slice(prefix.length))) {
       throw new CodexMcpError(`asCodexMcp: auto-approve entry '${qualified}' is not a tool of server '${name}' (expected ${prefix}<tool>, tool in [A-Za-z0-9_-])`);
     }

@@ -46,6 +46,15 @@ describe("asCodexMcp", () => {
     expect(codexTokenEnvVar("my-srv")).toBe("AGENTKIT_MCP_TOKEN_MY_SRV");
   });
 
+  it("approves requiresApproval tools on the Codex side only when the server guards them", () => {
+    const spec = { ...httpSpec, requiresApproval: ["mcp__engine__deploy"] };
+    expect(asCodexMcp(spec).config["mcp_servers.engine.tools.deploy.approval_mode"]).toBeUndefined();
+    expect(asCodexMcp({ ...spec, guarded: true }).config).toMatchObject({
+      "mcp_servers.engine.tools.run_check.approval_mode": "approve",
+      "mcp_servers.engine.tools.deploy.approval_mode": "approve",
+    });
+  });
+
   it("projects auth none and extra headers without putting values in config", () => {
     expect(asCodexMcp({ ...httpSpec, authHeaders: {}, autoApprove: [] })).toEqual({
       config: { "mcp_servers.engine.url": "http://127.0.0.1:4321/mcp", "mcp_servers.engine.required": true },
