@@ -4,9 +4,9 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
@@ -82,11 +82,14 @@ export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioO
  * caller's PATH, where `node` may be another version or absent.
  *
  * `entry` is a file path (relative paths resolve against `options.cwd`,
- * default `process.cwd()`), a `file:` URL, or a module specifier such as
- * `myapp/mcp-server` (resolved now, from `options.cwd`, to the file Node
- * would load — so the command does not depend on the CLI's working
- * directory). The entry must exist: a command naming nothing is refused here
- * rather than written into a config the CLI would fail on a minute later.
+ * default `process.cwd()`), a `file:` URL, a module specifier such as
+ * `myapp/mcp-server` (resolved now, from `options.cwd`, as `require.resolve`
+ * would — so the command does not depend on the CLI's working directory; for
+ * an ESM-only package whose exports Node's CommonJS resolver cannot see, pass
+ * the file path instead), or the name of an installed package with a `bin`
+ * (its only bin, or the one named after the package). The entry must exist:
+ * a command naming nothing is refused here rather than written into a config
+ * the CLI would fail on a minute later.
  * Throws `ServeOptionsError` (option `"entry"`).
  */
 export function stdioCommand(entry: string | URL, options: { cwd?: string; nodeArgs?: readonly string[] } = {}): readonly string[] {
@@ -108,16 +111,30 @@ function resolveEntry(entry: string | URL, cwd: string): string {
   try {
     return createRequire(join(resolve(cwd), "noop.js")).resolve(entry);
   } catch (err) {
-    // An ESM-only package (exports with an "import" condition only) is invisible to require.resolve.
-    try {
-      return fileURLToPath(import.meta.resolve(entry));
-    } catch {
-      throw new ServeOptionsError(
-        "entry",
-        `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ('./dist/mcp-server.js') or a module specifier of an installed package`,
-        { cause: err },
-      );
+    const bin = packageBin(entry, cwd);
+    if (bin) return bin;
+    throw new ServeOptionsError(
+      "entry",
+      `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ('./dist/mcp-server.js'), a module specifier Node can resolve from there, or the name of an installed package with a bin`,
+      { cause: err },
+    );
+  }
+}
+
+/** For a bare package name: its `bin` file (the only one, or the one named after the package), found in node_modules above `cwd`. */
+function packageBin(name: string, cwd: string): string | undefined {
+  if (!/^(@[^/]+\/)?[^/@][^/]*$/.test(name)) return undefined;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const pkgDir = join(dir, "node_modules", name);
+    const manifest = join(pkgDir, "package.json");
+    if (existsSync(manifest)) {
+      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { bin?: string | Record<string, string> };
+      const bins = typeof pkg.bin === "string" ? { [name]: pkg.bin } : (pkg.bin ?? {});
+      const entries = Object.entries(bins);
+      const pick = entries.length === 1 ? entries[0]![1] : bins[name.split("/").pop()!];
+      return pick ? mustExist(resolve(pkgDir, pick), name) : undefined;
     }
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
