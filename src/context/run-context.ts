@@ -50,6 +50,8 @@ export class RunContext {
   readonly caller: Readonly<Record<string, unknown>>;
   readonly runId: string;
   private readonly controller = new AbortController();
+  /** `controller.signal`, joined with the parent signal when there is one. */
+  private readonly joined: AbortSignal;
   private readonly sink?: EventSink;
   private readonly listeners = new Set<EventSink>();
 
@@ -63,32 +65,30 @@ export class RunContext {
     this.caller = Object.freeze({ ...(options.caller ?? {}) });
     this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
     this.sink = options.sink;
-    const parent = options.signal;
-    if (parent) {
-      if (parent.aborted) this.controller.abort(parent.reason);
-      else parent.addEventListener("abort", () => this.controller.abort(parent.reason), { once: true });
-    }
+    // AbortSignal.any holds the parent only weakly: a listener on a long-lived
+    // parent would keep every child alive and warn past 10 children.
+    this.joined = options.signal ? AbortSignal.any([this.controller.signal, options.signal]) : this.controller.signal;
   }
 
   /** Aborted once the run is cancelled; hand it to anything that accepts a signal. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.joined;
   }
 
   /** True once `cancel()` was called (or the parent signal aborted). */
   get cancelled(): boolean {
-    return this.controller.signal.aborted;
+    return this.joined.aborted;
   }
 
   /** Cancel the run. Idempotent. */
   cancel(reason?: unknown): void {
-    if (!this.controller.signal.aborted) this.controller.abort(reason ?? new Cancelled());
+    if (!this.joined.aborted) this.controller.abort(reason ?? new Cancelled());
   }
 
   /** Throw `Cancelled` if the run was cancelled. Call it before starting side effects. */
   checkCancelled(): void {
-    if (this.controller.signal.aborted) {
-      const reason = this.controller.signal.reason;
+    if (this.joined.aborted) {
+      const reason = this.joined.reason;
       throw reason instanceof Cancelled ? reason : new Cancelled("the run was cancelled", reason);
     }
   }
