@@ -1,0 +1,229 @@
+/**
+ * `RunContext` (src/context/run-context.ts): events in emission order to the
+ * sink then the listeners, best-effort; cooperative cancellation through
+ * `cancel()` / `checkCancelled()` / `signal`; parent signals; `child()`.
+ */
+import { describe, expect, it } from "vitest";
+import { AgentkitError, Cancelled, RunContext, type RunEvent } from "../../../src/index.js";
+import { makeTestCtx } from "../../../src/testing/index.js";
+import { thrown } from "../helpers.js";
+
+/** A sink that records into `into`. */
+function recorder(into: RunEvent[]): (e: RunEvent) => void {
+  return (e) => into.push(e);
+}
+
+describe("RunContext options", () => {
+  it("defaults: autonomy auto, no llm, no asker, empty caller, a run id", () => {
+    const ctx = new RunContext();
+    expect(ctx.autonomy).toBe("auto");
+    expect(ctx.llm).toBeUndefined();
+    expect(ctx.asker).toBeUndefined();
+    expect(ctx.caller).toEqual({});
+    expect(ctx.runId).toMatch(/^run-\d+-\d+$/);
+    expect(new RunContext().runId).not.toBe(ctx.runId);
+  });
+
+  it("carries what it is given; caller is a frozen copy", () => {
+    const llm = { complete: async () => ({ content: "x" }) };
+    const asker = { ask: async () => ({ kind: "approve" }) };
+    const caller = { user: "ada" };
+    const ctx = new RunContext({ llm, asker, autonomy: "gated", caller, runId: "r1" });
+    caller.user = "eve";
+    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller, ctx.runId]).toEqual([llm, asker, "gated", { user: "ada" }, "r1"]);
+    expect(Object.isFrozen(ctx.caller)).toBe(true);
+  });
+
+  it("refuses an unknown autonomy tier", () => {
+    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(new TypeError('RunContext: autonomy must be "auto" or "gated", got "yolo"'));
+  });
+});
+
+describe("emit", () => {
+  it("delivers { event, data } in emission order, to the sink first, then listeners in subscription order", () => {
+    const order: string[] = [];
+    const ctx = new RunContext({ sink: (e) => order.push(`sink:${e.event}`) });
+    ctx.on((e) => order.push(`a:${e.event}`));
+    ctx.on((e) => order.push(`b:${e.event}`));
+    ctx.emit("one", { n: 1 });
+    ctx.emit("two");
+    expect(order).toEqual(["sink:one", "a:one", "b:one", "sink:two", "a:two", "b:two"]);
+  });
+
+  it("data defaults to {} and is a frozen copy", () => {
+    const seen: RunEvent[] = [];
+    const ctx = new RunContext({ sink: recorder(seen) });
+    const data = { n: 1 };
+    ctx.emit("x", data);
+    ctx.emit("y");
+    data.n = 2;
+    expect(seen).toEqual([
+      { event: "x", data: { n: 1 } },
+      { event: "y", data: {} },
+    ]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    expect(Object.isFrozen(seen[0]!.data)).toBe(true);
+  });
+
+  it("is best-effort: a throwing sink or listener neither breaks emit nor silences the others", () => {
+    const seen: string[] = [];
+    const ctx = new RunContext({
+      sink: () => {
+        throw new Error("sink down");
+      },
+    });
+    ctx.on(() => {
+      throw new Error("listener down");
+    });
+    ctx.on((e) => seen.push(e.event));
+    expect(() => ctx.emit("still.delivered")).not.toThrow();
+    expect(seen).toEqual(["still.delivered"]);
+  });
+
+  it("on() returns an unsubscribe function", () => {
+    const seen: string[] = [];
+    const ctx = new RunContext();
+    const off = ctx.on((e) => seen.push(e.event));
+    ctx.emit("a");
+    off();
+    ctx.emit("b");
+    expect(seen).toEqual(["a"]);
+  });
+
+  it("makeTestCtx records every { event, data } on ctx.events, in order", () => {
+    const ctx = makeTestCtx();
+    ctx.emit("first", { a: 1 });
+    ctx.emit("second");
+    expect(ctx.events).toEqual([
+      { event: "first", data: { a: 1 } },
+      { event: "second", data: {} },
+    ]);
+  });
+});
+
+describe("cancellation", () => {
+  it("cancel() aborts the signal; checkCancelled() then throws Cancelled", () => {
+    const ctx = new RunContext();
+    expect(ctx.cancelled).toBe(false);
+    expect(ctx.signal.aborted).toBe(false);
+    expect(() => ctx.checkCancelled()).not.toThrow();
+    ctx.cancel();
+    expect(ctx.cancelled).toBe(true);
+    expect(ctx.signal.aborted).toBe(true);
+    expect(ctx.signal.reason).toBeInstanceOf(Cancelled);
+    const err = thrown(() => ctx.checkCancelled(), Cancelled);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect(err.code).toBe("cancelled");
+    expect(err.message).toBe("the run was cancelled");
+  });
+
+  it("a reason given to cancel() is kept on the Cancelled (and chained as cause when it is an Error)", () => {
+    const ctx = new RunContext();
+    const why = new Error("user pressed stop");
+    ctx.cancel(why);
+    const err = thrown(() => ctx.checkCancelled(), Cancelled);
+    expect(err.reason).toBe(why);
+    expect(err.cause).toBe(why);
+    const other = new RunContext();
+    other.cancel("deadline");
+    expect(thrown(() => other.checkCancelled(), Cancelled).reason).toBe("deadline");
+  });
+
+  it("cancel() is idempotent: the first reason stands, abort fires once", () => {
+    const ctx = new RunContext();
+    let aborts = 0;
+    ctx.signal.addEventListener("abort", () => aborts++);
+    ctx.cancel("first");
+    ctx.cancel("second");
+    expect(aborts).toBe(1);
+    expect(thrown(() => ctx.checkCancelled(), Cancelled).reason).toBe("first");
+  });
+
+  it("a parent signal cancels the context, later or already", () => {
+    const parent = new AbortController();
+    const ctx = new RunContext({ signal: parent.signal });
+    expect(ctx.cancelled).toBe(false);
+    parent.abort(new Error("shutdown"));
+    expect(ctx.cancelled).toBe(true);
+    expect((thrown(() => ctx.checkCancelled(), Cancelled).reason as Error).message).toBe("shutdown");
+    const early = new RunContext({ signal: AbortSignal.abort("gone") });
+    expect(early.cancelled).toBe(true);
+  });
+
+  it("cancelling the context does not abort the parent signal", () => {
+    const parent = new AbortController();
+    const ctx = new RunContext({ signal: parent.signal });
+    ctx.cancel();
+    expect(ctx.cancelled).toBe(true);
+    expect(parent.signal.aborted).toBe(false);
+  });
+
+  it("many contexts on one parent signal add no listeners to it (no leak, no MaxListeners warning)", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const parent = new AbortController();
+      const root = new RunContext();
+      const kids = Array.from({ length: 50 }, () => new RunContext({ signal: parent.signal }));
+      const children = Array.from({ length: 50 }, () => root.child());
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.message)).toEqual([]);
+      parent.abort();
+      root.cancel();
+      expect(kids.every((k) => k.cancelled)).toBe(true);
+      expect(children.every((c) => c.cancelled)).toBe(true);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
+
+describe("child()", () => {
+  it("shares llm, asker, tier and run id; merges caller", () => {
+    const llm = { complete: async () => ({}) };
+    const asker = { ask: async () => ({ kind: "approve" }) };
+    const parent = new RunContext({ llm, asker, autonomy: "gated", caller: { user: "ada", app: "x" }, runId: "r9" });
+    const c = parent.child({ caller: { session: "s1", app: "y" } });
+    expect([c.llm, c.asker, c.autonomy, c.runId]).toEqual([llm, asker, "gated", "r9"]);
+    expect(c.caller).toEqual({ user: "ada", app: "y", session: "s1" });
+  });
+
+  it("its events reach the parent's sink and listeners, in order", () => {
+    const parent = makeTestCtx();
+    const heard: string[] = [];
+    parent.on((e) => heard.push(e.event));
+    const c = parent.child();
+    const own: string[] = [];
+    c.on((e) => own.push(e.event));
+    c.emit("child.one", { k: 1 });
+    parent.emit("parent.two");
+    c.emit("child.three");
+    expect(parent.events.map((e) => e.event)).toEqual(["child.one", "parent.two", "child.three"]);
+    expect(parent.events[0]!.data).toEqual({ k: 1 });
+    expect(heard).toEqual(["child.one", "parent.two", "child.three"]);
+    expect(own).toEqual(["child.one", "child.three"]);
+  });
+
+  it("is cancelled when the parent is; cancelling it leaves the parent running", () => {
+    const parent = new RunContext();
+    const a = parent.child();
+    const b = parent.child();
+    a.cancel();
+    expect(a.cancelled).toBe(true);
+    expect(parent.cancelled).toBe(false);
+    expect(b.cancelled).toBe(false);
+    parent.cancel();
+    expect(b.cancelled).toBe(true);
+    expect(thrown(() => b.checkCancelled(), Cancelled)).toBeInstanceOf(Cancelled);
+  });
+
+  it("an extra signal also cancels it", () => {
+    const parent = new RunContext();
+    const extra = new AbortController();
+    const c = parent.child({ signal: extra.signal });
+    extra.abort();
+    expect(c.cancelled).toBe(true);
+    expect(parent.cancelled).toBe(false);
+  });
+});
