@@ -349,14 +349,18 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(existsSync(config)).toBe(false);
   });
 
-  it("stop() with a prompt pending denies it (recorded, source error) and still releases everything", async () => {
+  it("stop() with a prompt pending denies it (answered, recorded, source error) and still releases everything", async () => {
     const asker = askerNeverAnswering();
     const server = await started({ asker });
     const client = await viaSdkClient(server.url, server.authHeaders);
     cleanups.push(() => client[Symbol.asyncDispose]());
     const pending = client.call("approve", { tool_name: "Write", input: { file_path: "x" } }).then(text, (e: unknown) => `rejected: ${String(e)}`);
     while (asker.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const port = Number(new URL(server.url).port);
+    const config = server.configPath;
     await server.stop();
+    expect(await portIsFree(port)).toBe(true);
+    expect(existsSync(config)).toBe(false);
     expect(server.decisions).toHaveLength(1);
     expect(server.decisions[0]).toMatchObject({
       source: "error",
@@ -364,9 +368,8 @@ describe("ApprovalServer: token, config, lifecycle", () => {
       allowed: false,
       reason: "approval for 'Write' failed: the approval server stopped before anyone answered; denied (not a policy decision)",
     });
-    const answer = await pending;
-    // The denial is sent before the listener closes; a client may also just see the connection drop.
-    if (!answer.startsWith("rejected:")) expect(JSON.parse(answer)).toMatchObject({ behavior: "deny" });
+    // The denial is sent before the listener closes the connection.
+    expect(JSON.parse(await pending)).toEqual({ behavior: "deny", message: server.decisions[0]!.reason });
   });
 
   it("a prompt the CLI cancels stops waiting: deny, source error", async () => {
@@ -381,7 +384,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     await call;
     while (server.decisions.length === 0) await new Promise((r) => setTimeout(r, 10));
     expect(server.decisions[0]).toMatchObject({ source: "error", asked: true, allowed: false });
-    expect(server.decisions[0]!.reason).toMatch(/^approval for 'Write' failed: .+; denied \(not a policy decision\)$/);
+    expect(server.decisions[0]!.reason).toMatch(/^approval for 'Write' failed: the client cancelled the permission request before anyone answered( \(.+\))?; denied \(not a policy decision\)$/);
   });
 
   it("concurrent prompts are answered independently", async () => {

@@ -96,6 +96,31 @@ function textResult(text: string, isError = false): CallToolResult {
   return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
 }
 
+/**
+ * One signal that aborts when the server stops (with the server's reason) or
+ * when the client cancels the request (with a reason saying so); `dispose()`
+ * detaches it from the server's long-lived signal.
+ */
+function abandonment(stopped: AbortSignal, cancelled: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onStop = (): void => controller.abort(stopped.reason);
+  const onCancel = (): void => {
+    const why = cancelled.reason instanceof Error ? cancelled.reason.message : typeof cancelled.reason === "string" && cancelled.reason ? cancelled.reason : "";
+    controller.abort(new Error(`the client cancelled the permission request before anyone answered${why ? ` (${why})` : ""}`));
+  };
+  if (stopped.aborted) onStop();
+  else if (cancelled.aborted) onCancel();
+  stopped.addEventListener("abort", onStop, { once: true });
+  cancelled.addEventListener("abort", onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      stopped.removeEventListener("abort", onStop);
+      cancelled.removeEventListener("abort", onCancel);
+    },
+  };
+}
+
 /** Parse the CLI's `approve` arguments; a string saying what is wrong when they are malformed. */
 function parsePrompt(args: unknown): ApprovalPrompt | { readonly malformed: string; readonly tool: string } {
   const a = isJsonObject(args) ? args : {};
@@ -265,6 +290,8 @@ export class ApprovalServer implements AsyncDisposable {
       this.running = null;
       run.controller.abort(new Error("the approval server stopped before anyone answered"));
       await Promise.allSettled([...this.inflight]);
+      // Let the SDK write those denials to their streams before the listener closes the connections.
+      await new Promise((resolve) => setImmediate(resolve));
       try {
         await run.transport.stop();
       } finally {
@@ -315,16 +342,21 @@ export class ApprovalServer implements AsyncDisposable {
         verdict = errorVerdict(prompt, "the approval server is stopping", false);
       } else {
         prompt = parsed;
-        verdict = await decide(prompt, {
-          asker: this.asker,
-          timeoutMs: this.timeoutMs,
-          autoAllow: this.autoAllow,
-          autoAllowWhen: this.autoAllowWhen,
-          autonomy: this.autonomy,
-          origin: "approval_server",
-          question: `The Claude CLI asks to run ${pyStr(prompt.tool)} with ${wireJson(prompt.arguments)}. Allow it?`,
-          signal: AbortSignal.any([run.controller.signal, requestSignal]),
-        });
+        const abandon = abandonment(run.controller.signal, requestSignal);
+        try {
+          verdict = await decide(prompt, {
+            asker: this.asker,
+            timeoutMs: this.timeoutMs,
+            autoAllow: this.autoAllow,
+            autoAllowWhen: this.autoAllowWhen,
+            autonomy: this.autonomy,
+            origin: "approval_server",
+            question: `The Claude CLI asks to run ${pyStr(prompt.tool)} with ${wireJson(prompt.arguments)}. Allow it?`,
+            signal: abandon.signal,
+          });
+        } finally {
+          abandon.dispose();
+        }
       }
       return textResult(answerText(await this.audit.record(prompt, verdict)));
     } catch (err) {
