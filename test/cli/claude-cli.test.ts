@@ -3,26 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Agent, ReActCognition, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCliAgents, ClaudeCliCognition, CliRunError, McpServerNotConnectedError, type ClaudeCliOptions } from "../../src/cli/index.js";
+import { asCliAgents, ClaudeCliCognition, CliRunError, McpServerNotConnectedError } from "../../src/cli/index.js";
+import { hermeticClaude } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
-import { CLAUDE_BIN, Hermetic, processesWithHome } from "./kit/hermetic.js";
+import { Hermetic, processesWithHome } from "./kit/hermetic.js";
 
 const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
 
-function claude(h: Hermetic, api: FakeAnthropic, options: Partial<ClaudeCliOptions> = {}): ClaudeCliCognition {
-  return new ClaudeCliCognition({
-    model: "fake-model",
-    binary: CLAUDE_BIN,
-    cwd: h.cwd,
-    env: h.claudeEnv(api.url),
-    inheritEnv: false,
-    settingSources: "",
-    strictMcpConfig: true,
-    timeoutMs: 60_000,
-    ...options,
-  });
-}
+const claude = hermeticClaude;
 
 describe("ClaudeCliCognition against the real claude binary", () => {
   it("runs an MCP tool in this process and returns the fake's final text", async () => {

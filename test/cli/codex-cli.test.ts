@@ -1,28 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCodexMcp, CodexCliCognition, type CodexCliOptions } from "../../src/cli/index.js";
+import { asCodexMcp } from "../../src/cli/index.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
-import { CODEX_BIN, CODEX_HERMETIC_ARGS, codexFakeProvider, Hermetic } from "./kit/hermetic.js";
+import { hermeticCodex } from "./kit/cognitions.js";
+import { Hermetic } from "./kit/hermetic.js";
 
 const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
 
-function codex(h: Hermetic, api: FakeOpenAI, options: Partial<CodexCliOptions> = {}): CodexCliCognition {
-  const { config, env, ...rest } = options;
-  return new CodexCliCognition({
-    model: "fake-model",
-    binary: CODEX_BIN,
-    cwd: h.cwd,
-    inheritEnv: false,
-    sandbox: "read-only",
-    timeoutMs: 60_000,
-    extraArgs: [...CODEX_HERMETIC_ARGS],
-    ...rest,
-    config: { ...codexFakeProvider(api.url), ...config },
-    env: { ...h.codexEnv(), ...env },
-  });
-}
+const codex = hermeticCodex;
 
 const engineSpec = (engine: EngineFixture, token = engine.token) => ({
   name: "engine",

@@ -5,22 +5,12 @@ import { Agent, type Asker } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ClaudeCliCognition, HookServer, hookSettings, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
-import { CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
+import { hermeticClaude } from "./kit/cognitions.js";
+import { Hermetic } from "./kit/hermetic.js";
 
 function claude(h: Hermetic, api: FakeAnthropic, hooks: HookServer, options: Partial<ClaudeCliOptions> = {}): ClaudeCliCognition {
   const { settings, env } = hooks.cliOptions();
-  return new ClaudeCliCognition({
-    model: "fake-model",
-    binary: CLAUDE_BIN,
-    cwd: h.cwd,
-    env: { ...h.claudeEnv(api.url), ...env },
-    inheritEnv: false,
-    settingSources: "",
-    strictMcpConfig: true,
-    settings,
-    timeoutMs: 60_000,
-    ...options,
-  });
+  return hermeticClaude(h, api, { settings, env, ...options });
 }
 
 const bash = (command: string) => ({ toolUses: [{ name: "Bash", input: { command, description: "write a marker" } }] });
@@ -72,10 +62,7 @@ describe("hookSettings + HookServer against the real claude binary", () => {
     const url = hooks.url;
     await hooks.stop();
     await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "done" }]);
-    const cognition = new ClaudeCliCognition({
-      model: "fake-model", binary: CLAUDE_BIN, cwd: h.cwd, env: { ...h.claudeEnv(api.url), ...opts.env }, inheritEnv: false,
-      settingSources: "", settings: opts.settings, allowedTools: ["Bash"], timeoutMs: 60_000,
-    });
+    const cognition = hermeticClaude(h, api, { ...opts, allowedTools: ["Bash"] });
     const result = await new Agent({ name: "dev", cognition }).run("write the marker", makeTestCtx());
     expect(existsSync(join(h.cwd, "marker.txt"))).toBe(false);
     expect(api.toolResults()[0]).toMatchObject({ is_error: true });

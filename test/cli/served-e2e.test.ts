@@ -10,10 +10,11 @@ import { describe, expect, it } from "vitest";
 import { Agent, Tool, ToolRegistry, type Asker, type Decision, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer, approvalGuard, serveRegistry } from "../../src/mcp/index.js";
-import { asCodexMcp, ClaudeCliCognition, CodexCliCognition } from "../../src/cli/index.js";
+import { asCodexMcp } from "../../src/cli/index.js";
+import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
-import { CLAUDE_BIN, CODEX_BIN, CODEX_HERMETIC_ARGS, codexFakeProvider, Hermetic } from "./kit/hermetic.js";
+import { Hermetic } from "./kit/hermetic.js";
 
 @injectable()
 class CheckService {
@@ -61,10 +62,6 @@ const asker = (decision: Decision): Asker & { asked: number } => {
   return a;
 };
 
-function claudeEnv(h: Hermetic, api: FakeAnthropic) {
-  return { model: "fake-model", binary: CLAUDE_BIN, cwd: h.cwd, env: h.claudeEnv(api.url), inheritEnv: false, timeoutMs: 60_000 } as const;
-}
-
 describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
   it("mcp__engine__run_check reaches the tool body with its injected dependency; the result reaches the fake", async () => {
     await using h = Hermetic.create();
@@ -73,7 +70,7 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
     await using spec = await serveRegistry(reg, { name: "engine", ctx });
     await spec.start();
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
-    const cognition = new ClaudeCliCognition({ ...claudeEnv(h, api), allowedTools: spec.autoApprove, settingSources: "", ...spec.cliOptions({ builtinTools: false }) });
+    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, ...spec.cliOptions({ builtinTools: false }) });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(checks.seen).toEqual(["lint"]);
@@ -100,12 +97,7 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
     await approvals.start();
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "finished" }]);
     const a = approvals.cliOptions();
-    const cognition = new ClaudeCliCognition({
-      ...claudeEnv(h, api),
-      ...a,
-      mcpConfig: [...spec.cliOptions().mcpConfig, ...a.mcpConfig],
-      builtinTools: false,
-    });
+    const cognition = hermeticClaude(h, api, { ...a, mcpConfig: [...spec.cliOptions().mcpConfig, ...a.mcpConfig], builtinTools: false });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(reviewer.asked).toBe(1);
@@ -125,20 +117,6 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
 });
 
 describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", () => {
-  function codex(h: Hermetic, api: FakeOpenAI, mcp: { config: Record<string, unknown>; env: Record<string, string> }): CodexCliCognition {
-    return new CodexCliCognition({
-      model: "fake-model",
-      binary: CODEX_BIN,
-      cwd: h.cwd,
-      inheritEnv: false,
-      sandbox: "read-only",
-      timeoutMs: 60_000,
-      extraArgs: [...CODEX_HERMETIC_ARGS],
-      config: { ...codexFakeProvider(api.url), ...(mcp.config as Record<string, string>) },
-      env: { ...h.codexEnv(), ...mcp.env },
-    });
-  }
-
   it("the tool body runs and its result reaches the fake (spec.codexOptions())", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
@@ -146,7 +124,7 @@ describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", () => {
     await using spec = await serveRegistry(reg, { name: "engine", ctx });
     await spec.start();
     await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "lint passed" }]);
-    const result = await new Agent({ name: "dev", cognition: codex(h, api, spec.codexOptions()) }).run("check lint", ctx);
+    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, spec.codexOptions()) }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(checks.seen).toEqual(["lint"]);
     expect(spec.callsSeen).toBe(1);
@@ -163,7 +141,7 @@ describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", () => {
     await using spec = await serveRegistry(reg, { name: "engine", ctx, guard });
     await spec.start();
     await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "deploy", arguments: { env: "prod" } }] }, { text: "deploy was refused" }]);
-    const result = await new Agent({ name: "dev", cognition: codex(h, api, asCodexMcp({ ...spec, guarded: true })) }).run("deploy to prod", ctx);
+    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, asCodexMcp({ ...spec, guarded: true })) }).run("deploy to prod", ctx);
     expect(result.error).toBeUndefined();
     expect(reviewer.asked).toBe(1);
     expect(checks.seen).toEqual([]);
