@@ -109,7 +109,7 @@ describe("command lines that cannot run as written exit 2 with one line", () => 
       /^agentkit serve: --write-mcp-json is for --transport http; with --transport stdio this process is the child a CLI spawns/,
     );
     expect(await usageError(["serve", "m.js", "--write-mcp-json", "/nonexistent-dir-agentkit/mcp.json"])).toBe(
-      "agentkit serve: --write-mcp-json: directory '/nonexistent-dir-agentkit' does not exist; create it or choose another path",
+      "agentkit serve: --write-mcp-json: '/nonexistent-dir-agentkit' is not an existing directory; create it or choose another path",
     );
   });
 });

@@ -66,7 +66,7 @@ function request(argv: readonly string[]): ServeRequest | null {
       );
     }
     const dir = dirname(resolve(writeMcpJson));
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: directory '${dir}' does not exist; create it or choose another path`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: '${dir}' is not an existing directory; create it or choose another path`);
   }
   const timeoutMs = parseMilliseconds("serve", "timeout-ms", stringOption(line, "timeout-ms"));
   return {

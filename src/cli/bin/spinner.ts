@@ -22,9 +22,12 @@ const FRAME_MS = 80;
  */
 export function startSpinner(text: string, stream: NodeJS.WriteStream = process.stderr): Spinner {
   if (!stream.isTTY) return { active: false, stop() {} };
+  // A line wider than the terminal wraps, and "\r" then rewrites only its last row.
+  const room = Math.max((stream.columns || 80) - 3, 10);
+  const shown = text.length > room ? `${text.slice(0, room - 1)}…` : text;
   let i = 0;
   const draw = () => {
-    stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${text}`);
+    stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${shown}`);
   };
   draw();
   const timer = setInterval(draw, FRAME_MS);
