@@ -367,6 +367,7 @@ describe("open() unwinds what it opened", () => {
 describe("a server that dies mid-session", () => {
   it("calls fail with a message saying the connection is gone, with the exit status", async () => {
     await using client = await MCPClient.open(countingServer());
+    await client.listTools(); // cached now
     process.kill(client.pid!, "SIGKILL");
     const err = await eventually(
       () => client.callTool("add", { a: 1, b: 1 }).catch((e: unknown) => e),
@@ -374,5 +375,7 @@ describe("a server that dies mid-session", () => {
     );
     expect(err).toBeInstanceOf(McpRequestError);
     expect((err as Error).message).toContain("The connection is gone (the server process was killed by SIGKILL); open a new MCPClient");
+    // The cached list of a server that went away is not served.
+    await expect(client.listTools()).rejects.toThrow(/^MCP tools\/list on stdio server .* failed: .*The connection is gone/s);
   });
 });

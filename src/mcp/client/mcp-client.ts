@@ -98,7 +98,10 @@ export class MCPClient implements AsyncDisposable {
     this.tools = new TtlCache(ttl);
     this.resources = new TtlCache(ttl);
     session.onclose = () => {
+      // The server went away: its lists describe nothing we can call any more.
       this.lost = true;
+      this.tools.clear();
+      this.resources.clear();
     };
   }
 
