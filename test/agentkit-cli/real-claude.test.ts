@@ -1,0 +1,111 @@
+/**
+ * An `agentkit serve` child verified with the real `claude` binary
+ * (node_modules/.bin/claude, spawned directly) against the fake Anthropic API
+ * of the CLI test kit, in a hermetic environment: the model asks for
+ * `mcp__engine__run_check`, the CLI calls the served tool, and the text only
+ * the tool body produces reaches the model. Once with Claude spawning
+ * `agentkit serve --transport stdio` itself, once with the exact line
+ * `agentkit serve` (http) printed for pasting.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FakeAnthropic, type AnthropicRequest } from "../cli/kit/fake-anthropic.js";
+import { CLAUDE_BIN, Hermetic } from "../cli/kit/hermetic.js";
+import { pidsMatching } from "../helpers/procs.js";
+import { AGENTKIT, MODULES, ServeProcess, killGroup, requireBuild } from "./agentkit-process.js";
+
+beforeAll(requireBuild);
+
+const OPS = join(MODULES, "ops-module.js");
+
+/** The model: call run_check once (if the CLI offers it), then answer. */
+function script() {
+  return [
+    (body: AnthropicRequest) =>
+      body.tools?.some((t) => t.name === "mcp__engine__run_check")
+        ? { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }
+        : { text: `run_check was not offered; tools: ${(body.tools ?? []).map((t) => t.name).join(", ")}` },
+    { text: "done" },
+  ];
+}
+
+/** Run the real claude in `h` with `args` (after the hermetic print-mode flags); resolves with its stream-json events. */
+async function claude(h: Hermetic, api: FakeAnthropic, args: readonly string[]): Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }> {
+  const child = spawn(CLAUDE_BIN, ["-p", "check lint", "--output-format", "stream-json", "--verbose", "--model", "fake-model", "--tools", "", ...args], {
+    cwd: h.cwd,
+    env: h.claudeEnv(api.url),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const timer = setTimeout(() => void killGroup(child), 90_000);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (c) => resolve(c));
+    });
+    const events = stdout
+      .split("\n")
+      .filter((l) => l.trim().startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return { code, events, stderr };
+  } finally {
+    clearTimeout(timer);
+    await killGroup(child);
+  }
+}
+
+/** The text of every tool_result the CLI sent back to the model. */
+function toolResultTexts(api: FakeAnthropic): string[] {
+  return api.toolResults().map((r) => {
+    const c = r.content;
+    return typeof c === "string" ? c : (c as { text?: string }[]).map((b) => b.text ?? "").join("");
+  });
+}
+
+function expectConnectedAndRan(run: Awaited<ReturnType<typeof claude>>, api: FakeAnthropic): void {
+  const init = run.events.find((e) => e.type === "system" && e.subtype === "init") as { mcp_servers?: unknown; tools?: string[] } | undefined;
+  expect(init, `no init event; stderr: ${run.stderr}`).toBeDefined();
+  expect(init!.mcp_servers).toEqual([expect.objectContaining({ name: "engine", status: "connected" })]);
+  expect(init!.tools).toEqual(expect.arrayContaining(["mcp__engine__run_check", "mcp__engine__deploy"]));
+  // "lint:lax:ok" exists nowhere but in RunCheck.run's return value.
+  expect(toolResultTexts(api)).toEqual(["lint:lax:ok"]);
+  const result = run.events.find((e) => e.type === "result") as { is_error?: boolean; result?: string } | undefined;
+  expect(result).toMatchObject({ is_error: false, result: "done" });
+  expect(run.code).toBe(0);
+}
+
+describe("the real claude binary and agentkit serve", () => {
+  it("spawns `agentkit serve --transport stdio` from --mcp-config, calls the tool, and the child exits with the CLI", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeAnthropic.start(script());
+    // A --timeout-ms unique to this test makes its child findable by command line.
+    const unique = String(600_000 + (process.pid % 100_000));
+    const config = JSON.stringify({
+      mcpServers: { engine: { type: "stdio", command: process.execPath, args: [AGENTKIT, "serve", OPS, "--transport", "stdio", "--timeout-ms", unique] } },
+    });
+    const run = await claude(h, api, ["--mcp-config", config, "--strict-mcp-config", "--setting-sources", "", "--allowedTools", "mcp__engine__run_check"]);
+    expectConnectedAndRan(run, api);
+    const marker = `--transport stdio --timeout-ms ${unique}`;
+    const deadline = Date.now() + 10_000;
+    while (pidsMatching(marker).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(pidsMatching(marker)).toEqual([]);
+  });
+
+  it("runs the exact Claude Code line `agentkit serve` printed, and the served tool body runs in the serve process", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeAnthropic.start(script());
+    await using serve = await ServeProcess.start([OPS]);
+    const line = /^ {2}claude (.+)$/m.exec(serve.stdout)![1]!;
+    // The printed words need no shell quoting here (paths under the temp dir, tool names).
+    expect(line).not.toMatch(/['"\\]/);
+    const run = await claude(h, api, line.split(" "));
+    expectConnectedAndRan(run, api);
+    expect(await serve.stop()).toEqual({ code: 0, signal: null });
+    expect(serve.stderr).toContain("agentkit serve: stopped 'engine' on SIGTERM after 1 call(s)");
+  });
+});
