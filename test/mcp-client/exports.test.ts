@@ -1,0 +1,31 @@
+import { expect, it } from "vitest";
+import * as client from "../../src/mcp/client/index.js";
+import * as mcp from "../../src/mcp/index.js";
+
+// An addition to the client's public surface is a reviewed decision: update this list on purpose.
+const CLIENT_EXPORTS = [
+  "DEFAULT_HTTP_TIMEOUT_MS",
+  "DEFAULT_TTL_MS",
+  "MCPClient",
+  "MCP_PROMPT_VERSION",
+  "McpConnectError",
+  "McpNotEnteredError",
+  "McpRequestError",
+  "McpResourceMemory",
+  "McpTool",
+  "NOT_ENTERED_MESSAGE",
+  "StdioServer",
+  "StreamableHttpServer",
+  "mcpPrompts",
+  "mcpResources",
+  "mcpTools",
+  "promptText",
+  "resourceText",
+  "toolResultText",
+];
+
+it("the client barrel exports exactly these names, all re-exported by arc-agentkit/mcp", () => {
+  expect(Object.keys(client).sort()).toEqual(CLIENT_EXPORTS);
+  for (const name of CLIENT_EXPORTS) expect(mcp[name as keyof typeof mcp]).toBe(client[name as keyof typeof client]);
+  expect(client.DEFAULT_TTL_MS).toBe(30_000);
+});
