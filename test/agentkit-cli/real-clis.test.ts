@@ -5,13 +5,17 @@
  * `mcp__engine__run_check`, the CLI calls the served tool, and the text only
  * the tool body produces reaches the model. Once with Claude spawning
  * `agentkit serve --transport stdio` itself, once with the exact line
- * `agentkit serve` (http) printed for pasting.
+ * `agentkit serve` (http) printed for pasting. And the `--codex` lines with
+ * the real `codex` binary: its env file sourced, its `-c` overrides verbatim.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tomlOverride } from "../../src/cli/toml.js";
 import { FakeAnthropic, type AnthropicRequest } from "../cli/kit/fake-anthropic.js";
-import { CLAUDE_BIN, Hermetic } from "../cli/kit/hermetic.js";
+import { FakeOpenAI } from "../cli/kit/fake-openai.js";
+import { CLAUDE_BIN, CODEX_BIN, CODEX_HERMETIC_ARGS, Hermetic, codexFakeProvider } from "../cli/kit/hermetic.js";
 import { pidsMatching } from "../helpers/procs.js";
 import { AGENTKIT, MODULES, ServeProcess, killGroup, requireBuild } from "./agentkit-process.js";
 
@@ -107,5 +111,56 @@ describe("the real claude binary and agentkit serve", () => {
     expectConnectedAndRan(run, api);
     expect(await serve.stop()).toEqual({ code: 0, signal: null });
     expect(serve.stderr).toContain("agentkit serve: stopped 'engine' on SIGTERM after 1 call(s)");
+  });
+});
+
+/** Split a printed shell line into words: bare words and '...' quoted ones (what shellQuote produces). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!);
+  return words;
+}
+
+describe("the real codex binary and agentkit serve --codex", () => {
+  it("runs the printed -c overrides with the token from the printed env file, and the tool body's text reaches the model", async () => {
+    await using h = Hermetic.create();
+    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "done" }]);
+    await using serve = await ServeProcess.start([OPS, "--codex"]);
+    const envFile = /set -a; \. (\S+); set \+a/.exec(serve.stdout)![1]!;
+    const env = Object.fromEntries(
+      readFileSync(envFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    const words = shellWords(/^ {2}codex exec (.+) '<task>'$/m.exec(serve.stdout)![1]!);
+    const provider = Object.entries(codexFakeProvider(api.url)).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
+    const child = spawn(
+      CODEX_BIN,
+      ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-s", "read-only", "-m", "fake-model", ...words, ...provider, ...CODEX_HERMETIC_ARGS, "check lint"],
+      { cwd: h.cwd, env: { ...h.codexEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => void killGroup(child), 90_000);
+    try {
+      const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
+      expect(code, `codex failed:\n${stdout}\n${stderr}`).toBe(0);
+    } finally {
+      clearTimeout(timer);
+      await killGroup(child);
+    }
+    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("lint:lax:ok");
+    const call = stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { type: string; item?: { type: string; status?: string; server?: string; tool?: string } })
+      .find((e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call");
+    expect(call?.item).toMatchObject({ server: "engine", tool: "run_check", status: "completed" });
+    expect(await serve.stop()).toEqual({ code: 0, signal: null });
+    expect(serve.stderr).toContain("after 1 call(s)");
   });
 });
