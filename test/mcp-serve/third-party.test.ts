@@ -1,0 +1,150 @@
+/**
+ * A served registry driven by third-party MCP clients: the MCP Inspector CLI
+ * (pinned inspector-cli 1.0.3, with the bearer header) and the MCP
+ * conformance suite 0.1.16 (server-initialize, ping, tools-list,
+ * dns-rebinding-protection; `auth: "none"`, since the suite sends no token).
+ * Both run as real subprocesses; each is killed (whole group) if it hangs.
+ */
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tool } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { echoServer, portIsFree } from "./helpers.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const INSPECTOR = join(ROOT, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js");
+// inspector-cli 1.0.3 checks for "../package.json" relative to the cwd, then imports it relative to
+// itself: run it from its own build directory so both name its package.json (research §2.1).
+const INSPECTOR_CWD = join(ROOT, "node_modules", "@modelcontextprotocol", "inspector-cli", "build");
+const CONFORMANCE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const SHIM = join(ROOT, "test", "fixtures", "conformance", "register.mjs");
+
+const runCheck = tool(
+  {
+    description: "Run the named check and report whether it passed.",
+    sideEffecting: false,
+    input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+  },
+  function runCheck({ name }: { name: string }) {
+    return `${name}:ok`;
+  },
+);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `node args...` in `cwd`; kill its process group after `ms`. */
+function runNode(args: string[], cwd: string, ms = 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, ms);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const specs: McpServerSpec[] = [];
+afterEach(async () => {
+  for (const s of specs.splice(0)) {
+    await s.stop();
+    expect(await portIsFree(Number(new URL(s.url!).port))).toBe(true);
+  }
+});
+async function served(auth: "token" | "none"): Promise<McpServerSpec> {
+  const spec = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), auth });
+  specs.push(spec);
+  await spec.start();
+  return spec;
+}
+
+describe("MCP Inspector CLI against a served registry", () => {
+  it("lists and calls the tools with the bearer header; is refused without it", async () => {
+    const spec = await served("token");
+    const header = `Authorization: ${spec.authHeaders.Authorization}`;
+    const list = await runNode([INSPECTOR, spec.url!, "--method", "tools/list", "--header", header], INSPECTOR_CWD);
+    expect(list.code, list.stderr).toBe(0);
+    const tools = (JSON.parse(list.stdout) as { tools: Array<Record<string, unknown>> }).tools;
+    expect(tools).toEqual([
+      {
+        name: "run_check",
+        description: "Run the named check and report whether it passed.",
+        inputSchema: runCheck.schema.parameters,
+        annotations: { readOnlyHint: true, destructiveHint: false },
+        _meta: { agentkit: { side_effecting: false, requires_approval: false, caps: [] } },
+      },
+    ]);
+    const call = await runNode(
+      [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "--header", header],
+      INSPECTOR_CWD,
+    );
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: "text", text: "lint:ok" }] });
+    const bad = await runNode(
+      [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "verbose=true", "--header", header],
+      INSPECTOR_CWD,
+    );
+    expect(JSON.parse(bad.stdout)).toEqual({
+      content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']" }],
+      isError: true,
+    });
+    const refused = await runNode([INSPECTOR, spec.url!, "--method", "tools/list"], INSPECTOR_CWD);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Unauthorized: this MCP listener requires 'Authorization: Bearer <token>'");
+    expect(spec.callsSeen).toBe(2);
+  });
+});
+
+describe("MCP conformance suite 0.1.16 against a served registry (auth: none)", () => {
+  for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
+    it(`passes ${scenario}`, async () => {
+      const spec = await served("none");
+      const r = await runNode(["--import", SHIM, CONFORMANCE, "server", "--url", spec.url!, "--scenario", scenario], ROOT);
+      const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(r.stdout);
+      expect(summary, `${r.stdout}\n${r.stderr}`).not.toBeNull();
+      expect(r.code, r.stdout).toBe(0);
+      const [, passed, total, failed] = summary!.map(Number);
+      expect(failed).toBe(0);
+      expect(passed).toBe(total);
+      expect(total).toBeGreaterThan(0);
+    });
+  }
+
+  it("negative control: dns-rebinding-protection fails against a bare SDK server with no Host check, so the pass above is earned", async () => {
+    const http = createServer((req, res) => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const server = echoServer();
+      res.on("close", () => void Promise.allSettled([transport.close(), server.close()]));
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
+      const r = await runNode(["--import", SHIM, CONFORMANCE, "server", "--url", url, "--scenario", "dns-rebinding-protection"], ROOT);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("Expected HTTP 4xx for invalid Host/Origin headers, got 200");
+    } finally {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    }
+  });
+});
