@@ -4,6 +4,7 @@
  */
 import type { Autonomy } from "../context/run-context.js";
 import type { Decision } from "./elicitation.js";
+import { describeValue } from "../util/format.js";
 
 /**
  * Should this call ask a person first? `requiresApproval` is honoured under
@@ -21,19 +22,34 @@ export type GateOutcome =
 /**
  * Map a `Decision` onto an outcome. `approve` runs with the original
  * arguments; `modify` with an object `value` runs with the edited ones;
- * anything else is a refusal whose reason names who refused and why. Default deny.
+ * anything else is a refusal whose reason names who refused (the `actor`, or
+ * "the reviewer") and why (the `note`). Default deny: something that is not a
+ * Decision at all is a refusal too.
+ *
+ * Reasons read `tool 'deploy' was not run: rejected by ci: /etc is out of scope`,
+ * `... the approval request expired before anyone answered (reported by pager)`,
+ * `... refused by ci (decision kind string "maybe")`.
  */
 export function decisionOutcome(decision: Decision | undefined | null, original: Record<string, unknown>, toolName: string): GateOutcome {
-  const kind = decision?.kind;
+  const head = `tool '${toolName}' was not run: `;
+  if (!decision || typeof decision !== "object") {
+    return { allowed: false, reason: `${head}the Asker returned ${describeValue(decision)} instead of a Decision` };
+  }
+  const kind: unknown = decision.kind;
   if (kind === "approve") return { allowed: true, arguments: original, modified: false };
-  if (kind === "modify" && decision!.value && typeof decision!.value === "object" && !Array.isArray(decision!.value)) {
-    return { allowed: true, arguments: decision!.value as Record<string, unknown>, modified: true };
+  const value = decision.value;
+  if (kind === "modify" && value && typeof value === "object" && !Array.isArray(value)) {
+    return { allowed: true, arguments: value as Record<string, unknown>, modified: true };
   }
-  const who = decision?.actor ? ` by ${decision.actor}` : "";
+  const actor = typeof decision.actor === "string" && decision.actor !== "" ? decision.actor : undefined;
+  const note = typeof decision.note === "string" && decision.note !== "" ? decision.note : undefined;
+  const who = actor ?? "the reviewer";
+  const why = note ? `: ${note}` : "";
   if (kind === "expired") {
-    return { allowed: false, reason: `tool '${toolName}' was not run: the approval request expired${who} before anyone answered${decision?.note ? ` (${decision.note})` : ""}` };
+    const detail = [actor ? `reported by ${actor}` : "", note ?? ""].filter(Boolean).join(": ");
+    return { allowed: false, reason: `${head}the approval request expired before anyone answered${detail ? ` (${detail})` : ""}` };
   }
-  const why = decision?.note ? `: ${decision.note}` : "";
-  const what = kind === "reject" ? "rejected" : kind === "modify" ? "refused (modify without an object value)" : `refused (decision kind ${JSON.stringify(kind ?? null)})`;
-  return { allowed: false, reason: `tool '${toolName}' was not run: ${what}${who}${why}` };
+  if (kind === "reject") return { allowed: false, reason: `${head}rejected by ${who}${why}` };
+  if (kind === "modify") return { allowed: false, reason: `${head}'modify' from ${who} carried no object value to run with${why}` };
+  return { allowed: false, reason: `${head}refused by ${who} (decision kind ${describeValue(kind)})${why}` };
 }
