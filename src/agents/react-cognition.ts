@@ -20,6 +20,30 @@ export interface ReActOptions {
   readonly maxSteps?: number;
 }
 
+const CANCELLED: unique symbol = Symbol("cancelled");
+
+/** `promise`, or `CANCELLED` as soon as `signal` aborts (the promise is left to settle unobserved). */
+function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof CANCELLED> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.resolve(CANCELLED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(CANCELLED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 /** Render a tool's return value as the text fed back to the model. */
 export function resultText(value: unknown): string {
   if (typeof value === "string") return value;
@@ -34,7 +58,9 @@ export function resultText(value: unknown): string {
 /**
  * The ReAct loop over local tools. Uses `ctx.llm`. Each call is gated by
  * `shouldGate(tool, { keyStep: tool.sideEffecting, autonomy: ctx.autonomy })`;
- * a gated call asks `ctx.asker` and emits `gate.check`. A refused, failed or
+ * a gated call asks `ctx.asker` and emits `gate.check` (`source` is `asker`,
+ * `error` when the Asker threw or there is none, `cancelled` when the run was
+ * cancelled while the Asker was still deciding). A refused, failed or
  * malformed call is reported back to the model as the tool's result, so the
  * model can route around it; the run ends with `"error"` only when the model
  * itself fails.
@@ -136,7 +162,15 @@ export class ReActCognition implements Cognition {
     }
     let decision: Decision;
     try {
-      decision = await ctx.asker.ask({ question: `Allow ${t.name}?`, toolCall: { id: call.id, name: call.name, arguments: call.arguments ?? {} }, source: "react" });
+      const asked = ctx.asker.ask({ question: `Allow ${t.name}?`, toolCall: { id: call.id, name: call.name, arguments: call.arguments ?? {} }, source: "react" });
+      // An Asker may wait forever; a cancelled run must not wait with it.
+      const answer = await untilCancelled(Promise.resolve(asked), ctx.signal);
+      if (answer === CANCELLED) {
+        const reason = `tool '${t.name}' was not run: the run was cancelled while waiting for approval`;
+        ctx.emit("gate.check", { ...base, allowed: false, source: "cancelled", asked: true, reason });
+        return { allowed: false, reason };
+      }
+      decision = answer;
     } catch (err) {
       const reason = `tool '${t.name}' was not run: the approval request failed: ${errorLine(err)}`;
       ctx.emit("gate.check", { ...base, allowed: false, source: "error", asked: true, reason });
