@@ -1,0 +1,120 @@
+/**
+ * `Agent` (src/agents/agent.ts): options, defaults, the cognition contract,
+ * and an agent run that calls a `@Tool` class whose service is injected by
+ * type from a child container.
+ */
+import "reflect-metadata";
+import { IsOptional, IsBoolean, IsString } from "class-validator";
+import { container, injectable } from "tsyringe";
+import { afterEach, describe, expect, it } from "vitest";
+import { Agent, ReActCognition, Tool, ToolRegistry, type AgentResult, type Cognition, type CognitionInput, type RunContext } from "../../../src/index.js";
+import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
+
+@injectable()
+class CheckService {
+  readonly ran: string[] = [];
+  verdict(name: string, strict: boolean): string {
+    this.ran.push(name);
+    return `${name}:${strict ? "strict" : "lax"}:ok`;
+  }
+}
+
+class RunCheckInput {
+  @IsString() name!: string;
+  @IsOptional() @IsBoolean() strict?: boolean;
+}
+
+@Tool({ description: "Run the named check.", input: RunCheckInput, sideEffecting: false })
+class RunCheck {
+  constructor(private readonly checks: CheckService) {}
+  run(input: RunCheckInput, ctx: RunContext): string {
+    ctx.emit("check.ran", { name: input.name });
+    return this.checks.verdict(input.name, input.strict ?? false);
+  }
+}
+
+/** A cognition that answers `result` and records what it was handed. */
+function cognitionReturning(result: Partial<AgentResult>): Cognition & { inputs: CognitionInput[] } {
+  const inputs: CognitionInput[] = [];
+  return {
+    inputs,
+    async run(input) {
+      inputs.push(input);
+      return { output: "", stopReason: "complete", steps: 0, toolCalls: [], usage: {}, ...result };
+    },
+  };
+}
+
+afterEach(() => {
+  expect(container.isRegistered(RunCheck)).toBe(false);
+  expect(container.isRegistered(CheckService)).toBe(false);
+});
+
+describe("Agent", () => {
+  it("defaults: model 'default', prompt '', description ''", () => {
+    const a = new Agent({ name: "dev", cognition: cognitionReturning({}) });
+    expect([a.name, a.model, a.prompt, a.description]).toEqual(["dev", "default", "", ""]);
+  });
+
+  it("hands the task, itself and the context to its cognition and returns its result", async () => {
+    const cog = cognitionReturning({ output: "42", steps: 3 });
+    const agent = new Agent({ name: "calc", model: "m", prompt: "p", cognition: cog, description: "adds" });
+    const ctx = makeTestCtx();
+    const r = await agent.run("6*7", ctx);
+    expect(r).toMatchObject({ output: "42", stopReason: "complete", steps: 3 });
+    expect(cog.inputs).toEqual([{ task: "6*7", agent, ctx }]);
+    expect(ctx.events).toEqual([
+      { event: "agent.start", data: { agent: "calc", task: "6*7" } },
+      { event: "agent.end", data: { agent: "calc", stopReason: "complete", steps: 3 } },
+    ]);
+  });
+
+  it.each([[{}], [{ name: "" }], [{ name: "  " }], [{ name: 3 }]])("refuses a missing name %j", (opts) => {
+    expect(() => new Agent({ ...(opts as object), cognition: cognitionReturning({}) } as never)).toThrow(new TypeError("Agent: 'name' is required (a non-empty string)"));
+  });
+
+  it("refuses a missing cognition", () => {
+    expect(() => new Agent({ name: "dev" } as never)).toThrow(new TypeError("Agent 'dev': 'cognition' is required (e.g. new ReActCognition({ tools }))"));
+  });
+});
+
+describe("an agent run calling a @Tool class with an injected dependency", () => {
+  it("resolves the tool through a child container, runs it, and feeds its result back", async () => {
+    const scope = container.createChildContainer();
+    scope.registerSingleton(CheckService);
+    const registry = ToolRegistry.fromTools([RunCheck], { container: scope });
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "1", name: "run_check", arguments: { name: "lint", verbose: true } }] }),
+      new Turn({ toolCalls: [{ id: "2", name: "run_check", arguments: { name: "lint", strict: true } }] }),
+      new Turn({ content: "lint passed." }),
+    ]);
+    const ctx = makeTestCtx({ llm });
+    const agent = new Agent({ name: "dev", model: "fake", prompt: "Use the tools.", cognition: new ReActCognition({ tools: registry.tools() }) });
+    const result = await agent.run("Is lint clean?", ctx);
+
+    expect(result.output).toBe("lint passed.");
+    expect(result.stopReason).toBe("complete");
+    expect(result.toolCalls.map((c) => [c.name, c.ok, c.result])).toEqual([
+      ["run_check", false, "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']"],
+      ["run_check", true, "lint:strict:ok"],
+    ]);
+    // The singleton in the child container is the one the tool used.
+    expect(scope.resolve(CheckService).ran).toEqual(["lint"]);
+    // The model saw both results, by call id.
+    const last = llm.requests[2]!.messages;
+    expect(last.filter((m) => m.role === "tool").map((m) => [m.toolCallId, m.content])).toEqual([
+      ["1", "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']"],
+      ["2", "lint:strict:ok"],
+    ]);
+    // The tool emitted through the run's context.
+    expect(ctx.eventsNamed("check.ran")).toEqual([{ event: "check.ran", data: { name: "lint" } }]);
+    // The model was shown the DTO-derived schema.
+    expect(llm.requests[0]!.tools).toEqual([
+      {
+        name: "run_check",
+        description: "Run the named check.",
+        parameters: { type: "object", properties: { name: { type: "string" }, strict: { type: "boolean" } }, required: ["name"], additionalProperties: false },
+      },
+    ]);
+  });
+});
