@@ -1,0 +1,59 @@
+/**
+ * The public surface of `arc-agentkit/cli`: the sorted export names (an
+ * addition is a reviewed decision), and an import graph free of the MCP SDK
+ * and express, so the entry point works without the optional peers.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as cli from "../../src/cli/index.js";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gm)) if (!m[1]) out.push(m[2]!);
+  for (const m of text.matchAll(/^\s*import\s+"([^"]+)"/gm)) out.push(m[1]!);
+  return out;
+}
+
+describe("arc-agentkit/cli", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(cli).sort()).toEqual([
+      "ClaudeCliCognition",
+      "CliAgentsError",
+      "CliRunError",
+      "CodexCliCognition",
+      "CodexMcpError",
+      "HookServer",
+      "HookServerError",
+      "McpServerNotConnectedError",
+      "TomlEncodeError",
+      "asCliAgents",
+      "asCodexMcp",
+      "codexTokenEnvVar",
+      "hookSettings",
+      "tomlKeyPath",
+      "tomlOverride",
+      "tomlString",
+      "tomlValue",
+    ]);
+  });
+
+  it("loads no MCP SDK or express value, however deep", () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importsOf(file)) {
+        if (spec.startsWith(".")) walk(join(dirname(file), spec.replace(/\.js$/, ".ts")));
+        else bare.add(spec);
+      }
+    };
+    walk(join(SRC, "cli/index.ts"));
+    expect([...bare].filter((s) => s.startsWith("@modelcontextprotocol/") || s === "express")).toEqual([]);
+    expect([...seen].map((f) => f.slice(SRC.length + 1)).filter((f) => f.startsWith("mcp/"))).toEqual(["mcp/loopback/loopback-checks.ts"]);
+  });
+});
