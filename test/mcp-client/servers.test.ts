@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import { TailBuffer } from "../../src/mcp/client/stdio-transport.js";
 import { TtlCache } from "../../src/mcp/client/ttl-cache.js";
+import { NODE, fixture } from "./support.js";
 
 describe("StdioServer", () => {
   it("is frozen, with args and env frozen copies of what was passed", () => {
@@ -70,6 +71,15 @@ describe("MCPClient.open argument checks", () => {
   it("refuses a server that is not one of the two configs", async () => {
     await expect(MCPClient.open({ command: "x" } as never)).rejects.toThrow("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
     await expect(MCPClient.open(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow("MCPClient.open: ttlMs must be a non-negative number of milliseconds, got -1");
+    await expect(MCPClient.open({ kind: "stdio", command: "" } as never)).rejects.toThrow("StdioServer: 'command' is required");
+  });
+
+  it("accepts a config built by another copy of the package (same shape, another class), re-validated", async () => {
+    const foreign = { ...new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }) };
+    expect(foreign).not.toBeInstanceOf(StdioServer);
+    await using client = await MCPClient.open(foreign as never);
+    expect(client.server).toBeInstanceOf(StdioServer);
+    expect((await client.listTools()).map((t) => t.name)).toContain("add");
   });
 });
 

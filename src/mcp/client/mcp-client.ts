@@ -113,10 +113,8 @@ export class MCPClient implements AsyncDisposable {
    *   tail); nothing opened is left behind.
    * @throws TypeError when `server` is not a `StdioServer` or `StreamableHttpServer`.
    */
-  static async open(server: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
-    if (!(server instanceof StdioServer) && !(server instanceof StreamableHttpServer)) {
-      throw new TypeError("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
-    }
+  static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
+    const server = normalise(config);
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
       throw new TypeError(`MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
     }
@@ -345,6 +343,17 @@ export class MCPClient implements AsyncDisposable {
     }
     return new McpRequestError(request, String(this.server), rpcCode, err, hint);
   }
+}
+
+// A config made by another copy of this package (a second install, src next
+// to dist) is not an instance of these classes; rebuild it by its `kind`,
+// which re-validates every field.
+function normalise(server: McpServerConfig): McpServerConfig {
+  if (server instanceof StdioServer || server instanceof StreamableHttpServer) return server;
+  const kind = (server as { kind?: unknown } | null)?.kind;
+  if (kind === "stdio") return new StdioServer(server as StdioServer);
+  if (kind === "http") return new StreamableHttpServer(server as StreamableHttpServer);
+  throw new TypeError("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
 }
 
 function requestTimeout(server: McpServerConfig, options: MCPClientOptions): number | undefined {
