@@ -1,11 +1,14 @@
 /**
- * The spinner: drawn on stderr while connecting, only when stderr is a
- * terminal, erased afterwards, never wider than the terminal. (Off a TTY
- * nothing is drawn at all: inspect-everything asserts an empty stderr.)
+ * What changes on a terminal. The spinner: drawn on stderr while connecting,
+ * only when stderr is a terminal, erased afterwards, never wider than the
+ * terminal (off a TTY nothing is drawn at all: inspect-everything asserts an
+ * empty stderr). And `serve --transport stdio` run by hand: it says how a CLI
+ * should spawn it.
  */
 import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AGENTKIT, EVERYTHING, ROOT, killGroup, requireBuild } from "./agentkit-process.js";
+import { join } from "node:path";
+import { AGENTKIT, EVERYTHING, MODULES, ROOT, killGroup, requireBuild } from "./agentkit-process.js";
 import { shellQuote } from "../../src/cli/bin/serve.command.js";
 
 beforeAll(requireBuild);
@@ -42,5 +45,18 @@ describe("the spinner on a terminal", () => {
     expect(frames.length).toBeGreaterThan(0);
     for (const f of frames) expect([...f].length).toBeLessThanOrEqual(40);
     expect(frames[0]).toMatch(/^⠋ connecting to stdio server 'node \/.*…$/);
+  });
+});
+
+describe("agentkit serve --transport stdio on a terminal", () => {
+  it("prints the --mcp-config and --allowedTools with which Claude Code spawns it, then serves until stdin ends", async () => {
+    const ops = join(MODULES, "ops-module.js");
+    const { code, output } = await onTerminal(["serve", ops, "--transport", "stdio"], 400);
+    expect(code).toBe(0);
+    const config = JSON.stringify({ mcpServers: { engine: { type: "stdio", command: process.execPath, args: [AGENTKIT, "serve", ops, "--transport", "stdio"] } } });
+    expect(output).toContain(
+      `agentkit serve: 'engine' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\r\n  claude --mcp-config '${config}' --strict-mcp-config --allowedTools mcp__engine__run_check\r\n`,
+    );
+    expect(output).toContain("agentkit serve: 'engine' stopped (stdin closed)");
   });
 });

@@ -47,8 +47,10 @@ The token is never printed: the Claude line names a 0600 config file that holds 
 
 Examples:
   agentkit serve dist/app.module.js
-  agentkit serve dist/app.module.js --export OpsModule --write-mcp-json ./.agentkit-mcp.json
-  claude --mcp-config '{"mcpServers":{"ops":{"type":"stdio","command":"npx","args":["agentkit","serve","dist/app.module.js","--transport","stdio"]}}}' --strict-mcp-config
+  agentkit serve dist/app.module.js --export OpsModule --write-mcp-json ./mcp.json
+  agentkit serve dist/app.module.js --codex
+  agentkit serve dist/app.module.js --transport stdio
+      (on a terminal it prints the --mcp-config with which Claude Code spawns it)
 `;
 
 const TARGET = `Which server:

@@ -240,11 +240,12 @@ async function serveStdio(
         ? approvalGuard({ asker: app.container.resolve(meta.approvals), ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
         : undefined;
     if (process.stdin.isTTY) {
+      // A person ran the child by hand: say how a CLI should spawn it instead.
+      const { qualifiedName, sanitiseToolName } = await import("../../mcp/names.js");
       const doc = JSON.stringify({ mcpServers: { [meta.name]: stdioEntry(modulePath, req.exportName, req.timeoutMs) } });
-      process.stderr.write(
-        `agentkit serve: '${meta.name}' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\n` +
-          `  ${shellLine(["claude", "--mcp-config", doc, "--strict-mcp-config"])}\n`,
-      );
+      const allowed = tools.filter((t) => !t.requiresApproval).map((t) => qualifiedName(meta.name, sanitiseToolName(t.name)));
+      const words = ["claude", "--mcp-config", doc, "--strict-mcp-config", ...(allowed.length ? ["--allowedTools", allowed.sort().join(",")] : [])];
+      process.stderr.write(`agentkit serve: '${meta.name}' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\n  ${shellLine(words)}\n`);
     } else {
       process.stderr.write(`agentkit serve: '${meta.name}' (${exportName}) serving ${tools.length} tool(s) on stdio\n`);
     }

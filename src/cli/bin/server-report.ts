@@ -5,6 +5,7 @@
  */
 import type { Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPClient } from "../../mcp/client/index.js";
+import { qualifiedName, sanitiseToolName } from "../../mcp/names.js";
 
 /** One argument of a tool, from its input schema. */
 export interface ArgumentReport {
@@ -69,11 +70,6 @@ export interface InspectReport {
   readonly prompts: readonly PromptReport[];
 }
 
-/** `name` with every character outside [A-Za-z0-9_-] replaced by `_` (as agentkit sanitises served tool names). */
-export function sanitizeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/g, "_");
-}
-
 type Schema = Readonly<Record<string, unknown>>;
 
 /** A short label for a JSON Schema's type: `string`, `integer[]`, `"a"|"b"`, `string|null`, `object`, `any`. */
@@ -135,7 +131,7 @@ export async function inspectServer(client: MCPClient, options: { prefix?: strin
   const { mcpTools } = await import("../../mcp/client/index.js");
   const info = client.session.getServerVersion();
   const caps = client.session.getServerCapabilities() ?? {};
-  const qualifiedAs = sanitizeName(options.serverName ?? info?.name ?? "server");
+  const qualifiedAs = sanitiseToolName(options.serverName ?? info?.name ?? "server");
   const raw: SdkTool[] = caps.tools ? await client.listTools() : [];
   const adapted = caps.tools ? await mcpTools(client, { prefix: options.prefix ?? "" }) : [];
   const tools = raw.map((t, i): ToolReport => {
@@ -144,7 +140,7 @@ export async function inspectServer(client: MCPClient, options: { prefix?: strin
     return {
       name: t.name,
       adaptedName: a.name,
-      qualifiedName: `mcp__${qualifiedAs}__${sanitizeName(t.name)}`,
+      qualifiedName: qualifiedName(qualifiedAs, sanitiseToolName(t.name)),
       description: t.description ?? "",
       sideEffecting: a.sideEffecting,
       requiresApproval: a.requiresApproval,
