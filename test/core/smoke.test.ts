@@ -1,29 +1,13 @@
+/**
+ * Smoke: the two shortest paths through the core — a @Tool class injected by
+ * type and validated, and an agent over a function tool.
+ */
 import "reflect-metadata";
-import { container, injectable } from "tsyringe";
-import { IsBoolean, IsOptional, IsString } from "class-validator";
+import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { Agent, ReActCognition, Tool, ToolArgumentError, ToolRegistry, tool, type RunContext } from "../../src/index.js";
+import { Agent, ReActCognition, ToolArgumentError, ToolRegistry, tool } from "../../src/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
-
-@injectable()
-class CheckService {
-  verdict(name: string, strict: boolean): string {
-    return `${name}:${strict ? "strict" : "lax"}:ok`;
-  }
-}
-
-class RunCheckInput {
-  @IsString() name!: string;
-  @IsOptional() @IsBoolean() strict?: boolean;
-}
-
-@Tool({ description: "Run the named check.", input: RunCheckInput, sideEffecting: false })
-class RunCheck {
-  constructor(private readonly checks: CheckService) {}
-  run(input: RunCheckInput, _ctx: RunContext): string {
-    return this.checks.verdict(input.name, input.strict ?? false);
-  }
-}
+import { RunCheck } from "./fixtures/run-check.tool.js";
 
 describe("smoke", () => {
   it("injects a @Tool class by type and validates its arguments", async () => {

@@ -4,34 +4,11 @@
  * type from a child container.
  */
 import "reflect-metadata";
-import { IsOptional, IsBoolean, IsString } from "class-validator";
-import { container, injectable } from "tsyringe";
+import { container } from "tsyringe";
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, Tool, ToolRegistry, type AgentResult, type Cognition, type CognitionInput, type RunContext } from "../../../src/index.js";
+import { Agent, ReActCognition, ToolRegistry, type AgentResult, type Cognition, type CognitionInput } from "../../../src/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
-
-@injectable()
-class CheckService {
-  readonly ran: string[] = [];
-  verdict(name: string, strict: boolean): string {
-    this.ran.push(name);
-    return `${name}:${strict ? "strict" : "lax"}:ok`;
-  }
-}
-
-class RunCheckInput {
-  @IsString() name!: string;
-  @IsOptional() @IsBoolean() strict?: boolean;
-}
-
-@Tool({ description: "Run the named check.", input: RunCheckInput, sideEffecting: false })
-class RunCheck {
-  constructor(private readonly checks: CheckService) {}
-  run(input: RunCheckInput, ctx: RunContext): string {
-    ctx.emit("check.ran", { name: input.name });
-    return this.checks.verdict(input.name, input.strict ?? false);
-  }
-}
+import { CheckService, RunCheck } from "../fixtures/run-check.tool.js";
 
 /** A cognition that answers `result` and records what it was handed. */
 function cognitionReturning(result: Partial<AgentResult>): Cognition & { inputs: CognitionInput[] } {
