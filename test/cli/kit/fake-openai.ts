@@ -24,6 +24,8 @@ export interface OpenAITurn {
   readonly text?: string;
   readonly functionCalls?: readonly FakeFunctionCall[];
   readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
+  /** Never answer (the request hangs until the CLI gives up or the fake closes). */
+  readonly hang?: boolean;
   /** Answer with an HTTP error instead. */
   readonly error?: { readonly status: number; readonly message: string };
 }
@@ -89,6 +91,7 @@ export class FakeOpenAI {
     const turn: OpenAITurn = step === undefined
       ? { error: { status: 400, message: `fake openai: script exhausted after ${this.script.length} turn(s)` } }
       : typeof step === "function" ? step(body) : step;
+    if (turn.hang) return;
     if (turn.error) {
       res.writeHead(turn.error.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: turn.error.message, type: "invalid_request_error", code: null, param: null } }));
       return;
