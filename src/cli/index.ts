@@ -19,3 +19,4 @@ export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
 export { CodexCliCognition } from "./codex-cli.cognition.js";
 export type { CodexCliOptions, CodexSandbox } from "./codex-cli.cognition.js";
+export { mergeCliOptions, CliOptionsConflictError } from "./cli-options.js";

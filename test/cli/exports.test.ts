@@ -23,6 +23,7 @@ describe("arc-agentkit/cli", () => {
     expect(Object.keys(cli).sort()).toEqual([
       "ClaudeCliCognition",
       "CliAgentsError",
+      "CliOptionsConflictError",
       "CliRunError",
       "CodexCliCognition",
       "CodexMcpError",
@@ -34,6 +35,7 @@ describe("arc-agentkit/cli", () => {
       "asCodexMcp",
       "codexTokenEnvVar",
       "hookSettings",
+      "mergeCliOptions",
       "tomlKeyPath",
       "tomlOverride",
       "tomlString",

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Agent, Tool, ToolRegistry, type Asker, type Decision, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer, approvalGuard, serveRegistry } from "../../src/mcp/index.js";
-import { asCodexMcp } from "../../src/cli/index.js";
+import { asCodexMcp, mergeCliOptions, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
@@ -96,8 +96,7 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
     await using approvals = new ApprovalServer({ asker: reviewer, ctx });
     await approvals.start();
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "finished" }]);
-    const a = approvals.cliOptions();
-    const cognition = hermeticClaude(h, api, { ...a, mcpConfig: [...spec.cliOptions().mcpConfig, ...a.mcpConfig], builtinTools: false });
+    const cognition = hermeticClaude(h, api, mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()));
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(reviewer.asked).toBe(1);
