@@ -3,6 +3,7 @@
  * schema bytes, annotations, _meta), the error contract, deadlines,
  * cancellation, the guard, and the declarations on the spec.
  */
+import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Cancelled, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -20,6 +21,7 @@ afterEach(async () => {
   for (const s of specs.splice(0)) {
     await s.stop();
     if (s.url) expect(await portIsFree(Number(new URL(s.url).port))).toBe(true);
+    expect(existsSync(s.configPath)).toBe(false);
   }
 });
 

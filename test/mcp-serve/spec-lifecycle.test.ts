@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
+import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -167,6 +168,39 @@ describe("McpServerSpec over HTTP", () => {
     expect(env).toEqual({ [codexTokenEnvVar("engine")]: token });
     expect(JSON.stringify(config)).not.toContain(token);
     expect(config["mcp_servers.engine.tools.run_check.approval_mode"]).toBe("approve");
+  });
+});
+
+describe("a spec that is never stopped", () => {
+  it("does not keep the process alive while not serving, and its config is removed when the process exits", async () => {
+    const fixture = join(import.meta.dirname, "..", "fixtures", "serve", "forgets-to-stop.mjs");
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [fixture], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+      child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(stdout);
+        else reject(new Error(`fixture exited with ${code ?? signal}: ${stderr}`));
+      });
+    });
+    const { configPath, url } = JSON.parse(out) as { configPath: string; url: string };
+    expect(configPath.startsWith(tmp)).toBe(true);
+    expect(existsSync(configPath)).toBe(false);
+    expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+  });
+
+  it("a config that cannot be written releases the port it had bound", async () => {
+    const probe = await holdPort();
+    await probe.close();
+    const err = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), port: probe.port, configPath: join(tmp, "no-such-dir", "x.json") }).catch(
+      (e: NodeJS.ErrnoException) => e,
+    );
+    expect((err as NodeJS.ErrnoException).code).toBe("ENOENT");
+    expect(await portIsFree(probe.port)).toBe(true);
   });
 });
 
