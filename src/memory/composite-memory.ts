@@ -8,10 +8,13 @@ import type { RunContext } from "../context/run-context.js";
 
 /**
  * Queries every source (concurrently), merges the results and ranks them:
- * by `score` (descending) where items have one, otherwise by each source's own
- * order, interleaved round-robin; duplicate content is kept once. A source that
- * fails is skipped and reported on `ctx` as `memory.error`. Writes go to the
- * `writeTo` source (by name), or are refused.
+ * the lists are first interleaved round-robin (each source's best, then each
+ * source's second, ... in source order); items that carry a `score` are then
+ * re-ordered among themselves by score (descending, ties keep the interleaved
+ * order), while unscored items keep their interleaved places. Duplicate
+ * content is kept once, at its best place. A source that fails is skipped and
+ * reported on `ctx` as `memory.error`. Writes go to the `writeTo` source (by
+ * name), or are refused with `NotImplementedError`.
  */
 export class CompositeMemory implements MemorySource {
   readonly name: string;
@@ -30,24 +33,24 @@ export class CompositeMemory implements MemorySource {
 
   async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
     const k = checkK(options.k, `${this.name}.query`);
-    const settled = await Promise.allSettled(this.sources.map((s) => s.query(text, { ...options, k })));
+    // Through a promise, so a source that throws synchronously is skipped like one that rejects.
+    const settled = await Promise.allSettled(this.sources.map(async (s) => s.query(text, { ...options, k })));
     const lists: MemoryItem[][] = [];
     settled.forEach((r, i) => {
       if (r.status === "fulfilled") lists.push(r.value);
       else options.ctx?.emit("memory.error", { source: this.sources[i]!.name, error: String(r.reason) });
     });
-    const merged: Array<{ item: MemoryItem; rank: number; order: number }> = [];
-    let order = 0;
+    const merged: MemoryItem[] = [];
     const longest = Math.max(0, ...lists.map((l) => l.length));
-    for (let rank = 0; rank < longest; rank++) for (const l of lists) if (l[rank]) merged.push({ item: l[rank]!, rank, order: order++ });
-    merged.sort((a, b) => {
-      const sa = a.item.score, sb = b.item.score;
-      if (sa !== undefined && sb !== undefined && sa !== sb) return sb - sa;
-      return a.order - b.order;
-    });
+    for (let rank = 0; rank < longest; rank++) for (const l of lists) if (l[rank]) merged.push(l[rank]!);
+    // One comparator over mixed scored/unscored items is not a total order;
+    // sort the scored items into the scored slots instead (Array#sort is stable).
+    const slots = merged.flatMap((item, i) => (typeof item.score === "number" && !Number.isNaN(item.score) ? [i] : []));
+    const scored = slots.map((i) => merged[i]!).sort((a, b) => b.score! - a.score!);
+    slots.forEach((slot, j) => (merged[slot] = scored[j]!));
     const seen = new Set<string>();
     const out: MemoryItem[] = [];
-    for (const { item } of merged) {
+    for (const item of merged) {
       if (seen.has(item.content)) continue;
       seen.add(item.content);
       out.push(item);
