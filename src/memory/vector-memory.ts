@@ -73,20 +73,27 @@ export class VectorMemory implements MemorySource {
     return this.rows.length;
   }
 
+  /** Embed one text, refusing a vector of the wrong length or with non-finite entries (cosine over it would be garbage). */
+  private async embedOne(text: string, where: string): Promise<number[]> {
+    const [vector] = await this.embedder.embed([text]);
+    if (!Array.isArray(vector) || vector.length !== this.embedder.dimensions) {
+      throw new TypeError(`${this.name}.${where}: the embedder returned a vector of length ${Array.isArray(vector) ? vector.length : "(none)"}, expected ${this.embedder.dimensions}`);
+    }
+    if (!vector.every((x) => Number.isFinite(x))) throw new TypeError(`${this.name}.${where}: the embedder returned a vector with a non-finite entry`);
+    return vector;
+  }
+
   async write(item: MemoryItem): Promise<void> {
     if (!item || typeof item.content !== "string") throw new TypeError(`${this.name}.write: item.content must be a string`);
-    const [vector] = await this.embedder.embed([item.content]);
-    if (!vector || vector.length !== this.embedder.dimensions) {
-      throw new TypeError(`${this.name}.write: the embedder returned a vector of length ${vector?.length}, expected ${this.embedder.dimensions}`);
-    }
+    const vector = await this.embedOne(item.content, "write");
     this.rows.push({ item: memoryItem(item.content, item.metadata ?? {}), vector });
   }
 
   async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
     const k = checkK(options.k, `${this.name}.query`);
-    const [q] = await this.embedder.embed([text]);
+    const q = await this.embedOne(text, "query");
     return this.rows
-      .map((r, i) => ({ r, i, s: cosine(q!, r.vector) }))
+      .map((r, i) => ({ r, i, s: cosine(q, r.vector) }))
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, k)
       .map(({ r, s }) => memoryItem(r.item.content, r.item.metadata, s));
