@@ -43,7 +43,9 @@ export class CompactedMemory implements MemorySource {
       }
       let content = item.content;
       if (content.length > budget) {
-        content = `${content.slice(0, budget)}\n[truncated: ${item.content.length - budget} more chars]`;
+        // Never cut a surrogate pair in half.
+        const keep = /[\uD800-\uDBFF]/.test(content[budget - 1]!) ? budget - 1 : budget;
+        content = `${content.slice(0, keep)}\n[truncated: ${item.content.length - keep} more chars]`;
         out.push(memoryItem(content, { ...item.metadata, truncated: true }, item.score));
       } else out.push(item);
       used += Math.min(item.content.length, budget);
