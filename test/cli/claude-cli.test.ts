@@ -168,4 +168,57 @@ describe("ClaudeCliCognition against the real claude binary", () => {
     expect(sub[0]!.tools!.map((t) => t.name)).not.toContain("Bash");
     expect(result.output).toBe("the reviewer says ship it");
   });
+
+  it("maps disallowedTools and the agent's prompt to flags; a task that looks like a flag stays the task", async () => {
+    await using h = Hermetic.create();
+    await using engine = await EngineFixture.start(checker);
+    await using api = await FakeAnthropic.start([{ text: "no tools today" }]);
+    const cognition = claude(h, api, { mcpConfig: [engine.mcpConfig()], disallowedTools: ["mcp__engine__run_check"], builtinTools: ["Read"] });
+    const result = await new Agent({ name: "dev", prompt: "Agent prompt marker: 51d2.", cognition }).run("--version please", makeTestCtx());
+    expect(result.error).toBeUndefined();
+    expect(result.output).toBe("no tools today");
+    const req = api.messageRequests[0]!;
+    const offered = req.tools!.map((t) => t.name);
+    expect(offered).toContain("Read");
+    expect(offered).not.toContain("mcp__engine__run_check");
+    expect(offered).not.toContain("Bash");
+    expect(JSON.stringify(req.system)).toContain("Agent prompt marker: 51d2.");
+    expect(JSON.stringify(req.messages)).toContain("--version please");
+  });
+
+  it("args(): each option becomes its flag, in order, with the task after --", () => {
+    const c = new ClaudeCliCognition({
+      model: "sonnet",
+      mcpConfig: ["/tmp/a.json", '{"mcpServers":{}}'],
+      strictMcpConfig: true,
+      permissionPromptTool: "mcp__agentkit_approvals__approve",
+      allowedTools: ["mcp__engine__run_check", "Bash(git *)"],
+      disallowedTools: ["WebFetch"],
+      builtinTools: false,
+      settingSources: ["user", "project"],
+      settings: { hooks: {} },
+      agents: { r: { description: "d", prompt: "p" } },
+      permissionMode: "dontAsk",
+      extraArgs: ["--max-turns", "3"],
+    });
+    expect(c.args("do it", "be terse")).toEqual([
+      "-p", "--output-format", "stream-json", "--verbose", "--model", "sonnet",
+      "--mcp-config", "/tmp/a.json", '{"mcpServers":{}}',
+      "--strict-mcp-config",
+      "--permission-prompt-tool", "mcp__agentkit_approvals__approve",
+      "--allowedTools", "mcp__engine__run_check", "Bash(git *)",
+      "--disallowedTools", "WebFetch",
+      "--tools", "",
+      "--setting-sources", "user,project",
+      "--settings", '{"hooks":{}}',
+      "--agents", '{"r":{"description":"d","prompt":"p"}}',
+      "--permission-mode", "dontAsk",
+      "--append-system-prompt", "be terse",
+      "--max-turns", "3",
+      "--", "do it",
+    ]);
+    expect(new ClaudeCliCognition({ model: "m", settingSources: "" }).args("t")).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--model", "m", "--setting-sources", "", "--", "t"]);
+    expect(() => new ClaudeCliCognition({ model: "" })).toThrow("ClaudeCliCognition: 'model' is required");
+    expect(() => new ClaudeCliCognition({ model: "m", timeoutMs: 0 })).toThrow("ClaudeCliCognition: timeoutMs must be a positive number of milliseconds, got 0");
+  });
 });

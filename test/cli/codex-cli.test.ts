@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCodexMcp } from "../../src/cli/index.js";
+import { asCodexMcp, CodexCliCognition, TomlEncodeError } from "../../src/cli/index.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
 import { hermeticCodex } from "./kit/cognitions.js";
@@ -64,5 +64,27 @@ describe("CodexCliCognition against the real codex binary", () => {
     const result = await new Agent({ name: "dev", prompt: "You are terse. Marker: 7f3a.", cognition: codex(h, api) }).run("hello", makeTestCtx());
     expect(result.error).toBeUndefined();
     expect(JSON.stringify(api.responseRequests[0]!.input)).toContain("You are terse. Marker: 7f3a.");
+  });
+
+  it("args(): exec --json, each config entry as -c key=<TOML>, then the task after --", () => {
+    const c = new CodexCliCognition({
+      model: "gpt-5-codex",
+      sandbox: "workspace-write",
+      config: { "mcp_servers.engine.url": "http://127.0.0.1:1/mcp", "mcp_servers.engine.required": true, "mcp_servers.engine.env": { A: 'q"uote' } },
+      disable: ["plugins"],
+      enable: ["x"],
+    });
+    expect(c.args("do it", "be terse")).toEqual([
+      "exec", "--json", "--skip-git-repo-check", "--ephemeral", "-m", "gpt-5-codex", "-s", "workspace-write",
+      "-c", 'mcp_servers.engine.url="http://127.0.0.1:1/mcp"',
+      "-c", "mcp_servers.engine.required=true",
+      "-c", 'mcp_servers.engine.env={ A = "q\\"uote" }',
+      "-c", 'developer_instructions="be terse"',
+      "--enable", "x", "--disable", "plugins",
+      "--", "do it",
+    ]);
+    expect(new CodexCliCognition({ model: "m", ephemeral: false }).args("t")).toEqual(["exec", "--json", "--skip-git-repo-check", "-m", "m", "--", "t"]);
+    expect(() => new CodexCliCognition({ model: "m", config: { "a b": 1 } })).toThrow(TomlEncodeError);
+    expect(() => new CodexCliCognition({ model: "m", sandbox: "none" as never })).toThrow('CodexCliCognition: sandbox must be one of read-only, workspace-write, danger-full-access; got "none"');
   });
 });
