@@ -1,8 +1,13 @@
 /**
  * @module arc-agentkit/cli
  * Public surface of the CLI cognitions: every export listed by name (types with
- * `export type`). Needs only the core: no MCP SDK import, so it works without
- * the optional peers.
+ * `export type`); a test snapshots the sorted names. Needs only the core: no
+ * MCP SDK import, so it works without the optional peers.
+ *
+ * `hookSettings` and `asCliAgents` are Claude-only, and deliberately so: `codex
+ * exec` runs no hooks (no seam through which a built-in tool use could reach
+ * this process) and takes no subagent definitions. On Codex, contain shell
+ * with `sandbox` and guard tools that need a human on the server side.
  */
 export { ClaudeCliCognition } from "./claude-cli.cognition.js";
 export type { ClaudeCliOptions, CliMcpServerStatus } from "./claude-cli.cognition.js";
