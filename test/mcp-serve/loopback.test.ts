@@ -210,6 +210,10 @@ describe("LoopbackMcpTransport", () => {
     expect(res.status).toBe(200);
     const [msg] = await rpcMessages(res);
     expect(msg).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
+    // Claude Code 2.1.332 sends it with the 2026-07-28 version header: the SDK's answer is a 400 JSON-RPC error.
+    const versioned = await rawPost(t.url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, { ...t.authHeaders, "Mcp-Protocol-Version": "2026-07-28" });
+    expect(versioned.status).toBe(400);
+    expect(await versioned.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/^Bad Request: Unsupported protocol version: 2026-07-28/) } });
     // ... and the client's fallback to initialize works.
     const init = await rawPost(t.url, INITIALIZE, t.authHeaders);
     expect(init.status).toBe(200);

@@ -104,9 +104,11 @@ function refuseRawSocket(socket: Socket): void {
  * Protocol: stateful streamable HTTP with SSE responses (JSON-response mode
  * leaks per call on SDK 1.32.2, #2559), or stateless. GET and DELETE route to
  * the session; an unknown session id gets 404. A POST without a session that
- * is not `initialize` (Claude Code 2.1.332 opens with `server/discover`) is
- * answered by a one-shot stateless server, i.e. exactly as the SDK answers it
- * (a JSON-RPC "Method not found"), so the client falls back to `initialize`.
+ * is not `initialize` (Claude Code 2.1.332 opens with `server/discover`,
+ * protocol 2026-07-28) is answered by a one-shot stateless server, i.e.
+ * exactly as the SDK answers it — a 400 JSON-RPC error naming the supported
+ * versions (or "Method not found" without that version header) — and the
+ * client falls back to `initialize`.
  */
 export class LoopbackMcpTransport implements AsyncDisposable {
   /** The endpoint, e.g. `http://127.0.0.1:53411/mcp`. */

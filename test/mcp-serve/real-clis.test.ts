@@ -1,0 +1,108 @@
+/**
+ * The protocol the real CLIs speak, observed at our listener: Claude Code
+ * 2.1.332 opens with `server/discover` (a sessionless POST that is not
+ * initialize, protocol 2026-07-28), gets the SDK's answer (400, a JSON-RPC
+ * error naming the supported versions), falls back to `initialize`, opens the
+ * GET stream of its session and calls the tool; Codex 0.171 sends
+ * `initialize` 2025-06-18. Both run hermetically (fake model APIs from the CLI
+ * test kit, temporary HOME, clean env).
+ */
+import type { IncomingMessage, Server as HttpServer } from "node:http";
+import { describe, expect, it } from "vitest";
+import { Agent, tool } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { hermeticClaude, hermeticCodex } from "../cli/kit/cognitions.js";
+import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
+import { FakeOpenAI } from "../cli/kit/fake-openai.js";
+import { Hermetic } from "../cli/kit/hermetic.js";
+
+interface Seen {
+  method: string;
+  rpc: string | null;
+  session: boolean;
+  protocolHeader: string | null;
+  status: number;
+  clientVersion?: string;
+}
+
+const runCheck = tool(
+  {
+    description: "Run the named check and report whether it passed.",
+    sideEffecting: false,
+    input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+  },
+  function runCheck({ name }: { name: string }) {
+    return `check ${name}: PASSED`;
+  },
+);
+
+/** Record every request the listener answers (method, JSON-RPC method, status). Reads the private http server: test-only. */
+function record(spec: McpServerSpec): Seen[] {
+  const seen: Seen[] = [];
+  const http = (spec as unknown as { listener: { http: HttpServer } }).listener.http;
+  http.prependListener("request", (req: IncomingMessage, res) => {
+    const entry: Seen = {
+      method: req.method ?? "",
+      rpc: null,
+      session: req.headers["mcp-session-id"] !== undefined,
+      protocolHeader: (req.headers["mcp-protocol-version"] as string | undefined) ?? null,
+      status: 0,
+    };
+    seen.push(entry);
+    req.on("data", (b: Buffer) => {
+      try {
+        const m = JSON.parse(b.toString()) as { method?: string; params?: { protocolVersion?: string } };
+        entry.rpc = m.method ?? "(response)";
+        if (m.params?.protocolVersion) entry.clientVersion = m.params.protocolVersion;
+      } catch {
+        entry.rpc = "(partial)";
+      }
+    });
+    res.on("finish", () => (entry.status = res.statusCode));
+  });
+  return seen;
+}
+
+describe("real CLIs against a served registry", () => {
+  it("Claude Code 2.1.332: server/discover first, answered as the SDK answers it; then initialize, the session's GET stream, and the call", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    await using spec = await serveRegistry([runCheck], { name: "engine", ctx });
+    await spec.start();
+    const seen = record(spec);
+    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
+    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, ...spec.cliOptions({ builtinTools: false }) });
+    const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
+    expect(result.error).toBeUndefined();
+    expect(result.output).toBe("lint passed");
+    expect(spec.callsSeen).toBe(1);
+    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "check lint: PASSED" }] }]);
+
+    const first = seen[0]!;
+    // The 2026-07-28 probe: the SDK (1.32.2) answers a version it does not speak with 400 and a JSON-RPC error; the CLI falls back.
+    expect(first).toMatchObject({ method: "POST", rpc: "server/discover", session: false, protocolHeader: "2026-07-28", status: 400 });
+    const init = seen.findIndex((s) => s.rpc === "initialize");
+    expect(init).toBeGreaterThan(0);
+    expect(seen[init]).toMatchObject({ session: false, status: 200, clientVersion: "2025-11-25" });
+    expect(seen.slice(init + 1).every((s) => s.session)).toBe(true);
+    expect(seen.some((s) => s.method === "GET" && s.session)).toBe(true);
+    expect(seen.filter((s) => s.rpc === "tools/call")).toHaveLength(1);
+  });
+
+  it("Codex 0.171: initialize 2025-06-18, then tools/list and the call, all in one session", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    await using spec = await serveRegistry([runCheck], { name: "engine", ctx });
+    await spec.start();
+    const seen = record(spec);
+    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "lint passed" }]);
+    const cognition = hermeticCodex(h, api, spec.codexOptions());
+    const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
+    expect(result.error).toBeUndefined();
+    expect(spec.callsSeen).toBe(1);
+    const init = seen.find((s) => s.rpc === "initialize");
+    expect(init).toMatchObject({ method: "POST", session: false, status: 200, clientVersion: "2025-06-18" });
+    expect(seen.filter((s) => s.rpc === "tools/list" || s.rpc === "tools/call").every((s) => s.session && s.status === 200)).toBe(true);
+  });
+});
