@@ -332,6 +332,7 @@ describe("serveRegistry: options", () => {
     await expect(serveRegistry([runCheck], { name: "engine", ctx, transport: "ws" as never })).rejects.toThrow(/transport must be "http" or "stdio"/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, command: ["x"] })).rejects.toThrow(/command applies to transport "stdio" only/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, guard: "no" as never })).rejects.toThrow(/guard must be a function/);
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, token: "constant" } as never)).rejects.toThrow(/never supplied/);
   });
 
   it("serves the sessionless server/discover probe and a stateless tools/call", async () => {
