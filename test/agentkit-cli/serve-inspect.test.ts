@@ -160,6 +160,19 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
   });
 });
 
+describe("agentkit serve --timeout-ms", () => {
+  it("is the served tools' per-call deadline, over http and over stdio (the seed's sentence)", async () => {
+    const slow = join(FIXTURES, "slow-tool-module.mjs");
+    const abandoned = "tool 'slow_build' did not return within 0.3s and was abandoned\n";
+    await using serve = await ServeProcess.start([slow, "--timeout-ms", "300"]);
+    const header = `Authorization: ${authorization(serve.configPath, "slow")}`;
+    expect(await runAgentkit(["call", "slow_build", "--url", serve.url, "--header", header])).toMatchObject({ code: 1, stdout: "", stderr: abandoned });
+    expect((await serve.stop()).code).toBe(0);
+    const child = [process.execPath, AGENTKIT, "serve", slow, "--transport", "stdio", "--timeout-ms", "300"];
+    expect(await runAgentkit(["call", "slow_build", "--", ...child])).toMatchObject({ code: 1, stdout: "", stderr: abandoned });
+  });
+});
+
 describe("agentkit serve --transport stdio", () => {
   it("is a stdio MCP server that agentkit inspect and call can spawn", async () => {
     const child = [process.execPath, AGENTKIT, "serve", OPS, "--transport", "stdio"];

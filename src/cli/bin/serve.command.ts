@@ -79,12 +79,24 @@ function request(argv: readonly string[]): ServeRequest | null {
   };
 }
 
-/** Resolves with the signal that asked us to stop; handlers are installed at once. */
+/**
+ * Resolves with the signal that asked us to stop; handlers are installed at
+ * once (so a signal during start-up still stops cleanly, once started). A
+ * second signal while stopping exits at once (exit hooks still remove the
+ * config files).
+ */
 function stopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
   let resolveFn!: (s: NodeJS.Signals) => void;
   const received = new Promise<NodeJS.Signals>((r) => (resolveFn = r));
+  let count = 0;
   const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
-    const h = () => resolveFn(sig);
+    const h = () => {
+      if (++count > 1) {
+        process.stderr.write(`agentkit serve: ${sig} again — exiting without waiting for a clean stop\n`);
+        process.exit(1);
+      }
+      resolveFn(sig);
+    };
     process.on(sig, h);
     return [sig, h] as const;
   });
