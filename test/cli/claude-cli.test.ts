@@ -7,13 +7,13 @@ import { asCliAgents, ClaudeCliCognition, CliRunError, McpServerNotConnectedErro
 import { hermeticClaude } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
-import { Hermetic, processesWithHome } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, Hermetic, processesWithHome } from "./kit/hermetic.js";
 
 const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
 
 const claude = hermeticClaude;
 
-describe("ClaudeCliCognition against the real claude binary", () => {
+describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIMEOUT_MS }, () => {
   it("runs an MCP tool in this process and returns the fake's final text", async () => {
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);

@@ -5,7 +5,7 @@ import { asCodexMcp, CodexCliCognition, TomlEncodeError } from "../../src/cli/in
 import { FakeOpenAI } from "./kit/fake-openai.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
 import { hermeticCodex } from "./kit/cognitions.js";
-import { Hermetic } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, Hermetic } from "./kit/hermetic.js";
 
 const checker = { check: (name: string) => `check ${name}: PASSED (from the injected checker)` };
 
@@ -20,7 +20,7 @@ const engineSpec = (engine: EngineFixture, token = engine.token) => ({
   mcpNames: { run_check: "mcp__engine__run_check" },
 });
 
-describe("CodexCliCognition against the real codex binary", () => {
+describe("CodexCliCognition against the real codex binary", { timeout: E2E_TIMEOUT_MS }, () => {
   it("runs an MCP tool through asCodexMcp and the result reaches the fake", async () => {
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);

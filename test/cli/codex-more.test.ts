@@ -11,11 +11,11 @@ import { asCodexMcp, type CliRunError } from "../../src/cli/index.js";
 import { ROOT } from "../helpers/run-sample.js";
 import { hermeticCodex } from "./kit/cognitions.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
-import { Hermetic, processesWithHome } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, Hermetic, processesWithHome } from "./kit/hermetic.js";
 
 const write = { functionCalls: [{ name: "exec_command", arguments: { cmd: "echo hi > f.txt" } }] };
 
-describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", () => {
+describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { timeout: E2E_TIMEOUT_MS }, () => {
   it("sandbox read-only: a shell write is refused, and the refusal reaches the model", async () => {
     await using h = Hermetic.create();
     await using api = await FakeOpenAI.start([write, { text: "could not write" }]);

@@ -6,7 +6,7 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { ClaudeCliCognition, HookServer, hookSettings, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { hermeticClaude } from "./kit/cognitions.js";
-import { Hermetic } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, Hermetic } from "./kit/hermetic.js";
 
 function claude(h: Hermetic, api: FakeAnthropic, hooks: HookServer, options: Partial<ClaudeCliOptions> = {}): ClaudeCliCognition {
   const { settings, env } = hooks.cliOptions();
@@ -15,7 +15,7 @@ function claude(h: Hermetic, api: FakeAnthropic, hooks: HookServer, options: Par
 
 const bash = (command: string) => ({ toolUses: [{ name: "Bash", input: { command, description: "write a marker" } }] });
 
-describe("hookSettings + HookServer against the real claude binary", () => {
+describe("hookSettings + HookServer against the real claude binary", { timeout: E2E_TIMEOUT_MS }, () => {
   it("a PreToolUse denial from this process stops the built-in tool", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { runSample } from "../helpers/run-sample.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
-import { CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
 
-describe("CLI samples", () => {
+describe("CLI samples", { timeout: E2E_TIMEOUT_MS }, () => {
   it("cli-claude: the seed's caller shape runs the served tool through the real claude", async () => {
     await using h = Hermetic.create();
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);

@@ -14,7 +14,7 @@ import { asCodexMcp, mergeCliOptions, type ClaudeCliOptions } from "../../src/cl
 import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
-import { Hermetic } from "./kit/hermetic.js";
+import { E2E_TIMEOUT_MS, Hermetic } from "./kit/hermetic.js";
 
 @injectable()
 class CheckService {
@@ -62,7 +62,7 @@ const asker = (decision: Decision): Asker & { asked: number } => {
   return a;
 };
 
-describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
+describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", { timeout: E2E_TIMEOUT_MS }, () => {
   it("mcp__engine__run_check reaches the tool body with its injected dependency; the result reaches the fake", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
@@ -115,7 +115,7 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", () => {
   });
 });
 
-describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", () => {
+describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", { timeout: E2E_TIMEOUT_MS }, () => {
   it("the tool body runs and its result reaches the fake (spec.codexOptions())", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();

@@ -28,6 +28,15 @@ export const CODEX_BIN = join(ROOT, "node_modules", CODEX_TRIPLES[`${process.pla
 if (!existsSync(CLAUDE_BIN)) throw new Error(`the claude binary is missing at ${CLAUDE_BIN}; npm install @anthropic-ai/claude-code`);
 if (!existsSync(CODEX_BIN)) throw new Error(`the codex binary is missing at ${CODEX_BIN}; npm install @openai/codex`);
 
+/**
+ * Test timeout for files that run the real binaries: above every CLI deadline
+ * the kit sets (`RUN_TIMEOUT_MS`, at most two runs per test), so vitest never
+ * abandons a test whose CLI is still running.
+ */
+export const E2E_TIMEOUT_MS = 120_000;
+/** The deadline the kit gives each CLI run. */
+export const RUN_TIMEOUT_MS = 45_000;
+
 /** The suite's env marker (test/global-setup.ts), carried into every child so a leftover process is caught. */
 const MARK = "AGENTKIT_TEST_RUN";
 
