@@ -1,0 +1,35 @@
+/**
+ * @module test/core/surface
+ * The export names of an entry point as the compiler sees them, types
+ * included: values by name, type-only exports as `type Name`, sorted.
+ */
+import ts from "typescript";
+
+/** Sorted export names of `entry` (a .ts file), type-only ones prefixed with `type `. */
+export function declaredExports(entry: string): string[] {
+  const program = ts.createProgram([entry], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    experimentalDecorators: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+  });
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(entry);
+  if (!file) throw new Error(`no source file ${entry}`);
+  const moduleSymbol = checker.getSymbolAtLocation(file);
+  if (!moduleSymbol) throw new Error(`${entry} is not a module`);
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .map((s) => {
+      const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+      return target.flags & ts.SymbolFlags.Value ? s.name : `type ${s.name}`;
+    })
+    .sort((a, b) => {
+      // Case-insensitive by name (locale-free, so the order is the same everywhere), then by code point.
+      const [ka, kb] = [a.replace(/^type /, "").toLowerCase(), b.replace(/^type /, "").toLowerCase()];
+      return ka < kb ? -1 : ka > kb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+    });
+}
