@@ -266,6 +266,8 @@ async function serveStdio(
     }
     const served = serveRegistryStdio(tools, { name: meta.name, ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}) });
     const why = await Promise.race([served.then(() => "stdin closed"), stopped]);
+    // Stopped by a signal: stop reading, or the open stdin holds the process.
+    if (why !== "stdin closed") process.stdin.destroy();
     process.stderr.write(`agentkit serve: '${meta.name}' stopped (${why})\n`);
     return 0;
   } finally {
