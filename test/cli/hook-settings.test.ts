@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Agent, type Asker } from "../../src/index.js";
@@ -81,5 +82,46 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
     expect(JSON.stringify(doc)).not.toContain(token);
     expect(hooks.cliOptions().env).toEqual({ [hooks.tokenEnvVar]: token });
+  });
+});
+
+describe("HookServer over HTTP (no CLI)", () => {
+  const body = (tool = "Bash") => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command: "ls" }, tool_use_id: "toolu_1" });
+  const post = (url: string, headers: Record<string, string>, data = body()) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers } }, (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.end(data);
+    });
+
+  it("refuses a wrong token (401) and a foreign Host (403) before deciding anything", async () => {
+    await using hooks = await HookServer.start({ decide: () => ({ decision: "allow" }) });
+    const wrong = await post(hooks.url, { authorization: "Bearer nope" });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.text).error).toBe("Unauthorized: the bearer token does not match this listener's token");
+    const foreign = await post(hooks.url, { ...hooks.authHeaders, host: "evil.example:80" });
+    expect(foreign.status).toBe(403);
+    expect(hooks.seen).toEqual([]);
+  });
+
+  it("a policy that throws, or misses its deadline, denies with the reason", async () => {
+    await using throwing = await HookServer.start({ decide: () => { throw new Error("policy bug"); } });
+    const a = await post(throwing.url, { ...throwing.authHeaders });
+    expect(JSON.parse(a.text)).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "tool 'Bash' was not run: the hook policy failed: Error: policy bug" },
+    });
+    await using slow = await HookServer.start({ timeoutMs: 50, asker: { ask: () => new Promise(() => {}) } });
+    const b = await post(slow.url, { ...slow.authHeaders });
+    expect(JSON.parse(b.text).hookSpecificOutput.permissionDecisionReason).toBe("tool 'Bash' was not run: the approval request expired after 0.05s before anyone answered");
+    expect(slow.seen).toMatchObject([{ decision: "deny", source: "timeout", asked: true }]);
+  });
+
+  it("refuses bad options at construction and a url before start", () => {
+    expect(() => new HookServer({ timeoutMs: -1 })).toThrow("HookServer: timeoutMs must be a positive number of milliseconds, got -1");
+    expect(() => new HookServer().url).toThrow("HookServer is not started — use await HookServer.start(...) (or await server.start())");
   });
 });
