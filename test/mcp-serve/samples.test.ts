@@ -6,15 +6,14 @@
  * process.execPath, and its env names NODE_PATH where Python's names
  * PYTHONPATH). Runs the built samples (`npm run build` first).
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { waitGone } from "../helpers/procs.js";
+import { ROOT, runSample } from "../helpers/run-sample.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const CHILD = join(ROOT, "build", "samples", "serve-stdio-child.js");
 
 // Verbatim from the seed (000_f0a8c6527e22b31d.txt), "Serving your own tools: serve_registry".
@@ -47,25 +46,6 @@ their error:  tool 'call_upstream' failed: TimeoutError: upstream read timed out
 const SEED_TRIFECTA = `spec.caps: ('egress', 'private_data', 'untrusted_content')
 allowed:   False
 reason:    lethal trifecta: this tool set combines private-data access, untrusted-content ingestion, and egress in one run — require a human gate or split the run`;
-
-/** Run a built sample with node; resolve its stdout (rejects on a non-zero exit or after 20 s, killing it). */
-function runSample(name: string, env: Record<string, string> = {}): Promise<string> {
-  const file = join(ROOT, "build", "samples", `${name}.js`);
-  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0 && !err) resolve(out);
-      else reject(new Error(`${name} exited with ${code ?? signal}; stderr: ${err}`));
-    });
-  });
-}
 
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
