@@ -108,7 +108,7 @@ const USAGE_KEYS: Record<string, string> = {
  *
  * `details` holds `sessionId`, `permissionDenials` (`{ toolName, toolUseId,
  * toolInput }` for every call the CLI refused), `costUsd`, `durationMs`,
- * `numTurns`, `mcpServers`, `exitCode`.
+ * `numTurns`, `mcpServers`, `exitCode`, `stderr` (its last 20 lines).
  */
 export class ClaudeCliCognition implements Cognition {
   readonly options: ClaudeCliOptions;
