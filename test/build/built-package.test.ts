@@ -1,0 +1,125 @@
+/**
+ * The injection proof from the BUILT package: code compiled by the real `tsc`
+ * (not vite/Oxc), run under plain `node`, importing "arc-agentkit" from
+ * dist/. Builds first only when the build output is missing (`npm test`
+ * builds before running the suite).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURE = join(ROOT, "test/build/fixtures/injection-by-type.ts");
+const BUILT = ["dist/index.js", "dist/testing/index.js", "build/samples/quickstart.js"];
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `node ...args` in `cwd` to completion (bounded by a generous timeout). */
+function runNode(args: string[], cwd: string, timeoutMs = 120_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let scratch: string | undefined;
+
+beforeAll(async () => {
+  if (BUILT.some((f) => !existsSync(join(ROOT, f)))) {
+    const npm = join(process.execPath, "..", "npm");
+    const built = await new Promise<Ran>((resolve) =>
+      execFile(npm, ["run", "build"], { cwd: ROOT, timeout: 240_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
+    );
+    if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  // Symlinks inside are removed as links; their targets are untouched.
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe("the built package under plain node", () => {
+  it("npm start's main job (build/samples/quickstart.js, built by tsc) injects its service by type", async () => {
+    // Only part 1 (the core) is this test's business; the later parts have their own tests.
+    const ran = await runNode(["build/samples/quickstart.js"], ROOT);
+    const lines = ran.stdout.split("\n");
+    const expected = [
+      "tools: [ 'run_check' ]",
+      `  run_check({"name":"lint","verbose":true}) -> tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']`,
+      `  run_check({"name":"lint"}) -> lint:lax:ok`,
+      "output: lint passed. | stopReason: complete",
+      "service saw: [ 'lint' ]",
+    ];
+    const header = lines.findIndex((l) => /^== 1\. Core: @Tool classes with injected services/.test(l));
+    expect(header, `${ran.stdout}\n${ran.stderr}`).toBe(0);
+    expect(lines.slice(header + 1, header + 1 + expected.length)).toEqual(expected);
+  });
+
+  it("the compiled sample carries design:paramtypes metadata (tsc emitDecoratorMetadata)", async () => {
+    const js = await readFile(join(ROOT, "build/samples/quickstart.js"), "utf8");
+    expect(js).toMatch(/__metadata\("design:paramtypes", \[CheckService\]\)/);
+  });
+
+  it("a @Tool class compiled by tsc gets its constructor dependency by type from dist/", async () => {
+    scratch = await mkdtemp(join(tmpdir(), "agentkit-build-"));
+    const out = join(scratch, "out");
+    // Compile the fixture with tsc itself (the same options the package builds with).
+    const tsc = await runNode(
+      [
+        join(ROOT, "node_modules/typescript/bin/tsc"),
+        "--outDir", out,
+        "--rootDir", join(ROOT, "test/build/fixtures"),
+        "--target", "ES2022",
+        "--module", "NodeNext",
+        "--moduleResolution", "NodeNext",
+        "--experimentalDecorators",
+        "--emitDecoratorMetadata",
+        "--strict",
+        "--skipLibCheck",
+        "--types", "node",
+        FIXTURE,
+      ],
+      ROOT,
+    );
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+    // A scratch project that sees the package and its dependencies through links, as an installed app would.
+    await writeFile(join(scratch, "package.json"), JSON.stringify({ name: "agentkit-build-proof", private: true, type: "module" }));
+    await mkdir(join(scratch, "node_modules"));
+    await symlink(ROOT, join(scratch, "node_modules", "arc-agentkit"), "dir");
+    for (const dep of ["tsyringe", "reflect-metadata", "class-validator"]) {
+      await symlink(join(ROOT, "node_modules", dep), join(scratch, "node_modules", dep), "dir");
+    }
+    const ran = await runNode([join(out, "injection-by-type.js")], scratch);
+    expect(ran.stderr).toBe("");
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout.trim())).toEqual({
+      paramtypes: ["Greeter"],
+      toolName: "greet_person",
+      parameters: {
+        type: "object",
+        properties: { who: { type: "string" }, punctuation: { type: "string" } },
+        required: ["who"],
+        additionalProperties: false,
+      },
+      results: [
+        "tool 'greet_person' call rejected: unexpected argument(s) ['loud']. Accepted arguments: ['who', 'punctuation']",
+        "hello node!",
+      ],
+      stopReason: "complete",
+      greeted: ["node"],
+      rootRegistered: false,
+    });
+  });
+});
