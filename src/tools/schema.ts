@@ -37,11 +37,34 @@ function collectRefs(node: unknown, into: Set<string>): void {
 }
 
 /**
+ * Refuse a `@ValidateNested()` property without class-transformer's
+ * `@Type(() => Nested)`: the schema would still show the nested class (from
+ * `design:type`), but its value would reach `run` unvalidated.
+ */
+function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
+  if (seen.has(dto)) return;
+  seen.add(dto);
+  for (const m of getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false)) {
+    if (m.type !== "nestedValidation") continue;
+    const typed = defaultMetadataStorage.findTypeMetadata(dto, m.propertyName);
+    if (!typed) {
+      throw new TypeError(
+        `${dto.name}.${m.propertyName} has @ValidateNested() but no @Type(() => ...) from class-transformer; without it the nested value is never validated`,
+      );
+    }
+    const nested: unknown = typed.typeFunction();
+    if (typeof nested === "function") checkNestedTypes(nested as DtoClass, seen);
+  }
+}
+
+/**
  * Derive the JSON Schema of a DTO class: `type: "object"`, `properties`,
  * `required`, `additionalProperties: false`, and `$defs` for nested DTOs, in
- * that key order. Frozen.
+ * that key order. Frozen. Throws `TypeError` for a `@ValidateNested()`
+ * property without `@Type(() => ...)`.
  */
 export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
+  checkNestedTypes(dto);
   const raw = targetConstructorToSchema(dto, options()) as Record<string, unknown>;
   const out: Record<string, unknown> = { type: "object", properties: raw.properties ?? {} };
   if (Array.isArray(raw.required) && raw.required.length) out.required = raw.required;
