@@ -5,6 +5,8 @@
  * function name.
  */
 import "reflect-metadata";
+import { Type } from "class-transformer";
+import { IsString, ValidateNested } from "class-validator";
 import { describe, expect, it } from "vitest";
 import { AgentkitError, DefinitionError, Tool, getToolMetadata, tool, type ToolOptions } from "../../../src/index.js";
 import { thrown } from "../helpers.js";
@@ -126,6 +128,33 @@ describe("@Tool options are checked at decoration time", () => {
     const err = definitionError(() => decorate("BadSchema", { description: "d", input: { type: "object", properties: { a: { type: "text" } } } }));
     expect(err.key).toBe("input");
     expect(err.message).toMatch(/^@Tool on BadSchema: invalid 'input': schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/);
+  });
+
+  it("a DTO whose nested property lacks @Type(() => ...) is refused (its value would go unvalidated)", () => {
+    class Inner {
+      @IsString() id!: string;
+    }
+    class Outer {
+      @ValidateNested() inner!: Inner;
+    }
+    const err = definitionError(() => decorate("Untyped", { description: "d", input: Outer }));
+    expect(err.key).toBe("input");
+    expect(err.message).toBe(
+      "@Tool on Untyped: invalid 'input': Outer.inner has @ValidateNested() but no @Type(() => ...) from class-transformer; without it the nested value is never validated",
+    );
+  });
+
+  it("the @Type check reaches nested DTOs of nested DTOs", () => {
+    class Leaf {
+      @IsString() id!: string;
+    }
+    class Branch {
+      @ValidateNested({ each: true }) leaves!: Leaf[];
+    }
+    class Root {
+      @ValidateNested() @Type(() => Branch) branch!: Branch;
+    }
+    expect(definitionError(() => decorate("Deep", { description: "d", input: Root })).message).toMatch(/Branch\.leaves has @ValidateNested\(\) but no @Type/);
   });
 
   it("a failed decoration records no metadata", () => {
