@@ -49,6 +49,8 @@ export interface SpecInit {
   readonly configPath?: string;
   readonly listener: LoopbackMcpTransport | null;
   readonly stdio: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } | null;
+  /** True when calls pass a server-side guard (`serveRegistry({ guard })`). */
+  readonly guarded?: boolean;
 }
 
 /**
@@ -83,6 +85,12 @@ export class McpServerSpec implements AsyncDisposable {
   readonly autoApprove: readonly string[];
   /** The served tools' caps, sorted and deduplicated (for a `RunPolicy` check on your side). */
   readonly caps: readonly string[];
+  /**
+   * True when a server-side guard (`serveRegistry({ guard })`) checks calls
+   * before they run; `codexOptions()` then lets Codex send `requiresApproval`
+   * tools too, because the guard, not Codex, asks the human.
+   */
+  readonly guarded: boolean;
   /** For stdio: what the CLI spawns. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
@@ -106,6 +114,7 @@ export class McpServerSpec implements AsyncDisposable {
     this.autoApprove = catalog.autoApprove;
     this.caps = catalog.caps;
     if (init.stdio) this.stdio = init.stdio;
+    this.guarded = init.guarded ?? false;
     this.counter = init.counter;
     this.listener = init.listener;
     this.config = writeMcpConfig(this.configDocument(), { configPath: init.configPath });

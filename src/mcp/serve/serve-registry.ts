@@ -108,7 +108,7 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
   if (transport === "stdio") {
     const [command, ...args] = options.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(options.env ?? {}) }) });
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false });
   }
   const listener = await LoopbackMcpTransport.bind({
     serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, counter),
@@ -116,7 +116,7 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
     auth: options.auth ?? "token",
   });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined });
   } catch (err) {
     await listener.stop();
     throw err;
