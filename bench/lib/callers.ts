@@ -1,0 +1,114 @@
+/**
+ * @module bench/lib/callers
+ * The clients the benchmarks drive. A `Caller` makes one call `i` and checks
+ * the answer is its own (a wrong answer throws: a fast wrong server must not
+ * win). Raw SDK clients use the fetch wrapper every SDK HTTP client needs
+ * (`AbortSignal.any` per request), so no contender pays the undici listener pile-up.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { echoArgs, echoText, ECHO } from "../servers/echo.js";
+
+/** One client connection that can make call `i`. */
+export interface Caller {
+  call(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The SDK's fetch workaround: a fresh dependent signal per request. */
+export function isolatingFetch(u: string | URL, init?: RequestInit): Promise<Response> {
+  return fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+}
+
+/** A raw SDK `Client` on streamable HTTP, initialized, tools listed once (so output validation is armed, as in real use). */
+export async function sdkHttpClient(url: string, headers: Record<string, string>): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: isolatingFetch });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+/** A raw SDK `Client` on stdio, spawning `node <script> [args]`. */
+export async function sdkStdioClient(script: string, args: readonly string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [script, ...args], stderr: "inherit" });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** Throw unless `text` is the echo of call `i`. */
+export function checkEcho(i: number, text: string | undefined): void {
+  const want = echoText(echoArgs(i));
+  if (text !== want) throw new Error(`misrouted or wrong result for call ${i}: got ${JSON.stringify(text)?.slice(0, 200)}, want ${want}`);
+}
+
+/** `Client.callTool` on an echo server. */
+export function sdkCaller(client: Client): Caller {
+  return {
+    async call(i) {
+      const r = (await client.callTool({ name: ECHO, arguments: echoArgs(i) })) as CallToolResult;
+      const first = r.content[0];
+      checkEcho(i, first?.type === "text" ? first.text : undefined);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** A raw `fetch` POST of the echo arguments to an express JSON echo (no MCP at all: the floor). */
+export function fetchEchoCaller(url: string, headers: Record<string, string>): Caller {
+  const h = { ...headers, "Content-Type": "application/json" };
+  return {
+    async call(i) {
+      const res = await fetch(url, { method: "POST", headers: h, body: JSON.stringify(echoArgs(i)) });
+      checkEcho(i, await res.text());
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * A stateless MCP caller: each call one POST of `tools/call` with no session
+ * (no initialize), the SSE or JSON answer parsed by hand.
+ */
+export function statelessCaller(url: string, headers: Record<string, string>): Caller {
+  const h = { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25" };
+  return {
+    async call(i) {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: ECHO, arguments: echoArgs(i) } });
+      const res = await fetch(url, { method: "POST", headers: h, body });
+      const text = await res.text();
+      const json = text.startsWith("{") ? text : (text.split("\n").find((l) => l.startsWith("data: {")) ?? "").slice(6);
+      let parsed: { result?: CallToolResult } = {};
+      try {
+        parsed = JSON.parse(json) as { result?: CallToolResult };
+      } catch {
+        throw new Error(`stateless call ${i}: HTTP ${res.status} ${text.slice(0, 200)}`);
+      }
+      const first = parsed.result?.content[0];
+      checkEcho(i, first?.type === "text" ? first.text : undefined);
+    },
+    close: async () => {},
+  };
+}
+
+/** `n` sequential calls numbered from `start`; returns each call's latency in ms. */
+export async function sequential(caller: Caller, n: number, start = 0): Promise<number[]> {
+  const lat = new Array<number>(n);
+  for (let k = 0; k < n; k++) {
+    const t0 = performance.now();
+    await caller.call(start + k);
+    lat[k] = performance.now() - t0;
+  }
+  return lat;
+}
+
+/** Every caller makes `perCaller` sequential calls, all at once; returns calls/s and every latency. */
+export async function concurrent(callers: readonly Caller[], perCaller: number, start = 0): Promise<{ callsPerSec: number; latencies: number[] }> {
+  const t0 = performance.now();
+  const parts = await Promise.all(callers.map((c, j) => sequential(c, perCaller, start + j * perCaller)));
+  const secs = (performance.now() - t0) / 1000;
+  return { callsPerSec: (callers.length * perCaller) / secs, latencies: parts.flat() };
+}

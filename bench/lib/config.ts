@@ -1,0 +1,24 @@
+/**
+ * @module bench/lib/config
+ * Run-wide settings every suite reads.
+ */
+
+/** Settings of one `npm run bench`. */
+export interface BenchConfig {
+  /** `--quick`: every count cut to about a fifth; for a smoke run, not for numbers. */
+  readonly quick: boolean;
+  /** Print progress lines to stderr. */
+  readonly log: (line: string) => void;
+}
+
+/** `full` normally, `quick` under `--quick`. */
+export function pick(cfg: BenchConfig, full: number, quick: number): number {
+  return cfg.quick ? quick : full;
+}
+
+/** One benchmark. */
+export interface Suite {
+  readonly id: string;
+  readonly title: string;
+  run(cfg: BenchConfig): Promise<import("./report.js").Section>;
+}

@@ -1,0 +1,292 @@
+/**
+ * @module bench/servers/http-server
+ * One benchmark server per process: `node http-server.js <kind>`. Every kind
+ * binds 127.0.0.1 on an ephemeral port, serves the same `echo` tool (or the
+ * approval tool) behind the same kind of bearer check, prints `READY {url,
+ * headers}`, answers `MEM` on stdin, and exits when stdin closes.
+ *
+ * Kinds: `agentkit` (serveRegistry), `sdk` (the SDK's low-level Server and
+ * StreamableHTTPServerTransport on node:http, stateful, SSE responses — the
+ * baseline), `sdk-json` (the same with enableJsonResponse: SDK #2559),
+ * `sdk-stateless`, `fastmcp` (FastMCP httpStream, stateful), `express` (a
+ * bare express JSON echo, no MCP: the floor), `approvals` (ApprovalServer
+ * with an Asker that approves at once), `sdk-approve` (the SDK server with an
+ * `approve` tool that allows at once).
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { Socket, createServer as netServer } from "node:net";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { RunContext, tool } from "arc-agentkit";
+import { ApprovalServer, serveRegistry } from "arc-agentkit/mcp";
+import { ECHO, ECHO_DESCRIPTION, ECHO_SCHEMA } from "./echo.js";
+
+const kind = process.argv[2] ?? "";
+
+// Count socket writes (both single and vectored writes end in _writeGeneric on
+// Node 20), so a suite can report writes per response: an extra await on the
+// tools/call path shows up as a second write per SSE response.
+let socketWrites = 0;
+const socketProto = Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+const writeGeneric = socketProto._writeGeneric;
+socketProto._writeGeneric = function (this: unknown, ...args: unknown[]) {
+  socketWrites++;
+  return writeGeneric.apply(this, args);
+};
+
+/** The same bearer check for every hand-written contender: SHA-256 digests compared in constant time. */
+function bearerCheck(token: string): (header: string | undefined) => boolean {
+  const want = createHash("sha256").update(`Bearer ${token}`).digest();
+  return (header) => header !== undefined && timingSafeEqual(createHash("sha256").update(header).digest(), want);
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch (err) {
+        reject(err);
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+function listen(server: HttpServer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: "127.0.0.1", port: 0 }, () => resolve((server.address() as { port: number }).port));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = netServer();
+    s.once("error", reject);
+    s.listen({ host: "127.0.0.1", port: 0 }, () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function sdkEchoServer(): Server {
+  const s = new Server({ name: "bench", version: "1.0.0" }, { capabilities: { tools: {} } });
+  s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: ECHO, description: ECHO_DESCRIPTION, inputSchema: ECHO_SCHEMA as never }] }));
+  s.setRequestHandler(CallToolRequestSchema, (req): CallToolResult => {
+    const a = (req.params.arguments ?? {}) as { i?: unknown; text?: unknown };
+    return { content: [{ type: "text", text: JSON.stringify({ i: a.i, text: a.text }) }] };
+  });
+  return s;
+}
+
+function sdkApproveServer(): Server {
+  const s = new Server({ name: "bench_approvals", version: "1.0.0" }, { capabilities: { tools: {} } });
+  s.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: "approve", description: "allow", inputSchema: { type: "object", properties: { tool_name: { type: "string" }, input: { type: "object" } } } }],
+  }));
+  s.setRequestHandler(CallToolRequestSchema, (req): CallToolResult => {
+    const input = (req.params.arguments as { input?: unknown } | undefined)?.input ?? {};
+    return { content: [{ type: "text", text: JSON.stringify({ behavior: "allow", updatedInput: input }) }] };
+  });
+  return s;
+}
+
+interface Running {
+  url: string;
+  headers: Record<string, string>;
+  sessions: () => number;
+  close: () => Promise<void>;
+}
+
+/** The raw SDK on node:http, written as a careful user writes it: bearer check, a session map, one Server per session. */
+async function sdkHttp(mode: "sse" | "json" | "stateless", factory: () => Server = sdkEchoServer): Promise<Running> {
+  const token = randomBytes(32).toString("base64url");
+  const authorized = bearerCheck(token);
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      if (!authorized(req.headers.authorization)) {
+        res.writeHead(401, { "WWW-Authenticate": "Bearer" }).end();
+        return;
+      }
+      if (req.url !== "/mcp") {
+        res.writeHead(404).end();
+        return;
+      }
+      const sid = req.headers["mcp-session-id"] as string | undefined;
+      if (req.method !== "POST") {
+        const t = sid ? sessions.get(sid) : undefined;
+        if (!t) return void res.writeHead(sid ? 404 : 400).end();
+        return t.handleRequest(req, res);
+      }
+      const body = await readBody(req);
+      if (mode === "stateless") {
+        const server = factory();
+        const t = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        res.on("close", () => {
+          void t.close();
+          void server.close();
+        });
+        await server.connect(t);
+        return t.handleRequest(req, res, body);
+      }
+      if (sid) {
+        const t = sessions.get(sid);
+        if (!t) return void res.writeHead(404).end();
+        return t.handleRequest(req, res, body);
+      }
+      if (!isInitializeRequest(body)) return void res.writeHead(400).end();
+      const t = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        enableJsonResponse: mode === "json",
+        onsessioninitialized: (id) => void sessions.set(id, t),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      await factory().connect(t);
+      await t.handleRequest(req, res, body);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    });
+  });
+  const port = await listen(http);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    headers: { Authorization: `Bearer ${token}` },
+    sessions: () => sessions.size,
+    close: async () => {
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+async function agentkit(): Promise<Running> {
+  const echo = tool({ name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false }, (args: { i: number; text: string }) => ({
+    i: args.i,
+    text: args.text,
+  }));
+  // A plain RunContext: no event recording, so nothing here grows per call but the server itself.
+  const spec = await serveRegistry([echo], { name: "bench", ctx: new RunContext() });
+  await spec.start();
+  return { url: spec.url!, headers: { ...spec.authHeaders }, sessions: () => -1, close: () => spec.stop() };
+}
+
+async function fastmcp(): Promise<Running> {
+  const { FastMCP } = await import("fastmcp");
+  const { z } = await import("zod");
+  const token = randomBytes(32).toString("base64url");
+  const authorized = bearerCheck(token);
+  const silent = { debug() {}, error() {}, info() {}, log() {}, warn() {} };
+  const server = new FastMCP({
+    name: "bench",
+    version: "1.0.0",
+    logger: silent,
+    authenticate: async (req: IncomingMessage) => {
+      if (!authorized(req.headers.authorization)) throw new Response(null, { status: 401, statusText: "Unauthorized" });
+      return {};
+    },
+  });
+  server.addTool({
+    name: ECHO,
+    description: ECHO_DESCRIPTION,
+    parameters: z.object({ i: z.number().int(), text: z.string() }).strict(),
+    execute: async (args) => JSON.stringify({ i: args.i, text: args.text }),
+  });
+  const port = await freePort();
+  await server.start({ transportType: "httpStream", httpStream: { port, host: "127.0.0.1", endpoint: "/mcp" } });
+  return { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` }, sessions: () => server.sessions.length, close: () => server.stop() };
+}
+
+async function expressEcho(): Promise<Running> {
+  const { default: express } = await import("express");
+  const token = randomBytes(32).toString("base64url");
+  const authorized = bearerCheck(token);
+  const app = express();
+  app.use((req, res, next) => (authorized(req.headers.authorization) ? next() : void res.status(401).end()));
+  app.use(express.json());
+  app.post("/echo", (req, res) => void res.json(req.body));
+  const http = createServer(app);
+  const port = await listen(http);
+  return {
+    url: `http://127.0.0.1:${port}/echo`,
+    headers: { Authorization: `Bearer ${token}` },
+    sessions: () => -1,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+async function approvals(): Promise<Running> {
+  const server = new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) } });
+  await server.start();
+  return { url: server.url, headers: { ...server.authHeaders }, sessions: () => -1, close: () => server.stop() };
+}
+
+async function main(): Promise<void> {
+  let running: Running;
+  switch (kind) {
+    case "agentkit":
+      running = await agentkit();
+      break;
+    case "sdk":
+      running = await sdkHttp("sse");
+      break;
+    case "sdk-json":
+      running = await sdkHttp("json");
+      break;
+    case "sdk-stateless":
+      running = await sdkHttp("stateless");
+      break;
+    case "sdk-approve":
+      running = await sdkHttp("sse", sdkApproveServer);
+      break;
+    case "fastmcp":
+      running = await fastmcp();
+      break;
+    case "express":
+      running = await expressEcho();
+      break;
+    case "approvals":
+      running = await approvals();
+      break;
+    default:
+      throw new Error(`bench http-server: unknown kind ${JSON.stringify(kind)}`);
+  }
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let buffered = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      const cmd = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (cmd === "MEM") {
+        gc?.();
+        gc?.();
+        const m = process.memoryUsage();
+        process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites })}\n`);
+      }
+    }
+  });
+  const quit = (): void => {
+    running.close().finally(() => process.exit(0));
+  };
+  process.stdin.on("end", quit);
+  process.on("SIGTERM", quit);
+  process.stdout.write(`READY ${JSON.stringify({ url: running.url, headers: running.headers })}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench http-server ${kind}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

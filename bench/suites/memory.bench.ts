@@ -1,0 +1,122 @@
+/**
+ * @module bench/suites/memory.bench
+ * Benchmark 6, memory: the server process's heap and RSS (after two full GCs)
+ * before and after 10,000 calls, per call and per open session, stateful and
+ * stateless — agentkit next to the raw SDK, including the SDK in stateful
+ * `enableJsonResponse` mode, which leaks one stream mapping per call
+ * (modelcontextprotocol/typescript-sdk#2559) and so shows what growth looks like.
+ */
+import { concurrent, sdkCaller, sdkHttpClient, statelessCaller, type Caller } from "../lib/callers.js";
+import { startServer, type MemorySample, type ServerKind } from "../lib/child-server.js";
+import { pick, type BenchConfig, type Suite } from "../lib/config.js";
+import type { Goal, Section } from "../lib/report.js";
+import { bytes } from "../lib/stats.js";
+
+const CLIENTS = 16;
+/** Below this many heap bytes per call we call it "no growth" (GC noise over 10,000 calls is a few hundred KiB). */
+const NO_GROWTH = 100;
+
+interface Case {
+  readonly label: string;
+  readonly kind: ServerKind;
+  readonly stateless: boolean;
+}
+
+const CASES: readonly Case[] = [
+  { label: "agentkit serveRegistry, stateful (SSE)", kind: "agentkit", stateless: false },
+  { label: "agentkit serveRegistry, sessionless POSTs", kind: "agentkit", stateless: true },
+  { label: "raw SDK, stateful SSE", kind: "sdk", stateless: false },
+  { label: "raw SDK, stateless", kind: "sdk-stateless", stateless: true },
+  { label: "raw SDK, stateful enableJsonResponse (#2559)", kind: "sdk-json", stateless: false },
+];
+
+interface Result {
+  readonly c: Case;
+  readonly perCall: number;
+  readonly rssPerCall: number;
+  readonly perSession: number | null;
+  readonly afterClose: number;
+  readonly base: MemorySample;
+}
+
+async function measure(c: Case, calls: number, sessions: number): Promise<Result> {
+  const server = await startServer(c.kind);
+  const callers: Caller[] = [];
+  try {
+    const make = async (): Promise<Caller> => (c.stateless ? statelessCaller(server.url, server.headers) : sdkCaller(await sdkHttpClient(server.url, server.headers)));
+    for (let j = 0; j < CLIENTS; j++) callers.push(await make());
+    await concurrent(callers, 40);
+    const m0 = await server.memory();
+    const per = Math.ceil(calls / CLIENTS);
+    await concurrent(callers, per, 10_000);
+    const m1 = await server.memory();
+    const n = per * CLIENTS;
+    let perSession: number | null = null;
+    let mS = m1;
+    if (!c.stateless) {
+      const extra: Caller[] = [];
+      for (let j = 0; j < sessions; j++) extra.push(await make());
+      mS = await server.memory();
+      perSession = (mS.heapUsed - m1.heapUsed) / sessions;
+      callers.push(...extra);
+    }
+    await Promise.allSettled(callers.splice(0).map((x) => x.close()));
+    await new Promise((r) => setTimeout(r, 300));
+    const m3 = await server.memory();
+    return { c, perCall: (m1.heapUsed - m0.heapUsed) / n, rssPerCall: (m1.rss - m0.rss) / n, perSession, afterClose: m3.heapUsed - m0.heapUsed, base: m0 };
+  } finally {
+    await Promise.allSettled(callers.map((x) => x.close()));
+    await server.stop();
+  }
+}
+
+async function run(cfg: BenchConfig): Promise<Section> {
+  const calls = pick(cfg, 10_000, 2_000);
+  const sessions = pick(cfg, 100, 20);
+  const results: Result[] = [];
+  for (const c of CASES) {
+    cfg.log(`memory: ${c.label}`);
+    results.push(await measure(c, calls, sessions));
+  }
+  const rows = results.map((r) => [
+    r.c.label,
+    bytes(r.base.heapUsed),
+    `${bytes(r.perCall)}/call`,
+    `${bytes(r.rssPerCall)}/call`,
+    r.perSession === null ? "n/a (no sessions)" : bytes(r.perSession),
+    bytes(r.afterClose),
+  ]);
+  const ours = results.filter((r) => r.c.kind === "agentkit");
+  const leak = results.find((r) => r.c.kind === "sdk-json")!;
+  const worst = Math.max(...ours.map((r) => r.perCall));
+  const goals: Goal[] = [
+    {
+      goal: `no heap growth per call in agentkit's server (stateful and sessionless; < ${NO_GROWTH} B/call after ${calls.toLocaleString("en-US")} calls)`,
+      measured: ours.map((r) => `${r.c.stateless ? "sessionless" : "stateful"} ${bytes(r.perCall)}/call`).join(", "),
+      met: worst < NO_GROWTH,
+    },
+    {
+      goal: "the SDK's JSON-response leak (#2559) does not reach agentkit, and the contrast shows it",
+      measured: `raw SDK enableJsonResponse grows ${bytes(leak.perCall)}/call; agentkit (SSE responses) ${bytes(ours[0]!.perCall)}/call`,
+      met: leak.perCall > 1024 && ours[0]!.perCall < NO_GROWTH,
+    },
+  ];
+  return {
+    id: "memory",
+    title: "6. Memory (server heap and RSS per call and per session)",
+    method:
+      `Each server runs in its own child process started with \`--expose-gc\`; it reports \`process.memoryUsage()\` after two full GCs. ` +
+      `${CLIENTS} clients (stateful: raw SDK Clients, one session each; sessionless: raw POSTs of tools/call without a session) make 40 warm-up calls each, ` +
+      `then ${calls.toLocaleString("en-US")} calls in all. Per call = heap growth over those calls / calls. Per session = heap growth when ${sessions} more ` +
+      `sessions are opened (initialize + tools/list) and held / ${sessions}. "After close" = heap after every session is closed, minus the heap before the calls.`,
+    tables: [{ head: ["server", "heap before", "heap growth", "RSS growth", "heap per open session", "after close vs before"], rows }],
+    goals,
+    notes: [
+      "Sessionless POSTs to agentkit take its one-shot path (a fresh SDK server per request, as the SDK answers a stateless request); serveRegistry itself always offers sessions to a client that initializes.",
+      "RSS moves in allocator-sized steps and is not returned eagerly; heap after GC is the number to read for growth.",
+    ],
+  };
+}
+
+/** Benchmark 6. */
+export const memory: Suite = { id: "memory", title: "Memory", run };
