@@ -1,0 +1,17 @@
+/** samples/mcp-transports.ts (built): frozen configs, identity without env/headers, forceRefresh against a real server. */
+import { expect, it } from "vitest";
+import { runSample } from "../helpers/run-sample.js";
+
+it("mcp-transports prints what the seed's two-transports and caching snippets promise", async () => {
+  expect(await runSample("mcp-transports")).toBe(
+    [
+      "frozen:               true true true true",
+      "env not identity:     true",
+      "headers not identity: true",
+      "edit after review:    TypeError",
+      "cached is a copy:     true",
+      "refreshed:            [ 'queue_depth' ] true",
+      "",
+    ].join("\n"),
+  );
+});
