@@ -131,6 +131,9 @@ function parsePrompt(args: unknown): ApprovalPrompt | { readonly malformed: stri
   return { tool, arguments: a.input, ...(typeof a.tool_use_id === "string" ? { toolUseId: a.tool_use_id } : {}) };
 }
 
+/** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
+const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath"];
+
 /**
  * An MCP server with one tool, `approve`, that the Claude CLI calls for every
  * permission prompt (`--permission-prompt-tool`). Order per prompt:
@@ -172,6 +175,12 @@ export class ApprovalServer implements AsyncDisposable {
   /** Build a server (nothing binds until `start()`). Throws `TypeError` naming a bad option. */
   constructor(options: ApprovalServerOptions) {
     if (!options || typeof options !== "object") throw new TypeError("ApprovalServer: options must be an object with at least { asker }");
+    for (const key of Object.keys(options)) {
+      if (!APPROVAL_SERVER_OPTIONS.includes(key)) {
+        const hint = key === "token" ? " (the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file)" : "";
+        throw new TypeError(`ApprovalServer: unknown option '${key}'${hint}. Accepted options: ${APPROVAL_SERVER_OPTIONS.join(", ")}`);
+      }
+    }
     this.asker = checkAsker(options.asker, "ApprovalServer");
     this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
     const autonomy = options.autonomy ?? "gated";
