@@ -16,7 +16,7 @@ import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } fro
 import { BootstrapError } from "./bootstrap.error.js";
 import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
 import { serveRegistry, type McpServerSpec } from "../serve/index.js";
-import { ApprovalServer, approvalGuard } from "../approvals/index.js";
+import { ApprovalServer, approvalGuard, type ApprovalGuard } from "../approvals/index.js";
 import { errorLine } from "../../util/format.js";
 import type { Asker } from "../../agents/elicitation.js";
 import type { Tool } from "../../tools/tool.js";
@@ -54,6 +54,8 @@ export class McpApp implements AsyncDisposable {
     readonly spec: McpServerSpec | null,
     /** The approval server, when the module names `approvals`. */
     readonly approvals: ApprovalServer | null,
+    /** The server-side approval guard (`guard: "asker"`), with its `decisions`; `null` otherwise. */
+    readonly guard: ApprovalGuard | null,
     /** The open remote clients by alias, in the order they were opened. */
     readonly remotes: ReadonlyMap<string, MCPClient>,
     private readonly closers: Array<() => Promise<void>>,
@@ -260,8 +262,9 @@ export async function bootstrap(module: ModuleClass, options: BootstrapOptions =
     const timeoutMs = options.timeoutMs ?? meta.timeoutMs;
 
     let spec: McpServerSpec | null = null;
+    let guard: ApprovalGuard | null = null;
     if (options.serve !== false) {
-      const guard = meta.guard === "asker" && asker ? approvalGuard({ asker, timeoutMs, ctx }) : undefined;
+      guard = meta.guard === "asker" && asker ? approvalGuard({ asker, timeoutMs, ctx, ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) }) : null;
       try {
         spec = await serveRegistry(registry, {
           name: meta.name,
@@ -284,7 +287,13 @@ export async function bootstrap(module: ModuleClass, options: BootstrapOptions =
 
     let approvals: ApprovalServer | null = null;
     if (asker && options.serve !== false) {
-      const a = new ApprovalServer({ asker, ...(timeoutMs !== undefined ? { timeoutMs } : {}), autoAllow: meta.autoAllow ?? [], ctx });
+      const a = new ApprovalServer({
+        asker,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        autoAllow: meta.autoAllow ?? [],
+        ctx,
+        ...(meta.auditPath ? { auditPath: meta.auditPath } : {}),
+      });
       closers.push(() => a.stop());
       try {
         await a.start();
@@ -293,7 +302,7 @@ export async function bootstrap(module: ModuleClass, options: BootstrapOptions =
       }
       approvals = a;
     }
-    return new McpApp(module, c, registry, spec, approvals, remotes, closers, ctx);
+    return new McpApp(module, c, registry, spec, approvals, guard, remotes, closers, ctx);
   } catch (err) {
     await unwind();
     c.clearInstances();

@@ -42,13 +42,15 @@ export interface McpServerOptions {
   readonly autoAllow?: readonly string[];
   /** `"asker"`: calls to `requiresApproval` tools ask the `approvals` Asker server-side first. Default `"none"`. */
   readonly guard?: "asker" | "none";
+  /** A JSONL audit file shared by the guard and the `ApprovalServer`: one fsync'd line per decision, written before the answer. */
+  readonly auditPath?: string;
   /** `"token"` (default) or `"none"`, asked for by name. */
   readonly auth?: "token" | "none";
   /** A fixed port for the listener; default ephemeral. */
   readonly port?: number;
 }
 
-const KNOWN = new Set(["name", "tools", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auth", "port"]);
+const KNOWN = new Set(["name", "tools", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 function fail(cls: string, key: string, why: string): never {
@@ -87,6 +89,8 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
     if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === "number" && options.timeoutMs > 0 && Number.isFinite(options.timeoutMs))) fail(cls, "timeoutMs", `'timeoutMs' must be a positive number of milliseconds, got ${JSON.stringify(options.timeoutMs)}`);
     if (options.guard !== undefined && options.guard !== "asker" && options.guard !== "none") fail(cls, "guard", `'guard' must be "asker" or "none", got ${JSON.stringify(options.guard)}`);
     if (options.guard === "asker" && options.approvals === undefined) fail(cls, "guard", `guard: "asker" needs 'approvals' to name an Asker provider`);
+    if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) fail(cls, "auditPath", "'auditPath' must be a file path");
+    if (options.auditPath !== undefined && options.approvals === undefined) fail(cls, "auditPath", "'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider");
     if (options.auth !== undefined && options.auth !== "token" && options.auth !== "none") fail(cls, "auth", `'auth' must be "token" or "none"`);
     if (options.autoAllow !== undefined && (!Array.isArray(options.autoAllow) || options.autoAllow.some((a) => typeof a !== "string"))) fail(cls, "autoAllow", "'autoAllow' must be an array of tool names");
     const meta = Object.freeze({
