@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe("the built package under plain node", () => {
   it("npm start's main job (build/samples/quickstart.js, built by tsc) injects its service by type", async () => {
-    // Only part 1 (the core) is this test's business; the later parts have their own tests.
+    // Part 1 (the core) is checked line by line here; the later parts' output has its own tests.
     const ran = await runNode(["build/samples/quickstart.js"], ROOT);
     const lines = ran.stdout.split("\n");
     const expected = [
@@ -64,6 +64,11 @@ describe("the built package under plain node", () => {
     const header = lines.findIndex((l) => /^== 1\. Core: @Tool classes with injected services/.test(l));
     expect(header, `${ran.stdout}\n${ran.stderr}`).toBe(0);
     expect(lines.slice(header + 1, header + 1 + expected.length)).toEqual(expected);
+    // The whole tour: every part ran to completion (each part's output has its own test).
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(lines.filter((l) => /^== \d+\. /.test(l)).map((l) => l.slice(0, 5))).toEqual(["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7.", "== 8."]);
+    expect(ran.stdout).not.toContain("(skipped:");
+    expect(lines).toContain("All parts ran.");
   });
 
   it("the compiled sample carries design:paramtypes metadata (tsc emitDecoratorMetadata)", async () => {
