@@ -230,22 +230,37 @@ export class MCPClient implements AsyncDisposable {
     const { ctx, signal } = options;
     ctx?.checkCancelled();
     if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
-    // A fresh dependent signal per call: the SDK adds an abort listener to the
-    // signal it is given and never removes it, so passing ctx.signal itself
-    // would pile one listener per call onto the run's signal.
+    // A fresh signal per call, linked to the parents by listeners removed when
+    // the call settles: the SDK adds an abort listener to the signal it is given
+    // and never removes it, so passing ctx.signal itself would pile one listener
+    // per call onto the run's signal; and AbortSignal.any() over a long-lived
+    // run signal is retained by it on Node 20 (measured: ~2.4 KiB per call,
+    // nodejs/node#55351), which a per-call controller is not.
     const parents = [ctx?.signal, signal].filter((s): s is AbortSignal => s !== undefined);
-    const combined = parents.length ? AbortSignal.any(parents) : undefined;
+    const combined = parents.length ? new AbortController() : undefined;
+    const unlink: Array<() => void> = [];
+    for (const parent of parents) {
+      if (parent.aborted) {
+        combined!.abort(parent.reason);
+        break;
+      }
+      const onAbort = (): void => combined!.abort(parent.reason);
+      parent.addEventListener("abort", onAbort, { once: true });
+      unlink.push(() => parent.removeEventListener("abort", onAbort));
+    }
     try {
-      const result = await session.callTool({ name, arguments: args }, undefined, this.requestOptions(combined, options.timeoutMs));
+      const result = await session.callTool({ name, arguments: args }, undefined, this.requestOptions(combined?.signal, options.timeoutMs));
       return result as CallToolResult;
     } catch (err) {
-      if (combined?.aborted) {
+      if (combined?.signal.aborted) {
         throw new Cancelled(
           `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
-          combined.reason,
+          combined.signal.reason,
         );
       }
       throw this.failure(`tools/call '${name}'`, err);
+    } finally {
+      for (const u of unlink) u();
     }
   }
 
