@@ -177,16 +177,26 @@ function fromAjvErrors(toolName: string, validate: ValidateFunction, value: Reco
   const missing: string[] = [];
   const invalid: InvalidArgument[] = [];
   const seen = new Set<string>();
+  // Sets beside the lists: a call with 100,000 unexpected keys (1.5 MB, under the
+  // body limit) made `includes` quadratic and blocked the event loop ~15 s.
+  const unexpectedSeen = new Set<string>();
+  const missingSeen = new Set<string>();
   for (const e of (validate.errors ?? []) as ErrorObject[]) {
     const at = pointerToPath(e.instancePath);
     if (e.keyword === "additionalProperties") {
       const name = (e.params as { additionalProperty: string }).additionalProperty;
       const full = at ? `${at}/${name}` : name;
-      if (!unexpected.includes(full)) unexpected.push(full);
+      if (!unexpectedSeen.has(full)) {
+        unexpectedSeen.add(full);
+        unexpected.push(full);
+      }
     } else if (e.keyword === "required") {
       const name = (e.params as { missingProperty: string }).missingProperty;
       const full = at ? `${at}/${name}` : name;
-      if (!missing.includes(full)) missing.push(full);
+      if (!missingSeen.has(full)) {
+        missingSeen.add(full);
+        missing.push(full);
+      }
     } else {
       const key = `${at}|${e.keyword}`;
       if (seen.has(key)) continue;
