@@ -346,3 +346,74 @@ describe("serveRegistry: options", () => {
     expect(spec.callsSeen).toBe(1);
   });
 });
+
+/** A tool that takes `ms` and then answers, unless its context is cancelled first. */
+function sleeper(ms: number) {
+  return tool({ description: `Answers after ${ms} ms.`, sideEffecting: false, input: NO_ARGS }, async function sleepThenAnswer(_i, ctx: RunContext) {
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(resolve, ms);
+      ctx.signal.addEventListener("abort", () => (clearTimeout(t), reject(ctx.signal.reason)), { once: true });
+    });
+    return `answered after ${ms} ms`;
+  });
+}
+
+/** A request to the endpoint with the session id and whatever auth `auth` says. */
+function sessionRequest(url: string, method: "GET" | "DELETE", sessionId: string, auth: Record<string, string>): Promise<Response> {
+  const ac = new AbortController();
+  return fetch(url, {
+    method,
+    headers: { "Mcp-Session-Id": sessionId, "Mcp-Protocol-Version": INITIALIZE.params.protocolVersion, Accept: "text/event-stream", ...auth },
+    signal: ac.signal,
+  }).then(async (res) => {
+    // An accepted GET is an open SSE stream: read nothing more, close it.
+    if (res.headers.get("content-type")?.includes("text/event-stream")) ac.abort();
+    else await res.text();
+    return res;
+  });
+}
+
+describe("serveRegistry: the bearer token on every HTTP request", () => {
+  const WRONG = { Authorization: `Bearer ${"x".repeat(43)}` };
+
+  it("GET (SSE) and DELETE with a valid session id but a missing or wrong token get 401; the session survives", async () => {
+    const spec = await served([runCheck], { name: "engine", ctx: makeTestCtx() });
+    const init = await rawPost(spec.url!, INITIALIZE, { ...spec.authHeaders });
+    expect(init.status).toBe(200);
+    const sid = init.headers.get("mcp-session-id")!;
+    expect(sid).toBeTruthy();
+    await init.text();
+    const initialized = await rawPost(spec.url!, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...spec.authHeaders, "Mcp-Session-Id": sid });
+    expect(initialized.status).toBe(202);
+
+    for (const method of ["GET", "DELETE"] as const) {
+      for (const auth of [{}, WRONG, { Authorization: "Basic dXNlcjpwYXNz" }]) {
+        const res = await sessionRequest(spec.url!, method, sid, auth);
+        expect({ method, auth, status: res.status }).toEqual({ method, auth, status: 401 });
+        expect(res.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+      }
+    }
+
+    // The refused DELETEs ended nothing: the session still answers with the token.
+    const listed = await rawPost(spec.url!, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...spec.authHeaders, "Mcp-Session-Id": sid });
+    expect(listed.status).toBe(200);
+    expect((await rpcMessages(listed))[0]).toMatchObject({ id: 2, result: { tools: [{ name: "run_check" }] } });
+    // With the token, the same GET opens the stream and the same DELETE ends the session.
+    expect((await sessionRequest(spec.url!, "GET", sid, { ...spec.authHeaders })).status).toBe(200);
+    expect((await sessionRequest(spec.url!, "DELETE", sid, { ...spec.authHeaders })).status).toBe(200);
+    const after = await rawPost(spec.url!, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...spec.authHeaders, "Mcp-Session-Id": sid });
+    expect(after.status).toBe(404);
+    await after.text();
+  });
+});
+
+describe("serveRegistry: no timeoutMs, no deadline", () => {
+  it("a tool slower than a short deadline (1.5 s) still returns its result", async () => {
+    const spec = await served([sleeper(1_500)], { name: "engine", ctx: makeTestCtx() });
+    await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
+    const started = performance.now();
+    const r = await client.callTool({ name: "sleep_then_answer", arguments: {} });
+    expect(r).toEqual({ content: [{ type: "text", text: "answered after 1500 ms" }] });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_400);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * @module test/mcp-client/resource-cache-and-dispose.test
+ * `mcpResources()`' own list cache expires after its `ttlMs` (counted as
+ * `resources/list` requests at the counting fixture server, with the client's
+ * cache turned off so only the adapter's cache stands between), and keeps its
+ * 30 s default otherwise; `await using` of an `MCPClient` really closes it:
+ * after the block the stdio server process is gone.
+ */
+import { describe, expect, it } from "vitest";
+import { MCPClient, StdioServer, mcpResources } from "../../src/mcp/index.js";
+import { NODE, fixture, newTag, taggedProcesses } from "./support.js";
+
+/** The counting fixture server, tagged so the test can find its process. */
+function countingServer(tag?: string): StdioServer {
+  return new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")], ...(tag ? { env: { AGENTKIT_TREE_TAG: tag } } : {}) });
+}
+
+/** `resources/list` requests the server has received so far. */
+async function resourceLists(client: MCPClient): Promise<number> {
+  const r = await client.callTool("stats", {});
+  return (JSON.parse((r.content[0] as { text: string }).text) as Record<string, number>)["resources/list"]!;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe("mcpResources list cache TTL", () => {
+  it("serves its own cached list within ttlMs and lists again once it has expired", async () => {
+    // ttlMs: 0 on the client: every client.listResources() reaches the server, so what the count shows is the adapter's cache.
+    await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    const memory = mcpResources(client, { ttlMs: 1_000 });
+    expect((await memory.query("runbook"))[0]!.metadata.uri).toBe("docs://runbook");
+    expect((await memory.query("guide"))[0]!.metadata.uri).toBe("docs://guide");
+    expect(await resourceLists(client)).toBe(1);
+    await sleep(1_200);
+    expect((await memory.query("runbook"))[0]!.metadata.uri).toBe("docs://runbook");
+    expect(await resourceLists(client)).toBe(2);
+    await memory.query("guide");
+    expect(await resourceLists(client)).toBe(2);
+    await sleep(1_200);
+    await memory.query("logo");
+    expect(await resourceLists(client)).toBe(3);
+  });
+
+  it("without ttlMs the list is kept for the 30 s default (not re-listed a moment later)", async () => {
+    await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    const memory = mcpResources(client);
+    await memory.query("runbook");
+    await sleep(1_200);
+    await memory.query("runbook");
+    expect(await resourceLists(client)).toBe(1);
+    // The client itself does not cache here: a direct listing reaches the server.
+    await client.listResources();
+    expect(await resourceLists(client)).toBe(2);
+  });
+});
+
+describe("await using MCPClient", () => {
+  it("closes the client at the end of the block: the stdio server process is gone", async () => {
+    const tag = newTag();
+    let pid: number | undefined;
+    let outside: MCPClient | undefined;
+    {
+      await using client = await MCPClient.open(countingServer(tag));
+      outside = client;
+      pid = client.pid;
+      expect(pid).toBeGreaterThan(0);
+      expect(taggedProcesses(tag)).toEqual([pid]);
+      expect((await client.callTool("add", { a: 1, b: 2 })).content).toEqual([{ type: "text", text: "3" }]);
+    }
+    // Disposal awaited close(): the process is gone now, not eventually.
+    expect(taggedProcesses(tag)).toEqual([]);
+    expect(() => process.kill(pid!, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    expect(outside.isOpen).toBe(false);
+  });
+
+  it("closes it when the block throws, too", async () => {
+    const tag = newTag();
+    const boom = new Error("leaving the block by a throw");
+    const thrown = await (async () => {
+      await using client = await MCPClient.open(countingServer(tag));
+      expect(taggedProcesses(tag)).toEqual([client.pid]);
+      throw boom;
+    })().catch((e: unknown) => e);
+    expect(thrown).toBe(boom);
+    expect(taggedProcesses(tag)).toEqual([]);
+  });
+});
