@@ -1,4 +1,5 @@
 /**
+ * @module samples/approvals-narrowing
  * Narrowing autoAllow by argument: autoAllowWhen can only subtract from
  * autoAllow, and a predicate that throws falls through to the reviewer.
  *

@@ -1,4 +1,5 @@
 /**
+ * @module samples/approvals
  * agentkit as the MCP server — driven here by agentkit's own MCP client.
  *
  * The TypeScript twin of the seed's ApprovalServer example. Its output

@@ -1,4 +1,5 @@
 /**
+ * @module samples/cli-adapters
  * The two Claude-side adapters that have no Codex counterpart:
  * `hookSettings` (a PreToolUse hook that calls back into this process, so
  * agentkit's gate and audit see the CLI's built-in tools too) and

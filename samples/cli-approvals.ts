@@ -1,4 +1,5 @@
 /**
+ * @module samples/cli-approvals
  * "In real use you never call approve yourself": the TypeScript twin of the
  * seed's ApprovalServer + ClaudeCliCognition snippet. The Claude CLI owns the
  * loop; every permission prompt it raises reaches `run()`'s Asker through the

@@ -1,4 +1,5 @@
 /**
+ * @module samples/cli-claude
  * The Claude CLI runs agentkit's own tools: the TypeScript twin of the seed's
  * "shape a real caller writes" (serve_registry + ClaudeCliCognition).
  *

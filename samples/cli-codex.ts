@@ -1,4 +1,5 @@
 /**
+ * @module samples/cli-codex
  * Pointing Codex at the same server: the TypeScript twin of the seed's
  * `CodexCliCognition(model=..., **as_codex_mcp(spec))`.
  *

@@ -1,4 +1,5 @@
 /**
+ * @module samples/di-app
  * Decorators and DI end to end: service classes annotated as tools (with
  * injected services), tools injected from a real stdio MCP server, and an
  * @McpServer module booted with the server-side approval guard. Driven by a

@@ -1,4 +1,5 @@
 /**
+ * @module samples/mcp-agent
  * The same server, driven by a scripted FakeLLM instead of a real one.
  *
  * The TypeScript twin of the seed's second client example: adapted MCP tools

@@ -1,4 +1,5 @@
 /**
+ * @module samples/mcp-resources-prompts
  * Resources and prompts from the same server.
  *
  * The TypeScript twin of the seed's third client example: resources become a

@@ -1,4 +1,5 @@
 /**
+ * @module samples/mcp-smallest
  * Spawn a tiny MCP server and call its tool as an agentkit Tool.
  *
  * The TypeScript twin of the seed's "smallest thing that works". It needs no

@@ -1,4 +1,5 @@
 /**
+ * @module samples/quickstart
  * The main job (`npm start`): a tour of everything the package does, on an
  * embedded default — no API key, no network. Part 1 runs here: an agent whose
  * tools are @Tool classes with constructor-injected services, driven by a

@@ -1,4 +1,5 @@
 /**
+ * @module samples/serve-registry
  * agentkit as the MCP server: a ToolRegistry the Claude CLI can call.
  *
  * The TypeScript twin of the seed's serve_registry example, driven by

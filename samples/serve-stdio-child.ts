@@ -1,4 +1,5 @@
 /**
+ * @module samples/serve-stdio-child
  * The child the CLI spawns for `transport: "stdio"` (the seed's
  * `myapp/mcp_server.py`): it serves the same tool on its own stdin/stdout.
  *

@@ -1,4 +1,5 @@
 /**
+ * @module samples/serve-stdio-parent
  * transport: "stdio": the parent half writes a config naming a command.
  *
  * The twin of the seed's stdio parent example. The command starts from

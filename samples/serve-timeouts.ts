@@ -1,4 +1,5 @@
 /**
+ * @module samples/serve-timeouts
  * A tool's own TimeoutError is not this server's deadline firing.
  *
  * The twin of the seed's "two timeouts" example. `slowBuild` waits far past

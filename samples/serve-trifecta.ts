@@ -1,4 +1,5 @@
 /**
+ * @module samples/serve-trifecta
  * The Rule-of-Two check still applies to tools that moved behind MCP.
  *
  * The twin of the seed's trifecta example: the caps travel with the served

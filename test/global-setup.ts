@@ -1,4 +1,5 @@
 /**
+ * @module test/global-setup
  * Suite-wide hygiene: every process the suite starts inherits a marker in its
  * environment; at the end no process carrying it may be alive, and no
  * agentkit temp directory made during the run may remain.

@@ -1,4 +1,5 @@
 /**
+ * @module samples/modules/ops-module
  * An @McpServer module file, ready for the `agentkit` command line:
  *
  *   npm run build

@@ -1,4 +1,5 @@
 /**
+ * @module samples/modules/two-modules
  * A module file with two @McpServer classes: `agentkit serve` asks which one
  * (`--export ChecksModule` or `--export GuardedModule`).
  *

@@ -1,4 +1,5 @@
 /**
+ * @module samples/servers/ops-server
  * A small, real MCP server over stdio, written with the SDK's high-level
  * `McpServer`: the "remote" the DI sample injects as a provider. Runs as
  * `node build/samples/servers/ops-server.js`.

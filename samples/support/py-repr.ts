@@ -1,4 +1,5 @@
 /**
+ * @module samples/support/py-repr
  * Render values the way Python's `repr()` prints them, so a sample's output
  * can be compared line for line with the seed's printed output:
  * `{'a': True, 'b': None, 'c': ('x', 1)}`. Samples only; not part of the package.

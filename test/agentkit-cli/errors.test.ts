@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/errors.test
  * Failures a person can act on: each is ONE line on stderr naming the thing,
  * where, and what to do, with exit code 1 (run time) or 2 (the command line
  * or the file named on it) — and a stack trace only with --verbose.

@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/inspect-everything.test
  * `agentkit inspect` and `agentkit call` against a server we did not write:
  * the reference `@modelcontextprotocol/server-everything` over stdio.
  */

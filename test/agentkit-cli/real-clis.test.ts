@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/real-clis.test
  * An `agentkit serve` child verified with the real `claude` binary
  * (node_modules/.bin/claude, spawned directly) against the fake Anthropic API
  * of the CLI test kit, in a hermetic environment: the model asks for

@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/serve-inspect.test
  * `agentkit serve` and `agentkit inspect`/`call` against each other, all as
  * real subprocesses: serve prints what to paste and writes the 0600 config;
  * inspect reads the token from that file; SIGTERM/SIGINT stop cleanly (exit

@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/terminal.test
  * What changes on a terminal. The spinner: drawn on stderr while connecting,
  * only when stderr is a terminal, erased afterwards, never wider than the
  * terminal (off a TTY nothing is drawn at all: inspect-everything asserts an

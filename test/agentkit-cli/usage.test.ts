@@ -1,4 +1,5 @@
 /**
+ * @module test/agentkit-cli/usage.test
  * `agentkit` as a user first meets it: `--help` for the command and each
  * subcommand, `--version`, and command lines that cannot run as written —
  * each refused with one line on stderr and exit code 2, before anything is

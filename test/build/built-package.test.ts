@@ -1,4 +1,5 @@
 /**
+ * @module test/build/built-package.test
  * The injection proof from the BUILT package: code compiled by the real `tsc`
  * (not vite/Oxc), run under plain `node`, importing "arc-agentkit" from
  * dist/. Builds first only when the build output is missing (`npm test`

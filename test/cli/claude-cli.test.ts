@@ -1,3 +1,4 @@
+/** @module test/cli/claude-cli.test */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+/** @module test/cli/cli-agents.test */
 import { describe, expect, it } from "vitest";
 import { Agent, ReActCognition, tool } from "../../src/index.js";
 import { asCliAgents, CliAgentsError } from "../../src/cli/index.js";

@@ -1,3 +1,4 @@
+/** @module test/cli/cli-options.test */
 import { describe, expect, it } from "vitest";
 import { CliOptionsConflictError, mergeCliOptions } from "../../src/cli/index.js";
 

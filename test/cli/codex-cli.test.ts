@@ -1,3 +1,4 @@
+/** @module test/cli/codex-cli.test */
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";

@@ -1,3 +1,4 @@
+/** @module test/cli/codex-mcp.test */
 import { describe, expect, it } from "vitest";
 import { asCodexMcp, codexTokenEnvVar, CodexMcpError, tomlOverride, tomlValue, TomlEncodeError } from "../../src/cli/index.js";
 

@@ -1,4 +1,5 @@
 /**
+ * @module test/cli/exports.test
  * The public surface of `arc-agentkit/cli`: the sorted export names (an
  * addition is a reviewed decision), and an import graph free of the MCP SDK
  * and express, so the entry point works without the optional peers.

@@ -1,3 +1,4 @@
+/** @module test/cli/hook-settings.test */
 import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";

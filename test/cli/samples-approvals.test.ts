@@ -1,4 +1,5 @@
 /**
+ * @module test/cli/samples-approvals.test
  * samples/cli-approvals.ts, built and run with node: the real claude binary,
  * a fake Messages API, and the CLI's permission prompt answered by the
  * sample's Asker through ApprovalServer.

@@ -1,4 +1,5 @@
 /**
+ * @module test/cli/samples.test
  * The CLI samples, built (`npm run build` first) and run with node. The Claude
  * one runs the real binary against the fake Messages API in a hermetic HOME.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/cli/served-e2e.test
  * The seed's claim, made true: the Claude CLI (and Codex) accept what
  * serveRegistry / ApprovalServer hand them, connect, and run the tool body
  * back in this process.

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/hygiene.test
  * The suite's own promise: deprecation warnings are errors in every test
  * worker (issue: "the whole test suite runs with deprecation warnings as
  * errors"). With --throw-deprecation Node throws the warning instead of

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/index.test
  * Public surface of `arc-agentkit` (src/index.ts). The lists are inline on
  * purpose: adding, removing or renaming an export changes this file, so the
  * change is a reviewed decision.

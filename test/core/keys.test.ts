@@ -1,4 +1,5 @@
 /**
+ * @module test/core/keys.test
  * Metadata keys and DI tokens (src/keys.ts): namespaced strings and
  * Symbol.for tokens, so two copies of the package agree.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/smoke.test
  * Smoke: the two shortest paths through the core — a @Tool class injected by
  * type and validated, and an agent over a function tool.
  */

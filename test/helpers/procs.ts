@@ -1,4 +1,7 @@
-/** Test helpers: find live processes by a substring of their command line (Linux /proc). */
+/**
+ * @module test/helpers/procs
+ * Test helpers: find live processes by a substring of their command line (Linux /proc).
+ */
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Pids of live (non-zombie) processes whose command line contains `needle`. */

@@ -1,4 +1,7 @@
-/** Test helper: run a built sample (`build/samples/<name>.js`, from `npm run build`) and collect its stdout. */
+/**
+ * @module test/helpers/run-sample
+ * Test helper: run a built sample (`build/samples/<name>.js`, from `npm run build`) and collect its stdout.
+ */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

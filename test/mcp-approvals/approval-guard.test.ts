@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/approval-guard.test
  * approvalGuard on a real served registry (serveRegistry over loopback),
  * driven by the project's MCPClient and the SDK Client: requiresApproval
  * tools ask the Asker first (same table, sources, deadline and JSONL audit as

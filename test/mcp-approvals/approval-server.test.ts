@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/approval-server.test
  * ApprovalServer over a real loopback socket, driven by the project's
  * MCPClient and by the SDK Client: every row of the decision table, every
  * source, the server's deadline, a throwing Asker, autoAllowWhen, both tiers,

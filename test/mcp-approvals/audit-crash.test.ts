@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/audit-crash.test
  * The JSONL sink's promise: a decision the CLI has heard is on disk. A child
  * process serves approvals with an audit file; the test SIGKILLs it the moment
  * each answer arrives (no exit hooks, no flush at shutdown) and reads the file.

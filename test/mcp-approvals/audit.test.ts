@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/audit.test
  * The audit: in memory first, then gate.check without arguments (best-effort);
  * the JSONL sink (one fsync'd 0600 line per decision, serialized, fail-closed
  * when it cannot write); and approvalGuard using the same engine and audit.

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/decide.test
  * The decision table as a pure engine: every Decision kind, the order
  * autoAllow -> tier -> Asker, the server-enforced deadline, an Asker that
  * throws or returns nonsense, and autoAllowWhen subtracting only.

@@ -1,4 +1,7 @@
-/** ApprovalServer refuses option names it does not know, so a Python-style or caller-supplied option cannot be silently dropped. */
+/**
+ * @module test/mcp-approvals/options.test
+ * ApprovalServer refuses option names it does not know, so a Python-style or caller-supplied option cannot be silently dropped.
+ */
 import { expect, it } from "vitest";
 import { ApprovalServer } from "../../src/mcp/index.js";
 

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-approvals/samples.test
  * The samples against the seed's printed output. `samples/approvals.ts` is the
  * twin of the seed's ApprovalServer example: every line must equal the seed's
  * except the cli line, which must hold the seed's cli_kwargs (keys in

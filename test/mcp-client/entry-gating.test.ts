@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-client/entry-gating.test
  * `arc-agentkit/mcp` without its optional peers fails at once with the install
  * line. Proven in a scratch project under os.tmpdir(): the built package
  * (package.json + dist) is copied in — a copy, not a link, so Node resolves

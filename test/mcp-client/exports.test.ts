@@ -1,3 +1,4 @@
+/** @module test/mcp-client/exports.test */
 import { expect, it } from "vitest";
 import * as client from "../../src/mcp/client/index.js";
 import * as mcp from "../../src/mcp/index.js";

@@ -1,3 +1,4 @@
+/** @module test/mcp-client/http-client.test */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cancelled } from "../../src/index.js";
 import { MCPClient, McpConnectError, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";

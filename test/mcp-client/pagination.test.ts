@@ -1,3 +1,4 @@
+/** @module test/mcp-client/pagination.test */
 import { describe, expect, it } from "vitest";
 import { MCPClient, McpRequestError, StdioServer } from "../../src/mcp/index.js";
 import { NODE, fixture } from "./support.js";

@@ -1,4 +1,7 @@
-/** samples/mcp-transports.ts (built): frozen configs, identity without env/headers, forceRefresh against a real server. */
+/**
+ * @module test/mcp-client/samples-transports.test
+ * samples/mcp-transports.ts (built): frozen configs, identity without env/headers, forceRefresh against a real server.
+ */
 import { expect, it } from "vitest";
 import { runSample } from "../helpers/run-sample.js";
 

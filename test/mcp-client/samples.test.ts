@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-client/samples.test
  * Runs the three client samples (built by `npm run build` into build/samples)
  * and compares what they print with the seed's printed output.
  *

@@ -1,3 +1,4 @@
+/** @module test/mcp-client/servers.test */
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import { TailBuffer } from "../../src/mcp/client/stdio-transport.js";

@@ -1,3 +1,4 @@
+/** @module test/mcp-client/stdio-client.test */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, Cancelled, NotImplementedError, ReActCognition } from "../../src/index.js";
 import {

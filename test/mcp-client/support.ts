@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-client/support
  * Shared helpers of the MCP client tests: fixture paths, subprocess servers
  * started and stopped by pid, process-tree inspection, warning and log capture.
  */

@@ -1,3 +1,4 @@
+/** @module test/mcp-client/third-party.test */
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+/** @module test/mcp-di/bootstrap.test */
 import "reflect-metadata";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";

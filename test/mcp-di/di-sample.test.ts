@@ -1,3 +1,4 @@
+/** @module test/mcp-di/di-sample.test */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";

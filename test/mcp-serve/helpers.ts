@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/helpers
  * Small shared factories for the serving-direction tests: a tiny low-level
  * SDK server, an SDK client on a URL, raw JSON-RPC POSTs, and port probes.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/loopback.test
  * The loopback listener over real sockets: Host/Origin before the token, the
  * token in constant time, body limits, refused upgrades, session routing, the
  * pre-start 503, and a lifecycle that genuinely releases the port.

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/real-clis.test
  * The protocol the real CLIs speak, observed at our listener: Claude Code
  * 2.1.332 opens with `server/discover` (a sessionless POST that is not
  * initialize, protocol 2026-07-28), gets the SDK's answer (400, a JSON-RPC

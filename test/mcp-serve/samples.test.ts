@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/samples.test
  * The serve samples against the seed's printed output. Each `samples/serve-*.ts`
  * is the twin of one of the seed's serve_registry examples; every printed line
  * must equal the seed's except the differences listed with each test (option

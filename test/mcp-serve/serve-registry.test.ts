@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/serve-registry.test
  * serveRegistry over a real loopback socket: what is advertised (names,
  * schema bytes, annotations, _meta), the error contract, deadlines,
  * cancellation, the guard, and the declarations on the spec.

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/spec-lifecycle.test
  * McpServerSpec's lifecycle and projections: the 0600 config in a 0700
  * directory, written before serving and removed by stop(), rewritten by a
  * second start(); the port held from serveRegistry() on and released by

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp-serve/third-party.test
  * A served registry driven by third-party MCP clients: the MCP Inspector CLI
  * (pinned inspector-cli 1.0.3, with the bearer header) and the MCP
  * conformance suite 0.1.16 (server-initialize, ping, tools-list,

@@ -1,4 +1,5 @@
 /**
+ * @module test/mcp/index.test
  * Public surface of `arc-agentkit/mcp` (src/mcp/index.ts). The list is inline on
  * purpose: adding, removing or renaming an export changes this file.
  */

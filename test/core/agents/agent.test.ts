@@ -1,4 +1,5 @@
 /**
+ * @module test/core/agents/agent.test
  * `Agent` (src/agents/agent.ts): options, defaults, the cognition contract,
  * and an agent run that calls a `@Tool` class whose service is injected by
  * type from a child container.

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/agents/elicitation.test
  * The human-in-the-loop contract (src/agents/elicitation.ts): structural
  * `ToolCall` / `Decision` / `Asker`, and the `toolCall()` helper.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/agents/gating.test
  * Gating (src/agents/gating.ts): the `shouldGate` table and how each
  * `Decision` kind maps onto run / refuse, with refusals naming who and why.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/agents/react-cognition.test
  * `ReActCognition` (src/agents/react-cognition.ts) driven by `FakeLLM`: tool
  * calls run and their results are fed back (checked on `FakeLLM.requests`),
  * the stop reasons, and gating — who is asked when, what each decision does,

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/context/run-context.test
  * `RunContext` (src/context/run-context.ts): events in emission order to the
  * sink then the listeners, best-effort; cooperative cancellation through
  * `cancel()` / `checkCancelled()` / `signal`; parent signals; `child()`.

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/control/run-policy.test
  * `RunPolicy` (src/control/run-policy.ts): the lethal-trifecta check with the
  * seed's exact reason text.
  */

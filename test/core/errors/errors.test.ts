@@ -1,4 +1,5 @@
 /**
+ * @module test/core/errors/errors.test
  * The error classes (src/errors): one base `AgentkitError` with a string
  * `code`; each subclass's typed fields and message.
  */

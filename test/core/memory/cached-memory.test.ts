@@ -1,4 +1,5 @@
 /**
+ * @module test/core/memory/cached-memory.test
  * `CachedMemory` (src/memory/cached-memory.ts): TTL per (text, k), controlled
  * here through the `now` option; writes go through and clear the cache;
  * concurrent identical queries share one call; failures are not cached.

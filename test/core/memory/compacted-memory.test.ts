@@ -1,4 +1,5 @@
 /**
+ * @module test/core/memory/compacted-memory.test
  * `CompactedMemory` (src/memory/compacted-memory.ts): bounds what a source
  * hands a model — per item and in total — with visible markers.
  */

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/memory/composite-memory.test
  * `CompositeMemory` (src/memory/composite-memory.ts): several sources queried
  * as one — merged, ranked, deduplicated; a failing source skipped and
  * reported; writes routed to `writeTo`.

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/memory/memory.test
  * The MemorySource contract helpers (src/memory/memory.ts).
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/memory/vector-memory.test
  * `VectorMemory` and `HashingEmbedder` (src/memory/vector-memory.ts): the
  * built-in local embedder ranks the relevant document first; embedders are
  * pluggable; a vector of the wrong length is refused.

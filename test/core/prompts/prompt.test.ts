@@ -1,4 +1,5 @@
 /**
+ * @module test/core/prompts/prompt.test
  * `Prompt` (src/prompts/prompt.ts): a named, versioned template.
  */
 import { describe, expect, it } from "vitest";

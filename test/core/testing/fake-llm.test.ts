@@ -1,4 +1,5 @@
 /**
+ * @module test/core/testing/fake-llm.test
  * `FakeLLM` and `Turn` (src/testing/fake-llm.ts): scripted turns in order,
  * every request recorded, a clear message past the script, signals honoured.
  */

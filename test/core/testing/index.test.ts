@@ -1,4 +1,5 @@
 /**
+ * @module test/core/testing/index.test
  * Public surface of `arc-agentkit/testing` (src/testing/index.ts). Inline
  * lists, so an addition is a reviewed decision.
  */

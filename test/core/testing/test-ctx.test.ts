@@ -1,4 +1,5 @@
 /**
+ * @module test/core/testing/test-ctx.test
  * `makeTestCtx` / `TestRunContext` (src/testing/test-ctx.ts).
  */
 import { describe, expect, it } from "vitest";

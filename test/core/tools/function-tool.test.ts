@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/function-tool.test
  * `tool(options, fn)` and `FunctionTool` (src/tools/function-tool.ts):
  * defaults, naming, the frozen schema, and run(): validate first, then await
  * the body once; failures come back as rejected promises.

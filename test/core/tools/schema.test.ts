@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/schema.test
  * DTO -> JSON Schema (src/tools/schema.ts): `type: "object"`, `properties`,
  * `required`, `additionalProperties: false` in that order, nested DTOs under
  * `$defs` (each closed too), frozen; raw schemas are deep-copied and frozen.

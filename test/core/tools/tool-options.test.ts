@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/tool-options.test
  * Option checking when `@Tool` / `tool()` is applied (src/tools/tool-options.ts):
  * every bad option throws `DefinitionError` at once, naming the class (or
  * function) and the key; default names are the snake_case of the class or

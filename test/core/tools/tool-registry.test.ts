@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/tool-registry.test
  * `ToolRegistry` (src/tools/tool-registry.ts): ordered and unique by name;
  * `@Tool` classes built through the container it is given (one child
  * container per test, nothing in the root container); duplicates refused

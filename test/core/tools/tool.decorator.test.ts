@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/tool.decorator.test
  * `@Tool` (src/tools/tool.decorator.ts): the class becomes injectable, its
  * constructor dependencies come by TYPE from the container it is resolved
  * through (the injection proof under vitest + vite 8), metadata is recorded

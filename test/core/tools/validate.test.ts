@@ -1,4 +1,5 @@
 /**
+ * @module test/core/tools/validate.test
  * Argument validation before `run` (src/tools/validate.ts): the exact
  * ToolArgumentError texts for DTO and raw-JSON-Schema tools, no implicit
  * conversion, nested paths, and property tests over random JSON.

@@ -1,4 +1,5 @@
 /**
+ * @module test/core/util/format.test
  * Message helpers (src/util/format.ts) that keep messages as the seed prints them.
  */
 import { describe, expect, it } from "vitest";

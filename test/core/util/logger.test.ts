@@ -1,4 +1,5 @@
 /**
+ * @module test/core/util/logger.test
  * The package logger (src/util/logger.ts): stderr for warnings and errors by
  * default, replaceable.
  */
