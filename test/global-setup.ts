@@ -5,7 +5,7 @@
  * agentkit temp directory made during the run may remain.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,25 +32,21 @@ function markedProcesses(id: string): string[] {
 export function setup(): () => Promise<void> {
   const id = randomBytes(6).toString("hex");
   process.env[MARK] = id;
-  const started = Date.now();
+  const outer = tmpdir();
+  const privateTmp = mkdtempSync(join(outer, "akt-suite-"));
+  process.env.TMPDIR = privateTmp;
   return async () => {
     let left = markedProcesses(id);
     for (let i = 0; i < 30 && left.length; i++) {
       await new Promise((r) => setTimeout(r, 100));
       left = markedProcesses(id);
     }
-    const dirs = readdirSync(tmpdir())
-      .filter((d) => d.startsWith("agentkit-"))
-      .filter((d) => {
-        try {
-          return statSync(join(tmpdir(), d)).mtimeMs >= started;
-        } catch {
-          return false;
-        }
-      });
+    const dirs = readdirSync(privateTmp).map((d) => join(privateTmp, d));
+    process.env.TMPDIR = outer;
+    rmSync(privateTmp, { recursive: true, force: true });
     const problems = [
       ...left.map((p) => `leaked process ${p}`),
-      ...dirs.map((d) => `leaked temp directory ${join(tmpdir(), d)}`),
+      ...dirs.map((d) => `leaked temp directory ${d}`),
     ];
     if (problems.length) throw new Error(`test hygiene check failed:\n  ${problems.join("\n  ")}`);
   };

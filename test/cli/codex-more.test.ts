@@ -23,7 +23,8 @@ describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { t
     const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, { sandbox: "read-only" }) }).run("write", ctx);
     expect(result.error).toBeUndefined();
     expect(existsSync(join(h.cwd, "f.txt"))).toBe(false);
-    expect(result.toolCalls).toMatchObject([{ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") }]);
+    const seen = JSON.stringify({ outputs: api.functionOutputs(), events: ctx.events.map((e) => [e.event, e.data]) });
+    expect(result.toolCalls, seen).toMatchObject([{ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") }]);
     expect(api.functionOutputs()[0]!.text).toContain("Read-only file system");
     expect(ctx.eventsNamed("tool.call")).toMatchObject([{ data: { tool: "shell" } }]);
   });
