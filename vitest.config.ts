@@ -11,5 +11,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     execArgv: ["--throw-deprecation"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/file-hygiene.setup.ts"],
   },
 });

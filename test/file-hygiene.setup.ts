@@ -1,0 +1,35 @@
+/**
+ * @module test/file-hygiene.setup
+ * Vitest setup file (vitest.config.ts `setupFiles`), run before each test
+ * file: (a) every `process.on("warning")` event is collected, and the file
+ * fails in `afterAll` if one was emitted that the file did not expect (see
+ * `expectWarnings()` in test/helpers/hygiene.ts); (b) the worker's own LISTEN
+ * sockets are recorded now, and the file fails in `afterAll` if a new one is
+ * still open (a server a test forgot to close). This file's `afterAll` is
+ * registered first, so with vitest's stacked hook order it runs after the
+ * test file's own hooks.
+ */
+import { afterAll } from "vitest";
+import { hygieneState, ownListenSockets, resetHygiene, unexpectedWarnings } from "./helpers/hygiene.js";
+
+resetHygiene();
+const onWarning = (w: Error): void => void hygieneState().warnings.push(w);
+process.on("warning", onWarning);
+const before = new Set(ownListenSockets().map((s) => s.inode));
+
+afterAll(async () => {
+  // A warning is emitted on process.nextTick; let any raised by the last hook arrive.
+  await new Promise((r) => setImmediate(r));
+  process.off("warning", onWarning);
+  const problems = unexpectedWarnings().map((w) => `unexpected process warning: ${w} (a file that means to cause it calls expectWarnings() from test/helpers/hygiene.ts)`);
+  // A close() already in flight gets a moment; a forgotten server does not go away.
+  let left = ownListenSockets().filter((s) => !before.has(s.inode));
+  for (let i = 0; i < 20 && left.length; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = ownListenSockets().filter((s) => !before.has(s.inode));
+  }
+  problems.push(...left.map((s) => `listening socket left open on ${s.address} (inode ${s.inode}): close the server the test started`));
+  if (problems.length) {
+    throw new Error(`test file hygiene check failed:\n  ${problems.join("\n  ")}`);
+  }
+});
