@@ -1,4 +1,5 @@
 /**
+ * @module test/cli/codex-more.test
  * CodexCliCognition against the real codex binary: the sandbox, stdio MCP
  * servers from asCodexMcp, the deadline and cancellation.
  */
