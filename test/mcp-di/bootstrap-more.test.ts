@@ -118,7 +118,7 @@ describe("every provider form", () => {
     }
   }
   class FixedClock extends Clock {
-    now() {
+    override now() {
       return "12:00";
     }
   }
