@@ -48,6 +48,11 @@ export function setup(): () => Promise<void> {
       ...left.map((p) => `leaked process ${p}`),
       ...dirs.map((d) => `leaked temp directory ${d}`),
     ];
-    if (problems.length) throw new Error(`test hygiene check failed:\n  ${problems.join("\n  ")}`);
+    if (problems.length) {
+      // vitest ignores an error thrown from a global teardown (the run still
+      // exits 0), so say it and fail the process explicitly.
+      process.stderr.write(`\ntest hygiene check failed:\n  ${problems.join("\n  ")}\n`);
+      process.exitCode = 1;
+    }
   };
 }
