@@ -73,7 +73,9 @@ async function run(cfg: BenchConfig): Promise<Section> {
       "the SDK's `close()` ends stdin and waits for the child.",
     tables: [{ head: ["client", "samples", "p50 ms", "max ms", "p50 vs SDK", "close p50 ms"], rows }],
     goals,
-    notes: [],
+    notes: [
+      "Ours passes the whole parent environment to the server (the seed's `env` overlays the parent's); the SDK passes six variables. On this machine that includes NODE_EXTRA_CA_CERTS, which makes every Node child parse a CA bundle at start: measured apart, the raw SDK with the full environment took ~35 ms longer per start than with its default one. The rest of the gap is the process-group spawn and the tree-ending close.",
+    ],
   };
 }
 
