@@ -2,6 +2,7 @@
  * @module bench/lib/config
  * Run-wide settings every suite reads.
  */
+import type { Section } from "./report.js";
 
 /** Settings of one `npm run bench`. */
 export interface BenchConfig {
@@ -18,7 +19,9 @@ export function pick(cfg: BenchConfig, full: number, quick: number): number {
 
 /** One benchmark. */
 export interface Suite {
+  /** The `--only=` name. */
   readonly id: string;
   readonly title: string;
-  run(cfg: BenchConfig): Promise<import("./report.js").Section>;
+  /** Run the benchmark and return its section (tables, goals, notes). */
+  run(cfg: BenchConfig): Promise<Section>;
 }
