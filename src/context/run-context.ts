@@ -50,10 +50,14 @@ export class RunContext {
   readonly caller: Readonly<Record<string, unknown>>;
   readonly runId: string;
   private readonly controller = new AbortController();
-  /** `controller.signal`, joined with the parent signal when there is one. */
+  /** `controller.signal`, or joined with a caller-given signal. */
   private readonly joined: AbortSignal;
   private readonly sink?: EventSink;
   private readonly listeners = new Set<EventSink>();
+  /** Live children (`child()`), cancelled with this context; a released child leaves the set. */
+  private readonly children = new Set<RunContext>();
+  private parent?: RunContext;
+  private unlink?: () => void;
 
   constructor(options: RunContextOptions = {}) {
     if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
@@ -65,9 +69,12 @@ export class RunContext {
     this.caller = Object.freeze({ ...(options.caller ?? {}) });
     this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
     this.sink = options.sink;
-    // AbortSignal.any holds the parent only weakly: a listener on a long-lived
-    // parent would keep every child alive and warn past 10 children.
-    this.joined = options.signal ? AbortSignal.any([this.controller.signal, options.signal]) : this.controller.signal;
+    // A caller's signal is joined with AbortSignal.any, which holds it weakly:
+    // many contexts on one signal add no listeners to it. Children made by
+    // child() are linked through this.children instead (see there).
+    const given = options.signal;
+    this.joined = given ? AbortSignal.any([this.controller.signal, given]) : this.controller.signal;
+    if (given && !this.joined.aborted) this.joined.addEventListener("abort", () => this.cancelChildren(this.joined.reason), { once: true });
   }
 
   /** Aborted once the run is cancelled; hand it to anything that accepts a signal. */
@@ -80,9 +87,22 @@ export class RunContext {
     return this.joined.aborted;
   }
 
-  /** Cancel the run. Idempotent. */
+  /** Cancel the run, and every live child. Idempotent. */
   cancel(reason?: unknown): void {
-    if (!this.joined.aborted) this.controller.abort(reason ?? new Cancelled());
+    if (this.joined.aborted) return;
+    const why = reason ?? new Cancelled();
+    // Children first: a listener on this signal may release a child as it reacts.
+    this.cancelChildren(why);
+    this.controller.abort(why);
+  }
+
+  private cancelChildren(reason: unknown): void {
+    const kids = [...this.children];
+    this.children.clear();
+    for (const c of kids) {
+      c.parent = undefined;
+      c.cancel(reason);
+    }
   }
 
   /** Throw `Cancelled` if the run was cancelled. Call it before starting side effects. */
@@ -117,19 +137,49 @@ export class RunContext {
 
   /**
    * A child context for one call: same llm, asker, tier and sink; cancelled
-   * when this one is; with its own `caller` and an optional extra signal.
+   * when this one is (or when `signal` aborts); with its own `caller`. Call
+   * `release()` (or `using child = ctx.child(...)`) when the call ends, so a
+   * long-lived run does not keep every finished call's context.
    */
   child(options: { caller?: Record<string, unknown>; signal?: AbortSignal } = {}): RunContext {
-    const signals = [this.signal, ...(options.signal ? [options.signal] : [])];
+    // Not AbortSignal.any on this (long-lived) signal: on Node 20 a source
+    // signal keeps every composite made from it (nodejs/node#55351), which grew
+    // a served registry's heap on every call. The parent holds its live
+    // children in a set instead, and the extra (per-call) signal gets one
+    // listener that release() removes.
     const c = new RunContext({
       llm: this.llm,
       asker: this.asker,
       autonomy: this.autonomy,
       sink: (e) => this.emit(e.event, e.data as Record<string, unknown>),
-      signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
     });
+    const extra = options.signal;
+    if (this.joined.aborted) c.cancel(this.joined.reason);
+    else if (extra?.aborted) c.cancel(extra.reason);
+    else {
+      this.children.add(c);
+      c.parent = this;
+      if (extra) {
+        const onAbort = (): void => c.cancel(extra.reason);
+        extra.addEventListener("abort", onAbort, { once: true });
+        c.unlink = () => extra.removeEventListener("abort", onAbort);
+      }
+    }
     return c;
+  }
+
+  /** Detach this context from its parent and its extra signal (it is no longer cancelled with them). Idempotent. */
+  release(): void {
+    this.parent?.children.delete(this);
+    this.parent = undefined;
+    this.unlink?.();
+    this.unlink = undefined;
+  }
+
+  /** `release()`, for `using child = ctx.child(...)`. */
+  [Symbol.dispose](): void {
+    this.release();
   }
 }

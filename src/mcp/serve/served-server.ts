@@ -95,11 +95,8 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
       let settled = false;
       let running = false;
       let timer: NodeJS.Timeout | undefined;
-      const deadline = timeoutMs === undefined ? undefined : new AbortController();
-      const child = ctx.child({
-        caller: { server, sessionId: extra.sessionId ?? null, requestId: extra.requestId },
-        signal: deadline ? AbortSignal.any([extra.signal, deadline.signal]) : extra.signal,
-      });
+      // Cancelled with the run, when the client cancels the request, or at the deadline; released when the call ends.
+      const child = ctx.child({ caller: { server, sessionId: extra.sessionId ?? null, requestId: extra.requestId }, signal: extra.signal });
       const onRunCancelled = (): void =>
         finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
       function finish(result: CallToolResult): void {
@@ -107,6 +104,7 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
         ctx.signal.removeEventListener("abort", onRunCancelled);
+        child.release();
         resolve(result);
       }
       ctx.signal.addEventListener("abort", onRunCancelled, { once: true });
@@ -114,10 +112,10 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
         if (settled) return;
         if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
         running = true;
-        if (deadline) {
+        if (timeoutMs !== undefined) {
           timer = setTimeout(() => {
-            finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs!)} and was abandoned`, true));
-            deadline.abort(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs!)} deadline`));
+            finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`, true));
+            child.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
           }, timeoutMs);
         }
         let pending: Promise<unknown>;

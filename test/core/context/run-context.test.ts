@@ -228,3 +228,46 @@ describe("child()", () => {
     expect(parent.cancelled).toBe(false);
   });
 });
+
+describe("child() lifecycle", () => {
+  it("a live child is cancelled with its parent; a released one is not, and release() is idempotent", () => {
+    const parent = new RunContext();
+    const live = parent.child();
+    const released = parent.child();
+    released.release();
+    released.release();
+    parent.cancel("stop");
+    expect(live.cancelled).toBe(true);
+    expect(live.signal.reason).toBe("stop");
+    expect(released.cancelled).toBe(false);
+  });
+
+  it("the extra signal cancels the child until release() unhooks it", () => {
+    const parent = new RunContext();
+    const request = new AbortController();
+    const a = parent.child({ signal: request.signal });
+    const b = parent.child({ signal: request.signal });
+    b.release();
+    request.abort("client cancelled");
+    expect(a.cancelled).toBe(true);
+    expect(b.cancelled).toBe(false);
+    expect(parent.cancelled).toBe(false);
+  });
+
+  it("`using` releases: thousands of finished calls leave a long-lived parent holding nothing", () => {
+    const parent = new RunContext();
+    const done: RunContext[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      using call = parent.child({ signal: new AbortController().signal });
+      done.push(call);
+    }
+    parent.cancel();
+    expect(done.some((c) => c.cancelled)).toBe(false);
+  });
+
+  it("a child of a cancelled parent starts cancelled", () => {
+    const parent = new RunContext();
+    parent.cancel("gone");
+    expect(parent.child().cancelled).toBe(true);
+  });
+});
