@@ -51,7 +51,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "no heap growth per call in agentkit's server",
-    "`RunContext.child()` joins the run's long-lived signal with `AbortSignal.any`; on Node 20.20.2 every composite stays registered on the long-lived signal (`kDependantSignals` held 84,000 entries after 42,000 `child()` calls and full GCs; nodejs/node#55351, #64476), about 130–200 B per served call. Fix: a per-call controller linked by listeners that are removed when the call ends (as `MCPClient.callTool` now does), or a disposable child context",
+    "if the last column of the memory table is above 0, something on the served path joins the run's long-lived signal with `AbortSignal.any` again: Node 20.20.2 keeps every such composite registered on the long-lived signal (nodejs/node#55351, #64476; before commit 6a4cfa2 `RunContext.child()` left two per call, 70–210 B of heap per call over four runs). If it is 0, the heap figure is within this machine's noise floor of about ±100 B/call over 10,000 calls — rerun",
   ],
   [
     "client grows no more per call",

@@ -38,6 +38,8 @@ export interface MemorySample {
   readonly sessions: number;
   /** Socket writes the child has made so far (all sockets). */
   readonly socketWrites: number;
+  /** agentkit only: AbortSignal.any composites still registered on the served run's signal (-1 elsewhere). */
+  readonly retained: number;
 }
 
 /** A running child server. */

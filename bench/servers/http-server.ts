@@ -101,6 +101,8 @@ interface Running {
   url: string;
   headers: Record<string, string>;
   sessions: () => number;
+  /** Composite signals still registered on the served run's signal (agentkit only; -1 elsewhere). */
+  retained?: () => number;
   close: () => Promise<void>;
 }
 
@@ -173,9 +175,21 @@ async function agentkit(): Promise<Running> {
     text: args.text,
   }));
   // A plain RunContext: no event recording, so nothing here grows per call but the server itself.
-  const spec = await serveRegistry([echo], { name: "bench", ctx: new RunContext() });
+  const ctx = new RunContext();
+  const spec = await serveRegistry([echo], { name: "bench", ctx });
   await spec.start();
-  return { url: spec.url!, headers: { ...spec.authHeaders }, sessions: () => -1, close: () => spec.stop() };
+  return { url: spec.url!, headers: { ...spec.authHeaders }, sessions: () => -1, retained: () => dependants(ctx.signal), close: () => spec.stop() };
+}
+
+/**
+ * How many `AbortSignal.any()` composites `signal` still holds (Node's internal
+ * `kDependantSignals` set; 0 when none was ever registered). On Node 20 a
+ * composite over a long-lived signal stays registered after it is collected.
+ */
+function dependants(signal: AbortSignal): number {
+  const key = Object.getOwnPropertySymbols(signal).find((s) => s.toString() === "Symbol(kDependantSignals)");
+  const set = key ? (signal as unknown as Record<symbol, Set<unknown> | undefined>)[key] : undefined;
+  return set ? set.size : 0;
 }
 
 async function fastmcp(): Promise<Running> {
@@ -274,7 +288,7 @@ async function main(): Promise<void> {
         gc?.();
         gc?.();
         const m = process.memoryUsage();
-        process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites })}\n`);
+        process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites, retained: running.retained?.() ?? -1 })}\n`);
       }
     }
   });
