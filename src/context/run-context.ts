@@ -91,18 +91,23 @@ export class RunContext {
   cancel(reason?: unknown): void {
     if (this.joined.aborted) return;
     const why = reason ?? new Cancelled();
-    // Children first: a listener on this signal may release a child as it reacts.
-    this.cancelChildren(why);
+    // Take the children first (a listener on this signal may release one as it
+    // reacts), abort this context, then them: a child's listeners then see
+    // the parent already cancelled.
+    const kids = this.takeChildren();
     this.controller.abort(why);
+    for (const c of kids) c.cancel(why);
+  }
+
+  private takeChildren(): RunContext[] {
+    const kids = [...this.children];
+    this.children.clear();
+    for (const c of kids) c.parent = undefined;
+    return kids;
   }
 
   private cancelChildren(reason: unknown): void {
-    const kids = [...this.children];
-    this.children.clear();
-    for (const c of kids) {
-      c.parent = undefined;
-      c.cancel(reason);
-    }
+    for (const c of this.takeChildren()) c.cancel(reason);
   }
 
   /** Throw `Cancelled` if the run was cancelled. Call it before starting side effects. */

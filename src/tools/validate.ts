@@ -48,6 +48,32 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Arguments nested deeper than this are refused before validation (they would overflow the validators' recursion). */
+export const MAX_ARGUMENT_DEPTH = 512;
+
+/**
+ * What JSON Schema validation cannot see: numbers that are not finite (a
+ * request's `1e400` parses to Infinity, which ajv's integer check lets
+ * through) and nesting deep enough to overflow a recursive validator. Walks
+ * iteratively; returns the offending places.
+ */
+function structuralProblems(value: Record<string, unknown>): InvalidArgument[] {
+  const out: InvalidArgument[] = [];
+  const stack: Array<[unknown, string, number]> = [[value, "", 0]];
+  while (stack.length) {
+    const [v, path, depth] = stack.pop()!;
+    if (typeof v === "number" && !Number.isFinite(v)) out.push({ argument: path || "(arguments)", expected: "a finite number (JSON has no Infinity or NaN)", received: `number ${String(v)}` });
+    else if (v && typeof v === "object") {
+      if (depth >= MAX_ARGUMENT_DEPTH) {
+        out.push({ argument: path || "(arguments)", expected: `nested at most ${MAX_ARGUMENT_DEPTH} levels deep`, received: "deeper nesting" });
+        break;
+      }
+      for (const [k, child] of Object.entries(v)) stack.push([child, path ? `${path}/${k}` : k, depth + 1]);
+    }
+  }
+  return out;
+}
+
 /**
  * Build the validator for a tool. The schema decides unexpected/missing
  * arguments (so DTO and raw-schema tools word them the same); a DTO's
@@ -60,6 +86,8 @@ export function makeValidator(toolName: string, input: ToolInput | undefined, sc
   return (args) => {
     const value = args === undefined ? {} : args;
     if (!isPlainObject(value)) throw new ToolArgumentError(toolName, [], [], [], accepted, describeValue(value));
+    const structural = structuralProblems(value);
+    if (structural.length) throw new ToolArgumentError(toolName, [], [], structural, accepted);
     if (validate(value)) return value;
     throw fromAjvErrors(toolName, validate, value, accepted);
   };
@@ -71,6 +99,8 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
   return (args) => {
     const value = args === undefined ? {} : args;
     if (!isPlainObject(value)) throw new ToolArgumentError(toolName, [], [], [], accepted, describeValue(value));
+    const structural = structuralProblems(value);
+    if (structural.length) throw new ToolArgumentError(toolName, [], [], structural, accepted);
     const unexpected = Object.keys(value).filter((k) => !known.has(k));
     const missing = required.filter((k) => !Object.hasOwn(value, k) || value[k] === undefined);
     const instance = plainToInstance(dto as new () => object, value, { enableImplicitConversion: false });

@@ -8,7 +8,7 @@ import { asCodexMcp, type CodexMcpOptions } from "../../cli/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/mcp-config-file.js";
 import type { ServedCatalog } from "./served-catalog.js";
-import type { CallCounter } from "./served-server.js";
+import { stopInflight, type CallCounter } from "./served-server.js";
 
 /** The `mcpServers` entry of an HTTP spec. */
 export interface HttpServerEntry {
@@ -192,6 +192,11 @@ export class McpServerSpec implements AsyncDisposable {
     return this.serialise(async () => {
       this.started = false;
       try {
+        if (this.listener && this.counter.inflight?.size) {
+          // Answer the calls in flight before their streams close.
+          stopInflight(this.counter);
+          await new Promise((r) => setTimeout(r, 20));
+        }
         await this.listener?.stop();
       } finally {
         this.removeConfig();

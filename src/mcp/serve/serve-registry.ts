@@ -9,7 +9,7 @@ import { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../names.js";
 import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
-import { servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
+import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
 
 /** Options of `serveRegistry()`. */
@@ -104,7 +104,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
   const transport = checkOptions(options);
   const catalog: ServedCatalog = buildCatalog(registryOrTools, options.name);
-  const counter: CallCounter = { calls: 0 };
+  const counter: CallCounter = newCallCounter();
   if (transport === "stdio") {
     const [command, ...args] = options.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(options.env ?? {}) }) });

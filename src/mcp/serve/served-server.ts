@@ -59,6 +59,24 @@ export interface ServedServerOptions {
 /** Counts `tools/call` requests that reached the server (unknown names included). */
 export interface CallCounter {
   calls: number;
+  /** Calls in flight: each entry ends its call with "the server stopped" (see `stopInflight`). */
+  readonly inflight?: Set<() => void>;
+}
+
+/** A fresh counter with an in-flight set. */
+export function newCallCounter(): CallCounter {
+  return { calls: 0, inflight: new Set() };
+}
+
+/**
+ * End every call still in flight with an `isError` result (`the server stopped
+ * while 'x' was running`) and cancel its context, so a client waiting on it
+ * gets an answer instead of a stream that just closes. Used by `stop()`.
+ */
+export function stopInflight(counter: CallCounter): void {
+  const pending = [...(counter.inflight ?? [])];
+  counter.inflight?.clear();
+  for (const stop of pending) stop();
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -95,19 +113,30 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
       let settled = false;
       let running = false;
       let timer: NodeJS.Timeout | undefined;
-      // Cancelled with the run, when the client cancels the request, or at the deadline; released when the call ends.
+      // Cancelled with the run (as a child of ctx), when the client cancels the
+      // request, at the deadline, or when the server stops; released when the
+      // call ends. The listener is on this call's own signal, so a long-lived
+      // run signal gains none per call.
       const child = ctx.child({ caller: { server, sessionId: extra.sessionId ?? null, requestId: extra.requestId }, signal: extra.signal });
-      const onRunCancelled = (): void =>
-        finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
+      const onAbort = (): void => {
+        if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
+        else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
+      };
+      const onStop = (): void => {
+        finish(textResult(running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`, true));
+        child.cancel(new Cancelled(`the server stopped while '${name}' was running`));
+      };
       function finish(result: CallToolResult): void {
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
-        ctx.signal.removeEventListener("abort", onRunCancelled);
+        child.signal.removeEventListener("abort", onAbort);
+        counter.inflight?.delete(onStop);
         child.release();
         resolve(result);
       }
-      ctx.signal.addEventListener("abort", onRunCancelled, { once: true });
+      child.signal.addEventListener("abort", onAbort, { once: true });
+      counter.inflight?.add(onStop);
       const run = (input: Record<string, unknown>): void => {
         if (settled) return;
         if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
