@@ -47,7 +47,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "p50 within 1.10x",
-    "see the throughput note: the same per-call CPU shows up at p50 when the machine is busy; the ratio moves by ±0.1 between runs on this shared VM",
+    "the served path does more per call than the raw SDK handler — Host/Origin and constant-time bearer checks, argument validation, a child RunContext, the result flattened to text — about 0.4 ms more server CPU per call in a profile before commit 6a4cfa2 (which removed part of it). At a ~1.4 ms round trip that is close to the 10 % line, and the per-round ratio swings by ±0.1–0.2 on this shared VM: five full runs gave 1.09, 1.06, 1.11, 1.02 and 1.18",
   ],
   [
     "no heap growth per call in agentkit's server",
