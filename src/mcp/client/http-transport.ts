@@ -5,26 +5,100 @@
  * own `AbortSignal` and a close that ends the session and waits for every
  * request it started.
  */
+import { setMaxListeners } from "node:events";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { sdkHttpClient } from "../sdk.js";
 import type { StreamableHttpServer } from "./servers.js";
 
 /**
- * A `fetch` that wraps each request's signal in `AbortSignal.any([signal])`.
- * The SDK transport hands one shared signal to every request; undici adds an
- * abort listener to it per request and removes it only at GC, so under load
- * Node prints `MaxListenersExceededWarning`. A fresh dependent signal per
- * request keeps the shared one clean. Every pending request is added to
- * `inflight` until it settles.
+ * A `fetch` that gives each request its own signal. The SDK transport hands
+ * one shared signal to every request; undici adds an abort listener to it per
+ * request and removes it only at GC, so under load Node prints
+ * `MaxListenersExceededWarning`. Each request gets its own controller, linked
+ * to the shared signal until its response body ends. Every pending request is
+ * added to `inflight` until it settles; with `onLost`, a POST whose SSE
+ * response breaks before it ends reports its request ids.
  */
-export function isolatingFetch(inflight: Set<Promise<unknown>>, base: FetchLike = fetch): FetchLike {
+export function isolatingFetch(inflight: Set<Promise<unknown>>, base: FetchLike = fetch, onLost?: LostResponses): FetchLike {
   return (url, init) => {
-    const p = base(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+    // A per-request controller linked to the shared signal by one listener
+    // that is removed when the response body ends. Not AbortSignal.any: on
+    // Node 20 the long-lived shared signal keeps every composite made from it
+    // (nodejs/node#55351), one per request for the client's whole life.
+    const shared = init?.signal ?? undefined;
+    let unlink = (): void => {};
+    let requestInit = init;
+    if (shared) {
+      const own = new AbortController();
+      if (shared.aborted) own.abort(shared.reason);
+      else {
+        setMaxListeners(0, shared); // one listener per request in flight, each removed when it ends
+        const onAbort = (): void => own.abort(shared.reason);
+        shared.addEventListener("abort", onAbort, { once: true });
+        unlink = () => shared.removeEventListener("abort", onAbort);
+      }
+      requestInit = { ...init, signal: own.signal };
+    }
+    const p = base(url, requestInit);
     inflight.add(p);
     const forget = () => inflight.delete(p);
     p.then(forget, forget);
-    return p;
+    const ids = onLost && init?.method === "POST" && typeof init.body === "string" ? requestIds(init.body) : [];
+    return p.then(
+      (res) => watchStream(res, ids, onLost, unlink),
+      (err: unknown) => {
+        unlink();
+        throw err;
+      },
+    );
   };
+}
+
+/** Told the ids of requests whose response stream broke before it was read to the end. */
+export type LostResponses = (ids: ReadonlyArray<string | number>, cause: unknown) => void;
+
+function requestIds(body: string): Array<string | number> {
+  try {
+    const msg = JSON.parse(body) as unknown;
+    const all = Array.isArray(msg) ? msg : [msg];
+    return all.filter((m): m is { id: string | number } => !!m && typeof m === "object" && "method" in m && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Pass an SSE response through unchanged, but notice when its stream errors
+ * (the server died or the connection dropped) before it ended: the SDK's
+ * transport would otherwise leave those requests waiting for their timeout.
+ */
+function watchStream(res: Response, ids: Array<string | number>, onLost: LostResponses | undefined, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  const watchLoss = ids.length > 0 && onLost !== undefined && res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream");
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const r = await reader.read();
+        if (r.done) {
+          done();
+          controller.close();
+        } else controller.enqueue(r.value);
+      } catch (err) {
+        done();
+        if (watchLoss) onLost!(ids, err);
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** How long `close()` waits for the session's DELETE before giving up on it. */
@@ -43,8 +117,24 @@ export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientT
 
   constructor(readonly server: StreamableHttpServer) {
     const inflight = new Set<Promise<unknown>>();
-    super(new URL(server.url), { requestInit: { headers: { ...server.headers } }, fetch: isolatingFetch(inflight) });
+    const self: { t?: StreamableHttpTransport } = {};
+    super(new URL(server.url), { requestInit: { headers: { ...server.headers } }, fetch: isolatingFetch(inflight, fetch, (ids, cause) => self.t?.lost(ids, cause)) });
+    self.t = this;
     this.inflight = inflight;
+  }
+
+  /**
+   * A response stream broke before it answered: answer those requests with a
+   * JSON-RPC error now (the session's pending promise rejects with it) rather
+   * than leaving them to their timeout. A late real answer for the same id is
+   * ignored by the session.
+   */
+  private lost(ids: ReadonlyArray<string | number>, cause: unknown): void {
+    if (this.closing) return;
+    const why = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
+    for (const id of ids) {
+      this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32000, message: `the connection to ${this.server.url} was lost before the server answered (${why})` } });
+    }
   }
 
   override close(): Promise<void> {
