@@ -13,14 +13,14 @@ import { afterAll } from "vitest";
 import { hygieneState, ownListenSockets, resetHygiene, unexpectedWarnings } from "./helpers/hygiene.js";
 
 resetHygiene();
-const onWarning = (w: Error): void => void hygieneState().warnings.push(w);
-process.on("warning", onWarning);
+const collectWarning = (w: Error): void => void hygieneState().warnings.push(w);
+process.on("warning", collectWarning);
 const before = new Set(ownListenSockets().map((s) => s.inode));
 
 afterAll(async () => {
   // A warning is emitted on process.nextTick; let any raised by the last hook arrive.
   await new Promise((r) => setImmediate(r));
-  process.off("warning", onWarning);
+  process.off("warning", collectWarning);
   const problems = unexpectedWarnings().map((w) => `unexpected process warning: ${w} (a file that means to cause it calls expectWarnings() from test/helpers/hygiene.ts)`);
   // A close() already in flight gets a moment; a forgotten server does not go away.
   let left = ownListenSockets().filter((s) => !before.has(s.inode));
