@@ -24,10 +24,14 @@ describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { t
     const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, { sandbox: "read-only" }) }).run("write", ctx);
     expect(result.error).toBeUndefined();
     expect(existsSync(join(h.cwd, "f.txt"))).toBe(false);
-    const seen = JSON.stringify({ outputs: api.functionOutputs(), events: ctx.events.map((e) => [e.event, e.data]) });
-    expect(result.toolCalls, seen).toMatchObject([{ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") }]);
+    // The refusal is what reached the model. codex 0.171 `exec --json` does not
+    // always report a command_execution item for exec_command (seen in full
+    // parallel runs: the output reached the model, no item event was printed),
+    // so the recorded call is checked whenever codex reported one.
     expect(api.functionOutputs()[0]!.text).toContain("Read-only file system");
-    expect(ctx.eventsNamed("tool.call")).toMatchObject([{ data: { tool: "shell" } }]);
+    const seen = JSON.stringify({ outputs: api.functionOutputs(), events: ctx.events.map((e) => [e.event, e.data]) });
+    for (const c of result.toolCalls) expect(c, seen).toMatchObject({ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") });
+    expect(ctx.eventsNamed("tool.call").length).toBe(result.toolCalls.length);
   });
 
   it("sandbox workspace-write: the same write lands in the cwd", async () => {
@@ -36,7 +40,8 @@ describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { t
     const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, { sandbox: "workspace-write" }) }).run("write", makeTestCtx());
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "f.txt"), "utf8")).toBe("hi\n");
-    expect(result.toolCalls).toMatchObject([{ name: "shell", ok: true }]);
+    expect(api.functionOutputs()[0]!.text).toContain("Process exited with code 0");
+    for (const c of result.toolCalls) expect(c).toMatchObject({ name: "shell", ok: true });
   });
 
   it("a stdio spec: codex spawns the command with its args, the tool answers, and nothing is left behind", async () => {
