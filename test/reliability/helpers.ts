@@ -14,6 +14,7 @@ import { tool } from "../../src/tools/function-tool.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { serveRegistry } from "../../src/mcp/serve/index.js";
 import type { McpServerSpec } from "../../src/mcp/serve/index.js";
+import { ECHO_SCHEMA } from "../../bench/servers/echo.js";
 
 declare module "vitest" {
   interface TaskMeta {
@@ -32,13 +33,8 @@ export interface BodyCounter {
   runs: number;
 }
 
-/** The strict echo schema: `{ i: integer, text: string }`, nothing else. */
-export const ECHO_SCHEMA = {
-  type: "object",
-  properties: { i: { type: "integer" }, text: { type: "string" } },
-  required: ["i", "text"],
-  additionalProperties: false,
-} as const;
+/** The strict echo schema `{ i: integer, text: string }`: the one the benchmarks serve. */
+export { ECHO_SCHEMA } from "../../bench/servers/echo.js";
 
 /** `echo({ i, text })` -> `{"i":..,"text":..}`; counts its runs; waits `delay(i)` ms first when given. */
 export function echoTool(counter: BodyCounter, delay?: (i: number) => number): Tool {
