@@ -66,7 +66,7 @@ class WhoAmI {
     private readonly call: RunContext,
   ) {}
   run(): string {
-    return JSON.stringify({ server: this.call.caller.server, hasSession: typeof this.call.caller.sessionId === "string", singleton: this.checks.calls >= 0 });
+    return JSON.stringify({ server: this.call.caller.server, hasSession: typeof this.call.caller.sessionId === "string", checksSeen: this.checks.calls });
   }
 }
 
@@ -112,7 +112,8 @@ describe("bootstrap(@McpServer module)", () => {
     expect(text(await client.callTool("run_check", { name: "lint" }))).toBe("lint:ok");
     expect(app.container.resolve(CheckService).calls).toBe(1);
     const who = JSON.parse(text(await client.callTool("who_am_i", {})));
-    expect(who).toEqual({ server: "engine", hasSession: true, singleton: true });
+    // checksSeen 1: the per-call WhoAmI got the same CheckService singleton run_check used.
+    expect(who).toEqual({ server: "engine", hasSession: true, checksSeen: 1 });
     const bad = await client.callTool("run_check", { name: "lint", verbose: true });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']");
