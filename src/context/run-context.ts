@@ -38,6 +38,16 @@ export interface RunContextOptions {
 
 let counter = 0;
 
+const noop = (): void => {};
+
+function callQuietly(fn: (reason: unknown) => void, reason: unknown): void {
+  try {
+    fn(reason);
+  } catch {
+    // a cancellation callback cannot stop the cancellation
+  }
+}
+
 /**
  * The context of one run: events, cancellation, the autonomy tier, the model
  * and the asker. Cancellation is cooperative: `cancel()` aborts `signal`, and
@@ -49,15 +59,22 @@ export class RunContext {
   readonly autonomy: Autonomy;
   readonly caller: Readonly<Record<string, unknown>>;
   readonly runId: string;
-  private readonly controller = new AbortController();
-  /** `controller.signal`, or joined with a caller-given signal. */
-  private readonly joined: AbortSignal;
+  /** Made when `signal` is first read (most per-call contexts never read it), or at once with a caller's signal. */
+  private controller?: AbortController;
+  /** `controller.signal`, or joined with the caller's signal. */
+  private joined?: AbortSignal;
+  /** The caller's signal (`options.signal`), if any. */
+  private readonly given?: AbortSignal;
+  private isCancelled = false;
+  private reason: unknown;
   private readonly sink?: EventSink;
-  private readonly listeners = new Set<EventSink>();
+  private listeners?: Set<EventSink>;
   /** Live children (`child()`), cancelled with this context; a released child leaves the set. */
-  private readonly children = new Set<RunContext>();
+  private children?: Set<RunContext>;
   private parent?: RunContext;
   private unlink?: () => void;
+  /** `onCancel()` callbacks, made on first use (most runs never register one). */
+  private hooks?: Set<(reason: unknown) => void>;
 
   constructor(options: RunContextOptions = {}) {
     if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
@@ -73,47 +90,95 @@ export class RunContext {
     // many contexts on one signal add no listeners to it. Children made by
     // child() are linked through this.children instead (see there).
     const given = options.signal;
-    this.joined = given ? AbortSignal.any([this.controller.signal, given]) : this.controller.signal;
-    if (given && !this.joined.aborted) this.joined.addEventListener("abort", () => this.cancelChildren(this.joined.reason), { once: true });
+    if (given) {
+      this.given = given;
+      const joined = this.materialise();
+      if (!joined.aborted) joined.addEventListener("abort", () => this.cascade(joined.reason), { once: true });
+    }
   }
 
   /** Aborted once the run is cancelled; hand it to anything that accepts a signal. */
   get signal(): AbortSignal {
+    return this.joined ?? this.materialise();
+  }
+
+  private materialise(): AbortSignal {
+    const controller = (this.controller = new AbortController());
+    if (this.isCancelled) controller.abort(this.reason);
+    this.joined = this.given ? AbortSignal.any([controller.signal, this.given]) : controller.signal;
     return this.joined;
   }
 
   /** True once `cancel()` was called (or the parent signal aborted). */
   get cancelled(): boolean {
-    return this.joined.aborted;
+    return this.isCancelled || this.given?.aborted === true;
+  }
+
+  /** Why the run was cancelled (undefined while it is not). */
+  private get why(): unknown {
+    return this.isCancelled ? this.reason : this.given?.reason;
   }
 
   /** Cancel the run, and every live child. Idempotent. */
   cancel(reason?: unknown): void {
-    if (this.joined.aborted) return;
+    if (this.cancelled) return;
     const why = reason ?? new Cancelled();
+    this.isCancelled = true;
+    this.reason = why;
     // Take the children first (a listener on this signal may release one as it
     // reacts), abort this context, then them: a child's listeners then see
     // the parent already cancelled.
     const kids = this.takeChildren();
-    this.controller.abort(why);
+    this.controller?.abort(why);
+    this.runHooks(why);
     for (const c of kids) c.cancel(why);
   }
 
+  /**
+   * Call `fn(reason)` once when the run is cancelled (at once if it already
+   * is); returns the function that unregisters it. Cheaper than a listener on
+   * `signal` for per-call work (a plain set, no `EventTarget`), so a long-lived
+   * run can register and unregister one per call. A callback that throws is
+   * ignored.
+   */
+  onCancel(fn: (reason: unknown) => void): () => void {
+    if (this.cancelled) {
+      callQuietly(fn, this.why);
+      return noop;
+    }
+    (this.hooks ??= new Set()).add(fn);
+    return () => void this.hooks?.delete(fn);
+  }
+
+  private runHooks(reason: unknown): void {
+    const hooks = this.hooks;
+    if (!hooks?.size) return;
+    this.hooks = undefined;
+    for (const fn of hooks) callQuietly(fn, reason);
+  }
+
   private takeChildren(): RunContext[] {
+    if (!this.children?.size) return [];
     const kids = [...this.children];
     this.children.clear();
     for (const c of kids) c.parent = undefined;
     return kids;
   }
 
-  private cancelChildren(reason: unknown): void {
+  /** The caller's signal aborted this context: what cancel() does after the abort. */
+  private cascade(reason: unknown): void {
+    if (!this.isCancelled) {
+      this.isCancelled = true;
+      this.reason = reason;
+    }
+    this.runHooks(reason);
     for (const c of this.takeChildren()) c.cancel(reason);
   }
 
   /** Throw `Cancelled` if the run was cancelled. Call it before starting side effects. */
   checkCancelled(): void {
-    if (this.joined.aborted) {
-      const reason = this.joined.reason;
+    if (this.cancelled) {
+      const reason = this.why;
       throw reason instanceof Cancelled ? reason : new Cancelled("the run was cancelled", reason);
     }
   }
@@ -124,7 +189,7 @@ export class RunContext {
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
     const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
-    for (const l of [this.sink, ...this.listeners]) {
+    for (const l of [this.sink, ...(this.listeners ?? [])]) {
       if (!l) continue;
       try {
         l(e);
@@ -136,8 +201,9 @@ export class RunContext {
 
   /** Subscribe to emitted events; returns the unsubscribe function. */
   on(listener: EventSink): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const all = (this.listeners ??= new Set());
+    all.add(listener);
+    return () => all.delete(listener);
   }
 
   /**
@@ -161,10 +227,10 @@ export class RunContext {
       runId: this.runId,
     });
     const extra = options.signal;
-    if (this.joined.aborted) c.cancel(this.joined.reason);
+    if (this.cancelled) c.cancel(this.why);
     else if (extra?.aborted) c.cancel(extra.reason);
     else {
-      this.children.add(c);
+      (this.children ??= new Set()).add(c);
       c.parent = this;
       if (extra) {
         const onAbort = (): void => c.cancel(extra.reason);
@@ -177,7 +243,7 @@ export class RunContext {
 
   /** Detach this context from its parent and its extra signal (it is no longer cancelled with them). Idempotent. */
   release(): void {
-    this.parent?.children.delete(this);
+    this.parent?.children?.delete(this);
     this.parent = undefined;
     this.unlink?.();
     this.unlink = undefined;

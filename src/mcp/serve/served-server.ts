@@ -113,10 +113,12 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
       let settled = false;
       let running = false;
       let timer: NodeJS.Timeout | undefined;
+      let offCancel = (): void => {};
       // Cancelled with the run (as a child of ctx), when the client cancels the
       // request, at the deadline, or when the server stops; released when the
-      // call ends. The listener is on this call's own signal, so a long-lived
-      // run signal gains none per call.
+      // call ends. onCancel() is a plain callback on this call's own context:
+      // no listener on a long-lived signal, and no AbortController unless the
+      // tool reads ctx.signal.
       const child = ctx.child({ caller: { server, sessionId: extra.sessionId ?? null, requestId: extra.requestId }, signal: extra.signal });
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
@@ -130,12 +132,13 @@ export function makeCallHandler(catalog: ServedCatalog, options: ServedServerOpt
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
-        child.signal.removeEventListener("abort", onAbort);
+        offCancel();
         counter.inflight?.delete(onStop);
         child.release();
         resolve(result);
       }
-      child.signal.addEventListener("abort", onAbort, { once: true });
+      // Runs onAbort at once if the request was already cancelled: then run() sees `settled`.
+      offCancel = child.onCancel(onAbort);
       counter.inflight?.add(onStop);
       const run = (input: Record<string, unknown>): void => {
         if (settled) return;

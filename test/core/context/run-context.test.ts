@@ -4,6 +4,7 @@
  * sink then the listeners, best-effort; cooperative cancellation through
  * `cancel()` / `checkCancelled()` / `signal`; parent signals; `child()`.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { AgentkitError, Cancelled, RunContext, type RunEvent } from "../../../src/index.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
@@ -269,5 +270,75 @@ describe("child() lifecycle", () => {
     const parent = new RunContext();
     parent.cancel("gone");
     expect(parent.child().cancelled).toBe(true);
+  });
+});
+
+describe("onCancel()", () => {
+  it("runs once with the reason on cancel(), after the signal aborted; the returned function unregisters", () => {
+    const ctx = new RunContext();
+    const seen: unknown[] = [];
+    ctx.onCancel((r) => seen.push(["first", r, ctx.signal.aborted]));
+    const off = ctx.onCancel((r) => seen.push(["removed", r]));
+    off();
+    off(); // idempotent
+    ctx.cancel("stop");
+    ctx.cancel("again");
+    expect(seen).toEqual([["first", "stop", true]]);
+  });
+
+  it("runs at once, with the reason, when the run is already cancelled", () => {
+    const ctx = new RunContext();
+    ctx.cancel("earlier");
+    const seen: unknown[] = [];
+    const off = ctx.onCancel((r) => seen.push(r));
+    expect(seen).toEqual(["earlier"]);
+    expect(() => off()).not.toThrow();
+    const viaSignal = new RunContext({ signal: AbortSignal.abort("parent gone") });
+    viaSignal.onCancel((r) => seen.push(r));
+    expect(seen).toEqual(["earlier", "parent gone"]);
+  });
+
+  it("fires when the caller's signal aborts, and when the parent context is cancelled", () => {
+    const parent = new AbortController();
+    const ctx = new RunContext({ signal: parent.signal });
+    const kid = ctx.child();
+    const seen: string[] = [];
+    ctx.onCancel((r) => seen.push(`ctx:${String(r)}`));
+    kid.onCancel((r) => seen.push(`kid:${String(r)}`));
+    parent.abort("shutdown");
+    expect(seen).toEqual(["ctx:shutdown", "kid:shutdown"]);
+    expect(kid.cancelled).toBe(true);
+  });
+
+  it("a throwing callback neither stops the cancellation nor the other callbacks", () => {
+    const ctx = new RunContext();
+    const kid = ctx.child();
+    let later = 0;
+    ctx.onCancel(() => {
+      throw new Error("boom");
+    });
+    ctx.onCancel(() => later++);
+    expect(() => ctx.cancel()).not.toThrow();
+    expect(later).toBe(1);
+    expect(kid.cancelled).toBe(true);
+  });
+
+  it("a signal first read after cancel() is already aborted with the cancel reason", () => {
+    const ctx = new RunContext();
+    const kid = ctx.child();
+    ctx.cancel("late reader");
+    expect(kid.signal.aborted).toBe(true);
+    expect(kid.signal.reason).toBe("late reader");
+    expect(thrown(() => kid.checkCancelled(), Cancelled).reason).toBe("late reader");
+  });
+
+  it("registering and unregistering per call leaves a long-lived run's signal without listeners", () => {
+    const ctx = new RunContext();
+    for (let i = 0; i < 1_000; i++) ctx.onCancel(() => {})();
+    expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
+    let fired = 0;
+    ctx.onCancel(() => fired++);
+    ctx.cancel();
+    expect(fired).toBe(1);
   });
 });
