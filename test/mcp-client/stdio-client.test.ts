@@ -1,4 +1,5 @@
 /** @module test/mcp-client/stdio-client.test */
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, Cancelled, NotImplementedError, ReActCognition } from "../../src/index.js";
 import {
@@ -140,6 +141,19 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     expect(s.cancelledNotifications).toBe(1);
     expect(s.slowCancelled).toBe(1);
     expect(text(await client.callTool("add", { a: 40, b: 2 }, { ctx: makeTestCtx() }))).toBe("42");
+  });
+
+  it("many calls under one long-lived run leave no listener on its signal, and it still cancels the next call", async () => {
+    const ctx = makeTestCtx();
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 50; i++) expect(text(await client.callTool("add", { a: i, b: 1 }, { ctx, signal }))).toBe(String(i + 1));
+    expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
+    await eventually(() => stats(client), (s) => s.slowStarted === 1);
+    ctx.cancel();
+    expect(await call).toBeInstanceOf(Cancelled);
+    await eventually(() => stats(client), (s) => s.slowCancelled === 1);
   });
 
   it("a per-call signal and timeout work the same way", async () => {

@@ -22,7 +22,8 @@ export function blockText(block: Block): string {
  */
 export function toolResultText(result: CallToolResult): string {
   const blocks = (result.content ?? []) as readonly Block[];
-  let text = blocks.map(blockText).join("\n");
+  // One block (the common case) without the array and join.
+  let text = blocks.length === 1 ? blockText(blocks[0]!) : blocks.map(blockText).join("\n");
   if (!blocks.length && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   return result.isError ? `ERROR: ${text}` : text;
 }

@@ -13,6 +13,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
+import { CallSignal } from "./call-signal.js";
 import { promptText, resourceText } from "./content.js";
 import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -230,37 +231,33 @@ export class MCPClient implements AsyncDisposable {
     const { ctx, signal } = options;
     ctx?.checkCancelled();
     if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
-    // A fresh signal per call, linked to the parents by listeners removed when
-    // the call settles: the SDK adds an abort listener to the signal it is given
-    // and never removes it, so passing ctx.signal itself would pile one listener
-    // per call onto the run's signal; and AbortSignal.any() over a long-lived
-    // run signal is retained by it on Node 20 (measured: ~2.4 KiB per call,
-    // nodejs/node#55351), which a per-call controller is not.
-    const parents = [ctx?.signal, signal].filter((s): s is AbortSignal => s !== undefined);
-    const combined = parents.length ? new AbortController() : undefined;
-    const unlink: Array<() => void> = [];
-    for (const parent of parents) {
-      if (parent.aborted) {
-        combined!.abort(parent.reason);
-        break;
-      }
-      const onAbort = (): void => combined!.abort(parent.reason);
-      parent.addEventListener("abort", onAbort, { once: true });
-      unlink.push(() => parent.removeEventListener("abort", onAbort));
+    // A fresh handle per call, linked to the run (and the caller's signal) by
+    // callbacks removed when the call settles: the SDK adds an abort listener
+    // to the signal it is given and never removes it, so the run's own signal
+    // would collect one per call (see call-signal.ts for why not an AbortController).
+    const call = ctx || signal ? new CallSignal() : undefined;
+    const offCtx = ctx?.onCancel((reason) => call!.abort(reason));
+    let offSignal: (() => void) | undefined;
+    if (signal) {
+      const onAbort = (): void => call!.abort(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      offSignal = () => signal.removeEventListener("abort", onAbort);
     }
+    const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     try {
-      const result = await session.callTool({ name, arguments: args }, undefined, this.requestOptions(combined?.signal, options.timeoutMs));
+      const result = await session.callTool({ name, arguments: args }, undefined, { signal: call?.asSignal(), timeout });
       return result as CallToolResult;
     } catch (err) {
-      if (combined?.signal.aborted) {
+      if (call?.aborted) {
         throw new Cancelled(
           `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
-          combined.signal.reason,
+          call.reason,
         );
       }
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
-      for (const u of unlink) u();
+      offCtx?.();
+      offSignal?.();
     }
   }
 
@@ -322,9 +319,8 @@ export class MCPClient implements AsyncDisposable {
     return this.close();
   }
 
-  private requestOptions(signal?: AbortSignal, timeoutMs?: number): { signal?: AbortSignal; timeout?: number } {
-    const timeout = timeoutMs ?? this.requestTimeoutMs;
-    return { ...(signal ? { signal } : {}), ...(timeout !== undefined ? { timeout } : {}) };
+  private requestOptions(): { timeout?: number } {
+    return this.requestTimeoutMs !== undefined ? { timeout: this.requestTimeoutMs } : {};
   }
 
   private async listAll<T>(method: string, page: (cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {

@@ -56,8 +56,8 @@ export class McpTool implements Tool {
    *
    * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
    */
-  async run(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
-    return toolResultText(await this.client.callTool(this.mcpName, args, { ctx }));
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
+    return this.client.callTool(this.mcpName, args, { ctx }).then(toolResultText);
   }
 }
 
