@@ -32,7 +32,7 @@ async function agentkitCaller(client: MCPClient): Promise<Caller> {
 
 async function run(cfg: BenchConfig): Promise<Section> {
   const warm = pick(cfg, 200, 50);
-  const rounds = pick(cfg, 8, 4);
+  const rounds = pick(cfg, 12, 4);
   // A stdio round trip is ~0.2 ms: bigger batches, so one scheduling hiccup does not decide a round.
   const batchFor = (transport: string): number => (transport === "stdio" ? pick(cfg, 500, 100) : pick(cfg, 125, 50));
   const rows: string[][] = [];

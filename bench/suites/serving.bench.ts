@@ -31,8 +31,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const warm = pick(cfg, 200, 50);
   const rounds = pick(cfg, 8, 4);
   const batch = pick(cfg, 125, 50); // 2 batches per round: 2,000 sequential calls per contender in full
-  const cRounds = pick(cfg, 5, 2);
-  const perClient = pick(cfg, 30, 15);
+  const cRounds = pick(cfg, 8, 2);
+  const perClient = pick(cfg, 50, 15);
   const servers = new Map<string, ChildServer>();
   const callers = new Map<string, Caller>();
   const pools = new Map<string, Caller[]>();
