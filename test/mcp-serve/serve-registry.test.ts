@@ -5,7 +5,7 @@
  * cancellation, the guard, and the declarations on the spec.
  */
 import { existsSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpNameError, META_KEY, ServeOptionsError, serveRegistry, type McpServerSpec, type ToolGuard } from "../../src/mcp/serve/index.js";
@@ -153,6 +153,41 @@ describe("serveRegistry: the error contract", () => {
     const r = await call;
     expect(r).toEqual({ content: [{ type: "text", text: "the run was cancelled while 'waits_forever' was running" }], isError: true });
     expect(sawAbort).toBe(true);
+  });
+
+  it("a client that cancels its request mid-call cancels that call's context only; the run and the session go on", async () => {
+    const ctx = makeTestCtx();
+    const reasons: unknown[] = [];
+    let started = 0;
+    const waits = tool({ description: "Waits for cancellation.", sideEffecting: false, input: NO_ARGS }, function waitsForever(_i, c: RunContext) {
+      return new Promise((_resolve, reject) => {
+        c.signal.addEventListener("abort", () => {
+          reasons.push(c.signal.reason);
+          reject(c.signal.reason);
+        });
+        started++;
+      });
+    });
+    const spec = await served([waits, runCheck], { name: "engine", ctx });
+    await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
+    const first = new AbortController();
+    const cancelled = client.callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: first.signal }).catch((e: unknown) => e);
+    const other = new AbortController();
+    const stillRunning = client.callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: other.signal }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(started).toBe(2));
+    first.abort("user pressed stop");
+    await cancelled;
+    await vi.waitFor(() => expect(reasons).toHaveLength(1));
+    expect(reasons[0]).toBeInstanceOf(Cancelled);
+    expect((reasons[0] as Cancelled).message).toBe("the client cancelled the call: user pressed stop");
+    expect(ctx.cancelled).toBe(false);
+    // The other call in the same session is untouched, and the session serves new calls.
+    expect((await client.callTool({ name: "run_check", arguments: { name: "after" } })).content).toEqual([{ type: "text", text: "after:lax:ok" }]);
+    expect(reasons).toHaveLength(1);
+    other.abort();
+    await stillRunning;
+    await vi.waitFor(() => expect(reasons).toHaveLength(2));
+    expect((reasons[1] as Cancelled).message).toMatch(/^the client cancelled the call/);
   });
 
   it("keeps Cancelled raised by a tool apart from an ordinary failure", async () => {

@@ -16,7 +16,7 @@ import { ServeOptionsError } from "./serve-options.error.js";
 export interface ServeRegistryOptions {
   /** The server name (`engine`): one token of `[A-Za-z0-9_-]`, refused (not rewritten) otherwise. */
   name: string;
-  /** The run context: each call runs with `ctx.child({ caller, signal })`; cancelling it stops dispatch. */
+  /** The run context: each call runs in `ctx.child({ caller })`, cancelled with the run, by the client (`notifications/cancelled`) and at the deadline; cancelling the run stops dispatch. */
   ctx: RunContext;
   /** `"http"` (default): tools run in this process, on the loopback listener. `"stdio"`: the CLI spawns `command`. */
   transport?: "http" | "stdio";
