@@ -5,6 +5,7 @@
  * cancellation, the guard, and the declarations on the spec.
  */
 import { existsSync } from "node:fs";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -188,6 +189,26 @@ describe("serveRegistry: the error contract", () => {
     await stillRunning;
     await vi.waitFor(() => expect(reasons).toHaveLength(2));
     expect((reasons[1] as Cancelled).message).toMatch(/^the client cancelled the call/);
+  });
+
+  it("a session ended (DELETE) while a call runs cancels that call's context", async () => {
+    let inFlight: RunContext | undefined;
+    const waits = tool({ description: "Waits.", sideEffecting: false, input: NO_ARGS }, function waitsForever(_i, c: RunContext) {
+      inFlight = c;
+      return new Promise(() => {});
+    });
+    const ctx = makeTestCtx();
+    const spec = await served([waits], { name: "engine", ctx });
+    const client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
+    const pending = client.callTool({ name: "waits_forever", arguments: {} }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(inFlight).toBeDefined());
+    expect(inFlight!.cancelled).toBe(false);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await vi.waitFor(() => expect(inFlight!.cancelled).toBe(true));
+    expect(() => inFlight!.checkCancelled()).toThrow("the connection to the client closed while the call was running");
+    expect(ctx.cancelled).toBe(false);
+    await client.close();
+    await pending;
   });
 
   it("keeps Cancelled raised by a tool apart from an ordinary failure", async () => {

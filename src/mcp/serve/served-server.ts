@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { resultText } from "../../agents/react-cognition.js";
@@ -238,6 +239,19 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
    */
   class ServedSdkServer extends Server {
     readonly calls: InflightCalls = new Map();
+
+    /** Connect, and cancel every call in flight when the connection closes (before the SDK's own teardown runs). */
+    override async connect(transport: Transport): Promise<void> {
+      await super.connect(transport);
+      const protocolClose = transport.onclose;
+      transport.onclose = () => {
+        const inflight = [...this.calls.values()];
+        this.calls.clear();
+        for (const call of inflight) call.cancel(new Cancelled("the connection to the client closed while the call was running"));
+        protocolClose?.();
+      };
+    }
+
     override setNotificationHandler(...args: Parameters<SdkServer["setNotificationHandler"]>): void {
       const [schema, handler] = args;
       if (schema !== CancelledNotificationSchema) return super.setNotificationHandler(...args);
