@@ -55,7 +55,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "client grows no more per call",
-    "each HTTP request gets its own `AbortController`, linked to the transport's long-lived signal by one listener that is removed when the response body ends (an SSE body is watched through the `pipeTo` its `pipeThrough` stands for). Growth above the raw client means a request's listener or controller is kept past its end: check that `getEventListeners(transportSignal, \"abort\")` returns to 0 after the calls",
+    "each HTTP request gets its own `AbortController`, which follows the transport's long-lived signal through an entry in a set (one listener on that signal in all) removed when the response body ends; an SSE body is watched through the `pipeTo` its `pipeThrough` stands for. Growth above the raw client means a request's entry or controller is kept past its end",
   ],
   [
     "client overhead over",

@@ -5,13 +5,38 @@
  * own `AbortSignal` and a close that ends the session and waits for every
  * request it started.
  */
-import { setMaxListeners } from "node:events";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { sdkHttpClient } from "../sdk.js";
 import type { StreamableHttpServer } from "./servers.js";
 
-/** Shared signals already told to allow any number of listeners (once each, not per request). */
-const unlimited = new WeakSet<AbortSignal>();
+/**
+ * The requests in flight under each shared signal, aborted together by the
+ * one listener the signal gets: adding and removing a listener on an
+ * `AbortSignal` costs ~6 µs per request on Node 20 (measured), a set entry
+ * next to nothing.
+ */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Abort `own` when `shared` aborts, until the returned function is called. */
+function follow(shared: AbortSignal, own: AbortController): () => void {
+  let set = followers.get(shared);
+  if (!set) {
+    const all = (set = new Set());
+    followers.set(shared, all);
+    shared.addEventListener(
+      "abort",
+      () => {
+        const now = [...all];
+        all.clear();
+        for (const c of now) c.abort(shared.reason);
+      },
+      { once: true },
+    );
+  }
+  set.add(own);
+  const mine = set;
+  return () => void mine.delete(own);
+}
 
 /**
  * A `fetch` that gives each request its own signal. The SDK transport hands
@@ -24,25 +49,17 @@ const unlimited = new WeakSet<AbortSignal>();
  */
 export function isolatingFetch(inflight: Set<Promise<unknown>>, base: FetchLike = fetch, onLost?: LostResponses): FetchLike {
   return (url, init) => {
-    // A per-request controller linked to the shared signal by one listener
-    // that is removed when the response body ends. Not AbortSignal.any: on
-    // Node 20 the long-lived shared signal keeps every composite made from it
-    // (nodejs/node#55351), one per request for the client's whole life.
+    // A per-request controller that follows the shared signal until the
+    // response body ends. Not AbortSignal.any: on Node 20 the long-lived
+    // shared signal keeps every composite made from it (nodejs/node#55351),
+    // one per request for the client's whole life.
     const shared = init?.signal ?? undefined;
     let unlink = (): void => {};
     let requestInit = init;
     if (shared) {
       const own = new AbortController();
       if (shared.aborted) own.abort(shared.reason);
-      else {
-        if (!unlimited.has(shared)) {
-          setMaxListeners(0, shared); // one listener per request in flight, each removed when it ends
-          unlimited.add(shared);
-        }
-        const onAbort = (): void => own.abort(shared.reason);
-        shared.addEventListener("abort", onAbort, { once: true });
-        unlink = () => shared.removeEventListener("abort", onAbort);
-      }
+      else unlink = follow(shared, own);
       requestInit = { ...init, signal: own.signal };
     }
     const p = base(url, requestInit);
