@@ -105,6 +105,25 @@ export async function sequential(caller: Caller, n: number, start = 0): Promise<
   return lat;
 }
 
+/**
+ * Alternate single calls between `callers` — A B, then B A, and so on — `calls`
+ * each, so every pair of calls shares the machine's moment (load on a shared
+ * VM drifts within a batch). Returns each caller's latencies, in call order.
+ */
+export async function interleaved(callers: readonly Caller[], calls: number, start = 0): Promise<number[][]> {
+  const lat = callers.map(() => new Array<number>(calls));
+  const forward = callers.map((_, j) => j);
+  const backward = [...forward].reverse();
+  for (let k = 0; k < calls; k++) {
+    for (const j of k % 2 ? backward : forward) {
+      const t0 = performance.now();
+      await callers[j]!.call(start + k * callers.length + j);
+      lat[j]![k] = performance.now() - t0;
+    }
+  }
+  return lat;
+}
+
 /** Every caller makes `perCaller` sequential calls, all at once; returns calls/s and every latency. */
 export async function concurrent(callers: readonly Caller[], perCaller: number, start = 0): Promise<{ callsPerSec: number; latencies: number[] }> {
   const t0 = performance.now();

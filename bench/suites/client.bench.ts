@@ -8,8 +8,8 @@
 import { fileURLToPath } from "node:url";
 import { RunContext } from "arc-agentkit";
 import { MCPClient, StdioServer, StreamableHttpServer, mcpTools } from "arc-agentkit/mcp";
-import { abba, medianRatio, roundRatios } from "../lib/abba.js";
-import { checkEcho, sdkCaller, sdkHttpClient, sdkStdioClient, sequential, type Caller } from "../lib/callers.js";
+import { medianRatio, roundRatios } from "../lib/abba.js";
+import { checkEcho, interleaved, sdkCaller, sdkHttpClient, sdkStdioClient, sequential, type Caller } from "../lib/callers.js";
 import { startServer } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import type { Goal, Section } from "../lib/report.js";
@@ -63,13 +63,21 @@ async function run(cfg: BenchConfig): Promise<Section> {
       await sequential(ours, warm);
       await sequential(raw, warm);
       const batch = batchFor(t.name);
-      cfg.log(`client ${t.name}: ${rounds} ABBA rounds x 2 x ${batch}`);
+      cfg.log(`client ${t.name}: ${rounds} rounds x ${2 * batch} interleaved calls each`);
       let next = 1_000_000;
-      const res = await abba(["agentkit", "sdk"], rounds, (n) => {
-        const start = next;
-        next += batch;
-        return sequential(n === "agentkit" ? ours : raw, batch, start);
-      });
+      const res = new Map<string, number[][][]>([
+        ["agentkit", []],
+        ["sdk", []],
+      ]);
+      for (let r = 0; r < rounds; r++) {
+        // Which client leads each pair alternates within the round; the first one alternates between rounds.
+        const pair = r % 2 ? [raw, ours] : [ours, raw];
+        const lat = await interleaved(pair, 2 * batch, next);
+        next += 4 * batch;
+        const [mine, theirs] = r % 2 ? [lat[1]!, lat[0]!] : [lat[0]!, lat[1]!];
+        res.get("agentkit")!.push([mine]);
+        res.get("sdk")!.push([theirs]);
+      }
       const p50 = (b: number[][]): number => percentile(b.flat(), 0.5);
       const r = medianRatio(roundRatios(res, "agentkit", "sdk", p50));
       for (const n of ["agentkit", "sdk"]) {
@@ -100,7 +108,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `The server is the SDK's low-level \`Server\` with the echo tool: for stdio each client spawns its own copy (\`node build/bench/servers/stdio-server.js\`); ` +
       `for HTTP one child process (stateful, SSE responses) serves both clients, each with its own session. Ours is \`MCPClient.open()\` -> \`mcpTools()\` -> ` +
       `\`tool.run(args, ctx)\` (a \`RunContext\` per run, text flattening included); the raw side is \`Client.callTool()\` after one \`listTools()\`. ` +
-      `${warm} warm-up calls each, then ${rounds} ABBA rounds of sequential calls (${batchFor("stdio")} per batch on stdio, ${batchFor("HTTP")} on HTTP); ratio = median of per-round p50 ratios. ` +
+      `${warm} warm-up calls each, then ${rounds} rounds in which the two clients alternate single calls (A B, B A, ...: ${2 * batchFor("stdio")} calls each per round on stdio, ${2 * batchFor("HTTP")} on HTTP), so both see the same moment of a shared VM; ratio = median of per-round p50 ratios. ` +
       "Our stdio transport starts the server as the leader of its own process group (so closing ends the whole tree) and passes the whole parent environment (the seed's env overlays the parent's); the SDK's passes six variables.",
     tables: [{ head: ["transport", "client", "calls", "p50 ms", "p99 ms", "p50 vs SDK"], rows }],
     goals,
