@@ -135,8 +135,9 @@ export function makeCallHandler(
       // tool reads ctx.signal.
       const requestId = extra.requestId;
       const child = ctx.child({ caller: { server, sessionId: extra.sessionId ?? null, requestId } });
-      // Cancelled before this handler ran (the SDK aborted its signal): the child starts cancelled.
-      if (extra.signal.aborted) child.cancel(clientCancelled(extra.signal.reason));
+      // Cancelled before this handler ran (the SDK aborted its signal: a client's
+      // cancel, or the connection closed): the child starts cancelled.
+      if (extra.signal.aborted) child.cancel(cancelledEarly(extra.signal.reason));
       else calls?.set(requestId, child);
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
@@ -156,9 +157,11 @@ export function makeCallHandler(
         child.release();
         resolve(result);
       }
-      // Runs onAbort at once if the request was already cancelled: then run() sees `settled`.
-      offCancel = child.onCancel(onAbort);
       counter.inflight?.add(onStop);
+      // Runs onAbort at once if the request was already cancelled (finish() then
+      // takes onStop back out): nothing below runs for a settled call.
+      offCancel = child.onCancel(onAbort);
+      if (settled) return;
       const run = (input: Record<string, unknown>): void => {
         if (settled) return;
         if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
@@ -196,6 +199,11 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/** A request whose signal the SDK aborted before the handler ran: a client's cancel (a string reason) or the connection closing. */
+function cancelledEarly(reason: unknown): Cancelled {
+  return typeof reason === "string" ? clientCancelled(reason) : new Cancelled("the request was cancelled (by its client, or its connection closed) before the call started", reason);
 }
 
 /** The `Cancelled` a call's context gets when its client sends `notifications/cancelled` (with the client's reason, if any). */
