@@ -62,4 +62,69 @@ describe("isolatingFetch", () => {
     expect(signals[0]!.aborted).toBe(true);
     expect(r).toBe("closed");
   });
+
+  describe("SSE bodies", () => {
+    /** A base fetch answering one SSE response whose body the test drives. */
+    function sseFetch() {
+      const signals: AbortSignal[] = [];
+      let body!: ReadableStreamDefaultController<Uint8Array>;
+      const base = async (_u: string | URL, init?: RequestInit): Promise<Response> => {
+        signals.push(init!.signal!);
+        const stream = new ReadableStream<Uint8Array>({ start: (c) => void (body = c) });
+        return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
+      };
+      return { base, signals, body: () => body };
+    }
+    const POST = (signal: AbortSignal): RequestInit => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: {} }) });
+
+    it("read to its end through pipeThrough (as the SDK reads it): the request stops following the shared signal", async () => {
+      const shared = new AbortController();
+      const { base, signals, body } = sseFetch();
+      const lost: unknown[] = [];
+      const res = await isolatingFetch(new Set(), base, (ids) => lost.push(ids))("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      body().enqueue(new TextEncoder().encode("event: message\ndata: {}\n\n"));
+      body().close();
+      let text = "";
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+      expect(text).toBe("event: message\ndata: {}\n\n");
+      await new Promise((r) => setImmediate(r));
+      shared.abort("closing");
+      expect(signals[0]!.aborted).toBe(false);
+      expect(lost).toEqual([]);
+    });
+
+    it("a body that breaks before its end reports the request's id as lost, once", async () => {
+      const shared = new AbortController();
+      const { base, body } = sseFetch();
+      const lost: Array<ReadonlyArray<string | number>> = [];
+      const res = await isolatingFetch(new Set(), base, (ids) => lost.push(ids))("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      body().error(new Error("socket hang up"));
+      await expect(reader.read()).rejects.toThrow("socket hang up");
+      await new Promise((r) => setImmediate(r));
+      expect(lost).toEqual([[7]]);
+    });
+
+    it("a body the SDK cancels unread stops following the shared signal; a throwing onLost is contained", async () => {
+      const shared = new AbortController();
+      const { base, signals } = sseFetch();
+      const f = isolatingFetch(new Set(), base, () => {
+        throw new Error("listener bug");
+      });
+      const res = await f("http://127.0.0.1:1/mcp", POST(shared.signal));
+      await res.body!.cancel();
+      shared.abort("closing");
+      expect(signals[0]!.aborted).toBe(false);
+      const broken = sseFetch();
+      const g = isolatingFetch(new Set(), broken.base, () => {
+        throw new Error("listener bug");
+      });
+      const r2 = await g("http://127.0.0.1:1/mcp", POST(new AbortController().signal));
+      const reader = r2.body!.pipeThrough(new TextDecoderStream()).getReader();
+      broken.body().error(new Error("reset"));
+      await expect(reader.read()).rejects.toThrow("reset");
+      await new Promise((r) => setImmediate(r)); // an unhandled rejection here would fail the run
+    });
+  });
 });

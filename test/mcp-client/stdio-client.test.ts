@@ -146,7 +146,21 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
   it("many calls under one long-lived run leave no listener on its signal, and it still cancels the next call", async () => {
     const ctx = makeTestCtx();
     const signal = new AbortController().signal;
+    // Count the per-call cancellation hooks the client registers on the run, and how many it takes back.
+    let registered = 0;
+    let unregistered = 0;
+    const onCancel = ctx.onCancel.bind(ctx);
+    ctx.onCancel = (fn) => {
+      registered++;
+      const off = onCancel(fn);
+      return () => {
+        unregistered++;
+        off();
+      };
+    };
     for (let i = 0; i < 50; i++) expect(text(await client.callTool("add", { a: i, b: 1 }, { ctx, signal }))).toBe(String(i + 1));
+    expect(registered).toBe(50);
+    expect(unregistered).toBe(50);
     expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);

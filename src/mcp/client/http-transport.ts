@@ -6,6 +6,7 @@
  * request it started.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { getLogger } from "../../util/logger.js";
 import { sdkHttpClient } from "../sdk.js";
 import type { StreamableHttpServer } from "./servers.js";
 
@@ -103,8 +104,10 @@ function requestIds(body: string): Array<string | number> {
  * `pipeThrough` is given as the `pipeTo` it stands for, whose promise tells
  * how the body ended. (A wrapping `ReadableStream` plus a new `Response` cost
  * ~40 µs of CPU per call, profiled: a web stream is built transferable.) Other
- * bodies (JSON, errors) are rare and read with `json()`/`text()`: they are
- * wrapped.
+ * bodies (JSON, errors, a failed status) are rare and read with
+ * `json()`/`text()`: they are wrapped. A consumer that cancels the piped
+ * stream itself would read as a lost stream; the SDK never does (it reads
+ * every SSE body to its end, and a closing transport reports nothing).
  */
 function watchStream(res: Response, requestBody: string | undefined, onLost: LostResponses | undefined, done: () => void): Response {
   const source = res.body;
@@ -114,17 +117,32 @@ function watchStream(res: Response, requestBody: string | undefined, onLost: Los
   }
   const failed = (err: unknown): void => {
     done();
-    if (requestBody !== undefined && onLost !== undefined && res.ok) {
+    if (requestBody === undefined || onLost === undefined) return;
+    try {
       const ids = requestIds(requestBody);
       if (ids.length) onLost(ids, err);
+    } catch (e) {
+      getLogger().debug(`MCP HTTP transport: reporting a broken response stream failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  if ((res.headers.get("content-type") ?? "").includes("text/event-stream")) {
-    Object.defineProperty(source, "pipeThrough", {
-      configurable: true,
-      value: (transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<unknown> }, options?: Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1]): ReadableStream<unknown> => {
-        source.pipeTo(transform.writable, options).then(done, failed);
-        return transform.readable;
+  if (res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    // The SDK pipes an ok SSE body through its parser, or cancels it (a POST
+    // that carried no request); both ends are seen here. Any other body goes
+    // through the wrapper below.
+    Object.defineProperties(source, {
+      pipeThrough: {
+        configurable: true,
+        value: (transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<unknown> }, options?: Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1]): ReadableStream<unknown> => {
+          source.pipeTo(transform.writable, options).then(done, failed);
+          return transform.readable;
+        },
+      },
+      cancel: {
+        configurable: true,
+        value: (reason?: unknown): Promise<void> => {
+          done();
+          return ReadableStream.prototype.cancel.call(source, reason);
+        },
       },
     });
     return res;
