@@ -20,17 +20,15 @@ type AbortListener = (this: unknown, event: { readonly type: "abort" }) => void;
 export class CallSignal {
   aborted = false;
   reason: unknown = undefined;
-  /** `AbortSignal.onabort`, for completeness. */
-  onabort: AbortListener | null = null;
   private listeners?: AbortListener[];
 
-  /** Abort once: set `aborted`/`reason`, then call `onabort` and every listener (a throwing one is ignored). */
+  /** Abort once: set `aborted`/`reason`, then call every listener (a throwing one is ignored). */
   abort(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
     const event = { type: "abort" } as const;
-    const all = [...(this.onabort ? [this.onabort] : []), ...(this.listeners ?? [])];
+    const all = this.listeners ?? [];
     this.listeners = undefined;
     for (const fn of all) {
       try {
@@ -50,13 +48,6 @@ export class CallSignal {
   addEventListener(type: string, fn: AbortListener | null): void {
     if (type !== "abort" || typeof fn !== "function" || this.aborted) return;
     (this.listeners ??= []).push(fn);
-  }
-
-  /** Stop listening. */
-  removeEventListener(type: string, fn: AbortListener | null): void {
-    if (type !== "abort" || !this.listeners) return;
-    const i = this.listeners.indexOf(fn as AbortListener);
-    if (i !== -1) this.listeners.splice(i, 1);
   }
 
   /** This object, typed as what the SDK's `RequestOptions.signal` declares. */

@@ -113,7 +113,7 @@ export function makeCallHandler(
   catalog: ServedCatalog,
   options: ServedServerOptions,
   counter: CallCounter,
-): (request: CallToolRequest, extra: Extra, calls?: InflightCalls) => Promise<CallToolResult> {
+): (request: CallToolRequest, extra: Extra, calls: InflightCalls) => Promise<CallToolResult> {
   const { ctx, timeoutMs, guard } = options;
   const server = catalog.server;
   return (request, extra, calls) => {
@@ -138,7 +138,7 @@ export function makeCallHandler(
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.signal.aborted) child.cancel(cancelledEarly(extra.signal.reason));
-      else calls?.set(requestId, child);
+      else calls.set(requestId, child);
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
         else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
@@ -152,7 +152,7 @@ export function makeCallHandler(
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
         offCancel();
-        if (calls?.get(requestId) === child) calls.delete(requestId);
+        if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
         child.release();
         resolve(result);
