@@ -4,7 +4,7 @@
  * requests, and counters of this process's open fds, child processes and
  * listening sockets (Linux /proc).
  */
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -15,6 +15,7 @@ import type { Tool } from "../../src/tools/tool.js";
 import { serveRegistry } from "../../src/mcp/serve/index.js";
 import type { McpServerSpec } from "../../src/mcp/serve/index.js";
 import { ECHO_SCHEMA } from "../../bench/servers/echo.js";
+import { ownListenSockets } from "../helpers/hygiene.js";
 
 declare module "vitest" {
   interface TaskMeta {
@@ -117,32 +118,9 @@ export function descendants(root = process.pid): string[] {
   return out;
 }
 
-/** Listening TCP sockets owned by this process (LISTEN entries of /proc/net/tcp{,6} whose inode is one of our fds). */
+/** How many TCP sockets this process has listening (see `ownListenSockets`). */
 export function listeningSockets(): number {
-  const mine = new Set<string>();
-  for (const fd of readdirSync("/proc/self/fd")) {
-    try {
-      const l = readlinkSync(`/proc/self/fd/${fd}`);
-      const m = /^socket:\[(\d+)\]$/.exec(l);
-      if (m) mine.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  let n = 0;
-  for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
-    try {
-      text = readFileSync(f, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols[3] === "0A" && mine.has(cols[9]!)) n++;
-    }
-  }
-  return n;
+  return ownListenSockets().length;
 }
 
 /** Poll `probe` until it returns true or `ms` pass; returns the last answer. */
