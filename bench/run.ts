@@ -65,7 +65,9 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
 
 function document(sections: readonly Section[], args: ReturnType<typeof parseArgs>, seconds: number, startLoad: string): string {
   const m = machine();
-  const command = `npm run bench${args.quick ? " -- --quick" : ""}`;
+  // The command as run, so a partial report (--only) never reads as a full one.
+  const flags = [...(args.quick ? ["--quick"] : []), ...(args.only ? [`--only=${[...args.only].join(",")}`] : [])];
+  const command = `npm run bench${flags.length ? ` -- ${flags.join(" ")}` : ""}`;
   const why = (goal: string): string => KNOWN_CAUSES.find(([k]) => goal.includes(k))?.[1] ?? "not analysed yet";
   const summary = sections.flatMap((s) =>
     s.goals.map((g) => `| ${s.title.replace(/\|/g, "\\|")} | ${g.goal} | ${g.measured} | ${g.met ? "met" : `**missed** — why: ${why(g.goal)}`} |`),
