@@ -35,14 +35,9 @@ function script() {
   ];
 }
 
-/** Run the real claude in `h` with `args` (after the hermetic print-mode flags); resolves with its stream-json events. */
-async function claude(h: Hermetic, api: FakeAnthropic, args: readonly string[]): Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }> {
-  const child = spawn(CLAUDE_BIN, ["-p", "check lint", "--output-format", "stream-json", "--verbose", "--model", "fake-model", "--tools", "", ...args], {
-    cwd: h.cwd,
-    env: h.claudeEnv(api.url),
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+/** Run a real CLI binary in its own process group (ended afterwards, and after 90 s at the latest); resolves with its exit code and output. */
+async function runCli(bin: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(bin, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -53,15 +48,28 @@ async function claude(h: Hermetic, api: FakeAnthropic, args: readonly string[]):
       child.once("error", reject);
       child.once("close", (c) => resolve(c));
     });
-    const events = stdout
-      .split("\n")
-      .filter((l) => l.trim().startsWith("{"))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    return { code, events, stderr };
+    return { code, stdout, stderr };
   } finally {
     clearTimeout(timer);
     await killGroup(child);
   }
+}
+
+/** JSON lines of a CLI's stdout. */
+function jsonLines<T = Record<string, unknown>>(stdout: string): T[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim().startsWith("{"))
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** Run the real claude in `h` with `args` (after the hermetic print-mode flags); resolves with its stream-json events. */
+async function claude(h: Hermetic, api: FakeAnthropic, args: readonly string[]): Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(CLAUDE_BIN, ["-p", "check lint", "--output-format", "stream-json", "--verbose", "--model", "fake-model", "--tools", "", ...args], {
+    cwd: h.cwd,
+    env: h.claudeEnv(api.url),
+  });
+  return { code, events: jsonLines(stdout), stderr };
 }
 
 /** The text of every tool_result the CLI sent back to the model. */
@@ -137,29 +145,16 @@ describe("the real codex binary and agentkit serve --codex", () => {
     );
     const words = shellWords(/^ {2}codex exec (.+) '<task>'$/m.exec(serve.stdout)![1]!);
     const provider = Object.entries(codexFakeProvider(api.url)).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
-    const child = spawn(
+    const { code, stdout, stderr } = await runCli(
       CODEX_BIN,
       ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-s", "read-only", "-m", "fake-model", ...words, ...provider, ...CODEX_HERMETIC_ARGS, "check lint"],
-      { cwd: h.cwd, env: { ...h.codexEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+      { cwd: h.cwd, env: { ...h.codexEnv(), ...env } },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => void killGroup(child), 90_000);
-    try {
-      const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
-      expect(code, `codex failed:\n${stdout}\n${stderr}`).toBe(0);
-    } finally {
-      clearTimeout(timer);
-      await killGroup(child);
-    }
+    expect(code, `codex failed:\n${stdout}\n${stderr}`).toBe(0);
     expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("lint:lax:ok");
-    const call = stdout
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { type: string; item?: { type: string; status?: string; server?: string; tool?: string } })
-      .find((e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call");
+    const call = jsonLines<{ type: string; item?: { type: string; status?: string; server?: string; tool?: string } }>(stdout).find(
+      (e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call",
+    );
     expect(call?.item).toMatchObject({ server: "engine", tool: "run_check", status: "completed" });
     expect(await serve.stop()).toEqual({ code: 0, signal: null });
     expect(serve.stderr).toContain("after 1 call(s)");
