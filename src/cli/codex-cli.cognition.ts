@@ -8,7 +8,7 @@ import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
 import { CliRunError, tail } from "./cli-run.error.js";
 import { runCliCognition, type CliStream } from "./cli-run.js";
-import { tomlOverride, type TomlValue } from "./toml.js";
+import { tomlOverride, type TomlValue } from "../wire/toml.js";
 
 /** Codex's sandbox modes (`-s`). */
 export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";

@@ -14,7 +14,7 @@ import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { errorLine, seconds } from "../util/format.js";
-import { checkBearer, checkHost, checkOrigin, generateToken, tokenDigest } from "../mcp/loopback/loopback-checks.js";
+import { checkBearer, checkHost, checkOrigin, generateToken, tokenDigest } from "../listener/loopback-checks.js";
 
 /** One `PreToolUse` the CLI reported. */
 export interface PreToolUseRequest {

@@ -16,10 +16,10 @@ export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-
 export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
 export type { CliRunErrorCode } from "./cli-run.error.js";
 export type { EnvOverlay } from "./cli-process.js";
-export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "./codex-mcp.js";
-export type { CodexMcpSource, CodexMcpOptions } from "./codex-mcp.js";
-export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "./toml.js";
-export type { TomlValue } from "./toml.js";
+export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "../wire/codex-mcp.js";
+export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
+export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "../wire/toml.js";
+export type { TomlValue } from "../wire/toml.js";
 export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
 export { CodexCliCognition } from "./codex-cli.cognition.js";

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The built entry (`npm run build`). */
-export const AGENTKIT = join(ROOT, "dist/cli/bin/agentkit.js");
+export const AGENTKIT = join(ROOT, "dist/bin/agentkit.js");
 /** The built sample modules. */
 export const MODULES = join(ROOT, "build/samples/modules");
 /** Plain-JS module fixtures (no build step). */
@@ -57,7 +57,7 @@ export async function killGroup(child: ChildProcess, graceMs = 2000): Promise<vo
 }
 
 /**
- * Run `node dist/cli/bin/agentkit.js ...args` to completion (killed after
+ * Run `node dist/bin/agentkit.js ...args` to completion (killed after
  * `timeoutMs`, default 30 s) and collect its output.
  */
 export async function runAgentkit(

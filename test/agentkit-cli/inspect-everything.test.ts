@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING, requireBuild, runAgentkit } from "./agentkit-process.js";
-import type { InspectReport } from "../../src/cli/bin/server-report.js";
+import type { InspectReport } from "../../src/bin/server-report.js";
 
 beforeAll(requireBuild);
 

@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tomlOverride } from "../../src/cli/toml.js";
+import { tomlOverride } from "../../src/wire/toml.js";
 import { FakeAnthropic, type AnthropicRequest } from "../cli/kit/fake-anthropic.js";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { CLAUDE_BIN, CODEX_BIN, CODEX_HERMETIC_ARGS, Hermetic, codexFakeProvider } from "../cli/kit/hermetic.js";

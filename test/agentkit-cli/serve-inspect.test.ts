@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AGENTKIT, FIXTURES, MODULES, ROOT, ServeProcess, killGroup, portIsFree, requireBuild, runAgentkit } from "./agentkit-process.js";
-import type { InspectReport } from "../../src/cli/bin/server-report.js";
+import type { InspectReport } from "../../src/bin/server-report.js";
 
 beforeAll(requireBuild);
 

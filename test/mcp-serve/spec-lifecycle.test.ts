@@ -17,7 +17,7 @@ import { RunContext, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand, type McpServerSpec } from "../../src/mcp/serve/index.js";
-import { codexTokenEnvVar } from "../../src/cli/codex-mcp.js";
+import { codexTokenEnvVar } from "../../src/wire/codex-mcp.js";
 import { INITIALIZE, holdPort, portIsFree, rawPost } from "./helpers.js";
 
 const runCheck = tool(

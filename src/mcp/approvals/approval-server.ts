@@ -10,7 +10,7 @@ import type { Asker } from "../../agents/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
-import { qualifiedName } from "../names.js";
+import { qualifiedName } from "../../wire/names.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";

@@ -4,8 +4,9 @@
  */
 export { LoopbackMcpTransport } from "./loopback-transport.js";
 export type { LoopbackOptions } from "./loopback-transport.js";
-export { LoopbackOptionsError, McpConfigFileError } from "./loopback.error.js";
-export { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest } from "./loopback-checks.js";
-export type { CheckResult } from "./loopback-checks.js";
-export { writeMcpConfig, rewriteMcpConfig, removeMcpConfig } from "./mcp-config-file.js";
-export type { WrittenMcpConfig } from "./mcp-config-file.js";
+export { LoopbackOptionsError } from "./loopback.error.js";
+export { McpConfigFileError } from "../../wire/mcp-config-file.error.js";
+export { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
+export type { CheckResult } from "../../listener/loopback-checks.js";
+export { writeMcpConfig, rewriteMcpConfig, removeMcpConfig } from "../../wire/mcp-config-file.js";
+export type { WrittenMcpConfig } from "../../wire/mcp-config-file.js";

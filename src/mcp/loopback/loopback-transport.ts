@@ -13,7 +13,7 @@ import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { sdkHttpServer, sdkTypes } from "../sdk.js";
 import { getLogger } from "../../util/logger.js";
-import { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest, type CheckResult } from "./loopback-checks.js";
+import { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest, type CheckResult } from "../../listener/loopback-checks.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
 
 /** Options of `LoopbackMcpTransport.bind()`. */

@@ -19,15 +19,3 @@ export class LoopbackOptionsError extends AgentkitError {
     super("loopback_options", message);
   }
 }
-
-/** The CLI config file could not be (re)written safely. */
-export class McpConfigFileError extends AgentkitError {
-  constructor(
-    /** The path involved. */
-    readonly path: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super("mcp_config_file", message, options);
-  }
-}

@@ -13,6 +13,6 @@ export type { ServeStdioOptions } from "./serve-stdio.js";
 export { META_KEY } from "./served-catalog.js";
 export type { AgentkitToolMeta, ToolSource } from "./served-catalog.js";
 export type { ToolGuard, ToolGuardRequest, ToolGuardResult } from "./served-server.js";
-export { McpNameError } from "./mcp-name.error.js";
+export { McpNameError } from "../../wire/mcp-name.error.js";
 export { ServeOptionsError } from "./serve-options.error.js";
-export { qualifiedName, checkServerName, sanitiseToolName, checkQualifiedName, MAX_QUALIFIED_NAME_LENGTH } from "../names.js";
+export { qualifiedName, checkServerName, sanitiseToolName, checkQualifiedName, MAX_QUALIFIED_NAME_LENGTH } from "../../wire/names.js";

@@ -4,9 +4,9 @@
  * its 0600 file, the qualified tool names, the safety declarations, and (for
  * HTTP) the loopback listener — with a re-enterable start/stop lifecycle.
  */
-import { asCodexMcp, type CodexMcpOptions } from "../../cli/codex-mcp.js";
+import { asCodexMcp, type CodexMcpOptions } from "../../wire/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
-import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/mcp-config-file.js";
+import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { stopInflight, type CallCounter } from "./served-server.js";
 

@@ -6,7 +6,7 @@
  */
 import type { RunContext } from "../../context/run-context.js";
 import { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
-import { checkServerName } from "../names.js";
+import { checkServerName } from "../../wire/names.js";
 import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";

@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
-import { checkServerName } from "../names.js";
+import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "../sdk.js";
 import { buildCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";

@@ -9,8 +9,8 @@ import type { Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import type { Tool } from "../../tools/tool.js";
 import { pyList } from "../../util/format.js";
-import { checkQualifiedName, sanitiseToolName } from "../names.js";
-import { McpNameError } from "./mcp-name.error.js";
+import { checkQualifiedName, sanitiseToolName } from "../../wire/names.js";
+import { McpNameError } from "../../wire/mcp-name.error.js";
 
 /** The `_meta` key under which a served tool's declarations travel (namespaced: `_meta` is a shared bag). */
 export const META_KEY = "agentkit";

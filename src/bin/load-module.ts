@@ -1,13 +1,13 @@
 /**
- * @module cli/bin/load-module
+ * @module bin/load-module
  * `agentkit serve <module-file>`: import a built module file and pick its
  * `@McpServer` class.
  */
 import { stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { getMcpServerMetadata } from "../../mcp/di/mcp-server.decorator.js";
-import { errorLine } from "../../util/format.js";
+import { getMcpServerMetadata } from "../mcp/di/mcp-server.decorator.js";
+import { errorLine } from "../util/format.js";
 import { CliError, UsageError } from "./cli.error.js";
 
 /** A module class (what `@McpServer` decorates). */

@@ -1,9 +1,9 @@
 /**
- * @module cli/bin/call.command
+ * @module bin/call.command
  * `agentkit call <tool> --args '{...}'`: call one tool of an MCP server.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { pyList } from "../../util/format.js";
+import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";

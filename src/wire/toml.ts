@@ -1,5 +1,5 @@
 /**
- * @module cli/toml
+ * @module wire/toml
  * A small, strict TOML value encoder for Codex's `-c key=value` overrides
  * (Codex parses each value as TOML). Only values are encoded; keys are dotted
  * paths checked by `tomlKeyPath`.

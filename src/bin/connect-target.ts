@@ -1,10 +1,10 @@
 /**
- * @module cli/bin/connect-target
+ * @module bin/connect-target
  * The server `inspect` and `call` talk to: `-- <command...>` (stdio) or
  * `--url URL [--header 'Name: value']...` (streamable HTTP), opened with a
  * deadline and a spinner.
  */
-import type { MCPClient, StdioServer, StreamableHttpServer } from "../../mcp/client/index.js";
+import type { MCPClient, StdioServer, StreamableHttpServer } from "../mcp/client/index.js";
 import { listOption, parseEnv, parseHeaders, parseMilliseconds, stringOption, type CommandLine, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { withSpinner } from "./spinner.js";
@@ -58,7 +58,7 @@ export function targetOf(command: string, line: CommandLine): Target {
 
 /** The client-side server config of `target`. */
 export async function serverOf(target: Target): Promise<StdioServer | StreamableHttpServer> {
-  const { StdioServer, StreamableHttpServer } = await import("../../mcp/client/index.js");
+  const { StdioServer, StreamableHttpServer } = await import("../mcp/client/index.js");
   return target.kind === "stdio"
     ? new StdioServer({ command: target.command, args: target.args, env: target.env, ...(target.cwd !== undefined ? { cwd: target.cwd } : {}) })
     : new StreamableHttpServer({ url: target.url, headers: target.headers, timeoutMs: target.timeoutMs });
@@ -72,7 +72,7 @@ export async function serverOf(target: Target): Promise<StdioServer | Streamable
  * @throws McpConnectError (its `cause` says why: a 401, a timeout, an exit).
  */
 export async function openTarget(target: Target): Promise<MCPClient> {
-  const { MCPClient } = await import("../../mcp/client/index.js");
+  const { MCPClient } = await import("../mcp/client/index.js");
   const server = await serverOf(target);
   return withSpinner(`connecting to ${server}…`, () =>
     MCPClient.open(server, { signal: AbortSignal.timeout(target.timeoutMs), requestTimeoutMs: target.timeoutMs }),

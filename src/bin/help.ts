@@ -1,5 +1,5 @@
 /**
- * @module cli/bin/help
+ * @module bin/help
  * The `--help` text of `agentkit` and of each command.
  */
 

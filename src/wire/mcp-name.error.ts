@@ -1,8 +1,8 @@
 /**
- * @module mcp/serve/mcp-name.error
+ * @module wire/mcp-name.error
  * Raised when a served server or tool name cannot be used on the wire.
  */
-import { AgentkitError } from "../../errors/agentkit.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /**
  * A name refused for serving: an invalid server name (refused, never

@@ -1,11 +1,11 @@
 /**
- * @module cli/bin/server-report
+ * @module bin/server-report
  * What `agentkit inspect` shows about a server: its tools as agentkit adapts
  * them, its resources and its prompts — as data (`--json`) and as text.
  */
 import type { Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
-import type { MCPClient } from "../../mcp/client/index.js";
-import { qualifiedName, sanitiseToolName } from "../../mcp/names.js";
+import type { MCPClient } from "../mcp/client/index.js";
+import { qualifiedName, sanitiseToolName } from "../wire/names.js";
 
 /** One argument of a tool, from its input schema. */
 export interface ArgumentReport {
@@ -128,7 +128,7 @@ function resourceReport(r: Resource): ResourceReport {
  * @throws McpRequestError when a listing fails.
  */
 export async function inspectServer(client: MCPClient, options: { prefix?: string; serverName?: string } = {}): Promise<InspectReport> {
-  const { mcpTools } = await import("../../mcp/client/index.js");
+  const { mcpTools } = await import("../mcp/client/index.js");
   const info = client.session.getServerVersion();
   const caps = client.session.getServerCapabilities() ?? {};
   const qualifiedAs = sanitiseToolName(options.serverName ?? info?.name ?? "server");

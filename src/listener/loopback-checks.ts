@@ -1,5 +1,5 @@
 /**
- * @module mcp/loopback/loopback-checks
+ * @module listener/loopback-checks
  * The pure request checks of the loopback listener: Host and Origin against
  * loopback (DNS rebinding), and the bearer token in constant time. Each returns
  * `{ ok: true }` or `{ ok: false, code, status, message }`; the listener is thin

@@ -1,10 +1,10 @@
 /**
- * @module cli/bin/args
+ * @module bin/args
  * Command-line parsing for `agentkit`: `node:util` `parseArgs` with every
  * failure turned into a `UsageError` that says what is accepted.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { describeValue } from "../../util/format.js";
+import { describeValue } from "../util/format.js";
 import { UsageError } from "./cli.error.js";
 
 /** The option table of one command (`parseArgs`'s `options`). */

@@ -1,5 +1,5 @@
 /**
- * @module cli/bin/serve.command
+ * @module bin/serve.command
  * `agentkit serve <module-file>`: bootstrap a built `@McpServer` module and
  * serve it — on a loopback port with a generated token (http), or on this
  * process's stdin/stdout as the child a CLI spawns (stdio) — until SIGINT or
@@ -9,9 +9,9 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { McpApp } from "../../mcp/di/index.js";
-import type { WrittenMcpConfig } from "../../mcp/loopback/index.js";
-import { tomlOverride } from "../toml.js";
+import type { McpApp } from "../mcp/di/index.js";
+import type { WrittenMcpConfig } from "../mcp/loopback/index.js";
+import { tomlOverride } from "../wire/toml.js";
 import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import type { FailureContext } from "./failure-line.js";
@@ -135,7 +135,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const { importModuleFile, pickModule } = await import("./load-module.js");
     const { path, exports } = await importModuleFile(req.file);
     const chosen = pickModule(req.file, path, exports, req.exportName);
-    const { bootstrap } = await import("../../mcp/di/index.js");
+    const { bootstrap } = await import("../mcp/di/index.js");
     if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
     const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
       bootstrap(chosen.module, { transport: "http", ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
@@ -147,7 +147,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
 }
 
 async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>): Promise<number> {
-  const { writeMcpConfig, removeMcpConfig } = await import("../../mcp/loopback/index.js");
+  const { writeMcpConfig, removeMcpConfig } = await import("../mcp/loopback/index.js");
   const spec = app.spec!;
   const options = app.cliOptions();
   const document = JSON.parse((options.mcpConfig as string[])[0]!) as object;
@@ -232,12 +232,12 @@ async function serveStdio(
   module: ModuleClass,
   exportName: string,
   modulePath: string,
-  bootstrap: typeof import("../../mcp/di/index.js").bootstrap,
+  bootstrap: typeof import("../mcp/di/index.js").bootstrap,
   stopped: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const { getMcpServerMetadata } = await import("../../mcp/di/index.js");
-  const { serveRegistryStdio } = await import("../../mcp/serve/index.js");
-  const { approvalGuard } = await import("../../mcp/approvals/index.js");
+  const { getMcpServerMetadata } = await import("../mcp/di/index.js");
+  const { serveRegistryStdio } = await import("../mcp/serve/index.js");
+  const { approvalGuard } = await import("../mcp/approvals/index.js");
   const meta = getMcpServerMetadata(module)!;
   const timeoutMs = req.timeoutMs ?? meta.timeoutMs;
   // serve: false builds the container, providers, remotes and registry; the
@@ -253,7 +253,7 @@ async function serveStdio(
         : undefined;
     if (process.stdin.isTTY) {
       // A person ran the child by hand: say how a CLI should spawn it instead.
-      const { qualifiedName, sanitiseToolName } = await import("../../mcp/names.js");
+      const { qualifiedName, sanitiseToolName } = await import("../wire/names.js");
       const doc = JSON.stringify({ mcpServers: { [meta.name]: stdioEntry(modulePath, req.exportName, req.timeoutMs) } });
       const allowed = tools.filter((t) => !t.requiresApproval).map((t) => qualifiedName(meta.name, sanitiseToolName(t.name)));
       const words = ["claude", "--mcp-config", doc, "--strict-mcp-config", ...(allowed.length ? ["--allowedTools", allowed.sort().join(",")] : [])];

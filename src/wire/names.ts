@@ -1,10 +1,10 @@
 /**
- * @module mcp/names
+ * @module wire/names
  * The `mcp__<server>__<tool>` spelling, and the rules served names follow:
  * server names are checked and refused, tool names are sanitised to
  * `[A-Za-z0-9_-]`, and a qualified name must fit in 64 characters.
  */
-import { McpNameError } from "./serve/mcp-name.error.js";
+import { McpNameError } from "./mcp-name.error.js";
 
 /** Model APIs cut tool names at 64 characters; a qualified name must fit. */
 export const MAX_QUALIFIED_NAME_LENGTH = 64;

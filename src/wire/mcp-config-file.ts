@@ -1,12 +1,12 @@
 /**
- * @module mcp/loopback/mcp-config-file
+ * @module wire/mcp-config-file
  * Writing the CLI's `{"mcpServers": {...}}` document: a live credential, so
  * mode 0600 in a fresh 0700 directory, removed again by its owner.
  */
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { McpConfigFileError } from "./loopback.error.js";
+import { McpConfigFileError } from "./mcp-config-file.error.js";
 
 /** Where a config document was written, and the directory created for it (if any). */
 export interface WrittenMcpConfig {

@@ -1,5 +1,5 @@
 /**
- * @module cli/bin/spinner
+ * @module bin/spinner
  * A small progress spinner for a wait the user would otherwise stare at.
  */
 

@@ -1,11 +1,11 @@
 /**
- * @module cli/bin/failure-line
+ * @module bin/failure-line
  * Every failure of an `agentkit` command as ONE line a person can act on, and
  * its exit code. Known shapes (a 401, a timeout, a server that died on start,
  * a refused connection, a missing peer) get their own sentence; anything else
  * is `Name: message`. Stacks only with `--verbose`.
  */
-import { errorLine, seconds } from "../../util/format.js";
+import { errorLine, seconds } from "../util/format.js";
 import { CliError, EXIT_RUNTIME } from "./cli.error.js";
 
 /** What `explainFailure` needs to know about the command that failed. */

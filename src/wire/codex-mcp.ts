@@ -1,5 +1,5 @@
 /**
- * @module cli/codex-mcp
+ * @module wire/codex-mcp
  * `asCodexMcp(spec)`: a served registry projected onto Codex's config keys.
  */
 import { AgentkitError } from "../errors/agentkit.error.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * @module cli/bin/agentkit
+ * @module bin/agentkit
  * The `agentkit` executable (package.json `bin`): serve an @McpServer module
  * to Claude Code or Codex, inspect any MCP server, call one tool.
  * Run `agentkit --help`.

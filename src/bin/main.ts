@@ -1,5 +1,5 @@
 /**
- * @module cli/bin/main
+ * @module bin/main
  * `agentkit <command>`: dispatch, `--help`/`--version`, and the one place a
  * failure becomes one line on stderr plus an exit code.
  */

@@ -1,9 +1,9 @@
 /**
- * @module cli/bin/cli.error
+ * @module bin/cli.error
  * The errors the `agentkit` command reports itself: one line each, with the
  * exit code that goes with it.
  */
-import { AgentkitError } from "../../errors/agentkit.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /** Exit code of a failure at run time (a server that would not start, a 401, a timeout). */
 export const EXIT_RUNTIME = 1;

@@ -1,5 +1,5 @@
 /**
- * @module cli/bin/inspect.command
+ * @module bin/inspect.command
  * `agentkit inspect`: connect to an MCP server and show what agentkit would make of it.
  */
 import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
