@@ -5,8 +5,17 @@
  * a refused connection, a missing peer) get their own sentence; anything else
  * is `Name: message`. Stacks only with `--verbose`.
  */
+import { AgentkitError } from "../errors/agentkit.error.js";
 import { errorLine, seconds } from "../util/format.js";
 import { CliError, EXIT_RUNTIME } from "./cli.error.js";
+
+/** The `code` of an agentkit error, or undefined: failures are recognised by code, never by name or message. */
+function agentkitCode(err: unknown): string | undefined {
+  return err instanceof AgentkitError ? err.code : undefined;
+}
+
+/** JSON-RPC `RequestTimeout` (the SDK's `ErrorCode.RequestTimeout`). */
+const RPC_REQUEST_TIMEOUT = -32001;
 
 /** What `explainFailure` needs to know about the command that failed. */
 export interface FailureContext {
@@ -38,11 +47,10 @@ function chain(err: unknown): unknown[] {
 
 function httpStatus(errs: unknown[]): number | undefined {
   for (const e of errs) {
-    if (!(e instanceof Error)) continue;
-    const code = (e as { code?: unknown }).code;
-    if (e.name === "StreamableHTTPError" || /Streamable HTTP error/.test(e.message)) {
-      if (typeof code === "number" && code >= 400 && code < 600) return code;
-    }
+    // The SDK's StreamableHTTPError carries the HTTP status as its numeric `code`
+    // (JSON-RPC codes are negative, so the two never meet).
+    const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+    if (typeof code === "number" && code >= 400 && code < 600) return code;
   }
   return undefined;
 }
@@ -50,8 +58,8 @@ function httpStatus(errs: unknown[]): number | undefined {
 function isTimeout(errs: unknown[]): boolean {
   return errs.some(
     (e) =>
-      e instanceof Error &&
-      (e.name === "TimeoutError" || (e as { code?: unknown }).code === -32001 || /Request timed out/.test(e.message) || (e as { code?: unknown }).code === "ETIMEDOUT"),
+      (e instanceof DOMException && e.code === DOMException.TIMEOUT_ERR) ||
+      (e instanceof Error && ((e as { code?: unknown }).code === RPC_REQUEST_TIMEOUT || (e as { code?: unknown }).code === "ETIMEDOUT")),
   );
 }
 
@@ -116,7 +124,8 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
     };
   }
   const sys = sysCode(errs);
-  if (named.name === "McpConnectError") {
+  const code = agentkitCode(err);
+  if (code === "mcp_connect") {
     const tail = named.stderrTail ? tailLine(named.stderrTail) : "";
     if (sys === "ENOENT") return { line: `${who}: cannot start ${server}: command not found (ENOENT); check the command after '--' and your PATH`, exitCode: EXIT_RUNTIME };
     if (sys === "EACCES") return { line: `${who}: cannot start ${server}: permission denied (EACCES); is the command executable?`, exitCode: EXIT_RUNTIME };
@@ -134,11 +143,11 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
     }
     return { line: oneLine(`${who}: could not connect to ${server}: ${why}`), exitCode: EXIT_RUNTIME };
   }
-  if (named.name === "McpRequestError" || named.name === "BootstrapError") {
+  if (code === "mcp_request" || code === "bootstrap") {
     return { line: oneLine(`${who}: ${firstLine(err)}`), exitCode: EXIT_RUNTIME };
   }
-  if (err instanceof Error && /npm install @modelcontextprotocol\/sdk express/.test(err.message)) {
-    return { line: oneLine(`${who}: ${err.message}`), exitCode: EXIT_RUNTIME };
+  if (code === "missing_peer") {
+    return { line: oneLine(`${who}: ${(err as Error).message}`), exitCode: EXIT_RUNTIME };
   }
   return { line: oneLine(`${who}: ${errorLine(err)} (run again with --verbose for the stack)`), exitCode: EXIT_RUNTIME };
 }

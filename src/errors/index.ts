@@ -8,3 +8,5 @@ export { Cancelled } from "./cancelled.error.js";
 export { NotImplementedError } from "./not-implemented.error.js";
 export { DuplicateToolError } from "./duplicate-tool.error.js";
 export { DefinitionError } from "./tool-definition.error.js";
+export { OptionsError } from "./options.error.js";
+export { MissingPeerError } from "./missing-peer.error.js";

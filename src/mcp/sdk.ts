@@ -15,14 +15,17 @@ import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.
 import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 import type ExpressModule from "express";
+import { MissingPeerError } from "../errors/missing-peer.error.js";
 
 /** The line that installs the optional peers of `arc-agentkit/mcp`. */
 export const INSTALL_LINE = "npm install @modelcontextprotocol/sdk express";
 
 const require = createRequire(import.meta.url);
 
-function missing(id: string, cause: unknown): Error {
-  return new Error(
+function missing(id: string, cause: unknown): MissingPeerError {
+  return new MissingPeerError(
+    id,
+    INSTALL_LINE,
     `arc-agentkit/mcp needs the optional peer dependencies @modelcontextprotocol/sdk and express, and '${id}' could not be loaded. Install them with: ${INSTALL_LINE}`,
     { cause },
   );

@@ -1,0 +1,25 @@
+/**
+ * @module errors/options.error
+ * The one error for a bad option, thrown by the option checkers in
+ * `util/options` wherever a constructor or function checks what it was given.
+ */
+import { AgentkitError } from "./agentkit.error.js";
+
+/**
+ * An option was missing or of the wrong kind. Thrown when the option is given
+ * (at construction, decoration or the call), never on first use. The message
+ * names where (`ApprovalServer`, `serveRegistry`, ...), the option, what is
+ * accepted and what was got.
+ */
+export class OptionsError extends AgentkitError {
+  constructor(
+    /** Who checked: the class or function name (`ApprovalServer`, `MCPClient.open`). */
+    readonly where: string,
+    /** The offending option key (`timeoutMs`, `asker`, ...). */
+    readonly option: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("options", message, options);
+  }
+}
