@@ -6,6 +6,7 @@ import { Cancelled } from "../errors/cancelled.error.js";
 import { ToolArgumentError } from "../errors/tool-argument.error.js";
 import { errorLine, pyList } from "../util/format.js";
 import { decisionOutcome, shouldGate } from "./gating.js";
+import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
 import type { Decision, ToolCall } from "./elicitation.js";
 import type { Message } from "./llm.js";
@@ -19,6 +20,8 @@ export interface ReActOptions {
   /** Model turns before stopping with `"max_steps"`. Default 10. */
   readonly maxSteps?: number;
 }
+
+export { resultText };
 
 const CANCELLED: unique symbol = Symbol("cancelled");
 
@@ -42,17 +45,6 @@ function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T 
       },
     );
   });
-}
-
-/** Render a tool's return value as the text fed back to the model. */
-export function resultText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === undefined) return "";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /**

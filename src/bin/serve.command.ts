@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpApp } from "../mcp/di/index.js";
 import type { WrittenMcpConfig } from "../mcp/loopback/index.js";
+import { shellLine, shellQuote } from "../wire/shell-quote.js";
 import { tomlOverride } from "../wire/toml.js";
 import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
@@ -29,15 +30,6 @@ const OPTIONS: OptionTable = {
   help: { type: "boolean", short: "h" },
 };
 
-/** Quote `s` for a POSIX shell when it needs it. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The command line, one shell word each, as a user pastes it. */
-function shellLine(words: readonly string[]): string {
-  return words.map(shellQuote).join(" ");
-}
 
 /** What `serve` asked for, checked before anything is loaded. */
 interface ServeRequest {

@@ -10,6 +10,7 @@ import type { CliExit, EnvOverlay } from "./cli-process.js";
 import { CliRunError, McpServerNotConnectedError, tail } from "./cli-run.error.js";
 import { runCliCognition, type CliStream } from "./cli-run.js";
 import type { CliAgentDefinition } from "./cli-agents.js";
+import { contentText } from "../wire/content.js";
 
 /** Options of `ClaudeCliCognition`. `spec.cliOptions()`, `approvals.cliOptions()` and `hooks.cliOptions()` spread into it. */
 export interface ClaudeCliOptions {
@@ -72,13 +73,7 @@ function jsonArg(v: string | object): string {
 
 /** Text of a tool_result's `content` (a string, or blocks whose text parts are joined). */
 function resultContent(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((b) => (b && typeof b === "object" && (b as Json).type === "text" ? String((b as Json).text ?? "") : `[${String((b as Json)?.type ?? "unknown")} content omitted]`))
-      .join("");
-  }
-  return content === undefined || content === null ? "" : JSON.stringify(content);
+  return contentText(content, "");
 }
 
 const USAGE_KEYS: Record<string, string> = {

@@ -5,8 +5,8 @@
  * `codex exec` takes no subagent definitions.
  */
 import type { Agent } from "../agents/agent.js";
-import { AgentkitError } from "../errors/agentkit.error.js";
 import type { Tool } from "../tools/tool.js";
+import { CliAgentsError } from "./cli-agents.error.js";
 
 /** One subagent as the Claude CLI's `--agents` document describes it. */
 export interface CliAgentDefinition {
@@ -33,12 +33,6 @@ export interface CliAgentsOptions {
   readonly mcpNames?: Readonly<Record<string, string>>;
 }
 
-/** Thrown when an agent cannot be presented as a CLI subagent. */
-export class CliAgentsError extends AgentkitError {
-  constructor(message: string) {
-    super("cli_agents", message);
-  }
-}
 
 const AGENT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 

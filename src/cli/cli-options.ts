@@ -4,14 +4,8 @@
  * `approvals.cliOptions()`, `hooks.cliOptions()` and `asCodexMcp(spec)` return,
  * without one spread silently dropping another's MCP server or token.
  */
-import { AgentkitError } from "../errors/agentkit.error.js";
+import { CliOptionsConflictError } from "./cli-options.error.js";
 
-/** Thrown when two parts set one option to different values. */
-export class CliOptionsConflictError extends AgentkitError {
-  constructor(readonly option: string, message: string) {
-    super("cli_options_conflict", message);
-  }
-}
 
 /** List-valued options: concatenated in order, duplicates dropped. */
 const LISTS = new Set(["mcpConfig", "allowedTools", "disallowedTools", "enable", "disable", "extraArgs"]);

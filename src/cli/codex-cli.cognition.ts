@@ -9,6 +9,7 @@ import type { CliExit, EnvOverlay } from "./cli-process.js";
 import { CliRunError, tail } from "./cli-run.error.js";
 import { runCliCognition, type CliStream } from "./cli-run.js";
 import { tomlOverride, type TomlValue } from "../wire/toml.js";
+import { contentText } from "../wire/content.js";
 
 /** Codex's sandbox modes (`-s`). */
 export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";
@@ -49,7 +50,7 @@ const SANDBOXES = new Set(["read-only", "workspace-write", "danger-full-access"]
 function mcpResultText(result: unknown): string {
   const content = (result as Json | null)?.content;
   if (!Array.isArray(content)) return result === undefined || result === null ? "" : JSON.stringify(result);
-  return (content as Json[]).map((b) => (b.type === "text" ? String(b.text ?? "") : `[${String(b.type)} content omitted]`)).join("");
+  return contentText(content, "");
 }
 
 /**

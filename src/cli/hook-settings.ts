@@ -14,6 +14,7 @@ import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { errorLine, seconds } from "../util/format.js";
+import { shellQuote } from "../wire/shell-quote.js";
 import { checkBearer, checkHost, checkOrigin, generateToken, tokenDigest } from "../listener/loopback-checks.js";
 
 /** One `PreToolUse` the CLI reported. */
@@ -122,10 +123,6 @@ const CLIENT = [
   "  req.end(input);",
   "});",
 ].join("\n");
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));

@@ -11,17 +11,21 @@
  */
 export { ClaudeCliCognition } from "./claude-cli.cognition.js";
 export type { ClaudeCliOptions, CliMcpServerStatus } from "./claude-cli.cognition.js";
-export { asCliAgents, CliAgentsError } from "./cli-agents.js";
+export { asCliAgents } from "./cli-agents.js";
+export { CliAgentsError } from "./cli-agents.error.js";
 export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-agents.js";
 export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
 export type { CliRunErrorCode } from "./cli-run.error.js";
 export type { EnvOverlay } from "./cli-process.js";
-export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "../wire/codex-mcp.js";
+export { asCodexMcp, codexTokenEnvVar } from "../wire/codex-mcp.js";
+export { CodexMcpError } from "../wire/codex-mcp.error.js";
 export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
-export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "../wire/toml.js";
+export { tomlValue, tomlString, tomlKeyPath, tomlOverride } from "../wire/toml.js";
+export { TomlEncodeError } from "../wire/toml.error.js";
 export type { TomlValue } from "../wire/toml.js";
 export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
 export { CodexCliCognition } from "./codex-cli.cognition.js";
 export type { CodexCliOptions, CodexSandbox } from "./codex-cli.cognition.js";
-export { mergeCliOptions, CliOptionsConflictError } from "./cli-options.js";
+export { mergeCliOptions } from "./cli-options.js";
+export { CliOptionsConflictError } from "./cli-options.error.js";

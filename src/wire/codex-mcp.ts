@@ -2,8 +2,8 @@
  * @module wire/codex-mcp
  * `asCodexMcp(spec)`: a served registry projected onto Codex's config keys.
  */
-import { AgentkitError } from "../errors/agentkit.error.js";
 import type { TomlValue } from "./toml.js";
+import { CodexMcpError } from "./codex-mcp.error.js";
 
 /**
  * What `asCodexMcp` reads from a served registry. Structural: an
@@ -41,12 +41,6 @@ export interface CodexMcpOptions {
   readonly env: Record<string, string>;
 }
 
-/** Thrown when a spec cannot be expressed as Codex config (a bad name, a missing URL or command). */
-export class CodexMcpError extends AgentkitError {
-  constructor(message: string) {
-    super("codex_mcp", message);
-  }
-}
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 

@@ -4,17 +4,11 @@
  * (Codex parses each value as TOML). Only values are encoded; keys are dotted
  * paths checked by `tomlKeyPath`.
  */
-import { AgentkitError } from "../errors/agentkit.error.js";
+import { TomlEncodeError } from "./toml.error.js";
 
 /** A value Codex can read from `-c key=<toml>`: strings, numbers, booleans, arrays and inline tables. */
 export type TomlValue = string | number | bigint | boolean | readonly TomlValue[] | { readonly [key: string]: TomlValue };
 
-/** Thrown for a value or key TOML cannot carry (undefined, null, a function, a non-finite key segment). */
-export class TomlEncodeError extends AgentkitError {
-  constructor(message: string) {
-    super("toml_encode", message);
-  }
-}
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { AGENTKIT, EVERYTHING, MODULES, ROOT, killGroup, requireBuild } from "./agentkit-process.js";
-import { shellQuote } from "../../src/bin/serve.command.js";
+import { shellQuote } from "../../src/wire/shell-quote.js";
 
 beforeAll(requireBuild);
 

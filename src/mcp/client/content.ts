@@ -6,14 +6,7 @@
  * dropped as the seed says.
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-
-/** One content block as the SDK types it (text, image, audio, resource, resource_link, ...). */
-type Block = { readonly type: string; readonly text?: unknown };
-
-/** A block's text, or `[<type> content omitted]` for anything that is not text. */
-export function blockText(block: Block): string {
-  return block.type === "text" && typeof block.text === "string" ? block.text : `[${block.type} content omitted]`;
-}
+import { blockText, contentText } from "../../wire/content.js";
 
 /**
  * A tool result as one string: blocks joined with `\n`, non-text blocks as
@@ -21,9 +14,8 @@ export function blockText(block: Block): string {
  * JSON; `isError: true` results become `ERROR: <text>`.
  */
 export function toolResultText(result: CallToolResult): string {
-  const blocks = (result.content ?? []) as readonly Block[];
-  // One block (the common case) without the array and join.
-  let text = blocks.length === 1 ? blockText(blocks[0]!) : blocks.map(blockText).join("\n");
+  const blocks = result.content ?? [];
+  let text = contentText(blocks);
   if (!blocks.length && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   return result.isError ? `ERROR: ${text}` : text;
 }
@@ -38,5 +30,5 @@ export function resourceText(result: ReadResourceResult): string {
 
 /** A rendered prompt as text: each message's content (text, or a marker), joined with `\n`. */
 export function promptText(result: GetPromptResult): string {
-  return result.messages.map((m) => blockText(m.content as Block)).join("\n");
+  return result.messages.map((m) => blockText(m.content)).join("\n");
 }

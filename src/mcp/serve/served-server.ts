@@ -12,7 +12,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { resultText } from "../../agents/react-cognition.js";
+import { resultText } from "../../tools/result-text.js";
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";

@@ -1,0 +1,15 @@
+/**
+ * @module tools/result-text
+ * A tool's return value as the text a model (or an MCP client) reads.
+ */
+
+/** Render a tool's return value as the text fed back to the model. */
+export function resultText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
