@@ -2,6 +2,7 @@
  * @module agents/agent
  * `Agent`: a name, a model, a prompt and a cognition that runs the loop.
  */
+import { OptionsError } from "../errors/options.error.js";
 import type { RunContext } from "../context/run-context.js";
 
 /** Why a run ended. */
@@ -69,10 +70,10 @@ export class Agent {
 
   constructor(options: AgentOptions) {
     if (!options || typeof options.name !== "string" || options.name.trim() === "") {
-      throw new TypeError("Agent: 'name' is required (a non-empty string)");
+      throw new OptionsError("Agent", "name", "Agent: 'name' is required (a non-empty string)");
     }
     if (!options.cognition || typeof options.cognition.run !== "function") {
-      throw new TypeError(`Agent '${options.name}': 'cognition' is required (e.g. new ReActCognition({ tools }))`);
+      throw new OptionsError("Agent", "cognition", `Agent '${options.name}': 'cognition' is required (e.g. new ReActCognition({ tools }))`);
     }
     this.name = options.name;
     this.model = options.model ?? "default";

@@ -2,6 +2,7 @@
  * @module context/run-context
  * The per-run context every tool, cognition and server receives.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import type { Asker } from "../agents/elicitation.js";
 import type { LLM } from "../agents/llm.js";
@@ -78,7 +79,7 @@ export class RunContext {
 
   constructor(options: RunContextOptions = {}) {
     if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
-      throw new TypeError(`RunContext: autonomy must be "auto" or "gated", got ${JSON.stringify(options.autonomy)}`);
+      throw new OptionsError("RunContext", "autonomy", `RunContext: autonomy must be "auto" or "gated", got ${JSON.stringify(options.autonomy)}`);
     }
     this.llm = options.llm;
     this.asker = options.asker;

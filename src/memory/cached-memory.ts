@@ -2,6 +2,7 @@
  * @module memory/cached-memory
  * A TTL cache in front of a source.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { checkK, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import type { RunContext } from "../context/run-context.js";
 
@@ -20,7 +21,7 @@ export class CachedMemory implements MemorySource {
     options: { ttlMs?: number; name?: string; now?: () => number } = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
-    if (!(this.ttlMs >= 0)) throw new TypeError(`CachedMemory: ttlMs must be >= 0, got ${options.ttlMs}`);
+    if (!(this.ttlMs >= 0)) throw new OptionsError("CachedMemory", "ttlMs", `CachedMemory: ttlMs must be >= 0, got ${options.ttlMs}`);
     this.name = options.name ?? source.name;
     this.now = options.now ?? (() => performance.now());
   }

@@ -2,6 +2,7 @@
  * @module memory/compacted-memory
  * Bounds how much text a source hands to a model, with a visible marker.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import type { RunContext } from "../context/run-context.js";
 
@@ -23,7 +24,7 @@ export class CompactedMemory implements MemorySource {
     this.maxItemChars = options.maxItemChars ?? 2_000;
     this.maxTotalChars = options.maxTotalChars ?? 8_000;
     for (const [k, v] of [["maxItemChars", this.maxItemChars], ["maxTotalChars", this.maxTotalChars]] as const) {
-      if (!Number.isInteger(v) || v < 1) throw new TypeError(`CompactedMemory: ${k} must be a positive integer, got ${v}`);
+      if (!Number.isInteger(v) || v < 1) throw new OptionsError("CompactedMemory", k, `CompactedMemory: ${k} must be a positive integer, got ${v}`);
     }
     this.name = options.name ?? source.name;
   }

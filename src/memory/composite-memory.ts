@@ -2,6 +2,7 @@
  * @module memory/composite-memory
  * Several sources queried as one, merged and ranked.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { checkK, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import { NotImplementedError } from "../errors/not-implemented.error.js";
 import type { RunContext } from "../context/run-context.js";
@@ -22,11 +23,11 @@ export class CompositeMemory implements MemorySource {
   private readonly writeTo?: string;
 
   constructor(sources: readonly MemorySource[], options: { name?: string; writeTo?: string } = {}) {
-    if (!sources.length) throw new TypeError("CompositeMemory: give at least one source");
+    if (!sources.length) throw new OptionsError("CompositeMemory", "sources", "CompositeMemory: give at least one source");
     this.sources = Object.freeze([...sources]);
     this.name = options.name ?? `composite(${sources.map((s) => s.name).join(",")})`;
     if (options.writeTo !== undefined && !sources.some((s) => s.name === options.writeTo)) {
-      throw new TypeError(`CompositeMemory: writeTo '${options.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`);
+      throw new OptionsError("CompositeMemory", "writeTo", `CompositeMemory: writeTo '${options.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`);
     }
     this.writeTo = options.writeTo;
   }

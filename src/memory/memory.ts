@@ -2,6 +2,7 @@
  * @module memory/memory
  * The `MemorySource` contract and `MemoryItem`.
  */
+import { OptionsError } from "../errors/options.error.js";
 import type { RunContext } from "../context/run-context.js";
 
 /** One remembered thing. */
@@ -36,6 +37,6 @@ export function memoryItem(content: string, metadata: Record<string, unknown> = 
 /** Check `k`: a positive integer. */
 export function checkK(k: number | undefined, where: string): number {
   const v = k ?? 5;
-  if (!Number.isInteger(v) || v < 1) throw new TypeError(`${where}: k must be a positive integer, got ${k}`);
+  if (!Number.isInteger(v) || v < 1) throw new OptionsError(where, "k", `${where}: k must be a positive integer, got ${k}`);
   return v;
 }

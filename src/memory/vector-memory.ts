@@ -2,6 +2,7 @@
  * @module memory/vector-memory
  * An in-process vector store with a pluggable embedder and a built-in local one.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { createHash } from "node:crypto";
 import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 
@@ -18,7 +19,7 @@ export interface Embedder {
  */
 export class HashingEmbedder implements Embedder {
   constructor(readonly dimensions = 512) {
-    if (!Number.isInteger(dimensions) || dimensions < 8) throw new TypeError(`HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
+    if (!Number.isInteger(dimensions) || dimensions < 8) throw new OptionsError("HashingEmbedder", "dimensions", `HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
@@ -77,14 +78,14 @@ export class VectorMemory implements MemorySource {
   private async embedOne(text: string, where: string): Promise<number[]> {
     const [vector] = await this.embedder.embed([text]);
     if (!Array.isArray(vector) || vector.length !== this.embedder.dimensions) {
-      throw new TypeError(`${this.name}.${where}: the embedder returned a vector of length ${Array.isArray(vector) ? vector.length : "(none)"}, expected ${this.embedder.dimensions}`);
+      throw new OptionsError(`${this.name}.${where}`, "embedder", `${this.name}.${where}: the embedder returned a vector of length ${Array.isArray(vector) ? vector.length : "(none)"}, expected ${this.embedder.dimensions}`);
     }
-    if (!vector.every((x) => Number.isFinite(x))) throw new TypeError(`${this.name}.${where}: the embedder returned a vector with a non-finite entry`);
+    if (!vector.every((x) => Number.isFinite(x))) throw new OptionsError(`${this.name}.${where}`, "embedder", `${this.name}.${where}: the embedder returned a vector with a non-finite entry`);
     return vector;
   }
 
   async write(item: MemoryItem): Promise<void> {
-    if (!item || typeof item.content !== "string") throw new TypeError(`${this.name}.write: item.content must be a string`);
+    if (!item || typeof item.content !== "string") throw new OptionsError(`${this.name}.write`, "item", `${this.name}.write: item.content must be a string`);
     const vector = await this.embedOne(item.content, "write");
     this.rows.push({ item: memoryItem(item.content, item.metadata ?? {}), vector });
   }

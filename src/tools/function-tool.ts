@@ -2,6 +2,7 @@
  * @module tools/function-tool
  * `tool(options, fn)` and the `Tool` objects built from `@Tool` classes.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { makeValidator, type ArgumentValidator } from "./validate.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
 import type { RunContext } from "../context/run-context.js";
@@ -73,7 +74,7 @@ export class FunctionTool implements Tool {
  * now; a bad one throws `DefinitionError` naming the function and the key.
  */
 export function tool<I = Record<string, unknown>>(options: ToolOptions, fn: ToolFn<I>): FunctionTool {
-  if (typeof fn !== "function") throw new TypeError(`tool(): the second argument must be the tool's function, got ${typeof fn}`);
+  if (typeof fn !== "function") throw new OptionsError("tool()", "fn", `tool(): the second argument must be the tool's function, got ${typeof fn}`);
   const owner = fn.name || options?.name || "anonymous function";
   const resolved = resolveToolOptions(owner, "tool()", options, fn.name || "");
   return new FunctionTool(resolved, fn as ToolFn<never>, `function ${owner}`);

@@ -3,6 +3,7 @@
  * Turning a tool's `input` (a class-validator DTO class or a JSON Schema) into
  * the frozen JSON Schema a model is shown.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { getMetadataStorage } from "class-validator";
 import { targetConstructorToSchema, validationMetadatasToSchemas } from "class-validator-jsonschema";
 import { defaultMetadataStorage } from "class-transformer/cjs/storage.js";
@@ -94,10 +95,10 @@ export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
  */
 export function copyJsonSchema(schema: JsonSchema): JsonSchema {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
-    throw new TypeError(`input must be a class-validator DTO class or a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
+    throw new OptionsError("@Tool", "input", `input must be a class-validator DTO class or a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }
   if (schema.type !== "object") {
-    throw new TypeError(`a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
+    throw new OptionsError("@Tool", "input", `a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
   }
   return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }

@@ -2,6 +2,7 @@
  * @module tools/tool-registry
  * `ToolRegistry`: an injectable, ordered set of tools with unique names.
  */
+import { OptionsError } from "../errors/options.error.js";
 import "reflect-metadata";
 import { container as rootContainer, injectable, type DependencyContainer } from "tsyringe";
 import { DuplicateToolError } from "../errors/duplicate-tool.error.js";
@@ -26,7 +27,7 @@ export interface RegisterOptions {
 /** Turn a resolved `@Tool` class instance into a `Tool`. */
 export function toolFromInstance(cls: ToolClass<never>, instance: { run(input: never, ctx: RunContext): unknown }): FunctionTool {
   const meta = getToolMetadata(cls);
-  if (!meta) throw new TypeError(`${cls.name} is not a @Tool class`);
+  if (!meta) throw new OptionsError("toolFromInstance", "cls", `${cls.name} is not a @Tool class`);
   return new FunctionTool(meta, (input: never, ctx: RunContext) => instance.run(input, ctx), `class ${cls.name}`);
 }
 
@@ -58,13 +59,13 @@ export class ToolRegistry {
     let t: Tool;
     if (typeof item === "function") {
       if (!getToolMetadata(item)) {
-        throw new TypeError(`ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object`);
+        throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object`);
       }
       const c = options.container ?? rootContainer.createChildContainer();
       t = toolFromInstance(item, c.resolve(item as never));
     } else {
       if (!item || typeof item !== "object" || typeof item.name !== "string" || typeof item.run !== "function") {
-        throw new TypeError(`ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got ${item === null ? "null" : typeof item}`);
+        throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got ${item === null ? "null" : typeof item}`);
       }
       t = item;
     }

@@ -28,3 +28,11 @@ export async function rejected<E>(promise: Promise<unknown>, cls: ErrorClass<E>)
   expect(err).toBeInstanceOf(cls);
   return err as E;
 }
+
+/**
+ * Matches the one coded option error (`OptionsError`, code `options`), with
+ * this exact message when one is given: `expect(fn).toThrow(optionsError("..."))`.
+ */
+export function optionsError(message?: string): unknown {
+  return expect.objectContaining({ name: "OptionsError", code: "options", ...(message === undefined ? {} : { message }) });
+}

@@ -4,6 +4,7 @@
  * and an agent run that calls a `@Tool` class whose service is injected by
  * type from a child container.
  */
+import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { container } from "tsyringe";
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,11 +49,11 @@ describe("Agent", () => {
   });
 
   it.each([[{}], [{ name: "" }], [{ name: "  " }], [{ name: 3 }]])("refuses a missing name %j", (opts) => {
-    expect(() => new Agent({ ...(opts as object), cognition: cognitionReturning({}) } as never)).toThrow(new TypeError("Agent: 'name' is required (a non-empty string)"));
+    expect(() => new Agent({ ...(opts as object), cognition: cognitionReturning({}) } as never)).toThrow(optionsError("Agent: 'name' is required (a non-empty string)"));
   });
 
   it("refuses a missing cognition", () => {
-    expect(() => new Agent({ name: "dev" } as never)).toThrow(new TypeError("Agent 'dev': 'cognition' is required (e.g. new ReActCognition({ tools }))"));
+    expect(() => new Agent({ name: "dev" } as never)).toThrow(optionsError("Agent 'dev': 'cognition' is required (e.g. new ReActCognition({ tools }))"));
   });
 });
 

@@ -4,6 +4,7 @@
  * sink then the listeners, best-effort; cooperative cancellation through
  * `cancel()` / `checkCancelled()` / `signal`; parent signals; `child()`.
  */
+import { optionsError } from "../helpers.js";
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { AgentkitError, Cancelled, RunContext, type RunEvent } from "../../../src/index.js";
@@ -37,7 +38,7 @@ describe("RunContext options", () => {
   });
 
   it("refuses an unknown autonomy tier", () => {
-    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(new TypeError('RunContext: autonomy must be "auto" or "gated", got "yolo"'));
+    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(optionsError('RunContext: autonomy must be "auto" or "gated", got "yolo"'));
   });
 });
 

@@ -4,6 +4,7 @@
  * here through the `now` option; writes go through and clear the cache;
  * concurrent identical queries share one call; failures are not cached.
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { CachedMemory, memoryItem, type MemorySource } from "../../../src/index.js";
 import { items, sourceReturning } from "./sources.js";
@@ -97,8 +98,8 @@ describe("CachedMemory", () => {
     await m.query("q");
     expect(src.queries).toHaveLength(2);
     expect(new CachedMemory(src).ttlMs).toBe(30_000);
-    expect(() => new CachedMemory(src, { ttlMs: -1 })).toThrow(new TypeError("CachedMemory: ttlMs must be >= 0, got -1"));
-    expect(() => new CachedMemory(src, { ttlMs: Number.NaN })).toThrow(TypeError);
+    expect(() => new CachedMemory(src, { ttlMs: -1 })).toThrow(optionsError("CachedMemory: ttlMs must be >= 0, got -1"));
+    expect(() => new CachedMemory(src, { ttlMs: Number.NaN })).toThrow(optionsError());
   });
 
   it("takes its source's name unless named", () => {

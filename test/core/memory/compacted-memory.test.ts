@@ -3,6 +3,7 @@
  * `CompactedMemory` (src/memory/compacted-memory.ts): bounds what a source
  * hands a model — per item and in total — with visible markers.
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { CompactedMemory, memoryItem } from "../../../src/index.js";
 import { items, sourceReturning } from "./sources.js";
@@ -60,8 +61,8 @@ describe("CompactedMemory", () => {
     const src = sourceReturning("wiki", []);
     const m = new CompactedMemory(src);
     expect([m.maxItemChars, m.maxTotalChars, m.name]).toEqual([2_000, 8_000, "wiki"]);
-    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(new TypeError("CompactedMemory: maxItemChars must be a positive integer, got 0"));
-    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(new TypeError("CompactedMemory: maxTotalChars must be a positive integer, got 2.5"));
+    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(optionsError("CompactedMemory: maxItemChars must be a positive integer, got 0"));
+    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(optionsError("CompactedMemory: maxTotalChars must be a positive integer, got 2.5"));
     await m.write(memoryItem("n"));
     expect(src.written.map((i) => i.content)).toEqual(["n"]);
   });

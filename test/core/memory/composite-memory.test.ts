@@ -4,6 +4,7 @@
  * as one — merged, ranked, deduplicated; a failing source skipped and
  * reported; writes routed to `writeTo`.
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { CompositeMemory, NotImplementedError, memoryItem } from "../../../src/index.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
@@ -67,7 +68,7 @@ describe("CompositeMemory.query", () => {
 
   it("refuses a bad k", async () => {
     const m = new CompositeMemory([sourceReturning("a", [])], { name: "ctx" });
-    await expect(m.query("q", { k: 0 })).rejects.toThrow(new TypeError("ctx.query: k must be a positive integer, got 0"));
+    await expect(m.query("q", { k: 0 })).rejects.toThrow(optionsError("ctx.query: k must be a positive integer, got 0"));
   });
 });
 
@@ -78,7 +79,7 @@ describe("CompositeMemory construction and writes", () => {
   });
 
   it("needs a source", () => {
-    expect(() => new CompositeMemory([])).toThrow(new TypeError("CompositeMemory: give at least one source"));
+    expect(() => new CompositeMemory([])).toThrow(optionsError("CompositeMemory: give at least one source"));
   });
 
   it("writes go to writeTo", async () => {
@@ -99,6 +100,6 @@ describe("CompositeMemory construction and writes", () => {
   });
 
   it("refuses a writeTo that names no source", () => {
-    expect(() => new CompositeMemory([sourceReturning("a", [])], { writeTo: "z" })).toThrow(new TypeError("CompositeMemory: writeTo 'z' names no source; sources: a"));
+    expect(() => new CompositeMemory([sourceReturning("a", [])], { writeTo: "z" })).toThrow(optionsError("CompositeMemory: writeTo 'z' names no source; sources: a"));
   });
 });

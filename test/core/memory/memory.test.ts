@@ -2,6 +2,7 @@
  * @module test/core/memory/memory.test
  * The MemorySource contract helpers (src/memory/memory.ts).
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../../../src/index.js";
 import { checkK } from "../../../src/memory/memory.js";
@@ -30,6 +31,6 @@ describe("checkK()", () => {
   });
 
   it.each([0, -2, 1.5, Number.NaN])("refuses %s, naming where", (k) => {
-    expect(() => checkK(k, "wiki.query")).toThrow(new TypeError(`wiki.query: k must be a positive integer, got ${k}`));
+    expect(() => checkK(k, "wiki.query")).toThrow(optionsError(`wiki.query: k must be a positive integer, got ${k}`));
   });
 });

@@ -4,6 +4,7 @@
  * built-in local embedder ranks the relevant document first; embedders are
  * pluggable; a vector of the wrong length is refused.
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { HashingEmbedder, VectorMemory, memoryItem, type Embedder } from "../../../src/index.js";
 
@@ -35,7 +36,7 @@ describe("HashingEmbedder", () => {
   });
 
   it.each([7, 0, 12.5])("refuses dimensions %s", (d) => {
-    expect(() => new HashingEmbedder(d)).toThrow(new TypeError(`HashingEmbedder: dimensions must be an integer >= 8, got ${d}`));
+    expect(() => new HashingEmbedder(d)).toThrow(optionsError(`HashingEmbedder: dimensions must be an integer >= 8, got ${d}`));
   });
 });
 
@@ -96,14 +97,14 @@ describe("VectorMemory", () => {
 
   it("refuses a vector of the wrong length on write and on query", async () => {
     const bad = new VectorMemory({ name: "vec", embedder: embedderReturning(3, [1, 0]) });
-    await expect(bad.write(memoryItem("a"))).rejects.toThrow(new TypeError("vec.write: the embedder returned a vector of length 2, expected 3"));
+    await expect(bad.write(memoryItem("a"))).rejects.toThrow(optionsError("vec.write: the embedder returned a vector of length 2, expected 3"));
     expect(bad.size).toBe(0);
     let short = false;
     const flaky: Embedder = { dimensions: 3, embed: async (texts) => texts.map(() => (short ? [1, 0] : [1, 0, 0])) };
     const m = new VectorMemory({ name: "vec", embedder: flaky });
     await m.write(memoryItem("a"));
     short = true;
-    await expect(m.query("q")).rejects.toThrow(new TypeError("vec.query: the embedder returned a vector of length 2, expected 3"));
+    await expect(m.query("q")).rejects.toThrow(optionsError("vec.query: the embedder returned a vector of length 2, expected 3"));
   });
 
   it("refuses a missing vector or a non-finite entry", async () => {
@@ -116,6 +117,6 @@ describe("VectorMemory", () => {
   });
 
   it("refuses an item without string content", async () => {
-    await expect(new VectorMemory().write({ content: 5 } as never)).rejects.toThrow(new TypeError("vector.write: item.content must be a string"));
+    await expect(new VectorMemory().write({ content: 5 } as never)).rejects.toThrow(optionsError("vector.write: item.content must be a string"));
   });
 });

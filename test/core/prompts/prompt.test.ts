@@ -2,6 +2,7 @@
  * @module test/core/prompts/prompt.test
  * `Prompt` (src/prompts/prompt.ts): a named, versioned template.
  */
+import { optionsError } from "../helpers.js";
 import { describe, expect, it } from "vitest";
 import { Prompt } from "../../../src/index.js";
 
@@ -24,11 +25,11 @@ describe("Prompt", () => {
 
   it("render names a placeholder that has no value", () => {
     const p = new Prompt({ name: "review", template: "Review {{file}} for {{who}}." });
-    expect(() => p.render({ file: "a.ts" })).toThrow(new TypeError("Prompt 'review': no value for placeholder 'who'"));
+    expect(() => p.render({ file: "a.ts" })).toThrow(optionsError("Prompt 'review': no value for placeholder 'who'"));
   });
 
   it("refuses a missing name or a non-string template", () => {
-    expect(() => new Prompt({ name: "", template: "x" })).toThrow(new TypeError("Prompt: 'name' is required"));
-    expect(() => new Prompt({ name: "p", template: 3 as never })).toThrow(new TypeError("Prompt 'p': 'template' must be a string"));
+    expect(() => new Prompt({ name: "", template: "x" })).toThrow(optionsError("Prompt: 'name' is required"));
+    expect(() => new Prompt({ name: "p", template: 3 as never })).toThrow(optionsError("Prompt 'p': 'template' must be a string"));
   });
 });

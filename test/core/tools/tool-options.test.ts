@@ -5,6 +5,7 @@
  * function) and the key; default names are the snake_case of the class or
  * function name.
  */
+import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { Type } from "class-transformer";
 import { IsString, ValidateNested } from "class-validator";
@@ -188,7 +189,7 @@ describe("tool() options are checked when called", () => {
   });
 
   it("a function is required", () => {
-    expect(() => tool({ description: "d" }, "deploy" as never)).toThrow(new TypeError("tool(): the second argument must be the tool's function, got string"));
+    expect(() => tool({ description: "d" }, "deploy" as never)).toThrow(optionsError("tool(): the second argument must be the tool's function, got string"));
   });
 });
 

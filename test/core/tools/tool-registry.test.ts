@@ -5,6 +5,7 @@
  * container per test, nothing in the root container); duplicates refused
  * naming both owners; injectable itself.
  */
+import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { container, injectable, type DependencyContainer } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -121,10 +122,10 @@ describe("ToolRegistry basics", () => {
   it("refuses a class without @Tool, and things that are not tools", () => {
     const reg = new ToolRegistry();
     expect(() => reg.register(Undecorated as never)).toThrow(
-      new TypeError("ToolRegistry.register: Undecorated is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object"),
+      optionsError("ToolRegistry.register: Undecorated is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object"),
     );
     expect(() => reg.register(null as never)).toThrow(
-      new TypeError("ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got null"),
+      optionsError("ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got null"),
     );
     expect(() => reg.register({ name: "x" } as never)).toThrow(/expected a Tool object/);
     expect(reg.size).toBe(0);

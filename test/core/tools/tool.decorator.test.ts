@@ -5,6 +5,7 @@
  * through (the injection proof under vitest + vite 8), metadata is recorded
  * and frozen, and nothing lands in tsyringe's root container.
  */
+import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { IsOptional, IsBoolean, IsString } from "class-validator";
 import { container, injectable, type DependencyContainer } from "tsyringe";
@@ -155,7 +156,7 @@ describe("@Tool: metadata", () => {
   });
 
   it("toolFromInstance refuses a class without @Tool", () => {
-    expect(() => toolFromInstance(NotATool as never, new NotATool())).toThrow(new TypeError("NotATool is not a @Tool class"));
+    expect(() => toolFromInstance(NotATool as never, new NotATool())).toThrow(optionsError("NotATool is not a @Tool class"));
   });
 
   it("applying the decorator touches no container", () => {
