@@ -3,8 +3,9 @@
  * Narrowing autoAllow by argument: autoAllowWhen can only subtract from
  * autoAllow, and a predicate that throws falls through to the reviewer.
  *
- * The TypeScript twin of the seed's auto_allow_when example; it prints the
- * seed's two result lines (test/mcp-approvals/samples.test.ts compares them).
+ * It asks about two Reads: README.md is auto-allowed without asking anyone;
+ * /etc/passwd is not, so it falls through to the reviewer (its decision's
+ * source is `asker`). test/mcp-approvals/samples.test.ts checks both.
  */
 import type { Asker, Decision, Elicitation } from "arc-agentkit";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
@@ -30,8 +31,8 @@ async function main(): Promise<void> {
   ] as const) {
     await client.callTool("approve", { tool_name: "Read", input: { file_path: path } });
     const decision = approvals.decisions.at(-1)!;
-    const shown = decision.source === "auto_allow" ? "True" : "False   # falls through to the reviewer";
-    console.log(`${label} auto-allowed: ${shown}`);
+    const auto = decision.source === "auto_allow";
+    console.log(`${label} auto-allowed: ${auto}${auto ? "" : `   // falls through to the reviewer: source=${decision.source} asked=${decision.asked}`}`);
   }
 }
 

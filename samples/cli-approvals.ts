@@ -1,8 +1,7 @@
 /**
  * @module samples/cli-approvals
- * "In real use you never call approve yourself": the TypeScript twin of the
- * seed's ApprovalServer + ClaudeCliCognition snippet. The Claude CLI owns the
- * loop; every permission prompt it raises reaches `run()`'s Asker through the
+ * In real use you never call `approve` yourself: hand `approvals.cliOptions()`
+ * to ClaudeCliCognition. The Claude CLI owns the loop; every permission prompt it raises reaches `run()`'s Asker through the
  * approval server's MCP tool.
  *
  * `main()` runs it once with a reviewer that refuses writes outside the work

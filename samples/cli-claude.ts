@@ -1,7 +1,7 @@
 /**
  * @module samples/cli-claude
- * The Claude CLI runs agentkit's own tools: the TypeScript twin of the seed's
- * "shape a real caller writes" (serve_registry + ClaudeCliCognition).
+ * The Claude CLI runs agentkit's own tools: the shape a real caller writes
+ * (serveRegistry + ClaudeCliCognition).
  *
  * `run()` is what a service writes: serve the registry on loopback, hand
  * `spec.cliOptions()` to the cognition, and let the CLI own the loop. `main()`

@@ -1,7 +1,7 @@
 /**
  * @module samples/cli-codex
- * Pointing Codex at the same server: the TypeScript twin of the seed's
- * `CodexCliCognition(model=..., **as_codex_mcp(spec))`.
+ * Pointing Codex at the same server:
+ * `new CodexCliCognition({ model, ...asCodexMcp(spec) })`.
  *
  * Codex reads MCP servers from config keys (`mcp_servers.<name>.<key>`), and
  * has no header field for a bearer token, so `asCodexMcp` names an

@@ -2,9 +2,9 @@
  * @module samples/mcp-agent
  * The same server, driven by a scripted FakeLLM instead of a real one.
  *
- * The TypeScript twin of the seed's second client example: adapted MCP tools
- * satisfy the Tool contract structurally, so they drop into ReActCognition
- * unchanged. Swap FakeLLM for a real model and nothing about the MCP wiring
+ * Adapted MCP tools satisfy the Tool contract structurally, so they drop into
+ * ReActCognition unchanged: the scripted model calls `demo_add`, reads 5, and
+ * answers. Swap FakeLLM for a real model and nothing about the MCP wiring
  * changes.
  */
 import { fileURLToPath } from "node:url";
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     cognition: new ReActCognition({ tools: await mcpTools(mcp, { prefix: "demo_" }) }),
   });
   const result = await agent.run("What is 2 + 3?", ctx);
-  console.log("output:", result.output, "| stop_reason:", result.stopReason);
+  console.log("output:", result.output, "| stopReason:", result.stopReason);
 }
 
 main().catch((err) => {

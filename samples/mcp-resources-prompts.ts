@@ -2,15 +2,14 @@
  * @module samples/mcp-resources-prompts
  * Resources and prompts from the same server.
  *
- * The TypeScript twin of the seed's third client example: resources become a
- * queryable MemorySource, static prompts become Prompt objects, and an
- * argumented prompt is dropped with a warning (on stderr, through the
- * package logger) and fetched directly instead.
+ * Resources become a queryable MemorySource, static prompts become Prompt
+ * objects (version `mcp:1`, the rendered text as template), and an argumented
+ * prompt is dropped with a warning (on stderr, through the package logger)
+ * and fetched directly instead.
  */
 import { fileURLToPath } from "node:url";
 import { MCPClient, StdioServer, mcpPrompts, mcpResources } from "arc-agentkit/mcp";
 import { makeTestCtx } from "arc-agentkit/testing";
-import { py, tuple } from "./support/py-repr.js";
 
 const SERVER = `
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -37,10 +36,10 @@ async function main(): Promise<void> {
   const memory = mcpResources(mcp, { name: "runbooks" });
   const items = await memory.query("runbook", { k: 1, ctx });
   console.log("memory:", items[0]!.content);
-  console.log("metadata:", py(items[0]!.metadata));
+  console.log("metadata:", JSON.stringify(items[0]!.metadata));
 
   const prompts = await mcpPrompts(mcp);
-  console.log("static:", py(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, tuple(v.version, v.template)]))));
+  console.log("static:", JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, { version: v.version, template: v.template }]))));
   console.log("argumented, fetched directly:", await mcp.getPrompt("review", { diff: "-a +b" }));
 }
 

@@ -2,15 +2,16 @@
  * @module samples/mcp-smallest
  * Spawn a tiny MCP server and call its tool as an agentkit Tool.
  *
- * The TypeScript twin of the seed's "smallest thing that works". It needs no
- * API key, no network and no third-party server: the server is a few lines
- * of the MCP SDK and runs under the same Node. test/mcp-client/samples.test.ts
- * compares its output with the seed's.
+ * The smallest thing that works. It needs no API key, no network and no
+ * third-party server: the server is a few lines of the MCP SDK and runs under
+ * the same Node. It prints the adapted tool's prefixed name and description,
+ * the JSON Schema the server advertised for `a` and `b`, that an MCP tool is
+ * treated as side-effecting, and the result of calling it
+ * (test/mcp-client/samples.test.ts checks each).
  */
 import { fileURLToPath } from "node:url";
 import { MCPClient, StdioServer, mcpTools } from "arc-agentkit/mcp";
 import { makeTestCtx } from "arc-agentkit/testing";
-import { py } from "./support/py-repr.js";
 
 // A complete MCP server, run via `node -e` so this file stands alone (its
 // imports resolve from `cwd`, this sample's folder inside the project).
@@ -39,8 +40,8 @@ async function main(): Promise<void> {
   const tools = await mcpTools(mcp, { prefix: "demo_" });
   const tool = tools[0]!;
   console.log(tool.name, "|", tool.description);
-  console.log("params:", py(tool.schema.parameters.properties));
-  console.log("side_effecting:", py(tool.sideEffecting));
+  console.log("params:", JSON.stringify(tool.schema.parameters.properties));
+  console.log("sideEffecting:", tool.sideEffecting);
 
   const ctx = makeTestCtx();
   console.log("result:", await tool.run({ a: 2, b: 3 }, ctx));

@@ -1,8 +1,8 @@
 /**
  * @module samples/mcp-transports
- * The seed's "Two transports" and "Caching" snippets: both server configs are
- * frozen with their one mutable field deep-frozen, identity ignores env and
- * headers, and `forceRefresh` is the way out of the 30-second list cache.
+ * Two transports and the list cache: both server configs are frozen with their
+ * one mutable field deep-frozen, identity ignores env and headers, and
+ * `forceRefresh` is the way out of the 30-second list cache.
  */
 import { fileURLToPath } from "node:url";
 import { MCPClient, StdioServer, StreamableHttpServer } from "arc-agentkit/mcp";

@@ -1,7 +1,8 @@
 /**
  * @module samples/serve-stdio-child
- * The child the CLI spawns for `transport: "stdio"` (the seed's
- * `myapp/mcp_server.py`): it serves the same tool on its own stdin/stdout.
+ * The child the CLI spawns for `transport: "stdio"` (the command
+ * serve-stdio-parent writes into the config): it serves the same tool on its
+ * own stdin/stdout, with the same error contract.
  *
  * Nothing crosses the process boundary, so the child builds its own tools and
  * its own ctx. It writes nothing else to stdout (stdout carries the protocol)

@@ -2,7 +2,8 @@
  * @module samples/serve-stdio-parent
  * transport: "stdio": the parent half writes a config naming a command.
  *
- * The twin of the seed's stdio parent example. The command starts from
+ * The CLI spawns a stdio server itself, so this process's tools, closures and
+ * ctx do not cross over: the config names a command. The command starts from
  * process.execPath (not `node` on PATH: the CLI spawns the child with the
  * caller's PATH) and names the built child, serve-stdio-child.js; `env` is
  * often the only way that fresh process finds the package your tools live in.
@@ -23,12 +24,6 @@ const runCheck = tool(
   },
 );
 
-// Printed the way the seed prints them (Python reprs).
-const py = (v: unknown): string =>
-  v === null ? "None" : typeof v === "string" ? `'${v}'`
-  : Array.isArray(v) ? `[${v.map(py).join(", ")}]`
-  : `{${Object.entries(v as object).map(([k, x]) => `'${k}': ${py(x)}`).join(", ")}}`;
-
 async function main(): Promise<void> {
   const spec = await serveRegistry(
     [runCheck], // a bare list works; it is registered for you
@@ -45,9 +40,9 @@ async function main(): Promise<void> {
   const entry = JSON.parse(readFileSync(spec.configPath, "utf8")).mcpServers.engine;
   console.log("type:", entry.type);
   if (entry.command !== process.execPath) throw new Error(`expected the command to be process.execPath, got ${entry.command}`);
-  console.log("args:", py(entry.args), "(command is process.execPath)");
-  console.log("env: ", py(entry.env));
-  console.log("url: ", py(spec.url));
+  console.log("args:", JSON.stringify(entry.args), "(command is process.execPath)");
+  console.log("env: ", JSON.stringify(entry.env));
+  console.log("url: ", spec.url); // null: a stdio server has no endpoint
 }
 
 main().catch((err) => {

@@ -2,10 +2,11 @@
  * @module samples/serve-timeouts
  * A tool's own TimeoutError is not this server's deadline firing.
  *
- * The twin of the seed's "two timeouts" example. `slowBuild` waits far past
- * the server's 50 ms deadline; when the deadline fires, the call is answered
- * and the tool's context is aborted, which is how a TypeScript tool is
- * "abandoned" (it stops waiting, so this process can exit).
+ * It prints two different sentences: the server's deadline firing, and a
+ * tool's own TimeoutError reported as that tool's failure. `slowBuild` waits
+ * far past the server's 50 ms deadline; when the deadline fires, the call is
+ * answered and the tool's context is aborted, which is how a TypeScript tool
+ * is "abandoned" (it stops waiting, so this process can exit).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { tool, type RunContext } from "arc-agentkit";

@@ -2,9 +2,9 @@
  * @module samples/serve-trifecta
  * The Rule-of-Two check still applies to tools that moved behind MCP.
  *
- * The twin of the seed's trifecta example: the caps travel with the served
- * tools, so RunPolicy — on your side, before you start the CLI — still sees
- * the set it needs to see. Nothing on the wire enforces it.
+ * The caps travel with the served tools, so RunPolicy — on your side, before
+ * you start the CLI — still sees the set it needs to see, and refuses the
+ * lethal trifecta. Nothing on the wire enforces it.
  */
 import { RunPolicy, ToolRegistry, tool } from "arc-agentkit";
 import { serveRegistry, stdioCommand } from "arc-agentkit/mcp";
@@ -38,8 +38,6 @@ const notify = tool(
   },
 );
 
-const tuple = (xs: readonly string[]): string => `(${xs.map((x) => `'${x}'`).join(", ")}${xs.length === 1 ? "," : ""})`;
-
 async function main(): Promise<void> {
   const registry = ToolRegistry.fromTools([readRecord, fetchPage, notify]);
   await using spec = await serveRegistry(registry, {
@@ -50,8 +48,8 @@ async function main(): Promise<void> {
   });
   await spec.start();
   const verdict = new RunPolicy().check(registry.tools());
-  console.log("spec.caps:", tuple(spec.caps));
-  console.log("allowed:  ", verdict.allowed ? "True" : "False");
+  console.log("spec.caps:", JSON.stringify(spec.caps));
+  console.log("allowed:  ", verdict.allowed);
   console.log("reason:   ", verdict.reason);
 }
 

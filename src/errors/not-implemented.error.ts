@@ -1,6 +1,6 @@
 /**
  * @module errors/not-implemented.error
- * The TypeScript twin of Python's `NotImplementedError`.
+ * `NotImplementedError` (code `not_implemented`): an operation deliberately not supported.
  */
 import { AgentkitError } from "./agentkit.error.js";
 

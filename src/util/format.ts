@@ -1,20 +1,21 @@
 /**
  * @module util/format
- * Small formatting helpers that keep messages identical to the seed's (Python repr style).
+ * Small formatting helpers for messages: names quoted as `'a'`, lists as
+ * `['a', 'b']`, durations in seconds, errors as `Name: message`.
  */
 
-/** Python-repr of a string list: `['a', 'b']`. */
+/** A string list as messages quote it: `['a', 'b']`. */
 export function pyList(items: readonly string[]): string {
   return `[${items.map((s) => pyStr(s)).join(", ")}]`;
 }
 
-/** Python-repr of one string: single quotes unless the string holds one. */
+/** One string as messages quote it: single quotes unless the string holds one. */
 export function pyStr(s: string): string {
   if (s.includes("'") && !s.includes('"')) return `"${s}"`;
   return `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
 
-/** Milliseconds rendered as the seed renders seconds: 50 -> `0.05s`, 120000 -> `120s`. */
+/** Milliseconds as messages print them, in seconds: 50 -> `0.05s`, 120000 -> `120s`. */
 export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(6))}s`;
 }
@@ -42,7 +43,7 @@ export function describeValue(v: unknown): string {
   return type === "null" ? "null" : `${type} ${text}`;
 }
 
-/** `Name: message` of an error, as the seed prints `RuntimeError: ...`. */
+/** `Name: message` of an error (`TypeError: ...`); a non-Error as `Error: <value>`. */
 export function errorLine(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return `Error: ${String(err)}`;

@@ -70,7 +70,7 @@ describe("the built package under plain node", () => {
     expect(lines.filter((l) => /^== \d+\. /.test(l)).map((l) => l.slice(0, 5))).toEqual(["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7.", "== 8."]);
     expect(ran.stdout).not.toContain("(skipped:");
     expect(lines).toContain("All parts ran.");
-  });
+  }, 150_000); // the tour spawns eight samples: bounded by runNode's 120 s, not the 30 s default
 
   it("the compiled sample carries design:paramtypes metadata (tsc emitDecoratorMetadata)", async () => {
     const js = await readFile(join(ROOT, "build/samples/quickstart.js"), "utf8");

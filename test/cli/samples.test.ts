@@ -9,7 +9,7 @@ import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { E2E_TIMEOUT_MS, CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
 
 describe("CLI samples", { timeout: E2E_TIMEOUT_MS }, () => {
-  it("cli-claude: the seed's caller shape runs the served tool through the real claude", async () => {
+  it("cli-claude: the caller's shape (serveRegistry + ClaudeCliCognition) runs the served tool through the real claude", async () => {
     await using h = Hermetic.create();
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
     const out = await runSample("cli-claude", { ...h.claudeEnv(api.url), CLAUDE_BIN, CLAUDE_MODEL: "fake-model" });

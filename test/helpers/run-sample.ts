@@ -30,3 +30,22 @@ export function runSample(name: string, env: Record<string, string> = {}): Promi
     });
   });
 }
+
+/**
+ * A sample's `label: value` lines as a record, in printed order: the label is
+ * the text before the first `: ` (letters, digits, `_`, spaces, `.`, `,`;
+ * leading indentation ignored), the value the rest with its padding trimmed.
+ * Lines that are not of that shape (`Read -> {...}`, `a | b`) are skipped; a
+ * label printed twice throws, so a test never reads the wrong one.
+ */
+export function printedFields(out: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of out.split("\n")) {
+    const m = /^\s*([A-Za-z_][\w .,]*?):\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const [, label, value] = m as unknown as [string, string, string];
+    if (label in fields) throw new Error(`the label ${JSON.stringify(label)} is printed twice in:\n${out}`);
+    fields[label] = value.trimEnd();
+  }
+  return fields;
+}

@@ -1,68 +1,69 @@
 /**
  * @module test/mcp-approvals/samples.test
- * The samples against the seed's printed output. `samples/approvals.ts` is the
- * twin of the seed's ApprovalServer example: every line must equal the seed's
- * except the cli line, which must hold the seed's cli_kwargs (keys in
- * camelCase, the port and token masked) plus exactly one key more,
- * `settingSources: ""`. `samples/approvals-narrowing.ts` prints the seed's two
- * auto_allow_when lines. Runs the built samples (`npm run build` first).
+ * The approval samples, built (`npm run build` first) and run with node, checked
+ * for the facts they show: the permission-prompt tool's name, the options the
+ * CLI is handed (the approval server's entry, the strict flag, the prompt tool,
+ * no ambient settings; no secret values printed), each wire answer, and who
+ * decided each prompt. `approvals-narrowing` shows autoAllowWhen subtracting
+ * /etc from the auto-allowed Reads.
  */
 import { describe, expect, it } from "vitest";
-import { runSample } from "../helpers/run-sample.js";
+import { printedFields, runSample } from "../helpers/run-sample.js";
 
-// Verbatim from the seed (000_f0a8c6527e22b31d.txt), "The other direction".
-const SEED_OUTPUT = `tool_name:  mcp__agentkit_approvals__approve
-cli_kwargs: {'mcp_config': ('{"mcpServers": {"agentkit_approvals": {"type": "http", "url": "http://127.0.0.1:65162/mcp", "headers": {"Authorization": "Bearer <43-char token>"}}}}',), 'strict_mcp_config': True, 'permission_prompt_tool': 'mcp__agentkit_approvals__approve'}
-tools:      ['approve']
-  Read   -> {"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd"}}
-  Write  -> {"behavior": "deny", "message": "/etc is out of scope"}
-  Write  -> {"behavior": "allow", "updatedInput": {"file_path": "out.txt"}}
-prompts_seen: 3
-  Read   allowed=True  source=auto_allow asked=False
-  Write  allowed=False source=asker      asked=True
-  Write  allowed=True  source=asker      asked=True`;
+const TOOL = "mcp__agentkit_approvals__approve";
 
-// Verbatim from the seed, "Narrowing it by argument".
-const SEED_NARROWING = `Read README.md    auto-allowed: True
-Read /etc/passwd  auto-allowed: False   # falls through to the reviewer`;
-
-const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-const maskPort = (s: string): string => s.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>");
-
-/** The seed's cli_kwargs line as a TypeScript options object (keys camelCase, tuple -> array, port masked). */
-function seedCliOptions(line: string): Record<string, unknown> {
-  const doc = /\('(\{"mcpServers".*\})',\)/.exec(line)![1]!;
-  const keys = [...line.matchAll(/'([a-z_]+)': /g)].map((m) => m[1]!);
-  expect(keys).toEqual(["mcp_config", "strict_mcp_config", "permission_prompt_tool"]);
-  return {
-    [camel(keys[0]!)]: [JSON.parse(maskPort(doc))],
-    [camel(keys[1]!)]: true,
-    [camel(keys[2]!)]: /'permission_prompt_tool': '([^']+)'/.exec(line)![1],
-  };
+/** `  Read   allowed=true  source=auto_allow asked=false` -> its four facts. */
+function decisionLines(out: string): Array<{ tool: string; allowed: boolean; source: string; asked: boolean }> {
+  return [...out.matchAll(/^ {2}(\w+) +allowed=(true|false) +source=(\w+) +asked=(true|false)$/gm)].map((m) => ({
+    tool: m[1]!,
+    allowed: m[2] === "true",
+    source: m[3]!,
+    asked: m[4] === "true",
+  }));
 }
 
-describe("samples against the seed's printed output", () => {
-  it("samples/approvals.ts prints the seed's ApprovalServer output (port, token masked; settingSources the one extra key)", async () => {
-    const printed = (await runSample("approvals")).trimEnd().split("\n");
-    const seed = SEED_OUTPUT.split("\n");
-    expect(printed).toHaveLength(seed.length);
-    // Every line but the cli line is the seed's, character for character.
-    expect(printed.filter((_l, i) => i !== 1)).toEqual(seed.filter((_l, i) => i !== 1));
+describe("approval samples print what they show", () => {
+  it("samples/approvals.ts: the tool name, the CLI options, three wire answers and three decision records", async () => {
+    const out = await runSample("approvals");
+    const f = printedFields(out);
+    expect(f.toolName).toBe(TOOL);
 
-    expect(printed[1]!.startsWith("cli_kwargs: ")).toBe(true);
-    const options = JSON.parse(printed[1]!.slice("cli_kwargs: ".length)) as Record<string, unknown>;
-    const mcpConfig = options.mcpConfig as string[];
-    const doc = JSON.parse(mcpConfig[0]!) as { mcpServers: { agentkit_approvals: { headers: { Authorization: string } } } };
-    expect(doc.mcpServers.agentkit_approvals.headers.Authorization).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
-    doc.mcpServers.agentkit_approvals.headers.Authorization = "Bearer <43-char token>";
-    const masked = { ...options, mcpConfig: [JSON.parse(maskPort(JSON.stringify(doc)))] };
-    const { settingSources, ...rest } = masked as Record<string, unknown>;
-    expect(Object.keys(masked)).toEqual([...Object.keys(seedCliOptions(seed[1]!)), "settingSources"]);
-    expect(settingSources).toBe("");
-    expect(rest).toEqual(seedCliOptions(seed[1]!));
+    // The options, generically: keys, then each value (mcpConfig as its servers' shape; an env as names only).
+    const keys = JSON.parse(f.cliOptions!) as string[];
+    expect(keys.filter((k) => k !== "env").sort()).toEqual(["mcpConfig", "permissionPromptTool", "settingSources", "strictMcpConfig"]);
+    for (const k of keys) expect(f, `a line for ${k}`).toHaveProperty([k]);
+    const servers = JSON.parse(f.mcpConfig!) as Array<Record<string, { type: string; url: string; headers?: string[] }>>;
+    expect(servers).toHaveLength(1);
+    expect(Object.keys(servers[0]!)).toEqual(["agentkit_approvals"]);
+    const entry = servers[0]!.agentkit_approvals!;
+    expect(entry.type).toBe("http");
+    expect(entry.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(JSON.parse(f.strictMcpConfig!)).toBe(true);
+    expect(JSON.parse(f.permissionPromptTool!)).toBe(TOOL);
+    expect(JSON.parse(f.settingSources!)).toBe("");
+    // The entry carries an Authorization header; its value (the credential) is not printed.
+    expect(entry.headers).toEqual(["Authorization"]);
+    expect(out).not.toContain("Bearer");
+
+    expect(JSON.parse(f.tools!)).toEqual(["approve"]);
+    const answers = [...out.matchAll(/^ {2}(\w+) +-> (.*)$/gm)].map((m) => [m[1], JSON.parse(m[2]!)]);
+    expect(answers).toEqual([
+      ["Read", { behavior: "allow", updatedInput: { file_path: "/etc/passwd" } }],
+      ["Write", { behavior: "deny", message: "/etc is out of scope" }],
+      ["Write", { behavior: "allow", updatedInput: { file_path: "out.txt" } }],
+    ]);
+    expect(JSON.parse(f.promptsSeen!)).toBe(3);
+    expect(decisionLines(out)).toEqual([
+      { tool: "Read", allowed: true, source: "auto_allow", asked: false },
+      { tool: "Write", allowed: false, source: "asker", asked: true },
+      { tool: "Write", allowed: true, source: "asker", asked: true },
+    ]);
   });
 
-  it("samples/approvals-narrowing.ts prints the seed's auto_allow_when lines", async () => {
-    expect((await runSample("approvals-narrowing")).trimEnd()).toBe(SEED_NARROWING);
+  it("samples/approvals-narrowing.ts: README.md is auto-allowed, /etc/passwd falls through to the reviewer", async () => {
+    const lines = (await runSample("approvals-narrowing")).trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Read README\.md +auto-allowed: true$/);
+    expect(lines[1]).toMatch(/^Read \/etc\/passwd +auto-allowed: false +\/\/ falls through to the reviewer: source=asker asked=true$/);
   });
 });

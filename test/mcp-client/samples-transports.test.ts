@@ -5,7 +5,7 @@
 import { expect, it } from "vitest";
 import { runSample } from "../helpers/run-sample.js";
 
-it("mcp-transports prints what the seed's two-transports and caching snippets promise", async () => {
+it("mcp-transports: both configs frozen (their env and headers too), identity ignores env and headers, the list cache hands out copies and forceRefresh refetches", async () => {
   expect(await runSample("mcp-transports")).toBe(
     [
       "frozen:               true true true true",

@@ -1,11 +1,9 @@
 /**
  * @module test/mcp-serve/samples.test
- * The serve samples against the seed's printed output. Each `samples/serve-*.ts`
- * is the twin of one of the seed's serve_registry examples; every printed line
- * must equal the seed's except the differences listed with each test (option
- * names in camelCase; the stdio child is a built JS file started by
- * process.execPath, and its env names NODE_PATH where Python's names
- * PYTHONPATH). Runs the built samples (`npm run build` first).
+ * The serve samples, built (`npm run build` first) and run with node. Each test
+ * reads the sample's `label: value` lines and checks the facts it exists to
+ * show — qualified names, declarations, option keys, flags, texts, counts —
+ * as values (JSON parsed), not as punctuation.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,78 +11,77 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { waitGone } from "../helpers/procs.js";
-import { ROOT, runSample } from "../helpers/run-sample.js";
+import { ROOT, printedFields, runSample } from "../helpers/run-sample.js";
 
 const CHILD = join(ROOT, "build", "samples", "serve-stdio-child.js");
 
-// Verbatim from the seed (000_f0a8c6527e22b31d.txt), "Serving your own tools: serve_registry".
-const SEED_MAIN = `tool_names:        ('mcp__engine__deploy', 'mcp__engine__run_check')
-requires_approval: ('mcp__engine__deploy',)
-auto_approve:      ('mcp__engine__run_check',)
-caps:              ('egress',)
-cli_kwargs keys:   ['mcp_config', 'strict_mcp_config']
-advertised:        ['deploy', 'run_check']
-schema unchanged:  True
-deploy _meta:      {'side_effecting': True, 'requires_approval': True, 'caps': ['egress']}
-deploy read-only:  False
-ok:                lint:lax:ok
-bad isError:       True
-bad text:          tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']
-session survived:  after:lax:ok
-calls_seen:        3`;
+const LETHAL_TRIFECTA =
+  "lethal trifecta: this tool set combines private-data access, untrusted-content ingestion, and egress in one run — require a human gate or split the run";
 
-// Verbatim from the seed, "Which transport, and when".
-const SEED_STDIO_PARENT = `type: stdio
-args: ['-m', 'myapp.mcp_server'] (command is sys.executable)
-env:  {'PYTHONPATH': '/srv/app'}
-url:  None`;
-
-// Verbatim from the seed, "Two timeouts that do not read the same".
-const SEED_TIMEOUTS = `our deadline: tool 'slow_build' did not return within 0.05s and was abandoned
-their error:  tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s`;
-
-// Verbatim from the seed, "The declarations travel, so the Rule of Two still applies".
-const SEED_TRIFECTA = `spec.caps: ('egress', 'private_data', 'untrusted_content')
-allowed:   False
-reason:    lethal trifecta: this tool set combines private-data access, untrusted-content ingestion, and egress in one run — require a human gate or split the run`;
-
-const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-describe("serve samples against the seed's printed output", () => {
-  it("serve-registry prints the seed's main example (option names in camelCase)", async () => {
+describe("serve samples print what they show", () => {
+  it("serve-registry: names, declarations, option keys, the unchanged schema, a bad call as a tool error, the count", async () => {
     // A private TMPDIR, so "the sample left no config directory" is not confused with other suites' files.
     const tmp = mkdtempSync(join(tmpdir(), "agentkit-sample-tmp-"));
-    let printed: string[];
+    let out: string;
     let left: string[];
     try {
-      printed = (await runSample("serve-registry", { TMPDIR: tmp })).trimEnd().split("\n");
+      out = await runSample("serve-registry", { TMPDIR: tmp });
       left = readdirSync(tmp);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
-    const seed = SEED_MAIN.split("\n").map((l) => (l.startsWith("cli_kwargs keys:") ? l.replace(/'([a-z_]+)'/g, (_m, k: string) => `'${camel(k)}'`) : l));
-    expect(printed).toEqual(seed);
+    const f = printedFields(out);
+    expect(Object.keys(f)).toEqual([
+      "toolNames", "requiresApproval", "autoApprove", "caps", "cliOptions keys", "advertised", "schema unchanged",
+      "deploy _meta", "deploy readOnlyHint", "ok", "bad isError", "bad text", "session survived", "callsSeen",
+    ]);
+    const json = (label: string): unknown => JSON.parse(f[label]!);
+    expect(json("toolNames")).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
+    expect(json("requiresApproval")).toEqual(["mcp__engine__deploy"]);
+    expect(json("autoApprove")).toEqual(["mcp__engine__run_check"]);
+    expect(json("caps")).toEqual(["egress"]);
+    // The CLI is handed the config and the strict flag (an `env` carrying the token may join them).
+    expect((json("cliOptions keys") as string[]).filter((k) => k !== "env")).toEqual(["mcpConfig", "strictMcpConfig"]);
+    expect(json("advertised")).toEqual(["deploy", "run_check"]);
+    expect(json("schema unchanged")).toBe(true);
+    expect(json("deploy _meta")).toEqual({ side_effecting: true, requires_approval: true, caps: ["egress"] });
+    expect(json("deploy readOnlyHint")).toBe(false);
+    expect(f.ok).toBe("lint:lax:ok");
+    expect(json("bad isError")).toBe(true);
+    expect(f["bad text"]).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']");
+    expect(f["session survived"]).toBe("after:lax:ok");
+    expect(json("callsSeen")).toBe(3);
     // The sample stopped its spec: no config directory left behind.
     expect(left).toEqual([]);
   });
 
-  it("serve-stdio-parent prints the seed's stdio parent lines (the child is a JS file started by process.execPath; NODE_PATH for PYTHONPATH)", async () => {
-    const printed = (await runSample("serve-stdio-parent")).trimEnd().split("\n");
-    const seed = SEED_STDIO_PARENT.split("\n");
-    expect(printed).toHaveLength(seed.length);
-    expect(printed[0]).toBe(seed[0]);
-    expect(seed[1]).toBe("args: ['-m', 'myapp.mcp_server'] (command is sys.executable)");
-    expect(printed[1]).toBe(`args: ['${CHILD}'] (command is process.execPath)`);
-    expect(printed[2]).toBe(seed[2]!.replace("PYTHONPATH", "NODE_PATH"));
-    expect(printed[3]).toBe(seed[3]);
+  it("serve-stdio-parent: a stdio entry naming the built child (started by process.execPath), its env, and no url", async () => {
+    const out = await runSample("serve-stdio-parent");
+    expect(out.trimEnd().split("\n")).toHaveLength(4);
+    const f = printedFields(out);
+    expect(Object.keys(f)).toEqual(["type", "args", "env", "url"]);
+    expect(f.type).toBe("stdio");
+    const suffix = " (command is process.execPath)";
+    expect(f.args!.endsWith(suffix)).toBe(true);
+    expect(JSON.parse(f.args!.slice(0, -suffix.length))).toEqual([CHILD]);
+    expect(JSON.parse(f.env!)).toEqual({ NODE_PATH: "/srv/app" });
+    expect(f.url).toBe("null");
   });
 
-  it("serve-timeouts prints the seed's two different sentences", async () => {
-    expect((await runSample("serve-timeouts")).trimEnd()).toBe(SEED_TIMEOUTS);
+  it("serve-timeouts: the server's deadline and a tool's own TimeoutError read as two different sentences", async () => {
+    const f = printedFields(await runSample("serve-timeouts"));
+    expect(f).toEqual({
+      "our deadline": "tool 'slow_build' did not return within 0.05s and was abandoned",
+      "their error": "tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s",
+    });
   });
 
-  it("serve-trifecta prints the seed's verdict", async () => {
-    expect((await runSample("serve-trifecta")).trimEnd()).toBe(SEED_TRIFECTA);
+  it("serve-trifecta: the caps travel with the served tools and RunPolicy refuses the set", async () => {
+    const f = printedFields(await runSample("serve-trifecta"));
+    expect(Object.keys(f)).toEqual(["spec.caps", "allowed", "reason"]);
+    expect(JSON.parse(f["spec.caps"]!)).toEqual(["egress", "private_data", "untrusted_content"]);
+    expect(JSON.parse(f.allowed!)).toBe(false);
+    expect(f.reason).toBe(LETHAL_TRIFECTA);
   });
 
   it("serve-stdio-child, spawned as the parent's config says, serves the tool and exits when stdin closes", async () => {

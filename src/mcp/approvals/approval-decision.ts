@@ -15,7 +15,7 @@
  */
 export type ApprovalSource = "asker" | "auto_allow" | "autonomy" | "timeout" | "error";
 
-/** Every `ApprovalSource`, in the order the seed lists them. */
+/** Every `ApprovalSource`, in a fixed order: asker, auto_allow, autonomy, timeout, error. */
 export const APPROVAL_SOURCES: readonly ApprovalSource[] = Object.freeze(["asker", "auto_allow", "autonomy", "timeout", "error"]);
 
 /**

@@ -132,7 +132,7 @@ export function timeoutVerdict(prompt: ApprovalPrompt, timeoutMs: number): Appro
 }
 
 /**
- * Map an Asker's answer onto a verdict (source `asker`), by the seed's table:
+ * Map an Asker's answer onto a verdict (source `asker`), by this table:
  * `approve` allows with the original arguments; `modify` with an object
  * `value` allows with the edited ones; `expired` denies with a message naming
  * the deadline; `reject` and anything else deny with the note (a default

@@ -1,13 +1,12 @@
 /**
  * @module mcp/approvals/wire-json
- * JSON text spelled as the seed's wire shows it (Python `json.dumps` defaults:
- * `", "` and `": "` separators), so an answer reads byte for byte as the seed
- * prints it and a Python agentkit peer produces the same text. Any JSON parser
- * reads it; the Claude CLI accepts it (research/real-clis.md §1.4).
+ * JSON text with `", "` and `": "` separators, the spelling the approval
+ * answers use on the wire, so an answer reads byte for byte the same whichever
+ * agentkit produced it. Any JSON parser reads it; the Claude CLI accepts it (research/real-clis.md §1.4).
  */
 
 /**
- * Serialize a JSON-like value with Python's default separators. Never throws:
+ * Serialize a JSON-like value with `", "` and `": "` separators. Never throws:
  * `undefined` and functions are dropped from objects and become `null` in
  * arrays (as `JSON.stringify` does), a `toJSON` method is honoured, a cycle or
  * a BigInt is rendered as `null` rather than breaking the answer.

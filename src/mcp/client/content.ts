@@ -3,7 +3,7 @@
  * MCP results rendered as the text an agent reads: tool results, resource
  * reads and prompts. Text is kept; anything else becomes a marker the agent
  * can attribute (`[image content omitted]`), except resource blobs, which are
- * dropped as the seed says.
+ * dropped (a read returns the text a person or model reads).
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { blockText, contentText } from "../../wire/content.js";

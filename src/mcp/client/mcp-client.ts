@@ -1,7 +1,7 @@
 /**
  * @module mcp/client/mcp-client
  * `MCPClient`: one connection to one MCP server — transport and session opened
- * in one step, closed in one step — with the seed's 30-second list caches.
+ * in one step, closed in one step — with 30-second list caches.
  */
 import { createRequire } from "node:module";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -23,7 +23,7 @@ import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./serve
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
 
-/** How long `listTools()` / `listResources()` results are served from cache: 30 s (the seed's `_DEFAULT_TTL_S = 30.0`). */
+/** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
 
 /** More pages than this in one list is taken as a server bug. */

@@ -4,13 +4,13 @@
  */
 import { AgentkitError } from "../../errors/agentkit.error.js";
 
-/** The message of `McpNotEnteredError` (the seed's, in TypeScript wording). */
+/** The message of `McpNotEnteredError`: what went wrong and the call that opens a client. */
 export const NOT_ENTERED_MESSAGE = "MCPClient not entered — use await using c = await MCPClient.open(...)";
 
 /**
  * `MCPClient.session` (and every call that needs it) was reached before
- * `MCPClient.open()` finished or after `close()`. The twin of the seed's
- * RuntimeError; the message is exactly `NOT_ENTERED_MESSAGE`.
+ * `MCPClient.open()` finished or after `close()`. The message is exactly
+ * `NOT_ENTERED_MESSAGE`.
  */
 export class McpNotEnteredError extends AgentkitError {
   constructor() {

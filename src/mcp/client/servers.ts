@@ -19,7 +19,7 @@ export interface StdioServerOptions {
   /**
    * Variables overlaid on `process.env` in the child. (The SDK's own stdio
    * transport passes only HOME, LOGNAME, PATH, SHELL, TERM and USER; this
-   * package passes the whole parent environment plus these, as the seed does.)
+   * package passes the whole parent environment, with these overlaid.)
    */
   readonly env?: Readonly<Record<string, string>>;
   /** Working directory of the child. Default: the parent's. */

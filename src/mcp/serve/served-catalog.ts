@@ -15,7 +15,7 @@ import { McpNameError } from "../../wire/mcp-name.error.js";
 /** The `_meta` key under which a served tool's declarations travel (namespaced: `_meta` is a shared bag). */
 export const META_KEY = "agentkit";
 
-/** The declarations under `_meta[META_KEY]`, in the snake_case wire spelling a Python agentkit peer reads. */
+/** The declarations under `_meta[META_KEY]`, in the snake_case wire spelling every agentkit reader of `_meta` expects. */
 export interface AgentkitToolMeta {
   readonly side_effecting: boolean;
   readonly requires_approval: boolean;

@@ -86,7 +86,7 @@ function textResult(text: string, isError: boolean): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
 }
 
-/** `TimeoutError: upstream read timed out after 3s`: the class name as Python's `type(e).__name__`, then the message. */
+/** `TimeoutError: upstream read timed out after 3s`: the error's class name, then its message. */
 export function describeThrown(err: unknown): string {
   if (err instanceof Error) {
     const ctor = (err.constructor as { name?: string } | undefined)?.name;
@@ -106,7 +106,7 @@ export type InflightCalls = Map<string | number, RunContext>;
 
 /**
  * The `tools/call` handler of a served catalog. Never throws and never
- * rejects: every failure is an `isError` result with the seed's text. `calls`
+ * rejects: every failure is an `isError` result naming the tool and the fault. `calls`
  * is the calling server's in-flight map (see `InflightCalls`).
  */
 export function makeCallHandler(
