@@ -10,7 +10,8 @@ export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS } from "./keys.js";
 export { AgentkitError, ToolArgumentError, Cancelled, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
 export type { InvalidArgument } from "./errors/index.js";
 
-export type { ToolSchema, JsonSchema, ToolDeclarations } from "./tools/tool.js";
+export type { ToolSchema, JsonSchema } from "./tools/tool-schema.js";
+export type { ToolDeclarations } from "./tools/tool.js";
 export { Tool, getToolMetadata, isToolClass } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
