@@ -16,9 +16,10 @@ export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-
 export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
 export type { CliRunErrorCode } from "./cli-run.error.js";
 export type { EnvOverlay } from "./cli-process.js";
-export { asCodexMcp, codexTokenEnvVar, CodexMcpError } from "../wire/codex-mcp.js";
+export { asCodexMcp, CodexMcpError } from "../wire/codex-mcp.js";
 export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
-export { tomlValue, tomlString, tomlKeyPath, tomlOverride, TomlEncodeError } from "../wire/toml.js";
+// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError.
+export { TomlEncodeError } from "../wire/toml.js";
 export type { TomlValue } from "../wire/toml.js";
 export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
