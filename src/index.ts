@@ -2,7 +2,9 @@
  * @module arc-agentkit
  * Public surface of the core. Every export is listed by name (types with
  * `export type`); a test snapshots the sorted names, so an addition is a
- * reviewed decision.
+ * reviewed decision. Only what a user calls, catches or types against: the
+ * registry's instance adapter, the gating outcome helper and the result
+ * renderer are internal.
  */
 import "reflect-metadata";
 
@@ -10,13 +12,14 @@ export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS } from "./keys.js";
 export { AgentkitError, ToolArgumentError, Cancelled, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
 export type { InvalidArgument } from "./errors/index.js";
 
-export type { ToolSchema, JsonSchema, ToolDeclarations } from "./tools/tool.js";
+export type { ToolSchema, JsonSchema } from "./tools/tool-schema.js";
+export type { ToolDeclarations } from "./tools/tool.js";
 export { Tool, getToolMetadata, isToolClass } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
 export { tool, FunctionTool } from "./tools/function-tool.js";
 export type { ToolFn } from "./tools/function-tool.js";
-export { ToolRegistry, toolFromInstance } from "./tools/tool-registry.js";
+export { ToolRegistry } from "./tools/tool-registry.js";
 export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
 export { dtoToJsonSchema } from "./tools/schema.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
@@ -26,10 +29,9 @@ export type { Autonomy, RunEvent, EventSink, RunContextOptions } from "./context
 
 export { Agent } from "./agents/agent.js";
 export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
-export { ReActCognition, resultText } from "./agents/react-cognition.js";
+export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
-export { shouldGate, decisionOutcome } from "./agents/gating.js";
-export type { GateOutcome } from "./agents/gating.js";
+export { shouldGate } from "./agents/gating.js";
 export { toolCall } from "./agents/elicitation.js";
 export type { Asker, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
 export type { LLM, LLMRequest, LLMTurn, Message } from "./agents/llm.js";

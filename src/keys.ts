@@ -8,17 +8,11 @@
 export const TOOL_METADATA = "agentkit:tool";
 /** Metadata key under which `@McpServer` records its frozen options. */
 export const MCP_SERVER_METADATA = "agentkit:mcp-server";
-/** Metadata key under which `@InjectMcp*` parameter decorators record what they inject. */
-export const MCP_INJECT_METADATA = "agentkit:mcp-inject";
 
 /** DI tokens (tsyringe `InjectionToken`s) the package registers or reads. */
 export const TOKENS = Object.freeze({
   /** The `RunContext` of the current run or call. */
   RunContext: Symbol.for("agentkit:RunContext"),
-  /** The `Asker` a module names for approvals. */
-  Asker: Symbol.for("agentkit:Asker"),
   /** The `ToolRegistry` of a bootstrapped module. */
   ToolRegistry: Symbol.for("agentkit:ToolRegistry"),
-  /** The `Logger` used by the package. */
-  Logger: Symbol.for("agentkit:Logger"),
 });

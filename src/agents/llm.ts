@@ -3,7 +3,7 @@
  * The structural interface a model provider implements.
  */
 import type { ToolCall } from "./elicitation.js";
-import type { ToolSchema } from "../tools/tool.js";
+import type { ToolSchema } from "../tools/tool-schema.js";
 
 /** One message of a conversation. */
 export interface Message {

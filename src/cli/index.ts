@@ -17,10 +17,10 @@ export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-
 export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
 export type { CliRunErrorCode } from "./cli-run.error.js";
 export type { EnvOverlay } from "./cli-process.js";
-export { asCodexMcp, codexTokenEnvVar } from "../wire/codex-mcp.js";
+export { asCodexMcp } from "../wire/codex-mcp.js";
 export { CodexMcpError } from "../wire/codex-mcp.error.js";
 export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
-export { tomlValue, tomlString, tomlKeyPath, tomlOverride } from "../wire/toml.js";
+// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError.
 export { TomlEncodeError } from "../wire/toml.error.js";
 export type { TomlValue } from "../wire/toml.js";
 export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";

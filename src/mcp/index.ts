@@ -2,7 +2,9 @@
  * @module arc-agentkit/mcp
  * Public surface of the MCP integration. Every export is listed by name (types
  * with `export type`); test/mcp/index.test.ts snapshots the sorted names, so an
- * addition is a reviewed decision. The first export is the peer guard: without
+ * addition is a reviewed decision. Only what a user calls, catches or types
+ * against: the listener's pure checks, its token helpers, the config-file
+ * writer and the name rules are internal (the errors they throw are here). The first export is the peer guard: without
  * @modelcontextprotocol/sdk and express this module throws at once with the
  * install line.
  */
@@ -10,11 +12,10 @@ import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_TTL_MS, MCP_PROMPT_VERSION, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpResourceMemory, mcpResources, McpTool, mcpTools, NOT_ENTERED_MESSAGE, promptText, resourceText, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
 export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
-export { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, LoopbackMcpTransport, LoopbackOptionsError, McpConfigFileError, removeMcpConfig, rewriteMcpConfig, tokenDigest, writeMcpConfig } from "./loopback/index.js";
-export type { CheckResult, LoopbackOptions, WrittenMcpConfig } from "./loopback/index.js";
+export { LoopbackOptionsError, McpConfigFileError } from "./loopback/index.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_SOURCES, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
 export type { ApprovalCliOptions, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen } from "./approvals/index.js";
-export { checkQualifiedName, checkServerName, MAX_QUALIFIED_NAME_LENGTH, McpNameError, McpServerSpec, META_KEY, qualifiedName, sanitiseToolName, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
+export { McpNameError, McpServerSpec, META_KEY, qualifiedName, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type { AgentkitToolMeta, HttpServerEntry, McpConfigDocument, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
-export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, moduleOptions, remote } from "./di/index.js";
+export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
 export type { BootstrapOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";

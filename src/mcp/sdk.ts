@@ -1,6 +1,7 @@
 /**
  * @module mcp/sdk
- * The one place the MCP SDK and express are loaded. ESM links every static
+ * The one place the MCP SDK is loaded and express's presence is checked (the
+ * listener loads express behind its own small module). ESM links every static
  * import before running any code, so a guard module alone cannot turn a
  * missing optional peer into a clear message; loading the peers through
  * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
@@ -14,7 +15,6 @@ import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
 import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
-import type ExpressModule from "express";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
 
 /** The line that installs the optional peers of `arc-agentkit/mcp`. */
@@ -63,7 +63,6 @@ export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/type
 let server: typeof ServerModule | undefined;
 let stdioServer: typeof StdioServerModule | undefined;
 let httpServer: typeof HttpServerModule | undefined;
-let express: typeof ExpressModule | undefined;
 
 /** The low-level `Server` module, loaded on first use (client-only users never pay for it). */
 export function sdkServer(): typeof ServerModule {
@@ -76,8 +75,4 @@ export function sdkStdioServer(): typeof StdioServerModule {
 /** `StreamableHTTPServerTransport`, loaded on first use. */
 export function sdkHttpServer(): typeof HttpServerModule {
   return (httpServer ??= load<typeof HttpServerModule>("@modelcontextprotocol/sdk/server/streamableHttp.js"));
-}
-/** express, loaded on first use. */
-export function loadExpress(): typeof ExpressModule {
-  return (express ??= load<typeof ExpressModule>("express"));
 }

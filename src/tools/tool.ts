@@ -3,17 +3,10 @@
  * The structural `Tool` contract every tool satisfies: local, class-based or adapted from MCP.
  */
 import type { RunContext } from "../context/run-context.js";
+import type { ToolSchema } from "./tool-schema.js";
 
-/** A JSON Schema object (loosely typed: any draft-07/2020-12 document). */
-export type JsonSchema = { readonly [key: string]: unknown };
-
-/** What a model is shown of a tool: its name, description and parameter schema (frozen). */
-export interface ToolSchema {
-  readonly name: string;
-  readonly description: string;
-  /** A frozen JSON Schema object with `type: "object"`. */
-  readonly parameters: JsonSchema;
-}
+/** Re-exported so `tools/tool.js` stays the one import for the tool contract. */
+export type { JsonSchema, ToolSchema } from "./tool-schema.js";
 
 /**
  * A tool. Structural: anything with these members is a tool, no base class

@@ -1,6 +1,8 @@
 /** @module test/cli/codex-mcp.test */
 import { describe, expect, it } from "vitest";
-import { asCodexMcp, codexTokenEnvVar, CodexMcpError, tomlOverride, tomlValue, TomlEncodeError } from "../../src/cli/index.js";
+import { asCodexMcp, CodexMcpError, TomlEncodeError } from "../../src/cli/index.js";
+import { codexTokenEnvVar } from "../../src/wire/codex-mcp.js";
+import { tomlOverride, tomlValue } from "../../src/wire/toml.js";
 
 const httpSpec = {
   name: "engine",

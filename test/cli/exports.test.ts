@@ -1,13 +1,16 @@
 /**
  * @module test/cli/exports.test
  * The public surface of `arc-agentkit/cli`: the sorted export names (an
- * addition is a reviewed decision), and an import graph free of the MCP SDK
+ * addition is a reviewed decision; the TOML encoders and `codexTokenEnvVar`
+ * were removed on purpose: internal to the Codex projection), and an import graph free of the MCP SDK
  * and express, so the entry point works without the optional peers.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as cli from "../../src/cli/index.js";
+import { declaredExports } from "../core/surface.js";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
@@ -34,13 +37,44 @@ describe("arc-agentkit/cli", () => {
       "TomlEncodeError",
       "asCliAgents",
       "asCodexMcp",
-      "codexTokenEnvVar",
       "hookSettings",
       "mergeCliOptions",
-      "tomlKeyPath",
-      "tomlOverride",
-      "tomlString",
-      "tomlValue",
+    ]);
+  });
+
+  it("every export the compiler sees, types included, sorted", () => {
+    expect(declaredExports(fileURLToPath(new URL("../../src/cli/index.ts", import.meta.url)))).toEqual([
+      "asCliAgents",
+      "asCodexMcp",
+      "ClaudeCliCognition",
+      "type ClaudeCliOptions",
+      "type ClaudeHookSettings",
+      "type CliAgentDefinition",
+      "type CliAgentInput",
+      "CliAgentsError",
+      "type CliAgentsOptions",
+      "type CliMcpServerStatus",
+      "CliOptionsConflictError",
+      "CliRunError",
+      "type CliRunErrorCode",
+      "CodexCliCognition",
+      "type CodexCliOptions",
+      "CodexMcpError",
+      "type CodexMcpOptions",
+      "type CodexMcpSource",
+      "type CodexSandbox",
+      "type EnvOverlay",
+      "type HookRecord",
+      "HookServer",
+      "HookServerError",
+      "type HookServerOptions",
+      "hookSettings",
+      "type HookVerdict",
+      "McpServerNotConnectedError",
+      "mergeCliOptions",
+      "type PreToolUseRequest",
+      "TomlEncodeError",
+      "type TomlValue",
     ]);
   });
 

@@ -2,7 +2,9 @@
  * @module test/core/index.test
  * Public surface of `arc-agentkit` (src/index.ts). The lists are inline on
  * purpose: adding, removing or renaming an export changes this file, so the
- * change is a reviewed decision.
+ * change is a reviewed decision. Removed on purpose (internal):
+ * `decisionOutcome`/`GateOutcome` (the gating helper), `resultText` (the
+ * result renderer), `toolFromInstance` (the registry's instance adapter).
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -36,18 +38,15 @@ describe("arc-agentkit public surface", () => {
       "ToolArgumentError",
       "ToolRegistry",
       "VectorMemory",
-      "decisionOutcome",
       "dtoToJsonSchema",
       "getLogger",
       "getToolMetadata",
       "isToolClass",
       "memoryItem",
-      "resultText",
       "setLogger",
       "shouldGate",
       "tool",
       "toolCall",
-      "toolFromInstance",
     ]);
   });
 
@@ -67,7 +66,6 @@ describe("arc-agentkit public surface", () => {
       "CompositeMemory",
       "type Decision",
       "type DecisionKind",
-      "decisionOutcome",
       "DefinitionError",
       "type DtoClass",
       "dtoToJsonSchema",
@@ -76,7 +74,6 @@ describe("arc-agentkit public surface", () => {
       "type Embedder",
       "type EventSink",
       "FunctionTool",
-      "type GateOutcome",
       "getLogger",
       "getToolMetadata",
       "HashingEmbedder",
@@ -99,7 +96,6 @@ describe("arc-agentkit public surface", () => {
       "ReActCognition",
       "type ReActOptions",
       "type RegisterOptions",
-      "resultText",
       "RunContext",
       "type RunContextOptions",
       "type RunEvent",
@@ -118,7 +114,6 @@ describe("arc-agentkit public surface", () => {
       "type ToolClass",
       "type ToolDeclarations",
       "type ToolFn",
-      "toolFromInstance",
       "type ToolInput",
       "type ToolLike",
       "type ToolMetadata",

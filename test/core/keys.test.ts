@@ -5,19 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { MCP_SERVER_METADATA, TOKENS, TOOL_METADATA } from "../../src/index.js";
-import { MCP_INJECT_METADATA } from "../../src/keys.js";
 
 describe("keys", () => {
   it("metadata keys are namespaced under agentkit:", () => {
-    expect([TOOL_METADATA, MCP_SERVER_METADATA, MCP_INJECT_METADATA]).toEqual(["agentkit:tool", "agentkit:mcp-server", "agentkit:mcp-inject"]);
+    expect([TOOL_METADATA, MCP_SERVER_METADATA]).toEqual(["agentkit:tool", "agentkit:mcp-server"]);
   });
 
   it("tokens are global symbols (Symbol.for), in a frozen object", () => {
     expect(TOKENS).toEqual({
       RunContext: Symbol.for("agentkit:RunContext"),
-      Asker: Symbol.for("agentkit:Asker"),
       ToolRegistry: Symbol.for("agentkit:ToolRegistry"),
-      Logger: Symbol.for("agentkit:Logger"),
     });
     expect(Object.isFrozen(TOKENS)).toBe(true);
   });

@@ -4,7 +4,8 @@
  * `Decision` kind maps onto run / refuse, with refusals naming who and why.
  */
 import { describe, expect, it } from "vitest";
-import { decisionOutcome, shouldGate, type Autonomy, type Decision } from "../../../src/index.js";
+import { shouldGate, type Autonomy, type Decision } from "../../../src/index.js";
+import { decisionOutcome } from "../../../src/agents/gating.js";
 
 describe("shouldGate(tool, { keyStep, autonomy })", () => {
   // [requiresApproval, keyStep (= sideEffecting), autonomy, asks?]

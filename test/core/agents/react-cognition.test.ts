@@ -11,7 +11,6 @@ import {
   Agent,
   Cancelled,
   ReActCognition,
-  resultText,
   tool,
   type Asker,
   type Autonomy,
@@ -21,6 +20,7 @@ import {
   type LLMRequest,
   type Tool,
 } from "../../../src/index.js";
+import { resultText } from "../../../src/agents/react-cognition.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
 
 const TARGET = { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false } as const;

@@ -1,0 +1,97 @@
+// @ts-check
+/**
+ * @module dependency-cruiser config
+ * The import rules of the package (../shared DESIGN.md "The shape to grow
+ * into"), checked by `npm run lint` through `depcruise src`. Each layer imports
+ * only the layers below it; type-only imports count too
+ * (`tsPreCompilationDeps: true`), because a type-only cycle still couples the
+ * files it runs through.
+ *
+ *   bin                                   may import everything
+ *   cli  models  askers  (siblings)       mcp, listener, wire, core; never each other
+ *   mcp                                   listener, wire, core
+ *   listener                              wire, core
+ *   wire                                  core
+ *   core                                  core only; no MCP SDK, express or model SDK
+ *
+ * test/fixtures/depcruise/** holds deliberately broken trees for
+ * test/lint/import-rules.test.ts, which shows every rule here can fail.
+ * @type {import("dependency-cruiser").IConfiguration}
+ */
+
+/** The core folders and files: everything that is not a wire, serving or program layer. */
+const CORE = "^src/(?:(?:tools|gate|agents|context|memory|prompts|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
+/** Folders of each layer above the core. */
+const WIRE = "^src/wire/";
+const LISTENER = "^src/listener/";
+const MCP = "^src/mcp/";
+const CLI = "^src/cli/";
+const MODELS = "^src/models/";
+const ASKERS = "^src/askers/";
+const BIN = "^src/bin/";
+
+/**
+ * The peers the core must not load: the MCP SDK, express and the model SDKs.
+ * Matched as a resolved path anywhere under a node_modules folder (a linked or
+ * hoisted install resolves outside ./node_modules) or as the bare specifier
+ * of a peer that is not installed.
+ */
+const SERVING_AND_MODEL_PEERS = "(?:^|node_modules/)(?:@modelcontextprotocol/sdk|express|@types/express|@anthropic-ai/sdk|openai)(?:/|$)";
+
+/**
+ * One rule per layer: `from` may not reach any folder in `to`.
+ * @param {string} name rule name shown in the lint output
+ * @param {string} comment why, shown in the lint output
+ * @param {string} from path pattern of the importing layer
+ * @param {string[]} to path patterns of the layers it may not import
+ * @returns {import("dependency-cruiser").IForbiddenRuleType}
+ */
+function layer(name, comment, from, to) {
+  return { name, comment, severity: "error", from: { path: from }, to: { path: to.join("|") } };
+}
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "An import cycle (type-only imports included) couples every file on it; move what two files share into a file both import.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
+    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
+    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, BIN]),
+    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers or the agentkit program.", MCP, [CLI, MODELS, ASKERS, BIN]),
+    layer("cli-not-siblings", "cli/ does not import its siblings models/ and askers/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, BIN]),
+    layer("models-not-siblings", "models/ does not import its siblings cli/ and askers/, nor the agentkit program.", MODELS, [CLI, ASKERS, BIN]),
+    layer("askers-not-siblings", "askers/ does not import its siblings cli/ and models/, nor the agentkit program.", ASKERS, [CLI, MODELS, BIN]),
+    {
+      name: "core-no-serving-or-model-peer",
+      comment: "The core works without the optional peers: it imports neither @modelcontextprotocol/sdk, express nor a model SDK (each is loaded behind one small module in its own layer).",
+      severity: "error",
+      from: { path: CORE },
+      to: { path: SERVING_AND_MODEL_PEERS },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "An import that does not resolve would hide an edge from every rule above.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/.*\\.test\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.build.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "types", "node", "default"],
+      mainFields: ["types", "module", "main"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
