@@ -1,16 +1,19 @@
 /**
- * @module test/mcp-approvals/decide.test
- * The decision table as a pure engine: every Decision kind, the order
- * autoAllow -> tier -> Asker, the server-enforced deadline, an Asker that
- * throws or returns nonsense, and autoAllowWhen subtracting only.
+ * @module test/core/gate/engine.test
+ * The approval engine (src/gate) on its own: every Decision kind, the order
+ * autoAllow -> tier -> Asker, the enforced deadline, an Asker that throws or
+ * returns nonsense, autoAllowWhen subtracting only, the frozen verdict and its
+ * record, and the plain-JSON check of a modify value.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
-import { setLogger, type Logger } from "../../src/util/logger.js";
-import { checkTimeoutMs, decide, isAutoAllowed, verdictFromDecision, type ApprovalPolicy, type ApprovalPrompt } from "../../src/mcp/approvals/decide.js";
-import { wireJson } from "../../src/mcp/approvals/wire-json.js";
+import type { Asker, Decision, Elicitation } from "../../../src/agents/elicitation.js";
+import { setLogger, type Logger } from "../../../src/util/logger.js";
+import { checkTimeoutMs, gateVerdict, isAutoAllowed, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
 
-const write = (path = "/etc/passwd"): ApprovalPrompt => ({ tool: "Write", arguments: { file_path: path }, toolUseId: "toolu_1" });
+const write = (path = "/etc/passwd"): GateSubject => ({ tool: "Write", arguments: { file_path: path }, id: "toolu_1", via: "approval_server" });
+type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
+/** The engine, called the way the old decide(prompt, policy) was. */
+const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) => gateVerdict({ via: "approval_server", ...subject, ...policy });
 
 /** An Asker that answers `decision` and remembers what it was asked. */
 function askerAnswering(decision: unknown): Asker & { seen: Elicitation[] } {
@@ -47,10 +50,16 @@ describe("verdictFromDecision: the seed's table", () => {
     expect(v.arguments).toEqual({ file_path: "/tmp/x" });
   });
 
-  it("modify without an object value is a deny, saying so", () => {
-    for (const value of [undefined, "x", ["a"], null]) {
+  it("modify without a plain JSON object is a deny naming why", () => {
+    const why: Array<[unknown, string]> = [
+      [undefined, "there is no value"],
+      ["x", "the value is a string, not an object"],
+      [["a"], "the value is an array, not an object"],
+      [null, "the value is null, not an object"],
+    ];
+    for (const [value, reason] of why) {
       const v = verdictFromDecision({ kind: "modify", actor: "ops", value }, write(), undefined);
-      expect(v).toMatchObject({ allowed: false, source: "asker", reason: "denied: 'modify' from ops carried no object value to run with" });
+      expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, kind: "modify", reason: `denied: 'modify' from ops carried no plain JSON object to run with (${reason})` });
     }
   });
 
@@ -76,7 +85,7 @@ describe("verdictFromDecision: the seed's table", () => {
       reason: "approval for 'Write' expired: nobody answered before the 120s deadline",
     });
     expect(verdictFromDecision({ kind: "expired", note: "queue closed" }, write(), undefined).reason).toBe(
-      "approval for 'Write' expired: nobody answered before the Asker's own deadline (the server sets no timeoutMs) (queue closed)",
+      "approval for 'Write' expired: nobody answered before the Asker's own deadline (no timeoutMs is set) (queue closed)",
     );
   });
 
@@ -124,7 +133,7 @@ describe("isAutoAllowed: names only, and autoAllowWhen only subtracts", () => {
 });
 
 describe("decide: order, deadline, failures", () => {
-  const policy = (p: Partial<ApprovalPolicy> & { asker: Asker }): ApprovalPolicy => ({ autonomy: "gated", ...p });
+  const policy = (p: Partial<Policy> & { asker: Asker }): Policy => ({ autonomy: "gated", ...p });
 
   it("autoAllow is checked before the tier, and asks nobody", async () => {
     const asker = askerAnswering({ kind: "reject" });
@@ -145,7 +154,7 @@ describe("decide: order, deadline, failures", () => {
 
   it("under gated (and by default), it goes to the Asker with an Elicitation carrying the tool call", async () => {
     const asker = askerAnswering({ kind: "approve", actor: "ci" });
-    const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, origin: "approval_server", question: "Allow?" });
+    const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, question: "Allow?" });
     expect(v).toMatchObject({ allowed: true, source: "asker", asked: true });
     expect(asker.seen).toEqual([{ question: "Allow?", toolCall: { id: "toolu_1", name: "Write", arguments: { file_path: "out.txt" } }, source: "approval_server", timeoutMs: 30_000 }]);
   });
@@ -207,18 +216,5 @@ describe("decide: order, deadline, failures", () => {
     for (const bad of [0, -1, Number.NaN, Infinity, "30", 2 ** 31]) {
       expect(() => checkTimeoutMs(bad, "ApprovalServer")).toThrow(/^ApprovalServer: timeoutMs must be a positive number of milliseconds/);
     }
-  });
-});
-
-describe("wireJson", () => {
-  it("spells JSON as the seed prints it", () => {
-    expect(wireJson({ behavior: "allow", updatedInput: { file_path: "/etc/passwd", n: [1, null, true] } })).toBe(
-      '{"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd", "n": [1, null, true]}}',
-    );
-    expect(JSON.parse(wireJson({ a: 'q"\n\u00e9', b: undefined, c: [undefined] }))).toEqual({ a: 'q"\n\u00e9', c: [null] });
-    const cyc: Record<string, unknown> = {};
-    cyc.self = cyc;
-    expect(wireJson(cyc)).toBe('{"self": null}');
-    expect(wireJson({ n: 10n })).toBe('{"n": null}');
   });
 });
