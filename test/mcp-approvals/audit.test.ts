@@ -91,7 +91,7 @@ describe("JsonlAuditSink", () => {
     const path = join(tempDir(), "audit.jsonl");
     const audit = new ApprovalAudit({ auditPath: path });
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => audit.record({ tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) } }, errorVerdict({ tool: `T${i}`, arguments: {} }, "r", false))),
+      Array.from({ length: 20 }, (_, i) => audit.record({ tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) }, via: "approval_server" }, errorVerdict({ tool: `T${i}`, arguments: {}, via: "approval_server" }, "r", false))),
     );
     const lines = readLines(path);
     expect(lines.map((l) => l.tool)).toEqual(audit.decisions.map((d) => d.tool));

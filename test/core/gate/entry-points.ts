@@ -80,7 +80,7 @@ async function viaReact(setup: GateSetup): Promise<GateOutcome> {
   const { asker, calls } = counted(setup.asker, () => cancel());
   const ctx = makeTestCtx({ llm, asker, autonomy: setup.autonomy ?? "gated" });
   cancel = () => ctx.cancel();
-  const cognition = new ReActCognition({ tools: [deployTool(setup.requiresApproval ?? false, ran)], ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}) } as never);
+  const cognition = new ReActCognition({ tools: [deployTool(setup.requiresApproval ?? false, ran)], ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}) });
   const result = await new Agent({ name: "dev", cognition }).run("deploy it", ctx);
   const checks = ctx.eventsNamed("gate.check").map((e) => e.data);
   const call = result.toolCalls[0];
