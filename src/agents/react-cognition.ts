@@ -5,10 +5,10 @@
 import { Cancelled } from "../errors/cancelled.error.js";
 import { ToolArgumentError } from "../errors/tool-argument.error.js";
 import { errorLine, pyList } from "../util/format.js";
-import { decisionOutcome, shouldGate } from "./gating.js";
+import { checkTimeoutMs, emitGateCheck, gateVerdict, notRunMessage, shouldGate } from "../gate/index.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
-import type { Decision, ToolCall } from "./elicitation.js";
+import type { ToolCall } from "./elicitation.js";
 import type { Message } from "./llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
@@ -19,40 +19,17 @@ export interface ReActOptions {
   readonly tools: Iterable<Tool>;
   /** Model turns before stopping with `"max_steps"`. Default 10. */
   readonly maxSteps?: number;
-}
-
-export { resultText };
-
-const CANCELLED: unique symbol = Symbol("cancelled");
-
-/** `promise`, or `CANCELLED` as soon as `signal` aborts (the promise is left to settle unobserved). */
-function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof CANCELLED> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.resolve(CANCELLED);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(CANCELLED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
+  /** The deadline for an Asker's answer to a gated call, enforced here (source `timeout`); unset waits forever. */
+  readonly approvalTimeoutMs?: number;
 }
 
 /**
  * The ReAct loop over local tools. Uses `ctx.llm`. Each call is gated by
  * `shouldGate(tool, { keyStep: tool.sideEffecting, autonomy: ctx.autonomy })`;
- * a gated call asks `ctx.asker` and emits `gate.check` (`source` is `asker`,
- * `error` when the Asker threw or there is none, `cancelled` when the run was
- * cancelled while the Asker was still deciding). A refused, failed or
+ * a gated call is settled by the approval engine (`gate/`: it asks
+ * `ctx.asker` under `approvalTimeoutMs` and the run's signal) and emits
+ * `gate.check` with the engine's record (`via: "react"`); a call the tier
+ * leaves ungated runs unrecorded. A refused, failed or
  * malformed call is reported back to the model as the tool's result, so the
  * model can route around it; the run ends with `"error"` only when the model
  * itself fails.
@@ -60,6 +37,8 @@ function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T 
 export class ReActCognition implements Cognition {
   readonly tools: readonly Tool[];
   readonly maxSteps: number;
+  /** The deadline for an Asker's answer, or `undefined` (forever). */
+  readonly approvalTimeoutMs: number | undefined;
   private readonly byName: Map<string, Tool>;
 
   constructor(options: ReActOptions) {
@@ -68,6 +47,7 @@ export class ReActCognition implements Cognition {
     if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
       throw new TypeError(`ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
     }
+    this.approvalTimeoutMs = checkTimeoutMs(options.approvalTimeoutMs, "ReActCognition: approvalTimeoutMs");
     this.byName = new Map();
     for (const t of this.tools) {
       if (this.byName.has(t.name)) throw new TypeError(`ReActCognition: two tools are named '${t.name}'; give one a prefix`);
@@ -145,39 +125,24 @@ export class ReActCognition implements Cognition {
     }
   }
 
+  /** Settle one gated call with the approval engine and emit its record; never throws. */
   private async ask(t: Tool, call: ToolCall, ctx: RunContext): Promise<{ allowed: true; arguments: Record<string, unknown> } | { allowed: false; reason: string }> {
-    const base = { tool: t.name, id: call.id };
-    if (!ctx.asker) {
-      const reason = `tool '${t.name}' was not run: it needs approval and this run has no Asker (pass asker to the RunContext)`;
-      ctx.emit("gate.check", { ...base, allowed: false, source: "error", asked: false, reason });
-      return { allowed: false, reason };
-    }
-    let decision: Decision;
-    try {
-      const asked = ctx.asker.ask({ question: `Allow ${t.name}?`, toolCall: { id: call.id, name: call.name, arguments: call.arguments ?? {} }, source: "react" });
+    const verdict = await gateVerdict({
+      tool: t.name,
+      arguments: call.arguments ?? {},
+      id: call.id,
+      via: "react",
+      asker: ctx.asker,
+      requiresApproval: t.requiresApproval,
+      keyStep: t.sideEffecting,
+      autonomy: ctx.autonomy,
+      timeoutMs: this.approvalTimeoutMs,
       // An Asker may wait forever; a cancelled run must not wait with it.
-      const answer = await untilCancelled(Promise.resolve(asked), ctx.signal);
-      if (answer === CANCELLED) {
-        const reason = `tool '${t.name}' was not run: the run was cancelled while waiting for approval`;
-        ctx.emit("gate.check", { ...base, allowed: false, source: "cancelled", asked: true, reason });
-        return { allowed: false, reason };
-      }
-      decision = answer;
-    } catch (err) {
-      const reason = `tool '${t.name}' was not run: the approval request failed: ${errorLine(err)}`;
-      ctx.emit("gate.check", { ...base, allowed: false, source: "error", asked: true, reason });
-      return { allowed: false, reason };
-    }
-    const outcome = decisionOutcome(decision, call.arguments ?? {}, t.name);
-    ctx.emit("gate.check", {
-      ...base,
-      allowed: outcome.allowed,
-      source: "asker",
-      asked: true,
-      kind: decision?.kind ?? null,
-      actor: decision?.actor ?? null,
-      reason: outcome.allowed ? (decision?.note ?? null) : outcome.reason,
+      signal: ctx.signal,
+      abandoned: "the run was cancelled while waiting for approval",
+      question: `Allow ${t.name}?`,
     });
-    return outcome.allowed ? { allowed: true, arguments: outcome.arguments } : { allowed: false, reason: outcome.reason };
+    emitGateCheck(ctx, verdict.record);
+    return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, reason: notRunMessage(t.name, verdict) };
   }
 }

@@ -9,11 +9,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decisionOutcome } from "../agents/gating.js";
 import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
-import { errorLine, seconds } from "../util/format.js";
+import { emitGateCheck, gateVerdict, type GateSource } from "../gate/index.js";
 import { shellQuote } from "../wire/shell-quote.js";
 import { checkBearer, checkHost, checkOrigin, generateToken, tokenDigest } from "../listener/loopback-checks.js";
 
@@ -48,9 +47,13 @@ export interface HookRecord {
   readonly toolInput: Readonly<Record<string, unknown>>;
   readonly decision: HookVerdict["decision"];
   readonly reason: string | null;
-  /** Who decided: `decide`, `asker`, `timeout`, `error` (a policy that threw), `cancelled`, or `none` (audit only). */
-  readonly source: "decide" | "asker" | "timeout" | "error" | "cancelled" | "none";
-  /** True whenever the Asker was invoked. */
+  /**
+   * How the approval engine settled it (the closed `GateSource` set; a `decide`
+   * policy counts as the Asker, actor `"policy"`), or `null` when nothing here
+   * gated the call (audit only: no `asker`, no `decide`).
+   */
+  readonly source: GateSource | null;
+  /** True whenever the Asker (or the `decide` policy) was invoked. */
   readonly asked: boolean;
 }
 
@@ -274,53 +277,53 @@ export class HookServer implements AsyncDisposable {
     json(res, 200, answer(verdict));
   }
 
-  /** Never throws: a failing policy or Asker is a deny with the reason attached. */
+  /**
+   * Settle one hooked tool use with the approval engine. A `decide` policy is
+   * put to the engine as the Asker (allow -> approve, or modify with
+   * `updatedInput`; deny -> reject with its reason; ask/defer -> not allowed
+   * here, handed back to the CLI's own permission flow), so it gets the same
+   * deadline, checks and record as a person would. Emits `gate.check` for every
+   * verdict. Never throws: a failing policy or Asker is a deny with the reason.
+   */
   private async decide(request: PreToolUseRequest): Promise<{ verdict: HookVerdict; source: HookRecord["source"]; asked: boolean }> {
     const { ctx, asker, decide } = this.options;
-    const tool = request.toolName;
-    if (ctx?.cancelled) return { verdict: { decision: "deny", reason: `the run was cancelled; '${tool}' was not run` }, source: "cancelled", asked: false };
-    if (!decide && !asker) return { verdict: { decision: "defer" }, source: "none", asked: false };
-    const deadline = this.timeoutMs;
-    const expired = Symbol("expired");
-    let timer: NodeJS.Timeout | undefined;
-    const race = <T>(p: Promise<T>): Promise<T | typeof expired> =>
-      deadline === undefined ? p : Promise.race([p, new Promise<typeof expired>((r) => (timer = setTimeout(() => r(expired), deadline)))]);
-    const gate = (allowed: boolean, source: string, extra: Record<string, unknown>) =>
-      ctx?.emit("gate.check", { tool, id: request.toolUseId, allowed, source, asked: !decide, via: "hook", ...extra });
-    try {
-      if (decide) {
-        const v = await race(Promise.resolve().then(() => decide(request)));
-        if (v === expired) {
-          const reason = `tool '${tool}' was not run: no decision within ${seconds(deadline!)}`;
-          return { verdict: { decision: "deny", reason }, source: "timeout", asked: false };
-        }
-        if (!v || !["allow", "deny", "ask", "defer"].includes(v.decision)) {
-          return { verdict: { decision: "deny", reason: `tool '${tool}' was not run: the hook policy returned ${JSON.stringify(v)}` }, source: "error", asked: false };
-        }
-        return { verdict: v, source: "decide", asked: false };
-      }
-      const d = await race(
-        Promise.resolve().then(() =>
-          asker!.ask({ question: `Allow ${tool}?`, toolCall: { id: request.toolUseId, name: tool, arguments: request.toolInput }, source: "claude_hook", ...(deadline ? { timeoutMs: deadline } : {}) }),
-        ),
-      );
-      if (d === expired) {
-        const reason = `tool '${tool}' was not run: the approval request expired after ${seconds(deadline!)} before anyone answered`;
-        gate(false, "timeout", { reason });
-        return { verdict: { decision: "deny", reason }, source: "timeout", asked: true };
-      }
-      const outcome = decisionOutcome(d as Decision, request.toolInput, tool);
-      gate(outcome.allowed, "asker", { kind: (d as Decision)?.kind ?? null, actor: (d as Decision)?.actor ?? null, reason: outcome.allowed ? ((d as Decision)?.note ?? null) : outcome.reason });
-      if (!outcome.allowed) return { verdict: { decision: "deny", reason: outcome.reason }, source: "asker", asked: true };
-      return { verdict: { decision: "allow", ...(outcome.modified ? { updatedInput: outcome.arguments } : {}) }, source: "asker", asked: true };
-    } catch (err) {
-      const reason = `tool '${tool}' was not run: the ${decide ? "hook policy" : "approval request"} failed: ${errorLine(err)}`;
-      if (!decide) gate(false, "error", { reason });
-      return { verdict: { decision: "deny", reason }, source: "error", asked: !decide };
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
+    if (!decide && !asker && !ctx?.cancelled) return { verdict: { decision: "defer" }, source: null, asked: false };
+    const policy: Asker | undefined = decide ? { ask: async () => policyDecision(await decide(request)) as Decision } : asker;
+    const v = await gateVerdict({
+      tool: request.toolName,
+      arguments: request.toolInput,
+      id: request.toolUseId,
+      via: "claude_hook",
+      asker: policy,
+      timeoutMs: this.timeoutMs,
+      signal: ctx?.signal,
+      abandoned: "the run was cancelled",
+      question: `Allow ${request.toolName}?`,
+      answerer: decide ? "the hook policy" : "the Asker",
+    });
+    emitGateCheck(ctx, v.record);
+    const passOn = v.source === "asker" && (v.kind === "ask" || v.kind === "defer") && decide !== undefined;
+    const verdict: HookVerdict = v.allowed
+      ? { decision: "allow", ...(v.modified ? { updatedInput: v.arguments } : {}) }
+      : passOn
+        ? { decision: v.kind as "ask" | "defer", ...(v.kind === "ask" ? { reason: v.reason } : {}) }
+        : { decision: "deny", reason: v.reason };
+    return { verdict, source: v.source, asked: v.asked };
   }
+}
+
+const PASSED_ON = "handed to the Claude CLI's own permission rules";
+
+/** A `decide` policy's answer as the Decision an Asker would give (actor `"policy"`); a non-object is passed through for the engine to refuse. */
+function policyDecision(v: unknown): unknown {
+  if (!v || typeof v !== "object") return v;
+  const { decision, reason, updatedInput } = v as HookVerdict;
+  const note = typeof reason === "string" && reason !== "" ? reason : undefined;
+  const base = { actor: "policy", ...(note ? { note } : {}) };
+  if (decision === "allow") return updatedInput === undefined ? { kind: "approve", ...base } : { kind: "modify", value: updatedInput, ...base };
+  if (decision === "deny") return { kind: "reject", ...base };
+  if (decision === "ask" || decision === "defer") return { kind: decision, ...base, note: note ?? `${PASSED_ON} (${decision})` };
+  return { kind: decision, ...base };
 }
 
 /**

@@ -27,11 +27,13 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     expect(result.error).toBeUndefined();
     expect(result.output).toBe("gave up");
     expect(existsSync(join(h.cwd, "marker.txt"))).toBe(false);
-    expect(hooks.seen).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" }, decision: "deny", source: "decide", asked: false }]);
+    expect(hooks.seen).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" }, decision: "deny", source: "asker", asked: true }]);
     expect(api.toolResults()).toMatchObject([{ is_error: true, content: "PreToolUse:Bash hook error: no Bash in this run" }]);
     expect(result.details?.permissionDenials).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" } }]);
     expect(result.toolCalls).toMatchObject([{ name: "Bash", ok: false }]);
-    expect(ctx.eventsNamed("hook.pre_tool_use")).toMatchObject([{ data: { tool: "Bash", decision: "deny", source: "decide" } }]);
+    // One engine: a decide policy is put to it as the Asker (actor "policy"), so its deny is source asker.
+    expect(ctx.eventsNamed("hook.pre_tool_use")).toMatchObject([{ data: { tool: "Bash", decision: "deny", source: "asker" } }]);
+    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", via: "claude_hook", allowed: false, source: "asker", asked: true, kind: "reject", actor: "policy", reason: "no Bash in this run" } }]);
   });
 
   it("audit only (no policy): the hook sees the call and the CLI's own rules decide", async () => {
@@ -41,7 +43,7 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run("write the marker", makeTestCtx());
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("ran\n");
-    expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "defer", source: "none" }]);
+    expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "defer", source: null, asked: false }]);
   });
 
   it("an Asker's modify runs the tool with the edited input, even without allowedTools", async () => {
@@ -54,7 +56,7 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("edited\n");
     expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "allow", source: "asker", asked: true }]);
-    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops", via: "hook" } }]);
+    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops", via: "claude_hook" } }]);
   });
 
   it("fails closed when the listener is gone", async () => {
@@ -113,11 +115,11 @@ describe("HookServer over HTTP (no CLI)", () => {
     await using throwing = await HookServer.start({ decide: () => { throw new Error("policy bug"); } });
     const a = await post(throwing.url, { ...throwing.authHeaders });
     expect(JSON.parse(a.text)).toEqual({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "tool 'Bash' was not run: the hook policy failed: Error: policy bug" },
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "approval for 'Bash' failed: the hook policy threw Error: policy bug; denied (not a policy decision)" },
     });
     await using slow = await HookServer.start({ timeoutMs: 50, asker: { ask: () => new Promise(() => {}) } });
     const b = await post(slow.url, { ...slow.authHeaders });
-    expect(JSON.parse(b.text).hookSpecificOutput.permissionDecisionReason).toBe("tool 'Bash' was not run: the approval request expired after 0.05s before anyone answered");
+    expect(JSON.parse(b.text).hookSpecificOutput.permissionDecisionReason).toBe("approval for 'Bash' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)");
     expect(slow.seen).toMatchObject([{ decision: "deny", source: "timeout", asked: true }]);
   });
 

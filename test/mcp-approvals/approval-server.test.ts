@@ -164,7 +164,7 @@ describe.each([
       '{"behavior": "deny", "message": "not in prod"}',
       '{"behavior": "deny", "message": "rejected by the reviewer"}',
       '{"behavior": "deny", "message": "dunno"}',
-      `{"behavior": "deny", "message": "denied: 'modify' from the reviewer carried no object value to run with"}`,
+      `{"behavior": "deny", "message": "denied: 'modify' from the reviewer carried no plain JSON object to run with (the value is a string, not an object)"}`,
     ]);
     expect(server.decisions.every((d) => !d.allowed && d.source === "asker" && d.asked)).toBe(true);
   });

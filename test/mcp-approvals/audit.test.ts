@@ -16,7 +16,7 @@ import { ApprovalAudit } from "../../src/mcp/approvals/approval-audit.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
 import { AuditSinkError } from "../../src/mcp/approvals/audit-sink.error.js";
 import { JsonlAuditSink } from "../../src/mcp/approvals/jsonl-audit-sink.js";
-import { errorVerdict, verdictFromDecision } from "../../src/mcp/approvals/decide.js";
+import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -39,7 +39,7 @@ function askerAnswering(decision: Decision): Asker & { seen: Elicitation[] } {
   return { seen, ask: async (r) => (seen.push(r), decision) };
 }
 
-const prompt = { tool: "Write", arguments: { file_path: "/etc/passwd" } };
+const prompt: GateSubject = { tool: "Write", arguments: { file_path: "/etc/passwd" }, via: "approval_server" };
 
 describe("ApprovalAudit", () => {
   it("appends in memory before emitting gate.check, which carries everything but the arguments", async () => {
@@ -51,11 +51,15 @@ describe("ApprovalAudit", () => {
     expect(sizeWhenEmitted).toBe(1);
     const [d] = audit.decisions;
     expect(d).toMatchObject({ tool: "Write", arguments: { file_path: "/etc/passwd" }, allowed: false, source: "asker", asked: true, reason: "/etc is out of scope", actor: "ci" });
-    expect(Object.keys(d!).sort()).toEqual(["actor", "allowed", "arguments", "asked", "at", "reason", "source", "tool"]);
+    // The engine's record: id, via and kind joined the seed's fields when the four gates became one.
+    expect(Object.keys(d!).sort()).toEqual(["actor", "allowed", "arguments", "asked", "at", "id", "kind", "reason", "source", "tool", "via"]);
     expect(new Date(d!.at).toISOString()).toBe(d!.at);
     expect(Object.isFrozen(d) && Object.isFrozen(d!.arguments)).toBe(true);
     expect(ctx.events).toEqual([
-      { event: "gate.check", data: { tool: "Write", allowed: false, source: "asker", asked: true, reason: "/etc is out of scope", actor: "ci", at: d!.at } },
+      {
+        event: "gate.check",
+        data: { tool: "Write", id: null, via: "approval_server", allowed: false, source: "asker", asked: true, kind: "reject", reason: "/etc is out of scope", actor: "ci", at: d!.at },
+      },
     ]);
   });
 
@@ -87,7 +91,7 @@ describe("JsonlAuditSink", () => {
     const path = join(tempDir(), "audit.jsonl");
     const audit = new ApprovalAudit({ auditPath: path });
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => audit.record({ tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) } }, errorVerdict({ tool: `T${i}`, arguments: {} }, "r", false))),
+      Array.from({ length: 20 }, (_, i) => audit.record({ tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) }, via: "approval_server" }, errorVerdict({ tool: `T${i}`, arguments: {}, via: "approval_server" }, "r", false))),
     );
     const lines = readLines(path);
     expect(lines.map((l) => l.tool)).toEqual(audit.decisions.map((d) => d.tool));

@@ -7,11 +7,11 @@
  */
 import type { Asker } from "../../agents/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
+import { checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateSubject } from "../../gate/index.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
 import { checkAsker, isJsonObject } from "./check-options.js";
-import { checkTimeoutMs, decide, errorVerdict, type ApprovalPrompt } from "./decide.js";
 import { wireJson } from "./wire-json.js";
 
 /** What a guard is asked about: one call to a served tool, before it runs. */
@@ -70,20 +70,21 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
   const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
-    const prompt: ApprovalPrompt = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {} };
+    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard" };
+    // No autoAllow and no tier here: a tool that requires approval is asked about under every tier.
     const verdict = isJsonObject(request.arguments)
-      ? await decide(prompt, {
+      ? await gateVerdict({
+          ...subject,
           asker,
           timeoutMs,
-          autonomy: "gated",
-          origin: "mcp_guard",
-          question: `A client asks to run ${pyStr(name)} (it requires approval) with ${wireJson(prompt.arguments)}. Allow it?`,
+          requiresApproval: true,
+          question: `A client asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
           signal: request.ctx?.signal,
         })
-      : errorVerdict(prompt, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
-    const final = await audit.record(prompt, verdict, request.ctx);
+      : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
+    const final = await audit.record(subject, verdict, request.ctx);
     if (final.allowed) return final.modified ? { allowed: true, arguments: final.arguments } : { allowed: true };
-    return { allowed: false, message: `tool ${pyStr(name)} was not run: ${final.refusal}` };
+    return { allowed: false, message: notRunMessage(name, final) };
   };
   return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
 }

@@ -8,6 +8,7 @@ import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Asker } from "../../agents/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
+import { checkTimeoutMs, errorVerdict, gateVerdict, type AutoAllowWhen, type GateSubject, type GateVerdict } from "../../gate/index.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
 import { qualifiedName } from "../../wire/names.js";
@@ -16,7 +17,6 @@ import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
 import { ApprovalServerStateError } from "./approval-server.error.js";
 import { checkAsker, isJsonObject } from "./check-options.js";
-import { checkTimeoutMs, decide, errorVerdict, type ApprovalPrompt, type ApprovalVerdict, type AutoAllowWhen } from "./decide.js";
 import { wireJson } from "./wire-json.js";
 
 /** The MCP server name the CLI sees. */
@@ -88,7 +88,7 @@ interface Running {
   readonly controller: AbortController;
 }
 
-function answerText(verdict: ApprovalVerdict): string {
+function answerText(verdict: GateVerdict): string {
   return verdict.allowed ? wireJson({ behavior: "allow", updatedInput: verdict.arguments }) : wireJson({ behavior: "deny", message: verdict.reason });
 }
 
@@ -121,14 +121,16 @@ function abandonment(stopped: AbortSignal, cancelled: AbortSignal): { readonly s
   };
 }
 
+const VIA = "approval_server";
+
 /** Parse the CLI's `approve` arguments; a string saying what is wrong when they are malformed. */
-function parsePrompt(args: unknown): ApprovalPrompt | { readonly malformed: string; readonly tool: string } {
+function parsePrompt(args: unknown): GateSubject | { readonly malformed: string; readonly tool: string } {
   const a = isJsonObject(args) ? args : {};
   const tool = typeof a.tool_name === "string" ? a.tool_name : "";
   if (!isJsonObject(args)) return { malformed: `arguments must be a JSON object, got ${describeValue(args)}`, tool };
   if (typeof a.tool_name !== "string" || a.tool_name === "") return { malformed: `tool_name must be a non-empty string, got ${describeValue(a.tool_name)}`, tool };
   if (!isJsonObject(a.input)) return { malformed: `input must be a JSON object, got ${describeValue(a.input)}`, tool };
-  return { tool, arguments: a.input, ...(typeof a.tool_use_id === "string" ? { toolUseId: a.tool_use_id } : {}) };
+  return { tool, arguments: a.input, via: VIA, ...(typeof a.tool_use_id === "string" ? { id: a.tool_use_id } : {}) };
 }
 
 /** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
@@ -340,11 +342,11 @@ export class ApprovalServer implements AsyncDisposable {
     this.prompts++;
     try {
       const parsed = parsePrompt(args);
-      let prompt: ApprovalPrompt;
-      let verdict: ApprovalVerdict;
+      let prompt: GateSubject;
+      let verdict: GateVerdict;
       const run = this.running;
       if ("malformed" in parsed) {
-        prompt = { tool: parsed.tool, arguments: {} };
+        prompt = { tool: parsed.tool, arguments: {}, via: VIA };
         verdict = errorVerdict(prompt, `malformed permission request: ${parsed.malformed}`, false);
       } else if (!run || run.controller.signal.aborted) {
         prompt = parsed;
@@ -353,13 +355,15 @@ export class ApprovalServer implements AsyncDisposable {
         prompt = parsed;
         const abandon = abandonment(run.controller.signal, requestSignal);
         try {
-          verdict = await decide(prompt, {
+          verdict = await gateVerdict({
+            ...prompt,
             asker: this.asker,
             timeoutMs: this.timeoutMs,
             autoAllow: this.autoAllow,
             autoAllowWhen: this.autoAllowWhen,
+            // every permission prompt is a key step: "gated" asks, "auto" allows (source autonomy)
+            keyStep: true,
             autonomy: this.autonomy,
-            origin: "approval_server",
             question: `The Claude CLI asks to run ${pyStr(prompt.tool)} with ${wireJson(prompt.arguments)}. Allow it?`,
             signal: abandon.signal,
           });

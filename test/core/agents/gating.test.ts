@@ -31,7 +31,7 @@ describe("decisionOutcome(decision, args, tool)", () => {
     expect(decisionOutcome({ kind: "approve", actor: "ops" }, args, "deploy")).toEqual({ allowed: true, arguments: args, modified: false });
   });
 
-  it("modify with an object value runs with the edited arguments", () => {
+  it("modify with a plain JSON object runs with a checked copy of it", () => {
     expect(decisionOutcome({ kind: "modify", value: { target: "staging" } }, args, "deploy")).toEqual({
       allowed: true,
       arguments: { target: "staging" },
@@ -44,19 +44,17 @@ describe("decisionOutcome(decision, args, tool)", () => {
     [{ kind: "reject", actor: "ci" }, "tool 'deploy' was not run: rejected by ci"],
     [{ kind: "reject", note: "not today" }, "tool 'deploy' was not run: rejected by the reviewer: not today"],
     [{ kind: "reject" }, "tool 'deploy' was not run: rejected by the reviewer"],
-    [{ kind: "expired" }, "tool 'deploy' was not run: the approval request expired before anyone answered"],
-    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: the approval request expired before anyone answered (reported by pager)"],
-    [
-      { kind: "expired", actor: "pager", note: "no answer within 60s" },
-      "tool 'deploy' was not run: the approval request expired before anyone answered (reported by pager: no answer within 60s)",
-    ],
-    [{ kind: "expired", note: "queue closed" }, "tool 'deploy' was not run: the approval request expired before anyone answered (queue closed)"],
-    [{ kind: "modify", actor: "ops" }, "tool 'deploy' was not run: 'modify' from ops carried no object value to run with"],
-    [{ kind: "modify", value: ["x"], note: "oops" }, "tool 'deploy' was not run: 'modify' from the reviewer carried no object value to run with: oops"],
+    // One engine, one vocabulary: the same texts ApprovalServer and approvalGuard give.
+    [{ kind: "expired" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
+    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
+    [{ kind: "expired", note: "queue closed" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set) (queue closed)"],
+    [{ kind: "modify", actor: "ops" }, "tool 'deploy' was not run: denied: 'modify' from ops carried no plain JSON object to run with (there is no value)"],
+    [{ kind: "modify", value: ["x"], note: "oops" }, "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (the value is an array, not an object) (oops)"],
+    [{ kind: "modify", value: { when: new Date(0) } }, "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (value.when is a Date, not plain JSON)"],
     [{ kind: "maybe", actor: "ops" }, 'tool \'deploy\' was not run: refused by ops (decision kind string "maybe")'],
     [{ kind: "APPROVE" }, 'tool \'deploy\' was not run: refused by the reviewer (decision kind string "APPROVE")'],
-    [undefined, "tool 'deploy' was not run: the Asker returned undefined instead of a Decision"],
-    [null, "tool 'deploy' was not run: the Asker returned null instead of a Decision"],
+    [undefined, "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)"],
+    [null, "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned null instead of a Decision; denied (not a policy decision)"],
   ])("refuses %j naming who and why", (decision, reason) => {
     expect(decisionOutcome(decision, args, "deploy")).toEqual({ allowed: false, reason });
   });
@@ -64,7 +62,7 @@ describe("decisionOutcome(decision, args, tool)", () => {
   it("default deny: a non-object answer refuses", () => {
     expect(decisionOutcome("approve" as never, args, "deploy")).toEqual({
       allowed: false,
-      reason: "tool 'deploy' was not run: the Asker returned string \"approve\" instead of a Decision",
+      reason: "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned string \"approve\" instead of a Decision; denied (not a policy decision)",
     });
   });
 });

@@ -20,7 +20,7 @@ import {
   type LLMRequest,
   type Tool,
 } from "../../../src/index.js";
-import { resultText } from "../../../src/agents/react-cognition.js";
+import { resultText } from "../../../src/tools/result-text.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
 
 const TARGET = { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false } as const;
@@ -354,7 +354,10 @@ describe("gating", () => {
     const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { autonomy: "gated", asker: askerAnswering(approve) });
     expect(result.toolCalls[0]).toMatchObject({ ok: true, result: "deployed", arguments: { target: "prod" } });
     expect(ctx.eventsNamed("gate.check")).toEqual([
-      { event: "gate.check", data: { tool: "deploy", id: "c1", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "looks fine" } },
+      {
+        event: "gate.check",
+        data: { tool: "deploy", id: "c1", via: "react", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "approved by ops: looks fine", at: expect.any(String) },
+      },
     ]);
     expect(ctx.events.map((e) => e.event)).toEqual(["agent.start", "llm.turn", "tool.call", "gate.check", "tool.result", "llm.turn", "agent.end"]);
   });
@@ -366,7 +369,7 @@ describe("gating", () => {
     const { result, ctx } = await runAgent([deploy.tool], llm, { autonomy: "gated", asker });
     expect(deploy.ran).toEqual([{ target: "staging" }]);
     expect(result.toolCalls[0]).toMatchObject({ ok: true, arguments: { target: "staging" } });
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({ allowed: true, kind: "modify", actor: "ops", reason: null });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({ allowed: true, kind: "modify", actor: "ops", reason: "approved with changes by ops" });
     // The model's own message history keeps the call as it made it.
     expect(llm.requests[1]!.messages[1]!.toolCalls![0]!.arguments).toEqual({ target: "prod" });
   });
@@ -382,7 +385,7 @@ describe("gating", () => {
 
   it.each<[Decision, string]>([
     [{ kind: "reject", actor: "ci", note: "/etc is out of scope" }, "tool 'deploy' was not run: rejected by ci: /etc is out of scope"],
-    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: the approval request expired before anyone answered (reported by pager)"],
+    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
   ])("%j is reported back to the model as the tool result, naming who and why", async (decision, text) => {
     const deploy = toolReturning("deploy", "deployed");
     const llm = callThenSay("deploy", { target: "prod" }, "ok, not deploying");
@@ -392,7 +395,21 @@ describe("gating", () => {
     expect(toolMessage(llm.requests[1]!, "c1")).toEqual({ role: "tool", content: text, toolCallId: "c1", name: "deploy" });
     expect(result.stopReason).toBe("complete");
     expect(ctx.eventsNamed("gate.check")).toEqual([
-      { event: "gate.check", data: { tool: "deploy", id: "c1", allowed: false, source: "asker", asked: true, kind: decision.kind, actor: decision.actor, reason: text } },
+      {
+        event: "gate.check",
+        data: {
+          tool: "deploy",
+          id: "c1",
+          via: "react",
+          allowed: false,
+          source: "asker",
+          asked: true,
+          kind: decision.kind,
+          actor: decision.actor,
+          reason: decision.kind === "reject" ? decision.note : text.slice("tool 'deploy' was not run: ".length),
+          at: expect.any(String),
+        },
+      },
     ]);
     expect(ctx.eventsNamed("tool.result")[0]!.data).toEqual({ id: "c1", tool: "deploy", ok: false });
   });
@@ -406,10 +423,13 @@ describe("gating", () => {
     };
     const llm = callThenSay("deploy", { target: "prod" });
     const { result, ctx } = await runAgent([deploy.tool], llm, { autonomy: "gated", asker });
-    const text = "tool 'deploy' was not run: the approval request failed: Error: approval queue unreachable";
+    const reason = "approval for 'deploy' failed: the Asker threw Error: approval queue unreachable; denied (not a policy decision)";
+    const text = `tool 'deploy' was not run: ${reason}`;
     expect(deploy.ran).toEqual([]);
     expect(toolMessage(llm.requests[1]!, "c1")!.content).toBe(text);
-    expect(ctx.eventsNamed("gate.check")).toEqual([{ event: "gate.check", data: { tool: "deploy", id: "c1", allowed: false, source: "error", asked: true, reason: text } }]);
+    expect(ctx.eventsNamed("gate.check")).toEqual([
+      { event: "gate.check", data: { tool: "deploy", id: "c1", via: "react", allowed: false, source: "error", asked: true, kind: null, actor: null, reason, at: expect.any(String) } },
+    ]);
     expect(result.stopReason).toBe("complete");
   });
 
@@ -420,21 +440,22 @@ describe("gating", () => {
       },
     };
     const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), { autonomy: "gated", asker });
-    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: the approval request failed: Error: sync boom");
+    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: approval for 'deploy' failed: the Asker threw Error: sync boom; denied (not a policy decision)");
   });
 
   it("no Asker at all: refused (default deny), the Asker not asked", async () => {
     const deploy = toolReturning("deploy", "deployed");
     const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { autonomy: "gated" });
-    const text = "tool 'deploy' was not run: it needs approval and this run has no Asker (pass asker to the RunContext)";
+    const reason = "approval for 'deploy' failed: it needs approval and there is no Asker to ask (pass asker to the RunContext); denied (not a policy decision)";
+    const text = `tool 'deploy' was not run: ${reason}`;
     expect(result.toolCalls[0]).toMatchObject({ ok: false, result: text });
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({ tool: "deploy", id: "c1", allowed: false, source: "error", asked: false, reason: text });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({ tool: "deploy", id: "c1", via: "react", allowed: false, source: "error", asked: false, kind: null, actor: null, reason, at: expect.any(String) });
   });
 
   it("an Asker answering with a non-Decision is a refusal", async () => {
     const asker: Asker = { ask: async () => undefined as never };
     const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), { autonomy: "gated", asker });
-    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: the Asker returned undefined instead of a Decision");
+    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)");
   });
 
   it("cancelling the run while the Asker is still deciding ends the run at once", async () => {
@@ -456,6 +477,11 @@ describe("gating", () => {
     expect(result.stopReason).toBe("cancelled");
     expect(deploy.ran).toEqual([]);
     expect(llm.requests).toHaveLength(1);
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({ allowed: false, source: "cancelled", asked: true });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({
+      allowed: false,
+      source: "error",
+      asked: true,
+      reason: "approval for 'deploy' failed: the run was cancelled while waiting for approval; denied (not a policy decision)",
+    });
   });
 });

@@ -1,16 +1,19 @@
 /**
- * @module test/mcp-approvals/decide.test
- * The decision table as a pure engine: every Decision kind, the order
- * autoAllow -> tier -> Asker, the server-enforced deadline, an Asker that
- * throws or returns nonsense, and autoAllowWhen subtracting only.
+ * @module test/core/gate/engine.test
+ * The approval engine (src/gate) on its own: every Decision kind, the order
+ * autoAllow -> tier -> Asker, the enforced deadline, an Asker that throws or
+ * returns nonsense, autoAllowWhen subtracting only, the frozen verdict and its
+ * record, and the plain-JSON check of a modify value.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
-import { setLogger, type Logger } from "../../src/util/logger.js";
-import { checkTimeoutMs, decide, isAutoAllowed, verdictFromDecision, type ApprovalPolicy, type ApprovalPrompt } from "../../src/mcp/approvals/decide.js";
-import { wireJson } from "../../src/mcp/approvals/wire-json.js";
+import type { Asker, Decision, Elicitation } from "../../../src/agents/elicitation.js";
+import { setLogger, type Logger } from "../../../src/util/logger.js";
+import { checkTimeoutMs, GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
 
-const write = (path = "/etc/passwd"): ApprovalPrompt => ({ tool: "Write", arguments: { file_path: path }, toolUseId: "toolu_1" });
+const write = (path = "/etc/passwd"): GateSubject => ({ tool: "Write", arguments: { file_path: path }, id: "toolu_1", via: "approval_server" });
+type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
+/** The engine, called the way the old decide(prompt, policy) was. */
+const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) => gateVerdict({ via: "approval_server", ...subject, ...policy });
 
 /** An Asker that answers `decision` and remembers what it was asked. */
 function askerAnswering(decision: unknown): Asker & { seen: Elicitation[] } {
@@ -47,10 +50,16 @@ describe("verdictFromDecision: the seed's table", () => {
     expect(v.arguments).toEqual({ file_path: "/tmp/x" });
   });
 
-  it("modify without an object value is a deny, saying so", () => {
-    for (const value of [undefined, "x", ["a"], null]) {
+  it("modify without a plain JSON object is a deny naming why", () => {
+    const why: Array<[unknown, string]> = [
+      [undefined, "there is no value"],
+      ["x", "the value is a string, not an object"],
+      [["a"], "the value is an array, not an object"],
+      [null, "the value is null, not an object"],
+    ];
+    for (const [value, reason] of why) {
       const v = verdictFromDecision({ kind: "modify", actor: "ops", value }, write(), undefined);
-      expect(v).toMatchObject({ allowed: false, source: "asker", reason: "denied: 'modify' from ops carried no object value to run with" });
+      expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, kind: "modify", reason: `denied: 'modify' from ops carried no plain JSON object to run with (${reason})` });
     }
   });
 
@@ -76,7 +85,7 @@ describe("verdictFromDecision: the seed's table", () => {
       reason: "approval for 'Write' expired: nobody answered before the 120s deadline",
     });
     expect(verdictFromDecision({ kind: "expired", note: "queue closed" }, write(), undefined).reason).toBe(
-      "approval for 'Write' expired: nobody answered before the Asker's own deadline (the server sets no timeoutMs) (queue closed)",
+      "approval for 'Write' expired: nobody answered before the Asker's own deadline (no timeoutMs is set) (queue closed)",
     );
   });
 
@@ -124,7 +133,7 @@ describe("isAutoAllowed: names only, and autoAllowWhen only subtracts", () => {
 });
 
 describe("decide: order, deadline, failures", () => {
-  const policy = (p: Partial<ApprovalPolicy> & { asker: Asker }): ApprovalPolicy => ({ autonomy: "gated", ...p });
+  const policy = (p: Partial<Policy> & { asker: Asker }): Policy => ({ autonomy: "gated", ...p });
 
   it("autoAllow is checked before the tier, and asks nobody", async () => {
     const asker = askerAnswering({ kind: "reject" });
@@ -145,7 +154,7 @@ describe("decide: order, deadline, failures", () => {
 
   it("under gated (and by default), it goes to the Asker with an Elicitation carrying the tool call", async () => {
     const asker = askerAnswering({ kind: "approve", actor: "ci" });
-    const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, origin: "approval_server", question: "Allow?" });
+    const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, question: "Allow?" });
     expect(v).toMatchObject({ allowed: true, source: "asker", asked: true });
     expect(asker.seen).toEqual([{ question: "Allow?", toolCall: { id: "toolu_1", name: "Write", arguments: { file_path: "out.txt" } }, source: "approval_server", timeoutMs: 30_000 }]);
   });
@@ -210,15 +219,82 @@ describe("decide: order, deadline, failures", () => {
   });
 });
 
-describe("wireJson", () => {
-  it("spells JSON as the seed prints it", () => {
-    expect(wireJson({ behavior: "allow", updatedInput: { file_path: "/etc/passwd", n: [1, null, true] } })).toBe(
-      '{"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd", "n": [1, null, true]}}',
-    );
-    expect(JSON.parse(wireJson({ a: 'q"\n\u00e9', b: undefined, c: [undefined] }))).toEqual({ a: 'q"\n\u00e9', c: [null] });
-    const cyc: Record<string, unknown> = {};
-    cyc.self = cyc;
-    expect(wireJson(cyc)).toBe('{"self": null}');
-    expect(wireJson({ n: 10n })).toBe('{"n": null}');
+describe("the verdict and its record", () => {
+  it("is frozen, carries a frozen record, and gate.check is the record without the arguments", async () => {
+    const v = await decide(write("out.txt"), { asker: askerAnswering({ kind: "modify", actor: "ops", value: { file_path: "/tmp/x" } }) });
+    expect(Object.isFrozen(v) && Object.isFrozen(v.record) && Object.isFrozen(v.record.arguments)).toBe(true);
+    expect(v.record).toMatchObject({ tool: "Write", id: "toolu_1", via: "approval_server", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops" });
+    expect(v.record.arguments).toEqual({ file_path: "out.txt" });
+    expect(v.record.updatedArguments).toEqual({ file_path: "/tmp/x" });
+    expect(Object.keys(gateCheckOf(v.record)).sort()).toEqual(["actor", "allowed", "asked", "at", "id", "kind", "reason", "source", "tool", "via"]);
+  });
+
+  it("the closed source set", () => {
+    expect(GATE_SOURCES).toEqual(["asker", "auto_allow", "autonomy", "timeout", "error"]);
+    expect(Object.isFrozen(GATE_SOURCES)).toBe(true);
+  });
+
+  it("the tier: requiresApproval asks under auto; a non-key step under gated does not", async () => {
+    const asker = askerAnswering({ kind: "approve" });
+    expect(await decide(write(), { asker, autonomy: "auto", requiresApproval: true })).toMatchObject({ source: "asker", asked: true });
+    expect(await decide(write(), { asker, autonomy: "gated", keyStep: false })).toMatchObject({ allowed: true, source: "autonomy", asked: false });
+    expect(asker.seen).toHaveLength(1);
+  });
+
+  it("no Asker, or a signal aborted before asking: a deny that asked nobody", async () => {
+    expect(await decide(write(), {})).toMatchObject({ allowed: false, source: "error", asked: false });
+    const aborted = AbortSignal.abort(new Error("gone"));
+    const asker = askerAnswering({ kind: "approve" });
+    expect(await decide(write(), { asker, signal: aborted })).toMatchObject({ allowed: false, source: "error", asked: false, reason: "approval for 'Write' failed: gone; denied (not a policy decision)" });
+    expect(asker.seen).toHaveLength(0);
+  });
+
+  it("a Decision whose getters throw, or a Proxy that throws, is a deny recorded asked: true", async () => {
+    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); } });
+    for (const d of [{ get kind(): string { throw new Error("kind exploded"); } }, { kind: "approve", get actor(): string { throw new Error("actor exploded"); } }, hostile]) {
+      const v = await decide(write(), { asker: askerAnswering(d) });
+      expect(v).toMatchObject({ allowed: false, source: "error", asked: true });
+      // (a Proxy whose get trap throws already fails when the Asker's promise reads its `then`)
+      expect(v.reason).toMatch(/^approval for 'Write' failed: (reading the Asker's Decision threw Error: (kind exploded|actor exploded)|the Asker threw Error: trap); denied \(not a policy decision\)$/);
+    }
+  });
+});
+
+describe("plainJsonObject: a modify value must survive a JSON round trip whole", () => {
+  class Box {
+    v = 1;
+  }
+  const cyc: Record<string, unknown> = {};
+  cyc.a = { b: cyc };
+  it.each<[string, unknown, string]>([
+    ["a Date", new Date(0), "value is a Date, not plain JSON"],
+    ["a nested BigInt", { n: 1n }, "value.n is a BigInt, which JSON cannot encode"],
+    ["a cycle", cyc, "value.a.b is circular (it contains itself)"],
+    ["a class instance", new Box(), "value is a Box, not plain JSON"],
+    ["a Map", { m: new Map() }, "value.m is a Map, not plain JSON"],
+    ["a function", { f: () => 1 }, "value.f is a function, which JSON drops"],
+    ["undefined", { u: undefined }, "value.u is undefined, which JSON drops"],
+    ["Infinity", { x: [1, Infinity] }, "value.x[1] is a non-finite number (Infinity), which JSON turns into null"],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
+    ["a sparse array", { x: [1, , 3] }, "value.x is a sparse array or has extra keys, which JSON does not keep"],
+    ["a symbol key", { [Symbol("s")]: 1 }, "value has symbol keys, which JSON drops"],
+  ])("refuses %s", (_what, value, why) => {
+    expect(plainJsonObject(value)).toEqual({ ok: false, why });
+  });
+
+  it("a getter that throws is a reason, not an exception", () => {
+    expect(plainJsonObject({ get x(): number { throw new Error("no"); } })).toEqual({ ok: false, why: "reading the value threw Error: no" });
+  });
+
+  it("accepts plain JSON and returns a fresh copy read once; a __proto__ key stays a key", () => {
+    let reads = 0;
+    const src = { a: [1, "two", null, { b: true }], get once() { reads++; return "x"; } };
+    const r = plainJsonObject(src);
+    expect(r).toEqual({ ok: true, value: { a: [1, "two", null, { b: true }], once: "x" } });
+    expect(reads).toBe(1);
+    const proto = plainJsonObject(JSON.parse('{"__proto__": {"polluted": true}}'));
+    expect(proto.ok && Object.getPrototypeOf(proto.value)).toBe(Object.prototype);
+    expect(proto.ok && Object.keys(proto.value)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

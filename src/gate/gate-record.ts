@@ -1,0 +1,66 @@
+/**
+ * @module gate/gate-record
+ * The audit record of one gated call, and the `gate.check` payload made from
+ * it — one schema for every entry point.
+ */
+import type { GateSource, GateVia } from "./gate-source.js";
+
+/**
+ * One settled call (frozen). Held in memory (`ApprovalServer.decisions`,
+ * `approvalGuard(...).decisions`), written as one JSONL line by an audit
+ * sink, and broadcast as `gate.check` without `arguments`/`updatedArguments`.
+ *
+ * Security: `reason` is unredacted text from outside this library (a
+ * reviewer's note, the message of an exception your Asker threw) and IS
+ * broadcast. Nothing here redacts anything; plan retention accordingly.
+ */
+export interface GateRecord {
+  /** The tool as the asking side named it (`deploy`, `Write`, `mcp__engine__deploy`). */
+  readonly tool: string;
+  /** The tool-use id, when the asking side sent one; otherwise `null`. */
+  readonly id: string | null;
+  /** Which entry point asked (`react`, `approval_server`, `mcp_guard`, `claude_hook`). */
+  readonly via: GateVia;
+  /** The arguments as asked about (the original input, never the edited one). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** Whether the call may run. */
+  readonly allowed: boolean;
+  /** How it was settled (the closed set `GATE_SOURCES`). */
+  readonly source: GateSource;
+  /** True whenever the Asker was invoked — also when it then threw, or the deadline fired. */
+  readonly asked: boolean;
+  /** The Decision's `kind` when the Asker answered one with a string kind; otherwise `null`. */
+  readonly kind: string | null;
+  /** Who decided, when a person did and said who; otherwise `null`. */
+  readonly actor: string | null;
+  /** Why, in words. For a denial, the text a Claude CLI reads (a reviewer's note verbatim, when there is one). Unredacted. */
+  readonly reason: string;
+  /** When it was settled, ISO 8601. */
+  readonly at: string;
+  /** Present only when a `modify` answer allowed the call with edited arguments: what runs instead. */
+  readonly updatedArguments?: Readonly<Record<string, unknown>>;
+}
+
+/** The `gate.check` event's data: the record without the arguments. */
+export type GateCheck = Omit<GateRecord, "arguments" | "updatedArguments">;
+
+/** Anything events can be emitted on (a `RunContext` will do). */
+export interface GateEventTarget {
+  emit(event: string, data: Record<string, unknown>): void;
+}
+
+/** The `gate.check` payload of `record` (frozen): every field but `arguments` and `updatedArguments`. */
+export function gateCheckOf(record: GateRecord): GateCheck {
+  const { arguments: _args, updatedArguments: _updated, ...check } = record;
+  return Object.freeze(check);
+}
+
+/** Emit `gate.check` for `record` on `target`, best-effort: a target that throws is ignored. Never throws. */
+export function emitGateCheck(target: GateEventTarget | undefined, record: GateRecord): void {
+  if (!target) return;
+  try {
+    target.emit("gate.check", gateCheckOf(record));
+  } catch {
+    // a refusal that happened matters more than a record of it that did not
+  }
+}

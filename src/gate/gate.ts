@@ -1,0 +1,201 @@
+/**
+ * @module gate/gate
+ * THE approval engine: one function that turns (tool, arguments, tier,
+ * `autoAllow`/`autoAllowWhen`, the Asker's answer, the deadline, an abort
+ * signal) into one frozen verdict and its audit record. The ReAct loop,
+ * `ApprovalServer`, `approvalGuard` and the Claude hook all call it.
+ */
+import { randomUUID } from "node:crypto";
+import type { Asker, Elicitation } from "../agents/elicitation.js";
+import type { Autonomy } from "../context/run-context.js";
+import { describeValue } from "../util/format.js";
+import { getLogger } from "../util/logger.js";
+import { errorVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
+
+/**
+ * The opt-in filter on `autoAllow`: return `true` to keep a pre-approved tool
+ * pre-approved for these arguments. Anything but `true` — and a throw — sends
+ * the call to the Asker. It can only subtract: it is never consulted for a
+ * tool that is not in `autoAllow`.
+ */
+export type AutoAllowWhen = (tool: string, args: Record<string, unknown>) => boolean;
+
+/** Everything the engine needs to settle one call. */
+export interface GateRequest extends GateSubject {
+  /** Asked when the call is neither pre-approved nor ungated. None: a deny (source `error`, not asked). */
+  readonly asker?: Asker;
+  /** The tool's own declaration: asks under every tier. Default false. */
+  readonly requiresApproval?: boolean;
+  /** Is this call a key step (a side-effecting call)? Under `"gated"` key steps ask. Default true. */
+  readonly keyStep?: boolean;
+  /** The tier. Default `"gated"` (a gate must not fail open because a caller left it unset). */
+  readonly autonomy?: Autonomy;
+  /** Tool names approved without asking, checked first (names only). */
+  readonly autoAllow?: ReadonlySet<string>;
+  /** Narrows `autoAllow` by argument; see `AutoAllowWhen`. */
+  readonly autoAllowWhen?: AutoAllowWhen;
+  /** The deadline for an answer, enforced here; unset waits forever. */
+  readonly timeoutMs?: number;
+  /** Aborting it abandons a pending ask: a deny, source `error`. */
+  readonly signal?: AbortSignal;
+  /** Why, in words, when `signal` aborts; default: the signal's reason. */
+  readonly abandoned?: string;
+  /** The question put to the Asker; a generic one when absent. */
+  readonly question?: string;
+  /** How reasons name the answering side; default `"the Asker"` (the hook says `"the hook policy"`). */
+  readonly answerer?: string;
+}
+
+/** The largest delay `setTimeout` honours (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * Check a `timeoutMs` option where it is given: `undefined` (forever) or a
+ * finite number in (0, MAX_TIMEOUT_MS]. Throws a `TypeError` naming `where`.
+ */
+export function checkTimeoutMs(timeoutMs: unknown, where: string): number | undefined {
+  if (timeoutMs === undefined) return undefined;
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new TypeError(
+      `${where}: timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, or left unset to wait forever; got ${describeValue(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
+}
+
+/**
+ * Should this call ask a person first? `requiresApproval` is honoured under
+ * every tier; under `"gated"` every key step (a side-effecting call) asks too.
+ */
+export function shouldGate(tool: { readonly requiresApproval: boolean }, options: { keyStep: boolean; autonomy: Autonomy }): boolean {
+  return tool.requiresApproval || (options.autonomy === "gated" && options.keyStep);
+}
+
+function warn(message: string): void {
+  try {
+    getLogger().warn(message);
+  } catch {
+    // a broken logger must not turn into a broken permission system
+  }
+}
+
+/**
+ * Is this call pre-approved? `tool` must be in `autoAllow`, and then
+ * `autoAllowWhen` (when set) must return exactly `true`. A predicate that
+ * throws is logged and counts as "no": a bug in a filter costs a prompt, not
+ * an approval. Never throws.
+ */
+export function isAutoAllowed(subject: Pick<GateSubject, "tool" | "arguments">, autoAllow: ReadonlySet<string> | undefined, autoAllowWhen: AutoAllowWhen | undefined): boolean {
+  if (!autoAllow || !autoAllow.has(subject.tool)) return false;
+  if (!autoAllowWhen) return true;
+  try {
+    return autoAllowWhen(subject.tool, subject.arguments) === true;
+  } catch (err) {
+    warn(`approvals: autoAllowWhen threw for '${subject.tool}' (${safeLine(err)}); asking the Asker instead`);
+    return false;
+  }
+}
+
+type Settled = { readonly kind: "answer"; readonly value: unknown } | { readonly kind: "threw"; readonly error: unknown } | { readonly kind: "timeout" } | { readonly kind: "aborted" };
+
+function abandonedWhy(request: GateRequest): string {
+  if (request.abandoned) return request.abandoned;
+  const reason: unknown = request.signal?.reason;
+  if (reason instanceof Error && reason.message) return reason.message;
+  if (typeof reason === "string" && reason) return reason;
+  return "the request was abandoned before anyone answered";
+}
+
+function cloneArgs(args: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(args);
+  } catch {
+    return { ...args };
+  }
+}
+
+function elicitation(request: GateRequest): Elicitation {
+  return Object.freeze({
+    question: request.question ?? `Allow '${request.tool}' to run with these arguments?`,
+    toolCall: Object.freeze({ id: request.id ?? randomUUID(), name: request.tool, arguments: cloneArgs(request.arguments) }),
+    source: request.via,
+    ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+  });
+}
+
+/** Wait for the Asker, the deadline or the abort signal, whichever comes first. Never rejects. */
+async function settle(asker: Asker, request: GateRequest): Promise<Settled> {
+  const { timeoutMs, signal } = request;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await new Promise<Settled>((resolve) => {
+      const asked = elicitation(request);
+      // Promise.resolve().then(): an Asker whose ask() throws synchronously is caught like one that rejects.
+      Promise.resolve()
+        .then(() => asker.ask(asked))
+        .then(
+          (value) => resolve({ kind: "answer", value }),
+          (error: unknown) => resolve({ kind: "threw", error }),
+        );
+      if (timeoutMs !== undefined) timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+      if (signal) {
+        onAbort = () => resolve({ kind: "aborted" });
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+    });
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Put the call to the Asker (a copy of the arguments, so an Asker that edits
+ * what it was shown cannot change what an `approve` runs) and map what comes
+ * back. An abandoned ask is left to settle on its own; its result is ignored.
+ */
+async function ask(request: GateRequest): Promise<GateVerdict> {
+  const answerer = request.answerer ?? "the Asker";
+  if (request.signal?.aborted) return errorVerdict(request, abandonedWhy(request), false);
+  if (!request.asker || typeof request.asker.ask !== "function") {
+    return errorVerdict(request, "it needs approval and there is no Asker to ask (pass asker to the RunContext)", false);
+  }
+  const settled = await settle(request.asker, request);
+  switch (settled.kind) {
+    case "answer":
+      return verdictFromDecision(settled.value, request, request.timeoutMs, answerer);
+    case "threw":
+      return errorVerdict(request, `${answerer} threw ${safeLine(settled.error)}`, true);
+    case "timeout":
+      return timeoutVerdict(request, request.timeoutMs!);
+    default:
+      return errorVerdict(request, abandonedWhy(request), true);
+  }
+}
+
+/**
+ * Settle one call. Order: `autoAllow` (+ `autoAllowWhen`) first, then the
+ * tier — a call that is neither `requiresApproval` nor a key step under
+ * `"gated"` is allowed without asking (source `autonomy`) — then the Asker,
+ * under the deadline and the abort signal. Never throws: whatever goes wrong
+ * is a deny with the reason attached (default deny). The verdict is frozen
+ * and carries its audit record; emitting and storing it is the caller's.
+ */
+export async function gateVerdict(request: GateRequest): Promise<GateVerdict> {
+  try {
+    const autonomy = request.autonomy ?? "gated";
+    if (isAutoAllowed(request, request.autoAllow, request.autoAllowWhen)) return unaskedVerdict(request, "auto_allow", autonomy);
+    if (!shouldGate({ requiresApproval: request.requiresApproval === true }, { keyStep: request.keyStep !== false, autonomy })) {
+      return unaskedVerdict(request, "autonomy", autonomy);
+    }
+    return await ask(request);
+  } catch (err) {
+    // Unreachable by construction; kept because this function's whole contract is "never throws".
+    try {
+      return errorVerdict(request, `the approval check itself failed: ${safeLine(err)}`, false);
+    } catch {
+      return errorVerdict({ tool: String(request?.tool), arguments: {}, via: "unknown" }, "the approval check itself failed", false);
+    }
+  }
+}

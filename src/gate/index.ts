@@ -1,0 +1,17 @@
+/**
+ * @module gate
+ * THE approval engine (core layer): the decision table, the closed `source`
+ * set, the audit record and its `gate.check` payload. Every entry point —
+ * the ReAct loop, `ApprovalServer`, `approvalGuard`, the Claude hook — calls
+ * `gateVerdict()` and records what it returns.
+ */
+export { GATE_SOURCES } from "./gate-source.js";
+export type { GateSource, GateVia } from "./gate-source.js";
+export { emitGateCheck, gateCheckOf } from "./gate-record.js";
+export type { GateCheck, GateEventTarget, GateRecord } from "./gate-record.js";
+export { plainJsonObject } from "./json-object.js";
+export type { JsonObjectCheck } from "./json-object.js";
+export { decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFromDecision } from "./decision-table.js";
+export type { GateOutcome, GateSubject, GateVerdict } from "./decision-table.js";
+export { checkTimeoutMs, gateVerdict, isAutoAllowed, MAX_TIMEOUT_MS, shouldGate } from "./gate.js";
+export type { AutoAllowWhen, GateRequest } from "./gate.js";
