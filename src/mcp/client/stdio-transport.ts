@@ -11,7 +11,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { sdkTypes } from "../sdk.js";
-import { endGroup, trackGroup, untrackGroup } from "./process-tree.js";
+import { endGroup, trackGroup, untrackGroup } from "../../wire/process-tree.js";
 import type { StdioServer } from "./servers.js";
 
 /** How many bytes of the server's stderr are kept for error messages. */
