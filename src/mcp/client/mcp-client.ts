@@ -15,7 +15,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { sdkAjv, sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
-import { CallSignal } from "./call-signal.js";
+import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -242,7 +242,7 @@ export class MCPClient implements AsyncDisposable {
     // A fresh handle per call, linked to the run (and the caller's signal) by
     // callbacks removed when the call settles: the SDK adds an abort listener
     // to the signal it is given and never removes it, so the run's own signal
-    // would collect one per call (see call-signal.ts for why not an AbortController).
+    // would collect one per call (see sdk-reach.ts for why not an AbortController).
     const call = ctx || signal ? new CallSignal() : undefined;
     const offCtx = ctx?.onCancel((reason) => call!.abort(reason));
     let offSignal: (() => void) | undefined;
