@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { killTree } from "./process-tree.js";
+import { killTree } from "../wire/process-tree.js";
 
 /** Environment variables for the child: a value of `undefined` removes the variable. */
 export type EnvOverlay = Readonly<Record<string, string | undefined>>;

@@ -1,8 +1,10 @@
 /** @module test/mcp-client/process-tree.test */
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MCPClient, StdioServer } from "../../src/mcp/index.js";
+import { descendants, endGroup, groupMembers, killTree } from "../../src/wire/process-tree.js";
 import { EVERYTHING, NODE, eventually, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
 
 // The launcher starts server-everything as a grandchild that keeps running
@@ -39,6 +41,42 @@ describe("closing a stdio client ends the server's whole process tree", () => {
       await session.close(); // ends stdin, waits, SIGTERMs the launcher only
       const left = await eventually(() => taggedProcesses(tag), (p) => p.length <= 1, 3000);
       expect(left).toHaveLength(1); // the orphaned server
+    } finally {
+      killTagged(tag);
+      await eventually(() => taggedProcesses(tag), (p) => p.length === 0);
+    }
+  });
+});
+
+describe("the process-tree module (wire/process-tree)", () => {
+  // A shell in its own group with a child in the group and one that left it (setsid).
+  function shellTree(tag: string): number {
+    const sh = spawn("sh", ["-c", "sleep 300 & setsid sleep 300 & wait"], { detached: true, stdio: "ignore", env: { ...process.env, AGENTKIT_TREE_TAG: tag } });
+    return sh.pid!;
+  }
+
+  it("killTree ends the leader, its group and a descendant that left the group", async () => {
+    const tag = newTag();
+    const pid = shellTree(tag);
+    try {
+      await eventually(() => taggedProcesses(tag), (p) => p.length === 3);
+      expect(descendants(pid)).toHaveLength(2);
+      expect(groupMembers(pid)).toHaveLength(2); // sh and the first sleep; the setsid one left
+      killTree(pid);
+      expect(await eventually(() => taggedProcesses(tag), (p) => p.length === 0)).toEqual([]);
+    } finally {
+      killTagged(tag);
+    }
+  });
+
+  it("endGroup ends only the group: the descendant that left it is out of its reach", async () => {
+    const tag = newTag();
+    const pid = shellTree(tag);
+    try {
+      await eventually(() => taggedProcesses(tag), (p) => p.length === 3);
+      expect(await endGroup(pid, 2000)).toBe(true);
+      expect(groupMembers(pid)).toEqual([]);
+      expect(taggedProcesses(tag)).toHaveLength(1);
     } finally {
       killTagged(tag);
       await eventually(() => taggedProcesses(tag), (p) => p.length === 0);

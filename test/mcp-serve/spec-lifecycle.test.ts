@@ -252,7 +252,7 @@ describe("stdioCommand", () => {
     expect(everything[0]).toBe(process.execPath);
     expect(everything[1]).toMatch(/node_modules\/@modelcontextprotocol\/server-everything\/.*\.js$/);
     expect(Object.isFrozen(everything)).toBe(true);
-    expect(stdioCommand("@modelcontextprotocol/sdk/server/stdio.js")[1]).toMatch(/node_modules\/@modelcontextprotocol\/sdk\/dist\/.*\/server\/stdio\.js$/);
+    expect(stdioCommand("@modelcontextprotocol/sdk/server/stdio.js")[1]).toMatch(/node_modules\/@modelcontextprotocol\/sdk(-latest)?\/dist\/.*\/server\/stdio\.js$/);
   });
 
   it("refuses an entry that names nothing, rather than writing a config the CLI fails on later", () => {

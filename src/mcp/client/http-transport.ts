@@ -8,6 +8,7 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { getLogger } from "../../util/logger.js";
 import { sdkHttpClient } from "../sdk.js";
+import { watchSseBody } from "../sdk-reach.js";
 import type { StreamableHttpServer } from "./servers.js";
 
 /**
@@ -99,15 +100,10 @@ function requestIds(body: string): Array<string | number> {
  * SDK's transport would otherwise leave those requests waiting for their
  * timeout.
  *
- * An SSE body is not wrapped: the SDK reads it only as
- * `response.body.pipeThrough(new TextDecoderStream())`, so that one stream's
- * `pipeThrough` is given as the `pipeTo` it stands for, whose promise tells
- * how the body ended. (A wrapping `ReadableStream` plus a new `Response` cost
- * ~40 µs of CPU per call, profiled: a web stream is built transferable.) Other
- * bodies (JSON, errors, a failed status) are rare and read with
- * `json()`/`text()`: they are wrapped. A consumer that cancels the piped
- * stream itself would read as a lost stream; the SDK never does (it reads
- * every SSE body to its end, and a closing transport reports nothing).
+ * An ok SSE body is not wrapped but watched in place (`watchSseBody`, one
+ * of the two SDK reaches: see sdk-reach.ts for why and what it costs).
+ * Other bodies (JSON, errors, a failed status) are rare and read with
+ * `json()`/`text()`: they are wrapped.
  */
 function watchStream(res: Response, requestBody: string | undefined, onLost: LostResponses | undefined, done: () => void): Response {
   const source = res.body;
@@ -129,22 +125,7 @@ function watchStream(res: Response, requestBody: string | undefined, onLost: Los
     // The SDK pipes an ok SSE body through its parser, or cancels it (a POST
     // that carried no request); both ends are seen here. Any other body goes
     // through the wrapper below.
-    Object.defineProperties(source, {
-      pipeThrough: {
-        configurable: true,
-        value: (transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<unknown> }, options?: Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1]): ReadableStream<unknown> => {
-          source.pipeTo(transform.writable, options).then(done, failed);
-          return transform.readable;
-        },
-      },
-      cancel: {
-        configurable: true,
-        value: (reason?: unknown): Promise<void> => {
-          done();
-          return ReadableStream.prototype.cancel.call(source, reason);
-        },
-      },
-    });
+    watchSseBody(source, done, failed);
     return res;
   }
   const reader = source.getReader();

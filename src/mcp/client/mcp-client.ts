@@ -7,13 +7,15 @@ import { createRequire } from "node:module";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
-import { sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
-import { CallSignal } from "./call-signal.js";
+import { sdkAjv, sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
+import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -87,11 +89,13 @@ export class MCPClient implements AsyncDisposable {
   private readonly requestTimeoutMs?: number;
   private readonly tools: TtlCache<readonly SdkTool[]>;
   private readonly resources: TtlCache<readonly Resource[]>;
+  private readonly outputs: ToolOutputChecks;
   private closing?: Promise<void>;
   private lost = false;
 
-  private constructor(server: McpServerConfig, session: Client, transport: Transport, options: MCPClientOptions) {
+  private constructor(server: McpServerConfig, session: Client, transport: Transport, validator: jsonSchemaValidator, options: MCPClientOptions) {
     this.server = server;
+    this.outputs = new ToolOutputChecks(validator);
     this.current = session;
     this.transport = transport;
     this.requestTimeoutMs = requestTimeout(server, options);
@@ -120,7 +124,10 @@ export class MCPClient implements AsyncDisposable {
       throw new TypeError(`MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
     }
     const transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server) : new StreamableHttpTransport(server);
-    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: {} });
+    // One validator provider, shared with the session (whose own output checks
+    // see no listed tools: see listTools()).
+    const validator = new sdkAjv.AjvJsonSchemaValidator();
+    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: {}, jsonSchemaValidator: validator });
     session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
     try {
       options.signal?.throwIfAborted();
@@ -131,7 +138,7 @@ export class MCPClient implements AsyncDisposable {
       await transport.close().catch(() => {});
       throw new McpConnectError(String(server), stderrTail(transport), err, detail);
     }
-    return new MCPClient(server, session, transport, options);
+    return new MCPClient(server, session, transport, validator, options);
   }
 
   /**
@@ -168,13 +175,14 @@ export class MCPClient implements AsyncDisposable {
   async listTools(options: ListOptions = {}): Promise<SdkTool[]> {
     const session = this.session;
     const tools = await this.tools.get(async () => {
+      // Listed with the plain request, not session.listTools(): that one keeps
+      // output-schema validators for the last page only (SDK 1.32.2), so the
+      // checks are ours, made from every page (see tool-output.ts).
       const all = await this.listAll("tools/list", async (cursor) => {
-        const r = await session.listTools(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+        const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, sdkTypes.ListToolsResultSchema, this.requestOptions());
         return { items: r.tools, nextCursor: r.nextCursor };
       });
-      // The SDK compiles output-schema validators per page and forgets earlier
-      // pages; hand it the joined list so every tool's output is validated.
-      (session as unknown as { cacheToolMetadata?: (t: SdkTool[]) => void }).cacheToolMetadata?.([...all]);
+      this.outputs.learn(all);
       return all;
     }, options.forceRefresh);
     return [...tools];
@@ -234,7 +242,7 @@ export class MCPClient implements AsyncDisposable {
     // A fresh handle per call, linked to the run (and the caller's signal) by
     // callbacks removed when the call settles: the SDK adds an abort listener
     // to the signal it is given and never removes it, so the run's own signal
-    // would collect one per call (see call-signal.ts for why not an AbortController).
+    // would collect one per call (see sdk-reach.ts for why not an AbortController).
     const call = ctx || signal ? new CallSignal() : undefined;
     const offCtx = ctx?.onCancel((reason) => call!.abort(reason));
     let offSignal: (() => void) | undefined;
@@ -245,8 +253,10 @@ export class MCPClient implements AsyncDisposable {
     }
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     try {
-      const result = await session.callTool({ name, arguments: args }, undefined, { signal: call?.asSignal(), timeout });
-      return result as CallToolResult;
+      this.outputs.checkCall(name);
+      const result = (await session.callTool({ name, arguments: args }, undefined, { signal: call?.asSignal(), timeout })) as CallToolResult;
+      this.outputs.checkResult(name, result);
+      return result;
     } catch (err) {
       if (call?.aborted) {
         throw new Cancelled(

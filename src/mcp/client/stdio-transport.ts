@@ -11,11 +11,13 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { sdkTypes } from "../sdk.js";
-import { endGroup, trackGroup, untrackGroup } from "./process-tree.js";
+import { endGroup, trackGroup, untrackGroup } from "../../wire/process-tree.js";
 import type { StdioServer } from "./servers.js";
 
 /** How many bytes of the server's stderr are kept for error messages. */
 export const STDERR_TAIL_BYTES = 4096;
+/** After the leader exits, how long its stdout may stay open (held by a grandchild) before the session is ended anyway. */
+const LEADER_EXIT_GRACE_MS = 250;
 /** A single stdout line longer than this is refused (the transport closes). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -53,6 +55,11 @@ export interface StdioCloseTiming {
  * Spawns `server` on `start()`; `close()` ends stdin, waits for the leader,
  * then makes sure no member of its process group is left (SIGTERM, then
  * SIGKILL). `close()` is idempotent and every caller awaits the same teardown.
+ *
+ * The server is the group leader: when it exits, the session ends (within
+ * `LEADER_EXIT_GRACE_MS`) even if a grandchild still holds its stdout, and
+ * the group is ended. So a launcher must wait for the server it starts (as
+ * npx, uvx and `exec` do), not exit and leave it running.
  *
  * Limits: a grandchild that leaves the group on purpose (`setsid`) is out of
  * reach. On Windows there are no process groups; the tree is ended with
@@ -116,12 +123,16 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.exited = { code, signal };
+        // The leader is gone. Its stdout normally ends with it ("close" follows
+        // at once); but a grandchild that inherited stdout (`sh -c "helper &
+        // exec server"`) keeps it open, and then only this exit says the server
+        // is gone. Give the last lines a moment to drain, then end the session
+        // (and the group) rather than leave calls waiting for their timeout.
+        const timer = setTimeout(() => this.ended(child), LEADER_EXIT_GRACE_MS).unref();
+        child.once("close", () => clearTimeout(timer));
       });
-      child.once("close", () => {
-        // every stdio stream is drained: the stderr tail is complete
-        if (!this.closing) this.closing = this.teardown(child);
-        this.notifyClosed();
-      });
+      // every stdio stream is drained: the stderr tail is complete
+      child.once("close", () => this.ended(child));
       child.stdin!.on("error", (err) => this.onerror?.(err));
       child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
       child.stdout!.on("error", (err) => this.onerror?.(err));
@@ -144,6 +155,12 @@ export class ProcessGroupStdioTransport implements Transport {
   close(): Promise<void> {
     if (!this.closing) this.closing = this.child ? this.teardown(this.child) : Promise.resolve();
     return this.closing.finally(() => this.notifyClosed());
+  }
+
+  /** The server is gone (its stdio closed, or its leader exited): end the group and tell the session. */
+  private ended(child: ChildProcess): void {
+    if (!this.closing) this.closing = this.teardown(child);
+    this.notifyClosed();
   }
 
   private notifyClosed(): void {

@@ -11,7 +11,7 @@ import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { resultText } from "../../tools/result-text.js";
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
@@ -238,19 +238,26 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
-  type CancelNote = { params: { requestId?: string | number; reason?: string } };
   /**
-   * The SDK's `Server`, whose own `notifications/cancelled` handler (it aborts
-   * the request's signal, so no response is sent) is kept and followed by
-   * ours, which cancels the call's context. The base constructor installs
-   * that handler through this override.
+   * The SDK's `Server`, whose calls in flight are kept by request id. Its
+   * `connect()` wraps the two callbacks the `Transport` interface gives the
+   * connected protocol: `onmessage`, so a client's `notifications/cancelled`
+   * also cancels that call's context (after the SDK's own handler has aborted
+   * the request, so no response is sent), and `onclose`, which cancels every
+   * call in flight. Only the public `Transport` contract is used: no SDK
+   * method is overridden that the SDK itself calls.
    */
   class ServedSdkServer extends Server {
     readonly calls: InflightCalls = new Map();
 
-    /** Connect, and cancel every call in flight when the connection closes (before the SDK's own teardown runs). */
+    /** Connect; then follow the client's cancellations and the connection's close (see the class note). */
     override async connect(transport: Transport): Promise<void> {
       await super.connect(transport);
+      const protocolMessage = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        protocolMessage?.(message, extra);
+        if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
+      };
       const protocolClose = transport.onclose;
       transport.onclose = () => {
         const inflight = [...this.calls.values()];
@@ -260,14 +267,13 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       };
     }
 
-    override setNotificationHandler(...args: Parameters<SdkServer["setNotificationHandler"]>): void {
-      const [schema, handler] = args;
-      if (schema !== CancelledNotificationSchema) return super.setNotificationHandler(...args);
-      return super.setNotificationHandler(CancelledNotificationSchema, async (n) => {
-        await handler(n as never);
-        const { requestId, reason } = (n as CancelNote).params;
-        if (requestId !== undefined) this.calls.get(requestId)?.cancel(clientCancelled(reason));
-      });
+    private cancelled(message: JSONRPCMessage): void {
+      const parsed = CancelledNotificationSchema.safeParse(message);
+      if (!parsed.success) return;
+      const { requestId, reason } = parsed.data.params;
+      if (requestId === undefined) return;
+      // The SDK queued its own handler (which aborts the request) first; run after it.
+      queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason)));
     }
   }
   return () => {
