@@ -8,9 +8,10 @@ import { errorLine, pyList } from "../util/format.js";
 import { decisionOutcome, shouldGate } from "./gating.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
 import type { Decision, ToolCall } from "./elicitation.js";
-import type { Message } from "./llm.js";
+import type { LLMStreamEvent, Message, ModelStopReason } from "./llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
+import { isToolContent } from "../tools/tool-content.js";
 
 /** Options of a `ReActCognition`. */
 export interface ReActOptions {
@@ -44,15 +45,29 @@ function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T 
   });
 }
 
-/** Render a tool's return value as the text fed back to the model. */
+/** Render a tool's return value as the text fed back to the model (a `ToolContent` as its `text`). */
 export function resultText(value: unknown): string {
   if (typeof value === "string") return value;
+  if (isToolContent(value)) return value.text;
   if (value === undefined) return "";
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+/** The `onEvent` of one step's request: stream events become `llm.delta` / `llm.tool_call` on `ctx`. */
+function streamEvents(ctx: RunContext, step: number): (event: LLMStreamEvent) => void {
+  return (e) => {
+    if (e.type === "text") ctx.emit("llm.delta", { step, text: e.text });
+    else if (e.type === "tool_call") ctx.emit("llm.tool_call", { step, id: e.id, tool: e.name });
+  };
+}
+
+/** `record`, plus the tool's content parts when it returned a `ToolContent` (images for a vision-capable model). */
+function withParts(record: ToolCallRecord, value: unknown): ToolCallRecord {
+  return isToolContent(value) ? Object.freeze({ ...record, parts: value.parts }) : record;
 }
 
 /**
@@ -64,6 +79,16 @@ export function resultText(value: unknown): string {
  * malformed call is reported back to the model as the tool's result, so the
  * model can route around it; the run ends with `"error"` only when the model
  * itself fails.
+ *
+ * Events besides the tool and gate ones, for a UI that shows a run live:
+ * - `llm.delta` `{ step, text }`: a piece of the model's text, as a streaming
+ *   provider reports it (before `llm.turn` of the same step);
+ * - `llm.tool_call` `{ step, id, tool }`: the model started a tool call (its
+ *   arguments may still be arriving);
+ * - `llm.turn` `{ step, content, toolCalls, stopReason }`: the whole turn.
+ * A provider that does not stream (e.g. `FakeLLM`) emits only `llm.turn`.
+ * When the last turn's provider reported why it stopped, the result's
+ * `details.modelStopReason` says so (`max_tokens` means the text was cut).
  */
 export class ReActCognition implements Cognition {
   readonly tools: readonly Tool[];
@@ -91,30 +116,32 @@ export class ReActCognition implements Cognition {
     const messages: Message[] = [];
     if (agent.prompt) messages.push({ role: "system", content: agent.prompt });
     messages.push({ role: "user", content: task });
+    let modelStop: ModelStopReason | undefined;
     const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult =>
-      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}) });
+      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}), ...(modelStop ? { details: Object.freeze({ modelStopReason: modelStop }) } : {}) });
     if (!llm) return done("", "error", 0, new TypeError(`agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
       let turn;
       try {
-        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal });
+        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
       } catch (err) {
         if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
         return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
       }
       for (const [k, v] of Object.entries(turn.usage ?? {})) usage[k] = (usage[k] ?? 0) + v;
       last = turn.content ?? "";
+      modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];
-      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name) });
+      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), stopReason: turn.stopReason ?? null });
       messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
       if (!toolCalls.length) return done(last, "complete", step);
       for (const call of toolCalls) {
         if (ctx.cancelled) return done(last, "cancelled", step);
         const record = await this.execute(call, ctx);
         calls.push(record);
-        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name });
+        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name, ...(record.parts ? { parts: record.parts } : {}) });
         if (ctx.cancelled) return done(last, "cancelled", step);
       }
     }
@@ -144,7 +171,7 @@ export class ReActCognition implements Cognition {
       ctx.checkCancelled();
       const value = await t.run(used, ctx);
       ctx.emit("tool.result", { id: call.id, tool: call.name, ok: true });
-      return rec(resultText(value), true, used);
+      return withParts(rec(resultText(value), true, used), value);
     } catch (err) {
       ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
       if (err instanceof Cancelled) return rec(`the run was cancelled; '${call.name}' was not completed`, false, used);

@@ -6,6 +6,7 @@
  * dropped as the seed says.
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolContent, type ContentPart } from "../../tools/tool-content.js";
 
 /** One content block as the SDK types it (text, image, audio, resource, resource_link, ...). */
 type Block = { readonly type: string; readonly text?: unknown };
@@ -26,6 +27,23 @@ export function toolResultText(result: CallToolResult): string {
   let text = blocks.length === 1 ? blockText(blocks[0]!) : blocks.map(blockText).join("\n");
   if (!blocks.length && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   return result.isError ? `ERROR: ${text}` : text;
+}
+
+/**
+ * A tool result with its images kept: a `ToolContent` (text form as
+ * `toolResultText` renders it, plus parts — text blocks as text, image blocks
+ * as images, any other block as its marker) when the result has an image
+ * block; otherwise the same string `toolResultText` returns.
+ */
+export function toolResultContent(result: CallToolResult): string | ToolContent {
+  const text = toolResultText(result);
+  const blocks = (result.content ?? []) as readonly (Block & { data?: unknown; mimeType?: unknown })[];
+  if (!blocks.some((b) => b.type === "image")) return text;
+  const parts: ContentPart[] = blocks.map((b) =>
+    b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" ? { type: "image", data: b.data, mimeType: b.mimeType } : { type: "text", text: blockText(b) },
+  );
+  if (result.isError) parts.unshift({ type: "text", text: "ERROR:" });
+  return new ToolContent(text, parts);
 }
 
 /** The text contents of a resource read, joined with `\n`; binary blobs are dropped. */

@@ -6,13 +6,22 @@ import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/sdk
 import type { RunContext } from "../../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
 import { deepFreeze } from "../../util/format.js";
-import { toolResultText } from "./content.js";
+import type { ToolContent } from "../../tools/tool-content.js";
+import { toolResultContent, toolResultText } from "./content.js";
 import type { MCPClient } from "./mcp-client.js";
 
 /** Options of `mcpTools()`. */
 export interface McpToolsOptions {
   /** Prepended to every tool's `name` and `schema.name`, e.g. `"fs_"`. Default `""`. Two servers exposing one name need one. */
   readonly prefix?: string;
+  /**
+   * Keep image blocks of a result: `run()` then returns a `ToolContent` (text
+   * form plus parts) for a result with an image, which `ReActCognition` hands
+   * to the model as image content (a vision-capable provider sends it; others
+   * read the text form). Default `false`: results are text, images become
+   * `[image content omitted]`.
+   */
+  readonly keepImages?: boolean;
 }
 
 /**
@@ -41,6 +50,8 @@ export class McpTool implements Tool {
     private readonly client: MCPClient,
     tool: SdkTool,
     prefix = "",
+    /** See `McpToolsOptions.keepImages`. */
+    readonly keepImages = false,
   ) {
     this.mcpName = tool.name;
     this.name = `${prefix}${tool.name}`;
@@ -56,8 +67,8 @@ export class McpTool implements Tool {
    *
    * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
    */
-  run(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
-    return this.client.callTool(this.mcpName, args, { ctx }).then(toolResultText);
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<string | ToolContent> {
+    return this.client.callTool(this.mcpName, args, { ctx }).then(this.keepImages ? toolResultContent : toolResultText);
   }
 }
 
@@ -71,5 +82,6 @@ export class McpTool implements Tool {
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool[]> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError("mcpTools: 'prefix' must be a string");
-  return (await client.listTools()).map((t) => new McpTool(client, t, prefix));
+  if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new TypeError("mcpTools: 'keepImages' must be a boolean");
+  return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false));
 }
