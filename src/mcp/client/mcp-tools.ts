@@ -27,12 +27,12 @@ export interface McpToolsOptions {
 /**
  * One MCP tool adapted to the `Tool` contract (structurally: no base class, no
  * registration). `run()` calls the server through the client it came from and
- * returns text: text blocks joined with `\n`, every other block as
+ * returns text (a `ToolContent` when made with `keepImages` and the result has an image): text blocks joined with `\n`, every other block as
  * `[<type> content omitted]`, and an `isError` result as `ERROR: ...` — not an
  * exception. Arguments are not checked locally; the server's schema is passed
  * through unchanged and the server validates.
  */
-export class McpTool implements Tool {
+export class McpTool<R extends string | ToolContent = string> implements Tool {
   readonly name: string;
   readonly description: string;
   readonly schema: ToolSchema;
@@ -67,8 +67,8 @@ export class McpTool implements Tool {
    *
    * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
    */
-  run(args: Record<string, unknown>, ctx: RunContext): Promise<string | ToolContent> {
-    return this.client.callTool(this.mcpName, args, { ctx }).then(this.keepImages ? toolResultContent : toolResultText);
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<R> {
+    return this.client.callTool(this.mcpName, args, { ctx }).then((r) => (this.keepImages ? toolResultContent(r) : toolResultText(r)) as R);
   }
 }
 
@@ -79,7 +79,9 @@ export class McpTool implements Tool {
  *
  * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
-export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool[]> {
+export async function mcpTools(client: MCPClient, options: McpToolsOptions & { readonly keepImages: true }): Promise<McpTool<string | ToolContent>[]>;
+export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
+export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError("mcpTools: 'prefix' must be a string");
   if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new TypeError("mcpTools: 'keepImages' must be a boolean");
