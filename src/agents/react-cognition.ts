@@ -85,7 +85,8 @@ function withParts(record: ToolCallRecord, value: unknown): ToolCallRecord {
  *   provider reports it (before `llm.turn` of the same step);
  * - `llm.tool_call` `{ step, id, tool }`: the model started a tool call (its
  *   arguments may still be arriving);
- * - `llm.turn` `{ step, content, toolCalls, stopReason }`: the whole turn.
+ * - `llm.turn` `{ step, content, toolCalls, stopReason? }`: the whole turn
+ *   (`stopReason` when the provider reported one).
  * A provider that does not stream (e.g. `FakeLLM`) emits only `llm.turn`.
  * When the last turn's provider reported why it stopped, the result's
  * `details.modelStopReason` says so (`max_tokens` means the text was cut).
@@ -134,7 +135,7 @@ export class ReActCognition implements Cognition {
       last = turn.content ?? "";
       modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];
-      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), stopReason: turn.stopReason ?? null });
+      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), ...(turn.stopReason ? { stopReason: turn.stopReason } : {}) });
       messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
       if (!toolCalls.length) return done(last, "complete", step);
       for (const call of toolCalls) {
