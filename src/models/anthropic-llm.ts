@@ -93,7 +93,7 @@ export class AnthropicLLM implements LLM {
     const names = new ToolNames(request.tools.map((t) => t.name));
     const out = new TurnBuilder("anthropic", request);
     try {
-      const { data: stream, request_id } = await this.client.messages.create(this.params(request, names), { signal: request.signal }).withResponse();
+      const { data: stream, request_id } = await this.client.messages.create(this.params(request, names), request.signal ? { signal: request.signal } : undefined).withResponse();
       out.requestId = request_id ?? undefined;
       const stopped = await readStream(stream, out, names);
       // A raw stream just stops iterating on abort, without an error.

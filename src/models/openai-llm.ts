@@ -100,7 +100,7 @@ export class OpenAILLM implements LLM {
     const byWire = new Map(tools.map((t) => [t.name, t]));
     const out = new TurnBuilder("openai", request);
     try {
-      const opts = { signal: request.signal };
+      const opts = request.signal ? { signal: request.signal } : undefined;
       const sent = this.api === "chat"
         ? this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
         : this.client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
