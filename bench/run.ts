@@ -14,10 +14,11 @@ import { approvals } from "./suites/approvals.bench.js";
 import { client } from "./suites/client.bench.js";
 import { lists } from "./suites/lists.bench.js";
 import { memory } from "./suites/memory.bench.js";
+import { models } from "./suites/models.bench.js";
 import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
 
-const SUITES: readonly Suite[] = [serving, client, lists, startup, approvals, memory];
+const SUITES: readonly Suite[] = [serving, client, lists, startup, approvals, memory, models];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;

@@ -22,6 +22,8 @@ export type { ToolFn } from "./tools/function-tool.js";
 export { ToolRegistry } from "./tools/tool-registry.js";
 export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
 export { dtoToJsonSchema } from "./tools/schema.js";
+export { ToolContent, isToolContent } from "./tools/tool-content.js";
+export type { ContentPart } from "./tools/tool-content.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
 
 export { RunContext } from "./context/run-context.js";
@@ -34,7 +36,7 @@ export type { ReActOptions } from "./agents/react-cognition.js";
 export { shouldGate } from "./agents/gating.js";
 export { toolCall } from "./agents/elicitation.js";
 export type { Asker, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
-export type { LLM, LLMRequest, LLMTurn, Message } from "./agents/llm.js";
+export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./agents/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";
 export type { PolicyVerdict } from "./control/run-policy.js";

@@ -35,6 +35,9 @@ export function setup(): () => Promise<void> {
   const outer = tmpdir();
   const privateTmp = mkdtempSync(join(outer, "akt-suite-"));
   process.env.TMPDIR = privateTmp;
+  // No test calls a real model API: a developer's keys never reach the
+  // workers or the samples they spawn (npm start picks a real model when set).
+  for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"]) delete process.env[k];
   return async () => {
     let left = markedProcesses(id);
     for (let i = 0; i < 30 && left.length; i++) {

@@ -20,7 +20,8 @@ export type ServerKind =
   | "fastmcp"
   | "express"
   | "approvals"
-  | "sdk-approve";
+  | "sdk-approve"
+  | "model-api";
 
 /** What the child reported when ready. */
 export interface Ready {

@@ -11,7 +11,10 @@
  * `sdk-stateless`, `fastmcp` (FastMCP httpStream, stateful), `express` (a
  * bare express JSON echo, no MCP: the floor), `approvals` (ApprovalServer
  * with an Asker that approves at once), `sdk-approve` (the SDK server with an
- * `approve` tool that allows at once).
+ * `approve` tool that allows at once), `model-api` (a model API answering
+ * every `POST /v1/messages` and `POST /v1/responses` with one canned streamed
+ * text turn in that API's SSE format, bytes prepared once: the constant-cost
+ * far end of the models suite).
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
@@ -245,6 +248,55 @@ async function approvals(): Promise<Running> {
   return { url: server.url, headers: { ...server.authHeaders }, sessions: () => -1, close: () => server.stop() };
 }
 
+/** One SSE body per API, prepared once: a streamed two-delta text turn. */
+function modelTurns(): Record<string, string> {
+  const ev = (event: string, data: object): string => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
+  const anthropic = [
+    ev("message_start", { message: { id: "msg_b", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+    ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    ev("ping", {}),
+    ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello, " } }),
+    ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "world." } }),
+    ev("content_block_stop", { index: 0 }),
+    ev("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }),
+    ev("message_stop", {}),
+  ].join("");
+  const msg = { id: "msg_o", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello, world.", annotations: [] }] };
+  const base = { item_id: "msg_o", output_index: 0, content_index: 0 };
+  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const openai = [
+    ev("response.created", { response: { id: "resp_b", object: "response", status: "in_progress", model: "m", output: [] } }),
+    ev("response.output_item.added", { output_index: 0, item: { ...msg, status: "in_progress", content: [] } }),
+    ev("response.output_text.delta", { ...base, delta: "Hello, " }),
+    ev("response.output_text.delta", { ...base, delta: "world." }),
+    ev("response.output_item.done", { output_index: 0, item: msg }),
+    ev("response.completed", { response: { id: "resp_b", object: "response", status: "completed", model: "m", output: [msg], usage } }),
+  ].join("");
+  return { "/v1/messages": anthropic, "/v1/responses": openai };
+}
+
+async function modelApi(): Promise<Running> {
+  const bodies = modelTurns();
+  const http = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const body = bodies[req.url ?? ""];
+      if (req.method !== "POST" || body === undefined) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "text/event-stream", "request-id": "req_b", "x-request-id": "req_b" }).end(body);
+    });
+  });
+  const port = await listen(http);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    headers: {},
+    sessions: () => -1,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
 async function main(): Promise<void> {
   let running: Running;
   switch (kind) {
@@ -271,6 +323,9 @@ async function main(): Promise<void> {
       break;
     case "approvals":
       running = await approvals();
+      break;
+    case "model-api":
+      running = await modelApi();
       break;
     default:
       throw new Error(`bench http-server: unknown kind ${JSON.stringify(kind)}`);

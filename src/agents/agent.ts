@@ -4,6 +4,7 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import type { RunContext } from "../context/run-context.js";
+import type { ContentPart } from "../tools/tool-content.js";
 
 /** Why a run ended. */
 export type StopReason = "complete" | "max_steps" | "cancelled" | "error";
@@ -17,6 +18,8 @@ export interface ToolCallRecord {
   readonly result: string;
   /** False when the call was refused, failed or rejected its arguments. */
   readonly ok: boolean;
+  /** The result as content parts, when the tool kept non-text content (see `ToolContent`). */
+  readonly parts?: readonly ContentPart[];
 }
 
 /** What `agent.run()` returns. */

@@ -3,6 +3,7 @@
  * The structural interface a model provider implements.
  */
 import type { ToolCall } from "./elicitation.js";
+import type { ContentPart } from "../tools/tool-content.js";
 import type { ToolSchema } from "../tools/tool-schema.js";
 
 /** One message of a conversation. */
@@ -15,22 +16,56 @@ export interface Message {
   readonly toolCallId?: string;
   /** On tool messages: the tool's name. */
   readonly name?: string;
+  /**
+   * On tool messages: the result as content parts (text and images), set only
+   * when the tool kept non-text content (e.g. `mcpTools(client, { keepImages:
+   * true })`). `content` is always the text form; a provider that cannot show
+   * images uses it.
+   */
+  readonly parts?: readonly ContentPart[];
 }
+
+/**
+ * Why the model stopped, as the provider reported it, normalised:
+ * `end_turn` (it finished), `tool_use` (it wants tool results), `max_tokens`
+ * (the output was cut at the provider's limit), `stop_sequence`, or `other`.
+ * A refusal is not a stop reason: a provider throws for it.
+ */
+export type ModelStopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "other";
 
 /** What a model returns for one turn: text, tool calls, or both. */
 export interface LLMTurn {
   readonly content?: string;
   readonly toolCalls?: readonly ToolCall[];
-  /** Token usage when the provider reports it. */
+  /** Token usage when the provider reports it (the shipped providers use `inputTokens`, `outputTokens`, `cacheReadInputTokens`, `cacheCreationInputTokens`). */
   readonly usage?: Readonly<Record<string, number>>;
+  /** Why the model stopped, when the provider says. */
+  readonly stopReason?: ModelStopReason;
 }
+
+/**
+ * Something a streaming provider reports while a turn is still arriving:
+ * a piece of text, or the start of a tool call (its arguments may still be
+ * streaming; the complete call comes in the `LLMTurn`).
+ */
+export type LLMStreamEvent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool_call"; readonly id: string; readonly name: string };
 
 /** One completion request. */
 export interface LLMRequest {
   readonly model: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolSchema[];
+  /** Aborted when the run is cancelled: a provider aborts its HTTP request and rejects. */
   readonly signal?: AbortSignal;
+  /**
+   * Called for each piece of the turn as it arrives, in order, before
+   * `complete()` resolves. Optional on both sides: a provider that does not
+   * stream never calls it, and the turn it returns is the whole answer anyway.
+   * A callback that throws is the caller's bug; providers do not catch it.
+   */
+  readonly onEvent?: (event: LLMStreamEvent) => void;
 }
 
 /** A model. Anything with `complete()` of this shape is one; no base class. */

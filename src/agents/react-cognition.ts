@@ -9,9 +9,10 @@ import { checkTimeoutMs, emitGateCheck, gateVerdict, notRunMessage, shouldGate }
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
 import type { ToolCall } from "./elicitation.js";
-import type { Message } from "./llm.js";
+import type { LLMStreamEvent, Message, ModelStopReason } from "./llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
+import { isToolContent } from "../tools/tool-content.js";
 
 /** Options of a `ReActCognition`. */
 export interface ReActOptions {
@@ -21,6 +22,19 @@ export interface ReActOptions {
   readonly maxSteps?: number;
   /** The deadline for an Asker's answer to a gated call, enforced here (source `timeout`); unset waits forever. */
   readonly approvalTimeoutMs?: number;
+}
+
+/** The `onEvent` of one step's request: stream events become `llm.delta` / `llm.tool_call` on `ctx`. */
+function streamEvents(ctx: RunContext, step: number): (event: LLMStreamEvent) => void {
+  return (e) => {
+    if (e.type === "text") ctx.emit("llm.delta", { step, text: e.text });
+    else if (e.type === "tool_call") ctx.emit("llm.tool_call", { step, id: e.id, tool: e.name });
+  };
+}
+
+/** `record`, plus the tool's content parts when it returned a `ToolContent` (images for a vision-capable model). */
+function withParts(record: ToolCallRecord, value: unknown): ToolCallRecord {
+  return isToolContent(value) ? Object.freeze({ ...record, parts: value.parts }) : record;
 }
 
 /**
@@ -33,6 +47,17 @@ export interface ReActOptions {
  * malformed call is reported back to the model as the tool's result, so the
  * model can route around it; the run ends with `"error"` only when the model
  * itself fails.
+ *
+ * Events besides the tool and gate ones, for a UI that shows a run live:
+ * - `llm.delta` `{ step, text }`: a piece of the model's text, as a streaming
+ *   provider reports it (before `llm.turn` of the same step);
+ * - `llm.tool_call` `{ step, id, tool }`: the model started a tool call (its
+ *   arguments may still be arriving);
+ * - `llm.turn` `{ step, content, toolCalls, stopReason? }`: the whole turn
+ *   (`stopReason` when the provider reported one).
+ * A provider that does not stream (e.g. `FakeLLM`) emits only `llm.turn`.
+ * When the last turn's provider reported why it stopped, the result's
+ * `details.modelStopReason` says so (`max_tokens` means the text was cut).
  */
 export class ReActCognition implements Cognition {
   readonly tools: readonly Tool[];
@@ -63,30 +88,32 @@ export class ReActCognition implements Cognition {
     const messages: Message[] = [];
     if (agent.prompt) messages.push({ role: "system", content: agent.prompt });
     messages.push({ role: "user", content: task });
+    let modelStop: ModelStopReason | undefined;
     const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult =>
-      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}) });
+      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}), ...(modelStop ? { details: Object.freeze({ modelStopReason: modelStop }) } : {}) });
     if (!llm) return done("", "error", 0, new TypeError(`agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
       let turn;
       try {
-        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal });
+        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
       } catch (err) {
         if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
         return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
       }
       for (const [k, v] of Object.entries(turn.usage ?? {})) usage[k] = (usage[k] ?? 0) + v;
       last = turn.content ?? "";
+      modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];
-      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name) });
+      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), ...(turn.stopReason ? { stopReason: turn.stopReason } : {}) });
       messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
       if (!toolCalls.length) return done(last, "complete", step);
       for (const call of toolCalls) {
         if (ctx.cancelled) return done(last, "cancelled", step);
         const record = await this.execute(call, ctx);
         calls.push(record);
-        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name });
+        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name, ...(record.parts ? { parts: record.parts } : {}) });
         if (ctx.cancelled) return done(last, "cancelled", step);
       }
     }
@@ -116,7 +143,7 @@ export class ReActCognition implements Cognition {
       ctx.checkCancelled();
       const value = await t.run(used, ctx);
       ctx.emit("tool.result", { id: call.id, tool: call.name, ok: true });
-      return rec(resultText(value), true, used);
+      return withParts(rec(resultText(value), true, used), value);
     } catch (err) {
       ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
       if (err instanceof Cancelled) return rec(`the run was cancelled; '${call.name}' was not completed`, false, used);

@@ -8,10 +8,9 @@
  * removed afterwards.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { scratchProject as makeScratch } from "../helpers/scratch-project.js";
 import { NODE, ROOT } from "./support.js";
 
 const INSTALL = "npm install @modelcontextprotocol/sdk express";
@@ -25,28 +24,7 @@ afterEach(() => {
 
 /** A scratch project holding the built package and every dependency except `withheld`. */
 function scratchProject(withheld: readonly string[]): string {
-  if (!existsSync(join(ROOT, "dist/mcp/index.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
-  const dir = mkdtempSync(join(tmpdir(), "agentkit-gate-"));
-  scratch = dir;
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "gate-scratch", private: true, type: "module" }));
-  const nm = join(dir, "node_modules");
-  const pkg = join(nm, "arc-agentkit");
-  mkdirSync(pkg, { recursive: true });
-  cpSync(join(ROOT, "package.json"), join(pkg, "package.json"));
-  cpSync(join(ROOT, "dist"), join(pkg, "dist"), { recursive: true });
-  const link = (name: string) => symlinkSync(join(ROOT, "node_modules", name), join(nm, name), "dir");
-  for (const entry of readdirSync(join(ROOT, "node_modules"))) {
-    if (entry.startsWith(".") || entry === "arc-agentkit") continue;
-    if (entry.startsWith("@")) {
-      mkdirSync(join(nm, entry), { recursive: true });
-      for (const sub of readdirSync(join(ROOT, "node_modules", entry))) {
-        if (!withheld.includes(`${entry}/${sub}`)) link(`${entry}/${sub}`);
-      }
-    } else if (!withheld.includes(entry)) {
-      link(entry);
-    }
-  }
-  return dir;
+  return (scratch = makeScratch(ROOT, withheld));
 }
 
 /** Import `specifier` in a fresh node inside `dir`; report how it went. */

@@ -6,7 +6,8 @@
  * dropped (a read returns the text a person or model reads).
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { blockText, contentText } from "../../wire/content.js";
+import { blockText, contentText, type ContentBlock } from "../../wire/content.js";
+import { ToolContent, type ContentPart } from "../../tools/tool-content.js";
 
 /**
  * A tool result as one string: blocks joined with `\n`, non-text blocks as
@@ -18,6 +19,23 @@ export function toolResultText(result: CallToolResult): string {
   let text = contentText(blocks);
   if (!blocks.length && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   return result.isError ? `ERROR: ${text}` : text;
+}
+
+/**
+ * A tool result with its images kept: a `ToolContent` (text form as
+ * `toolResultText` renders it, plus parts — text blocks as text, image blocks
+ * as images, any other block as its marker) when the result has an image
+ * block; otherwise the same string `toolResultText` returns.
+ */
+export function toolResultContent(result: CallToolResult): string | ToolContent {
+  const text = toolResultText(result);
+  const blocks = (result.content ?? []) as readonly (ContentBlock & { data?: unknown; mimeType?: unknown })[];
+  if (!blocks.some((b) => b.type === "image")) return text;
+  const parts: ContentPart[] = blocks.map((b) =>
+    b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" ? { type: "image", data: b.data, mimeType: b.mimeType } : { type: "text", text: blockText(b) },
+  );
+  if (result.isError) parts.unshift({ type: "text", text: "ERROR:" });
+  return new ToolContent(text, parts);
 }
 
 /** The text contents of a resource read, joined with `\n`; binary blobs are dropped. */

@@ -6,24 +6,33 @@ import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/sdk
 import type { RunContext } from "../../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
 import { deepFreeze } from "../../util/format.js";
-import { toolResultText } from "./content.js";
+import type { ToolContent } from "../../tools/tool-content.js";
+import { toolResultContent, toolResultText } from "./content.js";
 import type { MCPClient } from "./mcp-client.js";
 
 /** Options of `mcpTools()`. */
 export interface McpToolsOptions {
   /** Prepended to every tool's `name` and `schema.name`, e.g. `"fs_"`. Default `""`. Two servers exposing one name need one. */
   readonly prefix?: string;
+  /**
+   * Keep image blocks of a result: `run()` then returns a `ToolContent` (text
+   * form plus parts) for a result with an image, which `ReActCognition` hands
+   * to the model as image content (a vision-capable provider sends it; others
+   * read the text form). Default `false`: results are text, images become
+   * `[image content omitted]`.
+   */
+  readonly keepImages?: boolean;
 }
 
 /**
  * One MCP tool adapted to the `Tool` contract (structurally: no base class, no
  * registration). `run()` calls the server through the client it came from and
- * returns text: text blocks joined with `\n`, every other block as
+ * returns text (a `ToolContent` when made with `keepImages` and the result has an image): text blocks joined with `\n`, every other block as
  * `[<type> content omitted]`, and an `isError` result as `ERROR: ...` — not an
  * exception. Arguments are not checked locally; the server's schema is passed
  * through unchanged and the server validates.
  */
-export class McpTool implements Tool {
+export class McpTool<R extends string | ToolContent = string> implements Tool {
   readonly name: string;
   readonly description: string;
   readonly schema: ToolSchema;
@@ -41,6 +50,8 @@ export class McpTool implements Tool {
     private readonly client: MCPClient,
     tool: SdkTool,
     prefix = "",
+    /** See `McpToolsOptions.keepImages`. */
+    readonly keepImages = false,
   ) {
     this.mcpName = tool.name;
     this.name = `${prefix}${tool.name}`;
@@ -56,8 +67,8 @@ export class McpTool implements Tool {
    *
    * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
    */
-  run(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
-    return this.client.callTool(this.mcpName, args, { ctx }).then(toolResultText);
+  run(args: Record<string, unknown>, ctx: RunContext): Promise<R> {
+    return this.client.callTool(this.mcpName, args, { ctx }).then((r) => (this.keepImages ? toolResultContent(r) : toolResultText(r)) as R);
   }
 }
 
@@ -68,8 +79,11 @@ export class McpTool implements Tool {
  *
  * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
-export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool[]> {
+export async function mcpTools(client: MCPClient, options: McpToolsOptions & { readonly keepImages: true }): Promise<McpTool<string | ToolContent>[]>;
+export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
+export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new TypeError("mcpTools: 'prefix' must be a string");
-  return (await client.listTools()).map((t) => new McpTool(client, t, prefix));
+  if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new TypeError("mcpTools: 'keepImages' must be a boolean");
+  return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false));
 }

@@ -4,22 +4,30 @@
  * JSON) for the real `claude` binary, on 127.0.0.1:0. Each model request
  * consumes the next scripted turn; a request past the end of the script is
  * answered with an API error naming the fake, so a broken test fails loudly.
+ * The SSE sequence is the API's (message_start, content_block_start, ping,
+ * deltas — tool input JSON in two pieces — content_block_stop, message_delta,
+ * message_stop); every answer carries a `request-id` header, and error bodies
+ * carry `request_id` as the API's do. `AnthropicLLM`'s tests use it too.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { closeServer, listen, parseBody, readBody, sse, type RecordedRequest } from "./http-util.js";
 
 /** One scripted model turn. */
 export interface AnthropicTurn {
-  /** Text the model says (before any tool use). */
-  readonly text?: string;
+  /** Text the model says (before any tool use); an array is sent as one `text_delta` per element. */
+  readonly text?: string | readonly string[];
   /** Tool uses the model makes; ids default to `toolu_fake_<n>`. */
   readonly toolUses?: readonly { readonly id?: string; readonly name: string; readonly input: Record<string, unknown> }[];
   /** Token usage reported. Default input 10, output 5. */
-  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
+  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number; readonly cache_read_input_tokens?: number; readonly cache_creation_input_tokens?: number };
+  /** The `stop_reason` sent. Default `tool_use` with tool uses, else `end_turn`. */
+  readonly stopReason?: string;
   /** Never answer (the request hangs until the CLI gives up or the fake closes). */
   readonly hang?: boolean;
-  /** Answer with an HTTP error instead: `{ type: "error", error: { type, message } }`. */
-  readonly error?: { readonly status: number; readonly type: string; readonly message: string };
+  /** Stream up to the first text delta, then stall (until the client hangs up or the fake closes). */
+  readonly stallAfterFirstDelta?: boolean;
+  /** Answer with an HTTP error instead: `{ type: "error", error: { type, message }, request_id }`, with extra `headers` (e.g. `retry-after`). */
+  readonly error?: { readonly status: number; readonly type: string; readonly message: string; readonly headers?: Readonly<Record<string, string>> };
 }
 
 /** A turn, or a function of the request body choosing one. */
@@ -40,6 +48,8 @@ let ids = 0;
 export class FakeAnthropic {
   /** Every request received, in order (including the CLI's `HEAD /` preflight). */
   readonly requests: RecordedRequest[] = [];
+  /** Request ids of answers whose connection the client closed before the answer ended (an aborted request). */
+  readonly hungUp: string[] = [];
   private next = 0;
 
   private constructor(
@@ -95,42 +105,58 @@ export class FakeAnthropic {
     const turn: AnthropicTurn = step === undefined
       ? { error: { status: 400, type: "invalid_request_error", message: `fake anthropic: script exhausted after ${this.script.length} turn(s)` } }
       : typeof step === "function" ? step(body) : step;
+    const requestId = `req_fake_${++ids}`;
+    res.on("close", () => {
+      if (!res.writableEnded) this.hungUp.push(requestId);
+    });
     if (turn.hang) return;
     if (turn.error) {
-      res.writeHead(turn.error.status, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: turn.error.type, message: turn.error.message } }));
+      res
+        .writeHead(turn.error.status, { "content-type": "application/json", "request-id": requestId, ...(turn.error.headers ?? {}) })
+        .end(JSON.stringify({ type: "error", error: { type: turn.error.type, message: turn.error.message }, request_id: requestId }));
       return;
     }
-    this.respond(res, body, turn);
+    this.respond(res, body, turn, requestId);
   }
 
-  private respond(res: ServerResponse, body: AnthropicRequest, turn: AnthropicTurn): void {
+  private respond(res: ServerResponse, body: AnthropicRequest, turn: AnthropicTurn, requestId: string): void {
     const usage = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
     const blocks: Record<string, unknown>[] = [];
-    if (turn.text !== undefined) blocks.push({ type: "text", text: turn.text });
+    const pieces = turn.text === undefined ? undefined : typeof turn.text === "string" ? [turn.text] : turn.text;
+    if (pieces !== undefined) blocks.push({ type: "text", text: pieces.join("") });
     for (const t of turn.toolUses ?? []) blocks.push({ type: "tool_use", id: t.id ?? `toolu_fake_${++ids}`, name: t.name, input: t.input });
-    const stopReason = turn.toolUses?.length ? "tool_use" : "end_turn";
+    const stopReason = turn.stopReason ?? (turn.toolUses?.length ? "tool_use" : "end_turn");
     const id = `msg_fake_${++ids}`;
     if (!body.stream) {
-      res.writeHead(200, { "content-type": "application/json" }).end(
+      res.writeHead(200, { "content-type": "application/json", "request-id": requestId }).end(
         JSON.stringify({ id, type: "message", role: "assistant", model: body.model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }),
       );
       return;
     }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": requestId });
+    const { output_tokens: _out, ...startUsage } = usage;
     sse(res, "message_start", {
       type: "message_start",
-      message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
+      message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } },
     });
-    blocks.forEach((b, index) => {
+    for (const [index, b] of blocks.entries()) {
       if (b.type === "text") {
         sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
-        sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: b.text } });
+        if (index === 0) sse(res, "ping", { type: "ping" });
+        for (const text of pieces ?? []) {
+          sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } });
+          if (turn.stallAfterFirstDelta) return; // the client hangs up; `hungUp` records it
+        }
       } else {
         sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
-        sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } });
+        if (index === 0) sse(res, "ping", { type: "ping" });
+        // The API streams the input JSON in pieces (the first often empty).
+        const json = JSON.stringify(b.input);
+        const cut = Math.floor(json.length / 2);
+        for (const partial_json of ["", json.slice(0, cut), json.slice(cut)]) sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
       }
       sse(res, "content_block_stop", { type: "content_block_stop", index });
-    });
+    }
     sse(res, "message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();

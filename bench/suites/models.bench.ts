@@ -1,0 +1,112 @@
+/**
+ * @module bench/suites/models.bench
+ * Benchmark 7, the model loop's own overhead: one turn through `Agent` +
+ * `ReActCognition` + `AnthropicLLM` / `OpenAILLM` (the provider adapter and
+ * the loop's bookkeeping: messages, stream events on ctx, usage, the result),
+ * beside a bare streaming SDK call to the same fake API that reads the same
+ * events and keeps the text — the floor for one turn.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { Agent, ReActCognition, RunContext } from "arc-agentkit";
+import { AnthropicLLM, OpenAILLM } from "arc-agentkit/models";
+import { abba, medianRatio, roundRatios } from "../lib/abba.js";
+import { sequential, type Caller } from "../lib/callers.js";
+import { startServer, type ChildServer } from "../lib/child-server.js";
+import { pick, type BenchConfig, type Suite } from "../lib/config.js";
+import type { Goal, Section } from "../lib/report.js";
+import { ms, percentile, ratio } from "../lib/stats.js";
+
+const TARGET = 1.05;
+const EXPECTED = "Hello, world.";
+
+function check(text: string): void {
+  if (text !== EXPECTED) throw new Error(`models bench: unexpected answer ${JSON.stringify(text)}`);
+}
+
+function bareAnthropic(url: string): Caller {
+  const client = new Anthropic({ apiKey: "bench", baseURL: url, maxRetries: 0 });
+  return {
+    async call() {
+      let text = "";
+      const stream = await client.messages.create({ model: "m", max_tokens: 64, stream: true, messages: [{ role: "user", content: "hi" }] });
+      for await (const ev of stream) if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") text += ev.delta.text;
+      check(text);
+    },
+    close: async () => {},
+  };
+}
+
+function bareOpenAI(url: string): Caller {
+  const client = new OpenAI({ apiKey: "bench", baseURL: `${url}/v1`, maxRetries: 0 });
+  return {
+    async call() {
+      let text = "";
+      const stream = await client.responses.create({ model: "m", stream: true, input: [{ role: "user", content: "hi" }] });
+      for await (const ev of stream) if (ev.type === "response.output_text.delta") text += ev.delta;
+      check(text);
+    },
+    close: async () => {},
+  };
+}
+
+function agentCaller(llm: AnthropicLLM | OpenAILLM): Caller {
+  const agent = new Agent({ name: "bench", model: "m", cognition: new ReActCognition({ tools: [] }) });
+  return {
+    async call() {
+      const result = await agent.run("hi", new RunContext({ llm }));
+      if (result.stopReason !== "complete") throw new Error(`models bench: run ended ${result.stopReason}: ${result.error?.message}`);
+      check(result.output);
+    },
+    close: async () => {},
+  };
+}
+
+async function run(cfg: BenchConfig): Promise<Section> {
+  const rounds = pick(cfg, 6, 3);
+  const batch = pick(cfg, 200, 40);
+  let server: ChildServer | undefined;
+  try {
+    server = await startServer("model-api");
+    const url = server.url;
+    const callers = new Map<string, Caller>([
+      ["anthropic-agent", agentCaller(new AnthropicLLM({ apiKey: "bench", baseURL: url, maxRetries: 0, maxTokens: 64 }))],
+      ["anthropic-bare", bareAnthropic(url)],
+      ["openai-agent", agentCaller(new OpenAILLM({ apiKey: "bench", baseURL: `${url}/v1`, maxRetries: 0 }))],
+      ["openai-bare", bareOpenAI(url)],
+    ]);
+    for (const c of callers.values()) await sequential(c, 50);
+    const p50 = (b: number[][]): number => percentile(b.flat(), 0.5);
+    const rows: string[][] = [];
+    const goals: Goal[] = [];
+    for (const provider of ["anthropic", "openai"] as const) {
+      const names = [`${provider}-agent`, `${provider}-bare`];
+      const res = await abba(names, rounds, (k) => sequential(callers.get(k)!, batch));
+      const r = medianRatio(roundRatios(res, names[0]!, names[1]!, p50));
+      for (const k of names) {
+        const all = res.get(k)!.flat(2);
+        const ours = k.endsWith("agent");
+        const label = ours ? `Agent + ReActCognition + ${provider === "anthropic" ? "AnthropicLLM" : "OpenAILLM (responses)"}` : `bare ${provider === "anthropic" ? "messages.create" : "responses.create"}({ stream: true })`;
+        rows.push([label, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), ours ? `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})` : "1.00x"]);
+      }
+      goals.push({ goal: `${provider}: one agent turn's p50 within ${TARGET.toFixed(2)}x of a bare SDK streaming call`, measured: ratio(r.median), met: r.median <= TARGET });
+    }
+    return {
+      id: "models",
+      title: "7. Model loop overhead (one ReAct turn vs a bare SDK call, same fake API)",
+      method:
+        `A child process serves a canned streamed text turn (prepared bytes) for \`/v1/messages\` and \`/v1/responses\`. ` +
+        `Ours: \`agent.run("hi", new RunContext({ llm }))\` with \`ReActCognition({ tools: [] })\` — one model turn through the provider adapter, ` +
+        `\`llm.delta\`/\`llm.turn\` emitted on ctx, usage summed, the frozen result. Floor: the same SDK's raw streaming create, reading the ` +
+        `same events and keeping the text. ${rounds} ABBA rounds of ${batch} sequential turns per contender; ratio = median of per-round p50 ratios (range in brackets).`,
+      tables: [{ head: ["path", "p50 ms", "p99 ms", "p50 vs bare SDK"], rows }],
+      goals,
+      notes: ["Both contenders use the same SDK client code path and the same loopback connection pool; the difference is the adapter (request building, tool-name map, event dispatch) and the loop (messages, events, result)."],
+    };
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** Benchmark 7. */
+export const models: Suite = { id: "models", title: "Models", run };

@@ -1,0 +1,187 @@
+/**
+ * @module models/anthropic-llm
+ * `AnthropicLLM`: the Messages API through `@anthropic-ai/sdk`, streamed.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import type { LLM, LLMRequest, LLMTurn, Message, ModelStopReason } from "../agents/llm.js";
+import type { ContentPart } from "../tools/tool-content.js";
+import type { JsonSchema, ToolSchema } from "../tools/tool.js";
+import { anthropicSdk } from "./anthropic-sdk.js";
+import { ModelOptionsError } from "./model-sdk.error.js";
+import { ModelRefusedError } from "./model.error.js";
+import { checkAborted, toModelError } from "./provider-errors.js";
+import { ToolNames } from "./tool-names.js";
+import { TurnBuilder } from "./turn-builder.js";
+
+type Params = Anthropic.MessageCreateParamsStreaming;
+type Block = Anthropic.ContentBlockParam;
+
+/** Options of an `AnthropicLLM`. */
+export interface AnthropicLLMOptions {
+  /** Default: the SDK's (`ANTHROPIC_API_KEY`, or `ANTHROPIC_AUTH_TOKEN` as a bearer token). Never logged. */
+  readonly apiKey?: string;
+  /** Default: the SDK's (`ANTHROPIC_BASE_URL`, else the public API). */
+  readonly baseURL?: string;
+  /** `max_tokens` of every request. Default 4096. */
+  readonly maxTokens?: number;
+  /**
+   * Retries of a 408/409/429/5xx or a dropped connection, with the SDK's
+   * backoff, honouring `retry-after` (the SDK waits as long as the header
+   * says, even 120 s). Default 2 (three requests). 0 turns retrying off.
+   */
+  readonly maxRetries?: number;
+  /** Mark the tool list and the system prompt as prompt-cache breakpoints (`cache_control: ephemeral`). Default true. */
+  readonly promptCaching?: boolean;
+}
+
+const STOP: Record<string, ModelStopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", model_context_window_exceeded: "max_tokens", stop_sequence: "stop_sequence" };
+
+function positiveInt(name: string, v: number | undefined, min: number): void {
+  if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new ModelOptionsError(`AnthropicLLM: '${name}' must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+}
+
+/**
+ * A model on the Anthropic Messages API. `complete()` streams: text deltas
+ * and tool-call starts reach `request.onEvent` as they arrive; the turn has
+ * the text, the tool calls (JSON input parsed), the stop reason and usage
+ * (`inputTokens`, `outputTokens`, `cacheReadInputTokens`,
+ * `cacheCreationInputTokens`). System messages become the `system` prompt;
+ * tool schemas go out as they are (`input_schema`); tool names the API
+ * refuses are mapped reversibly. Aborting `request.signal` aborts the HTTP
+ * request and rejects with `Cancelled`.
+ *
+ * @throws ModelSdkMissingError (constructor) when `@anthropic-ai/sdk` is not installed.
+ * complete() rejects with `ModelAuthError`, `ModelRateLimitError`,
+ * `ModelContextTooLongError`, `ModelRefusedError` (stop reason `refusal`) or
+ * `ModelError`, each with the API's message and request id.
+ */
+export class AnthropicLLM implements LLM {
+  readonly maxTokens: number;
+  readonly promptCaching: boolean;
+  private readonly client: Anthropic;
+
+  constructor(options: AnthropicLLMOptions = {}) {
+    positiveInt("maxTokens", options.maxTokens, 1);
+    positiveInt("maxRetries", options.maxRetries, 0);
+    const sdk = anthropicSdk();
+    this.maxTokens = options.maxTokens ?? 4096;
+    this.promptCaching = options.promptCaching ?? true;
+    this.client = new sdk.Anthropic({
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    });
+  }
+
+  /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */
+  params(request: LLMRequest, names = new ToolNames(request.tools.map((t) => t.name))): Params {
+    const system = request.messages.filter((m) => m.role === "system").map((m) => m.content).filter(Boolean).join("\n\n");
+    const cache = this.promptCaching ? { cache_control: { type: "ephemeral" as const } } : {};
+    const tools = request.tools.map((t, i) => ({ ...anthropicTool(t, names), ...(i === request.tools.length - 1 ? cache : {}) }));
+    return {
+      model: request.model,
+      max_tokens: this.maxTokens,
+      stream: true,
+      ...(system ? { system: [{ type: "text" as const, text: system, ...cache }] } : {}),
+      ...(tools.length ? { tools } : {}),
+      messages: anthropicMessages(request.messages, names),
+    };
+  }
+
+  async complete(request: LLMRequest): Promise<LLMTurn> {
+    checkAborted(request.signal);
+    const names = new ToolNames(request.tools.map((t) => t.name));
+    const out = new TurnBuilder("anthropic", request);
+    try {
+      const { data: stream, request_id } = await this.client.messages.create(this.params(request, names), request.signal ? { signal: request.signal } : undefined).withResponse();
+      out.requestId = request_id ?? undefined;
+      const stopped = await readStream(stream, out, names);
+      // A raw stream just stops iterating on abort, without an error.
+      checkAborted(request.signal);
+      if (!stopped) throw toModelError("anthropic", { message: "the stream ended before message_stop", requestID: out.requestId });
+    } catch (err) {
+      throw toModelError("anthropic", err, request.signal);
+    }
+    return out.turn();
+  }
+}
+
+/** Read the event stream into `out`; true when `message_stop` arrived. */
+async function readStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, out: TurnBuilder, names: ToolNames): Promise<boolean> {
+  const tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
+  let raw: string | null = null;
+  for await (const ev of stream) {
+    switch (ev.type) {
+      case "message_start":
+        usage(out, ev.message.usage);
+        break;
+      case "content_block_start":
+        if (ev.content_block.type === "tool_use") {
+          const b = ev.content_block;
+          tools.set(ev.index, { id: b.id, name: names.local(b.name), json: "", input: b.input });
+          out.toolStart(b.id, names.local(b.name));
+        } else if (ev.content_block.type === "text") out.text(ev.content_block.text);
+        break;
+      case "content_block_delta":
+        if (ev.delta.type === "text_delta") out.text(ev.delta.text);
+        else if (ev.delta.type === "input_json_delta") tools.get(ev.index)!.json += ev.delta.partial_json;
+        break;
+      case "content_block_stop": {
+        const t = tools.get(ev.index);
+        if (t) out.toolCall(t.id, t.name, t.json || JSON.stringify(t.input ?? {}));
+        break;
+      }
+      case "message_delta":
+        raw = ev.delta.stop_reason;
+        usage(out, ev.usage);
+        break;
+      case "message_stop":
+        if (raw === "refusal") throw new ModelRefusedError({ provider: "anthropic", requestId: out.requestId, providerMessage: out.content || "stop_reason: refusal" });
+        out.stopReason = raw ? (STOP[raw] ?? "other") : undefined;
+        return true;
+    }
+  }
+  return false;
+}
+
+function usage(out: TurnBuilder, u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsage> | null | undefined): void {
+  if (!u) return;
+  out.usage("inputTokens", u.input_tokens);
+  out.usage("outputTokens", u.output_tokens);
+  out.usage("cacheReadInputTokens", u.cache_read_input_tokens);
+  out.usage("cacheCreationInputTokens", u.cache_creation_input_tokens);
+}
+
+/** A tool as the Messages API takes it: the schema passed through, `type: "object"` added when absent. */
+export function anthropicTool(t: ToolSchema, names: ToolNames): Anthropic.Tool {
+  const schema: JsonSchema = t.parameters.type === undefined ? { type: "object", ...t.parameters } : t.parameters;
+  return { name: names.wire(t.name), ...(t.description ? { description: t.description } : {}), input_schema: schema as Anthropic.Tool.InputSchema };
+}
+
+function resultContent(m: Message): string | Anthropic.ToolResultBlockParam["content"] {
+  if (!m.parts) return m.content;
+  return m.parts
+    .filter((p: ContentPart) => p.type !== "text" || p.text !== "")
+    .map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image" as const, source: { type: "base64" as const, media_type: p.mimeType as "image/png", data: p.data } }));
+}
+
+/** The conversation as Messages API turns: tool results merged into one user turn, system messages left out (they go to `system`). */
+export function anthropicMessages(messages: readonly Message[], names: ToolNames): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  let results: Block[] | null = null;
+  for (const m of messages) {
+    if (m.role === "tool") {
+      if (!results) out.push({ role: "user", content: (results = []) });
+      results.push({ type: "tool_result", tool_use_id: m.toolCallId ?? "", content: resultContent(m), ...(m.content.startsWith("ERROR: ") ? { is_error: true } : {}) });
+      continue;
+    }
+    results = null;
+    if (m.role === "user") out.push({ role: "user", content: m.content });
+    else if (m.role === "assistant") {
+      const blocks: Block[] = m.content ? [{ type: "text", text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: names.wire(c.name), input: c.arguments ?? {} });
+      if (blocks.length) out.push({ role: "assistant", content: blocks });
+    }
+  }
+  return out;
+}

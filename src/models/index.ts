@@ -1,0 +1,18 @@
+/**
+ * @module arc-agentkit/models
+ * Public surface of the model providers. Every export is listed by name
+ * (types with `export type`); test/models/index.test.ts snapshots the sorted
+ * names, so an addition is a reviewed decision. The SDKs are optional peers
+ * loaded when a provider is constructed: importing this module needs neither.
+ */
+export { AnthropicLLM } from "./anthropic-llm.js";
+export type { AnthropicLLMOptions } from "./anthropic-llm.js";
+export { OpenAILLM } from "./openai-llm.js";
+export type { OpenAILLMOptions } from "./openai-llm.js";
+export { ANTHROPIC_INSTALL_LINE } from "./anthropic-sdk.js";
+export { OPENAI_INSTALL_LINE } from "./openai-sdk.js";
+export { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "./model.error.js";
+export type { ModelErrorFacts } from "./model.error.js";
+export { ModelOptionsError, ModelSdkMissingError } from "./model-sdk.error.js";
+export { strictSchema, stripNulls } from "./strict-schema.js";
+export { MAX_WIRE_NAME_LENGTH, ToolNames } from "./tool-names.js";

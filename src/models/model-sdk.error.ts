@@ -1,0 +1,27 @@
+/**
+ * @module models/model-sdk.error
+ * A provider was constructed without its optional peer SDK, or with bad options.
+ */
+import { AgentkitError } from "../errors/agentkit.error.js";
+
+/** The provider's SDK is not installed; `installLine` is the command that installs it. */
+export class ModelSdkMissingError extends AgentkitError {
+  constructor(
+    /** The class that needed it, e.g. `"AnthropicLLM"`. */
+    readonly provider: string,
+    /** The package, e.g. `"@anthropic-ai/sdk"`. */
+    readonly sdk: string,
+    /** The line that installs it. */
+    readonly installLine: string,
+    cause: unknown,
+  ) {
+    super("model_sdk_missing", `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`, { cause });
+  }
+}
+
+/** A provider's options were wrong: the message names the option and what is accepted. */
+export class ModelOptionsError extends AgentkitError {
+  constructor(message: string) {
+    super("model_options", message);
+  }
+}

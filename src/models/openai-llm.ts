@@ -1,0 +1,118 @@
+/**
+ * @module models/openai-llm
+ * `OpenAILLM`: the Responses API (default) or Chat Completions through the
+ * `openai` SDK, streamed.
+ */
+import type OpenAI from "openai";
+import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
+import { ModelOptionsError } from "./model-sdk.error.js";
+import { openaiSdk } from "./openai-sdk.js";
+import { chatBody, openaiTool, readChat, readResponses, responsesBody, truncated, type WireTool } from "./openai-wire.js";
+import { checkAborted, toModelError } from "./provider-errors.js";
+import { ToolNames } from "./tool-names.js";
+import { TurnBuilder } from "./turn-builder.js";
+
+/** Options of an `OpenAILLM`. */
+export interface OpenAILLMOptions {
+  /**
+   * Default: the SDK's (`OPENAI_API_KEY`). A local server that needs none
+   * still needs a value here (any string). Never logged.
+   */
+  readonly apiKey?: string;
+  /** Default: the SDK's (`OPENAI_BASE_URL`, else the public API). Include the `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
+  readonly baseURL?: string;
+  /** `"responses"` (default): the Responses API. `"chat"`: Chat Completions, for vLLM, Ollama, LM Studio, OpenRouter and the like. */
+  readonly api?: "responses" | "chat";
+  /**
+   * Retries of a 408/409/429/5xx or a dropped connection, with the SDK's
+   * backoff, honouring `retry-after` up to 60 s (longer values are ignored
+   * by the SDK, which then backs off on its own). Default 2. 0 turns it off.
+   */
+  readonly maxRetries?: number;
+  /** The output token limit (`max_output_tokens` / `max_tokens`). Default: the server's. */
+  readonly maxTokens?: number;
+  /**
+   * Send tool schemas in OpenAI's strict form (every property required,
+   * optional ones nullable, `additionalProperties: false`, unsupported
+   * keywords dropped); a schema with no strict form goes non-strict. The
+   * `null`s the model sends for absent properties are removed before the tool
+   * runs. Default false: schemas go as they are.
+   */
+  readonly strict?: boolean;
+}
+
+function checkOptions(o: OpenAILLMOptions): void {
+  if (o.api !== undefined && o.api !== "responses" && o.api !== "chat") throw new ModelOptionsError(`OpenAILLM: 'api' must be "responses" or "chat", got ${JSON.stringify(o.api)}`);
+  for (const [k, min] of [["maxRetries", 0], ["maxTokens", 1]] as const) {
+    const v = o[k];
+    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new ModelOptionsError(`OpenAILLM: '${k}' must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  }
+}
+
+/**
+ * A model on an OpenAI-compatible API. `complete()` streams: text deltas and
+ * tool-call starts reach `request.onEvent` as they arrive; the turn has the
+ * text, the function calls (arguments parsed), the stop reason and usage
+ * (`inputTokens` — cached ones included, as OpenAI counts them —
+ * `outputTokens`, `cacheReadInputTokens`). System messages become
+ * `instructions` (Responses) or the first system message (chat). Aborting
+ * `request.signal` aborts the HTTP request and rejects with `Cancelled`.
+ *
+ * @throws ModelSdkMissingError (constructor) when `openai` is not installed;
+ * ModelOptionsError for a bad option or no API key. complete() rejects with
+ * `ModelAuthError`, `ModelRateLimitError`, `ModelContextTooLongError`,
+ * `ModelRefusedError` or `ModelError`, each with the API's message and request id.
+ */
+export class OpenAILLM implements LLM {
+  readonly api: "responses" | "chat";
+  readonly strict: boolean;
+  readonly maxTokens: number | undefined;
+  private readonly client: OpenAI;
+
+  constructor(options: OpenAILLMOptions = {}) {
+    checkOptions(options);
+    const sdk = openaiSdk();
+    this.api = options.api ?? "responses";
+    this.strict = options.strict ?? false;
+    this.maxTokens = options.maxTokens;
+    try {
+      this.client = new sdk.OpenAI({
+        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+        ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+        ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+      });
+    } catch (err) {
+      throw Object.assign(new ModelOptionsError(`OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string) — ${(err as Error).message}`), { cause: err });
+    }
+  }
+
+  /** The tools as sent, and the request body `complete()` sends for `request` (exposed for tests and logging). */
+  body(request: LLMRequest, names = new ToolNames(request.tools.map((t) => t.name))): { tools: WireTool[]; body: Record<string, unknown> } {
+    const tools = request.tools.map((t) => openaiTool(t, names, this.strict));
+    const wire = this.api === "chat" ? chatBody(request.messages, tools, names, this.maxTokens) : responsesBody(request.messages, tools, names, this.maxTokens);
+    return { tools, body: { model: request.model, stream: true, ...wire } };
+  }
+
+  async complete(request: LLMRequest): Promise<LLMTurn> {
+    checkAborted(request.signal);
+    const names = new ToolNames(request.tools.map((t) => t.name));
+    const { tools, body } = this.body(request, names);
+    const byWire = new Map(tools.map((t) => [t.name, t]));
+    const out = new TurnBuilder("openai", request);
+    try {
+      const opts = request.signal ? { signal: request.signal } : undefined;
+      const sent = this.api === "chat"
+        ? this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
+        : this.client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
+      const { data: stream, request_id } = await sent.withResponse();
+      out.requestId = request_id ?? undefined;
+      const read = this.api === "chat" ? readChat : readResponses;
+      const finished = await read(stream as AsyncIterable<unknown>, out, names, byWire);
+      checkAborted(request.signal);
+      if (!finished) throw truncated(out);
+    } catch (err) {
+      throw toModelError("openai", err, request.signal);
+    }
+    return out.turn();
+  }
+}
