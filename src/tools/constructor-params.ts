@@ -64,7 +64,7 @@ export function uninjectableParams(p: ConstructorParams): number[] {
 /**
  * Why a class with constructor parameters cannot be injected when the build
  * wrote no `design:paramtypes`, and the fixes. `who` starts the sentence
- * (`@Tool on RunCheck`, `provider CheckService`); `decorated` says whether
+ * (`@Tool on RunCheck`; empty: it starts at "its constructor"); `decorated` says whether
  * the class is known to carry a decorator (TypeScript writes the metadata only
  * for decorated classes).
  */
@@ -72,7 +72,7 @@ export function missingMetadataMessage(who: string, p: ConstructorParams, missin
   const which = missing.length === p.count ? "none of them has" : `parameter(s) ${missing.join(", ")} have no`;
   const why = "the build does not emit decorator metadata (tsx and esbuild never do, nor does vitest on vite 7)";
   return (
-    `${who}: its constructor takes ${p.count} parameter(s), but the class carries no design:paramtypes metadata and ${which} @inject(Token), so the container cannot know what to pass. ` +
+    `${who ? `${who}: ` : ""}its constructor takes ${p.count} parameter(s), but the class carries no design:paramtypes metadata and ${which} @inject(Token), so the container cannot know what to pass. ` +
     (decorated ? `Why: ${why}. ` : `Why: the class has no decorator (add @injectable() from tsyringe; TypeScript writes the metadata only for decorated classes), or ${why}. `) +
     `Fix one of: build with tsc ("experimentalDecorators" and "emitDecoratorMetadata" on); run tests with vitest 4.1 on vite 8; use SWC with decorator metadata (jsc.transform.decoratorMetadata); or put @inject(Token) on each constructor parameter.`
   );

@@ -68,7 +68,7 @@ export class ScopeScanner {
       const here = [...chain, tokenName(cls)];
       const params = constructorParams(cls);
       const missing = uninjectableParams(params);
-      if (missing.length) this.reject(missingMetadataMessage(here.join(" -> "), params, missing, false));
+      if (missing.length) this.reject(missingMetadataMessage(chain.length ? `its dependency ${here.slice(1).join(" -> ")}` : "", params, missing, false));
       let path: ScopePath = null;
       for (const i of paramIndexes(params)) {
         const { token, optional } = paramToken(params, i);
@@ -83,7 +83,7 @@ export class ScopeScanner {
   }
 
   private tokenScope(token: unknown, optional: boolean, chain: readonly string[], i: number): ScopePath {
-    const where = `${chain.join(" -> ")}: constructor argument ${i}`;
+    const where = chain.length > 1 ? `its dependency ${chain.slice(1).join(" -> ")}: constructor argument ${i}` : `its constructor argument ${i}`;
     if (this.fixed.has(token)) return this.fixed.get(token) ? [tokenName(token)] : null;
     const p = this.providers.get(token);
     if (p !== undefined) return providerClass(p) ? this.classScope(providerClass(p)!, chain) : null;
@@ -94,7 +94,7 @@ export class ScopeScanner {
     if (typeof token === "function") return this.classScope(token as Ctor, chain);
     // delay(() => Class): resolved lazily, after this walk; an optional token may stay unprovided.
     if (optional || (token && typeof token === "object" && "createProxy" in token)) return null;
-    this.reject(`${where} (${tokenName(token)}) is not provided`);
+    this.reject(`${where} (${tokenName(token)}) is not provided — add the class or token to the module's providers (or register it in the container given to bootstrap)`);
   }
 }
 

@@ -160,7 +160,7 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
   const parent = options.container ?? rootContainer;
   const providers = new Map((meta.providers ?? []).map((p) => [providerToken(p), p] as const));
   const scanner = new ScopeScanner(fixedTokens(meta), providers, parent, (step, what, why) => {
-    throw new BootstrapError(name, step, `cannot build ${what}: ${why} (add the missing class or token to providers of @McpServer on ${name})`);
+    throw new BootstrapError(name, step, `cannot build ${what}: ${why}`);
   });
   const planned = scanProviders(meta, scanner);
   const tools = scanTools(meta, scanner);
