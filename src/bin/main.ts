@@ -12,7 +12,7 @@ const COMMANDS = ["serve", "inspect", "call"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function version(): string {
-  return (createRequire(import.meta.url)("../../../package.json") as { version: string }).version;
+  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 }
 
 async function run(command: Command, argv: readonly string[], context: FailureContext): Promise<number> {
