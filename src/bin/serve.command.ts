@@ -219,6 +219,11 @@ export function stdioEntry(modulePath: string, exportName: string | undefined, t
   return { type: "stdio", command: process.execPath, args };
 }
 
+/**
+ * Serve the module on this process's stdin/stdout through bootstrap (its
+ * guard, audit file and deadline as over HTTP), until stdin closes or a
+ * signal arrives.
+ */
 async function serveStdio(
   req: ServeRequest,
   module: ModuleClass,
@@ -227,22 +232,11 @@ async function serveStdio(
   bootstrap: typeof import("../mcp/di/index.js").bootstrap,
   stopped: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const { getMcpServerMetadata } = await import("../mcp/di/index.js");
-  const { serveRegistryStdio } = await import("../mcp/serve/index.js");
-  const { approvalGuard } = await import("../mcp/approvals/index.js");
-  const meta = getMcpServerMetadata(module)!;
-  const timeoutMs = req.timeoutMs ?? meta.timeoutMs;
-  // serve: false builds the container, providers, remotes and registry; the
-  // registry is then served on this process's own stdin/stdout, not a port.
-  const app = await bootstrap(module, { serve: false, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  const app = await bootstrap(module, { transport: "stdio", ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) });
   try {
+    const { getMcpServerMetadata } = await import("../mcp/di/index.js");
+    const meta = getMcpServerMetadata(module)!;
     const tools = app.registry.tools();
-    // The module's server-side guard works on stdio as on HTTP; the approval
-    // server (an HTTP permission-prompt tool for the parent CLI) cannot.
-    const guard =
-      meta.guard === "asker" && meta.approvals !== undefined
-        ? approvalGuard({ asker: app.container.resolve(meta.approvals), ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })
-        : undefined;
     if (process.stdin.isTTY) {
       // A person ran the child by hand: say how a CLI should spawn it instead.
       const { qualifiedName, sanitiseToolName } = await import("../wire/names.js");
@@ -253,11 +247,10 @@ async function serveStdio(
     } else {
       process.stderr.write(`agentkit serve: '${meta.name}' (${exportName}) serving ${tools.length} tool(s) on stdio\n`);
     }
-    if (meta.approvals !== undefined && !guard) {
+    if (meta.approvals !== undefined && !app.guard) {
       process.stderr.write("agentkit serve: note: the approval server is not served on stdio (it is HTTP); requires-approval tools rely on the CLI's own prompts\n");
     }
-    const served = serveRegistryStdio(tools, { name: meta.name, ctx: app.ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}) });
-    const why = await Promise.race([served.then(() => "stdin closed"), stopped]);
+    const why = await Promise.race([app.closed.then(() => "stdin closed"), stopped]);
     // Stopped by a signal: stop reading, or the open stdin holds the process.
     if (why !== "stdin closed") process.stdin.destroy();
     process.stderr.write(`agentkit serve: '${meta.name}' stopped (${why})\n`);

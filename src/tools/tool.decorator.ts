@@ -7,6 +7,7 @@ import { injectable } from "tsyringe";
 import { TOOL_METADATA } from "../keys.js";
 import { DefinitionError } from "../errors/tool-definition.error.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
+import { constructorParams, missingMetadataMessage, uninjectableParams } from "./constructor-params.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool as ToolContract } from "./tool.js";
 
@@ -27,7 +28,12 @@ export type ToolMetadata = ResolvedToolOptions;
 /**
  * Mark a class as a tool. The class becomes tsyringe-injectable (its
  * constructor dependencies come from the container); options are checked now
- * and a bad one throws `DefinitionError` naming the class and the key.
+ * and a bad one throws `DefinitionError` naming the class and the key. So
+ * does a constructor the container could not call: parameters without
+ * `design:paramtypes` (a build that emits no decorator metadata, such as tsx
+ * or esbuild) and without `@inject(Token)` on each (key `"constructor"`).
+ * TypeScript applies a constructor's parameter decorators before its class
+ * decorators, so the `@inject` tokens are visible here.
  *
  * @example
  * ```ts
@@ -42,6 +48,9 @@ export function Tool(options: ToolOptions): ClassDecorator {
       throw new DefinitionError(cls.name, "run", `@Tool on ${cls.name}: the class must define run(input, ctx)`);
     }
     const meta = resolveToolOptions(cls.name, "@Tool", options, cls.name);
+    const params = constructorParams(target as never);
+    const missing = uninjectableParams(params);
+    if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`@Tool on ${cls.name}`, params, missing, true));
     Reflect.defineMetadata(TOOL_METADATA, meta, target);
     injectable()(target as never);
   };

@@ -1,67 +1,69 @@
 /**
  * @module mcp/di/bootstrap
- * `bootstrap(Module)`: reads `@McpServer` metadata and acts — container,
- * providers, remote MCP connections, the tool registry, the loopback listener
- * and the approval guard — and returns one running app.
+ * `bootstrap(Module)`, in two steps like Nest's scanner and injector: scan
+ * (read the `@McpServer` metadata and the options, check all of it) and build
+ * (container, providers, remote MCP connections, the tool registry, the
+ * approval guard, serving) — and one running app, `McpApp`.
  */
 import "reflect-metadata";
-import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
-import { TOKENS } from "../../keys.js";
-import { RunContext } from "../../context/run-context.js";
-import { ToolRegistry } from "../../tools/tool-registry.js";
-import { FunctionTool } from "../../tools/function-tool.js";
-import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
-import { getMcpServerMetadata, type McpServerOptions, type Provider } from "./mcp-server.decorator.js";
-import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
-import { BootstrapError } from "./bootstrap.error.js";
-import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
-import { serveRegistry, type McpServerSpec } from "../serve/index.js";
-import { ApprovalServer, approvalGuard, type ApprovalGuard } from "../approvals/index.js";
+import type { DependencyContainer } from "tsyringe";
+import type { RunContext } from "../../context/run-context.js";
+import type { ToolRegistry } from "../../tools/tool-registry.js";
+import { getMcpServerMetadata, type McpServerOptions } from "./mcp-server.decorator.js";
+import type { MCPClient } from "../client/index.js";
+import type { McpServerSpec } from "../serve/index.js";
+import type { ApprovalServer, ApprovalGuard } from "../approvals/index.js";
 import { errorLine } from "../../util/format.js";
-import type { Asker } from "../../agents/elicitation.js";
-import type { Tool } from "../../tools/tool.js";
+import { scanModule } from "./scan.js";
+import { buildModule, type BuiltModule } from "./build.js";
+import type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
 
-/** A module class (decorated with `@McpServer`). */
-export type ModuleClass = abstract new (...args: never[]) => unknown;
-
-/** Options of `bootstrap`. */
-export interface BootstrapOptions {
-  /** The parent container; a child of it is created for the app. Default: tsyringe's root container. */
-  readonly container?: DependencyContainer;
-  /** The run context served calls and approvals use. Default: a new `RunContext()`. */
-  readonly ctx?: RunContext;
-  /** Override the module's transport (e.g. the `agentkit serve --transport` flag). */
-  readonly transport?: "http" | "stdio";
-  /** Override the module's timeout. */
-  readonly timeoutMs?: number;
-  /** Serve the registry (default `true`); `false` builds the container and remote providers only. */
-  readonly serve?: boolean;
-}
+export type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
 
 /** A running module: the container, the served spec, the approval server, and one `stop()`. */
 export class McpApp implements AsyncDisposable {
   private stopped = false;
+  private markStopped!: () => void;
+  private readonly stoppedPromise = new Promise<void>((r) => (this.markStopped = r));
+  /** The module's child container (providers, remote providers, the registry). */
+  readonly container: DependencyContainer;
+  /** The module's tool registry. */
+  readonly registry: ToolRegistry;
+  /** The served registry (`null` when bootstrapped with `serve: false` or `transport: "stdio"`). */
+  readonly spec: McpServerSpec | null;
+  /** The approval server, when the module names `approvals` (never on stdio). */
+  readonly approvals: ApprovalServer | null;
+  /** The server-side approval guard (`guard: "asker"`), with its `decisions`; `null` otherwise. */
+  readonly guard: ApprovalGuard | null;
+  /** The open remote clients by alias, in the order they were opened. */
+  readonly remotes: ReadonlyMap<string, MCPClient>;
+  /** Where the registry is served: the loopback listener, this process's stdio, or nowhere (`serve: false`). */
+  readonly transport: "http" | "stdio" | null;
+  /**
+   * Resolves once serving has ended: for `transport: "stdio"` when the peer
+   * closes stdin (then `stop()` the app), otherwise when `stop()` ran.
+   */
+  readonly closed: Promise<void>;
+  private readonly closers: Array<() => Promise<void>>;
 
   /** @internal built by `bootstrap` */
   constructor(
     /** The module class. */
     readonly module: ModuleClass,
-    /** The module's child container (providers, remote providers, the registry). */
-    readonly container: DependencyContainer,
-    /** The module's tool registry. */
-    readonly registry: ToolRegistry,
-    /** The served registry (`null` when bootstrapped with `serve: false`). */
-    readonly spec: McpServerSpec | null,
-    /** The approval server, when the module names `approvals`. */
-    readonly approvals: ApprovalServer | null,
-    /** The server-side approval guard (`guard: "asker"`), with its `decisions`; `null` otherwise. */
-    readonly guard: ApprovalGuard | null,
-    /** The open remote clients by alias, in the order they were opened. */
-    readonly remotes: ReadonlyMap<string, MCPClient>,
-    private readonly closers: Array<() => Promise<void>>,
+    built: BuiltModule,
     /** The run context served calls use. */
     readonly ctx: RunContext,
-  ) {}
+  ) {
+    this.container = built.container;
+    this.registry = built.registry;
+    this.spec = built.spec;
+    this.approvals = built.approvals;
+    this.guard = built.guard;
+    this.remotes = built.remotes;
+    this.closers = built.closers;
+    this.transport = built.stdio ? "stdio" : built.spec ? "http" : null;
+    this.closed = built.stdio ? Promise.race([built.stdio.closed, this.stoppedPromise]) : this.stoppedPromise;
+  }
 
   /**
    * Options for `ClaudeCliCognition`: one `mcpConfig` naming both servers,
@@ -105,6 +107,7 @@ export class McpApp implements AsyncDisposable {
       }
     }
     this.container.clearInstances();
+    this.markStopped();
     if (errors.length) throw new AggregateError(errors, `McpApp.stop(): ${errors.length} part(s) failed to stop: ${errors.map(errorLine).join("; ")}`);
   }
 
@@ -113,201 +116,24 @@ export class McpApp implements AsyncDisposable {
   }
 }
 
-function registerProvider(c: DependencyContainer, p: Provider): void {
-  if (typeof p === "function") c.registerSingleton(p as never);
-  else if ("useClass" in p) c.register(p.provide, { useClass: p.useClass as never });
-  else if ("useValue" in p) c.register(p.provide, { useValue: p.useValue });
-  else c.register(p.provide, { useFactory: p.useFactory });
-}
-
-function describeServer(s: object): string {
-  const o = s as { command?: string; args?: readonly string[]; url?: string };
-  if (typeof o.command === "string") return `stdio: ${[o.command, ...(o.args ?? [])].join(" ")}`;
-  return `http: ${o.url}`;
-}
-
-function tokenName(t: unknown): string {
-  if (typeof t === "function") return t.name || "anonymous class";
-  if (typeof t === "symbol") return t.description ?? t.toString();
-  return String(t);
-}
-
-/** Why `cls` cannot be built: the first constructor dependency the container cannot supply. */
-function unresolvable(c: DependencyContainer, cls: object): string | null {
-  const types = (Reflect.getMetadata("design:paramtypes", cls) as unknown[] | undefined) ?? [];
-  const tokens = (Reflect.getOwnMetadata("injectionTokens", cls) as Record<number, unknown> | undefined) ?? {};
-  for (let i = 0; i < types.length; i++) {
-    const token = tokens[i] ?? types[i];
-    if (token === RunContext) continue;
-    const t = (token as { token?: unknown })?.token ?? token;
-    if (typeof t === "function" && (t === Object || t === Array || t === String || t === Number || t === Boolean)) {
-      return `argument ${i} has no injectable type (${tokenName(t)}) — use @inject(token) or a class type, and import it as a value, not with 'import type'`;
-    }
-    if (!c.isRegistered(t as InjectionToken, true) && typeof t !== "function") return `argument ${i} (${tokenName(t)}) is not provided`;
-    if (typeof t === "function" && !c.isRegistered(t as InjectionToken, true)) {
-      try {
-        c.resolve(t as InjectionToken);
-      } catch {
-        return `argument ${i} (${tokenName(t)}) is not provided — add it to providers`;
-      }
-    }
-  }
-  return null;
-}
-
 /**
- * Build a `Tool` from a `@Tool` class inside `c`. A class whose constructor
- * takes a `RunContext` is built per call in a child container holding that
- * call's context (request scope); any other class is built once.
- */
-function classTool(c: DependencyContainer, cls: ToolClass<never>): Tool {
-  const meta = getToolMetadata(cls)!;
-  const types = (Reflect.getMetadata("design:paramtypes", cls) as unknown[] | undefined) ?? [];
-  const tokens = (Reflect.getOwnMetadata("injectionTokens", cls) as Record<number, unknown> | undefined) ?? {};
-  const perCall = types.some((t, i) => t === RunContext || tokens[i] === TOKENS.RunContext);
-  if (!perCall) {
-    const instance = c.resolve(cls as never) as { run(input: never, ctx: RunContext): unknown };
-    return new FunctionTool(meta, (input: never, ctx: RunContext) => instance.run(input, ctx), `class ${cls.name}`);
-  }
-  return new FunctionTool(
-    meta,
-    (input: never, ctx: RunContext) => {
-      const scope = c.createChildContainer();
-      scope.register(RunContext, { useValue: ctx });
-      scope.register(TOKENS.RunContext, { useValue: ctx });
-      const instance = scope.resolve(cls as never) as { run(input: never, ctx: RunContext): unknown };
-      return instance.run(input, ctx);
-    },
-    `class ${cls.name}`,
-  );
-}
-
-/**
- * Bring a `@McpServer` module up. In order: a child container; the providers;
- * the run context; each remote MCP server opened (a failure names the alias
- * and the server, and closes what was opened); colliding remote tool names
- * refused; the `@Tool` classes built into the registry; the registry served
- * on the loopback listener (with the server-side approval guard when
- * `guard: "asker"`); and an `ApprovalServer` when `approvals` is set. Any
- * failure stops what was started and throws `BootstrapError`.
+ * Bring a `@McpServer` module up, in two steps. Scan: the metadata and
+ * `options` are read and checked — names by `serveRegistry`'s rules,
+ * providers and `@Tool` classes (every constructor dependency provided, the
+ * decorator metadata present), `approvals`, how it is served — and which
+ * classes depend on the per-call `RunContext` (they, and whatever depends on
+ * them, are built per call). Build: a child container; the providers; each
+ * remote MCP server opened (a failure names the alias and the server);
+ * colliding remote tool names refused; the `@Tool` classes built into the
+ * registry; then the registry served — on the loopback listener with an
+ * `ApprovalServer` when `approvals` is set, or with `transport: "stdio"` on
+ * this process's stdin/stdout — behind the server-side approval guard (and
+ * its `auditPath`) when `guard: "asker"`. Any failure stops what was started
+ * and throws `BootstrapError` naming what and the fix.
  */
 export async function bootstrap(module: ModuleClass, options: BootstrapOptions = {}): Promise<McpApp> {
-  const name = module?.name ?? String(module);
-  const meta = getMcpServerMetadata(module);
-  if (!meta) throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
-  const c = (options.container ?? rootContainer).createChildContainer();
-  const ctx = options.ctx ?? new RunContext();
-  const closers: Array<() => Promise<void>> = [];
-  const remotes = new Map<string, MCPClient>();
-  const unwind = async () => {
-    for (const close of [...closers].reverse()) await close().catch(() => {});
-  };
-  try {
-    try {
-      for (const p of meta.providers ?? []) registerProvider(c, p);
-    } catch (err) {
-      throw new BootstrapError(name, "providers", `a provider could not be registered: ${errorLine(err)}`, { cause: err });
-    }
-    c.register(RunContext, { useValue: ctx });
-    c.register(TOKENS.RunContext, { useValue: ctx });
-
-    const owners = new Map<string, string>();
-    for (const r of meta.remotes ?? []) {
-      let client: MCPClient;
-      try {
-        client = await MCPClient.open(r.server);
-      } catch (err) {
-        throw new BootstrapError(name, "remote", `remote '${r.alias}' (${describeServer(r.server)}) could not be opened: ${(err as Error).message}`, { cause: err });
-      }
-      closers.push(() => client.close());
-      remotes.set(r.alias, client);
-      const tools = await mcpTools(client, { prefix: r.prefix });
-      for (const t of tools) {
-        const prev = owners.get(t.name);
-        if (prev) {
-          throw new BootstrapError(name, "remote", `remotes '${prev}' and '${r.alias}' both provide a tool named '${t.name}'; give one of them a prefix: remote('${r.alias}', server, { prefix: '${r.alias}_' })`);
-        }
-        owners.set(t.name, r.alias);
-      }
-      c.register(mcpClientToken(r.alias), { useValue: client });
-      c.register(mcpToolsToken(r.alias), { useValue: tools });
-      c.register(mcpResourcesToken(r.alias), { useValue: mcpResources(client, { name: r.alias }) });
-      c.register(mcpPromptsToken(r.alias), { useValue: await mcpPrompts(client) });
-    }
-
-    const registry = new ToolRegistry();
-    c.register(ToolRegistry, { useValue: registry });
-    c.register(TOKENS.ToolRegistry, { useValue: registry });
-    for (const t of meta.tools) {
-      if (typeof t === "function") {
-        const why = unresolvable(c, t);
-        if (why) throw new BootstrapError(name, "tools", `cannot build @Tool class ${t.name}: its constructor ${why} (add the missing class or token to providers of @McpServer on ${name})`);
-        try {
-          registry.register(classTool(c, t));
-        } catch (err) {
-          throw new BootstrapError(name, "tools", `cannot build @Tool class ${t.name}: ${(err as Error).message}`, { cause: err });
-        }
-      } else registry.register(t);
-    }
-
-    let asker: Asker | undefined;
-    if (meta.approvals !== undefined) {
-      try {
-        asker = c.resolve(meta.approvals);
-      } catch (err) {
-        throw new BootstrapError(name, "approvals", `'approvals' names ${tokenName(meta.approvals)}, which the container cannot resolve to an Asker — add it to providers`, { cause: err });
-      }
-      if (!asker || typeof asker.ask !== "function") throw new BootstrapError(name, "approvals", `'approvals' resolved to something without ask(request): ${tokenName(meta.approvals)}`);
-    }
-    const timeoutMs = options.timeoutMs ?? meta.timeoutMs;
-
-    let spec: McpServerSpec | null = null;
-    let guard: ApprovalGuard | null = null;
-    if (options.serve !== false) {
-      guard = meta.guard === "asker" && asker ? approvalGuard({ asker, timeoutMs, ctx, ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) }) : null;
-      try {
-        spec = await serveRegistry(registry, {
-          name: meta.name,
-          ctx,
-          transport: options.transport ?? meta.transport,
-          ...(meta.command ? { command: meta.command } : {}),
-          ...(meta.env ? { env: { ...meta.env } } : {}),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          ...(meta.auth ? { auth: meta.auth } : {}),
-          ...(meta.port !== undefined ? { port: meta.port } : {}),
-          ...(guard ? { guard } : {}),
-        });
-        const s = spec;
-        closers.push(() => s.stop());
-        await s.start();
-      } catch (err) {
-        throw new BootstrapError(name, "serve", `the '${meta.name}' server could not start: ${(err as Error).message}`, { cause: err });
-      }
-    }
-
-    let approvals: ApprovalServer | null = null;
-    if (asker && options.serve !== false) {
-      const a = new ApprovalServer({
-        asker,
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        autoAllow: meta.autoAllow ?? [],
-        ctx,
-        ...(meta.auditPath ? { auditPath: meta.auditPath } : {}),
-      });
-      closers.push(() => a.stop());
-      try {
-        await a.start();
-      } catch (err) {
-        throw new BootstrapError(name, "approvals", `the approval server could not start: ${(err as Error).message}`, { cause: err });
-      }
-      approvals = a;
-    }
-    return new McpApp(module, c, registry, spec, approvals, guard, remotes, closers, ctx);
-  } catch (err) {
-    await unwind();
-    c.clearInstances();
-    throw err;
-  }
+  const plan = scanModule(module, options);
+  return new McpApp(module, await buildModule(plan), plan.ctx);
 }
 
 /** The options a module declared (for tools that print how to connect). */

@@ -7,6 +7,7 @@ import type { InjectionToken } from "tsyringe";
 import { MCP_SERVER_METADATA } from "../../keys.js";
 import { DefinitionError } from "../../errors/tool-definition.error.js";
 import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
+import { checkServerName } from "../../wire/names.js";
 import type { Tool } from "../../tools/tool.js";
 import type { Asker } from "../../agents/elicitation.js";
 import type { RemoteDeclaration } from "./remote.js";
@@ -20,7 +21,7 @@ export type Provider =
 
 /** Options of `@McpServer`. */
 export interface McpServerOptions {
-  /** The served MCP server's name (`mcp__<name>__<tool>`); `[A-Za-z0-9_-]+`, refused rather than rewritten. */
+  /** The served MCP server's name (`mcp__<name>__<tool>`): `serveRegistry`'s rule (`[A-Za-z0-9_-]+`, no `__`), refused rather than rewritten. */
   readonly name: string;
   /** `@Tool` classes (built by the module's container) and `Tool` objects to serve. */
   readonly tools: ReadonlyArray<ToolClass<never> | Tool>;
@@ -51,10 +52,18 @@ export interface McpServerOptions {
 }
 
 const KNOWN = new Set(["name", "tools", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 function fail(cls: string, key: string, why: string): never {
   throw new DefinitionError(cls, key, `@McpServer on ${cls}: ${why}`);
+}
+
+/** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
+function checkName(cls: string, name: unknown): void {
+  try {
+    checkServerName(name);
+  } catch (err) {
+    fail(cls, "name", `'name' must match the MCP server-name rule: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -66,7 +75,7 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
     const cls = (target as { name: string }).name;
     if (!options || typeof options !== "object") fail(cls, "options", "options are required ({ name, tools, ... })");
     for (const k of Object.keys(options)) if (!KNOWN.has(k)) fail(cls, k, `unknown option '${k}'. Accepted options: ${[...KNOWN].join(", ")}`);
-    if (typeof options.name !== "string" || !NAME.test(options.name)) fail(cls, "name", `'name' must match [A-Za-z0-9_-]{1,64} (it becomes mcp__<name>__<tool>), got ${JSON.stringify(options.name)}`);
+    checkName(cls, options.name);
     if (!Array.isArray(options.tools)) fail(cls, "tools", "'tools' must be an array of @Tool classes or Tool objects");
     options.tools.forEach((t, i) => {
       if (typeof t === "function" ? !isToolClass(t) : !t || typeof (t as Tool).run !== "function" || typeof (t as Tool).name !== "string") {

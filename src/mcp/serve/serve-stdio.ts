@@ -32,6 +32,63 @@ export interface ServeStdioOptions {
   stdout?: Writable;
 }
 
+/** A registry being served on stdin/stdout (`openStdioServing`). */
+export interface StdioServing {
+  /** Resolves once serving ended: the peer closed stdin, the transport closed, or `close()`. Never rejects. */
+  readonly closed: Promise<void>;
+  /** Stop serving (calls in flight are cancelled through their context's signal). Idempotent. */
+  close(): Promise<void>;
+}
+
+function checkStdioOptions(options: ServeStdioOptions, who: string): void {
+  if (!options || typeof options !== "object") throw new ServeOptionsError("options", `${who}: options { name, ctx } are required`);
+  checkServerName(options.name);
+  if (!options.ctx || typeof options.ctx.child !== "function") {
+    throw new ServeOptionsError("ctx", `${who}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
+  }
+  const t = options.timeoutMs;
+  if (t !== undefined && !(typeof t === "number" && Number.isFinite(t) && t > 0)) {
+    throw new ServeOptionsError("timeoutMs", `${who}: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
+  }
+}
+
+/**
+ * Start serving `tools` on stdin/stdout and resolve once connected, with a
+ * handle whose `closed` resolves when the peer closes stdin. The same checks
+ * and contract as `serveRegistryStdio` (which is this, awaited to the end);
+ * `bootstrap(Module, { transport: "stdio" })` serves through it.
+ */
+export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions, who = "serveRegistryStdio"): Promise<StdioServing> {
+  checkStdioOptions(options, who);
+  const catalog = buildCatalog(tools, options.name);
+  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, { calls: 0 })();
+  const stdin = options.stdin ?? process.stdin;
+  const { StdioServerTransport } = sdkStdioServer();
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  let finished: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const finish = (): Promise<void> => {
+    if (finished) return finished;
+    stdin.off("end", finish);
+    stdin.off("close", finish);
+    finished = server.close().then(resolveClosed, resolveClosed);
+    return finished;
+  };
+  // The SDK transport does not notice the end of stdin; the peer closing it is our signal to go.
+  stdin.once("end", finish);
+  stdin.once("close", finish);
+  server.onclose = () => void finish();
+  try {
+    await server.connect(transport);
+  } catch (err) {
+    stdin.off("end", finish);
+    stdin.off("close", finish);
+    throw err;
+  }
+  return { closed, close: finish };
+}
+
 /**
  * Serve `tools` on stdin/stdout with the same advertising and error contract
  * as `serveRegistry` over HTTP. Writes no config file (a process spawned by a
@@ -40,39 +97,8 @@ export interface ServeStdioOptions {
  * process can exit; rejects only for bad options or names, before serving.
  */
 export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioOptions): Promise<void> {
-  if (!options || typeof options !== "object") throw new ServeOptionsError("options", "serveRegistryStdio: options { name, ctx } are required");
-  checkServerName(options.name);
-  if (!options.ctx || typeof options.ctx.child !== "function") {
-    throw new ServeOptionsError("ctx", "serveRegistryStdio: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)");
-  }
-  const t = options.timeoutMs;
-  if (t !== undefined && !(typeof t === "number" && Number.isFinite(t) && t > 0)) {
-    throw new ServeOptionsError("timeoutMs", `serveRegistryStdio: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
-  }
-  const catalog = buildCatalog(tools, options.name);
-  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, { calls: 0 })();
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
-  const { StdioServerTransport } = sdkStdioServer();
-  const transport = new StdioServerTransport(stdin, stdout);
-  await new Promise<void>((resolveDone, reject) => {
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      stdin.off("end", finish);
-      stdin.off("close", finish);
-      server.close().then(() => resolveDone(), () => resolveDone());
-    };
-    // The SDK transport does not notice the end of stdin; the peer closing it is our signal to go.
-    stdin.once("end", finish);
-    stdin.once("close", finish);
-    server.onclose = finish;
-    server.connect(transport).catch((err: unknown) => {
-      done = true;
-      reject(err);
-    });
-  });
+  const serving = await openStdioServing(tools, options);
+  await serving.closed;
 }
 
 /**

@@ -1,0 +1,224 @@
+/**
+ * @module mcp/di/build
+ * bootstrap's second step, like Nest's injector: follow a checked plan — the
+ * module's container and providers, the remote MCP connections, the tool
+ * registry, the approval guard and how the registry is served. Any failure
+ * closes what was opened and throws `BootstrapError`.
+ */
+import { Lifecycle, type DependencyContainer, type InjectionToken } from "tsyringe";
+import { TOKENS } from "../../keys.js";
+import { RunContext } from "../../context/run-context.js";
+import { ToolRegistry } from "../../tools/tool-registry.js";
+import { FunctionTool } from "../../tools/function-tool.js";
+import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
+import type { Tool } from "../../tools/tool.js";
+import type { Asker } from "../../agents/elicitation.js";
+import { errorLine } from "../../util/format.js";
+import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
+import { serveRegistry, type McpServerSpec } from "../serve/index.js";
+import { openStdioServing, type StdioServing } from "../serve/serve-stdio.js";
+import { ApprovalServer, approvalGuard, type ApprovalGuard } from "../approvals/index.js";
+import type { RemoteDeclaration } from "./remote.js";
+import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
+import { BootstrapError } from "./bootstrap.error.js";
+import { tokenName } from "./request-scope.js";
+import type { ModulePlan } from "./scan.js";
+
+/** What the build step made; `McpApp` wraps it. */
+export interface BuiltModule {
+  readonly container: DependencyContainer;
+  readonly registry: ToolRegistry;
+  readonly spec: McpServerSpec | null;
+  readonly approvals: ApprovalServer | null;
+  readonly guard: ApprovalGuard | null;
+  readonly stdio: StdioServing | null;
+  readonly remotes: ReadonlyMap<string, MCPClient>;
+  /** In start order; `McpApp.stop()` runs them in reverse. */
+  readonly closers: Array<() => Promise<void>>;
+}
+
+type Served = Pick<BuiltModule, "spec" | "approvals" | "guard" | "stdio">;
+
+/**
+ * Register the plan's providers in `c`. A class provider is a module
+ * singleton — unless the plan found it depends on the per-call context: then
+ * it is container-scoped, so each call's child container builds its own with
+ * that call's context (and the module container one with the app's).
+ */
+function registerProviders(c: DependencyContainer, plan: ModulePlan): void {
+  for (const { provider: p, perCall } of plan.providers) {
+    try {
+      if (typeof p === "function") {
+        if (perCall) c.register(p as InjectionToken, { useClass: p as never }, { lifecycle: Lifecycle.ContainerScoped });
+        else c.registerSingleton(p as never);
+      } else if ("useClass" in p) c.register(p.provide, { useClass: p.useClass as never });
+      else if ("useValue" in p) c.register(p.provide, { useValue: p.useValue });
+      else c.register(p.provide, { useFactory: p.useFactory });
+    } catch (err) {
+      throw new BootstrapError(plan.name, "providers", `provider ${tokenName(typeof p === "function" ? p : p.provide)} could not be registered: ${errorLine(err)}`, { cause: err });
+    }
+  }
+  c.register(RunContext, { useValue: plan.ctx });
+  c.register(TOKENS.RunContext, { useValue: plan.ctx });
+}
+
+function describeServer(s: object): string {
+  const o = s as { command?: string; args?: readonly string[]; url?: string };
+  if (typeof o.command === "string") return `stdio: ${[o.command, ...(o.args ?? [])].join(" ")}`;
+  return `http: ${o.url}`;
+}
+
+async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDeclaration, owners: Map<string, string>, closers: BuiltModule["closers"]): Promise<MCPClient> {
+  let client: MCPClient;
+  try {
+    client = await MCPClient.open(r.server);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "remote", `remote '${r.alias}' (${describeServer(r.server)}) could not be opened: ${(err as Error).message}`, { cause: err });
+  }
+  closers.push(() => client.close());
+  const tools = await mcpTools(client, { prefix: r.prefix });
+  for (const t of tools) {
+    const prev = owners.get(t.name);
+    if (prev) {
+      throw new BootstrapError(plan.name, "remote", `remotes '${prev}' and '${r.alias}' both provide a tool named '${t.name}'; give one of them a prefix: remote('${r.alias}', server, { prefix: '${r.alias}_' })`);
+    }
+    owners.set(t.name, r.alias);
+  }
+  c.register(mcpClientToken(r.alias), { useValue: client });
+  c.register(mcpToolsToken(r.alias), { useValue: tools });
+  c.register(mcpResourcesToken(r.alias), { useValue: mcpResources(client, { name: r.alias }) });
+  c.register(mcpPromptsToken(r.alias), { useValue: await mcpPrompts(client) });
+  return client;
+}
+
+/**
+ * A `Tool` from a `@Tool` class. Built per call (`perCall`: it depends on the
+ * context, directly or through a provider) in a child container holding that
+ * call's context; otherwise built once, now.
+ */
+function classTool(c: DependencyContainer, cls: ToolClass<never>, perCall: boolean): Tool {
+  const meta = getToolMetadata(cls)!;
+  type Instance = { run(input: never, ctx: RunContext): unknown };
+  if (!perCall) {
+    const instance = c.resolve(cls as never) as Instance;
+    return new FunctionTool(meta, (input: never, ctx: RunContext) => instance.run(input, ctx), `class ${cls.name}`);
+  }
+  const run = (input: never, ctx: RunContext): unknown => {
+    const scope = c.createChildContainer();
+    scope.register(RunContext, { useValue: ctx });
+    scope.register(TOKENS.RunContext, { useValue: ctx });
+    return (scope.resolve(cls as never) as Instance).run(input, ctx);
+  };
+  return new FunctionTool(meta, run, `class ${cls.name}`);
+}
+
+function buildRegistry(c: DependencyContainer, plan: ModulePlan): ToolRegistry {
+  const registry = new ToolRegistry();
+  c.register(ToolRegistry, { useValue: registry });
+  c.register(TOKENS.ToolRegistry, { useValue: registry });
+  for (const { tool, perCall } of plan.tools) {
+    const what = typeof tool === "function" ? `@Tool class ${tool.name}` : `tool '${tool.name}'`;
+    try {
+      registry.register(typeof tool === "function" ? classTool(c, tool, perCall !== null) : tool);
+    } catch (err) {
+      throw new BootstrapError(plan.name, "tools", `cannot build ${what}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return registry;
+}
+
+function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefined {
+  const token = plan.meta.approvals;
+  if (token === undefined) return undefined;
+  let asker: Asker;
+  try {
+    asker = c.resolve(token);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "approvals", `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`, { cause: err });
+  }
+  if (!asker || typeof asker.ask !== "function") throw new BootstrapError(plan.name, "approvals", `'approvals' resolved to something without ask(request): ${tokenName(token)}`);
+  return asker;
+}
+
+function guardFor(plan: ModulePlan, asker: Asker | undefined): ApprovalGuard | null {
+  if (plan.meta.guard !== "asker" || !asker) return null;
+  const { timeoutMs, ctx } = plan;
+  return approvalGuard({ asker, ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(plan.meta.auditPath ? { auditPath: plan.meta.auditPath } : {}) });
+}
+
+/** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
+async function serveStdio(plan: ModulePlan, registry: ToolRegistry, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
+  const { timeoutMs, ctx, options } = plan;
+  let stdio: StdioServing;
+  try {
+    stdio = await openStdioServing(
+      registry.tools(),
+      { name: plan.meta.name, ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) },
+      "bootstrap",
+    );
+  } catch (err) {
+    throw new BootstrapError(plan.name, "serve", `the '${plan.meta.name}' server could not start on stdio: ${(err as Error).message}`, { cause: err });
+  }
+  closers.push(() => stdio.close());
+  return { spec: null, approvals: null, guard, stdio };
+}
+
+async function serveListener(plan: ModulePlan, registry: ToolRegistry, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
+  const { meta, timeoutMs, ctx } = plan;
+  try {
+    const spec = await serveRegistry(registry, {
+      name: meta.name,
+      ctx,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
+      ...(plan.serve === "command"
+        ? { transport: "stdio" as const, command: meta.command, ...(meta.env ? { env: { ...meta.env } } : {}) }
+        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...(meta.port !== undefined ? { port: meta.port } : {}), ...(guard ? { guard } : {}) }),
+    });
+    closers.push(() => spec.stop());
+    await spec.start();
+    return spec;
+  } catch (err) {
+    throw new BootstrapError(plan.name, "serve", `the '${meta.name}' server could not start: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function startApprovals(plan: ModulePlan, asker: Asker, closers: BuiltModule["closers"]): Promise<ApprovalServer> {
+  const { meta, timeoutMs, ctx } = plan;
+  const a = new ApprovalServer({ asker, ...(timeoutMs !== undefined ? { timeoutMs } : {}), autoAllow: meta.autoAllow ?? [], ctx, ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) });
+  closers.push(() => a.stop());
+  try {
+    await a.start();
+  } catch (err) {
+    throw new BootstrapError(plan.name, "approvals", `the approval server could not start: ${(err as Error).message}`, { cause: err });
+  }
+  return a;
+}
+
+async function serveModule(plan: ModulePlan, registry: ToolRegistry, asker: Asker | undefined, closers: BuiltModule["closers"]): Promise<Served> {
+  if (plan.serve === "none") return { spec: null, approvals: null, guard: null, stdio: null };
+  const guard = guardFor(plan, asker);
+  if (plan.serve === "stdio") return serveStdio(plan, registry, guard, closers);
+  const spec = await serveListener(plan, registry, guard, closers);
+  const approvals = asker ? await startApprovals(plan, asker, closers) : null;
+  return { spec, approvals, guard, stdio: null };
+}
+
+/** Build what `plan` describes. On failure everything opened is closed again before `BootstrapError` is thrown. */
+export async function buildModule(plan: ModulePlan): Promise<BuiltModule> {
+  const c = plan.parent.createChildContainer();
+  const closers: BuiltModule["closers"] = [];
+  const remotes = new Map<string, MCPClient>();
+  try {
+    registerProviders(c, plan);
+    const owners = new Map<string, string>();
+    for (const r of plan.meta.remotes ?? []) remotes.set(r.alias, await openRemote(c, plan, r, owners, closers));
+    const registry = buildRegistry(c, plan);
+    const served = await serveModule(plan, registry, resolveAsker(c, plan), closers);
+    return { container: c, registry, remotes, closers, ...served };
+  } catch (err) {
+    for (const close of [...closers].reverse()) await close().catch(() => {});
+    c.clearInstances();
+    throw err;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * @module mcp/di/scan
+ * bootstrap's first step, like Nest's scanner: read a module's metadata and
+ * the bootstrap options and check all of it — names, providers, remotes,
+ * approvals, tool classes, request scope, how it is served — before anything
+ * is built, opened or bound. The result is a plan the build step follows.
+ */
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
+import { TOKENS } from "../../keys.js";
+import { RunContext } from "../../context/run-context.js";
+import { ToolRegistry } from "../../tools/tool-registry.js";
+import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
+import type { Tool } from "../../tools/tool.js";
+import type { Asker } from "../../agents/elicitation.js";
+import { checkQualifiedName, checkServerName, sanitiseToolName } from "../../wire/names.js";
+import { getMcpServerMetadata, type McpServerOptions, type Provider } from "./mcp-server.decorator.js";
+import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
+import { BootstrapError } from "./bootstrap.error.js";
+import { ScopeScanner, providerClass, providerToken, tokenName, type ScopePath } from "./request-scope.js";
+import type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
+
+/**
+ * How the registry is served: not at all (`serve: false`); on the loopback
+ * listener; as the `command` a CLI spawns (the module's `transport: "stdio"`,
+ * parent side); or on this process's own stdin/stdout (the child side).
+ */
+export type ServeMode = "none" | "listener" | "command" | "stdio";
+
+/** A provider, with why it is built per call (`null`: a module singleton, or a value or factory). */
+export interface PlannedProvider {
+  readonly provider: Provider;
+  readonly perCall: ScopePath;
+}
+
+/** A tool: a `@Tool` class (built per call when `perCall`) or a `Tool` object. */
+export interface PlannedTool {
+  readonly tool: ToolClass<never> | Tool;
+  readonly perCall: ScopePath;
+}
+
+/** Everything bootstrap will do, checked. */
+export interface ModulePlan {
+  readonly module: ModuleClass;
+  /** The module class's name (for messages). */
+  readonly name: string;
+  readonly meta: Readonly<McpServerOptions>;
+  readonly parent: DependencyContainer;
+  readonly ctx: RunContext;
+  readonly providers: readonly PlannedProvider[];
+  readonly tools: readonly PlannedTool[];
+  readonly timeoutMs: number | undefined;
+  readonly serve: ServeMode;
+  readonly options: BootstrapOptions;
+}
+
+const OPTION_KEYS = new Set(["container", "ctx", "transport", "timeoutMs", "serve", "stdin", "stdout"]);
+
+function checkOptions(name: string, options: BootstrapOptions): void {
+  const fail = (why: string): never => {
+    throw new BootstrapError(name, "options", why);
+  };
+  if (!options || typeof options !== "object") fail("options must be an object ({ container?, ctx?, transport?, timeoutMs?, serve? })");
+  for (const k of Object.keys(options)) if (!OPTION_KEYS.has(k)) fail(`unknown option '${k}'. Accepted options: ${[...OPTION_KEYS].join(", ")}`);
+  const { transport, timeoutMs, serve, ctx, container } = options;
+  if (transport !== undefined && transport !== "http" && transport !== "stdio") fail(`'transport' must be "http" or "stdio", got ${JSON.stringify(transport)}`);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) fail(`'timeoutMs' must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  if (serve !== undefined && typeof serve !== "boolean") fail(`'serve' must be true or false, got ${JSON.stringify(serve)}`);
+  if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
+  if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");
+  if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("'container' must be a tsyringe DependencyContainer");
+  if (transport !== "stdio" && (options.stdin !== undefined || options.stdout !== undefined)) fail(`'stdin' and 'stdout' apply to transport: "stdio" only`);
+}
+
+/** Server name and tool names, by `serveRegistry`'s rules, before a remote is opened or a port bound. */
+function checkNames(name: string, meta: Readonly<McpServerOptions>): void {
+  const fail = (why: string, err?: unknown): never => {
+    throw new BootstrapError(name, "names", why, { cause: err });
+  };
+  try {
+    checkServerName(meta.name);
+  } catch (err) {
+    fail((err as Error).message, err);
+  }
+  const seen = new Map<string, string>();
+  for (const t of meta.tools) {
+    const original = typeof t === "function" ? getToolMetadata(t)!.name : t.name;
+    const wire = sanitiseToolName(original);
+    const prev = seen.get(wire);
+    if (prev !== undefined) fail(`tools '${prev}' and '${original}' are both served as '${wire}'; rename one (@Tool({ name }) or tool({ name }))`);
+    seen.set(wire, original);
+    try {
+      checkQualifiedName(meta.name, wire, original);
+    } catch (err) {
+      fail((err as Error).message, err);
+    }
+  }
+}
+
+/** The tokens bootstrap registers itself: `true` for the per-call context. */
+function fixedTokens(meta: Readonly<McpServerOptions>): Map<unknown, boolean> {
+  const fixed = new Map<unknown, boolean>([
+    [RunContext, true],
+    [TOKENS.RunContext, true],
+    [ToolRegistry, false],
+    [TOKENS.ToolRegistry, false],
+  ]);
+  for (const r of meta.remotes ?? []) for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken]) fixed.set(token(r.alias), false);
+  return fixed;
+}
+
+function scanProviders(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): PlannedProvider[] {
+  return (meta.providers ?? []).map((provider) => {
+    const cls = providerClass(provider);
+    return { provider, perCall: cls ? scanner.scope(cls, `provider ${tokenName(providerToken(provider))}`, "providers") : null };
+  });
+}
+
+function scanTools(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): PlannedTool[] {
+  return meta.tools.map((tool) => ({ tool, perCall: typeof tool === "function" ? scanner.scope(tool, `@Tool class ${tool.name}`, "tools") : null }));
+}
+
+function scanApprovals(name: string, meta: Readonly<McpServerOptions>, providers: ReadonlyMap<unknown, Provider>, parent: DependencyContainer, scanner: ScopeScanner): void {
+  const token = meta.approvals as InjectionToken<Asker> | undefined;
+  if (token === undefined) return;
+  const known = providers.has(token) || parent.isRegistered(token, true) || typeof token === "function";
+  if (!known) throw new BootstrapError(name, "approvals", `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`);
+  const p = providers.get(token);
+  const cls = p !== undefined ? providerClass(p) : typeof token === "function" && !parent.isRegistered(token, true) ? token : undefined;
+  const path = cls ? scanner.scope(cls as never, `the 'approvals' Asker ${tokenName(token)}`, "approvals") : null;
+  if (path) {
+    throw new BootstrapError(
+      name,
+      "approvals",
+      `'approvals' names ${tokenName(token)}, which depends on the per-call RunContext (${path.join(" -> ")}); the Asker is built once for the app and would hold one call's context. Take what you need from ask(request) instead, or inject the app's context as a value ({ provide: Token, useValue: ctx }).`,
+    );
+  }
+}
+
+function serveMode(options: BootstrapOptions, meta: Readonly<McpServerOptions>, name: string): ServeMode {
+  if (options.serve === false) return "none";
+  if (options.transport === "stdio") return "stdio";
+  if ((options.transport ?? meta.transport) !== "stdio") return "listener";
+  if (!meta.command) {
+    throw new BootstrapError(name, "serve", `the module declares transport: "stdio" without 'command': name the command a CLI spawns (command: stdioCommand("./dist/mcp-server.js")), or serve this process on stdio with bootstrap(${name}, { transport: "stdio" })`);
+  }
+  return "command";
+}
+
+/**
+ * Read and check `module` and `options`. Throws `BootstrapError` (step
+ * `module`, `options`, `names`, `providers`, `tools`, `approvals` or `serve`)
+ * naming what is wrong and the fix; builds, opens and binds nothing.
+ */
+export function scanModule(module: ModuleClass, options: BootstrapOptions): ModulePlan {
+  const name = (module as { name?: string } | undefined)?.name || String(module);
+  const meta = getMcpServerMetadata(module);
+  if (!meta) throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
+  checkOptions(name, options);
+  checkNames(name, meta);
+  const parent = options.container ?? rootContainer;
+  const providers = new Map((meta.providers ?? []).map((p) => [providerToken(p), p] as const));
+  const scanner = new ScopeScanner(fixedTokens(meta), providers, parent, (step, what, why) => {
+    throw new BootstrapError(name, step, `cannot build ${what}: ${why}`);
+  });
+  const planned = scanProviders(meta, scanner);
+  const tools = scanTools(meta, scanner);
+  scanApprovals(name, meta, providers, parent, scanner);
+  const serve = serveMode(options, meta, name);
+  const ctx = options.ctx ?? new RunContext();
+  return { module, name, meta, parent, ctx, providers: planned, tools, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
+}
