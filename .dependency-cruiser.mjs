@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * @module dependency-cruiser config
- * The import rules of the package (../shared DESIGN.md "The shape to grow
- * into"), checked by `npm run lint` through `depcruise src`. Each layer imports
+ * The import rules of the package (the layers of the design notes, "The
+ * shape to grow into"), checked by `npm run lint` through `depcruise src`. Each layer imports
  * only the layers below it; type-only imports count too
  * (`tsPreCompilationDeps: true`), because a type-only cycle still couples the
  * files it runs through.
@@ -14,9 +14,12 @@
  *   wire                                  core
  *   core                                  core only; no MCP SDK, express or model SDK
  *
- * test/fixtures/depcruise/** holds deliberately broken trees for
- * test/lint/import-rules.test.ts, which shows every rule here can fail.
- * @type {import("dependency-cruiser").IConfiguration}
+ * Every src/ file belongs to one of these layers, and an import must resolve
+ * (an unresolved one would hide an edge from every rule).
+ *
+ * test/build/import-rules.test.ts cruises a scratch tree with this file, once
+ * layered as allowed and once with one planted violation per rule, which
+ * shows that every rule here can fail.
  */
 
 /** The core folders and files: everything that is not a wire, serving or program layer. */
@@ -29,6 +32,8 @@ const CLI = "^src/cli/";
 const MODELS = "^src/models/";
 const ASKERS = "^src/askers/";
 const BIN = "^src/bin/";
+/** Every place a file under src/ may live; a new folder joins a layer here first. */
+const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN].join("|");
 
 /**
  * The peers the core must not load: the MCP SDK, express and the model SDKs.
@@ -73,6 +78,13 @@ export default {
       severity: "error",
       from: { path: CORE },
       to: { path: SERVING_AND_MODEL_PEERS },
+    },
+    {
+      name: "src-file-in-a-layer",
+      comment: "A file under src/ outside every layer above escapes all of these rules; put it in a layer's folder, or add the folder to the config with its layer.",
+      severity: "error",
+      from: { path: "^src/", pathNot: KNOWN },
+      to: {},
     },
     {
       name: "not-to-unresolvable",

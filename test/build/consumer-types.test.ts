@@ -12,7 +12,7 @@
  * passing compile is not vacuous. Builds first only when dist/ is missing.
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +20,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ENTRY_TYPES = ["dist/index.d.ts", "dist/testing/index.d.ts", "dist/mcp/index.d.ts", "dist/cli/index.d.ts"];
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> };
+/** Every entry point the exports map publishes with types (a new entry point is covered without touching this file). */
+const ENTRIES = Object.entries(PACKAGE.exports).flatMap(([sub, target]) =>
+  typeof target === "object" && target.types ? [{ specifier: `arc-agentkit${sub.slice(1)}`, types: target.types.replace(/^\.\//, "") }] : [],
+);
+const ENTRY_TYPES = ENTRIES.map((e) => e.types);
 /** @types/express and the packages only it brings in: a consumer without @types/express has none of them. */
 const EXPRESS_TYPES = new Set(["express", "express-serve-static-core", "serve-static", "body-parser", "connect", "http-errors", "qs", "range-parser", "send"]);
 
@@ -44,7 +49,8 @@ function runNode(args: string[], cwd: string, timeoutMs = 180_000): Promise<Ran>
  * resolution kept inside the scratch tree. `dom` is for the MCP SDK's own
  * declarations, which name `HeadersInit` (a DOM lib type @types/node 20 does
  * not declare): any SDK consumer with skipLibCheck false needs it, so only the
- * `/mcp` compile gets it; the other entry points must not need it.
+ * compile of every entry point gets it; core, testing and cli are also
+ * compiled without it and must not need it.
  */
 function consumerTsconfig(files: string[], dom = false): string {
   return JSON.stringify({
@@ -96,18 +102,18 @@ async function consumerProject(): Promise<string> {
     ].join("\n"),
   );
   await writeFile(
-    join(dir, "consumer-mcp.ts"),
+    join(dir, "consumer-all.ts"),
     [
-      `import * as mcp from "arc-agentkit/mcp";`,
+      ...ENTRIES.map((e, i) => `import * as entry${i} from "${e.specifier}";`),
       `import type { ApprovalServerOptions, McpServerOptions, ServeRegistryOptions } from "arc-agentkit/mcp";`,
       `export type Options = [ApprovalServerOptions, McpServerOptions, ServeRegistryOptions];`,
-      `export const entry = mcp;`,
+      `export const entries = [${ENTRIES.map((_, i) => `entry${i}`).join(", ")}];`,
       ``,
     ].join("\n"),
   );
   await writeFile(join(dir, "control.ts"), `import type { Request } from "express";\nexport type R = Request;\n`);
   await writeFile(join(dir, "tsconfig.json"), consumerTsconfig(["consumer.ts"]));
-  await writeFile(join(dir, "tsconfig.mcp.json"), consumerTsconfig(["consumer-mcp.ts"], true));
+  await writeFile(join(dir, "tsconfig.all.json"), consumerTsconfig(["consumer-all.ts"], true));
   await writeFile(join(dir, "tsconfig.control.json"), consumerTsconfig(["control.ts"]));
   return dir;
 }
@@ -148,7 +154,9 @@ describe("the published .d.ts files in a consumer without @types/express", () =>
     expect(control.stdout).toContain("error TS7016: Could not find a declaration file for module 'express'");
     expect(control.code).not.toBe(0);
     await expectClean(dir, "tsconfig.json", ["dist/index.d.ts", "dist/testing/index.d.ts", "dist/cli/index.d.ts"]);
-    await expectClean(dir, "tsconfig.mcp.json", ["dist/mcp/index.d.ts"]);
+    expect(ENTRY_TYPES).toEqual(expect.arrayContaining(["dist/index.d.ts", "dist/testing/index.d.ts", "dist/mcp/index.d.ts", "dist/cli/index.d.ts"]));
+    // Every published entry point together, with the DOM lib the MCP SDK's declarations need.
+    await expectClean(dir, "tsconfig.all.json", ENTRY_TYPES);
     // Generous: with skipLibCheck false the MCP SDK's zod-heavy declarations take most of it (15-90 s on a shared 2-core box).
   }, 480_000);
 });

@@ -56,6 +56,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/util/peer.ts": `export const load = async (): Promise<unknown> => (await import("express")).default;\n`,
     "src/prompts/peer.ts": `import type { Tool } from "@modelcontextprotocol/sdk/types.js";\nexport type McpTool = Tool;\n`,
     "src/errors/missing.ts": `export { gone } from "./nowhere.js";\n`,
+    "src/stray/helper.ts": `import { KEY } from "../keys.js";\nexport const stray = KEY;\n`,
   },
   expected: [
     { rule: "no-circular", from: "src/agents/llm.ts", to: "src/tools/tool.ts" },
@@ -69,6 +70,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     { rule: "core-no-serving-or-model-peer", from: "src/util/peer.ts", to: "node_modules/express/index.js" },
     { rule: "core-no-serving-or-model-peer", from: "src/prompts/peer.ts", to: "node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts" },
     { rule: "not-to-unresolvable", from: "src/errors/missing.ts", to: "./nowhere.js" },
+    { rule: "src-file-in-a-layer", from: "src/stray/helper.ts", to: "src/keys.ts" },
   ],
 };
 
