@@ -103,10 +103,13 @@ describe("McpServerSpec over HTTP", () => {
     expect(s.callsSeen).toBe(2);
   });
 
-  it("a configPath you give is yours: the file is written 0600 there (even over an existing file) and only the file is removed", async () => {
+  it("a configPath you give is yours: the file is created 0600 there (never over an existing file) and only the file is removed", async () => {
     const mine = mkdtempSync(join(tmp, "mine-"));
+    const taken = join(mine, "taken.json");
+    writeFileSync(taken, "old", { mode: 0o644 });
+    await expect(spec({ configPath: taken })).rejects.toThrow(`${taken} already exists`);
+    expect(readFileSync(taken, "utf8")).toBe("old");
     const path = join(mine, "engine.json");
-    writeFileSync(path, "old", { mode: 0o644 });
     const s = await spec({ configPath: path });
     expect(s.configPath).toBe(path);
     expect(mode(path)).toBe(0o600);
@@ -114,7 +117,7 @@ describe("McpServerSpec over HTTP", () => {
     await s.start();
     await s.stop();
     expect(existsSync(path)).toBe(false);
-    expect(existsSync(mine)).toBe(true);
+    expect(readdirSync(mine)).toEqual(["taken.json"]);
     rmSync(mine, { recursive: true });
   });
 
