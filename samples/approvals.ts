@@ -5,7 +5,8 @@
  * The TypeScript twin of the seed's ApprovalServer example. Its output
  * follows the seed's printed output line for line (test/mcp-approvals/
  * samples.test.ts compares them); only the port, the token and the
- * cliOptions line (one key more: settingSources "") differ.
+ * cliOptions line differ (one key more: settingSources ""; and mcpConfig
+ * names the 0600 config file, so the token never reaches the CLI's argv).
  */
 import type { Asker, Decision, Elicitation } from "arc-agentkit";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";

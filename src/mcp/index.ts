@@ -13,8 +13,8 @@ export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOption
 export { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, LoopbackMcpTransport, LoopbackOptionsError, McpConfigFileError, removeMcpConfig, rewriteMcpConfig, tokenDigest, writeMcpConfig } from "./loopback/index.js";
 export type { CheckResult, LoopbackOptions, WrittenMcpConfig } from "./loopback/index.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_SOURCES, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
-export type { ApprovalCliOptions, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen } from "./approvals/index.js";
+export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen } from "./approvals/index.js";
 export { checkQualifiedName, checkServerName, MAX_QUALIFIED_NAME_LENGTH, McpNameError, McpServerSpec, META_KEY, qualifiedName, sanitiseToolName, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type { AgentkitToolMeta, HttpServerEntry, McpConfigDocument, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
 export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, moduleOptions, remote } from "./di/index.js";
-export type { BootstrapOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";
+export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";
