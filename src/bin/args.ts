@@ -110,6 +110,38 @@ export function parseHeaders(command: string, list: readonly string[]): Record<s
   return out;
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `--header-env Name=VAR` options as a record of header values read from the
+ * environment: header `Name` gets the value of variable `VAR`, verbatim (so
+ * a token need not be typed into argv, which any local user can read). The
+ * value is never echoed; a message names the option by position, the header
+ * and the variable.
+ *
+ * @throws UsageError for an entry that is not `Name=VAR`, an invalid header or
+ * variable name, or a variable that is unset or empty.
+ */
+export function parseHeaderEnv(command: string, list: readonly string[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  const example = "pass e.g. --header-env Authorization=MCP_AUTH with MCP_AUTH='Bearer <token>' in the environment";
+  list.forEach((entry, i) => {
+    const eq = entry.indexOf("=");
+    const name = eq < 0 ? "" : entry.slice(0, eq).trim();
+    const variable = eq < 0 ? "" : entry.slice(eq + 1).trim();
+    if (eq < 0 || !HEADER_NAME.test(name) || !ENV_NAME.test(variable)) {
+      const why = eq < 0 ? "it has no '='" : !HEADER_NAME.test(name) ? "its header name is not a valid HTTP header name" : "its variable is not a valid environment variable name";
+      throw new UsageError(`agentkit ${command}: --header-env #${i + 1} is not 'Name=VAR' (${why}); ${example}`);
+    }
+    const value = env[variable];
+    if (value === undefined || value === "") {
+      throw new UsageError(`agentkit ${command}: --header-env ${name}=${variable}: the environment variable ${variable} is ${value === undefined ? "not set" : "empty"}; set it to the header's value (e.g. export ${variable}='Bearer <token>')`);
+    }
+    out[name] = value.trim();
+  });
+  return out;
+}
+
 /**
  * `--env NAME=value` options as a record.
  *

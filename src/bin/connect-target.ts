@@ -1,11 +1,12 @@
 /**
  * @module bin/connect-target
  * The server `inspect` and `call` talk to: `-- <command...>` (stdio) or
- * `--url URL [--header 'Name: value']...` (streamable HTTP), opened with a
+ * `--url URL [--header 'Name: value']... [--header-env Name=VAR]...` (streamable
+ * HTTP; `--header-env` reads the value from the environment), opened with a
  * deadline and a spinner.
  */
 import type { MCPClient, StdioServer, StreamableHttpServer } from "../mcp/client/index.js";
-import { listOption, parseEnv, parseHeaders, parseMilliseconds, stringOption, type CommandLine, type OptionTable } from "./args.js";
+import { listOption, parseEnv, parseHeaderEnv, parseHeaders, parseMilliseconds, stringOption, type CommandLine, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { withSpinner } from "./spinner.js";
 
@@ -16,6 +17,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const TARGET_OPTIONS: OptionTable = {
   url: { type: "string" },
   header: { type: "string", multiple: true },
+  "header-env": { type: "string", multiple: true },
   env: { type: "string", multiple: true },
   cwd: { type: "string" },
   "timeout-ms": { type: "string" },
@@ -35,6 +37,7 @@ export function targetOf(command: string, line: CommandLine): Target {
   const url = stringOption(line, "url");
   const timeoutMs = parseMilliseconds(command, "timeout-ms", stringOption(line, "timeout-ms")) ?? DEFAULT_TIMEOUT_MS;
   const headers = listOption(line, "header");
+  const headerEnv = listOption(line, "header-env");
   const env = listOption(line, "env");
   const cwd = stringOption(line, "cwd");
   const usage = `agentkit ${command} ... -- <command...>  or  agentkit ${command} ... --url URL [--header 'Name: value']`;
@@ -48,12 +51,22 @@ export function targetOf(command: string, line: CommandLine): Target {
     } catch {
       throw new UsageError(`agentkit ${command}: --url is not a valid URL: '${url}'`);
     }
-    return { kind: "http", url, headers: parseHeaders(command, headers), timeoutMs };
+    return { kind: "http", url, headers: httpHeaders(command, headers, headerEnv), timeoutMs };
   }
-  if (headers.length) throw new UsageError(`agentkit ${command}: --header is for --url; a stdio server takes --env NAME=value instead`);
+  if (headers.length || headerEnv.length) throw new UsageError(`agentkit ${command}: --header${headers.length ? "" : "-env"} is for --url; a stdio server takes --env NAME=value instead`);
   const [cmd, ...args] = line.rest!;
   if (!cmd) throw new UsageError(`agentkit ${command}: nothing after '--'; give the server command, e.g. -- npx -y @modelcontextprotocol/server-everything`);
   return { kind: "stdio", command: cmd, args, env: parseEnv(command, env), ...(cwd !== undefined ? { cwd } : {}), timeoutMs };
+}
+
+/** `--header` and `--header-env` together; one header named by both (in any letter case) is refused. */
+function httpHeaders(command: string, headers: readonly string[], headerEnv: readonly string[]): Record<string, string> {
+  const literal = parseHeaders(command, headers);
+  const fromEnv = parseHeaderEnv(command, headerEnv);
+  const lower = new Set(Object.keys(literal).map((k) => k.toLowerCase()));
+  const both = Object.keys(fromEnv).find((k) => lower.has(k.toLowerCase()));
+  if (both) throw new UsageError(`agentkit ${command}: header '${both}' is given by both --header and --header-env; give it once`);
+  return { ...literal, ...fromEnv };
 }
 
 /** The client-side server config of `target`. */

@@ -105,7 +105,7 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   const status = httpStatus(errs);
   if (status === 401) {
     return {
-      line: `${who}: ${server} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header 'Authorization: Bearer <token>' (agentkit serve --write-mcp-json PATH writes it there, mode 0600)`,
+      line: `${who}: ${server} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header-env Authorization=VAR (VAR holding 'Bearer <token>'; agentkit serve --write-mcp-json PATH writes it there, mode 0600) or --header 'Authorization: Bearer <token>'`,
       exitCode: EXIT_RUNTIME,
     };
   }

@@ -9,7 +9,7 @@ export const MAIN_HELP = `agentkit — serve an @McpServer module to Claude Code
 Usage:
   agentkit serve <module-file> [options]          serve a built @McpServer module
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
-  agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server
+  agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
 
 Options for every command:
@@ -59,11 +59,13 @@ const TARGET = `Which server:
     --cwd <dir>             its working directory
   --url <URL>               a streamable HTTP server (e.g. http://127.0.0.1:8080/mcp)
     --header <'Name: value'>  sent on every request (repeatable), e.g. 'Authorization: Bearer <token>'
+    --header-env <Name=VAR>   the same, the value read from environment variable VAR (repeatable),
+                              so a token is not typed into argv, which any local user can read
   --timeout-ms <N>          deadline of connecting and of each request (default 30000)`;
 
 /** `agentkit inspect --help`. */
 export const INSPECT_HELP = `Usage: agentkit inspect [options] -- <command...>
-       agentkit inspect [options] --url URL [--header 'Name: value']...
+       agentkit inspect [options] --url URL [--header 'Name: value' | --header-env Name=VAR]...
 
 Connects to an MCP server and prints its tools as agentkit adapts them (name with
 --prefix, the Claude Code name mcp__<server>__<tool>, side-effecting, the server's
@@ -90,11 +92,13 @@ Options:
 Examples:
   agentkit inspect -- npx -y @modelcontextprotocol/server-everything
   agentkit inspect --url http://127.0.0.1:41234/mcp --header "Authorization: Bearer $TOKEN" --json
+  MCP_AUTH="$(jq -r .mcpServers.engine.headers.Authorization mcp.json)" \\
+    agentkit inspect --url http://127.0.0.1:41234/mcp --header-env Authorization=MCP_AUTH
 `;
 
 /** `agentkit call --help`. */
 export const CALL_HELP = `Usage: agentkit call <tool> [--args '{...}'] [options] -- <command...>
-       agentkit call <tool> [--args '{...}'] [options] --url URL [--header 'Name: value']...
+       agentkit call <tool> [--args '{...}'] [options] --url URL [--header 'Name: value' | --header-env Name=VAR]...
 
 Calls one tool and prints the text of its result on stdout (text blocks joined by
 newlines; other blocks as [<type> content omitted]). When the tool reports an

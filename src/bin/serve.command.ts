@@ -5,12 +5,12 @@
  * process's stdin/stdout as the child a CLI spawns (stdio) — until SIGINT or
  * SIGTERM (or, for stdio, until stdin closes); then stop cleanly and exit 0.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpApp } from "../mcp/di/index.js";
-import type { WrittenMcpConfig } from "../mcp/loopback/index.js";
+import { createPrivateFile, removeEmptyDir, removeMcpConfig, removePrivateFile, writeMcpConfig, type PrivateFile, type WrittenMcpConfig } from "../wire/mcp-config-file.js";
 import { shellLine, shellQuote } from "../wire/shell-quote.js";
 import { tomlOverride } from "../wire/toml.js";
 import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
@@ -138,75 +138,103 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
   }
 }
 
-async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>): Promise<number> {
-  const { writeMcpConfig, removeMcpConfig } = await import("../mcp/loopback/index.js");
+/**
+ * The credential files serve writes (the config, the Codex env file) and the
+ * private scratch directory holding them; `cleanup()` removes exactly those
+ * files (each only while it is still the file written) and the directory only
+ * when nothing else was put in it.
+ */
+class ServeFiles {
+  private readonly configs: WrittenMcpConfig[] = [];
+  private readonly files: PrivateFile[] = [];
+  private scratch: string | null = null;
+
+  /** A fresh 0700 `agentkit-serve-*` directory, made on first use. */
+  scratchDir(): string {
+    if (!this.scratch) {
+      this.scratch = mkdtempSync(join(tmpdir(), "agentkit-serve-"));
+      chmodSync(this.scratch, 0o700);
+    }
+    return this.scratch;
+  }
+
+  /** Write the config document (exclusive create, 0600; a link or an existing file at `path` is refused). */
+  config(document: object, path: string): string {
+    const w = writeMcpConfig(document, { configPath: path });
+    this.configs.push(w);
+    return w.path;
+  }
+
+  /** Write a private text file in the scratch directory (exclusive create, 0600). */
+  file(name: string, text: string, what: string): string {
+    const f = createPrivateFile(join(this.scratchDir(), name), text, what);
+    this.files.push(f);
+    return f.path;
+  }
+
+  readonly cleanup = (): void => {
+    for (const w of this.configs.splice(0)) removeMcpConfig(w);
+    for (const f of this.files.splice(0)) removePrivateFile(f);
+    if (this.scratch) removeEmptyDir(this.scratch);
+    this.scratch = null;
+  };
+}
+
+/** The Claude document naming the registry and (when the module has them) the approvals: typed, built from both parts. */
+function claudeDocument(app: McpApp): object {
+  const servers: Record<string, unknown> = { ...app.spec!.configDocument().mcpServers };
+  if (app.approvals) Object.assign(servers, app.approvals.configDocument().mcpServers);
+  return { mcpServers: servers };
+}
+
+function codexLines(app: McpApp, files: ServeFiles): string[] {
   const spec = app.spec!;
+  const { config, env } = app.codexOptions();
+  const envFile = files.file("codex.env", Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(""), "the Codex env file");
+  const overrides = Object.entries(config).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
+  const out = [`Codex: the token travels in ${Object.keys(env).join(", ") || "no variable"}, never in argv; ${envFile} (mode 0600) sets it:`];
+  out.push(`  set -a; . ${shellQuote(envFile)}; set +a`);
+  out.push(`  ${shellLine(["codex", "exec", ...overrides])} '<task>'`);
+  if (spec.requiresApproval.length) out.push(`  (codex exec has no approval callback: ${spec.requiresApproval.join(", ")} will be refused unless the module guards it server-side)`);
+  return out;
+}
+
+function claudeLines(app: McpApp, configPath: string): string[] {
   const options = app.cliOptions();
-  const document = JSON.parse((options.mcpConfig as string[])[0]!) as object;
-  const written: WrittenMcpConfig[] = [];
-  let scratch: string | null = null;
-  const scratchDir = () => {
-    if (!scratch) {
-      scratch = mkdtempSync(join(tmpdir(), "agentkit-serve-"));
-      chmodSync(scratch, 0o700);
-    }
-    return scratch;
-  };
-  const cleanup = () => {
-    for (const w of written.splice(0)) removeMcpConfig(w);
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-    scratch = null;
-  };
+  const words = ["claude", "--mcp-config", configPath, "--strict-mcp-config"];
+  if (options.allowedTools.length) words.push("--allowedTools", options.allowedTools.join(","));
+  if (options.permissionPromptTool !== undefined) words.push("--permission-prompt-tool", options.permissionPromptTool);
+  if (options.settingSources !== undefined) words.push("--setting-sources", options.settingSources);
+  return ["Claude Code:", `  ${shellLine(words)}`];
+}
+
+async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>): Promise<number> {
+  const spec = app.spec!;
+  const files = new ServeFiles();
   // A credential must not outlive its server, also if we die on the way out.
-  process.once("exit", cleanup);
+  process.once("exit", files.cleanup);
   try {
-    let configPath: string;
-    if (req.writeMcpJson !== undefined) {
-      const w = writeMcpConfig(document, { configPath: req.writeMcpJson });
-      written.push(w);
-      configPath = w.path;
-    } else if (app.approvals) {
-      const w = writeMcpConfig(document, { configPath: join(scratchDir(), "mcp.json") });
-      written.push(w);
-      configPath = w.path;
-    } else {
-      configPath = spec.configPath!;
-    }
+    let configPath = spec.configPath;
+    if (req.writeMcpJson !== undefined) configPath = files.config(claudeDocument(app), req.writeMcpJson);
+    else if (app.approvals) configPath = files.config(claudeDocument(app), join(files.scratchDir(), "mcp.json"));
     const out: string[] = [];
     out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
     for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
     if (app.approvals) out.push(`  approvals: ${app.approvals.toolName} at ${app.approvals.url}`);
     out.push("");
-    if (req.codex) {
-      const { config, env } = app.codexOptions();
-      const envFile = join(scratchDir(), "codex.env");
-      writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(""), { mode: 0o600 });
-      const overrides = Object.entries(config).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
-      out.push(`Codex: the token travels in ${Object.keys(env).join(", ") || "no variable"}, never in argv; ${envFile} (mode 0600) sets it:`);
-      out.push(`  set -a; . ${shellQuote(envFile)}; set +a`);
-      out.push(`  ${shellLine(["codex", "exec", ...overrides])} '<task>'`);
-      if (spec.requiresApproval.length) out.push(`  (codex exec has no approval callback: ${spec.requiresApproval.join(", ")} will be refused unless the module guards it server-side)`);
-    } else {
-      const words = ["claude", "--mcp-config", configPath, "--strict-mcp-config"];
-      const allowed = (options.allowedTools as string[] | undefined) ?? [];
-      if (allowed.length) words.push("--allowedTools", allowed.join(","));
-      if (typeof options.permissionPromptTool === "string") words.push("--permission-prompt-tool", options.permissionPromptTool);
-      if (typeof options.settingSources === "string") words.push("--setting-sources", options.settingSources);
-      out.push("Claude Code:");
-      out.push(`  ${shellLine(words)}`);
-    }
+    out.push(...(req.codex ? codexLines(app, files) : claudeLines(app, configPath)));
     out.push("");
     out.push("Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.");
     process.stdout.write(`${out.join("\n")}\n`);
     const signal = await stopped;
     await app.stop();
-    cleanup();
+    files.cleanup();
     process.stderr.write(`agentkit serve: stopped '${spec.name}' on ${signal} after ${spec.callsSeen} call(s); config removed, port released\n`);
     return 0;
   } finally {
     await app.stop().catch(() => {});
-    cleanup();
-    process.off("exit", cleanup);
+    files.cleanup();
+    process.off("exit", files.cleanup);
   }
 }
 

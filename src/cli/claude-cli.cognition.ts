@@ -30,7 +30,12 @@ export interface ClaudeCliOptions {
   readonly inheritEnv?: boolean;
   /** Kill the CLI and its whole process tree after this long; the run ends `"error"` (`cli_timeout`). Default: no deadline. */
   readonly timeoutMs?: number;
-  /** `--mcp-config`: each entry an inline JSON document (`{"mcpServers":{...}}`) or a file path. */
+  /**
+   * `--mcp-config`: each entry a file path or an inline JSON document
+   * (`{"mcpServers":{...}}`). Argv is world-readable: a document holding a
+   * token belongs in a 0600 file named here (what `cliOptions()` hands over),
+   * or its header as `"Bearer ${VAR}"` with `VAR` in `env`.
+   */
   readonly mcpConfig?: string | readonly string[];
   /** `--strict-mcp-config`: ignore every MCP server not in `mcpConfig` (a project `.mcp.json`, the user's config). */
   readonly strictMcpConfig?: boolean;

@@ -14,8 +14,8 @@ export { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_TTL_MS, MCP_PROMPT_VERSION, MCPClient,
 export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
 export { LoopbackOptionsError, McpConfigFileError } from "./loopback/index.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_SOURCES, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
-export type { ApprovalCliOptions, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen } from "./approvals/index.js";
+export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen } from "./approvals/index.js";
 export { McpNameError, McpServerSpec, META_KEY, qualifiedName, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type { AgentkitToolMeta, HttpServerEntry, McpConfigDocument, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
 export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
-export type { BootstrapOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";
+export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";

@@ -126,7 +126,7 @@ describe("agentkit inspect / call: the server", () => {
 
   it("a 401 says the token is wrong or missing, for a missing and for a wrong token, and never echoes it", async () => {
     await using serve = await ServeProcess.start([join(MODULES, "ops-module.js")]);
-    const expected = `agentkit inspect: streamable HTTP server ${serve.url} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header 'Authorization: Bearer <token>' (agentkit serve --write-mcp-json PATH writes it there, mode 0600)`;
+    const expected = `agentkit inspect: streamable HTTP server ${serve.url} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header-env Authorization=VAR (VAR holding 'Bearer <token>'; agentkit serve --write-mcp-json PATH writes it there, mode 0600) or --header 'Authorization: Bearer <token>'`;
     expect(await oneLineFailure(["inspect", "--url", serve.url], 1)).toBe(expected);
     expect(await oneLineFailure(["inspect", "--url", serve.url, "--header", "Authorization: Bearer not-the-token"], 1)).toBe(expected);
     expect(await oneLineFailure(["call", "run_check", "--args", "{}", "--url", serve.url, "--header", "Authorization: Bearer not-the-token"], 1)).toBe(

@@ -282,7 +282,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(server.promptsSeen).toBe(0);
   });
 
-  it("cliOptions(): one inline config document (same as the 0600 file), strict, the prompt tool, no setting sources", async () => {
+  it("cliOptions(): the 0600 config file's path (never the token), strict, the prompt tool, no setting sources", async () => {
     const server = await started({ asker: askerAnswering({ kind: "approve" }) });
     const opts = server.cliOptions();
     expect(Object.keys(opts)).toEqual(["mcpConfig", "strictMcpConfig", "permissionPromptTool", "settingSources"]);
@@ -292,7 +292,9 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const token = server.authHeaders.Authorization!.slice("Bearer ".length);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const doc = { mcpServers: { agentkit_approvals: { type: "http", url: server.url, headers: { Authorization: `Bearer ${token}` } } } };
-    expect(JSON.parse(opts.mcpConfig[0]!)).toEqual(doc);
+    expect(opts.mcpConfig).toEqual([server.configPath]);
+    expect(JSON.stringify(opts)).not.toContain(token);
+    expect(server.configDocument()).toEqual(doc);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(JSON.parse(readFileSync(server.configPath, "utf8"))).toEqual(doc);
     expect(statSync(server.configPath).mode & 0o777).toBe(0o600);

@@ -1,6 +1,7 @@
 /** @module test/mcp-di/bootstrap.test */
 import "reflect-metadata";
 import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { container, inject, injectable } from "tsyringe";
 import { IsString } from "class-validator";
@@ -181,9 +182,12 @@ describe("the server-side approval guard", () => {
 
   it("boots an ApprovalServer beside the listener and wires both into cliOptions()", async () => {
     const app = await boot(GuardedModule, askerAnswering({ kind: "approve" }));
-    const opts = app.cliOptions() as { mcpConfig: string[]; permissionPromptTool: string; settingSources: string };
-    const doc = JSON.parse(opts.mcpConfig[0]!);
-    expect(Object.keys(doc.mcpServers).sort()).toEqual(["agentkit_approvals", "guarded"]);
+    const opts = app.cliOptions();
+    expect(opts.mcpConfig).toEqual([app.spec!.configPath, app.approvals!.configPath]);
+    const servers = opts.mcpConfig.flatMap((path) => Object.keys(JSON.parse(readFileSync(path, "utf8")).mcpServers as object));
+    expect(servers.sort()).toEqual(["agentkit_approvals", "guarded"]);
+    const tokens = [app.spec!.authHeaders.Authorization!, app.approvals!.authHeaders.Authorization!].map((h) => h.slice("Bearer ".length));
+    for (const token of tokens) expect(JSON.stringify(opts)).not.toContain(token);
     expect(opts.permissionPromptTool).toBe("mcp__agentkit_approvals__approve");
     expect(opts.settingSources).toBe("");
     expect(app.approvals).not.toBeNull();

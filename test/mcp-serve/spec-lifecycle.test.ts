@@ -57,7 +57,7 @@ const mode = (p: string): number => statSync(p).mode & 0o777;
 const portOf = (s: McpServerSpec): number => Number(new URL(s.url!).port);
 
 describe("McpServerSpec over HTTP", () => {
-  it("writes the 0600 config into a fresh 0700 agentkit-* directory before serving; the inline JSON is the file's document", async () => {
+  it("writes the 0600 config into a fresh 0700 agentkit-* directory before serving; cliOptions() names that file, never its token", async () => {
     const s = await spec();
     expect(dirname(s.configPath)).toBe(join(tmp, readdirSync(tmp)[0]!));
     expect(basename(dirname(s.configPath))).toMatch(/^agentkit-/);
@@ -69,7 +69,8 @@ describe("McpServerSpec over HTTP", () => {
     });
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(s.authHeaders).toEqual(JSON.parse(text).mcpServers.engine.headers);
-    expect(s.cliOptions().mcpConfig).toEqual([text]);
+    expect(s.cliOptions().mcpConfig).toEqual([s.configPath]);
+    expect(JSON.stringify(s.cliOptions())).not.toContain(s.authHeaders.Authorization!.slice("Bearer ".length));
     expect(s.configDocument()).toEqual(JSON.parse(text));
     // The port is held already, but nothing serves until start().
     expect(await portIsFree(portOf(s))).toBe(false);
@@ -103,10 +104,13 @@ describe("McpServerSpec over HTTP", () => {
     expect(s.callsSeen).toBe(2);
   });
 
-  it("a configPath you give is yours: the file is written 0600 there (even over an existing file) and only the file is removed", async () => {
+  it("a configPath you give is yours: the file is created 0600 there (never over an existing file) and only the file is removed", async () => {
     const mine = mkdtempSync(join(tmp, "mine-"));
+    const taken = join(mine, "taken.json");
+    writeFileSync(taken, "old", { mode: 0o644 });
+    await expect(spec({ configPath: taken })).rejects.toThrow(`${taken} already exists`);
+    expect(readFileSync(taken, "utf8")).toBe("old");
     const path = join(mine, "engine.json");
-    writeFileSync(path, "old", { mode: 0o644 });
     const s = await spec({ configPath: path });
     expect(s.configPath).toBe(path);
     expect(mode(path)).toBe(0o600);
@@ -114,7 +118,7 @@ describe("McpServerSpec over HTTP", () => {
     await s.start();
     await s.stop();
     expect(existsSync(path)).toBe(false);
-    expect(existsSync(mine)).toBe(true);
+    expect(readdirSync(mine)).toEqual(["taken.json"]);
     rmSync(mine, { recursive: true });
   });
 
@@ -155,7 +159,7 @@ describe("McpServerSpec over HTTP", () => {
 
   it("cliOptions: strictMcpConfig always; builtinTools: false only when asked", async () => {
     const s = await spec();
-    expect(s.cliOptions()).toEqual({ mcpConfig: [JSON.stringify(s.configDocument())], strictMcpConfig: true });
+    expect(s.cliOptions()).toEqual({ mcpConfig: [s.configPath], strictMcpConfig: true });
     expect(s.cliOptions({ builtinTools: true })).toEqual(s.cliOptions());
     expect(s.cliOptions({ builtinTools: false })).toEqual({ ...s.cliOptions(), builtinTools: false });
   });

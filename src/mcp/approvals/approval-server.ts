@@ -53,9 +53,18 @@ export interface ApprovalServerOptions {
   readonly auditPath?: string;
 }
 
-/** What `cliOptions()` returns; spreads into `ClaudeCliCognition`. */
+/** The document in the approval server's 0600 config file (`configDocument()`). */
+export interface ApprovalConfigDocument {
+  mcpServers: Record<string, { type: "http"; url: string; headers: Record<string, string> }>;
+}
+
+/** What `cliOptions()` returns; spreads into `ClaudeCliCognition` (beside a spec's: `mergeCliOptions(spec.cliOptions(), approvals.cliOptions())`). */
 export interface ApprovalCliOptions {
-  /** One inline JSON document `{"mcpServers": {"agentkit_approvals": {...}}}` (the token inside: a live credential). */
+  /**
+   * `[configPath]`: the path of the 0600 file holding
+   * `{"mcpServers": {"agentkit_approvals": {...}}}`, never the document itself
+   * (its bearer token would be in the CLI's world-readable argv).
+   */
   mcpConfig: string[];
   strictMcpConfig: true;
   /** `mcp__agentkit_approvals__approve`. */
@@ -83,7 +92,7 @@ const APPROVE_TOOL: SdkTool = Object.freeze({
 interface Running {
   readonly transport: LoopbackMcpTransport;
   readonly written: WrittenMcpConfig;
-  readonly document: string;
+  readonly document: ApprovalConfigDocument;
   /** Aborted by stop(): pending asks are abandoned as denials. */
   readonly controller: AbortController;
 }
@@ -153,8 +162,9 @@ const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoA
  * the object's life.
  *
  * Security: the token is the fence, not loopback — anything able to reach the
- * port could otherwise answer prompts on the agent's behalf. The config file
- * and `cliOptions()` carry it.
+ * port could otherwise answer prompts on the agent's behalf. Only the 0600
+ * config file carries it; `cliOptions()` names that file, so the token never
+ * appears in the CLI's argv (which every local user can read).
  */
 export class ApprovalServer implements AsyncDisposable {
   /** The qualified name of the prompt tool: `mcp__agentkit_approvals__approve`. */
@@ -247,20 +257,27 @@ export class ApprovalServer implements AsyncDisposable {
     return this.live("authHeaders").transport.authHeaders;
   }
 
-  /** The 0600 config file holding the same document as `cliOptions().mcpConfig[0]`; removed by `stop()`. Throws unless started. */
+  /** The 0600 config file (`cliOptions().mcpConfig[0]`), holding `configDocument()`; removed by `stop()`. Throws unless started. */
   get configPath(): string {
     return this.live("configPath").written.path;
   }
 
+  /** A fresh copy of the config file's document (the token inside: a live credential). Throws `ApprovalServerStateError` unless started. */
+  configDocument(): ApprovalConfigDocument {
+    const { mcpServers } = this.live("configDocument()").document;
+    return { mcpServers: Object.fromEntries(Object.entries(mcpServers).map(([name, e]) => [name, { ...e, headers: { ...e.headers } }])) };
+  }
+
   /**
-   * Options for `ClaudeCliCognition`: `{ mcpConfig: [document],
+   * Options for `ClaudeCliCognition`: `{ mcpConfig: [configPath],
    * strictMcpConfig: true, permissionPromptTool, settingSources: "" }`. The
-   * empty `settingSources` is part of the approval guarantee: an ambient
-   * `permissions.allow` would otherwise settle a call before the prompt tool
-   * sees it. Throws `ApprovalServerStateError` unless started.
+   * config goes by the 0600 file's path, so the token never appears in the
+   * CLI's argv. The empty `settingSources` is part of the approval guarantee:
+   * an ambient `permissions.allow` would otherwise settle a call before the
+   * prompt tool sees it. Throws `ApprovalServerStateError` unless started.
    */
   cliOptions(): ApprovalCliOptions {
-    return { mcpConfig: [this.live("cliOptions()").document], strictMcpConfig: true, permissionPromptTool: this.toolName, settingSources: "" };
+    return { mcpConfig: [this.live("cliOptions()").written.path], strictMcpConfig: true, permissionPromptTool: this.toolName, settingSources: "" };
   }
 
   /**
@@ -277,10 +294,10 @@ export class ApprovalServer implements AsyncDisposable {
       const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token" });
       let written: WrittenMcpConfig | null = null;
       try {
-        const document = { mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } } };
+        const document: ApprovalConfigDocument = { mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } } };
         written = writeMcpConfig(document);
         await transport.start();
-        this.running = { transport, written, document: JSON.stringify(document), controller: new AbortController() };
+        this.running = { transport, written, document, controller: new AbortController() };
       } catch (err) {
         await transport.stop();
         if (written) removeMcpConfig(written);

@@ -20,6 +20,22 @@ import type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
 
 export type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
 
+/** What `McpApp.cliOptions()` returns; spread into `new ClaudeCliCognition({ model, ...app.cliOptions() })`. */
+export interface McpAppCliOptions {
+  /** The 0600 config files: the registry's, then (with approvals) the approval server's. Paths only: the bearer tokens never reach argv. */
+  readonly mcpConfig: string[];
+  /** Always `true`: only these servers. */
+  readonly strictMcpConfig: true;
+  /** The registry's `autoApprove` names: they run without a prompt; the rest prompt. */
+  readonly allowedTools: string[];
+  /** With approvals: `mcp__agentkit_approvals__approve`. */
+  readonly permissionPromptTool?: string;
+  /** With approvals: `""` (no ambient user/project/local settings). */
+  readonly settingSources?: "";
+  /** Present (and `false`) only when asked for: disables the CLI's built-in tools. */
+  readonly builtinTools?: false;
+}
+
 /** A running module: the container, the served spec, the approval server, and one `stop()`. */
 export class McpApp implements AsyncDisposable {
   private stopped = false;
@@ -66,26 +82,26 @@ export class McpApp implements AsyncDisposable {
   }
 
   /**
-   * Options for `ClaudeCliCognition`: one `mcpConfig` naming both servers,
-   * `strictMcpConfig`, the approval tool as `permissionPromptTool`,
-   * `allowedTools` = the registry's auto-approve names, and `settingSources: ""`
-   * when approvals are wired (so ambient settings cannot settle a call first).
+   * Options for `ClaudeCliCognition`: `mcpConfig` = the registry's 0600
+   * config file, then the approval server's (paths, never the documents: the
+   * tokens stay out of the CLI's argv), `strictMcpConfig`, `allowedTools` =
+   * the registry's auto-approve names, and with approvals the approval tool
+   * as `permissionPromptTool` and `settingSources: ""` (so ambient settings
+   * cannot settle a call first). `{ builtinTools: false }` adds
+   * `builtinTools: false`. Throws `TypeError` for an app bootstrapped with
+   * `serve: false`.
    */
-  cliOptions(options: { builtinTools?: boolean } = {}): Record<string, unknown> {
+  cliOptions(options: { builtinTools?: boolean } = {}): McpAppCliOptions {
     if (!this.spec) throw new TypeError("McpApp.cliOptions(): this app was bootstrapped with serve: false");
-    const doc = { mcpServers: { ...this.spec.configDocument().mcpServers } } as { mcpServers: Record<string, unknown> };
-    const out: Record<string, unknown> = { ...this.spec.cliOptions(options) };
-    if (this.approvals) {
-      const a = this.approvals.cliOptions();
-      const approvalsDoc = JSON.parse(a.mcpConfig[0]!) as { mcpServers: Record<string, unknown> };
-      Object.assign(doc.mcpServers, approvalsDoc.mcpServers);
-      out.permissionPromptTool = a.permissionPromptTool;
-      out.settingSources = a.settingSources;
-    }
-    out.mcpConfig = [JSON.stringify(doc)];
-    out.strictMcpConfig = true;
-    out.allowedTools = [...this.spec.autoApprove];
-    return out;
+    const spec = this.spec.cliOptions(options);
+    const approvals = this.approvals?.cliOptions();
+    return {
+      mcpConfig: [...spec.mcpConfig, ...(approvals?.mcpConfig ?? [])],
+      strictMcpConfig: true,
+      allowedTools: [...this.spec.autoApprove],
+      ...(spec.builtinTools === false ? { builtinTools: false as const } : {}),
+      ...(approvals ? { permissionPromptTool: approvals.permissionPromptTool, settingSources: approvals.settingSources } : {}),
+    };
   }
 
   /** Options for `CodexCliCognition` (`asCodexMcp(spec)`); the server-side guard stands in for approvals. */

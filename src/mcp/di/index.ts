@@ -7,5 +7,5 @@ export type { McpServerOptions, Provider } from "./mcp-server.decorator.js";
 export { remote, InjectMcpTools, InjectMcpClient, InjectMcpResources, InjectMcpPrompts, mcpToolsToken, mcpClientToken, mcpResourcesToken, mcpPromptsToken } from "./remote.js";
 export type { RemoteDeclaration } from "./remote.js";
 export { bootstrap, McpApp, moduleOptions } from "./bootstrap.js";
-export type { BootstrapOptions, ModuleClass } from "./bootstrap.js";
+export type { BootstrapOptions, McpAppCliOptions, ModuleClass } from "./bootstrap.js";
 export { BootstrapError } from "./bootstrap.error.js";

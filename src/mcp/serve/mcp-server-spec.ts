@@ -31,9 +31,18 @@ export interface McpConfigDocument {
   mcpServers: Record<string, HttpServerEntry | StdioServerEntry>;
 }
 
-/** What `cliOptions()` returns; spread into `new ClaudeCliCognition({ model, ...spec.cliOptions() })`. */
+/**
+ * What `cliOptions()` returns; spread into `new ClaudeCliCognition({ model, ...spec.cliOptions() })`
+ * (with approvals too: `mergeCliOptions(spec.cliOptions(), approvals.cliOptions())`,
+ * which concatenates the `mcpConfig` lists that a plain spread would overwrite).
+ */
 export interface SpecCliOptions {
-  /** One inline JSON document: the same document as the file at `configPath`. */
+  /**
+   * `[configPath]`: the path of the 0600 config file, never the document
+   * itself — argv is world-readable (`ps`, `/proc/<pid>/cmdline`), and the
+   * document holds the bearer token. The CLI reads the file when it starts,
+   * so build and run the cognition while the spec is serving.
+   */
   readonly mcpConfig: string[];
   /** Always `true`: only these servers, not whatever `.mcp.json` the working directory or home defines. */
   readonly strictMcpConfig: true;
@@ -145,14 +154,16 @@ export class McpServerSpec implements AsyncDisposable {
   }
 
   /**
-   * Options for `ClaudeCliCognition`: `mcpConfig` (the document inline),
-   * `strictMcpConfig: true` always, and `builtinTools: false` only when asked
-   * — disabling the CLI's own tools is a statement about what the session can
-   * do at all, not MCP wiring, so a strict-config flag must not quietly make it.
+   * Options for `ClaudeCliCognition`: `mcpConfig: [configPath]` (the 0600
+   * file's path: the token stays in the file and never reaches the CLI's
+   * argv, which any local user can read), `strictMcpConfig: true` always, and
+   * `builtinTools: false` only when asked — disabling the CLI's own tools is a
+   * statement about what the session can do at all, not MCP wiring, so a
+   * strict-config flag must not quietly make it.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): SpecCliOptions {
     const out: { mcpConfig: string[]; strictMcpConfig: true; builtinTools?: false } = {
-      mcpConfig: [JSON.stringify(this.configDocument())],
+      mcpConfig: [this.configPath],
       strictMcpConfig: true,
     };
     if (options.builtinTools === false) out.builtinTools = false;
