@@ -23,7 +23,7 @@ export const LISTENER_LIMITS = Object.freeze({
   /** An idle keep-alive socket is closed after this. */
   keepAliveTimeoutMs: 5_000,
   /** The whole request, body included, must arrive within this time: else 408 and close. */
-  bodyDeadlineMs: 30_000,
+  bodyDeadlineMs: 10_000,
   /** How often Node checks the two deadlines above. */
   checkIntervalMs: 500,
   /** Sockets that have not yet sent one request passing its route's auth; past this the oldest is closed. */
@@ -73,7 +73,7 @@ export interface RouteMount {
  * A refused request's socket is closed right after the answer.
  *
  * Socket hygiene (`LISTENER_LIMITS`): headers within 5 s, the whole request
- * within 30 s, idle keep-alive closed after 5 s, at most 64 sockets that have
+ * within 10 s, idle keep-alive closed after 5 s, at most 64 sockets that have
  * not authenticated (the oldest is closed first), so idle unauthenticated
  * sockets cannot exhaust the process's file descriptors.
  */
