@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -193,5 +193,33 @@ describe("crash safety: registry + approvals + hook endpoint in one process", ()
     report(task, { attacks: attacks.length, "good calls after each": 4, "exit code when stopped": code, ...denials });
     expect(code, h.stderr()).toBe(0);
     expect(portOf(h.registry.url)).toBeGreaterThan(0);
+  });
+
+  it("with the fd limit at 128, a legitimate call succeeds while 500 idle unauthenticated sockets are held", { timeout: 120_000 }, async ({ task }) => {
+    const h = await hostAll({}, ["prlimit", "--nofile=128:128", "--"]);
+    const port = portOf(h.registry.url);
+    const idle: Socket[] = [];
+    let closedByServer = 0;
+    cleanups.push(() => idle.forEach((s) => s.destroy()));
+    for (let i = 0; i < 500; i++) {
+      const s = await new Promise<Socket>((resolve) => {
+        const c = connect({ host: "127.0.0.1", port }, () => resolve(c));
+        c.on("error", () => resolve(c));
+      });
+      s.on("error", () => {});
+      s.on("close", () => closedByServer++);
+      idle.push(s);
+    }
+    const t0 = performance.now();
+    const client = await sdkClient(h.registry.url, h.registry.headers);
+    const r = (await client.callTool({ name: "echo", arguments: { i: 1, text: "legit" } })) as CallToolResult;
+    const legitMs = performance.now() - t0;
+    await client.close();
+    expect(JSON.parse(firstText(r)!)).toMatchObject({ i: 1, text: "legit" });
+    const held = idle.filter((s) => !s.destroyed).length;
+    for (const s of idle) s.destroy();
+    const code = await stopped(h.child);
+    report(task, { "idle sockets opened": 500, "closed by the server": closedByServer, "still open on the client side": held, "legit call ms": Math.round(legitMs), "exit code": code });
+    expect(code, h.stderr()).toBe(0);
   });
 });
