@@ -12,6 +12,8 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry } from "../../src/mcp/serve/index.js";
 import { ApprovalServer } from "../../src/mcp/approvals/index.js";
 import { HookServer } from "../../src/cli/index.js";
+import { leaseListener } from "../../src/listener/shared-listeners.js";
+import { loadExpress } from "../../src/listener/express-loader.js";
 import { INITIALIZE, portIsFree, sdkClientFor } from "./helpers.js";
 
 const echo = tool(
@@ -100,5 +102,30 @@ describe("the one listener", () => {
     stops.push(() => fixed.stop());
     expect(new URL(fixed.url!).port).toBe(String(h.port));
     expect(new URL(fixed.url!).port).not.toBe(new URL(shared.url!).port);
+  });
+
+  it("an express Router mounts under a prefix with a cookie-style check of its own (the inbox page's shape)", async () => {
+    const lease = await leaseListener({ host: "127.0.0.1", port: 0 });
+    stops.push(() => lease.release());
+    const router = loadExpress().Router();
+    router.get("/items/:id", (req, res) => void res.json({ id: req.params.id, base: req.baseUrl }));
+    const route = lease.listener.mount({
+      path: "/inbox",
+      prefix: true,
+      refusal: "json",
+      auth: { kind: "check", check: (req) => (/(?:^|; )inbox=let-me-in(?:;|$)/.test(req.headers.cookie ?? "") ? { ok: true } : { ok: false, code: "token_missing", status: 401, message: "Unauthorized: the inbox needs its cookie" }) },
+      handler: (req, res) => router(req as never, res as never, () => void res.writeHead(404).end()),
+    });
+    route.setServing(true);
+    const base = `http://127.0.0.1:${lease.listener.port}/inbox`;
+    const ok = await fetch(`${base}/items/7`, { headers: { Cookie: "inbox=let-me-in" } });
+    expect(await ok.json()).toMatchObject({ id: "7" });
+    const refused = await fetch(`${base}/items/7`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: "Unauthorized: the inbox needs its cookie" });
+    const foreign = await fetch(`${base}/items/7`, { headers: { Cookie: "inbox=let-me-in", Origin: "http://evil.example.com" } });
+    expect(foreign.status).toBe(403);
+    await foreign.text();
+    route.unmount();
   });
 });
