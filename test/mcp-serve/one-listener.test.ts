@@ -114,7 +114,9 @@ describe("the one listener", () => {
       prefix: true,
       refusal: "json",
       auth: { kind: "check", check: (req) => (/(?:^|; )inbox=let-me-in(?:;|$)/.test(req.headers.cookie ?? "") ? { ok: true } : { ok: false, code: "token_missing", status: 401, message: "Unauthorized: the inbox needs its cookie" }) },
-      handler: (req, res) => router(req as never, res as never, () => void res.writeHead(404).end()),
+      handler: (req, res) => {
+        router(req as never, res as never, () => void res.writeHead(404).end());
+      },
     });
     route.setServing(true);
     const base = `http://127.0.0.1:${lease.listener.port}/inbox`;
