@@ -7,14 +7,17 @@
  * `codex exec` runs no hooks.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { emitGateCheck, gateVerdict, type GateSource } from "../gate/index.js";
+import { errorLine } from "../util/format.js";
 import { shellQuote } from "../wire/shell-quote.js";
-import { checkBearer, checkHost, checkOrigin, generateToken, tokenDigest } from "../listener/loopback-checks.js";
+import { generateToken, tokenDigest } from "../listener/loopback-checks.js";
+import type { RouteMount } from "../listener/loopback-listener.js";
+import { leaseListener, type ListenerLease } from "../listener/shared-listeners.js";
+import { getLogger } from "../util/logger.js";
 
 /** One `PreToolUse` the CLI reported. */
 export interface PreToolUseRequest {
@@ -89,6 +92,7 @@ export class HookServerError extends AgentkitError {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+const HOOK_PATH = "/hooks/pre-tool-use";
 const CLIENT_MARGIN_MS = 5_000;
 const FOREVER_S = 24 * 60 * 60;
 
@@ -127,8 +131,76 @@ const CLIENT = [
   "});",
 ].join("\n");
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+/** Write a JSON answer; a response the client already dropped is left alone. Never throws (`text` is encoded already). */
+function send(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+}
+
+function json(res: ServerResponse, status: number, body: { error: string }): void {
+  send(res, status, JSON.stringify(body));
+}
+
+/**
+ * The wire text of a verdict. A verdict JSON cannot encode (a BigInt, a
+ * circular `updatedInput`, a throwing getter) becomes a deny with the reason:
+ * the CLI must hear an answer, and allowing what cannot be shown is not one.
+ */
+function encodeVerdict(v: HookVerdict, tool: string): { text: string; verdict: HookVerdict } {
+  try {
+    const text = JSON.stringify(answer(v));
+    if (typeof text === "string") return { text, verdict: v };
+    throw new Error("the verdict encodes to nothing");
+  } catch (err) {
+    const reason = `tool '${tool}' was not run: the hook's verdict could not be encoded as JSON (${errorLine(err)}); denied`;
+    const deny: HookVerdict = { decision: "deny", reason };
+    return { text: JSON.stringify(answer(deny)), verdict: deny };
+  }
+}
+
+/** The reason as a string the record can keep (a policy may hand back anything). */
+function reasonText(reason: unknown): string | null {
+  if (reason === undefined || reason === null) return null;
+  try {
+    return typeof reason === "string" ? reason : String(reason);
+  } catch {
+    return "(a reason that cannot be shown)";
+  }
+}
+
+/** Read a body of at most `limit` bytes; null when the client aborted, reset or overran (the overrun is answered 413 here). */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string | null> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    res.setHeader("Connection", "close");
+    json(res, 413, { error: `hook body larger than ${limit} bytes` });
+    req.resume();
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const settle = (v: string | null): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+    };
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        res.setHeader("Connection", "close");
+        json(res, 413, { error: `hook body larger than ${limit} bytes` });
+        return settle(null);
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => settle(Buffer.concat(chunks, size).toString("utf8")));
+    // Half a body then a reset, or a Content-Length never reached: nothing to answer, nothing thrown.
+    req.on("error", () => settle(null));
+    req.on("close", () => settle(null));
+  });
 }
 
 function answer(v: HookVerdict): Record<string, unknown> {
@@ -163,8 +235,8 @@ export class HookServer implements AsyncDisposable {
   readonly timeoutMs: number | undefined;
   private readonly token = generateToken();
   private readonly digest = tokenDigest(this.token);
-  private server?: Server;
-  private port = 0;
+  private lease?: ListenerLease;
+  private route?: RouteMount;
 
   constructor(private readonly options: HookServerOptions = {}) {
     if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
@@ -185,23 +257,34 @@ export class HookServer implements AsyncDisposable {
     return s;
   }
 
-  /** Bind and listen. Idempotent. */
+  /**
+   * Mount the hook endpoint on this process's loopback listener (127.0.0.1,
+   * shared with the registry and approval servers of this process; each
+   * route has its own token). Idempotent.
+   */
   async start(): Promise<this> {
-    if (this.server) return this;
-    const server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+    if (this.lease) return this;
+    const lease = await leaseListener({ host: "127.0.0.1", port: 0 });
+    try {
+      this.route = lease.listener.mount({
+        path: lease.listener.freePath(HOOK_PATH),
+        auth: { kind: "bearer", digest: this.digest },
+        refusal: "json",
+        handler: (req, res) => this.onRequest(req, res),
+      });
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
+    this.route.setServing(true);
+    this.lease = lease;
     return this;
   }
 
   /** The endpoint the hook posts to. Throws before `start()`. */
   get url(): string {
-    if (!this.server) throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
-    return `http://127.0.0.1:${this.port}/hooks/pre-tool-use`;
+    if (!this.lease || !this.route) throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
+    return `http://127.0.0.1:${this.lease.listener.port}${this.route.path}`;
   }
 
   /** `Authorization` header for a non-CLI client. */
@@ -219,62 +302,67 @@ export class HookServer implements AsyncDisposable {
     return { settings: this.settings(), env: { [this.tokenEnvVar]: this.token } };
   }
 
-  /** Stop listening and drop open connections. Idempotent. */
+  /** Unmount the endpoint and release the listener (its port is freed when nothing else uses it). Idempotent. */
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const lease = this.lease;
+    if (!lease) return;
+    this.lease = undefined;
+    this.route?.unmount();
+    this.route = undefined;
+    await lease.release();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }
 
+  /** The route's handler: never throws, never rejects; whatever goes wrong is an answer (or a dropped request) and the host keeps serving. */
+  private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.handle(req, res).catch((err: unknown) => {
+      getLogger().error(`agentkit hook endpoint: ${errorLine(err)}`);
+      send(res, 200, JSON.stringify(answer({ decision: "deny", reason: `the hook endpoint failed: ${errorLine(err)}; denied` })));
+    });
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    for (const check of [checkHost(req.headers.host, this.port), checkOrigin(req.headers.origin, this.port)]) {
-      if (!check.ok) return json(res, check.status, { error: check.message });
-    }
-    const auth = checkBearer(req.headers.authorization, this.digest);
-    if (!auth.ok) return json(res, auth.status, { error: auth.message }, { "www-authenticate": "Bearer" });
-    if (req.method !== "POST" || req.url !== "/hooks/pre-tool-use") return json(res, 404, { error: `no such endpoint: ${req.method} ${req.url}` });
-    let text = "";
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > BODY_LIMIT) return json(res, 413, { error: `hook body larger than ${BODY_LIMIT} bytes` });
-      text += (chunk as Buffer).toString("utf8");
-    }
+    if (req.method !== "POST") return json(res, 404, { error: `no such endpoint: ${String(req.method).slice(0, 20)} ${String(req.url).slice(0, 200)}` });
+    const text = await readBody(req, res, BODY_LIMIT);
+    if (text === null) return;
     let raw: Record<string, unknown>;
     try {
       raw = JSON.parse(text) as Record<string, unknown>;
     } catch {
       return json(res, 400, { error: "hook body is not JSON" });
     }
-    if (!raw || typeof raw !== "object" || typeof raw.tool_name !== "string") return json(res, 400, { error: "hook body has no tool_name" });
+    if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return json(res, 400, { error: "hook body has no tool_name (a JSON object with a string tool_name is expected)" });
     const request: PreToolUseRequest = Object.freeze({
       toolName: raw.tool_name,
-      toolInput: raw.tool_input && typeof raw.tool_input === "object" ? (raw.tool_input as Record<string, unknown>) : {},
+      toolInput: raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input) ? (raw.tool_input as Record<string, unknown>) : {},
       toolUseId: typeof raw.tool_use_id === "string" ? raw.tool_use_id : "",
       sessionId: typeof raw.session_id === "string" ? raw.session_id : null,
       cwd: typeof raw.cwd === "string" ? raw.cwd : null,
       permissionMode: typeof raw.permission_mode === "string" ? raw.permission_mode : null,
       raw: Object.freeze(raw),
     });
-    const { verdict, source, asked } = await this.decide(request);
-    const record: HookRecord = Object.freeze({
-      toolName: request.toolName,
-      toolUseId: request.toolUseId,
-      toolInput: request.toolInput,
-      decision: verdict.decision,
-      reason: verdict.reason ?? null,
-      source,
-      asked,
-    });
+    let decided: Awaited<ReturnType<HookServer["decide"]>>;
+    try {
+      decided = await this.decide(request);
+    } catch (err) {
+      // decide() means not to throw; a ctx whose emit throws can still make it. Fail closed.
+      const reason = `tool '${request.toolName}' was not run: the hook's decision failed: ${errorLine(err)}`;
+      decided = { verdict: { decision: "deny", reason }, source: "error", asked: this.options.asker !== undefined && this.options.decide === undefined };
+    }
+    const { text: wire, verdict } = encodeVerdict(decided.verdict, request.toolName);
+    const source = verdict === decided.verdict ? decided.source : "error";
+    const reason = reasonText(verdict.reason);
+    const record: HookRecord = Object.freeze({ toolName: request.toolName, toolUseId: request.toolUseId, toolInput: request.toolInput, decision: verdict.decision, reason, source, asked: decided.asked });
     this.seen.push(record);
-    this.options.ctx?.emit("hook.pre_tool_use", { tool: request.toolName, id: request.toolUseId, decision: verdict.decision, source, reason: verdict.reason ?? null });
-    json(res, 200, answer(verdict));
+    try {
+      this.options.ctx?.emit("hook.pre_tool_use", { tool: request.toolName, id: request.toolUseId, decision: verdict.decision, source, reason });
+    } catch (err) {
+      getLogger().error(`agentkit hook endpoint: ctx.emit("hook.pre_tool_use") threw: ${errorLine(err)}`);
+    }
+    send(res, 200, wire);
   }
 
   /**

@@ -41,7 +41,7 @@ const runCheck = tool(
 /** Record every request the listener answers (method, JSON-RPC method, status). Reads the private http server: test-only. */
 function record(spec: McpServerSpec): Seen[] {
   const seen: Seen[] = [];
-  const http = (spec as unknown as { listener: { http: HttpServer } }).listener.http;
+  const http = (spec as unknown as { listener: { lease: { listener: { http: HttpServer } } } }).listener.lease.listener.http;
   http.prependListener("request", (req: IncomingMessage, res) => {
     const entry: Seen = {
       method: req.method ?? "",

@@ -1,12 +1,15 @@
 /**
- * Bad input: a corpus of more than 200 malformed requests, sent by raw TCP to
- * one served registry (bad JSON, wrong JSON-RPC shapes, huge bodies, deep
+ * Bad input: a corpus of more than 300 malformed requests, sent by raw TCP to
+ * a served registry, the approval server and the Claude hook endpoint, all on
+ * the one listener of this process (bad JSON, wrong JSON-RPC shapes, huge bodies, deep
  * nesting, wrong argument types, unknown tools, unicode and overlong names,
  * wrong/missing/duplicated Authorization, bad Host/Origin, upgrades, wrong
- * methods, headers and paths). Each must be answered with a clear error —
+ * methods, headers and paths; another surface's token; prototype-pollution
+ * keys; hook bodies that are not hook documents). Each must be answered with a clear error —
  * an HTTP 4xx with a reason, or a JSON-RPC error / `isError` result with a
- * message — none may crash the server or reach a tool body, and a
- * well-formed call must still work afterwards. Argument validation is then
+ * message — none may crash the server or reach a tool body, the Asker or the
+ * hook policy; a well-formed call must work after every case, and
+ * `Object.prototype` is untouched at the end. Argument validation is then
  * property-tested with fast-check through the wire.
  */
 import { gzipSync } from "node:zlib";
@@ -15,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSpec } from "../../src/mcp/serve/index.js";
+import { ApprovalServer } from "../../src/mcp/approvals/index.js";
+import { HookServer } from "../../src/cli/index.js";
 import { echoText, echoTool, firstText, portOf, report, sdkClient, serve, type BodyCounter } from "./helpers.js";
 import { rawHttp, rpcMessages, type RawResponse } from "./raw-http.js";
 
@@ -24,6 +29,10 @@ let port = 0;
 let token = "";
 let sid = "";
 let client: Client;
+let approvals: ApprovalServer;
+let hooks: HookServer;
+const asked = { runs: 0 };
+const decided = { runs: 0 };
 
 /** One corpus entry. `accepted` marks the few shapes JSON-RPC answers with silence (a notification, a stray response): allowed a bare 202, still never a tool run. */
 interface Case {
@@ -321,13 +330,152 @@ function corpus(): Case[] {
   // Paths.
   for (const path of ["/", "/mcp/", "/MCP", "/mcp/../mcp", "/mcpx", "/mcp%00", "//mcp", "/mcp/tools/call", "*"]) add("path", path, () => post(body(), base(), path));
 
+  // Prototype-pollution keys in arguments (refused as unexpected arguments, nothing merged anywhere).
+  for (const [name, text] of [
+    ["__proto__ argument", '{"i":1,"text":"x","__proto__":{"polluted":1}}'],
+    ["constructor.prototype argument", '{"i":1,"text":"x","constructor":{"prototype":{"polluted":1}}}'],
+    ["only __proto__", '{"__proto__":{"i":1,"text":"x"}}'],
+  ] as const) {
+    add("prototype keys", name, () => post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":${text}}}`));
+  }
+  add("prototype keys", "__proto__ params", () => post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"__proto__":{"name":"echo","arguments":{"i":1,"text":"x"}}}}'));
+  add("batch", "duplicate id in a batch", () => post(JSON.stringify([JSON.parse(call({ i: 1, text: "a" }, "echo", 5)), JSON.parse(call({ i: 2, text: "b" }, "echo", 5))])));
+  add("batch", "duplicate string id in a batch", () => post(JSON.stringify([JSON.parse(call({ i: 1, text: "a" }, "echo", "x")), JSON.parse(call({ i: 2, text: "b" }, "echo", "x"))])));
+
+  cases.push(...approvalCases(), ...hookCases());
   return cases;
 }
 
+/** Requests the approval server must refuse at the transport: its path, another surface's token, bad JSON, bad sessions. */
+function approvalCases(): Case[] {
+  const u = new URL(approvals.url);
+  const token = approvals.authHeaders.Authorization!;
+  const headers = (auth: string | null, extra: Headers = []): Headers => [
+    ["Host", u.host],
+    ...(auth === null ? [] : ([["Authorization", auth]] as Headers)),
+    ["Content-Type", "application/json"],
+    ["Accept", "application/json, text/event-stream"],
+    ...extra,
+  ];
+  const send = (b: string, h: Headers = headers(token)): Promise<RawResponse> => rawHttp(port, { method: "POST", path: u.pathname, headers: h, body: b });
+  const approve = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "approve", arguments: { tool_name: "Write", input: {} } } });
+  const out: Case[] = [];
+  const add = (name: string, run: () => Promise<RawResponse>, accepted = false): void => void out.push({ group: "approval server", name, send: run, accepted });
+  add("no token", () => send(approve, headers(null)));
+  add("the registry's token", () => send(approve, headers(`Bearer ${registryToken}`)));
+  add("the hook's token", () => send(approve, headers(hooks.authHeaders.Authorization!)));
+  add("wrong token", () => send(approve, headers("Bearer nope")));
+  add("foreign Host", () => send(approve, [["Host", "evil.example.com"], ...headers(token).slice(1)]));
+  add("foreign Origin", () => send(approve, headers(token, [["Origin", "http://evil.example.com"]])));
+  add("another local port as Origin", () => send(approve, headers(token, [["Origin", `http://127.0.0.1:${port === 65535 ? 1 : port + 1}`]])));
+  for (const [name, b] of [["empty body", ""], ["lone brace", "{"], ["binary noise", "\u0000\u00ff"], ["a JSON number", "7"], ["a batch of numbers", "[1,2]"]]) add(name, () => send(b!));
+  add("unknown session", () => send(approve, headers(token, [["Mcp-Session-Id", "nope"]])));
+  add("no Host", () => send(approve, headers(token).slice(1)));
+  add("sessionless unknown tool", () => send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "nope", arguments: {} } })));
+  add("duplicate id batch", () => send(`[${approve},${approve}]`));
+  add("GET without a session", () => rawHttp(port, { method: "GET", path: u.pathname, headers: headers(token) }));
+  add("PUT", () => rawHttp(port, { method: "PUT", path: u.pathname, headers: headers(token), body: approve }));
+  add("5 MiB body", () => send(JSON.stringify({ pad: "x".repeat(5 * 1024 * 1024) })));
+  add("Content-Length 1 GB declared", () => rawHttp(port, { method: "POST", path: u.pathname, headers: [...headers(token), ["Content-Length", String(1024 ** 3)]], body: "{}" }));
+  add("path with a trailing slash", () => rawHttp(port, { method: "POST", path: `${u.pathname}/`, headers: headers(token), body: approve }));
+  add("WebSocket upgrade", () => rawHttp(port, { method: "GET", path: u.pathname, headers: [...headers(token), ["Connection", "Upgrade"], ["Upgrade", "websocket"]] }));
+  return out;
+}
+
+/** Requests the hook endpoint must refuse: not hook documents, wrong tokens, wrong methods, huge or lying bodies. */
+function hookCases(): Case[] {
+  const u = new URL(hooks.url);
+  const token = hooks.authHeaders.Authorization!;
+  const headers = (auth: string | null, extra: Headers = []): Headers => [["Host", u.host], ...(auth === null ? [] : ([["Authorization", auth]] as Headers)), ["Content-Type", "application/json"], ...extra];
+  const send = (b: string | Buffer, h: Headers = headers(token), method = "POST", path = u.pathname): Promise<RawResponse> => rawHttp(port, { method, path, headers: h, body: b });
+  const good = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_1" });
+  const out: Case[] = [];
+  const add = (name: string, run: () => Promise<RawResponse>): void => void out.push({ group: "hook endpoint", name, send: run });
+  const bodies: Array<[string, string | Buffer]> = [
+    ["empty body", ""],
+    ["lone brace", "{"],
+    ["truncated document", good.slice(0, 30)],
+    ["single quotes", "{'tool_name':'Bash'}"],
+    ["a JSON string", '"Bash"'],
+    ["a JSON number", "1"],
+    ["JSON null", "null"],
+    ["JSON true", "true"],
+    ["an array", `[${good}]`],
+    ["an empty array", "[]"],
+    ["an empty object", "{}"],
+    ["tool_name a number", '{"tool_name":5}'],
+    ["tool_name null", '{"tool_name":null}'],
+    ["tool_name an object", '{"tool_name":{"a":1}}'],
+    ["tool_name an array", '{"tool_name":["Bash"]}'],
+    ["toolName camelCase instead", '{"toolName":"Bash"}'],
+    ["tool_name only under __proto__", '{"__proto__":{"tool_name":"Bash"}}'],
+    ["tool_name under constructor.prototype", '{"constructor":{"prototype":{"tool_name":"Bash"}}}'],
+    ["NUL byte", "\u0000"],
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+    ["binary noise", Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 53) % 256))],
+    ["BOM then JSON", `\ufeff${good}`],
+    ["two documents", `${good}${good}`],
+    ["XML", "<hook><tool_name>Bash</tool_name></hook>"],
+    ["deep nesting", `{"tool_name":${"[".repeat(20_000)}${"]".repeat(20_000)}}`],
+    ["2 MiB body (over the 1 MiB limit)", JSON.stringify({ tool_name: "Bash", pad: "x".repeat(2 * 1024 * 1024) })],
+  ];
+  for (const [name, b] of bodies) add(name, () => send(b));
+  add("Content-Length 100000000 declared", () => rawHttp(port, { method: "POST", path: u.pathname, headers: [...headers(token), ["Content-Length", "100000000"]], body: "{}" }));
+  add("chunked past the limit", () => {
+    const chunk = "x".repeat(512 * 1024);
+    return rawHttp(port, { method: "POST", path: u.pathname, headers: [...headers(token), ["Transfer-Encoding", "chunked"]], body: `${Array.from({ length: 3 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join("")}0\r\n\r\n` });
+  });
+  add("malformed chunked encoding", () => rawHttp(port, { method: "POST", path: u.pathname, headers: [...headers(token), ["Transfer-Encoding", "chunked"]], body: "zz\r\nno\r\n0\r\n\r\n" }));
+  const auths: Array<[string, string | null]> = [
+    ["no token", null],
+    ["wrong token", "Bearer nope"],
+    ["the registry's token", `Bearer ${registryToken}`],
+    ["the approval server's token", approvals.authHeaders.Authorization!],
+    ["Basic scheme", "Basic eDp5"],
+    ["token without scheme", token.slice("Bearer ".length)],
+    ["token plus a character", `${token}x`],
+    ["empty header", ""],
+    ["Token scheme", `Token ${token.slice("Bearer ".length)}`],
+    ["lower-case scheme, wrong token", "bearer nope"],
+  ];
+  for (const [name, a] of auths) add(name, () => send(good, headers(a)));
+  add("duplicated: wrong then right", () => send(good, [...headers("Bearer wrong"), ["Authorization", token]]));
+  for (const [name, h] of [["evil.com", "evil.com"], ["another port", `127.0.0.1:${port === 65535 ? 1 : port + 1}`], ["no port", "127.0.0.1"], ["empty", ""]] as const) {
+    add(`Host ${name}`, () => send(good, [["Host", h], ...headers(token).slice(1)]));
+  }
+  for (const o of ["http://evil.com", "null", "file://", `http://localhost:${port}.evil.com`]) add(`Origin ${o}`, () => send(good, headers(token, [["Origin", o]])));
+  for (const m of ["GET", "PUT", "DELETE", "PATCH", "OPTIONS"]) add(`method ${m}`, () => send(good, headers(token), m));
+  for (const path of [`${u.pathname}/`, `${u.pathname}x`, "/hooks", "/hooks/", u.pathname.toUpperCase()]) add(`path ${path}`, () => send(good, headers(token), "POST", path));
+  add("WebSocket upgrade", () => rawHttp(port, { method: "GET", path: u.pathname, headers: [...headers(token), ["Connection", "Upgrade"], ["Upgrade", "websocket"]] }));
+  add("CONNECT", () => rawHttp(port, { head: `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${"Authorization: " + token}\r\n\r\n` }));
+  return out;
+}
+
+let registryToken = "";
+let protoBefore: string[] = [];
+
 beforeAll(async () => {
+  protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+  approvals = await ApprovalServer.open({
+    asker: {
+      ask: async () => {
+        asked.runs++;
+        return { kind: "approve" };
+      },
+    },
+  });
+  hooks = await HookServer.start({
+    decide: () => {
+      decided.runs++;
+      return { decision: "allow" };
+    },
+  });
   spec = await serve([echoTool(counter)]);
   port = portOf(spec.url!);
   token = spec.authHeaders.Authorization!.slice("Bearer ".length);
+  registryToken = token;
+  expect(new URL(approvals.url).port).toBe(String(port));
+  expect(new URL(hooks.url).port).toBe(String(port));
   client = await sdkClient(spec.url!, spec.authHeaders);
   sid = (client.transport as { sessionId?: string }).sessionId!;
   expect(sid).toBeTruthy();
@@ -336,34 +484,34 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await spec?.stop();
+  await approvals?.stop();
+  await hooks?.stop();
 });
 
 describe("bad input", () => {
   it("every malformed request gets a clear error, none crashes the server or reaches a tool body, a good call works after", { timeout: 300_000 }, async ({ task }) => {
     const cases = corpus();
-    expect(cases.length).toBeGreaterThanOrEqual(200);
+    expect(cases.length).toBeGreaterThanOrEqual(300);
     const unclear: string[] = [];
     const silent: string[] = [];
     const reached: string[] = [];
     const byGroup = new Map<string, number>();
     const statuses = new Map<number, number>();
     for (const [n, c] of cases.entries()) {
-      const before = counter.runs;
+      const before = counter.runs + asked.runs + decided.runs;
       const r = await c.send();
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       byGroup.set(c.group, (byGroup.get(c.group) ?? 0) + 1);
-      if (counter.runs !== before) reached.push(`${c.group} / ${c.name}`);
+      if (counter.runs + asked.runs + decided.runs !== before) reached.push(`${c.group} / ${c.name}`);
       const silentAccept = c.accepted === true && r.status === 202 && r.body.trim() === "";
       const verdict = silentAccept ? { ok: true, why: "" } : clearError(r);
       if (!verdict.ok) unclear.push(`${c.group} / ${c.name}: ${verdict.why}`);
       if (silentAccept) silent.push(c.name);
-      if (n % 25 === 24) {
-        // The server is still up and still serving this session.
-        const ok = (await client.callTool({ name: "echo", arguments: { i: n, text: "health" } })) as CallToolResult;
-        expect(firstText(ok)).toBe(echoText({ i: n, text: "health" }));
-      }
+      // After every case: the listener is up and still serving this session.
+      const ok = (await client.callTool({ name: "echo", arguments: { i: n, text: "health" } })) as CallToolResult;
+      expect(firstText(ok), `after ${c.group} / ${c.name}`).toBe(echoText({ i: n, text: "health" }));
     }
-    const healthChecks = Math.floor(cases.length / 25);
+    const healthChecks = cases.length;
     report(task, {
       requests: cases.length,
       groups: [...byGroup].map(([g, k]) => `${g} ${k}`).join(", "),
@@ -377,6 +525,20 @@ describe("bad input", () => {
     expect(reached).toEqual([]);
     expect(unclear).toEqual([]);
     expect(counter.runs).toBe(healthChecks);
+    expect(asked.runs).toBe(0);
+    expect(decided.runs).toBe(0);
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // The approval server and the hook endpoint still answer good calls.
+    const hook = await fetch(hooks.url, { method: "POST", headers: { ...hooks.authHeaders, "content-type": "application/json" }, body: JSON.stringify({ tool_name: "Read", tool_input: {} }) });
+    expect(((await hook.json()) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe("allow");
+    const approver = await sdkClient(approvals.url, approvals.authHeaders);
+    try {
+      const a = (await approver.callTool({ name: "approve", arguments: { tool_name: "Write", input: {} } })) as CallToolResult;
+      expect(JSON.parse(firstText(a)!)).toMatchObject({ behavior: "allow" });
+    } finally {
+      await approver.close();
+    }
     const fresh = await sdkClient(spec.url!, spec.authHeaders);
     try {
       expect(firstText((await fresh.callTool({ name: "echo", arguments: { i: 1, text: "after" } })) as CallToolResult)).toBe(echoText({ i: 1, text: "after" }));

@@ -10,6 +10,7 @@ import type { Asker } from "../../agents/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { checkTimeoutMs, errorVerdict, gateVerdict, type AutoAllowWhen, type GateSubject, type GateVerdict } from "../../gate/index.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
+import { checkSessionOptions } from "../loopback/loopback-transport.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
 import { qualifiedName } from "../../wire/names.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
@@ -51,6 +52,10 @@ export interface ApprovalServerOptions {
   readonly ctx?: ApprovalEventTarget;
   /** A JSONL audit file: one line per decision, fsync'd before the CLI hears the answer. Created 0600; its directory must exist. */
   readonly auditPath?: string;
+  /** A session with no request for this long is closed; a request naming it gets 404 and the client re-initializes. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
+  /** Most live sessions; past it the oldest idle one closes, and with none idle a new `initialize` gets 503. Default 1,000. */
+  readonly maxSessions?: number;
 }
 
 /** The document in the approval server's 0600 config file (`configDocument()`). */
@@ -143,7 +148,7 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
 }
 
 /** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
-const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath"];
+const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions"];
 
 /**
  * An MCP server with one tool, `approve`, that the Claude CLI calls for every
@@ -179,6 +184,7 @@ export class ApprovalServer implements AsyncDisposable {
   private readonly asker: Asker;
   private readonly autoAllowWhen?: AutoAllowWhen;
   private readonly audit: ApprovalAudit;
+  private readonly sessionLimits: { sessionIdleMs: number; maxSessions: number };
   private prompts = 0;
   private running: Running | null = null;
   private readonly inflight = new Set<Promise<unknown>>();
@@ -204,6 +210,7 @@ export class ApprovalServer implements AsyncDisposable {
     }
     this.autoAllowWhen = options.autoAllowWhen;
     this.audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath });
+    this.sessionLimits = checkSessionOptions(options, "ApprovalServer", (_option, message) => new TypeError(message));
   }
 
   /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
@@ -291,7 +298,7 @@ export class ApprovalServer implements AsyncDisposable {
     return this.serialise(async () => {
       if (this.running) return;
       await this.audit.sink?.check();
-      const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token" });
+      const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token", ...this.sessionLimits });
       let written: WrittenMcpConfig | null = null;
       try {
         const document: ApprovalConfigDocument = { mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } } };

@@ -1,20 +1,23 @@
 /**
  * @module mcp/loopback/loopback-transport
- * `LoopbackMcpTransport`: the one loopback HTTP listener every MCP server of
- * this package runs on (the registry server and the approval server). It binds
- * and holds its port at `bind()`, so the URL can be written into a config file
- * before anything serves; checks Host/Origin, then a generated bearer token, on
- * every request; and `stop()` genuinely releases the port.
+ * `LoopbackMcpTransport`: an MCP endpoint (the registry server's or the
+ * approval server's) mounted as a route on the one loopback listener
+ * (`listener/`). It leases and holds its port at `bind()`, so the URL can be
+ * written into a config file before anything serves; the listener checks
+ * Host/Origin, then this endpoint's own bearer token, on every request; and
+ * `stop()` releases the port when nothing else of this process uses it.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { sdkHttpServer, sdkTypes } from "../sdk.js";
-import { getLogger } from "../../util/logger.js";
-import { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest, type CheckResult } from "../../listener/loopback-checks.js";
+import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
+import type { RouteMount } from "../../listener/loopback-listener.js";
+import { writeRefusal } from "../../listener/route.js";
+import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
+import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 
 /** Options of `LoopbackMcpTransport.bind()`. */
 export interface LoopbackOptions {
@@ -26,13 +29,16 @@ export interface LoopbackOptions {
   /** Loopback address to bind: `127.0.0.1` (default), another `127.x` address, `::1`, or `localhost` (binds 127.0.0.1). Anything else is refused. */
   host?: string;
   /**
-   * Port; default 0 (ephemeral, chosen by the OS at bind). A fixed busy port
-   * rejects `bind()` with Node's real `EADDRINUSE` error, the endpoint appended.
+   * Port; default 0: the process's shared listener on `host` (an ephemeral
+   * port chosen by the OS at its first bind; every surface of this process
+   * that asks for port 0 answers there, each at its own path). A fixed port
+   * gets a listener of its own; a busy one rejects `bind()` with Node's real
+   * `EADDRINUSE` error, the endpoint appended.
    */
   port?: number;
-  /** `"token"` (default): every request needs the generated bearer token. `"none"` only when asked for by name. */
+  /** `"token"` (default): every request needs this endpoint's generated bearer token. `"none"` only when asked for by name. */
   auth?: "token" | "none";
-  /** The MCP endpoint path; default `/mcp`. Other paths get 404. */
+  /** The MCP endpoint path; default `/mcp`. Taken on a shared listener -> `/mcp-2`, `/mcp-3`, ... Other paths get 404. */
   path?: string;
   /** Largest accepted request body in bytes; default 4 MiB. Larger -> 413. */
   maxBodyBytes?: number;
@@ -41,7 +47,13 @@ export interface LoopbackOptions {
    * SSE responses). `true`: stateless (a fresh server per POST, no sessions).
    */
   stateless?: boolean;
+  /** A session with no request for this long is closed; a request naming it gets 404 (the client re-initializes). Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Most live sessions; past it the oldest idle one is closed, and with none idle a new `initialize` gets 503. Default 1,000. */
+  maxSessions?: number;
 }
+
+type Resolved = Required<Omit<LoopbackOptions, "port">> & { port: number };
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
@@ -50,65 +62,62 @@ type State = "bound" | "serving" | "stopped";
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: SdkServer;
+  close(): Promise<void>;
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), ...headers });
-  res.end(body);
+  writeRefusal(res, "jsonrpc", status, message, headers, code);
 }
 
-function refuse(res: ServerResponse, check: Exclude<CheckResult, { ok: true }>): void {
-  const headers: Record<string, string> = {};
-  if (check.status === 401) {
-    headers["WWW-Authenticate"] = check.code === "token_missing" ? 'Bearer realm="agentkit"' : 'Bearer realm="agentkit", error="invalid_token"';
+/** Check the two session options (shared with serveRegistry and ApprovalServer); returns the value or throws `fail(message)`. */
+export function checkSessionOptions(
+  options: { sessionIdleMs?: unknown; maxSessions?: unknown },
+  where: string,
+  fail: (option: string, message: string) => Error,
+): { sessionIdleMs: number; maxSessions: number } {
+  const idle = options.sessionIdleMs ?? SESSION_DEFAULTS.sessionIdleMs;
+  if (typeof idle !== "number" || !Number.isFinite(idle) || idle <= 0) {
+    throw fail("sessionIdleMs", `${where}: sessionIdleMs must be a positive number of milliseconds (default 30 minutes), got ${String(idle)}`);
   }
-  rpcError(res, check.status, check.status === 401 ? -32001 : -32000, check.message, headers);
-}
-
-const NOT_PLAIN_HTTP =
-  "refused: this MCP listener serves plain HTTP requests only; WebSocket upgrades and CONNECT are not accepted";
-
-function refuseRawSocket(socket: Socket): void {
-  const body = `${NOT_PLAIN_HTTP}\n`;
-  socket.on("error", () => {});
-  socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  socket.destroySoon?.();
+  const max = options.maxSessions ?? SESSION_DEFAULTS.maxSessions;
+  if (typeof max !== "number" || !Number.isInteger(max) || max <= 0) {
+    throw fail("maxSessions", `${where}: maxSessions must be a positive integer (default 1000), got ${String(max)}`);
+  }
+  return { sessionIdleMs: idle, maxSessions: max };
 }
 
 /**
- * The loopback MCP listener.
+ * An MCP endpoint on the loopback listener.
  *
- * Lifecycle: `bind()` binds and holds the port (the URL is final) but does not
- * serve: until `start()`, every request that passes the Host/Origin and token
- * checks is answered `503` with a `Retry-After` header (documented choice:
- * an honest "not yet" instead of a request parked for an unknown time).
- * `start()` serves; `stop()` closes every session, every open connection
- * (keep-alive and SSE included) and the listening socket, so the port is free
- * when it resolves; `start()` after `stop()` binds the same port again. Both
- * are idempotent. While bound but not serving the listener does not keep the
- * process alive.
+ * Lifecycle: `bind()` leases the listener and holds the port (the URL is
+ * final) but does not serve: until `start()`, every request that passes the
+ * Host/Origin and token checks is answered `503` with a `Retry-After` header
+ * (documented choice: an honest "not yet" instead of a request parked for an
+ * unknown time). `start()` serves; `stop()` closes every session and
+ * releases the lease, so the port is free when it resolves unless another
+ * surface of this process still uses the shared listener; `start()` after
+ * `stop()` takes the same port (and path) again. Both are idempotent. While
+ * bound but not serving the endpoint does not keep the process alive.
  *
- * Security, in order, on every request: anything that is not a plain HTTP
- * request (a WebSocket upgrade, CONNECT) is refused (403); the `Host` header
- * must name this listener on loopback and a present `Origin` must be its own
- * loopback origin (403, DNS rebinding); then the bearer token, compared in
- * constant time (401 with `WWW-Authenticate: Bearer`); then the body size
- * (413). The token is generated here — 32 random bytes, base64url — and never
- * accepted from a caller; it stays the same across stop/start.
+ * Security, in order, on every request (the listener's checks, then this
+ * endpoint's): a WebSocket upgrade or CONNECT is refused (403); the `Host`
+ * header must name the listener on loopback and a present `Origin` must be
+ * its own loopback origin (403, DNS rebinding); then this endpoint's bearer
+ * token, compared in constant time (401 with `WWW-Authenticate: Bearer`);
+ * then the body size (413). The token is generated here — 32 random bytes,
+ * base64url — and never accepted from a caller; it stays the same across
+ * stop/start.
  *
  * Protocol: stateful streamable HTTP with SSE responses (JSON-response mode
  * leaks per call on SDK 1.32.2, #2559), or stateless. GET and DELETE route to
- * the session; an unknown session id gets 404. A POST without a session that
- * is not `initialize` (Claude Code 2.1.332 opens with `server/discover`,
- * protocol 2026-07-28) is answered by a one-shot stateless server, i.e.
- * exactly as the SDK answers it — a 400 JSON-RPC error naming the supported
- * versions (or "Method not found" without that version header) — and the
- * client falls back to `initialize`.
+ * the session; an unknown (or expired) session id gets 404. Sessions idle
+ * for `sessionIdleMs` close; past `maxSessions` the oldest idle closes, or a
+ * new `initialize` gets 503. A batch with a duplicate request id is refused
+ * (400) before anything runs: its answers could not all be delivered. A
+ * POST without a session that is not `initialize` (Claude Code 2.1.332 opens
+ * with `server/discover`, protocol 2026-07-28) is answered by a one-shot
+ * stateless server, exactly as the SDK answers it, and the client falls
+ * back to `initialize`.
  */
 export class LoopbackMcpTransport implements AsyncDisposable {
   /** The endpoint, e.g. `http://127.0.0.1:53411/mcp`. */
@@ -117,63 +126,68 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   readonly host: string;
   /** The bound port (never 0 once bound). */
   readonly port: number;
+  /** The path this endpoint answers at on its listener. */
+  readonly path: string;
   /** The generated bearer token (43 chars), or `null` with `auth: "none"`. */
   readonly token: string | null;
   /** `{ Authorization: "Bearer <token>" }`, or `{}` with `auth: "none"`. Frozen. */
   readonly authHeaders: Readonly<Record<string, string>>;
 
-  private readonly serverFactory: () => SdkServer;
-  private readonly path: string;
-  private readonly maxBodyBytes: number;
-  private readonly stateless: boolean;
+  private readonly options: Resolved;
   private readonly digest: Buffer | null;
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: SessionTable<Session>;
   private readonly oneShots = new Set<Session>();
-  private http: HttpServer | null = null;
+  private lease: ListenerLease | null;
+  private route: RouteMount | null;
   private state: State = "bound";
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(options: Required<Omit<LoopbackOptions, "port">>, port: number, http: HttpServer, token: string | null) {
-    this.serverFactory = options.serverFactory;
+  private constructor(options: Resolved, lease: ListenerLease, token: string | null) {
+    this.options = options;
     this.host = options.host;
-    this.port = port;
-    this.path = options.path;
-    this.maxBodyBytes = options.maxBodyBytes;
-    this.stateless = options.stateless;
+    this.port = lease.listener.port;
+    this.path = lease.listener.freePath(options.path);
     this.token = token;
     this.digest = token === null ? null : tokenDigest(token);
     const headers: Record<string, string> = token === null ? {} : { Authorization: `Bearer ${token}` };
     this.authHeaders = Object.freeze(headers);
-    this.url = `http://${this.host.includes(":") ? `[${this.host}]` : this.host}:${port}${this.path}`;
-    this.http = http;
+    this.url = `http://${this.host.includes(":") ? `[${this.host}]` : this.host}:${this.port}${this.path}`;
+    this.sessions = new SessionTable<Session>(options.sessionIdleMs, options.maxSessions);
+    this.lease = lease;
+    this.route = this.mount(lease);
   }
 
   /**
-   * Bind and hold the port now; resolve once the URL is final. Not serving
-   * until `start()`. Bad options throw `LoopbackOptionsError` before anything
-   * binds; a busy fixed port rejects with Node's `EADDRINUSE` error (its
-   * `code`, `errno`, `syscall`, `address`, `port` intact) and the endpoint
-   * appended to its message. Never exits or crashes the process.
+   * Lease the listener and hold the port now; resolve once the URL is final.
+   * Not serving until `start()`. Bad options throw `LoopbackOptionsError`
+   * before anything binds; a busy fixed port rejects with Node's
+   * `EADDRINUSE` error (its `code`, `errno`, `syscall`, `address`, `port`
+   * intact) and the endpoint appended to its message. Never exits or
+   * crashes the process.
    */
   static async bind(options: LoopbackOptions): Promise<LoopbackMcpTransport> {
     const resolved = LoopbackMcpTransport.resolveOptions(options);
     const token = resolved.auth === "token" ? generateToken() : null;
-    // The handler is swapped in once the instance exists; nothing can arrive before `listen` resolves anyway.
-    const provisional = { handler: (_req: IncomingMessage, res: ServerResponse) => rpcError(res, 503, -32000, "Service unavailable") };
-    const http = await LoopbackMcpTransport.listen(resolved.host, options.port ?? 0, provisional, resolved.path);
-    const port = (http.address() as { port: number }).port;
-    const t = new LoopbackMcpTransport(resolved, port, http, token);
-    provisional.handler = (req, res) => t.onRequest(req, res);
-    http.unref();
-    return t;
+    const lease = await leaseListener({ host: resolved.host, port: resolved.port, endpoint: LoopbackMcpTransport.endpoint(resolved) });
+    try {
+      return new LoopbackMcpTransport(resolved, lease, token);
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
   }
 
-  private static resolveOptions(options: LoopbackOptions): Required<Omit<LoopbackOptions, "port">> {
+  private static endpoint(o: { host: string; port: number; path: string }): string {
+    return `http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${o.port}${o.path}`;
+  }
+
+  private static resolveOptions(options: LoopbackOptions): Resolved {
+    const fail = (option: string, message: string): Error => new LoopbackOptionsError(option, message);
     if (!options || typeof options.serverFactory !== "function") {
-      throw new LoopbackOptionsError("serverFactory", "LoopbackMcpTransport.bind: serverFactory must be a function returning a low-level SDK Server with its handlers registered");
+      throw fail("serverFactory", "LoopbackMcpTransport.bind: serverFactory must be a function returning a low-level SDK Server with its handlers registered");
     }
     if ("token" in options) {
-      throw new LoopbackOptionsError(
+      throw fail(
         "token",
         "LoopbackMcpTransport.bind: the bearer token is generated by the listener and never supplied (a token a caller can set ends up a constant in somebody's config file); read it from .token / .authHeaders, or pass auth: \"none\"",
       );
@@ -182,59 +196,27 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     if (host === "localhost") host = "127.0.0.1";
     if (host === "[::1]") host = "::1";
     if (!isLoopbackHost(host)) {
-      throw new LoopbackOptionsError(
-        "host",
-        `LoopbackMcpTransport.bind: refusing to bind '${host}': this listener binds loopback only (127.0.0.1, another 127.x address, or ::1). The token narrows who can call, not who can reach.`,
-      );
+      throw fail("host", `LoopbackMcpTransport.bind: refusing to bind '${host}': this listener binds loopback only (127.0.0.1, another 127.x address, or ::1). The token narrows who can call, not who can reach.`);
     }
     const port = options.port ?? 0;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new LoopbackOptionsError("port", `LoopbackMcpTransport.bind: port must be an integer 0-65535 (0 = ephemeral), got ${String(port)}`);
-    }
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw fail("port", `LoopbackMcpTransport.bind: port must be an integer 0-65535 (0 = ephemeral), got ${String(port)}`);
     const auth = options.auth ?? "token";
-    if (auth !== "token" && auth !== "none") {
-      throw new LoopbackOptionsError("auth", `LoopbackMcpTransport.bind: auth must be "token" (default) or "none", got ${JSON.stringify(auth)}`);
-    }
+    if (auth !== "token" && auth !== "none") throw fail("auth", `LoopbackMcpTransport.bind: auth must be "token" (default) or "none", got ${JSON.stringify(auth)}`);
     const path = options.path ?? "/mcp";
     if (typeof path !== "string" || !path.startsWith("/") || /[?#\s]/.test(path)) {
-      throw new LoopbackOptionsError("path", `LoopbackMcpTransport.bind: path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(path)}`);
+      throw fail("path", `LoopbackMcpTransport.bind: path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(path)}`);
     }
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-      throw new LoopbackOptionsError("maxBodyBytes", `LoopbackMcpTransport.bind: maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
-    }
-    return { serverFactory: options.serverFactory, host, auth, path, maxBodyBytes, stateless: options.stateless ?? false };
+    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw fail("maxBodyBytes", `LoopbackMcpTransport.bind: maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
+    const limits = checkSessionOptions(options, "LoopbackMcpTransport.bind", fail);
+    return { serverFactory: options.serverFactory, host, port, auth, path, maxBodyBytes, stateless: options.stateless ?? false, ...limits };
   }
 
-  private static listen(
-    host: string,
-    port: number,
-    hooks: { handler: (req: IncomingMessage, res: ServerResponse) => void },
-    path: string,
-  ): Promise<HttpServer> {
-    return new Promise((resolve, reject) => {
-      const http = createServer((req, res) => hooks.handler(req, res));
-      http.on("upgrade", (_req, socket: Socket) => refuseRawSocket(socket));
-      http.on("connect", (_req, socket: Socket) => refuseRawSocket(socket));
-      http.on("clientError", (_err, socket: Socket) => {
-        if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-        socket.destroy();
-      });
-      const onError = (err: NodeJS.ErrnoException): void => {
-        http.off("listening", onListening);
-        const endpoint = `http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`;
-        err.message = `${err.message} (binding the loopback MCP listener at ${endpoint})`;
-        reject(err);
-      };
-      const onListening = (): void => {
-        http.off("error", onError);
-        // After a successful bind, a late socket error must never crash the host process.
-        http.on("error", (err) => getLogger().error(`loopback MCP listener on ${host}:${port}: ${err.message}`));
-        resolve(http);
-      };
-      http.once("error", onError);
-      http.once("listening", onListening);
-      http.listen({ host, port });
+  private mount(lease: ListenerLease): RouteMount {
+    return lease.listener.mount({
+      path: this.path,
+      auth: this.digest ? { kind: "bearer", digest: this.digest } : { kind: "none" },
+      handler: (req, res) => this.handle(req, res),
     });
   }
 
@@ -249,46 +231,46 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   }
 
   /**
-   * Serve. Idempotent. After `stop()`, binds the same port again first; if
-   * something else took it meanwhile, rejects with that `EADDRINUSE` error.
+   * Serve. Idempotent. After `stop()`, takes the same port again first (the
+   * process's listener on it, or a fresh bind); if something else took it
+   * meanwhile, rejects with that `EADDRINUSE` error.
    */
   start(): Promise<void> {
     return this.serialise(async () => {
       if (this.state === "serving") return;
-      if (this.state === "stopped") {
-        const hooks = { handler: (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res) };
-        this.http = await LoopbackMcpTransport.listen(this.host, this.port, hooks, this.path);
+      if (this.state === "stopped" || !this.lease) {
+        const lease = await leaseListener({ host: this.host, port: this.port, rejoin: this.options.port === 0, endpoint: this.url });
+        try {
+          this.route = this.mount(lease);
+        } catch (err) {
+          await lease.release();
+          throw err;
+        }
+        this.lease = lease;
       }
-      this.http!.ref();
+      this.route!.setServing(true);
       this.state = "serving";
     });
   }
 
   /**
-   * Stop serving and release the port: close every session and its SDK
-   * server, then the listening socket and every open connection (keep-alive
-   * and SSE streams too). Idempotent; resolves when the port is free.
+   * Stop serving: close every session and its SDK server, unmount the route
+   * and release the listener (closing it, with every open connection, when
+   * nothing else uses it). Idempotent; resolves when the port is free or
+   * held only by other surfaces of this process.
    */
   stop(): Promise<void> {
     return this.serialise(async () => {
       if (this.state === "stopped") return;
       this.state = "stopped";
-      const http = this.http;
-      this.http = null;
-      const all = [...this.sessions.values(), ...this.oneShots];
-      this.sessions.clear();
+      const all = [...this.sessions.drain(), ...this.oneShots];
       this.oneShots.clear();
-      await Promise.allSettled(all.map((s) => closeSession(s)));
-      if (http) {
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeAllConnections();
-        });
-        // Two I/O turns, so an in-process client's pool (undici) reads the FIN
-        // of its keep-alive sockets before it could reuse one against a
-        // restart on this port (measured: one turn is not enough).
-        for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      this.route?.unmount();
+      this.route = null;
+      await Promise.allSettled(all.map((s) => s.close()));
+      const lease = this.lease;
+      this.lease = null;
+      await lease?.release();
     });
   }
 
@@ -303,35 +285,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     return next;
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    this.handle(req, res).catch((err: unknown) => {
-      getLogger().error(`loopback MCP listener ${this.url}: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) rpcError(res, 500, -32603, "Internal server error");
-      else res.end();
-    });
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Node routes upgrades and CONNECT to their own events; this catches an
-    // upgrade a client tried to smuggle through anyway.
-    if (req.method === "CONNECT" || req.headers.upgrade !== undefined) {
-      res.writeHead(403, { "Content-Type": "text/plain", Connection: "close" });
-      res.end(`${NOT_PLAIN_HTTP}\n`);
-      return;
-    }
-    const host = checkHost(req.headers.host, this.port, this.host);
-    if (!host.ok) return refuse(res, host);
-    const origin = checkOrigin(req.headers.origin, this.port);
-    if (!origin.ok) return refuse(res, origin);
-    if (this.digest) {
-      const bearer = checkBearer(req.headers.authorization, this.digest);
-      if (!bearer.ok) return refuse(res, bearer);
-    }
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    if ((q < 0 ? url : url.slice(0, q)) !== this.path) {
-      return rpcError(res, 404, -32000, `Not found: this listener serves MCP at ${this.path} only`);
-    }
+  private handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
     if (this.state !== "serving") {
       return rpcError(res, 503, -32000, "Service unavailable: the MCP listener is bound but not serving; its owner has not called start() yet (or has stopped it)", {
         "Retry-After": "1",
@@ -346,44 +300,60 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await this.readJson(req, res);
     if (body === NO_BODY) return;
+    const dup = duplicateId(body);
+    if (dup !== undefined) {
+      return rpcError(res, 400, -32600, `Invalid Request: the batch holds the request id ${JSON.stringify(dup)} more than once (duplicate id ${JSON.stringify(dup)}); give each request of a batch its own id. Nothing in it was run.`);
+    }
     const sid = header(req, "mcp-session-id");
     if (sid !== undefined) {
       const session = this.sessions.get(sid);
       if (!session) return rpcError(res, 404, -32001, "Session not found");
+      res.once("close", this.sessions.touch(sid, true));
       return session.transport.handleRequest(req, res, body);
     }
-    if (this.stateless || !isInitialize(body)) return this.oneShot(req, res, body);
+    if (this.options.stateless || !isInitialize(body)) return this.oneShot(req, res, body);
+    return this.initialize(req, res, body);
+  }
+
+  private async initialize(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!this.sessions.makeRoom()) {
+      return rpcError(
+        res,
+        503,
+        -32000,
+        `Service unavailable: this MCP endpoint holds maxSessions (${this.options.maxSessions}) live sessions and none is idle; retry later, end a session (DELETE), or raise maxSessions`,
+        { "Retry-After": "1" },
+      );
+    }
     const { StreamableHTTPServerTransport } = sdkHttpServer();
     // `session` is declared below; the callbacks only run during handleRequest, after it exists.
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        if (this.state === "serving") this.sessions.set(id, session);
+        if (this.state === "serving") this.sessions.add(id, session);
       },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-      },
+      onsessionclosed: (id) => this.sessions.delete(id, session),
     });
-    const server = this.serverFactory();
-    const session: Session = { transport, server };
+    const server = this.options.serverFactory();
+    const session: Session = { transport, server, close: () => closePair(transport, server) };
     transport.onclose = () => {
-      if (transport.sessionId !== undefined && this.sessions.get(transport.sessionId) === session) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId, session);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
     // Initialisation refused (bad Accept header, ...), or stop() ran meanwhile: nothing owns this pair.
-    if (transport.sessionId === undefined || this.sessions.get(transport.sessionId) !== session) await closeSession(session);
+    if (transport.sessionId === undefined || this.sessions.get(transport.sessionId) !== session) await session.close();
   }
 
   private async oneShot(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const { StreamableHTTPServerTransport } = sdkHttpServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = this.serverFactory();
-    const pair: Session = { transport, server };
+    const server = this.options.serverFactory();
+    const pair: Session = { transport, server, close: () => closePair(transport, server) };
     this.oneShots.add(pair);
     res.on("close", () => {
       this.oneShots.delete(pair);
-      void closeSession(pair);
+      void pair.close();
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -400,48 +370,48 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     }
     const session = this.sessions.get(sid);
     if (!session) return rpcError(res, 404, -32001, "Session not found");
+    res.once("close", this.sessions.touch(sid, false));
     await session.transport.handleRequest(req, res);
   }
 
   /** Read and parse the JSON body within the size limit; answers the request itself (413/400) and returns NO_BODY when it cannot. */
   private readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-    const limit = this.maxBodyBytes;
+    const limit = this.options.maxBodyBytes;
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) {
       tooLarge(req, res, limit);
       return Promise.resolve(NO_BODY);
     }
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let done = false;
+      const settle = (value: unknown): void => {
+        if (done) return;
+        done = true;
+        chunks.length = 0;
+        resolve(value);
+      };
       req.on("data", (chunk: Buffer) => {
         if (done) return;
         size += chunk.length;
         if (size > limit) {
-          done = true;
-          chunks.length = 0;
           tooLarge(req, res, limit);
-          resolve(NO_BODY);
-          return;
+          return settle(NO_BODY);
         }
         chunks.push(chunk);
       });
-      req.on("error", (err) => {
-        if (!done) {
-          done = true;
-          reject(err);
-        }
-      });
+      // An aborted or reset request (or the listener's body deadline) ends here: nothing to answer.
+      req.on("error", () => settle(NO_BODY));
+      req.on("close", () => settle(NO_BODY));
       req.on("end", () => {
         if (done) return;
-        done = true;
         const text = Buffer.concat(chunks, size).toString("utf8");
         try {
-          resolve(JSON.parse(text));
+          settle(JSON.parse(text));
         } catch {
           rpcError(res, 400, -32700, "Parse error: Invalid JSON");
-          resolve(NO_BODY);
+          settle(NO_BODY);
         }
       });
     });
@@ -467,6 +437,21 @@ function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
-async function closeSession(s: Session): Promise<void> {
-  await Promise.allSettled([s.transport.close(), s.server.close()]);
+/** The first request id a batch holds twice (`7` and `"7"` are different ids), or undefined. */
+function duplicateId(body: unknown): unknown {
+  if (!Array.isArray(body) || body.length < 2) return undefined;
+  const seen = new Set<string>();
+  for (const m of body as unknown[]) {
+    if (!m || typeof m !== "object" || typeof (m as { method?: unknown }).method !== "string") continue;
+    const id = (m as { id?: unknown }).id;
+    if (id === undefined || id === null) continue;
+    const key = `${typeof id}:${String(id)}`;
+    if (seen.has(key)) return id;
+    seen.add(key);
+  }
+  return undefined;
+}
+
+async function closePair(transport: StreamableHTTPServerTransport, server: SdkServer): Promise<void> {
+  await Promise.allSettled([transport.close(), server.close()]);
 }

@@ -5,7 +5,7 @@
  * in this process, or as a stdio command the CLI spawns.
  */
 import type { RunContext } from "../../context/run-context.js";
-import { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
+import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../../wire/names.js";
 import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
@@ -32,6 +32,10 @@ export interface ServeRegistryOptions {
   auth?: "token" | "none";
   /** HTTP only: a fixed port; default 0 (ephemeral). A busy port rejects with the real `EADDRINUSE` error. */
   port?: number;
+  /** HTTP only: a session with no request for this long is closed; a request naming it gets 404 and the client re-initializes. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** HTTP only: most live sessions; past it the oldest idle one closes, and with none idle a new `initialize` gets 503. Default 1,000. */
+  maxSessions?: number;
   /** Consulted (only when given) after the cancellation check and before argument validation and `run()`; see `ToolGuard`. */
   guard?: ToolGuard;
 }
@@ -66,13 +70,14 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === "string") || !c[0]) {
       throw new ServeOptionsError("command", `serveRegistry: command must be a non-empty array of strings (program first), got ${JSON.stringify(c)}`);
     }
-    for (const key of ["port", "auth"] as const) {
+    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions"] as const) {
       if (options[key] !== undefined) throw new ServeOptionsError(key, `serveRegistry: ${key} applies to transport "http" only; a stdio server has no listener`);
     }
     if (options.env !== undefined && (typeof options.env !== "object" || Object.values(options.env).some((v) => typeof v !== "string"))) {
       throw new ServeOptionsError("env", "serveRegistry: env must map names to string values");
     }
   } else {
+    checkSessionOptions(options, "serveRegistry", (option, message) => new ServeOptionsError(option, message));
     for (const key of ["command", "env"] as const) {
       if (options[key] !== undefined) {
         throw new ServeOptionsError(key, `serveRegistry: ${key} applies to transport "stdio" only; an HTTP server runs the tools in this process`);
@@ -114,6 +119,8 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
     serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, counter),
     port: options.port,
     auth: options.auth ?? "token",
+    ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
   });
   try {
     return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined });
