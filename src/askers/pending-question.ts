@@ -25,7 +25,7 @@ export class PendingQuestion {
   constructor(
     readonly request: Elicitation,
     timeoutMs: number | undefined,
-    /** Called once when the deadline fires (the question is already settled as expired). */
+    /** Called once when the deadline fires; it aborts the prompts and, when they are gone, calls `expire()`. */
     onDeadline: (q: PendingQuestion) => void,
   ) {
     this.decision = new Promise<Decision>((resolve, reject) => {
@@ -34,11 +34,7 @@ export class PendingQuestion {
     });
     if (timeoutMs !== undefined) {
       this.deadlineAt = Date.now() + timeoutMs;
-      this.#timer = setTimeout(() => {
-        this.settle({ kind: "expired", note: `withdrawn: the ${seconds(timeoutMs)} deadline passed before anyone answered` });
-        this.abort("deadline");
-        onDeadline(this);
-      }, timeoutMs);
+      this.#timer = setTimeout(() => onDeadline(this), timeoutMs);
     }
   }
 
@@ -68,6 +64,12 @@ export class PendingQuestion {
     this.#settled = true;
     clearTimeout(this.#timer);
     this.#resolve(Object.freeze({ ...decision }));
+  }
+
+  /** Answers the caller `{ kind: "expired" }` (the asking side has already denied the call). */
+  expire(): void {
+    const deadline = this.request.timeoutMs === undefined ? "its" : `the ${seconds(this.request.timeoutMs)}`;
+    this.settle({ kind: "expired", note: `withdrawn: ${deadline} deadline passed before anyone answered` });
   }
 
   /** Fails the caller's promise once (a terminal that broke, not a person's answer). */

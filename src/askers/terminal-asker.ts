@@ -31,6 +31,9 @@ export interface TerminalAskerOptions {
   readonly editor?: string;
 }
 
+/** How long a withdrawn question's teardown may delay its `expired` answer. */
+const EXPIRE_GRACE_MS = 1000;
+
 /** The outcome of one "modify" attempt. */
 type EditOutcome = { readonly value: Record<string, unknown> } | { readonly error?: string; readonly draft?: string };
 
@@ -107,9 +110,18 @@ export class TerminalAsker implements Asker {
 
   #onDeadline(q: PendingQuestion): void {
     const at = this.#queue.indexOf(q);
-    if (at < 0) return; // on screen: its prompt is aborted and reports the withdrawal
-    this.#queue.splice(at, 1);
-    this.#notices.push(this.#withdrawnLine(q, "while it waited in the queue"));
+    if (at >= 0) {
+      this.#queue.splice(at, 1);
+      this.#notices.push(this.#withdrawnLine(q, "while it waited in the queue"));
+      q.expire();
+      return;
+    }
+    // On screen: abort its prompt; #ended clears it, prints the withdrawal and
+    // only then answers, so the caller's next output does not land inside a
+    // prompt that is about to be erased. An editor that ignores SIGTERM must
+    // not hold the answer past the deadline for long.
+    q.abort("deadline");
+    setTimeout(() => q.expire(), EXPIRE_GRACE_MS).unref();
   }
 
   #withdrawnLine(q: PendingQuestion, when: string): string {
@@ -182,7 +194,7 @@ export class TerminalAsker implements Asker {
   }
 
   #decide(q: PendingQuestion, decision: Decision, line: string): void {
-    if (q.settled) return this.#ended(q, undefined); // the deadline won the race
+    if (q.settled || q.abortCause !== undefined) return this.#ended(q, undefined); // the deadline or Ctrl-C won the race
     q.settle(decision);
     this.#say(line);
   }
@@ -193,6 +205,7 @@ export class TerminalAsker implements Asker {
     const interrupted = q.abortCause === "interrupted" || (err instanceof Error && err.name === "ExitPromptError");
     if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
       this.#say(this.#withdrawnLine(q, "before it was answered"));
+      q.expire();
     } else if (interrupted) {
       q.settle({ kind: "reject", actor: this.#actor, note: "interrupted" });
       this.#say(`✖ ${tool} rejected: interrupted (Ctrl-C)`);
