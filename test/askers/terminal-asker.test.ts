@@ -93,6 +93,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.type("not on a Friday");
     term.keys("Enter");
     const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("✖ delete_repo rejected: not on a Friday");
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "reject", actor: ACTOR, note: "not on a Friday" } }]);
   });
 
@@ -103,6 +104,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.keys("m");
     const s = await term.until(/FIXTURE DONE/, WAIT);
     expect(readFileSync(join(dir, "seen-0.txt"), "utf8")).toBe(JSON.stringify(args, null, 2));
+    expect(s).toContain('✎ write_file approved with modified arguments {"path":"b.txt","content":"edited"}');
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "b.txt", content: "edited" } } }]);
   });
 
@@ -116,7 +118,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.keys("m");
     await term.until(/not a JSON object: got an array/, WAIT);
     term.keys("m");
-    const s = await term.until(/FIXTURE DONE/, WAIT);
+    await term.until(/FIXTURE DONE/, WAIT);
     expect(readFileSync(join(dir, "seen-1.txt"), "utf8")).toBe('{"path": oops');
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "fixed.txt" } } }]);
   });
@@ -133,7 +135,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.keys("C-u");
     term.type('{"path": "inline.txt"}');
     term.keys("Enter");
-    const s = await term.until(/FIXTURE DONE/, WAIT);
+    await term.until(/FIXTURE DONE/, WAIT);
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "inline.txt" } } }]);
   });
 
@@ -149,7 +151,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.keys("r");
     await term.until(/Reject second_tool: note/, WAIT);
     term.keys("Enter");
-    const s = await term.until(/FIXTURE DONE/, WAIT);
+    await term.until(/FIXTURE DONE/, WAIT);
     expect(decisions(dir)).toEqual([
       { index: 0, decision: { kind: "approve", actor: ACTOR } },
       { index: 1, decision: { kind: "reject", actor: ACTOR } },
@@ -169,7 +171,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
 
   it("withdraws a queued question at its deadline, counts it out of the queue and says so after the current one", async () => {
     const { term, dir } = asking({ questions: [approvalOf("shown_tool", {}), approvalOf("queued_tool", {}, { timeoutMs: 1200 })] });
-    await term.until(/shown_tool  \(1 more queued\)/, WAIT);
+    await term.until(/shown_tool {2}\(1 more queued\)/, WAIT);
     await term.until(/shown_tool\n/, WAIT); // the count went down without a key pressed
     expect(decisions(dir)).toMatchObject([{ index: 1, decision: { kind: "expired" } }]);
     term.keys("a");
@@ -202,7 +204,7 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     term.keys("m");
     await term.until(/EDITOR-WAITING/, WAIT);
     term.keys("C-c");
-    const s = await term.until(/FIXTURE DONE/, WAIT);
+    await term.until(/FIXTURE DONE/, WAIT);
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "reject", actor: ACTOR, note: "interrupted" } }]);
   });
 });
