@@ -68,7 +68,7 @@ function decisions(dir: string): Array<{ index: number; decision: Record<string,
 }
 
 describe("TerminalAsker in a pseudo-terminal", () => {
-  it("shows the tool, pretty arguments, the source and a countdown; 'a' approves with the OS user as actor", async () => {
+  it("shows the tool, pretty arguments, the source and a countdown; 'd' shows details; 'a' approves with the OS user as actor", async () => {
     const { term, dir } = asking({ questions: [approvalOf("write_file", { path: "a.txt", content: "hi" }, { timeoutMs: 30_000 })] });
     const first = await term.until(/\[a\] approve/, WAIT);
     expect(first).toContain("Approve tool call: write_file");
@@ -79,6 +79,10 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     expect(shown).toBeGreaterThan(20);
     // The countdown moves without a key being pressed.
     await term.until(new RegExp(`time left 0:(?!${shown})\\d\\d`), WAIT);
+    term.keys("d");
+    const details = await term.until(/call id: call-write_file/, WAIT);
+    expect(details).toContain("question: Allow write_file?");
+    expect(details).toContain("[d] hide details");
     term.keys("a");
     const s = await term.until(/FIXTURE DONE/, WAIT);
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "approve", actor: ACTOR } }]);
