@@ -1,0 +1,236 @@
+/**
+ * @module askers/terminal-asker
+ * `TerminalAsker`: an `Asker` that puts each approval question to the person
+ * at this process's terminal, one at a time, with the asking side's deadline
+ * counting down. Built on the optional peers `@inquirer/core` and
+ * `@inquirer/prompts` (see askers/prompt-library).
+ */
+import { userInfo } from "node:os";
+import type { Asker, Decision, Elicitation } from "../agents/elicitation.js";
+import { OptionsError } from "../errors/options.error.js";
+import { describeValue, errorLine, seconds } from "../util/format.js";
+import { checkTimeoutMs } from "../util/options.js";
+import { approvalPrompt, type ApprovalPrompt, type PromptContext } from "./approval-prompt.js";
+import { editInEditor } from "./edit-arguments.js";
+import { NoTerminalError } from "./no-terminal.error.js";
+import { PendingQuestion } from "./pending-question.js";
+import { checkPromptLibrary, loadPromptLibrary, type PromptLibrary } from "./prompt-library.js";
+import { parseArguments, toolArguments, toolName } from "./question-view.js";
+
+/** Options of `new TerminalAsker()`. */
+export interface TerminalAskerOptions {
+  /** Where keys are read; must be a TTY. Default `process.stdin`. */
+  readonly input?: NodeJS.ReadableStream;
+  /** Where questions are drawn. Default `process.stdout`. */
+  readonly output?: NodeJS.WritableStream;
+  /**
+   * The editor command for "modify", run as `/bin/sh -c '<editor> "<file>"'`
+   * on this process's terminal. Default `$VISUAL`, then `$EDITOR` (read at
+   * construction); `""` (or neither set) edits the arguments inline instead.
+   */
+  readonly editor?: string;
+}
+
+/** How long a withdrawn question's teardown may delay its `expired` answer. */
+const EXPIRE_GRACE_MS = 1000;
+
+/** The outcome of one "modify" attempt. */
+type EditOutcome = { readonly value: Record<string, unknown> } | { readonly error?: string; readonly draft?: string };
+
+/** The actor recorded on a decision: the OS user name, or `"terminal"` when there is none. */
+function osActor(): string {
+  try {
+    return userInfo().username || "terminal";
+  } catch {
+    return "terminal";
+  }
+}
+
+/**
+ * Asks on the terminal. `ask()` shows the tool name, the arguments as pretty
+ * JSON, the question's `source` and the time left under its `timeoutMs`
+ * (counting down); the person approves, rejects (with an optional note),
+ * modifies (the arguments in `$EDITOR`, or inline, accepted only as a JSON
+ * object; a refusal shows the parse error and asks again) or shows details.
+ *
+ * - One question at a time: later ones queue, and the menu shows how many wait.
+ * - When a question's deadline fires it is withdrawn with a line saying so and
+ *   answered `{ kind: "expired" }` (the asking server has already denied it).
+ * - Ctrl-C while a question is pending rejects that question with the note
+ *   `"interrupted"`; the process keeps running. While no question is pending,
+ *   Ctrl-C does what it did before (a SIGINT handler is held only meanwhile).
+ * - Decisions carry `actor`: the OS user name, or `"terminal"`.
+ *
+ * @throws NoTerminalError when `input` is not a TTY (use `ApprovalInbox`).
+ * @throws MissingPeerError when `@inquirer/core` / `@inquirer/prompts` are not installed.
+ */
+export class TerminalAsker implements Asker {
+  readonly #input: NodeJS.ReadableStream;
+  readonly #output: NodeJS.WritableStream;
+  readonly #editor: string;
+  readonly #actor = osActor();
+  readonly #queue: PendingQuestion[] = [];
+  readonly #notices: string[] = [];
+  #current: PendingQuestion | undefined;
+  #running = false;
+  readonly #onSigint = (): void => this.#current?.abort("interrupted");
+
+  constructor(options: TerminalAskerOptions = {}) {
+    if (options === null || typeof options !== "object") {
+      throw new OptionsError("TerminalAsker", "options", `TerminalAsker: options must be an object { input?, output?, editor? }, got ${describeValue(options)}`);
+    }
+    this.#input = options.input ?? process.stdin;
+    this.#output = options.output ?? process.stdout;
+    if ((this.#input as { isTTY?: boolean }).isTTY !== true) {
+      throw new NoTerminalError(options.input === undefined ? "process.stdin" : "the input stream");
+    }
+    if (options.editor !== undefined && typeof options.editor !== "string") {
+      throw new OptionsError("TerminalAsker", "editor", `TerminalAsker: editor must be a command string (or "" to edit inline), got ${describeValue(options.editor)}`);
+    }
+    this.#editor = (options.editor ?? (process.env.VISUAL || process.env.EDITOR || "")).trim();
+    checkPromptLibrary();
+  }
+
+  /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline). */
+  ask(request: Elicitation): Promise<Decision> {
+    if (request === null || typeof request !== "object") {
+      return Promise.reject(new OptionsError("TerminalAsker.ask", "request", `TerminalAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`));
+    }
+    let timeoutMs: number | undefined;
+    try {
+      timeoutMs = checkTimeoutMs(request.timeoutMs, "TerminalAsker.ask");
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const question = new PendingQuestion(request, timeoutMs, (q) => this.#onDeadline(q));
+    this.#queue.push(question);
+    void this.#pump();
+    return question.decision;
+  }
+
+  #onDeadline(q: PendingQuestion): void {
+    const at = this.#queue.indexOf(q);
+    if (at >= 0) {
+      this.#queue.splice(at, 1);
+      this.#notices.push(this.#withdrawnLine(q, "while it waited in the queue"));
+      q.expire();
+      return;
+    }
+    // On screen: abort its prompt; #ended clears it, prints the withdrawal and
+    // only then answers, so the caller's next output does not land inside a
+    // prompt that is about to be erased. An editor that ignores SIGTERM must
+    // not hold the answer past the deadline for long.
+    q.abort("deadline");
+    setTimeout(() => q.expire(), EXPIRE_GRACE_MS).unref();
+  }
+
+  #withdrawnLine(q: PendingQuestion, when: string): string {
+    const deadline = q.request.timeoutMs === undefined ? "its deadline" : `its ${seconds(q.request.timeoutMs)} deadline`;
+    return `⌛ ${toolName(q.request)} withdrawn ${when}: ${deadline} passed, so the server already denied it.`;
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    process.on("SIGINT", this.#onSigint);
+    try {
+      const lib = await loadPromptLibrary();
+      const menu = approvalPrompt(lib.core);
+      for (let q = this.#queue.shift(); q; q = this.#queue.shift()) {
+        this.#flushNotices();
+        this.#current = q;
+        await this.#answer(q, lib, menu);
+        this.#current = undefined;
+      }
+      this.#flushNotices();
+    } catch (err) {
+      for (const q of [this.#current, ...this.#queue.splice(0)]) q?.fail(err);
+    } finally {
+      this.#current = undefined;
+      this.#running = false;
+      process.off("SIGINT", this.#onSigint);
+    }
+  }
+
+  #flushNotices(): void {
+    for (const line of this.#notices.splice(0)) this.#say(line);
+  }
+
+  #say(line: string): void {
+    this.#output.write(`${line}\n`);
+  }
+
+  #context(q: PendingQuestion): PromptContext {
+    return { input: this.#input, output: this.#output, signal: q.signal, clearPromptOnDone: true };
+  }
+
+  async #answer(q: PendingQuestion, lib: PromptLibrary, menu: ApprovalPrompt): Promise<void> {
+    const tool = toolName(q.request);
+    let error: string | undefined;
+    let draft: string | undefined;
+    try {
+      for (;;) {
+        const choice = await menu({ elicitation: q.request, deadlineAt: q.deadlineAt, queued: () => this.#queue.length, error }, this.#context(q));
+        if (choice === "approve") {
+          this.#decide(q, { kind: "approve", actor: this.#actor }, `✔ ${tool} approved`);
+          return;
+        }
+        if (choice === "reject") {
+          const note = (await lib.prompts.input({ message: `Reject ${tool}: note (optional, Enter for none)` }, this.#context(q))).trim();
+          this.#decide(q, { kind: "reject", actor: this.#actor, ...(note ? { note } : {}) }, `✖ ${tool} rejected${note ? `: ${note}` : ""}`);
+          return;
+        }
+        const edited = await this.#modify(q, lib, draft);
+        if ("value" in edited) {
+          this.#decide(q, { kind: "modify", actor: this.#actor, value: edited.value }, `✎ ${tool} approved with modified arguments ${JSON.stringify(edited.value)}`);
+          return;
+        }
+        if (q.signal.aborted) throw q.signal.reason;
+        ({ error, draft } = edited);
+      }
+    } catch (err) {
+      this.#ended(q, err);
+    }
+  }
+
+  #decide(q: PendingQuestion, decision: Decision, line: string): void {
+    if (q.settled || q.abortCause !== undefined) return this.#ended(q, undefined); // the deadline or Ctrl-C won the race
+    q.settle(decision);
+    this.#say(line);
+  }
+
+  /** A prompt ended without an answer: the deadline, Ctrl-C, or a broken terminal. */
+  #ended(q: PendingQuestion, err: unknown): void {
+    const tool = toolName(q.request);
+    const interrupted = q.abortCause === "interrupted" || (err instanceof Error && err.name === "ExitPromptError");
+    if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
+      this.#say(this.#withdrawnLine(q, "before it was answered"));
+      q.expire();
+    } else if (interrupted) {
+      q.settle({ kind: "reject", actor: this.#actor, note: "interrupted" });
+      this.#say(`✖ ${tool} rejected: interrupted (Ctrl-C)`);
+    } else {
+      this.#say(`✖ ${tool}: the terminal prompt failed (${errorLine(err)}); the question is answered with that error`);
+      q.fail(err);
+    }
+  }
+
+  /** One modify attempt: the edited object, or why it was refused and the text to start from next time. */
+  async #modify(q: PendingQuestion, lib: PromptLibrary, draft: string | undefined): Promise<EditOutcome> {
+    const start = draft ?? JSON.stringify(toolArguments(q.request), null, 2);
+    if (this.#editor === "") {
+      const text = await lib.prompts.input(
+        { message: "Arguments (JSON object):", default: draft ?? JSON.stringify(toolArguments(q.request)), prefill: "editable", validate: (t) => { const p = parseArguments(t); return p.ok || p.error; } },
+        this.#context(q),
+      );
+      const parsed = parseArguments(text);
+      return parsed.ok ? { value: parsed.value } : { error: parsed.error, draft: text };
+    }
+    this.#say(`Opening ${this.#editor} on the arguments (save and quit to continue; save an empty file to go back)…`);
+    const result = await editInEditor(this.#editor, start, q.signal);
+    if (!result.ok) return { error: result.error, draft };
+    if (result.text.trim() === "") return {};
+    const parsed = parseArguments(result.text);
+    return parsed.ok ? { value: parsed.value } : { error: `edited arguments refused, ${parsed.error}`, draft: result.text };
+  }
+}

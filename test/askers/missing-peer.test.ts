@@ -1,0 +1,37 @@
+/**
+ * @module test/askers/missing-peer.test
+ * Without the prompt library: the built `askers` entry still imports, and the
+ * check a `TerminalAsker` runs at construction throws MissingPeerError with the
+ * install line. The built files are copied to a directory with no
+ * node_modules above it, so `@inquirer/*` cannot resolve. Needs `npm run build`.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, it } from "vitest";
+
+const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+it("arc-agentkit/askers imports without @inquirer/*, and the construction check names the install line", () => {
+  dir = mkdtempSync(join(tmpdir(), "akt-askers-nopeer-"));
+  for (const sub of ["askers", "errors", "util", "agents"]) cpSync(join(DIST, sub), join(dir, "dist", sub), { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  const script = `
+    const askers = await import("./dist/askers/index.js");
+    const { checkPromptLibrary } = await import("./dist/askers/prompt-library.js");
+    try { checkPromptLibrary(); console.log("NO THROW"); }
+    catch (e) { console.log(JSON.stringify({ exports: Object.keys(askers).sort(), name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+  expect(run.stderr).toBe("");
+  const out = JSON.parse(run.stdout);
+  expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
+  expect(out.exports).toEqual(["NoTerminalError", "PROMPTS_INSTALL_LINE", "TerminalAsker"]);
+  expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
+});

@@ -1,0 +1,242 @@
+/**
+ * @module test/askers/terminal-asker.test
+ * TerminalAsker in a real pseudo-terminal (tmux): the fixture
+ * test/fixtures/askers/ask-scripted.mjs builds one from dist/ and asks the
+ * scenario's questions; the test types keys and reads the screen. Needs
+ * `npm run build` first.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { NoTerminalError, TerminalAsker } from "../../src/askers/index.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/askers/ask-scripted.mjs", import.meta.url));
+const EDITOR_SCRIPT = fileURLToPath(new URL("../fixtures/askers/scripted-editor.mjs", import.meta.url));
+const ACTOR = userInfo().username || "terminal";
+const WAIT = 8000;
+
+interface Question {
+  question: string;
+  toolCall: { id: string; name: string; arguments: Record<string, unknown> };
+  source?: string;
+  timeoutMs?: number;
+}
+
+/** An approval question for `tool` with `args`. */
+function approvalOf(tool: string, args: Record<string, unknown>, extra: Partial<Question> = {}): Question {
+  return { question: `Allow ${tool}?`, toolCall: { id: `call-${tool}`, name: tool, arguments: args }, source: "approval_server", ...extra };
+}
+
+let dirs: string[] = [];
+let terms: TmuxTerminal[] = [];
+afterEach(() => {
+  for (const t of terms) t.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  terms = [];
+  dirs = [];
+});
+
+/** Writes the scenario (and the scripted editor's edits) and starts the fixture in tmux. */
+function asking(scenario: { questions: Question[]; sequential?: boolean; options?: object }, edits?: string[]): { term: TmuxTerminal; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "akt-askers-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario));
+  const env: Record<string, string> = { VISUAL: "", EDITOR: "" };
+  if (edits) {
+    writeFileSync(join(dir, "edits.json"), JSON.stringify(edits));
+    env.EDITOR = `'${process.execPath}' '${EDITOR_SCRIPT}' '${dir}'`;
+  }
+  const term = TmuxTerminal.start([process.execPath, FIXTURE, join(dir, "scenario.json")], { env });
+  terms.push(term);
+  return { term, dir };
+}
+
+/** The decisions the fixture recorded, by question index, in the order they arrived. */
+function decisions(dir: string): Array<{ index: number; decision: Record<string, unknown> }> {
+  let text = "";
+  try {
+    text = readFileSync(join(dir, "decisions.jsonl"), "utf8");
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+describe("TerminalAsker in a pseudo-terminal", () => {
+  it("shows the tool, pretty arguments, the source and a countdown; 'd' shows details; 'a' approves with the OS user as actor", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("write_file", { path: "a.txt", content: "hi" }, { timeoutMs: 30_000 })] });
+    const first = await term.until(/\[a\] approve/, WAIT);
+    expect(first).toContain("Approve tool call: write_file");
+    expect(first).toMatch(/^\s+"path": "a\.txt",$/m);
+    expect(first).toMatch(/^\s+"content": "hi"$/m);
+    expect(first).toContain("from approval_server");
+    const shown = Number(/time left 0:(\d\d)/.exec(first)?.[1]);
+    expect(shown).toBeGreaterThan(20);
+    // The countdown moves without a key being pressed.
+    await term.until(new RegExp(`time left 0:(?!${shown})\\d\\d`), WAIT);
+    term.keys("d");
+    const details = await term.until(/call id: call-write_file/, WAIT);
+    expect(details).toContain("question: Allow write_file?");
+    expect(details).toContain("[d] hide details");
+    term.keys("a");
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "approve", actor: ACTOR } }]);
+    expect(s).toContain("✔ write_file approved");
+  });
+
+  it("'r' asks for a note and rejects with it", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("delete_repo", { name: "prod" })] });
+    await term.until(/\[r\] reject/, WAIT);
+    term.keys("r");
+    await term.until(/Reject delete_repo: note/, WAIT);
+    term.type("not on a Friday");
+    term.keys("Enter");
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("✖ delete_repo rejected: not on a Friday");
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "reject", actor: ACTOR, note: "not on a Friday" } }]);
+  });
+
+  it("'m' opens the arguments in $EDITOR and answers modify with what was saved", async () => {
+    const args = { path: "a.txt", content: "hi" };
+    const { term, dir } = asking({ questions: [approvalOf("write_file", args)] }, ['{"path": "b.txt", "content": "edited"}']);
+    await term.until(/\[m\] modify/, WAIT);
+    term.keys("m");
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(readFileSync(join(dir, "seen-0.txt"), "utf8")).toBe(JSON.stringify(args, null, 2));
+    expect(s).toContain('✎ write_file approved with modified arguments {"path":"b.txt","content":"edited"}');
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "b.txt", content: "edited" } } }]);
+  });
+
+  it("edited text that is not a JSON object is refused with the parse error, and the next edit starts from it", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("write_file", { path: "a.txt" })] }, ['{"path": oops', "[1, 2]", '{"path": "fixed.txt"}']);
+    await term.until(/\[m\] modify/, WAIT);
+    term.keys("m");
+    const bad = await term.until(/✖ edited arguments refused, not valid JSON: /, WAIT);
+    expect(bad).toMatch(/\[a\] approve/);
+    expect(decisions(dir)).toEqual([]);
+    term.keys("m");
+    await term.until(/not a JSON object: got an array/, WAIT);
+    term.keys("m");
+    await term.until(/FIXTURE DONE/, WAIT);
+    expect(readFileSync(join(dir, "seen-1.txt"), "utf8")).toBe('{"path": oops');
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "fixed.txt" } } }]);
+  });
+
+  it("with no editor the arguments are edited inline; invalid JSON is refused there until fixed", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("write_file", { path: "a.txt" })], options: { editor: "" } });
+    await term.until(/\[m\] modify/, WAIT);
+    term.keys("m");
+    await term.until(/Arguments \(JSON object\):.*\{"path":"a\.txt"\}/, WAIT);
+    term.keys("C-u");
+    term.type('{"path": ');
+    term.keys("Enter");
+    await term.until(/not valid JSON/, WAIT);
+    term.keys("C-u");
+    term.type('{"path": "inline.txt"}');
+    term.keys("Enter");
+    await term.until(/FIXTURE DONE/, WAIT);
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "modify", actor: ACTOR, value: { path: "inline.txt" } } }]);
+  });
+
+  it("asks one question at a time, shows how many wait, and answers them in order", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("first_tool", { n: 1 }), approvalOf("second_tool", { n: 2 }, { source: "mcp_guard" })] });
+    const one = await term.until(/first_tool/, WAIT);
+    expect(one).toContain("Approve tool call: first_tool  (1 more queued)");
+    expect(one).not.toContain("second_tool");
+    term.keys("a");
+    const two = await term.until(/\? Approve tool call: second_tool/, WAIT);
+    expect(two).not.toContain("more queued");
+    expect(two).toContain("from mcp_guard");
+    term.keys("r");
+    await term.until(/Reject second_tool: note/, WAIT);
+    term.keys("Enter");
+    await term.until(/FIXTURE DONE/, WAIT);
+    expect(decisions(dir)).toEqual([
+      { index: 0, decision: { kind: "approve", actor: ACTOR } },
+      { index: 1, decision: { kind: "reject", actor: ACTOR } },
+    ]);
+  });
+
+  it("withdraws a question at its deadline with a line saying so, answered expired", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("slow_tool", { x: 1 }, { timeoutMs: 1500 })] });
+    await term.until(/\[a\] approve/, WAIT);
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("⌛ slow_tool withdrawn before it was answered: its 1.5s deadline passed, so the server already denied it.");
+    expect(s).not.toMatch(/\[a\] approve/);
+    const [d] = decisions(dir);
+    expect(d).toMatchObject({ index: 0, decision: { kind: "expired" } });
+    expect(String(d!.decision.note)).toMatch(/deadline passed/);
+  });
+
+  it("withdraws a queued question at its deadline, counts it out of the queue and says so after the current one", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("shown_tool", {}), approvalOf("queued_tool", {}, { timeoutMs: 1200 })] });
+    await term.until(/shown_tool {2}\(1 more queued\)/, WAIT);
+    await term.until(/shown_tool\n/, WAIT); // the count went down without a key pressed
+    expect(decisions(dir)).toMatchObject([{ index: 1, decision: { kind: "expired" } }]);
+    term.keys("a");
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("⌛ queued_tool withdrawn while it waited in the queue");
+    expect(s).not.toContain("Approve tool call: queued_tool");
+  });
+
+  it("Ctrl-C rejects the pending question with note 'interrupted' and the process keeps asking", async () => {
+    const { term, dir } = asking({ questions: [approvalOf("interrupted_tool", {}), approvalOf("next_tool", {})], sequential: true });
+    await term.until(/interrupted_tool/, WAIT);
+    term.keys("C-c");
+    const after = await term.until(/next_tool/, WAIT);
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "reject", actor: ACTOR, note: "interrupted" } }]);
+    expect(after).toContain("✖ interrupted_tool rejected: interrupted (Ctrl-C)");
+    term.keys("a");
+    const s = await term.until(/EXITED \d+/, WAIT);
+    expect(s).toContain("FIXTURE DONE");
+    expect(s).toContain("EXITED 0");
+    expect(decisions(dir)[1]).toEqual({ index: 1, decision: { kind: "approve", actor: ACTOR } });
+  });
+
+  it("Ctrl-C while the editor runs ends it and rejects with 'interrupted'", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "akt-askers-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "scenario.json"), JSON.stringify({ questions: [approvalOf("edited_tool", {})], options: { editor: "echo EDITOR-WAITING; sleep 30 #" } }));
+    const term = TmuxTerminal.start([process.execPath, FIXTURE, join(dir, "scenario.json")]);
+    terms.push(term);
+    await term.until(/\[m\] modify/, WAIT);
+    term.keys("m");
+    await term.until(/EDITOR-WAITING/, WAIT);
+    term.keys("C-c");
+    await term.until(/FIXTURE DONE/, WAIT);
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "reject", actor: ACTOR, note: "interrupted" } }]);
+  });
+});
+
+describe("TerminalAsker without a terminal", () => {
+  it("throws NoTerminalError at construction when the input is not a TTY, naming ApprovalInbox", () => {
+    expect(() => new TerminalAsker({ input: new PassThrough() })).toThrow(NoTerminalError);
+    try {
+      new TerminalAsker({ input: new PassThrough() });
+    } catch (err) {
+      expect((err as NoTerminalError).code).toBe("no_terminal");
+      expect((err as Error).message).toMatch(/the input stream is not a TTY.*ApprovalInbox/);
+    }
+  });
+
+  it("the built package throws it for a piped stdin too", () => {
+    const dir = mkdtempSync(join(tmpdir(), "akt-askers-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "scenario.json"), JSON.stringify({ questions: [approvalOf("x", {})] }));
+    const run = spawnSync(process.execPath, [FIXTURE, join(dir, "scenario.json")], { encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], timeout: 20_000 });
+    expect(run.status).toBe(0);
+    const thrown = JSON.parse(/^THREW (.*)$/m.exec(run.stdout)?.[1] ?? "null");
+    expect(thrown).toMatchObject({ name: "NoTerminalError", code: "no_terminal" });
+    expect(thrown.message).toContain("process.stdin is not a TTY");
+    expect(thrown.message).toContain("ApprovalInbox");
+  });
+
+  it("tmux is here (the pseudo-terminal tests above need it)", () => {
+    expect(execFileSync("tmux", ["-V"], { encoding: "utf8" })).toMatch(/^tmux \d/);
+  });
+});
