@@ -61,7 +61,7 @@ describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
     expect(events.find((e) => e.event === "llm.tool_call")!.data).toEqual({ step: 1, id: "toolu_e2e", tool: "fs_read_text_file" });
   });
 
-  it("cancelling on the first streamed delta ends the run cancelled within 100 ms; the fake sees the connection close", async () => {
+  it("cancelling on the first streamed delta ends the run cancelled at once (no wait on the stalled stream); the fake sees the connection close", async () => {
     await using api = await FakeAnthropic.start([{ text: ["Thinking ", "forever"], stallAfterFirstDelta: true }]);
     let cancelledAt = 0;
     const { result } = await runAgent(new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }), "Go.", undefined, (e, ctx) => {
@@ -69,7 +69,7 @@ describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
       cancelledAt = performance.now();
       ctx.cancel();
     });
-    expect(performance.now() - cancelledAt).toBeLessThan(100);
+    expect(performance.now() - cancelledAt).toBeLessThan(1000); // no wait on the stalled stream (a few ms when quiet; the bound is generous for a loaded 2-core CI, not a timing goal)
     expect(result).toMatchObject({ stopReason: "cancelled", steps: 1 });
     await expect.poll(() => api.hungUp.length).toBe(1);
   });

@@ -133,7 +133,7 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
     };
     const err = await llm(api, { api: kind }).complete(ask("x", { signal: controller.signal, onEvent })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Cancelled);
-    expect(performance.now() - abortedAt).toBeLessThan(100);
+    expect(performance.now() - abortedAt).toBeLessThan(1000); // no wait on the stalled stream (a few ms when quiet; the bound is generous for a loaded 2-core CI, not a timing goal)
     await expect.poll(() => api.hungUp.length).toBe(1);
   });
 });
