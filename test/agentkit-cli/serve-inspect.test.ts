@@ -145,7 +145,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(serve.stdout).toContain(
       `  claude --mcp-config ${path} --strict-mcp-config --allowedTools mcp__guarded__lookup --permission-prompt-tool mcp__agentkit_approvals__approve --setting-sources ''`,
     );
-    expect(serve.stdout).toMatch(/ {2}approvals: mcp__agentkit_approvals__approve at http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
+    expect(serve.stdout).toMatch(/ {2}approvals: mcp__agentkit_approvals__approve at http:\/\/127\.0\.0\.1:\d+\/mcp(-\d+)?\n/);
     expect(mode(path)).toBe(0o600);
     const servers = JSON.parse(readFileSync(path, "utf8")).mcpServers as Record<string, unknown>;
     expect(Object.keys(servers).sort()).toEqual(["agentkit_approvals", "guarded"]);
