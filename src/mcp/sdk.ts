@@ -15,7 +15,7 @@ import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
 import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
-import type * as AjvModule from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
 
 /** The line that installs the optional peers of `arc-agentkit/mcp`. */
@@ -60,8 +60,12 @@ export const sdkStdioClient = load<typeof StdioClientModule>("@modelcontextproto
 export const sdkHttpClient = load<typeof HttpClientModule>("@modelcontextprotocol/sdk/client/streamableHttp.js");
 /** Request/result schemas, `McpError`, `ErrorCode`, `isInitializeRequest`, ... */
 export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/types.js");
-/** `AjvJsonSchemaValidator`: the SDK's own JSON Schema validator provider (what its `Client` uses by default). */
-export const sdkAjv = load<typeof AjvModule>("@modelcontextprotocol/sdk/validation/ajv");
+/**
+ * `AjvJsonSchemaValidator`: the SDK's own JSON Schema validator provider (what its `Client` uses by default).
+ * Typed through the SDK's validator interface, not its `validation/ajv` declarations: those do not
+ * type-check under `skipLibCheck: false` (TS2709 on its Ajv namespace), and this file's types are published.
+ */
+export const sdkAjv = load<{ AjvJsonSchemaValidator: new () => jsonSchemaValidator }>("@modelcontextprotocol/sdk/validation/ajv");
 
 let server: typeof ServerModule | undefined;
 let stdioServer: typeof StdioServerModule | undefined;

@@ -1,4 +1,5 @@
 /** @module test/cli/hook-settings.test */
+import { shellQuote } from "../../src/wire/shell-quote.js";
 import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
@@ -81,7 +82,7 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     expect(entry.matcher).toBe("Bash|Write");
     expect(entry.hooks[0]!.type).toBe("command");
     expect(entry.hooks[0]!.timeout).toBe(40);
-    expect(entry.hooks[0]!.command.startsWith(`'${process.execPath}' '-e' `)).toBe(true);
+    expect(entry.hooks[0]!.command.startsWith(`${shellQuote(process.execPath)} -e `)).toBe(true);
     const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
     expect(JSON.stringify(doc)).not.toContain(token);
     expect(hooks.cliOptions().env).toEqual({ [hooks.tokenEnvVar]: token });

@@ -42,15 +42,15 @@ describe("entry gating of arc-agentkit/mcp", () => {
     const dir = scratchProject(PEERS);
     const mcp = importIn(dir, "arc-agentkit/mcp");
     expect(mcp.loaded).toBe(false);
-    expect(mcp.name).toBe("Error");
+    expect(mcp.name).toBe("MissingPeerError");
     expect(mcp.message).toContain(INSTALL);
-    expect(mcp.code).toBeUndefined(); // not ERR_MODULE_NOT_FOUND from deep inside
+    expect(mcp.code).toBe("missing_peer"); // ours, not ERR_MODULE_NOT_FOUND from deep inside
     expect(importIn(dir, "arc-agentkit")).toEqual({ loaded: true });
   });
 
   it("with the SDK but without express: the same Error", () => {
     const mcp = importIn(scratchProject(["express"]), "arc-agentkit/mcp");
-    expect(mcp).toMatchObject({ loaded: false, name: "Error" });
+    expect(mcp).toMatchObject({ loaded: false, name: "MissingPeerError" });
     expect(mcp.message).toContain(INSTALL);
   });
 
