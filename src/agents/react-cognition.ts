@@ -2,6 +2,7 @@
  * @module agents/react-cognition
  * `ReActCognition`: ask the model, run the tools it calls, feed the results back, repeat.
  */
+import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import { ToolArgumentError } from "../errors/tool-argument.error.js";
 import { errorLine, pyList } from "../util/format.js";
@@ -70,12 +71,12 @@ export class ReActCognition implements Cognition {
     this.tools = Object.freeze([...options.tools]);
     this.maxSteps = options.maxSteps ?? 10;
     if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
-      throw new TypeError(`ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
+      throw new OptionsError("ReActCognition", "maxSteps", `ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
     }
     this.approvalTimeoutMs = checkTimeoutMs(options.approvalTimeoutMs, "ReActCognition: approvalTimeoutMs");
     this.byName = new Map();
     for (const t of this.tools) {
-      if (this.byName.has(t.name)) throw new TypeError(`ReActCognition: two tools are named '${t.name}'; give one a prefix`);
+      if (this.byName.has(t.name)) throw new OptionsError("ReActCognition", "options", `ReActCognition: two tools are named '${t.name}'; give one a prefix`);
       this.byName.set(t.name, t);
     }
   }

@@ -4,6 +4,8 @@
  * (`claude -p --output-format stream-json --verbose`) and turns its event
  * stream into the agent's events and result.
  */
+import { checkTimeoutMs } from "../util/options.js";
+import { OptionsError } from "../errors/options.error.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
@@ -115,11 +117,9 @@ export class ClaudeCliCognition implements Cognition {
 
   constructor(options: ClaudeCliOptions) {
     if (!options || typeof options.model !== "string" || options.model === "") {
-      throw new TypeError("ClaudeCliCognition: 'model' is required (an alias such as \"sonnet\" or a full model id)");
+      throw new OptionsError("ClaudeCliCognition", "model", "ClaudeCliCognition: 'model' is required (an alias such as \"sonnet\" or a full model id)");
     }
-    if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
-      throw new TypeError(`ClaudeCliCognition: timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
-    }
+    checkTimeoutMs(options.timeoutMs, "ClaudeCliCognition");
     this.options = Object.freeze({ ...options });
   }
 

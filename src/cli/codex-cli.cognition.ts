@@ -3,6 +3,8 @@
  * `CodexCliCognition`: hands the agent loop to the Codex CLI (`codex exec
  * --json`) and turns its JSONL events into the agent's events and result.
  */
+import { checkTimeoutMs } from "../util/options.js";
+import { OptionsError } from "../errors/options.error.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
@@ -78,13 +80,11 @@ export class CodexCliCognition implements Cognition {
 
   constructor(options: CodexCliOptions) {
     if (!options || typeof options.model !== "string" || options.model === "") {
-      throw new TypeError("CodexCliCognition: 'model' is required (a model slug)");
+      throw new OptionsError("CodexCliCognition", "model", "CodexCliCognition: 'model' is required (a model slug)");
     }
-    if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
-      throw new TypeError(`CodexCliCognition: timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
-    }
+    checkTimeoutMs(options.timeoutMs, "CodexCliCognition");
     if (options.sandbox !== undefined && !SANDBOXES.has(options.sandbox)) {
-      throw new TypeError(`CodexCliCognition: sandbox must be one of read-only, workspace-write, danger-full-access; got ${JSON.stringify(options.sandbox)}`);
+      throw new OptionsError("CodexCliCognition", "sandbox", `CodexCliCognition: sandbox must be one of read-only, workspace-write, danger-full-access; got ${JSON.stringify(options.sandbox)}`);
     }
     // Encode now: a value TOML cannot say fails at construction, naming its key.
     for (const [k, v] of Object.entries(options.config ?? {})) tomlOverride(k, v);

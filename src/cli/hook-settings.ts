@@ -6,6 +6,7 @@
  * Read, ...) too, not only the MCP tools it serves. Codex has no counterpart:
  * `codex exec` runs no hooks.
  */
+import { isTimeoutMs } from "../util/options.js";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Asker, Decision } from "../agents/elicitation.js";
@@ -239,7 +240,7 @@ export class HookServer implements AsyncDisposable {
   private route?: RouteMount;
 
   constructor(private readonly options: HookServerOptions = {}) {
-    if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    if (options.timeoutMs !== undefined && !isTimeoutMs(options.timeoutMs)) {
       throw new HookServerError(`HookServer: timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
     }
     if (options.matcher !== undefined && (typeof options.matcher !== "string" || options.matcher === "")) {

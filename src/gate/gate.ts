@@ -8,7 +8,6 @@
 import { randomUUID } from "node:crypto";
 import type { Asker, Elicitation } from "../agents/elicitation.js";
 import type { Autonomy } from "../context/run-context.js";
-import { describeValue } from "../util/format.js";
 import { getLogger } from "../util/logger.js";
 import { errorVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
 
@@ -47,21 +46,8 @@ export interface GateRequest extends GateSubject {
 }
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
-
-/**
- * Check a `timeoutMs` option where it is given: `undefined` (forever) or a
- * finite number in (0, MAX_TIMEOUT_MS]. Throws a `TypeError` naming `where`.
- */
-export function checkTimeoutMs(timeoutMs: unknown, where: string): number | undefined {
-  if (timeoutMs === undefined) return undefined;
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
-    throw new TypeError(
-      `${where}: timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, or left unset to wait forever; got ${describeValue(timeoutMs)}`,
-    );
-  }
-  return timeoutMs;
-}
+// The one timeoutMs checker (util/options), re-exported where the engine's callers look for it.
+export { checkTimeoutMs, MAX_TIMEOUT_MS } from "../util/options.js";
 
 /**
  * Should this call ask a person first? `requiresApproval` is honoured under

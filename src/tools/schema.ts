@@ -49,7 +49,9 @@ function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
     if (m.type !== "nestedValidation") continue;
     const typed = defaultMetadataStorage.findTypeMetadata(dto, m.propertyName);
     if (!typed) {
-      throw new TypeError(
+      throw new OptionsError(
+        "@Tool",
+        "input",
         `${dto.name}.${m.propertyName} has @ValidateNested() but no @Type(() => ...) from class-transformer; without it the nested value is never validated`,
       );
     }

@@ -17,7 +17,7 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
  */
 export function checkTimeoutMs(value: unknown, where: string, option = "timeoutMs"): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+  if (!isTimeoutMs(value)) {
     throw new OptionsError(
       where,
       option,
@@ -25,6 +25,15 @@ export function checkTimeoutMs(value: unknown, where: string, option = "timeoutM
     );
   }
   return value;
+}
+
+/**
+ * The one rule for a deadline in milliseconds: a finite number in
+ * (0, MAX_TIMEOUT_MS]. For callers that throw their own coded error; others
+ * call `checkTimeoutMs`.
+ */
+export function isTimeoutMs(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS;
 }
 
 /** A positive integer option (`maxSteps`, `maxSessions`, `k`); `undefined` gives `fallback`. */

@@ -4,6 +4,7 @@
  * in-memory list, then the `gate.check` broadcast — in that order, before the
  * asking side hears the answer.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import { emitGateCheck, errorVerdict, type GateEventTarget, type GateSubject, type GateVerdict } from "../../gate/index.js";
 import { errorLine } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
@@ -33,10 +34,10 @@ export class ApprovalAudit {
 
   constructor(options: ApprovalAuditOptions = {}) {
     if (options.ctx !== undefined && typeof options.ctx?.emit !== "function") {
-      throw new TypeError("approvals: ctx must have an emit(event, data) method (a RunContext), or be left unset");
+      throw new OptionsError("approvals", "ctx", "approvals: ctx must have an emit(event, data) method (a RunContext), or be left unset");
     }
     if (options.decisions !== undefined && !Array.isArray(options.decisions)) {
-      throw new TypeError("approvals: decisions must be an array to append to, or be left unset");
+      throw new OptionsError("approvals", "decisions", "approvals: decisions must be an array to append to, or be left unset");
     }
     this.decisions = options.decisions ?? [];
     this.ctx = options.ctx;

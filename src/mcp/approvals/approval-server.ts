@@ -4,6 +4,7 @@
  * terminal (`--permission-prompt-tool`). Each prompt goes to the
  * application's `Asker`; the answer maps back onto the CLI's wire shape.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Asker } from "../../agents/elicitation.js";
@@ -192,25 +193,25 @@ export class ApprovalServer implements AsyncDisposable {
 
   /** Build a server (nothing binds until `start()`). Throws `TypeError` naming a bad option. */
   constructor(options: ApprovalServerOptions) {
-    if (!options || typeof options !== "object") throw new TypeError("ApprovalServer: options must be an object with at least { asker }");
+    if (!options || typeof options !== "object") throw new OptionsError("ApprovalServer", "options", "ApprovalServer: options must be an object with at least { asker }");
     for (const key of Object.keys(options)) {
       if (!APPROVAL_SERVER_OPTIONS.includes(key)) {
         const hint = key === "token" ? " (the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file)" : "";
-        throw new TypeError(`ApprovalServer: unknown option '${key}'${hint}. Accepted options: ${APPROVAL_SERVER_OPTIONS.join(", ")}`);
+        throw new OptionsError("ApprovalServer", key, `ApprovalServer: unknown option '${key}'${hint}. Accepted options: ${APPROVAL_SERVER_OPTIONS.join(", ")}`);
       }
     }
     this.asker = checkAsker(options.asker, "ApprovalServer");
     this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
     const autonomy = options.autonomy ?? "gated";
-    if (autonomy !== "auto" && autonomy !== "gated") throw new TypeError(`ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
+    if (autonomy !== "auto" && autonomy !== "gated") throw new OptionsError("ApprovalServer", "autonomy", `ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
     this.autonomy = autonomy;
     this.autoAllow = ApprovalServer.names(options.autoAllow);
     if (options.autoAllowWhen !== undefined && typeof options.autoAllowWhen !== "function") {
-      throw new TypeError(`ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got ${describeValue(options.autoAllowWhen)}`);
+      throw new OptionsError("ApprovalServer", "autoAllowWhen", `ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got ${describeValue(options.autoAllowWhen)}`);
     }
     this.autoAllowWhen = options.autoAllowWhen;
     this.audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath });
-    this.sessionLimits = checkSessionOptions(options, "ApprovalServer", (_option, message) => new TypeError(message));
+    this.sessionLimits = checkSessionOptions(options, "ApprovalServer", (option, message) => new OptionsError("ApprovalServer", option, message));
   }
 
   /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
@@ -220,11 +221,11 @@ export class ApprovalServer implements AsyncDisposable {
 
   private static names(autoAllow: Iterable<string> | undefined): ReadonlySet<string> {
     if (autoAllow === undefined) return new Set();
-    if (typeof autoAllow === "string") throw new TypeError(`ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string ${pyStr(autoAllow)}`);
-    if (typeof (autoAllow as Iterable<string>)?.[Symbol.iterator] !== "function") throw new TypeError(`ApprovalServer: autoAllow must be a list of tool names, got ${describeValue(autoAllow)}`);
+    if (typeof autoAllow === "string") throw new OptionsError("ApprovalServer", "autoAllow", `ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string ${pyStr(autoAllow)}`);
+    if (typeof (autoAllow as Iterable<string>)?.[Symbol.iterator] !== "function") throw new OptionsError("ApprovalServer", "autoAllow", `ApprovalServer: autoAllow must be a list of tool names, got ${describeValue(autoAllow)}`);
     const names = [...autoAllow];
     for (const n of names) {
-      if (typeof n !== "string" || n === "") throw new TypeError(`ApprovalServer: autoAllow entries must be non-empty tool names, got ${describeValue(n)}`);
+      if (typeof n !== "string" || n === "") throw new OptionsError("ApprovalServer", "options", `ApprovalServer: autoAllow entries must be non-empty tool names, got ${describeValue(n)}`);
     }
     return new Set(names);
   }

@@ -3,6 +3,7 @@
  * An append-only JSONL file of approval decisions, one line each, on disk
  * before the asking side hears the answer.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { ApprovalDecision } from "./approval-decision.js";
@@ -24,7 +25,7 @@ export class JsonlAuditSink {
   private dirSynced = false;
 
   constructor(path: string) {
-    if (typeof path !== "string" || path === "") throw new TypeError(`JsonlAuditSink: auditPath must be a non-empty file path, got ${JSON.stringify(path)}`);
+    if (typeof path !== "string" || path === "") throw new OptionsError("JsonlAuditSink", "auditPath", `JsonlAuditSink: auditPath must be a non-empty file path, got ${JSON.stringify(path)}`);
     this.path = resolve(path);
   }
 

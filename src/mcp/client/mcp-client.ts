@@ -3,6 +3,7 @@
  * `MCPClient`: one connection to one MCP server — transport and session opened
  * in one step, closed in one step — with 30-second list caches.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import { createRequire } from "node:module";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -121,7 +122,7 @@ export class MCPClient implements AsyncDisposable {
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
-      throw new TypeError(`MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
+      throw new OptionsError("MCPClient.open", "ttlMs", `MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
     }
     const transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server) : new StreamableHttpTransport(server);
     // One validator provider, shared with the session (whose own output checks
@@ -374,7 +375,7 @@ function normalise(server: McpServerConfig): McpServerConfig {
   const kind = (server as { kind?: unknown } | null)?.kind;
   if (kind === "stdio") return new StdioServer(server as StdioServer);
   if (kind === "http") return new StreamableHttpServer(server as StreamableHttpServer);
-  throw new TypeError("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
+  throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
 }
 
 function requestTimeout(server: McpServerConfig, options: MCPClientOptions): number | undefined {

@@ -2,6 +2,7 @@
  * @module mcp/client/mcp-tools
  * `mcpTools()`: a server's tools as agentkit `Tool`s.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
@@ -83,7 +84,7 @@ export async function mcpTools(client: MCPClient, options: McpToolsOptions & { r
 export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const prefix = options.prefix ?? "";
-  if (typeof prefix !== "string") throw new TypeError("mcpTools: 'prefix' must be a string");
-  if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new TypeError("mcpTools: 'keepImages' must be a boolean");
+  if (typeof prefix !== "string") throw new OptionsError("mcpTools", "prefix", "mcpTools: 'prefix' must be a string");
+  if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new OptionsError("mcpTools", "keepImages", "mcpTools: 'keepImages' must be a boolean");
   return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false));
 }

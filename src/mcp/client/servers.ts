@@ -5,6 +5,8 @@
  * mutable-looking field (`env` / `headers`) deep-frozen, and neither field takes
  * part in identity.
  */
+import { isTimeoutMs } from "../../util/options.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
 
 /** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */
@@ -49,11 +51,11 @@ export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 function stringRecord(value: unknown, where: string, field: string): Record<string, string> {
   if (value === undefined) return {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new TypeError(`${where}: '${field}' must be an object of strings, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+    throw new OptionsError(where, field, `${where}: '${field}' must be an object of strings, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== "string") throw new TypeError(`${where}: '${field}.${k}' must be a string, got ${typeof v}`);
+    if (typeof v !== "string") throw new OptionsError(where, field, `${where}: '${field}.${k}' must be a string, got ${typeof v}`);
     out[k] = v;
   }
   return out;
@@ -67,7 +69,7 @@ function stringRecord(value: unknown, where: string, field: string): Record<stri
  * Frozen; `args` and `env` are frozen copies. Identity (`key`, `equals`) is the
  * process: `command`, `args`, `cwd` — not `env`, not `stderr`.
  *
- * @throws TypeError when `command` is empty or a field has the wrong type.
+ * @throws OptionsError when `command` is empty or a field has the wrong type.
  */
 export class StdioServer {
   /** Discriminant of the server config union. */
@@ -81,18 +83,18 @@ export class StdioServer {
   constructor(options: StdioServerOptions) {
     const where = "StdioServer";
     if (!options || typeof options.command !== "string" || options.command === "") {
-      throw new TypeError(`${where}: 'command' is required (a non-empty string such as "npx" or process.execPath)`);
+      throw new OptionsError(where, "command", `${where}: 'command' is required (a non-empty string such as "npx" or process.execPath)`);
     }
     const args = options.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
-      throw new TypeError(`${where}: 'args' must be an array of strings`);
+      throw new OptionsError(where, "args", `${where}: 'args' must be an array of strings`);
     }
     if (options.cwd !== undefined && (typeof options.cwd !== "string" || options.cwd === "")) {
-      throw new TypeError(`${where}: 'cwd' must be a non-empty string`);
+      throw new OptionsError(where, "cwd", `${where}: 'cwd' must be a non-empty string`);
     }
     const stderr = options.stderr ?? "pipe";
     if (stderr !== "pipe" && stderr !== "inherit") {
-      throw new TypeError(`${where}: 'stderr' must be "pipe" or "inherit", got ${JSON.stringify(stderr)}`);
+      throw new OptionsError(where, "stderr", `${where}: 'stderr' must be "pipe" or "inherit", got ${JSON.stringify(stderr)}`);
     }
     this.command = options.command;
     this.args = Object.freeze([...args]);
@@ -141,14 +143,14 @@ export class StreamableHttpServer {
     try {
       url = new URL(options?.url ?? "");
     } catch {
-      throw new TypeError(`${where}: 'url' must be an absolute http(s) URL, got ${JSON.stringify(String(options?.url))}`);
+      throw new OptionsError(where, "url", `${where}: 'url' must be an absolute http(s) URL, got ${JSON.stringify(String(options?.url))}`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`${where}: 'url' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
+      throw new OptionsError(where, "url", `${where}: 'url' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new TypeError(`${where}: 'timeoutMs' must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
+    if (!isTimeoutMs(timeoutMs)) {
+      throw new OptionsError(where, "timeoutMs", `${where}: 'timeoutMs' must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
     }
     this.url = url.href;
     this.headers = deepFreeze(stringRecord(options.headers, where, "headers"));

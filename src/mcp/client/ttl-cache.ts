@@ -3,6 +3,7 @@
  * One cached value with a time-to-live: the list caches of `MCPClient` and of
  * `mcpResources()` are each one of these.
  */
+import { OptionsError } from "../../errors/options.error.js";
 
 /**
  * Caches one value for `ttlMs`. Concurrent misses share one load. A load that
@@ -20,7 +21,7 @@ export class TtlCache<T> {
     readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new TypeError(`TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
+    if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new OptionsError("TtlCache", "ttlMs", `TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
   }
 
   /** The cached value if still fresh, else the result of `load()` (shared with concurrent callers unless `forceRefresh`). */

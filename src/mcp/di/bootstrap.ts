@@ -5,6 +5,7 @@
  * (container, providers, remote MCP connections, the tool registry, the
  * approval guard, serving) — and one running app, `McpApp`.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import "reflect-metadata";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../../context/run-context.js";
@@ -92,7 +93,7 @@ export class McpApp implements AsyncDisposable {
    * `serve: false`.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): McpAppCliOptions {
-    if (!this.spec) throw new TypeError("McpApp.cliOptions(): this app was bootstrapped with serve: false");
+    if (!this.spec) throw new OptionsError("McpApp.cliOptions()", "options", "McpApp.cliOptions(): this app was bootstrapped with serve: false");
     const spec = this.spec.cliOptions(options);
     const approvals = this.approvals?.cliOptions();
     return {
@@ -106,7 +107,7 @@ export class McpApp implements AsyncDisposable {
 
   /** Options for `CodexCliCognition` (`asCodexMcp(spec)`); the server-side guard stands in for approvals. */
   codexOptions(): ReturnType<McpServerSpec["codexOptions"]> {
-    if (!this.spec) throw new TypeError("McpApp.codexOptions(): this app was bootstrapped with serve: false");
+    if (!this.spec) throw new OptionsError("McpApp.codexOptions()", "options", "McpApp.codexOptions(): this app was bootstrapped with serve: false");
     return this.spec.codexOptions();
   }
 

@@ -2,6 +2,7 @@
  * @module mcp/di/mcp-server.decorator
  * `@McpServer({...})`: marks a module class. Records frozen metadata; acts on nothing.
  */
+import { isTimeoutMs } from "../../util/options.js";
 import "reflect-metadata";
 import type { InjectionToken } from "tsyringe";
 import { MCP_SERVER_METADATA } from "../../keys.js";
@@ -95,7 +96,7 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
       aliases.add(r.alias);
     }
     if (options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio") fail(cls, "transport", `'transport' must be "http" or "stdio", got ${JSON.stringify(options.transport)}`);
-    if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === "number" && options.timeoutMs > 0 && Number.isFinite(options.timeoutMs))) fail(cls, "timeoutMs", `'timeoutMs' must be a positive number of milliseconds, got ${JSON.stringify(options.timeoutMs)}`);
+    if (options.timeoutMs !== undefined && !isTimeoutMs(options.timeoutMs)) fail(cls, "timeoutMs", `'timeoutMs' must be a positive number of milliseconds, got ${JSON.stringify(options.timeoutMs)}`);
     if (options.guard !== undefined && options.guard !== "asker" && options.guard !== "none") fail(cls, "guard", `'guard' must be "asker" or "none", got ${JSON.stringify(options.guard)}`);
     if (options.guard === "asker" && options.approvals === undefined) fail(cls, "guard", `guard: "asker" needs 'approvals' to name an Asker provider`);
     if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) fail(cls, "auditPath", "'auditPath' must be a file path");

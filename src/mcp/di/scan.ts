@@ -5,6 +5,7 @@
  * approvals, tool classes, request scope, how it is served — before anything
  * is built, opened or bound. The result is a plan the build step follows.
  */
+import { isTimeoutMs } from "../../util/options.js";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
 import { TOKENS } from "../../keys.js";
 import { RunContext } from "../../context/run-context.js";
@@ -63,7 +64,7 @@ function checkOptions(name: string, options: BootstrapOptions): void {
   for (const k of Object.keys(options)) if (!OPTION_KEYS.has(k)) fail(`unknown option '${k}'. Accepted options: ${[...OPTION_KEYS].join(", ")}`);
   const { transport, timeoutMs, serve, ctx, container } = options;
   if (transport !== undefined && transport !== "http" && transport !== "stdio") fail(`'transport' must be "http" or "stdio", got ${JSON.stringify(transport)}`);
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs > 0)) fail(`'timeoutMs' must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) fail(`'timeoutMs' must be a positive number of milliseconds, got ${String(timeoutMs)}`);
   if (serve !== undefined && typeof serve !== "boolean") fail(`'serve' must be true or false, got ${JSON.stringify(serve)}`);
   if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
   if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");

@@ -4,6 +4,7 @@
  * MCP server the Claude and Codex CLIs can call — over the loopback listener
  * in this process, or as a stdio command the CLI spawns.
  */
+import { isTimeoutMs } from "../../util/options.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../../wire/names.js";
@@ -58,7 +59,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     throw new ServeOptionsError("transport", `serveRegistry: transport must be "http" or "stdio", got ${JSON.stringify(transport)}`);
   }
   const t = options.timeoutMs;
-  if (t !== undefined && !(typeof t === "number" && Number.isFinite(t) && t > 0)) {
+  if (t !== undefined && !isTimeoutMs(t)) {
     throw new ServeOptionsError("timeoutMs", `serveRegistry: timeoutMs must be a positive number of milliseconds (or omitted to wait forever), got ${String(t)}`);
   }
   if (options.guard !== undefined && typeof options.guard !== "function") {

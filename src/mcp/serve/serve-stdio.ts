@@ -4,6 +4,7 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
+import { isTimeoutMs } from "../../util/options.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -47,7 +48,7 @@ function checkStdioOptions(options: ServeStdioOptions, who: string): void {
     throw new ServeOptionsError("ctx", `${who}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
   }
   const t = options.timeoutMs;
-  if (t !== undefined && !(typeof t === "number" && Number.isFinite(t) && t > 0)) {
+  if (t !== undefined && !isTimeoutMs(t)) {
     throw new ServeOptionsError("timeoutMs", `${who}: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
   }
 }

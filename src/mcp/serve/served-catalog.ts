@@ -5,6 +5,7 @@
  * and the qualified-name views (`toolNames`, `mcpNames`, ...) a caller hands
  * to a CLI. Computed once, when the registry is served.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import type { Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import type { Tool } from "../../tools/tool.js";
@@ -65,7 +66,7 @@ function toTools(source: ToolSource): Tool[] {
     return (source as ToolRegistry).tools();
   }
   if (!source || typeof (source as Iterable<ToolLike>)[Symbol.iterator] !== "function") {
-    throw new TypeError(`serveRegistry: expected a ToolRegistry or an iterable of tools, got ${source === null ? "null" : typeof source}`);
+    throw new OptionsError("serveRegistry", "options", `serveRegistry: expected a ToolRegistry or an iterable of tools, got ${source === null ? "null" : typeof source}`);
   }
   return ToolRegistry.fromTools(source).tools();
 }
