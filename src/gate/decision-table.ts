@@ -5,8 +5,8 @@
  */
 import type { Autonomy } from "../context/run-context.js";
 import { deepFreeze, describeValue, pyStr, seconds } from "../util/format.js";
-import type { GateRecord } from "./gate-record.js";
-import type { GateSource, GateVia } from "./gate-source.js";
+import type { GateFacts, GateRecord } from "./gate-record.js";
+import type { GateVia } from "./gate-source.js";
 import { plainJsonObject } from "./json-object.js";
 
 /** What a verdict is about: one call, as the asking side named it. */
@@ -22,17 +22,7 @@ export interface GateSubject {
 }
 
 /** The settled outcome of one gated call (frozen), with its audit record. */
-export interface GateVerdict {
-  readonly allowed: boolean;
-  readonly source: GateSource;
-  /** True whenever the Asker was invoked, whatever came of it. */
-  readonly asked: boolean;
-  /** The Decision's string `kind`, when there was one. */
-  readonly kind: string | null;
-  /** Who decided, when a person did and said who. */
-  readonly actor: string | null;
-  /** Why. For a denial, the text a Claude CLI reads (a reviewer's note verbatim, when there is one). */
-  readonly reason: string;
+export interface GateVerdict extends GateFacts {
   /** For a denial: who refused and why, as one phrase (`rejected by ops: not today`); equals `reason` otherwise. */
   readonly refusal: string;
   /** What runs when allowed: the original arguments, or a `modify` answer's checked copy. */

@@ -5,24 +5,8 @@
  */
 import type { GateSource, GateVia } from "./gate-source.js";
 
-/**
- * One settled call (frozen). Held in memory (`ApprovalServer.decisions`,
- * `approvalGuard(...).decisions`), written as one JSONL line by an audit
- * sink, and broadcast as `gate.check` without `arguments`/`updatedArguments`.
- *
- * Security: `reason` is unredacted text from outside this library (a
- * reviewer's note, the message of an exception your Asker threw) and IS
- * broadcast. Nothing here redacts anything; plan retention accordingly.
- */
-export interface GateRecord {
-  /** The tool as the asking side named it (`deploy`, `Write`, `mcp__engine__deploy`). */
-  readonly tool: string;
-  /** The tool-use id, when the asking side sent one; otherwise `null`. */
-  readonly id: string | null;
-  /** Which entry point asked (`react`, `approval_server`, `mcp_guard`, `claude_hook`). */
-  readonly via: GateVia;
-  /** The arguments as asked about (the original input, never the edited one). */
-  readonly arguments: Readonly<Record<string, unknown>>;
+/** What every settled gate call says, in the verdict and in its audit record alike. */
+export interface GateFacts {
   /** Whether the call may run. */
   readonly allowed: boolean;
   /** How it was settled (the closed set `GATE_SOURCES`). */
@@ -35,6 +19,26 @@ export interface GateRecord {
   readonly actor: string | null;
   /** Why, in words. For a denial, the text a Claude CLI reads (a reviewer's note verbatim, when there is one). Unredacted. */
   readonly reason: string;
+}
+
+/**
+ * One settled call (frozen). Held in memory (`ApprovalServer.decisions`,
+ * `approvalGuard(...).decisions`), written as one JSONL line by an audit
+ * sink, and broadcast as `gate.check` without `arguments`/`updatedArguments`.
+ *
+ * Security: `reason` is unredacted text from outside this library (a
+ * reviewer's note, the message of an exception your Asker threw) and IS
+ * broadcast. Nothing here redacts anything; plan retention accordingly.
+ */
+export interface GateRecord extends GateFacts {
+  /** The tool as the asking side named it (`deploy`, `Write`, `mcp__engine__deploy`). */
+  readonly tool: string;
+  /** The tool-use id, when the asking side sent one; otherwise `null`. */
+  readonly id: string | null;
+  /** Which entry point asked (`react`, `approval_server`, `mcp_guard`, `claude_hook`). */
+  readonly via: GateVia;
+  /** The arguments as asked about (the original input, never the edited one). */
+  readonly arguments: Readonly<Record<string, unknown>>;
   /** When it was settled, ISO 8601. */
   readonly at: string;
   /** Present only when a `modify` answer allowed the call with edited arguments: what runs instead. */
