@@ -92,7 +92,7 @@ export class ReActCognition implements Cognition {
     let modelStop: ModelStopReason | undefined;
     const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult =>
       Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}), ...(modelStop ? { details: Object.freeze({ modelStopReason: modelStop }) } : {}) });
-    if (!llm) return done("", "error", 0, new TypeError(`agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
+    if (!llm) return done("", "error", 0, new OptionsError("ReActCognition", "llm", `agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
