@@ -7,7 +7,6 @@
  * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
  * from this module only (type-only imports of the SDK are fine: they are erased).
  */
-import { createRequire } from "node:module";
 import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
 import type * as StdioClientModule from "@modelcontextprotocol/sdk/client/stdio.js";
 import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,11 +16,11 @@ import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streama
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
+import { requirePeer, resolvePeer } from "../util/optional-peer.js";
 
 /** The line that installs the optional peers of `arc-agentkit/mcp`. */
 export const INSTALL_LINE = "npm install @modelcontextprotocol/sdk express";
 
-const require = createRequire(import.meta.url);
 
 function missing(id: string, cause: unknown): MissingPeerError {
   return new MissingPeerError(
@@ -33,24 +32,11 @@ function missing(id: string, cause: unknown): MissingPeerError {
 }
 
 function load<T>(id: string): T {
-  try {
-    return require(id) as T;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" || (err as NodeJS.ErrnoException).code === "ERR_PACKAGE_PATH_NOT_EXPORTED") {
-      throw missing(id, err);
-    }
-    throw err;
-  }
+  return requirePeer<T>(id, (cause) => missing(id, cause));
 }
 
 // Fail at import time, naming the install line, when either peer is absent.
-for (const id of ["@modelcontextprotocol/sdk/types.js", "express"]) {
-  try {
-    require.resolve(id);
-  } catch (err) {
-    throw missing(id, err);
-  }
-}
+for (const id of ["@modelcontextprotocol/sdk/types.js", "express"]) resolvePeer(id, (cause) => missing(id, cause));
 
 /** `Client` and friends (`@modelcontextprotocol/sdk/client/index.js`). */
 export const sdkClient = load<typeof ClientModule>("@modelcontextprotocol/sdk/client/index.js");

@@ -5,24 +5,12 @@
  * constructing `OpenAILLM` names the install line. Elsewhere only
  * type-only imports of the SDK (erased at build).
  */
-import { createRequire } from "node:module";
 import type * as OpenAIModule from "openai";
+import { lazyPeer } from "../util/optional-peer.js";
 import { ModelSdkMissingError } from "./model-sdk.error.js";
 
 /** The line that installs the peer `OpenAILLM` needs. */
 export const OPENAI_INSTALL_LINE = "npm install openai@7.59.0";
 
-const require = createRequire(import.meta.url);
-let loaded: typeof OpenAIModule | undefined;
-
-/** The SDK module. @throws ModelSdkMissingError when it is not installed. */
-export function openaiSdk(): typeof OpenAIModule {
-  if (loaded) return loaded;
-  try {
-    return (loaded = require("openai") as typeof OpenAIModule);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED") throw new ModelSdkMissingError("OpenAILLM", "openai", OPENAI_INSTALL_LINE, err);
-    throw err;
-  }
-}
+/** The SDK module, loaded on first use. @throws ModelSdkMissingError when it is not installed. */
+export const openaiSdk = lazyPeer<typeof OpenAIModule>("openai", (cause) => new ModelSdkMissingError("OpenAILLM", "openai", OPENAI_INSTALL_LINE, cause));
