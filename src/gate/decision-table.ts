@@ -46,27 +46,18 @@ function frozenCopy(value: Record<string, unknown>): Readonly<Record<string, unk
 /** Build the frozen verdict and its record. */
 export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
   const modified = f.allowed && f.modified === true;
+  const facts: GateFacts = { allowed: f.allowed, source: f.source, asked: f.asked, kind: f.kind ?? null, actor: f.actor ?? null, reason: f.reason };
   const record: GateRecord = Object.freeze({
     tool: subject.tool,
     id: subject.id ?? null,
     via: subject.via,
     arguments: frozenCopy(subject.arguments),
-    allowed: f.allowed,
-    source: f.source,
-    asked: f.asked,
-    kind: f.kind ?? null,
-    actor: f.actor ?? null,
-    reason: f.reason,
+    ...facts,
     at: new Date().toISOString(),
     ...(modified ? { updatedArguments: frozenCopy(f.arguments!) } : {}),
   });
   return Object.freeze({
-    allowed: f.allowed,
-    source: f.source,
-    asked: f.asked,
-    kind: f.kind ?? null,
-    actor: f.actor ?? null,
-    reason: f.reason,
+    ...facts,
     refusal: f.refusal ?? f.reason,
     arguments: modified ? f.arguments! : subject.arguments,
     modified,
