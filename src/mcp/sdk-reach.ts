@@ -72,7 +72,9 @@ export const SSE_BODY_MEMBERS_USED = ["pipeThrough", "cancel"] as const;
  * `ended` when it was read to its end or cancelled, `broke` when it errored
  * first (the server died or the connection dropped). A consumer that cancels
  * the piped stream itself would read as broken; the SDK never does (it reads
- * every SSE body to its end, and a closing transport reports nothing).
+ * every SSE body to its end). Node's fetch does, when the transport closes
+ * and aborts its requests (a long-lived GET stream): then `ended` and `broke`
+ * are both called, and a closing transport reports nothing.
  */
 export function watchSseBody(body: ReadableStream<Uint8Array>, ended: () => void, broke: (err: unknown) => void): void {
   Object.defineProperties(body, {
