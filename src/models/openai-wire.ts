@@ -66,10 +66,16 @@ export function responsesBody(messages: readonly Message[], tools: readonly Wire
   };
 }
 
-/** Read a Responses event stream into `out`; true when the response completed (or stopped incomplete). */
+/**
+ * Read a Responses event stream into `out`; true when the response completed
+ * (or stopped incomplete). Read to its end, not left at the last event:
+ * leaving a raw SDK stream early aborts its request (a DOMException and
+ * undici's abort path on every turn).
+ */
 export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBuilder, names: ToolNames, tools: ReadonlyMap<string, WireTool>): Promise<boolean> {
   let refusal = "";
   let calls = 0;
+  let finished = false;
   for await (const raw of stream) {
     const ev = raw as Json & { type: string };
     const item = ev.item as Json | undefined;
@@ -91,7 +97,8 @@ export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBui
         break;
       case "response.completed":
       case "response.incomplete":
-        return finishResponse(ev.response as Json, out, refusal, calls);
+        finished = finishResponse(ev.response as Json, out, refusal, calls);
+        break;
       case "response.failed":
       case "error": {
         const e = (ev.type === "error" ? ev : ((ev.response as Json | undefined)?.error ?? {})) as Json;
@@ -99,7 +106,7 @@ export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBui
       }
     }
   }
-  return false;
+  return finished;
 }
 
 function streamError(out: TurnBuilder, e: Json): Error {

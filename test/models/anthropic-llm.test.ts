@@ -5,7 +5,7 @@
  * the request it sends, streaming, usage, stop reasons, retries, abort and the
  * typed errors.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Cancelled } from "arc-agentkit";
 import { AnthropicLLM, ModelAuthError, ModelContextTooLongError, ModelError, ModelOptionsError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit/models";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
@@ -130,6 +130,19 @@ describe("AnthropicLLM: failures", () => {
     expect(errs[2]).not.toBeInstanceOf(ModelContextTooLongError);
     expect((errs[2] as ModelError).code).toBe("model_request");
     expect(errs.every((e) => (e as ModelError).requestId?.startsWith("req_fake_"))).toBe(true);
+  });
+
+  it("a finished turn reads its stream to the end: the SDK's request is not aborted after message_stop", async () => {
+    await using api = await FakeAnthropic.start([{ text: "one" }, { toolUses: [{ id: "toolu_1", name: "read_file", input: { path: "/x" } }] }]);
+    const model = llm(api);
+    const abort = vi.spyOn(AbortController.prototype, "abort");
+    try {
+      expect((await model.complete(ask("x", { tools: [pathTool()] }))).content).toBe("one");
+      expect((await model.complete(ask("x", { tools: [pathTool()] }))).stopReason).toBe("tool_use");
+      expect(abort).not.toHaveBeenCalled();
+    } finally {
+      abort.mockRestore();
+    }
   });
 
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {

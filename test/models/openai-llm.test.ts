@@ -4,7 +4,7 @@
  * APIs on 127.0.0.1:0, through the real `openai` SDK: the request, streaming,
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Cancelled } from "arc-agentkit";
 import { ModelAuthError, ModelContextTooLongError, ModelOptionsError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
@@ -77,6 +77,19 @@ describe("OpenAILLM: the chat request (api: 'chat')", () => {
 });
 
 describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (kind) => {
+  it("a finished turn reads its stream to the end: the SDK's request is not aborted after the last event", async () => {
+    await using api = await FakeOpenAI.start([{ text: "one" }, { functionCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] }]);
+    const model = llm(api, { api: kind });
+    const abort = vi.spyOn(AbortController.prototype, "abort");
+    try {
+      expect((await model.complete(ask("x", { tools: [pathTool()] }))).content).toBe("one");
+      expect((await model.complete(ask("x", { tools: [pathTool()] }))).stopReason).toBe("tool_use");
+      expect(abort).not.toHaveBeenCalled();
+    } finally {
+      abort.mockRestore();
+    }
+  });
+
   it("deltas and tool-call starts arrive through onEvent before complete() resolves; usage and stop reason", async () => {
     await using api = await FakeOpenAI.start([{ text: ["Let me ", "look."], functionCalls: [{ callId: "call_9", name: "read_file", arguments: { path: "a" } }], usage: { input_tokens: 12, output_tokens: 3, cached_tokens: 8 } }]);
     const { events, onEvent } = recorder();
