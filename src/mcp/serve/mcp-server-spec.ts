@@ -7,7 +7,9 @@
 import { asCodexMcp, type CodexMcpOptions } from "../../wire/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ServedCatalog } from "./served-catalog.js";
+import type { ServedExtras } from "./served-extras.js";
 import { stopInflight, type CallCounter } from "./served-server.js";
 
 /** The `mcpServers` entry of an HTTP spec. */
@@ -60,6 +62,10 @@ export interface SpecInit {
   readonly stdio: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } | null;
   /** True when calls pass a server-side guard (`serveRegistry({ guard })`). */
   readonly guarded?: boolean;
+  /** The resources and prompts served beside the tools. */
+  readonly extras?: ServedExtras;
+  /** The live sessions' servers (HTTP), for `list_changed`. */
+  readonly live?: Set<SdkServer>;
 }
 
 /**

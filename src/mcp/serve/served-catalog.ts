@@ -103,6 +103,7 @@ export function buildCatalog(source: ToolSource, server: string): ServedCatalog 
       inputSchema: tool.schema.parameters as SdkTool["inputSchema"],
       annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
       _meta: { [META_KEY]: meta },
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as SdkTool["outputSchema"] } : {}),
     };
     const entry = Object.freeze({ tool, name, qualifiedName, descriptor });
     served.push(entry);
