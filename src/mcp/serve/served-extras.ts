@@ -21,11 +21,17 @@ import { ServeOptionsError } from "./serve-options.error.js";
 /** A resource to serve: a `@Resource` class (built once by the container) or a `ServableResource` object. */
 export type ResourceSource = ResourceClass | ServableResource;
 
-/** A prompt to serve: a `@Prompt` class, a `ServablePrompt` object, or a core `Prompt` template (its `{{placeholders}}` become required arguments). */
-export type PromptSource = PromptClass | ServablePrompt | TemplatePrompt;
+/**
+ * A prompt to serve: a `@Prompt` class, a `ServablePrompt` object, or a core
+ * `Prompt` template (its `{{placeholders}}` become required arguments; it is
+ * recognised as one at run time, and is already a `ServablePrompt` by shape,
+ * so it is not a third member here: that keeps `render`'s parameter typed in
+ * an object literal).
+ */
+export type PromptSource = PromptClass | ServablePrompt;
 
 /** The `prompts` option: a list of prompt sources, or a record of name -> static text or `Prompt` (what `mcpPrompts()` returns). */
-export type PromptsOption = readonly PromptSource[] | Readonly<Record<string, string | TemplatePrompt>>;
+export type PromptsOption = readonly PromptSource[] | (Readonly<Record<string, string | TemplatePrompt>> & { readonly length?: never });
 
 /** One served resource and, for a template, its matcher. */
 export interface ServedResource {
