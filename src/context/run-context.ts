@@ -287,7 +287,7 @@ export class RunContext {
       sink: (e) => this.emit(e.event, e.data as Record<string, unknown>),
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
-      ...(options.channel ? { channel: options.channel } : {}),
+      channel: options.channel,
     });
     if (!options.channel && this.channel) c.channel = this.channel;
     const extra = options.signal;

@@ -6,6 +6,7 @@
  * Growable: `add()` on a running spec extends the same catalog (the caller
  * sends `list_changed`).
  */
+import "reflect-metadata";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type { RunContext } from "../../context/run-context.js";
 import { Prompt as TemplatePrompt } from "../../prompts/prompt.js";
