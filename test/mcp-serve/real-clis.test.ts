@@ -98,7 +98,7 @@ describe("real CLIs against a served registry", () => {
       name: "engine",
       ctx,
       resources: [{ uri: "checks://lint/report", name: "lint_report", description: "The lint report.", read: () => "lint: 0 problems" }],
-      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }: Record<string, string>) => `Triage ${check}.` }],
+      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage ${check}.` }],
     });
     await spec.start();
     const seen = record(spec);

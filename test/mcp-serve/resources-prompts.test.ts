@@ -117,10 +117,11 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect((await client.getPrompt({ name: "greet", arguments: { who: "again" } })).messages).toHaveLength(1);
   });
 
-  it("accepts a record of static strings and Prompts (what mcpPrompts() returns)", async () => {
-    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new TemplatePrompt({ name: "x", template: "Hi {{name}}" }) } });
+  it("accepts a record of static strings, Prompts (what mcpPrompts() returns) and prompt objects, each under its key", async () => {
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new TemplatePrompt({ name: "x", template: "Hi {{name}}" }), echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] } } });
     await using client = await sdkClientFor(spec.url!);
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["rules", "hello"]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["rules", "hello", "echo"]);
+    expect((await client.getPrompt({ name: "echo", arguments: { text: "hi" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "echo hi" } }]);
     expect((await client.getPrompt({ name: "rules" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Be brief." } }]);
   });
 

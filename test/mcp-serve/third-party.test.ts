@@ -121,7 +121,7 @@ describe("MCP Inspector CLI against served resources and prompts", () => {
       name: "engine",
       ctx: makeTestCtx(),
       resources: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report.", read: ({ name }: Record<string, string>) => `report of ${name}`, list: () => [{ uri: "checks://lint/report" }] }],
-      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }: Record<string, string>) => `Triage the failing check ${check}.` }],
+      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage the failing check ${check}.` }],
     });
     specs.push(spec);
     await spec.start();

@@ -31,8 +31,14 @@ export type ResourceSource = ResourceClass | ServableResource;
  */
 export type PromptSource = PromptClass | ServablePrompt;
 
-/** The `prompts` option: a list of prompt sources, or a record of name -> static text or `Prompt` (what `mcpPrompts()` returns). */
-export type PromptsOption = readonly PromptSource[] | (Readonly<Record<string, string | TemplatePrompt>> & { readonly length?: never });
+/**
+ * The `prompts` option: a list of prompt sources, or a record of name ->
+ * static text, core `Prompt` (what `mcpPrompts()` returns) or prompt object
+ * (served under the record's key). The record's value type names
+ * `ServablePrompt`, which a core `Prompt` is by shape, so that `render` in an
+ * object literal of the list form keeps its typed parameter.
+ */
+export type PromptsOption = readonly PromptSource[] | Readonly<Record<string, string | ServablePrompt>>;
 
 /** One served resource and, for a template, its matcher. */
 export interface ServedResource {
@@ -147,7 +153,8 @@ export function toServablePrompts(option: PromptsOption | undefined, c: Dependen
     return Object.entries(option as Record<string, unknown>).map(([name, v]) => {
       if (typeof v === "string") return Object.freeze({ name, arguments: [], render: () => v });
       if (v instanceof TemplatePrompt) return promptFromTemplate(v, name);
-      throw new ServeOptionsError("prompts", `prompts['${name}'] must be a string or a Prompt, got ${typeof v}`);
+      if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments }, name) });
+      throw new ServeOptionsError("prompts", `prompts['${name}'] must be a string, a Prompt or a prompt object { name, render }, got ${typeof v}`);
     });
   }
   return (option as readonly unknown[]).map((item, i) => {
