@@ -26,8 +26,9 @@ export { ToolContent, isToolContent } from "./tools/tool-content.js";
 export type { ContentPart } from "./tools/tool-content.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
 
-export { RunContext } from "./context/run-context.js";
-export type { Autonomy, RunEvent, EventSink, RunContextOptions } from "./context/run-context.js";
+export { RunContext, LOG_LEVELS } from "./context/run-context.js";
+export type { Autonomy, RunEvent, EventSink, RunContextOptions, ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/run-context.js";
+export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
 export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";

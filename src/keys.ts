@@ -8,6 +8,10 @@
 export const TOOL_METADATA = "agentkit:tool";
 /** Metadata key under which `@McpServer` records its frozen options. */
 export const MCP_SERVER_METADATA = "agentkit:mcp-server";
+/** Metadata key under which `@Resource` records its frozen options. */
+export const RESOURCE_METADATA = "agentkit:resource";
+/** Metadata key under which `@Prompt` records its frozen options. */
+export const PROMPT_METADATA = "agentkit:prompt";
 
 /** DI tokens (tsyringe `InjectionToken`s) the package registers or reads. */
 export const TOKENS = Object.freeze({

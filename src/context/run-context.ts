@@ -6,6 +6,57 @@ import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import type { Asker } from "../agents/elicitation.js";
 import type { LLM } from "../agents/llm.js";
+import { ClientRequestError } from "./client-request.error.js";
+
+/** MCP logging levels, least severe first (`logging/setLevel` filters by this order). */
+export const LOG_LEVELS = Object.freeze(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const);
+
+/** One MCP logging level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** An elicitation request (`elicitation/create` params): a message and a flat JSON Schema of what to ask. */
+export interface ElicitRequest {
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** The client's answer to an elicitation. */
+export interface ElicitResult {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** A sampling request (`sampling/createMessage` params). */
+export interface SampleRequest {
+  readonly messages: ReadonlyArray<{ readonly role: "user" | "assistant"; readonly content: Readonly<Record<string, unknown>> }>;
+  readonly maxTokens: number;
+  readonly [key: string]: unknown;
+}
+
+/** The client's sampled message. */
+export interface SampleResult {
+  readonly role: "user" | "assistant";
+  readonly content: Readonly<Record<string, unknown>>;
+  readonly model: string;
+  readonly stopReason?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * What a served MCP call can reach of the client that made it. Set by the
+ * serving layer on the call's context (`child({ channel })`); inherited by
+ * that context's children; ended when the owning context is released.
+ */
+export interface ClientChannel {
+  progress(done: number, total: number | undefined, message: string | undefined): void;
+  log(level: LogLevel, data: unknown): void;
+  elicit(request: ElicitRequest): Promise<ElicitResult>;
+  sample(request: SampleRequest): Promise<SampleResult>;
+  /** The call ended: drop pending notifications. */
+  end(): void;
+}
 
 /** The two autonomy tiers: `"auto"` gates only tools that require approval; `"gated"` gates every side-effecting call. */
 export type Autonomy = "auto" | "gated";
@@ -35,6 +86,8 @@ export interface RunContextOptions {
   readonly caller?: Readonly<Record<string, unknown>>;
   /** A run id; generated when absent. */
   readonly runId?: string;
+  /** The calling MCP client, for a served call (set by the serving layer). */
+  readonly channel?: ClientChannel;
 }
 
 let counter = 0;
@@ -76,6 +129,10 @@ export class RunContext {
   private unlink?: () => void;
   /** `onCancel()` callbacks, made on first use (most runs never register one). */
   private hooks?: Set<(reason: unknown) => void>;
+  /** The calling MCP client (a served call and its children). */
+  private channel?: ClientChannel;
+  /** True when this context was given the channel (not inherited): its `release()` ends it. */
+  private ownsChannel = false;
 
   constructor(options: RunContextOptions = {}) {
     if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
@@ -87,6 +144,10 @@ export class RunContext {
     this.caller = Object.freeze({ ...(options.caller ?? {}) });
     this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
     this.sink = options.sink;
+    if (options.channel) {
+      this.channel = options.channel;
+      this.ownsChannel = true;
+    }
     // A caller's signal is joined with AbortSignal.any, which holds it weakly:
     // many contexts on one signal add no listeners to it. Children made by
     // child() are linked through this.children instead (see there).
@@ -213,7 +274,7 @@ export class RunContext {
    * `release()` (or `using child = ctx.child(...)`) when the call ends, so a
    * long-lived run does not keep every finished call's context.
    */
-  child(options: { caller?: Record<string, unknown>; signal?: AbortSignal } = {}): RunContext {
+  child(options: { caller?: Record<string, unknown>; signal?: AbortSignal; channel?: ClientChannel } = {}): RunContext {
     // Not AbortSignal.any on this (long-lived) signal: on Node 20 a source
     // signal keeps every composite made from it (nodejs/node#55351), which grew
     // a served registry's heap on every call. The parent holds its live
@@ -226,7 +287,9 @@ export class RunContext {
       sink: (e) => this.emit(e.event, e.data as Record<string, unknown>),
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
+      channel: options.channel,
     });
+    if (!options.channel && this.channel) c.channel = this.channel;
     const extra = options.signal;
     if (this.cancelled) c.cancel(this.why);
     else if (extra?.aborted) c.cancel(extra.reason);
@@ -244,10 +307,54 @@ export class RunContext {
 
   /** Detach this context from its parent and its extra signal (it is no longer cancelled with them). Idempotent. */
   release(): void {
+    if (this.ownsChannel) this.channel?.end();
     this.parent?.children?.delete(this);
     this.parent = undefined;
     this.unlink?.();
     this.unlink = undefined;
+  }
+
+  /**
+   * Report progress. In a served MCP call whose client sent a progress token,
+   * a `notifications/progress` (rate-limited: a tight loop sends at most one
+   * per 20 ms, the latest value, and the final `done === total` at once);
+   * elsewhere (an in-process run) a `progress` event. Never throws.
+   */
+  progress(done: number, total?: number, message?: string): void {
+    if (typeof done !== "number" || !Number.isFinite(done)) return;
+    if (this.channel) this.channel.progress(done, total, message);
+    else this.emit("progress", { done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+  }
+
+  /**
+   * Log to the caller. In a served MCP call, a `notifications/message` at
+   * `level` unless the client's `logging/setLevel` filters it out; elsewhere a
+   * `log` event. An unknown level is `"info"`. Never throws.
+   */
+  log(level: LogLevel, data: unknown): void {
+    const lvl: LogLevel = (LOG_LEVELS as readonly string[]).includes(level) ? level : "info";
+    if (this.channel) this.channel.log(lvl, data);
+    else this.emit("log", { level: lvl, data });
+  }
+
+  /**
+   * Ask the calling MCP client's user (`elicitation/create`). Rejects with
+   * `ClientRequestError` outside a served call, or when the client did not
+   * declare the `elicitation` capability.
+   */
+  elicit(request: ElicitRequest): Promise<ElicitResult> {
+    if (!this.channel) return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): this run is not a served MCP call, so there is no client to ask; ask through ctx.asker instead"));
+    return this.channel.elicit(request);
+  }
+
+  /**
+   * Ask the calling MCP client's model (`sampling/createMessage`). Rejects
+   * with `ClientRequestError` outside a served call, or when the client did
+   * not declare the `sampling` capability.
+   */
+  sample(request: SampleRequest): Promise<SampleResult> {
+    if (!this.channel) return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): this run is not a served MCP call, so there is no client to sample from; call ctx.llm instead"));
+    return this.channel.sample(request);
   }
 
   /** `release()`, for `using child = ctx.child(...)`. */

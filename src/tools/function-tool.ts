@@ -6,7 +6,7 @@ import { OptionsError } from "../errors/options.error.js";
 import { makeValidator, type ArgumentValidator } from "./validate.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
 import type { RunContext } from "../context/run-context.js";
-import type { Tool, ToolSchema } from "./tool.js";
+import type { JsonSchema, Tool, ToolSchema } from "./tool.js";
 
 /** A tool body: receives validated arguments and the run's context. */
 export type ToolFn<I = Record<string, unknown>> = (input: I, ctx: RunContext) => unknown;
@@ -23,6 +23,8 @@ export class FunctionTool implements Tool {
   readonly sideEffecting: boolean;
   readonly requiresApproval: boolean;
   readonly caps: readonly string[];
+  /** The structured result's schema, when declared (`outputSchema`). */
+  readonly outputSchema?: JsonSchema;
   /** Who defined the tool (class or function name), for error messages. */
   readonly owner: string;
   private readonly validate: ArgumentValidator;
@@ -38,6 +40,7 @@ export class FunctionTool implements Tool {
     this.sideEffecting = options.sideEffecting;
     this.requiresApproval = options.requiresApproval;
     this.caps = options.caps;
+    if (options.outputSchema) this.outputSchema = options.outputSchema;
     this.owner = owner;
     this.validate = makeValidator(options.name, options.input, options.parameters);
     Object.freeze(this);

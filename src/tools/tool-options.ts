@@ -16,6 +16,12 @@ export interface ToolOptions extends ToolDeclarations {
   readonly description: string;
   /** A class-validator DTO class or a JSON Schema object; omitted means "no arguments". */
   readonly input?: ToolInput;
+  /**
+   * A JSON Schema (`type: "object"`) of the tool's structured result. Served
+   * as the tool's `outputSchema`; a plain object the tool returns then goes
+   * out as `structuredContent` (and as JSON text).
+   */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** Options after checking: complete, with the derived schema. */
@@ -27,9 +33,10 @@ export interface ResolvedToolOptions {
   readonly sideEffecting: boolean;
   readonly requiresApproval: boolean;
   readonly caps: readonly string[];
+  readonly outputSchema?: JsonSchema;
 }
 
-const KNOWN = new Set(["name", "description", "input", "sideEffecting", "requiresApproval", "caps"]);
+const KNOWN = new Set(["name", "description", "input", "sideEffecting", "requiresApproval", "caps", "outputSchema"]);
 
 /**
  * Validate options for `target` (a class or function name) and resolve
@@ -41,7 +48,7 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     throw new DefinitionError(target, "options", `${where}: options are required ({ description, input?, ... })`);
   }
   for (const k of Object.keys(options)) {
-    if (!KNOWN.has(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps`);
+    if (!KNOWN.has(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, outputSchema`);
   }
   const name = options.name ?? snakeCase(fallbackName);
   if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
@@ -67,7 +74,21 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   } catch (err) {
     throw new DefinitionError(target, "input", `${where}: invalid 'input': ${(err as Error).message}`);
   }
+  let outputSchema: JsonSchema | undefined;
+  if (options.outputSchema !== undefined) {
+    const o = options.outputSchema as { type?: unknown } | null;
+    if (!o || typeof o !== "object" || Array.isArray(o) || o.type !== "object") {
+      throw new DefinitionError(target, "outputSchema", `${where}: 'outputSchema' must be a JSON Schema object with type "object" (MCP structured content is an object), got ${JSON.stringify(options.outputSchema)}`);
+    }
+    try {
+      outputSchema = copyJsonSchema(options.outputSchema);
+      compileJsonSchema(outputSchema);
+    } catch (err) {
+      throw new DefinitionError(target, "outputSchema", `${where}: invalid 'outputSchema': ${(err as Error).message}`);
+    }
+  }
   return Object.freeze({
+    ...(outputSchema ? { outputSchema } : {}),
     name,
     description: options.description,
     input: options.input,

@@ -3,7 +3,7 @@
  * The structural `Tool` contract every tool satisfies: local, class-based or adapted from MCP.
  */
 import type { RunContext } from "../context/run-context.js";
-import type { ToolSchema } from "./tool-schema.js";
+import type { JsonSchema, ToolSchema } from "./tool-schema.js";
 
 /** Re-exported so `tools/tool.js` stays the one import for the tool contract. */
 export type { JsonSchema, ToolSchema } from "./tool-schema.js";
@@ -23,6 +23,8 @@ export interface Tool {
   readonly requiresApproval: boolean;
   /** Capability tags (`private_data`, `untrusted_content`, `egress`, ...). */
   readonly caps: readonly string[];
+  /** The JSON Schema of the tool's structured result, when it declares one (served as `outputSchema`). */
+  readonly outputSchema?: JsonSchema;
   /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
 }

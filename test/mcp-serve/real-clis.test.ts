@@ -91,6 +91,35 @@ describe("real CLIs against a served registry", () => {
     expect(seen.filter((s) => s.rpc === "tools/call")).toHaveLength(1);
   });
 
+  it("Claude Code sees a served prompt and resource: it lists both, and its init event reports what the pinned binary derives from them", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    await using spec = await serveRegistry([runCheck], {
+      name: "engine",
+      ctx,
+      resources: [{ uri: "checks://lint/report", name: "lint_report", description: "The lint report.", read: () => "lint: 0 problems" }],
+      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage ${check}.` }],
+    });
+    await spec.start();
+    const seen = record(spec);
+    const inits: Array<Record<string, unknown>> = [];
+    ctx.on((e) => {
+      if (e.event === "cli.init") inits.push(e.data as Record<string, unknown>);
+    });
+    await using api = await FakeAnthropic.start([{ text: "nothing to do" }]);
+    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, ...spec.cliOptions({ builtinTools: false }) });
+    const result = await new Agent({ name: "dev", cognition }).run("hello", ctx);
+    expect(result.error).toBeUndefined();
+    expect(inits).toHaveLength(1);
+    expect(inits[0]!.mcpServers).toEqual([{ name: "engine", status: "connected" }]);
+    const rpcs = seen.filter((s) => s.status === 200).map((s) => s.rpc);
+    expect(rpcs).toContain("prompts/list");
+    expect(rpcs).toContain("resources/list");
+    // What 2.1.332 reports with builtinTools: false: the served tool only; its resource tools
+    // (ListMcpResourcesTool, ReadMcpResourceTool) are built-ins, switched off with the rest.
+    expect(inits[0]!.tools).toEqual(["mcp__engine__run_check"]);
+  });
+
   it("Codex 0.171: initialize 2025-06-18, then tools/list and the call, all in one session", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();

@@ -115,6 +115,32 @@ describe("MCP Inspector CLI against a served registry", () => {
   });
 });
 
+describe("MCP Inspector CLI against served resources and prompts", () => {
+  it("lists and reads the resources, lists and gets the prompts, with the bearer header", async () => {
+    const spec = await serveRegistry([runCheck], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      resources: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report.", read: ({ name }: Record<string, string>) => `report of ${name}`, list: () => [{ uri: "checks://lint/report" }] }],
+      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage the failing check ${check}.` }],
+    });
+    specs.push(spec);
+    await spec.start();
+    const inspect = async (...args: string[]) => {
+      const r = await runNode([INSPECTOR, spec.url!, "--header", `Authorization: ${spec.authHeaders.Authorization}`, ...args], INSPECTOR_CWD);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+    expect(await inspect("--method", "resources/list")).toEqual({ resources: [{ uri: "checks://lint/report", name: "report", description: "A check's report." }] });
+    expect(await inspect("--method", "resources/templates/list")).toEqual({ resourceTemplates: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report." }] });
+    expect(await inspect("--method", "resources/read", "--uri", "checks://lint/report")).toEqual({ contents: [{ uri: "checks://lint/report", mimeType: "text/plain", text: "report of lint" }] });
+    expect(await inspect("--method", "prompts/list")).toEqual({ prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }] }] });
+    expect(await inspect("--method", "prompts/get", "--prompt-name", "triage", "--prompt-args", "check=lint")).toEqual({
+      description: "Triage a failing check.",
+      messages: [{ role: "user", content: { type: "text", text: "Triage the failing check lint." } }],
+    });
+  });
+});
+
 describe("MCP conformance suite 0.1.16 against a served registry (auth: none)", () => {
   for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
     it(`passes ${scenario}`, async () => {

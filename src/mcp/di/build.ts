@@ -23,6 +23,16 @@ import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } fro
 import { BootstrapError } from "./bootstrap.error.js";
 import { tokenName } from "./request-scope.js";
 import type { ModulePlan } from "./scan.js";
+import { isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
+import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
+import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
+import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource } from "../serve/served-extras.js";
+
+/** The module's resources and prompts, with decorated classes built by its container. */
+interface ServedItems {
+  readonly resources: readonly ResourceSource[];
+  readonly prompts: PromptsOption | undefined;
+}
 
 /** What the build step made; `McpApp` wraps it. */
 export interface BuiltModule {
@@ -112,6 +122,40 @@ function classTool(c: DependencyContainer, cls: ToolClass<never>, perCall: boole
   return new FunctionTool(meta, run, `class ${cls.name}`);
 }
 
+/**
+ * How a decorated class's instance is got: once from the module container,
+ * or (it depends on the per-call context) per request in a child container
+ * holding that request's context.
+ */
+function instanceOf<T>(c: DependencyContainer, cls: new (...args: never[]) => T, perCall: boolean): (ctx: RunContext) => T {
+  if (!perCall) {
+    let made: T | undefined;
+    return () => (made ??= c.resolve(cls as never) as T);
+  }
+  return (ctx) => {
+    const scope = c.createChildContainer();
+    scope.register(RunContext, { useValue: ctx });
+    scope.register(TOKENS.RunContext, { useValue: ctx });
+    return scope.resolve(cls as never) as T;
+  };
+}
+
+/** The plan's resources and prompts as served items, checked now (names, URIs) so a clash fails before a remote opens. */
+function buildServedItems(c: DependencyContainer, plan: ModulePlan): ServedItems {
+  const resources = plan.resources.map(({ item, perCall }): ResourceSource =>
+    isResourceClass(item) ? resourceFromClass(item, instanceOf(c, item as ResourceClass as never, perCall !== null)) : (item as ServableResource),
+  );
+  const prompts: PromptsOption | undefined = Array.isArray(plan.prompts)
+    ? plan.prompts.map(({ item, perCall }) => (isPromptClass(item) ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null)) : (item as ServablePrompt)))
+    : (plan.prompts as PromptsOption);
+  try {
+    servedExtras({ resources, prompts });
+  } catch (err) {
+    throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
+  }
+  return { resources, prompts };
+}
+
 function buildRegistry(c: DependencyContainer, plan: ModulePlan): ToolRegistry {
   const registry = new ToolRegistry();
   c.register(ToolRegistry, { useValue: registry });
@@ -147,13 +191,13 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined): ApprovalGuard | n
 }
 
 /** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
-async function serveStdio(plan: ModulePlan, registry: ToolRegistry, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
+async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
   let stdio: StdioServing;
   try {
     stdio = await openStdioServing(
       registry.tools(),
-      { name: plan.meta.name, ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) },
+      { name: plan.meta.name, ctx, resources: items.resources, ...(items.prompts ? { prompts: items.prompts } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) },
       "bootstrap",
     );
   } catch (err) {
@@ -163,12 +207,14 @@ async function serveStdio(plan: ModulePlan, registry: ToolRegistry, guard: Appro
   return { spec: null, approvals: null, guard, stdio };
 }
 
-async function serveListener(plan: ModulePlan, registry: ToolRegistry, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
+async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
   const { meta, timeoutMs, ctx } = plan;
   try {
     const spec = await serveRegistry(registry, {
       name: meta.name,
       ctx,
+      resources: items.resources,
+      ...(items.prompts ? { prompts: items.prompts } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
       ...(plan.serve === "command"
@@ -195,11 +241,11 @@ async function startApprovals(plan: ModulePlan, asker: Asker, closers: BuiltModu
   return a;
 }
 
-async function serveModule(plan: ModulePlan, registry: ToolRegistry, asker: Asker | undefined, closers: BuiltModule["closers"]): Promise<Served> {
+async function serveModule(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, asker: Asker | undefined, closers: BuiltModule["closers"]): Promise<Served> {
   if (plan.serve === "none") return { spec: null, approvals: null, guard: null, stdio: null };
   const guard = guardFor(plan, asker);
-  if (plan.serve === "stdio") return serveStdio(plan, registry, guard, closers);
-  const spec = await serveListener(plan, registry, guard, closers);
+  if (plan.serve === "stdio") return serveStdio(plan, registry, items, guard, closers);
+  const spec = await serveListener(plan, registry, items, guard, closers);
   const approvals = asker ? await startApprovals(plan, asker, closers) : null;
   return { spec, approvals, guard, stdio: null };
 }
@@ -211,10 +257,11 @@ export async function buildModule(plan: ModulePlan): Promise<BuiltModule> {
   const remotes = new Map<string, MCPClient>();
   try {
     registerProviders(c, plan);
+    const items = buildServedItems(c, plan);
     const owners = new Map<string, string>();
     for (const r of plan.meta.remotes ?? []) remotes.set(r.alias, await openRemote(c, plan, r, owners, closers));
     const registry = buildRegistry(c, plan);
-    const served = await serveModule(plan, registry, resolveAsker(c, plan), closers);
+    const served = await serveModule(plan, registry, items, resolveAsker(c, plan), closers);
     return { container: c, registry, remotes, closers, ...served };
   } catch (err) {
     for (const close of [...closers].reverse()) await close().catch(() => {});

@@ -12,6 +12,27 @@ import { checkServerName } from "../../wire/names.js";
 import type { Tool } from "../../tools/tool.js";
 import type { Asker } from "../../agents/elicitation.js";
 import type { RemoteDeclaration } from "./remote.js";
+import { isResourceClass } from "../../tools/resource.decorator.js";
+import { isPromptClass } from "../../tools/prompt.decorator.js";
+import type { PromptsOption, ResourceSource } from "../serve/served-extras.js";
+
+/** `resources` and `prompts`: arrays of decorated classes or objects of the served shapes (a record of prompts too). */
+function checkServedItems(cls: string, options: McpServerOptions): void {
+  if (options.resources !== undefined && !Array.isArray(options.resources)) fail(cls, "resources", "'resources' must be an array of @Resource classes or resource objects");
+  (options.resources ?? []).forEach((r, i) => {
+    const ok = typeof r === "function" ? isResourceClass(r) : !!r && typeof (r as { read?: unknown }).read === "function";
+    if (!ok) fail(cls, "resources", `resources[${i}] (${typeof r === "function" ? r.name : typeof r}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read }`);
+  });
+  const p = options.prompts;
+  if (p === undefined) return;
+  if (!p || typeof p !== "object") fail(cls, "prompts", "'prompts' must be an array of prompts or a record of name -> text or Prompt");
+  if (Array.isArray(p)) {
+    p.forEach((x: unknown, i: number) => {
+      const ok = typeof x === "function" ? isPromptClass(x) : !!x && typeof (x as { render?: unknown }).render === "function";
+      if (!ok) fail(cls, "prompts", `prompts[${i}] (${typeof x === "function" ? (x as { name: string }).name : typeof x}) is neither a @Prompt class, a Prompt, nor a prompt object { name, render }`);
+    });
+  }
+}
 
 /** A provider: a class (a singleton of the module), or a token bound to a class, a value or a factory. */
 export type Provider =
@@ -26,6 +47,10 @@ export interface McpServerOptions {
   readonly name: string;
   /** `@Tool` classes (built by the module's container) and `Tool` objects to serve. */
   readonly tools: ReadonlyArray<ToolClass<never> | Tool>;
+  /** `@Resource` classes (built by the module's container, per request when they depend on its context) and resource objects to serve. */
+  readonly resources?: readonly ResourceSource[];
+  /** `@Prompt` classes, prompt objects, core `Prompt`s, or a record of name -> text or `Prompt`, to serve. */
+  readonly prompts?: PromptsOption;
   /** Services the tools, agents and Asker depend on; classes become module singletons. */
   readonly providers?: readonly Provider[];
   /** Remote MCP servers whose tools, resources and prompts are injected by alias. */
@@ -52,7 +77,7 @@ export interface McpServerOptions {
   readonly port?: number;
 }
 
-const KNOWN = new Set(["name", "tools", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
+const KNOWN = new Set(["name", "tools", "resources", "prompts", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
 
 function fail(cls: string, key: string, why: string): never {
   throw new DefinitionError(cls, key, `@McpServer on ${cls}: ${why}`);
@@ -83,6 +108,7 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
         fail(cls, "tools", `tools[${i}] (${typeof t === "function" ? t.name : typeof t}) is neither a @Tool class nor a Tool object`);
       }
     });
+    checkServedItems(cls, options);
     if (options.providers !== undefined && !Array.isArray(options.providers)) fail(cls, "providers", "'providers' must be an array");
     (options.providers ?? []).forEach((p, i) => {
       const ok = typeof p === "function" || (p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
@@ -106,6 +132,7 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
     const meta = Object.freeze({
       ...options,
       tools: Object.freeze([...options.tools]),
+      resources: Object.freeze([...(options.resources ?? [])]),
       providers: Object.freeze([...(options.providers ?? [])]),
       remotes: Object.freeze([...(options.remotes ?? [])]),
     });

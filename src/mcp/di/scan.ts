@@ -19,6 +19,7 @@ import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } fro
 import { BootstrapError } from "./bootstrap.error.js";
 import { ScopeScanner, providerClass, providerToken, tokenName, type ScopePath } from "./request-scope.js";
 import type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
+import type { PromptSource, ResourceSource } from "../serve/served-extras.js";
 
 /**
  * How the registry is served: not at all (`serve: false`); on the loopback
@@ -39,6 +40,12 @@ export interface PlannedTool {
   readonly perCall: ScopePath;
 }
 
+/** A served resource or prompt: a decorated class (built per request when `perCall`) or an object. */
+export interface PlannedItem<T> {
+  readonly item: T;
+  readonly perCall: ScopePath;
+}
+
 /** Everything bootstrap will do, checked. */
 export interface ModulePlan {
   readonly module: ModuleClass;
@@ -49,6 +56,9 @@ export interface ModulePlan {
   readonly ctx: RunContext;
   readonly providers: readonly PlannedProvider[];
   readonly tools: readonly PlannedTool[];
+  readonly resources: readonly PlannedItem<ResourceSource>[];
+  /** The `prompts` option; a record form is kept as it is (it holds no classes). */
+  readonly prompts: readonly PlannedItem<PromptSource>[] | Readonly<Record<string, unknown>>;
   readonly timeoutMs: number | undefined;
   readonly serve: ServeMode;
   readonly options: BootstrapOptions;
@@ -120,6 +130,14 @@ function scanTools(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): Pla
   return meta.tools.map((tool) => ({ tool, perCall: typeof tool === "function" ? scanner.scope(tool, `@Tool class ${tool.name}`, "tools") : null }));
 }
 
+function scanServed(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): Pick<ModulePlan, "resources" | "prompts"> {
+  const plan = <T>(item: T, kind: string, step: string): PlannedItem<T> => ({ item, perCall: typeof item === "function" ? scanner.scope(item as never, `${kind} class ${(item as { name: string }).name}`, step) : null });
+  const resources = (meta.resources ?? []).map((r) => plan(r, "@Resource", "resources"));
+  const p = meta.prompts;
+  const prompts = Array.isArray(p) ? (p as readonly PromptSource[]).map((x) => plan(x, "@Prompt", "prompts")) : ((p ?? []) as Readonly<Record<string, unknown>>);
+  return { resources, prompts };
+}
+
 function scanApprovals(name: string, meta: Readonly<McpServerOptions>, providers: ReadonlyMap<unknown, Provider>, parent: DependencyContainer, scanner: ScopeScanner): void {
   const token = meta.approvals as InjectionToken<Asker> | undefined;
   if (token === undefined) return;
@@ -165,8 +183,9 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
   });
   const planned = scanProviders(meta, scanner);
   const tools = scanTools(meta, scanner);
+  const served = scanServed(meta, scanner);
   scanApprovals(name, meta, providers, parent, scanner);
   const serve = serveMode(options, meta, name);
   const ctx = options.ctx ?? new RunContext();
-  return { module, name, meta, parent, ctx, providers: planned, tools, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
+  return { module, name, meta, parent, ctx, providers: planned, tools, ...served, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
 }

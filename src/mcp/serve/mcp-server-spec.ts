@@ -7,7 +7,11 @@
 import { asCodexMcp, type CodexMcpOptions } from "../../wire/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ServedCatalog } from "./served-catalog.js";
+import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
+import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
+import { ServeOptionsError } from "./serve-options.error.js";
 import { stopInflight, type CallCounter } from "./served-server.js";
 
 /** The `mcpServers` entry of an HTTP spec. */
@@ -60,6 +64,10 @@ export interface SpecInit {
   readonly stdio: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } | null;
   /** True when calls pass a server-side guard (`serveRegistry({ guard })`). */
   readonly guarded?: boolean;
+  /** The resources and prompts served beside the tools. */
+  readonly extras?: ServedExtras;
+  /** The live sessions' servers (HTTP), for `list_changed`. */
+  readonly live?: Set<SdkServer>;
 }
 
 /**
@@ -85,15 +93,25 @@ export class McpServerSpec implements AsyncDisposable {
   /** The config file (it exists between serving and `stop()`). */
   readonly configPath: string;
   /** Sorted qualified names of every served tool: the authoritative list of what the CLI will see. */
-  readonly toolNames: readonly string[];
+  get toolNames(): readonly string[] {
+    return this.catalog.toolNames;
+  }
   /** Original tool name -> qualified name (sanitising may have renamed some). */
-  readonly mcpNames: Readonly<Record<string, string>>;
+  get mcpNames(): Readonly<Record<string, string>> {
+    return this.catalog.mcpNames;
+  }
   /** Sorted qualified names of the tools declaring `requiresApproval` (a statement the CLI reads, not a check this server performs). */
-  readonly requiresApproval: readonly string[];
+  get requiresApproval(): readonly string[] {
+    return this.catalog.requiresApproval;
+  }
   /** Sorted qualified names of the others: what to pass as `allowedTools`, so the CLI prompts for the rest. */
-  readonly autoApprove: readonly string[];
+  get autoApprove(): readonly string[] {
+    return this.catalog.autoApprove;
+  }
   /** The served tools' caps, sorted and deduplicated (for a `RunPolicy` check on your side). */
-  readonly caps: readonly string[];
+  get caps(): readonly string[] {
+    return this.catalog.caps;
+  }
   /**
    * True when a server-side guard (`serveRegistry({ guard })`) checks calls
    * before they run; `codexOptions()` then lets Codex send `requiresApproval`
@@ -103,6 +121,9 @@ export class McpServerSpec implements AsyncDisposable {
   /** For stdio: what the CLI spawns. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
+  private readonly catalog: ServedCatalog;
+  private readonly extras: ServedExtras;
+  private readonly live: Set<SdkServer> | undefined;
   private readonly counter: CallCounter;
   private readonly config: WrittenMcpConfig;
   private readonly listener: LoopbackMcpTransport | null;
@@ -117,11 +138,9 @@ export class McpServerSpec implements AsyncDisposable {
     this.transport = init.listener ? "http" : "stdio";
     this.url = init.listener ? init.listener.url : null;
     this.authHeaders = init.listener ? init.listener.authHeaders : Object.freeze({});
-    this.toolNames = catalog.toolNames;
-    this.mcpNames = catalog.mcpNames;
-    this.requiresApproval = catalog.requiresApproval;
-    this.autoApprove = catalog.autoApprove;
-    this.caps = catalog.caps;
+    this.catalog = catalog;
+    this.extras = init.extras ?? new ServedExtras();
+    this.live = init.live;
     if (init.stdio) this.stdio = init.stdio;
     this.guarded = init.guarded ?? false;
     this.counter = init.counter;
@@ -213,6 +232,50 @@ export class McpServerSpec implements AsyncDisposable {
         this.removeConfig();
       }
     });
+  }
+
+  /**
+   * Serve one more tool (a `Tool` or a `@Tool` class) on the running spec and
+   * send `notifications/tools/list_changed` to every live session. Throws
+   * `ServeOptionsError` for a tool without a schema, on a stdio spec, or for a
+   * name already served; `McpNameError` as `serveRegistry` does.
+   */
+  addTool(tool: ToolLike): void {
+    this.checkGrowable("addTool");
+    const t = ToolRegistry.fromTools([tool]).tools()[0]!;
+    if (!t.schema) throw new ServeOptionsError("tool", `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`);
+    if (this.catalog.mcpNames[t.name] !== undefined) throw new ServeOptionsError("tool", `addTool: a tool named '${t.name}' is already served`);
+    this.catalog.add(t);
+    this.notify((s) => s.sendToolListChanged());
+  }
+
+  /** Serve one more resource (see `serveRegistry`'s `resources`) and send `notifications/resources/list_changed`. Throws as `addTool` does. */
+  addResource(resource: ResourceSource): void {
+    this.checkGrowable("addResource");
+    this.extras.addResource(toServableResource(resource, 0));
+    this.notify((s) => s.sendResourceListChanged());
+  }
+
+  /** Serve one more prompt (see `serveRegistry`'s `prompts`) and send `notifications/prompts/list_changed`. Throws as `addTool` does. */
+  addPrompt(prompt: PromptSource): void {
+    this.checkGrowable("addPrompt");
+    for (const p of toServablePrompts([prompt])) this.extras.addPrompt(p);
+    this.notify((s) => s.sendPromptListChanged());
+  }
+
+  private checkGrowable(what: string): void {
+    if (!this.listener) throw new ServeOptionsError("transport", `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`);
+  }
+
+  /** Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped. */
+  private notify(send: (s: SdkServer) => Promise<void>): void {
+    for (const s of this.live ?? []) {
+      try {
+        send(s).catch(() => {});
+      } catch {
+        // the session did not declare that list; its next initialize will
+      }
+    }
   }
 
   /** Same as `stop()`. */

@@ -4,6 +4,7 @@
  * MCP server the Claude and Codex CLIs can call — over the loopback listener
  * in this process, or as a stdio command the CLI spawns.
  */
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { isTimeoutMs } from "../../util/options.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
@@ -12,6 +13,7 @@ import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
+import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -39,7 +41,12 @@ export interface ServeRegistryOptions {
   maxSessions?: number;
   /** Consulted (only when given) after the cancellation check and before argument validation and `run()`; see `ToolGuard`. */
   guard?: ToolGuard;
+  /** Resources to serve: `@Resource` classes (built once by tsyringe's root container) or `ServableResource` objects. */
+  resources?: readonly ResourceSource[];
+  /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `Prompt`s, or a record of name -> text or `Prompt`. */
+  prompts?: PromptsOption;
 }
+
 
 const STDIO_NEEDS_COMMAND =
   'serveRegistry: transport "stdio" needs command. With stdio the CLI spawns the server itself, so the tools are rebuilt in a fresh process — this process\'s registry, closures and ctx do not cross that boundary. Pass command (e.g. command: stdioCommand("./dist/mcp-server.js")) naming an entry point that calls serveRegistryStdio(...), or use transport "http" (the default) to keep the tools in this process.';
@@ -101,6 +108,10 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
  *   never throws: a bad call, a failure, an unknown tool, a cancellation or a
  *   missed deadline is an `isError` result the model can read.
  *
+ * - `resources` and `prompts` are served beside the tools (`resources/*`,
+ *   `prompts/*`, `completion/complete`); a read or render that throws is a
+ *   JSON-RPC error carrying its message, and the session stays up.
+ *
  * Rejects (before binding or writing anything) with `McpNameError` for an
  * invalid server name, colliding sanitised names or a qualified name over 64
  * characters; `ServeOptionsError` for bad options — including
@@ -110,21 +121,23 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
   const transport = checkOptions(options);
   const catalog: ServedCatalog = buildCatalog(registryOrTools, options.name);
+  const extras = servedExtras(options);
   const counter: CallCounter = newCallCounter();
   if (transport === "stdio") {
     const [command, ...args] = options.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(options.env ?? {}) }) });
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false, extras });
   }
+  const live = new Set<SdkServer>();
   const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, counter),
+    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard, extras, live }, counter),
     port: options.port,
     auth: options.auth ?? "token",
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
   });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined, extras, live });
   } catch (err) {
     await listener.stop();
     throw err;

@@ -16,6 +16,7 @@ import { sdkStdioServer } from "../sdk.js";
 import { buildCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
+import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistryStdio()`. */
 export interface ServeStdioOptions {
@@ -27,6 +28,10 @@ export interface ServeStdioOptions {
   timeoutMs?: number;
   /** Consulted before each call; see `ToolGuard`. */
   guard?: ToolGuard;
+  /** Resources to serve (see `ServeRegistryOptions.resources`). */
+  resources?: readonly ResourceSource[];
+  /** Prompts to serve (see `ServeRegistryOptions.prompts`). */
+  prompts?: PromptsOption;
   /** Default `process.stdin`. */
   stdin?: Readable;
   /** Default `process.stdout`. Nothing else may write to it: it carries the protocol. */
@@ -62,7 +67,8 @@ function checkStdioOptions(options: ServeStdioOptions, who: string): void {
 export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions, who = "serveRegistryStdio"): Promise<StdioServing> {
   checkStdioOptions(options, who);
   const catalog = buildCatalog(tools, options.name);
-  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard }, { calls: 0 })();
+  const extras = servedExtras(options);
+  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard, extras }, { calls: 0 })();
   const stdin = options.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);

@@ -34,7 +34,7 @@ export interface ServedTool {
   readonly descriptor: SdkTool;
 }
 
-/** Everything advertised by one served registry. Frozen. */
+/** Everything advertised by one served registry; grows only through `add()`. */
 export interface ServedCatalog {
   readonly server: string;
   /** Served tools in registry order. */
@@ -55,6 +55,8 @@ export interface ServedCatalog {
   readonly autoApprove: readonly string[];
   /** The union of the served tools' caps, sorted and deduplicated. */
   readonly caps: readonly string[];
+  /** Serve one more tool (a schema-less one is dropped: `undefined`); throws `McpNameError` as `buildCatalog` does. */
+  add(tool: Tool): ServedTool | undefined;
 }
 
 /** A registry, or a bare iterable of tools / `@Tool` classes (registered for you, so duplicates are refused as a registry refuses them). */
@@ -71,6 +73,97 @@ function toTools(source: ToolSource): Tool[] {
   return ToolRegistry.fromTools(source).tools();
 }
 
+/** One tool's catalog entry; throws `McpNameError` for a name that collides once sanitised or a qualified name over 64 characters. */
+function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>): ServedTool {
+  const name = sanitiseToolName(tool.name);
+  const clash = byName.get(name);
+  if (clash) {
+    throw new McpNameError(
+      tool.name,
+      "collision",
+      `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)`,
+    );
+  }
+  const qualifiedName = checkQualifiedName(server, name, tool.name);
+  const readOnly = !(tool.sideEffecting || tool.requiresApproval);
+  const meta: AgentkitToolMeta = { side_effecting: tool.sideEffecting, requires_approval: tool.requiresApproval, caps: [...tool.caps] };
+  const descriptor: SdkTool = {
+    name,
+    description: tool.schema!.description || tool.description,
+    // The tool's own frozen schema object, untouched: serialised as is.
+    inputSchema: tool.schema!.parameters as SdkTool["inputSchema"],
+    annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
+    _meta: { [META_KEY]: meta },
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as SdkTool["outputSchema"] } : {}),
+  };
+  return Object.freeze({ tool, name, qualifiedName, descriptor });
+}
+
+/**
+ * The catalog of one served registry. The views (`toolNames`, `mcpNames`,
+ * ...) are computed from the tools and cached until `add()` grows it; the
+ * `tools/list` result is one object extended in place, so a session's
+ * handler always answers the current list.
+ */
+class Catalog implements ServedCatalog {
+  readonly byName = new Map<string, ServedTool>();
+  readonly listResult: { readonly tools: SdkTool[] } = { tools: [] };
+  private readonly served: ServedTool[] = [];
+  private views?: Omit<ServedCatalog, "server" | "byName" | "listResult" | "add">;
+
+  constructor(readonly server: string) {}
+
+  add(tool: Tool): ServedTool | undefined {
+    if (!tool.schema) return undefined;
+    const entry = servedTool(tool, this.server, this.byName);
+    this.served.push(entry);
+    this.byName.set(entry.name, entry);
+    this.listResult.tools.push(entry.descriptor);
+    this.views = undefined;
+    return entry;
+  }
+
+  private get v(): NonNullable<Catalog["views"]> {
+    return (this.views ??= computeViews(this.served));
+  }
+  get tools(): readonly ServedTool[] {
+    return this.v.tools;
+  }
+  get available(): string {
+    return this.v.available;
+  }
+  get toolNames(): readonly string[] {
+    return this.v.toolNames;
+  }
+  get mcpNames(): Readonly<Record<string, string>> {
+    return this.v.mcpNames;
+  }
+  get requiresApproval(): readonly string[] {
+    return this.v.requiresApproval;
+  }
+  get autoApprove(): readonly string[] {
+    return this.v.autoApprove;
+  }
+  get caps(): readonly string[] {
+    return this.v.caps;
+  }
+}
+
+function computeViews(served: readonly ServedTool[]): NonNullable<Catalog["views"]> {
+  const sorted = (xs: string[]): readonly string[] => Object.freeze([...xs].sort());
+  const mcpNames: Record<string, string> = {};
+  for (const s of served) mcpNames[s.tool.name] = s.qualifiedName;
+  return {
+    tools: Object.freeze([...served]),
+    available: pyList(served.map((s) => s.name).sort()),
+    toolNames: sorted(served.map((s) => s.qualifiedName)),
+    mcpNames: Object.freeze(mcpNames),
+    requiresApproval: sorted(served.filter((s) => s.tool.requiresApproval).map((s) => s.qualifiedName)),
+    autoApprove: sorted(served.filter((s) => !s.tool.requiresApproval).map((s) => s.qualifiedName)),
+    caps: sorted([...new Set(served.flatMap((s) => [...s.tool.caps]))]),
+  };
+}
+
 /**
  * Build the catalog. Schema-less tools are dropped (MCP requires an
  * `inputSchema`; inventing an empty one would have the model call blind).
@@ -80,47 +173,7 @@ function toTools(source: ToolSource): Tool[] {
  * checked (`checkServerName`).
  */
 export function buildCatalog(source: ToolSource, server: string): ServedCatalog {
-  const served: ServedTool[] = [];
-  const byName = new Map<string, ServedTool>();
-  for (const tool of toTools(source)) {
-    if (!tool.schema) continue;
-    const name = sanitiseToolName(tool.name);
-    const clash = byName.get(name);
-    if (clash) {
-      throw new McpNameError(
-        tool.name,
-        "collision",
-        `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)`,
-      );
-    }
-    const qualifiedName = checkQualifiedName(server, name, tool.name);
-    const readOnly = !(tool.sideEffecting || tool.requiresApproval);
-    const meta: AgentkitToolMeta = { side_effecting: tool.sideEffecting, requires_approval: tool.requiresApproval, caps: [...tool.caps] };
-    const descriptor: SdkTool = {
-      name,
-      description: tool.schema.description || tool.description,
-      // The tool's own frozen schema object, untouched: serialised as is.
-      inputSchema: tool.schema.parameters as SdkTool["inputSchema"],
-      annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
-      _meta: { [META_KEY]: meta },
-    };
-    const entry = Object.freeze({ tool, name, qualifiedName, descriptor });
-    served.push(entry);
-    byName.set(name, entry);
-  }
-  const sorted = (xs: string[]): readonly string[] => Object.freeze([...xs].sort());
-  const mcpNames: Record<string, string> = {};
-  for (const s of served) mcpNames[s.tool.name] = s.qualifiedName;
-  return Object.freeze({
-    server,
-    tools: Object.freeze(served),
-    byName,
-    listResult: { tools: served.map((s) => s.descriptor) },
-    available: pyList([...byName.keys()].sort()),
-    toolNames: sorted(served.map((s) => s.qualifiedName)),
-    mcpNames: Object.freeze(mcpNames),
-    requiresApproval: sorted(served.filter((s) => s.tool.requiresApproval).map((s) => s.qualifiedName)),
-    autoApprove: sorted(served.filter((s) => !s.tool.requiresApproval).map((s) => s.qualifiedName)),
-    caps: sorted([...new Set(served.flatMap((s) => [...s.tool.caps]))]),
-  });
+  const catalog = new Catalog(server);
+  for (const tool of toTools(source)) catalog.add(tool);
+  return catalog;
 }

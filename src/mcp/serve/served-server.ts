@@ -13,6 +13,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { JSONRPCMessage, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { resultText } from "../../tools/result-text.js";
+import { isToolContent } from "../../tools/tool-content.js";
+import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
@@ -20,6 +22,9 @@ import type { Tool } from "../../tools/tool.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
+import { CallChannel } from "./call-channel.js";
+import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
+import { ServedExtras } from "./served-extras.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -55,6 +60,10 @@ export interface ServedServerOptions {
   /** The per-call deadline in ms; `undefined` waits forever. */
   readonly timeoutMs?: number;
   readonly guard?: ToolGuard;
+  /** Resources and prompts served beside the tools (default none). */
+  readonly extras?: ServedExtras;
+  /** Filled with every live session's server (for `list_changed`); a closed one leaves it. */
+  readonly live?: Set<SdkServer>;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -86,6 +95,23 @@ function textResult(text: string, isError: boolean): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
 }
 
+/**
+ * A non-string return value as a result: MCP content blocks (or a whole
+ * `RichToolResult`) unchanged, a `ToolContent`'s parts, `structuredContent`
+ * (with its JSON as text) for a tool declaring an `outputSchema`, otherwise
+ * today's text. Kept off the string path, which stays one `typeof`.
+ */
+export function valueResult(value: unknown, served: ServedTool): CallToolResult {
+  if (isRichToolResult(value)) return value as unknown as CallToolResult;
+  if (isToolContent(value)) return { content: value.parts.map((p) => ({ ...p })) as CallToolResult["content"] };
+  const blocks = contentBlocksOf(value);
+  if (blocks) return { content: blocks as CallToolResult["content"] };
+  if (served.descriptor.outputSchema && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return { content: [{ type: "text", text: resultText(value) }], structuredContent: value as Record<string, unknown> };
+  }
+  return textResult(resultText(value), false);
+}
+
 /** `TimeoutError: upstream read timed out after 3s`: the error's class name, then its message. */
 export function describeThrown(err: unknown): string {
   if (err instanceof Error) {
@@ -113,10 +139,10 @@ export function makeCallHandler(
   catalog: ServedCatalog,
   options: ServedServerOptions,
   counter: CallCounter,
-): (request: CallToolRequest, extra: Extra, calls: InflightCalls) => Promise<CallToolResult> {
+): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
   const { ctx, timeoutMs, guard } = options;
   const server = catalog.server;
-  return (request, extra, calls) => {
+  return (request, extra, calls, session) => {
     counter.calls++;
     const name = request.params.name;
     const served = catalog.byName.get(name);
@@ -134,7 +160,8 @@ export function makeCallHandler(
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
       const requestId = extra.requestId;
-      const child = ctx.child({ caller: { server, sessionId: extra.sessionId ?? null, requestId } });
+      const caller = { server, sessionId: extra.sessionId ?? null, requestId };
+      const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra) } : { caller });
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.signal.aborted) child.cancel(cancelledEarly(extra.signal.reason));
@@ -179,7 +206,7 @@ export function makeCallHandler(
           pending = Promise.reject(err);
         }
         pending.then(
-          (value) => finish(textResult(resultText(value), false)),
+          (value) => finish(typeof value === "string" ? textResult(value, false) : valueResult(value, served)),
           (err: unknown) => finish(failure(served, name, err, ctx)),
         );
       };
@@ -219,7 +246,11 @@ function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext
   return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
 }
 
-/** The Server's JSON Schema validator is for elicitation replies, which these servers never request; skip building an Ajv per session. */
+/**
+ * The Server's JSON Schema validator is for its own `elicitInput()`, which these
+ * servers never call (`ctx.elicit()` hands the client's reply to the tool as it
+ * came); skip building an Ajv per session.
+ */
 const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
@@ -249,6 +280,12 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
    */
   class ServedSdkServer extends Server {
     readonly calls: InflightCalls = new Map();
+    readonly session: SessionState = {
+      serverName: catalog.server,
+      logLevel: undefined,
+      subscriptions: new Set(),
+      clientCapabilities: () => this.getClientCapabilities(),
+    };
 
     /** Connect; then follow the client's cancellations and the connection's close (see the class note). */
     override async connect(transport: Transport): Promise<void> {
@@ -276,10 +313,21 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason)));
     }
   }
+  const extras = options.extras ?? new ServedExtras();
+  const live = options.live;
   return () => {
-    const s = new ServedSdkServer(info, { capabilities: { tools: {} }, jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
     s.setRequestHandler(ListToolsRequestSchema, () => listResult);
-    s.setRequestHandler(CallToolRequestSchema, (request, extra) => onCall(request, extra, s.calls));
+    s.setRequestHandler(CallToolRequestSchema, (request, extra) => onCall(request, extra, s.calls, s.session));
+    registerExtraHandlers(s, extras, options.ctx, s.session);
+    if (live) {
+      live.add(s);
+      const prev = s.onclose;
+      s.onclose = () => {
+        live.delete(s);
+        prev?.();
+      };
+    }
     return s;
   };
 }

@@ -1,0 +1,113 @@
+/**
+ * @module mcp/serve/call-channel
+ * `CallChannel`: the `ClientChannel` of one served request — progress and
+ * log notifications on that request's own stream, and elicitation and
+ * sampling requests to the client that made it, refused with a clear error
+ * when the client did not declare the capability.
+ */
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ClientRequestError } from "../../context/client-request.error.js";
+import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
+import { errorLine } from "../../util/format.js";
+import { sdkTypes } from "../sdk.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Fewest milliseconds between two progress notifications of one call; values in between are coalesced to the latest. */
+export const PROGRESS_MIN_INTERVAL_MS = 20;
+
+/** What a channel needs of its session: the server name, the client's logging level and capabilities. */
+export interface SessionView {
+  readonly serverName: string;
+  /** `undefined` until the client sends `logging/setLevel` (then everything at or above it is sent). */
+  readonly logLevel: LogLevel | undefined;
+  clientCapabilities(): { readonly elicitation?: object; readonly sampling?: object } | undefined;
+}
+
+const RANK = new Map<string, number>(LOG_LEVELS.map((l, i) => [l, i]));
+
+/** The rank of `level` (`debug` 0 ... `emergency` 7). */
+export function logRank(level: LogLevel): number {
+  return RANK.get(level) ?? 1;
+}
+
+/** One served request's channel to its client (see the module note). Built per request; holds two references until used. */
+export class CallChannel implements ClientChannel {
+  private lastSent = 0;
+  private pending?: { progress: number; total?: number; message?: string };
+  private timer?: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(
+    private readonly session: SessionView,
+    private readonly extra: Extra,
+  ) {}
+
+  /** Send (or coalesce) a `notifications/progress`; nothing without the client's progress token. */
+  progress(done: number, total: number | undefined, message: string | undefined): void {
+    const token = this.extra._meta?.progressToken;
+    if (token === undefined || this.ended) return;
+    const params = { progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+    const wait = this.lastSent + PROGRESS_MIN_INTERVAL_MS - Date.now();
+    const final = total !== undefined && done >= total;
+    if (wait <= 0 || final) {
+      this.pending = undefined;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      return this.sendProgress(params);
+    }
+    this.pending = params;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const p = this.pending;
+      this.pending = undefined;
+      if (p && !this.ended) this.sendProgress(p);
+    }, wait);
+  }
+
+  private sendProgress(params: { progress: number; total?: number; message?: string }): void {
+    this.lastSent = Date.now();
+    const progressToken = this.extra._meta!.progressToken!;
+    this.extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...params } }).catch(() => {});
+  }
+
+  /** Send a `notifications/message` unless the client's level filters it out. */
+  log(level: LogLevel, data: unknown): void {
+    const min = this.session.logLevel;
+    if (this.ended || (min !== undefined && logRank(level) < logRank(min))) return;
+    this.extra.sendNotification({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
+  }
+
+  /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
+  elicit(request: ElicitRequest): Promise<ElicitResult> {
+    if (!this.session.clientCapabilities()?.elicitation) {
+      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability in its initialize request, so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
+    }
+    return this.ask("elicitation", { method: "elicitation/create", params: request as never }, sdkTypes.ElicitResultSchema) as Promise<ElicitResult>;
+  }
+
+  /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
+  sample(request: SampleRequest): Promise<SampleResult> {
+    if (!this.session.clientCapabilities()?.sampling) {
+      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability in its initialize request, so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
+    }
+    return this.ask("sampling", { method: "sampling/createMessage", params: request as never }, sdkTypes.CreateMessageResultSchema) as Promise<SampleResult>;
+  }
+
+  private async ask(kind: "elicitation" | "sampling", request: ServerRequest, schema: Parameters<Extra["sendRequest"]>[1]): Promise<unknown> {
+    try {
+      return await this.extra.sendRequest(request, schema);
+    } catch (err) {
+      throw new ClientRequestError(kind, `the MCP client's answer to ${request.method} failed: ${errorLine(err)}`, { cause: err });
+    }
+  }
+
+  /** The request ended: drop a coalesced progress value. */
+  end(): void {
+    this.ended = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * @module mcp/serve/extra-handlers
+ * The JSON-RPC handlers a served registry adds besides `tools/*`:
+ * `resources/list`, `resources/templates/list`, `resources/read`,
+ * `resources/subscribe` / `unsubscribe`, `prompts/list`, `prompts/get`,
+ * `completion/complete` and `logging/setLevel`. A read, render or completion
+ * that throws is a JSON-RPC error carrying its message; the session stays up.
+ */
+import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { GetPromptResult, ReadResourceResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { LogLevel, RunContext } from "../../context/run-context.js";
+import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
+import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
+import { describeValue, pyList } from "../../util/format.js";
+import { sdkTypes } from "../sdk.js";
+import { CallChannel, type SessionView } from "./call-channel.js";
+import type { ServedExtras, ServedPrompt } from "./served-extras.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP's "resource not found" error code. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** Per-session state the handlers keep: the logging level and the subscribed URIs. */
+export interface SessionState extends SessionView {
+  logLevel: LogLevel | undefined;
+  readonly subscriptions: Set<string>;
+}
+
+function rpcError(code: number, message: string): Error {
+  return new sdkTypes.McpError(code, message);
+}
+
+function thrownText(err: unknown): string {
+  return err instanceof Error ? err.message || err.name : `non-Error value thrown: ${describeValue(err)}`;
+}
+
+/** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <message>`. */
+async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
+  const ctx = base.child({ caller: { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.requestId }, signal: extra.signal, channel: new CallChannel(session, extra) });
+  try {
+    return await fn(ctx);
+  } catch (err) {
+    if (err instanceof sdkTypes.McpError) throw err;
+    throw rpcError(sdkTypes.ErrorCode.InternalError, `${what}: ${thrownText(err)}`);
+  } finally {
+    ctx.release();
+  }
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** A `read()` value as `resources/read` contents; throws naming what was returned and what is accepted. */
+export function readContents(value: ResourceRead, uri: string, mimeType: string | undefined, name: string): ResourceContents[] {
+  if (typeof value === "string") return [{ uri, mimeType: mimeType ?? "text/plain", text: value }];
+  if (value instanceof Uint8Array) return [{ uri, mimeType: mimeType ?? "application/octet-stream", blob: toBase64(value) }];
+  if (Array.isArray(value) && value.length > 0 && value.every(isResourceContents)) return value as ResourceContents[];
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const v = value as { text?: unknown; blob?: unknown; mimeType?: unknown; uri?: unknown };
+    const base = { uri: typeof v.uri === "string" ? v.uri : uri, ...(typeof v.mimeType === "string" ? { mimeType: v.mimeType } : mimeType ? { mimeType } : {}) };
+    if (typeof v.text === "string") return [{ ...base, text: v.text }];
+    if (typeof v.blob === "string") return [{ ...base, blob: v.blob }];
+  }
+  throw new Error(`read() of resource '${name}' returned ${describeValue(value)}; return a string, bytes (Uint8Array), { text } or { blob }, or an array of { uri, text | blob }`);
+}
+
+/** A `render()` value as prompt messages; throws naming what was returned and what is accepted. */
+export function promptMessages(value: PromptRender, name: string): { messages: PromptMessage[]; description?: string } {
+  if (typeof value === "string") return { messages: [{ role: "user", content: { type: "text", text: value } }] };
+  const messages = Array.isArray(value) ? value : value && typeof value === "object" ? (value as { messages?: unknown }).messages : undefined;
+  const ok = Array.isArray(messages) && messages.every((m: PromptMessage) => m && (m.role === "user" || m.role === "assistant") && isContentBlock(m.content));
+  if (!ok) throw new Error(`render() of prompt '${name}' returned ${describeValue(value)}; return a string, or messages [{ role: "user" | "assistant", content: { type: "text", text } | image | audio | resource }]`);
+  const description = !Array.isArray(value) && typeof (value as { description?: unknown }).description === "string" ? (value as { description: string }).description : undefined;
+  return { messages: messages as PromptMessage[], ...(description !== undefined ? { description } : {}) };
+}
+
+/** Only declared arguments, every required one present; else `-32602` naming the bad and the accepted ones. */
+function promptArgs(p: ServedPrompt, given: Record<string, unknown> | undefined): Record<string, string> {
+  const args: Record<string, string> = {};
+  const accepted = p.arguments.map((a) => a.name);
+  const unknown = Object.keys(given ?? {}).filter((k) => !accepted.includes(k));
+  if (unknown.length) throw rpcError(sdkTypes.ErrorCode.InvalidParams, `prompt '${p.name}' got unexpected argument(s) ${pyList(unknown)}. Accepted arguments: ${pyList(accepted)}`);
+  const missing = p.arguments.filter((a) => a.required && (given?.[a.name] === undefined || given[a.name] === null)).map((a) => a.name);
+  if (missing.length) throw rpcError(sdkTypes.ErrorCode.InvalidParams, `prompt '${p.name}' is missing required argument(s) ${pyList(missing)}. Accepted arguments: ${pyList(accepted)}`);
+  for (const [k, v] of Object.entries(given ?? {})) if (v !== undefined && v !== null) args[k] = String(v);
+  return args;
+}
+
+function resourceDescriptor(r: { name: string; description?: string; mimeType?: string }): Record<string, string> {
+  return { name: r.name, ...(r.description !== undefined ? { description: r.description } : {}), ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}) };
+}
+
+/** Register the resource handlers (when the catalog has resources at session start). */
+function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+  const T = sdkTypes;
+  s.setRequestHandler(T.ListResourcesRequestSchema, (_req, extra) =>
+    withCtx(ctx, session, extra, "resources/list failed", async (c) => {
+      const resources = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
+      for (const t of extras.templates) {
+        if (!t.resource.list) continue;
+        for (const e of await t.resource.list(c)) resources.push({ ...resourceDescriptor({ name: t.resource.name, description: t.resource.description, mimeType: t.resource.mimeType, ...e }), uri: e.uri });
+      }
+      return { resources };
+    }),
+  );
+  s.setRequestHandler(T.ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })) }));
+  s.setRequestHandler(T.ReadResourceRequestSchema, (req, extra) => {
+    const uri = req.params.uri;
+    const found = extras.find(uri);
+    if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`);
+    const r = found.served.resource;
+    return withCtx(ctx, session, extra, `resource '${uri}' could not be read`, async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name) }) as ReadResourceResult);
+  });
+  s.setRequestHandler(T.SubscribeRequestSchema, (req) => {
+    session.subscriptions.add(req.params.uri);
+    return {};
+  });
+  s.setRequestHandler(T.UnsubscribeRequestSchema, (req) => {
+    session.subscriptions.delete(req.params.uri);
+    return {};
+  });
+}
+
+/** Register the prompt handlers (when the catalog has prompts at session start). */
+function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+  const T = sdkTypes;
+  s.setRequestHandler(T.ListPromptsRequestSchema, () => ({
+    prompts: [...extras.prompts.values()].map((p) => ({
+      name: p.name,
+      ...(p.prompt.description !== undefined ? { description: p.prompt.description } : {}),
+      arguments: p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false })),
+    })),
+  }));
+  s.setRequestHandler(T.GetPromptRequestSchema, (req, extra) => {
+    const p = extras.prompts.get(req.params.name);
+    if (!p) throw rpcError(T.ErrorCode.InvalidParams, `unknown prompt '${req.params.name}'. Available prompts: ${extras.promptNames()}`);
+    const args = promptArgs(p, req.params.arguments);
+    return withCtx(ctx, session, extra, `prompt '${p.name}' could not be rendered`, async (c) => {
+      const out = promptMessages(await p.prompt.render(args, c), p.name);
+      const description = out.description ?? p.prompt.description;
+      return { ...(description !== undefined ? { description } : {}), messages: out.messages } as GetPromptResult;
+    });
+  });
+}
+
+/** `completion/complete`: the prompt's or resource's `complete(argument, value, ctx)`, at most 100 values; none without one. */
+function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+  const T = sdkTypes;
+  s.setRequestHandler(T.CompleteRequestSchema, (req, extra) => {
+    const { ref, argument } = req.params;
+    let complete: ((a: string, v: string, c: RunContext) => readonly string[] | Promise<readonly string[]>) | undefined;
+    let what: string;
+    if (ref.type === "ref/prompt") {
+      const p = extras.prompts.get(ref.name);
+      if (!p) throw rpcError(T.ErrorCode.InvalidParams, `completion for unknown prompt '${ref.name}'. Available prompts: ${extras.promptNames()}`);
+      complete = p.prompt.complete?.bind(p.prompt);
+      what = `prompt '${p.name}'`;
+    } else {
+      const r = extras.fixed.get(ref.uri) ?? extras.templates.find((t) => t.key === ref.uri);
+      if (!r) throw rpcError(T.ErrorCode.InvalidParams, `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`);
+      complete = r.resource.complete?.bind(r.resource);
+      what = `resource '${r.key}'`;
+    }
+    if (!complete) return { completion: { values: [], total: 0, hasMore: false } };
+    const fn = complete;
+    return withCtx(ctx, session, extra, `completion of ${what} failed`, async (c) => {
+      const all = await fn(argument.name, argument.value, c);
+      if (!Array.isArray(all) || all.some((v) => typeof v !== "string")) throw new Error(`complete() returned ${describeValue(all)}; return an array of strings`);
+      return { completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 } };
+    });
+  });
+}
+
+/**
+ * Register every handler of this module on `s`: logging always; resources,
+ * prompts and completion when the catalog has them. `session` is this
+ * server's (one session's) state.
+ */
+export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+  s.setRequestHandler(sdkTypes.SetLevelRequestSchema, (req) => {
+    session.logLevel = req.params.level;
+    return {};
+  });
+  if (extras.hasResources) resourceHandlers(s, extras, ctx, session);
+  if (extras.hasPrompts) promptHandlers(s, extras, ctx, session);
+  if (extras.hasResources || extras.hasPrompts) completionHandler(s, extras, ctx, session);
+}
+
+/** The capabilities a served server declares for `extras` (tools and logging always). */
+export function servedCapabilities(extras: ServedExtras): Record<string, object> {
+  return {
+    tools: { listChanged: true },
+    logging: {},
+    ...(extras.hasResources ? { resources: { subscribe: true, listChanged: true } } : {}),
+    ...(extras.hasPrompts ? { prompts: { listChanged: true } } : {}),
+    ...(extras.hasResources || extras.hasPrompts ? { completions: {} } : {}),
+  };
+}

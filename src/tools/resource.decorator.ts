@@ -1,0 +1,62 @@
+/**
+ * @module tools/resource.decorator
+ * `@Resource({...})`: marks an injectable class as a served MCP resource. Records metadata; acts on nothing.
+ */
+import "reflect-metadata";
+import { injectable } from "tsyringe";
+import { RESOURCE_METADATA } from "../keys.js";
+import { DefinitionError } from "../errors/tool-definition.error.js";
+import { constructorParams, missingMetadataMessage, uninjectableParams } from "./constructor-params.js";
+import { checkOptionKeys, RESOURCE_OPTION_KEYS, resolveResourceOptions, type ResolvedResourceOptions, type ResourceOptions } from "./served-options.js";
+import type { RunContext } from "../context/run-context.js";
+import type { ResourceListEntry, ResourceRead } from "./served-items.js";
+
+/** What a `@Resource` class looks like: `read(params, ctx)`, optionally `list(ctx)` and `complete(argument, value, ctx)`. */
+export interface ResourceClass {
+  new (...args: never[]): {
+    read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
+    list?(ctx: RunContext): readonly ResourceListEntry[] | Promise<readonly ResourceListEntry[]>;
+    complete?(argument: string, value: string, ctx: RunContext): readonly string[] | Promise<readonly string[]>;
+  };
+}
+
+/** The frozen metadata `@Resource` records on a class. */
+export type ResourceMetadata = ResolvedResourceOptions;
+
+/**
+ * Mark a class as a served resource: a fixed `uri`, or a `uriTemplate`
+ * whose `{variables}` reach `read(params, ctx)`. Injectable like `@Tool`
+ * (constructor dependencies from the module's container; the per-call
+ * `RunContext` as `ctx`, or injected). Options are checked now; a bad one
+ * throws `DefinitionError` naming the class and the key.
+ *
+ * @example
+ * ```ts
+ * @Resource({ uriTemplate: "notes://{id}", mimeType: "text/markdown", description: "One note." })
+ * class Note { constructor(private notes: NoteStore) {} read({ id }: { id: string }) { return this.notes.get(id); } }
+ * ```
+ */
+export function Resource(options: ResourceOptions): ClassDecorator {
+  return (target) => {
+    const cls = target as unknown as { name: string; prototype: { read?: unknown } };
+    if (typeof cls.prototype.read !== "function") throw new DefinitionError(cls.name, "read", `@Resource on ${cls.name}: the class must define read(params, ctx)`);
+    checkOptionKeys("@Resource", cls.name, options, RESOURCE_OPTION_KEYS);
+    const meta = resolveResourceOptions(cls.name, "@Resource", options, cls.name);
+    const params = constructorParams(target as never);
+    const missing = uninjectableParams(params);
+    if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`@Resource on ${cls.name}`, params, missing, true));
+    Reflect.defineMetadata(RESOURCE_METADATA, meta, target);
+    injectable()(target as never);
+  };
+}
+
+/** The metadata `@Resource` recorded on `cls`, or `undefined` when it is not a resource class. */
+export function getResourceMetadata(cls: unknown): ResourceMetadata | undefined {
+  if (typeof cls !== "function") return undefined;
+  return Reflect.getOwnMetadata(RESOURCE_METADATA, cls) as ResourceMetadata | undefined;
+}
+
+/** True when `cls` carries `@Resource`. */
+export function isResourceClass(cls: unknown): cls is ResourceClass {
+  return getResourceMetadata(cls) !== undefined;
+}

@@ -1,0 +1,132 @@
+/**
+ * @module tools/served-options
+ * Checking `@Resource` and `@Prompt` options (and the plain definition objects
+ * a served registry also accepts) when they are applied, not on first use:
+ * the URI or URI template, the name, the declared prompt arguments.
+ */
+import { DefinitionError } from "../errors/tool-definition.error.js";
+import { snakeCase } from "../util/format.js";
+
+/** Options of `@Resource`: exactly one of `uri` (a fixed resource) and `uriTemplate` (RFC 6570 `{var}` / `{+var}`). */
+export interface ResourceOptions {
+  readonly uri?: string;
+  readonly uriTemplate?: string;
+  /** Default: the class name in snake_case. */
+  readonly name?: string;
+  readonly description?: string;
+  /** The contents' MIME type; default `text/plain` for text a read returns as a string. */
+  readonly mimeType?: string;
+}
+
+/** `ResourceOptions` after checking, with the template's variable names. */
+export interface ResolvedResourceOptions {
+  readonly uri?: string;
+  readonly uriTemplate?: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  /** The template's variables in order (`[]` for a fixed `uri`). */
+  readonly variables: readonly string[];
+}
+
+/** One declared prompt argument (always a string on the wire). */
+export interface PromptArgument {
+  readonly name: string;
+  readonly description?: string;
+  /** Default `false`. */
+  readonly required?: boolean;
+}
+
+/** Options of `@Prompt`. */
+export interface PromptOptions {
+  /** Default: the class name in snake_case. */
+  readonly name?: string;
+  readonly description?: string;
+  /** The arguments `render(args)` accepts; a call naming another is refused. Default none. */
+  readonly arguments?: readonly PromptArgument[];
+}
+
+/** `PromptOptions` after checking. */
+export interface ResolvedPromptOptions {
+  readonly name: string;
+  readonly description?: string;
+  readonly arguments: readonly PromptArgument[];
+}
+
+const TEMPLATE_VAR = /\{(\+?)([A-Za-z0-9_]+)\}/g;
+
+function checkName(where: string, target: string, name: unknown): string {
+  if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
+    throw new DefinitionError(target, "name", `${where}: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got ${JSON.stringify(name)}`);
+  }
+  return name;
+}
+
+function checkKeys(where: string, target: string, options: object, known: readonly string[]): void {
+  for (const k of Object.keys(options)) {
+    if (!known.includes(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: ${known.join(", ")}`);
+  }
+}
+
+function optionalString(where: string, target: string, options: Record<string, unknown>, key: string): void {
+  if (options[key] !== undefined && typeof options[key] !== "string") throw new DefinitionError(target, key, `${where}: '${key}' must be a string, got ${JSON.stringify(options[key])}`);
+}
+
+/** The variable names of a URI template; throws for an unbalanced brace or an operator other than `+`. */
+export function templateVariables(where: string, target: string, template: string): string[] {
+  const stripped = template.replace(TEMPLATE_VAR, "");
+  if (/[{}]/.test(stripped)) {
+    throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' ${JSON.stringify(template)} has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`);
+  }
+  return [...template.matchAll(TEMPLATE_VAR)].map((m) => m[2]!);
+}
+
+/** Check `@Resource` options (or a resource definition's fields). Throws `DefinitionError` naming the target and the key. */
+export function resolveResourceOptions(target: string, kind: string, options: ResourceOptions | undefined, fallbackName: string): ResolvedResourceOptions {
+  const where = `${kind} on ${target}`;
+  if (!options || typeof options !== "object") throw new DefinitionError(target, "options", `${where}: options are required ({ uri | uriTemplate, name?, description?, mimeType? })`);
+  const o = options as Record<string, unknown>;
+  for (const k of ["uri", "uriTemplate", "description", "mimeType"]) optionalString(where, target, o, k);
+  if ((options.uri === undefined) === (options.uriTemplate === undefined)) {
+    throw new DefinitionError(target, "uri", `${where}: give exactly one of 'uri' (a fixed resource) and 'uriTemplate' (e.g. "notes://{id}")`);
+  }
+  const uri = options.uri ?? options.uriTemplate!;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new DefinitionError(target, options.uri !== undefined ? "uri" : "uriTemplate", `${where}: ${JSON.stringify(uri)} is not a URI (it needs a scheme, e.g. "notes://today")`);
+  const variables = options.uriTemplate !== undefined ? templateVariables(where, target, options.uriTemplate) : [];
+  if (options.uriTemplate !== undefined && variables.length === 0) throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource`);
+  const name = checkName(where, target, options.name ?? snakeCase(fallbackName));
+  return Object.freeze({ ...(options.uri !== undefined ? { uri: options.uri } : { uriTemplate: options.uriTemplate }), name, description: options.description, mimeType: options.mimeType, variables: Object.freeze(variables) });
+}
+
+/** Check `@Prompt` options (or a prompt definition's fields). Throws `DefinitionError` naming the target and the key. */
+export function resolvePromptOptions(target: string, kind: string, options: PromptOptions | undefined, fallbackName: string): ResolvedPromptOptions {
+  const where = `${kind} on ${target}`;
+  if (options !== undefined && (!options || typeof options !== "object")) throw new DefinitionError(target, "options", `${where}: options must be an object ({ name?, description?, arguments? })`);
+  const o = (options ?? {}) as Record<string, unknown>;
+  optionalString(where, target, o, "description");
+  const name = checkName(where, target, options?.name ?? snakeCase(fallbackName));
+  const args = options?.arguments ?? [];
+  if (!Array.isArray(args)) throw new DefinitionError(target, "arguments", `${where}: 'arguments' must be an array of { name, description?, required? }`);
+  const seen = new Set<string>();
+  const checked = args.map((a: PromptArgument, i) => {
+    if (!a || typeof a !== "object" || typeof a.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(a.name)) {
+      throw new DefinitionError(target, "arguments", `${where}: arguments[${i}] needs a 'name' of [A-Za-z0-9_.-], got ${JSON.stringify(a?.name)}`);
+    }
+    if (seen.has(a.name)) throw new DefinitionError(target, "arguments", `${where}: argument '${a.name}' is declared twice`);
+    seen.add(a.name);
+    if (a.required !== undefined && typeof a.required !== "boolean") throw new DefinitionError(target, "arguments", `${where}: arguments[${i}].required must be a boolean`);
+    if (a.description !== undefined && typeof a.description !== "string") throw new DefinitionError(target, "arguments", `${where}: arguments[${i}].description must be a string`);
+    return Object.freeze({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false });
+  });
+  return Object.freeze({ name, description: options?.description, arguments: Object.freeze(checked) });
+}
+
+/** The option keys each decorator accepts (for the unknown-option message). */
+export const RESOURCE_OPTION_KEYS = ["uri", "uriTemplate", "name", "description", "mimeType"] as const;
+/** See `RESOURCE_OPTION_KEYS`. */
+export const PROMPT_OPTION_KEYS = ["name", "description", "arguments"] as const;
+
+/** Refuse keys a decorator does not know (a typo must not be ignored). */
+export function checkOptionKeys(kind: string, target: string, options: object | undefined, known: readonly string[]): void {
+  if (options && typeof options === "object") checkKeys(`${kind} on ${target}`, target, options, known);
+}

@@ -1,0 +1,165 @@
+/**
+ * @module test/mcp-serve/resources-prompts.test
+ * Resources and prompts served by serveRegistry over a real loopback session
+ * (SDK client): fixed and templated resources, list(), text and binary reads,
+ * a read that throws (a JSON-RPC error; the session keeps serving), prompts
+ * from classes, objects, core Prompts and static strings, argument checks,
+ * name sanitising and the collisions refused before anything binds.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { DefinitionError, Prompt as TemplatePrompt, tool } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { McpNameError, Prompt, Resource, ServeOptionsError, serveRegistry, type McpServerSpec } from "../../src/mcp/index.js";
+import type { RunContext } from "../../src/context/run-context.js";
+import { portIsFree, sdkClientFor } from "./helpers.js";
+
+const specs: McpServerSpec[] = [];
+async function served(...args: Parameters<typeof serveRegistry>): Promise<McpServerSpec> {
+  const spec = await serveRegistry(...args);
+  specs.push(spec);
+  await spec.start();
+  return spec;
+}
+afterEach(async () => {
+  for (const s of specs.splice(0)) {
+    await s.stop();
+    if (s.url) expect(await portIsFree(Number(new URL(s.url).port))).toBe(true);
+  }
+});
+
+const ping = tool({ description: "Answer pong.", sideEffecting: false }, function ping() {
+  return "pong";
+});
+
+@Resource({ uri: "notes://readme", description: "The readme.", mimeType: "text/markdown" })
+class Readme {
+  read(_params: Record<string, string>, ctx: RunContext): string {
+    return `# readme (caller server ${String(ctx.caller.server)})`;
+  }
+}
+
+@Resource({ uriTemplate: "notes://{id}/body", name: "note", description: "One note by id." })
+class NoteBody {
+  read({ id }: Record<string, string>): string {
+    if (id === "missing") throw new Error(`no note '${id}'`);
+    return `note ${id}`;
+  }
+  list() {
+    return [{ uri: "notes://1/body", name: "note 1" }, { uri: "notes://2/body" }];
+  }
+}
+
+@Prompt({ name: "review.file", description: "Review a file.", arguments: [{ name: "path", required: true }, { name: "focus" }] })
+class ReviewFile {
+  render({ path, focus }: Record<string, string>) {
+    if (path === "boom") throw new Error("render exploded");
+    return `Review ${path}${focus ? ` for ${focus}` : ""}.`;
+  }
+}
+
+const logo = {
+  uri: "images://logo",
+  name: "logo",
+  mimeType: "image/png",
+  read: () => new Uint8Array([137, 80, 78, 71]),
+};
+
+describe("serveRegistry({ resources, prompts }) over a loopback session", () => {
+  it("lists, reads and templates resources; a throwing read is a JSON-RPC error and the session keeps serving", async () => {
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", resources: [Readme, NoteBody, logo] });
+    await using client = await sdkClientFor(spec.url!);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, completions: {} });
+    expect((await client.listResources()).resources).toEqual([
+      { uri: "notes://readme", name: "readme", description: "The readme.", mimeType: "text/markdown" },
+      { uri: "images://logo", name: "logo", mimeType: "image/png" },
+      { uri: "notes://1/body", name: "note 1", description: "One note by id." },
+      { uri: "notes://2/body", name: "note", description: "One note by id." },
+    ]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ uriTemplate: "notes://{id}/body", name: "note", description: "One note by id." }]);
+    expect((await client.readResource({ uri: "notes://readme" })).contents).toEqual([{ uri: "notes://readme", mimeType: "text/markdown", text: "# readme (caller server engine)" }]);
+    expect((await client.readResource({ uri: "notes://a%20b/body" })).contents).toEqual([{ uri: "notes://a%20b/body", mimeType: "text/plain", text: "note a b" }]);
+    expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([{ uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" }]);
+    await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: no note 'missing'");
+    await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("resource 'nowhere://x' not found") });
+    expect(await client.subscribeResource({ uri: "notes://readme" })).toEqual({});
+    expect(await client.unsubscribeResource({ uri: "notes://readme" })).toEqual({});
+    // Still serving after the errors.
+    expect((await client.callTool({ name: "ping", arguments: {} })).content).toEqual([{ type: "text", text: "pong" }]);
+  });
+
+  it("serves prompts from a class, an object, a core Prompt and a static string; checks arguments; sanitises names", async () => {
+    const spec = await served([ping], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      auth: "none",
+      prompts: [
+        ReviewFile,
+        new TemplatePrompt({ name: "greet", template: "Hello {{who}}!" }),
+        { name: "pair", description: "Two turns.", render: () => [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: { type: "text", text: "hello" } }] as const },
+      ],
+    });
+    await using client = await sdkClientFor(spec.url!);
+    expect((await client.listPrompts()).prompts).toEqual([
+      { name: "review_file", description: "Review a file.", arguments: [{ name: "path", required: true }, { name: "focus", required: false }] },
+      { name: "greet", description: "Prompt 'greet' (version 1)", arguments: [{ name: "who", required: true }] },
+      { name: "pair", description: "Two turns.", arguments: [] },
+    ]);
+    expect(await client.getPrompt({ name: "review_file", arguments: { path: "a.ts", focus: "races" } })).toEqual({
+      description: "Review a file.",
+      messages: [{ role: "user", content: { type: "text", text: "Review a.ts for races." } }],
+    });
+    expect((await client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada!" } }]);
+    expect((await client.getPrompt({ name: "pair" })).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    await expect(client.getPrompt({ name: "review_file", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("prompt 'review_file' is missing required argument(s) ['path']. Accepted arguments: ['path', 'focus']") });
+    await expect(client.getPrompt({ name: "review_file", arguments: { path: "x", verbose: "1" } })).rejects.toThrow("prompt 'review_file' got unexpected argument(s) ['verbose']");
+    await expect(client.getPrompt({ name: "review_file", arguments: { path: "boom" } })).rejects.toThrow("prompt 'review_file' could not be rendered: render exploded");
+    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow("unknown prompt 'nope'. Available prompts: ['greet', 'pair', 'review_file']");
+    expect((await client.getPrompt({ name: "greet", arguments: { who: "again" } })).messages).toHaveLength(1);
+  });
+
+  it("accepts a record of static strings, Prompts (what mcpPrompts() returns) and prompt objects, each under its key", async () => {
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new TemplatePrompt({ name: "x", template: "Hi {{name}}" }), echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] } } });
+    await using client = await sdkClientFor(spec.url!);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["rules", "hello", "echo"]);
+    expect((await client.getPrompt({ name: "echo", arguments: { text: "hi" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "echo hi" } }]);
+    expect((await client.getPrompt({ name: "rules" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Be brief." } }]);
+  });
+
+  it("a server without resources or prompts declares neither and answers -32601 as before", async () => {
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none" });
+    await using client = await sdkClientFor(spec.url!);
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+    await expect(client.listPrompts()).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it("refuses colliding prompt names, a URI served twice and items of no accepted form, before binding", async () => {
+    const a = { name: "a.b", render: () => "1" };
+    const b = { name: "a_b", render: () => "2" };
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(McpNameError);
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow("prompts 'a.b' and 'a_b' both serve as 'a_b' once sanitised");
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [Readme, { uri: "notes://readme", name: "other", read: () => "" }] })).rejects.toThrow(
+      `resources 'readme' and 'other' both serve "notes://readme"`,
+    );
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [42 as never] })).rejects.toThrow(ServeOptionsError);
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [{ uri: "no scheme", name: "x", read: () => "" }] })).rejects.toThrow(DefinitionError);
+  });
+});
+
+describe("@Resource / @Prompt options are checked when applied", () => {
+  it("names the class and the key", () => {
+    expect(() => Resource({ uri: "a://b", uriTemplate: "a://{c}" })(class Both {
+      read() {}
+    })).toThrow("@Resource on Both: give exactly one of 'uri' (a fixed resource) and 'uriTemplate'");
+    expect(() => Resource({ uriTemplate: "a://{x" })(class Bad {
+      read() {}
+    })).toThrow("has an expression this server cannot match");
+    expect(() => Resource({ uri: "a://b", colour: "red" } as never)(class Typo {
+      read() {}
+    })).toThrow("@Resource on Typo: unknown option 'colour'");
+    expect(() => Resource({ uri: "a://b" })(class NoRead {})).toThrow("@Resource on NoRead: the class must define read(params, ctx)");
+    expect(() => Prompt({ arguments: [{ name: "a" }, { name: "a" }] })(class Twice {
+      render() {}
+    })).toThrow("@Prompt on Twice: argument 'a' is declared twice");
+    expect(() => Prompt()(class NoRender {})).toThrow("@Prompt on NoRender: the class must define render(args, ctx)");
+  });
+});
