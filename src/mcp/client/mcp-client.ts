@@ -7,7 +7,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import { createRequire } from "node:module";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
@@ -22,6 +22,7 @@ import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError } from "./mcp-request.error.js";
+import { checkRoots, runCapabilities, ServerRequests } from "./server-requests.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -47,6 +48,17 @@ export interface MCPClientOptions {
   readonly requestTimeoutMs?: number;
   /** Aborts `open()` itself (spawn + initialize); what was opened is closed. */
   readonly signal?: AbortSignal;
+  /**
+   * The run that answers what the server asks: `elicitation/create` goes to
+   * its `asker` (none: declined, with a warning naming the server),
+   * `sampling/createMessage` to its `llm` — through the gate, so under
+   * `"gated"` the asker is asked first. With `ctx` (or `roots`) the client
+   * declares the elicitation (form with defaults, URL), sampling and roots
+   * capabilities; without either it declares none.
+   */
+  readonly ctx?: RunContext;
+  /** What `roots/list` answers (`file://` URIs). Default none; change them with `setRoots()`. */
+  readonly roots?: readonly Root[];
 }
 
 /** Options of `listTools()` / `listResources()`. */
@@ -93,9 +105,14 @@ export class MCPClient implements AsyncDisposable {
   private readonly outputs: ToolOutputChecks;
   private closing?: Promise<void>;
   private lost = false;
+  private readonly answers: ServerRequests;
+  /** Opened with `ctx` or `roots`: the client declared elicitation, sampling and roots. */
+  private readonly answering: boolean;
 
-  private constructor(server: McpServerConfig, session: Client, transport: Transport, validator: jsonSchemaValidator, options: MCPClientOptions) {
+  private constructor(server: McpServerConfig, session: Client, transport: Transport, validator: jsonSchemaValidator, options: MCPClientOptions, answers: ServerRequests) {
     this.server = server;
+    this.answers = answers;
+    this.answering = options.ctx !== undefined || options.roots !== undefined;
     this.outputs = new ToolOutputChecks(validator);
     this.current = session;
     this.transport = transport;
@@ -128,7 +145,10 @@ export class MCPClient implements AsyncDisposable {
     // One validator provider, shared with the session (whose own output checks
     // see no listed tools: see listTools()).
     const validator = new sdkAjv.AjvJsonSchemaValidator();
-    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: {}, jsonSchemaValidator: validator });
+    const answering = options.ctx !== undefined || options.roots !== undefined;
+    const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"));
+    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: answering ? runCapabilities() : {}, jsonSchemaValidator: validator });
+    if (answering) answers.install(session);
     session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
     try {
       options.signal?.throwIfAborted();
@@ -139,7 +159,7 @@ export class MCPClient implements AsyncDisposable {
       await transport.close().catch(() => {});
       throw new McpConnectError(String(server), stderrTail(transport), err, detail);
     }
-    return new MCPClient(server, session, transport, validator, options);
+    return new MCPClient(server, session, transport, validator, options, answers);
   }
 
   /**
@@ -300,6 +320,26 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       throw this.failure(`prompts/get '${name}'`, err);
     }
+  }
+
+  /** The roots `roots/list` answers (frozen). */
+  get roots(): readonly Root[] {
+    return this.answers.roots;
+  }
+
+  /**
+   * Replace the roots and tell the server (`notifications/roots/list_changed`).
+   * Only for a client opened with `ctx` or `roots` (the roots capability).
+   *
+   * @throws TypeError when a root has no `file://` uri, or the client declared no roots capability.
+   */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    const session = this.session;
+    if (!this.answering) {
+      throw new TypeError(`MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`);
+    }
+    this.answers.roots = checkRoots(roots, "MCPClient.setRoots");
+    await session.sendRootsListChanged();
   }
 
   /**
