@@ -69,6 +69,38 @@ describe.concurrent("conformance 0.1.16 client scenarios (core)", () => {
   }
 });
 
+/** Every auth scenario of 0.1.16 the SDK's client auth can do: 19 through the shipped oauthProvider, 2 through the SDK's client-credentials providers brought as `auth`. */
+const AUTH = [
+  "metadata-default",
+  "metadata-var1",
+  "metadata-var2",
+  "metadata-var3",
+  "basic-cimd",
+  "scope-from-www-authenticate",
+  "scope-from-scopes-supported",
+  "scope-omitted-when-undefined",
+  "scope-step-up",
+  "scope-retry-limit",
+  "token-endpoint-auth-basic",
+  "token-endpoint-auth-post",
+  "token-endpoint-auth-none",
+  "pre-registration",
+  "2025-03-26-oauth-metadata-backcompat",
+  "2025-03-26-oauth-endpoint-fallback",
+  "resource-mismatch",
+  "offline-access-scope",
+  "offline-access-not-supported",
+  "client-credentials-jwt",
+  "client-credentials-basic",
+];
+// Not here: auth/cross-app-access-complete-flow (token exchange + JWT bearer grant): SDK 1.32.2's client auth has neither grant.
+
+describe.concurrent("conformance 0.1.16 client scenarios (auth)", () => {
+  for (const name of AUTH) {
+    it(`passes auth/${name}`, () => expectPassed(`auth/${name}`), 90_000);
+  }
+});
+
 // Alone, after the others: it checks reconnection timing, which a loaded machine skews.
 describe("conformance 0.1.16 client scenario sse-retry", () => {
   it("passes sse-retry", () => expectPassed("sse-retry"), 90_000);
