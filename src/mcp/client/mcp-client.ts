@@ -20,6 +20,7 @@ import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { StreamableHttpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
+import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError } from "./mcp-request.error.js";
 import { checkRoots, runCapabilities, ServerRequests } from "./server-requests.js";
@@ -135,6 +136,8 @@ export class MCPClient implements AsyncDisposable {
    *   initialize fails (for stdio the message ends with the server's stderr
    *   tail); nothing opened is left behind.
    * @throws TypeError when `server` is not a `StdioServer` or `StreamableHttpServer`.
+   * @throws OAuthLoginRequiredError when the server's stored OAuth login was refused (log in again).
+   * @throws OAuthCallbackError when an OAuth authorization came back refused or never came back.
    */
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
@@ -157,6 +160,8 @@ export class MCPClient implements AsyncDisposable {
       const detail = exitNote(transport) ?? httpStatusNote(err); // before close(): our own SIGTERM is not the story
       await session.close().catch(() => {});
       await transport.close().catch(() => {});
+      // A login that has to be redone is the whole story: its message names the command.
+      if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;
       throw new McpConnectError(String(server), stderrTail(transport), err, detail);
     }
     return new MCPClient(server, session, transport, validator, options, answers);
