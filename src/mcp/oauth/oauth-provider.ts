@@ -136,14 +136,17 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     this.persist();
   }
 
+  /** The loopback redirect URI (`http://127.0.0.1:<port>/oauth/callback`) once `start()` ran. */
   get redirectUrl(): string | undefined {
     return this.redirect?.url;
   }
 
+  /** The `clientMetadataUrl` option (a client ID metadata document), if any. */
   get clientMetadataUrl(): string | undefined {
     return this.options.clientMetadataUrl;
   }
 
+  /** What dynamic registration sends: a public client (no secret) using code + refresh, with this redirect URI. */
   get clientMetadata(): OAuthClientMetadata {
     const scope = this.options.scopes?.join(" ");
     return {
@@ -156,10 +159,12 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** A fresh random `state` for the next authorization (checked when the redirect comes back). */
   state(): string {
     return (this.currentState = randomBytes(16).toString("base64url"));
   }
 
+  /** The pre-registered client, else the stored registration (none when it was made for another redirect URI). */
   clientInformation(): OAuthClientInformationMixed | undefined {
     const pre = this.options.client;
     if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
@@ -169,21 +174,25 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     return c;
   }
 
+  /** Keep a new registration in the token file (a pre-registered client is never overwritten). */
   saveClientInformation(info: OAuthClientInformationMixed): void {
     if (this.options.client) return;
     this.login = { ...this.login, client: info };
     this.persist();
   }
 
+  /** The stored tokens, as they were saved. */
   tokens(): OAuthTokens | undefined {
     return this.login.tokens;
   }
 
+  /** Keep new tokens in the token file (0600), unchanged. */
   saveTokens(tokens: OAuthTokens): void {
     this.login = { ...this.login, tokens };
     this.persist();
   }
 
+  /** Start waiting for the redirect back, then hand the authorization URL to `openUrl` (printed if that fails). */
   async redirectToAuthorization(url: URL): Promise<void> {
     const state = this.currentState ?? url.searchParams.get("state") ?? "";
     if (!this.redirect) throw new OAuthCallbackError("the OAuth redirect listener is not running (call start() first)");
@@ -221,15 +230,18 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  /** Keep the PKCE verifier (in memory only). */
   saveCodeVerifier(verifier: string): void {
     this.verifier = verifier;
   }
 
+  /** The PKCE verifier of the authorization in progress. */
   codeVerifier(): string {
     if (!this.verifier) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no PKCE code verifier (no authorization was started)`);
     return this.verifier;
   }
 
+  /** Drop what the SDK says is no longer valid; a refused refresh token throws `OAuthLoginRequiredError`. */
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
     const hadRefresh = !!this.login.tokens?.refresh_token;
     if (scope === "all" || scope === "client") this.login = { ...this.login, client: undefined };
