@@ -23,6 +23,18 @@ export interface Elicitation {
   readonly source?: string;
   /** The deadline the asking side will enforce, if any. */
   readonly timeoutMs?: number;
+  /**
+   * A form to fill (an MCP server's form-mode `elicitation/create`): the
+   * requested JSON Schema (flat object of primitives). Answer `approve` with the
+   * field values in `value` (fields left out get the schema's defaults),
+   * `reject` to decline, anything else to cancel.
+   */
+  readonly form?: { readonly schema: Readonly<Record<string, unknown>> };
+  /**
+   * A link to open (an MCP server's URL-mode `elicitation/create`): show it to
+   * the person; `approve` means they went there, `reject` declines.
+   */
+  readonly url?: string;
 }
 
 /** How a person answered. */

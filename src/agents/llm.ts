@@ -66,6 +66,10 @@ export interface LLMRequest {
    * A callback that throws is the caller's bug; providers do not catch it.
    */
   readonly onEvent?: (event: LLMStreamEvent) => void;
+  /** The most output tokens wanted (an MCP `sampling/createMessage`'s `maxTokens`); a provider caps its output at it. */
+  readonly maxTokens?: number;
+  /** Model names the asker would prefer, best first (an MCP sampling request's `modelPreferences.hints`); advisory only. */
+  readonly modelHints?: readonly string[];
 }
 
 /** A model. Anything with `complete()` of this shape is one; no base class. */

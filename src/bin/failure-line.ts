@@ -146,7 +146,7 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   if (code === "mcp_request" || code === "bootstrap") {
     return { line: oneLine(`${who}: ${firstLine(err)}`), exitCode: EXIT_RUNTIME };
   }
-  if (code === "missing_peer") {
+  if (code === "missing_peer" || code === "oauth_login_required" || code === "oauth_callback") {
     return { line: oneLine(`${who}: ${(err as Error).message}`), exitCode: EXIT_RUNTIME };
   }
   return { line: oneLine(`${who}: ${errorLine(err)} (run again with --verbose for the stack)`), exitCode: EXIT_RUNTIME };

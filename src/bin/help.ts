@@ -11,6 +11,7 @@ Usage:
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
+  agentkit login <url> [--scope S]...             log in to an MCP server behind OAuth; tokens kept 0600
 
 Options for every command:
   -h, --help      this text (agentkit <command> --help for the command's)
@@ -115,4 +116,26 @@ Options:
 
 Example:
   agentkit call get-sum --args '{"a": 2, "b": 3}' -- npx -y @modelcontextprotocol/server-everything
+`;
+
+/** `agentkit login --help`. */
+export const LOGIN_HELP = `Usage: agentkit login <url> [options]
+
+Logs in to the MCP server at <url> with OAuth 2.1 (the server's metadata is
+discovered; the client is registered dynamically, or by its metadata document;
+authorization code + PKCE through a redirect to 127.0.0.1) and keeps the tokens
+in a file of that server's own, mode 0600, under the user's config directory.
+A StreamableHttpServer with auth: "oauth" then uses (and refreshes) them.
+Stored tokens for the server are dropped first: it always logs in afresh.
+
+Options:
+  --scope S            a scope to ask for when the server names none (repeatable)
+  --token-dir DIR      where the token files go (default ~/.config/arc-agentkit/oauth)
+  --client-name NAME   the client_name registered (default arc-agentkit)
+  --print-url          print the authorization URL instead of opening a browser
+  --timeout-ms N       how long to wait for the login to finish (default 300000)
+  --verbose            on failure, print the stack
+  -h, --help           this text
+
+Prints "logged in to <server>; tokens kept in <file>" on stdout (never the tokens).
 `;

@@ -10,6 +10,7 @@
 import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
 import type * as StdioClientModule from "@modelcontextprotocol/sdk/client/stdio.js";
 import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type * as AuthClientModule from "@modelcontextprotocol/sdk/client/auth.js";
 import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
 import type * as HttpServerModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -44,6 +45,8 @@ export const sdkClient = load<typeof ClientModule>("@modelcontextprotocol/sdk/cl
 export const sdkStdioClient = load<typeof StdioClientModule>("@modelcontextprotocol/sdk/client/stdio.js");
 /** `StreamableHTTPClientTransport`, `StreamableHTTPError`. */
 export const sdkHttpClient = load<typeof HttpClientModule>("@modelcontextprotocol/sdk/client/streamableHttp.js");
+/** The client auth functions and `UnauthorizedError` (`@modelcontextprotocol/sdk/client/auth.js`). */
+export const sdkAuth = load<typeof AuthClientModule>("@modelcontextprotocol/sdk/client/auth.js");
 /** Request/result schemas, `McpError`, `ErrorCode`, `isInitializeRequest`, ... */
 export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/types.js");
 /**

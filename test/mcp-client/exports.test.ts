@@ -13,6 +13,7 @@ const CLIENT_EXPORTS = [
   "McpNotEnteredError",
   "McpRequestError",
   "McpResourceMemory",
+  "McpSessionLostError",
   "McpTool",
   "NOT_ENTERED_MESSAGE",
   "StdioServer",

@@ -126,6 +126,22 @@ export function startBearerHttpServer(token: string): Promise<ServerProcess> {
   }, "/mcp");
 }
 
+/** test/fixtures/servers/oauth-http-server.mjs (an MCP server and its OAuth authorization server); `url` is its /mcp endpoint. */
+export function startOAuthHttpServer(): Promise<ServerProcess> {
+  return startServer([fixture("oauth-http-server.mjs")], {}, (out) => {
+    const m = /\{"port":(\d+)\}/.exec(out);
+    return m ? Number(m[1]) : undefined;
+  }, "/mcp");
+}
+
+/** test/fixtures/servers/session-loss-http-server.mjs (loses its sessions when told); `url` is its /mcp endpoint. */
+export function startSessionLossServer(): Promise<ServerProcess> {
+  return startServer([fixture("session-loss-http-server.mjs")], {}, (out) => {
+    const m = /\{"port":(\d+)\}/.exec(out);
+    return m ? Number(m[1]) : undefined;
+  }, "/mcp");
+}
+
 /** server-everything over streamableHttp, kept on 127.0.0.1 by the force-loopback preload; `url` is its /mcp endpoint. */
 export function startEverythingHttp(): Promise<ServerProcess> {
   return startServer(["--import", fixture("force-loopback.mjs"), EVERYTHING, "streamableHttp"], { PORT: "0" }, (_out, err) => {

@@ -5,9 +5,11 @@
  * own `AbortSignal` and a close that ends the session and waits for every
  * request it started.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { AgentkitOAuthProvider } from "../oauth/oauth-provider.js";
 import { getLogger } from "../../util/logger.js";
-import { sdkHttpClient } from "../sdk.js";
+import { sdkAuth, sdkHttpClient } from "../sdk.js";
 import { watchSseBody } from "../sdk-reach.js";
 import type { StreamableHttpServer } from "./servers.js";
 
@@ -153,6 +155,9 @@ function watchStream(res: Response, requestBody: string | undefined, onLost: Los
 /** How long `close()` waits for the session's DELETE before giving up on it. */
 const TERMINATE_MS = 2000;
 
+/** Authorizations one request may go through (a first login, then one scope step-up). */
+const MAX_AUTHORIZATIONS = 2;
+
 /**
  * `StreamableHTTPClientTransport` over `server`: its `headers` on every
  * request, the isolating fetch, and a `close()` that (1) asks the server to
@@ -167,9 +172,43 @@ export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientT
   constructor(readonly server: StreamableHttpServer) {
     const inflight = new Set<Promise<unknown>>();
     const self: { t?: StreamableHttpTransport } = {};
-    super(new URL(server.url), { requestInit: { headers: { ...server.headers } }, fetch: isolatingFetch(inflight, fetch, (ids, cause) => self.t?.lost(ids, cause)) });
+    super(new URL(server.url), {
+      requestInit: { headers: { ...server.headers } },
+      fetch: isolatingFetch(inflight, fetch, (ids, cause) => self.t?.lost(ids, cause)),
+      ...(server.auth ? { authProvider: server.auth } : {}),
+    });
     self.t = this;
     this.inflight = inflight;
+  }
+
+  /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does. */
+  private get oauth(): AgentkitOAuthProvider | undefined {
+    return this.server.auth instanceof AgentkitOAuthProvider ? this.server.auth : undefined;
+  }
+
+  override async start(): Promise<void> {
+    await this.oauth?.start();
+    await super.start();
+  }
+
+  /**
+   * Send, and when the SDK's auth step sent a person to authorize (the
+   * shipped provider only), wait for the redirect back, exchange the code on
+   * this same transport (it holds the challenge's resource metadata and
+   * scope), and send again — the first login and a scope step-up alike, at
+   * most `MAX_AUTHORIZATIONS` times per request.
+   */
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const oauth = this.oauth;
+    for (let round = 0; ; round++) {
+      try {
+        return await super.send(message, options);
+      } catch (err) {
+        if (!oauth || !(err instanceof sdkAuth.UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw err;
+        const code = await oauth.authorizationCode();
+        await oauth.exchange(() => this.finishAuth(code));
+      }
+    }
   }
 
   /**
@@ -200,6 +239,7 @@ export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientT
       clearTimeout(timer);
     }
     await super.close();
+    await this.oauth?.stop();
     // Aborted requests settle promptly; wait for them so nothing we started outlives close().
     await Promise.allSettled([...this.inflight]);
   }

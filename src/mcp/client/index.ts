@@ -5,12 +5,12 @@
  * export is listed by name.
  */
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
-export type { MCPClientOptions, ListOptions, CallToolOptions } from "./mcp-client.js";
+export type { MCPClientOptions, ListOptions, CallToolOptions, RestartOptions } from "./mcp-client.js";
 export { StdioServer, StreamableHttpServer, DEFAULT_HTTP_TIMEOUT_MS } from "./servers.js";
 export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig } from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";
 export { McpNotEnteredError, NOT_ENTERED_MESSAGE } from "./mcp-not-entered.error.js";
-export { McpRequestError } from "./mcp-request.error.js";
+export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
 export { mcpTools, McpTool } from "./mcp-tools.js";
 export type { McpToolsOptions } from "./mcp-tools.js";
 export { mcpResources, McpResourceMemory } from "./mcp-resources.js";

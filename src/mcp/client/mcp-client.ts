@@ -4,24 +4,21 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import { createRequire } from "node:module";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { CallToolResult, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
-import { getLogger } from "../../util/logger.js";
-import { sdkAjv, sdkClient, sdkHttpClient, sdkTypes } from "../sdk.js";
+import { sdkAjv, sdkTypes } from "../sdk.js";
 import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
-import { StreamableHttpTransport } from "./http-transport.js";
-import { McpConnectError } from "./mcp-connect.error.js";
+import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
-import { McpRequestError } from "./mcp-request.error.js";
+import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
+import { checkRoots, ServerRequests } from "./server-requests.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -32,7 +29,6 @@ export const DEFAULT_TTL_MS = 30_000;
 /** More pages than this in one list is taken as a server bug. */
 const MAX_PAGES = 10_000;
 
-const pkg = createRequire(import.meta.url)("../../../package.json") as { name: string; version: string };
 
 /** Options of `MCPClient.open()`. */
 export interface MCPClientOptions {
@@ -47,6 +43,35 @@ export interface MCPClientOptions {
   readonly requestTimeoutMs?: number;
   /** Aborts `open()` itself (spawn + initialize); what was opened is closed. */
   readonly signal?: AbortSignal;
+  /**
+   * The run that answers what the server asks: `elicitation/create` goes to
+   * its `asker` (none: declined, with a warning naming the server),
+   * `sampling/createMessage` to its `llm` — through the gate, so under
+   * `"gated"` the asker is asked first. With `ctx` (or `roots`) the client
+   * declares the elicitation (form with defaults, URL), sampling and roots
+   * capabilities; without either it declares none.
+   */
+  readonly ctx?: RunContext;
+  /** What `roots/list` answers (`file://` URIs). Default none; change them with `setRoots()`. */
+  readonly roots?: readonly Root[];
+  /**
+   * Stdio servers only, opt-in: when the server process dies, spawn it again
+   * (after `backoffMs`, doubled each time; default 500) up to `maxRestarts`
+   * times over the client's life, re-initialize and re-list its tools. Each
+   * restart is emitted on `ctx` as `mcp.restart` (`{ server, attempt,
+   * maxRestarts, reason, ok, tools? | error? }`). A call in flight when the
+   * process died fails (it is not retried); calls made meanwhile wait for
+   * the restart.
+   */
+  readonly restart?: RestartOptions;
+}
+
+/** The stdio respawn policy (`MCPClientOptions.restart`). */
+export interface RestartOptions {
+  /** Restarts allowed over the client's life (a non-negative integer). */
+  readonly maxRestarts: number;
+  /** The wait before the first restart, in ms, doubled for each further one. Default 500. */
+  readonly backoffMs?: number;
 }
 
 /** Options of `listTools()` / `listResources()`. */
@@ -86,28 +111,52 @@ export class MCPClient implements AsyncDisposable {
   /** The server this client is connected to. */
   readonly server: McpServerConfig;
   private current?: Client;
-  private readonly transport: Transport;
+  private transport: Transport;
   private readonly requestTimeoutMs?: number;
   private readonly tools: TtlCache<readonly SdkTool[]>;
   private readonly resources: TtlCache<readonly Resource[]>;
   private readonly outputs: ToolOutputChecks;
   private closing?: Promise<void>;
   private lost = false;
+  private readonly answers: ServerRequests;
+  /** Opened with `ctx` or `roots`: the client declared elicitation, sampling and roots. */
+  private readonly answering: boolean;
+  private readonly recipe: SessionRecipe;
+  private readonly ctx?: RunContext;
+  private readonly restartPolicy?: Required<RestartOptions>;
+  private restarts = 0;
+  /** A respawn (stdio) or re-initialization (HTTP 404) under way: requests wait for it. */
+  private renewing?: Promise<void>;
+  /** Replaced sessions still closing. */
+  private readonly retired = new Set<Promise<void>>();
+  /** Ends a respawn's backoff wait early (close()). */
+  private wake?: () => void;
 
-  private constructor(server: McpServerConfig, session: Client, transport: Transport, validator: jsonSchemaValidator, options: MCPClientOptions) {
-    this.server = server;
-    this.outputs = new ToolOutputChecks(validator);
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests) {
+    this.server = recipe.server;
+    this.recipe = recipe;
+    this.answers = answers;
+    this.ctx = options.ctx;
+    this.answering = options.ctx !== undefined || options.roots !== undefined;
+    this.outputs = new ToolOutputChecks(recipe.validator);
     this.current = session;
     this.transport = transport;
-    this.requestTimeoutMs = requestTimeout(server, options);
+    this.requestTimeoutMs = recipe.timeout;
     const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
     this.tools = new TtlCache(ttl);
     this.resources = new TtlCache(ttl);
+    this.restartPolicy = options.restart ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 } : undefined;
+    this.watch(session);
+  }
+
+  private watch(session: Client): void {
     session.onclose = () => {
+      if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
       this.lost = true;
       this.tools.clear();
       this.resources.clear();
+      if (this.restartPolicy && !this.closing) this.renewing ??= this.respawn().finally(() => (this.renewing = undefined));
     };
   }
 
@@ -118,28 +167,23 @@ export class MCPClient implements AsyncDisposable {
    *   initialize fails (for stdio the message ends with the server's stderr
    *   tail); nothing opened is left behind.
    * @throws TypeError when `server` is not a `StdioServer` or `StreamableHttpServer`.
+   * @throws OAuthLoginRequiredError when the server's stored OAuth login was refused (log in again).
+   * @throws OAuthCallbackError when an OAuth authorization came back refused or never came back.
    */
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
       throw new OptionsError("MCPClient.open", "ttlMs", `MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
     }
-    const transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server) : new StreamableHttpTransport(server);
+    checkRestart(server, options.restart);
     // One validator provider, shared with the session (whose own output checks
     // see no listed tools: see listTools()).
     const validator = new sdkAjv.AjvJsonSchemaValidator();
-    const session = new sdkClient.Client(options.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: {}, jsonSchemaValidator: validator });
-    session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
-    try {
-      options.signal?.throwIfAborted();
-      await session.connect(transport, { signal: options.signal, timeout: requestTimeout(server, options) });
-    } catch (err) {
-      const detail = exitNote(transport) ?? httpStatusNote(err); // before close(): our own SIGTERM is not the story
-      await session.close().catch(() => {});
-      await transport.close().catch(() => {});
-      throw new McpConnectError(String(server), stderrTail(transport), err, detail);
-    }
-    return new MCPClient(server, session, transport, validator, options);
+    const answering = options.ctx !== undefined || options.roots !== undefined;
+    const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"));
+    const recipe: SessionRecipe = { server, clientInfo: options.clientInfo, validator, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
+    const { session, transport } = await connectSession(recipe, options.signal);
+    return new MCPClient(recipe, session, transport, options, answers);
   }
 
   /**
@@ -174,19 +218,21 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when listing fails (the cache is then empty).
    */
   async listTools(options: ListOptions = {}): Promise<SdkTool[]> {
-    const session = this.session;
-    const tools = await this.tools.get(async () => {
-      // Listed with the plain request, not session.listTools(): that one keeps
-      // output-schema validators for the last page only (SDK 1.32.2), so the
-      // checks are ours, made from every page (see tool-output.ts).
-      const all = await this.listAll("tools/list", async (cursor) => {
-        const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, sdkTypes.ListToolsResultSchema, this.requestOptions());
-        return { items: r.tools, nextCursor: r.nextCursor };
-      });
-      this.outputs.learn(all);
-      return all;
-    }, options.forceRefresh);
+    void this.session; // closed: McpNotEnteredError, at once
+    const tools = await this.tools.get(async () => this.fetchTools(await this.live()), options.forceRefresh);
     return [...tools];
+  }
+
+  private async fetchTools(first: Client): Promise<readonly SdkTool[]> {
+    // Listed with the plain request, not session.listTools(): that one keeps
+    // output-schema validators for the last page only (SDK 1.32.2), so the
+    // checks are ours, made from every page (see tool-output.ts).
+    const all = await this.listAll("tools/list", first, async (session, cursor) => {
+      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, sdkTypes.ListToolsResultSchema, this.requestOptions());
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+    this.outputs.learn(all);
+    return all;
   }
 
   /**
@@ -196,10 +242,10 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when listing fails (the cache is then empty).
    */
   async listResources(options: ListOptions = {}): Promise<Resource[]> {
-    const session = this.session;
+    void this.session;
     const resources = await this.resources.get(
-      () =>
-        this.listAll("resources/list", async (cursor) => {
+      async () =>
+        this.listAll("resources/list", await this.live(), async (session, cursor) => {
           const r = await session.listResources(cursor === undefined ? undefined : { cursor }, this.requestOptions());
           return { items: r.resources, nextCursor: r.nextCursor };
         }),
@@ -214,9 +260,8 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when listing fails.
    */
   async listPrompts(): Promise<SdkPrompt[]> {
-    const session = this.session;
     return [
-      ...(await this.listAll("prompts/list", async (cursor) => {
+      ...(await this.listAll("prompts/list", await this.live(), async (session, cursor) => {
         const r = await session.listPrompts(cursor === undefined ? undefined : { cursor }, this.requestOptions());
         return { items: r.prompts, nextCursor: r.nextCursor };
       })),
@@ -236,7 +281,7 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when the request fails (timeout, lost connection, JSON-RPC error).
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const session = this.session;
+    const session = await this.live();
     const { ctx, signal } = options;
     ctx?.checkCancelled();
     if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
@@ -265,6 +310,7 @@ export class MCPClient implements AsyncDisposable {
           call.reason,
         );
       }
+      if (isSessionGone(err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
       offCtx?.();
@@ -279,7 +325,7 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when the read fails.
    */
   async readResource(uri: string): Promise<string> {
-    const session = this.session;
+    const session = await this.live();
     try {
       return resourceText(await session.readResource({ uri }, this.requestOptions()));
     } catch (err) {
@@ -294,12 +340,32 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when the prompt is unknown or its arguments are refused.
    */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<string> {
-    const session = this.session;
+    const session = await this.live();
     try {
       return promptText(await session.getPrompt({ name, arguments: args }, this.requestOptions()));
     } catch (err) {
       throw this.failure(`prompts/get '${name}'`, err);
     }
+  }
+
+  /** The roots `roots/list` answers (frozen). */
+  get roots(): readonly Root[] {
+    return this.answers.roots;
+  }
+
+  /**
+   * Replace the roots and tell the server (`notifications/roots/list_changed`).
+   * Only for a client opened with `ctx` or `roots` (the roots capability).
+   *
+   * @throws TypeError when a root has no `file://` uri, or the client declared no roots capability.
+   */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    const session = this.session;
+    if (!this.answering) {
+      throw new TypeError(`MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`);
+    }
+    this.answers.roots = checkRoots(roots, "MCPClient.setRoots");
+    await session.sendRootsListChanged();
   }
 
   /**
@@ -314,11 +380,14 @@ export class MCPClient implements AsyncDisposable {
       this.current = undefined;
       this.tools.clear();
       this.resources.clear();
+      this.wake?.();
       this.closing = (async () => {
         try {
+          await this.renewing?.catch(() => {});
           await session?.close();
         } finally {
           await this.transport.close();
+          await Promise.allSettled([...this.retired]);
         }
       })();
     }
@@ -330,17 +399,115 @@ export class MCPClient implements AsyncDisposable {
     return this.close();
   }
 
+  /** The session to send on: after a respawn or re-initialization under way, the new one. */
+  private async live(): Promise<Client> {
+    const session = this.session;
+    if (!this.renewing) return session;
+    await this.renewing.catch(() => {});
+    return this.session;
+  }
+
+  /** Replace `from` with a new session (once, shared by everyone who saw `from` fail). */
+  private reinitialize(from: Client): Promise<void> {
+    if (this.current !== from) return this.renewing ?? Promise.resolve();
+    return (this.renewing ??= this.replaceSession().finally(() => (this.renewing = undefined)));
+  }
+
+  /** A tools/call hit a lost session: re-initialize (so the client is usable), then report it; the call is not retried. */
+  private async sessionLost(request: string, session: Client, err: unknown): Promise<McpSessionLostError> {
+    try {
+      await this.reinitialize(session);
+      return new McpSessionLostError(request, String(this.server), err, true, "the server lost the session (HTTP 404). The call was not retried: it may have run and had side effects. The client has a new session; call again if that is safe");
+    } catch (again) {
+      return new McpSessionLostError(request, String(this.server), err, false, `the server lost the session (HTTP 404); the call was not retried, and re-initializing failed: ${(again as Error).message}`);
+    }
+  }
+
+  /** Connect a new session and put it in place of the current one; the old one is closed in the background (awaited by close()). */
+  private async replaceSession(): Promise<void> {
+    const { session, transport } = await connectSession(this.recipe);
+    if (this.closing || !this.current) {
+      await session.close().catch(() => {});
+      await transport.close().catch(() => {});
+      return;
+    }
+    const old = this.current;
+    const oldTransport = this.transport;
+    this.current = session;
+    this.transport = transport;
+    this.lost = false;
+    this.tools.clear();
+    this.resources.clear();
+    this.watch(session);
+    const retired = (async () => {
+      await old.close().catch(() => {});
+      await oldTransport.close().catch(() => {});
+    })();
+    this.retired.add(retired);
+    void retired.finally(() => this.retired.delete(retired));
+  }
+
+  /** The stdio server died: spawn it again under the restart policy, re-list its tools, and report each attempt on ctx. */
+  private async respawn(): Promise<void> {
+    const policy = this.restartPolicy!;
+    const reason = exitNote(this.transport) ?? "the connection closed";
+    const server = String(this.server);
+    while (this.restarts < policy.maxRestarts && !this.closing) {
+      const attempt = ++this.restarts;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, policy.backoffMs * 2 ** (attempt - 1));
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+      if (this.closing) return;
+      try {
+        await this.replaceSession();
+        const tools = await this.tools.get(() => this.fetchTools(this.session), true);
+        this.ctx?.emit("mcp.restart", { server, attempt, maxRestarts: policy.maxRestarts, reason, ok: true, tools: tools.length });
+        return;
+      } catch (err) {
+        this.ctx?.emit("mcp.restart", { server, attempt, maxRestarts: policy.maxRestarts, reason, ok: false, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
   private requestOptions(): { timeout?: number } {
     return this.requestTimeoutMs !== undefined ? { timeout: this.requestTimeoutMs } : {};
   }
 
-  private async listAll<T>(method: string, page: (cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
+  /**
+   * Every page of a list. A list is idempotent: when the server answers 404
+   * for the session, the client re-initializes once and lists again.
+   */
+  private async listAll<T>(method: string, session: Client, page: (session: Client, cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
+    try {
+      return await this.pages(method, session, page);
+    } catch (err) {
+      if (!isSessionGone(causeOf(err))) throw err;
+      try {
+        await this.reinitialize(session);
+      } catch (again) {
+        throw new McpSessionLostError(method, String(this.server), causeOf(err), false, `the server lost the session (HTTP 404) and re-initializing failed: ${(again as Error).message}`);
+      }
+      try {
+        return await this.pages(method, this.session, page);
+      } catch (retry) {
+        if (!isSessionGone(causeOf(retry))) throw retry;
+        throw new McpSessionLostError(method, String(this.server), causeOf(retry), false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
+      }
+    }
+  }
+
+  private async pages<T>(method: string, session: Client, page: (session: Client, cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
     const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     try {
       for (let n = 0; ; n++) {
-        const p = await page(cursor);
+        const p = await page(session, cursor);
         items.push(...p.items);
         cursor = p.nextCursor;
         if (cursor === undefined) break;
@@ -361,7 +528,8 @@ export class MCPClient implements AsyncDisposable {
     else if (this.lost) {
       const exit = exitNote(this.transport);
       const tail = stderrTail(this.transport);
-      hint = `The connection is gone${exit ? ` (${exit})` : ""}; open a new MCPClient${tail ? `. The server's stderr ended with:\n${tail}` : ""}`;
+      const next = this.restartPolicy && this.restarts < this.restartPolicy.maxRestarts ? "it is being restarted (restart option): call again" : "open a new MCPClient";
+      hint = `The connection is gone${exit ? ` (${exit})` : ""}; ${next}${tail ? `. The server's stderr ended with:\n${tail}` : ""}`;
     }
     return new McpRequestError(request, String(this.server), rpcCode, err, hint);
   }
@@ -378,22 +546,22 @@ function normalise(server: McpServerConfig): McpServerConfig {
   throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
 }
 
+function causeOf(err: unknown): unknown {
+  return err instanceof Error ? err.cause : undefined;
+}
+
+function checkRestart(server: McpServerConfig, restart: RestartOptions | undefined): void {
+  if (restart === undefined) return;
+  const where = "MCPClient.open";
+  if (!(server instanceof StdioServer)) throw new OptionsError(where, "restart", `${where}: 'restart' is for stdio servers only; ${server} is not one`);
+  if (!Number.isInteger(restart?.maxRestarts) || restart.maxRestarts < 0) {
+    throw new OptionsError(where, "restart", `${where}: 'restart.maxRestarts' must be a non-negative integer, got ${String(restart?.maxRestarts)}`);
+  }
+  if (restart.backoffMs !== undefined && !(Number.isFinite(restart.backoffMs) && restart.backoffMs >= 0)) {
+    throw new OptionsError(where, "restart", `${where}: 'restart.backoffMs' must be a non-negative number of milliseconds, got ${String(restart.backoffMs)}`);
+  }
+}
+
 function requestTimeout(server: McpServerConfig, options: MCPClientOptions): number | undefined {
   return options.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
-}
-
-function stderrTail(transport: Transport): string {
-  return transport instanceof ProcessGroupStdioTransport ? transport.stderrTail.text() : "";
-}
-
-function httpStatusNote(err: unknown): string | undefined {
-  if (!(err instanceof sdkHttpClient.StreamableHTTPError) || typeof err.code !== "number" || err.code < 100) return undefined;
-  return err.code === 401 || err.code === 403 ? `HTTP ${err.code}: check the Authorization header` : `HTTP ${err.code}`;
-}
-
-function exitNote(transport: Transport): string | undefined {
-  if (!(transport instanceof ProcessGroupStdioTransport)) return undefined;
-  const s = transport.exitStatus;
-  if (!s) return undefined;
-  return s.signal ? `the server process was killed by ${s.signal}` : `the server process exited with code ${s.code}`;
 }

@@ -25,3 +25,23 @@ export class McpRequestError extends AgentkitError {
     super("mcp_request", `MCP ${request} on ${server} failed: ${why}${hint ? `. ${hint}` : ""}`, { cause });
   }
 }
+
+/**
+ * A streamable HTTP server answered 404 for the session: it lost it (a
+ * restart, an expiry). List calls are re-initialized and retried once; a
+ * `tools/call` is not retried (it may have run and had side effects) and
+ * fails with this. `renewed` says whether the client has a new session (so a
+ * call that is safe to repeat can be made again).
+ */
+export class McpSessionLostError extends McpRequestError {
+  constructor(
+    request: string,
+    server: string,
+    cause: unknown,
+    /** True when the client re-initialized and is usable again. */
+    readonly renewed: boolean,
+    hint: string,
+  ) {
+    super(request, server, undefined, cause, hint);
+  }
+}

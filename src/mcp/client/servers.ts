@@ -8,6 +8,8 @@
 import { isTimeoutMs } from "../../util/options.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { AgentkitOAuthProvider, oauthProvider } from "../oauth/oauth-provider.js";
 
 /** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */
 export type StderrMode = "pipe" | "inherit";
@@ -43,6 +45,13 @@ export interface StreamableHttpServerOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Default per-request timeout of a client over this server, in ms. Default 30 000. */
   readonly timeoutMs?: number;
+  /**
+   * OAuth 2.1 for a server behind auth: `"oauth"` (the shipped provider with
+   * its defaults, i.e. `oauthProvider()`), a provider from `oauthProvider({...})`
+   * (bound to this URL: tokens kept per server URL), or any SDK
+   * `OAuthClientProvider` of your own (used as it is). Never part of identity.
+   */
+  readonly auth?: OAuthClientProvider | "oauth";
 }
 
 /** The default `timeoutMs` of a `StreamableHttpServer`. */
@@ -136,6 +145,8 @@ export class StreamableHttpServer {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** The OAuth provider (a shipped one bound to `url`), or undefined for none. */
+  readonly auth: OAuthClientProvider | undefined;
 
   constructor(options: StreamableHttpServerOptions) {
     const where = "StreamableHttpServer";
@@ -155,6 +166,7 @@ export class StreamableHttpServer {
     this.url = url.href;
     this.headers = deepFreeze(stringRecord(options.headers, where, "headers"));
     this.timeoutMs = timeoutMs;
+    this.auth = authOf(options.auth, this.url, where);
     Object.freeze(this);
   }
 
@@ -173,6 +185,14 @@ export class StreamableHttpServer {
     const u = new URL(this.url);
     return `streamable HTTP server ${u.protocol}//${u.host}${u.pathname}`;
   }
+}
+
+function authOf(auth: StreamableHttpServerOptions["auth"], url: string, where: string): OAuthClientProvider | undefined {
+  if (auth === undefined) return undefined;
+  if (auth === "oauth") return oauthProvider().forServer(url);
+  if (auth instanceof AgentkitOAuthProvider) return auth.serverUrl === url ? auth : auth.forServer(url);
+  if (auth && typeof auth === "object" && typeof (auth as OAuthClientProvider).tokens === "function" && typeof (auth as OAuthClientProvider).redirectToAuthorization === "function") return auth;
+  throw new OptionsError(where, "auth", `${where}: 'auth' must be "oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... })), got ${auth === null ? "null" : typeof auth}`);
 }
 
 /** What `MCPClient.open()` accepts. */

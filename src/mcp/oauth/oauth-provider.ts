@@ -1,0 +1,277 @@
+/**
+ * @module mcp/oauth/oauth-provider
+ * The shipped `OAuthClientProvider`: what the SDK's client auth functions
+ * (discovery, registration, authorization code + PKCE, refresh, step-up)
+ * need from a client, and nothing they already do. It keeps the login per
+ * server URL in a 0600 file, takes the redirect back on a loopback route, and
+ * lets `openUrl` decide how the authorization URL reaches a person.
+ */
+import { randomBytes } from "node:crypto";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { OptionsError } from "../../errors/options.error.js";
+import { getLogger } from "../../util/logger.js";
+import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
+import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
+import { defaultTokenDir, TokenFile, type StoredLogin } from "./token-store.js";
+
+/** Options of `oauthProvider()`. */
+export interface OAuthProviderOptions {
+  /**
+   * How the authorization URL reaches a person. Default: open it in a
+   * browser (the optional `open` package, when installed and there is a
+   * display), else print it to stderr. A test or a headless worker passes
+   * its own (e.g. one that fetches the URL and follows its redirects).
+   */
+  readonly openUrl?: (url: URL) => void | Promise<void>;
+  /** Where the per-server token files go (created 0700). Default `defaultTokenDir()`. */
+  readonly tokenDir?: string;
+  /** `client_name` in dynamic registration. Default `"arc-agentkit"`. */
+  readonly clientName?: string;
+  /** Scopes asked for when neither the server's challenge nor its metadata names any. */
+  readonly scopes?: readonly string[];
+  /** A pre-registered client (the server offers no registration): its id, and its secret for a confidential client. */
+  readonly client?: { readonly clientId: string; readonly clientSecret?: string };
+  /** An https URL of this client's ID metadata document (used when the authorization server supports them). */
+  readonly clientMetadataUrl?: string;
+  /** How long a login waits for the redirect back, in ms. Default 300 000 (5 minutes). */
+  readonly callbackTimeoutMs?: number;
+}
+
+/** Print the URL for a person to open (the fallback of the default `openUrl`). */
+function printUrl(url: URL): void {
+  process.stderr.write(`To authorize, open this URL in a browser:\n\n  ${url.href}\n\n`);
+}
+
+/** The default `openUrl`: a browser through the optional `open` package when there is a display, else the URL printed. */
+async function openInBrowser(url: URL): Promise<void> {
+  const display = process.platform === "darwin" || process.platform === "win32" || !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY;
+  if (display) {
+    try {
+      const open = (await import("open" as string)) as { default: (target: string) => Promise<unknown> };
+      await open.default(url.href);
+      process.stderr.write(`Opened a browser to authorize. If it did not appear, open:\n  ${url.href}\n`);
+      return;
+    } catch {
+      // no `open` package, or no browser: print it
+    }
+  }
+  printUrl(url);
+}
+
+function checkOptions(o: OAuthProviderOptions): void {
+  const where = "oauthProvider";
+  if (o.openUrl !== undefined && typeof o.openUrl !== "function") throw new OptionsError(where, "openUrl", `${where}: 'openUrl' must be a function (url: URL) => void | Promise<void>`);
+  if (o.tokenDir !== undefined && (typeof o.tokenDir !== "string" || o.tokenDir === "")) throw new OptionsError(where, "tokenDir", `${where}: 'tokenDir' must be a non-empty path`);
+  if (o.clientName !== undefined && (typeof o.clientName !== "string" || o.clientName === "")) throw new OptionsError(where, "clientName", `${where}: 'clientName' must be a non-empty string`);
+  if (o.scopes !== undefined && (!Array.isArray(o.scopes) || o.scopes.some((s) => typeof s !== "string" || /\s/.test(s) || s === ""))) {
+    throw new OptionsError(where, "scopes", `${where}: 'scopes' must be an array of scope names without spaces`);
+  }
+  if (o.client !== undefined && (typeof o.client?.clientId !== "string" || o.client.clientId === "")) throw new OptionsError(where, "client", `${where}: 'client.clientId' must be a non-empty string`);
+  if (o.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(String(o.clientMetadataUrl))) {
+    throw new OptionsError(where, "clientMetadataUrl", `${where}: 'clientMetadataUrl' must be an https URL with a path`);
+  }
+  if (o.callbackTimeoutMs !== undefined && !(Number.isFinite(o.callbackTimeoutMs) && o.callbackTimeoutMs > 0)) {
+    throw new OptionsError(where, "callbackTimeoutMs", `${where}: 'callbackTimeoutMs' must be a positive number of milliseconds`);
+  }
+}
+
+/**
+ * The shipped OAuth client. Made by `oauthProvider()`; a `StreamableHttpServer`
+ * given it binds a copy to its URL (`forServer`) and starts its redirect
+ * listener (`start`) before connecting. Tokens and the registration live in
+ * the server's token file (never logged, never in argv); the PKCE verifier and
+ * `state` live in memory only.
+ *
+ * When a refresh token is refused (revoked, expired) the stored tokens are
+ * dropped and `OAuthLoginRequiredError` is thrown: a run does not start a
+ * login by surprise; `agentkit login <url>` (or `login()`) does.
+ */
+export class AgentkitOAuthProvider implements OAuthClientProvider {
+  private readonly file?: TokenFile;
+  private login: StoredLogin;
+  private redirect?: RedirectListener;
+  private verifier?: string;
+  private currentState?: string;
+  private pending?: Promise<string>;
+  private exchanging = false;
+
+  /** @internal Use `oauthProvider()`. */
+  constructor(
+    readonly options: OAuthProviderOptions,
+    /** The MCP server URL this copy is bound to (undefined: not bound yet). */
+    readonly serverUrl?: string,
+  ) {
+    checkOptions(options);
+    this.file = serverUrl === undefined ? undefined : new TokenFile(options.tokenDir ?? defaultTokenDir(), serverUrl);
+    this.login = this.file?.read() ?? { serverUrl: serverUrl ?? "" };
+  }
+
+  /** A copy bound to `serverUrl`, with that server's token file. */
+  forServer(serverUrl: string): AgentkitOAuthProvider {
+    return new AgentkitOAuthProvider(this.options, new URL(serverUrl).href);
+  }
+
+  /** Where this server's tokens are kept (undefined until bound). */
+  get tokenFile(): string | undefined {
+    return this.file?.path;
+  }
+
+  /** Start the redirect listener (the redirect URL is known from here on). Idempotent. */
+  async start(): Promise<void> {
+    this.bound();
+    this.redirect ??= await RedirectListener.start();
+  }
+
+  /** Stop the redirect listener. Idempotent. */
+  async stop(): Promise<void> {
+    const r = this.redirect;
+    this.redirect = undefined;
+    await r?.close();
+  }
+
+  /** Forget the stored tokens (the registration is kept), so the next connection logs in afresh. */
+  forgetTokens(): void {
+    this.login = { ...this.login, tokens: undefined };
+    this.persist();
+  }
+
+  /** The loopback redirect URI (`http://127.0.0.1:<port>/oauth/callback`) once `start()` ran. */
+  get redirectUrl(): string | undefined {
+    return this.redirect?.url;
+  }
+
+  /** The `clientMetadataUrl` option (a client ID metadata document), if any. */
+  get clientMetadataUrl(): string | undefined {
+    return this.options.clientMetadataUrl;
+  }
+
+  /** What dynamic registration sends: a public client (no secret) using code + refresh, with this redirect URI. */
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.options.scopes?.join(" ");
+    return {
+      client_name: this.options.clientName ?? "arc-agentkit",
+      redirect_uris: this.redirect ? [this.redirect.url] : [],
+      response_types: ["code"],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none",
+      ...(scope ? { scope } : {}),
+    };
+  }
+
+  /** A fresh random `state` for the next authorization (checked when the redirect comes back). */
+  state(): string {
+    return (this.currentState = randomBytes(16).toString("base64url"));
+  }
+
+  /** The pre-registered client, else the stored registration (none when it was made for another redirect URI). */
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const pre = this.options.client;
+    if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
+    const c = this.login.client as (OAuthClientInformationMixed & { redirect_uris?: string[] }) | undefined;
+    // A dynamic registration made for another redirect port is not reused: register again.
+    if (c?.redirect_uris && this.redirect && !c.redirect_uris.includes(this.redirect.url)) return undefined;
+    return c;
+  }
+
+  /** Keep a new registration in the token file (a pre-registered client is never overwritten). */
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    if (this.options.client) return;
+    this.login = { ...this.login, client: info };
+    this.persist();
+  }
+
+  /** The stored tokens, as they were saved. */
+  tokens(): OAuthTokens | undefined {
+    return this.login.tokens;
+  }
+
+  /** Keep new tokens in the token file (0600), unchanged. */
+  saveTokens(tokens: OAuthTokens): void {
+    this.login = { ...this.login, tokens };
+    this.persist();
+  }
+
+  /** Start waiting for the redirect back, then hand the authorization URL to `openUrl` (printed if that fails). */
+  async redirectToAuthorization(url: URL): Promise<void> {
+    const state = this.currentState ?? url.searchParams.get("state") ?? "";
+    if (!this.redirect) throw new OAuthCallbackError("the OAuth redirect listener is not running (call start() first)");
+    // Waiting before the URL goes out: a headless openUrl may complete the whole redirect before it returns.
+    this.pending = this.redirect.expect(state, this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
+    this.pending.catch(() => {});
+    try {
+      await (this.options.openUrl ?? openInBrowser)(url);
+    } catch (err) {
+      getLogger().warn(`OAuth for ${this.serverUrl}: openUrl failed (${err instanceof Error ? err.message : String(err)}); open the URL by hand`);
+      printUrl(url);
+    }
+  }
+
+  /**
+   * The authorization code of the login just started (`redirectToAuthorization`),
+   * once the redirect comes back.
+   *
+   * @throws OAuthCallbackError when the server redirected back with an error, or nobody finished in time.
+   */
+  async authorizationCode(): Promise<string> {
+    const p = this.pending;
+    this.pending = undefined;
+    if (!p) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no authorization is in progress`);
+    return p;
+  }
+
+  /** @internal Mark the code exchange (`finishAuth`) so a refused code is not mistaken for a refused refresh token. */
+  async exchange<T>(fn: () => Promise<T>): Promise<T> {
+    this.exchanging = true;
+    try {
+      return await fn();
+    } finally {
+      this.exchanging = false;
+    }
+  }
+
+  /** Keep the PKCE verifier (in memory only). */
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  /** The PKCE verifier of the authorization in progress. */
+  codeVerifier(): string {
+    if (!this.verifier) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no PKCE code verifier (no authorization was started)`);
+    return this.verifier;
+  }
+
+  /** Drop what the SDK says is no longer valid; a refused refresh token throws `OAuthLoginRequiredError`. */
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    const hadRefresh = !!this.login.tokens?.refresh_token;
+    if (scope === "all" || scope === "client") this.login = { ...this.login, client: undefined };
+    if (scope === "all" || scope === "tokens") this.login = { ...this.login, tokens: undefined };
+    if (scope === "all" || scope === "verifier") this.verifier = undefined;
+    this.persist();
+    if (scope === "tokens" && hadRefresh && !this.exchanging) {
+      throw new OAuthLoginRequiredError(this.serverUrl ?? "", "the authorization server refused the stored refresh token (revoked or expired)");
+    }
+  }
+
+  private bound(): TokenFile {
+    if (!this.file) throw new OptionsError("oauthProvider", "serverUrl", "oauthProvider: this provider is not bound to a server; pass it as StreamableHttpServer({ url, auth }) (or call forServer(url))");
+    return this.file;
+  }
+
+  private persist(): void {
+    this.bound().write(this.login);
+  }
+}
+
+/**
+ * The shipped OAuth client provider for `StreamableHttpServer({ url, auth })`
+ * (`auth: "oauth"` is `oauthProvider()`): discovery, registration
+ * (pre-registered `client`, `clientMetadataUrl`, or dynamic), authorization
+ * code + PKCE through a loopback redirect on 127.0.0.1, refresh and scope
+ * step-up are the SDK's; this keeps the state and reaches the person.
+ *
+ * @throws OptionsError when an option has the wrong type or shape.
+ */
+export function oauthProvider(options: OAuthProviderOptions = {}): AgentkitOAuthProvider {
+  return new AgentkitOAuthProvider(options);
+}

@@ -1,0 +1,31 @@
+/**
+ * @module mcp/oauth/oauth.error
+ * The errors of the shipped OAuth client: a login that has to be done again,
+ * and an authorization that came back refused or never came back.
+ */
+import { AgentkitError } from "../../errors/agentkit.error.js";
+
+/**
+ * The stored login for a server can no longer be used (its refresh token was
+ * refused: revoked or expired) and a person has to log in again. The message
+ * names the server and the command that does it.
+ */
+export class OAuthLoginRequiredError extends AgentkitError {
+  constructor(
+    /** The MCP server URL the login was for. */
+    readonly serverUrl: string,
+    why: string,
+  ) {
+    super("oauth_login_required", `OAuth for ${serverUrl}: ${why}; log in again with: agentkit login ${serverUrl}`);
+  }
+}
+
+/**
+ * The authorization step failed: the authorization server redirected back
+ * with an `error`, the `state` did not match, or nobody finished in time.
+ */
+export class OAuthCallbackError extends AgentkitError {
+  constructor(message: string) {
+    super("oauth_callback", message);
+  }
+}

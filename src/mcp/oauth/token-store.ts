@@ -1,0 +1,76 @@
+/**
+ * @module mcp/oauth/token-store
+ * Where the shipped OAuth provider keeps what a login produced, per MCP
+ * server URL: one JSON file each, mode 0600, in a 0700 directory under the
+ * user's config directory. Written whole (a private temp file renamed over
+ * the old one), so a reader never sees half a file and another user never
+ * sees any of it.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { createPrivateFile } from "../../wire/mcp-config-file.js";
+
+/** What is kept for one server. */
+export interface StoredLogin {
+  /** The MCP server URL (the file's key). */
+  readonly serverUrl: string;
+  /** The client registration (dynamic, or a client ID metadata document URL), as the SDK handed it over. */
+  client?: OAuthClientInformationMixed;
+  /** The tokens, as the SDK handed them over (its `issuer` stamp included). */
+  tokens?: OAuthTokens;
+}
+
+/**
+ * The default token directory: `$XDG_CONFIG_HOME/arc-agentkit/oauth`, else
+ * `~/.config/arc-agentkit/oauth` (`%APPDATA%\arc-agentkit\oauth` on Windows).
+ */
+export function defaultTokenDir(): string {
+  const base = process.env.XDG_CONFIG_HOME || (process.platform === "win32" && process.env.APPDATA) || join(homedir(), ".config");
+  return join(base, "arc-agentkit", "oauth");
+}
+
+/** One server's file in `dir`. */
+export class TokenFile {
+  /** The file's path: a hash of the server URL, so the URL itself is not in a directory listing. */
+  readonly path: string;
+
+  constructor(
+    readonly dir: string,
+    readonly serverUrl: string,
+  ) {
+    this.path = join(dir, `${createHash("sha256").update(serverUrl).digest("hex").slice(0, 32)}.json`);
+  }
+
+  /** What is stored (an empty login when there is no file, or it is unreadable or for another URL). */
+  read(): StoredLogin {
+    try {
+      const data = JSON.parse(readFileSync(this.path, "utf8")) as StoredLogin;
+      if (data && data.serverUrl === this.serverUrl) return { serverUrl: this.serverUrl, client: data.client, tokens: data.tokens };
+    } catch {
+      // none yet, or not ours to read: start empty
+    }
+    return { serverUrl: this.serverUrl };
+  }
+
+  /** Replace the file with `login` (0600, via a private temp file renamed into place). */
+  write(login: StoredLogin): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.dir, 0o700);
+    const tmp = `${this.path}.${randomBytes(6).toString("hex")}.tmp`;
+    createPrivateFile(tmp, `${JSON.stringify(login, null, 2)}\n`, "the OAuth token file");
+    try {
+      renameSync(tmp, this.path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** Delete the file (a logout). */
+  remove(): void {
+    rmSync(this.path, { force: true });
+  }
+}
