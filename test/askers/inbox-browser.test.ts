@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
+import { approvalGuard } from "../../src/mcp/approvals/index.js";
 import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
 
 // The few browser globals the page.evaluate callbacks use (the test tsconfig has no DOM lib).
@@ -174,5 +175,37 @@ describe("ApprovalInbox in Chromium", () => {
     await page.locator("#decisions tbody tr").first().waitFor();
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(await page.locator("article").count()).toBe(2);
+  });
+
+  it("one inbox, many askers: two ApprovalServers and a server-side guard ask at once, each question shows which, each gets its own answer", async () => {
+    const { page, inbox, prompt: engine, server: engineServer } = await setup();
+    const deploy = await approvalsAsking(inbox.asker({ source: "deploy" }));
+    cleanups.push(() => deploy.close());
+    const billingAsker = inbox.asker({ source: "billing-module" });
+    const guard = approvalGuard({ asker: billingAsker, ctx: billingAsker });
+    const fromEngine = engine("Write", { file_path: "a.txt" });
+    const fromDeploy = deploy.prompt("Write", { file_path: "b.txt" });
+    const fromGuard = guard({ tool: { requiresApproval: true }, name: "refund", qualifiedName: "mcp__billing__refund", arguments: { order: 17 } });
+    const writes = page.getByRole("article", { name: "Write" });
+    await expect.poll(() => writes.count()).toBe(2);
+    const refund = question(page, "mcp__billing__refund");
+    expect(await refund.locator(".from").textContent()).toBe("billing-module");
+    expect(await refund.textContent()).toContain("source mcp_guard");
+    const byFrom = (from: string) => writes.filter({ has: page.locator(".from", { hasText: new RegExp(`^${from}$`) }) });
+    expect(await byFrom("deploy").locator("pre").textContent()).toContain("b.txt");
+    await byFrom("deploy").getByRole("button", { name: "Reject", exact: true }).click();
+    await byFrom("deploy").getByLabel("Note").fill("deploys are frozen");
+    await byFrom("deploy").getByRole("button", { name: "Confirm rejection" }).click();
+    await byFrom("engine").getByRole("button", { name: "Approve", exact: true }).click();
+    await refund.getByRole("button", { name: "Approve", exact: true }).click();
+    expect(await fromDeploy).toEqual({ behavior: "deny", message: "deploys are frozen" });
+    expect(await fromEngine).toEqual({ behavior: "allow", updatedInput: { file_path: "a.txt" } });
+    expect(await fromGuard).toEqual({ allowed: true });
+    expect(engineServer.decisions.map((d) => d.allowed)).toEqual([true]);
+    expect(deploy.server.decisions.map((d) => d.allowed)).toEqual([false]);
+    expect(guard.decisions[0]).toMatchObject({ tool: "mcp__billing__refund", allowed: true, source: "asker", via: "mcp_guard", actor: "inbox" });
+    const rows = page.locator("#decisions tbody tr");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect((await rows.allTextContents()).map((t) => /engine|deploy|billing-module/.exec(t)?.[0]).sort()).toEqual(["billing-module", "deploy", "engine"]);
   });
 });
