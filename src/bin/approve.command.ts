@@ -34,12 +34,31 @@ interface ApproveRequest {
   readonly autoAllow: readonly string[];
 }
 
+/** Flags in the user's command that would take the prompts away from the person (or clash with the ones added). */
+const REFUSED_FLAGS: Readonly<Record<string, string>> = {
+  "--permission-prompt-tool": "agentkit approve adds its own --permission-prompt-tool; remove yours",
+  "--dangerously-skip-permissions": "it skips the permission prompts a person is here to answer",
+  "--allow-dangerously-skip-permissions": "it lets the run skip the permission prompts a person is here to answer",
+};
+
+function checkCommand(command: readonly string[]): void {
+  for (const [i, word] of command.entries()) {
+    const name = word.split("=")[0]!;
+    if (REFUSED_FLAGS[name]) throw new UsageError(`agentkit approve: the command holds ${name}: ${REFUSED_FLAGS[name]}`);
+    const mode = name === "--permission-mode" ? (word.includes("=") ? word.slice(word.indexOf("=") + 1) : command[i + 1]) : undefined;
+    if (mode === "bypassPermissions" || mode === "dontAsk") {
+      throw new UsageError(`agentkit approve: the command holds --permission-mode ${mode}, which settles every prompt without asking; remove it so the person is asked`);
+    }
+  }
+}
+
 function request(argv: readonly string[]): ApproveRequest | null {
   const line = parseCommandLine("approve", argv, OPTIONS);
   if (flag(line, "help")) return null;
   if (flag(line, "web") === flag(line, "tty")) throw new UsageError("agentkit approve: choose who answers: --web (a page in the browser) or --tty (this terminal), exactly one");
   if (line.positionals.length) throw new UsageError(`agentkit approve: unexpected argument '${line.positionals[0]}'; put the claude command after '--': agentkit approve --web -- claude -p "..."`);
   if (!line.rest || line.rest.length === 0) throw new UsageError('agentkit approve: give the claude command after \'--\', e.g. agentkit approve --web -- claude -p "fix the tests"');
+  checkCommand(line.rest);
   const timeoutMs = parseMilliseconds("approve", "timeout-ms", stringOption(line, "timeout-ms"));
   const auditPath = stringOption(line, "audit");
   return {

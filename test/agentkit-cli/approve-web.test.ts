@@ -143,6 +143,12 @@ describe("agentkit approve --web -- claude -p ...", () => {
     const tty = await runAgentkit(["approve", "--tty", "--", "true"]);
     expect(tty.code).toBe(1);
     expect(tty.stderr).toMatch(/not a TTY.*ApprovalInbox/);
+    const bypass = await runAgentkit(["approve", "--web", "--", "claude", "-p", "x", "--permission-mode", "bypassPermissions"]);
+    expect(bypass.code).toBe(2);
+    expect(bypass.stderr).toContain("--permission-mode bypassPermissions, which settles every prompt without asking");
+    const own = await runAgentkit(["approve", "--web", "--", "claude", "-p", "x", "--permission-prompt-tool=stdio"]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain("adds its own --permission-prompt-tool");
     const missing = await runAgentkit(["approve", "--web", "--", "/nonexistent/claude", "-p", "x"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("could not run '/nonexistent/claude'");
