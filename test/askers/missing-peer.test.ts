@@ -32,6 +32,19 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
   expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
-  expect(out.exports).toEqual(["NoTerminalError", "PROMPTS_INSTALL_LINE", "TerminalAsker"]);
+  expect(out.exports).toEqual(["InboxStoreError", "NoTerminalError", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "migrateInboxStore", "postgresInboxStore"]);
   expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
+});
+
+it("without pg: the askers entry imports, and postgresInboxStore() throws MissingPeerError naming the install line", () => {
+  dir = mkdtempSync(join(tmpdir(), "akt-askers-nopg-"));
+  for (const sub of ["askers", "errors", "util", "agents"]) cpSync(join(DIST, sub), join(dir, "dist", sub), { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  const script = `
+    const { postgresInboxStore } = await import("./dist/askers/index.js");
+    try { postgresInboxStore({ connectionString: "postgres://someone@127.0.0.1:5432/db" }); console.log("NO THROW"); }
+    catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+  expect(run.stderr).toBe("");
+  expect(JSON.parse(run.stdout)).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "pg", installLine: "npm install pg@8.23.1" });
 });

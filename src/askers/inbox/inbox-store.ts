@@ -1,0 +1,192 @@
+/**
+ * @module askers/inbox/inbox-store
+ * Where an inbox's questions and decisions live, behind one small interface:
+ * the asking side puts a question and waits for it to be settled; the page
+ * settles it (compare-and-set: the first settlement wins). The default store
+ * lives in this process; a database-backed one (rows for the truth, a
+ * notification for the wake-up) implements the same interface so asking
+ * processes elsewhere and the one page meet there.
+ */
+import type { GateSource } from "../../gate/gate-source.js";
+
+/** Where a question stands. Only `pending` can change, exactly once. */
+export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" | "abandoned";
+
+/** A person's answer as the page recorded it. */
+export interface InboxAnswer {
+  /** `approve`, `reject` or `modify`. */
+  readonly kind: "approve" | "reject" | "modify";
+  /** The name typed on the page (default `"inbox"`). */
+  readonly actor: string;
+  /** A rejection's note (may be empty). */
+  readonly note?: string;
+  /** For `modify`: the edited arguments (a JSON object, checked by the page's server). */
+  readonly value?: Record<string, unknown>;
+}
+
+/** One question as stored (plain JSON, so a database can hold it). */
+export interface StoredQuestion {
+  /** The inbox's own id (a UUID), the key of every operation. */
+  readonly id: string;
+  /** The tool call's id as the asking side named it, when there was one. */
+  readonly callId: string | null;
+  /** The tool name (`"(no tool)"` for a plain question). */
+  readonly tool: string;
+  /** The arguments as asked about. */
+  readonly arguments: Record<string, unknown>;
+  /** The question in words. */
+  readonly question: string;
+  /** Which entry point asked (`approval_server`, `mcp_guard`, `react`, ...), or `null`. */
+  readonly source: string | null;
+  /** Which run or server it came from: the `source` given to `inbox.asker({ source })`. */
+  readonly from: string;
+  /** When it was asked, ISO 8601. */
+  readonly askedAt: string;
+  /** When the asking side's deadline fires, ISO 8601, or `null` (it waits forever). */
+  readonly deadlineAt: string | null;
+  readonly status: QuestionStatus;
+  /** Set when `status` is `answered`. */
+  readonly answer?: InboxAnswer;
+  /** When it stopped being pending, ISO 8601. */
+  readonly settledAt?: string;
+  /** Why it was timed out, withdrawn or abandoned, in words. */
+  readonly reason?: string;
+  /** The asking process, in a shared store (`host:pid:...`); a question whose process stops renewing its lease is `abandoned`. */
+  readonly worker?: string;
+}
+
+/** One row of the decisions list: a gate record's facts (without the arguments), plus where it came from. */
+export interface StoredDecision {
+  /** The row's key: the question's id when the row is about an inbox question, else a fresh UUID. */
+  readonly id: string;
+  readonly tool: string;
+  readonly allowed: boolean;
+  /** How it was settled: `asker`, `auto_allow`, `autonomy`, `timeout` or `error`. */
+  readonly source: GateSource;
+  readonly asked: boolean;
+  readonly actor: string | null;
+  readonly reason: string;
+  /** ISO 8601. */
+  readonly at: string;
+  /** Which run or server (the asker's `source`). */
+  readonly from: string;
+  /** True once the gate's own record replaced the row the page wrote on answering. */
+  readonly confirmed: boolean;
+}
+
+/** What a store tells its subscribers. */
+export type InboxEvent =
+  | { readonly type: "question"; readonly question: StoredQuestion }
+  | { readonly type: "settled"; readonly question: StoredQuestion }
+  | { readonly type: "decision"; readonly decision: StoredDecision }
+  /** A shared store lost its database: events may be missed until `available` (an asker waiting then denies, source `error`). */
+  | { readonly type: "unavailable"; readonly error: Error }
+  /** The database is back; events missed meanwhile have been delivered. */
+  | { readonly type: "available" };
+
+/** How a settlement went: it took effect, or the question was not pending (its current state, or `undefined` when unknown). */
+export type SettleResult = { readonly ok: true; readonly question: StoredQuestion } | { readonly ok: false; readonly question: StoredQuestion | undefined };
+
+/** What settles a pending question. */
+export type Settlement =
+  | { readonly status: "answered"; readonly answer: InboxAnswer }
+  | { readonly status: "timed_out" | "withdrawn"; readonly reason: string };
+
+/**
+ * The store seam of `ApprovalInbox.start({ store })` and `inboxAsker({ store })`.
+ * Every method may be asynchronous (a database round trip). Contract:
+ * - `put` adds a pending question and announces it (`question`).
+ * - `settle` is compare-and-set: only a `pending` question changes, exactly
+ *   once; the winner announces `settled`; a loser gets `{ ok: false }` and
+ *   the question as it now stands.
+ * - `recordDecision` inserts, or replaces the row with the same `id`, and announces `decision`.
+ * - `subscribe` delivers every later event, in order, until the returned function is called.
+ */
+export interface InboxStore {
+  put(question: StoredQuestion): Promise<void>;
+  settle(id: string, settlement: Settlement): Promise<SettleResult>;
+  get(id: string): Promise<StoredQuestion | undefined>;
+  /** Pending questions, oldest first. */
+  pending(): Promise<StoredQuestion[]>;
+  /** The latest decisions, newest first (at most `limit`). */
+  decisions(limit: number): Promise<StoredDecision[]>;
+  recordDecision(decision: StoredDecision): Promise<void>;
+  subscribe(listener: (event: InboxEvent) => void): () => void;
+}
+
+/** How many settled questions and decisions the in-process store keeps (the oldest are dropped). */
+export const MEMORY_STORE_LIMIT = 1000;
+
+/**
+ * The default store: everything in this process's memory, bounded (the
+ * newest `MEMORY_STORE_LIMIT` decisions and settled questions are kept).
+ * Listeners are called synchronously, in order; one that throws is skipped.
+ */
+export class MemoryInboxStore implements InboxStore {
+  readonly #questions = new Map<string, StoredQuestion>();
+  readonly #decisions = new Map<string, StoredDecision>();
+  readonly #listeners = new Set<(event: InboxEvent) => void>();
+
+  put(question: StoredQuestion): Promise<void> {
+    this.#questions.set(question.id, Object.freeze({ ...question }));
+    this.#trim(this.#questions, (q) => q.status !== "pending");
+    this.#emit({ type: "question", question: this.#questions.get(question.id)! });
+    return Promise.resolve();
+  }
+
+  settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    const q = this.#questions.get(id);
+    if (!q || q.status !== "pending") return Promise.resolve({ ok: false, question: q });
+    const settledAt = new Date().toISOString();
+    const next: StoredQuestion = Object.freeze(
+      settlement.status === "answered" ? { ...q, status: "answered", answer: Object.freeze({ ...settlement.answer }), settledAt } : { ...q, status: settlement.status, reason: settlement.reason, settledAt },
+    );
+    this.#questions.set(id, next);
+    this.#emit({ type: "settled", question: next });
+    return Promise.resolve({ ok: true, question: next });
+  }
+
+  get(id: string): Promise<StoredQuestion | undefined> {
+    return Promise.resolve(this.#questions.get(id));
+  }
+
+  pending(): Promise<StoredQuestion[]> {
+    return Promise.resolve([...this.#questions.values()].filter((q) => q.status === "pending"));
+  }
+
+  decisions(limit: number): Promise<StoredDecision[]> {
+    return Promise.resolve([...this.#decisions.values()].reverse().slice(0, limit));
+  }
+
+  recordDecision(decision: StoredDecision): Promise<void> {
+    const row = Object.freeze({ ...decision });
+    // A replaced row keeps its place: the list is ordered by when the question was first decided.
+    this.#decisions.set(row.id, row);
+    this.#trim(this.#decisions, () => true);
+    this.#emit({ type: "decision", decision: row });
+    return Promise.resolve();
+  }
+
+  subscribe(listener: (event: InboxEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: InboxEvent): void {
+    for (const l of [...this.#listeners]) {
+      try {
+        l(event);
+      } catch {
+        // one broken subscriber must not keep the others (or the asker) from hearing it
+      }
+    }
+  }
+
+  #trim<T>(map: Map<string, T>, removable: (v: T) => boolean): void {
+    if (map.size <= MEMORY_STORE_LIMIT) return;
+    for (const [k, v] of map) {
+      if (map.size <= MEMORY_STORE_LIMIT) break;
+      if (removable(v)) map.delete(k);
+    }
+  }
+}
