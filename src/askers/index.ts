@@ -15,3 +15,5 @@ export { InboxStoreError } from "./inbox/inbox-store.error.js";
 export type { InboxStoreFailure } from "./inbox/inbox-store.error.js";
 export { PG_INSTALL_LINE } from "./inbox/pg-peer.js";
 export type { PgPool, PgClient, PgResult } from "./inbox/pg-peer.js";
+export { pgliteInboxStore, PGLITE_INSTALL_LINE } from "./inbox/pglite-store.js";
+export type { PgliteInboxStoreOptions } from "./inbox/pglite-store.js";

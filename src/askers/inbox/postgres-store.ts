@@ -37,6 +37,8 @@ export interface PostgresInboxStoreOptions {
   readonly worker?: string;
   /** How long a process's questions outlive its last heartbeat before they are abandoned. Default 15 000 ms; renewed every third of it. */
   readonly leaseMs?: number;
+  /** End `pool` on `close()` too (as the store does with the pool it makes). Default false. */
+  readonly ownsPool?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -84,7 +86,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = checkTimeoutMs(options.leaseMs ?? 15_000, where, "leaseMs")!;
     this.#channel = channelOf(this.schema);
-    this.#ownPool = options.pool === undefined;
+    this.#ownPool = options.pool === undefined || options.ownsPool === true;
     this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 4, connectionTimeoutMillis: 5000 });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
