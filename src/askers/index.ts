@@ -8,6 +8,7 @@ export { TerminalAsker } from "./terminal-asker.js";
 export type { TerminalAskerOptions } from "./terminal-asker.js";
 export { NoTerminalError } from "./no-terminal.error.js";
 export { PROMPTS_INSTALL_LINE } from "./prompt-library.js";
+export { MemoryInboxStore } from "./inbox/inbox-store.js";
 export type { InboxStore, InboxEvent, InboxAnswer, QuestionStatus, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox/inbox-store.js";
 export { PostgresInboxStore, postgresInboxStore, migrateInboxStore } from "./inbox/postgres-store.js";
 export type { PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
