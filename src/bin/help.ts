@@ -11,6 +11,7 @@ Usage:
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
+  agentkit approve --web|--tty -- claude -p "..."   answer a headless claude run's permission prompts
   agentkit inbox migrate <postgres-url>          create the shared approval inbox's tables (once per database)
 
 Options for every command:
@@ -41,6 +42,9 @@ Options:
                             it holds the token; removed on stop). http only
   --codex                 print the Codex form: a 0600 env file holding the token, and the
                             'codex exec -c ...' overrides (the token never appears in argv)
+  --approve <tty|web>     answer the module's approval prompts (its approval server and its
+                            server-side guard) on this terminal, or on a page in the browser
+                            (the one-time login URL is printed once). http only
   --verbose               stack traces on failure
   -h, --help              this text
 
@@ -118,7 +122,29 @@ Example:
   agentkit call get-sum --args '{"a": 2, "b": 3}' -- npx -y @modelcontextprotocol/server-everything
 `;
 
-/** \`agentkit inbox --help\`. */
+/** `agentkit approve --help`. */
+export const APPROVE_HELP = `Usage: agentkit approve (--web | --tty) [options] -- <claude command...>
+
+Starts an approval server answered by a person — on a page in the browser
+(--web: the one-time login URL is printed once, on stderr) or on this terminal
+(--tty) — runs the claude command with the permission-prompt flags added
+(--permission-prompt-tool, --mcp-config <0600 file>, --strict-mcp-config,
+--setting-sources ""; the token stays in the file, never in argv), and exits
+with the command's exit code.
+
+Options:
+  --web                   answer on the approval inbox page
+  --tty                   answer on this terminal (the command gets no stdin)
+  --timeout-ms <N>        deny a prompt nobody answered within N ms (default: wait)
+  --audit <PATH>          append every decision to a JSONL audit file (0600, fsync'd)
+  --auto-allow <Tool>     approve this tool without asking (repeatable; by name only)
+  -h, --help              this text
+
+Example:
+  agentkit approve --web -- claude -p "run the checks" --mcp-config ./engine.json
+`;
+
+/** `agentkit inbox --help`. */
 export const INBOX_HELP = `Usage: agentkit inbox migrate <postgres-url> [--schema NAME]
        agentkit inbox migrate --store-env VAR [--schema NAME]
 

@@ -18,6 +18,7 @@ import { UsageError } from "./cli.error.js";
 import type { FailureContext } from "./failure-line.js";
 import type { ModuleClass } from "./load-module.js";
 import { SERVE_HELP } from "./help.js";
+import { approveMode, startApprover, type Approver, type ApproveMode } from "./approver.js";
 import { withSpinner } from "./spinner.js";
 
 const OPTIONS: OptionTable = {
@@ -26,6 +27,7 @@ const OPTIONS: OptionTable = {
   "timeout-ms": { type: "string" },
   "write-mcp-json": { type: "string" },
   codex: { type: "boolean" },
+  approve: { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -39,6 +41,8 @@ interface ServeRequest {
   readonly timeoutMs?: number;
   readonly writeMcpJson?: string;
   readonly codex: boolean;
+  /** Who answers the module's approval prompts (`--approve`); unset: the module's own Asker. */
+  readonly approve?: ApproveMode;
 }
 
 function request(argv: readonly string[]): ServeRequest | null {
@@ -61,7 +65,12 @@ function request(argv: readonly string[]): ServeRequest | null {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: '${dir}' is not an existing directory; create it or choose another path`);
   }
   const timeoutMs = parseMilliseconds("serve", "timeout-ms", stringOption(line, "timeout-ms"));
+  const approve = approveMode("serve", stringOption(line, "approve"));
+  if (approve !== undefined && transport === "stdio") {
+    throw new UsageError("agentkit serve: --approve is for --transport http; with --transport stdio this process's stdin and stdout carry the protocol, so no person can be asked here");
+  }
   return {
+    ...(approve !== undefined ? { approve } : {}),
     file,
     ...(stringOption(line, "export") !== undefined ? { exportName: stringOption(line, "export") } : {}),
     transport,
@@ -122,6 +131,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     for (const m of ["log", "info", "debug"] as const) console[m] = (...a: unknown[]) => console.error(...a);
   }
   const stop = stopSignal();
+  let approver: Approver | undefined;
   try {
     // Loaded only now: --help and usage errors stay fast (no DI, no validators).
     const { importModuleFile, pickModule } = await import("./load-module.js");
@@ -129,12 +139,15 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const chosen = pickModule(req.file, path, exports, req.exportName);
     const { bootstrap } = await import("../mcp/di/index.js");
     if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
+    approver = req.approve ? await startApprover(req.approve, chosen.exportName) : undefined;
+    const person = approver ? { asker: approver.asker, ctx: approver.ctx } : {};
     const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
-      bootstrap(chosen.module, { transport: "http", ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
+      bootstrap(chosen.module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
     );
-    return await serveHttp(req, app, stop.received);
+    return await serveHttp(req, app, stop.received, approver);
   } finally {
     stop.dispose();
+    await approver?.stop();
   }
 }
 
@@ -208,7 +221,15 @@ function claudeLines(app: McpApp, configPath: string): string[] {
   return ["Claude Code:", `  ${shellLine(words)}`];
 }
 
-async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>): Promise<number> {
+/** The lines saying who answers the approval prompts, when `--approve` chose someone. */
+function approverLines(app: McpApp, approver: Approver | undefined): string[] {
+  if (!approver) return [];
+  if (!app.approvals && !app.guard) return ["  --approve: this module names no approvals (no approval server, no guard): nothing will be asked"];
+  if (approver.loginUrl) return [`  approvals are answered in the browser: ${approver.loginUrl}`, "    (a one-time link: it logs one browser in and is printed only here)"];
+  return ["  approvals are answered on this terminal"];
+}
+
+async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>, approver?: Approver): Promise<number> {
   const spec = app.spec!;
   const files = new ServeFiles();
   // A credential must not outlive its server, also if we die on the way out.
@@ -221,6 +242,7 @@ async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS
     out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
     for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
     if (app.approvals) out.push(`  approvals: ${app.approvals.toolName} at ${app.approvals.url}`);
+    out.push(...approverLines(app, approver));
     out.push("");
     out.push(...(req.codex ? codexLines(app, files) : claudeLines(app, configPath)));
     out.push("");

@@ -21,7 +21,8 @@ afterEach(() => {
 
 it("arc-agentkit/askers imports without @inquirer/*, and the construction check names the install line", () => {
   dir = mkdtempSync(join(tmpdir(), "akt-askers-nopeer-"));
-  for (const sub of ["askers", "errors", "util", "agents"]) cpSync(join(DIST, sub), join(dir, "dist", sub), { recursive: true });
+  // The whole build, and no node_modules: neither the prompt library nor express (the inbox's listener) is there.
+  cpSync(DIST, join(dir, "dist"), { recursive: true });
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   const script = `
     const askers = await import("./dist/askers/index.js");
@@ -32,13 +33,13 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
   expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
-  expect(out.exports).toEqual(["InboxStoreError", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(out.exports).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
   expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
 });
 
 it("without pg: the askers entry imports, and postgresInboxStore() throws MissingPeerError naming the install line", () => {
   dir = mkdtempSync(join(tmpdir(), "akt-askers-nopg-"));
-  for (const sub of ["askers", "errors", "util", "agents"]) cpSync(join(DIST, sub), join(dir, "dist", sub), { recursive: true });
+  cpSync(DIST, join(dir, "dist"), { recursive: true });
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   const script = `
     const { postgresInboxStore } = await import("./dist/askers/index.js");

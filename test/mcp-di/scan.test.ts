@@ -143,7 +143,7 @@ describe("bootstrap options", () => {
   it("are checked, naming the option and what is accepted", async () => {
     expect((await refusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): 'timeoutMs' must be a positive number of milliseconds, got -1");
     expect((await refusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): 'transport' must be "http" or "stdio", got "ws"`);
-    expect((await refusal(PlainModule, { port: 1 } as never)).message).toBe("bootstrap(PlainModule): unknown option 'port'. Accepted options: container, ctx, transport, timeoutMs, serve, stdin, stdout");
+    expect((await refusal(PlainModule, { port: 1 } as never)).message).toBe("bootstrap(PlainModule): unknown option 'port'. Accepted options: container, ctx, transport, timeoutMs, serve, stdin, stdout, asker");
     expect((await refusal(PlainModule, { transport: "stdio", serve: false })).step).toBe("options");
   });
 

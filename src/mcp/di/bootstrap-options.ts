@@ -4,6 +4,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { DependencyContainer } from "tsyringe";
+import type { Asker } from "../../agents/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 
 /** A module class (decorated with `@McpServer`). */
@@ -32,4 +33,11 @@ export interface BootstrapOptions {
   readonly stdin?: Readable;
   /** For `transport: "stdio"`: write the protocol here, and nothing else may. Default `process.stdout`. */
   readonly stdout?: Writable;
+  /**
+   * Answers the module's approval prompts instead of the Asker its
+   * `approvals` token resolves to (the `agentkit serve --approve` flag). Used
+   * only when the module names `approvals`: it does not add approvals to a
+   * module that has none.
+   */
+  readonly asker?: Asker;
 }

@@ -130,6 +130,7 @@ function buildRegistry(c: DependencyContainer, plan: ModulePlan): ToolRegistry {
 function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefined {
   const token = plan.meta.approvals;
   if (token === undefined) return undefined;
+  if (plan.options.asker !== undefined) return plan.options.asker;
   let asker: Asker;
   try {
     asker = c.resolve(token);

@@ -54,7 +54,7 @@ export interface ModulePlan {
   readonly options: BootstrapOptions;
 }
 
-const OPTION_KEYS = new Set(["container", "ctx", "transport", "timeoutMs", "serve", "stdin", "stdout"]);
+const OPTION_KEYS = new Set(["container", "ctx", "transport", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
 
 function checkOptions(name: string, options: BootstrapOptions): void {
   const fail = (why: string): never => {
@@ -69,6 +69,7 @@ function checkOptions(name: string, options: BootstrapOptions): void {
   if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
   if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");
   if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("'container' must be a tsyringe DependencyContainer");
+  if (options.asker !== undefined && typeof options.asker?.ask !== "function") fail("'asker' must be an Asker (an object with ask(request))");
   if (transport !== "stdio" && (options.stdin !== undefined || options.stdout !== undefined)) fail(`'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
 

@@ -1,0 +1,125 @@
+/**
+ * @module askers/inbox/inbox-html
+ * The inbox page as plain server-rendered HTML: one renderer for a pending
+ * question's `article` and one for a decision's row, used both for the first
+ * page and for the fragments the live stream sends (so the page and the
+ * updates can never disagree). Pure: no I/O.
+ */
+import { timeLeft } from "../question-view.js";
+import type { StoredDecision, StoredQuestion } from "./inbox-store.js";
+import { INBOX_SCRIPT, INBOX_STYLE } from "./inbox-script.js";
+
+/** Escape text for HTML element content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** The status line of a question that is no longer pending, or `""`. */
+export function closedText(q: StoredQuestion): string {
+  if (q.status === "timed_out") return `Timed out — ${q.reason ?? "the deadline passed"}. Nothing can be decided here any more.`;
+  if (q.status === "withdrawn") return `Withdrawn — ${q.reason ?? "the asking side gave up"}. Nothing can be decided here any more.`;
+  if (q.status === "answered") return `Answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}.`;
+  return "";
+}
+
+function countdown(q: StoredQuestion, now: number): string {
+  if (q.deadlineAt === null) return `<span class="timer">no deadline</span>`;
+  const ms = Date.parse(q.deadlineAt) - now;
+  const text = ms > 0 ? `time left ${timeLeft(ms)}` : "deadline passed";
+  return `<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>`;
+}
+
+/** One question as an `article`: heading = tool name; the arguments; source, from, countdown; the three answers and their forms. */
+export function questionHtml(q: StoredQuestion, now = Date.now()): string {
+  const id = escapeHtml(q.id);
+  const json = JSON.stringify(q.arguments, null, 2);
+  const closed = q.status !== "pending";
+  const aria = closed ? ' aria-disabled="true"' : "";
+  return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h">
+<h3 id="q-${id}-h">${escapeHtml(q.tool)}</h3>
+<p class="meta">source <b>${escapeHtml(q.source ?? "(none)")}</b> · from <b class="from">${escapeHtml(q.from)}</b> · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time> · ${countdown(q, now)}</p>
+<p class="ask">${escapeHtml(q.question)}</p>
+<pre class="args" aria-label="Arguments of ${escapeHtml(q.tool)}" tabindex="0">${escapeHtml(json)}</pre>
+<p class="outcome" data-role="outcome">${escapeHtml(closedText(q))}</p>
+<div class="actions" role="group" aria-label="Answer ${escapeHtml(q.tool)}">
+<button type="button" data-act="approve"${aria}>Approve</button>
+<button type="button" data-act="reject" aria-expanded="false" aria-controls="q-${id}-reject"${aria}>Reject</button>
+<button type="button" data-act="modify" aria-expanded="false" aria-controls="q-${id}-modify"${aria}>Modify</button>
+</div>
+<form class="reject" id="q-${id}-reject" data-form="reject" hidden>
+<label for="q-${id}-note">Note</label>
+<input id="q-${id}-note" name="note" autocomplete="off" maxlength="2000">
+<button type="submit">Confirm rejection</button>
+</form>
+<form class="modify" id="q-${id}-modify" data-form="modify" hidden>
+<label for="q-${id}-args">Arguments (JSON)</label>
+<textarea id="q-${id}-args" name="arguments" rows="8" spellcheck="false" aria-describedby="q-${id}-err">${escapeHtml(json)}</textarea>
+<p class="error" id="q-${id}-err" role="alert" data-role="error"></p>
+<button type="submit">Save and approve</button>
+</form>
+</article>`;
+}
+
+/** One decision as a table row (keyed by `data-id`, so the gate's record replaces the page's). */
+export function decisionHtml(d: StoredDecision): string {
+  const allowed = d.allowed ? "yes" : "no";
+  return `<tr data-id="${escapeHtml(d.id)}" class="${d.allowed ? "allowed" : "denied"}">
+<td>${escapeHtml(d.tool)}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(d.actor ?? "—")}</td><td>${escapeHtml(d.reason)}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(d.from)}</td>
+</tr>`;
+}
+
+/** What the whole page shows. */
+export interface PageState {
+  readonly pending: readonly StoredQuestion[];
+  readonly decisions: readonly StoredDecision[];
+  /** The nonce of this response's Content-Security-Policy (the inline style and script carry it). */
+  readonly nonce: string;
+  /** The inbox's base path, e.g. `/inbox`. */
+  readonly base: string;
+}
+
+/** The whole page: the actor field, the live region, the pending questions and the decisions table. */
+export function pageHtml(state: PageState): string {
+  const nonce = escapeHtml(state.nonce);
+  const questions = state.pending.map((q) => questionHtml(q)).join("\n");
+  const rows = state.decisions.map(decisionHtml).join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Approval inbox</title>
+<style nonce="${nonce}">${INBOX_STYLE}</style>
+</head>
+<body data-base="${escapeHtml(state.base)}">
+<header>
+<h1>Approval inbox</h1>
+<p><label for="actor">Your name (recorded as who decided)</label> <input id="actor" name="actor" value="inbox" maxlength="100" autocomplete="name"></p>
+<p id="connection" class="connection">Connecting for live questions…</p>
+</header>
+<div id="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
+<main>
+<section aria-labelledby="pending-h">
+<h2 id="pending-h">Pending questions (<span id="pending-count">${state.pending.length}</span>)</h2>
+<p id="empty" class="empty"${state.pending.length ? " hidden" : ""}>Nothing is waiting for you.</p>
+<div id="pending">
+${questions}
+</div>
+</section>
+<section aria-labelledby="decisions-h">
+<h2 id="decisions-h">Decisions</h2>
+<table id="decisions">
+<caption class="visually-hidden">Past decisions, newest first</caption>
+<thead><tr><th scope="col">Tool</th><th scope="col">Allowed</th><th scope="col">Source</th><th scope="col">Asked</th><th scope="col">Actor</th><th scope="col">Reason</th><th scope="col">Time</th><th scope="col">From</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</section>
+</main>
+<script nonce="${nonce}">${INBOX_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,167 @@
+/**
+ * @module askers/inbox/inbox-routes
+ * The inbox's HTTP surface, mounted on the loopback listener: the page, its
+ * live stream (server-sent events) and the answer endpoint. The listener has
+ * already applied its Host/Origin checks and the route's session check.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseArguments } from "../question-view.js";
+import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
+import type { InboxAnswer, InboxEvent, InboxStore, StoredQuestion } from "./inbox-store.js";
+
+/** How many decisions the page shows. */
+export const PAGE_DECISIONS = 200;
+/** The largest answer body accepted. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** A comment on every live stream this often, so proxies and the browser keep it open. */
+const HEARTBEAT_MS = 15_000;
+
+/** Headers on every page response: nothing cached, framed, sniffed or referred; only this page's own script runs. */
+export function pageHeaders(nonce: string): Record<string, string> {
+  return {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+function json(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  res.end(text);
+}
+
+/** What a click on a question that is no longer pending is told. */
+export function refusedText(q: StoredQuestion): string {
+  if (q.status === "timed_out") return `This question timed out before your answer arrived (${q.reason ?? "its deadline passed"}); the asking side already denied it. Nothing was decided.`;
+  if (q.status === "withdrawn") return `This question was withdrawn (${q.reason ?? "the asking side gave up"}). Nothing was decided.`;
+  return `This question was already answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}. Your answer was not recorded.`;
+}
+
+function settledData(q: StoredQuestion): Record<string, unknown> {
+  return { id: q.id, tool: q.tool, status: q.status, text: closedText(q) };
+}
+
+/** One live-stream message. */
+function sse(res: ServerResponse, event: string, data: Record<string, unknown>): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function toSse(res: ServerResponse, event: InboxEvent): void {
+  if (event.type === "question") sse(res, "question", { id: event.question.id, tool: event.question.tool, from: event.question.from, html: questionHtml(event.question) });
+  else if (event.type === "settled") sse(res, "settled", settledData(event.question));
+  else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
+  else sse(res, "store", { available: event.type === "available" });
+}
+
+async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    req.resume();
+    return { ok: false, status: 415, error: `an answer must be sent as application/json, got ${type || "no Content-Type"}` };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, error: `an answer may be at most ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch (err) {
+    return { ok: false, status: 400, error: `the answer is not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false; error: string; field?: string };
+
+/** Check an answer body: `{ id, kind: approve|reject|modify, actor?, note?, arguments? (JSON text, for modify) }`. */
+export function parseAnswer(body: unknown): ParsedAnswer {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return { ok: false, error: "an answer must be a JSON object { id, kind, actor?, note?, arguments? }" };
+  const b = body as Record<string, unknown>;
+  if (typeof b.id !== "string" || b.id === "") return { ok: false, error: "id must be the question's id (a string)", field: "id" };
+  if (b.kind !== "approve" && b.kind !== "reject" && b.kind !== "modify") return { ok: false, error: `kind must be approve, reject or modify, got ${JSON.stringify(b.kind) ?? "nothing"}`, field: "kind" };
+  if (b.actor !== undefined && typeof b.actor !== "string") return { ok: false, error: "actor must be a string (the name typed on the page)", field: "actor" };
+  const actor = ((b.actor as string | undefined) ?? "").trim().slice(0, 100) || "inbox";
+  if (b.note !== undefined && typeof b.note !== "string") return { ok: false, error: "note must be a string", field: "note" };
+  const note = ((b.note as string | undefined) ?? "").trim().slice(0, 2000);
+  if (b.kind !== "modify") return { ok: true, id: b.id, answer: { kind: b.kind, actor, ...(note ? { note } : {}) } };
+  if (typeof b.arguments !== "string") return { ok: false, error: "arguments must be the edited arguments as JSON text", field: "arguments" };
+  const parsed = parseArguments(b.arguments);
+  if (!parsed.ok) return { ok: false, error: parsed.error, field: "arguments" };
+  return { ok: true, id: b.id, answer: { kind: "modify", actor, value: parsed.value } };
+}
+
+const DONE: Record<InboxAnswer["kind"], string> = {
+  approve: "Approved. The asking side has its answer.",
+  reject: "Rejected. The asking side has its answer.",
+  modify: "Approved with the edited arguments. The asking side has its answer.",
+};
+
+/** The page's request handler (paths relative to the inbox's base) and its open live streams. */
+export class InboxRoutes {
+  readonly #streams = new Set<ServerResponse>();
+
+  constructor(
+    readonly store: InboxStore,
+    readonly base: string,
+  ) {}
+
+  /** Answer one request under the base path. */
+  handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const method = req.method ?? "GET";
+    if (path === "/" && (method === "GET" || method === "HEAD")) return this.#page(res);
+    if (path === "/events" && method === "GET") return this.#events(req, res);
+    if (path === "/answer" && method === "POST") return this.#answer(req, res);
+    req.resume();
+    json(res, path === "/" || path === "/events" || path === "/answer" ? 405 : 404, { error: `nothing answers ${method} ${path} on this inbox (GET ${this.base}/, GET ${this.base}/events, POST ${this.base}/answer)` });
+  };
+
+  async #page(res: ServerResponse): Promise<void> {
+    const nonce = randomBytes(16).toString("base64");
+    const [pending, decisions] = await Promise.all([this.store.pending(), this.store.decisions(PAGE_DECISIONS)]);
+    const html = pageHtml({ pending, decisions, nonce, base: this.base });
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(html), ...pageHeaders(nonce) });
+    res.end(html);
+  }
+
+  async #events(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    res.write(": live questions\nretry: 1000\n\n");
+    this.#streams.add(res);
+    // Subscribe before reading the pending list, so nothing falls between them (the page drops duplicates).
+    const unsubscribe = this.store.subscribe((event) => toSse(res, event));
+    const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+    heartbeat.unref();
+    const done = (): void => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      this.#streams.delete(res);
+    };
+    req.once("close", done);
+    res.once("close", done);
+    for (const q of await this.store.pending()) toSse(res, { type: "question", question: q });
+  }
+
+  async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    if (!body.ok) return json(res, body.status, { error: body.error });
+    const parsed = parseAnswer(body.value);
+    if (!parsed.ok) return json(res, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
+    const result = await this.store.settle(parsed.id, { status: "answered", answer: parsed.answer });
+    if (result.ok) return json(res, 200, { ok: true, status: "answered", message: DONE[parsed.answer.kind] });
+    if (!result.question) return json(res, 404, { error: `no question with id ${JSON.stringify(parsed.id).slice(0, 80)} on this inbox` });
+    return json(res, 409, { error: refusedText(result.question), status: result.question.status });
+  }
+
+  /** End every live stream (the page shows it reconnecting). */
+  closeStreams(): void {
+    for (const res of this.#streams) res.end();
+    this.#streams.clear();
+  }
+}

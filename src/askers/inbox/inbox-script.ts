@@ -1,0 +1,174 @@
+/**
+ * @module askers/inbox/inbox-script
+ * The page's small inline script and style (no build step). The script opens
+ * the live stream, inserts the server-rendered fragments it sends, counts
+ * down deadlines, checks edited arguments before sending them (the server
+ * checks again) and posts the person's answers as JSON with the page's own
+ * Origin and cookie.
+ */
+
+/** The inline style. Focus is always visible; nothing depends on colour alone. */
+export const INBOX_STYLE = `
+body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1rem 1.5rem;color:#1b1b1b;background:#fafafa}
+h1{margin:.2rem 0}h2{margin-top:1.5rem}h3{margin:.1rem 0 .3rem;font-family:ui-monospace,monospace}
+.question{background:#fff;border:1px solid #bbb;border-left:6px solid #1f5fbf;border-radius:6px;padding:.6rem 1rem;margin:.8rem 0}
+.question.closed{border-left-color:#888;background:#f1f1f1}
+.question.closed .actions button{opacity:.6}
+.meta{margin:.2rem 0;color:#333}.ask{margin:.2rem 0;color:#444}
+pre.args{background:#f4f6f8;border:1px solid #d6dbe0;padding:.5rem;overflow:auto;max-height:20rem;margin:.4rem 0}
+.actions{display:flex;gap:.5rem;margin:.4rem 0}
+button{font:inherit;padding:.3rem .9rem;border-radius:4px;border:1px solid #555;background:#fff;cursor:pointer}
+button[data-act=approve]{background:#1d6b2f;color:#fff;border-color:#1d6b2f}
+button[data-act=reject]{background:#a4262c;color:#fff;border-color:#a4262c}
+:focus-visible{outline:3px solid #f0a500;outline-offset:2px}
+form{margin:.4rem 0;display:flex;flex-direction:column;gap:.3rem;max-width:40rem}
+[hidden]{display:none !important}
+textarea{font:14px/1.4 ui-monospace,monospace}
+.error{color:#a4262c;font-weight:600;margin:0}.error:empty{display:none}
+.outcome{font-weight:600;margin:.2rem 0}.outcome:empty{display:none}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+tr.denied td:nth-child(2){color:#a4262c;font-weight:600}tr.allowed td:nth-child(2){color:#1d6b2f;font-weight:600}
+.connection{color:#555;margin:.2rem 0}.empty{color:#555}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
+
+/** The inline script (plain ES2020, no dependencies). */
+export const INBOX_SCRIPT = `
+(() => {
+  "use strict";
+  const base = document.body.dataset.base;
+  const pending = document.getElementById("pending");
+  const tbody = document.querySelector("#decisions tbody");
+  const announcer = document.getElementById("announcer");
+  const actorInput = document.getElementById("actor");
+  const connection = document.getElementById("connection");
+  try { const saved = localStorage.getItem("agentkit-inbox-actor"); if (saved) actorInput.value = saved; } catch {}
+  actorInput.addEventListener("change", () => { try { localStorage.setItem("agentkit-inbox-actor", actorInput.value.trim()); } catch {} });
+
+  const announce = (text) => { announcer.textContent = ""; setTimeout(() => { announcer.textContent = text; }, 30); };
+  const fragment = (html) => { const t = document.createElement("template"); t.innerHTML = html.trim(); return t.content.firstElementChild; };
+  const articleOf = (id) => document.getElementById("q-" + id);
+  const count = () => {
+    const n = pending.querySelectorAll("article").length;
+    document.getElementById("pending-count").textContent = String(n);
+    document.getElementById("empty").hidden = n > 0;
+  };
+  const pad = (n) => String(n).padStart(2, "0");
+  const left = (ms) => { const t = Math.max(0, Math.ceil(ms / 1000)); const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60; return h > 0 ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s); };
+  const tick = () => {
+    for (const el of document.querySelectorAll("[data-deadline]")) {
+      const art = el.closest("article");
+      if (art && art.dataset.status !== "pending") continue;
+      const ms = Date.parse(el.dataset.deadline) - Date.now();
+      el.textContent = ms > 0 ? "time left " + left(ms) : "deadline passed";
+    }
+  };
+  setInterval(tick, 1000);
+
+  const close = (art, status, text) => {
+    art.dataset.status = status;
+    art.classList.add("closed");
+    for (const b of art.querySelectorAll(".actions button")) b.setAttribute("aria-disabled", "true");
+    art.querySelector("[data-role=outcome]").textContent = text;
+    const timer = art.querySelector("[data-deadline]");
+    if (timer && status === "timed_out") timer.textContent = "timed out";
+  };
+  const remove = (art) => {
+    const hadFocus = art.contains(document.activeElement);
+    const next = art.nextElementSibling || art.previousElementSibling;
+    art.remove();
+    count();
+    if (hadFocus) (next ? next.querySelector("button") : document.getElementById("pending-h")).focus();
+  };
+
+  const events = new EventSource(base + "/events");
+  events.addEventListener("open", () => { connection.textContent = "Live: new questions appear here without a reload."; });
+  events.addEventListener("error", () => { connection.textContent = "Connection lost; reconnecting…"; });
+  events.addEventListener("question", (e) => {
+    const data = JSON.parse(e.data);
+    if (articleOf(data.id)) return;
+    pending.appendChild(fragment(data.html));
+    count();
+    tick();
+    announce("New question: " + data.tool + " from " + data.from);
+  });
+  events.addEventListener("settled", (e) => {
+    const data = JSON.parse(e.data);
+    const art = articleOf(data.id);
+    if (!art) return;
+    if (data.status === "answered") { remove(art); announce(data.tool + ": " + data.text); }
+    else { close(art, data.status, data.text); announce(data.tool + ": " + data.text); }
+  });
+  events.addEventListener("decision", (e) => {
+    const data = JSON.parse(e.data);
+    const row = fragment("<table><tbody>" + data.html + "</tbody></table>").querySelector("tr");
+    const old = tbody.querySelector('tr[data-id="' + CSS.escape(data.id) + '"]');
+    if (old) old.replaceWith(row); else tbody.insertBefore(row, tbody.firstElementChild);
+  });
+
+  const parseArgs = (text) => {
+    let value;
+    try { value = JSON.parse(text); } catch (err) { return { error: "not valid JSON: " + err.message + '. The arguments must be a JSON object, e.g. {"path": "a.txt"}' }; }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const got = value === null ? "null" : Array.isArray(value) ? "an array" : "a " + typeof value;
+      return { error: "not a JSON object: got " + got + '. The arguments must be a JSON object, e.g. {"path": "a.txt"}' };
+    }
+    return { value };
+  };
+
+  const send = async (art, body) => {
+    const outcome = art.querySelector("[data-role=outcome]");
+    body.id = art.dataset.id;
+    body.actor = actorInput.value.trim() || "inbox";
+    outcome.textContent = "Sending…";
+    let res, data;
+    try {
+      res = await fetch(base + "/answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
+      data = await res.json();
+    } catch (err) { outcome.textContent = "Could not reach the inbox: " + err.message; announce(outcome.textContent); return; }
+    if (res.ok) { outcome.textContent = data.message; return; }
+    if (data.status && data.status !== "pending") close(art, data.status, data.error);
+    else outcome.textContent = data.error;
+    if (data.field === "arguments") { art.querySelector("[data-role=error]").textContent = data.error; outcome.textContent = ""; }
+    announce(data.error);
+  };
+
+  const toggle = (art, which, button) => {
+    const form = art.querySelector("form[data-form=" + which + "]");
+    const open = form.hidden;
+    form.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    if (open) form.querySelector("input, textarea").focus();
+  };
+
+  pending.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-act]");
+    if (!button) return;
+    const art = button.closest("article");
+    const act = button.dataset.act;
+    if (act === "approve") void send(art, { kind: "approve" });
+    else toggle(art, act, button);
+  });
+  pending.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    const form = e.target.closest("form");
+    if (!form) return;
+    form.hidden = true;
+    const button = form.closest("article").querySelector("button[data-act=" + form.dataset.form + "]");
+    button.setAttribute("aria-expanded", "false");
+    button.focus();
+  });
+  pending.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const art = form.closest("article");
+    if (form.dataset.form === "reject") { void send(art, { kind: "reject", note: form.elements.note.value }); return; }
+    const error = art.querySelector("[data-role=error]");
+    const parsed = parseArgs(form.elements.arguments.value);
+    if (parsed.error) { error.textContent = parsed.error; form.elements.arguments.focus(); return; }
+    error.textContent = "";
+    void send(art, { kind: "modify", arguments: form.elements.arguments.value });
+  });
+  count();
+})();
+`;

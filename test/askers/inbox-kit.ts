@@ -1,0 +1,58 @@
+/**
+ * @module test/askers/inbox-kit
+ * Shared pieces of the inbox tests: the Debian Chromium driven headless by
+ * playwright-core (one browser per test file), a logged-in page on an inbox,
+ * and a real ApprovalServer answered by an inbox asker, called over loopback
+ * the way the Claude CLI calls it.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { ApprovalInbox } from "../../src/askers/index.js";
+import type { InboxAsker } from "../../src/askers/index.js";
+import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
+import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
+
+/** Debian's chromium binary (not the /usr/bin wrapper script). `.ci/run` installs it. */
+export const CHROMIUM = "/usr/lib/chromium/chromium";
+
+/** Launch the one browser of a test file. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+}
+
+/** A page logged in on `inbox` (a fresh browser context: its own cookie jar). */
+export async function loggedInPage(browser: Browser, inbox: ApprovalInbox): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  await page.goto(inbox.loginUrl);
+  await page.getByText("Live: new questions appear here").waitFor();
+  return { context, page };
+}
+
+/** The CLI's answer to one permission prompt, parsed. */
+export interface CliAnswer {
+  readonly behavior: "allow" | "deny";
+  readonly updatedInput?: Record<string, unknown>;
+  readonly message?: string;
+}
+
+/** A started ApprovalServer asking `asker` (also its `gate.check` target), and a real MCP client calling it. */
+export async function approvalsAsking(asker: InboxAsker, options: Omit<ApprovalServerOptions, "asker"> = {}): Promise<{
+  server: ApprovalServer;
+  prompt(tool: string, input: Record<string, unknown>, id?: string): Promise<CliAnswer>;
+  close(): Promise<void>;
+}> {
+  const server = await ApprovalServer.open({ asker, ctx: asker, ...options });
+  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  return {
+    server,
+    prompt: async (tool, input, id) => {
+      const result = await client.callTool("approve", { tool_name: tool, input, ...(id ? { tool_use_id: id } : {}) });
+      return JSON.parse((result.content[0] as { text: string }).text) as CliAnswer;
+    },
+    close: async () => {
+      await client.close();
+      await server.stop();
+    },
+  };
+}

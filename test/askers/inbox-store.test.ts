@@ -1,0 +1,160 @@
+/**
+ * @module test/askers/inbox-store.test
+ * The inbox's parts without a browser: the in-process store's
+ * compare-and-set and its events; the asker's answers, deadline and
+ * decisions rows (the page's row replaced by the gate's record); the answer
+ * parser the server applies; HTML escaping; option errors; the entry's exports.
+ */
+import { describe, expect, it } from "vitest";
+import * as askers from "../../src/askers/index.js";
+import { InboxAsker, inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
+import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js";
+import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
+import { gateVerdict } from "../../src/gate/index.js";
+
+function questionFor(id: string, tool = "Write"): StoredQuestion {
+  return { id, callId: null, tool, arguments: { a: 1 }, question: "ok?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
+}
+
+/** Answers the first question `store` announces with `answer`. */
+function answerNext(store: MemoryInboxStore, answer: Parameters<MemoryInboxStore["settle"]>[1]): void {
+  const off = store.subscribe((e) => {
+    if (e.type !== "question") return;
+    off();
+    queueMicrotask(() => void store.settle(e.question.id, answer));
+  });
+}
+
+describe("MemoryInboxStore", () => {
+  it("settles a pending question exactly once and announces it; a loser is told the state", async () => {
+    const store = new MemoryInboxStore();
+    const events: InboxEvent["type"][] = [];
+    store.subscribe((e) => events.push(e.type));
+    await store.put(questionFor("q1"));
+    const first = await store.settle("q1", { status: "answered", answer: { kind: "approve", actor: "ada" } });
+    const second = await store.settle("q1", { status: "timed_out", reason: "late" });
+    expect(first).toMatchObject({ ok: true, question: { status: "answered", answer: { actor: "ada" } } });
+    expect(second).toMatchObject({ ok: false, question: { status: "answered" } });
+    expect(await store.settle("nope", { status: "withdrawn", reason: "x" })).toEqual({ ok: false, question: undefined });
+    expect(events).toEqual(["question", "settled"]);
+    expect(await store.pending()).toEqual([]);
+  });
+
+  it("a decision with the same id replaces the row, keeping its place", async () => {
+    const store = new MemoryInboxStore();
+    const row = { tool: "T", allowed: true, source: "asker" as const, asked: true, actor: "a", reason: "r", at: "2026-01-01T00:00:00Z", from: "f", confirmed: false };
+    await store.recordDecision({ ...row, id: "1" });
+    await store.recordDecision({ ...row, id: "2" });
+    await store.recordDecision({ ...row, id: "1", allowed: false, confirmed: true });
+    expect((await store.decisions(10)).map((d) => [d.id, d.allowed])).toEqual([
+      ["2", true],
+      ["1", false],
+    ]);
+  });
+});
+
+describe("InboxAsker", () => {
+  it("returns the page's answer as a Decision with the actor; the gate's record replaces the page's row", async () => {
+    const store = new MemoryInboxStore();
+    const asker = inboxAsker({ store, source: "engine" });
+    answerNext(store, { status: "answered", answer: { kind: "modify", actor: "ada", value: { path: "b" } } });
+    const verdict = await gateVerdict({ tool: "Edit", arguments: { path: "a" }, via: "approval_server", id: "toolu_9", asker });
+    expect(verdict).toMatchObject({ allowed: true, source: "asker", arguments: { path: "b" } });
+    const [provisional] = await store.decisions(10);
+    expect(provisional).toMatchObject({ tool: "Edit", allowed: true, actor: "ada", from: "engine", confirmed: false });
+    asker.emit("gate.check", { ...verdict.record, arguments: undefined });
+    const rows = await store.decisions(10);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: provisional!.id, confirmed: true, source: "asker", actor: "ada" });
+    asker.emit("gate.check", { tool: "Read", allowed: true, source: "auto_allow", asked: false, actor: null, reason: "pre-approved", id: null, at: "2026-01-01T00:00:00Z" });
+    expect((await store.decisions(10)).map((d) => d.source)).toEqual(["auto_allow", "asker"]);
+    asker.emit("tool.call", { tool: "x" });
+    asker.emit("gate.check", { tool: "x", source: "made-up" });
+    expect(await store.decisions(10)).toHaveLength(2);
+  });
+
+  it("at its deadline the question is marked timed out and ask() answers expired; a later answer is refused", async () => {
+    const store = new MemoryInboxStore();
+    const asker = new InboxAsker({ store });
+    let id = "";
+    store.subscribe((e) => {
+      if (e.type === "question") id = e.question.id;
+    });
+    const decision = await asker.ask({ question: "q", toolCall: { id: "1", name: "Deploy", arguments: {} }, timeoutMs: 50 });
+    expect(decision).toMatchObject({ kind: "expired", note: expect.stringContaining("deadline passed") });
+    expect(await store.get(id)).toMatchObject({ status: "timed_out", from: "agentkit" });
+    expect(await store.pending()).toEqual([]);
+    expect(await store.settle(id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false, question: { status: "timed_out" } });
+    expect(await store.decisions(1)).toEqual([]); // no row until the gate reports the timeout
+  });
+
+  it("the gate's own timeout withdraws the question from the page as timed out", async () => {
+    const store = new MemoryInboxStore();
+    const asker = new InboxAsker({ store, source: "s" });
+    let id = "";
+    store.subscribe((e) => {
+      if (e.type === "question") id = e.question.id;
+    });
+    const verdict = await gateVerdict({ tool: "Deploy", arguments: {}, via: "approval_server", asker, timeoutMs: 30 });
+    asker.emit("gate.check", { ...verdict.record });
+    expect(verdict.source).toBe("timeout");
+    expect(await store.get(id)).toMatchObject({ status: "timed_out" });
+    expect(await store.settle(id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false });
+  });
+
+  it("refuses bad options by name", () => {
+    expect(() => new InboxAsker({} as never)).toThrow(/store must be an InboxStore/);
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), source: "" })).toThrow(/source must be a non-empty name/);
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), sorce: "x" } as never)).toThrow(/unknown option 'sorce'. Accepted options: store, source/);
+  });
+});
+
+describe("ApprovalInbox.start", () => {
+  it("refuses bad options by name, before binding anything", async () => {
+    await expect(askers.ApprovalInbox.start({ port: -1 })).rejects.toThrow(/port must be an integer 0-65535/);
+    await expect(askers.ApprovalInbox.start({ path: "inbox/" })).rejects.toThrow(/path must look like "\/inbox"/);
+    await expect(askers.ApprovalInbox.start({ store: {} as never })).rejects.toThrow(/store must implement InboxStore/);
+    await expect(askers.ApprovalInbox.start({ token: "x" } as never)).rejects.toThrow(/unknown option 'token'. Accepted options: store, port, path/);
+  });
+
+  it("two inboxes on one listener get their own paths and their own cookies", async () => {
+    await using a = await askers.ApprovalInbox.start();
+    await using b = await askers.ApprovalInbox.start();
+    expect(new URL(a.url).port).toBe(new URL(b.url).port);
+    expect([new URL(a.url).pathname, new URL(b.url).pathname]).toEqual(["/inbox/", "/inbox-2/"]);
+    const cookieOf = async (loginUrl: string) => (await fetch(loginUrl, { redirect: "manual" })).headers.get("set-cookie")!;
+    const ca = await cookieOf(a.loginUrl);
+    expect(ca).toMatch(/; Path=\/inbox; HttpOnly; SameSite=Strict$/);
+    const pair = ca.split(";")[0]!;
+    expect((await fetch(a.url, { headers: { Cookie: pair } })).status).toBe(200);
+    expect((await fetch(b.url, { headers: { Cookie: pair } })).status).toBe(401);
+  });
+});
+
+describe("the answer the server accepts", () => {
+  it("checks kind, actor, note and (for modify) the arguments as a JSON object", () => {
+    expect(parseAnswer({ id: "1", kind: "approve" })).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "inbox" } });
+    expect(parseAnswer({ id: "1", kind: "reject", note: "  no  ", actor: " ada " })).toEqual({ ok: true, id: "1", answer: { kind: "reject", actor: "ada", note: "no" } });
+    expect(parseAnswer({ id: "1", kind: "modify", arguments: '{"a": 2}' })).toMatchObject({ ok: true, answer: { value: { a: 2 } } });
+    expect(parseAnswer({ id: "1", kind: "modify", arguments: "{a" })).toMatchObject({ ok: false, field: "arguments", error: expect.stringMatching(/^not valid JSON: /) });
+    expect(parseAnswer({ id: "1", kind: "modify", arguments: "null" })).toMatchObject({ ok: false, error: expect.stringMatching(/^not a JSON object: got null/) });
+    expect(parseAnswer({ id: "1", kind: "allow" })).toMatchObject({ ok: false, error: 'kind must be approve, reject or modify, got "allow"' });
+    expect(parseAnswer([1])).toMatchObject({ ok: false });
+    expect(parseAnswer({ kind: "approve" })).toMatchObject({ ok: false, field: "id" });
+  });
+});
+
+describe("the page's HTML", () => {
+  it("escapes everything that came from outside (tool name, arguments, source, reason)", () => {
+    const evil = '<img src=x onerror="alert(1)">';
+    const html = questionHtml({ ...questionFor("q"), tool: evil, arguments: { x: evil }, from: evil, question: evil });
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    const row = decisionHtml({ id: "1", tool: evil, allowed: false, source: "asker", asked: true, actor: evil, reason: evil, at: "2026-01-01T00:00:00Z", from: evil, confirmed: true });
+    expect(row).not.toContain("<img");
+  });
+});
+
+it("arc-agentkit/askers exports exactly these names", () => {
+  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+});
