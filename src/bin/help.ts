@@ -13,6 +13,7 @@ Usage:
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
   agentkit login <url> [--scope S]...             log in to an MCP server behind OAuth; tokens kept 0600
   agentkit approve --web|--tty -- claude -p "..."   answer a headless claude run's permission prompts
+  agentkit inbox migrate <postgres-url>          create the shared approval inbox's tables (once per database)
 
 Options for every command:
   -h, --help      this text (agentkit <command> --help for the command's)
@@ -164,4 +165,25 @@ Options:
 
 Example:
   agentkit approve --web -- claude -p "run the checks" --mcp-config ./engine.json
+`;
+
+/** `agentkit inbox --help`. */
+export const INBOX_HELP = `Usage: agentkit inbox migrate <postgres-url> [--schema NAME]
+       agentkit inbox migrate --store-env VAR [--schema NAME]
+
+Creates, or brings up to date, the tables of the shared approval inbox in a
+PostgreSQL database: run it once per database before workers ask and the page
+answers there. Idempotent, and safe to run from several machines at once.
+
+The URL is postgres://user@host:port/database. A command line is visible to
+every user of the machine, so a URL holding a password is refused: put the
+whole URL in a variable and pass --store-env VAR, or the password in PGPASSWORD.
+
+Options:
+  --store-env VAR   read the database URL from the variable VAR
+  --schema NAME     the schema holding the tables (default agentkit_inbox)
+  -h, --help        this text
+
+Example:
+  PGPASSWORD=... agentkit inbox migrate postgres://inbox@db.internal:5432/approvals
 `;

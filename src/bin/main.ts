@@ -8,7 +8,7 @@ import { EXIT_USAGE } from "./cli.error.js";
 import { explainFailure, verboseDetail, type FailureContext } from "./failure-line.js";
 import { MAIN_HELP } from "./help.js";
 
-const COMMANDS = ["serve", "inspect", "call", "login", "approve"] as const;
+const COMMANDS = ["serve", "inspect", "call", "login", "approve", "inbox"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function version(): string {
@@ -29,6 +29,8 @@ async function run(command: Command, argv: readonly string[], context: FailureCo
       return (await import("./login.command.js")).loginCommand(argv, context);
     case "approve":
       return (await import("./approve.command.js")).approveCommand(argv, context);
+    case "inbox":
+      return (await import("./inbox.command.js")).inboxCommand(argv, context);
   }
 }
 

@@ -35,6 +35,7 @@ describe("agentkit --help and --version", () => {
     ["serve", "Usage: agentkit serve <module-file> [options]", ["--export <Name>", "--transport <http|stdio>", "--timeout-ms <N>", "--write-mcp-json <PATH>", "--codex"]],
     ["inspect", "Usage: agentkit inspect [options] -- <command...>", ["--url <URL>", "--header", "--json", "--prefix", "--json shape (stable):"]],
     ["call", "Usage: agentkit call <tool> [--args '{...}'] [options] -- <command...>", ["--args <json>", "--url <URL>", "isError"]],
+    ["inbox", "Usage: agentkit inbox migrate <postgres-url> [--schema NAME]", ["--store-env VAR", "--schema NAME", "PGPASSWORD"]],
   ])("agentkit %s --help documents its options and exits 0", async (command, first, options) => {
     for (const flag of ["--help", "-h"]) {
       const r = await runAgentkit([command, flag]);
@@ -61,7 +62,7 @@ describe("agentkit --help and --version", () => {
 
 describe("command lines that cannot run as written exit 2 with one line", () => {
   it("names an unknown command and lists the real ones", async () => {
-    expect(await usageError(["frobnicate"])).toBe("agentkit: unknown command 'frobnicate'. Commands: serve, inspect, call, login, approve (see agentkit --help)");
+    expect(await usageError(["frobnicate"])).toBe("agentkit: unknown command 'frobnicate'. Commands: serve, inspect, call, login, approve, inbox (see agentkit --help)");
   });
 
   it("names an unknown option and lists the accepted ones", async () => {

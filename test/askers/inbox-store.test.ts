@@ -156,5 +156,5 @@ describe("the page's HTML", () => {
 });
 
 it("arc-agentkit/askers exports exactly these names", () => {
-  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PROMPTS_INSTALL_LINE", "TerminalAsker", "inboxAsker"]);
+  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
 });

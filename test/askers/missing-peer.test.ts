@@ -33,6 +33,19 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
   expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
-  expect(out.exports).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PROMPTS_INSTALL_LINE", "TerminalAsker", "inboxAsker"]);
+  expect(out.exports).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
   expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
+});
+
+it("without pg: the askers entry imports, and postgresInboxStore() throws MissingPeerError naming the install line", () => {
+  dir = mkdtempSync(join(tmpdir(), "akt-askers-nopg-"));
+  cpSync(DIST, join(dir, "dist"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
+  const script = `
+    const { postgresInboxStore } = await import("./dist/askers/index.js");
+    try { postgresInboxStore({ connectionString: "postgres://someone@127.0.0.1:5432/db" }); console.log("NO THROW"); }
+    catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+  expect(run.stderr).toBe("");
+  expect(JSON.parse(run.stdout)).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "pg", installLine: "npm install pg@8.23.1" });
 });

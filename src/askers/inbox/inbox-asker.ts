@@ -109,12 +109,20 @@ export class InboxAsker implements Asker {
   #await(question: StoredQuestion, timeoutMs: number | undefined): Promise<Decision> {
     return new Promise<Decision>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const unsubscribe = this.#store.subscribe((event: InboxEvent) => {
-        if (event.type !== "settled" || event.question.id !== question.id) return;
+      let done = false;
+      const finish = (): boolean => {
+        if (done) return false;
+        done = true;
         unsubscribe();
         clearTimeout(timer);
         this.#pending.delete(question.id);
-        const q = event.question;
+        return true;
+      };
+      const expired = (note: string): void => {
+        if (finish()) resolve(Object.freeze({ kind: "expired", note }));
+      };
+      const settled = (q: StoredQuestion): void => {
+        if (!finish()) return;
         if (q.status === "answered") {
           this.#remember(q);
           void this.#store.recordDecision(answeredRow(q)).catch(() => undefined);
@@ -122,20 +130,27 @@ export class InboxAsker implements Asker {
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
         } else {
-          reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? "withdrawn"})`));
+          reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`));
         }
+      };
+      const unsubscribe = this.#store.subscribe((event: InboxEvent) => {
+        if (event.type === "settled" && event.question.id === question.id) settled(event.question);
+        // A shared store lost its database: no answer can be trusted to arrive, so the call is denied now (gate source `error`).
+        else if (event.type === "unavailable" && finish()) reject(event.error);
       });
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => {
-          void this.#store.settle(question.id, { status: "timed_out", reason: `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied` });
+          const note = `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied`;
+          // The deadline is kept here whatever the store does: a store that cannot be reached still ends the wait.
+          this.#store.settle(question.id, { status: "timed_out", reason: note }).then(
+            (r) => (r.question && r.question.status !== "pending" ? settled(r.question) : expired(note)),
+            () => expired(note),
+          );
         }, timeoutMs);
       }
       this.#pending.set(question.id, { id: question.id, callId: question.callId, tool: question.tool });
       this.#store.put(question).catch((err: unknown) => {
-        this.#pending.delete(question.id);
-        unsubscribe();
-        clearTimeout(timer);
-        reject(err);
+        if (finish()) reject(err);
       });
     });
   }

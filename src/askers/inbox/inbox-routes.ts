@@ -53,7 +53,8 @@ function sse(res: ServerResponse, event: string, data: Record<string, unknown>):
 function toSse(res: ServerResponse, event: InboxEvent): void {
   if (event.type === "question") sse(res, "question", { id: event.question.id, tool: event.question.tool, from: event.question.from, html: questionHtml(event.question) });
   else if (event.type === "settled") sse(res, "settled", settledData(event.question));
-  else sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
+  else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
+  else sse(res, "store", { available: event.type === "available" });
 }
 
 async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {

@@ -10,7 +10,7 @@
 import type { GateSource } from "../../gate/gate-source.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */
-export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn";
+export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" | "abandoned";
 
 /** A person's answer as the page recorded it. */
 export interface InboxAnswer {
@@ -49,8 +49,10 @@ export interface StoredQuestion {
   readonly answer?: InboxAnswer;
   /** When it stopped being pending, ISO 8601. */
   readonly settledAt?: string;
-  /** Why it was timed out or withdrawn, in words. */
+  /** Why it was timed out, withdrawn or abandoned, in words. */
   readonly reason?: string;
+  /** The asking process, in a shared store (`host:pid:...`); a question whose process stops renewing its lease is `abandoned`. */
+  readonly worker?: string;
 }
 
 /** One row of the decisions list: a gate record's facts (without the arguments), plus where it came from. */
@@ -76,7 +78,11 @@ export interface StoredDecision {
 export type InboxEvent =
   | { readonly type: "question"; readonly question: StoredQuestion }
   | { readonly type: "settled"; readonly question: StoredQuestion }
-  | { readonly type: "decision"; readonly decision: StoredDecision };
+  | { readonly type: "decision"; readonly decision: StoredDecision }
+  /** A shared store lost its database: events may be missed until `available` (an asker waiting then denies, source `error`). */
+  | { readonly type: "unavailable"; readonly error: Error }
+  /** The database is back; events missed meanwhile have been delivered. */
+  | { readonly type: "available" };
 
 /** How a settlement went: it took effect, or the question was not pending (its current state, or `undefined` when unknown). */
 export type SettleResult = { readonly ok: true; readonly question: StoredQuestion } | { readonly ok: false; readonly question: StoredQuestion | undefined };

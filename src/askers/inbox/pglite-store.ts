@@ -1,0 +1,93 @@
+/**
+ * @module askers/inbox/pglite-store
+ * `pgliteInboxStore({ dataDir })`: the PostgreSQL inbox store on PGlite
+ * (PostgreSQL compiled to WebAssembly, the optional peer
+ * `@electric-sql/pglite`), in this process, its database in a directory: the
+ * same SQL, rows and notifications as on a server, durable across restarts,
+ * nothing to install or run. One process owns the directory (the page and
+ * its askers together); for several processes or machines use a server and
+ * `postgresInboxStore`.
+ */
+import { mkdirSync } from "node:fs";
+import { MissingPeerError } from "../../errors/missing-peer.error.js";
+import { OptionsError } from "../../errors/options.error.js";
+import { lazyPeer } from "../../util/optional-peer.js";
+import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
+import { PostgresInboxStore } from "./postgres-store.js";
+import type { PgClient, PgPool, PgResult } from "./pg-peer.js";
+
+/** The line that installs the peer the embedded store needs. */
+export const PGLITE_INSTALL_LINE = "npm install @electric-sql/pglite@0.5.16";
+
+interface PGliteDb {
+  query(text: string, values?: readonly unknown[]): Promise<{ rows: Array<Record<string, unknown>>; affectedRows?: number }>;
+  onNotification(fn: (channel: string, payload: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+interface PGliteModule {
+  PGlite: { create(dataDir: string): Promise<PGliteDb> };
+}
+
+const pglite = lazyPeer<PGliteModule>("@electric-sql/pglite", (cause) => new MissingPeerError("@electric-sql/pglite", PGLITE_INSTALL_LINE, `the embedded inbox store needs the optional peer '@electric-sql/pglite': ${PGLITE_INSTALL_LINE}`, { cause }));
+
+/** Options of `pgliteInboxStore`. */
+export interface PgliteInboxStoreOptions {
+  /** The directory holding the database (created when missing; keep it between runs to keep the inbox). */
+  readonly dataDir: string;
+  /** The schema holding the tables. Default `agentkit_inbox`. */
+  readonly schema?: string;
+}
+
+/** One PGlite database seen as the pool the store expects: every "connection" is the one session. */
+function sessionPool(db: PGliteDb): PgPool {
+  const query = async (text: string, values?: readonly unknown[]): Promise<PgResult> => {
+    const r = await db.query(text, values);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  };
+  const stops: Array<() => void> = [];
+  const client: PgClient = {
+    query,
+    on(event: string, fn: (...a: never[]) => void) {
+      if (event === "notification") stops.push(db.onNotification((channel, payload) => (fn as (m: { channel: string; payload: string }) => void)({ channel, payload })));
+      return client;
+    },
+    removeAllListeners() {
+      for (const stop of stops.splice(0)) stop();
+      return client;
+    },
+    release() {},
+  } as PgClient;
+  return { query, connect: () => Promise.resolve(client), end: () => db.close(), on: () => undefined };
+}
+
+/**
+ * The embedded inbox store: opens (or creates) the PGlite database in
+ * `dataDir`, brings its tables up to date, and returns a store backed by it
+ * (`close()` closes the database). Opening takes about a second (several
+ * the very first time, while the database is created).
+ *
+ * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError when the directory cannot hold a database.
+ */
+export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promise<PostgresInboxStore> {
+  if (!options || typeof options.dataDir !== "string" || options.dataDir === "") {
+    throw new OptionsError("pgliteInboxStore", "dataDir", "pgliteInboxStore: 'dataDir' must be the path of a directory for the database");
+  }
+  const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "pgliteInboxStore");
+  const { PGlite } = pglite();
+  let db: PGliteDb;
+  try {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    db = await PGlite.create(options.dataDir);
+  } catch (err) {
+    throw storeError(err, schema);
+  }
+  const pool = sessionPool(db);
+  try {
+    await migrateSchema(pool, schema);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw storeError(err, schema);
+  }
+  return new PostgresInboxStore({ pool, schema, ownsPool: true });
+}

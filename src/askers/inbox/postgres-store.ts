@@ -1,0 +1,353 @@
+/**
+ * @module askers/inbox/postgres-store
+ * `postgresInboxStore()`: an `InboxStore` whose questions and decisions are
+ * rows in PostgreSQL, so asking processes on any machine and the one page
+ * meet there. Rows are the truth; LISTEN/NOTIFY is only the wake-up:
+ * - every change is one statement that also `pg_notify`s (delivered on
+ *   commit, in commit order), and each store holds one connection that
+ *   listens and hands the changes to its subscribers in order;
+ * - "settle" is a compare-and-set `UPDATE ... WHERE status = 'pending'`, so a
+ *   question is decided at most once however many people click;
+ * - an asking store renews a lease for its process (a heartbeat); a store
+ *   with subscribers (the page) marks the pending questions of a process
+ *   whose lease lapsed `abandoned`;
+ * - when the listening connection drops, subscribers hear `unavailable`; once
+ *   it is back, every change made meanwhile is delivered (read by change
+ *   number), then `available`.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { OptionsError } from "../../errors/options.error.js";
+import { getLogger } from "../../util/logger.js";
+import { checkTimeoutMs } from "../../util/options.js";
+import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
+import { announce, changedOf, decisionOf, questionOf } from "./postgres-rows.js";
+import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
+import { pgModule, type PgClient, type PgPool } from "./pg-peer.js";
+
+/** Options of `postgresInboxStore` (one of `connectionString` and `pool`). */
+export interface PostgresInboxStoreOptions {
+  /** `postgres://user@host:port/db`; the store makes (and ends) its own pool. Never logged. */
+  readonly connectionString?: string;
+  /** Your `pg.Pool` instead (the store borrows one connection to listen on, and never ends the pool). */
+  readonly pool?: PgPool;
+  /** The schema holding the tables (`migrateInboxStore` creates it). Default `agentkit_inbox`. */
+  readonly schema?: string;
+  /** This process's name on its questions. Default `<hostname>:<pid>:<random>`. */
+  readonly worker?: string;
+  /** How long a process's questions outlive its last heartbeat before they are abandoned. Default 15 000 ms; renewed every third of it. */
+  readonly leaseMs?: number;
+  /** End `pool` on `close()` too (as the store does with the pool it makes). Default false. */
+  readonly ownsPool?: boolean;
+}
+
+type Row = Record<string, unknown>;
+type Listener = (event: InboxEvent) => void;
+
+/** How many recently delivered rows are remembered, so one delivered twice (notification, then catch-up) is told once. */
+const SEEN_LIMIT = 10_000;
+/** When catching up after a reconnect, how far before the last change seen to look (a change numbered earlier may have committed later). */
+const CATCH_UP_MARGIN = 1000;
+
+/**
+ * The PostgreSQL inbox store (see the module note). Make it with
+ * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
+ * migrate <url>`) once per database first. `close()` when done.
+ */
+export class PostgresInboxStore implements InboxStore, AsyncDisposable {
+  readonly schema: string;
+  readonly worker: string;
+  readonly leaseMs: number;
+  readonly #pool: PgPool;
+  readonly #ownPool: boolean;
+  readonly #channel: string;
+  readonly #listeners = new Set<Listener>();
+  readonly #seen = new Map<string, number>();
+  #listen?: Promise<void>;
+  #client?: PgClient;
+  #down = false;
+  #closed = false;
+  #lastChange = 0;
+  #queue: Promise<void> = Promise.resolve();
+  #heartbeat?: NodeJS.Timeout;
+  #sweeper?: NodeJS.Timeout;
+  #retry?: NodeJS.Timeout;
+  #leaseRenewedAt = 0;
+
+  constructor(options: PostgresInboxStoreOptions) {
+    const where = "postgresInboxStore";
+    if (!options || typeof options !== "object" || (options.connectionString === undefined) === (options.pool === undefined)) {
+      throw new OptionsError(where, "connectionString", `${where}: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)`);
+    }
+    if (options.connectionString !== undefined && (typeof options.connectionString !== "string" || !/^postgres(ql)?:\/\//.test(options.connectionString))) {
+      throw new OptionsError(where, "connectionString", `${where}: 'connectionString' must be a postgres:// or postgresql:// URL`);
+    }
+    this.schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, where);
+    this.worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = checkTimeoutMs(options.leaseMs ?? 15_000, where, "leaseMs")!;
+    this.#channel = channelOf(this.schema);
+    this.#ownPool = options.pool === undefined || options.ownsPool === true;
+    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 4, connectionTimeoutMillis: 5000 });
+    // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
+    this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
+  }
+
+  async put(question: StoredQuestion): Promise<void> {
+    await this.#ready();
+    await this.#renewLease();
+    const s = this.schema;
+    const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, asked_at, deadline_at, status)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending') RETURNING *) ${announce("q", this.#channel)}`;
+    await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, question.askedAt, question.deadlineAt]);
+  }
+
+  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    await this.#ready();
+    const s = this.schema;
+    const answer = settlement.status === "answered" ? JSON.stringify(settlement.answer) : null;
+    const reason = settlement.status === "answered" ? null : settlement.reason;
+    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, answer = $3, reason = $4, settled_at = now(), changed = nextval('${s}.changes')
+      WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", this.#channel)}`;
+    const { rows } = await this.#query(sql, [id, settlement.status, answer, reason]);
+    if (rows[0]) return { ok: true, question: questionOf(rows[0].row as Row) };
+    return { ok: false, question: await this.get(id) };
+  }
+
+  async get(id: string): Promise<StoredQuestion | undefined> {
+    await this.#ready();
+    const { rows } = await this.#query(`SELECT row_to_json(q) AS row FROM ${this.schema}.questions q WHERE id = $1`, [id]);
+    return rows[0] ? questionOf(rows[0].row as Row) : undefined;
+  }
+
+  async pending(): Promise<StoredQuestion[]> {
+    await this.#ready();
+    const { rows } = await this.#query(`SELECT row_to_json(q) AS row FROM ${this.schema}.questions q WHERE status = 'pending' ORDER BY asked_at, changed`);
+    return rows.map((r) => questionOf(r.row as Row));
+  }
+
+  async decisions(limit: number): Promise<StoredDecision[]> {
+    await this.#ready();
+    const { rows } = await this.#query(`SELECT row_to_json(d) AS row FROM ${this.schema}.decisions d ORDER BY seq DESC LIMIT $1`, [Math.max(0, Math.floor(limit))]);
+    return rows.map((r) => decisionOf(r.row as Row));
+  }
+
+  async recordDecision(d: StoredDecision): Promise<void> {
+    await this.#ready();
+    const s = this.schema;
+    const sql = `WITH hit AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor,
+        reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
+      RETURNING *) ${announce("d", this.#channel)}`;
+    await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed]);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    void this.#ready().catch(() => {});
+    this.#startSweeper();
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Mark `abandoned` every pending question whose process's lease lapsed (it
+   * crashed, or closed with questions left). Runs on a timer in every store
+   * with subscribers; returns how many it marked.
+   */
+  async sweep(): Promise<number> {
+    const s = this.schema;
+    const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(), changed = nextval('${s}.changes'),
+        reason = 'the asking process (' || q.worker || ') stopped renewing its lease: nothing is waiting for this answer'
+      WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.worker = q.worker AND w.lease_until >= now())
+      RETURNING *) ${announce("q", this.#channel)}`;
+    return (await this.#query(sql)).rows.length;
+  }
+
+  /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const t of [this.#heartbeat, this.#sweeper, this.#retry]) clearTimeout(t);
+    clearInterval(this.#heartbeat);
+    clearInterval(this.#sweeper);
+    await this.#listen?.catch(() => {});
+    await this.#queue;
+    this.#dropClient(false);
+    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE worker = $1`, [this.worker]).catch(() => {});
+    if (this.#ownPool) await this.#pool.end().catch(() => {});
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #query(sql: string, values?: readonly unknown[]): Promise<{ rows: Row[] }> {
+    try {
+      return await this.#pool.query(sql, values);
+    } catch (err) {
+      throw storeError(err, this.schema);
+    }
+  }
+
+  /** Listening (started once, and again after the connection dropped). Rejects while the database is unreachable. */
+  #ready(): Promise<void> {
+    if (this.#closed) return Promise.reject(storeError(new Error("the store is closed"), this.schema));
+    return (this.#listen ??= this.#connect().catch((err: unknown) => {
+      this.#listen = undefined;
+      throw storeError(err, this.schema);
+    }));
+  }
+
+  async #connect(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      client.on("error", (err) => this.#lost(err));
+      client.on("end", () => this.#lost(new Error("the connection ended")));
+      client.on("notification", (msg) => {
+        if (msg.channel === this.#channel && msg.payload) this.#enqueue(() => this.#notified(msg.payload!));
+      });
+      await client.query(`LISTEN ${this.#channel}`);
+      const { rows } = await client.query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
+      const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
+      const reconnect = this.#down;
+      this.#client = client;
+      if (reconnect) this.#enqueue(() => this.#catchUp());
+      else this.#lastChange = now;
+    } catch (err) {
+      client.removeAllListeners();
+      client.release(true);
+      throw err;
+    }
+  }
+
+  #lost(err: Error): void {
+    if (this.#closed || !this.#client) return;
+    this.#dropClient(true);
+    this.#listen = undefined;
+    this.#down = true;
+    getLogger().debug(`inbox store: the listening connection dropped: ${err.message}`);
+    this.#emit({ type: "unavailable", error: storeError(err, this.schema) });
+    this.#reconnectLater(250);
+  }
+
+  #reconnectLater(ms: number): void {
+    if (this.#closed || this.#listeners.size === 0) return;
+    this.#retry = setTimeout(() => {
+      this.#ready().then(
+        () => undefined,
+        () => this.#reconnectLater(Math.min(ms * 2, 5000)),
+      );
+    }, ms);
+    this.#retry.unref();
+  }
+
+  #dropClient(broken: boolean): void {
+    const c = this.#client;
+    this.#client = undefined;
+    if (!c) return;
+    c.removeAllListeners();
+    c.on("error", () => {});
+    c.release(broken);
+  }
+
+  /** Run `job` after the ones before it: subscribers hear changes in the order they were committed. */
+  #enqueue(job: () => Promise<void>): void {
+    this.#queue = this.#queue.then(job).catch((err: unknown) => getLogger().debug(`inbox store: delivering a change failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  async #notified(payload: string): Promise<void> {
+    const msg = JSON.parse(payload) as { k: "q" | "d"; row?: Row; id?: string; c?: number };
+    let row = msg.row;
+    if (!row) {
+      const table = msg.k === "q" ? "questions" : "decisions";
+      row = (await this.#query(`SELECT row_to_json(t) AS row FROM ${this.schema}.${table} t WHERE id = $1`, [msg.id])).rows[0]?.row as Row | undefined;
+      if (!row) return;
+    }
+    this.#deliver(msg.k, row);
+  }
+
+  /** After a reconnect: every change since (a little before) the last one seen, in order, then `available`. */
+  async #catchUp(): Promise<void> {
+    const since = Math.max(0, this.#lastChange - CATCH_UP_MARGIN);
+    const s = this.schema;
+    const q = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE changed > $1
+      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE changed > $1 ORDER BY changed`, [since]);
+    for (const r of q.rows) this.#deliver(r.k as "q" | "d", r.row as Row);
+    this.#down = false;
+    this.#emit({ type: "available" });
+  }
+
+  #deliver(kind: "q" | "d", row: Row): void {
+    const changed = changedOf(row);
+    const key = `${kind}:${String(row.id)}`;
+    if ((this.#seen.get(key) ?? -1) >= changed) return;
+    this.#seen.delete(key);
+    this.#seen.set(key, changed);
+    if (this.#seen.size > SEEN_LIMIT) this.#seen.delete(this.#seen.keys().next().value!);
+    this.#lastChange = Math.max(this.#lastChange, changed);
+    if (kind === "d") return this.#emit({ type: "decision", decision: decisionOf(row) });
+    const question = questionOf(row);
+    this.#emit(question.status === "pending" ? { type: "question", question } : { type: "settled", question });
+  }
+
+  #emit(event: InboxEvent): void {
+    for (const l of [...this.#listeners]) {
+      try {
+        l(event);
+      } catch {
+        // one broken subscriber must not keep the others from hearing it
+      }
+    }
+  }
+
+  /** Renew this process's lease now if a third of it has passed (and keep renewing it while the store is open). */
+  async #renewLease(): Promise<void> {
+    if (Date.now() - this.#leaseRenewedAt < this.leaseMs / 3) return;
+    await this.#query(`INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
+      ON CONFLICT (worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`, [this.worker, this.leaseMs]);
+    this.#leaseRenewedAt = Date.now();
+    if (!this.#heartbeat) {
+      this.#heartbeat = setInterval(() => void this.#renewLease().catch((err: unknown) => getLogger().debug(`inbox store: renewing the lease failed: ${(err as Error).message}`)), Math.max(1, Math.floor(this.leaseMs / 3)));
+      this.#heartbeat.unref();
+    }
+  }
+
+  #startSweeper(): void {
+    if (this.#sweeper || this.#closed) return;
+    this.#sweeper = setInterval(() => void this.sweep().catch(() => {}), Math.max(1, Math.floor(this.leaseMs / 2)));
+    this.#sweeper.unref();
+  }
+}
+
+/**
+ * An `InboxStore` on PostgreSQL (the optional peer `pg`), for
+ * `ApprovalInbox.start({ store })` on the page's machine and
+ * `inboxAsker({ store, source })` in every worker. Nothing connects until
+ * the first operation.
+ *
+ * @throws OptionsError for bad options; MissingPeerError when `pg` is not installed.
+ */
+export function postgresInboxStore(options: PostgresInboxStoreOptions): PostgresInboxStore {
+  return new PostgresInboxStore(options);
+}
+
+/**
+ * Create or update the inbox tables (idempotent; safe from several processes
+ * at once). `agentkit inbox migrate <url>` runs it. Returns the schema version.
+ */
+export async function migrateInboxStore(options: { readonly connectionString?: string; readonly pool?: PgPool; readonly schema?: string }): Promise<number> {
+  const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "migrateInboxStore");
+  if ((options.connectionString === undefined) === (options.pool === undefined)) {
+    throw new OptionsError("migrateInboxStore", "connectionString", "migrateInboxStore: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)");
+  }
+  const pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 1, connectionTimeoutMillis: 5000 });
+  if (!options.pool) pool.on("error", () => {});
+  try {
+    return await migrateSchema(pool, schema);
+  } catch (err) {
+    throw storeError(err, schema);
+  } finally {
+    if (!options.pool) await pool.end().catch(() => {});
+  }
+}

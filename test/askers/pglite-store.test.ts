@@ -1,0 +1,47 @@
+/**
+ * @module test/askers/pglite-store.test
+ * The embedded inbox store (PGlite: PostgreSQL in WebAssembly, in this
+ * process, its database in a directory): the same rows and wake-ups as on a
+ * server, and everything still there after the store is closed and opened
+ * again — a page process restarted loses nothing.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
+
+const dir = mkdtempSync(join(tmpdir(), "akt-pglite-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const question = (tool: string): StoredQuestion => ({ id: randomUUID(), callId: null, tool, arguments: { n: tool.length }, question: `Allow ${tool}?`, source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
+
+it("questions and decisions live in the directory: heard while open, all back after a close and a reopen", async () => {
+  const dataDir = join(dir, "inbox");
+  const [a, b] = [question("first"), question("second")];
+  {
+    await using store = await pgliteInboxStore({ dataDir });
+    expect(statSync(dataDir).mode & 0o077).toBe(0);
+    const events: InboxEvent[] = [];
+    store.subscribe((e) => events.push(e));
+    await store.put(a);
+    await store.put(b);
+    expect((await store.settle(a.id, { status: "answered", answer: { kind: "approve", actor: "ana" } })).ok).toBe(true);
+    expect((await store.settle(a.id, { status: "answered", answer: { kind: "reject", actor: "bo" } })).ok).toBe(false);
+    await store.recordDecision({ id: a.id, tool: a.tool, allowed: true, source: "asker", asked: true, actor: "ana", reason: "approved on the page", at: new Date().toISOString(), from: "engine", confirmed: true });
+    await expect.poll(() => events.map((e) => e.type)).toEqual(["question", "question", "settled", "decision"]);
+  }
+  await using again = await pgliteInboxStore({ dataDir });
+  expect((await again.pending()).map((q) => q.id)).toEqual([b.id]);
+  expect(await again.get(a.id)).toMatchObject({ status: "answered", answer: { actor: "ana" } });
+  expect((await again.decisions(10)).map((d) => [d.id, d.actor, d.confirmed])).toEqual([[a.id, "ana", true]]);
+}, 60_000);
+
+it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", async () => {
+  const file = join(dir, "a-file");
+  writeFileSync(file, "not a directory");
+  const err = await pgliteInboxStore({ dataDir: join(file, "inbox") }).catch((e: unknown) => e);
+  expect(err).toMatchObject({ code: "inbox_store" });
+  await expect(pgliteInboxStore({ dataDir: "" })).rejects.toThrow(/dataDir/);
+});

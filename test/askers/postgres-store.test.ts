@@ -1,0 +1,234 @@
+/**
+ * @module test/askers/postgres-store.test
+ * The PostgreSQL inbox store against a real PostgreSQL server (started in a
+ * temporary directory on 127.0.0.1 for this file): migration, the rows and
+ * their wake-ups, decide-at-most-once, leases and abandonment (a worker
+ * process killed with SIGKILL), a dropped listening connection, a database
+ * outage, and many stores writing at once.
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InboxStoreError, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+
+let pg: TestPostgres;
+const open: PostgresInboxStore[] = [];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  await migrateInboxStore({ connectionString: pg.connectionString });
+});
+
+afterAll(async () => {
+  await Promise.all(open.map((s) => s.close()));
+  pg?.stop();
+});
+
+function store(o: { schema?: string; worker?: string; leaseMs?: number } = {}): PostgresInboxStore {
+  const s = postgresInboxStore({ connectionString: pg.connectionString, ...o });
+  open.push(s);
+  return s;
+}
+
+function question(over: Partial<StoredQuestion> = {}): StoredQuestion {
+  return { id: randomUUID(), callId: "call-1", tool: "write_file", arguments: { path: "/tmp/x", text: "hi" }, question: "Allow write_file?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: new Date(Date.now() + 60_000).toISOString(), status: "pending", ...over };
+}
+
+/** Events a store's subscriber hears, and a way to wait for one. */
+function hear(s: PostgresInboxStore): { events: InboxEvent[]; until: (pred: (e: InboxEvent[]) => boolean, ms?: number) => Promise<void> } {
+  const events: InboxEvent[] = [];
+  s.subscribe((e) => events.push(e));
+  return { events, until: async (pred, ms = 10_000) => expect.poll(() => pred(events), { timeout: ms, interval: 20 }).toBe(true) };
+}
+
+describe("postgresInboxStore: schema and options", () => {
+  it("migrating is idempotent, also from three processes' worth of pools at once", async () => {
+    const versions = await Promise.all([1, 2, 3].map(() => migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })));
+    expect(versions).toEqual([1, 1, 1]);
+    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(1);
+  });
+
+  it("a store on a schema never migrated fails with not_migrated, naming the command", async () => {
+    const s = store({ schema: "never_made" });
+    const err = await s.pending().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InboxStoreError);
+    expect(err).toMatchObject({ code: "inbox_store", failure: "not_migrated" });
+    expect((err as Error).message).toContain("agentkit inbox migrate");
+  });
+
+  it("bad options name what is accepted", () => {
+    expect(() => postgresInboxStore({} as never)).toThrow(/exactly one of 'connectionString'/);
+    expect(() => postgresInboxStore({ connectionString: "mysql://x" })).toThrow(/postgres:\/\//);
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, schema: "Robert'); DROP TABLE x;--" })).toThrow(/lower-case SQL identifier/);
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, leaseMs: -1 })).toThrow(/leaseMs/);
+  });
+});
+
+describe("postgresInboxStore: questions and decisions as rows, changes heard by every store", () => {
+  it("a question put by one store is heard by another, read back equal, and listed as pending", async () => {
+    const [worker, page] = [store(), store()];
+    const heard = hear(page);
+    await page.pending();
+    const q = question();
+    await worker.put(q);
+    await heard.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
+    const got = await page.get(q.id);
+    expect(got).toEqual({ ...q, worker: worker.worker });
+    expect((await page.pending()).map((p) => p.id)).toContain(q.id);
+  });
+
+  it("arguments past NOTIFY's 8000-byte payload limit still arrive whole", async () => {
+    const [worker, page] = [store(), store()];
+    const heard = hear(page);
+    await page.pending();
+    const q = question({ arguments: { text: "x".repeat(20_000) } });
+    await worker.put(q);
+    await heard.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
+    const ev = heard.events.find((x) => x.type === "question" && x.question.id === q.id) as Extract<InboxEvent, { type: "question" }>;
+    expect(ev.question.arguments).toEqual(q.arguments);
+  });
+
+  it("settle is decided at most once: of 12 concurrent settlements from 3 stores one wins, the losers see the winner", async () => {
+    const stores = [store(), store(), store()];
+    const q = question();
+    await stores[0]!.put(q);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(q.id, { status: "answered", answer: { kind: i % 2 ? "approve" : "reject", actor: `person-${i}` } })));
+    const winners = results.filter((r) => r.ok);
+    expect(winners).toHaveLength(1);
+    const actor = winners[0]!.question.answer!.actor;
+    for (const r of results.filter((x) => !x.ok)) expect(r.question).toMatchObject({ status: "answered", answer: { actor } });
+    expect(await stores[1]!.settle(q.id, { status: "timed_out", reason: "late" })).toMatchObject({ ok: false, question: { status: "answered" } });
+  });
+
+  it("decisions: inserted, replaced in place by id, listed newest first, each change heard", async () => {
+    const [a, page] = [store(), store()];
+    const heard = hear(page);
+    await page.pending();
+    const base = { tool: "t", allowed: true, source: "asker" as const, asked: true, actor: "inbox", reason: "ok", at: new Date().toISOString(), from: "engine", confirmed: false };
+    const [d1, d2] = [{ ...base, id: randomUUID() }, { ...base, id: randomUUID(), tool: "second" }];
+    await a.recordDecision(d1);
+    await a.recordDecision(d2);
+    await a.recordDecision({ ...d1, confirmed: true, reason: "the gate's record" });
+    const list = await page.decisions(2);
+    expect(list.map((d) => d.id)).toEqual([d2.id, d1.id]);
+    expect(list[1]).toEqual({ ...d1, confirmed: true, reason: "the gate's record" });
+    await heard.until((e) => e.filter((x) => x.type === "decision").length >= 3);
+    expect(heard.events.filter((x) => x.type === "decision").map((x) => (x as Extract<InboxEvent, { type: "decision" }>).decision.confirmed)).toEqual([false, false, true]);
+  });
+});
+
+describe("postgresInboxStore: many writers", () => {
+  it("8 stores put 25 questions each at once; the page hears each once and settles all; each store hears its own 25 answers", async () => {
+    await using page = postgresInboxStore({ connectionString: pg.connectionString });
+    const heard = hear(page);
+    await page.pending();
+    const workers = Array.from({ length: 8 }, () => store());
+    const mine = new Map(workers.map((w) => [w, hear(w)]));
+    await Promise.all(workers.map((w) => w.pending()));
+    const asked = workers.flatMap((w, i) => Array.from({ length: 25 }, (_, j) => ({ w, q: question({ from: `worker-${i}`, tool: `t${j}` }) })));
+    await Promise.all(asked.map(({ w, q }) => w.put(q)));
+    await heard.until((e) => e.filter((x) => x.type === "question").length >= 200);
+    const ids = heard.events.filter((x) => x.type === "question").map((x) => (x as Extract<InboxEvent, { type: "question" }>).question.id);
+    expect(new Set(ids).size).toBe(200);
+    expect(ids).toHaveLength(200);
+    const results = await Promise.all(asked.map(({ q }) => page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: q.from } })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    for (const w of workers) {
+      const own = new Set(asked.filter((a) => a.w === w).map((a) => a.q.id));
+      const h = mine.get(w)!;
+      await h.until((e) => e.filter((x) => x.type === "settled" && own.has(x.question.id)).length === 25);
+      const settled = h.events.filter((x): x is Extract<InboxEvent, { type: "settled" }> => x.type === "settled" && own.has(x.question.id));
+      expect(settled.every((x) => x.question.answer?.actor === x.question.from && x.question.worker === w.worker)).toBe(true);
+    }
+  });
+});
+
+describe("postgresInboxStore: failures", () => {
+  it("a worker process killed with SIGKILL: its 5 pending questions are abandoned once its lease lapses, and deciding one is refused", async () => {
+    await using page = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 400 });
+    const heard = hear(page);
+    await page.pending();
+    const script = `
+      const { postgresInboxStore } = await import("arc-agentkit/askers");
+      const s = postgresInboxStore({ connectionString: process.env.PG_URL, leaseMs: 400, worker: "doomed-worker" });
+      for (let i = 0; i < 5; i++) await s.put({ id: crypto.randomUUID(), callId: null, tool: "t" + i, arguments: {}, question: "?", source: null, from: "doomed", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
+      console.log("ASKED");
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PG_URL: pg.connectionString }, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (b: Buffer) => b.toString().includes("ASKED") && resolve());
+        child.once("exit", (code) => reject(new Error(`the worker exited early (${code})`)));
+      });
+      const doomed = (await page.pending()).filter((q) => q.worker === "doomed-worker");
+      expect(doomed).toHaveLength(5);
+      child.kill("SIGKILL");
+      await heard.until((e) => e.filter((x) => x.type === "settled" && x.question.worker === "doomed-worker" && x.question.status === "abandoned").length === 5);
+      expect((await page.pending()).filter((q) => q.worker === "doomed-worker")).toEqual([]);
+      const late = await page.settle(doomed[0]!.id, { status: "answered", answer: { kind: "approve", actor: "inbox" } });
+      expect(late).toMatchObject({ ok: false, question: { status: "abandoned" } });
+      expect(late.question!.reason).toContain("doomed-worker");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("a live worker's questions are not abandoned: its heartbeat renews the lease", async () => {
+    const [worker, page] = [store({ leaseMs: 300 }), store({ leaseMs: 300 })];
+    const q = question();
+    await worker.put(q);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(await page.sweep()).toBe(0);
+    expect((await page.get(q.id))?.status).toBe("pending");
+  });
+
+  it("a dropped listening connection: unavailable, then every change made meanwhile, then available — nothing lost or told twice", async () => {
+    const [page, worker] = [store(), store()];
+    const heard = hear(page);
+    await page.pending();
+    const q1 = question();
+    const dropped = heard.until((e) => e.some((x) => x.type === "unavailable"));
+    // end the page's listening backend from the server side, as a failover or an idle-killer would
+    await terminateListeners();
+    await dropped;
+    await worker.put(q1);
+    await worker.settle(q1.id, { status: "answered", answer: { kind: "approve", actor: "me" } });
+    await heard.until((e) => e.some((x) => x.type === "available"));
+    const after = heard.events.slice(heard.events.findIndex((x) => x.type === "unavailable"));
+    const aboutQ1 = after.filter((x) => (x.type === "question" || x.type === "settled") && x.question.id === q1.id);
+    expect(aboutQ1.length).toBeGreaterThanOrEqual(1);
+    expect(aboutQ1.filter((x) => x.type === "settled")).toHaveLength(1);
+    expect(after.findIndex((x) => x.type === "available")).toBeGreaterThan(after.findIndex((x) => x === aboutQ1.at(-1)));
+  });
+
+  it("the database stops: operations fail as unavailable (no hang), subscribers hear it, and all works again once it is back", async () => {
+    const [page, worker] = [store(), store()];
+    const heard = hear(page);
+    await page.pending();
+    pg.pause();
+    try {
+      await heard.until((e) => e.some((x) => x.type === "unavailable"));
+      const err = await worker.put(question()).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "inbox_store", failure: "unavailable" });
+    } finally {
+      pg.start();
+    }
+    await heard.until((e) => e.some((x) => x.type === "available"), 15_000);
+    const q = question();
+    await worker.put(q);
+    await heard.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
+  });
+});
+
+/** End every backend that is listening for inbox changes (their last query read the change sequence). */
+async function terminateListeners(): Promise<void> {
+  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+  const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
+  try {
+    const { rows } = await pool.query("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query LIKE 'SELECT last_value, is_called FROM %' AND pid <> pg_backend_pid()");
+    expect(rows.length).toBeGreaterThan(0);
+  } finally {
+    await pool.end();
+  }
+}
