@@ -8,8 +8,11 @@ import type { Asker } from "../agents/elicitation.js";
 import { RunContext } from "../context/run-context.js";
 import { UsageError } from "./cli.error.js";
 
-/** How approvals are answered: `tty` (this terminal) or `web` (the inbox page). */
-export type ApproveMode = "tty" | "web";
+/** How approvals are answered: `tty` (this terminal), `web` (the inbox page), or `inbox` (a shared store whose page runs elsewhere). */
+export type ApproveMode = "tty" | "web" | "inbox";
+
+/** Where a `web` or `inbox` approver keeps its questions: an embedded PGlite directory, or a PostgreSQL URL. */
+export type ApproverStore = { readonly dir: string } | { readonly url: string };
 
 /** A started approver. */
 export interface Approver {
@@ -26,8 +29,16 @@ export interface Approver {
 /** Check a `--approve` value. */
 export function approveMode(command: string, value: string | undefined): ApproveMode | undefined {
   if (value === undefined) return undefined;
-  if (value !== "tty" && value !== "web") throw new UsageError(`agentkit ${command}: --approve must be tty (this terminal) or web (a page in the browser), got '${value}'`);
+  if (value !== "tty" && value !== "web" && value !== "inbox") {
+    throw new UsageError(`agentkit ${command}: --approve must be tty (this terminal), web (a page in the browser) or inbox (a shared store: --store), got '${value}'`);
+  }
   return value;
+}
+
+/** Open the store an approver or an inbox page was given. */
+export async function openStore(store: ApproverStore): Promise<import("../askers/index.js").PostgresInboxStore> {
+  const { pgliteInboxStore, postgresInboxStore } = await import("../askers/index.js");
+  return "dir" in store ? pgliteInboxStore({ dataDir: store.dir }) : postgresInboxStore({ connectionString: store.url });
 }
 
 /**
@@ -36,15 +47,30 @@ export function approveMode(command: string, value: string | undefined): Approve
  *
  * @throws NoTerminalError for `tty` when stdin is not a terminal (the message names the web inbox).
  */
-export async function startApprover(mode: ApproveMode, source: string): Promise<Approver> {
-  const { TerminalAsker, ApprovalInbox } = await import("../askers/index.js");
+export async function startApprover(mode: ApproveMode, source: string, where?: ApproverStore): Promise<Approver> {
+  const { TerminalAsker, ApprovalInbox, inboxAsker } = await import("../askers/index.js");
   if (mode === "tty") {
     const asker = new TerminalAsker();
     return { mode, asker, ctx: new RunContext(), stop: () => Promise.resolve() };
   }
-  const inbox = await ApprovalInbox.start();
-  const asker = inbox.asker({ source });
+  const store = where ? await openStore(where) : undefined;
   const ctx = new RunContext();
+  if (mode === "inbox") {
+    const asker = inboxAsker({ store: store!, source });
+    ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
+    return { mode, asker, ctx, stop: () => store!.close() };
+  }
+  const inbox = await ApprovalInbox.start(store ? { store } : {});
+  const asker = inbox.asker({ source });
   ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
-  return { mode, asker, ctx, loginUrl: inbox.loginUrl, stop: () => inbox.stop() };
+  return {
+    mode,
+    asker,
+    ctx,
+    loginUrl: inbox.loginUrl,
+    stop: async () => {
+      await inbox.stop();
+      await store?.close();
+    },
+  };
 }

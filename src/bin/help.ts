@@ -14,6 +14,7 @@ Usage:
   agentkit login <url> [--scope S]...             log in to an MCP server behind OAuth; tokens kept 0600
   agentkit approve --web|--tty -- claude -p "..."   answer a headless claude run's permission prompts
   agentkit inbox migrate <postgres-url>          create the shared approval inbox's tables (once per database)
+  agentkit inbox serve --store <postgres-url>    the approval page alone, for workers on other machines
 
 Options for every command:
   -h, --help      this text (agentkit <command> --help for the command's)
@@ -43,9 +44,15 @@ Options:
                             it holds the token; removed on stop). http only
   --codex                 print the Codex form: a 0600 env file holding the token, and the
                             'codex exec -c ...' overrides (the token never appears in argv)
-  --approve <tty|web>     answer the module's approval prompts (its approval server and its
-                            server-side guard) on this terminal, or on a page in the browser
-                            (the one-time login URL is printed once). http only
+  --approve <tty|web|inbox>  answer the module's approval prompts (its approval server and its
+                            server-side guard) on this terminal, on a page in the browser
+                            (the one-time login URL is printed once), or through a shared
+                            inbox whose page runs elsewhere (agentkit inbox serve). http only
+  --inbox-store <DIR>     with --approve web: keep the inbox in DIR (embedded PostgreSQL,
+                            PGlite), so questions and decisions survive a restart
+  --store <URL>           with --approve web|inbox: the shared inbox's PostgreSQL database
+                            (no password in argv: PGPASSWORD, or --store-env VAR)
+  --store-env <VAR>       the same, read from the variable VAR
   --verbose               stack traces on failure
   -h, --help              this text
 
@@ -170,6 +177,7 @@ Example:
 /** `agentkit inbox --help`. */
 export const INBOX_HELP = `Usage: agentkit inbox migrate <postgres-url> [--schema NAME]
        agentkit inbox migrate --store-env VAR [--schema NAME]
+       agentkit inbox serve (--store <postgres-url> | --store-env VAR | --inbox-store <dir>) [--port N]
 
 Creates, or brings up to date, the tables of the shared approval inbox in a
 PostgreSQL database: run it once per database before workers ask and the page
@@ -179,11 +187,20 @@ The URL is postgres://user@host:port/database. A command line is visible to
 every user of the machine, so a URL holding a password is refused: put the
 whole URL in a variable and pass --store-env VAR, or the password in PGPASSWORD.
 
+serve runs only the approval page, on the shared store: workers elsewhere ask
+through it with agentkit serve <module> --approve inbox --store <postgres-url>.
+The one-time login URL is printed once, on stderr; Ctrl-C stops.
+
 Options:
-  --store-env VAR   read the database URL from the variable VAR
-  --schema NAME     the schema holding the tables (default agentkit_inbox)
-  -h, --help        this text
+  --store-env VAR      read the database URL from the variable VAR
+  --schema NAME        the schema holding the tables (default agentkit_inbox)
+  --store URL          (serve) the PostgreSQL database (no password: use PGPASSWORD)
+  --inbox-store DIR    (serve) an embedded database in DIR (PGlite; one process)
+  --port N             (serve) the page's loopback port (default: any free one)
+  -h, --help           this text
 
 Example:
   PGPASSWORD=... agentkit inbox migrate postgres://inbox@db.internal:5432/approvals
+  PGPASSWORD=... agentkit inbox serve --store postgres://inbox@db.internal:5432/approvals
+  PGPASSWORD=... agentkit serve ./dist/engine.js --approve inbox --store postgres://inbox@db.internal:5432/approvals
 `;

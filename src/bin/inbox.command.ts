@@ -8,8 +8,56 @@ import { checkSchemaName } from "../askers/inbox/postgres-schema.js";
 import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
 import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
+import { approverStore, storeUrl } from "./store-args.js";
 import type { FailureContext } from "./failure-line.js";
 import { INBOX_HELP } from "./help.js";
+
+const SERVE_OPTIONS: OptionTable = {
+  store: { type: "string" },
+  "store-env": { type: "string" },
+  "inbox-store": { type: "string" },
+  port: { type: "string" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/**
+ * `agentkit inbox serve`: only the page, on a shared store the workers ask
+ * through (`agentkit serve ... --approve inbox --store <url>`), until SIGINT
+ * or SIGTERM. The one-time login URL is printed once, on stderr.
+ */
+async function servePage(argv: readonly string[], context: FailureContext): Promise<number> {
+  context.command = "inbox serve";
+  const line = parseCommandLine("inbox serve", argv, SERVE_OPTIONS);
+  if (flag(line, "help")) {
+    process.stdout.write(INBOX_HELP);
+    return 0;
+  }
+  if (line.positionals.length) throw new UsageError(`agentkit inbox serve: unexpected argument '${line.positionals[0]}'`);
+  const where = approverStore("inbox serve", line, "web");
+  if (!where) throw new UsageError("agentkit inbox serve: give the shared store: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
+  const portText = stringOption(line, "port");
+  const port = portText === undefined ? 0 : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`agentkit inbox serve: --port must be an integer 0-65535, got '${portText}'`);
+  const { ApprovalInbox } = await import("../askers/index.js");
+  const { openStore } = await import("./approver.js");
+  const store = await openStore(where);
+  try {
+    const inbox = await ApprovalInbox.start({ store, port });
+    try {
+      process.stderr.write(`agentkit inbox serve: the approval inbox is at ${inbox.url}\n  log in once with: ${inbox.loginUrl}\n  (a one-time link, printed only here; Ctrl-C stops)\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", () => resolve());
+        process.once("SIGTERM", () => resolve());
+      });
+    } finally {
+      await inbox.stop();
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
 
 const OPTIONS: OptionTable = {
   "store-env": { type: "string" },
@@ -17,30 +65,6 @@ const OPTIONS: OptionTable = {
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
-
-/**
- * The database URL: the positional (which must hold no password: argv is
- * readable by every user of the machine), or the variable `--store-env` names.
- * A password goes in that variable or in `PGPASSWORD` (read by `pg` itself).
- */
-export function storeUrl(command: string, positional: string | undefined, storeEnv: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if ((positional === undefined) === (storeEnv === undefined)) {
-    throw new UsageError(`agentkit ${command}: give the database as one postgres:// URL or as --store-env VAR (a variable holding it)`);
-  }
-  const url = positional ?? env[storeEnv!];
-  if (url === undefined || url === "") throw new UsageError(`agentkit ${command}: --store-env ${storeEnv}: the variable is not set`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`agentkit ${command}: the database must be a postgres:// or postgresql:// URL`);
-  }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new UsageError(`agentkit ${command}: the database must be a postgres:// or postgresql:// URL, got ${parsed.protocol}//...`);
-  if (positional !== undefined && parsed.password) {
-    throw new UsageError(`agentkit ${command}: the URL holds a password, and a command line is visible to every user of this machine: put the URL in a variable and pass --store-env VAR, or the password in PGPASSWORD`);
-  }
-  return url;
-}
 
 /**
  * Run `agentkit inbox <subcommand>` with `argv` (the words after `inbox`);
@@ -54,7 +78,8 @@ export async function inboxCommand(argv: readonly string[], context: FailureCont
     (sub === undefined ? process.stderr : process.stdout).write(INBOX_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== "migrate") throw new UsageError(`agentkit inbox: unknown subcommand '${sub}'. Subcommands: migrate (see agentkit inbox --help)`);
+  if (sub === "serve") return servePage(rest, context);
+  if (sub !== "migrate") throw new UsageError(`agentkit inbox: unknown subcommand '${sub}'. Subcommands: migrate, serve (see agentkit inbox --help)`);
   context.command = "inbox migrate";
   const line = parseCommandLine("inbox migrate", rest, OPTIONS);
   if (flag(line, "help")) {

@@ -18,7 +18,8 @@ import { UsageError } from "./cli.error.js";
 import type { FailureContext } from "./failure-line.js";
 import type { ModuleClass } from "./load-module.js";
 import { SERVE_HELP } from "./help.js";
-import { approveMode, startApprover, type Approver, type ApproveMode } from "./approver.js";
+import { approveMode, startApprover, type Approver, type ApproverStore, type ApproveMode } from "./approver.js";
+import { approverStore } from "./store-args.js";
 import { withSpinner } from "./spinner.js";
 
 const OPTIONS: OptionTable = {
@@ -28,6 +29,9 @@ const OPTIONS: OptionTable = {
   "write-mcp-json": { type: "string" },
   codex: { type: "boolean" },
   approve: { type: "string" },
+  store: { type: "string" },
+  "store-env": { type: "string" },
+  "inbox-store": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -43,6 +47,8 @@ interface ServeRequest {
   readonly codex: boolean;
   /** Who answers the module's approval prompts (`--approve`); unset: the module's own Asker. */
   readonly approve?: ApproveMode;
+  /** Where the inbox keeps its questions (`--inbox-store <dir>`, `--store <url>` / `--store-env VAR`). */
+  readonly store?: ApproverStore;
 }
 
 function request(argv: readonly string[]): ServeRequest | null {
@@ -69,8 +75,10 @@ function request(argv: readonly string[]): ServeRequest | null {
   if (approve !== undefined && transport === "stdio") {
     throw new UsageError("agentkit serve: --approve is for --transport http; with --transport stdio this process's stdin and stdout carry the protocol, so no person can be asked here");
   }
+  const store = approverStore("serve", line, approve);
   return {
     ...(approve !== undefined ? { approve } : {}),
+    ...(store !== undefined ? { store } : {}),
     file,
     ...(stringOption(line, "export") !== undefined ? { exportName: stringOption(line, "export") } : {}),
     transport,
@@ -139,7 +147,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const chosen = pickModule(req.file, path, exports, req.exportName);
     const { bootstrap } = await import("../mcp/di/index.js");
     if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
-    approver = req.approve ? await startApprover(req.approve, chosen.exportName) : undefined;
+    approver = req.approve ? await startApprover(req.approve, chosen.exportName, req.store) : undefined;
     const person = approver ? { asker: approver.asker, ctx: approver.ctx } : {};
     const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
       bootstrap(chosen.module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
@@ -226,6 +234,7 @@ function approverLines(app: McpApp, approver: Approver | undefined): string[] {
   if (!approver) return [];
   if (!app.approvals && !app.guard) return ["  --approve: this module names no approvals (no approval server, no guard): nothing will be asked"];
   if (approver.loginUrl) return [`  approvals are answered in the browser: ${approver.loginUrl}`, "    (a one-time link: it logs one browser in and is printed only here)"];
+  if (approver.mode === "inbox") return ["  approvals are answered on the shared inbox's page (agentkit inbox serve, on the same store)"];
   return ["  approvals are answered on this terminal"];
 }
 

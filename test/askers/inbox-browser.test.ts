@@ -6,8 +6,9 @@
  * Reject with a note and Modify each reach the CLI and the audit with source
  * `asker` and the actor typed on the page; bad JSON is refused (page and
  * server) and decides nothing; a timed-out question says so and its buttons
- * decide nothing. Also saves docs/inbox.png (two pending, three decisions).
+ * decide nothing. Also saves build/test-artifacts/inbox.png (two pending, three decisions).
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,8 @@ import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
 declare const window: { marker?: number };
 declare const document: { activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null };
 
-const SCREENSHOT = fileURLToPath(new URL("../../docs/inbox.png", import.meta.url));
+/** The screenshot artifact (build/ is not committed); `docs/inbox.png`, linked from the README, is a copy of one. */
+const SCREENSHOT = fileURLToPath(new URL("../../build/test-artifacts/inbox.png", import.meta.url));
 
 let browser: Browser;
 beforeAll(async () => {
@@ -152,7 +154,7 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await answer).toEqual({ behavior: "deny", message: "keyboard says no" });
   });
 
-  it("saves a screenshot with two pending questions and three decisions (docs/inbox.png)", async () => {
+  it("saves a screenshot with two pending questions and three decisions (build/test-artifacts/inbox.png)", async () => {
     const { page, prompt, inbox } = await setup({ timeoutMs: 600_000 });
     const deploy = await approvalsAsking(inbox.asker({ source: "deploy-bot" }), { autoAllow: ["Read"] });
     cleanups.push(() => deploy.close());
@@ -174,6 +176,7 @@ describe("ApprovalInbox in Chromium", () => {
     await expect.poll(() => page.locator("#decisions tbody tr").count()).toBe(3);
     await page.locator("#decisions tbody tr").first().waitFor();
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe("PNG");
     expect(await page.locator("article").count()).toBe(2);
   });
 

@@ -18,6 +18,7 @@ export function escapeHtml(text: string): string {
 export function closedText(q: StoredQuestion): string {
   if (q.status === "timed_out") return `Timed out — ${q.reason ?? "the deadline passed"}. Nothing can be decided here any more.`;
   if (q.status === "withdrawn") return `Withdrawn — ${q.reason ?? "the asking side gave up"}. Nothing can be decided here any more.`;
+  if (q.status === "abandoned") return `Abandoned — ${q.reason ?? "the process that asked it stopped"}. Nothing can be decided here any more.`;
   if (q.status === "answered") return `Answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}.`;
   return "";
 }

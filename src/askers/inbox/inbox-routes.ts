@@ -38,6 +38,7 @@ function json(res: ServerResponse, status: number, body: Record<string, unknown>
 export function refusedText(q: StoredQuestion): string {
   if (q.status === "timed_out") return `This question timed out before your answer arrived (${q.reason ?? "its deadline passed"}); the asking side already denied it. Nothing was decided.`;
   if (q.status === "withdrawn") return `This question was withdrawn (${q.reason ?? "the asking side gave up"}). Nothing was decided.`;
+  if (q.status === "abandoned") return `This question was abandoned: ${q.reason ?? "the process that asked it stopped"}. Nothing was decided.`;
   return `This question was already answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}. Your answer was not recorded.`;
 }
 
