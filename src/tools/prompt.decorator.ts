@@ -3,10 +3,8 @@
  * `@Prompt({...})`: marks an injectable class as a served MCP prompt. Records metadata; acts on nothing.
  */
 import "reflect-metadata";
-import { injectable } from "tsyringe";
 import { PROMPT_METADATA } from "../keys.js";
-import { DefinitionError } from "../errors/tool-definition.error.js";
-import { constructorParams, missingMetadataMessage, uninjectableParams } from "./constructor-params.js";
+import { markInjectableClass } from "./injectable-class.js";
 import { checkOptionKeys, PROMPT_OPTION_KEYS, resolvePromptOptions, type PromptOptions, type ResolvedPromptOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { PromptRender } from "./served-items.js";
@@ -38,15 +36,16 @@ export type PromptMetadata = ResolvedPromptOptions;
  */
 export function Prompt(options: PromptOptions = {}): ClassDecorator {
   return (target) => {
-    const cls = target as unknown as { name: string; prototype: { render?: unknown } };
-    if (typeof cls.prototype.render !== "function") throw new DefinitionError(cls.name, "render", `@Prompt on ${cls.name}: the class must define render(args, ctx)`);
-    checkOptionKeys("@Prompt", cls.name, options, PROMPT_OPTION_KEYS);
-    const meta = resolvePromptOptions(cls.name, "@Prompt", options, cls.name);
-    const params = constructorParams(target as never);
-    const missing = uninjectableParams(params);
-    if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`@Prompt on ${cls.name}`, params, missing, true));
-    Reflect.defineMetadata(PROMPT_METADATA, meta, target);
-    injectable()(target as never);
+    markInjectableClass(target, {
+      decorator: "@Prompt",
+      method: "render",
+      signature: "render(args, ctx)",
+      key: PROMPT_METADATA,
+      meta: (name) => {
+        checkOptionKeys("@Prompt", name, options, PROMPT_OPTION_KEYS);
+        return resolvePromptOptions(name, "@Prompt", options, name);
+      },
+    });
   };
 }
 

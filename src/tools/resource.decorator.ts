@@ -3,10 +3,8 @@
  * `@Resource({...})`: marks an injectable class as a served MCP resource. Records metadata; acts on nothing.
  */
 import "reflect-metadata";
-import { injectable } from "tsyringe";
 import { RESOURCE_METADATA } from "../keys.js";
-import { DefinitionError } from "../errors/tool-definition.error.js";
-import { constructorParams, missingMetadataMessage, uninjectableParams } from "./constructor-params.js";
+import { markInjectableClass } from "./injectable-class.js";
 import { checkOptionKeys, RESOURCE_OPTION_KEYS, resolveResourceOptions, type ResolvedResourceOptions, type ResourceOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ResourceListEntry, ResourceRead } from "./served-items.js";
@@ -38,15 +36,16 @@ export type ResourceMetadata = ResolvedResourceOptions;
  */
 export function Resource(options: ResourceOptions): ClassDecorator {
   return (target) => {
-    const cls = target as unknown as { name: string; prototype: { read?: unknown } };
-    if (typeof cls.prototype.read !== "function") throw new DefinitionError(cls.name, "read", `@Resource on ${cls.name}: the class must define read(params, ctx)`);
-    checkOptionKeys("@Resource", cls.name, options, RESOURCE_OPTION_KEYS);
-    const meta = resolveResourceOptions(cls.name, "@Resource", options, cls.name);
-    const params = constructorParams(target as never);
-    const missing = uninjectableParams(params);
-    if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`@Resource on ${cls.name}`, params, missing, true));
-    Reflect.defineMetadata(RESOURCE_METADATA, meta, target);
-    injectable()(target as never);
+    markInjectableClass(target, {
+      decorator: "@Resource",
+      method: "read",
+      signature: "read(params, ctx)",
+      key: RESOURCE_METADATA,
+      meta: (name) => {
+        checkOptionKeys("@Resource", name, options, RESOURCE_OPTION_KEYS);
+        return resolveResourceOptions(name, "@Resource", options, name);
+      },
+    });
   };
 }
 

@@ -3,11 +3,9 @@
  * `@Tool({...})`: marks an injectable class as a tool. Records metadata; acts on nothing.
  */
 import "reflect-metadata";
-import { injectable } from "tsyringe";
 import { TOOL_METADATA } from "../keys.js";
-import { DefinitionError } from "../errors/tool-definition.error.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
-import { constructorParams, missingMetadataMessage, uninjectableParams } from "./constructor-params.js";
+import { markInjectableClass } from "./injectable-class.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool as ToolContract } from "./tool.js";
 
@@ -43,16 +41,7 @@ export type ToolMetadata = ResolvedToolOptions;
  */
 export function Tool(options: ToolOptions): ClassDecorator {
   return (target) => {
-    const cls = target as unknown as { name: string; prototype: { run?: unknown } };
-    if (typeof cls.prototype.run !== "function") {
-      throw new DefinitionError(cls.name, "run", `@Tool on ${cls.name}: the class must define run(input, ctx)`);
-    }
-    const meta = resolveToolOptions(cls.name, "@Tool", options, cls.name);
-    const params = constructorParams(target as never);
-    const missing = uninjectableParams(params);
-    if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`@Tool on ${cls.name}`, params, missing, true));
-    Reflect.defineMetadata(TOOL_METADATA, meta, target);
-    injectable()(target as never);
+    markInjectableClass(target, { decorator: "@Tool", method: "run", signature: "run(input, ctx)", key: TOOL_METADATA, meta: (name) => resolveToolOptions(name, "@Tool", options, name) });
   };
 }
 

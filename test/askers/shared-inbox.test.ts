@@ -136,6 +136,36 @@ describe("a shared inbox on PostgreSQL", () => {
     }
   }, 120_000);
 
+  it("the page process restarts mid-run: the waiting question and the decision history come back, and the new page's answer reaches the worker", async () => {
+    const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
+    const asker = inboxAsker({ store: workerStore, source: "restart" });
+    let pageStore = postgresInboxStore({ connectionString: pg.connectionString });
+    let inbox = await ApprovalInbox.start({ store: pageStore });
+    try {
+      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" });
+      await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
+      const [q1] = (await pageStore.pending()).filter((q) => q.from === "restart");
+      expect((await pageStore.settle(q1!.id, { status: "answered", answer: { kind: "approve", actor: "before" } })).ok).toBe(true);
+      expect(await first).toMatchObject({ kind: "approve", actor: "before" });
+      const second = asker.ask({ question: "Allow Bash?", toolCall: { id: "t2", name: "Bash", arguments: { command: "pwd" } }, source: "approval_server" });
+      await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
+      // the page process goes away (its store too) while the worker waits
+      await inbox.stop();
+      await pageStore.close();
+      pageStore = postgresInboxStore({ connectionString: pg.connectionString });
+      inbox = await ApprovalInbox.start({ store: pageStore });
+      const pending = (await pageStore.pending()).filter((q) => q.from === "restart");
+      expect(pending.map((q) => q.arguments)).toEqual([{ command: "pwd" }]);
+      expect((await pageStore.decisions(50)).some((d) => d.from === "restart" && d.actor === "before")).toBe(true);
+      expect((await pageStore.settle(pending[0]!.id, { status: "answered", answer: { kind: "reject", actor: "after", note: "not now" } })).ok).toBe(true);
+      expect(await second).toMatchObject({ kind: "reject", actor: "after", note: "not now" });
+    } finally {
+      await inbox.stop();
+      await pageStore.close();
+      await workerStore.close();
+    }
+  }, 60_000);
+
   it("PostgreSQL stops while a worker waits: the call is denied with source error well before its deadline; once it is back the next prompt is asked and answered", async () => {
     const store = postgresInboxStore({ connectionString: pg.connectionString });
     const asker = inboxAsker({ store, source: "outage" });

@@ -6,12 +6,12 @@
  * its own scenario servers (kept on 127.0.0.1 by a preload). One test per
  * scenario, so a regression names it; they run a few at a time.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "./support.js";
+import { runNode } from "../helpers/procs.js";
 
 const CONFORMANCE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const FIXTURES = join(ROOT, "test", "fixtures", "conformance");
@@ -31,28 +31,13 @@ interface Outcome {
 }
 
 /** Run one scenario through the suite; kill its process group after `ms`. */
-function scenario(name: string, ms = 60_000): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const args = ["--import", join(FIXTURES, "register.mjs"), "--import", join(FIXTURES, "loopback.mjs"), CONFORMANCE, "client", "--command", `${process.execPath} ${CLIENT}`, "--scenario", name];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, AGENTKIT_TOKEN_DIR: join(tokenDir, name.replace(/\W/g, "_")) } });
-    let output = "";
-    child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (output += b.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, ms);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
-      const [passed, total, failed, warnings] = m ? m.slice(1).map(Number) : [0, 0, -1, 0];
-      resolve({ code, passed: passed!, total: total!, failed: failed!, warnings: warnings!, output });
-    });
-  });
+async function scenario(name: string, ms = 60_000): Promise<Outcome> {
+  const args = ["--import", join(FIXTURES, "register.mjs"), "--import", join(FIXTURES, "loopback.mjs"), CONFORMANCE, "client", "--command", `${process.execPath} ${CLIENT}`, "--scenario", name];
+  const run = await runNode(args, { cwd: ROOT, ms, env: { ...process.env, AGENTKIT_TOKEN_DIR: join(tokenDir, name.replace(/\W/g, "_")) } });
+  const output = run.stdout + run.stderr;
+  const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
+  const [passed, total, failed, warnings] = m ? m.slice(1).map(Number) : [0, 0, -1, 0];
+  return { code: run.code, passed: passed!, total: total!, failed: failed!, warnings: warnings!, output };
 }
 
 async function expectPassed(name: string): Promise<void> {

@@ -11,12 +11,12 @@
  * announces) do not fail a scenario, as they do not fail the suite.
  */
 import "reflect-metadata";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { container } from "tsyringe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootstrap, type McpApp } from "../../src/mcp/index.js";
 import { ConformanceModule } from "../fixtures/servers/conformance-module.js";
+import { runNode, type NodeRun } from "../helpers/procs.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFORMANCE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
@@ -58,33 +58,11 @@ const SCENARIOS = [
   "dns-rebinding-protection",
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = NodeRun;
 
 /** Run the conformance bin with `args`; its process group is killed after `ms`. */
 function conformance(args: string[], ms = 120_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", SHIM, CONFORMANCE, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, ms);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runNode(["--import", SHIM, CONFORMANCE, ...args], { cwd: ROOT, ms });
 }
 
 let app: McpApp;

@@ -6,7 +6,6 @@
  * dns-rebinding-protection; `auth: "none"`, since the suite sends no token).
  * Both run as real subprocesses; each is killed (whole group) if it hangs.
  */
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { join } from "node:path";
@@ -14,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { runNode, type NodeRun } from "../helpers/procs.js";
 import { echoServer, portIsFree } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -35,33 +35,11 @@ const runCheck = tool(
   },
 );
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = NodeRun;
 
 /** Run `node args...` in `cwd`; kill its process group after `ms`. */
-function runNode(args: string[], cwd: string, ms = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }, ms);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runIn(args: string[], cwd: string, ms = 60_000): Promise<Run> {
+  return runNode(args, { cwd, ms });
 }
 
 const specs: McpServerSpec[] = [];
@@ -82,7 +60,7 @@ describe("MCP Inspector CLI against a served registry", () => {
   it("lists and calls the tools with the bearer header; is refused without it", async () => {
     const spec = await served("token");
     const header = `Authorization: ${spec.authHeaders.Authorization}`;
-    const list = await runNode([INSPECTOR, spec.url!, "--method", "tools/list", "--header", header], INSPECTOR_CWD);
+    const list = await runIn([INSPECTOR, spec.url!, "--method", "tools/list", "--header", header], INSPECTOR_CWD);
     expect(list.code, list.stderr).toBe(0);
     const tools = (JSON.parse(list.stdout) as { tools: Array<Record<string, unknown>> }).tools;
     expect(tools).toEqual([
@@ -94,13 +72,13 @@ describe("MCP Inspector CLI against a served registry", () => {
         _meta: { agentkit: { side_effecting: false, requires_approval: false, caps: [] } },
       },
     ]);
-    const call = await runNode(
+    const call = await runIn(
       [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "--header", header],
       INSPECTOR_CWD,
     );
     expect(call.code, call.stderr).toBe(0);
     expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: "text", text: "lint:ok" }] });
-    const bad = await runNode(
+    const bad = await runIn(
       [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "verbose=true", "--header", header],
       INSPECTOR_CWD,
     );
@@ -108,7 +86,7 @@ describe("MCP Inspector CLI against a served registry", () => {
       content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']" }],
       isError: true,
     });
-    const refused = await runNode([INSPECTOR, spec.url!, "--method", "tools/list"], INSPECTOR_CWD);
+    const refused = await runIn([INSPECTOR, spec.url!, "--method", "tools/list"], INSPECTOR_CWD);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("Unauthorized: this MCP listener requires 'Authorization: Bearer <token>'");
     expect(spec.callsSeen).toBe(2);
@@ -126,7 +104,7 @@ describe("MCP Inspector CLI against served resources and prompts", () => {
     specs.push(spec);
     await spec.start();
     const inspect = async (...args: string[]) => {
-      const r = await runNode([INSPECTOR, spec.url!, "--header", `Authorization: ${spec.authHeaders.Authorization}`, ...args], INSPECTOR_CWD);
+      const r = await runIn([INSPECTOR, spec.url!, "--header", `Authorization: ${spec.authHeaders.Authorization}`, ...args], INSPECTOR_CWD);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as Record<string, unknown>;
     };
@@ -145,7 +123,7 @@ describe("MCP conformance suite 0.1.16 against a served registry (auth: none)", 
   for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
     it(`passes ${scenario}`, async () => {
       const spec = await served("none");
-      const r = await runNode(["--import", SHIM, CONFORMANCE, "server", "--url", spec.url!, "--scenario", scenario], ROOT);
+      const r = await runIn(["--import", SHIM, CONFORMANCE, "server", "--url", spec.url!, "--scenario", scenario], ROOT);
       const summary = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(r.stdout);
       expect(summary, `${r.stdout}\n${r.stderr}`).not.toBeNull();
       expect(r.code, r.stdout).toBe(0);
@@ -166,7 +144,7 @@ describe("MCP conformance suite 0.1.16 against a served registry (auth: none)", 
     await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
-      const r = await runNode(["--import", SHIM, CONFORMANCE, "server", "--url", url, "--scenario", "dns-rebinding-protection"], ROOT);
+      const r = await runIn(["--import", SHIM, CONFORMANCE, "server", "--url", url, "--scenario", "dns-rebinding-protection"], ROOT);
       expect(r.code).toBe(1);
       expect(r.stdout).toContain("Expected HTTP 4xx for invalid Host/Origin headers, got 200");
     } finally {
