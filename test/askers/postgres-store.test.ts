@@ -118,6 +118,17 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
   });
 });
 
+describe("postgresInboxStore: a confirmed decision stays confirmed", () => {
+  it("the page's row arriving after the gate's record does not replace it", async () => {
+    const a = store();
+    const id = randomUUID();
+    const row = { id, tool: "t", allowed: true, source: "asker" as const, asked: true, actor: "inbox", reason: "approved by inbox", at: new Date().toISOString(), from: "engine" };
+    await a.recordDecision({ ...row, confirmed: true, reason: "the gate's record" });
+    await a.recordDecision({ ...row, confirmed: false });
+    expect((await a.decisions(50)).find((d) => d.id === id)).toMatchObject({ confirmed: true, reason: "the gate's record" });
+  });
+});
+
 describe("postgresInboxStore: many writers", () => {
   it("8 stores put 25 questions each at once; the page hears each once and settles all; each store hears its own 25 answers", async () => {
     await using page = postgresInboxStore({ connectionString: pg.connectionString });

@@ -99,7 +99,7 @@ export type Settlement =
  * - `settle` is compare-and-set: only a `pending` question changes, exactly
  *   once; the winner announces `settled`; a loser gets `{ ok: false }` and
  *   the question as it now stands.
- * - `recordDecision` inserts, or replaces the row with the same `id`, and announces `decision`.
+ * - `recordDecision` inserts, or replaces the row with the same `id` (a confirmed row is never replaced by an unconfirmed one), and announces `decision`.
  * - `subscribe` delivers every later event, in order, until the returned function is called.
  */
 export interface InboxStore {
@@ -160,6 +160,8 @@ export class MemoryInboxStore implements InboxStore {
 
   recordDecision(decision: StoredDecision): Promise<void> {
     const row = Object.freeze({ ...decision });
+    // The gate's record is final: the page's row arriving after it (both are written without waiting) does not replace it.
+    if (!row.confirmed && this.#decisions.get(row.id)?.confirmed) return Promise.resolve();
     // A replaced row keeps its place: the list is ordered by when the question was first decided.
     this.#decisions.set(row.id, row);
     this.#trim(this.#decisions, () => true);

@@ -137,6 +137,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     const sql = `WITH hit AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
       ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor,
         reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
+      WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
       RETURNING *) ${announce("d", this.#channel)}`;
     await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed]);
   }
