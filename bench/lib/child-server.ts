@@ -55,9 +55,16 @@ export interface ChildServer extends Ready, AsyncDisposable {
 
 const serverScript = fileURLToPath(new URL("../servers/http-server.js", import.meta.url));
 
+/**
+ * Node flags for every child server, from `BENCH_SERVER_FLAGS` (space-separated),
+ * e.g. `BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=prof"` to profile the
+ * servers (`NODE_OPTIONS` refuses `--cpu-prof`).
+ */
+const serverFlags = (process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter(Boolean);
+
 /** Spawn `node build/bench/servers/http-server.js <kind> [args...]` and wait for READY (at most 20 s). */
 export async function startServer(kind: ServerKind, args: readonly string[] = []): Promise<ChildServer> {
-  const child = spawn(process.execPath, ["--expose-gc", serverScript, kind, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", ...serverFlags, serverScript, kind, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   const waiters: Array<(line: string) => void> = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -94,11 +94,12 @@ let counter = 0;
 
 const noop = (): void => {};
 
-function callQuietly(fn: (reason: unknown) => void, reason: unknown): void {
+/** Call `fn(arg)`, ignoring a throw: an event observer cannot break the run, a cancellation callback cannot stop the cancellation. */
+function callQuietly<T>(fn: (arg: T) => void, arg: T): void {
   try {
-    fn(reason);
+    fn(arg);
   } catch {
-    // a cancellation callback cannot stop the cancellation
+    // best-effort by contract
   }
 }
 
@@ -250,15 +251,13 @@ export class RunContext {
    * throws is ignored, so observing a run can never break it.
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
+    const sink = this.sink;
+    const listeners = this.listeners?.size ? [...this.listeners] : undefined;
+    // Nobody is observing (the common case for a bare run): build nothing.
+    if (!sink && !listeners) return;
     const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
-    for (const l of [this.sink, ...(this.listeners ?? [])]) {
-      if (!l) continue;
-      try {
-        l(e);
-      } catch {
-        // best-effort by contract
-      }
-    }
+    if (sink) callQuietly(sink, e);
+    if (listeners) for (const l of listeners) callQuietly(l, e);
   }
 
   /** Subscribe to emitted events; returns the unsubscribe function. */
