@@ -2,7 +2,8 @@
  * @module bench/lib/child-server
  * Start a benchmark server in its own Node process and talk to it: the child
  * prints one `READY {json}` line on stdout (its URL and auth headers), answers
- * `MEM` on stdin with `MEM {json}` (heap and RSS after two full GCs), and exits
+ * `MEM` on stdin with `MEM {json}` (heap and RSS after two full GCs) and `CPU`
+ * with `CPU <µs>` (its user + system CPU so far), and exits
  * when its stdin closes or on SIGTERM. Every contender runs this way, so they
  * all pay the same process boundary.
  */
@@ -49,6 +50,8 @@ export interface ChildServer extends Ready, AsyncDisposable {
   readonly pid: number;
   /** Ask the child for its memory after two full GCs. */
   memory(): Promise<MemorySample>;
+  /** The child's user + system CPU so far, in µs (all its threads). */
+  cpu(): Promise<number>;
   /** End the child (stdin closed, then SIGTERM, then SIGKILL) and wait for it. */
   stop(): Promise<void>;
 }
@@ -105,6 +108,11 @@ export async function startServer(kind: ServerKind, args: readonly string[] = []
       const reply = next("MEM", 30_000);
       child.stdin!.write("MEM\n");
       return JSON.parse(await reply) as MemorySample;
+    },
+    async cpu() {
+      const reply = next("CPU", 10_000);
+      child.stdin!.write("CPU\n");
+      return Number(await reply);
     },
     stop() {
       return (stopping ??= end(child, exited));

@@ -3,7 +3,7 @@
  * One benchmark server per process: `node http-server.js <kind>`. Every kind
  * binds 127.0.0.1 on an ephemeral port, serves the same `echo` tool (or the
  * approval tool) behind the same kind of bearer check, prints `READY {url,
- * headers}`, answers `MEM` on stdin, and exits when stdin closes.
+ * headers}`, answers `MEM` and `CPU` on stdin, and exits when stdin closes.
  *
  * Kinds: `agentkit` (serveRegistry), `sdk` (the SDK's low-level Server and
  * StreamableHTTPServerTransport on node:http, stateful, SSE responses — the
@@ -344,6 +344,9 @@ async function main(): Promise<void> {
         gc?.();
         const m = process.memoryUsage();
         process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites, retained: running.retained?.() ?? -1 })}\n`);
+      } else if (cmd === "CPU") {
+        const c = process.cpuUsage();
+        process.stdout.write(`CPU ${c.user + c.system}\n`);
       }
     }
   });

@@ -67,8 +67,21 @@ function agentCaller(llm: AnthropicLLM | OpenAILLM): Caller {
   };
 }
 
+/** One batch: each turn's latency, and the process CPU the batch took. */
+interface Batch {
+  readonly lat: number[];
+  readonly cpuUs: number;
+}
+
+async function timed(caller: Caller, n: number): Promise<Batch> {
+  const c0 = process.cpuUsage();
+  const lat = await sequential(caller, n);
+  const c = process.cpuUsage(c0);
+  return { lat, cpuUs: c.user + c.system };
+}
+
 async function run(cfg: BenchConfig): Promise<Section> {
-  const rounds = pick(cfg, 6, 3);
+  const rounds = pick(cfg, 10, 3);
   const batch = pick(cfg, 200, 40);
   let server: ChildServer | undefined;
   try {
@@ -83,13 +96,15 @@ async function run(cfg: BenchConfig): Promise<Section> {
       ["openai-signal", bareOpenAI(url, true)],
     ]);
     for (const c of callers.values()) await sequential(c, 50);
-    const p50 = (b: number[][]): number => percentile(b.flat(), 0.5);
+    const p50 = (b: Batch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
+    const cpu = (b: Batch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
     const rows: string[][] = [];
     const goals: Goal[] = [];
     for (const provider of ["anthropic", "openai"] as const) {
       const [agent, bare, signal] = [`${provider}-agent`, `${provider}-bare`, `${provider}-signal`];
-      const res = await abba([agent, bare, signal], rounds, (k) => sequential(callers.get(k)!, batch));
+      const res = await abba([agent, bare, signal], rounds, (k) => timed(callers.get(k)!, batch));
       const vs = (k: string, base: string) => medianRatio(roundRatios(res, k, base, p50));
+      const cpuVs = (k: string, base: string) => medianRatio(roundRatios(res, k, base, cpu));
       const sdkCall = provider === "anthropic" ? "messages.create" : "responses.create";
       const label: Record<string, string> = {
         [agent]: `Agent + ReActCognition + ${provider === "anthropic" ? "AnthropicLLM" : "OpenAILLM (responses)"}`,
@@ -98,8 +113,9 @@ async function run(cfg: BenchConfig): Promise<Section> {
       };
       const range = (r: { median: number; min: number; max: number }) => `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})`;
       for (const k of [agent, bare, signal]) {
-        const all = res.get(k)!.flat(2);
-        rows.push([label[k]!, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), k === bare ? "1.00x" : range(vs(k, bare)), k === signal ? "1.00x" : range(vs(k, signal))]);
+        const all = res.get(k)!.flat().flatMap((x) => x.lat);
+        const us = cpu(res.get(k)!.flat());
+        rows.push([label[k]!, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), k === bare ? "1.00x" : range(vs(k, bare)), k === signal ? "1.00x" : range(vs(k, signal)), us.toFixed(0), k === signal ? "1.00x" : range(cpuVs(k, signal))]);
       }
       const own = vs(agent, signal);
       goals.push({ goal: `${provider}: one agent turn's p50 within ${TARGET.toFixed(2)}x of a bare SDK streaming call that can be cancelled the same way (a signal)`, measured: ratio(own.median), met: own.median <= TARGET });
@@ -112,10 +128,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `Ours: \`agent.run("hi", new RunContext({ llm }))\` with \`ReActCognition({ tools: [] })\` — one model turn through the provider adapter, ` +
         `\`llm.delta\`/\`llm.turn\` emitted on ctx, usage summed, the frozen result. Floor: the same SDK's raw streaming create, reading the ` +
         `same events and keeping the text, without a signal and with a fresh \`AbortController\`'s signal per call (a run hands the SDK its own, so it can be cancelled). ${rounds} ABBA rounds of ${batch} sequential turns per contender; ratio = median of per-round p50 ratios (range in brackets).`,
-      tables: [{ head: ["path", "p50 ms", "p99 ms", "p50 vs bare SDK", "p50 vs bare SDK + signal"], rows }],
+      tables: [{ head: ["path", "p50 ms", "p99 ms", "p50 vs bare SDK", "p50 vs bare SDK + signal", "client CPU µs/turn", "CPU vs bare SDK + signal"], rows }],
       goals,
       notes: [
         "All contenders use the same SDK client code path and the same loopback connection pool; against the bare call with a signal, the difference is the adapter (request building, tool-name map, event dispatch) and the loop (messages, events, result).",
+        "Client CPU is this process's user+system CPU per turn over each batch (GC threads included); the fake API runs in its own process. On a shared 2-vCPU machine it moves less than wall time, so it shows what the adapter and the loop add even when latency rounds spread.",
         "The signal is the SDKs' cost, not the loop's: the openai SDK keeps each request's abort listener behind a WeakRef and a FinalizationRegistry, which the bare call pays too once it passes one.",
       ],
     };

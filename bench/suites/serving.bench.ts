@@ -64,10 +64,13 @@ async function run(cfg: BenchConfig): Promise<Section> {
       return sequential(callers.get(k)!, batch, start);
     });
     cfg.log(`serving: ${cRounds} ABBA rounds of ${CONCURRENCY} concurrent clients x ${perClient} calls`);
-    const conc = await abba(KINDS, cRounds, (k) => {
+    const conc = await abba(KINDS, cRounds, async (k) => {
       const start = next;
       next += CONCURRENCY * perClient;
-      return concurrent(pools.get(k)!, perClient, start);
+      const server = servers.get(k)!;
+      const cpu0 = await server.cpu();
+      const r = await concurrent(pools.get(k)!, perClient, start);
+      return { ...r, serverCpuUs: (await server.cpu()) - cpu0, calls: CONCURRENCY * perClient };
     });
     const p50 = (batches: number[][]): number => percentile(batches.flat(), 0.5);
     // Throughput of a round: all its calls over all its time.
@@ -75,10 +78,13 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const rows: string[][] = [];
     const ratios = new Map<string, ReturnType<typeof medianRatio>>();
     const tputRatios = new Map<string, ReturnType<typeof medianRatio>>();
+    // Server CPU per call over a round's batches (the child's own user + system CPU).
+    const cpuPerCall = (batches: { serverCpuUs: number; calls: number }[]): number => batches.reduce((s, b) => s + b.serverCpuUs, 0) / batches.reduce((s, b) => s + b.calls, 0);
     for (const k of KINDS) {
       const all = seq.get(k)!.flat(2);
       const lr = medianRatio(roundRatios(seq, k, "sdk", p50));
       const tr = medianRatio(roundRatios(conc, k, "sdk", tput));
+      const cr = medianRatio(roundRatios(conc, k, "sdk", cpuPerCall));
       ratios.set(k, lr);
       tputRatios.set(k, tr);
       const cAll = conc.get(k)!.flat();
@@ -91,6 +97,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
         int(median(cAll.map((b) => b.callsPerSec))),
         ms(percentile(cAll.flatMap((b) => b.latencies), 0.99)),
         k === "sdk" ? "1.00x" : `${ratio(tr.median)} (${tr.min.toFixed(2)}–${tr.max.toFixed(2)})`,
+        int(median(conc.get(k)!.map(cpuPerCall))),
+        k === "sdk" ? "1.00x" : `${ratio(cr.median)} (${cr.min.toFixed(2)}–${cr.max.toFixed(2)})`,
         writes.get(k)!.toFixed(2),
       ]);
     }
@@ -119,10 +127,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `${warm} warm-up calls, then ${rounds} ABBA rounds (each contender runs twice per round, order palindromic and rotating) of ${batch} sequential calls per batch: ` +
         `${2 * rounds * batch} sequential calls per contender. The ratio is the median of per-round p50 ratios against the raw SDK server. ` +
         `Throughput: ${CONCURRENCY} clients (each its own connection and session) making ${perClient} sequential calls each, all at once, ${cRounds} ABBA rounds. ` +
+        `"server CPU" is the server process's own user + system CPU over each throughput batch, per call (median over rounds; the ratio is the median of per-round ratios): ` +
+        `with the clients on the same 2 cores, it shows what a server costs per call apart from how the CPU was shared. ` +
         `"writes/resp" counts the server's socket writes per sequential call (200 calls, outside the timed batches).`,
       tables: [
         {
-          head: ["server", "calls", "p50 ms", "p99 ms", "p50 vs SDK", `${CONCURRENCY}-client calls/s`, "p99 ms under load", "throughput vs SDK", "writes/resp"],
+          head: ["server", "calls", "p50 ms", "p99 ms", "p50 vs SDK", `${CONCURRENCY}-client calls/s`, "p99 ms under load", "throughput vs SDK", "server CPU µs/call under load", "server CPU vs SDK", "writes/resp"],
           rows,
         },
       ],
