@@ -8,8 +8,8 @@
  * same-origin POSTs) for all but three, which a person answers by clicks in
  * Chromium (Approve, Reject with a note, Modify). Then the page process
  * restarting, a worker killed with SIGKILL (its questions shown abandoned in
- * the browser, live and after a reload, and refused), and a worker waiting
- * while PostgreSQL stops.
+ * the browser, live and after a reload, and refused), a live worker whose
+ * lease lapsed, and a worker waiting while PostgreSQL stops.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -178,6 +178,18 @@ async function clickInChromium(inbox: ApprovalInbox, toClick: readonly ToClick[]
   }
 }
 
+/** Run one statement on the test database (outside any store). */
+async function sql(text: string, values: unknown[]): Promise<void> {
+  const { default: pgLib } = await import("pg");
+  const client = new pgLib.Client({ connectionString: pg.connectionString });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The decisions table's rows about `ids`, as cell texts. */
 async function historyRows(page: Page, ids: readonly string[]): Promise<string[][]> {
   const out: string[][] = [];
@@ -309,6 +321,35 @@ describe("a shared inbox on PostgreSQL", () => {
       await store.close();
     }
   }, 90_000);
+
+  it("a worker whose lease lapsed while it was alive: its question is abandoned, the call denied (source error), and the gate's record replaces the sweep's row — one row", async () => {
+    const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
+    const asker = inboxAsker({ store: workerStore, source: "lapsed" });
+    const server = await ApprovalServer.open({ asker, ctx: asker, timeoutMs: 60_000 });
+    const page = postgresInboxStore({ connectionString: pg.connectionString });
+    const { MCPClient, StreamableHttpServer } = await import("arc-agentkit/mcp");
+    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+    try {
+      const waiting = client.callTool("approve", { tool_name: "Bash", input: { command: "make" }, tool_use_id: "lapsed-1" });
+      await expect.poll(async () => (await page.pending()).filter((q) => q.from === "lapsed").length).toBe(1);
+      const [q] = (await page.pending()).filter((x) => x.from === "lapsed");
+      // the lease row goes (a long pause, a clock jump) while the process lives on
+      await sql("DELETE FROM agentkit_inbox.workers WHERE worker = $1", [workerStore.worker]);
+      expect(await page.sweep()).toBe(1);
+      const answer = JSON.parse(((await waiting).content[0] as { text: string }).text) as { behavior: string; message: string };
+      expect(answer.behavior).toBe("deny");
+      expect(server.decisions.at(-1)).toMatchObject({ allowed: false, source: "error", asked: true });
+      await expect.poll(async () => (await page.decisions(100)).filter((d) => d.id === q!.id).map((d) => d.confirmed)).toEqual([true]);
+      const [row] = (await page.decisions(100)).filter((d) => d.id === q!.id);
+      expect(row).toMatchObject({ allowed: false, source: "error", from: "lapsed", reason: server.decisions.at(-1)!.reason });
+      expect((await page.decisions(100)).filter((d) => d.from === "lapsed")).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.stop();
+      await page.close();
+      await workerStore.close();
+    }
+  }, 60_000);
 
   it("PostgreSQL stops while a worker waits: the call is denied with source error well before its deadline; once it is back the next prompt is asked and answered", async () => {
     const store = postgresInboxStore({ connectionString: pg.connectionString });
