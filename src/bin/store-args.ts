@@ -5,6 +5,7 @@
  * user of the machine; or `--store-env VAR`) or an embedded PGlite directory
  * (`--inbox-store <dir>`).
  */
+import { dataDirProblem } from "../askers/inbox/data-dir.js";
 import type { ApproveMode, ApproverStore } from "./approver.js";
 import { stringOption, type CommandLine } from "./args.js";
 import { UsageError } from "./cli.error.js";
@@ -52,6 +53,8 @@ export function approverStore(command: string, line: CommandLine, approve: Appro
   if (dir !== undefined) {
     if (url !== undefined || env !== undefined) throw new UsageError(`agentkit ${command}: give one store: --inbox-store <dir> (embedded) or --store / --store-env (PostgreSQL)`);
     if (approve === "inbox") throw new UsageError(`agentkit ${command}: --approve inbox needs a store other processes reach (--store <postgres-url>); --inbox-store <dir> is for --approve web`);
+    const problem = dir === "" ? "no directory was given" : dataDirProblem(dir);
+    if (problem) throw new UsageError(`agentkit ${command}: --inbox-store '${dir}' cannot hold the inbox's database: ${problem}. Give a directory you can write (it is created when missing)`);
     return { dir };
   }
   return { url: storeUrl(command, url, env) };

@@ -17,6 +17,7 @@ import { migrateInboxStore } from "arc-agentkit/askers";
 import { MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { AGENTKIT, FIXTURES, killGroup, requireBuild, runAgentkit, ServeProcess } from "./agentkit-process.js";
+import { answerOnPage, logIn } from "./inbox-page.js";
 
 let pg: TestPostgres;
 const dir = mkdtempSync(join(tmpdir(), "akt-inbox-serve-"));
@@ -53,26 +54,6 @@ async function pageProcess(): Promise<{ loginUrl: string; stop: () => Promise<nu
       return code;
     },
   };
-}
-
-/** Log in on the page once (the code works once): the session cookie and the page's URL. */
-async function logIn(loginUrl: string): Promise<{ cookie: string; page: string }> {
-  const login = await fetch(loginUrl, { redirect: "manual" });
-  expect(login.status).toBe(303);
-  return { cookie: (login.headers.get("set-cookie") ?? "").split(";")[0]!, page: new URL(login.headers.get("location")!, loginUrl).toString() };
-}
-
-/** Answer the first pending question about `tool` on the page with `body`. */
-async function answerOnPage({ cookie, page }: { cookie: string; page: string }, tool: string, body: Record<string, unknown>): Promise<void> {
-  let id: string | undefined;
-  for (const t = Date.now(); !id && Date.now() - t < 20_000; await new Promise((r) => setTimeout(r, 100))) {
-    const html = await (await fetch(page, { headers: { Cookie: cookie } })).text();
-    const article = /<article class="question" id="q-[^"]+" data-id="([0-9a-f-]{36})" data-status="pending"[^]*?<\/article>/.exec(html);
-    if (article && article[0].includes(tool)) id = article[1];
-  }
-  expect(id, "the question never appeared on the page").toBeDefined();
-  const r = await fetch(`${page}answer`, { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, Origin: new URL(page).origin }, body: JSON.stringify({ id, ...body }) });
-  expect(r.status, await r.clone().text()).toBe(200);
 }
 
 describe("agentkit inbox serve + agentkit serve --approve inbox", () => {

@@ -19,8 +19,8 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true });
 }
 
-/** A page logged in on `inbox` (a fresh browser context: its own cookie jar). */
-export async function loggedInPage(browser: Browser, inbox: ApprovalInbox): Promise<{ context: BrowserContext; page: Page }> {
+/** A page logged in on `inbox` (a fresh browser context: its own cookie jar); any inbox with a fresh `loginUrl` (this build's or dist's). */
+export async function loggedInPage(browser: Browser, inbox: Pick<ApprovalInbox, "loginUrl">): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();

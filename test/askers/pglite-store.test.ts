@@ -43,5 +43,8 @@ it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", a
   writeFileSync(file, "not a directory");
   const err = await pgliteInboxStore({ dataDir: join(file, "inbox") }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: "inbox_store" });
+  expect((err as Error).message).toBe(`pgliteInboxStore: cannot keep the inbox database in '${join(file, "inbox")}': '${file}' is a file, not a directory. Give a directory this user can write (it is created when missing)`);
+  const same = await pgliteInboxStore({ dataDir: file }).catch((e: unknown) => e);
+  expect((same as Error).message).toContain(`'${file}' is a file, not a directory`);
   await expect(pgliteInboxStore({ dataDir: "" })).rejects.toThrow(/dataDir/);
 });

@@ -180,6 +180,13 @@ describe("postgresInboxStore: failures", () => {
       const late = await page.settle(doomed[0]!.id, { status: "answered", answer: { kind: "approve", actor: "inbox" } });
       expect(late).toMatchObject({ ok: false, question: { status: "abandoned" } });
       expect(late.question!.reason).toContain("doomed-worker");
+      // and each is in the decisions list (live, and for a page loaded later): denied, source error, "abandoned: ..."
+      const ids = new Set(doomed.map((q) => q.id));
+      await heard.until((e) => e.filter((x) => x.type === "decision" && ids.has(x.decision.id)).length === 5);
+      const rows = (await page.decisions(1000)).filter((d) => ids.has(d.id));
+      expect(rows).toHaveLength(5);
+      for (const d of rows) expect(d).toMatchObject({ allowed: false, source: "error", asked: true, actor: null, from: "doomed", confirmed: false, reason: expect.stringMatching(/^abandoned: the asking process \(doomed-worker\) stopped renewing its lease.*nothing was decided$/) });
+      expect(await page.sweep()).toBe(0); // swept once: no second row
     } finally {
       child.kill("SIGKILL");
     }

@@ -5,27 +5,46 @@
  * store and called 50 times at once by a real MCP client (as the Claude CLI
  * calls it); one page (`ApprovalInbox` on the same store, in this process);
  * one scripted reviewer using the page's HTTP API (login code, cookie,
- * same-origin POSTs). Then a worker waiting while PostgreSQL stops.
+ * same-origin POSTs) for all but three, which a person answers by clicks in
+ * Chromium (Approve, Reject with a note, Modify). Then the page process
+ * restarting, a worker killed with SIGKILL (its questions shown abandoned in
+ * the browser, live and after a reload, and refused), a live worker whose
+ * lease lapsed, and a worker waiting while PostgreSQL stops.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore } from "arc-agentkit/askers";
 import { ApprovalServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { launchChromium, loggedInPage } from "./inbox-kit.js";
 
 const WORKERS = 8;
 const PER_WORKER = 50;
 
+/** The questions a person answers in Chromium instead of the scripted reviewer: [worker, prompt number] (n % 3 picks the answer: 0 modify, 1 approve, 2 reject). */
+const CLICKED: ReadonlyArray<readonly [number, number]> = [
+  [1, 49], // approve
+  [4, 47], // reject, with a note
+  [6, 48], // modify
+];
+const CLICKER = "ada-in-chromium";
+/** The worker killed with SIGKILL. */
+const DOOMED = 99;
+const isClicked = (w: number, n: number): boolean => CLICKED.some(([cw, cn]) => cw === w && cn === n);
+
 let pg: TestPostgres;
+let browser: Browser;
 const dir = mkdtempSync(join(tmpdir(), "akt-shared-inbox-"));
 beforeAll(async () => {
-  pg = await startPostgres();
+  [pg, browser] = await Promise.all([startPostgres(), launchChromium()]);
   await migrateInboxStore({ connectionString: pg.connectionString });
 });
-afterAll(() => {
+afterAll(async () => {
+  await browser?.close();
   pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -35,7 +54,7 @@ const WORKER = `
   const { inboxAsker, postgresInboxStore } = await import("arc-agentkit/askers");
   const { ApprovalServer, MCPClient, StreamableHttpServer } = await import("arc-agentkit/mcp");
   const [i, n, audit] = [Number(process.env.W), Number(process.env.N), process.env.AUDIT];
-  const store = postgresInboxStore({ connectionString: process.env.PG_URL });
+  const store = postgresInboxStore({ connectionString: process.env.PG_URL, ...(process.env.LEASE_MS ? { leaseMs: Number(process.env.LEASE_MS) } : {}) });
   const asker = inboxAsker({ store, source: "worker-" + i });
   const server = await ApprovalServer.open({ asker, ctx: asker, auditPath: audit, timeoutMs: 120000 });
   const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
@@ -46,8 +65,12 @@ const WORKER = `
   await client.close(); await server.stop(); await store.close();
   console.log("ANSWERS " + JSON.stringify(answers));`;
 
+function spawnWorker(i: number, n: number, env: Record<string, string> = {}) {
+  return spawn(process.execPath, ["--input-type=module", "-e", WORKER], { env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
 function worker(i: number): Promise<unknown[]> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", WORKER], { env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(PER_WORKER), AUDIT: join(dir, `audit-${i}.jsonl`) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnWorker(i, PER_WORKER);
   let out = "";
   let err = "";
   child.stdout.on("data", (b: Buffer) => (out += b.toString()));
@@ -61,18 +84,44 @@ function worker(i: number): Promise<unknown[]> {
   });
 }
 
-/** The reviewer: logs in with the one-time code, follows the live stream, and answers every question by the worker and number in its arguments. */
-async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered: number; stop: () => void }> {
+/** A question the scripted reviewer leaves to the person in Chromium. */
+interface ToClick {
+  readonly id: string;
+  readonly w: number;
+  readonly n: number;
+}
+
+/** What worker `w` must get for prompt `n`: the reviewer's answer, or the one clicked in Chromium. */
+function expected(w: number, n: number): Record<string, unknown> {
+  const clicked = isClicked(w, n);
+  if (n % 3 === 0) return { behavior: "allow", updatedInput: { worker: w, n, checked: true, ...(clicked ? { by: "chromium" } : {}) } };
+  if (n % 3 === 1) return { behavior: "allow", updatedInput: { worker: w, n } };
+  return { behavior: "deny", message: clicked ? `no ${w}/${n}, said ${CLICKER}` : `no ${w}/${n}` };
+}
+
+/**
+ * The reviewer: logs in with the one-time code, follows the live stream, and
+ * answers every question by the worker and number in its arguments — except
+ * the CLICKED ones, collected in `toClick` for the person in Chromium.
+ */
+async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered: number; toClick: Promise<ToClick[]>; stop: () => void }> {
   const login = await fetch(inbox.loginUrl, { redirect: "manual" });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
   const origin = new URL(inbox.url).origin;
   const abort = new AbortController();
   const events = await fetch(`${inbox.url}events`, { headers: { Cookie: cookie, Accept: "text/event-stream" }, signal: abort.signal });
   expect(events.status).toBe(200);
-  const state = { answered: 0, stop: () => abort.abort() };
+  const skipped: ToClick[] = [];
+  let allSkipped!: (v: ToClick[]) => void;
+  const state = { answered: 0, toClick: new Promise<ToClick[]>((resolve) => (allSkipped = resolve)), stop: () => abort.abort() };
   const answer = async (id: string): Promise<void> => {
     const q = (await (inbox.store as ReturnType<typeof postgresInboxStore>).get(id))!;
     const { worker: w, n } = q.arguments as { worker: number; n: number };
+    if (isClicked(w, n)) {
+      skipped.push({ id, w, n });
+      if (skipped.length === CLICKED.length) allSkipped(skipped);
+      return;
+    }
     const body = n % 3 === 0 ? { id, kind: "modify", actor: "reviewer", arguments: JSON.stringify({ worker: w, n, checked: true }) } : n % 3 === 1 ? { id, kind: "approve", actor: "reviewer" } : { id, kind: "reject", actor: "reviewer", note: `no ${w}/${n}` };
     const r = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, Origin: origin }, body: JSON.stringify(body) });
     expect(r.status, await r.clone().text()).toBe(200);
@@ -102,39 +151,98 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
   return state;
 }
 
+/** The person: a second login (a new one-time link) in Chromium; answers each question by clicks, typing their name once. */
+async function clickInChromium(inbox: ApprovalInbox, toClick: readonly ToClick[]): Promise<void> {
+  inbox.newLoginUrl();
+  const { context, page } = await loggedInPage(browser, inbox);
+  try {
+    await page.getByLabel("Your name (recorded as who decided)").fill(CLICKER);
+    for (const { id, w, n } of toClick) {
+      const art = page.locator(`article[data-id="${id}"]`);
+      await art.waitFor(); // rendered by the server on load: it was pending before the browser came
+      if (n % 3 === 1) {
+        await art.getByRole("button", { name: "Approve", exact: true }).click();
+      } else if (n % 3 === 2) {
+        await art.getByRole("button", { name: "Reject", exact: true }).click();
+        await art.getByLabel("Note").fill(`no ${w}/${n}, said ${CLICKER}`);
+        await art.getByRole("button", { name: "Confirm rejection" }).click();
+      } else {
+        await art.getByRole("button", { name: "Modify", exact: true }).click();
+        await art.getByLabel("Arguments (JSON)").fill(JSON.stringify({ worker: w, n, checked: true, by: "chromium" }));
+        await art.getByRole("button", { name: "Save and approve" }).click();
+      }
+      await art.waitFor({ state: "detached" });
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+/** Run one statement on the test database (outside any store). */
+async function sql(text: string, values: unknown[]): Promise<void> {
+  const { default: pgLib } = await import("pg");
+  const client = new pgLib.Client({ connectionString: pg.connectionString });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The decisions table's rows about `ids`, as cell texts. */
+async function historyRows(page: Page, ids: readonly string[]): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const id of ids) {
+    const row = page.locator(`#decisions tbody tr[data-id="${id}"]`);
+    if ((await row.count()) === 1) out.push(await row.locator("td").allTextContents());
+  }
+  return out;
+}
+
+type AuditLine = { id: string; allowed: boolean; source: string; kind: string | null; actor: string | null; reason: string; updatedArguments?: Record<string, unknown> };
+
 describe("a shared inbox on PostgreSQL", () => {
-  it(`${WORKERS} worker processes × ${PER_WORKER} prompts, one page, one reviewer: each worker gets exactly its own answers, each decision is in the database once, the audits agree`, async () => {
+  it(`${WORKERS} worker processes × ${PER_WORKER} prompts, one page, one reviewer (HTTP API; ${CLICKED.length} by clicks in Chromium): each worker gets exactly its own answers, each decision is in the database once, the audits agree`, async () => {
     const store = postgresInboxStore({ connectionString: pg.connectionString });
     const inbox = await ApprovalInbox.start({ store });
     const review = await reviewer(inbox, WORKERS * PER_WORKER);
     try {
-      const all = await Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(i)));
-      all.forEach((answers, i) => {
-        answers.forEach((a, n) => {
-          if (n % 3 === 0) expect(a, `worker ${i} #${n}`).toEqual({ behavior: "allow", updatedInput: { worker: i, n, checked: true } });
-          else if (n % 3 === 1) expect(a, `worker ${i} #${n}`).toEqual({ behavior: "allow", updatedInput: { worker: i, n } });
-          else expect(a, `worker ${i} #${n}`).toMatchObject({ behavior: "deny", message: expect.stringContaining(`no ${i}/${n}`) });
-        });
-      });
-      expect(review.answered).toBe(WORKERS * PER_WORKER);
+      const running = Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(i)));
+      const toClick = await Promise.race([review.toClick, running.then(() => [] as ToClick[])]);
+      expect(toClick.map(({ w, n }) => [w, n]).sort()).toEqual([...CLICKED].sort());
+      await clickInChromium(inbox, toClick);
+      const all = await running;
+      all.forEach((answers, i) => answers.forEach((a, n) => expect(a, `worker ${i} #${n}`).toEqual(expected(i, n))));
+      expect(review.answered).toBe(WORKERS * PER_WORKER - CLICKED.length);
       const decisions = await store.decisions(10_000);
-      const mine = decisions.filter((d) => d.from.startsWith("worker-"));
+      const mine = decisions.filter((d) => /^worker-\d+$/.test(d.from) && Number(d.from.slice(7)) < WORKERS);
       expect(mine).toHaveLength(WORKERS * PER_WORKER);
       expect(new Set(mine.map((d) => d.id)).size).toBe(WORKERS * PER_WORKER);
-      expect(mine.every((d) => d.confirmed && d.source === "asker" && d.actor === "reviewer")).toBe(true);
+      const clickedIds = new Set(toClick.map((c) => c.id));
+      expect(mine.every((d) => d.confirmed && d.source === "asker" && d.actor === (clickedIds.has(d.id) ? CLICKER : "reviewer"))).toBe(true);
+      const audits = Array.from({ length: WORKERS }, (_, i) => readFileSync(join(dir, `audit-${i}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as AuditLine));
       for (let i = 0; i < WORKERS; i++) {
-        const audit = readFileSync(join(dir, `audit-${i}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { allowed: boolean; source: string });
-        expect(audit).toHaveLength(PER_WORKER);
+        expect(audits[i]).toHaveLength(PER_WORKER);
         const rows = mine.filter((d) => d.from === `worker-${i}`);
-        expect(audit.filter((a) => a.allowed).length).toBe(rows.filter((d) => d.allowed).length);
-        expect(audit.every((a) => a.source === "asker")).toBe(true);
+        expect(audits[i]!.filter((a) => a.allowed).length).toBe(rows.filter((d) => d.allowed).length);
+        expect(audits[i]!.every((a) => a.source === "asker")).toBe(true);
+      }
+      // the clicked three: the database row and the worker's audit line say who clicked and what
+      for (const { id, w, n } of toClick) {
+        const row = mine.find((d) => d.id === id)!;
+        const line = audits[w]!.find((a) => a.id === `w${w}-${n}`)!;
+        expect(line).toMatchObject({ allowed: row.allowed, source: "asker", actor: CLICKER, reason: row.reason, kind: ["modify", "approve", "reject"][n % 3] });
+        if (n % 3 === 2) expect(row).toMatchObject({ allowed: false, actor: CLICKER, reason: `no ${w}/${n}, said ${CLICKER}` });
+        else expect(row).toMatchObject({ allowed: true, actor: CLICKER });
+        if (n % 3 === 0) expect(line.updatedArguments).toEqual({ worker: w, n, checked: true, by: "chromium" });
       }
     } finally {
       review.stop();
       await inbox.stop();
       await store.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it("the page process restarts mid-run: the waiting question and the decision history come back, and the new page's answer reaches the worker", async () => {
     const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
@@ -162,6 +270,83 @@ describe("a shared inbox on PostgreSQL", () => {
     } finally {
       await inbox.stop();
       await pageStore.close();
+      await workerStore.close();
+    }
+  }, 60_000);
+
+  it("a worker process killed with SIGKILL: after its lease its pending questions show abandoned in Chromium (live, and in the history after a reload), and deciding one is refused", async () => {
+    const store = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 900 });
+    const inbox = await ApprovalInbox.start({ store });
+    // Its own temporary directory (removed with `dir`): killed, it cannot remove its ApprovalServer's MCP config file itself.
+    const tmp = join(dir, "doomed-tmp");
+    mkdirSync(tmp, { mode: 0o700 });
+    const child = spawnWorker(DOOMED, 3, { LEASE_MS: "900", TMPDIR: tmp });
+    child.stdout.resume();
+    child.stderr.resume();
+    const { context, page } = await loggedInPage(browser, inbox);
+    try {
+      const doomed = page.locator("article", { has: page.locator(".from", { hasText: `worker-${DOOMED}` }) });
+      await expect.poll(() => doomed.count(), { timeout: 30_000 }).toBe(3);
+      const ids = await doomed.evaluateAll((els) => els.map((el) => (el as unknown as { dataset: { id: string } }).dataset.id));
+      child.kill("SIGKILL");
+      await expect.poll(() => page.locator("article[data-status=abandoned]").count(), { timeout: 15_000 }).toBe(3);
+      const first = page.locator(`article[data-id="${ids[0]}"]`);
+      expect(await first.locator("[data-role=outcome]").textContent()).toMatch(/^Abandoned — the asking process \(.+\) stopped renewing its lease/);
+      expect(await first.getByRole("button", { name: "Approve", exact: true }).getAttribute("aria-disabled")).toBe("true");
+      // aria-disabled makes Playwright wait for the button to be enabled; force sends the real click anyway.
+      await first.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
+      await expect.poll(() => first.locator("[data-role=outcome]").textContent()).toMatch(/^This question was abandoned: the asking process \(.+\) stopped renewing its lease.*Nothing was decided\.$/);
+      const direct = await page.evaluate(async (qid) => {
+        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      }, ids[1]);
+      expect(direct).toMatchObject({ status: 409, body: { status: "abandoned", error: expect.stringMatching(/^This question was abandoned: .*Nothing was decided\.$/) } });
+      const rows = () => historyRows(page, ids);
+      await expect.poll(rows).toHaveLength(3); // live, over the stream
+      await page.reload();
+      await page.getByText("Live: new questions appear here").waitFor();
+      expect(await doomed.count()).toBe(0); // no longer pending
+      const history = await rows(); // rendered by the server
+      expect(history).toHaveLength(3);
+      for (const cells of history) {
+        expect(cells.slice(1, 5)).toEqual(["no", "error", "yes", "—"]);
+        expect(cells[5]).toMatch(/^abandoned: the asking process \(.+\) stopped renewing its lease.*nothing was decided$/);
+        expect(cells[7]).toBe(`worker-${DOOMED}`);
+      }
+      for (const id of ids) expect(await store.get(id)).toMatchObject({ status: "abandoned" });
+    } finally {
+      child.kill("SIGKILL");
+      await context.close();
+      await inbox.stop();
+      await store.close();
+    }
+  }, 90_000);
+
+  it("a worker whose lease lapsed while it was alive: its question is abandoned, the call denied (source error), and the gate's record replaces the sweep's row — one row", async () => {
+    const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
+    const asker = inboxAsker({ store: workerStore, source: "lapsed" });
+    const server = await ApprovalServer.open({ asker, ctx: asker, timeoutMs: 60_000 });
+    const page = postgresInboxStore({ connectionString: pg.connectionString });
+    const { MCPClient, StreamableHttpServer } = await import("arc-agentkit/mcp");
+    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+    try {
+      const waiting = client.callTool("approve", { tool_name: "Bash", input: { command: "make" }, tool_use_id: "lapsed-1" });
+      await expect.poll(async () => (await page.pending()).filter((q) => q.from === "lapsed").length).toBe(1);
+      const [q] = (await page.pending()).filter((x) => x.from === "lapsed");
+      // the lease row goes (a long pause, a clock jump) while the process lives on
+      await sql("DELETE FROM agentkit_inbox.workers WHERE worker = $1", [workerStore.worker]);
+      expect(await page.sweep()).toBe(1);
+      const answer = JSON.parse(((await waiting).content[0] as { text: string }).text) as { behavior: string; message: string };
+      expect(answer.behavior).toBe("deny");
+      expect(server.decisions.at(-1)).toMatchObject({ allowed: false, source: "error", asked: true });
+      await expect.poll(async () => (await page.decisions(100)).filter((d) => d.id === q!.id).map((d) => d.confirmed)).toEqual([true]);
+      const [row] = (await page.decisions(100)).filter((d) => d.id === q!.id);
+      expect(row).toMatchObject({ allowed: false, source: "error", from: "lapsed", reason: server.decisions.at(-1)!.reason });
+      expect((await page.decisions(100)).filter((d) => d.from === "lapsed")).toHaveLength(1);
+    } finally {
+      await client.close();
+      await server.stop();
+      await page.close();
       await workerStore.close();
     }
   }, 60_000);

@@ -130,6 +130,8 @@ export class InboxAsker implements Asker {
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
         } else {
+          // An abandoned question already has its row (written by the sweep): the gate's record of this deny replaces it.
+          if (q.status === "abandoned") this.#remember(q);
           reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`));
         }
       };

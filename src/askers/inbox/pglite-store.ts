@@ -12,6 +12,8 @@ import { mkdirSync } from "node:fs";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { lazyPeer } from "../../util/optional-peer.js";
+import { dataDirProblem } from "./data-dir.js";
+import { InboxStoreError } from "./inbox-store.error.js";
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
 import { PostgresInboxStore } from "./postgres-store.js";
 import type { PgClient, PgPool, PgResult } from "./pg-peer.js";
@@ -75,6 +77,8 @@ export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promis
   }
   const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "pgliteInboxStore");
   const { PGlite } = pglite();
+  const problem = dataDirProblem(options.dataDir);
+  if (problem) throw new InboxStoreError("unavailable", `pgliteInboxStore: cannot keep the inbox database in '${options.dataDir}': ${problem}. Give a directory this user can write (it is created when missing)`);
   let db: PGliteDb;
   try {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });

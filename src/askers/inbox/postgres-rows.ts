@@ -54,13 +54,13 @@ export function decisionOf(r: Row): StoredDecision {
 }
 
 /**
- * `SELECT` over the rows a data-modifying CTE named `hit` returned: one
- * `pg_notify` each, and the row. The notification carries the whole row when
- * it fits PostgreSQL's payload limit (8000 bytes), else only its id and
- * change number (the listener then reads the row).
+ * `SELECT` over the rows a data-modifying CTE (`from`, default `hit`)
+ * returned: one `pg_notify` each, the row, and `kind`. The notification
+ * carries the whole row when it fits PostgreSQL's payload limit (8000
+ * bytes), else only its id and change number (the listener then reads the row).
  */
-export function announce(kind: "q" | "d", channel: string): string {
-  const full = `json_build_object('k', '${kind}', 'row', row_to_json(hit))::text`;
-  const short = `json_build_object('k', '${kind}', 'id', hit.id, 'c', hit.changed)::text`;
-  return `SELECT row_to_json(hit) AS row, pg_notify('${channel}', CASE WHEN octet_length(${full}) < 7900 THEN ${full} ELSE ${short} END) FROM hit`;
+export function announce(kind: "q" | "d", channel: string, from = "hit"): string {
+  const full = `json_build_object('k', '${kind}', 'row', row_to_json(${from}))::text`;
+  const short = `json_build_object('k', '${kind}', 'id', ${from}.id, 'c', ${from}.changed)::text`;
+  return `SELECT '${kind}' AS kind, row_to_json(${from}) AS row, pg_notify('${channel}', CASE WHEN octet_length(${full}) < 7900 THEN ${full} ELSE ${short} END) FROM ${from}`;
 }

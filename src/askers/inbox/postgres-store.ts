@@ -153,16 +153,23 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
 
   /**
    * Mark `abandoned` every pending question whose process's lease lapsed (it
-   * crashed, or closed with questions left). Runs on a timer in every store
-   * with subscribers; returns how many it marked.
+   * crashed, or closed with questions left), and put each in the decisions
+   * list too (denied, source `error`, reason `abandoned: ...`; unconfirmed, so
+   * the asking gate's own record replaces it if that process was alive after
+   * all), so the page's history shows it after a reload. Runs on a timer in
+   * every store with subscribers; returns how many questions it marked.
    */
   async sweep(): Promise<number> {
     const s = this.schema;
     const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(), changed = nextval('${s}.changes'),
         reason = 'the asking process (' || q.worker || ') stopped renewing its lease: nothing is waiting for this answer'
       WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.worker = q.worker AND w.lease_until >= now())
-      RETURNING *) ${announce("q", this.#channel)}`;
-    return (await this.#query(sql)).rows.length;
+      RETURNING *),
+    listed AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed)
+      SELECT id, tool, false, 'error', true, NULL, 'abandoned: ' || reason || '; nothing was decided', settled_at, from_, false FROM hit
+      ON CONFLICT (id) DO NOTHING RETURNING *)
+    ${announce("q", this.#channel)} UNION ALL ${announce("d", this.#channel, "listed")}`;
+    return (await this.#query(sql)).rows.filter((r) => (r.kind as string) === "q").length;
   }
 
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
