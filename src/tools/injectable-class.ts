@@ -3,7 +3,8 @@
  * What `@Tool`, `@Resource` and `@Prompt` each do to a class, in one place:
  * check it defines its method, resolve its options, check every constructor
  * parameter can be injected, record the metadata, and register the class
- * with the container.
+ * with the container; and the one typed read of what a class decorator
+ * recorded, behind each decorator's own reader.
  */
 import "reflect-metadata";
 import { injectable } from "tsyringe";
@@ -35,4 +36,14 @@ export function markInjectableClass<M>(target: object, mark: ClassMark<M>): void
   if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`${mark.decorator} on ${cls.name}`, params, missing, true));
   Reflect.defineMetadata(mark.key, meta, target);
   injectable()(target as never);
+}
+
+/**
+ * The metadata recorded under `key` on `cls` itself (not inherited), or
+ * `undefined` when `cls` is not a class or carries none. Each decorator's
+ * typed reader (`getToolMetadata`, ...) is this with its key and type.
+ */
+export function classMetadata<M>(key: symbol | string, cls: unknown): M | undefined {
+  if (typeof cls !== "function") return undefined;
+  return Reflect.getOwnMetadata(key, cls) as M | undefined;
 }

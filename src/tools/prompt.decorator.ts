@@ -4,7 +4,7 @@
  */
 import "reflect-metadata";
 import { PROMPT_METADATA } from "../keys.js";
-import { markInjectableClass } from "./injectable-class.js";
+import { classMetadata, markInjectableClass } from "./injectable-class.js";
 import { checkOptionKeys, PROMPT_OPTION_KEYS, resolvePromptOptions, type PromptOptions, type ResolvedPromptOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { PromptRender } from "./served-items.js";
@@ -51,8 +51,7 @@ export function Prompt(options: PromptOptions = {}): ClassDecorator {
 
 /** The metadata `@Prompt` recorded on `cls`, or `undefined` when it is not a prompt class. */
 export function getPromptMetadata(cls: unknown): PromptMetadata | undefined {
-  if (typeof cls !== "function") return undefined;
-  return Reflect.getOwnMetadata(PROMPT_METADATA, cls) as PromptMetadata | undefined;
+  return classMetadata<PromptMetadata>(PROMPT_METADATA, cls);
 }
 
 /** True when `cls` carries `@Prompt`. */

@@ -4,7 +4,7 @@
  */
 import "reflect-metadata";
 import { RESOURCE_METADATA } from "../keys.js";
-import { markInjectableClass } from "./injectable-class.js";
+import { classMetadata, markInjectableClass } from "./injectable-class.js";
 import { checkOptionKeys, RESOURCE_OPTION_KEYS, resolveResourceOptions, type ResolvedResourceOptions, type ResourceOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ResourceListEntry, ResourceRead } from "./served-items.js";
@@ -51,8 +51,7 @@ export function Resource(options: ResourceOptions): ClassDecorator {
 
 /** The metadata `@Resource` recorded on `cls`, or `undefined` when it is not a resource class. */
 export function getResourceMetadata(cls: unknown): ResourceMetadata | undefined {
-  if (typeof cls !== "function") return undefined;
-  return Reflect.getOwnMetadata(RESOURCE_METADATA, cls) as ResourceMetadata | undefined;
+  return classMetadata<ResourceMetadata>(RESOURCE_METADATA, cls);
 }
 
 /** True when `cls` carries `@Resource`. */

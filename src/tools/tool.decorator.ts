@@ -5,7 +5,7 @@
 import "reflect-metadata";
 import { TOOL_METADATA } from "../keys.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
-import { markInjectableClass } from "./injectable-class.js";
+import { classMetadata, markInjectableClass } from "./injectable-class.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool as ToolContract } from "./tool.js";
 
@@ -47,8 +47,7 @@ export function Tool(options: ToolOptions): ClassDecorator {
 
 /** The metadata `@Tool` recorded on `cls`, or `undefined` when it is not a tool class. */
 export function getToolMetadata(cls: unknown): ToolMetadata | undefined {
-  if (typeof cls !== "function") return undefined;
-  return Reflect.getOwnMetadata(TOOL_METADATA, cls) as ToolMetadata | undefined;
+  return classMetadata<ToolMetadata>(TOOL_METADATA, cls);
 }
 
 /** True when `cls` carries `@Tool`. */

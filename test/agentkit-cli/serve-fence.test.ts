@@ -9,6 +9,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { victimFile } from "../helpers/victim-file.js";
 import { MODULES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
 
 beforeAll(requireBuild);
@@ -26,22 +27,10 @@ afterEach(() => {
   dirs = [];
 });
 
-function victim(dir: string): { path: string; intact(): void } {
-  const path = join(dir, "victim.txt");
-  writeFileSync(path, "precious\n", { mode: 0o644 });
-  return {
-    path,
-    intact: () => {
-      expect(readFileSync(path, "utf8")).toBe("precious\n");
-      expect(statSync(path).mode & 0o777).toBe(0o644);
-    },
-  };
-}
-
 describe("agentkit serve --write-mcp-json PATH", () => {
   it("refuses a symlink to a victim file in one line naming PATH; the victim is untouched", async () => {
     const dir = scratchDir();
-    const v = victim(dir);
+    const v = victimFile(dir);
     const path = join(dir, "mcp.json");
     symlinkSync(v.path, path);
     const r = await runAgentkit(["serve", OPS, "--write-mcp-json", path]);
@@ -66,7 +55,7 @@ describe("agentkit serve --write-mcp-json PATH", () => {
 
   it("refuses an existing file (it may be somebody's), leaving it as it was", async () => {
     const dir = scratchDir();
-    const v = victim(dir);
+    const v = victimFile(dir);
     const r = await runAgentkit(["serve", OPS, "--write-mcp-json", v.path]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${v.path} already exists`);

@@ -5,45 +5,24 @@
  * dist/. Builds first only when the build output is missing (`npm test`
  * builds before running the suite).
  */
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIfMissing } from "../helpers/build-if-missing.js";
+import { runNode as runNodeIn, type NodeRun } from "../helpers/procs.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURE = join(ROOT, "test/build/fixtures/injection-by-type.ts");
 const BUILT = ["dist/index.js", "dist/testing/index.js", "build/samples/quickstart.js"];
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run `node ...args` in `cwd` to completion (bounded by a generous timeout). */
-function runNode(args: string[], cwd: string, timeoutMs = 120_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Run `node ...args` in `cwd` to completion (its process group SIGKILLed after a generous 120 s). */
+const runNode = (args: string[], cwd: string): Promise<NodeRun> => runNodeIn(args, { cwd, ms: 120_000 });
 
 let scratch: string | undefined;
 
-beforeAll(async () => {
-  if (BUILT.some((f) => !existsSync(join(ROOT, f)))) {
-    const npm = join(process.execPath, "..", "npm");
-    const built = await new Promise<Ran>((resolve) =>
-      execFile(npm, ["run", "build"], { cwd: ROOT, timeout: 240_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
-    );
-    if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
-  }
-}, 300_000);
+beforeAll(() => buildIfMissing(ROOT, BUILT), 300_000);
 
 afterAll(async () => {
   // Symlinks inside are removed as links; their targets are untouched.

@@ -11,13 +11,14 @@
  * compile that imports express types directly must fail with TS7016, so the
  * passing compile is not vacuous. Builds first only when dist/ is missing.
  */
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIfMissing } from "../helpers/build-if-missing.js";
+import { runNode as runNodeIn, type NodeRun } from "../helpers/procs.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> };
@@ -29,20 +30,8 @@ const ENTRY_TYPES = ENTRIES.map((e) => e.types);
 /** @types/express and the packages only it brings in: a consumer without @types/express has none of them. */
 const EXPRESS_TYPES = new Set(["express", "express-serve-static-core", "serve-static", "body-parser", "connect", "http-errors", "qs", "range-parser", "send"]);
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run `node ...args` in `cwd` to completion (bounded by a generous timeout). */
-function runNode(args: string[], cwd: string, timeoutMs = 180_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 8 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+/** Run `node ...args` in `cwd` to completion (its process group SIGKILLed after a generous 180 s). */
+const runNode = (args: string[], cwd: string): Promise<NodeRun> => runNodeIn(args, { cwd, ms: 180_000 });
 
 /**
  * A consumer's tsconfig: strict, NodeNext, every declaration file checked,
@@ -120,15 +109,7 @@ async function consumerProject(): Promise<string> {
 
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
-beforeAll(async () => {
-  if (ENTRY_TYPES.some((f) => !existsSync(join(ROOT, f)))) {
-    const npm = join(process.execPath, "..", "npm");
-    const built = await new Promise<Ran>((resolve) =>
-      execFile(npm, ["run", "build"], { cwd: ROOT, timeout: 240_000 }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
-    );
-    if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
-  }
-}, 300_000);
+beforeAll(() => buildIfMissing(ROOT, ENTRY_TYPES), 300_000);
 
 afterAll(async () => {
   // Links inside are removed as links; their targets are untouched.

@@ -14,6 +14,7 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer, McpConfigFileError } from "../../src/mcp/index.js";
 import { removeMcpConfig, writeMcpConfig } from "../../src/wire/mcp-config-file.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { victimFile } from "../helpers/victim-file.js";
 import { holdPort, portIsFree } from "./helpers.js";
 
 const ping = tool({ description: "Ping.", input: { type: "object", properties: {} } }, function ping() {
@@ -30,18 +31,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A file that must survive: its text and mode are checked afterwards. */
-function victim(): { path: string; intact(): void } {
-  const path = join(dir, "victim.txt");
-  writeFileSync(path, "precious\n", { mode: 0o644 });
-  return {
-    path,
-    intact: () => {
-      expect(readFileSync(path, "utf8")).toBe("precious\n");
-      expect(statSync(path).mode & 0o777).toBe(0o644);
-    },
-  };
-}
+/** A file that must survive in this test's directory: its text and mode are checked afterwards. */
+const victim = () => victimFile(dir);
 
 async function served(configPath: string): Promise<McpServerSpec> {
   const s = await serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), configPath });

@@ -1,13 +1,17 @@
 /**
  * @module test/mcp-serve/helpers
  * Small shared factories for the serving-direction tests: a tiny low-level
- * SDK server, an SDK client on a URL, raw JSON-RPC POSTs, and port probes.
+ * SDK server, an SDK client on a URL, raw JSON-RPC POSTs, port probes, and
+ * the served specs a test file stops (and checks) after each test.
  */
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { expect } from "vitest";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 
 /** A low-level SDK server with one `echo` tool. */
 export function echoServer(): Server {
@@ -77,4 +81,34 @@ export function holdPort(port = 0): Promise<{ port: number; close: () => Promise
       resolve({ port: (s.address() as { port: number }).port, close: () => new Promise<void>((r) => s.close(() => r())) }),
     );
   });
+}
+
+/**
+ * The specs one test file serves. Call `stopAll()` from `afterEach`: it stops
+ * each spec and expects its port free again and its config file gone.
+ */
+export class ServedSpecs {
+  readonly #specs: McpServerSpec[] = [];
+
+  /** Track `spec` (started or not) so `stopAll()` stops it; returns it. */
+  track(spec: McpServerSpec): McpServerSpec {
+    this.#specs.push(spec);
+    return spec;
+  }
+
+  /** `serveRegistry(...args)`, tracked and started (bound: `const { served } = specs` works). */
+  readonly served = async (...args: Parameters<typeof serveRegistry>): Promise<McpServerSpec> => {
+    const spec = this.track(await serveRegistry(...args));
+    await spec.start();
+    return spec;
+  };
+
+  /** Stop every tracked spec; expect its port freed and its config file removed. */
+  async stopAll(): Promise<void> {
+    for (const s of this.#specs.splice(0)) {
+      await s.stop();
+      if (s.url) expect(await portIsFree(Number(new URL(s.url).port))).toBe(true);
+      expect(existsSync(s.configPath)).toBe(false);
+    }
+  }
 }

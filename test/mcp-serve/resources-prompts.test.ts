@@ -9,23 +9,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DefinitionError, Prompt as TemplatePrompt, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, Prompt, Resource, ServeOptionsError, serveRegistry, type McpServerSpec } from "../../src/mcp/index.js";
+import { McpNameError, Prompt, Resource, ServeOptionsError, serveRegistry } from "../../src/mcp/index.js";
 import type { RunContext } from "../../src/context/run-context.js";
-import { portIsFree, sdkClientFor } from "./helpers.js";
+import { sdkClientFor, ServedSpecs } from "./helpers.js";
 
-const specs: McpServerSpec[] = [];
-async function served(...args: Parameters<typeof serveRegistry>): Promise<McpServerSpec> {
-  const spec = await serveRegistry(...args);
-  specs.push(spec);
-  await spec.start();
-  return spec;
-}
-afterEach(async () => {
-  for (const s of specs.splice(0)) {
-    await s.stop();
-    if (s.url) expect(await portIsFree(Number(new URL(s.url).port))).toBe(true);
-  }
-});
+const specs = new ServedSpecs();
+const { served } = specs;
+afterEach(() => specs.stopAll());
 
 const ping = tool({ description: "Answer pong.", sideEffecting: false }, function ping() {
   return "pong";

@@ -4,28 +4,16 @@
  * schema bytes, annotations, _meta), the error contract, deadlines,
  * cancellation, the guard, and the declarations on the spec.
  */
-import { existsSync } from "node:fs";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, META_KEY, ServeOptionsError, serveRegistry, type McpServerSpec, type ToolGuard } from "../../src/mcp/serve/index.js";
-import { INITIALIZE, portIsFree, rawPost, rpcMessages, sdkClientFor } from "./helpers.js";
+import { McpNameError, META_KEY, ServeOptionsError, serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
+import { INITIALIZE, rawPost, rpcMessages, sdkClientFor, ServedSpecs } from "./helpers.js";
 
-const specs: McpServerSpec[] = [];
-async function served(...args: Parameters<typeof serveRegistry>): Promise<McpServerSpec> {
-  const spec = await serveRegistry(...args);
-  specs.push(spec);
-  await spec.start();
-  return spec;
-}
-afterEach(async () => {
-  for (const s of specs.splice(0)) {
-    await s.stop();
-    if (s.url) expect(await portIsFree(Number(new URL(s.url).port))).toBe(true);
-    expect(existsSync(s.configPath)).toBe(false);
-  }
-});
+const specs = new ServedSpecs();
+const { served } = specs;
+afterEach(() => specs.stopAll());
 
 const runCheck = tool(
   {
@@ -57,7 +45,7 @@ class TimeoutError extends Error {}
 describe("serveRegistry: the seed's main example", () => {
   it("declares, advertises, runs, refuses a bad call and survives it", async () => {
     const spec = await serveRegistry(ToolRegistry.fromTools([runCheck, deploy]), { name: "engine", ctx: makeTestCtx() });
-    specs.push(spec);
+    specs.track(spec);
     expect(spec.toolNames).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
     expect(spec.requiresApproval).toEqual(["mcp__engine__deploy"]);
     expect(spec.autoApprove).toEqual(["mcp__engine__run_check"]);

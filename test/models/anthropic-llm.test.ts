@@ -5,11 +5,10 @@
  * the request it sends, streaming, usage, stop reasons, retries, abort and the
  * typed errors.
  */
-import { describe, expect, it, vi } from "vitest";
-import { Cancelled } from "arc-agentkit";
+import { describe, expect, it } from "vitest";
 import { AnthropicLLM, ModelAuthError, ModelContextTooLongError, ModelError, ModelOptionsError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit/models";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
-import { ask, pathTool, recorder } from "./support.js";
+import { ask, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
 const llm = (api: FakeAnthropic, o: { maxRetries?: number; maxTokens?: number; promptCaching?: boolean } = {}) => new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0, ...o });
 
@@ -134,28 +133,11 @@ describe("AnthropicLLM: failures", () => {
 
   it("a finished turn reads its stream to the end: the SDK's request is not aborted after message_stop", async () => {
     await using api = await FakeAnthropic.start([{ text: "one" }, { toolUses: [{ id: "toolu_1", name: "read_file", input: { path: "/x" } }] }]);
-    const model = llm(api);
-    const abort = vi.spyOn(AbortController.prototype, "abort");
-    try {
-      expect((await model.complete(ask("x", { tools: [pathTool()] }))).content).toBe("one");
-      expect((await model.complete(ask("x", { tools: [pathTool()] }))).stopReason).toBe("tool_use");
-      expect(abort).not.toHaveBeenCalled();
-    } finally {
-      abort.mockRestore();
-    }
+    await expectTurnsReadToEnd(llm(api));
   });
 
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {
-    await using api = await FakeAnthropic.start([{ text: ["first ", "never"], stallAfterFirstDelta: true }]);
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const onEvent = () => {
-      abortedAt = performance.now();
-      controller.abort();
-    };
-    const err = await llm(api).complete(ask("x", { signal: controller.signal, onEvent })).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Cancelled);
-    expect(performance.now() - abortedAt).toBeLessThan(1000); // no wait on the stalled stream (a few ms when quiet; the bound is generous for a loaded 2-core CI, not a timing goal)
-    await expect.poll(() => api.hungUp.length).toBe(1);
+    await using api = await FakeAnthropic.start([stalledTurn()]);
+    await expectAbortMidStream(llm(api), api);
   });
 });

@@ -4,11 +4,10 @@
  * APIs on 127.0.0.1:0, through the real `openai` SDK: the request, streaming,
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
-import { describe, expect, it, vi } from "vitest";
-import { Cancelled } from "arc-agentkit";
+import { describe, expect, it } from "vitest";
 import { ModelAuthError, ModelContextTooLongError, ModelOptionsError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
-import { ask, pathTool, recorder } from "./support.js";
+import { ask, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
 const llm = (api: FakeOpenAI, o: OpenAILLMOptions = {}) => new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, ...o });
 const APIS = ["responses", "chat"] as const;
@@ -79,15 +78,7 @@ describe("OpenAILLM: the chat request (api: 'chat')", () => {
 describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (kind) => {
   it("a finished turn reads its stream to the end: the SDK's request is not aborted after the last event", async () => {
     await using api = await FakeOpenAI.start([{ text: "one" }, { functionCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] }]);
-    const model = llm(api, { api: kind });
-    const abort = vi.spyOn(AbortController.prototype, "abort");
-    try {
-      expect((await model.complete(ask("x", { tools: [pathTool()] }))).content).toBe("one");
-      expect((await model.complete(ask("x", { tools: [pathTool()] }))).stopReason).toBe("tool_use");
-      expect(abort).not.toHaveBeenCalled();
-    } finally {
-      abort.mockRestore();
-    }
+    await expectTurnsReadToEnd(llm(api, { api: kind }));
   });
 
   it("deltas and tool-call starts arrive through onEvent before complete() resolves; usage and stop reason", async () => {
@@ -137,17 +128,8 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
   });
 
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {
-    await using api = await FakeOpenAI.start([{ text: ["first ", "never"], stallAfterFirstDelta: true }]);
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const onEvent = () => {
-      abortedAt = performance.now();
-      controller.abort();
-    };
-    const err = await llm(api, { api: kind }).complete(ask("x", { signal: controller.signal, onEvent })).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Cancelled);
-    expect(performance.now() - abortedAt).toBeLessThan(1000); // no wait on the stalled stream (a few ms when quiet; the bound is generous for a loaded 2-core CI, not a timing goal)
-    await expect.poll(() => api.hungUp.length).toBe(1);
+    await using api = await FakeOpenAI.start([stalledTurn()]);
+    await expectAbortMidStream(llm(api, { api: kind }), api);
   });
 });
 

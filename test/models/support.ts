@@ -1,10 +1,12 @@
 /**
  * @module test/models/support
  * Shared bits of the provider tests: the golden schema corpus, an event
- * recorder, and small request factories.
+ * recorder, small request factories, and the stream checks every provider
+ * passes alike (turns read to the end, abort mid-stream).
  */
 import { readFileSync } from "node:fs";
-import type { LLMRequest, LLMStreamEvent, Message, ToolSchema } from "arc-agentkit";
+import { expect, vi } from "vitest";
+import { Cancelled, type LLM, type LLMRequest, type LLMStreamEvent, type Message, type ToolSchema } from "arc-agentkit";
 
 /** One tool of the corpus, as an MCP listing has it. */
 export interface CorpusTool {
@@ -41,3 +43,40 @@ export function recorder(): { events: (LLMStreamEvent & { at: number })[]; onEve
 
 /** A tool named `name` taking `{ path: string }`. */
 export const pathTool = (name = "read_file"): ToolSchema => ({ name, description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } });
+
+/**
+ * Two turns over `model`, whose fake is scripted with a text turn "one" and
+ * then a `read_file` tool call: each reads its stream to the end, so the SDK
+ * aborts no request after the last event (a kept-alive connection stays usable).
+ */
+export async function expectTurnsReadToEnd(model: LLM): Promise<void> {
+  const abort = vi.spyOn(AbortController.prototype, "abort");
+  try {
+    expect((await model.complete(ask("x", { tools: [pathTool()] }))).content).toBe("one");
+    expect((await model.complete(ask("x", { tools: [pathTool()] }))).stopReason).toBe("tool_use");
+    expect(abort).not.toHaveBeenCalled();
+  } finally {
+    abort.mockRestore();
+  }
+}
+
+/** The turn `expectAbortMidStream` scripts: a first delta, then a stall only a hang-up ends. */
+export const stalledTurn = (): { text: string[]; stallAfterFirstDelta: true } => ({ text: ["first ", "never"], stallAfterFirstDelta: true });
+
+/**
+ * Abort from the first delta of `stalledTurn()`: `complete()` rejects with
+ * `Cancelled` at once (no wait on the stalled stream) and the fake, `api`,
+ * sees the connection close.
+ */
+export async function expectAbortMidStream(model: LLM, api: { readonly hungUp: readonly string[] }): Promise<void> {
+  const controller = new AbortController();
+  let abortedAt = 0;
+  const onEvent = () => {
+    abortedAt = performance.now();
+    controller.abort();
+  };
+  const err = await model.complete(ask("x", { signal: controller.signal, onEvent })).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(Cancelled);
+  expect(performance.now() - abortedAt).toBeLessThan(1000); // no wait on the stalled stream (a few ms when quiet; the bound is generous for a loaded 2-core CI, not a timing goal)
+  await expect.poll(() => api.hungUp.length).toBe(1);
+}

@@ -7,6 +7,7 @@ import "reflect-metadata";
 import type { InjectionToken } from "tsyringe";
 import { MCP_SERVER_METADATA } from "../../keys.js";
 import { DefinitionError } from "../../errors/tool-definition.error.js";
+import { classMetadata } from "../../tools/injectable-class.js";
 import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
 import { checkServerName } from "../../wire/names.js";
 import type { Tool } from "../../tools/tool.js";
@@ -142,6 +143,5 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
 
 /** The frozen options `@McpServer` recorded on `cls`, or `undefined`. */
 export function getMcpServerMetadata(cls: unknown): Readonly<McpServerOptions> | undefined {
-  if (typeof cls !== "function") return undefined;
-  return Reflect.getOwnMetadata(MCP_SERVER_METADATA, cls) as McpServerOptions | undefined;
+  return classMetadata<McpServerOptions>(MCP_SERVER_METADATA, cls);
 }

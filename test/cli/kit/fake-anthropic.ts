@@ -10,7 +10,7 @@
  * carry `request_id` as the API's do. `AnthropicLLM`'s tests use it too.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { closeServer, listen, parseBody, readBody, sse, type RecordedRequest } from "./http-util.js";
+import { parseBody, ScriptedFake, sse } from "./http-util.js";
 
 /** One scripted model turn. */
 export interface AnthropicTurn {
@@ -45,19 +45,15 @@ export interface AnthropicRequest {
 let ids = 0;
 
 /** The scripted fake. `await using api = await FakeAnthropic.start([...])`. */
-export class FakeAnthropic {
-  /** Every request received, in order (including the CLI's `HEAD /` preflight). */
-  readonly requests: RecordedRequest[] = [];
-  /** Request ids of answers whose connection the client closed before the answer ended (an aborted request). */
-  readonly hungUp: string[] = [];
-  private next = 0;
-
+export class FakeAnthropic extends ScriptedFake {
+  // `requests` has every request (including the CLI's `HEAD /` preflight); `url` is the base URL for `ANTHROPIC_BASE_URL`.
   private constructor(
-    private readonly server: Server,
-    /** The base URL for `ANTHROPIC_BASE_URL`. */
-    readonly url: string,
+    server: Server,
+    url: string,
     private readonly script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn),
-  ) {}
+  ) {
+    super(server, url);
+  }
 
   /**
    * Start a fake answering `script`: one scripted turn per `POST
@@ -65,9 +61,7 @@ export class FakeAnthropic {
    * request order is not fixed, such as a background subagent).
    */
   static async start(script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn)): Promise<FakeAnthropic> {
-    const ref: { self?: FakeAnthropic } = {};
-    const { server, base } = await listen((req, res) => void ref.self!.handle(req, res));
-    return (ref.self = new FakeAnthropic(server, base, script));
+    return ScriptedFake.listening((server, url) => new FakeAnthropic(server, url, script));
   }
 
   /** The bodies of the `POST /v1/messages` requests, in order. */
@@ -87,10 +81,7 @@ export class FakeAnthropic {
     return out;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
-    const path = req.url ?? "/";
-    this.requests.push({ method: req.method ?? "", path, headers: req.headers, body: parseBody(text) });
+  protected answer(req: IncomingMessage, res: ServerResponse, path: string, text: string): void {
     if (req.method === "POST" && path.startsWith("/v1/messages/count_tokens")) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ input_tokens: 10 }));
       return;
@@ -106,9 +97,7 @@ export class FakeAnthropic {
       ? { error: { status: 400, type: "invalid_request_error", message: `fake anthropic: script exhausted after ${this.script.length} turn(s)` } }
       : typeof step === "function" ? step(body) : step;
     const requestId = `req_fake_${++ids}`;
-    res.on("close", () => {
-      if (!res.writableEnded) this.hungUp.push(requestId);
-    });
+    this.watchHangUp(res, requestId);
     if (turn.hang) return;
     if (turn.error) {
       res
@@ -160,14 +149,5 @@ export class FakeAnthropic {
     sse(res, "message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();
-  }
-
-  /** Stop listening and drop open connections. */
-  async close(): Promise<void> {
-    await closeServer(this.server);
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 }

@@ -16,7 +16,7 @@
  * a `sequence_number`; every answer has an `x-request-id` header.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { closeServer, listen, parseBody, readBody, sse, type RecordedRequest } from "./http-util.js";
+import { parseBody, ScriptedFake, sse } from "./http-util.js";
 
 /** One scripted function call. */
 export interface FakeFunctionCall {
@@ -66,22 +66,17 @@ export interface ChatRequest {
 let ids = 0;
 
 /** The scripted fake. `await using api = await FakeOpenAI.start([...])`; Codex's `base_url` is `${api.url}/v1`. */
-export class FakeOpenAI {
-  readonly requests: RecordedRequest[] = [];
-  /** Request ids of answers whose connection the client closed before the answer ended (an aborted request). */
-  readonly hungUp: string[] = [];
-  private next = 0;
-
+export class FakeOpenAI extends ScriptedFake {
   private constructor(
-    private readonly server: Server,
-    readonly url: string,
+    server: Server,
+    url: string,
     private readonly script: readonly OpenAIStep[],
-  ) {}
+  ) {
+    super(server, url);
+  }
 
   static async start(script: readonly OpenAIStep[]): Promise<FakeOpenAI> {
-    const ref: { self?: FakeOpenAI } = {};
-    const { server, base } = await listen((req, res) => void ref.self!.handle(req, res));
-    return (ref.self = new FakeOpenAI(server, base, script));
+    return ScriptedFake.listening((server, url) => new FakeOpenAI(server, url, script));
   }
 
   /** The bodies of the `POST /v1/responses` requests, in order. */
@@ -108,10 +103,7 @@ export class FakeOpenAI {
     return [...seen].map(([callId, text]) => ({ callId, text }));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
-    const path = req.url ?? "/";
-    this.requests.push({ method: req.method ?? "", path, headers: req.headers, body: parseBody(text) });
+  protected answer(req: IncomingMessage, res: ServerResponse, path: string, text: string): void {
     const chat = path.startsWith("/v1/chat/completions");
     if (req.method !== "POST" || !(path.startsWith("/v1/responses") || chat)) {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake: not found", type: "not_found" } }));
@@ -123,9 +115,7 @@ export class FakeOpenAI {
       ? { error: { status: 400, message: `fake openai: script exhausted after ${this.script.length} turn(s)` } }
       : typeof step === "function" ? step(body) : step;
     const requestId = `req_fake_${++ids}`;
-    res.on("close", () => {
-      if (!res.writableEnded) this.hungUp.push(requestId);
-    });
+    this.watchHangUp(res, requestId);
     if (turn.hang) return;
     if (turn.error) {
       const e = turn.error;
@@ -213,13 +203,5 @@ export class FakeOpenAI {
     const usage = { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, prompt_tokens_details: { cached_tokens: u.cached_tokens ?? 0 } };
     res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [], usage })}\n\ndata: [DONE]\n\n`);
     res.end();
-  }
-
-  async close(): Promise<void> {
-    await closeServer(this.server);
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 }
