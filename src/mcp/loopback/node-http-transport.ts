@@ -65,14 +65,17 @@ function writeError(res: ServerResponse, status: number, code: number, message: 
 
 /** `requestInfo` of a message's `extra`: the request's headers, and its full URL built only if somebody reads it. */
 class NodeRequestInfo implements RequestInfo {
-  private built: URL | undefined;
-  constructor(
-    readonly headers: IncomingHttpHeaders,
-    private readonly path: string,
-  ) {}
+  readonly headers: IncomingHttpHeaders;
+  // ES-private: a spread copy holds `headers` (and not this bookkeeping); `url` is built on first read.
+  readonly #path: string;
+  #url: URL | undefined;
+  constructor(headers: IncomingHttpHeaders, path: string) {
+    this.headers = headers;
+    this.#path = path;
+  }
 
   get url(): URL {
-    return (this.built ??= new URL(`http://${this.headers.host ?? "localhost"}${this.path}`));
+    return (this.#url ??= new URL(`http://${this.headers.host ?? "localhost"}${this.#path}`));
   }
 }
 
