@@ -310,6 +310,19 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       expect([after.status, await rpcError(after)]).toEqual([404, { code: -32001, message: "Session not found" }]);
     });
 
+    it("keepAliveMs: an open stream gets `: keepalive` comments (the SDK's frame) until it ends", async () => {
+      const h = await harness(make, { keepAliveMs: 20 });
+      const headers = await session(h);
+      const res = await post(h.url, call(14, "wait", { gate: "slow" }), headers);
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^(: keepalive\n\n)+$/);
+      await expect.poll(() => gates.has("slow")).toBe(true);
+      gates.get("slow")!();
+      let rest = "";
+      for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+      expect(sseEvents(rest).map((e) => (e.data as { id: number }).id)).toEqual([14]);
+    });
+
     it("without a GET stream, an unrelated notification is dropped, and the session keeps serving", async () => {
       const h = await harness(make);
       const headers = await session(h);
