@@ -10,13 +10,13 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { sdkHttpServer, sdkTypes } from "../sdk.js";
+import { sdkTypes } from "../sdk.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
+import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 
 /** Options of `LoopbackMcpTransport.bind()`. */
@@ -60,7 +60,7 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 type State = "bound" | "serving" | "stopped";
 
 interface Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeHttpServerTransport;
   readonly server: SdkServer;
   close(): Promise<void>;
 }
@@ -109,7 +109,9 @@ export function checkSessionOptions(
  * stop/start.
  *
  * Protocol: stateful streamable HTTP with SSE responses (JSON-response mode
- * leaks per call on SDK 1.32.2, #2559), or stateless. GET and DELETE route to
+ * leaks per call on SDK 1.32.2, #2559), or stateless, spoken by
+ * `NodeHttpServerTransport` straight on node:http (as the SDK's transport
+ * answers, without its bridge to web streams). GET and DELETE route to
  * the session; an unknown (or expired) session id gets 404. Sessions idle
  * for `sessionIdleMs` close; past `maxSessions` the oldest idle closes, or a
  * new `initialize` gets 503. A batch with a duplicate request id is refused
@@ -325,9 +327,8 @@ export class LoopbackMcpTransport implements AsyncDisposable {
         { "Retry-After": "1" },
       );
     }
-    const { StreamableHTTPServerTransport } = sdkHttpServer();
     // `session` is declared below; the callbacks only run during handleRequest, after it exists.
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeHttpServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         if (this.state === "serving") this.sessions.add(id, session);
@@ -346,8 +347,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   }
 
   private async oneShot(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const { StreamableHTTPServerTransport } = sdkHttpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeHttpServerTransport({ sessionIdGenerator: undefined });
     const server = this.options.serverFactory();
     const pair: Session = { transport, server, close: () => closePair(transport, server) };
     this.oneShots.add(pair);
@@ -452,6 +452,6 @@ function duplicateId(body: unknown): unknown {
   return undefined;
 }
 
-async function closePair(transport: StreamableHTTPServerTransport, server: SdkServer): Promise<void> {
+async function closePair(transport: NodeHttpServerTransport, server: SdkServer): Promise<void> {
   await Promise.allSettled([transport.close(), server.close()]);
 }
