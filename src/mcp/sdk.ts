@@ -13,8 +13,6 @@ import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streama
 import type * as AuthClientModule from "@modelcontextprotocol/sdk/client/auth.js";
 import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
-import type * as RequestBodyModule from "@modelcontextprotocol/sdk/server/requestBody.js";
-import type * as MediaTypeModule from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
@@ -59,7 +57,6 @@ export const sdkAjv = load<{ AjvJsonSchemaValidator: new () => jsonSchemaValidat
 
 let server: typeof ServerModule | undefined;
 let stdioServer: typeof StdioServerModule | undefined;
-let httpParts: { mediaType: typeof MediaTypeModule; requestBody: typeof RequestBodyModule } | undefined;
 
 /** The low-level `Server` module, loaded on first use (client-only users never pay for it). */
 export function sdkServer(): typeof ServerModule {
@@ -68,15 +65,4 @@ export function sdkServer(): typeof ServerModule {
 /** `StdioServerTransport`, loaded on first use. */
 export function sdkStdioServer(): typeof StdioServerModule {
   return (stdioServer ??= load<typeof StdioServerModule>("@modelcontextprotocol/sdk/server/stdio.js"));
-}
-/**
- * The two small SDK modules the node:http server transport shares with the
- * SDK's own (`isJsonContentType`; `MAX_BATCH_SIZE` and the body-too-large
- * message), loaded on first use.
- */
-export function sdkHttpParts(): { mediaType: typeof MediaTypeModule; requestBody: typeof RequestBodyModule } {
-  return (httpParts ??= {
-    mediaType: load<typeof MediaTypeModule>("@modelcontextprotocol/sdk/shared/mediaType.js"),
-    requestBody: load<typeof RequestBodyModule>("@modelcontextprotocol/sdk/server/requestBody.js"),
-  });
 }

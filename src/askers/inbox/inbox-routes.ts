@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isJsonContentType, mediaTypeOf } from "../../wire/media-type.js";
 import { parseArguments } from "../question-view.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
 import type { InboxAnswer, InboxEvent, InboxStore, StoredQuestion } from "./inbox-store.js";
@@ -59,10 +60,10 @@ function toSse(res: ServerResponse, event: InboxEvent): void {
 }
 
 async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") {
+  const header = req.headers["content-type"];
+  if (!isJsonContentType(header)) {
     req.resume();
-    return { ok: false, status: 415, error: `an answer must be sent as application/json, got ${type || "no Content-Type"}` };
+    return { ok: false, status: 415, error: `an answer must be sent as application/json, got ${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}` };
   }
   const chunks: Buffer[] = [];
   let size = 0;

@@ -13,7 +13,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from "@modelcontextprotocol/sdk/types.js";
-import { sdkHttpParts, sdkTypes } from "../sdk.js";
+import { isJsonContentType } from "../../wire/media-type.js";
+import { sdkTypes } from "../sdk.js";
 
 /** Options of a `NodeHttpServerTransport`, as the SDK transport's of the same names. */
 export interface NodeHttpTransportOptions {
@@ -51,6 +52,8 @@ const STANDALONE_HEADERS = {
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** The most messages one JSON-RPC batch may hold (the SDK 1.32.2 transport's bound). */
+const MAX_BATCH = 100;
 
 /** Write a JSON-RPC error body (`id: null`) as the SDK's transport does. */
 function writeError(res: ServerResponse, status: number, code: number, message: string, data?: unknown, extra: Record<string, string> = {}): void {
@@ -181,15 +184,14 @@ export class NodeHttpServerTransport implements Transport {
       return this.refuse(res, 406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
     }
     const ct = req.headers["content-type"];
-    if (ct !== "application/json" && !sdkHttpParts().mediaType.isJsonContentType(ct)) {
+    if (!isJsonContentType(ct)) {
       return this.refuse(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     try {
       const raw = parsedBody !== undefined ? parsedBody : await readJson(req);
-      if (raw === TOO_LARGE) return this.refuse(res, 413, -32000, sdkHttpParts().requestBody.requestBodyTooLargeMessage(DEFAULT_MAX_BODY));
+      if (raw === TOO_LARGE) return this.refuse(res, 413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_BODY} bytes`);
       if (raw === NOT_JSON) return this.refuse(res, 400, -32700, "Parse error: Invalid JSON");
-      const max = sdkHttpParts().requestBody.MAX_BATCH_SIZE;
-      if (Array.isArray(raw) && raw.length > max) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${max} messages`);
+      if (Array.isArray(raw) && raw.length > MAX_BATCH) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
       const messages = parseMessages(raw);
       if (!messages) return this.refuse(res, 400, -32700, "Parse error: Invalid JSON-RPC message");
       await this.dispatch(req, res, messages);
