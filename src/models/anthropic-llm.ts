@@ -58,19 +58,29 @@ function positiveInt(name: string, v: number | undefined, min: number): void {
 export class AnthropicLLM implements LLM {
   readonly maxTokens: number;
   readonly promptCaching: boolean;
-  private readonly client: Anthropic;
+  readonly #options: AnthropicLLMOptions;
+  #client: Promise<Anthropic> | undefined;
 
   constructor(options: AnthropicLLMOptions = {}) {
     positiveInt("maxTokens", options.maxTokens, 1);
     positiveInt("maxRetries", options.maxRetries, 0);
-    const sdk = anthropicSdk();
+    anthropicSdk.check();
     this.maxTokens = options.maxTokens ?? 4096;
     this.promptCaching = options.promptCaching ?? true;
-    this.client = new sdk.Anthropic({
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    });
+    this.#options = { ...options };
+  }
+
+  /** The SDK client, made on the first request (the SDK is imported then). */
+  #sdkClient(): Promise<Anthropic> {
+    const o = this.#options;
+    return (this.#client ??= anthropicSdk.load().then(
+      (sdk) =>
+        new sdk.Anthropic({
+          ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+          ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+          ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+        }),
+    ));
   }
 
   /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */
@@ -93,7 +103,8 @@ export class AnthropicLLM implements LLM {
     const names = new ToolNames(request.tools.map((t) => t.name));
     const out = new TurnBuilder("anthropic", request);
     try {
-      const { data: stream, request_id } = await this.client.messages.create(this.params(request, names), request.signal ? { signal: request.signal } : undefined).withResponse();
+      const client = await this.#sdkClient();
+      const { data: stream, request_id } = await client.messages.create(this.params(request, names), request.signal ? { signal: request.signal } : undefined).withResponse();
       out.requestId = request_id ?? undefined;
       const stopped = await readStream(stream, out, names);
       // A raw stream just stops iterating on abort, without an error.

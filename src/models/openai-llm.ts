@@ -67,23 +67,34 @@ export class OpenAILLM implements LLM {
   readonly api: "responses" | "chat";
   readonly strict: boolean;
   readonly maxTokens: number | undefined;
-  private readonly client: OpenAI;
+  readonly #options: OpenAILLMOptions;
+  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAILLMOptions = {}) {
     checkOptions(options);
-    const sdk = openaiSdk();
+    openaiSdk.check();
+    // The SDK's own constructor refuses a missing key; it is made on the first
+    // request, so the same check happens here, where the caller can act on it.
+    if (options.apiKey === undefined && !process.env["OPENAI_API_KEY"]) {
+      throw new ModelOptionsError("OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string)");
+    }
     this.api = options.api ?? "responses";
     this.strict = options.strict ?? false;
     this.maxTokens = options.maxTokens;
-    try {
-      this.client = new sdk.OpenAI({
-        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-        ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-        ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      });
-    } catch (err) {
-      throw Object.assign(new ModelOptionsError(`OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string) — ${(err as Error).message}`), { cause: err });
-    }
+    this.#options = { ...options };
+  }
+
+  /** The SDK client, made on the first request (the SDK is imported then). */
+  #sdkClient(): Promise<OpenAI> {
+    const o = this.#options;
+    return (this.#client ??= openaiSdk.load().then(
+      (sdk) =>
+        new sdk.OpenAI({
+          ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+          ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+          ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+        }),
+    ));
   }
 
   /** The tools as sent, and the request body `complete()` sends for `request` (exposed for tests and logging). */
@@ -101,9 +112,10 @@ export class OpenAILLM implements LLM {
     const out = new TurnBuilder("openai", request);
     try {
       const opts = request.signal ? { signal: request.signal } : undefined;
+      const client = await this.#sdkClient();
       const sent = this.api === "chat"
-        ? this.client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
-        : this.client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
+        ? client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
+        : client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
       const { data: stream, request_id } = await sent.withResponse();
       out.requestId = request_id ?? undefined;
       const read = this.api === "chat" ? readChat : readResponses;
