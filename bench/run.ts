@@ -61,7 +61,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "one agent turn's p50",
-    "agentkit's own work per turn is small and was measured apart: the loop's bookkeeping (Agent + ReActCognition + RunContext, with a model that answers at once) costs 8 µs of CPU per turn, and the adapter's own functions ~30 µs in a CPU profile of 4,000 turns — together ~3 % of a ~1.1 ms turn. Alternating single turns (A B, B A, as the client suite measures) read 1.02–1.03x for the adapter alone and 1.03x for the whole loop on a quiet run. Batch rounds in one process read 1.05–1.23x with client CPU 1.10x, and that is not yet placed: the adapter loads the SDK's CommonJS build (a synchronous load, so a missing peer is named at construction) while the bare contender imports its ESM build, and in separate-process runs the adapter on the ESM build read 1.03x against 1.15x on the CommonJS one — suggestive, not settled, on this VM's ±15 % noise",
+    "agentkit's own work per turn is small and was measured apart: the loop's bookkeeping (Agent + ReActCognition + RunContext, with a model that answers at once) costs 8 µs of CPU per turn, the adapter's own functions ~30 µs in a CPU profile of 4,000 turns — together ~3 % of a ~1.1 ms turn. Until the providers imported their SDK with `import()`, they ran on its CommonJS build while the bare contender ran on the ESM build the bench imports, and that alone read 1.14–1.20x (Anthropic); on the same (ESM) copy, four runs read 1.01–1.06x. Per-round ratios on this VM spread ±15 %, so a single run can land either side of 1.05"
   ],
   [
     "client overhead over",
