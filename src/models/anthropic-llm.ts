@@ -7,6 +7,7 @@ import type { LLM, LLMRequest, LLMTurn, Message, ModelStopReason } from "../agen
 import type { ContentPart } from "../tools/tool-content.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { anthropicSdk } from "./anthropic-sdk.js";
+import { lazySdkClient } from "./sdk-client.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { ModelRefusedError } from "./model.error.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
@@ -58,8 +59,8 @@ function positiveInt(name: string, v: number | undefined, min: number): void {
 export class AnthropicLLM implements LLM {
   readonly maxTokens: number;
   readonly promptCaching: boolean;
-  readonly #options: AnthropicLLMOptions;
-  #client: Promise<Anthropic> | undefined;
+  /** The SDK client, made on the first request (the SDK is imported then). */
+  readonly #sdkClient: () => Promise<Anthropic>;
 
   constructor(options: AnthropicLLMOptions = {}) {
     positiveInt("maxTokens", options.maxTokens, 1);
@@ -67,20 +68,7 @@ export class AnthropicLLM implements LLM {
     anthropicSdk.check();
     this.maxTokens = options.maxTokens ?? 4096;
     this.promptCaching = options.promptCaching ?? true;
-    this.#options = { ...options };
-  }
-
-  /** The SDK client, made on the first request (the SDK is imported then). */
-  #sdkClient(): Promise<Anthropic> {
-    const o = this.#options;
-    return (this.#client ??= anthropicSdk.load().then(
-      (sdk) =>
-        new sdk.Anthropic({
-          ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
-          ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
-          ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
-        }),
-    ));
+    this.#sdkClient = lazySdkClient(anthropicSdk, options, (sdk, given) => new sdk.Anthropic(given));
   }
 
   /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */

@@ -7,6 +7,7 @@ import type OpenAI from "openai";
 import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { openaiSdk } from "./openai-sdk.js";
+import { lazySdkClient } from "./sdk-client.js";
 import { chatBody, openaiTool, readChat, readResponses, responsesBody, truncated, type WireTool } from "./openai-wire.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
 import { ToolNames } from "./tool-names.js";
@@ -67,8 +68,8 @@ export class OpenAILLM implements LLM {
   readonly api: "responses" | "chat";
   readonly strict: boolean;
   readonly maxTokens: number | undefined;
-  readonly #options: OpenAILLMOptions;
-  #client: Promise<OpenAI> | undefined;
+  /** The SDK client, made on the first request (the SDK is imported then). */
+  readonly #sdkClient: () => Promise<OpenAI>;
 
   constructor(options: OpenAILLMOptions = {}) {
     checkOptions(options);
@@ -81,20 +82,7 @@ export class OpenAILLM implements LLM {
     this.api = options.api ?? "responses";
     this.strict = options.strict ?? false;
     this.maxTokens = options.maxTokens;
-    this.#options = { ...options };
-  }
-
-  /** The SDK client, made on the first request (the SDK is imported then). */
-  #sdkClient(): Promise<OpenAI> {
-    const o = this.#options;
-    return (this.#client ??= openaiSdk.load().then(
-      (sdk) =>
-        new sdk.OpenAI({
-          ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
-          ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
-          ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
-        }),
-    ));
+    this.#sdkClient = lazySdkClient(openaiSdk, options, (sdk, given) => new sdk.OpenAI(given));
   }
 
   /** The tools as sent, and the request body `complete()` sends for `request` (exposed for tests and logging). */
