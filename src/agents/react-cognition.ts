@@ -66,9 +66,12 @@ export class ReActCognition implements Cognition {
   /** The deadline for an Asker's answer, or `undefined` (forever). */
   readonly approvalTimeoutMs: number | undefined;
   private readonly byName: Map<string, Tool>;
+  /** The schemas the model is shown (tools with `schema: null` left out): one list for every turn, so a provider can keep its converted form. */
+  private readonly schemas: readonly ToolSchema[];
 
   constructor(options: ReActOptions) {
     this.tools = Object.freeze([...options.tools]);
+    this.schemas = Object.freeze(this.tools.map((t) => t.schema).filter((s): s is ToolSchema => s !== null));
     this.maxSteps = options.maxSteps ?? 10;
     if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
       throw new OptionsError("ReActCognition", "maxSteps", `ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
@@ -85,7 +88,7 @@ export class ReActCognition implements Cognition {
     const llm = ctx.llm;
     const calls: ToolCallRecord[] = [];
     const usage: Record<string, number> = {};
-    const schemas = this.tools.map((t) => t.schema).filter((s): s is ToolSchema => s !== null);
+    const schemas = this.schemas;
     const messages: Message[] = [];
     if (agent.prompt) messages.push({ role: "system", content: agent.prompt });
     messages.push({ role: "user", content: task });

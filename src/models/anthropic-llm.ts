@@ -7,10 +7,12 @@ import type { LLM, LLMRequest, LLMTurn, Message, ModelStopReason } from "../agen
 import type { ContentPart } from "../tools/tool-content.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { anthropicSdk } from "./anthropic-sdk.js";
-import { lazySdkClient } from "./sdk-client.js";
+import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { ModelRefusedError } from "./model.error.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
+import { systemPrompt } from "./system-prompt.js";
+import { ToolListMemo } from "./tool-list-memo.js";
 import { ToolNames } from "./tool-names.js";
 import { TurnBuilder } from "./turn-builder.js";
 
@@ -60,7 +62,7 @@ export class AnthropicLLM implements LLM {
   readonly maxTokens: number;
   readonly promptCaching: boolean;
   /** The SDK client, made on the first request (the SDK is imported then). */
-  readonly #sdkClient: () => Promise<Anthropic>;
+  readonly #sdkClient: LazySdkClient<Anthropic>;
 
   constructor(options: AnthropicLLMOptions = {}) {
     positiveInt("maxTokens", options.maxTokens, 1);
@@ -71,11 +73,22 @@ export class AnthropicLLM implements LLM {
     this.#sdkClient = lazySdkClient(anthropicSdk, options, (sdk, given) => new sdk.Anthropic(given));
   }
 
-  /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */
-  params(request: LLMRequest, names = new ToolNames(request.tools.map((t) => t.name))): Params {
-    const system = request.messages.filter((m) => m.role === "system").map((m) => m.content).filter(Boolean).join("\n\n");
+  /** The request's tools as the Messages API takes them (the last one with the cache breakpoint), made once per tool list. */
+  readonly #tools = new ToolListMemo((list) => {
+    const names = new ToolNames(list.map((t) => t.name));
     const cache = this.promptCaching ? { cache_control: { type: "ephemeral" as const } } : {};
-    const tools = request.tools.map((t, i) => ({ ...anthropicTool(t, names), ...(i === request.tools.length - 1 ? cache : {}) }));
+    const tools = list.map((t, i) => ({ ...anthropicTool(t, names), ...(i === list.length - 1 ? cache : {}) }));
+    return { names, tools };
+  });
+
+  /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */
+  params(request: LLMRequest): Params {
+    return this.#params(request, this.#tools.get(request.tools));
+  }
+
+  #params(request: LLMRequest, { names, tools }: { names: ToolNames; tools: Anthropic.Tool[] }): Params {
+    const system = systemPrompt(request.messages);
+    const cache = this.promptCaching ? { cache_control: { type: "ephemeral" as const } } : {};
     return {
       model: request.model,
       max_tokens: this.maxTokens,
@@ -88,11 +101,12 @@ export class AnthropicLLM implements LLM {
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
     checkAborted(request.signal);
-    const names = new ToolNames(request.tools.map((t) => t.name));
+    const tools = this.#tools.get(request.tools);
+    const names = tools.names;
     const out = new TurnBuilder("anthropic", request);
     try {
-      const client = await this.#sdkClient();
-      const { data: stream, request_id } = await client.messages.create(this.params(request, names), request.signal ? { signal: request.signal } : undefined).withResponse();
+      const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
+      const { data: stream, request_id } = await client.messages.create(this.#params(request, tools), request.signal ? { signal: request.signal } : undefined).withResponse();
       out.requestId = request_id ?? undefined;
       const stopped = await readStream(stream, out, names);
       // A raw stream just stops iterating on abort, without an error.

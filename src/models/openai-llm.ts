@@ -7,9 +7,10 @@ import type OpenAI from "openai";
 import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { openaiSdk } from "./openai-sdk.js";
-import { lazySdkClient } from "./sdk-client.js";
-import { chatBody, openaiTool, readChat, readResponses, responsesBody, truncated, type WireTool } from "./openai-wire.js";
+import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
+import { chatBody, chatTools, openaiTool, readChat, readResponses, responsesBody, responsesTools, truncated, type WireTool } from "./openai-wire.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
+import { ToolListMemo } from "./tool-list-memo.js";
 import { ToolNames } from "./tool-names.js";
 import { TurnBuilder } from "./turn-builder.js";
 
@@ -69,7 +70,7 @@ export class OpenAILLM implements LLM {
   readonly strict: boolean;
   readonly maxTokens: number | undefined;
   /** The SDK client, made on the first request (the SDK is imported then). */
-  readonly #sdkClient: () => Promise<OpenAI>;
+  readonly #sdkClient: LazySdkClient<OpenAI>;
 
   constructor(options: OpenAILLMOptions = {}) {
     checkOptions(options);
@@ -85,22 +86,32 @@ export class OpenAILLM implements LLM {
     this.#sdkClient = lazySdkClient(openaiSdk, options, (sdk, given) => new sdk.OpenAI(given));
   }
 
+  /** The request's tools as this provider sends them: made once per tool list (a loop sends the same list every turn). */
+  readonly #tools = new ToolListMemo((list) => {
+    const names = new ToolNames(list.map((t) => t.name));
+    const tools = list.map((t) => openaiTool(t, names, this.strict));
+    return { names, tools, byWire: new Map(tools.map((t) => [t.name, t])), sent: this.api === "chat" ? chatTools(tools) : responsesTools(tools) };
+  });
+
   /** The tools as sent, and the request body `complete()` sends for `request` (exposed for tests and logging). */
-  body(request: LLMRequest, names = new ToolNames(request.tools.map((t) => t.name))): { tools: WireTool[]; body: Record<string, unknown> } {
-    const tools = request.tools.map((t) => openaiTool(t, names, this.strict));
-    const wire = this.api === "chat" ? chatBody(request.messages, tools, names, this.maxTokens) : responsesBody(request.messages, tools, names, this.maxTokens);
-    return { tools, body: { model: request.model, stream: true, ...wire } };
+  body(request: LLMRequest): { tools: readonly WireTool[]; body: Record<string, unknown> } {
+    const { tools, body } = this.#request(request);
+    return { tools, body };
+  }
+
+  #request(request: LLMRequest) {
+    const t = this.#tools.get(request.tools);
+    const make = this.api === "chat" ? chatBody : responsesBody;
+    return { ...t, body: make(request.model, request.messages, t.sent, t.names, this.maxTokens) };
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
     checkAborted(request.signal);
-    const names = new ToolNames(request.tools.map((t) => t.name));
-    const { tools, body } = this.body(request, names);
-    const byWire = new Map(tools.map((t) => [t.name, t]));
+    const { names, byWire, body } = this.#request(request);
     const out = new TurnBuilder("openai", request);
     try {
       const opts = request.signal ? { signal: request.signal } : undefined;
-      const client = await this.#sdkClient();
+      const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
       const sent = this.api === "chat"
         ? client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
         : client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);

@@ -10,6 +10,7 @@ import type { ContentPart } from "../tools/tool-content.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { ModelError, ModelRefusedError } from "./model.error.js";
 import { strictSchema, stripNulls } from "./strict-schema.js";
+import { systemPrompt } from "./system-prompt.js";
 import type { ToolNames } from "./tool-names.js";
 import type { TurnBuilder } from "./turn-builder.js";
 
@@ -40,10 +41,14 @@ export function openaiTool(t: ToolSchema, names: ToolNames, strict: boolean): Wi
 }
 
 const dataUrl = (p: Extract<ContentPart, { type: "image" }>): string => `data:${p.mimeType};base64,${p.data}`;
-const system = (messages: readonly Message[]): string => messages.filter((m) => m.role === "system").map((m) => m.content).filter(Boolean).join("\n\n");
 
-/** The Responses API request body (without `model`/`stream`). */
-export function responsesBody(messages: readonly Message[], tools: readonly WireTool[], names: ToolNames, maxTokens?: number): Json {
+/** The `tools` of a Responses API request. */
+export function responsesTools(tools: readonly WireTool[]): Json[] {
+  return tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: t.strict }));
+}
+
+/** A streamed Responses API request body; `tools` as `responsesTools()` made them. */
+export function responsesBody(model: string, messages: readonly Message[], tools: readonly Json[], names: ToolNames, maxTokens?: number): Json {
   const input: Json[] = [];
   for (const m of messages) {
     if (m.role === "user") input.push({ role: "user", content: m.content });
@@ -57,13 +62,13 @@ export function responsesBody(messages: readonly Message[], tools: readonly Wire
       input.push({ type: "function_call_output", call_id: m.toolCallId ?? "", output });
     }
   }
-  const instructions = system(messages);
-  return {
-    ...(instructions ? { instructions } : {}),
-    input,
-    ...(tools.length ? { tools: tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: t.strict })) } : {}),
-    ...(maxTokens !== undefined ? { max_output_tokens: maxTokens } : {}),
-  };
+  const body: Json = { model, stream: true };
+  const instructions = systemPrompt(messages);
+  if (instructions) body.instructions = instructions;
+  body.input = input;
+  if (tools.length) body.tools = tools;
+  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+  return body;
 }
 
 /**
@@ -125,10 +130,19 @@ function finishResponse(response: Json, out: TurnBuilder, refusal: string, calls
   return true;
 }
 
-/** The Chat Completions request body (without `model`/`stream`). Images of tool results follow the tool messages as a user message (tool messages are text-only there). */
-export function chatBody(messages: readonly Message[], tools: readonly WireTool[], names: ToolNames, maxTokens?: number): Json {
+/** The `tools` of a Chat Completions request. */
+export function chatTools(tools: readonly WireTool[]): Json[] {
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters, strict: t.strict } }));
+}
+
+/**
+ * A streamed Chat Completions request body; `tools` as `chatTools()` made
+ * them. Images of tool results follow the tool messages as a user message
+ * (tool messages are text-only there).
+ */
+export function chatBody(model: string, messages: readonly Message[], tools: readonly Json[], names: ToolNames, maxTokens?: number): Json {
   const out: Json[] = [];
-  const instructions = system(messages);
+  const instructions = systemPrompt(messages);
   if (instructions) out.push({ role: "system", content: instructions });
   let images: Json[] = [];
   const flush = (): void => {
@@ -147,12 +161,10 @@ export function chatBody(messages: readonly Message[], tools: readonly WireTool[
     }
   }
   flush();
-  return {
-    messages: out,
-    stream_options: { include_usage: true },
-    ...(tools.length ? { tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters, strict: t.strict } })) } : {}),
-    ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
-  };
+  const body: Json = { model, stream: true, messages: out, stream_options: { include_usage: true } };
+  if (tools.length) body.tools = tools;
+  if (maxTokens !== undefined) body.max_tokens = maxTokens;
+  return body;
 }
 
 /** Read a Chat Completions chunk stream into `out`; true when a `finish_reason` arrived. */
