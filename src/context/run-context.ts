@@ -91,6 +91,7 @@ export interface RunContextOptions {
 }
 
 let counter = 0;
+const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
 const noop = (): void => {};
 
@@ -142,7 +143,7 @@ export class RunContext {
     this.llm = options.llm;
     this.asker = options.asker;
     this.autonomy = options.autonomy ?? "auto";
-    this.caller = Object.freeze({ ...(options.caller ?? {}) });
+    this.caller = options.caller ? Object.freeze({ ...options.caller }) : NO_CALLER;
     this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
     this.sink = options.sink;
     if (options.channel) {

@@ -12,17 +12,29 @@ export interface SdkClientOptions {
   readonly maxRetries?: number;
 }
 
+/** An SDK client made on first use: `current` once made (so a request need not wait a tick for it), `get()` to make it. */
+export interface LazySdkClient<C> {
+  /** The client, once `get()` has made it. */
+  readonly current: C | undefined;
+  /** The client: made on the first call (the SDK imported then), the same promise after. */
+  get(): Promise<C>;
+}
+
 /**
  * A getter of the SDK client: the SDK is imported and `make(sdk, options)`
  * called on the first call; the same promise after. Only the options given
  * are passed, so the SDK's own defaults (and environment variables) apply to the rest.
  */
-export function lazySdkClient<M, C>(peer: ImportedPeer<M>, options: SdkClientOptions, make: (sdk: M, options: SdkClientOptions) => C): () => Promise<C> {
+export function lazySdkClient<M, C>(peer: ImportedPeer<M>, options: SdkClientOptions, make: (sdk: M, options: SdkClientOptions) => C): LazySdkClient<C> {
   const given: SdkClientOptions = {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
   };
-  let client: Promise<C> | undefined;
-  return () => (client ??= peer.load().then((sdk) => make(sdk, given)));
+  let loading: Promise<C> | undefined;
+  const lazy: { current: C | undefined; get(): Promise<C> } = {
+    current: undefined,
+    get: () => (loading ??= peer.load().then((sdk) => (lazy.current = make(sdk, given)))),
+  };
+  return lazy;
 }
