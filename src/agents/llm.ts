@@ -41,6 +41,8 @@ export interface LLMTurn {
   readonly usage?: Readonly<Record<string, number>>;
   /** Why the model stopped, when the provider says. */
   readonly stopReason?: ModelStopReason;
+  /** The model that answered, when the provider says (the API's name for it, e.g. a dated id for an alias). */
+  readonly model?: string;
 }
 
 /**
@@ -54,6 +56,11 @@ export type LLMStreamEvent =
 
 /** One completion request. */
 export interface LLMRequest {
+  /**
+   * The model id (a run sends its agent's `model`). `""`: the request names
+   * none, as an MCP server's sampling request does (it has only
+   * `modelHints`); the provider uses its own default.
+   */
   readonly model: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolSchema[];

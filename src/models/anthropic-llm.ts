@@ -11,6 +11,7 @@ import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { ModelRefusedError } from "./model.error.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
+import { outputCap, requestModel } from "./request-defaults.js";
 import { systemPrompt } from "./system-prompt.js";
 import { ToolListMemo } from "./tool-list-memo.js";
 import { ToolNames } from "./tool-names.js";
@@ -25,8 +26,14 @@ export interface AnthropicLLMOptions {
   readonly apiKey?: string;
   /** Default: the SDK's (`ANTHROPIC_BASE_URL`, else the public API). */
   readonly baseURL?: string;
-  /** `max_tokens` of every request. Default 4096. */
+  /** `max_tokens` of every request (a request asking fewer, such as a server's sampling request, gets its own). Default 4096. */
   readonly maxTokens?: number;
+  /**
+   * The model of a request that names none: an MCP server's
+   * `sampling/createMessage` (it sends only hints, which are not used). A
+   * run's requests name the agent's `model`.
+   */
+  readonly model?: string;
   /**
    * Retries of a 408/409/429/5xx or a dropped connection, with the SDK's
    * backoff, honouring `retry-after` (the SDK waits as long as the header
@@ -61,6 +68,8 @@ function positiveInt(name: string, v: number | undefined, min: number): void {
 export class AnthropicLLM implements LLM {
   readonly maxTokens: number;
   readonly promptCaching: boolean;
+  /** The model of a request that names none (the `model` option). */
+  readonly model: string | undefined;
   /** The SDK client, made on the first request (the SDK is imported then). */
   readonly #sdkClient: LazySdkClient<Anthropic>;
 
@@ -70,6 +79,7 @@ export class AnthropicLLM implements LLM {
     anthropicSdk.check();
     this.maxTokens = options.maxTokens ?? 4096;
     this.promptCaching = options.promptCaching ?? true;
+    this.model = options.model;
     this.#sdkClient = lazySdkClient(anthropicSdk, options, (sdk, given) => new sdk.Anthropic(given));
   }
 
@@ -90,8 +100,8 @@ export class AnthropicLLM implements LLM {
     const system = systemPrompt(request.messages);
     const cache = this.promptCaching ? { cache_control: { type: "ephemeral" as const } } : {};
     return {
-      model: request.model,
-      max_tokens: this.maxTokens,
+      model: requestModel("AnthropicLLM", request, this.model),
+      max_tokens: outputCap(this.maxTokens, request)!,
       stream: true,
       ...(system ? { system: [{ type: "text" as const, text: system, ...cache }] } : {}),
       ...(tools.length ? { tools } : {}),
@@ -132,6 +142,7 @@ async function readStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>
   for await (const ev of stream) {
     switch (ev.type) {
       case "message_start":
+        out.model = ev.message.model;
         usage(out, ev.message.usage);
         break;
       case "content_block_start":

@@ -10,6 +10,7 @@ import { openaiSdk } from "./openai-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { chatBody, chatTools, openaiTool, readChat, readResponses, responsesBody, responsesTools, truncated, type WireTool } from "./openai-wire.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
+import { outputCap, requestModel } from "./request-defaults.js";
 import { ToolListMemo } from "./tool-list-memo.js";
 import { ToolNames } from "./tool-names.js";
 import { TurnBuilder } from "./turn-builder.js";
@@ -31,8 +32,14 @@ export interface OpenAILLMOptions {
    * by the SDK, which then backs off on its own). Default 2. 0 turns it off.
    */
   readonly maxRetries?: number;
-  /** The output token limit (`max_output_tokens` / `max_tokens`). Default: the server's. */
+  /** The output token limit (`max_output_tokens` / `max_tokens`); a request asking fewer, such as a server's sampling request, gets its own. Default: the server's. */
   readonly maxTokens?: number;
+  /**
+   * The model of a request that names none: an MCP server's
+   * `sampling/createMessage` (it sends only hints, which are not used). A
+   * run's requests name the agent's `model`.
+   */
+  readonly model?: string;
   /**
    * Send tool schemas in OpenAI's strict form (every property required,
    * optional ones nullable, `additionalProperties: false`, unsupported
@@ -69,6 +76,8 @@ export class OpenAILLM implements LLM {
   readonly api: "responses" | "chat";
   readonly strict: boolean;
   readonly maxTokens: number | undefined;
+  /** The model of a request that names none (the `model` option). */
+  readonly model: string | undefined;
   /** The SDK client, made on the first request (the SDK is imported then). */
   readonly #sdkClient: LazySdkClient<OpenAI>;
 
@@ -83,6 +92,7 @@ export class OpenAILLM implements LLM {
     this.api = options.api ?? "responses";
     this.strict = options.strict ?? false;
     this.maxTokens = options.maxTokens;
+    this.model = options.model;
     this.#sdkClient = lazySdkClient(openaiSdk, options, (sdk, given) => new sdk.OpenAI(given));
   }
 
@@ -102,7 +112,7 @@ export class OpenAILLM implements LLM {
   #request(request: LLMRequest) {
     const t = this.#tools.get(request.tools);
     const make = this.api === "chat" ? chatBody : responsesBody;
-    return { ...t, body: make(request.model, request.messages, t.sent, t.names, this.maxTokens) };
+    return { ...t, body: make(requestModel("OpenAILLM", request, this.model), request.messages, t.sent, t.names, outputCap(this.maxTokens, request)) };
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {

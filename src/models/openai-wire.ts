@@ -85,6 +85,9 @@ export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBui
     const ev = raw as Json & { type: string };
     const item = ev.item as Json | undefined;
     switch (ev.type) {
+      case "response.created":
+        setModel(out, ev.response);
+        break;
       case "response.output_item.added":
         if (item?.type === "function_call") out.toolStart(String(item.call_id), names.local(String(item.name)));
         break;
@@ -119,7 +122,13 @@ function streamError(out: TurnBuilder, e: Json): Error {
   return Object.assign(new Error(String(e.message ?? "the response failed")), { error: { error: { message: e.message, code: e.code } }, requestID: out.requestId, status: undefined });
 }
 
+function setModel(out: TurnBuilder, response: unknown): void {
+  const model = (response as Json | undefined)?.model;
+  if (typeof model === "string" && model) out.model = model;
+}
+
 function finishResponse(response: Json, out: TurnBuilder, refusal: string, calls: number): boolean {
+  setModel(out, response);
   const u = (response.usage ?? {}) as Json;
   out.usage("inputTokens", u.input_tokens);
   out.usage("outputTokens", u.output_tokens);
@@ -174,6 +183,7 @@ export async function readChat(stream: AsyncIterable<unknown>, out: TurnBuilder,
   let refusal = "";
   for await (const raw of stream) {
     const chunk = raw as Json;
+    if (out.model === undefined) setModel(out, chunk);
     const u = chunk.usage as Json | null | undefined;
     if (u) {
       out.usage("inputTokens", u.prompt_tokens);

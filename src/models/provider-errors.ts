@@ -6,6 +6,7 @@
  * one function serves both; the SDKs' classes are not needed (and OpenAI's
  * report `name === "Error"`, so names would not do either).
  */
+import { AgentkitError } from "../errors/agentkit.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError, type ModelErrorFacts } from "./model.error.js";
 
@@ -36,10 +37,11 @@ function retryAfter(headers: unknown): number | undefined {
  * `err` as the error a run ends with. `signal` aborted: `Cancelled`. An HTTP
  * error: 401/403 `ModelAuthError`, 429 `ModelRateLimitError`, a context-length
  * 400/413 `ModelContextTooLongError`, a safety refusal `ModelRefusedError`,
- * anything else `ModelError`. Already a `ModelError`/`Cancelled`: as it is.
+ * anything else `ModelError`. Already an `AgentkitError` (a `ModelError`,
+ * `Cancelled`, a `ModelOptionsError` of the request): as it is.
  */
 export function toModelError(provider: string, err: unknown, signal?: AbortSignal): Error {
-  if (err instanceof ModelError || err instanceof Cancelled) return err;
+  if (err instanceof AgentkitError) return err;
   if (signal?.aborted) return new Cancelled("the run was cancelled while the model was answering", signal.reason);
   if (!isObj(err)) return new ModelError({ provider, providerMessage: String(err), cause: err });
   const status = typeof err.status === "number" ? err.status : undefined;

@@ -20,6 +20,8 @@ export class TurnBuilder {
   private readonly used: Partial<Record<UsageKey, number>> = {};
   stopReason: ModelStopReason | undefined;
   requestId: string | undefined;
+  /** The model that answered, as the API named it. */
+  model: string | undefined;
 
   constructor(
     private readonly provider: string,
@@ -70,6 +72,7 @@ export class TurnBuilder {
       ...(this.calls.length ? { toolCalls: this.calls } : {}),
       usage: { ...this.used },
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
+      ...(this.model ? { model: this.model } : {}),
     };
   }
 }

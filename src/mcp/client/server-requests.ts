@@ -118,11 +118,13 @@ export class ServerRequests {
     });
     emitGateCheck(ctx, verdict.record);
     if (!verdict.allowed) throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `sampling refused: ${verdict.refusal}`);
-    const turn = await llm.complete({ model: hints[0] ?? "", modelHints: hints, maxTokens: p.maxTokens, messages, tools: [], signal: signal ?? ctx.signal });
+    // The request names no model: hints are advisory, and the provider's
+    // default decides (a hint such as "claude" is not a model id).
+    const turn = await llm.complete({ model: "", modelHints: hints, maxTokens: p.maxTokens, messages, tools: [], signal: signal ?? ctx.signal });
     return {
       role: "assistant",
       content: { type: "text", text: turn.content ?? "" },
-      model: hints[0] ?? "agentkit",
+      model: turn.model ?? hints[0] ?? "agentkit",
       stopReason: turn.stopReason === "max_tokens" ? "maxTokens" : turn.stopReason === "stop_sequence" ? "stopSequence" : "endTurn",
     };
   }
