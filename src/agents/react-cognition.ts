@@ -93,8 +93,12 @@ export class ReActCognition implements Cognition {
     if (agent.prompt) messages.push({ role: "system", content: agent.prompt });
     messages.push({ role: "user", content: task });
     let modelStop: ModelStopReason | undefined;
-    const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult =>
-      Object.freeze({ output, stopReason, steps, toolCalls: calls, usage, ...(error ? { error } : {}), ...(modelStop ? { details: Object.freeze({ modelStopReason: modelStop }) } : {}) });
+    const done = (output: string, stopReason: StopReason, steps: number, error?: Error): AgentResult => {
+      const result: { -readonly [K in keyof AgentResult]: AgentResult[K] } = { output, stopReason, steps, toolCalls: calls, usage };
+      if (error) result.error = error;
+      if (modelStop) result.details = Object.freeze({ modelStopReason: modelStop });
+      return Object.freeze(result);
+    };
     if (!llm) return done("", "error", 0, new OptionsError("ReActCognition", "llm", `agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
@@ -106,7 +110,8 @@ export class ReActCognition implements Cognition {
         if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
         return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
       }
-      for (const [k, v] of Object.entries(turn.usage ?? {})) usage[k] = (usage[k] ?? 0) + v;
+      const used = turn.usage;
+      if (used) for (const k in used) usage[k] = (usage[k] ?? 0) + used[k]!;
       last = turn.content ?? "";
       modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];

@@ -110,7 +110,8 @@ export class AnthropicLLM implements LLM {
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
-    checkAborted(request.signal);
+    // No check of the signal here: the SDK checks it before sending, and its
+    // abort error becomes Cancelled below, as one mid-request does.
     const tools = this.#tools.get(request.tools);
     const names = tools.names;
     const out = new TurnBuilder("anthropic", request);
@@ -118,10 +119,11 @@ export class AnthropicLLM implements LLM {
       const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
       const { data: stream, request_id } = await client.messages.create(this.#params(request, tools), request.signal ? { signal: request.signal } : undefined).withResponse();
       out.requestId = request_id ?? undefined;
-      const stopped = await readStream(stream, out, names);
-      // A raw stream just stops iterating on abort, without an error.
-      checkAborted(request.signal);
-      if (!stopped) throw toModelError("anthropic", { message: "the stream ended before message_stop", requestID: out.requestId });
+      if (!(await readStream(stream, out, names))) {
+        // A raw stream just stops iterating on abort, without an error.
+        checkAborted(request.signal);
+        throw toModelError("anthropic", { message: "the stream ended before message_stop", requestID: out.requestId });
+      }
     } catch (err) {
       throw toModelError("anthropic", err, request.signal);
     }

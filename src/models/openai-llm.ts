@@ -112,11 +112,12 @@ export class OpenAILLM implements LLM {
   #request(request: LLMRequest) {
     const t = this.#tools.get(request.tools);
     const make = this.api === "chat" ? chatBody : responsesBody;
-    return { ...t, body: make(requestModel("OpenAILLM", request, this.model), request.messages, t.sent, t.names, outputCap(this.maxTokens, request)) };
+    return { names: t.names, tools: t.tools, byWire: t.byWire, body: make(requestModel("OpenAILLM", request, this.model), request.messages, t.sent, t.names, outputCap(this.maxTokens, request)) };
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
-    checkAborted(request.signal);
+    // No check of the signal here: the SDK checks it before sending, and its
+    // abort error becomes Cancelled below, as one mid-request does.
     const { names, byWire, body } = this.#request(request);
     const out = new TurnBuilder("openai", request);
     try {
@@ -128,9 +129,11 @@ export class OpenAILLM implements LLM {
       const { data: stream, request_id } = await sent.withResponse();
       out.requestId = request_id ?? undefined;
       const read = this.api === "chat" ? readChat : readResponses;
-      const finished = await read(stream as AsyncIterable<unknown>, out, names, byWire);
-      checkAborted(request.signal);
-      if (!finished) throw truncated(out);
+      if (!(await read(stream as AsyncIterable<unknown>, out, names, byWire))) {
+        // A raw stream just stops iterating on abort, without an error.
+        checkAborted(request.signal);
+        throw truncated(out);
+      }
     } catch (err) {
       throw toModelError("openai", err, request.signal);
     }

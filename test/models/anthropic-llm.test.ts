@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { AnthropicLLM, ModelAuthError, ModelContextTooLongError, ModelError, ModelOptionsError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit/models";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
-import { ask, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
+import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
 const llm = (api: FakeAnthropic, o: { maxRetries?: number; maxTokens?: number; promptCaching?: boolean } = {}) => new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0, ...o });
 
@@ -139,5 +139,10 @@ describe("AnthropicLLM: failures", () => {
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {
     await using api = await FakeAnthropic.start([stalledTurn()]);
     await expectAbortMidStream(llm(api), api);
+  });
+
+  it("a signal aborted before the turn rejects with Cancelled and sends nothing", async () => {
+    await using api = await FakeAnthropic.start([{ text: "never" }]);
+    await expectAbortedBeforeStart(llm(api), api);
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ModelAuthError, ModelContextTooLongError, ModelOptionsError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
-import { ask, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
+import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
 const llm = (api: FakeOpenAI, o: OpenAILLMOptions = {}) => new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, ...o });
 const APIS = ["responses", "chat"] as const;
@@ -130,6 +130,11 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {
     await using api = await FakeOpenAI.start([stalledTurn()]);
     await expectAbortMidStream(llm(api, { api: kind }), api);
+  });
+
+  it("a signal aborted before the turn rejects with Cancelled and sends nothing", async () => {
+    await using api = await FakeOpenAI.start([{ text: "never" }]);
+    await expectAbortedBeforeStart(llm(api, { api: kind }), api);
   });
 });
 

@@ -60,6 +60,17 @@ export async function expectTurnsReadToEnd(model: LLM): Promise<void> {
   }
 }
 
+/** A signal aborted before `complete()`: it rejects with `Cancelled` (the reason kept) and `api` gets no model request. */
+export async function expectAbortedBeforeStart(model: LLM, api: { readonly requests: readonly { readonly method: string }[] }): Promise<void> {
+  const controller = new AbortController();
+  const why = new Cancelled("stopped before the turn");
+  controller.abort(why);
+  const err = await model.complete(ask("x", { signal: controller.signal })).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(Cancelled);
+  expect((err as Cancelled).reason).toBe(why);
+  expect(api.requests.filter((r) => r.method === "POST")).toHaveLength(0);
+}
+
 /** The turn `expectAbortMidStream` scripts: a first delta, then a stall only a hang-up ends. */
 export const stalledTurn = (): { text: string[]; stallAfterFirstDelta: true } => ({ text: ["first ", "never"], stallAfterFirstDelta: true });
 
