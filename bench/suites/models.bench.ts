@@ -8,106 +8,53 @@
  * signal, and with a fresh `AbortController`'s signal, as a run passes its own
  * so it can be cancelled (the SDKs do real work per request for a signal).
  */
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
-import { Agent, ReActCognition, RunContext } from "arc-agentkit";
-import { AnthropicLLM, OpenAILLM } from "arc-agentkit/models";
-import { abba, pooledRatio } from "../lib/abba.js";
-import { sequential, type Caller } from "../lib/callers.js";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { pooledRatio } from "../lib/abba.js";
 import { startServer, type ChildServer } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import type { Goal, Section } from "../lib/report.js";
-import { ms, percentile, ratio } from "../lib/stats.js";
+import { median, ms, percentile, ratio } from "../lib/stats.js";
+import { CONTENDERS, type ModelBatch, type WorkerResult } from "../lib/model-contenders.js";
 
 const TARGET = 1.05;
-const EXPECTED = "Hello, world.";
+const WORKER = fileURLToPath(new URL("./models-worker.js", import.meta.url));
+const run$ = promisify(execFile);
 
-function check(text: string): void {
-  if (text !== EXPECTED) throw new Error(`models bench: unexpected answer ${JSON.stringify(text)}`);
-}
-
-/** A fresh signal per call when `signal` (as each run has its own), else none. */
-const options = (signal: boolean): { signal: AbortSignal } | undefined => (signal ? { signal: new AbortController().signal } : undefined);
-
-function bareAnthropic(url: string, signal: boolean): Caller {
-  const client = new Anthropic({ apiKey: "bench", baseURL: url, maxRetries: 0 });
-  return {
-    async call() {
-      let text = "";
-      const stream = await client.messages.create({ model: "m", max_tokens: 64, stream: true, messages: [{ role: "user", content: "hi" }] }, options(signal));
-      for await (const ev of stream) if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") text += ev.delta.text;
-      check(text);
-    },
-    close: async () => {},
-  };
-}
-
-function bareOpenAI(url: string, signal: boolean): Caller {
-  const client = new OpenAI({ apiKey: "bench", baseURL: `${url}/v1`, maxRetries: 0 });
-  return {
-    async call() {
-      let text = "";
-      const stream = await client.responses.create({ model: "m", stream: true, input: [{ role: "user", content: "hi" }] }, options(signal));
-      for await (const ev of stream) if (ev.type === "response.output_text.delta") text += ev.delta;
-      check(text);
-    },
-    close: async () => {},
-  };
-}
-
-function agentCaller(llm: AnthropicLLM | OpenAILLM): Caller {
-  const agent = new Agent({ name: "bench", model: "m", cognition: new ReActCognition({ tools: [] }) });
-  return {
-    async call() {
-      const result = await agent.run("hi", new RunContext({ llm }));
-      if (result.stopReason !== "complete") throw new Error(`models bench: run ended ${result.stopReason}: ${result.error?.message}`);
-      check(result.output);
-    },
-    close: async () => {},
-  };
-}
-
-/** One batch: each turn's latency, and the process CPU the batch took. */
-interface Batch {
-  readonly lat: number[];
-  readonly cpuUs: number;
-}
-
-async function timed(caller: Caller, n: number): Promise<Batch> {
-  const c0 = process.cpuUsage();
-  const lat = await sequential(caller, n);
-  const c = process.cpuUsage(c0);
-  return { lat, cpuUs: c.user + c.system };
+/** One worker process's rounds, as a map for the ABBA helpers. */
+async function worker(url: string, rounds: number, batch: number): Promise<Map<string, ModelBatch[][]>> {
+  const { stdout } = await run$(process.execPath, ["--expose-gc", WORKER, url, String(rounds), String(batch)], { maxBuffer: 64 << 20, timeout: 600_000 });
+  return new Map(Object.entries(JSON.parse(stdout) as WorkerResult));
 }
 
 async function run(cfg: BenchConfig): Promise<Section> {
-  // Many short rounds: a 200-turn batch lasts ~0.2 s, long enough for this
-  // VM's speed to drift between the batches of one round (per-round ratios
-  // spread ±15 %); 20-turn batches in 100 rounds see the same machine.
-  const rounds = pick(cfg, 100, 10);
-  const batch = pick(cfg, 20, 20);
+  // Several processes, each of many short rounds: a 20-turn batch is short
+  // enough that this VM's speed does not drift within a round, and a
+  // process's own JIT and heap layout (which move a ratio by a few per cent
+  // from one process to the next) are sampled, not fixed.
+  const processes = pick(cfg, 5, 1);
+  const rounds = pick(cfg, 30, 5);
+  const batch = pick(cfg, 20, 10);
   let server: ChildServer | undefined;
   try {
     server = await startServer("model-api");
-    const url = server.url;
-    const callers = new Map<string, Caller>([
-      ["anthropic-agent", agentCaller(new AnthropicLLM({ apiKey: "bench", baseURL: url, maxRetries: 0, maxTokens: 64 }))],
-      ["anthropic-bare", bareAnthropic(url, false)],
-      ["anthropic-signal", bareAnthropic(url, true)],
-      ["openai-agent", agentCaller(new OpenAILLM({ apiKey: "bench", baseURL: `${url}/v1`, maxRetries: 0 }))],
-      ["openai-bare", bareOpenAI(url, false)],
-      ["openai-signal", bareOpenAI(url, true)],
-    ]);
-    for (const c of callers.values()) await sequential(c, 50);
-    const p50 = (b: Batch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
-    const cpu = (b: Batch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
+    const runs: Map<string, ModelBatch[][]>[] = [];
+    for (let i = 0; i < processes; i++) {
+      cfg.log(`models: process ${i + 1}/${processes}`);
+      runs.push(await worker(server.url, rounds, batch));
+    }
+    const p50 = (b: ModelBatch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
+    const cpu = (b: ModelBatch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
+    /** Per process, `metric` of `k` over all its rounds vs `base`'s; summarised by the median and range over processes. */
+    const across = (k: string, base: string, metric: (b: ModelBatch[]) => number) => {
+      const per = runs.map((res) => pooledRatio(res, k, base, metric, 1).median);
+      return { median: median(per), min: Math.min(...per), max: Math.max(...per) };
+    };
     const rows: string[][] = [];
     const goals: Goal[] = [];
     for (const provider of ["anthropic", "openai"] as const) {
-      const [agent, bare, signal] = [`${provider}-agent`, `${provider}-bare`, `${provider}-signal`];
-      const res = await abba([agent, bare, signal], rounds, (k) => timed(callers.get(k)!, batch));
-      const vs = (k: string, base: string) => pooledRatio(res, k, base, p50);
-      const cpuVs = (k: string, base: string) => pooledRatio(res, k, base, cpu);
+      const [agent, bare, signal] = CONTENDERS[provider];
       const sdkCall = provider === "anthropic" ? "messages.create" : "responses.create";
       const label: Record<string, string> = {
         [agent]: `Agent + ReActCognition + ${provider === "anthropic" ? "AnthropicLLM" : "OpenAILLM (responses)"}`,
@@ -116,11 +63,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
       };
       const range = (r: { median: number; min: number; max: number }) => `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})`;
       for (const k of [agent, bare, signal]) {
-        const all = res.get(k)!.flat().flatMap((x) => x.lat);
-        const us = cpu(res.get(k)!.flat());
-        rows.push([label[k]!, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), k === bare ? "1.00x" : range(vs(k, bare)), k === signal ? "1.00x" : range(vs(k, signal)), us.toFixed(0), k === signal ? "1.00x" : range(cpuVs(k, signal))]);
+        const batches = runs.flatMap((res) => res.get(k)!.flat());
+        const all = batches.flatMap((x) => x.lat);
+        rows.push([label[k]!, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), k === bare ? "1.00x" : range(across(k, bare, p50)), k === signal ? "1.00x" : range(across(k, signal, p50)), cpu(batches).toFixed(0), k === signal ? "1.00x" : range(across(k, signal, cpu))]);
       }
-      const own = vs(agent, signal);
+      const own = across(agent, signal, p50);
       goals.push({ goal: `${provider}: one agent turn's p50 within ${TARGET.toFixed(2)}x of a bare SDK streaming call that can be cancelled the same way (a signal)`, measured: ratio(own.median), met: own.median <= TARGET });
     }
     return {
@@ -130,7 +77,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `A child process serves a canned streamed text turn (prepared bytes) for \`/v1/messages\` and \`/v1/responses\`. ` +
         `Ours: \`agent.run("hi", new RunContext({ llm }))\` with \`ReActCognition({ tools: [] })\` — one model turn through the provider adapter, ` +
         `\`llm.delta\`/\`llm.turn\` emitted on ctx, usage summed, the frozen result. Floor: the same SDK's raw streaming create, reading the ` +
-        `same events and keeping the text, without a signal and with a fresh \`AbortController\`'s signal per call (a run hands the SDK its own, so it can be cancelled). ${rounds} ABBA rounds of ${batch} sequential turns per contender (short rounds, so drift in this VM's speed reaches every contender alike); ratio = p50 over all rounds vs the baseline's (in brackets: the lowest and highest of the same ratio over five runs of ${Math.floor(rounds / 5)} consecutive rounds).`,
+        `same events and keeping the text, without a signal and with a fresh \`AbortController\`'s signal per call (a run hands the SDK its own, so it can be cancelled). ${processes} processes one after another, each warming up every contender and then running ${rounds} ABBA rounds of ${batch} sequential turns per contender (short rounds, so drift in this VM's speed reaches every contender alike); per process, ratio = p50 over all its rounds vs the baseline's; shown: the median over the processes (in brackets: the lowest and highest process).`,
       tables: [{ head: ["path", "p50 ms", "p99 ms", "p50 vs bare SDK", "p50 vs bare SDK + signal", "client CPU µs/turn", "CPU vs bare SDK + signal"], rows }],
       goals,
       notes: [
