@@ -17,6 +17,7 @@ import { errorLine } from "../util/format.js";
 import { shellQuote } from "../wire/shell-quote.js";
 import { generateToken, tokenDigest } from "../listener/loopback-checks.js";
 import type { RouteMount } from "../listener/loopback-listener.js";
+import { readJsonBody } from "../listener/read-body.js";
 import { leaseListener, type ListenerLease } from "../listener/shared-listeners.js";
 import { getLogger } from "../util/logger.js";
 
@@ -169,41 +170,6 @@ function reasonText(reason: unknown): string | null {
   }
 }
 
-/** Read a body of at most `limit` bytes; null when the client aborted, reset or overran (the overrun is answered 413 here). */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string | null> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    res.setHeader("Connection", "close");
-    json(res, 413, { error: `hook body larger than ${limit} bytes` });
-    req.resume();
-    return Promise.resolve(null);
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const settle = (v: string | null): void => {
-      if (done) return;
-      done = true;
-      resolve(v);
-    };
-    req.on("data", (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        res.setHeader("Connection", "close");
-        json(res, 413, { error: `hook body larger than ${limit} bytes` });
-        return settle(null);
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => settle(Buffer.concat(chunks, size).toString("utf8")));
-    // Half a body then a reset, or a Content-Length never reached: nothing to answer, nothing thrown.
-    req.on("error", () => settle(null));
-    req.on("close", () => settle(null));
-  });
-}
-
 function answer(v: HookVerdict): Record<string, unknown> {
   if (v.decision === "defer") return {};
   return {
@@ -327,14 +293,13 @@ export class HookServer implements AsyncDisposable {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return json(res, 404, { error: `no such endpoint: ${String(req.method).slice(0, 20)} ${String(req.url).slice(0, 200)}` });
-    const text = await readBody(req, res, BODY_LIMIT);
-    if (text === null) return;
-    let raw: Record<string, unknown>;
-    try {
-      raw = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return json(res, 400, { error: "hook body is not JSON" });
+    const body = await readJsonBody(req, res, BODY_LIMIT);
+    if (!body.ok) {
+      if (body.reason === "too_large") return json(res, 413, { error: `hook body larger than ${BODY_LIMIT} bytes` });
+      if (body.reason === "not_json") return json(res, 400, { error: "hook body is not JSON" });
+      return; // half a body then a reset: nobody to answer, nothing thrown
     }
+    const raw = body.value as Record<string, unknown>;
     if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return json(res, 400, { error: "hook body has no tool_name (a JSON object with a string tool_name is expected)" });
     const request: PreToolUseRequest = Object.freeze({
       toolName: raw.tool_name,

@@ -104,6 +104,18 @@ describe("the inbox's login and write fence", () => {
     expect(await noOrigin.json()).toMatchObject({ error: expect.stringContaining("Origin") });
     const plain = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "Content-Type": "text/plain" }, body });
     expect(plain.status).toBe(415);
+    // Larger than an answer may be, declared or streamed: 413 with its reason, and nothing decided.
+    const huge = JSON.stringify({ id, kind: "approve", actor: "x".repeat(300 * 1024) });
+    const tooBig = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/json" }, body: huge });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toMatchObject({ error: expect.stringContaining("at most 262144 bytes") });
+    const streamed = await fetch(answerUrl, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/json" },
+      body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(huge)), c.close()) }),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
 
     // Another local page, in the person's own browser (same site: cookies of 127.0.0.1 go to every port).
     const evil = await context.newPage();

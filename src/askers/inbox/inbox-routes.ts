@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readJsonBody } from "../../listener/read-body.js";
 import { isJsonContentType, mediaTypeOf } from "../../wire/media-type.js";
 import { parseArguments } from "../question-view.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
@@ -59,24 +60,18 @@ function toSse(res: ServerResponse, event: InboxEvent): void {
   else sse(res, "store", { available: event.type === "available" });
 }
 
-async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string }> {
+/** The answer's JSON body, an error to answer with, or undefined when the client went away mid-body (nobody to answer). */
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string } | undefined> {
   const header = req.headers["content-type"];
   if (!isJsonContentType(header)) {
     req.resume();
     return { ok: false, status: 415, error: `an answer must be sent as application/json, got ${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}` };
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, error: `an answer may be at most ${MAX_BODY_BYTES} bytes` };
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-  } catch (err) {
-    return { ok: false, status: 400, error: `the answer is not valid JSON: ${(err as Error).message}` };
-  }
+  const body = await readJsonBody(req, res, MAX_BODY_BYTES);
+  if (body.ok) return body;
+  if (body.reason === "too_large") return { ok: false, status: 413, error: `an answer may be at most ${MAX_BODY_BYTES} bytes` };
+  if (body.reason === "not_json") return { ok: false, status: 400, error: `the answer is not valid JSON: ${body.error}` };
+  return undefined;
 }
 
 type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false; error: string; field?: string };
@@ -151,7 +146,8 @@ export class InboxRoutes {
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readJson(req);
+    const body = await readJson(req, res);
+    if (!body) return;
     if (!body.ok) return json(res, body.status, { error: body.error });
     const parsed = parseAnswer(body.value);
     if (!parsed.ok) return json(res, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });

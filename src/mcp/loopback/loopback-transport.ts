@@ -13,6 +13,7 @@ import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index
 import { sdkTypes } from "../sdk.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
+import { readJsonBody } from "../../listener/read-body.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
@@ -375,57 +376,17 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   }
 
   /** Read and parse the JSON body within the size limit; answers the request itself (413/400) and returns NO_BODY when it cannot. */
-  private readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  private async readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const limit = this.options.maxBodyBytes;
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) {
-      tooLarge(req, res, limit);
-      return Promise.resolve(NO_BODY);
-    }
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const settle = (value: unknown): void => {
-        if (done) return;
-        done = true;
-        chunks.length = 0;
-        resolve(value);
-      };
-      req.on("data", (chunk: Buffer) => {
-        if (done) return;
-        size += chunk.length;
-        if (size > limit) {
-          tooLarge(req, res, limit);
-          return settle(NO_BODY);
-        }
-        chunks.push(chunk);
-      });
-      // An aborted or reset request (or the listener's body deadline) ends here: nothing to answer.
-      req.on("error", () => settle(NO_BODY));
-      req.on("close", () => settle(NO_BODY));
-      req.on("end", () => {
-        if (done) return;
-        const text = Buffer.concat(chunks, size).toString("utf8");
-        try {
-          settle(JSON.parse(text));
-        } catch {
-          rpcError(res, 400, -32700, "Parse error: Invalid JSON");
-          settle(NO_BODY);
-        }
-      });
-    });
+    const body = await readJsonBody(req, res, limit);
+    if (body.ok) return body.value;
+    if (body.reason === "too_large") rpcError(res, 413, -32000, `Payload too large: request bodies are limited to ${limit} bytes`);
+    else if (body.reason === "not_json") rpcError(res, 400, -32700, "Parse error: Invalid JSON");
+    return NO_BODY;
   }
 }
 
 const NO_BODY = Symbol("no body");
-
-function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  rpcError(res, 413, -32000, `Payload too large: request bodies are limited to ${limit} bytes`, { Connection: "close" });
-  // Stop reading the rest; the connection closes once the answer is out.
-  req.pause();
-  res.on("finish", () => req.socket.destroySoon());
-}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

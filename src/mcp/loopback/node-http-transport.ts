@@ -13,6 +13,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from "@modelcontextprotocol/sdk/types.js";
+import { readJsonBody } from "../../listener/read-body.js";
 import { isJsonContentType } from "../../wire/media-type.js";
 import { sdkTypes } from "../sdk.js";
 
@@ -188,9 +189,17 @@ export class NodeHttpServerTransport implements Transport {
       return this.refuse(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     try {
-      const raw = parsedBody !== undefined ? parsedBody : await readJson(req);
-      if (raw === TOO_LARGE) return this.refuse(res, 413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_BODY} bytes`);
-      if (raw === NOT_JSON) return this.refuse(res, 400, -32700, "Parse error: Invalid JSON");
+      let raw = parsedBody;
+      if (raw === undefined) {
+        // A body the caller did not parse (agentkit always does): up to 4 MiB, as the SDK's default.
+        const body = await readJsonBody(req, res, DEFAULT_MAX_BODY);
+        if (!body.ok) {
+          if (body.reason === "too_large") return this.refuse(res, 413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_BODY} bytes`);
+          if (body.reason === "not_json") return this.refuse(res, 400, -32700, "Parse error: Invalid JSON");
+          return; // the client went away mid-body: nobody to answer
+        }
+        raw = body.value;
+      }
       if (Array.isArray(raw) && raw.length > MAX_BATCH) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
       const messages = parseMessages(raw);
       if (!messages) return this.refuse(res, 400, -32700, "Parse error: Invalid JSON-RPC message");
@@ -405,29 +414,4 @@ function parseMessages(raw: unknown): JSONRPCMessage[] | undefined {
   return out;
 }
 
-const TOO_LARGE = Symbol("too large");
-const NOT_JSON = Symbol("not json");
 
-/** Read a body the caller did not parse (agentkit always does): up to 4 MiB, as the SDK's default. */
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > DEFAULT_MAX_BODY) {
-        req.pause();
-        return resolve(TOO_LARGE);
-      }
-      chunks.push(chunk);
-    });
-    req.on("error", reject);
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      } catch {
-        resolve(NOT_JSON);
-      }
-    });
-  });
-}
