@@ -55,6 +55,16 @@ export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/type
  */
 export const sdkAjv = load<{ AjvJsonSchemaValidator: new () => jsonSchemaValidator }>("@modelcontextprotocol/sdk/validation/ajv");
 
+/**
+ * True for an `McpError` of any copy of the SDK: agentkit's, or the ES module
+ * build an app imports itself, whose class is a different one (so
+ * `instanceof` alone misses it). Known by the SDK's name for it and an
+ * integer JSON-RPC code, which is all the SDK reads from an error it sends.
+ */
+export function isMcpError(err: unknown): err is InstanceType<typeof TypesModule.McpError> {
+  return err instanceof sdkTypes.McpError || (err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code));
+}
+
 let server: typeof ServerModule | undefined;
 let stdioServer: typeof StdioServerModule | undefined;
 

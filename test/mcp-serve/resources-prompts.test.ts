@@ -6,6 +6,7 @@
  * from classes, objects, core Prompts and static strings, argument checks,
  * name sanitising and the collisions refused before anything binds.
  */
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DefinitionError, Prompt as TemplatePrompt, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -32,6 +33,8 @@ class Readme {
 class NoteBody {
   read({ id }: Record<string, string>): string {
     if (id === "missing") throw new Error(`no note '${id}'`);
+    // The app's own McpError (the SDK's ESM build, as an app imports it): its code and data reach the client.
+    if (id === "gone") throw new McpError(-32002, `note '${id}' was deleted`, { uri: `notes://${id}/body` });
     return `note ${id}`;
   }
   list() {
@@ -71,6 +74,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([{ uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" }]);
     await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: no note 'missing'");
     await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("resource 'nowhere://x' not found") });
+    await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("note 'gone' was deleted"), data: { uri: "notes://gone/body" } });
     expect(await client.subscribeResource({ uri: "notes://readme" })).toEqual({});
     expect(await client.unsubscribeResource({ uri: "notes://readme" })).toEqual({});
     // Still serving after the errors.

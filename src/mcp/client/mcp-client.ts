@@ -12,7 +12,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
-import { sdkAjv, sdkTypes } from "../sdk.js";
+import { isMcpError, sdkAjv, sdkTypes } from "../sdk.js";
 import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
@@ -522,7 +522,7 @@ export class MCPClient implements AsyncDisposable {
 
   private failure(request: string, err: unknown): Error {
     if (err instanceof AgentkitError) return err;
-    const rpcCode = err instanceof sdkTypes.McpError ? err.code : undefined;
+    const rpcCode = isMcpError(err) ? err.code : undefined;
     let hint = "";
     if (!this.current) hint = "The client was closed while the request was in flight";
     else if (this.lost) {

@@ -13,7 +13,7 @@ import type { LogLevel, RunContext } from "../../context/run-context.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
 import { describeValue, pyList } from "../../util/format.js";
-import { sdkTypes } from "../sdk.js";
+import { isMcpError, sdkTypes } from "../sdk.js";
 import { CallChannel, type SessionView } from "./call-channel.js";
 import type { ServedExtras, ServedPrompt } from "./served-extras.js";
 
@@ -42,7 +42,7 @@ async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra,
   try {
     return await fn(ctx);
   } catch (err) {
-    if (err instanceof sdkTypes.McpError) throw err;
+    if (isMcpError(err)) throw err;
     throw rpcError(sdkTypes.ErrorCode.InternalError, `${what}: ${thrownText(err)}`);
   } finally {
     ctx.release();
