@@ -39,18 +39,11 @@ export function medianRatio(ratios: readonly number[]): { median: number; min: n
 }
 
 /**
- * For short rounds, where one round's batches are too small for a stable
- * metric of their own: the ratio over all rounds pooled (`pooled`), and the
- * same ratio over each of `blocks` runs of consecutive rounds (`min`/`max`:
- * how much it moves along the run). The rounds interleave finely, so drift
- * in machine speed reaches every contender alike.
+ * For short rounds, whose batches are too small for a stable metric of their
+ * own: `metric` over all of `name`'s rounds pooled, divided by the same over
+ * `baseline`'s. The rounds interleave finely, so drift in machine speed
+ * reaches every contender alike.
  */
-export function pooledRatio<T>(results: Map<string, RoundResults<T>>, name: string, baseline: string, metric: (batches: T[]) => number, blocks = 5): { median: number; min: number; max: number } {
-  const a = results.get(name)!;
-  const b = results.get(baseline)!;
-  const over = (from: number, to: number): number => metric(a.slice(from, to).flat()) / metric(b.slice(from, to).flat());
-  const size = Math.max(1, Math.floor(a.length / blocks));
-  const parts: number[] = [];
-  for (let i = 0; i + size <= a.length; i += size) parts.push(over(i, i + size));
-  return { median: over(0, a.length), min: Math.min(...parts), max: Math.max(...parts) };
+export function pooledRatio<T>(results: Map<string, RoundResults<T>>, name: string, baseline: string, metric: (batches: T[]) => number): number {
+  return metric(results.get(name)!.flat()) / metric(results.get(baseline)!.flat());
 }

@@ -48,7 +48,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const cpu = (b: ModelBatch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
     /** Per process, `metric` of `k` over all its rounds vs `base`'s; summarised by the median and range over processes. */
     const across = (k: string, base: string, metric: (b: ModelBatch[]) => number) => {
-      const per = runs.map((res) => pooledRatio(res, k, base, metric, 1).median);
+      const per = runs.map((res) => pooledRatio(res, k, base, metric));
       return { median: median(per), min: Math.min(...per), max: Math.max(...per) };
     };
     const rows: string[][] = [];
