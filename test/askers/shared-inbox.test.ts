@@ -18,7 +18,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore } from "arc-agentkit/askers";
-import { ApprovalServer } from "arc-agentkit/mcp";
+import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { launchChromium, loggedInPage } from "./inbox-kit.js";
 
@@ -64,6 +64,34 @@ const WORKER = `
   }));
   await client.close(); await server.stop(); await store.close();
   console.log("ANSWERS " + JSON.stringify(answers));`;
+
+/** The answer a permission prompt gets. */
+type PromptAnswer = { behavior: string; message?: string };
+
+/**
+ * A worker in this process: an ApprovalServer asking through its own store
+ * connection as `source`, and an MCP client of it. `prompt()` sends one
+ * permission prompt and resolves to its answer; `close()` ends all three.
+ */
+async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServer.open>[0]["ctx"]) {
+  const store = postgresInboxStore({ connectionString: pg.connectionString });
+  const asker = inboxAsker({ store, source });
+  const server = await ApprovalServer.open({ asker, ctx: ctx ?? asker, timeoutMs: 60_000 });
+  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  return {
+    store,
+    server,
+    prompt: async (input: Record<string, unknown>, toolUseId?: string): Promise<PromptAnswer> => {
+      const r = await client.callTool("approve", { tool_name: "Bash", input, ...(toolUseId ? { tool_use_id: toolUseId } : {}) });
+      return JSON.parse((r.content[0] as { text: string }).text) as PromptAnswer;
+    },
+    close: async () => {
+      await client.close();
+      await server.stop();
+      await store.close();
+    },
+  };
+}
 
 function spawnWorker(i: number, n: number, env: Record<string, string> = {}) {
   return spawn(process.execPath, ["--input-type=module", "-e", WORKER], { env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -323,49 +351,38 @@ describe("a shared inbox on PostgreSQL", () => {
   }, 90_000);
 
   it("a worker whose lease lapsed while it was alive: its question is abandoned, the call denied (source error), and the gate's record replaces the sweep's row — one row", async () => {
-    const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
-    const asker = inboxAsker({ store: workerStore, source: "lapsed" });
-    const server = await ApprovalServer.open({ asker, ctx: asker, timeoutMs: 60_000 });
+    const w = await localWorker("lapsed");
     const page = postgresInboxStore({ connectionString: pg.connectionString });
-    const { MCPClient, StreamableHttpServer } = await import("arc-agentkit/mcp");
-    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
     try {
-      const waiting = client.callTool("approve", { tool_name: "Bash", input: { command: "make" }, tool_use_id: "lapsed-1" });
+      const waiting = w.prompt({ command: "make" }, "lapsed-1");
       await expect.poll(async () => (await page.pending()).filter((q) => q.from === "lapsed").length).toBe(1);
       const [q] = (await page.pending()).filter((x) => x.from === "lapsed");
       // the lease row goes (a long pause, a clock jump) while the process lives on
-      await sql("DELETE FROM agentkit_inbox.workers WHERE worker = $1", [workerStore.worker]);
+      await sql("DELETE FROM agentkit_inbox.workers WHERE worker = $1", [w.store.worker]);
       expect(await page.sweep()).toBe(1);
-      const answer = JSON.parse(((await waiting).content[0] as { text: string }).text) as { behavior: string; message: string };
-      expect(answer.behavior).toBe("deny");
-      expect(server.decisions.at(-1)).toMatchObject({ allowed: false, source: "error", asked: true });
+      expect((await waiting).behavior).toBe("deny");
+      expect(w.server.decisions.at(-1)).toMatchObject({ allowed: false, source: "error", asked: true });
       await expect.poll(async () => (await page.decisions(100)).filter((d) => d.id === q!.id).map((d) => d.confirmed)).toEqual([true]);
       const [row] = (await page.decisions(100)).filter((d) => d.id === q!.id);
-      expect(row).toMatchObject({ allowed: false, source: "error", from: "lapsed", reason: server.decisions.at(-1)!.reason });
+      expect(row).toMatchObject({ allowed: false, source: "error", from: "lapsed", reason: w.server.decisions.at(-1)!.reason });
       expect((await page.decisions(100)).filter((d) => d.from === "lapsed")).toHaveLength(1);
     } finally {
-      await client.close();
-      await server.stop();
       await page.close();
-      await workerStore.close();
+      await w.close();
     }
   }, 60_000);
 
   it("PostgreSQL stops while a worker waits: the call is denied with source error well before its deadline; once it is back the next prompt is asked and answered", async () => {
-    const store = postgresInboxStore({ connectionString: pg.connectionString });
-    const asker = inboxAsker({ store, source: "outage" });
     const checks: Array<Record<string, unknown>> = [];
-    const server = await ApprovalServer.open({ asker, ctx: { emit: (e: string, d: Record<string, unknown>) => e === "gate.check" && checks.push(d) }, timeoutMs: 60_000 });
-    const { MCPClient, StreamableHttpServer } = await import("arc-agentkit/mcp");
-    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+    const w = await localWorker("outage", { emit: (e: string, d: Record<string, unknown>) => e === "gate.check" && checks.push(d) });
     try {
       const started = Date.now();
-      const waiting = client.callTool("approve", { tool_name: "Bash", input: { command: "ls" } });
-      await expect.poll(async () => (await store.pending()).length).toBe(1);
+      const waiting = w.prompt({ command: "ls" });
+      await expect.poll(async () => (await w.store.pending()).length).toBe(1);
       pg.pause();
-      let answer: { behavior: string; message?: string };
+      let answer: PromptAnswer;
       try {
-        answer = JSON.parse(((await waiting).content[0] as { text: string }).text) as typeof answer;
+        answer = await waiting;
       } finally {
         pg.start();
       }
@@ -378,15 +395,12 @@ describe("a shared inbox on PostgreSQL", () => {
           if (e.type === "question") void page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "back" } });
         });
         await page.pending();
-        const again = JSON.parse(((await client.callTool("approve", { tool_name: "Bash", input: { command: "pwd" } })).content[0] as { text: string }).text) as { behavior: string };
-        expect(again.behavior).toBe("allow");
+        expect((await w.prompt({ command: "pwd" })).behavior).toBe("allow");
       } finally {
         await page.close();
       }
     } finally {
-      await client.close();
-      await server.stop();
-      await store.close();
+      await w.close();
     }
   }, 90_000);
 });
