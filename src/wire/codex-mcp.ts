@@ -29,6 +29,13 @@ export interface CodexMcpSource {
    * those tools approved on the Codex side too, so the call reaches the guard.
    */
   readonly guarded?: boolean;
+  /**
+   * How long Codex may wait for one `tools/call`, in seconds
+   * (`mcp_servers.<name>.tool_timeout_sec`); `null` or absent leaves Codex's
+   * own default (300 s in 0.171), which ends a call that waits on a person.
+   * `McpServerSpec` sets it from its deadline (see `codexToolTimeoutSec`).
+   */
+  readonly toolTimeoutSec?: number | null;
   /** For `stdio`: the command Codex spawns. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>> };
 }
@@ -43,6 +50,24 @@ export interface CodexMcpOptions {
 
 
 const NAME = /^[A-Za-z0-9_-]+$/;
+
+/** What Codex is told to wait for a call that has no deadline of its own: 365 days, i.e. as long as a person takes. */
+export const CODEX_FOREVER_SEC = 31_536_000;
+/** Codex waits this much longer than the server's own deadline, so the server's clearer "did not return within" answer arrives first. */
+const CODEX_DEADLINE_MARGIN_SEC = 30;
+
+/**
+ * The `tool_timeout_sec` that lets a served call run as long as the server
+ * allows: Codex (0.171) ends a `tools/call` after `tool_timeout_sec` (default
+ * 300 s) whatever the server sends meanwhile — progress notifications do not
+ * extend it — so it must be told up front. `timeoutMs` set: that deadline
+ * plus 30 s; unset: `CODEX_FOREVER_SEC`. `heartbeatMs` 0 (keeping a client
+ * waiting turned off): `null`, Codex's default stays.
+ */
+export function codexToolTimeoutSec(timeoutMs: number | undefined, heartbeatMs: number): number | null {
+  if (heartbeatMs === 0) return null;
+  return timeoutMs === undefined ? CODEX_FOREVER_SEC : Math.ceil(timeoutMs / 1000) + CODEX_DEADLINE_MARGIN_SEC;
+}
 
 /** The environment variable that carries the bearer token of server `name` to Codex: `AGENTKIT_MCP_TOKEN_<NAME>`. */
 export function codexTokenEnvVar(name: string): string {
@@ -66,6 +91,8 @@ function headerEnvVar(name: string, header: string): string {
  *   into argv, so put no secret there).
  * - Always `required = true`: without it Codex does not wait for a slow server
  *   and exits 0 with the tools silently missing (or with a wrong token).
+ * - `tool_timeout_sec` when the source gives `toolTimeoutSec`, so a call that
+ *   waits on a person is not cut at Codex's 300 s default.
  * - `tools.<tool>.approval_mode = "approve"` for each `autoApprove` tool, and
  *   for each `requiresApproval` tool only when `guarded` is true. `codex exec`
  *   has no approval callback: any other MCP call fails with "MCP tool call
@@ -114,6 +141,7 @@ export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
     throw new CodexMcpError(`asCodexMcp: server '${name}' has transport ${JSON.stringify(spec.transport)}; expected "http" or "stdio"`);
   }
   config[`${key}.required`] = true;
+  if (typeof spec.toolTimeoutSec === "number") config[`${key}.tool_timeout_sec`] = spec.toolTimeoutSec;
   const prefix = `mcp__${name}__`;
   const approved = [...(spec.autoApprove ?? []), ...(spec.guarded ? (spec.requiresApproval ?? []) : [])];
   for (const qualified of approved) {

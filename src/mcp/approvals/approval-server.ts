@@ -15,6 +15,7 @@ import { checkSessionOptions } from "../loopback/loopback-transport.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
 import { qualifiedName } from "../../wire/names.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
+import { checkHeartbeatMs, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
 import { ApprovalServerStateError } from "./approval-server.error.js";
@@ -57,6 +58,13 @@ export interface ApprovalServerOptions {
   readonly sessionIdleMs?: number;
   /** Most live sessions; past it the oldest idle one closes, and with none idle a new `initialize` gets 503. Default 1,000. */
   readonly maxSessions?: number;
+  /**
+   * While a prompt waits on the Asker, the CLI gets a progress notification
+   * whenever it has heard nothing for this long, so it keeps waiting however
+   * long a person takes (the Claude CLI gives up on a silent MCP call after
+   * 300 s); only `timeoutMs` ends a prompt. Default 30,000; 0 turns it off.
+   */
+  readonly heartbeatMs?: number;
 }
 
 /** The document in the approval server's 0600 config file (`configDocument()`). */
@@ -149,7 +157,7 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
 }
 
 /** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
-const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions"];
+const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions", "heartbeatMs"];
 
 /**
  * An MCP server with one tool, `approve`, that the Claude CLI calls for every
@@ -181,6 +189,8 @@ export class ApprovalServer implements AsyncDisposable {
   readonly timeoutMs: number | undefined;
   /** The pre-approved tool names. */
   readonly autoAllow: ReadonlySet<string>;
+  /** How long a waiting prompt may be silent before the CLI gets a progress heartbeat; 0: never. */
+  readonly heartbeatMs: number;
 
   private readonly asker: Asker;
   private readonly autoAllowWhen?: AutoAllowWhen;
@@ -202,6 +212,7 @@ export class ApprovalServer implements AsyncDisposable {
     }
     this.asker = checkAsker(options.asker, "ApprovalServer");
     this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
+    this.heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "ApprovalServer");
     const autonomy = options.autonomy ?? "gated";
     if (autonomy !== "auto" && autonomy !== "gated") throw new OptionsError("ApprovalServer", "autonomy", `ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
     this.autonomy = autonomy;
@@ -355,7 +366,14 @@ export class ApprovalServer implements AsyncDisposable {
     server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra) => {
       const work = this.call(request.params.name, request.params.arguments, extra.signal);
       this.inflight.add(work);
-      void work.finally(() => this.inflight.delete(work));
+      const progress = new RequestProgress(extra);
+      const tool = isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string" ? request.params.arguments.tool_name : "a tool";
+      const stopHeartbeat = startHeartbeat(progress, this.heartbeatMs, (ms) => `waiting for a person to approve ${pyStr(tool)} (${waited(ms)})`);
+      void work.finally(() => {
+        stopHeartbeat();
+        progress.end();
+        this.inflight.delete(work);
+      });
       return work;
     });
     return server;

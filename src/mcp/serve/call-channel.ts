@@ -11,6 +11,7 @@ import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
 import { sdkTypes } from "../sdk.js";
+import { RequestProgress } from "./heartbeat.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -34,7 +35,6 @@ export function logRank(level: LogLevel): number {
 
 /** One served request's channel to its client (see the module note). Built per request; holds two references until used. */
 export class CallChannel implements ClientChannel {
-  private lastSent = 0;
   private pending?: { progress: number; total?: number; message?: string };
   private timer?: NodeJS.Timeout;
   private ended = false;
@@ -42,14 +42,15 @@ export class CallChannel implements ClientChannel {
   constructor(
     private readonly session: SessionView,
     private readonly extra: Extra,
+    /** The request's progress notifications (shared with its heartbeat, when it has one). */
+    private readonly requestProgress: RequestProgress = new RequestProgress(extra),
   ) {}
 
   /** Send (or coalesce) a `notifications/progress`; nothing without the client's progress token. */
   progress(done: number, total: number | undefined, message: string | undefined): void {
-    const token = this.extra._meta?.progressToken;
-    if (token === undefined || this.ended) return;
+    if (this.requestProgress.token === undefined || this.ended) return;
     const params = { progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
-    const wait = this.lastSent + PROGRESS_MIN_INTERVAL_MS - Date.now();
+    const wait = this.requestProgress.lastSent + PROGRESS_MIN_INTERVAL_MS - Date.now();
     const final = total !== undefined && done >= total;
     if (wait <= 0 || final) {
       this.pending = undefined;
@@ -67,9 +68,7 @@ export class CallChannel implements ClientChannel {
   }
 
   private sendProgress(params: { progress: number; total?: number; message?: string }): void {
-    this.lastSent = Date.now();
-    const progressToken = this.extra._meta!.progressToken!;
-    this.extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...params } }).catch(() => {});
+    this.requestProgress.send(params);
   }
 
   /** Send a `notifications/message` unless the client's level filters it out. */

@@ -64,6 +64,8 @@ export interface SpecInit {
   readonly stdio: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> } | null;
   /** True when calls pass a server-side guard (`serveRegistry({ guard })`). */
   readonly guarded?: boolean;
+  /** What Codex is told to wait for one call, in seconds (`codexToolTimeoutSec`); `null`: Codex's default. */
+  readonly toolTimeoutSec?: number | null;
   /** The resources and prompts served beside the tools. */
   readonly extras?: ServedExtras;
   /** The live sessions' servers (HTTP), for `list_changed`. */
@@ -118,6 +120,13 @@ export class McpServerSpec implements AsyncDisposable {
    * tools too, because the guard, not Codex, asks the human.
    */
   readonly guarded: boolean;
+  /**
+   * How long `codexOptions()` tells Codex to wait for one call, in seconds:
+   * the spec's `timeoutMs` plus 30 s, or 365 days without one, so a person
+   * may take their time (Codex's own default, 300 s, would end the call).
+   * `null` when `heartbeatMs` is 0: Codex's default stays.
+   */
+  readonly toolTimeoutSec: number | null;
   /** For stdio: what the CLI spawns. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
@@ -143,6 +152,7 @@ export class McpServerSpec implements AsyncDisposable {
     this.live = init.live;
     if (init.stdio) this.stdio = init.stdio;
     this.guarded = init.guarded ?? false;
+    this.toolTimeoutSec = init.toolTimeoutSec ?? null;
     this.counter = init.counter;
     this.listener = init.listener;
     this.config = writeMcpConfig(this.configDocument(), { configPath: init.configPath });

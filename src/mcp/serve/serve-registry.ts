@@ -9,10 +9,12 @@ import { isTimeoutMs } from "../../util/options.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../../wire/names.js";
+import { codexToolTimeoutSec } from "../../wire/codex-mcp.js";
 import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
+import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistry()`. */
@@ -29,6 +31,14 @@ export interface ServeRegistryOptions {
   env?: Record<string, string>;
   /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. */
   timeoutMs?: number;
+  /**
+   * While a call is pending (a guard waiting on a person, or a slow tool), its
+   * client gets a progress notification whenever the call has been silent this
+   * long, so a CLI with an idle limit (Claude Code: 300 s over HTTP) keeps
+   * waiting; only `timeoutMs` ends a call. Sent only to a client that gave the
+   * call a progress token. Default 30,000; 0 turns it off.
+   */
+  heartbeatMs?: number;
   /** Where to write the config file; default a fresh 0700 `agentkit-*` directory under `os.tmpdir()`. A path you give is yours: only the file is removed. */
   configPath?: string;
   /** HTTP only: `"token"` (default) or `"none"` (no bearer token; only when asked for by name). */
@@ -69,6 +79,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
   if (t !== undefined && !isTimeoutMs(t)) {
     throw new ServeOptionsError("timeoutMs", `serveRegistry: timeoutMs must be a positive number of milliseconds (or omitted to wait forever), got ${String(t)}`);
   }
+  checkHeartbeatMs(options.heartbeatMs, "serveRegistry", (option, message) => new ServeOptionsError(option, message));
   if (options.guard !== undefined && typeof options.guard !== "function") {
     throw new ServeOptionsError("guard", "serveRegistry: guard must be a function (request) => Promise<{ allowed, ... }>");
   }
@@ -123,21 +134,23 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
   const catalog: ServedCatalog = buildCatalog(registryOrTools, options.name);
   const extras = servedExtras(options);
   const counter: CallCounter = newCallCounter();
+  const heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "serveRegistry");
+  const toolTimeoutSec = codexToolTimeoutSec(options.timeoutMs, heartbeatMs);
   if (transport === "stdio") {
     const [command, ...args] = options.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(options.env ?? {}) }) });
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false, extras });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false, extras, toolTimeoutSec });
   }
   const live = new Set<SdkServer>();
   const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard, extras, live }, counter),
+    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live }, counter),
     port: options.port,
     auth: options.auth ?? "token",
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
   });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined, extras, live });
+    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined, extras, live, toolTimeoutSec });
   } catch (err) {
     await listener.stop();
     throw err;

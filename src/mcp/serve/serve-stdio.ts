@@ -16,6 +16,7 @@ import { sdkStdioServer } from "../sdk.js";
 import { buildCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
+import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistryStdio()`. */
@@ -26,6 +27,8 @@ export interface ServeStdioOptions {
   ctx: RunContext;
   /** Per-call deadline in ms; default none (forever). */
   timeoutMs?: number;
+  /** A pending call silent this long sends a progress heartbeat (see `ServeRegistryOptions.heartbeatMs`). Default 30,000; 0 off. */
+  heartbeatMs?: number;
   /** Consulted before each call; see `ToolGuard`. */
   guard?: ToolGuard;
   /** Resources to serve (see `ServeRegistryOptions.resources`). */
@@ -56,6 +59,7 @@ function checkStdioOptions(options: ServeStdioOptions, who: string): void {
   if (t !== undefined && !isTimeoutMs(t)) {
     throw new ServeOptionsError("timeoutMs", `${who}: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
   }
+  checkHeartbeatMs(options.heartbeatMs, who, (option, message) => new ServeOptionsError(option, message));
 }
 
 /**
@@ -68,7 +72,7 @@ export async function openStdioServing(tools: ToolSource, options: ServeStdioOpt
   checkStdioOptions(options, who);
   const catalog = buildCatalog(tools, options.name);
   const extras = servedExtras(options);
-  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, guard: options.guard, extras }, { calls: 0 })();
+  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs: checkHeartbeatMs(options.heartbeatMs, who), guard: options.guard, extras }, { calls: 0 })();
   const stdin = options.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);

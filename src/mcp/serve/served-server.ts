@@ -23,6 +23,7 @@ import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, sdkTypes } from "../sdk.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
+import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 
@@ -59,6 +60,8 @@ export interface ServedServerOptions {
   readonly ctx: RunContext;
   /** The per-call deadline in ms; `undefined` waits forever. */
   readonly timeoutMs?: number;
+  /** A pending call silent this long sends its client a progress heartbeat; 0 never (see `mcp/serve/heartbeat`). Default 30,000. */
+  readonly heartbeatMs?: number;
   readonly guard?: ToolGuard;
   /** Resources and prompts served beside the tools (default none). */
   readonly extras?: ServedExtras;
@@ -140,7 +143,7 @@ export function makeCallHandler(
   options: ServedServerOptions,
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
-  const { ctx, timeoutMs, guard } = options;
+  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
   const server = catalog.server;
   return (request, extra, calls, session) => {
     counter.calls++;
@@ -161,7 +164,10 @@ export function makeCallHandler(
       // tool reads ctx.signal.
       const requestId = extra.requestId;
       const caller = { server, sessionId: extra.sessionId ?? null, requestId };
-      const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra) } : { caller });
+      const progress = new RequestProgress(extra);
+      const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra, progress) } : { caller });
+      // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
+      const stopHeartbeat = startHeartbeat(progress, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.signal.aborted) child.cancel(cancelledEarly(extra.signal.reason));
@@ -178,6 +184,8 @@ export function makeCallHandler(
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
+        stopHeartbeat();
+        progress.end();
         offCancel();
         if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
