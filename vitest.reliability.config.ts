@@ -1,18 +1,42 @@
 import { defineConfig } from "vitest/config";
 
 // The reliability suite (`npm run test:reliability`): load, faults, bad input
-// and leaks against real loopback sockets and subprocesses. Files run one at a
-// time (the load and leak counts need the machine to themselves); the reporter
-// rewrites RELIABILITY.md after a run of the whole suite.
+// and leaks against real loopback sockets and subprocesses. Its files run one
+// at a time (the load and leak counts need the machine to themselves), except
+// the human-paced runs: real CLIs waiting minutes on a person, mostly idle,
+// which run in their own project at the same time as the rest so the suite is
+// not seven minutes longer. The reporter rewrites RELIABILITY.md after a run
+// of the whole suite.
+const shared = {
+  pool: "forks",
+  execArgv: ["--throw-deprecation"],
+  globalSetup: ["test/global-setup.ts"],
+} as const;
+
 export default defineConfig({
   test: {
-    include: ["test/reliability/**/*.test.ts"],
-    pool: "forks",
-    fileParallelism: false,
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
-    execArgv: ["--throw-deprecation"],
-    globalSetup: ["test/global-setup.ts"],
     reporters: ["default", "./test/reliability/reliability-reporter.ts"],
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: "reliability",
+          include: ["test/reliability/**/*.test.ts"],
+          exclude: ["test/reliability/human-paced.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "human-paced",
+          include: ["test/reliability/human-paced.test.ts"],
+          testTimeout: 660_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });
