@@ -1,0 +1,47 @@
+/**
+ * @module test/build/package-contents.test
+ * What `npm pack` would publish, read from npm itself: every source map points
+ * at a file the tarball ships (a stack trace or "go to definition" never names
+ * a file that is not there), and installing the package runs no script of its
+ * own (the build runs in `prepack`, before publishing, not in `prepare`).
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildIfMissing } from "../helpers/build-if-missing.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The files `npm pack` would put in the tarball (no script runs). */
+function packedFiles(): string[] {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+}
+
+beforeAll(() => buildIfMissing(ROOT, ["dist/index.js"]), 300_000);
+
+describe("the published package", () => {
+  it("every source map's sources are in the tarball", () => {
+    const files = packedFiles();
+    const shipped = new Set(files);
+    const maps = files.filter((f) => f.endsWith(".map"));
+    expect(maps.length).toBeGreaterThan(100);
+    const missing: string[] = [];
+    for (const map of maps) {
+      const { sources } = JSON.parse(readFileSync(join(ROOT, map), "utf8")) as { sources: string[] };
+      for (const source of sources) {
+        const path = posix.normalize(posix.join(dirname(map), source));
+        if (!shipped.has(path)) missing.push(`${map} -> ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("installing it runs no script of its own (build in prepack)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"]) expect(pkg.scripts[hook], hook).toBeUndefined();
+    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+  });
+});
