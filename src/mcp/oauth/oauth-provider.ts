@@ -62,7 +62,7 @@ const MAX_REFUSED_URL_CHARS = 400;
  * names (`file:`, `vscode:`, plain http elsewhere) would reach the OS opener
  * as the server chose.
  */
-export function isOpenableUrl(url: URL): boolean {
+function isOpenableUrl(url: URL): boolean {
   return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
 }
 
