@@ -74,13 +74,18 @@ describe("another local user cannot take part in your login (#25.7)", () => {
       `#!/bin/sh\nprintf '%s\\n' "$@" > ${dir}/argv\nrunuser -u nobody -- curl -s -o /dev/null -w '%{http_code}' "$1" > ${dir}/nobody\ncurl -s -L -o /dev/null "$1"\n`,
       { mode: 0o755 },
     );
-    const saved = { ...process.env };
-    Object.assign(process.env, { DISPLAY: ":0", BROWSER: fake, HOME: dir, XDG_DATA_HOME: dir, XDG_DATA_DIRS: dir, XDG_CONFIG_HOME: dir, XDG_CONFIG_DIRS: dir, XDG_CURRENT_DESKTOP: "" });
+    // No desktop's URL handlers: the launcher falls back to $BROWSER.
+    const fakeEnv = { DISPLAY: ":0", BROWSER: fake, HOME: dir, XDG_DATA_HOME: dir, XDG_DATA_DIRS: dir, XDG_CONFIG_HOME: dir, XDG_CONFIG_DIRS: dir, XDG_CURRENT_DESKTOP: "" };
+    const saved = Object.fromEntries(Object.keys(fakeEnv).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, fakeEnv);
     try {
       await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir: join(dir, "tokens") }) }));
       expect(JSON.stringify((await client.callTool("whoami")).content)).toMatch(/client /);
     } finally {
-      process.env = saved;
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
     const argv = readFileSync(join(dir, "argv"), "utf8");
     expect(argv).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/launch\S*\n$/);
