@@ -6,7 +6,7 @@
  * given command with the permission-prompt flags added (the config by its
  * 0600 file's path, so the token never reaches argv), and relays its exit code.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { basename } from "node:path";
 import { constants } from "node:os";
 import { startApprover, type ApproveMode } from "./approver.js";
@@ -14,6 +14,11 @@ import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, ty
 import { CliError, UsageError } from "./cli.error.js";
 import type { FailureContext } from "./failure-line.js";
 import { APPROVE_HELP } from "./help.js";
+import { PendingPrompts } from "./pending-prompts.js";
+import { signalGroup, trackGroup, untrackGroup } from "../wire/process-tree.js";
+
+/** The exit code of a run interrupted (Ctrl-C) with prompts pending, when the child itself exited 0: 128 + SIGINT. */
+const INTERRUPTED_EXIT = 130;
 
 const OPTIONS: OptionTable = {
   web: { type: "boolean" },
@@ -78,15 +83,38 @@ export function withApprovalFlags(command: readonly string[], options: { toolNam
   return words;
 }
 
-/** Run `words` with this process's stdio (stdin withheld when the terminal answers), relay signals, resolve with its exit code. */
-function runChild(words: readonly string[], stdin: "inherit" | "ignore"): Promise<number> {
+/**
+ * How the child is started. `tty`: in its own session (`setsid`, so it has
+ * no controlling terminal: nothing it starts can push keys into the prompt
+ * with TIOCSTI or read the person's keys), stdin withheld, its output piped
+ * and relayed. `web`: with this process's stdio, as a plain child.
+ */
+function spawnChild(words: readonly string[], mode: ApproveMode): ChildProcess {
+  if (mode !== "tty") return spawn(words[0]!, words.slice(1), { stdio: ["inherit", "inherit", "inherit"] });
+  const child = spawn(words[0]!, words.slice(1), { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stdout!.pipe(process.stdout, { end: false });
+  child.stderr!.pipe(process.stderr, { end: false });
+  if (child.pid !== undefined) trackGroup(child.pid);
+  return child;
+}
+
+/** Run `words`, relay signals (to the child's whole group when it has its own session), resolve with its exit code. */
+function runChild(words: readonly string[], mode: ApproveMode, prompts: PendingPrompts): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(words[0]!, words.slice(1), { stdio: [stdin, "inherit", "inherit"] });
-    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+    const child = spawnChild(words, mode);
+    const forward = (sig: NodeJS.Signals) => () => {
+      if (sig === "SIGINT") prompts.interrupted();
+      if (mode === "tty" && child.pid !== undefined) signalGroup(child.pid, sig);
+      else child.kill(sig);
+    };
     const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
     for (const [sig, h] of handlers) process.on(sig, h);
+    // Ctrl-C on a prompt (raw mode: no signal) stops the child as Ctrl-C elsewhere would.
+    prompts.onInterrupt = handlers[0][1];
     const done = (): void => {
+      prompts.onInterrupt = undefined;
       for (const [sig, h] of handlers) process.off(sig, h);
+      if (child.pid !== undefined) untrackGroup(child.pid);
     };
     child.once("error", (err) => {
       done();
@@ -99,9 +127,26 @@ function runChild(words: readonly string[], stdin: "inherit" | "ignore"): Promis
   });
 }
 
+/** The closing line on stderr, and the exit code: non-zero when an interruption withdrew prompts, whatever the child returned. */
+function finish(command: string, code: number, decided: number, prompts: PendingPrompts): number {
+  const withdrawn = prompts.withdrawn;
+  if (withdrawn.length === 0) {
+    process.stderr.write(`agentkit approve: ${command} exited ${code}; ${decided} permission prompt(s) decided\n`);
+    return code;
+  }
+  process.stderr.write(
+    `agentkit approve: interrupted with ${withdrawn.length} permission prompt(s) pending; withdrawn (never answered by a person): ${withdrawn.join(", ")}. ` +
+      `${command} exited ${code}\n`,
+  );
+  return code !== 0 ? code : INTERRUPTED_EXIT;
+}
+
 /**
  * Run `agentkit approve` with `argv` (the words after `approve`); resolves
- * with the child's exit code (128 + the signal number when it was killed).
+ * with the child's exit code (128 + the signal number when it was killed),
+ * except that a run interrupted (SIGINT) while prompts were pending never
+ * exits 0: it names the withdrawn prompts and exits 130 if the child exited 0.
+ * Under `--tty` the child runs in its own session without the terminal.
  *
  * @throws UsageError for a bad command line; CliError when the command cannot be started.
  */
@@ -113,10 +158,11 @@ export async function approveCommand(argv: readonly string[], context: FailureCo
   }
   context.timeoutFlag = "--timeout-ms";
   const approver = await startApprover(req.mode, basename(req.command[0]!));
+  const prompts = new PendingPrompts(req.mode === "tty");
   try {
     const { ApprovalServer } = await import("../mcp/approvals/index.js");
     const server = await ApprovalServer.open({
-      asker: approver.asker,
+      asker: prompts.wrap(approver.asker),
       ctx: approver.ctx,
       autoAllow: req.autoAllow,
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
@@ -126,9 +172,8 @@ export async function approveCommand(argv: readonly string[], context: FailureCo
       if (approver.loginUrl) {
         process.stderr.write(`agentkit approve: answer the permission prompts in your browser: ${approver.loginUrl}\n  (a one-time link: it logs one browser in and is printed only here)\n`);
       }
-      const code = await runChild(withApprovalFlags(req.command, { toolName: server.toolName, configPath: server.configPath }), req.mode === "tty" ? "ignore" : "inherit");
-      process.stderr.write(`agentkit approve: ${basename(req.command[0]!)} exited ${code}; ${server.decisions.length} permission prompt(s) decided\n`);
-      return code;
+      const code = await runChild(withApprovalFlags(req.command, { toolName: server.toolName, configPath: server.configPath }), req.mode, prompts);
+      return finish(basename(req.command[0]!), code, server.decisions.length, prompts);
     } finally {
       await server.stop();
     }

@@ -142,7 +142,8 @@ Stored tokens for the server are dropped first: it always logs in afresh.
 
 Options:
   --scope S            a scope to ask for when the server names none (repeatable)
-  --token-dir DIR      where the token files go (default ~/.config/arc-agentkit/oauth)
+  --token-dir DIR      where the token files go (default ~/.config/arc-agentkit/oauth;
+                       created 0700 if missing; refused if others can write it)
   --client-name NAME   the client_name registered (default arc-agentkit)
   --print-url          print the authorization URL instead of opening a browser
   --timeout-ms N       how long to wait for the login to finish (default 300000)
@@ -160,7 +161,10 @@ Starts an approval server answered by a person — on a page in the browser
 (--tty) — runs the claude command with the permission-prompt flags added
 (--permission-prompt-tool, --mcp-config <0600 file>, --strict-mcp-config,
 --setting-sources ""; the token stays in the file, never in argv), and exits
-with the command's exit code.
+with the command's exit code. Under --tty the command runs in its own session,
+without the terminal (its output is relayed), so nothing it starts can type
+into the prompt. Ctrl-C with prompts pending names the withdrawn prompts and
+exits non-zero (130 if the command exited 0).
 
 Options:
   --web                   answer on the approval inbox page

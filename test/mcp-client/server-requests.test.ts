@@ -114,14 +114,14 @@ describe("sampling -> the run's LLM, through the gate", () => {
     });
   }
 
-  it('a rejected sampling is refused to the server and the model is never called; under "auto" nobody is asked', async () => {
+  it('a rejected sampling is refused to the server and the model is never called; under "auto" a server with allowSampling is not asked', async () => {
     const llm = FakeLLM.script([new Turn({ content: "sampled freely" })]);
     const asker = askerAnswering({ kind: "reject", note: "not now" });
     await using gated = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "gated" }) });
     const refused = await gated.callTool("trigger-sampling-request", { prompt: "hi" }).catch((e: Error) => e);
     expect(JSON.stringify(refused instanceof Error ? refused.message : refused)).toMatch(/sampling refused: rejected/);
     expect(llm.requests).toHaveLength(0);
-    await using auto = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "auto" }) });
+    await using auto = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "auto" }), allowSampling: true });
     const r = await auto.callTool("trigger-sampling-request", { prompt: "hi" });
     expect(JSON.stringify(r.content)).toContain("sampled freely");
     expect(asker.asked).toHaveLength(1);

@@ -7,6 +7,7 @@
  */
 import type { FetchLike, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { cappedAuthFetch } from "../oauth/capped-fetch.js";
 import { AgentkitOAuthProvider } from "../oauth/oauth-provider.js";
 import { getLogger } from "../../util/logger.js";
 import { sdkAuth, sdkHttpClient } from "../sdk.js";
@@ -174,7 +175,8 @@ export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientT
     const self: { t?: StreamableHttpTransport } = {};
     super(new URL(server.url), {
       requestInit: { headers: { ...server.headers } },
-      fetch: isolatingFetch(inflight, fetch, (ids, cause) => self.t?.lost(ids, cause)),
+      // OAuth and metadata responses (any URL but the endpoint's) are read capped at 1 MiB.
+      fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
       ...(server.auth ? { authProvider: server.auth } : {}),
     });
     self.t = this;

@@ -16,4 +16,5 @@ export type { McpToolsOptions } from "./mcp-tools.js";
 export { mcpResources, McpResourceMemory } from "./mcp-resources.js";
 export type { McpResourcesOptions } from "./mcp-resources.js";
 export { mcpPrompts, MCP_PROMPT_VERSION } from "./mcp-prompts.js";
+export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "./server-requests.js";
 export { toolResultText, resourceText, promptText } from "./content.js";

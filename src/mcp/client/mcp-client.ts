@@ -18,7 +18,7 @@ import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
-import { checkRoots, ServerRequests } from "./server-requests.js";
+import { checkLimits, checkRoots, ServerRequests } from "./server-requests.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -54,6 +54,22 @@ export interface MCPClientOptions {
   readonly ctx?: RunContext;
   /** What `roots/list` answers (`file://` URIs). Default none; change them with `setRoots()`. */
   readonly roots?: readonly Root[];
+  /**
+   * Let this server's `sampling/createMessage` reach the run's model without
+   * asking. Default false: every sampling request asks the run's Asker first,
+   * under every tier (no Asker: refused). True: asked only under `"gated"`,
+   * like any key step. Opt in only for a server you trust to spend the model.
+   */
+  readonly allowSampling?: boolean;
+  /** The most tokens a sampling request reaches the model with; a server's larger `maxTokens` is cut to it. Default `DEFAULT_MAX_SAMPLING_TOKENS` (4096). */
+  readonly maxSamplingTokens?: number;
+  /**
+   * How many sampling and elicitation requests this server may have pending
+   * at once. Past it a request is refused at once with a JSON-RPC error
+   * naming the cap (nothing is asked, the model is not called). Default
+   * `DEFAULT_MAX_SERVER_REQUESTS` (4).
+   */
+  readonly maxServerRequests?: number;
   /**
    * Stdio servers only, opt-in: when the server process dies, spawn it again
    * (after `backoffMs`, doubled each time; default 500) up to `maxRestarts`
@@ -180,7 +196,7 @@ export class MCPClient implements AsyncDisposable {
     // see no listed tools: see listTools()).
     const validator = new sdkAjv.AjvJsonSchemaValidator();
     const answering = options.ctx !== undefined || options.roots !== undefined;
-    const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"));
+    const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"), checkLimits(options, "MCPClient.open"));
     const recipe: SessionRecipe = { server, clientInfo: options.clientInfo, validator, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
     const { session, transport } = await connectSession(recipe, options.signal);
     return new MCPClient(recipe, session, transport, options, answers);

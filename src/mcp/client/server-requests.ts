@@ -10,10 +10,12 @@ import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, Eli
 import type { Decision, Elicitation } from "../../agents/elicitation.js";
 import type { Message } from "../../agents/llm.js";
 import type { RunContext } from "../../context/run-context.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { emitGateCheck } from "../../gate/gate-record.js";
 import { gateVerdict } from "../../gate/gate.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
+import { checkPositiveInt } from "../../util/options.js";
 import { contentText } from "../../wire/content.js";
 import { sdkTypes } from "../sdk.js";
 
@@ -21,6 +23,33 @@ import { sdkTypes } from "../sdk.js";
 export const SAMPLING_VIA = "mcp_sampling";
 /** `Elicitation.source` of a server's `elicitation/create`. */
 export const ELICITATION_SOURCE = "mcp_elicitation";
+
+/** How many tokens a server's sampling request may have the model write, by default (a larger `maxTokens` is cut to it). */
+export const DEFAULT_MAX_SAMPLING_TOKENS = 4096;
+/** How many sampling and elicitation requests one server may have pending at once, by default. */
+export const DEFAULT_MAX_SERVER_REQUESTS = 4;
+
+/** The bounds on what one server may ask of the client (`MCPClient.open` options of the same names). */
+export interface ServerRequestLimits {
+  /** Sample without asking (then only `"gated"` asks, as for a key step). Default false: every sampling request asks the run's Asker. */
+  readonly allowSampling: boolean;
+  /** The most tokens a sampling request reaches the model with. */
+  readonly maxSamplingTokens: number;
+  /** Sampling plus elicitation requests pending at once; the excess is refused with a JSON-RPC error naming the cap. */
+  readonly maxServerRequests: number;
+}
+
+/** Check the limit options of `MCPClient.open` (defaults filled in). */
+export function checkLimits(options: Partial<Record<keyof ServerRequestLimits, unknown>>, where: string): ServerRequestLimits {
+  if (options.allowSampling !== undefined && typeof options.allowSampling !== "boolean") {
+    throw new OptionsError(where, "allowSampling", `${where}: allowSampling must be true or false, got ${JSON.stringify(options.allowSampling)}`);
+  }
+  return {
+    allowSampling: options.allowSampling === true,
+    maxSamplingTokens: checkPositiveInt(options.maxSamplingTokens, where, "maxSamplingTokens", DEFAULT_MAX_SAMPLING_TOKENS),
+    maxServerRequests: checkPositiveInt(options.maxServerRequests, where, "maxServerRequests", DEFAULT_MAX_SERVER_REQUESTS),
+  };
+}
 
 /** The client capabilities declared for a run: form (defaults applied) and URL elicitation, sampling, roots with `listChanged`. */
 export function runCapabilities(): ClientCapabilities {
@@ -41,15 +70,19 @@ export function checkRoots(roots: readonly Root[] | undefined, where: string): r
 
 /**
  * Answers a server's requests for one `MCPClient`. `server` names the server
- * in warnings; `ctx` is the run (none: elicitation and sampling are declined).
+ * in warnings; `ctx` is the run (none: elicitation and sampling are declined);
+ * `limits` bound what the server may ask (see `ServerRequestLimits`).
  */
 export class ServerRequests {
   private currentRoots: readonly Root[];
+  /** Sampling and elicitation requests being answered now. */
+  private pending = 0;
 
   constructor(
     private readonly server: string,
     private readonly ctx: RunContext | undefined,
     roots: readonly Root[],
+    private readonly limits: ServerRequestLimits = checkLimits({}, "ServerRequests"),
   ) {
     this.currentRoots = roots;
   }
@@ -66,9 +99,26 @@ export class ServerRequests {
 
   /** Install the three handlers on `session` (before `connect`). */
   install(session: Client): void {
-    session.setRequestHandler(sdkTypes.ElicitRequestSchema, (request) => this.elicit(request));
-    session.setRequestHandler(sdkTypes.CreateMessageRequestSchema, (request, extra) => this.sample(request, extra.signal));
+    session.setRequestHandler(sdkTypes.ElicitRequestSchema, (request) => this.bounded(() => this.elicit(request)));
+    session.setRequestHandler(sdkTypes.CreateMessageRequestSchema, (request, extra) => this.bounded(() => this.sample(request, extra.signal)));
     session.setRequestHandler(sdkTypes.ListRootsRequestSchema, () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
+  }
+
+  /** Run one server request under the cap on pending ones; past it, refuse at once (a JSON-RPC error naming the cap). */
+  private async bounded<T>(answer: () => Promise<T>): Promise<T> {
+    const cap = this.limits.maxServerRequests;
+    if (this.pending >= cap) {
+      throw new sdkTypes.McpError(
+        sdkTypes.ErrorCode.InvalidRequest,
+        `too many requests from this server at once: ${cap} sampling/elicitation requests are already pending (the client's cap, MCPClient.open maxServerRequests); send the next one after an answer`,
+      );
+    }
+    this.pending++;
+    try {
+      return await answer();
+    } finally {
+      this.pending--;
+    }
   }
 
   /** `elicitation/create` -> the run's Asker; its Decision mapped back to accept / decline / cancel. */
@@ -105,22 +155,26 @@ export class ServerRequests {
       ...(p.systemPrompt ? [{ role: "system" as const, content: p.systemPrompt }] : []),
       ...p.messages.map((m) => ({ role: m.role, content: contentText(m.content) })),
     ];
+    const maxTokens = Math.min(p.maxTokens, this.limits.maxSamplingTokens);
+    const asked = maxTokens < p.maxTokens ? `up to ${maxTokens} tokens; it asked for ${p.maxTokens}` : `up to ${maxTokens} tokens`;
     const hints = (p.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => typeof n === "string" && n !== "");
     const verdict = await gateVerdict({
       tool: "sampling/createMessage",
-      arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens: p.maxTokens },
+      arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens },
       via: SAMPLING_VIA,
+      // Asked under every tier unless this server was allowed (allowSampling): a server must not spend the model unseen.
+      requiresApproval: !this.limits.allowSampling,
       asker: ctx.asker,
       autonomy: ctx.autonomy,
       keyStep: true,
       signal,
-      question: `MCP ${this.server} asks to use the model (sampling, up to ${p.maxTokens} tokens). Allow?`,
+      question: `MCP ${this.server} asks to use the model (sampling, ${asked}). Allow?`,
     });
     emitGateCheck(ctx, verdict.record);
     if (!verdict.allowed) throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `sampling refused: ${verdict.refusal}`);
     // The request names no model: hints are advisory, and the provider's
     // default decides (a hint such as "claude" is not a model id).
-    const turn = await llm.complete({ model: "", modelHints: hints, maxTokens: p.maxTokens, messages, tools: [], signal: signal ?? ctx.signal });
+    const turn = await llm.complete({ model: "", modelHints: hints, maxTokens, messages, tools: [], signal: signal ?? ctx.signal });
     return {
       role: "assistant",
       content: { type: "text", text: turn.content ?? "" },

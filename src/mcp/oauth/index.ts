@@ -7,4 +7,4 @@
 export { oauthProvider, AgentkitOAuthProvider } from "./oauth-provider.js";
 export type { OAuthProviderOptions } from "./oauth-provider.js";
 export { defaultTokenDir } from "./token-store.js";
-export { OAuthLoginRequiredError, OAuthCallbackError } from "./oauth.error.js";
+export { OAuthLoginRequiredError, OAuthCallbackError, OAuthResponseTooLargeError } from "./oauth.error.js";

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { OptionsError } from "../../errors/options.error.js";
+import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
@@ -20,11 +21,20 @@ export interface OAuthProviderOptions {
   /**
    * How the authorization URL reaches a person. Default: open it in a
    * browser (the optional `open` package, when installed and there is a
-   * display), else print it to stderr. A test or a headless worker passes
-   * its own (e.g. one that fetches the URL and follows its redirects).
+   * display, given a one-time loopback link to it so the URL is never in a
+   * process's argv), else print it to stderr. A test or a headless worker
+   * passes its own (e.g. one that fetches the URL and follows its
+   * redirects). Only an `https:` URL, or `http:` on a loopback host, is
+   * handed to it; another scheme chosen by the server (`file:`, `vscode:`)
+   * is printed with a warning instead.
    */
   readonly openUrl?: (url: URL) => void | Promise<void>;
-  /** Where the per-server token files go (created 0700). Default `defaultTokenDir()`. */
+  /**
+   * Where the per-server token files go. Default `defaultTokenDir()`. A
+   * missing directory is created 0700; an existing one is used as it is
+   * (never chmodded) and refused (`OptionsError`) when other users can
+   * write it or it belongs to another user.
+   */
   readonly tokenDir?: string;
   /** `client_name` in dynamic registration. Default `"arc-agentkit"`. */
   readonly clientName?: string;
@@ -43,13 +53,40 @@ function printUrl(url: URL): void {
   process.stderr.write(`To authorize, open this URL in a browser:\n\n  ${url.href}\n\n`);
 }
 
-/** The default `openUrl`: a browser through the optional `open` package when there is a display, else the URL printed. */
-async function openInBrowser(url: URL): Promise<void> {
+/** The longest refused URL printed whole; a longer one is cut in the middle (the serialized URL is ASCII: no control characters). */
+const MAX_REFUSED_URL_CHARS = 400;
+
+/**
+ * May this authorization URL be handed to an opener? `https:`, or `http:`
+ * on a loopback host (a local authorization server). Anything else a server
+ * names (`file:`, `vscode:`, plain http elsewhere) would reach the OS opener
+ * as the server chose.
+ */
+function isOpenableUrl(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+}
+
+/** Tell the person an authorization URL was not opened, and show it (bounded) for them to judge. */
+function refuseToOpen(url: URL, serverUrl: string | undefined): void {
+  const href = url.href.length > MAX_REFUSED_URL_CHARS ? `${url.href.slice(0, 300)}…${url.href.slice(-80)}` : url.href;
+  process.stderr.write(
+    `agentkit: the authorization server of ${serverUrl ?? "this MCP server"} sent a '${url.protocol}' URL; not opening it: only https URLs (and http on a loopback host) are opened. ` +
+      `Open it yourself only if you trust it:\n\n  ${href}\n\n`,
+  );
+}
+
+/**
+ * The default `openUrl`: a browser through the optional `open` package when
+ * there is a display, else the URL printed. The browser launcher gets
+ * `launch`, a one-time loopback link that redirects to `url`: the URL's
+ * `state` and PKCE challenge stay out of every process's argv.
+ */
+async function openInBrowser(url: URL, launch: string): Promise<void> {
   const display = process.platform === "darwin" || process.platform === "win32" || !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY;
   if (display) {
     try {
       const open = (await import("open" as string)) as { default: (target: string) => Promise<unknown> };
-      await open.default(url.href);
+      await open.default(launch);
       process.stderr.write(`Opened a browser to authorize. If it did not appear, open:\n  ${url.href}\n`);
       return;
     } catch {
@@ -192,15 +229,24 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     this.persist();
   }
 
-  /** Start waiting for the redirect back, then hand the authorization URL to `openUrl` (printed if that fails). */
+  /**
+   * Start waiting for the redirect back, then hand the authorization URL to
+   * `openUrl` (printed if that fails). Only an `https:` URL, or `http:` on a
+   * loopback host, is handed over; any other scheme is printed with a
+   * warning and never opened. The default opener gives the browser a
+   * one-time loopback link instead of the URL (kept out of argv); the
+   * redirect back is taken only from this user's connections.
+   */
   async redirectToAuthorization(url: URL): Promise<void> {
     const state = this.currentState ?? url.searchParams.get("state") ?? "";
     if (!this.redirect) throw new OAuthCallbackError("the OAuth redirect listener is not running (call start() first)");
     // Waiting before the URL goes out: a headless openUrl may complete the whole redirect before it returns.
     this.pending = this.redirect.expect(state, this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
     this.pending.catch(() => {});
+    if (!isOpenableUrl(url)) return refuseToOpen(url, this.serverUrl);
     try {
-      await (this.options.openUrl ?? openInBrowser)(url);
+      if (this.options.openUrl) await this.options.openUrl(url);
+      else await openInBrowser(url, this.redirect.launchLink(url));
     } catch (err) {
       getLogger().warn(`OAuth for ${this.serverUrl}: openUrl failed (${err instanceof Error ? err.message : String(err)}); open the URL by hand`);
       printUrl(url);

@@ -29,3 +29,20 @@ export class OAuthCallbackError extends AgentkitError {
     super("oauth_callback", message);
   }
 }
+
+/**
+ * An authorization-server (or resource metadata) response was larger than
+ * the cap (1 MiB): it was not read further and the login stops. The message
+ * names the URL and the cap.
+ */
+export class OAuthResponseTooLargeError extends AgentkitError {
+  constructor(
+    /** The URL whose response was too large. */
+    readonly url: string,
+    /** The cap, in bytes. */
+    readonly limit: number,
+  ) {
+    const cap = limit % (1 << 20) === 0 ? `${limit / (1 << 20)} MiB` : `${limit} bytes`;
+    super("oauth_response_too_large", `the response from ${url} is larger than ${cap}, the cap on what the OAuth client reads from an authorization server; it was not read further. Check that the MCP server URL points at the server you meant`);
+  }
+}
