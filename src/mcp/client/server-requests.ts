@@ -22,9 +22,14 @@ export const SAMPLING_VIA = "mcp_sampling";
 /** `Elicitation.source` of a server's `elicitation/create`. */
 export const ELICITATION_SOURCE = "mcp_elicitation";
 
-/** The client capabilities declared for a run: form (defaults applied) and URL elicitation, sampling, roots with `listChanged`. */
+/**
+ * The client capabilities declared for a run: form and URL elicitation,
+ * sampling, roots with `listChanged`. Form defaults are not applied by the
+ * client: the values sent are exactly those the Asker answered with (the
+ * askers show a form's defaults and send them only as shown).
+ */
 export function runCapabilities(): ClientCapabilities {
-  return { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } };
+  return { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
 }
 
 /** Check and freeze a roots list: each root needs a `file://` URI. */
@@ -136,7 +141,7 @@ function elicitResult(decision: Decision, urlMode: boolean): ElicitResult {
     case "modify": {
       if (urlMode) return { action: "accept" };
       const v = decision.value;
-      // Fields left out are filled with the schema's defaults by the SDK (capability form.applyDefaults).
+      // Exactly the values the Asker answered with: nothing a person did not see is filled in.
       const content = v && typeof v === "object" && !Array.isArray(v) ? { ...(v as Record<string, string | number | boolean | string[]>) } : {};
       return { action: "accept", content };
     }
