@@ -11,7 +11,7 @@
 import type * as CoreModule from "@inquirer/core";
 import type { Elicitation } from "../agents/elicitation.js";
 import { visible } from "../util/visible-text.js";
-import type { FormValues } from "./form-fields.js";
+import type { FormValues } from "../agents/form-fields.js";
 import { questionKind, questionLines, type QuestionKind } from "./question-view.js";
 import { fitScreen } from "./screen-fit.js";
 

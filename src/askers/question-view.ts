@@ -7,7 +7,7 @@
  */
 import type { Elicitation } from "../agents/elicitation.js";
 import { clipMiddle, visible } from "../util/visible-text.js";
-import { formFields, formValues, type FormValues } from "./form-fields.js";
+import { formFields, formValues, type FormValues } from "../agents/form-fields.js";
 
 /** Arguments longer than this many lines are cut in the main view; "details" shows them whole. */
 export const MAX_ARGUMENT_LINES = 20;

@@ -16,7 +16,7 @@ import { NoTerminalError } from "./no-terminal.error.js";
 import { PendingQuestion } from "./pending-question.js";
 import { checkPromptLibrary, loadPromptLibrary, type PromptLibrary } from "./prompt-library.js";
 import { clipMiddle, visible } from "../util/visible-text.js";
-import { blankValues, emptyRequired, formContent, formValues, formValuesError, type FormValues } from "./form-fields.js";
+import { blankValues, emptyRequired, formContent, formValues, formValuesError, type FormValues } from "../agents/form-fields.js";
 import { parseArguments, questionKind, toolArguments, toolLabel, visibleJson } from "./question-view.js";
 
 /** Options of `new TerminalAsker()`. */

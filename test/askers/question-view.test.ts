@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { toolCall } from "../../src/agents/elicitation.js";
-import { blankValues, emptyRequired, formContent, formFields, formValues, formValuesError } from "../../src/askers/form-fields.js";
+import { blankValues, emptyRequired, formContent, formFields, formValues, formValuesError } from "../../src/agents/form-fields.js";
 import { FORM_SUBJECT, LINK_SUBJECT, MAX_ARGUMENT_LINES, linkHost, parseArguments, questionLines, timeLeft, toolArguments, toolName, visibleJson } from "../../src/askers/question-view.js";
 import { fitScreen } from "../../src/askers/screen-fit.js";
 

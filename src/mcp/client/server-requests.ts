@@ -8,6 +8,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/sdk/types.js";
 import type { Decision, Elicitation } from "../../agents/elicitation.js";
+import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../agents/llm.js";
 import type { RunContext } from "../../context/run-context.js";
 import { emitGateCheck } from "../../gate/gate-record.js";
@@ -141,8 +142,8 @@ function elicitResult(decision: Decision, urlMode: boolean): ElicitResult {
     case "modify": {
       if (urlMode) return { action: "accept" };
       const v = decision.value;
-      // Exactly the values the Asker answered with: nothing a person did not see is filled in.
-      const content = v && typeof v === "object" && !Array.isArray(v) ? { ...(v as Record<string, string | number | boolean | string[]>) } : {};
+      // Exactly the values the Asker answered with (a null field is an empty one, left out): nothing a person did not see is filled in.
+      const content = v && typeof v === "object" && !Array.isArray(v) ? (formContent(v as Record<string, unknown>) as Record<string, string | number | boolean | string[]>) : {};
       return { action: "accept", content };
     }
     case "reject":

@@ -1,5 +1,5 @@
 /**
- * @module askers/form-fields
+ * @module agents/form-fields
  * A form-mode elicitation's fields as a person sees them: each field's name,
  * type, whether it is required and its value. The values a person is shown
  * are exactly the values sent: a field starts at the schema's default (shown)
