@@ -16,6 +16,7 @@ import { NoTerminalError, TerminalAsker } from "../../src/askers/index.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/askers/ask-scripted.mjs", import.meta.url));
+const ELICIT_FIXTURE = fileURLToPath(new URL("../fixtures/askers/elicit-terminal.mjs", import.meta.url));
 const EDITOR_SCRIPT = fileURLToPath(new URL("../fixtures/askers/scripted-editor.mjs", import.meta.url));
 const ACTOR = userInfo().username || "terminal";
 const WAIT = 8000;
@@ -318,6 +319,30 @@ describe("TerminalAsker: elicitations are shown before they are answered (issue 
     term.keys("a");
     await term.until(/FIXTURE DONE/, WAIT);
     expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "approve", actor: ACTOR } }]);
+  });
+});
+
+describe("TerminalAsker answering a real server's form (issue #25.5, end to end)", () => {
+  it("server-everything's form: its defaults are shown; after an edit, exactly the values shown reach the server and no unshown default is added", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "akt-askers-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "edits.json"), JSON.stringify(['{"name": "Ada", "integer": 7}']));
+    const env = { VISUAL: "", EDITOR: `'${process.execPath}' '${EDITOR_SCRIPT}' '${dir}'` };
+    const term = TmuxTerminal.start([process.execPath, ELICIT_FIXTURE, join(dir, "scenario.json")], { env });
+    terms.push(term);
+    const s = await term.until(/\[a\] send the values shown/, 15_000);
+    expect(s).toContain("Please provide inputs for the following fields:");
+    expect(s).toContain('firstLine (string): "It was a dark and stormy night."');
+    expect(s).toContain("integer (integer): 42");
+    expect(s).toContain("name (string, required): (empty, not sent)");
+    term.keys("m");
+    const edited = await term.until(/integer \(integer\): 7/, WAIT);
+    expect(edited).toContain("firstLine (string): (empty, not sent)");
+    term.keys("a");
+    await term.until(/ELICIT DONE/, 15_000);
+    const result = readFileSync(join(dir, "result.txt"), "utf8");
+    expect(result).toContain("User provided the requested information");
+    expect(JSON.parse(/"content": (\{[^}]*\})/.exec(result)![1]!)).toEqual({ name: "Ada", integer: 7 });
   });
 });
 

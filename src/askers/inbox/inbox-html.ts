@@ -74,7 +74,7 @@ export function questionHtml(q: StoredQuestion, now = Date.now()): string {
 <h3 id="q-${id}-h">${tool}</h3>
 <p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b> · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time> · ${countdown(q, now)}</p>
 ${bodyHtml(q)}
-<p class="outcome" data-role="outcome">${escapeHtml(closedText(q))}</p>
+<p class="outcome" data-role="outcome">${escapeHtml(visible(closedText(q)))}</p>
 <div class="actions" role="group" aria-label="Answer ${tool}">
 <button type="button" data-act="approve"${aria}>Approve</button>
 <button type="button" data-act="reject" aria-expanded="false" aria-controls="q-${id}-reject"${aria}>Reject</button>
