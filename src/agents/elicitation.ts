@@ -26,8 +26,9 @@ export interface Elicitation {
   /**
    * A form to fill (an MCP server's form-mode `elicitation/create`): the
    * requested JSON Schema (flat object of primitives). Answer `approve` with the
-   * field values in `value` (fields left out get the schema's defaults),
-   * `reject` to decline, anything else to cancel.
+   * field values in `value`: exactly those are sent (a field left out is not
+   * sent, and no schema default is filled in: show a person the defaults and
+   * send them as shown), `reject` to decline, anything else to cancel.
    */
   readonly form?: { readonly schema: Readonly<Record<string, unknown>> };
   /**

@@ -15,7 +15,9 @@ import { editInEditor } from "./edit-arguments.js";
 import { NoTerminalError } from "./no-terminal.error.js";
 import { PendingQuestion } from "./pending-question.js";
 import { checkPromptLibrary, loadPromptLibrary, type PromptLibrary } from "./prompt-library.js";
-import { parseArguments, toolArguments, toolName } from "./question-view.js";
+import { clipMiddle, visible } from "../util/visible-text.js";
+import { blankValues, emptyRequired, formContent, formValues, formValuesError, type FormValues } from "../agents/form-fields.js";
+import { parseArguments, questionKind, toolArguments, toolLabel, visibleJson } from "./question-view.js";
 
 /** Options of `new TerminalAsker()`. */
 export interface TerminalAskerOptions {
@@ -36,6 +38,12 @@ const EXPIRE_GRACE_MS = 1000;
 
 /** The outcome of one "modify" attempt. */
 type EditOutcome = { readonly value: Record<string, unknown> } | { readonly error?: string; readonly draft?: string };
+
+/** Why a form cannot be sent yet (required fields left empty), or `undefined`. */
+function emptyRequiredError(schema: Readonly<Record<string, unknown>> | undefined, values: FormValues): string | undefined {
+  const missing = emptyRequired(schema, values);
+  return missing.length > 0 ? `required field(s) ${visible(JSON.stringify(missing))} are empty: press m to fill them in (nothing was sent)` : undefined;
+}
 
 /** The actor recorded on a decision: the OS user name, or `"terminal"` when there is none. */
 function osActor(): string {
@@ -126,7 +134,7 @@ export class TerminalAsker implements Asker {
 
   #withdrawnLine(q: PendingQuestion, when: string): string {
     const deadline = q.request.timeoutMs === undefined ? "its deadline" : `its ${seconds(q.request.timeoutMs)} deadline`;
-    return `⌛ ${toolName(q.request)} withdrawn ${when}: ${deadline} passed, so the server already denied it.`;
+    return `⌛ ${toolLabel(q.request)} withdrawn ${when}: ${deadline} passed, so the server already denied it.`;
   }
 
   async #pump(): Promise<void> {
@@ -164,25 +172,42 @@ export class TerminalAsker implements Asker {
     return { input: this.#input, output: this.#output, signal: q.signal, clearPromptOnDone: true };
   }
 
+  /** The terminal's size, read at every render (80x24 when the output is not a TTY). */
+  #size(): { columns: number; rows: number } {
+    const o = this.#output as { columns?: number; rows?: number };
+    return { columns: o.columns ?? 80, rows: o.rows ?? 24 };
+  }
+
   async #answer(q: PendingQuestion, lib: PromptLibrary, menu: ApprovalPrompt): Promise<void> {
-    const tool = toolName(q.request);
+    const tool = toolLabel(q.request);
+    const schema = questionKind(q.request) === "form" ? q.request.form?.schema : undefined;
+    let values = schema ? formValues(schema) : undefined;
     let error: string | undefined;
     let draft: string | undefined;
     try {
       for (;;) {
-        const choice = await menu({ elicitation: q.request, deadlineAt: q.deadlineAt, queued: () => this.#queue.length, error }, this.#context(q));
+        const config = { elicitation: q.request, deadlineAt: q.deadlineAt, queued: () => this.#queue.length, error, values, size: () => this.#size() };
+        const choice = await menu(config, this.#context(q));
         if (choice === "approve") {
-          this.#decide(q, { kind: "approve", actor: this.#actor }, `✔ ${tool} approved`);
+          error = values ? emptyRequiredError(schema, values) : undefined;
+          if (error) continue;
+          if (values) this.#decide(q, { kind: "approve", actor: this.#actor, value: formContent(values) }, `✔ form sent: ${clipMiddle(visible(JSON.stringify(formContent(values))), 200)}`);
+          else this.#decide(q, { kind: "approve", actor: this.#actor }, `✔ ${tool} approved`);
           return;
         }
         if (choice === "reject") {
           const note = (await lib.prompts.input({ message: `Reject ${tool}: note (optional, Enter for none)` }, this.#context(q))).trim();
-          this.#decide(q, { kind: "reject", actor: this.#actor, ...(note ? { note } : {}) }, `✖ ${tool} rejected${note ? `: ${note}` : ""}`);
+          this.#decide(q, { kind: "reject", actor: this.#actor, ...(note ? { note } : {}) }, `✖ ${tool} rejected${note ? `: ${clipMiddle(visible(note), 200)}` : ""}`);
           return;
         }
-        const edited = await this.#modify(q, lib, draft);
+        const edited = await this.#modify(q, lib, draft, values);
+        if ("value" in edited && values) {
+          // A form's edited values are shown again; only "send" sends them.
+          ({ values, error, draft } = { values: edited.value, error: undefined, draft: undefined });
+          continue;
+        }
         if ("value" in edited) {
-          this.#decide(q, { kind: "modify", actor: this.#actor, value: edited.value }, `✎ ${tool} approved with modified arguments ${JSON.stringify(edited.value)}`);
+          this.#decide(q, { kind: "modify", actor: this.#actor, value: edited.value }, `✎ ${tool} approved with modified arguments ${clipMiddle(visible(JSON.stringify(edited.value), { style: "json" }), 400)}`);
           return;
         }
         if (q.signal.aborted) throw q.signal.reason;
@@ -201,7 +226,7 @@ export class TerminalAsker implements Asker {
 
   /** A prompt ended without an answer: the deadline, Ctrl-C, or a broken terminal. */
   #ended(q: PendingQuestion, err: unknown): void {
-    const tool = toolName(q.request);
+    const tool = toolLabel(q.request);
     const interrupted = q.abortCause === "interrupted" || (err instanceof Error && err.name === "ExitPromptError");
     if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
       this.#say(this.#withdrawnLine(q, "before it was answered"));
@@ -215,22 +240,28 @@ export class TerminalAsker implements Asker {
     }
   }
 
-  /** One modify attempt: the edited object, or why it was refused and the text to start from next time. */
-  async #modify(q: PendingQuestion, lib: PromptLibrary, draft: string | undefined): Promise<EditOutcome> {
-    const start = draft ?? JSON.stringify(toolArguments(q.request), null, 2);
+  /** One modify attempt: the edited object (a form's values: checked against its fields), or why it was refused and the text to start from next time. */
+  async #modify(q: PendingQuestion, lib: PromptLibrary, draft: string | undefined, values: FormValues | undefined): Promise<EditOutcome> {
+    const current = values ?? toolArguments(q.request);
+    const check = (text: string): EditOutcome => {
+      const parsed = parseArguments(text);
+      if (!parsed.ok) return { error: parsed.error, draft: text };
+      if (!values) return { value: parsed.value };
+      const wrong = formValuesError(q.request.form?.schema, parsed.value);
+      return wrong ? { error: wrong, draft: text } : { value: { ...blankValues(q.request.form?.schema), ...parsed.value } };
+    };
     if (this.#editor === "") {
       const text = await lib.prompts.input(
-        { message: "Arguments (JSON object):", default: draft ?? JSON.stringify(toolArguments(q.request)), prefill: "editable", validate: (t) => { const p = parseArguments(t); return p.ok || p.error; } },
+        { message: values ? "Form values (JSON object, null = empty):" : "Arguments (JSON object):", default: draft ?? visible(JSON.stringify(current), { style: "json" }), prefill: "editable", validate: (t) => { const c = check(t); return "value" in c || (c.error ?? false); } },
         this.#context(q),
       );
-      const parsed = parseArguments(text);
-      return parsed.ok ? { value: parsed.value } : { error: parsed.error, draft: text };
+      return check(text);
     }
-    this.#say(`Opening ${this.#editor} on the arguments (save and quit to continue; save an empty file to go back)…`);
-    const result = await editInEditor(this.#editor, start, q.signal);
+    this.#say(`Opening ${visible(this.#editor)} on the ${values ? "form values" : "arguments"} (save and quit to continue; save an empty file to go back)…`);
+    const result = await editInEditor(this.#editor, draft ?? visibleJson(current), q.signal);
     if (!result.ok) return { error: result.error, draft };
     if (result.text.trim() === "") return {};
-    const parsed = parseArguments(result.text);
-    return parsed.ok ? { value: parsed.value } : { error: `edited arguments refused, ${parsed.error}`, draft: result.text };
+    const outcome = check(result.text);
+    return "value" in outcome ? outcome : { error: `edited ${values ? "values" : "arguments"} refused, ${outcome.error}`, draft: result.text };
   }
 }

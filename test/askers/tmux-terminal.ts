@@ -49,6 +49,11 @@ export class TmuxTerminal implements AsyncDisposable {
     return this.#tmux("capture-pane", "-p", "-J", "-S", "-2000", "-t", "t");
   }
 
+  /** Only the rows on screen now (no scrollback), wrapped lines joined: what a person sees without scrolling. */
+  visibleScreen(): string {
+    return this.#tmux("capture-pane", "-p", "-J", "-t", "t");
+  }
+
   /** Sends tmux key names (`Enter`, `Down`, `C-c`, a letter). */
   keys(...keys: string[]): void {
     this.#tmux("send-keys", "-t", "t", ...keys);

@@ -40,7 +40,7 @@ async function agentRun(client: MCPClient, ctx: RunContext) {
 }
 
 describe("elicitation -> the run's Asker", () => {
-  it("a form elicitation mid tool call is answered by the scripted Asker; the schema's defaults fill what it left out", async () => {
+  it("a form elicitation mid tool call is answered by the scripted Asker; exactly its values are sent, no default it left out is added (issue #25.5)", async () => {
     const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "1", name: "ev_trigger-elicitation-request", arguments: {} }] }), new Turn({ content: "done" })]);
     const asker = askerAnswering({ kind: "approve", value: { name: "Ada Lovelace" } });
     const ctx = new RunContext({ llm, asker, autonomy: "auto" });
@@ -53,10 +53,10 @@ describe("elicitation -> the run's Asker", () => {
     expect(q.form?.schema).toMatchObject({ type: "object", required: ["name"] });
     const text = result.toolCalls[0]!.result;
     expect(text).toContain("Ada Lovelace");
-    // A field the Asker did not fill, with a default in the schema, came back filled.
+    // A field the Asker did not fill, with a default in the schema, is not sent: no person saw that value.
     const props = (q.form!.schema as { properties: Record<string, { default?: unknown }> }).properties;
     const defaulted = Object.entries(props).find(([k, v]) => k !== "name" && v.default !== undefined)!;
-    expect(text).toContain(String(defaulted[1].default));
+    expect(text).not.toContain(String(defaulted[1].default));
   });
 
   it("reject declines and expired cancels; the tool reports each", async () => {

@@ -13,7 +13,7 @@ import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { checkKnownKeys, checkTimeoutMs } from "../../util/options.js";
-import { toolArguments, toolName } from "../question-view.js";
+import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { InboxError } from "./inbox.error.js";
 import type { InboxEvent, InboxStore, StoredDecision, StoredQuestion } from "./inbox-store.js";
 
@@ -37,7 +37,9 @@ const UNCONFIRMED_LIMIT = 256;
 
 function answerDecision(q: StoredQuestion): Decision {
   const a = q.answer!;
-  return Object.freeze({ kind: a.kind, actor: a.actor, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : {}) });
+  // A form approved as shown sends the values the page showed (its stored arguments), nothing else.
+  const shown = a.kind === "approve" && q.callId === null && q.tool === FORM_SUBJECT ? { value: q.arguments } : {};
+  return Object.freeze({ kind: a.kind, actor: a.actor, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
 }
 
 /** The row the page shows as soon as the person answers (allowed as the answer says; the gate's record replaces it). */

@@ -5,7 +5,8 @@
  * page and for the fragments the live stream sends (so the page and the
  * updates can never disagree). Pure: no I/O.
  */
-import { timeLeft } from "../question-view.js";
+import { visible } from "../../util/visible-text.js";
+import { FORM_SUBJECT, LINK_SUBJECT, linkHost, timeLeft, visibleJson } from "../question-view.js";
 import type { StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { INBOX_SCRIPT, INBOX_STYLE } from "./inbox-script.js";
 
@@ -30,19 +31,51 @@ function countdown(q: StoredQuestion, now: number): string {
   return `<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>`;
 }
 
-/** One question as an `article`: heading = tool name; the arguments; source, from, countdown; the three answers and their forms. */
+/** What a stored question asks: a tool call, a form's values or a link (an elicitation has no tool call id). */
+function storedKind(q: StoredQuestion): "tool" | "form" | "link" {
+  if (q.callId !== null) return "tool";
+  return q.tool === FORM_SUBJECT ? "form" : q.tool === LINK_SUBJECT ? "link" : "tool";
+}
+
+/** A form's fields and the values Approve sends (exactly these; empty ones are not sent). */
+function formHtml(q: StoredQuestion): string {
+  const rows = Object.entries(q.arguments).map(([name, v]) => {
+    const value = v === null || v === undefined ? "<i>(empty, not sent)</i>" : `<code>${escapeHtml(visible(JSON.stringify(v)))}</code>`;
+    return `<dt>${escapeHtml(visible(name))}</dt><dd>${value}</dd>`;
+  });
+  return `<p class="note">Approve sends exactly these values; Modify edits them.</p>
+<dl class="fields" aria-label="Form fields">${rows.join("") || "<dt>(no fields)</dt>"}</dl>`;
+}
+
+/** A link's host called out, then the whole URL as text (not a clickable link). */
+function linkHtml(q: StoredQuestion): string {
+  const url = String(q.arguments.url ?? "");
+  return `<p class="link-host">The link opens host: <b>${escapeHtml(visible(linkHost(url)))}</b></p>
+<p class="link-url">Full link: <code>${escapeHtml(visible(url))}</code></p>`;
+}
+
+/** The body of one question: the arguments of a tool call, a form's fields, or a link and its host. Everything from the question is made visible (controls, C1 and bidi characters escaped). */
+function bodyHtml(q: StoredQuestion): string {
+  const kind = storedKind(q);
+  const ask = `<p class="ask">${escapeHtml(visible(q.question, { newlines: true }))}</p>`;
+  if (kind === "form") return `${ask}\n${formHtml(q)}`;
+  if (kind === "link") return `${ask}\n${linkHtml(q)}`;
+  return `${ask}\n<pre class="args" aria-label="Arguments of ${escapeHtml(visible(q.tool))}" tabindex="0">${escapeHtml(visibleJson(q.arguments))}</pre>`;
+}
+
+/** One question as an `article`: heading = tool name (made visible); the arguments (or a form's fields, or a link); source, from, countdown; the three answers and their forms. */
 export function questionHtml(q: StoredQuestion, now = Date.now()): string {
   const id = escapeHtml(q.id);
-  const json = JSON.stringify(q.arguments, null, 2);
+  const tool = escapeHtml(visible(q.tool));
+  const json = visibleJson(q.arguments);
   const closed = q.status !== "pending";
   const aria = closed ? ' aria-disabled="true"' : "";
   return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h">
-<h3 id="q-${id}-h">${escapeHtml(q.tool)}</h3>
-<p class="meta">source <b>${escapeHtml(q.source ?? "(none)")}</b> · from <b class="from">${escapeHtml(q.from)}</b> · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time> · ${countdown(q, now)}</p>
-<p class="ask">${escapeHtml(q.question)}</p>
-<pre class="args" aria-label="Arguments of ${escapeHtml(q.tool)}" tabindex="0">${escapeHtml(json)}</pre>
-<p class="outcome" data-role="outcome">${escapeHtml(closedText(q))}</p>
-<div class="actions" role="group" aria-label="Answer ${escapeHtml(q.tool)}">
+<h3 id="q-${id}-h">${tool}</h3>
+<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b> · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time> · ${countdown(q, now)}</p>
+${bodyHtml(q)}
+<p class="outcome" data-role="outcome">${escapeHtml(visible(closedText(q)))}</p>
+<div class="actions" role="group" aria-label="Answer ${tool}">
 <button type="button" data-act="approve"${aria}>Approve</button>
 <button type="button" data-act="reject" aria-expanded="false" aria-controls="q-${id}-reject"${aria}>Reject</button>
 <button type="button" data-act="modify" aria-expanded="false" aria-controls="q-${id}-modify"${aria}>Modify</button>
@@ -65,7 +98,7 @@ export function questionHtml(q: StoredQuestion, now = Date.now()): string {
 export function decisionHtml(d: StoredDecision): string {
   const allowed = d.allowed ? "yes" : "no";
   return `<tr data-id="${escapeHtml(d.id)}" class="${d.allowed ? "allowed" : "denied"}">
-<td>${escapeHtml(d.tool)}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(d.actor ?? "—")}</td><td>${escapeHtml(d.reason)}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(d.from)}</td>
+<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(d.actor ?? "—")}</td><td>${escapeHtml(d.reason)}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(d.from)}</td>
 </tr>`;
 }
 

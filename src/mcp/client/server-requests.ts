@@ -8,6 +8,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/sdk/types.js";
 import type { Decision, Elicitation } from "../../agents/elicitation.js";
+import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../agents/llm.js";
 import type { RunContext } from "../../context/run-context.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -51,9 +52,14 @@ export function checkLimits(options: Partial<Record<keyof ServerRequestLimits, u
   };
 }
 
-/** The client capabilities declared for a run: form (defaults applied) and URL elicitation, sampling, roots with `listChanged`. */
+/**
+ * The client capabilities declared for a run: form and URL elicitation,
+ * sampling, roots with `listChanged`. Form defaults are not applied by the
+ * client: the values sent are exactly those the Asker answered with (the
+ * askers show a form's defaults and send them only as shown).
+ */
 export function runCapabilities(): ClientCapabilities {
-  return { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } };
+  return { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
 }
 
 /** Check and freeze a roots list: each root needs a `file://` URI. */
@@ -190,8 +196,8 @@ function elicitResult(decision: Decision, urlMode: boolean): ElicitResult {
     case "modify": {
       if (urlMode) return { action: "accept" };
       const v = decision.value;
-      // Fields left out are filled with the schema's defaults by the SDK (capability form.applyDefaults).
-      const content = v && typeof v === "object" && !Array.isArray(v) ? { ...(v as Record<string, string | number | boolean | string[]>) } : {};
+      // Exactly the values the Asker answered with (a null field is an empty one, left out): nothing a person did not see is filled in.
+      const content = v && typeof v === "object" && !Array.isArray(v) ? (formContent(v as Record<string, unknown>) as Record<string, string | number | boolean | string[]>) : {};
       return { action: "accept", content };
     }
     case "reject":
