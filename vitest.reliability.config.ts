@@ -33,6 +33,8 @@ export default defineConfig({
           ...shared,
           name: "human-paced",
           include: ["test/reliability/human-paced.test.ts"],
+          // all eight runs at once (vitest's default is five at a time)
+          maxConcurrency: 8,
           testTimeout: 660_000,
           hookTimeout: 60_000,
         },
