@@ -122,12 +122,16 @@ describe("ApprovalInbox.start", () => {
     await using b = await askers.ApprovalInbox.start();
     expect(new URL(a.url).port).toBe(new URL(b.url).port);
     expect([new URL(a.url).pathname, new URL(b.url).pathname]).toEqual(["/inbox/", "/inbox-2/"]);
-    const cookieOf = async (loginUrl: string) => (await fetch(loginUrl, { redirect: "manual" })).headers.get("set-cookie")!;
-    const ca = await cookieOf(a.loginUrl);
+    const url = new URL(a.loginUrl);
+    const login = await fetch(`${url.origin}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: url.origin }, body: JSON.stringify({ code: url.hash.slice("#code=".length) }) });
+    const ca = login.headers.get("set-cookie")!;
     expect(ca).toMatch(/; Path=\/inbox; HttpOnly; SameSite=Strict$/);
-    const pair = ca.split(";")[0]!;
-    expect((await fetch(a.url, { headers: { Cookie: pair } })).status).toBe(200);
-    expect((await fetch(b.url, { headers: { Cookie: pair } })).status).toBe(401);
+    const headers = { Cookie: ca.split(";")[0]!, "X-Agentkit-Session": ((await login.json()) as { key: string }).key };
+    expect((await fetch(a.url, { headers })).status).toBe(200);
+    expect((await fetch(b.url, { headers })).status).toBe(401);
+    const events = (inbox: typeof a) => fetch(`${inbox.url}events`, { headers }).then(async (r) => (await r.body?.cancel(), r.status));
+    expect(await events(a)).toBe(200);
+    expect(await events(b)).toBe(401);
   });
 });
 
