@@ -59,7 +59,6 @@ interface ServeRequest {
 function workerOption(value: string | undefined, approve: ApproveMode | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (approve !== "inbox" && approve !== "web") throw new UsageError("agentkit serve: --worker names this process on the inbox page, so it goes with --approve inbox or --approve web");
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (value.trim() === "" || value.length > 100 || /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(value)) {
     throw new UsageError(`agentkit serve: --worker must be a name of 1-100 printable characters (no control or bidi characters), e.g. --worker build-3; got ${JSON.stringify(value.slice(0, 120))}`);
   }

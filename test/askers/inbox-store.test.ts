@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as askers from "../../src/askers/index.js";
 import { InboxAsker, inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
 import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js";
+import { INBOX_SCRIPT, LOGIN_SCRIPT } from "../../src/askers/inbox/inbox-script.js";
 import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
 import { gateVerdict } from "../../src/gate/index.js";
 
@@ -149,6 +150,11 @@ describe("the answer the server accepts", () => {
 });
 
 describe("the page's HTML", () => {
+  it("the inline scripts the page and the login page send are valid JavaScript", () => {
+    for (const script of [INBOX_SCRIPT, LOGIN_SCRIPT]) expect(() => new Function(script)).not.toThrow();
+  });
+
+
   it("escapes everything that came from outside (tool name, arguments, source, reason)", () => {
     const evil = '<img src=x onerror="alert(1)">';
     const html = questionHtml({ ...questionFor("q"), tool: evil, arguments: { x: evil }, from: evil, question: evil });

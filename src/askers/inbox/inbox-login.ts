@@ -7,21 +7,11 @@
  * HttpOnly cookie plus a key returned in the body, which the script keeps in
  * `sessionStorage` (per origin, so no other loopback port can read it).
  */
-import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkWriteOrigin, sessionCookie } from "../../listener/session-cookie.js";
 import { seconds } from "../../util/format.js";
-import { loginPageHtml } from "./inbox-html.js";
-import { json, pageHeaders, readJson } from "./inbox-routes.js";
+import { json, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSessions } from "./inbox-sessions.js";
-
-/** The login page (also what a navigation without a live session gets, with status 401). */
-export function sendLoginPage(res: ServerResponse, base: string, status: 200 | 401): void {
-  const nonce = randomBytes(16).toString("base64");
-  const html = loginPageHtml(nonce, base);
-  res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(html), ...pageHeaders(nonce) });
-  res.end(html);
-}
 
 /** `GET|POST <base>/login` for one inbox. */
 export function loginHandler(sessions: InboxSessions, base: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

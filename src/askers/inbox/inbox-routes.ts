@@ -9,42 +9,20 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CheckResult } from "../../listener/loopback-checks.js";
-import { readJsonBody } from "../../listener/read-body.js";
 import { checkWriteOrigin } from "../../listener/session-cookie.js";
 import { plainJsonObject } from "../../gate/json-object.js";
-import { isJsonContentType, mediaTypeOf } from "../../wire/media-type.js";
 import { parseArguments } from "../question-view.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
-import { sendLoginPage } from "./inbox-login.js";
+import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
 import type { InboxAnswer, InboxEvent, InboxStore, StoredDecision, StoredQuestion } from "./inbox-store.js";
 
 /** How many decisions the page shows. */
 export const PAGE_DECISIONS = 200;
-/** The largest answer body accepted. */
-const MAX_BODY_BYTES = 256 * 1024;
 /** A comment on every live stream this often, so proxies and the browser keep it open. */
 const HEARTBEAT_MS = 15_000;
 /** How many live streams one session may hold open at once (a tab holds one). */
 export const MAX_STREAMS_PER_SESSION = 8;
-
-/** Headers on every page response: nothing cached, framed, sniffed or referred; only this page's own script runs. */
-export function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
-  };
-}
-
-/** Answer with a JSON body, never cached. */
-export function json(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", ...headers });
-  res.end(text);
-}
 
 /** What a click on a question that is no longer pending is told. */
 export function refusedText(q: StoredQuestion): string {
@@ -70,20 +48,6 @@ function toSse(res: ServerResponse, event: InboxEvent): void {
   else if (event.type === "settled") sse(res, "settled", settledData(event.question));
   else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
   else sse(res, "store", { available: event.type === "available" });
-}
-
-/** A JSON body (at most `limit` bytes), an error to answer with, or undefined when the client went away mid-body (nobody to answer). */
-export async function readJson(req: IncomingMessage, res: ServerResponse, limit = MAX_BODY_BYTES): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string } | undefined> {
-  const header = req.headers["content-type"];
-  if (!isJsonContentType(header)) {
-    req.resume();
-    return { ok: false, status: 415, error: `the body must be sent as application/json, got ${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}` };
-  }
-  const body = await readJsonBody(req, res, limit);
-  if (body.ok) return body;
-  if (body.reason === "too_large") return { ok: false, status: 413, error: `an answer may be at most ${limit} bytes` };
-  if (body.reason === "not_json") return { ok: false, status: 400, error: `the answer is not valid JSON: ${body.error}` };
-  return undefined;
 }
 
 type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false; error: string; field?: string };
