@@ -166,5 +166,5 @@ describe("the page's HTML", () => {
 });
 
 it("arc-agentkit/askers exports exactly these names", () => {
-  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
 });
