@@ -96,6 +96,8 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     expectRefused(await runAgentkit(serve(file)), new RegExp(`--inbox-store '${file}' cannot hold the inbox's database: '${file}' is a file, not a directory\\. Give a directory you can write \\(it is created when missing\\)`));
     expectRefused(await runAgentkit(serve(join(file, "inbox"))), new RegExp(`'${file}' is a file, not a directory\\. Give a directory you can write`));
     expectRefused(await runAgentkit(serve("")), /--inbox-store '' cannot hold the inbox's database: no directory was given/);
+    expectRefused(await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--worker", "w1"]), /--worker names this process on the inbox page, so it goes with --approve inbox or --approve web/);
+    expectRefused(await runAgentkit([...serve(join(dir, "unused")), "--worker", "evil\u001b[2Jname"]), /--worker must be a name of 1-100 printable characters \(no control or bidi characters\)/);
     expectRefused(await runAgentkit(["inbox", "serve", "--inbox-store", file]), /agentkit inbox serve: --inbox-store .* is a file, not a directory/);
     // Not writable: a directory of root's as `nobody` when this runs as root (root may write anywhere), else one of ours made read-only.
     const locked = join(dir, "locked");
