@@ -23,6 +23,9 @@ import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
 import { launchChromium, loggedInPage } from "./inbox-kit.js";
 
+// The browser global a page.evaluate callback reads (the test tsconfig has no DOM lib).
+declare const sessionStorage: Record<string, string>;
+
 const WORKERS = 8;
 const PER_WORKER = 50;
 
@@ -325,7 +328,8 @@ describe("a shared inbox on PostgreSQL", () => {
       await first.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
       await expect.poll(() => first.locator("[data-role=outcome]").textContent()).toMatch(/^This question was abandoned: the asking process \(.+\) stopped renewing its lease.*Nothing was decided\.$/);
       const direct = await page.evaluate(async (qid) => {
-        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
+        const key = Object.values(sessionStorage)[0]!;
+        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       }, ids[1]);
       expect(direct).toMatchObject({ status: 409, body: { status: "abandoned", error: expect.stringMatching(/^This question was abandoned: .*Nothing was decided\.$/) } });

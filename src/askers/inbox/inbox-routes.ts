@@ -21,6 +21,8 @@ import type { InboxAnswer, InboxEvent, InboxStore, StoredDecision, StoredQuestio
 export const PAGE_DECISIONS = 200;
 /** A comment on every live stream this often, so proxies and the browser keep it open. */
 const HEARTBEAT_MS = 15_000;
+/** How many questions' arguments the page remembers for its decision rows. */
+const ARGUMENTS_KEPT = 2000;
 /** How many live streams one session may hold open at once (a tab holds one). */
 export const MAX_STREAMS_PER_SESSION = 8;
 
@@ -83,12 +85,24 @@ export class InboxRoutes {
   readonly #streams = new Set<ServerResponse>();
   /** The session each request passed `check` with. */
   readonly #sessionOf = new WeakMap<IncomingMessage, InboxSession>();
+  /** The arguments of the questions this page has seen, by id (bounded), for decision rows that do not carry theirs: no query per row. */
+  readonly #argumentsOf = new Map<string, Record<string, unknown>>();
+  readonly #unsubscribe: () => void;
 
   constructor(
     readonly store: InboxStore,
     readonly base: string,
     readonly sessions: InboxSessions,
-  ) {}
+  ) {
+    this.#unsubscribe = store.subscribe((event) => {
+      if (event.type === "question") this.#remember(event.question);
+    });
+  }
+
+  #remember(q: StoredQuestion): void {
+    this.#argumentsOf.set(q.id, q.arguments);
+    if (this.#argumentsOf.size > ARGUMENTS_KEPT) this.#argumentsOf.delete(this.#argumentsOf.keys().next().value!);
+  }
 
   /** The route's auth: the page itself (a navigation) is checked by `handle`; everything else needs the cookie, the session key and, to write, an Origin. */
   check = (req: IncomingMessage): CheckResult => {
@@ -141,10 +155,11 @@ export class InboxRoutes {
     this.#streams.add(res);
     let held: InboxEvent[] | null = [];
     // Subscribe before reading, so nothing falls between them (the page drops duplicates).
-    const unsubscribe = this.store.subscribe((event) => (held ? held.push(event) : void this.#send(res, event)));
+    const unsubscribe = this.store.subscribe((event) => (held ? held.push(event) : this.#send(res, event)));
     const heartbeat = setInterval(() => res.writableEnded || res.write(": keep-alive\n\n"), HEARTBEAT_MS);
     heartbeat.unref();
-    const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAt - Date.now()));
+    // Clamped: a timer past 2^31-1 ms would fire at once.
+    const expiry = setTimeout(() => res.end(), Math.min(2 ** 31 - 1, Math.max(0, session.expiresAt - Date.now())));
     expiry.unref();
     let open = true;
     const done = (): void => {
@@ -159,28 +174,24 @@ export class InboxRoutes {
     req.once("close", done);
     res.once("close", done);
     const [decisions, pending] = await Promise.all([this.store.decisions(PAGE_DECISIONS), this.store.pending()]);
-    sse(res, "decisions", { html: (await this.#decisionRows(decisions)).join("\n") });
+    for (const q of pending) this.#remember(q);
+    sse(res, "decisions", { html: decisions.map((d) => this.#decisionRow(d)).join("\n") });
     for (const q of pending) toSse(res, { type: "question", question: q });
     sse(res, "ready", { pending: pending.length });
-    for (const event of held) await this.#send(res, event);
+    for (const event of held) this.#send(res, event);
     held = null;
   }
 
   /** One store event on a stream (a decision with the arguments it was about). */
-  async #send(res: ServerResponse, event: InboxEvent): Promise<void> {
+  #send(res: ServerResponse, event: InboxEvent): void {
     if (event.type !== "decision") return toSse(res, event);
-    const [html] = await this.#decisionRows([event.decision]);
-    sse(res, "decision", { id: event.decision.id, html });
+    sse(res, "decision", { id: event.decision.id, html: this.#decisionRow(event.decision) });
   }
 
-  /** Decision rows, each with its arguments: the row's own, else its question's. */
-  async #decisionRows(decisions: readonly StoredDecision[]): Promise<string[]> {
-    return Promise.all(
-      decisions.map(async (d) => {
-        const args = d.arguments ?? (await this.store.get(d.id).catch(() => undefined))?.arguments;
-        return decisionHtml(args ? { ...d, arguments: args } : d);
-      }),
-    );
+  /** A decision row with its arguments: the row's own, else those of its question when this page saw it. */
+  #decisionRow(d: StoredDecision): string {
+    const args = d.arguments ?? this.#argumentsOf.get(d.id);
+    return decisionHtml(args ? { ...d, arguments: args } : d);
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -195,8 +206,9 @@ export class InboxRoutes {
     return json(res, 409, { error: refusedText(result.question), status: result.question.status });
   }
 
-  /** End every live stream (the page shows it reconnecting). */
+  /** End every live stream (the page shows it reconnecting) and stop following the store. */
   closeStreams(): void {
+    this.#unsubscribe();
     for (const res of this.#streams) res.end();
     this.#streams.clear();
   }
