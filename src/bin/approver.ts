@@ -21,8 +21,10 @@ export interface Approver {
   readonly asker: Asker;
   /** A context whose `gate.check` events reach the page's decisions list (web), for the asking server's `ctx`. */
   readonly ctx: RunContext;
-  /** The one-time login URL (web only). Print it once, to a person; never log it. */
+  /** The one-time login URL (web only). Print it once, to a person (stderr); never log it. */
   readonly loginUrl?: string;
+  /** A fresh one-time login URL (web only; the previous unused one stops working). */
+  readonly newLoginUrl?: () => string;
   stop(): Promise<void>;
 }
 
@@ -43,11 +45,12 @@ export async function openStore(store: ApproverStore): Promise<import("../askers
 
 /**
  * Start the approver. `source` labels the questions on the page (the module
- * or command they come from).
+ * or command they come from); `worker`, when given, names this process on
+ * each question.
  *
  * @throws NoTerminalError for `tty` when stdin is not a terminal (the message names the web inbox).
  */
-export async function startApprover(mode: ApproveMode, source: string, where?: ApproverStore): Promise<Approver> {
+export async function startApprover(mode: ApproveMode, source: string, where?: ApproverStore, worker?: string): Promise<Approver> {
   const { TerminalAsker, ApprovalInbox, inboxAsker } = await import("../askers/index.js");
   if (mode === "tty") {
     const asker = new TerminalAsker();
@@ -56,18 +59,19 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
   const store = where ? await openStore(where) : undefined;
   const ctx = new RunContext();
   if (mode === "inbox") {
-    const asker = inboxAsker({ store: store!, source });
+    const asker = inboxAsker({ store: store!, source, ...(worker !== undefined ? { worker } : {}) });
     ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
     return { mode, asker, ctx, stop: () => store!.close() };
   }
   const inbox = await ApprovalInbox.start(store ? { store } : {});
-  const asker = inbox.asker({ source });
+  const asker = inbox.asker({ source, ...(worker !== undefined ? { worker } : {}) });
   ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
   return {
     mode,
     asker,
     ctx,
     loginUrl: inbox.loginUrl,
+    newLoginUrl: () => inbox.newLoginUrl(),
     stop: async () => {
       await inbox.stop();
       await store?.close();

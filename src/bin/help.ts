@@ -46,13 +46,15 @@ Options:
                             'codex exec -c ...' overrides (the token never appears in argv)
   --approve <tty|web|inbox>  answer the module's approval prompts (its approval server and its
                             server-side guard) on this terminal, on a page in the browser
-                            (the one-time login URL is printed once), or through a shared
+                            (the one-time login URL is printed once, on stderr; Enter on
+                            this terminal prints a fresh one), or through a shared
                             inbox whose page runs elsewhere (agentkit inbox serve). http only
   --inbox-store <DIR>     with --approve web: keep the inbox in DIR (embedded PostgreSQL,
                             PGlite), so questions and decisions survive a restart
   --store <URL>           with --approve web|inbox: the shared inbox's PostgreSQL database
                             (no password in argv: PGPASSWORD, or --store-env VAR)
   --store-env <VAR>       the same, read from the variable VAR
+  --worker <NAME>         with --approve web|inbox: this process's name on the inbox page
   --verbose               stack traces on failure
   -h, --help              this text
 
@@ -193,7 +195,9 @@ whole URL in a variable and pass --store-env VAR, or the password in PGPASSWORD.
 
 serve runs only the approval page, on the shared store: workers elsewhere ask
 through it with agentkit serve <module> --approve inbox --store <postgres-url>.
-The one-time login URL is printed once, on stderr; Ctrl-C stops.
+The one-time login URL is printed once, on stderr (it expires unused after 15
+minutes); press Enter on that terminal for a fresh one (a closed tab, an expired
+session, a second reviewer); Ctrl-C stops.
 
 Options:
   --store-env VAR      read the database URL from the variable VAR

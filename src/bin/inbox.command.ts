@@ -11,6 +11,7 @@ import { UsageError } from "./cli.error.js";
 import { approverStore, storeUrl } from "./store-args.js";
 import type { FailureContext } from "./failure-line.js";
 import { INBOX_HELP } from "./help.js";
+import { loginKeyHint, offerNewLogins } from "./login-key.js";
 
 const SERVE_OPTIONS: OptionTable = {
   store: { type: "string" },
@@ -24,7 +25,8 @@ const SERVE_OPTIONS: OptionTable = {
 /**
  * `agentkit inbox serve`: only the page, on a shared store the workers ask
  * through (`agentkit serve ... --approve inbox --store <url>`), until SIGINT
- * or SIGTERM. The one-time login URL is printed once, on stderr.
+ * or SIGTERM. The one-time login URL is printed once, on stderr; Enter on
+ * the terminal prints a fresh one.
  */
 async function servePage(argv: readonly string[], context: FailureContext): Promise<number> {
   context.command = "inbox serve";
@@ -45,11 +47,13 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
   try {
     const inbox = await ApprovalInbox.start({ store, port });
     try {
-      process.stderr.write(`agentkit inbox serve: the approval inbox is at ${inbox.url}\n  log in once with: ${inbox.loginUrl}\n  (a one-time link, printed only here; Ctrl-C stops)\n`);
+      const key = process.stdin.isTTY ? `\n${loginKeyHint()}` : "";
+      process.stderr.write(`agentkit inbox serve: the approval inbox is at ${inbox.url}\n  log in once with: ${inbox.loginUrl}\n  (a one-time link, printed only here; Ctrl-C stops)${key}\n`);
+      const stopOffering = offerNewLogins("inbox serve", () => inbox.newLoginUrl());
       await new Promise<void>((resolve) => {
         process.once("SIGINT", () => resolve());
         process.once("SIGTERM", () => resolve());
-      });
+      }).finally(stopOffering);
     } finally {
       await inbox.stop();
     }

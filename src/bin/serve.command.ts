@@ -20,6 +20,7 @@ import type { ModuleClass } from "./load-module.js";
 import { SERVE_HELP } from "./help.js";
 import { approveMode, startApprover, type Approver, type ApproverStore, type ApproveMode } from "./approver.js";
 import { approverStore } from "./store-args.js";
+import { loginKeyHint, offerNewLogins } from "./login-key.js";
 import { withSpinner } from "./spinner.js";
 
 const OPTIONS: OptionTable = {
@@ -32,6 +33,7 @@ const OPTIONS: OptionTable = {
   store: { type: "string" },
   "store-env": { type: "string" },
   "inbox-store": { type: "string" },
+  worker: { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -49,6 +51,18 @@ interface ServeRequest {
   readonly approve?: ApproveMode;
   /** Where the inbox keeps its questions (`--inbox-store <dir>`, `--store <url>` / `--store-env VAR`). */
   readonly store?: ApproverStore;
+  /** This process's name on the inbox page (`--worker NAME`). */
+  readonly worker?: string;
+}
+
+/** Check `--worker NAME`: only with `--approve inbox|web`; 1-100 printable characters. */
+function workerOption(value: string | undefined, approve: ApproveMode | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (approve !== "inbox" && approve !== "web") throw new UsageError("agentkit serve: --worker names this process on the inbox page, so it goes with --approve inbox or --approve web");
+  if (value.trim() === "" || value.length > 100 || /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(value)) {
+    throw new UsageError(`agentkit serve: --worker must be a name of 1-100 printable characters (no control or bidi characters), e.g. --worker build-3; got ${JSON.stringify(value.slice(0, 120))}`);
+  }
+  return value.trim();
 }
 
 function request(argv: readonly string[]): ServeRequest | null {
@@ -76,9 +90,11 @@ function request(argv: readonly string[]): ServeRequest | null {
     throw new UsageError("agentkit serve: --approve is for --transport http; with --transport stdio this process's stdin and stdout carry the protocol, so no person can be asked here");
   }
   const store = approverStore("serve", line, approve);
+  const worker = workerOption(stringOption(line, "worker"), approve);
   return {
     ...(approve !== undefined ? { approve } : {}),
     ...(store !== undefined ? { store } : {}),
+    ...(worker !== undefined ? { worker } : {}),
     file,
     ...(stringOption(line, "export") !== undefined ? { exportName: stringOption(line, "export") } : {}),
     transport,
@@ -147,7 +163,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const chosen = pickModule(req.file, path, exports, req.exportName);
     const { bootstrap } = await import("../mcp/di/index.js");
     if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
-    approver = req.approve ? await startApprover(req.approve, chosen.exportName, req.store) : undefined;
+    approver = req.approve ? await startApprover(req.approve, chosen.exportName, req.store, req.worker) : undefined;
     const person = approver ? { asker: approver.asker, ctx: approver.ctx } : {};
     const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
       bootstrap(chosen.module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
@@ -233,7 +249,7 @@ function claudeLines(app: McpApp, configPath: string): string[] {
 function approverLines(app: McpApp, approver: Approver | undefined): string[] {
   if (!approver) return [];
   if (!app.approvals && !app.guard) return ["  --approve: this module names no approvals (no approval server, no guard): nothing will be asked"];
-  if (approver.loginUrl) return [`  approvals are answered in the browser: ${approver.loginUrl}`, "    (a one-time link: it logs one browser in and is printed only here)"];
+  if (approver.loginUrl) return ["  approvals are answered in the browser: the one-time login link is on stderr (never on stdout, which may be piped or kept)"];
   if (approver.mode === "inbox") return ["  approvals are answered on the shared inbox's page (agentkit inbox serve, on the same store)"];
   return ["  approvals are answered on this terminal"];
 }
@@ -257,7 +273,8 @@ async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS
     out.push("");
     out.push("Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.");
     process.stdout.write(`${out.join("\n")}\n`);
-    const signal = await stopped;
+    const newLogins = approver?.newLoginUrl ? loginLink(approver.loginUrl!, approver.newLoginUrl) : () => undefined;
+    const signal = await stopped.finally(newLogins);
     await app.stop();
     files.cleanup();
     process.stderr.write(`agentkit serve: stopped '${spec.name}' on ${signal} after ${spec.callsSeen} call(s); config removed, port released\n`);
@@ -267,6 +284,13 @@ async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS
     files.cleanup();
     process.off("exit", files.cleanup);
   }
+}
+
+/** Print the login link on stderr (once) and offer Enter for a fresh one; returns what stops listening. */
+function loginLink(loginUrl: string, newLoginUrl: () => string): () => void {
+  const key = process.stdin.isTTY ? `\n${loginKeyHint()}` : "";
+  process.stderr.write(`agentkit serve: log in to the approval inbox with: ${loginUrl}\n  (a one-time link: it logs one browser tab in, expires unused, and is printed only here)${key}\n`);
+  return offerNewLogins("serve", newLoginUrl);
 }
 
 /** The `{"mcpServers": ...}` entry a CLI needs to spawn this command as a stdio child. */

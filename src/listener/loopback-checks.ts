@@ -13,8 +13,8 @@ export type CheckResult =
   | {
       readonly ok: false;
       /** Stable machine-readable reason, e.g. `"host_not_allowed"`. */
-      readonly code: "host_missing" | "host_not_allowed" | "origin_not_allowed" | "origin_missing" | "token_missing" | "token_invalid" | "session_missing" | "session_invalid";
-      /** The HTTP status to answer with (403 for Host/Origin, 401 for the token or the session cookie). */
+      readonly code: "host_missing" | "host_not_allowed" | "origin_not_allowed" | "origin_missing" | "token_missing" | "token_invalid" | "session_missing" | "session_invalid" | "session_key_missing" | "session_expired";
+      /** The HTTP status to answer with (403 for Host/Origin, 401 for the token or the session). */
       readonly status: 401 | 403;
       /** What went wrong, for the response body. Never contains the expected token. */
       readonly message: string;

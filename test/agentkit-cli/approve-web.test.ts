@@ -162,9 +162,10 @@ describe("agentkit serve <module> --approve web", () => {
       await using h = Hermetic.create();
       const deploys = join(h.root, "deploys.txt");
       await using serve = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
-      const login = /answered in the browser: (http:\S+)/.exec(serve.stdout)?.[1];
-      expect(login, serve.stdout).toBeDefined();
-      expect(serve.stdout.match(/login\?code=/g)).toHaveLength(1);
+      await expect.poll(() => serve.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
+      const login = /log in to the approval inbox with: (http:\S+)/.exec(serve.stderr)?.[1];
+      expect(serve.stderr.match(/login#code=/g)).toHaveLength(1);
+      expect(serve.stdout).not.toMatch(/code=/);
       const prompt = /--permission-prompt-tool (\S+)/.exec(serve.stdout)?.[1];
       expect(prompt).toBe("mcp__agentkit_approvals__approve");
       await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] }, { text: "deployed" }]);

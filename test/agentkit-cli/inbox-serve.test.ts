@@ -44,7 +44,7 @@ async function pageProcess(): Promise<{ loginUrl: string; stop: () => Promise<nu
     }
   }
   const loginUrl = /log in once with: (\S+)/.exec(err)![1]!;
-  expect(err.match(/login\?code=/g)).toHaveLength(1);
+  expect(err.match(/login#code=/g)).toHaveLength(1);
   return {
     loginUrl,
     stop: async () => {

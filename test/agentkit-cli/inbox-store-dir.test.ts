@@ -25,9 +25,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `agentkit serve inbox-module --approve web --inbox-store <storeDir>` until it serves; its login URL and a client of its approval server. */
 async function serveWithInbox(storeDir: string, deploys: string) {
   const server = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir, "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 60_000 });
-  const loginUrl = /approvals are answered in the browser: (\S+)/.exec(server.stdout)?.[1];
-  expect(loginUrl, server.stdout).toBeDefined();
-  expect(server.stdout.match(/login\?code=/g)).toHaveLength(1);
+  expect(server.stdout).toContain("approvals are answered in the browser: the one-time login link is on stderr");
+  // The live login link is a secret: on stderr (the person's terminal), never on stdout (often piped or kept).
+  await expect.poll(() => server.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
+  const loginUrl = /log in to the approval inbox with: (\S+)/.exec(server.stderr)?.[1];
+  expect(server.stderr.match(/login#code=/g)).toHaveLength(1);
+  expect(server.stdout).not.toMatch(/code=/);
   // The module's approval server, called as the Claude CLI calls its --permission-prompt-tool.
   const config = JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
   const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
@@ -93,6 +96,8 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     expectRefused(await runAgentkit(serve(file)), new RegExp(`--inbox-store '${file}' cannot hold the inbox's database: '${file}' is a file, not a directory\\. Give a directory you can write \\(it is created when missing\\)`));
     expectRefused(await runAgentkit(serve(join(file, "inbox"))), new RegExp(`'${file}' is a file, not a directory\\. Give a directory you can write`));
     expectRefused(await runAgentkit(serve("")), /--inbox-store '' cannot hold the inbox's database: no directory was given/);
+    expectRefused(await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--worker", "w1"]), /--worker names this process on the inbox page, so it goes with --approve inbox or --approve web/);
+    expectRefused(await runAgentkit([...serve(join(dir, "unused")), "--worker", "evil\u001b[2Jname"]), /--worker must be a name of 1-100 printable characters \(no control or bidi characters\)/);
     expectRefused(await runAgentkit(["inbox", "serve", "--inbox-store", file]), /agentkit inbox serve: --inbox-store .* is a file, not a directory/);
     // Not writable: a directory of root's as `nobody` when this runs as root (root may write anywhere), else one of ours made read-only.
     const locked = join(dir, "locked");

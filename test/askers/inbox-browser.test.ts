@@ -19,6 +19,7 @@ import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
 // The few browser globals the page.evaluate callbacks use (the test tsconfig has no DOM lib).
 declare const window: { marker?: number };
 declare const document: { activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null };
+declare const sessionStorage: Record<string, string>;
 
 /** The screenshot artifact (build/ is not committed); `docs/inbox.png`, linked from the README, is a copy of one. */
 const SCREENSHOT = fileURLToPath(new URL("../../build/test-artifacts/inbox.png", import.meta.url));
@@ -104,7 +105,8 @@ describe("ApprovalInbox in Chromium", () => {
     // The server checks again: the same request the page would send, bypassing the page's check.
     const id = await art.getAttribute("data-id");
     const direct = await page.evaluate(async (qid) => {
-      const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: qid, kind: "modify", arguments: "{nope" }) });
+      const key = Object.values(sessionStorage)[0]!;
+      const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key }, body: JSON.stringify({ id: qid, kind: "modify", arguments: "{nope" }) });
       return { status: res.status, body: await res.json() };
     }, id);
     expect(direct.status).toBe(400);

@@ -17,6 +17,9 @@ import { ApprovalInbox, InboxError } from "../../src/askers/index.js";
 import { setLogger, type Logger } from "../../src/util/logger.js";
 import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
 
+// The browser global the page.evaluate callback reads (the test tsconfig has no DOM lib).
+declare const sessionStorage: Record<string, string>;
+
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchChromium();
@@ -64,18 +67,23 @@ describe("the inbox's login and write fence", () => {
     const other = await browser.newContext();
     cleanups.push(() => other.close());
     const page2 = await other.newPage();
-    const again = await page2.goto(inbox.loginUrl);
-    expect(again!.status()).toBe(401);
-    expect(await page2.textContent("body")).toContain("not valid or was already used");
+    await page2.goto(inbox.loginUrl);
+    await page2.getByText("not valid or was already used").waitFor();
+    expect(page2.url()).not.toContain("code="); // dropped from the address bar and history
     expect(await other.cookies()).toHaveLength(0);
-    expect((await page2.goto(inbox.url))!.status()).toBe(401);
-    const wrong = await page2.goto(inbox.loginUrl.replace(/code=.*/, "code=guess"));
-    expect(wrong!.status()).toBe(401);
+    const loggedOut = await page2.goto(inbox.url);
+    expect(loggedOut!.status()).toBe(401);
+    await page2.getByText("You are not logged in to this inbox").waitFor(); // a login page, not raw JSON
+    await page2.goto(inbox.loginUrl.replace(/code=.*/, "code=guessguessguessguessguess"));
+    await page2.getByText("not valid or was already used").waitFor();
 
     // A fresh login URL lets a second browser in, once.
     const fresh = inbox.newLoginUrl();
-    expect((await page2.goto(fresh))!.url()).toBe(inbox.url);
-    expect((await page2.goto(fresh))!.status()).toBe(401);
+    await page2.goto(fresh);
+    await page2.getByText("Live: new questions appear here").waitFor();
+    expect(page2.url()).toBe(inbox.url);
+    await page2.goto(fresh);
+    await page2.getByText("not valid or was already used").waitFor();
   });
 
   it("POSTs without the cookie, with a foreign or missing Origin, or not JSON are refused and decide nothing", async () => {
@@ -91,27 +99,29 @@ describe("the inbox's login and write fence", () => {
     const answerUrl = `${inbox.url}answer`;
     const body = JSON.stringify({ id, kind: "approve", actor: "mallory" });
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const key = await page.evaluate(() => Object.values(sessionStorage)[0] as string);
 
     const post = (headers: Record<string, string>) => fetch(answerUrl, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
     const noCookie = await post({ Origin: origin });
     expect(noCookie.status).toBe(401);
     expect(await noCookie.json()).toMatchObject({ error: expect.stringContaining("session cookie") });
     expect((await post({ Origin: origin, Cookie: "agentkit_inbox_1_inbox=forged" })).status).toBe(401);
-    expect((await post({ Origin: "http://evil.example", Cookie: cookie })).status).toBe(403);
-    expect((await post({ Origin: "http://127.0.0.1:9", Cookie: cookie })).status).toBe(403);
-    const noOrigin = await post({ Cookie: cookie });
+    expect((await post({ Origin: "http://evil.example", Cookie: cookie, "X-Agentkit-Session": key })).status).toBe(403);
+    expect((await post({ Origin: "http://127.0.0.1:9", Cookie: cookie, "X-Agentkit-Session": key })).status).toBe(403);
+    expect((await post({ Origin: origin, Cookie: cookie, "X-Agentkit-Session": "forged" })).status).toBe(401);
+    const noOrigin = await post({ Cookie: cookie, "X-Agentkit-Session": key });
     expect(noOrigin.status).toBe(403);
     expect(await noOrigin.json()).toMatchObject({ error: expect.stringContaining("Origin") });
-    const plain = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "Content-Type": "text/plain" }, body });
+    const plain = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "text/plain" }, body });
     expect(plain.status).toBe(415);
     // Larger than an answer may be, declared or streamed: 413 with its reason, and nothing decided.
     const huge = JSON.stringify({ id, kind: "approve", actor: "x".repeat(300 * 1024) });
-    const tooBig = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/json" }, body: huge });
+    const tooBig = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "application/json" }, body: huge });
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toMatchObject({ error: expect.stringContaining("at most 262144 bytes") });
     const streamed = await fetch(answerUrl, {
       method: "POST",
-      headers: { Origin: origin, Cookie: cookie, "Content-Type": "application/json" },
+      headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "application/json" },
       body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(huge)), c.close()) }),
       duplex: "half",
     } as RequestInit);
@@ -141,7 +151,7 @@ describe("the inbox's login and write fence", () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const auditPath = join(dir, "audit.jsonl");
     const { inbox, prompt } = await inboxWithServer({ auditPath });
-    const code = new URL(inbox.loginUrl).searchParams.get("code")!;
+    const code = new URL(inbox.loginUrl).hash.slice("#code=".length);
     const { context, page } = await loggedInPage(browser, inbox);
     cleanups.push(() => context.close());
     await page.getByLabel("Your name (recorded as who decided)").fill("grace");

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as askers from "../../src/askers/index.js";
 import { InboxAsker, inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
 import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js";
+import { INBOX_SCRIPT, LOGIN_SCRIPT } from "../../src/askers/inbox/inbox-script.js";
 import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
 import { gateVerdict } from "../../src/gate/index.js";
 
@@ -122,12 +123,16 @@ describe("ApprovalInbox.start", () => {
     await using b = await askers.ApprovalInbox.start();
     expect(new URL(a.url).port).toBe(new URL(b.url).port);
     expect([new URL(a.url).pathname, new URL(b.url).pathname]).toEqual(["/inbox/", "/inbox-2/"]);
-    const cookieOf = async (loginUrl: string) => (await fetch(loginUrl, { redirect: "manual" })).headers.get("set-cookie")!;
-    const ca = await cookieOf(a.loginUrl);
+    const url = new URL(a.loginUrl);
+    const login = await fetch(`${url.origin}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: url.origin }, body: JSON.stringify({ code: url.hash.slice("#code=".length) }) });
+    const ca = login.headers.get("set-cookie")!;
     expect(ca).toMatch(/; Path=\/inbox; HttpOnly; SameSite=Strict$/);
-    const pair = ca.split(";")[0]!;
-    expect((await fetch(a.url, { headers: { Cookie: pair } })).status).toBe(200);
-    expect((await fetch(b.url, { headers: { Cookie: pair } })).status).toBe(401);
+    const headers = { Cookie: ca.split(";")[0]!, "X-Agentkit-Session": ((await login.json()) as { key: string }).key };
+    expect((await fetch(a.url, { headers })).status).toBe(200);
+    expect((await fetch(b.url, { headers })).status).toBe(401);
+    const events = (inbox: typeof a) => fetch(`${inbox.url}events`, { headers }).then(async (r) => (await r.body?.cancel(), r.status));
+    expect(await events(a)).toBe(200);
+    expect(await events(b)).toBe(401);
   });
 });
 
@@ -145,6 +150,11 @@ describe("the answer the server accepts", () => {
 });
 
 describe("the page's HTML", () => {
+  it("the inline scripts the page and the login page send are valid JavaScript", () => {
+    for (const script of [INBOX_SCRIPT, LOGIN_SCRIPT]) expect(() => new Function(script)).not.toThrow();
+  });
+
+
   it("escapes everything that came from outside (tool name, arguments, source, reason)", () => {
     const evil = '<img src=x onerror="alert(1)">';
     const html = questionHtml({ ...questionFor("q"), tool: evil, arguments: { x: evil }, from: evil, question: evil });
@@ -156,5 +166,5 @@ describe("the page's HTML", () => {
 });
 
 it("arc-agentkit/askers exports exactly these names", () => {
-  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
 });

@@ -4,7 +4,7 @@
  * each with its own `ApprovalServer` asking an `inboxAsker` on the shared
  * store and called 50 times at once by a real MCP client (as the Claude CLI
  * calls it); one page (`ApprovalInbox` on the same store, in this process);
- * one scripted reviewer using the page's HTTP API (login code, cookie,
+ * one scripted reviewer using the page's HTTP API (login code, cookie and key,
  * same-origin POSTs) for all but three, which a person answers by clicks in
  * Chromium (Approve, Reject with a note, Modify). Then the page process
  * restarting, a worker killed with SIGKILL (its questions shown abandoned in
@@ -20,7 +20,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore } from "arc-agentkit/askers";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
 import { launchChromium, loggedInPage } from "./inbox-kit.js";
+
+// The browser global a page.evaluate callback reads (the test tsconfig has no DOM lib).
+declare const sessionStorage: Record<string, string>;
 
 const WORKERS = 8;
 const PER_WORKER = 50;
@@ -133,11 +137,10 @@ function expected(w: number, n: number): Record<string, unknown> {
  * the CLICKED ones, collected in `toClick` for the person in Chromium.
  */
 async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered: number; toClick: Promise<ToClick[]>; stop: () => void }> {
-  const login = await fetch(inbox.loginUrl, { redirect: "manual" });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const headers = sessionHeaders(await logIn(inbox.loginUrl));
   const origin = new URL(inbox.url).origin;
   const abort = new AbortController();
-  const events = await fetch(`${inbox.url}events`, { headers: { Cookie: cookie, Accept: "text/event-stream" }, signal: abort.signal });
+  const events = await fetch(`${inbox.url}events`, { headers: { ...headers, Accept: "text/event-stream" }, signal: abort.signal });
   expect(events.status).toBe(200);
   const skipped: ToClick[] = [];
   let allSkipped!: (v: ToClick[]) => void;
@@ -151,7 +154,7 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
       return;
     }
     const body = n % 3 === 0 ? { id, kind: "modify", actor: "reviewer", arguments: JSON.stringify({ worker: w, n, checked: true }) } : n % 3 === 1 ? { id, kind: "approve", actor: "reviewer" } : { id, kind: "reject", actor: "reviewer", note: `no ${w}/${n}` };
-    const r = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie, Origin: origin }, body: JSON.stringify(body) });
+    const r = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", ...headers, Origin: origin }, body: JSON.stringify(body) });
     expect(r.status, await r.clone().text()).toBe(200);
     state.answered++;
   };
@@ -325,7 +328,8 @@ describe("a shared inbox on PostgreSQL", () => {
       await first.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
       await expect.poll(() => first.locator("[data-role=outcome]").textContent()).toMatch(/^This question was abandoned: the asking process \(.+\) stopped renewing its lease.*Nothing was decided\.$/);
       const direct = await page.evaluate(async (qid) => {
-        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
+        const key = Object.values(sessionStorage)[0]!;
+        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       }, ids[1]);
       expect(direct).toMatchObject({ status: 409, body: { status: "abandoned", error: expect.stringMatching(/^This question was abandoned: .*Nothing was decided\.$/) } });

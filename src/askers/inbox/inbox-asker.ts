@@ -23,6 +23,8 @@ export interface InboxAskerOptions {
   readonly store: InboxStore;
   /** Which run or server this asker's questions come from, shown on each question (e.g. `"engine"`). Default `"agentkit"`. */
   readonly source?: string;
+  /** Which process asks (e.g. `"worker-3"`, or `--worker NAME`), shown on each question beside `source`; at most 100 characters. Default: none. */
+  readonly worker?: string;
 }
 
 /** A question this asker settled (answered or timed out) whose gate record has not arrived yet. */
@@ -67,6 +69,8 @@ function answeredRow(q: StoredQuestion): StoredDecision {
 export class InboxAsker implements Asker {
   /** Which run or server this asker's questions come from. */
   readonly source: string;
+  /** Which process asks, when named. */
+  readonly worker: string | undefined;
   readonly #store: InboxStore;
   readonly #unconfirmed: Unconfirmed[] = [];
   /** Questions of this asker still pending on the page, by question id. */
@@ -74,7 +78,7 @@ export class InboxAsker implements Asker {
 
   constructor(options: InboxAskerOptions) {
     if (options === null || typeof options !== "object") throw new OptionsError("inboxAsker", "options", `inboxAsker: options must be an object { store, source? }, got ${describeValue(options)}`);
-    checkKnownKeys(options, ["store", "source"], "inboxAsker");
+    checkKnownKeys(options, ["store", "source", "worker"], "inboxAsker");
     const store = options.store as Partial<InboxStore> | undefined;
     if (!store || typeof store.put !== "function" || typeof store.settle !== "function" || typeof store.subscribe !== "function") {
       throw new OptionsError("inboxAsker", "store", `inboxAsker: store must be an InboxStore (an inbox's store, or new MemoryInboxStore()), got ${describeValue(options.store)}`);
@@ -82,8 +86,12 @@ export class InboxAsker implements Asker {
     if (options.source !== undefined && (typeof options.source !== "string" || options.source.trim() === "")) {
       throw new OptionsError("inboxAsker", "source", `inboxAsker: source must be a non-empty name of the run or server (e.g. "engine"), got ${describeValue(options.source)}`);
     }
+    if (options.worker !== undefined && (typeof options.worker !== "string" || options.worker.trim() === "" || options.worker.length > 100)) {
+      throw new OptionsError("inboxAsker", "worker", `inboxAsker: worker must be a non-empty name of the asking process, at most 100 characters (e.g. "worker-3"), got ${describeValue(options.worker)}`);
+    }
     this.#store = options.store;
     this.source = options.source?.trim() ?? "agentkit";
+    this.worker = options.worker?.trim();
   }
 
   /** Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline. */
@@ -101,6 +109,7 @@ export class InboxAsker implements Asker {
       question: String(request.question ?? ""),
       source: typeof request.source === "string" ? request.source : null,
       from: this.source,
+      ...(this.worker !== undefined ? { workerName: this.worker } : {}),
       askedAt: new Date(now).toISOString(),
       deadlineAt: timeoutMs === undefined ? null : new Date(now + timeoutMs).toISOString(),
       status: "pending",

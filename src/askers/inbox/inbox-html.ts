@@ -3,12 +3,12 @@
  * The inbox page as plain server-rendered HTML: one renderer for a pending
  * question's `article` and one for a decision's row, used both for the first
  * page and for the fragments the live stream sends (so the page and the
- * updates can never disagree). Pure: no I/O.
+ * updates can never disagree), the page's frame and the login page. Pure: no I/O.
  */
-import { visible } from "../../util/visible-text.js";
+import { clipMiddle, visible } from "../../util/visible-text.js";
 import { FORM_SUBJECT, LINK_SUBJECT, linkHost, timeLeft, visibleJson } from "../question-view.js";
 import type { StoredDecision, StoredQuestion } from "./inbox-store.js";
-import { INBOX_SCRIPT, INBOX_STYLE } from "./inbox-script.js";
+import { INBOX_SCRIPT, INBOX_STYLE, LOGIN_SCRIPT } from "./inbox-script.js";
 
 /** Escape text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -28,8 +28,20 @@ function countdown(q: StoredQuestion, now: number): string {
   if (q.deadlineAt === null) return `<span class="timer">no deadline</span>`;
   const ms = Date.parse(q.deadlineAt) - now;
   const text = ms > 0 ? `time left ${timeLeft(ms)}` : "deadline passed";
-  return `<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>`;
+  return `deadline <time datetime="${escapeHtml(q.deadlineAt)}">${escapeHtml(q.deadlineAt.slice(11, 19))}</time> (<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>)`;
 }
+
+/** How long a question has waited, kept current by the page's script. */
+function age(q: StoredQuestion, now: number): string {
+  return `<span class="age" data-asked="${escapeHtml(q.askedAt)}">waiting ${timeLeft(Math.max(0, now - Date.parse(q.askedAt)))}</span>`;
+}
+
+/** Which process asked: the name its owner gave it, else its shared-store identity, else nothing. */
+function workerText(q: StoredQuestion): string {
+  const name = q.workerName ?? q.worker;
+  return name ? ` · worker <b class="worker">${escapeHtml(clipMiddle(visible(name), 100))}</b>` : "";
+}
+
 
 /** What a stored question asks: a tool call, a form's values or a link (an elicitation has no tool call id). */
 function storedKind(q: StoredQuestion): "tool" | "form" | "link" {
@@ -72,7 +84,7 @@ export function questionHtml(q: StoredQuestion, now = Date.now()): string {
   const aria = closed ? ' aria-disabled="true"' : "";
   return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h">
 <h3 id="q-${id}-h">${tool}</h3>
-<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b> · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time> · ${countdown(q, now)}</p>
+<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b>${workerText(q)} · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time>, ${age(q, now)} · ${countdown(q, now)}</p>
 ${bodyHtml(q)}
 <p class="outcome" data-role="outcome">${escapeHtml(visible(closedText(q)))}</p>
 <div class="actions" role="group" aria-label="Answer ${tool}">
@@ -94,38 +106,70 @@ ${bodyHtml(q)}
 </article>`;
 }
 
+/** A decision's arguments: one compact line (cut), the whole JSON a click away. */
+function argumentsCell(args: Record<string, unknown> | undefined): string {
+  if (!args) return "—";
+  const compact = visible(JSON.stringify(args));
+  if (compact.length <= 60) return `<code>${escapeHtml(compact)}</code>`;
+  return `<details><summary><code>${escapeHtml(clipMiddle(compact, 60))}</code></summary><pre>${escapeHtml(visibleJson(args))}</pre></details>`;
+}
+
 /** One decision as a table row (keyed by `data-id`, so the gate's record replaces the page's). */
 export function decisionHtml(d: StoredDecision): string {
   const allowed = d.allowed ? "yes" : "no";
   return `<tr data-id="${escapeHtml(d.id)}" class="${d.allowed ? "allowed" : "denied"}">
-<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(d.actor ?? "—")}</td><td>${escapeHtml(d.reason)}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(d.from)}</td>
+<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(visible(d.actor ?? "—"))}</td><td>${escapeHtml(visible(d.reason))}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(visible(d.from))}</td><td class="args">${argumentsCell(d.arguments)}</td>
 </tr>`;
 }
 
-/** What the whole page shows. */
+/** What the page's frame needs (the live stream brings the questions and decisions). */
 export interface PageState {
-  readonly pending: readonly StoredQuestion[];
-  readonly decisions: readonly StoredDecision[];
   /** The nonce of this response's Content-Security-Policy (the inline style and script carry it). */
   readonly nonce: string;
   /** The inbox's base path, e.g. `/inbox`. */
   readonly base: string;
 }
 
-/** The whole page: the actor field, the live region, the pending questions and the decisions table. */
-export function pageHtml(state: PageState): string {
-  const nonce = escapeHtml(state.nonce);
-  const questions = state.pending.map((q) => questionHtml(q)).join("\n");
-  const rows = state.decisions.map(decisionHtml).join("\n");
+function head(nonce: string, title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Approval inbox</title>
+<title>${title}</title>
 <style nonce="${nonce}">${INBOX_STYLE}</style>
-</head>
+</head>`;
+}
+
+/** What a person without a live session reads: how to get back in. */
+const LOGGED_OUT = "You are not logged in to this inbox (or your session ended). Each login link works once: get a new one from whoever started the inbox — in the terminal where it runs, press Enter for a new link — and open it here.";
+
+/**
+ * The login page: its script exchanges the code in the URL fragment for a
+ * session; without a code (or for a dead session, status 401) it says how
+ * to get a new link.
+ */
+export function loginPageHtml(nonceText: string, base: string): string {
+  const nonce = escapeHtml(nonceText);
+  return `${head(nonce, "Approval inbox: log in")}
+<body data-base="${escapeHtml(base)}" data-logged-out="${escapeHtml(LOGGED_OUT)}">
+<header><h1>Approval inbox</h1></header>
+<main>
+<h2>Log in</h2>
+<p id="login-status" role="status" aria-live="polite">Logging in…</p>
+<noscript><p>${escapeHtml(LOGGED_OUT)} The page needs JavaScript.</p></noscript>
+</main>
+<script nonce="${nonce}">${LOGIN_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** The page's frame: the actor field, the live region, the (empty) pending list and decisions table, the logged-out notice. */
+export function pageHtml(state: PageState): string {
+  const nonce = escapeHtml(state.nonce);
+  return `${head(nonce, "Approval inbox")}
 <body data-base="${escapeHtml(state.base)}">
 <header>
 <h1>Approval inbox</h1>
@@ -133,21 +177,20 @@ export function pageHtml(state: PageState): string {
 <p id="connection" class="connection">Connecting for live questions…</p>
 </header>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
+<section id="logged-out" class="logged-out" role="alert" hidden><h2>Log in again</h2><p>${escapeHtml(LOGGED_OUT)}</p><p data-role="why"></p></section>
 <main>
 <section aria-labelledby="pending-h">
-<h2 id="pending-h">Pending questions (<span id="pending-count">${state.pending.length}</span>)</h2>
-<p id="empty" class="empty"${state.pending.length ? " hidden" : ""}>Nothing is waiting for you.</p>
+<h2 id="pending-h">Pending questions (<span id="pending-count">0</span>)</h2>
+<p id="empty" class="empty">Nothing is waiting for you.</p>
 <div id="pending">
-${questions}
 </div>
 </section>
 <section aria-labelledby="decisions-h">
 <h2 id="decisions-h">Decisions</h2>
 <table id="decisions">
 <caption class="visually-hidden">Past decisions, newest first</caption>
-<thead><tr><th scope="col">Tool</th><th scope="col">Allowed</th><th scope="col">Source</th><th scope="col">Asked</th><th scope="col">Actor</th><th scope="col">Reason</th><th scope="col">Time</th><th scope="col">From</th></tr></thead>
+<thead><tr><th scope="col">Tool</th><th scope="col">Allowed</th><th scope="col">Source</th><th scope="col">Asked</th><th scope="col">Actor</th><th scope="col">Reason</th><th scope="col">Time</th><th scope="col">From</th><th scope="col">Arguments</th></tr></thead>
 <tbody>
-${rows}
 </tbody>
 </table>
 </section>

@@ -2,39 +2,29 @@
  * @module askers/inbox/inbox-routes
  * The inbox's HTTP surface, mounted on the loopback listener: the page, its
  * live stream (server-sent events) and the answer endpoint. The listener has
- * already applied its Host/Origin checks and the route's session check.
+ * already applied its Host/Origin checks and the route's session check
+ * (`check`: the cookie and the session key; the page itself, a navigation,
+ * needs the cookie only and carries no data — the stream brings it).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readJsonBody } from "../../listener/read-body.js";
-import { isJsonContentType, mediaTypeOf } from "../../wire/media-type.js";
+import type { CheckResult } from "../../listener/loopback-checks.js";
+import { checkWriteOrigin } from "../../listener/session-cookie.js";
+import { plainJsonObject } from "../../gate/json-object.js";
 import { parseArguments } from "../question-view.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
-import type { InboxAnswer, InboxEvent, InboxStore, StoredQuestion } from "./inbox-store.js";
+import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
+import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
+import type { InboxAnswer, InboxEvent, InboxStore, StoredDecision, StoredQuestion } from "./inbox-store.js";
 
 /** How many decisions the page shows. */
 export const PAGE_DECISIONS = 200;
-/** The largest answer body accepted. */
-const MAX_BODY_BYTES = 256 * 1024;
 /** A comment on every live stream this often, so proxies and the browser keep it open. */
 const HEARTBEAT_MS = 15_000;
-
-/** Headers on every page response: nothing cached, framed, sniffed or referred; only this page's own script runs. */
-export function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
-  };
-}
-
-function json(res: ServerResponse, status: number, body: Record<string, unknown>): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
-  res.end(text);
-}
+/** How many questions' arguments the page remembers for its decision rows. */
+const ARGUMENTS_KEPT = 2000;
+/** How many live streams one session may hold open at once (a tab holds one). */
+export const MAX_STREAMS_PER_SESSION = 8;
 
 /** What a click on a question that is no longer pending is told. */
 export function refusedText(q: StoredQuestion): string {
@@ -50,6 +40,8 @@ function settledData(q: StoredQuestion): Record<string, unknown> {
 
 /** One live-stream message. */
 function sse(res: ServerResponse, event: string, data: Record<string, unknown>): void {
+  // An ended stream (its session expired, the inbox stopped) takes no more: a write after end is an error event.
+  if (res.writableEnded) return;
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
@@ -58,20 +50,6 @@ function toSse(res: ServerResponse, event: InboxEvent): void {
   else if (event.type === "settled") sse(res, "settled", settledData(event.question));
   else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
   else sse(res, "store", { available: event.type === "available" });
-}
-
-/** The answer's JSON body, an error to answer with, or undefined when the client went away mid-body (nobody to answer). */
-async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string } | undefined> {
-  const header = req.headers["content-type"];
-  if (!isJsonContentType(header)) {
-    req.resume();
-    return { ok: false, status: 415, error: `an answer must be sent as application/json, got ${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}` };
-  }
-  const body = await readJsonBody(req, res, MAX_BODY_BYTES);
-  if (body.ok) return body;
-  if (body.reason === "too_large") return { ok: false, status: 413, error: `an answer may be at most ${MAX_BODY_BYTES} bytes` };
-  if (body.reason === "not_json") return { ok: false, status: 400, error: `the answer is not valid JSON: ${body.error}` };
-  return undefined;
 }
 
 type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false; error: string; field?: string };
@@ -90,7 +68,10 @@ export function parseAnswer(body: unknown): ParsedAnswer {
   if (typeof b.arguments !== "string") return { ok: false, error: "arguments must be the edited arguments as JSON text", field: "arguments" };
   const parsed = parseArguments(b.arguments);
   if (!parsed.ok) return { ok: false, error: parsed.error, field: "arguments" };
-  return { ok: true, id: b.id, answer: { kind: "modify", actor, value: parsed.value } };
+  // The gate's own rule, checked here so the person is never told "approved" about arguments the gate then refuses.
+  const plain = plainJsonObject(parsed.value);
+  if (!plain.ok) return { ok: false, error: `the gate would refuse these arguments (${plain.why.replace(/^value/, "the arguments")}); nothing was decided — edit them and save again`, field: "arguments" };
+  return { ok: true, id: b.id, answer: { kind: "modify", actor, value: plain.value } };
 }
 
 const DONE: Record<InboxAnswer["kind"], string> = {
@@ -99,50 +80,118 @@ const DONE: Record<InboxAnswer["kind"], string> = {
   modify: "Approved with the edited arguments. The asking side has its answer.",
 };
 
-/** The page's request handler (paths relative to the inbox's base) and its open live streams. */
+/** The page's request handler (paths relative to the inbox's base), its session check and its open live streams. */
 export class InboxRoutes {
   readonly #streams = new Set<ServerResponse>();
+  /** The session each request passed `check` with. */
+  readonly #sessionOf = new WeakMap<IncomingMessage, InboxSession>();
+  /** The arguments of the questions this page has seen, by id (bounded), for decision rows that do not carry theirs: no query per row. */
+  readonly #argumentsOf = new Map<string, Record<string, unknown>>();
+  readonly #unsubscribe: () => void;
 
   constructor(
     readonly store: InboxStore,
     readonly base: string,
-  ) {}
+    readonly sessions: InboxSessions,
+  ) {
+    this.#unsubscribe = store.subscribe((event) => {
+      if (event.type === "question") this.#remember(event.question);
+    });
+  }
+
+  #remember(q: StoredQuestion): void {
+    this.#argumentsOf.set(q.id, q.arguments);
+    if (this.#argumentsOf.size > ARGUMENTS_KEPT) this.#argumentsOf.delete(this.#argumentsOf.keys().next().value!);
+  }
+
+  /** The route's auth: the page itself (a navigation) is checked by `handle`; everything else needs the cookie, the session key and, to write, an Origin. */
+  check = (req: IncomingMessage): CheckResult => {
+    // The listener checks before routing: the path is still the full one.
+    const full = (req.url ?? "/").split("?")[0]!;
+    const path = full.startsWith(`${this.base}/`) ? full.slice(this.base.length) : full;
+    if (path === "/" && (req.method === "GET" || req.method === "HEAD")) return { ok: true };
+    const session = this.sessions.check(req);
+    if (!session.ok) return session;
+    this.#sessionOf.set(req, session.session);
+    return checkWriteOrigin(req.method, req.headers.origin);
+  };
 
   /** Answer one request under the base path. */
   handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? "/").split("?")[0]!;
     const method = req.method ?? "GET";
-    if (path === "/" && (method === "GET" || method === "HEAD")) return this.#page(res);
+    if (path === "/" && (method === "GET" || method === "HEAD")) return this.#page(req, res);
     if (path === "/events" && method === "GET") return this.#events(req, res);
     if (path === "/answer" && method === "POST") return this.#answer(req, res);
     req.resume();
     json(res, path === "/" || path === "/events" || path === "/answer" ? 405 : 404, { error: `nothing answers ${method} ${path} on this inbox (GET ${this.base}/, GET ${this.base}/events, POST ${this.base}/answer)` });
   };
 
-  async #page(res: ServerResponse): Promise<void> {
+  /** The page: its frame only (the live stream brings the questions and decisions); without a live session cookie, the login page. */
+  #page(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    if (!this.sessions.check(req, true).ok) return sendLoginPage(res, this.base, 401);
     const nonce = randomBytes(16).toString("base64");
-    const [pending, decisions] = await Promise.all([this.store.pending(), this.store.decisions(PAGE_DECISIONS)]);
-    const html = pageHtml({ pending, decisions, nonce, base: this.base });
+    const html = pageHtml({ nonce, base: this.base });
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(html), ...pageHeaders(nonce) });
     res.end(html);
   }
 
+  /**
+   * The live stream: `decisions` (the list as it stands), then a `question`
+   * for each pending one, then `ready`, then every change as it happens.
+   * Changes during the first reads are held back until `ready` so the page
+   * never sees them out of order. It ends when its session expires.
+   */
   async #events(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = this.#sessionOf.get(req)!;
+    if (session.streams >= MAX_STREAMS_PER_SESSION) {
+      req.resume();
+      return json(res, 429, { error: `this session already has ${MAX_STREAMS_PER_SESSION} live streams open (one per inbox tab); close some tabs of the inbox and reload` }, { "Retry-After": "5" });
+    }
+    session.streams++;
     res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
     res.write(": live questions\nretry: 1000\n\n");
     this.#streams.add(res);
-    // Subscribe before reading the pending list, so nothing falls between them (the page drops duplicates).
-    const unsubscribe = this.store.subscribe((event) => toSse(res, event));
-    const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS);
+    let held: InboxEvent[] | null = [];
+    // Subscribe before reading, so nothing falls between them (the page drops duplicates).
+    const unsubscribe = this.store.subscribe((event) => (held ? held.push(event) : this.#send(res, event)));
+    const heartbeat = setInterval(() => res.writableEnded || res.write(": keep-alive\n\n"), HEARTBEAT_MS);
     heartbeat.unref();
+    // Clamped: a timer past 2^31-1 ms would fire at once.
+    const expiry = setTimeout(() => res.end(), Math.min(2 ** 31 - 1, Math.max(0, session.expiresAt - Date.now())));
+    expiry.unref();
+    let open = true;
     const done = (): void => {
+      if (!open) return;
+      open = false;
       clearInterval(heartbeat);
+      clearTimeout(expiry);
       unsubscribe();
+      session.streams--;
       this.#streams.delete(res);
     };
     req.once("close", done);
     res.once("close", done);
-    for (const q of await this.store.pending()) toSse(res, { type: "question", question: q });
+    const [decisions, pending] = await Promise.all([this.store.decisions(PAGE_DECISIONS), this.store.pending()]);
+    for (const q of pending) this.#remember(q);
+    sse(res, "decisions", { html: decisions.map((d) => this.#decisionRow(d)).join("\n") });
+    for (const q of pending) toSse(res, { type: "question", question: q });
+    sse(res, "ready", { pending: pending.length });
+    for (const event of held) this.#send(res, event);
+    held = null;
+  }
+
+  /** One store event on a stream (a decision with the arguments it was about). */
+  #send(res: ServerResponse, event: InboxEvent): void {
+    if (event.type !== "decision") return toSse(res, event);
+    sse(res, "decision", { id: event.decision.id, html: this.#decisionRow(event.decision) });
+  }
+
+  /** A decision row with its arguments: the row's own, else those of its question when this page saw it. */
+  #decisionRow(d: StoredDecision): string {
+    const args = d.arguments ?? this.#argumentsOf.get(d.id);
+    return decisionHtml(args ? { ...d, arguments: args } : d);
   }
 
   async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -157,8 +206,9 @@ export class InboxRoutes {
     return json(res, 409, { error: refusedText(result.question), status: result.question.status });
   }
 
-  /** End every live stream (the page shows it reconnecting). */
+  /** End every live stream (the page shows it reconnecting) and stop following the store. */
   closeStreams(): void {
+    this.#unsubscribe();
     for (const res of this.#streams) res.end();
     this.#streams.clear();
   }

@@ -1,11 +1,44 @@
 /**
  * @module askers/inbox/inbox-script
- * The page's small inline script and style (no build step). The script opens
- * the live stream, inserts the server-rendered fragments it sends, counts
- * down deadlines, checks edited arguments before sending them (the server
- * checks again) and posts the person's answers as JSON with the page's own
- * Origin and cookie.
+ * The page's small inline scripts and style (no build step). The login
+ * script turns the code in the URL fragment into a session and keeps its key
+ * in `sessionStorage` (per origin: no other loopback port reads it). The
+ * page's script reads the live stream with that key in a header (a fetch, as
+ * `EventSource` cannot send one), inserts the server-rendered fragments it
+ * sends, counts ages and deadlines, checks edited arguments before sending
+ * them (the server checks again), posts the person's answers as JSON with
+ * the page's own Origin, cookie and key, and shows how to log in again when
+ * the session is gone.
  */
+
+/** Where a page keeps its session key, per inbox base path (sessionStorage is per origin and per tab). */
+const KEY_NAME = `"agentkit-inbox-key:" + document.body.dataset.base`;
+
+/** The login page's script: the code from the fragment (dropped from the address bar first) for a session. */
+export const LOGIN_SCRIPT = `
+(() => {
+  "use strict";
+  const base = document.body.dataset.base;
+  const status = document.getElementById("login-status");
+  const attempt = () => {
+    const m = /^#code=([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
+    if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+    if (!m) { status.textContent = document.body.dataset.loggedOut; return; }
+    status.textContent = "Logging in…";
+    fetch(base + "/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: m[1] }), credentials: "same-origin", cache: "no-store" })
+      .then(async (res) => {
+        const data = await res.json();
+        if (!res.ok) { status.textContent = data.error; return; }
+        sessionStorage.setItem(${KEY_NAME}, data.key);
+        location.replace(data.page);
+      })
+      .catch((err) => { status.textContent = "Could not reach the inbox: " + err.message; });
+  };
+  // A second link opened in the same tab changes only the fragment: no reload.
+  window.addEventListener("hashchange", attempt);
+  attempt();
+})();
+`;
 
 /** The inline style. Focus is always visible; nothing depends on colour alone. */
 export const INBOX_STYLE = `
@@ -30,6 +63,8 @@ textarea{font:14px/1.4 ui-monospace,monospace}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 tr.denied td:nth-child(2){color:#a4262c;font-weight:600}tr.allowed td:nth-child(2){color:#1d6b2f;font-weight:600}
 .connection{color:#555;margin:.2rem 0}.empty{color:#555}
+.logged-out{background:#fff4e5;border:1px solid #a15c00;border-radius:6px;padding:.6rem 1rem}
+td.args code{font-size:13px}td.args pre{margin:.3rem 0;max-height:16rem;overflow:auto}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -57,6 +92,7 @@ export const INBOX_SCRIPT = `
   const pad = (n) => String(n).padStart(2, "0");
   const left = (ms) => { const t = Math.max(0, Math.ceil(ms / 1000)); const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60; return h > 0 ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s); };
   const tick = () => {
+    for (const el of pending.querySelectorAll("article[data-status=pending] [data-asked]")) el.textContent = "waiting " + left(Date.now() - Date.parse(el.dataset.asked));
     for (const el of document.querySelectorAll("[data-deadline]")) {
       const art = el.closest("article");
       if (art && art.dataset.status !== "pending") continue;
@@ -82,30 +118,77 @@ export const INBOX_SCRIPT = `
     if (hadFocus) (next ? next.querySelector("button") : document.getElementById("pending-h")).focus();
   };
 
-  const events = new EventSource(base + "/events");
-  events.addEventListener("open", () => { connection.textContent = "Live: new questions appear here without a reload."; });
-  events.addEventListener("error", () => { connection.textContent = "Connection lost; reconnecting…"; });
-  events.addEventListener("question", (e) => {
-    const data = JSON.parse(e.data);
-    if (articleOf(data.id)) return;
-    pending.appendChild(fragment(data.html));
-    count();
-    tick();
-    announce("New question: " + data.tool + " from " + data.from);
-  });
-  events.addEventListener("settled", (e) => {
-    const data = JSON.parse(e.data);
-    const art = articleOf(data.id);
-    if (!art) return;
-    if (data.status === "answered") { remove(art); announce(data.tool + ": " + data.text); }
-    else { close(art, data.status, data.text); announce(data.tool + ": " + data.text); }
-  });
-  events.addEventListener("decision", (e) => {
-    const data = JSON.parse(e.data);
-    const row = fragment("<table><tbody>" + data.html + "</tbody></table>").querySelector("tr");
-    const old = tbody.querySelector('tr[data-id="' + CSS.escape(data.id) + '"]');
-    if (old) old.replaceWith(row); else tbody.insertBefore(row, tbody.firstElementChild);
-  });
+  let key = null;
+  try { key = sessionStorage.getItem(${KEY_NAME}); } catch {}
+  let ended = false;
+  const loggedOut = (why) => {
+    ended = true;
+    document.getElementById("logged-out").hidden = false;
+    document.querySelector("main").hidden = true;
+    document.querySelector("#logged-out [data-role=why]").textContent = why || "";
+    connection.textContent = "Logged out.";
+    announce("Logged out of the inbox. " + (why || ""));
+  };
+  let seen = new Set();
+  const handlers = {
+    decisions: (data) => { tbody.innerHTML = data.html; seen = new Set(); },
+    question: (data) => {
+      seen.add(data.id);
+      if (articleOf(data.id)) return;
+      pending.appendChild(fragment(data.html));
+      count();
+      tick();
+      announce("New question: " + data.tool + " from " + data.from);
+    },
+    ready: () => {
+      // Settled while the stream was down: gone from the list the server just sent.
+      for (const art of pending.querySelectorAll("article[data-status=pending]")) if (!seen.has(art.dataset.id)) art.remove();
+      count();
+      connection.textContent = "Live: new questions appear here without a reload.";
+    },
+    settled: (data) => {
+      const art = articleOf(data.id);
+      if (!art) return;
+      if (data.status === "answered") { remove(art); announce(data.tool + ": " + data.text); }
+      else { close(art, data.status, data.text); announce(data.tool + ": " + data.text); }
+    },
+    decision: (data) => {
+      const row = fragment("<table><tbody>" + data.html + "</tbody></table>").querySelector("tr");
+      const old = tbody.querySelector('tr[data-id="' + CSS.escape(data.id) + '"]');
+      if (old) old.replaceWith(row); else tbody.insertBefore(row, tbody.firstElementChild);
+    },
+  };
+  const dispatch = (block) => {
+    let event = "message";
+    const data = [];
+    for (const line of block.split("\\n")) {
+      if (line.startsWith("event:")) event = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+    if (data.length && Object.hasOwn(handlers, event)) handlers[event](JSON.parse(data.join("\\n")));
+  };
+  const retry = () => { if (ended) return; connection.textContent = "Connection lost; reconnecting…"; setTimeout(connect, 1000); };
+  const connect = async () => {
+    if (!key) return loggedOut("");
+    let res;
+    try { res = await fetch(base + "/events", { headers: { "X-Agentkit-Session": key, Accept: "text/event-stream" }, credentials: "same-origin", cache: "no-store" }); }
+    catch { return retry(); }
+    if (res.status === 401) { let why = ""; try { why = (await res.json()).error; } catch {} return loggedOut(why); }
+    if (res.status === 404) { ended = true; connection.textContent = "This inbox has stopped: nothing more will arrive here."; return; }
+    if (!res.ok || !res.body) return retry();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        for (let at = buf.indexOf("\\n\\n"); at >= 0; at = buf.indexOf("\\n\\n")) { dispatch(buf.slice(0, at)); buf = buf.slice(at + 2); }
+      }
+    } catch {}
+    retry();
+  };
+  void connect();
 
   const parseArgs = (text) => {
     let value;
@@ -124,10 +207,11 @@ export const INBOX_SCRIPT = `
     outcome.textContent = "Sending…";
     let res, data;
     try {
-      res = await fetch(base + "/answer", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
+      res = await fetch(base + "/answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key || "" }, body: JSON.stringify(body), credentials: "same-origin" });
       data = await res.json();
     } catch (err) { outcome.textContent = "Could not reach the inbox: " + err.message; announce(outcome.textContent); return; }
     if (res.ok) { outcome.textContent = data.message; return; }
+    if (res.status === 401) { outcome.textContent = data.error; loggedOut(data.error); return; }
     if (data.status && data.status !== "pending") close(art, data.status, data.error);
     else outcome.textContent = data.error;
     if (data.field === "arguments") { art.querySelector("[data-role=error]").textContent = data.error; outcome.textContent = ""; }

@@ -7,7 +7,11 @@
  * notification for the wake-up) implements the same interface so asking
  * processes elsewhere and the one page meet there.
  */
+import { OptionsError } from "../../errors/options.error.js";
 import type { GateSource } from "../../gate/gate-source.js";
+import { describeValue } from "../../util/format.js";
+import { checkKnownKeys } from "../../util/options.js";
+import { InboxError } from "./inbox.error.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */
 export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" | "abandoned";
@@ -53,6 +57,8 @@ export interface StoredQuestion {
   readonly reason?: string;
   /** The asking process, in a shared store (`host:pid:...`); a question whose process stops renewing its lease is `abandoned`. */
   readonly worker?: string;
+  /** The asking process's name as its owner gave it (`inboxAsker({ worker })`, `--worker NAME`), shown on the page. */
+  readonly workerName?: string;
 }
 
 /** One row of the decisions list: a gate record's facts (without the arguments), plus where it came from. */
@@ -72,6 +78,8 @@ export interface StoredDecision {
   readonly from: string;
   /** True once the gate's own record replaced the row the page wrote on answering. */
   readonly confirmed: boolean;
+  /** The arguments decided on, when the row carries them (else the page shows its question's). */
+  readonly arguments?: Record<string, unknown>;
 }
 
 /** What a store tells its subscribers. */
@@ -117,17 +125,45 @@ export interface InboxStore {
 /** How many settled questions and decisions the in-process store keeps (the oldest are dropped). */
 export const MEMORY_STORE_LIMIT = 1000;
 
+/** How many questions the in-process store holds pending at once, by default (a question past it is refused, so its call is denied). */
+export const MEMORY_PENDING_LIMIT = 500;
+
+/** Options of `new MemoryInboxStore()`. */
+export interface MemoryInboxStoreOptions {
+  /** The most questions pending at once (default `MEMORY_PENDING_LIMIT`, 500); `put` past it rejects with `InboxError` `inbox_full`. */
+  readonly maxPending?: number;
+}
+
 /**
  * The default store: everything in this process's memory, bounded (the
- * newest `MEMORY_STORE_LIMIT` decisions and settled questions are kept).
+ * newest `MEMORY_STORE_LIMIT` decisions and settled questions are kept; at
+ * most `maxPending` questions pending, a question past that is refused with
+ * `InboxError` `inbox_full`, which the gate turns into a deny).
  * Listeners are called synchronously, in order; one that throws is skipped.
  */
 export class MemoryInboxStore implements InboxStore {
   readonly #questions = new Map<string, StoredQuestion>();
   readonly #decisions = new Map<string, StoredDecision>();
   readonly #listeners = new Set<(event: InboxEvent) => void>();
+  readonly #maxPending: number;
+  #pendingCount = 0;
+
+  /** @throws OptionsError when `maxPending` is not a positive integer. */
+  constructor(options: MemoryInboxStoreOptions = {}) {
+    if (options === null || typeof options !== "object") throw new OptionsError("MemoryInboxStore", "options", `MemoryInboxStore: options must be an object { maxPending? }, got ${describeValue(options)}`);
+    checkKnownKeys(options, ["maxPending"], "MemoryInboxStore");
+    const max = options.maxPending ?? MEMORY_PENDING_LIMIT;
+    if (!Number.isInteger(max) || max < 1) throw new OptionsError("MemoryInboxStore", "maxPending", `MemoryInboxStore: maxPending must be a positive integer, got ${describeValue(options.maxPending)}`);
+    this.#maxPending = max;
+  }
 
   put(question: StoredQuestion): Promise<void> {
+    if (question.status === "pending" && !this.#questions.has(question.id) && this.#pendingCount >= this.#maxPending) {
+      return Promise.reject(
+        new InboxError("inbox_full", `the approval inbox already holds ${this.#maxPending} pending questions; the question about '${String(question.tool).slice(0, 100)}' was refused (its call is denied). Answer the waiting ones on the page, or give the store a larger maxPending`),
+      );
+    }
+    if (question.status === "pending" && this.#questions.get(question.id)?.status !== "pending") this.#pendingCount++;
     this.#questions.set(question.id, Object.freeze({ ...question }));
     this.#trim(this.#questions, (q) => q.status !== "pending");
     this.#emit({ type: "question", question: this.#questions.get(question.id)! });
@@ -142,6 +178,7 @@ export class MemoryInboxStore implements InboxStore {
       settlement.status === "answered" ? { ...q, status: "answered", answer: Object.freeze({ ...settlement.answer }), settledAt } : { ...q, status: settlement.status, reason: settlement.reason, settledAt },
     );
     this.#questions.set(id, next);
+    this.#pendingCount--;
     this.#emit({ type: "settled", question: next });
     return Promise.resolve({ ok: true, question: next });
   }
