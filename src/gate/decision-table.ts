@@ -19,6 +19,8 @@ export interface GateSubject {
   readonly id?: string;
   /** Who is asking. */
   readonly via: GateVia;
+  /** The id the Asker was handed with the question (`AskOptions.questionId`); recorded only when someone was asked. */
+  readonly questionId?: string | null;
 }
 
 /** The settled outcome of one gated call (frozen), with its audit record. */
@@ -50,6 +52,7 @@ export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
   const record: GateRecord = Object.freeze({
     tool: subject.tool,
     id: subject.id ?? null,
+    questionId: f.asked ? (subject.questionId ?? null) : null,
     via: subject.via,
     arguments: frozenCopy(subject.arguments),
     ...facts,

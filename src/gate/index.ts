@@ -15,3 +15,7 @@ export { decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFr
 export type { GateOutcome, GateSubject, GateVerdict } from "./decision-table.js";
 export { checkTimeoutMs, gateVerdict, isAutoAllowed, MAX_TIMEOUT_MS, shouldGate } from "./gate.js";
 export type { AutoAllowWhen, GateRequest } from "./gate.js";
+export { GateRecorder } from "./gate-recorder.js";
+export type { GateAuditSink, GateRecorderOptions } from "./gate-recorder.js";
+export { JsonlAuditSink } from "./jsonl-audit-sink.js";
+export { AuditSinkError } from "./audit-sink.error.js";

@@ -211,6 +211,9 @@ export function makeCallHandler(
         );
       };
       if (!guard) return run(args);
+      // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
+      const malformed = argumentError(served, args);
+      if (malformed !== undefined) return finish(textResult(malformed, true));
       let verdict: Promise<ToolGuardResult>;
       try {
         verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child });
@@ -226,6 +229,16 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/** The `ToolArgumentError` text when `args` do not fit the served tool's schema; `undefined` when they do (or it cannot tell). */
+function argumentError(served: ServedTool, args: Record<string, unknown>): string | undefined {
+  try {
+    served.tool.checkArguments?.(args);
+    return undefined;
+  } catch (err) {
+    return err instanceof ToolArgumentError ? err.message : undefined;
+  }
 }
 
 /** A request whose signal the SDK aborted before the handler ran: a client's cancel (a string reason) or the connection closing. */
