@@ -6,7 +6,7 @@
  * `@inquirer/prompts` (see askers/prompt-library).
  */
 import { userInfo } from "node:os";
-import type { Asker, Decision, Elicitation } from "../agents/elicitation.js";
+import type { AskOptions, Asker, Decision, Elicitation } from "../agents/elicitation.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue, errorLine, seconds } from "../util/format.js";
 import { checkTimeoutMs } from "../util/options.js";
@@ -37,6 +37,15 @@ const EXPIRE_GRACE_MS = 1000;
 /** The outcome of one "modify" attempt. */
 type EditOutcome = { readonly value: Record<string, unknown> } | { readonly error?: string; readonly draft?: string };
 
+/** Why the asking side gave up, in words, from its signal's reason. */
+function givenUpWhy(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  const text = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === "string" ? reason : "";
+  // A client's cancel reason is text from outside: no control characters reach the terminal, and it is bounded.
+  const shown = text.slice(0, 200).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return shown ? `the asking side gave up (${shown})` : "the asking side gave up";
+}
+
 /** The actor recorded on a decision: the OS user name, or `"terminal"` when there is none. */
 function osActor(): string {
   try {
@@ -56,6 +65,9 @@ function osActor(): string {
  * - One question at a time: later ones queue, and the menu shows how many wait.
  * - When a question's deadline fires it is withdrawn with a line saying so and
  *   answered `{ kind: "expired" }` (the asking server has already denied it).
+ * - When `options.signal` aborts (the client cancelled or went away, the
+ *   server stopped) the question disappears the same way, with one line
+ *   naming why; a `TimeoutError` reason reads as the deadline.
  * - Ctrl-C while a question is pending rejects that question with the note
  *   `"interrupted"`; the process keeps running. While no question is pending,
  *   Ctrl-C does what it did before (a SIGINT handler is held only meanwhile).
@@ -91,8 +103,8 @@ export class TerminalAsker implements Asker {
     checkPromptLibrary();
   }
 
-  /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline). */
-  ask(request: Elicitation): Promise<Decision> {
+  /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline, or when `options.signal` aborts). */
+  ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
       return Promise.reject(new OptionsError("TerminalAsker.ask", "request", `TerminalAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`));
     }
@@ -103,9 +115,41 @@ export class TerminalAsker implements Asker {
       return Promise.reject(err);
     }
     const question = new PendingQuestion(request, timeoutMs, (q) => this.#onDeadline(q));
+    const signal = options?.signal;
+    if (signal?.aborted) {
+      question.withdraw(givenUpWhy(signal));
+      return question.decision;
+    }
     this.#queue.push(question);
+    if (signal) {
+      const onAbort = (): void => ((signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError" ? this.#onDeadline(question) : this.#onWithdrawn(question, givenUpWhy(signal)));
+      signal.addEventListener("abort", onAbort, { once: true });
+      void question.decision.then(
+        () => signal.removeEventListener("abort", onAbort),
+        () => signal.removeEventListener("abort", onAbort),
+      );
+    }
     void this.#pump();
     return question.decision;
+  }
+
+  /** The asking side gave up: off the queue with a line, or, on screen, abort its prompt (#ended says so). */
+  #onWithdrawn(q: PendingQuestion, why: string): void {
+    if (q.settled) return;
+    q.whyWithdrawn = why;
+    const at = this.#queue.indexOf(q);
+    if (at >= 0) {
+      this.#queue.splice(at, 1);
+      this.#notices.push(this.#goneLine(q));
+      q.withdraw(why);
+      return;
+    }
+    q.abort("withdrawn");
+    setTimeout(() => q.withdraw(why), EXPIRE_GRACE_MS).unref();
+  }
+
+  #goneLine(q: PendingQuestion): string {
+    return `⌫ ${toolName(q.request)} withdrawn: ${q.whyWithdrawn ?? "the asking side gave up"}; nobody waits for this answer any more.`;
   }
 
   #onDeadline(q: PendingQuestion): void {
@@ -203,7 +247,10 @@ export class TerminalAsker implements Asker {
   #ended(q: PendingQuestion, err: unknown): void {
     const tool = toolName(q.request);
     const interrupted = q.abortCause === "interrupted" || (err instanceof Error && err.name === "ExitPromptError");
-    if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
+    if (q.abortCause === "withdrawn") {
+      this.#say(this.#goneLine(q));
+      q.withdraw(q.whyWithdrawn ?? "the asking side gave up");
+    } else if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
       this.#say(this.#withdrawnLine(q, "before it was answered"));
       q.expire();
     } else if (interrupted) {
