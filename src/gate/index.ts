@@ -11,7 +11,7 @@ export { emitGateCheck, gateCheckOf } from "./gate-record.js";
 export type { GateCheck, GateEventTarget, GateRecord } from "./gate-record.js";
 export { plainJsonObject } from "./json-object.js";
 export type { JsonObjectCheck } from "./json-object.js";
-export { decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFromDecision } from "./decision-table.js";
+export { answeredVerdict, decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFromDecision } from "./decision-table.js";
 export type { GateOutcome, GateSubject, GateVerdict } from "./decision-table.js";
 export { checkTimeoutMs, gateVerdict, isAutoAllowed, MAX_TIMEOUT_MS, shouldGate } from "./gate.js";
 export type { AutoAllowWhen, GateRequest } from "./gate.js";
