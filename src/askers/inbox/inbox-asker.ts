@@ -132,14 +132,22 @@ export class InboxAsker implements Asker {
         this.#pending.delete(question.id);
         return true;
       };
+      // True once this asker took the question back itself (its signal or its deadline): that settlement is an `expired` answer.
+      let withdrawing = false;
+      const expire = (note: string): void => {
+        if (finish()) resolve(Object.freeze({ kind: "expired", note }));
+      };
       const settled = (q: StoredQuestion): void => {
+        if (withdrawing && q.status !== "answered") return expire(q.reason ?? "withdrawn");
         if (!finish()) return;
         if (q.status === "answered") {
           void this.#store.recordDecision(answeredRow(q)).catch(() => undefined);
           resolve(answerDecision(q));
-        } else if (q.status === "timed_out" || q.status === "withdrawn") {
+        } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
         } else {
+          // Withdrawn by the page's side (the inbox stopped), or abandoned: a deny that is not a policy decision.
+          // (A withdrawal this asker made itself is for a gate that has already moved on.)
           reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`));
         }
       };
@@ -147,9 +155,10 @@ export class InboxAsker implements Asker {
       // the store says, the wait ends now.
       const withdraw = (settlement: Settlement): void => {
         const note = settlement.status === "answered" ? "" : settlement.reason;
+        withdrawing = true;
         this.#store.settle(question.id, settlement).then(
-          (r) => (r.question && r.question.status !== "pending" ? settled(r.question) : finish() && resolve(Object.freeze({ kind: "expired", note }))),
-          () => finish() && resolve(Object.freeze({ kind: "expired", note })),
+          (r) => (!r.ok && r.question && r.question.status === "answered" ? settled(r.question) : expire(r.question?.reason ?? note)),
+          () => expire(note),
         );
       };
       const onAbort = (): void => withdraw(withdrawal(signal!));
