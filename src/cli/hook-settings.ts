@@ -203,7 +203,11 @@ function answer(v: HookVerdict): Record<string, unknown> {
  * the bearer token (constant-time) on every request, and answers each
  * `PreToolUse` with a verdict from `decide`, the `asker`, or (with neither)
  * `defer`: audit only. Every call is recorded on `seen` and emitted as
- * `hook.pre_tool_use` on `ctx`; a call the Asker saw also emits `gate.check`.
+ * `hook.pre_tool_use` on `ctx`; a call the gate settled is recorded through
+ * the gate's one recorder (`decisions`, the `auditPath` file, `gate.check`
+ * on `ctx`), and its `seen` entry is a view of that record. The Asker is
+ * handed `{ signal, questionId }`; the signal aborts when the run is
+ * cancelled or the CLI's hook request closes.
  *
  * The token reaches the hook through the CLI's environment (`cliOptions().env`,
  * variable `tokenEnvVar`), never through argv or the settings document.

@@ -3,7 +3,11 @@
  * THE approval engine: one function that turns (tool, arguments, tier,
  * `autoAllow`/`autoAllowWhen`, the Asker's answer, the deadline, an abort
  * signal) into one frozen verdict and its audit record. The ReAct loop,
- * `ApprovalServer`, `approvalGuard` and the Claude hook all call it.
+ * `ApprovalServer`, `approvalGuard`, the Claude hook and sampling all call
+ * it, and record what it returns through the one `GateRecorder`. The Asker
+ * is handed `{ signal, questionId }` (`AskOptions`): the signal aborts at the
+ * deadline (a `TimeoutError` reason) or when the asking side gives up, and
+ * the id is the record's `questionId`.
  */
 import { randomUUID } from "node:crypto";
 import type { Asker, AskOptions, Elicitation } from "../agents/elicitation.js";
