@@ -128,6 +128,15 @@ describe("withdrawal when the asking side goes away", () => {
     expect(approvals.server.decisions).toMatchObject([{ tool: "Bash", allowed: false, source: "error", asked: true, questionId: q.id }]);
   });
 
+  it("a questionId that is not a plain token is refused by name, nothing is put on the page", async () => {
+    const store = new MemoryInboxStore();
+    const asker = inboxAsker({ store });
+    await expect(asker.ask({ question: "Allow?" }, { signal: new AbortController().signal, questionId: '"><img src=x>' })).rejects.toThrow(
+      `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got string "\\"><img src=x>"`,
+    );
+    expect(await store.pending()).toEqual([]);
+  });
+
   it("a worker whose store went down denied the call; once the store is back the question is withdrawn, so a late Approve cannot succeed", async () => {
     const store = new OutageStore();
     const asker = inboxAsker({ store, source: "worker-1" });

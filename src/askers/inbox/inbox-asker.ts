@@ -102,7 +102,11 @@ export class InboxAsker implements Asker {
       throw new OptionsError("InboxAsker.ask", "request", `InboxAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`);
     }
     const timeoutMs = checkTimeoutMs(request.timeoutMs, "InboxAsker.ask");
-    const questionId = typeof options?.questionId === "string" && options.questionId !== "" ? options.questionId : randomUUID();
+    const questionId = options?.questionId === undefined ? randomUUID() : options.questionId;
+    // The id keys the store row and the page's element: a plain token only (the gate's are UUIDs).
+    if (typeof questionId !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(questionId)) {
+      throw new OptionsError("InboxAsker.ask", "questionId", `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got ${describeValue(questionId)}`);
+    }
     const now = Date.now();
     const question: StoredQuestion = {
       id: questionId,
