@@ -36,7 +36,7 @@ export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { shouldGate } from "./agents/gating.js";
 export { toolCall } from "./agents/elicitation.js";
-export type { Asker, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
+export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./agents/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";

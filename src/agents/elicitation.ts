@@ -53,9 +53,34 @@ export interface Decision {
   readonly value?: unknown;
 }
 
-/** The injected human transport: asks a person and waits (possibly forever) for the answer. */
+/**
+ * What the asking side hands an `Asker` with each question (the gate always
+ * passes both; a one-argument Asker may ignore them).
+ */
+export interface AskOptions {
+  /**
+   * Aborts when the asking side gives up for any reason: the client cancelled
+   * or went away, the deadline fired (then `signal.reason` is a
+   * `DOMException` named `"TimeoutError"`), the program stops. An Asker that
+   * shows the question somewhere should withdraw it at once: nobody waits for
+   * its answer any more, and a late answer decides nothing.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Unique per question, and the same string as the `questionId` of the
+   * gate's record of this call (`GateRecord.questionId`): the one key that
+   * ties what a person sees to what was decided. Never correlate by tool name.
+   */
+  readonly questionId: string;
+}
+
+/**
+ * The injected human transport: asks a person and waits (possibly forever)
+ * for the answer. `options` is optional for implementers: an Asker written
+ * with one parameter still works.
+ */
 export interface Asker {
-  ask(request: Elicitation): Promise<Decision>;
+  ask(request: Elicitation, options?: AskOptions): Promise<Decision>;
 }
 
 /** Build a `ToolCall` (convenience for tests and samples). */

@@ -6,7 +6,7 @@ import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import { ToolArgumentError } from "../errors/tool-argument.error.js";
 import { errorLine, pyList } from "../util/format.js";
-import { checkTimeoutMs, emitGateCheck, gateVerdict, notRunMessage, shouldGate } from "../gate/index.js";
+import { checkTimeoutMs, GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
 import type { ToolCall } from "./elicitation.js";
@@ -23,6 +23,13 @@ export interface ReActOptions {
   readonly maxSteps?: number;
   /** The deadline for an Asker's answer to a gated call, enforced here (source `timeout`); unset waits forever. */
   readonly approvalTimeoutMs?: number;
+  /**
+   * A JSONL audit file (created 0600; its directory must exist): one fsync'd
+   * line per tool call the gate settled — ungated ones too (source
+   * `autonomy`) — before the call runs. When a line cannot be written, an
+   * allow becomes a deny (the gate recorder's one policy).
+   */
+  readonly auditPath?: string;
 }
 
 /** The `onEvent` of one step's request: stream events become `llm.delta` / `llm.tool_call` on `ctx`. */
@@ -42,9 +49,11 @@ function withParts(record: ToolCallRecord, value: unknown): ToolCallRecord {
  * The ReAct loop over local tools. Uses `ctx.llm`. Each call is gated by
  * `shouldGate(tool, { keyStep: tool.sideEffecting, autonomy: ctx.autonomy })`;
  * a gated call is settled by the approval engine (`gate/`: it asks
- * `ctx.asker` under `approvalTimeoutMs` and the run's signal) and emits
- * `gate.check` with the engine's record (`via: "react"`); a call the tier
- * leaves ungated runs unrecorded. A refused, failed or
+ * `ctx.asker` under `approvalTimeoutMs` and the run's signal, handing it
+ * `{ signal, questionId }`). Every call to a known tool is recorded through
+ * the gate's recorder (`decisions`, the `auditPath` file, `gate.check` on
+ * `ctx`, `via: "react"`); a call the tier leaves ungated is recorded as
+ * source `autonomy`, as `ApprovalServer` does. A refused, failed or
  * malformed call is reported back to the model as the tool's result, so the
  * model can route around it; the run ends with `"error"` only when the model
  * itself fails.
@@ -66,6 +75,7 @@ export class ReActCognition implements Cognition {
   /** The deadline for an Asker's answer, or `undefined` (forever). */
   readonly approvalTimeoutMs: number | undefined;
   private readonly byName: Map<string, Tool>;
+  private readonly recorder: GateRecorder;
   /** The schemas the model is shown (tools with `schema: null` left out): one list for every turn, so a provider can keep its converted form. */
   private readonly schemas: readonly ToolSchema[];
 
@@ -77,11 +87,17 @@ export class ReActCognition implements Cognition {
       throw new OptionsError("ReActCognition", "maxSteps", `ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
     }
     this.approvalTimeoutMs = checkTimeoutMs(options.approvalTimeoutMs, "ReActCognition: approvalTimeoutMs");
+    this.recorder = new GateRecorder({ auditPath: options.auditPath, where: "ReActCognition" });
     this.byName = new Map();
     for (const t of this.tools) {
       if (this.byName.has(t.name)) throw new OptionsError("ReActCognition", "options", `ReActCognition: two tools are named '${t.name}'; give one a prefix`);
       this.byName.set(t.name, t);
     }
+  }
+
+  /** Every call the gate settled, over this cognition's life, in order (a live, read-only view). */
+  get decisions(): readonly GateRecord[] {
+    return this.recorder.decisions;
   }
 
   async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
@@ -139,15 +155,19 @@ export class ReActCognition implements Cognition {
       ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
       return r;
     }
-    let used = args;
-    if (shouldGate(t, { keyStep: t.sideEffecting, autonomy: ctx.autonomy })) {
-      const gate = await this.ask(t, call, ctx);
-      if (!gate.allowed) {
-        ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
-        return rec(gate.reason, false);
-      }
-      used = gate.arguments;
+    try {
+      // A malformed call is refused before anyone is asked: a person never approves what cannot run.
+      t.checkArguments?.(args);
+    } catch (err) {
+      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+      return rec(err instanceof ToolArgumentError ? err.message : `tool '${call.name}' failed: ${errorLine(err)}`, false);
     }
+    const gate = await this.gate(t, call, ctx);
+    if (!gate.allowed) {
+      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+      return rec(gate.reason, false);
+    }
+    const used = gate.arguments;
     try {
       ctx.checkCancelled();
       const value = await t.run(used, ctx);
@@ -161,13 +181,11 @@ export class ReActCognition implements Cognition {
     }
   }
 
-  /** Settle one gated call with the approval engine and emit its record; never throws. */
-  private async ask(t: Tool, call: ToolCall, ctx: RunContext): Promise<{ allowed: true; arguments: Record<string, unknown> } | { allowed: false; reason: string }> {
-    const verdict = await gateVerdict({
-      tool: t.name,
-      arguments: call.arguments ?? {},
-      id: call.id,
-      via: "react",
+  /** Settle one call with the approval engine (ungated: source `autonomy`) and record it; never throws. */
+  private async gate(t: Tool, call: ToolCall, ctx: RunContext): Promise<{ allowed: true; arguments: Record<string, unknown> } | { allowed: false; reason: string }> {
+    const subject: GateSubject = { tool: t.name, arguments: call.arguments ?? {}, id: call.id, via: "react" };
+    const given = await gateVerdict({
+      ...subject,
       asker: ctx.asker,
       requiresApproval: t.requiresApproval,
       keyStep: t.sideEffecting,
@@ -178,7 +196,7 @@ export class ReActCognition implements Cognition {
       abandoned: "the run was cancelled while waiting for approval",
       question: `Allow ${t.name}?`,
     });
-    emitGateCheck(ctx, verdict.record);
+    const verdict = await this.recorder.record(subject, given, ctx);
     return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, reason: notRunMessage(t.name, verdict) };
   }
 }

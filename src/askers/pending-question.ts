@@ -8,7 +8,7 @@ import type { Decision, Elicitation } from "../agents/elicitation.js";
 import { seconds } from "../util/format.js";
 
 /** Why a question's prompts were aborted. */
-export type AbortCause = "deadline" | "interrupted";
+export type AbortCause = "deadline" | "interrupted" | "withdrawn";
 
 /** A question waiting for (or being shown to) the person. */
 export class PendingQuestion {
@@ -21,6 +21,8 @@ export class PendingQuestion {
   #resolve!: (d: Decision) => void;
   #reject!: (e: unknown) => void;
   #settled = false;
+  /** Why the asking side gave up, once it has (shown in the withdrawal line). */
+  whyWithdrawn: string | undefined;
 
   constructor(
     readonly request: Elicitation,
@@ -38,7 +40,7 @@ export class PendingQuestion {
     }
   }
 
-  /** Aborted when the deadline fires or Ctrl-C interrupts; pass to every prompt for this question. */
+  /** Aborted when the deadline fires, the asking side gives up or Ctrl-C interrupts; pass to every prompt for this question. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
@@ -70,6 +72,11 @@ export class PendingQuestion {
   expire(): void {
     const deadline = this.request.timeoutMs === undefined ? "its" : `the ${seconds(this.request.timeoutMs)}`;
     this.settle({ kind: "expired", note: `withdrawn: ${deadline} deadline passed before anyone answered` });
+  }
+
+  /** Answers the caller `{ kind: "expired" }` because the asking side gave up (`why`, in words). */
+  withdraw(why: string): void {
+    this.settle({ kind: "expired", note: `withdrawn: ${why}` });
   }
 
   /** Fails the caller's promise once (a terminal that broke, not a person's answer). */

@@ -6,7 +6,7 @@
  * `@inquirer/prompts` (see askers/prompt-library).
  */
 import { userInfo } from "node:os";
-import type { Asker, Decision, Elicitation } from "../agents/elicitation.js";
+import type { AskOptions, Asker, Decision, Elicitation } from "../agents/elicitation.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue, errorLine, seconds } from "../util/format.js";
 import { checkTimeoutMs } from "../util/options.js";
@@ -45,6 +45,15 @@ function emptyRequiredError(schema: Readonly<Record<string, unknown>> | undefine
   return missing.length > 0 ? `required field(s) ${visible(JSON.stringify(missing))} are empty: press m to fill them in (nothing was sent)` : undefined;
 }
 
+/** Why the asking side gave up, in words, from its signal's reason. */
+function givenUpWhy(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  const text = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === "string" ? reason : "";
+  // A client's cancel reason is text from outside: made visible (no control or bidi character reaches the terminal), and bounded.
+  const shown = clipMiddle(visible(text), 200);
+  return shown ? `the asking side gave up (${shown})` : "the asking side gave up";
+}
+
 /** The actor recorded on a decision: the OS user name, or `"terminal"` when there is none. */
 function osActor(): string {
   try {
@@ -64,6 +73,9 @@ function osActor(): string {
  * - One question at a time: later ones queue, and the menu shows how many wait.
  * - When a question's deadline fires it is withdrawn with a line saying so and
  *   answered `{ kind: "expired" }` (the asking server has already denied it).
+ * - When `options.signal` aborts (the client cancelled or went away, the
+ *   server stopped) the question disappears the same way, with one line
+ *   naming why; a `TimeoutError` reason reads as the deadline.
  * - Ctrl-C while a question is pending rejects that question with the note
  *   `"interrupted"`; the process keeps running. While no question is pending,
  *   Ctrl-C does what it did before (a SIGINT handler is held only meanwhile).
@@ -99,8 +111,8 @@ export class TerminalAsker implements Asker {
     checkPromptLibrary();
   }
 
-  /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline). */
-  ask(request: Elicitation): Promise<Decision> {
+  /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline, or when `options.signal` aborts). */
+  ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
       return Promise.reject(new OptionsError("TerminalAsker.ask", "request", `TerminalAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`));
     }
@@ -111,9 +123,41 @@ export class TerminalAsker implements Asker {
       return Promise.reject(err);
     }
     const question = new PendingQuestion(request, timeoutMs, (q) => this.#onDeadline(q));
+    const signal = options?.signal;
+    if (signal?.aborted) {
+      question.withdraw(givenUpWhy(signal));
+      return question.decision;
+    }
     this.#queue.push(question);
+    if (signal) {
+      const onAbort = (): void => ((signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError" ? this.#onDeadline(question) : this.#onWithdrawn(question, givenUpWhy(signal)));
+      signal.addEventListener("abort", onAbort, { once: true });
+      void question.decision.then(
+        () => signal.removeEventListener("abort", onAbort),
+        () => signal.removeEventListener("abort", onAbort),
+      );
+    }
     void this.#pump();
     return question.decision;
+  }
+
+  /** The asking side gave up: off the queue with a line, or, on screen, abort its prompt (#ended says so). */
+  #onWithdrawn(q: PendingQuestion, why: string): void {
+    if (q.settled) return;
+    q.whyWithdrawn = why;
+    const at = this.#queue.indexOf(q);
+    if (at >= 0) {
+      this.#queue.splice(at, 1);
+      this.#notices.push(this.#goneLine(q));
+      q.withdraw(why);
+      return;
+    }
+    q.abort("withdrawn");
+    setTimeout(() => q.withdraw(why), EXPIRE_GRACE_MS).unref();
+  }
+
+  #goneLine(q: PendingQuestion): string {
+    return `⌫ ${toolLabel(q.request)} withdrawn: ${q.whyWithdrawn ?? "the asking side gave up"}; nobody waits for this answer any more.`;
   }
 
   #onDeadline(q: PendingQuestion): void {
@@ -228,7 +272,10 @@ export class TerminalAsker implements Asker {
   #ended(q: PendingQuestion, err: unknown): void {
     const tool = toolLabel(q.request);
     const interrupted = q.abortCause === "interrupted" || (err instanceof Error && err.name === "ExitPromptError");
-    if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
+    if (q.abortCause === "withdrawn") {
+      this.#say(this.#goneLine(q));
+      q.withdraw(q.whyWithdrawn ?? "the asking side gave up");
+    } else if (q.abortCause === "deadline" || (q.settled && !interrupted)) {
       this.#say(this.#withdrawnLine(q, "before it was answered"));
       q.expire();
     } else if (interrupted) {

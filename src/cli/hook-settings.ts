@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
-import { emitGateCheck, gateVerdict, type GateSource } from "../gate/index.js";
+import { GateRecorder, gateVerdict, type GateRecord, type GateSource, type GateSubject } from "../gate/index.js";
 import { errorLine } from "../util/format.js";
 import { shellQuote } from "../wire/shell-quote.js";
 import { generateToken, tokenDigest } from "../listener/loopback-checks.js";
@@ -45,7 +45,12 @@ export interface HookVerdict {
   readonly updatedInput?: Record<string, unknown>;
 }
 
-/** One hook call, as `HookServer.seen` records it (the audit trail). */
+/**
+ * One hook call, as `HookServer.seen` records it (the audit trail): a view of
+ * the gate's record (`record`) with the hook's own wire facts beside it.
+ * `source`, `asked` and `questionId` are read from `record`; all three are
+ * `null`/`false` when nothing here gated the call.
+ */
 export interface HookRecord {
   readonly toolName: string;
   readonly toolUseId: string;
@@ -60,6 +65,10 @@ export interface HookRecord {
   readonly source: GateSource | null;
   /** True whenever the Asker (or the `decide` policy) was invoked. */
   readonly asked: boolean;
+  /** The question's id the Asker was handed (`AskOptions.questionId`), or `null` when nobody was asked. */
+  readonly questionId: string | null;
+  /** The gate's record of this call (the same object the recorder wrote and emitted as `gate.check`), or `null` when nothing gated it. */
+  readonly record: GateRecord | null;
 }
 
 /** Options of `HookServer`. */
@@ -74,6 +83,12 @@ export interface HookServerOptions {
   readonly timeoutMs?: number;
   /** Which tools fire the hook (the CLI's matcher: a tool name, `A|B`, or `*`). Default `"*"`: every tool, MCP tools included. */
   readonly matcher?: string;
+  /**
+   * A JSONL audit file (created 0600; its directory must exist): one fsync'd
+   * line per gated call before the CLI hears the answer. When a line cannot
+   * be written, an allow becomes a deny (the gate recorder's one policy).
+   */
+  readonly auditPath?: string;
 }
 
 /** The settings document `hookSettings` returns (pass it as `ClaudeCliCognition({ settings })`). */
@@ -188,7 +203,11 @@ function answer(v: HookVerdict): Record<string, unknown> {
  * the bearer token (constant-time) on every request, and answers each
  * `PreToolUse` with a verdict from `decide`, the `asker`, or (with neither)
  * `defer`: audit only. Every call is recorded on `seen` and emitted as
- * `hook.pre_tool_use` on `ctx`; a call the Asker saw also emits `gate.check`.
+ * `hook.pre_tool_use` on `ctx`; a call the gate settled is recorded through
+ * the gate's one recorder (`decisions`, the `auditPath` file, `gate.check`
+ * on `ctx`), and its `seen` entry is a view of that record. The Asker is
+ * handed `{ signal, questionId }`; the signal aborts when the run is
+ * cancelled or the CLI's hook request closes.
  *
  * The token reaches the hook through the CLI's environment (`cliOptions().env`,
  * variable `tokenEnvVar`), never through argv or the settings document.
@@ -204,6 +223,7 @@ export class HookServer implements AsyncDisposable {
   private readonly digest = tokenDigest(this.token);
   private lease?: ListenerLease;
   private route?: RouteMount;
+  private readonly recorder: GateRecorder;
 
   constructor(private readonly options: HookServerOptions = {}) {
     if (options.timeoutMs !== undefined && !isTimeoutMs(options.timeoutMs)) {
@@ -215,6 +235,15 @@ export class HookServer implements AsyncDisposable {
     this.tokenEnvVar = `AGENTKIT_HOOK_TOKEN_${randomBytes(4).toString("hex").toUpperCase()}`;
     this.matcher = options.matcher ?? "*";
     this.timeoutMs = options.timeoutMs;
+    if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) {
+      throw new HookServerError(`HookServer: auditPath must be a non-empty file path, got ${JSON.stringify(options.auditPath)}`);
+    }
+    this.recorder = new GateRecorder({ auditPath: options.auditPath, where: "HookServer" });
+  }
+
+  /** Every gated call, as the gate recorded it (a live, read-only view; audit-only calls are not here). */
+  get decisions(): readonly GateRecord[] {
+    return this.recorder.decisions;
   }
 
   /** Construct and start. */
@@ -231,6 +260,7 @@ export class HookServer implements AsyncDisposable {
    */
   async start(): Promise<this> {
     if (this.lease) return this;
+    await this.recorder.check();
     const lease = await leaseListener({ host: "127.0.0.1", port: 0 });
     try {
       this.route = lease.listener.mount({
@@ -310,18 +340,31 @@ export class HookServer implements AsyncDisposable {
       permissionMode: typeof raw.permission_mode === "string" ? raw.permission_mode : null,
       raw: Object.freeze(raw),
     });
-    let decided: Awaited<ReturnType<HookServer["decide"]>>;
+    let decided: Decided;
+    const gone = requestGone(req, res, this.options.ctx?.signal);
     try {
-      decided = await this.decide(request);
+      decided = await this.decide(request, gone.signal);
     } catch (err) {
       // decide() means not to throw; a ctx whose emit throws can still make it. Fail closed.
       const reason = `tool '${request.toolName}' was not run: the hook's decision failed: ${errorLine(err)}`;
-      decided = { verdict: { decision: "deny", reason }, source: "error", asked: this.options.asker !== undefined && this.options.decide === undefined };
+      decided = { verdict: { decision: "deny", reason }, source: "error", asked: this.options.asker !== undefined && this.options.decide === undefined, record: null };
+    } finally {
+      gone.dispose();
     }
     const { text: wire, verdict } = encodeVerdict(decided.verdict, request.toolName);
     const source = verdict === decided.verdict ? decided.source : "error";
     const reason = reasonText(verdict.reason);
-    const record: HookRecord = Object.freeze({ toolName: request.toolName, toolUseId: request.toolUseId, toolInput: request.toolInput, decision: verdict.decision, reason, source, asked: decided.asked });
+    const record: HookRecord = Object.freeze({
+      toolName: request.toolName,
+      toolUseId: request.toolUseId,
+      toolInput: request.toolInput,
+      decision: verdict.decision,
+      reason,
+      source,
+      asked: decided.asked,
+      questionId: decided.record?.questionId ?? null,
+      record: decided.record,
+    });
     this.seen.push(record);
     try {
       this.options.ctx?.emit("hook.pre_tool_use", { tool: request.toolName, id: request.toolUseId, decision: verdict.decision, source, reason });
@@ -339,31 +382,59 @@ export class HookServer implements AsyncDisposable {
    * deadline, checks and record as a person would. Emits `gate.check` for every
    * verdict. Never throws: a failing policy or Asker is a deny with the reason.
    */
-  private async decide(request: PreToolUseRequest): Promise<{ verdict: HookVerdict; source: HookRecord["source"]; asked: boolean }> {
+  private async decide(request: PreToolUseRequest, gone: AbortSignal): Promise<Decided> {
     const { ctx, asker, decide } = this.options;
-    if (!decide && !asker && !ctx?.cancelled) return { verdict: { decision: "defer" }, source: null, asked: false };
+    if (!decide && !asker && !ctx?.cancelled) return { verdict: { decision: "defer" }, source: null, asked: false, record: null };
     const policy: Asker | undefined = decide ? { ask: async () => policyDecision(await decide(request)) as Decision } : asker;
-    const v = await gateVerdict({
-      tool: request.toolName,
-      arguments: request.toolInput,
-      id: request.toolUseId,
-      via: "claude_hook",
+    const subject: GateSubject = { tool: request.toolName, arguments: request.toolInput, id: request.toolUseId, via: "claude_hook" };
+    const given = await gateVerdict({
+      ...subject,
       asker: policy,
       timeoutMs: this.timeoutMs,
-      signal: ctx?.signal,
-      abandoned: "the run was cancelled",
+      // Aborts when the run is cancelled or the CLI's hook request closes; its reason says which.
+      signal: gone,
       question: `Allow ${request.toolName}?`,
       answerer: decide ? "the hook policy" : "the Asker",
     });
-    emitGateCheck(ctx, v.record);
+    const v = await this.recorder.record(subject, given, ctx);
     const passOn = v.source === "asker" && (v.kind === "ask" || v.kind === "defer") && decide !== undefined;
     const verdict: HookVerdict = v.allowed
       ? { decision: "allow", ...(v.modified ? { updatedInput: v.arguments } : {}) }
       : passOn
         ? { decision: v.kind as "ask" | "defer", ...(v.kind === "ask" ? { reason: v.reason } : {}) }
         : { decision: "deny", reason: v.reason };
-    return { verdict, source: v.source, asked: v.asked };
+    return { verdict, source: v.source, asked: v.asked, record: v.record };
   }
+}
+
+/** What `decide()` settled: the wire verdict, and the gate's record when the gate settled it. */
+interface Decided {
+  readonly verdict: HookVerdict;
+  readonly source: HookRecord["source"];
+  readonly asked: boolean;
+  readonly record: GateRecord | null;
+}
+
+/**
+ * A signal that aborts when the run is cancelled ("the run was cancelled") or
+ * the hook's HTTP request closes before it was answered (the CLI stopped waiting).
+ */
+function requestGone(req: IncomingMessage, res: ServerResponse, run: AbortSignal | undefined): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableEnded) controller.abort(new Error("the Claude CLI's hook stopped waiting (its request closed) before anyone answered"));
+  };
+  const onRun = (): void => controller.abort(new Error("the run was cancelled"));
+  if (run?.aborted) onRun();
+  run?.addEventListener("abort", onRun, { once: true });
+  res.on("close", onClose);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      res.off("close", onClose);
+      run?.removeEventListener("abort", onRun);
+    },
+  };
 }
 
 const PASSED_ON = "handed to the Claude CLI's own permission rules";

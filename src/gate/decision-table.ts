@@ -19,6 +19,8 @@ export interface GateSubject {
   readonly id?: string;
   /** Who is asking. */
   readonly via: GateVia;
+  /** The id the Asker was handed with the question (`AskOptions.questionId`); recorded only when someone was asked. */
+  readonly questionId?: string | null;
 }
 
 /** The settled outcome of one gated call (frozen), with its audit record. */
@@ -50,6 +52,8 @@ export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
   const record: GateRecord = Object.freeze({
     tool: subject.tool,
     id: subject.id ?? null,
+    // Someone was asked here, or (answeredVerdict) at another seam: then the record keeps that question's id.
+    questionId: f.asked || f.source === "asker" ? (subject.questionId ?? null) : null,
     via: subject.via,
     arguments: frozenCopy(subject.arguments),
     ...facts,
@@ -80,6 +84,17 @@ export function timeoutVerdict(subject: GateSubject, timeoutMs: number): GateVer
 export function unaskedVerdict(subject: GateSubject, source: "auto_allow" | "autonomy", autonomy: Autonomy): GateVerdict {
   const reason = source === "auto_allow" ? `${pyStr(subject.tool)} is in autoAllow; no one was asked` : `autonomy ${JSON.stringify(autonomy)} does not gate ${pyStr(subject.tool)}; no one was asked`;
   return verdictOf(subject, { allowed: true, source, asked: false, reason });
+}
+
+/**
+ * A call another seam already put to a person (the same tool-use id, the
+ * same arguments): allowed with that answer's facts — source, kind, actor and
+ * `questionId` — and `asked: false`, since nobody was asked again. Only an
+ * allowing record may be reused.
+ */
+export function answeredVerdict(subject: GateSubject, earlier: GateRecord): GateVerdict {
+  const reason = `${earlier.reason} (answered once, at the ${earlier.via} prompt for this tool use)`;
+  return verdictOf({ ...subject, questionId: earlier.questionId }, { allowed: true, source: earlier.source, asked: false, kind: earlier.kind, actor: earlier.actor, reason });
 }
 
 /** A Decision's fields, each read once. */

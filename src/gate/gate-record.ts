@@ -35,6 +35,12 @@ export interface GateRecord extends GateFacts {
   readonly tool: string;
   /** The tool-use id, when the asking side sent one; otherwise `null`. */
   readonly id: string | null;
+  /**
+   * The id of the question put to the Asker for this call — the same string
+   * the Asker got as `AskOptions.questionId` — or `null` where no person
+   * could be asked (`auto_allow`, `autonomy`, no Asker, abandoned before asking).
+   */
+  readonly questionId: string | null;
   /** Which entry point asked (`react`, `approval_server`, `mcp_guard`, `claude_hook`). */
   readonly via: GateVia;
   /** The arguments as asked about (the original input, never the edited one). */

@@ -3,10 +3,14 @@
  * THE approval engine: one function that turns (tool, arguments, tier,
  * `autoAllow`/`autoAllowWhen`, the Asker's answer, the deadline, an abort
  * signal) into one frozen verdict and its audit record. The ReAct loop,
- * `ApprovalServer`, `approvalGuard` and the Claude hook all call it.
+ * `ApprovalServer`, `approvalGuard`, the Claude hook and sampling all call
+ * it, and record what it returns through the one `GateRecorder`. The Asker
+ * is handed `{ signal, questionId }` (`AskOptions`): the signal aborts at the
+ * deadline (a `TimeoutError` reason) or when the asking side gives up, and
+ * the id is the record's `questionId`.
  */
 import { randomUUID } from "node:crypto";
-import type { Asker, Elicitation } from "../agents/elicitation.js";
+import type { Asker, AskOptions, Elicitation } from "../agents/elicitation.js";
 import type { Autonomy } from "../context/run-context.js";
 import { getLogger } from "../util/logger.js";
 import { errorVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
@@ -43,6 +47,8 @@ export interface GateRequest extends GateSubject {
   readonly question?: string;
   /** How reasons name the answering side; default `"the Asker"` (the hook says `"the hook policy"`). */
   readonly answerer?: string;
+  /** The id handed to the Asker (`AskOptions.questionId`) and kept on the record; a fresh UUID per question when unset. */
+  readonly questionId?: string | null;
 }
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
@@ -109,24 +115,44 @@ function elicitation(request: GateRequest): Elicitation {
   });
 }
 
-/** Wait for the Asker, the deadline or the abort signal, whichever comes first. Never rejects. */
-async function settle(asker: Asker, request: GateRequest): Promise<Settled> {
+/** The reason the Asker's signal carries when the gate's own deadline fires (`name` is `"TimeoutError"`, as `AbortSignal.timeout()` uses). */
+function deadlineReason(request: GateRequest): DOMException {
+  return new DOMException(`the ${request.timeoutMs} ms deadline for '${request.tool}' passed before anyone answered`, "TimeoutError");
+}
+
+/**
+ * Wait for the Asker, the deadline or the abort signal, whichever comes
+ * first. The Asker gets `{ signal, questionId }`: the signal aborts when the
+ * deadline fires or the asking side gives up, so it can withdraw the
+ * question. Never rejects.
+ */
+async function settle(asker: Asker, request: GateRequest, questionId: string): Promise<Settled> {
   const { timeoutMs, signal } = request;
+  const asking = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
     return await new Promise<Settled>((resolve) => {
       const asked = elicitation(request);
+      const options: AskOptions = Object.freeze({ signal: asking.signal, questionId });
       // Promise.resolve().then(): an Asker whose ask() throws synchronously is caught like one that rejects.
       Promise.resolve()
-        .then(() => asker.ask(asked))
+        .then(() => asker.ask(asked, options))
         .then(
           (value) => resolve({ kind: "answer", value }),
           (error: unknown) => resolve({ kind: "threw", error }),
         );
-      if (timeoutMs !== undefined) timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          resolve({ kind: "timeout" });
+          asking.abort(deadlineReason(request));
+        }, timeoutMs);
+      }
       if (signal) {
-        onAbort = () => resolve({ kind: "aborted" });
+        onAbort = () => {
+          resolve({ kind: "aborted" });
+          asking.abort(signal.reason);
+        };
         signal.addEventListener("abort", onAbort, { once: true });
       }
     });
@@ -139,15 +165,16 @@ async function settle(asker: Asker, request: GateRequest): Promise<Settled> {
 /**
  * Put the call to the Asker (a copy of the arguments, so an Asker that edits
  * what it was shown cannot change what an `approve` runs) and map what comes
- * back. An abandoned ask is left to settle on its own; its result is ignored.
+ * back. An abandoned ask is told so through its signal; its result is ignored.
  */
-async function ask(request: GateRequest): Promise<GateVerdict> {
+async function ask(given: GateRequest): Promise<GateVerdict> {
+  const request: GateRequest = { ...given, questionId: given.questionId ?? randomUUID() };
   const answerer = request.answerer ?? "the Asker";
   if (request.signal?.aborted) return errorVerdict(request, abandonedWhy(request), false);
   if (!request.asker || typeof request.asker.ask !== "function") {
     return errorVerdict(request, "it needs approval and there is no Asker to ask (pass asker to the RunContext)", false);
   }
-  const settled = await settle(request.asker, request);
+  const settled = await settle(request.asker, request, request.questionId!);
   switch (settled.kind) {
     case "answer":
       return verdictFromDecision(settled.value, request, request.timeoutMs, answerer);

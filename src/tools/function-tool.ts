@@ -46,6 +46,11 @@ export class FunctionTool implements Tool {
     Object.freeze(this);
   }
 
+  /** Validate `args` without running the body: the arguments it would get, or `ToolArgumentError`. */
+  checkArguments(args: Record<string, unknown>): Record<string, unknown> {
+    return this.validate(args);
+  }
+
   /** Validate `args` and run the body. Throws `ToolArgumentError` for a bad call, or whatever the body throws. */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
     let input: Record<string, unknown>;

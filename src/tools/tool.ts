@@ -27,6 +27,13 @@ export interface Tool {
   readonly outputSchema?: JsonSchema;
   /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
+  /**
+   * Validate `args` against the tool's schema without running it: returns the
+   * arguments the body would get, or throws `ToolArgumentError` (the same
+   * text `run` would reject with). Optional; the gate calls it before anyone
+   * is asked, so a person never approves a call that cannot run.
+   */
+  checkArguments?(args: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** The safety declarations shared by `@Tool` and `tool()`. */

@@ -376,13 +376,14 @@ describe("a shared inbox on PostgreSQL", () => {
     }
   }, 60_000);
 
-  it("PostgreSQL stops while a worker waits: the call is denied with source error well before its deadline; once it is back the next prompt is asked and answered", async () => {
+  it("PostgreSQL stops while a worker waits: the call is denied with source error well before its deadline; once it is back the question is withdrawn (a late Approve is refused) and the next prompt is asked and answered", async () => {
     const checks: Array<Record<string, unknown>> = [];
     const w = await localWorker("outage", { emit: (e: string, d: Record<string, unknown>) => e === "gate.check" && checks.push(d) });
     try {
       const started = Date.now();
       const waiting = w.prompt({ command: "ls" });
       await expect.poll(async () => (await w.store.pending()).length).toBe(1);
+      const [asked] = await w.store.pending();
       pg.pause();
       let answer: PromptAnswer;
       try {
@@ -399,6 +400,9 @@ describe("a shared inbox on PostgreSQL", () => {
           if (e.type === "question") void page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "back" } });
         });
         await page.pending();
+        // The denied question does not stay pending: the worker withdrew it once the database was back, so a late Approve is refused.
+        await expect.poll(async () => (await page.get(asked!.id))?.status, { timeout: 15_000 }).toBe("withdrawn");
+        expect(await page.settle(asked!.id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false, question: { status: "withdrawn" } });
         expect((await w.prompt({ command: "pwd" })).behavior).toBe("allow");
       } finally {
         await page.close();

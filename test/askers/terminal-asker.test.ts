@@ -176,6 +176,29 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     expect(String(d!.decision.note)).toMatch(/deadline passed/);
   });
 
+  it("withdraws a question on screen the moment its signal aborts (the client cancelled): one line says so, a late key decides nothing", async () => {
+    const q = { ...approvalOf("cancelled_tool", { x: 1 }), abortAfterMs: 2500, abortReason: "the client cancelled the call: user pressed Esc\u001b[2J" };
+    const { term, dir } = asking({ questions: [q] });
+    await term.until(/\[a\] approve/, WAIT);
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("⌫ cancelled_tool withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc?[2J); nobody waits for this answer any more.");
+    expect(s).not.toMatch(/\[a\] approve/);
+    term.keys("a");
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "expired", note: "withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc?[2J)" } }]);
+  });
+
+  it("withdraws a queued question when its signal aborts, and the one on screen stays", async () => {
+    const queued = { ...approvalOf("queued_gone", {}), abortAfterMs: 3000, abortReason: "the server stopped" };
+    const { term, dir } = asking({ questions: [approvalOf("shown_stays", {}), queued] });
+    await term.until(/shown_stays {2}\(1 more queued\)/, WAIT);
+    await term.until(/shown_stays\n/, WAIT);
+    expect(decisions(dir)).toMatchObject([{ index: 1, decision: { kind: "expired", note: "withdrawn: the asking side gave up (the server stopped)" } }]);
+    term.keys("a");
+    const s = await term.until(/FIXTURE DONE/, WAIT);
+    expect(s).toContain("⌫ queued_gone withdrawn: the asking side gave up (the server stopped)");
+    expect(decisions(dir)[1]).toEqual({ index: 0, decision: { kind: "approve", actor: ACTOR } });
+  });
+
   it("withdraws a queued question at its deadline, counts it out of the queue and says so after the current one", async () => {
     const { term, dir } = asking({ questions: [approvalOf("shown_tool", {}), approvalOf("queued_tool", {}, { timeoutMs: 1200 })] });
     await term.until(/shown_tool {2}\(1 more queued\)/, WAIT);

@@ -129,3 +129,23 @@ describe("HookServer over HTTP (no CLI)", () => {
     expect(() => new HookServer().url).toThrow("HookServer is not started — use await HookServer.start(...) (or await server.start())");
   });
 });
+
+describe("HookServer: the question leaves with the hook's request", () => {
+  it("the CLI's hook request closes while the Asker waits: its signal aborts at once, the record says the hook stopped waiting (source error)", async () => {
+    let handed: { signal: AbortSignal; questionId: string } | undefined;
+    const asker: Asker = { ask: (_q, options) => ((handed = options), new Promise(() => {})) };
+    await using hooks = await HookServer.start({ asker });
+    const body = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "make deploy" }, tool_use_id: "toolu_gone" });
+    const req = httpRequest(hooks.url, { method: "POST", headers: { "content-type": "application/json", ...hooks.authHeaders } });
+    req.on("error", () => undefined);
+    req.end(body);
+    await expect.poll(() => handed !== undefined).toBe(true);
+    expect(handed!.signal.aborted).toBe(false);
+    req.destroy();
+    await expect.poll(() => handed!.signal.aborted, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => hooks.decisions.length, { timeout: 1000 }).toBe(1);
+    expect(hooks.decisions[0]).toMatchObject({ tool: "Bash", id: "toolu_gone", via: "claude_hook", allowed: false, source: "error", asked: true, questionId: handed!.questionId });
+    expect(hooks.decisions[0]!.reason).toContain("the Claude CLI's hook stopped waiting (its request closed) before anyone answered");
+    expect(hooks.seen[0]).toMatchObject({ questionId: handed!.questionId, record: hooks.decisions[0] });
+  });
+});

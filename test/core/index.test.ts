@@ -61,6 +61,7 @@ describe("arc-agentkit public surface", () => {
       "type AgentOptions",
       "type AgentResult",
       "type Asker",
+      "type AskOptions",
       "type Autonomy",
       "CachedMemory",
       "Cancelled",

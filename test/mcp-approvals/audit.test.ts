@@ -52,13 +52,13 @@ describe("ApprovalAudit", () => {
     const [d] = audit.decisions;
     expect(d).toMatchObject({ tool: "Write", arguments: { file_path: "/etc/passwd" }, allowed: false, source: "asker", asked: true, reason: "/etc is out of scope", actor: "ci" });
     // The engine's record: id, via and kind joined the seed's fields when the four gates became one.
-    expect(Object.keys(d!).sort()).toEqual(["actor", "allowed", "arguments", "asked", "at", "id", "kind", "reason", "source", "tool", "via"]);
+    expect(Object.keys(d!).sort()).toEqual(["actor", "allowed", "arguments", "asked", "at", "id", "kind", "questionId", "reason", "source", "tool", "via"]);
     expect(new Date(d!.at).toISOString()).toBe(d!.at);
     expect(Object.isFrozen(d) && Object.isFrozen(d!.arguments)).toBe(true);
     expect(ctx.events).toEqual([
       {
         event: "gate.check",
-        data: { tool: "Write", id: null, via: "approval_server", allowed: false, source: "asker", asked: true, kind: "reject", reason: "/etc is out of scope", actor: "ci", at: d!.at },
+        data: { tool: "Write", id: null, questionId: null, via: "approval_server", allowed: false, source: "asker", asked: true, kind: "reject", reason: "/etc is out of scope", actor: "ci", at: d!.at },
       },
     ]);
   });

@@ -6,18 +6,21 @@
  * asks it before the run's model is sampled. Roots answer roots/list.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, RunContext, type Asker, type Decision, type Elicitation } from "../../src/index.js";
+import { Agent, ReActCognition, RunContext, type AskOptions, type Asker, type Decision, type Elicitation } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn } from "../../src/testing/index.js";
 import { EVERYTHING, NODE, captureLog, eventually, startEverythingHttp, type ServerProcess } from "./support.js";
 
-/** An Asker that answers from `answers` in order and records what it was asked. */
-function askerAnswering(...answers: Decision[]): Asker & { asked: Elicitation[] } {
+/** An Asker that answers from `answers` in order and records what it was asked (and the options it was handed). */
+function askerAnswering(...answers: Decision[]): Asker & { asked: Elicitation[]; options: Array<AskOptions | undefined> } {
   const asked: Elicitation[] = [];
+  const options: Array<AskOptions | undefined> = [];
   return {
     asked,
-    ask: async (q) => {
+    options,
+    ask: async (q, o) => {
       asked.push(q);
+      options.push(o);
       const a = answers.shift();
       if (!a) throw new Error(`scripted Asker: no answer left for ${JSON.stringify(q.question)}`);
       return a;
@@ -50,6 +53,9 @@ describe("elicitation -> the run's Asker", () => {
     expect(asker.asked).toHaveLength(1);
     const q = asker.asked[0]!;
     expect(q.source).toBe("mcp_elicitation");
+    // The question carries its request: a signal (aborted when the server gives up) and an id.
+    expect(asker.options[0]!.signal).toBeInstanceOf(AbortSignal);
+    expect(asker.options[0]!.questionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(q.form?.schema).toMatchObject({ type: "object", required: ["name"] });
     const text = result.toolCalls[0]!.result;
     expect(text).toContain("Ada Lovelace");
@@ -110,7 +116,10 @@ describe("sampling -> the run's LLM, through the gate", () => {
       const sampled = llm.requests[1]!;
       expect(sampled.maxTokens).toBe(42);
       expect(sampled.messages.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining("What is 6 x 7?") });
-      expect(checks).toContainEqual(expect.objectContaining({ via: "mcp_sampling", source: "asker", allowed: true }));
+      // Each gate record keeps the questionId its Asker was handed, with a signal.
+      expect(asker.options.map((o) => o!.signal instanceof AbortSignal)).toEqual([true, true]);
+      expect(checks).toContainEqual(expect.objectContaining({ via: "react", source: "asker", questionId: asker.options[0]!.questionId }));
+      expect(checks).toContainEqual(expect.objectContaining({ via: "mcp_sampling", source: "asker", allowed: true, questionId: asker.options[1]!.questionId }));
     });
   }
 

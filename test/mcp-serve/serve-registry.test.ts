@@ -260,7 +260,7 @@ describe("serveRegistry: the error contract", () => {
 });
 
 describe("serveRegistry: the guard", () => {
-  it("is consulted before validation and run; a denial's message is the result; it may replace arguments", async () => {
+  it("is consulted after validation (a malformed call is refused, the guard not asked) and before run; a denial's message is the result; it may replace arguments", async () => {
     const requests: Array<{ name: string; qualifiedName: string; arguments: Record<string, unknown> }> = [];
     const guard: ToolGuard = async (r) => {
       requests.push({ name: r.name, qualifiedName: r.qualifiedName, arguments: r.arguments });
@@ -278,11 +278,12 @@ describe("serveRegistry: the guard", () => {
     );
     const spec = await served([runCheck, guardedDeploy], { name: "engine", ctx: makeTestCtx(), guard });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
-    expect((await client.callTool({ name: "deploy", arguments: { bogus: 1 } })).content).toEqual([{ type: "text", text: "a reviewer said no" }]);
+    expect((await client.callTool({ name: "deploy", arguments: { bogus: 1 } })).content).toEqual([{ type: "text", text: "tool 'deploy' call rejected: unexpected argument(s) ['bogus']. Accepted arguments: ['target']" }]);
+    expect((await client.callTool({ name: "deploy", arguments: { target: "prod" } })).content).toEqual([{ type: "text", text: "a reviewer said no" }]);
     expect(deployRan).toBe(false);
     expect((await client.callTool({ name: "run_check", arguments: { name: "swap" } })).content).toEqual([{ type: "text", text: "swapped:lax:ok" }]);
     expect(requests).toEqual([
-      { name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { bogus: 1 } },
+      { name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { target: "prod" } },
       { name: "run_check", qualifiedName: "mcp__engine__run_check", arguments: { name: "swap" } },
     ]);
   });

@@ -7,15 +7,16 @@
  * the asking server's `ctx` (it is a `gate.check` target).
  */
 import { randomUUID } from "node:crypto";
-import type { Asker, Decision, Elicitation } from "../../agents/elicitation.js";
+import type { AskOptions, Asker, Decision, Elicitation } from "../../agents/elicitation.js";
 import { OptionsError } from "../../errors/options.error.js";
 import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
+import { verdictFromDecision } from "../../gate/decision-table.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { checkKnownKeys, checkTimeoutMs } from "../../util/options.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { InboxError } from "./inbox.error.js";
-import type { InboxEvent, InboxStore, StoredDecision, StoredQuestion } from "./inbox-store.js";
+import type { InboxEvent, InboxStore, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
@@ -27,16 +28,6 @@ export interface InboxAskerOptions {
   readonly worker?: string;
 }
 
-/** A question this asker settled (answered or timed out) whose gate record has not arrived yet. */
-interface Unconfirmed {
-  readonly id: string;
-  readonly callId: string | null;
-  readonly tool: string;
-}
-
-/** How many unconfirmed questions are remembered for matching a later `gate.check` (the oldest are forgotten). */
-const UNCONFIRMED_LIMIT = 256;
-
 function answerDecision(q: StoredQuestion): Decision {
   const a = q.answer!;
   // A form approved as shown sends the values the page showed (its stored arguments), nothing else.
@@ -44,27 +35,49 @@ function answerDecision(q: StoredQuestion): Decision {
   return Object.freeze({ kind: a.kind, actor: a.actor, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
 }
 
-/** The row the page shows as soon as the person answers (allowed as the answer says; the gate's record replaces it). */
+/**
+ * The row the page shows as soon as the person answers: the engine's own
+ * words for that answer (its decision table), keyed by the question id, which
+ * is the gate record's `questionId` — so the gate's record replaces it.
+ */
 function answeredRow(q: StoredQuestion): StoredDecision {
-  const a = q.answer!;
-  const allowed = a.kind !== "reject";
-  const reason = a.kind === "reject" ? a.note || `rejected by ${a.actor}` : a.kind === "modify" ? `approved by ${a.actor} with edited arguments` : `approved by ${a.actor}`;
-  return { id: q.id, tool: q.tool, allowed, source: "asker", asked: true, actor: a.actor, reason, at: q.settledAt ?? new Date().toISOString(), from: q.from, confirmed: false };
+  const v = verdictFromDecision(answerDecision(q), { tool: q.tool, arguments: q.arguments, via: q.source ?? "inbox", questionId: q.id }, undefined);
+  const { allowed, source, asked, actor, reason } = v.record;
+  return { id: q.id, tool: q.tool, allowed, source, asked, actor, reason, at: q.settledAt ?? v.record.at, from: q.from, confirmed: false };
+}
+
+/** How the asking side gave up, from its signal's reason: the deadline (`TimeoutError`) or anything else. */
+function withdrawal(signal: AbortSignal): Settlement {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === "string" && reason ? reason : "";
+  if ((reason as { name?: unknown } | undefined)?.name === "TimeoutError") {
+    return { status: "timed_out", reason: `timed out: ${why || "the deadline passed before anyone answered"}; the call was denied` };
+  }
+  return { status: "withdrawn", reason: `the asking side gave up${why ? ` (${why})` : ""}; the call is gone` };
 }
 
 /**
  * An `Asker` that asks on an inbox page. Each `ask()` becomes a pending
  * question in the store (tool, arguments, the elicitation's `source`, this
  * asker's `source` as "from", the deadline); the page's answer comes back as
- * the `Decision` (`actor` = the name typed on the page). At the request's
- * `timeoutMs` the question is marked timed out — a later click is told so
- * and decides nothing — and `ask()` answers `{ kind: "expired" }` (the asking
- * side has denied it already).
+ * the `Decision` (`actor` = the name typed on the page).
+ *
+ * A question carries its call: its store id is `AskOptions.questionId` (the
+ * gate record's `questionId`; a fresh UUID for a one-argument caller), and the
+ * moment `AskOptions.signal` aborts the question is withdrawn from the page
+ * (store status `timed_out` when the reason is the deadline, a
+ * `TimeoutError`; `withdrawn` otherwise) — a later click is told the call is
+ * gone and decides nothing — and `ask()` answers `{ kind: "expired" }`.
+ * At the request's own `timeoutMs` it is marked timed out the same way. When
+ * a shared store loses its database, `ask()` rejects at once (the call is
+ * denied) and the question is withdrawn as soon as the store is back, so a
+ * late Approve cannot claim success.
  *
  * It is also a `gate.check` target: pass it as the asking server's `ctx`
  * (`new ApprovalServer({ asker, ctx: asker })`) and the decisions list shows
  * every settled call — `auto_allow`, `autonomy`, `timeout` and `error` too —
- * with the gate's own `allowed` and reason.
+ * with the gate's own record; a record replaces the row of the question with
+ * the same `questionId`, nothing is matched by tool name.
  */
 export class InboxAsker implements Asker {
   /** Which run or server this asker's questions come from. */
@@ -72,9 +85,8 @@ export class InboxAsker implements Asker {
   /** Which process asks, when named. */
   readonly worker: string | undefined;
   readonly #store: InboxStore;
-  readonly #unconfirmed: Unconfirmed[] = [];
   /** Questions of this asker still pending on the page, by question id. */
-  readonly #pending = new Map<string, Unconfirmed>();
+  readonly #pending = new Set<string>();
 
   constructor(options: InboxAskerOptions) {
     if (options === null || typeof options !== "object") throw new OptionsError("inboxAsker", "options", `inboxAsker: options must be an object { store, source? }, got ${describeValue(options)}`);
@@ -94,15 +106,20 @@ export class InboxAsker implements Asker {
     this.worker = options.worker?.trim();
   }
 
-  /** Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline. */
-  async ask(request: Elicitation): Promise<Decision> {
+  /** Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts. */
+  async ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
       throw new OptionsError("InboxAsker.ask", "request", `InboxAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`);
     }
     const timeoutMs = checkTimeoutMs(request.timeoutMs, "InboxAsker.ask");
+    const questionId = options?.questionId === undefined ? randomUUID() : options.questionId;
+    // The id keys the store row and the page's element: a plain token only (the gate's are UUIDs).
+    if (typeof questionId !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(questionId)) {
+      throw new OptionsError("InboxAsker.ask", "questionId", `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got ${describeValue(questionId)}`);
+    }
     const now = Date.now();
     const question: StoredQuestion = {
-      id: randomUUID(),
+      id: questionId,
       callId: typeof request.toolCall?.id === "string" ? request.toolCall.id : null,
       tool: toolName(request),
       arguments: toolArguments(request),
@@ -114,10 +131,10 @@ export class InboxAsker implements Asker {
       deadlineAt: timeoutMs === undefined ? null : new Date(now + timeoutMs).toISOString(),
       status: "pending",
     };
-    return await this.#await(question, timeoutMs);
+    return await this.#await(question, timeoutMs, options?.signal);
   }
 
-  #await(question: StoredQuestion, timeoutMs: number | undefined): Promise<Decision> {
+  #await(question: StoredQuestion, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<Decision> {
     return new Promise<Decision>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let done = false;
@@ -126,89 +143,98 @@ export class InboxAsker implements Asker {
         done = true;
         unsubscribe();
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         this.#pending.delete(question.id);
         return true;
       };
-      const expired = (note: string): void => {
+      // True once this asker took the question back itself (its signal or its deadline): that settlement is an `expired` answer.
+      let withdrawing = false;
+      const expire = (note: string): void => {
         if (finish()) resolve(Object.freeze({ kind: "expired", note }));
       };
       const settled = (q: StoredQuestion): void => {
+        if (withdrawing && q.status !== "answered") return expire(q.reason ?? "withdrawn");
         if (!finish()) return;
         if (q.status === "answered") {
-          this.#remember(q);
           void this.#store.recordDecision(answeredRow(q)).catch(() => undefined);
           resolve(answerDecision(q));
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
         } else {
-          // An abandoned question already has its row (written by the sweep): the gate's record of this deny replaces it.
-          if (q.status === "abandoned") this.#remember(q);
+          // Withdrawn by the page's side (the inbox stopped), or abandoned: a deny that is not a policy decision.
+          // (A withdrawal this asker made itself is for a gate that has already moved on.)
           reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`));
         }
       };
+      // The asking side gave up (or the deadline fired): take the question off the page at once; whatever
+      // the store says, the wait ends now.
+      const withdraw = (settlement: Settlement): void => {
+        const note = settlement.status === "answered" ? "" : settlement.reason;
+        withdrawing = true;
+        this.#store.settle(question.id, settlement).then(
+          (r) => (!r.ok && r.question && r.question.status === "answered" ? settled(r.question) : expire(r.question?.reason ?? note)),
+          () => expire(note),
+        );
+      };
+      const onAbort = (): void => withdraw(withdrawal(signal!));
       const unsubscribe = this.#store.subscribe((event: InboxEvent) => {
         if (event.type === "settled" && event.question.id === question.id) settled(event.question);
-        // A shared store lost its database: no answer can be trusted to arrive, so the call is denied now (gate source `error`).
-        else if (event.type === "unavailable" && finish()) reject(event.error);
+        // A shared store lost its database: no answer can be trusted to arrive, so the call is denied now (gate
+        // source `error`), and the question is withdrawn once the store is back.
+        else if (event.type === "unavailable" && finish()) {
+          this.#withdrawWhenBack(question.id, `the asking process lost the inbox database and denied the call (${event.error.message}); the call is gone`);
+          reject(event.error);
+        }
       });
       if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          const note = `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied`;
-          // The deadline is kept here whatever the store does: a store that cannot be reached still ends the wait.
-          this.#store.settle(question.id, { status: "timed_out", reason: note }).then(
-            (r) => (r.question && r.question.status !== "pending" ? settled(r.question) : expired(note)),
-            () => expired(note),
-          );
-        }, timeoutMs);
+        timer = setTimeout(() => withdraw({ status: "timed_out", reason: `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied` }), timeoutMs);
       }
-      this.#pending.set(question.id, { id: question.id, callId: question.callId, tool: question.tool });
-      this.#store.put(question).catch((err: unknown) => {
-        if (finish()) reject(err);
+      this.#pending.add(question.id);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#store.put(question).then(
+        () => signal?.aborted && onAbort(),
+        (err: unknown) => {
+          if (finish()) reject(err);
+        },
+      );
+    });
+  }
+
+  /** Withdraw a question the asking side already denied: now if the store answers, else when it says it is `available` again. */
+  #withdrawWhenBack(id: string, reason: string): void {
+    const attempt = (): Promise<boolean> =>
+      this.#store.settle(id, { status: "withdrawn", reason }).then(
+        () => true,
+        () => false,
+      );
+    void attempt().then((ok) => {
+      if (ok) return;
+      const off = this.#store.subscribe((event) => {
+        if (event.type !== "available") return;
+        void attempt().then((again) => again && off());
       });
     });
   }
 
-  #remember(q: StoredQuestion): void {
-    this.#unconfirmed.push({ id: q.id, callId: q.callId, tool: q.tool });
-    if (this.#unconfirmed.length > UNCONFIRMED_LIMIT) this.#unconfirmed.shift();
-  }
-
-  /** The question a gate record is about: by tool-use id, else the oldest unconfirmed one with the same tool. */
-  #match(check: GateCheck): string | undefined {
-    if (!check.asked) return undefined;
-    let at = check.id !== null ? this.#unconfirmed.findIndex((u) => u.callId === check.id) : -1;
-    if (at < 0) at = this.#unconfirmed.findIndex((u) => u.tool === check.tool && (check.id === null || u.callId === null));
-    if (at < 0) return undefined;
-    return this.#unconfirmed.splice(at, 1)[0]!.id;
-  }
-
-  /**
-   * The asking side gave up on a question still on the page (its own deadline
-   * fired first, the client cancelled, the server stopped): mark it so, so a
-   * click on it is told and decides nothing.
-   */
-  #withdraw(check: GateCheck): void {
-    if (!check.asked || (check.source !== "timeout" && check.source !== "error")) return;
-    const all = [...this.#pending.values()];
-    const hit = (check.id !== null ? all.find((p) => p.callId === check.id) : undefined) ?? all.find((p) => p.tool === check.tool && (check.id === null || p.callId === null));
-    if (!hit) return;
-    this.#pending.delete(hit.id);
-    const settlement = check.source === "timeout" ? { status: "timed_out" as const, reason: `timed out: ${check.reason}` } : { status: "withdrawn" as const, reason: check.reason };
-    void this.#store.settle(hit.id, settlement).catch(() => undefined);
-  }
-
   /**
    * A `gate.check` target: each record becomes (or replaces) a row of the
-   * decisions list; a timeout or abandonment also withdraws the question
-   * from the page. Other events are ignored. Never throws.
+   * decisions list, keyed by the record's `questionId` when someone was
+   * asked; a timeout or abandonment of a question still on the page also
+   * withdraws it (for a caller that passed no signal). Other events are
+   * ignored. Never throws.
    */
   emit(event: string, data: Record<string, unknown>): void {
     if (event !== "gate.check" || !data || typeof data !== "object") return;
     const check = data as unknown as GateCheck;
     if (typeof check.tool !== "string" || !GATE_SOURCES.includes(check.source)) return;
-    this.#withdraw(check);
+    const questionId = typeof check.questionId === "string" ? check.questionId : null;
+    if (questionId !== null && this.#pending.has(questionId) && (check.source === "timeout" || check.source === "error")) {
+      this.#pending.delete(questionId);
+      const settlement: Settlement = check.source === "timeout" ? { status: "timed_out", reason: `timed out: ${check.reason}` } : { status: "withdrawn", reason: check.reason };
+      void this.#store.settle(questionId, settlement).catch(() => undefined);
+    }
     const row: StoredDecision = {
-      id: this.#match(check) ?? randomUUID(),
+      id: questionId ?? randomUUID(),
       tool: check.tool,
       allowed: check.allowed === true,
       source: check.source as GateSource,

@@ -7,7 +7,9 @@
  */
 import type { Asker } from "../../agents/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
-import { checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateSubject } from "../../gate/index.js";
+import { isDeepStrictEqual } from "node:util";
+import { answeredVerdict, checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../../gate/index.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
@@ -26,6 +28,8 @@ export interface ApprovalGuardRequest {
   readonly arguments: unknown;
   /** The call's context; its cancellation abandons a pending ask. */
   readonly ctx?: RunContext;
+  /** The model's tool-use id, when the client sent one (`claudecode/toolUseId` in the call's `_meta`). */
+  readonly toolUseId?: string;
 }
 
 /** A guard's answer: run (with these arguments, when a reviewer edited them) or refuse (with this message). */
@@ -45,6 +49,18 @@ export interface ApprovalGuardOptions {
   readonly auditPath?: string;
   /** An array to append decisions to (e.g. to share one audit list); a new one by default. */
   readonly decisions?: ApprovalDecision[];
+  /**
+   * Asked once: the `ApprovalServer` (anything with its `decisions`) the
+   * Claude CLI consults first, as its `--permission-prompt-tool`, for the
+   * same calls. That seam asks the person — the CLI sends it the tool-use
+   * id — and this guard takes its answer for a call whose `_meta` names the
+   * same tool-use id (`claudecode/toolUseId`), the same tool
+   * (`mcp__<server>__<tool>`) and the same arguments it allowed (edited ones
+   * included): recorded here with that answer's facts and `questionId`,
+   * `asked: false`. Any other call (no id, another id, other arguments, a
+   * client that is not the CLI) is asked here as usual.
+   */
+  readonly answeredBy?: { readonly decisions: readonly GateRecord[] };
 }
 
 /** A `ToolGuard` for `serveRegistry({ guard })`, with its audit. */
@@ -67,12 +83,16 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
   const asker = checkAsker(options?.asker, "approvalGuard");
   const timeoutMs = checkTimeoutMs(options.timeoutMs, "approvalGuard");
   const audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath, decisions: options.decisions });
+  const answeredBy = checkAnsweredBy(options.answeredBy);
   const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
     const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard" };
     // No autoAllow and no tier here: a tool that requires approval is asked about under every tier.
-    const verdict = isJsonObject(request.arguments)
+    const earlier = answeredBy && request.toolUseId ? answeredAt(answeredBy.decisions, request.toolUseId, subject) : undefined;
+    const verdict = earlier
+      ? answeredVerdict({ ...subject, id: request.toolUseId }, earlier)
+      : isJsonObject(request.arguments)
       ? await gateVerdict({
           ...subject,
           asker,
@@ -87,4 +107,22 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
     return { allowed: false, message: notRunMessage(name, final) };
   };
   return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
+}
+
+function checkAnsweredBy(value: ApprovalGuardOptions["answeredBy"]): ApprovalGuardOptions["answeredBy"] {
+  if (value === undefined) return undefined;
+  if (!value || typeof value !== "object" || !Array.isArray((value as { decisions?: unknown }).decisions)) {
+    throw new OptionsError("approvalGuard", "answeredBy", "approvalGuard: answeredBy must be the ApprovalServer the Claude CLI asks first (anything with a decisions list), or be left unset");
+  }
+  return value;
+}
+
+/** The approval prompt's allowing record for this tool use, tool and arguments (newest first), if there is one. */
+function answeredAt(decisions: readonly GateRecord[], toolUseId: string, subject: GateSubject): GateRecord | undefined {
+  for (let i = decisions.length - 1; i >= 0; i--) {
+    const d = decisions[i]!;
+    if (d.id !== toolUseId || d.tool !== subject.tool || d.via !== "approval_server") continue;
+    return d.allowed && isDeepStrictEqual(d.updatedArguments ?? d.arguments, subject.arguments) ? d : undefined;
+  }
+  return undefined;
 }

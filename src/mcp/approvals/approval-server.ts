@@ -253,7 +253,7 @@ export class ApprovalServer implements AsyncDisposable {
 
   /** The path of the JSONL audit file, when `auditPath` was given. */
   get auditPath(): string | undefined {
-    return this.audit.sink?.path;
+    return this.audit.auditPath;
   }
 
   /** True between `start()` and `stop()`. */
@@ -309,7 +309,7 @@ export class ApprovalServer implements AsyncDisposable {
   start(): Promise<this> {
     return this.serialise(async () => {
       if (this.running) return;
-      await this.audit.sink?.check();
+      await this.audit.check();
       const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token", ...this.sessionLimits });
       let written: WrittenMcpConfig | null = null;
       try {

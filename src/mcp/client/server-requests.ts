@@ -11,8 +11,9 @@ import type { Decision, Elicitation } from "../../agents/elicitation.js";
 import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../agents/llm.js";
 import type { RunContext } from "../../context/run-context.js";
+import { randomUUID } from "node:crypto";
 import { OptionsError } from "../../errors/options.error.js";
-import { emitGateCheck } from "../../gate/gate-record.js";
+import { GateRecorder } from "../../gate/gate-recorder.js";
 import { gateVerdict } from "../../gate/gate.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
@@ -83,6 +84,8 @@ export class ServerRequests {
   private currentRoots: readonly Root[];
   /** Sampling and elicitation requests being answered now. */
   private pending = 0;
+  /** The gate's recorder for sampling verdicts (`gate.check` on the run). */
+  private readonly recorder = new GateRecorder({ where: "MCPClient" });
 
   constructor(
     private readonly server: string,
@@ -105,7 +108,7 @@ export class ServerRequests {
 
   /** Install the three handlers on `session` (before `connect`). */
   install(session: Client): void {
-    session.setRequestHandler(sdkTypes.ElicitRequestSchema, (request) => this.bounded(() => this.elicit(request)));
+    session.setRequestHandler(sdkTypes.ElicitRequestSchema, (request, extra) => this.bounded(() => this.elicit(request, extra.signal)));
     session.setRequestHandler(sdkTypes.CreateMessageRequestSchema, (request, extra) => this.bounded(() => this.sample(request, extra.signal)));
     session.setRequestHandler(sdkTypes.ListRootsRequestSchema, () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
   }
@@ -127,8 +130,13 @@ export class ServerRequests {
     }
   }
 
-  /** `elicitation/create` -> the run's Asker; its Decision mapped back to accept / decline / cancel. */
-  async elicit(request: ElicitRequest): Promise<ElicitResult> {
+  /**
+   * `elicitation/create` -> the run's Asker, handed `{ signal, questionId }`:
+   * the request's signal (the server cancelled, timed out or went away) so the
+   * Asker withdraws the question, and a fresh id. Its Decision is mapped back
+   * to accept / decline / cancel.
+   */
+  async elicit(request: ElicitRequest, signal: AbortSignal = new AbortController().signal): Promise<ElicitResult> {
     const asker = this.ctx?.asker;
     if (!asker) {
       getLogger().warn(`MCP ${this.server} asked the user something (elicitation/create) and the run has no Asker: declined. Pass ctx with an asker to MCPClient.open() to answer.`);
@@ -141,7 +149,7 @@ export class ServerRequests {
         : { question: params.message, form: { schema: params.requestedSchema as Record<string, unknown> }, source: ELICITATION_SOURCE };
     let decision: Decision;
     try {
-      decision = await asker.ask(Object.freeze(question));
+      decision = await asker.ask(Object.freeze(question), Object.freeze({ signal, questionId: randomUUID() }));
     } catch (err) {
       getLogger().warn(`MCP ${this.server}: the Asker threw on an elicitation (${err instanceof Error ? err.message : String(err)}): cancelled`);
       return { action: "cancel" };
@@ -164,10 +172,9 @@ export class ServerRequests {
     const maxTokens = Math.min(p.maxTokens, this.limits.maxSamplingTokens);
     const asked = maxTokens < p.maxTokens ? `up to ${maxTokens} tokens; it asked for ${p.maxTokens}` : `up to ${maxTokens} tokens`;
     const hints = (p.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => typeof n === "string" && n !== "");
-    const verdict = await gateVerdict({
-      tool: "sampling/createMessage",
-      arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens },
-      via: SAMPLING_VIA,
+    const subject = { tool: "sampling/createMessage", arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens }, via: SAMPLING_VIA };
+    const given = await gateVerdict({
+      ...subject,
       // Asked under every tier unless this server was allowed (allowSampling): a server must not spend the model unseen.
       requiresApproval: !this.limits.allowSampling,
       asker: ctx.asker,
@@ -176,7 +183,7 @@ export class ServerRequests {
       signal,
       question: `MCP ${this.server} asks to use the model (sampling, ${asked}). Allow?`,
     });
-    emitGateCheck(ctx, verdict.record);
+    const verdict = await this.recorder.record(subject, given, ctx);
     if (!verdict.allowed) throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `sampling refused: ${verdict.refusal}`);
     // The request names no model: hints are advisory, and the provider's
     // default decides (a hint such as "claude" is not a model id).

@@ -37,18 +37,21 @@ export interface ToolGuardRequest {
   readonly name: string;
   /** `mcp__<server>__<name>`. */
   readonly qualifiedName: string;
-  /** The call's arguments as received (not yet validated). */
+  /** The call's arguments as received (already checked against the tool's schema when the tool can check them). */
   readonly arguments: Record<string, unknown>;
   /** The call's context (cancelled with the run, or when the client cancels the request). */
   readonly ctx: RunContext;
+  /** The model's tool-use id when the client sent one in the request's `_meta` (the Claude CLI: `claudecode/toolUseId`). */
+  readonly toolUseId?: string;
 }
 
 /** A guard's answer: run (optionally with replaced arguments), or refuse with the text the model reads. */
 export type ToolGuardResult = { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
 
 /**
- * Consulted (only when given) after the cancellation check and before
- * argument validation and `run()`. A denial becomes an `isError` result whose
+ * Consulted (only when given) after the cancellation check and argument
+ * validation (a malformed call is refused with the `ToolArgumentError` text,
+ * nobody asked), before `run()`. A denial becomes an `isError` result whose
  * text is `message`; the tool body never runs. A guard that throws or rejects
  * is a denial too (`tool 'x' was not run: its guard failed: ...`).
  */
@@ -219,9 +222,12 @@ export function makeCallHandler(
         );
       };
       if (!guard) return run(args);
+      // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
+      const malformed = argumentError(served, args);
+      if (malformed !== undefined) return finish(textResult(malformed, true));
       let verdict: Promise<ToolGuardResult>;
       try {
-        verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child });
+        verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child, ...toolUseIdOf(request) });
       } catch (err) {
         verdict = Promise.reject(err);
       }
@@ -234,6 +240,22 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/** `{ toolUseId }` from the request's `_meta` (`claudecode/toolUseId`, as the Claude CLI sends it), or nothing. */
+function toolUseIdOf(request: CallToolRequest): { toolUseId?: string } {
+  const id = (request.params._meta as Record<string, unknown> | undefined)?.["claudecode/toolUseId"];
+  return typeof id === "string" && id !== "" ? { toolUseId: id } : {};
+}
+
+/** The `ToolArgumentError` text when `args` do not fit the served tool's schema; `undefined` when they do (or it cannot tell). */
+function argumentError(served: ServedTool, args: Record<string, unknown>): string | undefined {
+  try {
+    served.tool.checkArguments?.(args);
+    return undefined;
+  } catch (err) {
+    return err instanceof ToolArgumentError ? err.message : undefined;
+  }
 }
 
 /** A request whose signal the SDK aborted before the handler ran: a client's cancel (a string reason) or the connection closing. */

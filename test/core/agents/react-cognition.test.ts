@@ -132,6 +132,8 @@ describe("the loop", () => {
       { event: "agent.start", data: { agent: "dev", task: "do the thing" } },
       { event: "llm.turn", data: { step: 1, content: "", toolCalls: ["run_check"] } },
       { event: "tool.call", data: { id: "c1", tool: "run_check" } },
+      // An ungated call is recorded too, as the approval server records one (source autonomy, nobody asked).
+      { event: "gate.check", data: expect.objectContaining({ tool: "run_check", via: "react", allowed: true, source: "autonomy", asked: false, questionId: null }) },
       { event: "tool.result", data: { id: "c1", tool: "run_check", ok: true } },
       { event: "llm.turn", data: { step: 2, content: "done", toolCalls: [] } },
       { event: "agent.end", data: { agent: "dev", stopReason: "complete", steps: 2 } },
@@ -308,14 +310,16 @@ describe("stop reasons", () => {
 describe("gating", () => {
   const approve: Decision = { kind: "approve", actor: "ops", note: "looks fine" };
 
-  it('under "auto" a side-effecting call runs without asking', async () => {
+  it('under "auto" a side-effecting call runs without asking, recorded as source autonomy', async () => {
     const deploy = toolReturning("deploy", "deployed");
     const asker = askerAnswering(approve);
     const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { asker });
     expect(asker.asked).toEqual([]);
     expect(deploy.ran).toEqual([{ target: "prod" }]);
     expect(result.toolCalls[0]!.ok).toBe(true);
-    expect(ctx.eventsNamed("gate.check")).toEqual([]);
+    expect(ctx.eventsNamed("gate.check").map((e) => e.data)).toEqual([
+      { tool: "deploy", id: "c1", questionId: null, via: "react", allowed: true, source: "autonomy", asked: false, kind: null, actor: null, reason: `autonomy "auto" does not gate 'deploy'; no one was asked`, at: expect.any(String) },
+    ]);
   });
 
   it('under "gated" every side-effecting call asks ctx.asker; read-only calls do not', async () => {
@@ -356,7 +360,7 @@ describe("gating", () => {
     expect(ctx.eventsNamed("gate.check")).toEqual([
       {
         event: "gate.check",
-        data: { tool: "deploy", id: "c1", via: "react", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "approved by ops: looks fine", at: expect.any(String) },
+        data: { tool: "deploy", id: "c1", questionId: expect.any(String), via: "react", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "approved by ops: looks fine", at: expect.any(String) },
       },
     ]);
     expect(ctx.events.map((e) => e.event)).toEqual(["agent.start", "llm.turn", "tool.call", "gate.check", "tool.result", "llm.turn", "agent.end"]);
@@ -400,6 +404,7 @@ describe("gating", () => {
         data: {
           tool: "deploy",
           id: "c1",
+          questionId: expect.any(String),
           via: "react",
           allowed: false,
           source: "asker",
@@ -428,7 +433,7 @@ describe("gating", () => {
     expect(deploy.ran).toEqual([]);
     expect(toolMessage(llm.requests[1]!, "c1")!.content).toBe(text);
     expect(ctx.eventsNamed("gate.check")).toEqual([
-      { event: "gate.check", data: { tool: "deploy", id: "c1", via: "react", allowed: false, source: "error", asked: true, kind: null, actor: null, reason, at: expect.any(String) } },
+      { event: "gate.check", data: { tool: "deploy", id: "c1", questionId: expect.any(String), via: "react", allowed: false, source: "error", asked: true, kind: null, actor: null, reason, at: expect.any(String) } },
     ]);
     expect(result.stopReason).toBe("complete");
   });
@@ -449,7 +454,7 @@ describe("gating", () => {
     const reason = "approval for 'deploy' failed: it needs approval and there is no Asker to ask (pass asker to the RunContext); denied (not a policy decision)";
     const text = `tool 'deploy' was not run: ${reason}`;
     expect(result.toolCalls[0]).toMatchObject({ ok: false, result: text });
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({ tool: "deploy", id: "c1", via: "react", allowed: false, source: "error", asked: false, kind: null, actor: null, reason, at: expect.any(String) });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({ tool: "deploy", id: "c1", questionId: null, via: "react", allowed: false, source: "error", asked: false, kind: null, actor: null, reason, at: expect.any(String) });
   });
 
   it("an Asker answering with a non-Decision is a refusal", async () => {

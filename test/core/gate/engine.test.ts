@@ -226,7 +226,7 @@ describe("the verdict and its record", () => {
     expect(v.record).toMatchObject({ tool: "Write", id: "toolu_1", via: "approval_server", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops" });
     expect(v.record.arguments).toEqual({ file_path: "out.txt" });
     expect(v.record.updatedArguments).toEqual({ file_path: "/tmp/x" });
-    expect(Object.keys(gateCheckOf(v.record)).sort()).toEqual(["actor", "allowed", "asked", "at", "id", "kind", "reason", "source", "tool", "via"]);
+    expect(Object.keys(gateCheckOf(v.record)).sort()).toEqual(["actor", "allowed", "asked", "at", "id", "kind", "questionId", "reason", "source", "tool", "via"]);
   });
 
   it("the closed source set", () => {

@@ -38,6 +38,8 @@ export interface GateSetup {
   readonly requiresApproval?: boolean;
   /** The hook only: its own policy instead of the Asker. */
   readonly decide?: HookServerOptions["decide"];
+  /** Every entry point: the JSONL audit file its recorder writes (`/dev/full`: every append fails). */
+  readonly auditPath?: string;
 }
 
 /** One call through one entry point, reduced. */
@@ -54,17 +56,34 @@ export interface GateOutcome {
   readonly checks: readonly RunEvent["data"][];
   /** How many times the Asker was invoked. */
   readonly askerCalls: number;
+  /** The `questionId` the Asker was handed each time (`AskOptions`); `"(none)"` when it got no options. */
+  readonly questionIds: readonly string[];
+  /** Whether each ask got an `AbortSignal`. */
+  readonly signals: readonly boolean[];
   /** The hook only: its `seen` entry. */
   readonly seen?: Readonly<Record<string, unknown>>;
 }
 
 const TARGET = { type: "object", properties: { target: {} }, required: ["target"], additionalProperties: true } as const;
 
-function counted(make: GateSetup["asker"], cancel: () => void): { asker: Asker; calls: () => number } {
+function counted(make: GateSetup["asker"], cancel: () => void): { asker: Asker; calls: () => number; seen: Pick<GateOutcome, "questionIds" | "signals"> } {
   const inner = make(cancel);
-  let n = 0;
-  return { asker: { ask: (r) => (n++, inner.ask(r)) }, calls: () => n };
+  const questionIds: string[] = [];
+  const signals: boolean[] = [];
+  return {
+    asker: {
+      ask: (r, options) => {
+        questionIds.push(options?.questionId ?? "(none)");
+        signals.push(options?.signal instanceof AbortSignal);
+        return inner.ask(r, options);
+      },
+    },
+    calls: () => questionIds.length,
+    seen: { questionIds, signals },
+  };
 }
+
+const audit = (setup: GateSetup) => (setup.auditPath ? { auditPath: setup.auditPath } : {});
 
 function deployTool(requiresApproval: boolean, ran: Array<Record<string, unknown>>) {
   return tool({ name: "deploy", description: "Deploy.", input: TARGET, sideEffecting: true, requiresApproval }, function deploy(input: Record<string, unknown>) {
@@ -77,10 +96,10 @@ async function viaReact(setup: GateSetup): Promise<GateOutcome> {
   const ran: Array<Record<string, unknown>> = [];
   const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: { ...ARGS } }] }), new Turn({ content: "done" })]);
   let cancel = (): void => {};
-  const { asker, calls } = counted(setup.asker, () => cancel());
+  const { asker, calls, seen } = counted(setup.asker, () => cancel());
   const ctx = makeTestCtx({ llm, asker, autonomy: setup.autonomy ?? "gated" });
   cancel = () => ctx.cancel();
-  const cognition = new ReActCognition({ tools: [deployTool(setup.requiresApproval ?? false, ran)], ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}) });
+  const cognition = new ReActCognition({ tools: [deployTool(setup.requiresApproval ?? false, ran)], ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
   const result = await new Agent({ name: "dev", cognition }).run("deploy it", ctx);
   const checks = ctx.eventsNamed("gate.check").map((e) => e.data);
   const call = result.toolCalls[0];
@@ -88,19 +107,21 @@ async function viaReact(setup: GateSetup): Promise<GateOutcome> {
     allowed: ran.length > 0,
     ...(ran.length ? { ranWith: ran[0] } : {}),
     message: call?.result ?? "",
-    record: checks[0],
+    record: cognition.decisions[0] as unknown as Record<string, unknown>,
     checks,
     askerCalls: calls(),
+    ...seen,
   };
 }
 
 async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
   const controller = new AbortController();
-  const { asker, calls } = counted(setup.asker, () => controller.abort());
+  const { asker, calls, seen } = counted(setup.asker, () => controller.abort());
   await using server = await ApprovalServer.open({
     asker,
     ctx,
+    ...audit(setup),
     ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}),
     ...(setup.autoAllow ? { autoAllow: setup.autoAllow } : {}),
     ...(setup.autoAllowWhen ? { autoAllowWhen: setup.autoAllowWhen } : {}),
@@ -123,6 +144,7 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
     record: server.decisions[0] as unknown as Record<string, unknown>,
     checks: ctx.eventsNamed("gate.check").map((e) => e.data),
     askerCalls: calls(),
+    ...seen,
   };
 }
 
@@ -130,8 +152,8 @@ async function viaGuard(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
   const ran: Array<Record<string, unknown>> = [];
   const controller = new AbortController();
-  const { asker, calls } = counted(setup.asker, () => controller.abort());
-  const guard = approvalGuard({ asker, ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}) });
+  const { asker, calls, seen } = counted(setup.asker, () => controller.abort());
+  const guard = approvalGuard({ asker, ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
   await using spec = await serveRegistry([deployTool(setup.requiresApproval ?? true, ran)], { name: "engine", ctx, guard });
   await spec.start();
   await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
@@ -149,6 +171,7 @@ async function viaGuard(setup: GateSetup): Promise<GateOutcome> {
     record: guard.decisions[0] as unknown as Record<string, unknown>,
     checks: ctx.eventsNamed("gate.check").map((e) => e.data),
     askerCalls: calls(),
+    ...seen,
   };
 }
 
@@ -167,8 +190,8 @@ export function post(url: string, headers: Record<string, string>, body: string)
 
 async function viaHook(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
-  const { asker, calls } = counted(setup.asker, () => ctx.cancel());
-  await using hooks = await HookServer.start({ ctx, ...(setup.decide ? { decide: setup.decide } : { asker }), ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}) });
+  const { asker, calls, seen } = counted(setup.asker, () => ctx.cancel());
+  await using hooks = await HookServer.start({ ctx, ...(setup.decide ? { decide: setup.decide } : { asker }), ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
   const doc = { hook_event_name: "PreToolUse", session_id: "s1", tool_name: "deploy", tool_input: { ...ARGS }, tool_use_id: "c1" };
   const res = await post(hooks.url, { ...hooks.authHeaders }, JSON.stringify(doc));
   const out = (JSON.parse(res.text) as { hookSpecificOutput?: { permissionDecision: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } }).hookSpecificOutput;
@@ -177,11 +200,12 @@ async function viaHook(setup: GateSetup): Promise<GateOutcome> {
     allowed,
     ...(allowed ? { ranWith: out?.updatedInput ?? { ...ARGS } } : {}),
     message: out?.permissionDecisionReason ?? "",
-    // The hook's own audit trail (`seen`) carries the decision, source and asked; the engine's record is its gate.check.
-    record: ctx.eventsNamed("gate.check")[0]?.data ?? (hooks.seen[0] as unknown as Record<string, unknown>),
+    // The engine's record (the recorder's list); the hook's own trail (`seen`) is a view of it.
+    record: hooks.decisions[0] as unknown as Record<string, unknown>,
     seen: hooks.seen[0] as unknown as Record<string, unknown>,
     checks: ctx.eventsNamed("gate.check").map((e) => e.data),
     askerCalls: calls(),
+    ...seen,
   };
 }
 

@@ -87,7 +87,7 @@ const CASES: Case[] = [
     name: 'autonomy "auto", no requiresApproval: ungated where there is a tier (the hook has none)',
     setup: { asker: reject, autonomy: "auto", requiresApproval: false },
     all: rejected,
-    per: { react: { allowed: true, source: null, asked: false }, mcp_guard: { allowed: true, source: null, asked: false }, approval_server: { allowed: true, source: "autonomy", asked: false, actor: null } },
+    per: { react: { allowed: true, source: "autonomy", asked: false, actor: null }, mcp_guard: { allowed: true, source: null, asked: false }, approval_server: { allowed: true, source: "autonomy", asked: false, actor: null } },
   },
   { name: 'autonomy "gated" asks', setup: { asker: reject, autonomy: "gated", requiresApproval: false }, all: rejected, per: { mcp_guard: { allowed: true, source: null, asked: false } } },
   {
@@ -101,6 +101,18 @@ const CASES: Case[] = [
     setup: { asker: (cancel) => ({ ask: () => (setTimeout(cancel, 20), new Promise<Decision>(() => {})) }) },
     all: denied("error"),
     reasonComparable: false,
+  },
+  {
+    // /dev/full opens for appending and refuses every write (ENOSPC): the recorder's one policy turns the allow into a deny everywhere.
+    name: "an audit sink that fails: an approve is denied at every entry point",
+    setup: { asker: answering({ kind: "approve", actor: "ops" }), auditPath: "/dev/full" },
+    all: { allowed: false, source: "error", asked: true, actor: null },
+  },
+  {
+    name: "an audit sink that fails: an ungated call is denied too (ReAct and ApprovalServer record it as autonomy first)",
+    setup: { asker: reject, autonomy: "auto", requiresApproval: false, auditPath: "/dev/full" },
+    all: rejected,
+    per: { react: { allowed: false, source: "error", asked: false, actor: null }, approval_server: { allowed: false, source: "error", asked: false, actor: null }, mcp_guard: { allowed: true, source: null, asked: false } },
   },
   {
     name: "a Decision whose kind getter throws",
@@ -117,7 +129,7 @@ const CASES: Case[] = [
 
 /** The payload with what legitimately differs by entry point normalised. */
 function normalised(check: Readonly<Record<string, unknown>>, reasonComparable: boolean): Record<string, unknown> {
-  const { at, via: _via, id: _id, ...rest } = check;
+  const { at, via: _via, id: _id, questionId: _q, ...rest } = check;
   expect(new Date(String(at)).toISOString()).toBe(at);
   const tool = String(rest.tool).replace("mcp__engine__", "");
   const reason = String(rest.reason).replaceAll("mcp__engine__deploy", "deploy");
@@ -136,9 +148,15 @@ function check(entry: EntryPoint, out: GateOutcome, want: Expect): void {
   expect(out.checks).toHaveLength(1);
   expect(out.record).toMatchObject({ allowed: want.allowed, source: want.source, asked: want.asked, ...(want.actor !== undefined ? { actor: want.actor } : {}) });
   expect(out.askerCalls).toBe(want.asked ? 1 : 0);
+  // The question carries its call: the Asker got a signal and an id, and the record (and its gate.check) keeps that id.
+  expect(out.signals).toEqual(want.asked ? [true] : []);
+  const questionId = want.asked ? out.questionIds[0] : null;
+  if (want.asked) expect(questionId).toMatch(/^[0-9a-f-]{36}$/);
+  expect({ entry, questionId: out.record?.questionId }).toEqual({ entry, questionId });
+  expect(out.checks[0]).toMatchObject({ questionId });
   expect(out.checks[0]).toMatchObject({ via: entry, allowed: want.allowed, source: want.source, asked: want.asked });
   expect(out.checks[0]).not.toHaveProperty("arguments");
-  if (out.seen) expect(out.seen).toMatchObject({ source: want.source, asked: want.asked, decision: want.allowed ? "allow" : "deny" });
+  if (out.seen) expect(out.seen).toMatchObject({ source: want.source, asked: want.asked, decision: want.allowed ? "allow" : "deny", questionId, record: out.record });
 }
 
 describe("one table, four entry points", () => {

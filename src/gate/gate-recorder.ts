@@ -1,0 +1,113 @@
+/**
+ * @module gate/gate-recorder
+ * THE recorder: where every settled gate call goes, through one object with
+ * sinks — the audit file (when configured), the in-memory list, then the
+ * `gate.check` event — in that order, before the asking side hears the
+ * answer. Every entry point (the ReAct loop, `ApprovalServer`,
+ * `approvalGuard`, the Claude hook, sampling) records through it, so the
+ * audit-failure policy is one rule, stated once here.
+ */
+import { OptionsError } from "../errors/options.error.js";
+import { errorLine } from "../util/format.js";
+import { getLogger } from "../util/logger.js";
+import { errorVerdict, type GateSubject, type GateVerdict } from "./decision-table.js";
+import { emitGateCheck, type GateEventTarget, type GateRecord } from "./gate-record.js";
+import { JsonlAuditSink } from "./jsonl-audit-sink.js";
+
+/** Where a record is made durable: resolves once it is, rejects when it could not be (the JSONL sink is one). */
+export interface GateAuditSink {
+  append(record: GateRecord): Promise<void>;
+}
+
+/** Options of a `GateRecorder`. */
+export interface GateRecorderOptions {
+  /** Where `gate.check` events go (best-effort). */
+  readonly ctx?: GateEventTarget;
+  /** A JSONL file to append each record to (created 0600; its directory must exist). */
+  readonly auditPath?: string;
+  /** Any other durable sink instead of `auditPath` (one of the two at most). */
+  readonly audit?: GateAuditSink;
+  /** The array to append records to (to share one list between entry points); a new one by default. */
+  readonly decisions?: GateRecord[];
+  /** Who owns this recorder, for option errors (`"approvals"`, `"ReActCognition"`). Default `"approvals"`. */
+  readonly where?: string;
+}
+
+/**
+ * One recorder with sinks. The audit-failure policy, the same for every
+ * entry point: when the durable sink cannot take a record, an allow becomes
+ * a deny (source `error`, "the decision could not be written to the audit
+ * file ...") — a decision that could not be recorded is not given — and that
+ * deny is offered to the sink too; a deny stays a deny. The in-memory list
+ * and the event always get the final record. Never throws.
+ */
+export class GateRecorder {
+  /** Every record, in the order settled. */
+  readonly decisions: GateRecord[];
+  /** The durable sink, when one was configured (a `JsonlAuditSink` for `auditPath`). */
+  readonly sink?: GateAuditSink;
+  private readonly ctx?: GateEventTarget;
+
+  /** @throws OptionsError naming a bad `ctx`, `decisions`, `auditPath` or `audit`. */
+  constructor(options: GateRecorderOptions = {}) {
+    const where = options.where ?? "approvals";
+    if (options.ctx !== undefined && typeof options.ctx?.emit !== "function") {
+      throw new OptionsError(where, "ctx", `${where}: ctx must have an emit(event, data) method (a RunContext), or be left unset`);
+    }
+    if (options.decisions !== undefined && !Array.isArray(options.decisions)) {
+      throw new OptionsError(where, "decisions", `${where}: decisions must be an array to append to, or be left unset`);
+    }
+    if (options.audit !== undefined && typeof options.audit?.append !== "function") {
+      throw new OptionsError(where, "audit", `${where}: audit must have an append(record) method returning a promise, or be left unset`);
+    }
+    if (options.audit !== undefined && options.auditPath !== undefined) {
+      throw new OptionsError(where, "audit", `${where}: give auditPath or audit, not both`);
+    }
+    this.decisions = options.decisions ?? [];
+    this.ctx = options.ctx;
+    this.sink = options.audit ?? (options.auditPath !== undefined ? new JsonlAuditSink(options.auditPath) : undefined);
+  }
+
+  /** The JSONL file's absolute path, when the sink is one. */
+  get auditPath(): string | undefined {
+    return this.sink instanceof JsonlAuditSink ? this.sink.path : undefined;
+  }
+
+  /** Fail early (`AuditSinkError`) when the JSONL file cannot be opened for appending; nothing to check otherwise. */
+  async check(): Promise<void> {
+    if (this.sink instanceof JsonlAuditSink) await this.sink.check();
+  }
+
+  /**
+   * Record a settled call (the engine's verdict) and return the verdict to
+   * answer with (an allow the sink refused comes back as a deny). Order: the
+   * durable sink, the in-memory list, then `gate.check` on `ctx` (or on
+   * `fallbackCtx`) without `arguments`. Never throws.
+   */
+  async record(subject: GateSubject, given: GateVerdict, fallbackCtx?: GateEventTarget): Promise<GateVerdict> {
+    let verdict = given;
+    if (this.sink) {
+      try {
+        await this.sink.append(verdict.record);
+      } catch (err) {
+        warn(`approvals: ${errorLine(err)}`);
+        if (verdict.allowed) {
+          const why = `the decision could not be written to the audit file (${err instanceof Error ? err.message : String(err)})`;
+          verdict = errorVerdict({ ...subject, questionId: verdict.record.questionId }, why, verdict.asked);
+          await this.sink.append(verdict.record).catch(() => undefined);
+        }
+      }
+    }
+    this.decisions.push(verdict.record);
+    emitGateCheck(this.ctx ?? fallbackCtx, verdict.record);
+    return verdict;
+  }
+}
+
+function warn(message: string): void {
+  try {
+    getLogger().warn(message);
+  } catch {
+    // never let logging break an answer
+  }
+}

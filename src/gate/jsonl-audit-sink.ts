@@ -1,0 +1,72 @@
+/**
+ * @module gate/jsonl-audit-sink
+ * An append-only JSONL file of approval decisions, one line each, on disk
+ * before the asking side hears the answer.
+ */
+import { OptionsError } from "../errors/options.error.js";
+import { open } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { GateRecord } from "./gate-record.js";
+import { AuditSinkError } from "./audit-sink.error.js";
+
+/**
+ * Appends each decision as one JSON line and fsyncs it before `append()`
+ * resolves, so a process killed right after answering loses no decision it
+ * answered. Appends are serialized (lines never interleave) and opened with
+ * `O_APPEND`, so several processes may share one file. The file is created
+ * with mode 0600 (it holds tool arguments); an existing file keeps its mode.
+ * The directory must exist. Holds no descriptor between appends, so there is
+ * nothing to close.
+ */
+export class JsonlAuditSink {
+  /** The absolute path of the audit file. */
+  readonly path: string;
+  private tail: Promise<unknown> = Promise.resolve();
+  private dirSynced = false;
+
+  constructor(path: string) {
+    if (typeof path !== "string" || path === "") throw new OptionsError("JsonlAuditSink", "auditPath", `JsonlAuditSink: auditPath must be a non-empty file path, got ${JSON.stringify(path)}`);
+    this.path = resolve(path);
+  }
+
+  /** Open the file for appending and close it again: fails early (AuditSinkError) on a bad path. */
+  async check(): Promise<void> {
+    try {
+      const fh = await open(this.path, "a", 0o600);
+      await fh.close();
+    } catch (err) {
+      throw new AuditSinkError(this.path, "open", err);
+    }
+  }
+
+  /**
+   * Append one decision as a JSON line and flush it to disk. Resolves once
+   * the line is fsync'd; rejects with `AuditSinkError` if it could not be.
+   */
+  append(decision: GateRecord): Promise<void> {
+    const line = `${JSON.stringify(decision)}\n`;
+    const next = this.tail.then(() => this.write(line));
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(line: string): Promise<void> {
+    let fh;
+    try {
+      fh = await open(this.path, "a", 0o600);
+      await fh.appendFile(line, "utf8");
+      await fh.sync();
+    } catch (err) {
+      throw new AuditSinkError(this.path, "append", err);
+    } finally {
+      await fh?.close().catch(() => undefined);
+    }
+    if (!this.dirSynced) {
+      // The first append may have created the file: flush its directory entry too (best-effort).
+      this.dirSynced = true;
+      const dir = await open(dirname(this.path), "r").catch(() => undefined);
+      await dir?.sync().catch(() => undefined);
+      await dir?.close().catch(() => undefined);
+    }
+  }
+}
