@@ -181,10 +181,10 @@ describe("TerminalAsker in a pseudo-terminal", () => {
     const { term, dir } = asking({ questions: [q] });
     await term.until(/\[a\] approve/, WAIT);
     const s = await term.until(/FIXTURE DONE/, WAIT);
-    expect(s).toContain("⌫ cancelled_tool withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc?[2J); nobody waits for this answer any more.");
+    expect(s).toContain("⌫ cancelled_tool withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc\\x1b[2J); nobody waits for this answer any more.");
     expect(s).not.toMatch(/\[a\] approve/);
     term.keys("a");
-    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "expired", note: "withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc?[2J)" } }]);
+    expect(decisions(dir)).toEqual([{ index: 0, decision: { kind: "expired", note: "withdrawn: the asking side gave up (the client cancelled the call: user pressed Esc\\x1b[2J)" } }]);
   });
 
   it("withdraws a queued question when its signal aborts, and the one on screen stays", async () => {
