@@ -126,7 +126,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending') RETURNING *) ${announce("q", s)}`;
     const workerName = (question as StoredQuestion & WithWorkerName).workerName ?? null;
-    await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt]);
+    this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt])).rows);
   }
 
   /**
@@ -145,6 +145,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = $3, settled_at = now(), changed = nextval('${s}.changes')
       WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", s, { worker: true })}`;
     const { rows } = await this.#query(sql, [id, settlement.status, value]);
+    this.#told(rows);
     if (rows[0]) return { ok: true, question: questionOf(rows[0].row as Row) };
     return { ok: false, question: await this.get(id) };
   }
@@ -175,7 +176,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
         reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
       WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
       RETURNING *) ${announce("d", s)}`;
-    await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed]);
+    this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed])).rows);
   }
 
   /** Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts sweeping lapsed leases. */
@@ -207,7 +208,9 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
       SELECT id, tool, false, 'error', true, NULL, 'abandoned: ' || reason || '; nothing was decided', settled_at, from_, false, owner FROM hit
       ON CONFLICT (id) DO NOTHING RETURNING *)
     ${announce("q", s, { worker: true })} UNION ALL ${announce("d", s, { from: "listed" })}`;
-    return (await this.#query(sql)).rows.filter((r) => (r.kind as string) === "q").length;
+    const { rows } = await this.#query(sql);
+    this.#told(rows);
+    return rows.filter((r) => (r.kind as string) === "q").length;
   }
 
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
@@ -333,6 +336,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     for (const r of q.rows) this.#deliver(r.k as "q" | "d", r.row as Row);
     this.#down = false;
     this.#emit({ type: "available" });
+  }
+
+  /** This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is then skipped: no read). */
+  #told(rows: readonly Row[]): void {
+    if (rows.length) this.#enqueue(async () => rows.forEach((r) => this.#deliver(r.kind as "q" | "d", r.row as Row)));
   }
 
   #deliver(kind: "q" | "d", row: Row): void {
