@@ -9,7 +9,9 @@
  *   woken for, with its own rights, and decides only on what it read;
  * - the page (`role: "page"`) listens to every change; a worker
  *   (`role: "worker"`) only to its own questions' (a channel per process),
- *   so adding workers adds no work to the others;
+ *   and only while one of them is pending (PostgreSQL before 19 wakes every
+ *   listening backend on each notifying commit, whatever the channel), so an
+ *   idle worker costs the others nothing;
  * - "settle" is a compare-and-set `UPDATE ... WHERE status = 'pending'`, so a
  *   question is decided at most once however many people click;
  * - an asking store renews a lease for its process (a heartbeat); the page's
@@ -86,6 +88,12 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   readonly #seen = new Map<string, number>();
   /** Rows woken for and not read yet, by `kind:id`. */
   readonly #wanted = new Map<string, Wakeup>();
+  /** A worker's own questions still pending: it listens while there are any. */
+  readonly #mine = new Set<string>();
+  #channelName = "";
+  #listening = false;
+  #tune: Promise<void> = Promise.resolve();
+  #unlisten?: NodeJS.Timeout;
   #listen?: Promise<void>;
   #client?: PgClient;
   #down = false;
@@ -122,11 +130,23 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async put(question: StoredQuestion): Promise<void> {
     await this.#ready();
     await this.#renewLease();
+    this.#mine.add(question.id);
+    try {
+      await this.#tuneListening(); // listening before the question exists: its answer cannot be missed
+    } catch (err) {
+      this.#mine.delete(question.id);
+      throw storeError(err, this.schema);
+    }
     const s = this.schema;
     const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending') RETURNING *) ${announce("q", s)}`;
     const workerName = (question as StoredQuestion & WithWorkerName).workerName ?? null;
-    this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt])).rows);
+    try {
+      this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt])).rows);
+    } catch (err) {
+      this.#mine.delete(question.id);
+      throw err;
+    }
   }
 
   /**
@@ -217,7 +237,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const t of [this.#heartbeat, this.#sweeper, this.#retry]) clearTimeout(t);
+    for (const t of [this.#heartbeat, this.#sweeper, this.#retry, this.#unlisten]) clearTimeout(t);
     clearInterval(this.#heartbeat);
     clearInterval(this.#sweeper);
     await this.#listen?.catch(() => {});
@@ -258,7 +278,9 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
         const wake = msg.channel === channel ? wakeupOf(msg.payload) : undefined;
         if (wake) this.#woken(wake);
       });
-      await client.query(`LISTEN "${channel}"`);
+      this.#channelName = channel;
+      this.#listening = this.role === "page" || this.#mine.size > 0;
+      if (this.#listening) await client.query(`LISTEN "${channel}"`);
       const { rows } = await client.query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
       const reconnect = this.#down;
@@ -296,6 +318,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #dropClient(broken: boolean): void {
     const c = this.#client;
     this.#client = undefined;
+    this.#listening = false;
     if (!c) return;
     c.removeAllListeners();
     c.on("error", () => {});
@@ -322,8 +345,16 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#wanted.clear();
     const ids = (kind: "q" | "d") => wanted.filter((w) => w.kind === kind).map((w) => w.id);
     const s = this.schema;
-    const { rows } = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
-      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[]) ORDER BY changed`, [ids("q"), ids("d")]);
+    let rows: Row[];
+    try {
+      ({ rows } = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
+        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[]) ORDER BY changed`, [ids("q"), ids("d")]));
+    } catch (err) {
+      // not lost: read again shortly (a busy pool, a blip); a dropped listening connection catches up on its own
+      for (const w of wanted) if (!this.#wanted.has(`${w.kind}:${w.id}`)) this.#wanted.set(`${w.kind}:${w.id}`, w);
+      if (!this.#closed) setTimeout(() => this.#wanted.size && this.#enqueue(() => this.#readWoken()), 250).unref();
+      throw err;
+    }
     for (const r of rows) this.#deliver(r.k as "q" | "d", r.row as Row);
   }
 
@@ -336,6 +367,31 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     for (const r of q.rows) this.#deliver(r.k as "q" | "d", r.row as Row);
     this.#down = false;
     this.#emit({ type: "available" });
+  }
+
+  /**
+   * A worker listens exactly while it has a question pending (the page always):
+   * LISTEN or UNLISTEN on the listening connection, one change at a time, as
+   * `#mine` stands when the change runs. Rejects when the statement fails.
+   */
+  #tuneListening(): Promise<void> {
+    if (this.role === "page") return Promise.resolve();
+    const step = this.#tune.then(async () => {
+      const [client, want] = [this.#client, this.#mine.size > 0];
+      if (!client || want === this.#listening) return;
+      await client.query(`${want ? "LISTEN" : "UNLISTEN"} "${this.#channelName}"`);
+      this.#listening = want;
+    });
+    this.#tune = step.catch(() => {});
+    return step;
+  }
+
+  /** One of this worker's questions is settled: when none is left pending, stop listening after a second without one. */
+  #settledMine(id: string): void {
+    if (!this.#mine.delete(id) || this.#mine.size > 0) return;
+    clearTimeout(this.#unlisten);
+    this.#unlisten = setTimeout(() => void this.#tuneListening().catch(() => {}), 1000);
+    this.#unlisten.unref();
   }
 
   /** This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is then skipped: no read). */
@@ -353,6 +409,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#lastChange = Math.max(this.#lastChange, changed);
     if (kind === "d") return this.#emit({ type: "decision", decision: decisionOf(row) });
     const question = questionOf(row);
+    if (question.status !== "pending") this.#settledMine(question.id);
     this.#emit(question.status === "pending" ? { type: "question", question } : { type: "settled", question });
   }
 
