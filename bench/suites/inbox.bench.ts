@@ -268,7 +268,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     goals,
     notes: [
       "A person takes seconds; the store's share is the milliseconds above. The in-process store is the floor: no I/O at all.",
-      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), so workers added do not slow the others.",
+      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and it listens only while one is pending, so idle workers cost nothing. Busy ones still do: PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel, so with 128 workers waiting at once each question wakes ~128 backends twice.",
     ],
   };
 }
