@@ -44,6 +44,10 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string>
  */
 const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   [
+    "worker processes",
+    "PostgreSQL before version 19 wakes every backend that LISTENs in the database on each committing NOTIFY, whatever the channel (async.c: \"no central knowledge of which backend listens on which channel\"). A question costs two notifying commits (the ask, for the page; the answer, for its worker), so with 128 workers listening each question wakes ~256 backends, and on a shared 2-core VM that, not the workers' own work, is what grows. Per-process channels already keep the other workers' Node processes asleep (they hear nothing not theirs); what would remove the server-side cost is fewer listening backends — a worker that LISTENs only while it has a question pending, or one listener per host — or PostgreSQL 19's per-channel wake-up",
+  ],
+  [
     "throughput with",
     "with 16 clients on this 2-core machine the clients and the server share the CPU, so server CPU per call is throughput; read the \"server CPU vs SDK\" column, which moves less than wall time. Since the served endpoint answers through agentkit's own node:http transport (no web Request/ReadableStream/Response bridge per request), its server CPU per call measured 0.69x the raw SDK server's in two runs; before, with the SDK's transport, 0.99x and 1.09x (the served path's own checks, validation and per-call context on top of the same bridge). A run below 1.00 with server CPU below 1.00 is the shared VM's round-to-round spread (0.7–1.5 per round)",
   ],

@@ -60,8 +60,8 @@ async function freePort(): Promise<number> {
 const running = new Set<TestPostgres>();
 let exitHook = false;
 
-/** Start a server (about one second: initdb, then start). Call `stop()` in `afterAll`. */
-export async function startPostgres(): Promise<TestPostgres> {
+/** Start a server (about one second: initdb, then start); `maxConnections` defaults to 200. Call `stop()` in `afterAll`. */
+export async function startPostgres(options: { readonly maxConnections?: number } = {}): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), "agentkit-pg-"));
   if (asRoot) {
     // the postgres user must be able to pass through the (private, 0700) temporary directory to reach its own
@@ -73,7 +73,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, "data");
   run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = await freePort();
-  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`;
+  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=${options.maxConnections ?? 200}`;
   let up = false;
   let gone = false;
   const server: TestPostgres = {

@@ -2,30 +2,52 @@
  * @module bench/suites/inbox.bench
  * Benchmark 8, the shared inbox: what a store adds between a worker asking
  * and a person's answer reaching it. Per store — the in-process default,
- * PostgreSQL on loopback (a real server, one connection pool per worker, as
- * separate processes would have), and PGlite in this process:
+ * PostgreSQL on loopback (a real server; the page and the workers log in as
+ * members of the inbox's page and worker roles), and PGlite in this process:
  * - ask-to-visible: a worker's `put()` until the page's subscriber hears the question;
  * - decide-to-answer: the page's `settle()` until the worker's subscriber hears it;
- * - throughput: 8 and 32 workers asking in a loop, a page answering each question as it appears.
+ * - throughput: 8, 32 and 128 workers asking in a loop, a page answering each
+ *   question as it appears — on PostgreSQL each worker is its own process
+ *   (`inbox-worker.ts`), elsewhere an async loop in this process;
+ * - ask-to-answer with 128 workers attached: one more worker's round trips
+ *   (the page answering at once) while 128 others are connected and listening.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pgDriver from "pg";
 import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type StoredQuestion } from "arc-agentkit/askers";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
+import { startFleet } from "../lib/inbox-fleet.js";
 import { startPostgres, type TestPostgres } from "../lib/postgres.js";
 import type { Goal, Section } from "../lib/report.js";
 import { int, ms, percentile } from "../lib/stats.js";
 
 const TARGET_MS = 20;
 
+/** How many workers the throughput runs use. */
+const FLEETS = [8, 32, 128] as const;
+
 /** A page and its workers on one backing store. */
 interface Setup {
   readonly name: string;
-  /** A store for one more process (the same store when everything is in one process). */
-  store(): InboxStore;
+  /** A store for the page, or for one more worker (the same store when everything is in one process). */
+  store(role: "page" | "worker"): InboxStore;
+  /**
+   * `workers` asking `perWorker` questions each, at once, the page answering:
+   * answered/s and every ask-to-answer (ms); then, with the workers still
+   * attached (listening, idle), `probe` sequential ask-to-answers (ms) of one more worker.
+   */
+  fleet(workers: number, perWorker: number, probe: number): Promise<Fleet>;
   close(): Promise<void>;
+}
+
+/** What one fleet measured. */
+interface Fleet {
+  readonly perSecond: number;
+  readonly took: number[];
+  readonly probe: number[];
 }
 
 function question(worker: number): StoredQuestion {
@@ -33,21 +55,21 @@ function question(worker: number): StoredQuestion {
 }
 
 /** Resolves when `store`'s subscriber hears an event for which `match` is true. */
-function waiter(store: InboxStore): (match: (e: InboxEvent) => boolean) => Promise<void> {
+function waiter(store: InboxStore, subscriptions: Array<() => void> = []): (match: (e: InboxEvent) => boolean) => Promise<void> {
   const waiting = new Set<{ match: (e: InboxEvent) => boolean; done: () => void }>();
-  store.subscribe((e) => {
+  subscriptions.push(store.subscribe((e) => {
     for (const w of waiting) {
       if (!w.match(e)) continue;
       waiting.delete(w);
       w.done();
     }
-  });
+  }));
   return (match) => new Promise<void>((done) => waiting.add({ match, done }));
 }
 
 /** `n` sequential round trips: ask-to-visible and decide-to-answer, in ms. */
 async function latency(setup: Setup, n: number): Promise<{ visible: number[]; answered: number[] }> {
-  const [page, worker] = [setup.store(), setup.store()];
+  const [page, worker] = [setup.store("page"), setup.store("worker")];
   const [onPage, onWorker] = [waiter(page), waiter(worker)];
   await Promise.all([page.pending(), worker.pending()]);
   const visible: number[] = [];
@@ -68,51 +90,138 @@ async function latency(setup: Setup, n: number): Promise<{ visible: number[]; an
   return { visible, answered };
 }
 
-/** Questions answered per second with `workers` asking in a loop for `perWorker` questions each, and a page approving each as it appears. */
-async function throughput(setup: Setup, workers: number, perWorker: number): Promise<number> {
-  const page = setup.store();
-  page.subscribe((e) => {
-    if (e.type === "question") page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "bench" } }).catch(() => {});
-  });
-  await page.pending();
-  const all = Array.from({ length: workers }, () => setup.store());
-  const waits = all.map(waiter);
-  await Promise.all(all.map((s) => s.pending()));
-  const t = performance.now();
-  await Promise.all(
-    all.map(async (s, w) => {
-      for (let i = 0; i < perWorker; i++) {
-        const q = question(w);
-        const answered = waits[w]!((e) => e.type === "settled" && e.question.id === q.id);
-        await s.put(q);
-        await answered;
-      }
+/** A page store that approves every question as it appears (its subscription added to `subscriptions`). */
+async function answeringPage(setup: Pick<Setup, "store">, subscriptions: Array<() => void>): Promise<void> {
+  const page = setup.store("page");
+  subscriptions.push(
+    page.subscribe((e) => {
+      if (e.type === "question") page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "bench" } }).catch(() => {});
     }),
   );
-  return (workers * perWorker) / ((performance.now() - t) / 1000);
+  await page.pending();
+}
+
+/** One worker's ask-to-answer, `n` times in a row (the page answering). */
+async function askInLoop(store: InboxStore, wait: ReturnType<typeof waiter>, w: number, n: number): Promise<number[]> {
+  const took: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const q = question(w);
+    const t = performance.now();
+    const answered = wait((e) => e.type === "settled" && e.question.id === q.id);
+    await store.put(q);
+    await answered;
+    took.push(performance.now() - t);
+  }
+  return took;
+}
+
+/** One more worker's `n` round trips (after 10 to warm up). */
+async function probe(store: InboxStore, subscriptions: Array<() => void>, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const wait = waiter(store, subscriptions);
+  await store.pending();
+  await askInLoop(store, wait, -1, 10);
+  return askInLoop(store, wait, -1, n);
+}
+
+/** In-process workers: async loops on stores of this process (every subscription ended afterwards, so runs do not add up). */
+function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
+  return async (workers, perWorker, probeN) => {
+    const subscriptions: Array<() => void> = [];
+    try {
+      await answeringPage(setup, subscriptions);
+      const all = Array.from({ length: workers }, () => setup.store("worker"));
+      const waits = all.map((s) => waiter(s, subscriptions));
+      await Promise.all(all.map((s) => s.pending()));
+      const t = performance.now();
+      const took = (await Promise.all(all.map((s, w) => askInLoop(s, waits[w]!, w, perWorker)))).flat();
+      const perSecond = (workers * perWorker) / ((performance.now() - t) / 1000);
+      return { perSecond, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
+    } finally {
+      for (const off of subscriptions) off();
+    }
+  };
 }
 
 function memorySetup(): Setup {
   const one = new MemoryInboxStore();
-  return { name: "in-process (MemoryInboxStore)", store: () => one, close: async () => {} };
+  const setup = { name: "in-process (MemoryInboxStore)", store: () => one, close: async () => {} };
+  return { ...setup, fleet: inProcessFleet(setup) };
 }
 
-function postgresSetup(pg: TestPostgres): Setup {
+/** Logins for the bench: one in the inbox's page role, one in its worker role (as `agentkit inbox migrate` documents). */
+async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: string }> {
+  const pool = new pgDriver.Pool({ connectionString: pg.connectionString, max: 1 });
+  try {
+    await pool.query("CREATE ROLE bench_page LOGIN IN ROLE agentkit_inbox_page");
+    await pool.query("CREATE ROLE bench_worker LOGIN IN ROLE agentkit_inbox_worker");
+  } finally {
+    await pool.end();
+  }
+  const as = (user: string): string => pg.connectionString.replace("postgres://postgres@", `postgres://${user}@`);
+  return { page: as("bench_page"), worker: as("bench_worker") };
+}
+
+async function postgresSetup(pg: TestPostgres): Promise<Setup> {
+  const urls = await makeLogins(pg);
   const made: Array<{ close(): Promise<void> }> = [];
+  const store = (role: "page" | "worker"): InboxStore => {
+    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role });
+    made.push(s);
+    return s;
+  };
+  const closeAll = async (): Promise<void> => void (await Promise.all(made.splice(0).map((s) => s.close())));
   return {
     name: "PostgreSQL 127.0.0.1 (postgresInboxStore)",
-    store: () => {
-      const s = postgresInboxStore({ connectionString: pg.connectionString });
-      made.push(s);
-      return s;
+    store,
+    async fleet(workers, perWorker, probeN) {
+      await closeAll(); // the stores of the runs before: none listens while this one is timed
+      await answeringPage({ store }, []);
+      const fleet = await startFleet(urls.worker, workers);
+      try {
+        await fleet.run(2); // warm: every worker's first statements planned
+        const { wallMs, took } = await fleet.run(perWorker);
+        return { perSecond: (workers * perWorker) / (wallMs / 1000), took, probe: await probe(store("worker"), [], probeN) };
+      } finally {
+        await fleet.stop();
+        await closeAll();
+      }
     },
-    close: async () => void (await Promise.all(made.splice(0).map((s) => s.close()))),
+    close: closeAll,
   };
 }
 
 async function pgliteSetup(dir: string): Promise<Setup> {
   const one = await pgliteInboxStore({ dataDir: join(dir, "pglite") });
-  return { name: "PGlite in-process (pgliteInboxStore)", store: () => one, close: () => one.close() };
+  const setup = { name: "PGlite in-process (pgliteInboxStore)", store: () => one, close: () => one.close() };
+  return { ...setup, fleet: inProcessFleet(setup) };
+}
+
+/** One store's row of the table, and its goals. */
+async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchConfig): Promise<{ row: string[]; goals: Goal[] }> {
+  cfg.log(`inbox: ${setup.name}: latency`);
+  await latency(setup, 20);
+  const { visible, answered } = await latency(setup, n);
+  const both = visible.map((v, i) => v + answered[i]!);
+  const rates: number[] = [];
+  let last: Fleet = { perSecond: NaN, took: [], probe: [] };
+  for (const workers of FLEETS) {
+    cfg.log(`inbox: ${setup.name}: ${workers} workers`);
+    last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
+    rates.push(last.perSecond);
+  }
+  const [probeMs, loaded] = [last.probe, last.took];
+  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5))];
+  if (!setup.name.startsWith("PostgreSQL")) return { row, goals: [] };
+  const [t8, t32, t128] = rates as [number, number, number];
+  return {
+    row,
+    goals: [
+      { goal: `PostgreSQL: ask-to-visible + decide-to-answer p50 under ${TARGET_MS} ms`, measured: `${ms(percentile(both, 0.5))} ms`, met: percentile(both, 0.5) < TARGET_MS },
+      { goal: "PostgreSQL: answered/s with 32 and 128 worker processes at least the 8-worker figure", measured: `${int(t8)} → ${int(t32)} → ${int(t128)} /s`, met: t32 >= t8 && t128 >= t8 },
+      { goal: `PostgreSQL: ask-to-answer p50 under ${TARGET_MS} ms with 128 worker processes attached`, measured: `${ms(percentile(probeMs, 0.5))} ms`, met: percentile(probeMs, 0.5) < TARGET_MS },
+    ],
+  };
 }
 
 async function run(cfg: BenchConfig): Promise<Section> {
@@ -123,19 +232,15 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const rows: string[][] = [];
   const goals: Goal[] = [];
   try {
-    pg = await startPostgres();
+    // 128 worker processes hold two connections each (one listening), the page a few
+    pg = await startPostgres({ maxConnections: 450 });
     await migrateInboxStore({ connectionString: pg.connectionString });
-    for (const make of [async () => memorySetup(), async () => postgresSetup(pg!), () => pgliteSetup(dir)]) {
+    for (const make of [async () => memorySetup(), () => postgresSetup(pg!), () => pgliteSetup(dir)]) {
       const setup = await make();
       try {
-        cfg.log(`inbox: ${setup.name}`);
-        await latency(setup, 20);
-        const { visible, answered } = await latency(setup, n);
-        const both = visible.map((v, i) => v + answered[i]!);
-        const t8 = await throughput(setup, 8, perWorker);
-        const t32 = await throughput(setup, 32, perWorker);
-        rows.push([setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), int(t8), int(t32)]);
-        if (setup.name.startsWith("PostgreSQL")) goals.push({ goal: `PostgreSQL: ask-to-visible + decide-to-answer p50 under ${TARGET_MS} ms`, measured: `${ms(percentile(both, 0.5))} ms`, met: percentile(both, 0.5) < TARGET_MS });
+        const m = await measure(setup, n, perWorker, cfg);
+        rows.push(m.row);
+        goals.push(...m.goals);
       } finally {
         await setup.close();
       }
@@ -150,11 +255,21 @@ async function run(cfg: BenchConfig): Promise<Section> {
     method:
       `Per store: ${n} sequential round trips of one worker and one page (each its own store, so its own connections on PostgreSQL): ` +
       `ask-to-visible is \`put()\` until the page's subscriber hears the question; decide-to-answer is the page's \`settle()\` until the worker's subscriber hears it. ` +
-      `Throughput: 8 and 32 workers each asking ${perWorker} questions in a loop (ask, wait for the answer), a page approving every question as it appears. ` +
+      `Throughput: ${FLEETS.join(", ")} workers each asking ${perWorker} questions in a loop (ask, wait for the answer; after 2 to warm up), a page approving every question as it appears; ` +
+      `on PostgreSQL every worker is its own Node process with its own connections (\`role: "worker"\`, a login in the inbox's worker role; the page a login in its page role), elsewhere an async loop in this process. ` +
+      `"with 128 attached": ${Math.min(n, 200)} sequential ask-to-answer round trips of one more worker while 128 others are connected and listening; "during the 128 run": every ask-to-answer of the 128-worker throughput run (queueing included: 128 in flight). ` +
       `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process.`,
-    tables: [{ head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", "answered/s, 8 workers", "32 workers"], rows }],
+    tables: [
+      {
+        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run"],
+        rows,
+      },
+    ],
     goals,
-    notes: ["A person takes seconds; the store's share is the milliseconds above. The in-process store is the floor: no I/O at all."],
+    notes: [
+      "A person takes seconds; the store's share is the milliseconds above. The in-process store is the floor: no I/O at all.",
+      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and it listens only while one is pending, so idle workers cost nothing. Busy ones still do: PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel, so with 128 workers waiting at once each question wakes ~128 backends twice.",
+    ],
   };
 }
 

@@ -17,7 +17,7 @@ export type { InboxStore, InboxEvent, InboxAnswer, MemoryInboxStoreOptions, Ques
 export { InboxError } from "./inbox/inbox.error.js";
 export type { InboxErrorCode } from "./inbox/inbox.error.js";
 export { PostgresInboxStore, postgresInboxStore, migrateInboxStore } from "./inbox/postgres-store.js";
-export type { PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
+export type { InboxStoreRole, PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
 export { InboxStoreError } from "./inbox/inbox-store.error.js";
 export type { InboxStoreFailure } from "./inbox/inbox-store.error.js";
 export { PG_INSTALL_LINE } from "./inbox/pg-peer.js";

@@ -37,10 +37,10 @@ export function approveMode(command: string, value: string | undefined): Approve
   return value;
 }
 
-/** Open the store an approver or an inbox page was given. */
-export async function openStore(store: ApproverStore): Promise<import("../askers/index.js").PostgresInboxStore> {
+/** Open the store an approver or an inbox page was given: as the page's (answers; default) or as a worker's (`--approve inbox`: asks only). */
+export async function openStore(store: ApproverStore, role: "worker" | "page" = "page"): Promise<import("../askers/index.js").PostgresInboxStore> {
   const { pgliteInboxStore, postgresInboxStore } = await import("../askers/index.js");
-  return "dir" in store ? pgliteInboxStore({ dataDir: store.dir }) : postgresInboxStore({ connectionString: store.url });
+  return "dir" in store ? pgliteInboxStore({ dataDir: store.dir }) : postgresInboxStore({ connectionString: store.url, role });
 }
 
 /**
@@ -56,7 +56,7 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
     const asker = new TerminalAsker();
     return { mode, asker, ctx: new RunContext(), stop: () => Promise.resolve() };
   }
-  const store = where ? await openStore(where) : undefined;
+  const store = where ? await openStore(where, mode === "inbox" ? "worker" : "page") : undefined;
   const ctx = new RunContext();
   if (mode === "inbox") {
     const asker = inboxAsker({ store: store!, source, ...(worker !== undefined ? { worker } : {}) });

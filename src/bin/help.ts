@@ -188,6 +188,11 @@ export const INBOX_HELP = `Usage: agentkit inbox migrate <postgres-url> [--schem
 Creates, or brings up to date, the tables of the shared approval inbox in a
 PostgreSQL database: run it once per database before workers ask and the page
 answers there. Idempotent, and safe to run from several machines at once.
+It also makes two roles (the first time, as a login with CREATEROLE):
+<schema>_worker, whose members ask and read only their own questions, and
+<schema>_page, whose members read every question and answer. Give each
+worker its own login in the first (GRANT agentkit_inbox_worker TO w1) and
+only the page's login the second: a worker's credentials cannot answer.
 
 The URL is postgres://user@host:port/database. A command line is visible to
 every user of the machine, so a URL holding a password is refused: put the

@@ -2,9 +2,10 @@
  * @module bin/inbox.command
  * `agentkit inbox migrate`: create (or bring up to date) the shared inbox's
  * tables in a PostgreSQL database, once per database, before workers and the
- * page use it.
+ * page use it, and the two roles whose members are the workers' logins and
+ * the page's.
  */
-import { checkSchemaName } from "../askers/inbox/postgres-schema.js";
+import { checkSchemaName, DEFAULT_INBOX_SCHEMA, inboxRoles } from "../askers/inbox/postgres-schema.js";
 import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
 import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
@@ -101,6 +102,11 @@ export async function inboxCommand(argv: readonly string[], context: FailureCont
     }
   }
   const version = await migrateInboxStore({ connectionString, ...(schema !== undefined ? { schema } : {}) });
-  process.stdout.write(`inbox tables ready in schema '${schema ?? "agentkit_inbox"}' (version ${version})\n`);
+  const roles = inboxRoles(schema ?? DEFAULT_INBOX_SCHEMA);
+  process.stdout.write(
+    `inbox tables ready in schema '${schema ?? DEFAULT_INBOX_SCHEMA}' (version ${version})\n` +
+      `  workers log in as members of ${roles.worker} (ask, read their own): GRANT ${roles.worker} TO <worker login>\n` +
+      `  the page logs in as a member of ${roles.page} (reads all, answers): GRANT ${roles.page} TO <page login>\n`,
+  );
   return 0;
 }

@@ -1,7 +1,8 @@
 /**
  * @module test/agentkit-cli/inbox-migrate.test
  * `agentkit inbox migrate` as a real process against a real PostgreSQL
- * server: it creates the tables (and again, harmlessly), refuses a password on
+ * server: it creates the tables and the worker and page roles (and again,
+ * harmlessly), refuses a password on
  * its command line, reads the URL from a variable, and explains an
  * unreachable database in one line. Needs `npm run build`.
  */
@@ -17,14 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => pg?.stop());
 
-async function tables(schema: string): Promise<string[]> {
+async function query(sql: string, values?: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
   const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
   try {
-    const { rows } = await pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema]);
-    return rows.map((r) => String(r.table_name));
+    return (await pool.query(sql, values)).rows;
   } finally {
     await pool.end();
   }
+}
+
+async function tables(schema: string): Promise<string[]> {
+  return (await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema])).map((r) => String(r.table_name));
 }
 
 describe("agentkit inbox migrate", () => {
@@ -33,10 +37,19 @@ describe("agentkit inbox migrate", () => {
     for (const _ of [1, 2]) {
       const r = await runAgentkit(["inbox", "migrate", pg.connectionString, "--schema", "approvals"]);
       expect(r.stderr).toBe("");
-      expect(r.stdout).toBe("inbox tables ready in schema 'approvals' (version 1)\n");
+      expect(r.stdout).toBe(
+        "inbox tables ready in schema 'approvals' (version 2)\n" +
+          "  workers log in as members of approvals_worker (ask, read their own): GRANT approvals_worker TO <worker login>\n" +
+          "  the page logs in as a member of approvals_page (reads all, answers): GRANT approvals_page TO <page login>\n",
+      );
       expect(r.code).toBe(0);
     }
     expect(await tables("approvals")).toEqual(["decisions", "meta", "questions", "workers"]);
+    expect(await query("SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'approvals_%' ORDER BY rolname")).toEqual([
+      { rolname: "approvals_page", rolcanlogin: false },
+      { rolname: "approvals_worker", rolcanlogin: false },
+    ]);
+    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "workers" }]);
   });
 
   it("refuses a URL holding a password on the command line (exit 2) without echoing it; --store-env reads it from a variable", async () => {

@@ -89,6 +89,21 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     expect((await again.server.stop()).code).toBe(0);
   }, 150_000);
 
+  it("a second program on a directory the first has open is refused, naming the directory and the process (#25)", async () => {
+    const storeDir = join(dir, "shared");
+    const first = await serveWithInbox(storeDir, join(dir, "deploys-2.txt"));
+    try {
+      const second = await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir], { env: { AGENTKIT_TEST_DEPLOYS: join(dir, "deploys-3.txt") }, timeoutMs: 60_000 });
+      expect(second.code, second.stderr).toBe(1);
+      expect(second.stderr).toContain(`the inbox database in '${storeDir}' is already open (by process ${first.server.child.pid}): one process at a time owns an embedded inbox`);
+      expect(second.stderr).not.toMatch(/\n\s+at /);
+      expect(second.stdout).not.toContain("login?code=");
+    } finally {
+      await first.client.close();
+      expect((await first.server.stop()).code).toBe(0);
+    }
+  }, 150_000);
+
   it("an --inbox-store that cannot hold a database (a file, under a file, not writable) is refused: exit 2, what is wrong and what is accepted, no stack", async () => {
     const file = join(dir, "a-file");
     writeFileSync(file, "not a directory");

@@ -3,14 +3,16 @@
  * The embedded inbox store (PGlite: PostgreSQL in WebAssembly, in this
  * process, its database in a directory): the same rows and wake-ups as on a
  * server, and everything still there after the store is closed and opened
- * again — a page process restarted loses nothing.
+ * again — a page process restarted loses nothing; and one process at a time
+ * owns the directory.
  */
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
+import { InboxStoreError, pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
 
 const dir = mkdtempSync(join(tmpdir(), "akt-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,3 +50,30 @@ it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", a
   expect((same as Error).message).toContain(`'${file}' is a file, not a directory`);
   await expect(pgliteInboxStore({ dataDir: "" })).rejects.toThrow(/dataDir/);
 });
+
+it("a directory another process has open is refused, naming the directory; once that process is gone (even killed) it opens", async () => {
+  const dataDir = join(dir, "held");
+  const script = `
+    const { pgliteInboxStore } = await import("arc-agentkit/askers");
+    await pgliteInboxStore({ dataDir: process.env.DATA_DIR });
+    console.log("OPEN");
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (b: Buffer) => b.toString().includes("OPEN") && resolve());
+      child.once("exit", (code) => reject(new Error(`the holder exited early (${code})`)));
+    });
+    const err = await pgliteInboxStore({ dataDir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InboxStoreError);
+    expect(err).toMatchObject({ code: "inbox_store", failure: "in_use" });
+    expect((err as Error).message).toBe(`pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${child.pid}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`);
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((r) => (child.exitCode === null && child.signalCode === null ? child.once("exit", r) : r(null)));
+  }
+  await using store = await pgliteInboxStore({ dataDir });
+  const second = await pgliteInboxStore({ dataDir }).catch((e: unknown) => e);
+  expect(second).toMatchObject({ failure: "in_use", message: expect.stringContaining(`'${dataDir}' is already open (by process ${process.pid})`) });
+  expect(await store.pending()).toEqual([]);
+}, 60_000);

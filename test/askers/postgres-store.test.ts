@@ -18,12 +18,28 @@ const open: PostgresInboxStore[] = [];
 beforeAll(async () => {
   pg = await startPostgres();
   await migrateInboxStore({ connectionString: pg.connectionString });
+  await admin("CREATE ROLE outsider LOGIN");
 });
 
 afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));
   pg?.stop();
 });
+
+/** Run one statement as the server's superuser. */
+async function admin(sql: string, values?: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+  const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
+  try {
+    return (await pool.query(sql, values)).rows;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The server's URL as `user` (trust on loopback: no password). */
+const urlAs = (user: string): string => pg.connectionString.replace("postgres://postgres@", `postgres://${user}@`);
+const outsiderUrl = (): string => urlAs("outsider");
 
 function store(o: { schema?: string; worker?: string; leaseMs?: number } = {}): PostgresInboxStore {
   const s = postgresInboxStore({ connectionString: pg.connectionString, ...o });
@@ -45,8 +61,8 @@ function hear(s: PostgresInboxStore): { events: InboxEvent[]; until: (pred: (e: 
 describe("postgresInboxStore: schema and options", () => {
   it("migrating is idempotent, also from three processes' worth of pools at once", async () => {
     const versions = await Promise.all([1, 2, 3].map(() => migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })));
-    expect(versions).toEqual([1, 1, 1]);
-    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(1);
+    expect(versions).toEqual([2, 2, 2]);
+    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(2);
   });
 
   it("a store on a schema never migrated fails with not_migrated, naming the command", async () => {
@@ -101,7 +117,7 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
     expect(await stores[1]!.settle(q.id, { status: "timed_out", reason: "late" })).toMatchObject({ ok: false, question: { status: "answered" } });
   });
 
-  it("decisions: inserted, replaced in place by id, listed newest first, each change heard", async () => {
+  it("decisions: inserted, replaced in place by id, listed newest first, each heard as it last stands", async () => {
     const [a, page] = [store(), store()];
     const heard = hear(page);
     await page.pending();
@@ -113,8 +129,150 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
     const list = await page.decisions(2);
     expect(list.map((d) => d.id)).toEqual([d2.id, d1.id]);
     expect(list[1]).toEqual({ ...d1, confirmed: true, reason: "the gate's record" });
-    await heard.until((e) => e.filter((x) => x.type === "decision").length >= 3);
-    expect(heard.events.filter((x) => x.type === "decision").map((x) => (x as Extract<InboxEvent, { type: "decision" }>).decision.confirmed)).toEqual([false, false, true]);
+    // a row changed again before the page read it is told once, as it now stands
+    const last = (id: string) => heard.events.filter((x): x is Extract<InboxEvent, { type: "decision" }> => x.type === "decision" && x.decision.id === id).at(-1)?.decision;
+    await expect.poll(() => [last(d1.id)?.confirmed, last(d2.id)?.confirmed], { timeout: 10_000 }).toEqual([true, false]);
+    expect(last(d1.id)).toEqual({ ...d1, confirmed: true, reason: "the gate's record" });
+  });
+});
+
+describe("postgresInboxStore: a role with no rights on the tables learns nothing and decides nothing through LISTEN/NOTIFY (#25.2)", () => {
+  /** A connection as `outsider`, a role with no rights on the inbox's schema (LISTEN and NOTIFY need none). */
+  async function outsider(): Promise<{ client: import("../../src/askers/inbox/pg-peer.js").PgClient; heard: string[]; end: () => Promise<void> }> {
+    const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+    const pool = new (pgModule().Pool)({ connectionString: outsiderUrl(), max: 1 });
+    const client = await pool.connect();
+    const heard: string[] = [];
+    client.on("notification", (m) => heard.push(m.payload ?? ""));
+    return { client, heard, end: async () => (client.release(), await pool.end()) };
+  }
+
+  it("LISTEN on the inbox's channel hears no tool, arguments, secret, answer or actor", async () => {
+    const spy = await outsider();
+    try {
+      expect((await spy.client.query("SELECT has_schema_privilege('agentkit_inbox', 'USAGE') AS can")).rows[0]!.can).toBe(false);
+      await spy.client.query("LISTEN agentkit_inbox_changes");
+      const [worker, page] = [store(), store()];
+      const heard = hear(worker);
+      await worker.pending();
+      const q = question({ tool: "deploy_prod", arguments: { token: "sk-live-SECRET-4242" } });
+      await worker.put(q);
+      await page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "alice-reviewer", note: "ship it" } });
+      await heard.until((e) => e.some((x) => x.type === "settled" && x.question.id === q.id));
+      await expect.poll(() => spy.heard.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      for (const payload of spy.heard) {
+        for (const word of ["sk-live-SECRET-4242", "deploy_prod", "alice-reviewer", "ship it", "approve", "token"]) expect(payload).not.toContain(word);
+      }
+    } finally {
+      await spy.end();
+    }
+  });
+
+  it("a forged NOTIFY neither answers a pending question, nor hides it, nor injects one", async () => {
+    const spy = await outsider();
+    try {
+      const [worker, page] = [store(), store()];
+      const [onWorker, onPage] = [hear(worker), hear(page)];
+      await Promise.all([worker.pending(), page.pending()]);
+      const q = question({ tool: "rm_rf" });
+      await worker.put(q);
+      await onPage.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
+      const row = { id: q.id, call_id: null, tool: q.tool, arguments: q.arguments, question: q.question, source: q.source, from_: q.from, worker: worker.worker, asked_at: q.askedAt, deadline_at: q.deadlineAt, status: "answered", answer: { kind: "approve", actor: "forger" }, settled_at: new Date().toISOString(), reason: null, changed: 9_000_000_000 };
+      const fake = { ...row, id: randomUUID(), status: "pending", answer: null, settled_at: null, tool: "injected_tool" };
+      for (const payload of [{ k: "q", row }, { k: "q", row: fake }, { k: "q", id: q.id, c: 9_000_000_001 }]) {
+        await spy.client.query("SELECT pg_notify('agentkit_inbox_changes', $1)", [JSON.stringify(payload)]);
+      }
+      // a real change after the forged ones: once both stores heard it, they had read the forged ones (one connection, in order)
+      const marker = question({ tool: "marker" });
+      await worker.put(marker);
+      await page.settle(marker.id, { status: "answered", answer: { kind: "reject", actor: "page" } });
+      await onWorker.until((e) => e.some((x) => x.type === "settled" && x.question.id === marker.id));
+      await onPage.until((e) => e.some((x) => x.type === "settled" && x.question.id === marker.id));
+      for (const events of [onWorker.events, onPage.events]) {
+        expect(events.filter((x) => x.type === "settled" && x.question.id === q.id)).toEqual([]);
+        expect(events.some((x) => (x.type === "question" || x.type === "settled") && x.question.tool === "injected_tool")).toBe(false);
+      }
+      expect((await page.get(q.id))?.status).toBe("pending");
+      expect((await page.pending()).map((p) => p.id)).toContain(q.id);
+      expect((await page.settle(q.id, { status: "answered", answer: { kind: "reject", actor: "page" } })).ok).toBe(true);
+    } finally {
+      await spy.end();
+    }
+  });
+});
+
+describe("postgresInboxStore: workers and the page hold different rights (#25.3)", () => {
+  beforeAll(async () => {
+    await admin("CREATE ROLE worker_a LOGIN IN ROLE agentkit_inbox_worker");
+    await admin("CREATE ROLE worker_b LOGIN IN ROLE agentkit_inbox_worker");
+    await admin("CREATE ROLE reviewer LOGIN IN ROLE agentkit_inbox_page");
+  });
+
+  function storeAs(user: string, role: "worker" | "page", o: { worker?: string; leaseMs?: number } = {}): PostgresInboxStore {
+    const s = postgresInboxStore({ connectionString: urlAs(user), role, ...o });
+    open.push(s);
+    return s;
+  }
+
+  /** One statement as `user`, straight to the database (what anything holding that login can do). */
+  async function sqlAs(user: string, sql: string, values?: readonly unknown[]): Promise<number | Error> {
+    const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+    const pool = new (pgModule().Pool)({ connectionString: urlAs(user), max: 1 });
+    try {
+      return (await pool.query(sql, values)).rowCount ?? 0;
+    } catch (err) {
+      return err as Error;
+    } finally {
+      await pool.end();
+    }
+  }
+
+  it("a store opened as a worker refuses settle with an answer, naming the page's role; its login cannot answer with SQL either; the page's can", async () => {
+    const [a, page] = [storeAs("worker_a", "worker"), storeAs("reviewer", "page")];
+    const heard = hear(a);
+    const q = question();
+    await a.put(q);
+    const refused = await a.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "self-approved" } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(InboxStoreError);
+    expect(refused).toMatchObject({ code: "inbox_store", failure: "forbidden" });
+    expect((refused as Error).message).toBe("postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own");
+    const answer = JSON.stringify({ kind: "approve", actor: "forged" });
+    expect(await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET status = 'answered', answer = $2 WHERE id = $1", [q.id, answer])).toBeInstanceOf(Error);
+    expect(await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET status = 'answered' WHERE id = $1", [q.id])).toBeInstanceOf(Error);
+    expect(await sqlAs("worker_a", "INSERT INTO agentkit_inbox.questions (id, tool, arguments, question, from_, worker, asked_at, status, answer) VALUES ($1, 't', '{}', '?', 'x', 'w', now(), 'answered', $2)", [randomUUID(), answer])).toBeInstanceOf(Error);
+    expect((await page.get(q.id))?.status).toBe("pending");
+    expect(await page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "reviewer" } })).toMatchObject({ ok: true, question: { answer: { actor: "reviewer" } } });
+    await heard.until((e) => e.some((x) => x.type === "settled" && x.question.id === q.id && x.question.answer?.actor === "reviewer"));
+    // a worker still ends its own question when its deadline passes
+    const mine = question();
+    await a.put(mine);
+    expect(await a.settle(mine.id, { status: "timed_out", reason: "deadline" })).toMatchObject({ ok: true, question: { status: "timed_out" } });
+  });
+
+  it("a second worker login claiming A's name neither reads, ends nor abandons A's questions, and cannot end A's lease", async () => {
+    const page = storeAs("reviewer", "page", { leaseMs: 600 });
+    const a = storeAs("worker_a", "worker", { worker: "worker-A", leaseMs: 600 });
+    const b = storeAs("worker_b", "worker", { worker: "worker-A", leaseMs: 600 });
+    const q = question({ arguments: { secret: "only-for-A" } });
+    await a.put(q);
+    const own = question();
+    await b.put(own);
+    expect(await b.get(q.id)).toBeUndefined();
+    expect((await b.pending()).map((p) => p.id)).toEqual([own.id]);
+    expect(await b.settle(q.id, { status: "withdrawn", reason: "hidden by B" })).toEqual({ ok: false, question: undefined });
+    expect(await sqlAs("worker_b", "UPDATE agentkit_inbox.questions SET status = 'withdrawn' WHERE id = $1", [q.id])).toBe(0);
+    expect(await sqlAs("worker_b", "DELETE FROM agentkit_inbox.workers WHERE worker = 'worker-A' AND owner = 'worker_a'")).toBe(0);
+    expect(await sqlAs("worker_b", "UPDATE agentkit_inbox.workers SET lease_until = now() - interval '1 hour' WHERE owner <> current_user")).toBe(0);
+    expect(await sqlAs("worker_b", "SELECT 1 FROM agentkit_inbox.questions WHERE id = $1", [q.id])).toBe(0);
+    await b.close(); // B's own lease ends: its question is abandoned, A's is not
+    expect(await page.sweep()).toBeGreaterThanOrEqual(1);
+    expect((await page.get(own.id))?.status).toBe("abandoned");
+    expect((await page.get(q.id))?.status).toBe("pending");
+    expect((await a.pending()).map((p) => p.id)).toEqual([q.id]);
+  });
+
+  it("role must be 'worker' or 'page'", () => {
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "admin" as never })).toThrow("postgresInboxStore: 'role' must be \"worker\" (asks, reads its own questions) or \"page\" (reads all, answers), got \"admin\"");
   });
 });
 
@@ -202,16 +360,24 @@ describe("postgresInboxStore: failures", () => {
   });
 
   it("a dropped listening connection: unavailable, then every change made meanwhile, then available — nothing lost or told twice", async () => {
-    const [page, worker] = [store(), store()];
+    await admin("CREATE ROLE page_login LOGIN IN ROLE agentkit_inbox_page");
+    const page = postgresInboxStore({ connectionString: urlAs("page_login"), role: "page" });
+    open.push(page);
+    const worker = store();
     const heard = hear(page);
     await page.pending();
     const q1 = question();
     const dropped = heard.until((e) => e.some((x) => x.type === "unavailable"));
-    // end the page's listening backend from the server side, as a failover or an idle-killer would
-    await terminateListeners();
-    await dropped;
-    await worker.put(q1);
-    await worker.settle(q1.id, { status: "answered", answer: { kind: "approve", actor: "me" } });
+    // end the page's backends from the server side, as a failover or an idle-killer would, and keep it out while the changes are made
+    await admin("ALTER ROLE page_login NOLOGIN");
+    try {
+      await admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'page_login'");
+      await dropped;
+      await worker.put(q1);
+      await worker.settle(q1.id, { status: "answered", answer: { kind: "approve", actor: "me" } });
+    } finally {
+      await admin("ALTER ROLE page_login LOGIN");
+    }
     await heard.until((e) => e.some((x) => x.type === "available"));
     const after = heard.events.slice(heard.events.findIndex((x) => x.type === "unavailable"));
     const aboutQ1 = after.filter((x) => (x.type === "question" || x.type === "settled") && x.question.id === q1.id);
@@ -238,15 +404,3 @@ describe("postgresInboxStore: failures", () => {
     await heard.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
   });
 });
-
-/** End every backend that is listening for inbox changes (their last query read the change sequence). */
-async function terminateListeners(): Promise<void> {
-  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
-  const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
-  try {
-    const { rows } = await pool.query("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query LIKE 'SELECT last_value, is_called FROM %' AND pid <> pg_backend_pid()");
-    expect(rows.length).toBeGreaterThan(0);
-  } finally {
-    await pool.end();
-  }
-}

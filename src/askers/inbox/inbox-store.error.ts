@@ -1,12 +1,18 @@
 /**
  * @module askers/inbox/inbox-store.error
  * A shared inbox store could not do what was asked: its database is down or
- * unreachable, or its tables were never created.
+ * unreachable, its tables were never created, the login may not do it, or
+ * (embedded) another process has the directory open.
  */
 import { AgentkitError } from "../../errors/agentkit.error.js";
 
-/** Why a store operation failed: the database is `unavailable`, or the schema is `not_migrated`. */
-export type InboxStoreFailure = "unavailable" | "not_migrated";
+/**
+ * Why a store operation failed: the database is `unavailable`; the schema is
+ * `not_migrated`; the store's role or its login may not do it (`forbidden`:
+ * a worker answering, a login outside the inbox's roles); or an embedded
+ * store's directory is open in another process (`in_use`).
+ */
+export type InboxStoreFailure = "unavailable" | "not_migrated" | "forbidden" | "in_use";
 
 /**
  * Thrown (code `inbox_store`) by a database-backed inbox store. An asker

@@ -5,14 +5,14 @@
  * `@electric-sql/pglite`), in this process, its database in a directory: the
  * same SQL, rows and notifications as on a server, durable across restarts,
  * nothing to install or run. One process owns the directory (the page and
- * its askers together); for several processes or machines use a server and
- * `postgresInboxStore`.
+ * its askers together; a second opener is refused, naming the directory);
+ * for several processes or machines use a server and `postgresInboxStore`.
  */
 import { mkdirSync } from "node:fs";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { lazyPeer } from "../../util/optional-peer.js";
-import { dataDirProblem } from "./data-dir.js";
+import { dataDirProblem, lockDataDir, type DataDirLock } from "./data-dir.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
 import { PostgresInboxStore } from "./postgres-store.js";
@@ -41,8 +41,8 @@ export interface PgliteInboxStoreOptions {
   readonly schema?: string;
 }
 
-/** One PGlite database seen as the pool the store expects: every "connection" is the one session. */
-function sessionPool(db: PGliteDb): PgPool {
+/** One PGlite database seen as the pool the store expects: every "connection" is the one session. Ending it closes the database, then releases the directory's lock. */
+function sessionPool(db: PGliteDb, lock: DataDirLock): PgPool {
   const query = async (text: string, values?: readonly unknown[]): Promise<PgResult> => {
     const r = await db.query(text, values);
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
@@ -60,7 +60,29 @@ function sessionPool(db: PGliteDb): PgPool {
     },
     release() {},
   } as PgClient;
-  return { query, connect: () => Promise.resolve(client), end: () => db.close(), on: () => undefined };
+  const end = async (): Promise<void> => {
+    try {
+      await db.close();
+    } finally {
+      lock.release();
+    }
+  };
+  return { query, connect: () => Promise.resolve(client), end, on: () => undefined };
+}
+
+/** Create `dataDir` (0700) when missing and take its lock, or say which process has it. */
+function lockDir(dataDir: string, schema: string): DataDirLock {
+  let lock: ReturnType<typeof lockDataDir>;
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    lock = lockDataDir(dataDir);
+  } catch (err) {
+    throw storeError(err, schema);
+  }
+  if ("heldBy" in lock) {
+    throw new InboxStoreError("in_use", `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${lock.heldBy}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`);
+  }
+  return lock;
 }
 
 /**
@@ -69,7 +91,7 @@ function sessionPool(db: PGliteDb): PgPool {
  * (`close()` closes the database). Opening takes about a second (several
  * the very first time, while the database is created).
  *
- * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError when the directory cannot hold a database.
+ * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError when the directory cannot hold a database, or (`in_use`) when a live process (this one included) has it open.
  */
 export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promise<PostgresInboxStore> {
   if (!options || typeof options.dataDir !== "string" || options.dataDir === "") {
@@ -79,18 +101,19 @@ export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promis
   const { PGlite } = pglite();
   const problem = dataDirProblem(options.dataDir);
   if (problem) throw new InboxStoreError("unavailable", `pgliteInboxStore: cannot keep the inbox database in '${options.dataDir}': ${problem}. Give a directory this user can write (it is created when missing)`);
+  const lock = lockDir(options.dataDir, schema);
   let db: PGliteDb;
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     db = await PGlite.create(options.dataDir);
   } catch (err) {
+    lock.release();
     throw storeError(err, schema);
   }
-  const pool = sessionPool(db);
+  const pool = sessionPool(db, lock);
   try {
-    await migrateSchema(pool, schema);
+    await migrateSchema(pool, schema, { roles: false });
   } catch (err) {
-    await db.close().catch(() => {});
+    await pool.end().catch(() => {});
     throw storeError(err, schema);
   }
   return new PostgresInboxStore({ pool, schema, ownsPool: true });

@@ -3,14 +3,23 @@
  * `postgresInboxStore()`: an `InboxStore` whose questions and decisions are
  * rows in PostgreSQL, so asking processes on any machine and the one page
  * meet there. Rows are the truth; LISTEN/NOTIFY is only the wake-up:
- * - every change is one statement that also `pg_notify`s (delivered on
- *   commit, in commit order), and each store holds one connection that
- *   listens and hands the changes to its subscribers in order;
+ * - every change is one statement that also `pg_notify`s the row's kind, id
+ *   and change number (delivered on commit, in commit order) — never the
+ *   row: any login may LISTEN or NOTIFY, so a store reads each row it is
+ *   woken for, with its own rights, and decides only on what it read;
+ * - the page (`role: "page"`) listens to every change; a worker
+ *   (`role: "worker"`) only to its own questions' (a channel per process),
+ *   and only while one of them is pending (PostgreSQL before 19 wakes every
+ *   listening backend on each notifying commit, whatever the channel), so an
+ *   idle worker costs the others nothing;
  * - "settle" is a compare-and-set `UPDATE ... WHERE status = 'pending'`, so a
  *   question is decided at most once however many people click;
- * - an asking store renews a lease for its process (a heartbeat); a store
- *   with subscribers (the page) marks the pending questions of a process
- *   whose lease lapsed `abandoned`;
+ * - an asking store renews a lease for its process (a heartbeat); the page's
+ *   store, once subscribed, marks the pending questions of a process whose
+ *   lease lapsed `abandoned`;
+ * - the database enforces who may do what (see `postgres-schema`): a worker's
+ *   login adds questions and reads, times out or withdraws its own; only the
+ *   page's login answers;
  * - when the listening connection drops, subscribers hear `unavailable`; once
  *   it is back, every change made meanwhile is delivered (read by change
  *   number), then `available`.
@@ -21,8 +30,9 @@ import { OptionsError } from "../../errors/options.error.js";
 import { getLogger } from "../../util/logger.js";
 import { checkTimeoutMs } from "../../util/options.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
-import { announce, changedOf, decisionOf, questionOf } from "./postgres-rows.js";
-import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
+import { InboxStoreError } from "./inbox-store.error.js";
+import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
+import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
 import { pgModule, type PgClient, type PgPool } from "./pg-peer.js";
 
 /** Options of `postgresInboxStore` (one of `connectionString` and `pool`). */
@@ -39,7 +49,18 @@ export interface PostgresInboxStoreOptions {
   readonly leaseMs?: number;
   /** End `pool` on `close()` too (as the store does with the pool it makes). Default false. */
   readonly ownsPool?: boolean;
+  /**
+   * What this store is for. `"worker"`: it asks; it hears only its own
+   * questions' changes, refuses `settle` with an answer, and never sweeps.
+   * `"page"` (default): it hears every change, answers, and marks a lapsed
+   * worker's questions abandoned. The database's grants decide what the
+   * login may really do (`agentkit inbox migrate` makes the roles).
+   */
+  readonly role?: InboxStoreRole;
 }
+
+/** A store's part in a shared inbox: an asking process, or the page. */
+export type InboxStoreRole = "worker" | "page";
 
 type Row = Record<string, unknown>;
 type Listener = (event: InboxEvent) => void;
@@ -57,12 +78,22 @@ const CATCH_UP_MARGIN = 1000;
 export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   readonly schema: string;
   readonly worker: string;
+  /** `"worker"` or `"page"` (see the option). */
+  readonly role: InboxStoreRole;
   readonly leaseMs: number;
   readonly #pool: PgPool;
   readonly #ownPool: boolean;
   readonly #channel: string;
   readonly #listeners = new Set<Listener>();
   readonly #seen = new Map<string, number>();
+  /** Rows woken for and not read yet, by `kind:id`. */
+  readonly #wanted = new Map<string, Wakeup>();
+  /** A worker's own questions still pending: it listens while there are any. */
+  readonly #mine = new Set<string>();
+  #channelName = "";
+  #listening = false;
+  #tune: Promise<void> = Promise.resolve();
+  #unlisten?: NodeJS.Timeout;
   #listen?: Promise<void>;
   #client?: PgClient;
   #down = false;
@@ -82,12 +113,16 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     if (options.connectionString !== undefined && (typeof options.connectionString !== "string" || !/^postgres(ql)?:\/\//.test(options.connectionString))) {
       throw new OptionsError(where, "connectionString", `${where}: 'connectionString' must be a postgres:// or postgresql:// URL`);
     }
+    if (options.role !== undefined && options.role !== "worker" && options.role !== "page") {
+      throw new OptionsError(where, "role", `${where}: 'role' must be "worker" (asks, reads its own questions) or "page" (reads all, answers), got ${JSON.stringify(options.role)}`);
+    }
+    this.role = options.role ?? "page";
     this.schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, where);
     this.worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = checkTimeoutMs(options.leaseMs ?? 15_000, where, "leaseMs")!;
     this.#channel = channelOf(this.schema);
     this.#ownPool = options.pool === undefined || options.ownsPool === true;
-    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 4, connectionTimeoutMillis: 5000 });
+    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: this.role === "worker" ? 2 : 4, connectionTimeoutMillis: 5000 });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
   }
@@ -95,20 +130,42 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async put(question: StoredQuestion): Promise<void> {
     await this.#ready();
     await this.#renewLease();
+    this.#mine.add(question.id);
+    try {
+      await this.#tuneListening(); // listening before the question exists: its answer cannot be missed
+    } catch (err) {
+      this.#mine.delete(question.id);
+      throw storeError(err, this.schema);
+    }
     const s = this.schema;
-    const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, asked_at, deadline_at, status)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending') RETURNING *) ${announce("q", this.#channel)}`;
-    await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, question.askedAt, question.deadlineAt]);
+    const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending') RETURNING *) ${announce("q", s)}`;
+    const workerName = (question as StoredQuestion & WithWorkerName).workerName ?? null;
+    try {
+      this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt])).rows);
+    } catch (err) {
+      this.#mine.delete(question.id);
+      throw err;
+    }
   }
 
+  /**
+   * Compare-and-set (see `InboxStore`).
+   *
+   * @throws InboxStoreError `forbidden` when this store's role is `worker` and the settlement is an answer (only the page answers), or when the login may not change the row.
+   */
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    if (this.role === "worker" && settlement.status === "answered") {
+      throw new InboxStoreError("forbidden", "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own");
+    }
     await this.#ready();
     const s = this.schema;
-    const answer = settlement.status === "answered" ? JSON.stringify(settlement.answer) : null;
-    const reason = settlement.status === "answered" ? null : settlement.reason;
-    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, answer = $3, reason = $4, settled_at = now(), changed = nextval('${s}.changes')
-      WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", this.#channel)}`;
-    const { rows } = await this.#query(sql, [id, settlement.status, answer, reason]);
+    // A worker's login may not write `answer` at all: only an answer names the column.
+    const [set, value] = settlement.status === "answered" ? ["answer", JSON.stringify(settlement.answer)] : ["reason", settlement.reason];
+    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = $3, settled_at = now(), changed = nextval('${s}.changes')
+      WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", s, { worker: true })}`;
+    const { rows } = await this.#query(sql, [id, settlement.status, value]);
+    this.#told(rows);
     if (rows[0]) return { ok: true, question: questionOf(rows[0].row as Row) };
     return { ok: false, question: await this.get(id) };
   }
@@ -138,14 +195,15 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
       ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor,
         reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
       WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
-      RETURNING *) ${announce("d", this.#channel)}`;
-    await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed]);
+      RETURNING *) ${announce("d", s)}`;
+    this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed])).rows);
   }
 
+  /** Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts sweeping lapsed leases. */
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
     void this.#ready().catch(() => {});
-    this.#startSweeper();
+    if (this.role === "page") this.#startSweeper();
     return () => {
       this.#listeners.delete(listener);
     };
@@ -157,32 +215,35 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
    * list too (denied, source `error`, reason `abandoned: ...`; unconfirmed, so
    * the asking gate's own record replaces it if that process was alive after
    * all), so the page's history shows it after a reload. Runs on a timer in
-   * every store with subscribers; returns how many questions it marked.
+   * the page's store once subscribed; returns how many questions it marked.
+   * A lease is its login's: the worker of that name under another login keeps nothing alive.
    */
   async sweep(): Promise<number> {
     const s = this.schema;
     const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(), changed = nextval('${s}.changes'),
         reason = 'the asking process (' || q.worker || ') stopped renewing its lease: nothing is waiting for this answer'
-      WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.worker = q.worker AND w.lease_until >= now())
+      WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = q.owner AND w.worker = q.worker AND w.lease_until >= now())
       RETURNING *),
-    listed AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed)
-      SELECT id, tool, false, 'error', true, NULL, 'abandoned: ' || reason || '; nothing was decided', settled_at, from_, false FROM hit
+    listed AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, owner)
+      SELECT id, tool, false, 'error', true, NULL, 'abandoned: ' || reason || '; nothing was decided', settled_at, from_, false, owner FROM hit
       ON CONFLICT (id) DO NOTHING RETURNING *)
-    ${announce("q", this.#channel)} UNION ALL ${announce("d", this.#channel, "listed")}`;
-    return (await this.#query(sql)).rows.filter((r) => (r.kind as string) === "q").length;
+    ${announce("q", s, { worker: true })} UNION ALL ${announce("d", s, { from: "listed" })}`;
+    const { rows } = await this.#query(sql);
+    this.#told(rows);
+    return rows.filter((r) => (r.kind as string) === "q").length;
   }
 
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const t of [this.#heartbeat, this.#sweeper, this.#retry]) clearTimeout(t);
+    for (const t of [this.#heartbeat, this.#sweeper, this.#retry, this.#unlisten]) clearTimeout(t);
     clearInterval(this.#heartbeat);
     clearInterval(this.#sweeper);
     await this.#listen?.catch(() => {});
     await this.#queue;
     this.#dropClient(false);
-    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE worker = $1`, [this.worker]).catch(() => {});
+    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker]).catch(() => {});
     if (this.#ownPool) await this.#pool.end().catch(() => {});
   }
 
@@ -212,10 +273,14 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     try {
       client.on("error", (err) => this.#lost(err));
       client.on("end", () => this.#lost(new Error("the connection ended")));
+      const channel = this.role === "page" ? this.#channel : String((await client.query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
       client.on("notification", (msg) => {
-        if (msg.channel === this.#channel && msg.payload) this.#enqueue(() => this.#notified(msg.payload!));
+        const wake = msg.channel === channel ? wakeupOf(msg.payload) : undefined;
+        if (wake) this.#woken(wake);
       });
-      await client.query(`LISTEN ${this.#channel}`);
+      this.#channelName = channel;
+      this.#listening = this.role === "page" || this.#mine.size > 0;
+      if (this.#listening) await client.query(`LISTEN "${channel}"`);
       const { rows } = await client.query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
       const reconnect = this.#down;
@@ -253,6 +318,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #dropClient(broken: boolean): void {
     const c = this.#client;
     this.#client = undefined;
+    this.#listening = false;
     if (!c) return;
     c.removeAllListeners();
     c.on("error", () => {});
@@ -264,15 +330,32 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#queue = this.#queue.then(job).catch((err: unknown) => getLogger().debug(`inbox store: delivering a change failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  async #notified(payload: string): Promise<void> {
-    const msg = JSON.parse(payload) as { k: "q" | "d"; row?: Row; id?: string; c?: number };
-    let row = msg.row;
-    if (!row) {
-      const table = msg.k === "q" ? "questions" : "decisions";
-      row = (await this.#query(`SELECT row_to_json(t) AS row FROM ${this.schema}.${table} t WHERE id = $1`, [msg.id])).rows[0]?.row as Row | undefined;
-      if (!row) return;
+  /** A wake-up: remember the row, and read it (with any others woken meanwhile) after the reads before it. */
+  #woken(wake: Wakeup): void {
+    const key = `${wake.kind}:${wake.id}`;
+    const before = this.#wanted.get(key);
+    if ((this.#seen.get(key) ?? -1) >= wake.changed) return;
+    this.#wanted.set(key, before && before.changed > wake.changed ? before : wake);
+    if (!before && this.#wanted.size === 1) this.#enqueue(() => this.#readWoken());
+  }
+
+  /** Read every row woken for, in one query, and deliver what changed, in change order. */
+  async #readWoken(): Promise<void> {
+    const wanted = [...this.#wanted.values()];
+    this.#wanted.clear();
+    const ids = (kind: "q" | "d") => wanted.filter((w) => w.kind === kind).map((w) => w.id);
+    const s = this.schema;
+    let rows: Row[];
+    try {
+      ({ rows } = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
+        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[]) ORDER BY changed`, [ids("q"), ids("d")]));
+    } catch (err) {
+      // not lost: read again shortly (a busy pool, a blip); a dropped listening connection catches up on its own
+      for (const w of wanted) if (!this.#wanted.has(`${w.kind}:${w.id}`)) this.#wanted.set(`${w.kind}:${w.id}`, w);
+      if (!this.#closed) setTimeout(() => this.#wanted.size && this.#enqueue(() => this.#readWoken()), 250).unref();
+      throw err;
     }
-    this.#deliver(msg.k, row);
+    for (const r of rows) this.#deliver(r.k as "q" | "d", r.row as Row);
   }
 
   /** After a reconnect: every change since (a little before) the last one seen, in order, then `available`. */
@@ -286,6 +369,36 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#emit({ type: "available" });
   }
 
+  /**
+   * A worker listens exactly while it has a question pending (the page always):
+   * LISTEN or UNLISTEN on the listening connection, one change at a time, as
+   * `#mine` stands when the change runs. Rejects when the statement fails.
+   */
+  #tuneListening(): Promise<void> {
+    if (this.role === "page") return Promise.resolve();
+    const step = this.#tune.then(async () => {
+      const [client, want] = [this.#client, this.#mine.size > 0];
+      if (!client || want === this.#listening) return;
+      await client.query(`${want ? "LISTEN" : "UNLISTEN"} "${this.#channelName}"`);
+      this.#listening = want;
+    });
+    this.#tune = step.catch(() => {});
+    return step;
+  }
+
+  /** One of this worker's questions is settled: when none is left pending, stop listening after a second without one. */
+  #settledMine(id: string): void {
+    if (!this.#mine.delete(id) || this.#mine.size > 0) return;
+    clearTimeout(this.#unlisten);
+    this.#unlisten = setTimeout(() => void this.#tuneListening().catch(() => {}), 1000);
+    this.#unlisten.unref();
+  }
+
+  /** This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is then skipped: no read). */
+  #told(rows: readonly Row[]): void {
+    if (rows.length) this.#enqueue(async () => rows.forEach((r) => this.#deliver(r.kind as "q" | "d", r.row as Row)));
+  }
+
   #deliver(kind: "q" | "d", row: Row): void {
     const changed = changedOf(row);
     const key = `${kind}:${String(row.id)}`;
@@ -296,6 +409,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#lastChange = Math.max(this.#lastChange, changed);
     if (kind === "d") return this.#emit({ type: "decision", decision: decisionOf(row) });
     const question = questionOf(row);
+    if (question.status !== "pending") this.#settledMine(question.id);
     this.#emit(question.status === "pending" ? { type: "question", question } : { type: "settled", question });
   }
 
@@ -313,7 +427,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async #renewLease(): Promise<void> {
     if (Date.now() - this.#leaseRenewedAt < this.leaseMs / 3) return;
     await this.#query(`INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
-      ON CONFLICT (worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`, [this.worker, this.leaseMs]);
+      ON CONFLICT (owner, worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`, [this.worker, this.leaseMs]);
     this.#leaseRenewedAt = Date.now();
     if (!this.#heartbeat) {
       this.#heartbeat = setInterval(() => void this.#renewLease().catch((err: unknown) => getLogger().debug(`inbox store: renewing the lease failed: ${(err as Error).message}`)), Math.max(1, Math.floor(this.leaseMs / 3)));
@@ -342,9 +456,13 @@ export function postgresInboxStore(options: PostgresInboxStoreOptions): Postgres
 
 /**
  * Create or update the inbox tables (idempotent; safe from several processes
- * at once). `agentkit inbox migrate <url>` runs it. Returns the schema version.
+ * at once). `agentkit inbox migrate <url>` runs it. Unless `roles: false`, it
+ * also makes the group roles `<schema>_worker` and `<schema>_page` with
+ * their grants and row-level policies (the migrating login needs CREATEROLE
+ * the first time); make each worker's login a member of the first, the
+ * page's of the second. Returns the schema version.
  */
-export async function migrateInboxStore(options: { readonly connectionString?: string; readonly pool?: PgPool; readonly schema?: string }): Promise<number> {
+export async function migrateInboxStore(options: { readonly connectionString?: string; readonly pool?: PgPool; readonly schema?: string; readonly roles?: boolean }): Promise<number> {
   const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "migrateInboxStore");
   if ((options.connectionString === undefined) === (options.pool === undefined)) {
     throw new OptionsError("migrateInboxStore", "connectionString", "migrateInboxStore: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)");
@@ -352,7 +470,7 @@ export async function migrateInboxStore(options: { readonly connectionString?: s
   const pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 1, connectionTimeoutMillis: 5000 });
   if (!options.pool) pool.on("error", () => {});
   try {
-    return await migrateSchema(pool, schema);
+    return await migrateSchema(pool, schema, { roles: options.roles !== false });
   } catch (err) {
     throw storeError(err, schema);
   } finally {
