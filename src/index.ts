@@ -9,7 +9,7 @@
 import "reflect-metadata";
 
 export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS } from "./keys.js";
-export { AgentkitError, ToolArgumentError, Cancelled, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
+export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
 export type { InvalidArgument } from "./errors/index.js";
 
 export type { ToolSchema, JsonSchema } from "./tools/tool-schema.js";

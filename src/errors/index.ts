@@ -5,6 +5,7 @@
 export { AgentkitError } from "./agentkit.error.js";
 export { ToolArgumentError, type InvalidArgument } from "./tool-argument.error.js";
 export { Cancelled } from "./cancelled.error.js";
+export { ClientGaveUp } from "./client-gave-up.error.js";
 export { NotImplementedError } from "./not-implemented.error.js";
 export { DuplicateToolError } from "./duplicate-tool.error.js";
 export { DefinitionError } from "./tool-definition.error.js";

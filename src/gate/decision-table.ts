@@ -80,6 +80,12 @@ export function timeoutVerdict(subject: GateSubject, timeoutMs: number): GateVer
   return verdictOf(subject, { allowed: false, source: "timeout", asked: true, reason });
 }
 
+/** The client the answer was for stopped waiting before anyone answered (source `timeout`, asked): a timeout on its side, not a refusal. */
+export function gaveUpVerdict(subject: GateSubject, gaveUp: string): GateVerdict {
+  const reason = `approval for ${pyStr(subject.tool)} timed out: ${gaveUp} before anyone answered; the call is gone, denied (a timeout, not a refusal)`;
+  return verdictOf(subject, { allowed: false, source: "timeout", asked: true, reason });
+}
+
 /** A verdict nobody was asked for: pre-approved (`auto_allow`) or not gated by the tier (`autonomy`). */
 export function unaskedVerdict(subject: GateSubject, source: "auto_allow" | "autonomy", autonomy: Autonomy): GateVerdict {
   const reason = source === "auto_allow" ? `${pyStr(subject.tool)} is in autoAllow; no one was asked` : `autonomy ${JSON.stringify(autonomy)} does not gate ${pyStr(subject.tool)}; no one was asked`;

@@ -12,8 +12,9 @@
 import { randomUUID } from "node:crypto";
 import type { Asker, AskOptions, Elicitation } from "../agents/elicitation.js";
 import type { Autonomy } from "../context/run-context.js";
+import { ClientGaveUp } from "../errors/client-gave-up.error.js";
 import { getLogger } from "../util/logger.js";
-import { errorVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
+import { errorVerdict, gaveUpVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
 
 /**
  * The opt-in filter on `autoAllow`: return `true` to keep a pre-approved tool
@@ -183,6 +184,8 @@ async function ask(given: GateRequest): Promise<GateVerdict> {
     case "timeout":
       return timeoutVerdict(request, request.timeoutMs!);
     default:
+      // The client the answer was for stopped waiting (its own limit, a cancel, a lost connection): a timeout on its side.
+      if (request.signal?.reason instanceof ClientGaveUp) return gaveUpVerdict(request, request.signal.reason.message);
       return errorVerdict(request, abandonedWhy(request), true);
   }
 }

@@ -13,7 +13,7 @@
  *   does not extend: `codexOptions()` carries the value that lets the call run.
  */
 import "reflect-metadata";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer, approvalGuard, serveRegistry } from "../../src/mcp/index.js";
 import { claudeCalls, codexCalls, deployTool, slowBuild, slowPerson } from "./kit/human-paced.js";
@@ -67,6 +67,10 @@ describe.concurrent("Claude CLI: a silent call outlasts the idle limit only with
     } else {
       expect(seen).toEqual([]);
       expect(run.result).toMatchObject({ is_error: true });
+      // The CLI gave up: the person's question was withdrawn, and the record says who stopped waiting.
+      expect(person.gaveUp).toHaveLength(1);
+      expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: false, source: "timeout", asked: true }]);
+      expect(approvals.decisions[0]!.reason).toMatch(/^approval for 'mcp__engine__deploy' timed out: claude-code stopped waiting: it cancelled the permission request/);
     }
   });
 });
@@ -100,11 +104,20 @@ describe.concurrent("Codex CLI: a call longer than its tool_timeout_sec runs onl
     const ctx = makeTestCtx();
     const seen: string[] = [];
     const person = slowPerson(CODEX_HOLD_MS);
-    await using spec = await serveRegistry([deployTool(seen)], { name: "engine", ctx, guard: approvalGuard({ asker: person }), ...(heartbeatMs === undefined ? {} : { heartbeatMs }) });
+    const guard = approvalGuard({ asker: person });
+    await using spec = await serveRegistry([deployTool(seen)], { name: "engine", ctx, guard, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) });
     await spec.start();
     const run = await codexCalls(h, ctx, spec, "deploy", { env: "staging" }, { baseConfig: CODEX_LIMIT, timeoutMs: RUN_MS - 20_000 });
     expect(person.asked).toBe(1);
     expect(run.text).toContain(runs ? "deployed to staging" : limitHit);
     if (runs) expect(seen).toEqual(["deploy:staging"]);
+    else {
+      // Codex gave up at its limit: the question was withdrawn then, and the record says who stopped waiting.
+      await vi.waitFor(() => expect(guard.decisions).toHaveLength(1), { timeout: 5_000 });
+      expect(person.gaveUp).toHaveLength(1);
+      expect(person.gaveUp[0]).toBeLessThan(CODEX_HOLD_MS);
+      expect(guard.decisions[0]).toMatchObject({ allowed: false, source: "timeout", asked: true });
+      expect(guard.decisions[0]!.reason).toMatch(/timed out: \S+ stopped waiting: /);
+    }
   });
 });

@@ -26,9 +26,10 @@ function askerAnswering(decision: Decision | ((r: Elicitation) => Decision | Pro
   const seen: Elicitation[] = [];
   return { seen, ask: async (r) => (seen.push(r), typeof decision === "function" ? decision(r) : decision) };
 }
-function askerNeverAnswering(): Asker & { seen: Elicitation[] } {
+function askerNeverAnswering(): Asker & { seen: Elicitation[]; signals: AbortSignal[] } {
   const seen: Elicitation[] = [];
-  return { seen, ask: (r) => (seen.push(r), new Promise<Decision>(() => {})) };
+  const signals: AbortSignal[] = [];
+  return { seen, signals, ask: (r, o) => (seen.push(r), o && signals.push(o.signal), new Promise<Decision>(() => {})) };
 }
 
 /** The seed's stand-in reviewer. */
@@ -375,7 +376,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(JSON.parse(await pending)).toEqual({ behavior: "deny", message: server.decisions[0]!.reason });
   });
 
-  it("a prompt the CLI cancels stops waiting: deny, source error", async () => {
+  it("a prompt the CLI stops waiting for (it cancels): the Asker's signal aborts, deny, source timeout naming the client", async () => {
     const asker = askerNeverAnswering();
     const server = await started({ asker });
     const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
@@ -386,8 +387,9 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     controller.abort();
     await call;
     while (server.decisions.length === 0) await new Promise((r) => setTimeout(r, 10));
-    expect(server.decisions[0]).toMatchObject({ source: "error", asked: true, allowed: false });
-    expect(server.decisions[0]!.reason).toMatch(/^approval for 'Write' failed: the client cancelled the permission request before anyone answered( \(.+\))?; denied \(not a policy decision\)$/);
+    expect(server.decisions[0]).toMatchObject({ source: "timeout", asked: true, allowed: false });
+    expect(asker.signals[0]!.aborted).toBe(true);
+    expect(server.decisions[0]!.reason).toMatch(/^approval for 'Write' timed out: arc-agentkit stopped waiting: it cancelled the permission request(: .+)? before anyone answered; the call is gone, denied \(a timeout, not a refusal\)$/);
   });
 
   it("concurrent prompts are answered independently", async () => {

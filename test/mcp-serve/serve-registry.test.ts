@@ -6,7 +6,7 @@
  */
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Cancelled, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
+import { Cancelled, ClientGaveUp, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpNameError, META_KEY, ServeOptionsError, serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
 import { INITIALIZE, rawPost, rpcMessages, sdkClientFor, ServedSpecs } from "./helpers.js";
@@ -168,7 +168,8 @@ describe("serveRegistry: the error contract", () => {
     await cancelled;
     await vi.waitFor(() => expect(reasons).toHaveLength(1));
     expect(reasons[0]).toBeInstanceOf(Cancelled);
-    expect((reasons[0] as Cancelled).message).toBe("the client cancelled the call: user pressed stop");
+    expect(reasons[0]).toBeInstanceOf(ClientGaveUp);
+    expect((reasons[0] as Cancelled).message).toBe("agentkit-test stopped waiting: it cancelled the call: user pressed stop");
     expect(ctx.cancelled).toBe(false);
     // The other call in the same session is untouched, and the session serves new calls.
     expect((await client.callTool({ name: "run_check", arguments: { name: "after" } })).content).toEqual([{ type: "text", text: "after:lax:ok" }]);
@@ -176,7 +177,7 @@ describe("serveRegistry: the error contract", () => {
     other.abort();
     await stillRunning;
     await vi.waitFor(() => expect(reasons).toHaveLength(2));
-    expect((reasons[1] as Cancelled).message).toMatch(/^the client cancelled the call/);
+    expect((reasons[1] as Cancelled).message).toMatch(/ stopped waiting: it cancelled the call/);
   });
 
   it("a session ended (DELETE) while a call runs cancels that call's context", async () => {
@@ -193,7 +194,7 @@ describe("serveRegistry: the error contract", () => {
     expect(inFlight!.cancelled).toBe(false);
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await vi.waitFor(() => expect(inFlight!.cancelled).toBe(true));
-    expect(() => inFlight!.checkCancelled()).toThrow("the connection to the client closed while the call was running");
+    expect(() => inFlight!.checkCancelled()).toThrow(/ stopped waiting: its connection closed while the call was running$/);
     expect(ctx.cancelled).toBe(false);
     await client.close();
     await pending;

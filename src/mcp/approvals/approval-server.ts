@@ -5,6 +5,7 @@
  * application's `Asker`; the answer maps back onto the CLI's wire shape.
  */
 import { OptionsError } from "../../errors/options.error.js";
+import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Asker } from "../../agents/elicitation.js";
@@ -121,15 +122,16 @@ function textResult(text: string, isError = false): CallToolResult {
 
 /**
  * One signal that aborts when the server stops (with the server's reason) or
- * when the client cancels the request (with a reason saying so); `dispose()`
+ * when the client stops waiting — cancels the request or goes away — (with a
+ * `ClientGaveUp` naming `client`, so the record reads as a timeout); `dispose()`
  * detaches it from the server's long-lived signal.
  */
-function abandonment(stopped: AbortSignal, cancelled: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
+function abandonment(stopped: AbortSignal, cancelled: AbortSignal, client: string): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onStop = (): void => controller.abort(stopped.reason);
   const onCancel = (): void => {
     const why = cancelled.reason instanceof Error ? cancelled.reason.message : typeof cancelled.reason === "string" && cancelled.reason ? cancelled.reason : "";
-    controller.abort(new Error(`the client cancelled the permission request before anyone answered${why ? ` (${why})` : ""}`));
+    controller.abort(new ClientGaveUp(client, `it cancelled the permission request${why ? `: ${why}` : ""}`));
   };
   if (stopped.aborted) onStop();
   else if (cancelled.aborted) onCancel();
@@ -364,7 +366,7 @@ export class ApprovalServer implements AsyncDisposable {
     const server = new Server({ name: APPROVAL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(sdkTypes.ListToolsRequestSchema, () => ({ tools: [APPROVE_TOOL] }));
     server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra) => {
-      const work = this.call(request.params.name, request.params.arguments, extra.signal);
+      const work = this.call(request.params.name, request.params.arguments, extra.signal, server.getClientVersion()?.name || "the MCP client");
       this.inflight.add(work);
       const progress = new RequestProgress(extra);
       const tool = isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string" ? request.params.arguments.tool_name : "a tool";
@@ -380,7 +382,7 @@ export class ApprovalServer implements AsyncDisposable {
   }
 
   /** Answer one `tools/call`. Never throws: every path ends in valid JSON text. */
-  private async call(name: string, args: unknown, requestSignal: AbortSignal): Promise<CallToolResult> {
+  private async call(name: string, args: unknown, requestSignal: AbortSignal, client: string): Promise<CallToolResult> {
     if (name !== APPROVAL_TOOL_NAME) return textResult(`unknown tool ${pyStr(String(name))}: this server has one tool, '${APPROVAL_TOOL_NAME}'`, true);
     this.prompts++;
     try {
@@ -396,7 +398,7 @@ export class ApprovalServer implements AsyncDisposable {
         verdict = errorVerdict(prompt, "the approval server is stopping", false);
       } else {
         prompt = parsed;
-        const abandon = abandonment(run.controller.signal, requestSignal);
+        const abandon = abandonment(run.controller.signal, requestSignal, client);
         try {
           verdict = await gateVerdict({
             ...prompt,

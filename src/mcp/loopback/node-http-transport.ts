@@ -300,7 +300,7 @@ export class NodeHttpServerTransport implements Transport {
   private open(res: ServerResponse, headers: Record<string, string>, now: boolean): SseStream {
     const stream: SseStream = { res, headers, waiting: new Set(), ids: [], gone: false, flushAt: undefined, keepAlive: undefined };
     this.streams.add(stream);
-    res.once("close", () => this.forget(stream));
+    res.once("close", () => this.clientGone(stream));
     if (now) this.flush(stream);
     else stream.flushAt = setImmediate(() => this.flush(stream));
     return stream;
@@ -339,6 +339,22 @@ export class NodeHttpServerTransport implements Transport {
     } else {
       if (!res.headersSent) res.writeHead(200, { ...stream.headers, "Content-Length": String(Buffer.byteLength(frame)) });
       res.end(frame);
+    }
+  }
+
+  /**
+   * A POST's stream closed under requests still unanswered: the client went
+   * away, and with no event store nothing can ever deliver those answers. Each
+   * is cancelled as a client's `notifications/cancelled` would cancel it, so
+   * the work stops and a person still being asked about it is told (the SDK's
+   * own transport leaves such a handler running; this is the one place this
+   * transport answers differently on purpose).
+   */
+  private clientGone(stream: SseStream): void {
+    const orphaned = stream.gone ? [] : [...stream.waiting];
+    this.forget(stream);
+    for (const requestId of orphaned) {
+      this.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "the client's connection closed before the answer" } });
     }
   }
 

@@ -17,6 +17,7 @@ import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
+import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
 import { describeValue, seconds } from "../../util/format.js";
@@ -263,9 +264,13 @@ function cancelledEarly(reason: unknown): Cancelled {
   return typeof reason === "string" ? clientCancelled(reason) : new Cancelled("the request was cancelled (by its client, or its connection closed) before the call started", reason);
 }
 
-/** The `Cancelled` a call's context gets when its client sends `notifications/cancelled` (with the client's reason, if any). */
-function clientCancelled(reason: unknown): Cancelled {
-  return new Cancelled(typeof reason === "string" && reason ? `the client cancelled the call: ${reason}` : "the client cancelled the call", reason);
+/**
+ * What a call's context is cancelled with when its client sends
+ * `notifications/cancelled` (with the client's reason, if any): the client
+ * stopped waiting, so a person still being asked about the call is told so.
+ */
+function clientCancelled(reason: unknown, client = "the client"): ClientGaveUp {
+  return new ClientGaveUp(client, typeof reason === "string" && reason ? `it cancelled the call: ${reason}` : "it cancelled the call");
 }
 
 function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext): CallToolResult {
@@ -329,7 +334,8 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       transport.onclose = () => {
         const inflight = [...this.calls.values()];
         this.calls.clear();
-        for (const call of inflight) call.cancel(new Cancelled("the connection to the client closed while the call was running"));
+        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+        for (const call of inflight) call.cancel(gone);
         protocolClose?.();
       };
     }
@@ -340,7 +346,12 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       const { requestId, reason } = parsed.data.params;
       if (requestId === undefined) return;
       // The SDK queued its own handler (which aborts the request) first; run after it.
-      queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason)));
+      queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
+    }
+
+    /** The client as it named itself in `initialize`, for the record of a call it gave up on. */
+    private clientName(): string {
+      return this.getClientVersion()?.name || "the client";
     }
   }
   const extras = options.extras ?? new ServedExtras();

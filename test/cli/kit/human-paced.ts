@@ -5,7 +5,7 @@
  * run against each real CLI with the served module — shared by the fast tests
  * (limits lowered) and the full-length ones at the binaries' defaults.
  */
-import { Agent, tool, type Asker, type Decision, type FunctionTool, type RunContext } from "../../../src/index.js";
+import { Agent, tool, type Asker, type AskOptions, type Decision, type Elicitation, type FunctionTool, type RunContext } from "../../../src/index.js";
 import { mergeCliOptions, type ClaudeCliOptions } from "../../../src/cli/index.js";
 import type { ApprovalServer, McpServerSpec } from "../../../src/mcp/index.js";
 import { hermeticClaude, hermeticCodex } from "./cognitions.js";
@@ -32,12 +32,15 @@ export function deployTool(seen: string[]): FunctionTool {
   });
 }
 
-/** A person who answers `approve` (actor `slow reviewer`) after `holdMs`. */
-export function slowPerson(holdMs: number): Asker & { asked: number } {
+/** A person who answers `approve` (actor `slow reviewer`) after `holdMs`; `gaveUp` records when the asking side withdrew a question (ms after it was asked). */
+export function slowPerson(holdMs: number): Asker & { asked: number; gaveUp: number[] } {
   const a = {
     asked: 0,
-    async ask(): Promise<Decision> {
+    gaveUp: [] as number[],
+    async ask(_question: Elicitation, options?: AskOptions): Promise<Decision> {
       a.asked++;
+      const at = Date.now();
+      options?.signal.addEventListener("abort", () => a.gaveUp.push(Date.now() - at), { once: true });
       await sleep(holdMs);
       return { kind: "approve", actor: "slow reviewer" };
     },

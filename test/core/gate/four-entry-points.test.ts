@@ -97,9 +97,12 @@ const CASES: Case[] = [
     per: { approval_server: { allowed: true, source: "autonomy", asked: false, actor: null } },
   },
   {
+    // The run cancelled (ReAct, the hook): an abandoned ask, source error. The MCP client stopped waiting
+    // (the approval server's prompt, the guarded call): a timeout on the client's side, source timeout.
     name: "the asking side gives up while the Asker decides",
     setup: { asker: (cancel) => ({ ask: () => (setTimeout(cancel, 20), new Promise<Decision>(() => {})) }) },
     all: denied("error"),
+    per: { approval_server: denied("timeout"), mcp_guard: denied("timeout") },
     reasonComparable: false,
   },
   {
