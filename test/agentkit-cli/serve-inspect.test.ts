@@ -129,7 +129,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(serve.stdout + serve.stderr).not.toContain(token);
     expect(serve.stdout).toContain(`Codex: the token travels in AGENTKIT_MCP_TOKEN_ENGINE, never in argv; ${envFile} (mode 0600) sets it:`);
     expect(serve.stdout).toContain(
-      `  codex exec -c 'mcp_servers.engine.url="${serve.url}"' -c 'mcp_servers.engine.bearer_token_env_var="AGENTKIT_MCP_TOKEN_ENGINE"' -c mcp_servers.engine.required=true -c 'mcp_servers.engine.tools.run_check.approval_mode="approve"' '<task>'`,
+      `  codex exec -c 'mcp_servers.engine.url="${serve.url}"' -c 'mcp_servers.engine.bearer_token_env_var="AGENTKIT_MCP_TOKEN_ENGINE"' -c mcp_servers.engine.required=true -c mcp_servers.engine.tool_timeout_sec=31536000 -c 'mcp_servers.engine.tools.run_check.approval_mode="approve"' '<task>'`,
     );
     expect(serve.stdout).not.toContain("claude --mcp-config");
     // The token in the env file is the live one.

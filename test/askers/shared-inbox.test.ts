@@ -63,7 +63,8 @@ const WORKER = `
   const server = await ApprovalServer.open({ asker, ctx: asker, auditPath: audit, timeoutMs: 120000 });
   const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   const answers = await Promise.all(Array.from({ length: n }, async (_, j) => {
-    const r = await client.callTool("approve", { tool_name: "Bash", input: { worker: i, n: j }, tool_use_id: "w" + i + "-" + j });
+    // A stand-in for the CLI: it waits as long as the server lets a person take (its deadline is 120 s), not the client default of 30 s.
+    const r = await client.callTool("approve", { tool_name: "Bash", input: { worker: i, n: j }, tool_use_id: "w" + i + "-" + j }, { timeoutMs: 150000 });
     return JSON.parse(r.content[0].text);
   }));
   await client.close(); await server.stop(); await store.close();
