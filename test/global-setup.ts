@@ -29,7 +29,13 @@ function markedProcesses(id: string): string[] {
   return found;
 }
 
+/** Set while a setup of this process is in force: a config with several projects runs each project's global setup in one process, and one suite needs one marker and one private temp directory. */
+const ACTIVE = Symbol.for("agentkit:test-suite-setup");
+
 export function setup(): () => Promise<void> {
+  const holder = globalThis as { [ACTIVE]?: boolean };
+  if (holder[ACTIVE]) return async () => {};
+  holder[ACTIVE] = true;
   const id = randomBytes(6).toString("hex");
   process.env[MARK] = id;
   const outer = tmpdir();
