@@ -81,9 +81,10 @@ describe("inbox withdrawal follows the call", () => {
     const result = await first;
     expect((result.content[0] as { text: string }).text).toBe("deployed staging");
     expect(ran).toEqual(["staging"]);
+    // The cancelled call: its client stopped waiting, recorded as a timeout on the client's side.
     expect(guard.decisions.map((d) => [d.source, d.allowed])).toEqual(
       expect.arrayContaining([
-        ["error", false],
+        ["timeout", false],
         ["asker", true],
       ]),
     );
