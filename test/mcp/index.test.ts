@@ -195,6 +195,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type RichToolResult",
     "type ServablePrompt",
     "type ServableResource",
+    "type ServedArgumentCheck",
     "ServeOptionsError",
     "serveRegistry",
     "type ServeRegistryOptions",

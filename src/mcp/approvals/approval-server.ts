@@ -66,6 +66,19 @@ export interface ApprovalServerOptions {
    * 300 s); only `timeoutMs` ends a prompt. Default 30,000; 0 turns it off.
    */
   readonly heartbeatMs?: number;
+  /**
+   * The served registries (`McpServerSpec`s, or anything with
+   * `argumentError(qualifiedName, args)`) whose tools the CLI asks about: a
+   * prompt for one of their tools with arguments its schema refuses is denied
+   * with the `ToolArgumentError` text, and no one is asked — a person only
+   * approves a call that can run. `bootstrap` passes the module's own.
+   */
+  readonly servers?: readonly ServedArgumentCheck[];
+}
+
+/** What `ApprovalServer({ servers })` asks of a served registry: its refusal of `args` for the tool `qualifiedName`, or `undefined`. */
+export interface ServedArgumentCheck {
+  argumentError(qualifiedName: string, args: Record<string, unknown>): string | undefined;
 }
 
 /** The document in the approval server's 0600 config file (`configDocument()`). */
@@ -159,7 +172,7 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
 }
 
 /** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
-const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions", "heartbeatMs"];
+const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions", "heartbeatMs", "servers"];
 
 /**
  * An MCP server with one tool, `approve`, that the Claude CLI calls for every
@@ -195,6 +208,7 @@ export class ApprovalServer implements AsyncDisposable {
   readonly heartbeatMs: number;
 
   private readonly asker: Asker;
+  private readonly servers: readonly ServedArgumentCheck[];
   private readonly autoAllowWhen?: AutoAllowWhen;
   private readonly audit: ApprovalAudit;
   private readonly sessionLimits: { sessionIdleMs: number; maxSessions: number };
@@ -215,6 +229,7 @@ export class ApprovalServer implements AsyncDisposable {
     this.asker = checkAsker(options.asker, "ApprovalServer");
     this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
     this.heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "ApprovalServer");
+    this.servers = ApprovalServer.checks(options.servers);
     const autonomy = options.autonomy ?? "gated";
     if (autonomy !== "auto" && autonomy !== "gated") throw new OptionsError("ApprovalServer", "autonomy", `ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
     this.autonomy = autonomy;
@@ -230,6 +245,23 @@ export class ApprovalServer implements AsyncDisposable {
   /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
   static open(options: ApprovalServerOptions): Promise<ApprovalServer> {
     return new ApprovalServer(options).start();
+  }
+
+  private static checks(servers: unknown): readonly ServedArgumentCheck[] {
+    if (servers === undefined) return [];
+    if (!Array.isArray(servers) || !servers.every((x) => x && typeof (x as ServedArgumentCheck).argumentError === "function")) {
+      throw new OptionsError("ApprovalServer", "servers", `ApprovalServer: servers must be a list of served registries (McpServerSpec, from serveRegistry), got ${describeValue(servers)}`);
+    }
+    return [...servers] as ServedArgumentCheck[];
+  }
+
+  /** The first served registry's refusal of the prompt's arguments, or `undefined`. */
+  private argumentError(prompt: GateSubject): string | undefined {
+    for (const server of this.servers) {
+      const refused = server.argumentError(prompt.tool, prompt.arguments);
+      if (refused !== undefined) return refused;
+    }
+    return undefined;
   }
 
   private static names(autoAllow: Iterable<string> | undefined): ReadonlySet<string> {
@@ -396,6 +428,10 @@ export class ApprovalServer implements AsyncDisposable {
       } else if (!run || run.controller.signal.aborted) {
         prompt = parsed;
         verdict = errorVerdict(prompt, "the approval server is stopping", false);
+      } else if (this.argumentError(parsed) !== undefined) {
+        // A call that cannot run is not put to a person: the model reads why, and may call again.
+        prompt = parsed;
+        verdict = errorVerdict(prompt, `the call cannot run: ${this.argumentError(parsed)!}`, false);
       } else {
         prompt = parsed;
         const abandon = abandonment(run.controller.signal, requestSignal, client);

@@ -5,7 +5,7 @@
  * share one decision table and one audit. Every export is listed by name.
  */
 export { ApprovalServer, APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME } from "./approval-server.js";
-export type { ApprovalServerOptions, ApprovalCliOptions, ApprovalConfigDocument } from "./approval-server.js";
+export type { ApprovalServerOptions, ApprovalCliOptions, ApprovalConfigDocument, ServedArgumentCheck } from "./approval-server.js";
 export { ApprovalServerStateError } from "./approval-server.error.js";
 export { approvalGuard } from "./approval-guard.js";
 export type { ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult } from "./approval-guard.js";

@@ -185,10 +185,18 @@ function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefin
   return asker;
 }
 
-function guardFor(plan: ModulePlan, asker: Asker | undefined): ApprovalGuard | null {
+/**
+ * The module's server-side guard. With an `ApprovalServer` beside it (over
+ * HTTP), the Claude CLI's permission prompt asks first, and the guard takes
+ * that answer for the same tool-use id (`answeredBy`): a person is asked once.
+ */
+function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { approvals: ApprovalServer | null }): ApprovalGuard | null {
   if (plan.meta.guard !== "asker" || !asker) return null;
   const { timeoutMs, ctx } = plan;
-  return approvalGuard({ asker, ctx, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(plan.meta.auditPath ? { auditPath: plan.meta.auditPath } : {}) });
+  const answeredBy = { get decisions() {
+    return approvals.approvals?.decisions ?? [];
+  } };
+  return approvalGuard({ asker, ctx, answeredBy, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(plan.meta.auditPath ? { auditPath: plan.meta.auditPath } : {}) });
 }
 
 /** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
@@ -230,9 +238,10 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
   }
 }
 
-async function startApprovals(plan: ModulePlan, asker: Asker, closers: BuiltModule["closers"]): Promise<ApprovalServer> {
+async function startApprovals(plan: ModulePlan, asker: Asker, spec: McpServerSpec, closers: BuiltModule["closers"]): Promise<ApprovalServer> {
   const { meta, timeoutMs, ctx } = plan;
-  const a = new ApprovalServer({ asker, ...(timeoutMs !== undefined ? { timeoutMs } : {}), autoAllow: meta.autoAllow ?? [], ctx, ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) });
+  // servers: a prompt about one of the module's tools with arguments its schema refuses is denied unasked.
+  const a = new ApprovalServer({ asker, ...(timeoutMs !== undefined ? { timeoutMs } : {}), autoAllow: meta.autoAllow ?? [], ctx, servers: [spec], ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) });
   closers.push(() => a.stop());
   try {
     await a.start();
@@ -244,11 +253,12 @@ async function startApprovals(plan: ModulePlan, asker: Asker, closers: BuiltModu
 
 async function serveModule(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, asker: Asker | undefined, closers: BuiltModule["closers"]): Promise<Served> {
   if (plan.serve === "none") return { spec: null, approvals: null, guard: null, stdio: null };
-  const guard = guardFor(plan, asker);
+  const beside: { approvals: ApprovalServer | null } = { approvals: null };
+  const guard = guardFor(plan, asker, beside);
   if (plan.serve === "stdio") return serveStdio(plan, registry, items, guard, closers);
   const spec = await serveListener(plan, registry, items, guard, closers);
-  const approvals = asker ? await startApprovals(plan, asker, closers) : null;
-  return { spec, approvals, guard, stdio: null };
+  beside.approvals = asker ? await startApprovals(plan, asker, spec, closers) : null;
+  return { spec, approvals: beside.approvals, guard, stdio: null };
 }
 
 /** Build what `plan` describes. On failure everything opened is closed again before `BootstrapError` is thrown. */

@@ -12,7 +12,7 @@ import type { ServedCatalog } from "./served-catalog.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import { ServeOptionsError } from "./serve-options.error.js";
-import { stopInflight, type CallCounter } from "./served-server.js";
+import { argumentError, stopInflight, type CallCounter } from "./served-server.js";
 
 /** The `mcpServers` entry of an HTTP spec. */
 export interface HttpServerEntry {
@@ -157,6 +157,19 @@ export class McpServerSpec implements AsyncDisposable {
     this.listener = init.listener;
     this.config = writeMcpConfig(this.configDocument(), { configPath: init.configPath });
     this.configPath = this.config.path;
+  }
+
+  /**
+   * The `ToolArgumentError` text when `args` do not fit the schema of this
+   * server's tool `qualifiedName` (`mcp__<server>__<tool>`); `undefined` when
+   * they fit, or when the name is not one of this server's tools. What
+   * `ApprovalServer({ servers })` checks before anyone is asked.
+   */
+  argumentError(qualifiedName: string, args: Record<string, unknown>): string | undefined {
+    for (const served of this.catalog.byName.values()) {
+      if (served.qualifiedName === qualifiedName) return argumentError(served, args);
+    }
+    return undefined;
   }
 
   /** `tools/call` requests that reached this server, unknown names included (zero means "never called" or "never reached": two different bugs). */

@@ -250,7 +250,7 @@ function toolUseIdOf(request: CallToolRequest): { toolUseId?: string } {
 }
 
 /** The `ToolArgumentError` text when `args` do not fit the served tool's schema; `undefined` when they do (or it cannot tell). */
-function argumentError(served: ServedTool, args: Record<string, unknown>): string | undefined {
+export function argumentError(served: ServedTool, args: Record<string, unknown>): string | undefined {
   try {
     served.tool.checkArguments?.(args);
     return undefined;
