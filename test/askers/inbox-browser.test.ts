@@ -10,11 +10,11 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
 import { approvalGuard } from "../../src/mcp/approvals/index.js";
-import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
 
 // The few browser globals the page.evaluate callbacks use (the test tsconfig has no DOM lib).
 declare const window: { marker?: number };
@@ -24,24 +24,13 @@ declare const sessionStorage: Record<string, string>;
 /** The screenshot artifact (build/ is not committed); `docs/inbox.png`, linked from the README, is a copy of one. */
 const SCREENSHOT = fileURLToPath(new URL("../../build/test-artifacts/inbox.png", import.meta.url));
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { browser, cleanups } = chromiumPerFile();
 
 /** An inbox, a logged-in page on it, and an ApprovalServer (source "engine") asking it. */
 async function setup(serverOptions: { timeoutMs?: number } = {}) {
   const inbox = await ApprovalInbox.start();
   cleanups.push(() => inbox.stop());
-  const { context, page } = await loggedInPage(browser, inbox);
+  const { context, page } = await loggedInPage(browser(), inbox);
   cleanups.push(() => context.close());
   const approvals = await approvalsAsking(inbox.asker({ source: "engine" }), serverOptions);
   cleanups.push(() => approvals.close());

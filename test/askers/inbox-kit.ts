@@ -6,6 +6,7 @@
  * the way the Claude CLI calls it.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
 import type { InboxAsker } from "../../src/askers/index.js";
 import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
@@ -20,6 +21,32 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A page logged in on `inbox` (a fresh browser context: its own cookie jar); any inbox with a fresh `loginUrl` (this build's or dist's). */
+/**
+ * One Chromium for a test file, launched before its tests and closed after
+ * them, and a list of cleanups each test pushes to, run after it in reverse.
+ * Call once at the top of the file.
+ */
+export function chromiumPerFile(): { readonly browser: () => Browser; readonly cleanups: Array<() => Promise<void> | void> } {
+  let browser: Browser | undefined;
+  const cleanups: Array<() => Promise<void> | void> = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    browser: () => {
+      if (!browser) throw new Error("chromiumPerFile(): the browser is launched in beforeAll; use it inside a test");
+      return browser;
+    },
+    cleanups,
+  };
+}
+
 export async function loggedInPage(browser: Browser, inbox: Pick<ApprovalInbox, "loginUrl">): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   context.setDefaultTimeout(10_000);

@@ -6,29 +6,18 @@
  * (escaped) and every field with the value Approve sends, and sends exactly
  * those; a link shows its host called out and the whole URL.
  */
-import type { Browser, Locator } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
-import { launchChromium, loggedInPage } from "./inbox-kit.js";
+import { loggedInPage, chromiumPerFile } from "./inbox-kit.js";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { browser, cleanups } = chromiumPerFile();
 
 /** An inbox, a logged-in page on it, and an asker (from "engine") whose questions appear there. */
 async function setup() {
   const inbox = await ApprovalInbox.start();
   cleanups.push(() => inbox.stop());
-  const { context, page } = await loggedInPage(browser, inbox);
+  const { context, page } = await loggedInPage(browser(), inbox);
   cleanups.push(() => context.close());
   return { page, asker: inbox.asker({ source: "engine" }) };
 }

@@ -7,29 +7,17 @@
  * why, and decides nothing; pending questions and live streams are capped,
  * with a message.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApprovalInbox, MemoryInboxStore } from "../../src/askers/index.js";
 import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
-import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { browser, cleanups } = chromiumPerFile();
 
 async function setup(options: { store?: MemoryInboxStore; worker?: string; timeoutMs?: number } = {}) {
   const inbox = await ApprovalInbox.start(options.store ? { store: options.store } : {});
   cleanups.push(() => inbox.stop());
-  const { context, page } = await loggedInPage(browser, inbox);
+  const { context, page } = await loggedInPage(browser(), inbox);
   cleanups.push(() => context.close());
   const approvals = await approvalsAsking(inbox.asker({ source: "engine", ...(options.worker ? { worker: options.worker } : {}) }), options.timeoutMs ? { timeoutMs: options.timeoutMs } : {});
   cleanups.push(() => approvals.close());

@@ -8,23 +8,11 @@
  * page (not a reconnect loop, not raw JSON).
  */
 import { createServer, type Server } from "node:http";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
-import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { browser, cleanups } = chromiumPerFile();
 
 /** A server on another loopback port that serves `html` at `/` and records the Cookie header of every other request. */
 async function otherPort(html: string): Promise<{ url: string; cookies: string[] }> {
@@ -62,7 +50,7 @@ describe("a cookie leaked to another loopback port is not a session", () => {
     cleanups.push(() => inbox.stop());
     const approvals = await approvalsAsking(inbox.asker({ source: "engine" }));
     cleanups.push(() => approvals.close());
-    const { context, page } = await loggedInPage(browser, inbox);
+    const { context, page } = await loggedInPage(browser(), inbox);
     cleanups.push(() => context.close());
     let settled = false;
     const answer = approvals.prompt("Bash", { command: "ls build" }).finally(() => (settled = true));
@@ -102,7 +90,7 @@ describe("sessions and login links end", () => {
   it("a session past its expiry shows the login page (not a reconnect loop); a fresh link lets the same tab back in", async () => {
     const inbox = await ApprovalInbox.start({ sessionTtlMs: 2500 });
     cleanups.push(() => inbox.stop());
-    const { context, page } = await loggedInPage(browser, inbox);
+    const { context, page } = await loggedInPage(browser(), inbox);
     cleanups.push(() => context.close());
     await page.getByRole("heading", { name: "Log in again" }).waitFor({ timeout: 15_000 });
     expect(await page.locator("#logged-out").textContent()).toMatch(/press Enter for a new link[^]*this session has expired/);
@@ -120,7 +108,7 @@ describe("sessions and login links end", () => {
     const inbox = await ApprovalInbox.start({ loginTtlMs: 300 });
     cleanups.push(() => inbox.stop());
     await new Promise((r) => setTimeout(r, 600));
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     cleanups.push(() => context.close());
     const page = await context.newPage();
     await page.goto(inbox.loginUrl);

@@ -11,28 +11,17 @@
  * once the store is back, so a late answer cannot claim success.
  */
 import "reflect-metadata";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { ApprovalInbox, inboxAsker, MemoryInboxStore, type InboxEvent, type InboxStore, type StoredQuestion } from "../../src/askers/index.js";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { approvalGuard } from "../../src/mcp/approvals/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry } from "../../src/mcp/serve/index.js";
-import { approvalsAsking, launchChromium, loggedInPage } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { browser, cleanups } = chromiumPerFile();
 
 /** A `deploy` tool that requires approval and remembers each target it ran with. */
 function deployRecording(ran: string[]) {
@@ -52,7 +41,7 @@ describe("inbox withdrawal follows the call", () => {
   it("two concurrent calls to one guarded tool, the second cancelled by the client: the page withdraws the second, not the first", async () => {
     const inbox = await ApprovalInbox.start();
     cleanups.push(() => inbox.stop());
-    const { context, page } = await loggedInPage(browser, inbox);
+    const { context, page } = await loggedInPage(browser(), inbox);
     cleanups.push(() => context.close());
     const asker = inbox.asker({ source: "engine" });
     const guard = approvalGuard({ asker, ctx: asker });
@@ -112,7 +101,7 @@ describe("withdrawal when the asking side goes away", () => {
   it("the approval server stops with a prompt pending: the page withdraws it within a second, a late Approve is refused", async () => {
     const inbox = await ApprovalInbox.start();
     cleanups.push(() => inbox.stop());
-    const { context, page } = await loggedInPage(browser, inbox);
+    const { context, page } = await loggedInPage(browser(), inbox);
     cleanups.push(() => context.close());
     const approvals = await approvalsAsking(inbox.asker({ source: "engine" }));
     cleanups.push(() => approvals.close());

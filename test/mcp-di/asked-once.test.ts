@@ -15,7 +15,7 @@ import { container } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import { Tool, type Asker, type Decision } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpServer, bootstrap } from "../../src/mcp/index.js";
+import { McpServer, bootstrap, type McpApp } from "../../src/mcp/index.js";
 
 class TargetInput {
   @IsString() target!: string;
@@ -40,15 +40,20 @@ async function sdkClient(url: string, headers: Record<string, string>): Promise<
   return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
 }
 
+/** The module booted with an Asker that approves everything and records what it was asked about. */
+async function bootOnce(asked: string[]): Promise<McpApp> {
+  const asker: Asker = { ask: async (q): Promise<Decision> => (asked.push(String(q.toolCall?.name)), { kind: "approve", actor: "ops" }) };
+  const parent = container.createChildContainer();
+  parent.register(ASKER, { useValue: asker });
+  return bootstrap(OnceModule, { container: parent, ctx: makeTestCtx() });
+}
+
 const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
 
 describe("approvals and the guard in one module", () => {
   it("the prompt asks, the guarded call takes that answer for the same tool-use id: one question per call", async () => {
     const asked: string[] = [];
-    const asker: Asker = { ask: async (q): Promise<Decision> => (asked.push(String(q.toolCall?.name)), { kind: "approve", actor: "ops" }) };
-    const parent = container.createChildContainer();
-    parent.register(ASKER, { useValue: asker });
-    await using app = await bootstrap(OnceModule, { container: parent, ctx: makeTestCtx() });
+    await using app = await bootOnce(asked);
     await using prompt = await sdkClient(app.approvals!.url!, { ...app.approvals!.authHeaders });
     await using served = await sdkClient(app.spec!.url!, { ...app.spec!.authHeaders });
     ran.length = 0;
@@ -63,10 +68,7 @@ describe("approvals and the guard in one module", () => {
 
   it("a prompt whose arguments the tool refuses is denied with the ToolArgumentError text, and no one is asked", async () => {
     const asked: string[] = [];
-    const asker: Asker = { ask: async (q): Promise<Decision> => (asked.push(String(q.toolCall?.name)), { kind: "approve", actor: "ops" }) };
-    const parent = container.createChildContainer();
-    parent.register(ASKER, { useValue: asker });
-    await using app = await bootstrap(OnceModule, { container: parent, ctx: makeTestCtx() });
+    await using app = await bootOnce(asked);
     await using prompt = await sdkClient(app.approvals!.url!, { ...app.approvals!.authHeaders });
     const answer = JSON.parse(textOf(await prompt.callTool({ name: "approve", arguments: { tool_name: "mcp__once__deploy", input: { target: 7 }, tool_use_id: "toolu_2" } })));
     expect(answer.behavior).toBe("deny");
