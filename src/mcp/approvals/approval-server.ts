@@ -421,6 +421,7 @@ export class ApprovalServer implements AsyncDisposable {
       const parsed = parsePrompt(args);
       let prompt: GateSubject;
       let verdict: GateVerdict;
+      let refused: string | undefined;
       const run = this.running;
       if ("malformed" in parsed) {
         prompt = { tool: parsed.tool, arguments: {}, via: VIA };
@@ -428,10 +429,10 @@ export class ApprovalServer implements AsyncDisposable {
       } else if (!run || run.controller.signal.aborted) {
         prompt = parsed;
         verdict = errorVerdict(prompt, "the approval server is stopping", false);
-      } else if (this.argumentError(parsed) !== undefined) {
+      } else if ((refused = this.argumentError(parsed)) !== undefined) {
         // A call that cannot run is not put to a person: the model reads why, and may call again.
         prompt = parsed;
-        verdict = errorVerdict(prompt, `the call cannot run: ${this.argumentError(parsed)!}`, false);
+        verdict = errorVerdict(prompt, `the call cannot run: ${refused}`, false);
       } else {
         prompt = parsed;
         const abandon = abandonment(run.controller.signal, requestSignal, client);
