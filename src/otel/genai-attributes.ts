@@ -36,6 +36,8 @@ export const ATTR = Object.freeze({
   gateQuestionId: "agentkit.gate.question_id",
   gateVia: "agentkit.gate.via",
   gateLinkedBy: "agentkit.gate.linked_by",
+  /** How a served call found its parent: `traceparent` (from `_meta`), `tool_call_id` (joined by the tool-use id), `context`. */
+  linkedBy: "agentkit.trace.linked_by",
   cliName: "agentkit.cli.name",
   cliSession: "agentkit.cli.session_id",
   cliVersion: "agentkit.cli.version",

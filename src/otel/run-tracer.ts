@@ -199,8 +199,11 @@ export class RunTracer implements RunObserver {
     const s = this.scope(ctx);
     const meta = request.meta ?? {};
     const remote = parseTraceparent(meta.traceparent, meta.tracestate, (raw) => this.api.createTraceState(raw));
-    const parent = remote ? this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, remote) : this.parentOf(ctx);
-    const a = attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era, [ATTR.runId]: ctx.runId });
+    // No trace context (the Claude CLI sends none), but a tool-use id: join that call's open span in this process.
+    const joined = remote ? undefined : this.toolParent(meta["claudecode/toolUseId"]);
+    const parent = remote ? this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, remote) : (joined ?? this.parentOf(ctx));
+    const linkedBy = remote ? "traceparent" : joined ? "tool_call_id" : "context";
+    const a = attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era, [ATTR.runId]: ctx.runId, [ATTR.linkedBy]: linkedBy });
     if (request.method === "tools/call") a[ATTR.operation] = "execute_tool";
     const span = s.push(this.start(`${request.method} ${request.name ?? ""}`.trimEnd(), this.kind.SERVER, a, parent));
     return { meta: {}, end: (ok) => this.endCall(s, span, ok) };
