@@ -149,7 +149,8 @@ export class RunTracer implements RunObserver {
       [ATTR.gateQuestionId]: d.questionId,
       [ATTR.gateVia]: d.via,
     });
-    const linkedBy = local ? "context" : joined ? "tool_call_id" : "context";
+    // Found by the call's id (on this context or any instrumented one of this process), or only by where it was emitted.
+    const linkedBy = local || joined ? "tool_call_id" : "context";
     const a = { ...facts, ...attrs({ [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id || undefined, [ATTR.runId]: origin.runId, [ATTR.gateLinkedBy]: linkedBy }) };
     this.start(`gate ${str(d.tool)}`, this.kind.INTERNAL, a, parent, local?.start).end();
     (local?.span ?? joined)?.setAttributes(facts);
