@@ -38,7 +38,7 @@ describe("otel: CLI runs", { timeout: E2E_TIMEOUT_MS }, () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
       OTEL_TRACES_EXPORT_INTERVAL: "200",
-    } as Record<string, string>;
+    } satisfies Record<string, string | undefined>;
     const cognition = hermeticClaude(h, api, { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false, env: telemetry });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.stopReason).toBe("complete");
