@@ -95,7 +95,19 @@ export class RunTracer implements RunObserver {
     if (!span) return;
     span.setAttributes(attrs({ [ATTR.stopReason]: d.stopReason, [ATTR.step]: d.steps }));
     if (d.stopReason === "error") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the run ended with an error" });
+    // The outermost run on this context ended: calls it never answered end with it, nothing stays open.
+    if (!s.agents.length) this.endUnfinished(s);
     s.end(span);
+  }
+
+  /** End the scope's open tool spans (outcome `unfinished`) and drop them from the process-wide map. */
+  private endUnfinished(s: SpanScope): void {
+    for (const [id, open] of s.tools) {
+      if (openTools.get(id) === open.span) openTools.delete(id);
+      open.span.setAttribute(ATTR.toolOutcome, "unfinished");
+      s.end(open.span);
+    }
+    s.tools.clear();
   }
 
   private turn(origin: RunContext, s: SpanScope, d: Data): void {
@@ -171,12 +183,7 @@ export class RunTracer implements RunObserver {
       const clean = d.how === "exit" && d.code === 0;
       if (!clean) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: `the CLI ended: ${str(d.how)}` });
       // Calls the process never answered end with it.
-      for (const [id, open] of s.tools) {
-        if (openTools.get(id) === open.span) openTools.delete(id);
-        open.span.setAttribute(ATTR.toolOutcome, "unfinished");
-        s.end(open.span);
-      }
-      s.tools.clear();
+      this.endUnfinished(s);
       s.cli = undefined;
       s.end(span);
     }

@@ -45,13 +45,4 @@ export class SpanScope {
     span.end(at);
     return true;
   }
-
-  /** End every span still open (a run or a process ended with some left hanging), newest first. */
-  endAll(): void {
-    while (this.open.length) this.open.pop()!.end();
-    this.agents.length = 0;
-    this.tools.clear();
-    this.chat = undefined;
-    this.cli = undefined;
-  }
 }

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, RunContext, tool, type Asker } from "arc-agentkit";
+import { Agent, ReActCognition, RunContext, tool, type Asker, type Cognition } from "arc-agentkit";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { FakeLLM, Turn } from "arc-agentkit/testing";
 import * as otel from "arc-agentkit/otel";
@@ -143,5 +143,22 @@ describe("arc-agentkit/otel", () => {
     expect(parentOf(decision)).toBe(call.spanContext().spanId);
     expect(decision.attributes).toMatchObject({ "agentkit.gate.linked_by": "tool_call_id", "gen_ai.tool.call.id": "toolu_42", "agentkit.gate.actor": "carol", "agentkit.gate.source": "asker", "agentkit.run.id": approvalsCtx.runId });
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(SECRET);
+  });
+
+  it("a run that ends with a call still open ends that call's span too (outcome unfinished), so nothing stays open", async () => {
+    const { provider, spans } = memoryProvider();
+    // A cognition that starts a call and stops without its result (a CLI killed mid-call looks like this).
+    const abandoning: Cognition = {
+      run: async ({ ctx }) => {
+        ctx.emit("tool.call", { id: "lost_1", tool: "deploy" });
+        return { output: "", stopReason: "cancelled", steps: 1, toolCalls: [], usage: {} };
+      },
+    };
+    const ctx = new RunContext();
+    instrument(ctx, { tracerProvider: provider });
+    await new Agent({ name: "quitter", cognition: abandoning }).run("go", ctx);
+    const call = named(spans(), "execute_tool deploy");
+    expect(call.attributes["agentkit.tool.outcome"]).toBe("unfinished");
+    expect(parentOf(call)).toBe(named(spans(), "invoke_agent quitter").spanContext().spanId);
   });
 });
