@@ -8,7 +8,7 @@
  * files it runs through.
  *
  *   bin                                   may import everything
- *   cli  models  askers  (siblings)       mcp, listener, wire, core; never each other
+ *   cli  models  askers  otel (siblings)  mcp, listener, wire, core; never each other
  *   mcp                                   listener, wire, core
  *   listener                              wire, core
  *   wire                                  core
@@ -31,9 +31,10 @@ const MCP = "^src/mcp/";
 const CLI = "^src/cli/";
 const MODELS = "^src/models/";
 const ASKERS = "^src/askers/";
+const OTEL = "^src/otel/";
 const BIN = "^src/bin/";
 /** Every place a file under src/ may live; a new folder joins a layer here first. */
-const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN].join("|");
+const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN].join("|");
 
 /**
  * The peers the core must not load: the MCP SDK, express and the model SDKs.
@@ -65,13 +66,14 @@ export default {
       from: {},
       to: { circular: true },
     },
-    layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
-    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
-    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, BIN]),
-    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers or the agentkit program.", MCP, [CLI, MODELS, ASKERS, BIN]),
-    layer("cli-not-siblings", "cli/ does not import its siblings models/ and askers/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, BIN]),
-    layer("models-not-siblings", "models/ does not import its siblings cli/ and askers/, nor the agentkit program.", MODELS, [CLI, ASKERS, BIN]),
-    layer("askers-not-siblings", "askers/ does not import its siblings cli/ and models/, nor the agentkit program.", ASKERS, [CLI, MODELS, BIN]),
+    layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, BIN]),
+    layer("cli-not-siblings", "cli/ does not import its siblings models/, askers/ and otel/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, OTEL, BIN]),
+    layer("models-not-siblings", "models/ does not import its siblings cli/, askers/ and otel/, nor the agentkit program.", MODELS, [CLI, ASKERS, OTEL, BIN]),
+    layer("askers-not-siblings", "askers/ does not import its siblings cli/, models/ and otel/, nor the agentkit program.", ASKERS, [CLI, MODELS, OTEL, BIN]),
+    layer("otel-not-siblings", "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).", OTEL, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
     {
       name: "core-no-serving-or-model-peer",
       comment: "The core works without the optional peers: it imports neither @modelcontextprotocol/sdk, express nor a model SDK (each is loaded behind one small module in its own layer).",

@@ -16,10 +16,11 @@ import { client } from "./suites/client.bench.js";
 import { lists } from "./suites/lists.bench.js";
 import { memory } from "./suites/memory.bench.js";
 import { models } from "./suites/models.bench.js";
+import { otelSuite } from "./suites/otel.bench.js";
 import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
 
-const SUITES: readonly Suite[] = [serving, client, lists, startup, approvals, memory, models, inbox];
+const SUITES: readonly Suite[] = [serving, client, lists, startup, approvals, memory, models, inbox, otelSuite];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;

@@ -63,8 +63,10 @@ function withParts(record: ToolCallRecord, value: unknown): ToolCallRecord {
  *   provider reports it (before `llm.turn` of the same step);
  * - `llm.tool_call` `{ step, id, tool }`: the model started a tool call (its
  *   arguments may still be arriving);
- * - `llm.turn` `{ step, content, toolCalls, stopReason? }`: the whole turn
- *   (`stopReason` when the provider reported one).
+ * - `llm.request` `{ step, model }`: a turn's request is about to be sent;
+ * - `llm.turn` `{ step, content, toolCalls, stopReason?, model?, usage? }`: the
+ *   whole turn (`stopReason`, the answering `model` and token `usage` when the
+ *   provider reported them).
  * A provider that does not stream (e.g. `FakeLLM`) emits only `llm.turn`.
  * When the last turn's provider reported why it stopped, the result's
  * `details.modelStopReason` says so (`max_tokens` means the text was cut).
@@ -120,6 +122,7 @@ export class ReActCognition implements Cognition {
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
       let turn;
+      ctx.emit("llm.request", { step, model: agent.model });
       try {
         turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
       } catch (err) {
@@ -131,7 +134,7 @@ export class ReActCognition implements Cognition {
       last = turn.content ?? "";
       modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];
-      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), ...(turn.stopReason ? { stopReason: turn.stopReason } : {}) });
+      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), ...(turn.stopReason ? { stopReason: turn.stopReason } : {}), ...(turn.model ? { model: turn.model } : {}), ...(used ? { usage: used } : {}) });
       messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
       if (!toolCalls.length) return done(last, "complete", step);
       for (const call of toolCalls) {

@@ -99,7 +99,8 @@ const USAGE_KEYS: Record<string, string> = {
  * Events emitted on `ctx`: `cli.init` (session, model, tools, MCP servers,
  * agents), `llm.turn` per assistant message, `tool.call` per tool use,
  * `tool.result` per tool result (`ok` false for an error or a denial),
- * `cli.retry` per API retry, `cli.exit` at the end.
+ * `cli.retry` per API retry, `cli.denial` `{ cli, tool, id }` per permission
+ * denial the final result lists (never its input), `cli.exit` at the end.
  *
  * The run never throws; failures end in `stopReason: "error"` with a
  * `CliRunError` on `error`: an MCP server the init event shows as anything
@@ -193,6 +194,8 @@ class ClaudeStream implements CliStream {
         return this.user(ev);
       case "result":
         this.final = ev;
+        // Denials by name and id only: the input stays in the result's details, off the broadcast.
+        for (const d of this.denials()) this.ctx.emit("cli.denial", { cli: "claude", tool: d.toolName, id: d.toolUseId });
         return;
       default:
         return;

@@ -6,7 +6,8 @@
  * into the result.
  */
 import type { AgentResult, StopReason } from "../agents/agent.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext, TracedCall } from "../context/run-context.js";
+import { endRequest, outgoingRequest } from "../context/run-observer.js";
 import { seconds } from "../util/format.js";
 import { childEnv, runCli, type CliExit, type EnvOverlay } from "./cli-process.js";
 import { CliRunError } from "./cli-run.error.js";
@@ -37,16 +38,19 @@ export interface CliInvocation {
 /** Run `inv`, streaming into `stream`; emits `cli.exit`. Never throws. */
 export async function runCliCognition(inv: CliInvocation, ctx: RunContext, stream: CliStream): Promise<AgentResult> {
   if (ctx.cancelled) return stream.result("cancelled");
+  // A traced run (arc-agentkit/otel) gives the process a span, and its trace context where the CLI reads one.
+  const traced = outgoingRequest(ctx, { method: "process", server: inv.cli, name: inv.cli });
   const exit = await runCli({
     binary: inv.binary,
     args: inv.args,
     cwd: inv.cwd,
-    env: childEnv(inv.env, inv.inheritEnv ?? true),
+    env: childEnv(withTraceEnv(inv, traced), inv.inheritEnv ?? true),
     timeoutMs: inv.timeoutMs,
     signal: ctx.signal,
     onLine: (line, stop) => stream.line(line, stop),
   });
   ctx.emit("cli.exit", { cli: inv.cli, how: exit.how, code: exit.code, signal: exit.signal });
+  endRequest(traced, exit.how === "exit" && exit.code === 0);
   if (exit.how === "cancelled") return stream.result("cancelled", undefined, exit.code);
   if (exit.how === "spawn_error") {
     const why = exit.error?.message ?? "unknown error";
@@ -57,4 +61,18 @@ export async function runCliCognition(inv: CliInvocation, ctx: RunContext, strea
     return stream.result("error", new CliRunError("cli_timeout", inv.cli, msg, { stderr: exit.stderr }), exit.code);
   }
   return stream.finish(exit);
+}
+
+/**
+ * `inv.env` with the trace context of a traced run laid over it: both pinned
+ * CLIs read `TRACEPARENT`/`TRACESTATE` from their environment (Claude Code
+ * 2.1.332 in headless mode parents its own spans on it when its telemetry is
+ * on, and passes `TRACEPARENT` to the Bash commands it runs; Codex 0.171.0
+ * logs "TRACEPARENT detected; continuing trace from parent context" when its
+ * `[otel]` export is configured). A caller's own `TRACEPARENT` in `inv.env` wins.
+ */
+function withTraceEnv(inv: CliInvocation, traced: TracedCall | undefined): EnvOverlay | undefined {
+  const tp = traced?.meta.traceparent;
+  if (!tp) return inv.env;
+  return { TRACEPARENT: tp, ...(traced.meta.tracestate ? { TRACESTATE: traced.meta.tracestate } : {}), ...(inv.env ?? {}) };
 }

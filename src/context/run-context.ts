@@ -70,6 +70,49 @@ export interface RunEvent {
 /** A receiver of emitted events. */
 export type EventSink = (event: RunEvent) => void;
 
+/** What a traced MCP request (or child process) is, for the observer. */
+export interface TracedRequest {
+  /** `tools/call`, `prompts/get`, ...; `process` for a CLI child process. */
+  readonly method: string;
+  /** The server's name (the client's view, or the serving module's). */
+  readonly server: string;
+  /** The tool, prompt or CLI name. */
+  readonly name?: string;
+  /** The request's `_meta` as received (incoming side only). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** The protocol era (`2025-11-25`, `2026-07-28`) when the side knows it. */
+  readonly era?: string;
+}
+
+/** A traced request in flight: what to send with it, and the function that ends it. */
+export interface TracedCall {
+  /** Entries to merge into the request's `_meta` (W3C `traceparent`, `tracestate`); empty on the incoming side. */
+  readonly meta: Readonly<Record<string, string>>;
+  /** The request ended; `ok` false for an error result or a failure. */
+  end(ok: boolean): void;
+}
+
+/**
+ * @internal What a tracer attached to a run implements (`arc-agentkit/otel`'s
+ * `instrument()`); reached only through `context/run-observer`. Every method
+ * is best-effort: a throw is ignored, so observing a run can never break it.
+ */
+export interface RunObserver {
+  /** Every event of the run tree, once, with the context it was emitted on. */
+  event(origin: RunContext, event: RunEvent): void;
+  /** `parent.child()` made `child` (so spans of the child nest under the parent's). */
+  child?(parent: RunContext, child: RunContext): void;
+  /** A request about to leave under `origin`: the `_meta` entries to add. */
+  outgoing?(origin: RunContext, request: TracedRequest): TracedCall | undefined;
+  /** A request received, handled under `ctx` (the child made for it): continue the trace its `meta` carries. */
+  incoming?(ctx: RunContext, request: TracedRequest): TracedCall | undefined;
+}
+
+/** @internal One run tree's observer, shared by a root and every child made from it. */
+export class ObserverSlot {
+  observer: RunObserver | undefined = undefined;
+}
+
 /** Options of a `RunContext`. */
 export interface RunContextOptions {
   /** The model the run's cognition calls. */
@@ -135,6 +178,8 @@ export class RunContext {
   private channel?: ClientChannel;
   /** True when this context was given the channel (not inherited): its `release()` ends it. */
   private ownsChannel = false;
+  /** The run's observer (a tracer), shared by a root and every child made from it (see `context/run-observer`). */
+  private slot?: ObserverSlot;
 
   constructor(options: RunContextOptions = {}) {
     if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
@@ -252,13 +297,21 @@ export class RunContext {
    * throws is ignored, so observing a run can never break it.
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
+    const observer = this.slot?.observer;
     const sink = this.sink;
     const listeners = this.listeners?.size ? [...this.listeners] : undefined;
     // Nobody is observing (the common case for a bare run): build nothing.
-    if (!sink && !listeners) return;
+    if (!sink && !listeners && !observer) return;
     const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
-    if (sink) callQuietly(sink, e);
-    if (listeners) for (const l of listeners) callQuietly(l, e);
+    // The observer hears each event once, from the context it was emitted on.
+    if (observer) callQuietly((ev: RunEvent) => observer.event(this, ev), e);
+    this.deliver(e);
+  }
+
+  /** Hand `e` to the sink and the listeners (not the observer: a child's event reaches it once, at its origin). */
+  private deliver(e: RunEvent): void {
+    if (this.sink) callQuietly(this.sink, e);
+    if (this.listeners?.size) for (const l of [...this.listeners]) callQuietly(l, e);
   }
 
   /** Subscribe to emitted events; returns the unsubscribe function. */
@@ -284,11 +337,13 @@ export class RunContext {
       llm: this.llm,
       asker: this.asker,
       autonomy: this.autonomy,
-      sink: (e) => this.emit(e.event, e.data as Record<string, unknown>),
+      sink: (e) => this.deliver(e),
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
       channel: options.channel,
     });
+    const slot = (c.slot = this.slot ??= new ObserverSlot());
+    if (slot.observer?.child) callQuietly((kid: RunContext) => slot.observer?.child?.(this, kid), c);
     if (!options.channel && this.channel) c.channel = this.channel;
     const extra = options.signal;
     if (this.cancelled) c.cancel(this.why);
@@ -361,4 +416,9 @@ export class RunContext {
   [Symbol.dispose](): void {
     this.release();
   }
+}
+
+/** @internal The observer slot of `ctx` (for `context/run-observer`, which is the only reader). */
+export function observerSlotOf(ctx: RunContext): ObserverSlot {
+  return (ctx["slot"] ??= new ObserverSlot());
 }

@@ -31,6 +31,7 @@ const LAYERED: Record<string, string> = {
   "src/cli/cognition.ts": `import type { Served } from "../mcp/server.js";\nimport { qualified } from "../wire/names.js";\nexport const cli = (s: Served): string => qualified(String(s));\n`,
   "src/models/model.ts": `import type { LLM } from "../agents/llm.js";\nimport type { Served } from "../mcp/server.js";\nexport type Model = LLM & { served?: Served };\n`,
   "src/askers/asker.ts": `import { route } from "../listener/listener.js";\nexport const ask = route;\n`,
+  "src/otel/tracer.ts": `import type { Ctx } from "../context/ctx.js";\nexport const trace = (c: Ctx): string => c.id;\n`,
   "src/bin/main.ts": `import { cli } from "../cli/cognition.js";\nimport type { Model } from "../models/model.js";\nimport { ask } from "../askers/asker.js";\nimport { KEY } from "../index.js";\nexport const main = (m: Model): unknown => [cli, ask, KEY, m];\n`,
 };
 
@@ -53,6 +54,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/cli/sibling.ts": `import type { Model } from "../models/model.js";\nexport type Sib = Model;\n`,
     "src/models/sibling.ts": `import { ask } from "../askers/asker.js";\nexport const sib = ask;\n`,
     "src/askers/program.ts": `import { main } from "../bin/main.js";\nexport const up = main;\n`,
+    "src/otel/reach.ts": `import type { Served } from "../mcp/server.js";\nexport type Reach = Served;\n`,
     "src/util/peer.ts": `export const load = async (): Promise<unknown> => (await import("express")).default;\n`,
     "src/prompts/peer.ts": `import type { Tool } from "@modelcontextprotocol/sdk/types.js";\nexport type McpTool = Tool;\n`,
     "src/errors/missing.ts": `export { gone } from "./nowhere.js";\n`,
@@ -67,6 +69,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     { rule: "cli-not-siblings", from: "src/cli/sibling.ts", to: "src/models/model.ts" },
     { rule: "models-not-siblings", from: "src/models/sibling.ts", to: "src/askers/asker.ts" },
     { rule: "askers-not-siblings", from: "src/askers/program.ts", to: "src/bin/main.ts" },
+    { rule: "otel-not-siblings", from: "src/otel/reach.ts", to: "src/mcp/server.ts" },
     { rule: "core-no-serving-or-model-peer", from: "src/util/peer.ts", to: "node_modules/express/index.js" },
     { rule: "core-no-serving-or-model-peer", from: "src/prompts/peer.ts", to: "node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts" },
     { rule: "not-to-unresolvable", from: "src/errors/missing.ts", to: "./nowhere.js" },

@@ -57,7 +57,7 @@ describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
     expect(second.system).toEqual([{ type: "text", text: "Answer from the files.", cache_control: { type: "ephemeral" } }]);
     expect(second.tools!.map((t) => t.name)).toContain("fs_read_text_file");
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10 });
-    expect(kinds(events)).toEqual(["llm.delta", "llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.delta", "llm.delta", "llm.turn"]);
+    expect(kinds(events)).toEqual(["llm.request", "llm.delta", "llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.request", "llm.delta", "llm.delta", "llm.turn"]);
     expect(events.find((e) => e.event === "llm.tool_call")!.data).toEqual({ step: 1, id: "toolu_e2e", tool: "fs_read_text_file" });
   });
 
@@ -98,6 +98,6 @@ describe.each(["responses", "chat"] as const)("e2e: OpenAILLM (%s) + ReActCognit
       expect(fake.chatRequests[1]!.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_e2e", content: SECRET });
     }
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10, cacheReadInputTokens: 0 });
-    expect(kinds(events)).toEqual(["llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.delta", "llm.delta", "llm.turn"]);
+    expect(kinds(events)).toEqual(["llm.request", "llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.request", "llm.delta", "llm.delta", "llm.turn"]);
   });
 });

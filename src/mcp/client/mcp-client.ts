@@ -22,6 +22,7 @@ import { checkLimits, checkRoots, ServerRequests } from "./server-requests.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
+import { endRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -314,10 +315,14 @@ export class MCPClient implements AsyncDisposable {
       offSignal = () => signal.removeEventListener("abort", onAbort);
     }
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
+    // A traced run (arc-agentkit/otel) sends its trace context in _meta (SEP-414).
+    const traced = outgoingRequest(ctx, { method: "tools/call", server: String(this.server), name });
+    let ok = false;
     try {
       this.outputs.checkCall(name);
-      const result = (await session.callTool({ name, arguments: args }, undefined, { signal: call?.asSignal(), timeout })) as CallToolResult;
+      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, undefined, { signal: call?.asSignal(), timeout })) as CallToolResult;
       this.outputs.checkResult(name, result);
+      ok = result.isError !== true;
       return result;
     } catch (err) {
       if (call?.aborted) {
@@ -329,6 +334,7 @@ export class MCPClient implements AsyncDisposable {
       if (isSessionGone(err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
+      endRequest(traced, ok);
       offCtx?.();
       offSignal?.();
     }

@@ -16,6 +16,7 @@ import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
 import type { RunContext } from "../../context/run-context.js";
+import { endRequest, incomingRequest } from "../../context/run-observer.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
@@ -170,6 +171,8 @@ export function makeCallHandler(
       const caller = { server, sessionId: extra.sessionId ?? null, requestId };
       const progress = new RequestProgress(extra);
       const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra, progress) } : { caller });
+      // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
+      const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
       // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
       const stopHeartbeat = startHeartbeat(progress, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
@@ -193,6 +196,7 @@ export function makeCallHandler(
         offCancel();
         if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
+        endRequest(traced, result.isError !== true);
         child.release();
         resolve(result);
       }

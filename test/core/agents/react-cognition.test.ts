@@ -125,16 +125,18 @@ describe("the loop", () => {
     expect(llm.requests[0]!.tools.map((t) => t.name)).toEqual(["shown"]);
   });
 
-  it("emits agent.start, llm.turn, tool.call, tool.result, agent.end in order", async () => {
+  it("emits agent.start, llm.request, llm.turn, tool.call, tool.result, agent.end in order", async () => {
     const check = toolReturning("run_check", "ok", { sideEffecting: false });
     const { ctx } = await runAgent([check.tool], callThenSay("run_check", { target: "lint" }));
     expect(ctx.events).toEqual([
       { event: "agent.start", data: { agent: "dev", task: "do the thing" } },
+      { event: "llm.request", data: { step: 1, model: "fake-1" } },
       { event: "llm.turn", data: { step: 1, content: "", toolCalls: ["run_check"] } },
       { event: "tool.call", data: { id: "c1", tool: "run_check" } },
       // An ungated call is recorded too, as the approval server records one (source autonomy, nobody asked).
       { event: "gate.check", data: expect.objectContaining({ tool: "run_check", via: "react", allowed: true, source: "autonomy", asked: false, questionId: null }) },
       { event: "tool.result", data: { id: "c1", tool: "run_check", ok: true } },
+      { event: "llm.request", data: { step: 2, model: "fake-1" } },
       { event: "llm.turn", data: { step: 2, content: "done", toolCalls: [] } },
       { event: "agent.end", data: { agent: "dev", stopReason: "complete", steps: 2 } },
     ]);
@@ -363,7 +365,7 @@ describe("gating", () => {
         data: { tool: "deploy", id: "c1", questionId: expect.any(String), via: "react", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "approved by ops: looks fine", at: expect.any(String) },
       },
     ]);
-    expect(ctx.events.map((e) => e.event)).toEqual(["agent.start", "llm.turn", "tool.call", "gate.check", "tool.result", "llm.turn", "agent.end"]);
+    expect(ctx.events.map((e) => e.event)).toEqual(["agent.start", "llm.request", "llm.turn", "tool.call", "gate.check", "tool.result", "llm.request", "llm.turn", "agent.end"]);
   });
 
   it("modify runs with the edited arguments (recorded as run)", async () => {

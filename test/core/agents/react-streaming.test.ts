@@ -38,10 +38,12 @@ describe("streaming through ReActCognition", () => {
     const ctx = makeTestCtx({ llm });
     const result = await new Agent({ name: "a", cognition: new ReActCognition({ tools: [look] }) }).run("what is it?", ctx);
     expect(ctx.events.filter((e) => e.event.startsWith("llm.")).map((e) => [e.event, e.data])).toEqual([
+      ["llm.request", { step: 1, model: expect.any(String) }],
       ["llm.delta", { step: 1, text: "Let me " }],
       ["llm.delta", { step: 1, text: "look." }],
       ["llm.tool_call", { step: 1, id: "c1", tool: "look" }],
       ["llm.turn", { step: 1, content: "Let me look.", toolCalls: ["look"], stopReason: "tool_use" }],
+      ["llm.request", { step: 2, model: expect.any(String) }],
       ["llm.delta", { step: 2, text: "A dot." }],
       ["llm.turn", { step: 2, content: "A dot.", toolCalls: [], stopReason: "max_tokens" }],
     ]);
@@ -57,10 +59,10 @@ describe("streaming through ReActCognition", () => {
     expect(result.toolCalls[0]).toMatchObject({ result: "a dot\n[image content omitted]", ok: true, parts: toolMessage.parts });
   });
 
-  it("FakeLLM (no streaming) emits only llm.turn, without stopReason or details", async () => {
+  it("FakeLLM (no streaming) emits only llm.request and llm.turn, without stopReason or details", async () => {
     const ctx = makeTestCtx({ llm: FakeLLM.script([new Turn({ content: "hi" })]) });
     const result = await new Agent({ name: "a", cognition: new ReActCognition({ tools: [] }) }).run("x", ctx);
-    expect(ctx.events.filter((e) => e.event.startsWith("llm.")).map((e) => e.event)).toEqual(["llm.turn"]);
+    expect(ctx.events.filter((e) => e.event.startsWith("llm.")).map((e) => e.event)).toEqual(["llm.request", "llm.turn"]);
     expect(result.details).toBeUndefined();
   });
 

@@ -1,0 +1,157 @@
+/**
+ * @module bench/suites/otel.bench
+ * Benchmark 9, tracing cost: a served `tools/call` (the package's client to
+ * the package's server over loopback HTTP, both sides traced), one ReAct turn
+ * through a real provider against the model API fake, and the model-free
+ * loop on `FakeLLM`, with tracing off, with
+ * `instrument()` on the API's no-op provider, and with the SDK's batch
+ * processor exporting over OTLP/HTTP to a receiver in this process.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent, ReActCognition, RunContext, tool, ToolRegistry } from "arc-agentkit";
+import { MCPClient, serveRegistry, StreamableHttpServer, type McpServerSpec } from "arc-agentkit/mcp";
+import { AnthropicLLM } from "arc-agentkit/models";
+import { FakeLLM, Turn } from "arc-agentkit/testing";
+import { instrument } from "arc-agentkit/otel";
+import { startServer, type ChildServer } from "../lib/child-server.js";
+import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { abba, medianRatio, roundRatios } from "../lib/abba.js";
+import { pick, type BenchConfig, type Suite } from "../lib/config.js";
+import type { Goal, Section } from "../lib/report.js";
+import { ms, percentile, ratio } from "../lib/stats.js";
+
+const MODES = ["off", "noop", "batch"] as const;
+type Mode = (typeof MODES)[number];
+const LABEL: Record<Mode, string> = { off: "tracing off", noop: "instrument(), no-op provider", batch: "instrument(), batch processor + OTLP/HTTP exporter" };
+
+/** A receiver that takes OTLP/HTTP exports and drops them (the batch exporter's far end). */
+async function sink(): Promise<{ url: string; bytes: () => number; close: () => Promise<void> }> {
+  let bytes = 0;
+  const server: Server = createServer((req, res) => {
+    req.on("data", (c: Buffer) => (bytes += c.length));
+    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+    bytes: () => bytes,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** A traced context for `mode` (`undefined` provider: the API's global, a no-op here). */
+function tracedCtx(mode: Mode, provider: TracerProvider, options: ConstructorParameters<typeof RunContext>[0] = {}): RunContext {
+  const ctx = new RunContext(options);
+  if (mode === "noop") instrument(ctx);
+  if (mode === "batch") instrument(ctx, { tracerProvider: provider });
+  return ctx;
+}
+
+const echo = tool({ name: "echo", description: "Echo the text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, async ({ text }: { text: string }) => text);
+
+async function run(cfg: BenchConfig): Promise<Section> {
+  const rounds = pick(cfg, 6, 3);
+  const batch = pick(cfg, 300, 60);
+  const receiver = await sink();
+  let modelApi: ChildServer | undefined;
+  const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url }) })] });
+  const specs = new Map<Mode, McpServerSpec>();
+  const clients = new Map<Mode, { client: MCPClient; ctx: RunContext }>();
+  try {
+    modelApi = await startServer("model-api");
+    for (const mode of MODES) {
+      const spec = await serveRegistry(ToolRegistry.fromTools([echo]), { name: "bench", ctx: tracedCtx(mode, provider) });
+      await spec.start();
+      specs.set(mode, spec);
+      const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+      clients.set(mode, { client, ctx: tracedCtx(mode, provider) });
+    }
+    const served = async (mode: Mode, start: number, n: number): Promise<number[]> => {
+      const { client, ctx } = clients.get(mode)!;
+      const lat: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const t0 = performance.now();
+        await client.callTool("echo", { text: `x${start + k}` }, { ctx });
+        lat.push(performance.now() - t0);
+      }
+      return lat;
+    };
+    const agent = new Agent({ name: "bench", cognition: new ReActCognition({ tools: [echo] }) });
+    /** Model-free: FakeLLM's tool call, then its answer (the loop and tracing alone). */
+    const loop = async (mode: Mode, start: number, n: number): Promise<number[]> => {
+      const lat: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const ctx = tracedCtx(mode, provider, { llm: FakeLLM.script([new Turn({ toolCalls: [{ id: `c${k}`, name: "echo", arguments: { text: `t${start + k}` } }], usage: { inputTokens: 5, outputTokens: 2 } }), new Turn({ content: "done" })]) });
+        const t0 = performance.now();
+        const result = await agent.run(`task ${start + k}`, ctx);
+        lat.push(performance.now() - t0);
+        if (result.stopReason !== "complete") throw new Error(`react run ${k}: ${result.stopReason}`);
+      }
+      return lat;
+    };
+    /** One ReAct turn with a real provider: AnthropicLLM (the real SDK, streaming) against the model API fake in a child process. */
+    const llm = new AnthropicLLM({ apiKey: "bench", baseURL: modelApi.url, maxRetries: 0, maxTokens: 64 });
+    const talker = new Agent({ name: "bench", model: "m", cognition: new ReActCognition({ tools: [] }) });
+    const turn = async (mode: Mode, start: number, n: number): Promise<number[]> => {
+      const lat: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const ctx = tracedCtx(mode, provider, { llm });
+        const t0 = performance.now();
+        const result = await talker.run(`hello ${start + k}`, ctx);
+        lat.push(performance.now() - t0);
+        if (result.stopReason !== "complete") throw new Error(`turn ${k}: ${result.stopReason} ${result.error?.message ?? ""}`);
+      }
+      return lat;
+    };
+    for (const mode of MODES) {
+      await served(mode, 0, 50);
+      await loop(mode, 0, 200);
+      await turn(mode, 0, 50);
+    }
+    let next = 1000;
+    const callRounds = await abba(MODES, rounds, (m) => served(m as Mode, (next += batch), batch));
+    const turnRounds = await abba(MODES, rounds, (m) => turn(m as Mode, (next += batch), batch));
+    const loopRounds = await abba(MODES, rounds, (m) => loop(m as Mode, (next += batch * 4), batch * 4));
+    await provider.forceFlush();
+    const p50 = (b: number[][]): number => percentile(b.flat(), 0.5);
+    const rows: string[][] = [];
+    const goals: Goal[] = [];
+    const paths = [
+      ["served tools/call (client + server traced)", callRounds, true],
+      ["ReAct turn, AnthropicLLM vs the model API fake", turnRounds, true],
+      ["ReAct run on FakeLLM (2 turns, 1 tool call; no model: the loop alone)", loopRounds, false],
+    ] as const;
+    for (const [what, results, judged] of paths) {
+      for (const mode of MODES) {
+        const all = results.get(mode)!.flat(2);
+        const r = mode === "off" ? undefined : medianRatio(roundRatios(results, mode, "off", p50));
+        rows.push([what, LABEL[mode], ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), r ? `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})` : "1.00x"]);
+        if (!judged) continue;
+        if (mode === "noop") goals.push({ goal: `${what}: no-op provider p50 within 1.02x of off`, measured: ratio(r!.median), met: r!.median <= 1.02 });
+        if (mode === "batch") goals.push({ goal: `${what}: batch exporter p50 within 1.10x of off`, measured: ratio(r!.median), met: r!.median <= 1.1 });
+      }
+    }
+    return {
+      id: "otel",
+      title: "9. Tracing cost (arc-agentkit/otel)",
+      method:
+        `In one process: three loopback HTTP servers (serveRegistry, one \`echo\` tool) and three MCPClients, one pair per mode; an Agent with ReActCognition and AnthropicLLM against the model API fake in a child process (one streamed turn); ` +
+        `and the same loop over FakeLLM (a tool call, then the answer; no model, so only the loop's own microseconds: shown, not judged). A fresh RunContext per run, instrumented per run in the traced modes. Modes: tracing off; \`instrument()\` on the API's no-op provider (no SDK registered); \`instrument()\` on the SDK's TracerProvider with a BatchSpanProcessor and the OTLP/HTTP exporter ` +
+        `posting to a receiver in this process. ${rounds} ABBA rounds (A B C C B A, rotating) of ${batch} sequential calls and ${batch} turns, and ${batch * 4} model-free runs; the ratio is the median of per-round p50 ratios against off (range in brackets).`,
+      tables: [{ head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)"], rows }],
+      goals,
+      notes: [`The receiver took ${Math.round(receiver.bytes() / 1024)} KiB of OTLP/JSON over the run.`],
+    };
+  } finally {
+    await Promise.allSettled([...clients.values()].map((c) => c.client.close()));
+    await Promise.allSettled([...specs.values()].map((s) => s.stop()));
+    await provider.shutdown().catch(() => undefined);
+    await receiver.close();
+    await modelApi?.stop();
+  }
+}
+
+/** Benchmark 9. */
+export const otelSuite: Suite = { id: "otel", title: "Tracing cost", run };

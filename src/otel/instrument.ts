@@ -1,0 +1,60 @@
+/**
+ * @module otel/instrument
+ * `instrument(ctx)`: OpenTelemetry spans for a run, its children, its MCP
+ * requests (both sides) and its CLI processes.
+ */
+import type { TracerProvider } from "@opentelemetry/api";
+import { OptionsError } from "../errors/options.error.js";
+import { RunContext } from "../context/run-context.js";
+import { attachObserver } from "../context/run-observer.js";
+import { otelApi } from "./otel-api.js";
+import { RunTracer } from "./run-tracer.js";
+
+/** The tracer's instrumentation scope name. */
+export const TRACER_NAME = "arc-agentkit";
+
+/** Options of `instrument()`. */
+export interface InstrumentOptions {
+  /** Where spans go. Default: the global provider (`trace.getTracerProvider()`; a no-op until the app registers one). */
+  readonly tracerProvider?: TracerProvider;
+}
+
+/**
+ * Trace `ctx`'s run tree (children made before or after included) with
+ * OpenTelemetry; returns the function that detaches it (idempotent; spans
+ * still open stay open). Spans follow the GenAI conventions:
+ *
+ * - `invoke_agent <agent>` per `agent.run()`;
+ * - `chat <model>` per model turn (`gen_ai.request.model`, `gen_ai.response.model`,
+ *   `gen_ai.usage.*`, `gen_ai.response.finish_reasons`);
+ * - `execute_tool <tool>` per tool call (`gen_ai.tool.name`, `gen_ai.tool.call.id`,
+ *   `agentkit.tool.outcome`);
+ * - `gate <tool>` per gate decision (`agentkit.gate.source`, `.allowed`, `.asked`,
+ *   `.kind`, `.actor`, `.question_id`, `.via`), under the call it settled. A decision
+ *   that arrives with only a tool-use id (the approval server, asked by the Claude
+ *   CLI, which sends no trace context) joins the open `execute_tool` span of that
+ *   id in any instrumented run of this process, and says so
+ *   (`agentkit.gate.linked_by: "tool_call_id"`);
+ * - `tools/call <tool>` on both sides of an MCP request (`mcp.method.name`,
+ *   `agentkit.mcp.server`, `mcp.protocol.version` when known): the client sends
+ *   `traceparent`/`tracestate` in the request's `_meta` and the package's
+ *   servers continue that trace;
+ * - `process <cli>` per CLI run, with its tool calls, permission denials and exit.
+ *
+ * Security: no argument, result, prompt or message text is ever an attribute;
+ * string attributes are bounded to 256 characters.
+ *
+ * @throws OptionsError when `ctx` is not a `RunContext`, `tracerProvider` has no
+ *   `getTracer`, or the run is already instrumented.
+ * @throws MissingPeerError when `@opentelemetry/api` is not installed.
+ */
+export function instrument(ctx: RunContext, options: InstrumentOptions = {}): () => void {
+  if (!(ctx instanceof RunContext)) throw new OptionsError("instrument", "ctx", "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()");
+  const provider = options?.tracerProvider;
+  if (provider !== undefined && typeof (provider as { getTracer?: unknown })?.getTracer !== "function") {
+    throw new OptionsError("instrument", "tracerProvider", "instrument: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one");
+  }
+  const api = otelApi();
+  const tracer = (provider ?? api.trace.getTracerProvider()).getTracer(TRACER_NAME);
+  return attachObserver(ctx, new RunTracer(api, tracer), "instrument");
+}

@@ -1,0 +1,226 @@
+/**
+ * @module otel/run-tracer
+ * The observer `instrument()` attaches: turns a run tree's events into
+ * OpenTelemetry spans (GenAI conventions), and gives the wire layers the
+ * trace context of each MCP request and CLI process.
+ */
+import type * as OtelApi from "@opentelemetry/api";
+import type { Attributes, Context, Span, SpanKind, Tracer } from "@opentelemetry/api";
+import type { RunContext, RunEvent, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
+import { ATTR, attrs, usageAttrs } from "./genai-attributes.js";
+import { SpanScope } from "./span-scope.js";
+import { parseTraceparent, traceHeaders } from "./traceparent.js";
+
+type Api = typeof OtelApi;
+type Data = Readonly<Record<string, unknown>>;
+
+/**
+ * Open `execute_tool` spans by call id, across every tracer of this process:
+ * an approval server's decision (which knows only the tool-use id) joins the
+ * CLI run's span for that call even when the two contexts are instrumented apart.
+ */
+const openTools = new Map<string, Span>();
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** One instrumented run tree. */
+export class RunTracer implements RunObserver {
+  private readonly scopes = new WeakMap<RunContext, SpanScope>();
+  private readonly parents = new WeakMap<RunContext, RunContext>();
+  private readonly kind: typeof SpanKind;
+
+  constructor(
+    private readonly api: Api,
+    private readonly tracer: Tracer,
+  ) {
+    this.kind = api.SpanKind;
+  }
+
+  child(parent: RunContext, child: RunContext): void {
+    this.parents.set(child, parent);
+  }
+
+  private scope(ctx: RunContext): SpanScope {
+    let s = this.scopes.get(ctx);
+    if (!s) this.scopes.set(ctx, (s = new SpanScope()));
+    return s;
+  }
+
+  /** The context new spans on `ctx` nest under: the innermost open span of `ctx` or its nearest ancestor, else the active context. */
+  private parentOf(ctx: RunContext): Context {
+    for (let c: RunContext | undefined = ctx; c; c = this.parents.get(c)) {
+      const span = this.scopes.get(c)?.innermost;
+      if (span) return this.api.trace.setSpan(this.api.context.active(), span);
+    }
+    return this.api.context.active();
+  }
+
+  private start(name: string, kind: SpanKind, attributes: Attributes, parent: Context, startTime?: number): Span {
+    return this.tracer.startSpan(name, { kind, attributes, ...(startTime !== undefined ? { startTime } : {}) }, parent);
+  }
+
+  event(origin: RunContext, e: RunEvent): void {
+    const s = this.scope(origin);
+    const d = e.data;
+    switch (e.event) {
+      case "agent.start":
+        s.agents.push(s.push(this.start(`invoke_agent ${str(d.agent)}`, this.kind.INTERNAL, attrs({ [ATTR.operation]: "invoke_agent", [ATTR.agentName]: d.agent, [ATTR.runId]: origin.runId }), this.parentOf(origin))));
+        break;
+      case "agent.end":
+        this.agentEnd(s, d);
+        break;
+      case "llm.request":
+        s.chat = s.push(this.start(`chat ${str(d.model)}`, this.kind.CLIENT, attrs({ [ATTR.operation]: "chat", [ATTR.requestModel]: d.model, [ATTR.step]: d.step }), this.parentOf(origin)));
+        break;
+      case "llm.turn":
+        this.turn(origin, s, d);
+        break;
+      case "tool.call":
+        this.toolCall(origin, s, d);
+        break;
+      case "tool.result":
+        this.toolResult(s, d);
+        break;
+      case "gate.check":
+        this.gate(origin, s, d);
+        break;
+      default:
+        if (e.event.startsWith("cli.")) this.cli(s, e.event, d);
+    }
+    s.mark = Date.now();
+  }
+
+  private agentEnd(s: SpanScope, d: Data): void {
+    const span = s.agents.pop();
+    if (!span) return;
+    span.setAttributes(attrs({ [ATTR.stopReason]: d.stopReason, [ATTR.step]: d.steps }));
+    if (d.stopReason === "error") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the run ended with an error" });
+    // The outermost run on this context ended: calls it never answered end with it, nothing stays open.
+    if (!s.agents.length) this.endUnfinished(s);
+    s.end(span);
+  }
+
+  /** End the scope's open tool spans (outcome `unfinished`) and drop them from the process-wide map. */
+  private endUnfinished(s: SpanScope): void {
+    for (const [id, open] of s.tools) {
+      if (openTools.get(id) === open.span) openTools.delete(id);
+      open.span.setAttribute(ATTR.toolOutcome, "unfinished");
+      s.end(open.span);
+    }
+    s.tools.clear();
+  }
+
+  private turn(origin: RunContext, s: SpanScope, d: Data): void {
+    const parent = this.toolParent(d.parentToolUseId);
+    let span = s.chat;
+    s.chat = undefined;
+    // A CLI reports a turn once it is whole: its span covers the time since the last event.
+    if (!span) span = s.push(this.start(`chat ${str(d.model)}`.trimEnd(), this.kind.CLIENT, attrs({ [ATTR.operation]: "chat", [ATTR.step]: d.step }), parent ?? this.parentOf(origin), s.mark));
+    span.setAttributes({ ...attrs({ [ATTR.responseModel]: d.model }), ...usageAttrs(d.usage) });
+    if (typeof d.stopReason === "string") span.setAttribute(ATTR.finishReasons, [d.stopReason]);
+    s.end(span);
+  }
+
+  /** The open tool span a CLI subagent's events belong to (`parentToolUseId`), as a parent context. */
+  private toolParent(id: unknown): Context | undefined {
+    const span = typeof id === "string" ? openTools.get(id) : undefined;
+    return span ? this.api.trace.setSpan(this.api.context.active(), span) : undefined;
+  }
+
+  private toolCall(origin: RunContext, s: SpanScope, d: Data): void {
+    const id = str(d.id);
+    const a = attrs({ [ATTR.operation]: "execute_tool", [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id, [ATTR.toolType]: "function" });
+    const span = s.push(this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)));
+    s.tools.set(id, { span, start: Date.now() });
+    if (id) openTools.set(id, span);
+  }
+
+  private toolResult(s: SpanScope, d: Data): void {
+    const id = str(d.id);
+    const open = s.tools.get(id);
+    if (!open) return;
+    s.tools.delete(id);
+    if (openTools.get(id) === open.span) openTools.delete(id);
+    open.span.setAttribute(ATTR.toolOutcome, d.ok === true ? "ok" : "error");
+    if (d.ok !== true) open.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the call was refused or failed" });
+    s.end(open.span);
+  }
+
+  /** One gate decision: a span under the call it settled (found by call id, in any instrumented context of this process) or under the current span. Never the arguments. */
+  private gate(origin: RunContext, s: SpanScope, d: Data): void {
+    const id = str(d.id);
+    const local = s.tools.get(id);
+    const joined = local ? undefined : id ? openTools.get(id) : undefined;
+    const parent = local ? this.api.trace.setSpan(this.api.context.active(), local.span) : joined ? this.api.trace.setSpan(this.api.context.active(), joined) : this.parentOf(origin);
+    const facts = attrs({
+      [ATTR.gateSource]: d.source,
+      [ATTR.gateAllowed]: d.allowed,
+      [ATTR.gateAsked]: d.asked,
+      [ATTR.gateKind]: d.kind,
+      [ATTR.gateActor]: d.actor,
+      [ATTR.gateQuestionId]: d.questionId,
+      [ATTR.gateVia]: d.via,
+    });
+    // Found by the call's id (on this context or any instrumented one of this process), or only by where it was emitted.
+    const linkedBy = local || joined ? "tool_call_id" : "context";
+    const a = { ...facts, ...attrs({ [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id || undefined, [ATTR.runId]: origin.runId, [ATTR.gateLinkedBy]: linkedBy }) };
+    this.start(`gate ${str(d.tool)}`, this.kind.INTERNAL, a, parent, local?.start).end();
+    (local?.span ?? joined)?.setAttributes(facts);
+  }
+
+  private cli(s: SpanScope, event: string, d: Data): void {
+    const span = s.cli;
+    if (!span) return;
+    if (event === "cli.init") {
+      span.setAttributes(attrs({ [ATTR.cliSession]: d.sessionId, [ATTR.requestModel]: d.model, [ATTR.cliVersion]: d.version }));
+      span.addEvent("cli.init");
+    } else if (event === "cli.denial") {
+      span.addEvent("cli.permission_denial", attrs({ [ATTR.toolName]: d.tool, [ATTR.toolCallId]: d.id }));
+    } else if (event === "cli.retry") {
+      span.addEvent("cli.retry", attrs({ attempt: d.attempt }));
+    } else if (event === "cli.exit") {
+      span.setAttributes(attrs({ [ATTR.cliExitHow]: d.how, [ATTR.exitCode]: d.code }));
+      const clean = d.how === "exit" && d.code === 0;
+      if (!clean) span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: `the CLI ended: ${str(d.how)}` });
+      // Calls the process never answered end with it.
+      this.endUnfinished(s);
+      s.cli = undefined;
+      s.end(span);
+    }
+  }
+
+  outgoing(origin: RunContext, request: TracedRequest): TracedCall | undefined {
+    const s = this.scope(origin);
+    const isProcess = request.method === "process";
+    const name = isProcess ? `process ${request.server}` : `${request.method} ${request.name ?? ""}`.trimEnd();
+    const a = isProcess
+      ? attrs({ [ATTR.cliName]: request.server, [ATTR.runId]: origin.runId })
+      : attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era });
+    const span = s.push(this.start(name, isProcess ? this.kind.INTERNAL : this.kind.CLIENT, a, this.parentOf(origin)));
+    if (isProcess) s.cli = span;
+    const sc = span.spanContext();
+    const meta = this.api.trace.isSpanContextValid(sc) ? traceHeaders(sc) : {};
+    return { meta, end: (ok) => this.endCall(s, span, ok) };
+  }
+
+  incoming(ctx: RunContext, request: TracedRequest): TracedCall | undefined {
+    const s = this.scope(ctx);
+    const meta = request.meta ?? {};
+    const remote = parseTraceparent(meta.traceparent, meta.tracestate, (raw) => this.api.createTraceState(raw));
+    // No trace context (the Claude CLI sends none), but a tool-use id: join that call's open span in this process.
+    const joined = remote ? undefined : this.toolParent(meta["claudecode/toolUseId"]);
+    const parent = remote ? this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, remote) : (joined ?? this.parentOf(ctx));
+    const linkedBy = remote ? "traceparent" : joined ? "tool_call_id" : "context";
+    const a = attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era, [ATTR.runId]: ctx.runId, [ATTR.linkedBy]: linkedBy });
+    if (request.method === "tools/call") a[ATTR.operation] = "execute_tool";
+    const span = s.push(this.start(`${request.method} ${request.name ?? ""}`.trimEnd(), this.kind.SERVER, a, parent));
+    return { meta: {}, end: (ok) => this.endCall(s, span, ok) };
+  }
+
+  private endCall(s: SpanScope, span: Span, ok: boolean): void {
+    if (s.cli === span) s.cli = undefined;
+    if (!s.holds(span)) return;
+    if (!ok) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
+    s.end(span);
+  }
+}
