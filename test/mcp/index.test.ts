@@ -163,6 +163,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "mcpToolsToken",
     "META_KEY",
     "type ModuleClass",
+    "type ModuleImport",
     "NOT_ENTERED_MESSAGE",
     "OAuthCallbackError",
     "OAuthLoginRequiredError",
