@@ -236,6 +236,12 @@ async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: Serve
   return { spec: null, approvals: null, guard, stdio };
 }
 
+/** The port option for the listener: bootstrap's `port`, else the module's, else none (ephemeral). */
+function listenerPort(plan: ModulePlan): { port?: number } {
+  const port = plan.options.port ?? plan.meta.port;
+  return port !== undefined ? { port } : {};
+}
+
 async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
   const { meta, timeoutMs, ctx } = plan;
   try {
@@ -248,7 +254,7 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
       // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
       ...(plan.serve === "command"
         ? { transport: "stdio" as const, command: meta.command, ...(meta.env ? { env: { ...meta.env } } : {}) }
-        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...(meta.port !== undefined ? { port: meta.port } : {}), ...(guard ? { guard } : {}) }),
+        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...listenerPort(plan), ...(guard ? { guard } : {}) }),
     });
     closers.push(() => spec.stop());
     await spec.start();

@@ -65,7 +65,7 @@ export interface ModulePlan {
   readonly options: BootstrapOptions;
 }
 
-const OPTION_KEYS = new Set(["container", "ctx", "transport", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
+const OPTION_KEYS = new Set(["container", "ctx", "transport", "port", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
 
 function checkOptions(name: string, options: BootstrapOptions): void {
   const fail = (why: string): never => {
@@ -80,6 +80,8 @@ function checkOptions(name: string, options: BootstrapOptions): void {
   if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
   if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");
   if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("'container' must be a tsyringe DependencyContainer");
+  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) fail(`'port' must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+  if (options.port !== undefined && transport === "stdio") fail(`'port' is for the loopback listener; transport: "stdio" has none`);
   if (options.asker !== undefined && typeof options.asker?.ask !== "function") fail("'asker' must be an Asker (an object with ask(request))");
   if (transport !== "stdio" && (options.stdin !== undefined || options.stdout !== undefined)) fail(`'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
