@@ -44,16 +44,55 @@ class RunCheck {
   }
 }
 
-const PARTS: ReadonlyArray<readonly [title: string, sample: string]> = [
-  ["2. Consuming: spawn a real MCP server over stdio and call its tool as a Tool", "mcp-smallest.js"],
-  ["3. Consuming: the same server's tools driven by an agent", "mcp-agent.js"],
-  ["4. Consuming: its resources as memory and its prompts as Prompt objects", "mcp-resources-prompts.js"],
-  ["5. Serving: a ToolRegistry on a loopback MCP listener with a generated bearer token", "serve-registry.js"],
-  ["6. Serving: two timeouts that do not read the same", "serve-timeouts.js"],
-  ["7. Approvals: ApprovalServer answers permission prompts through an Asker", "approvals.js"],
-  ["8. DI: an @McpServer module with injected services, a remote MCP server as a provider, and the approval guard", "di-app.js"],
-];
+/** One part of the tour: its title, the built sample it runs, and what its printed fields mean (a few words each). */
+interface Part {
+  readonly title: string;
+  readonly sample: string;
+  readonly fields: readonly string[];
+}
 
+const PARTS: readonly Part[] = [
+  {
+    title: "2. Consuming: spawn a real MCP server over stdio and call its tool as a Tool",
+    sample: "mcp-smallest",
+    fields: ["params: the JSON Schema of the tool's arguments, as the server sent it", "sideEffecting: true — an MCP tool is assumed to change something unless you opt in (mcpTools trustReadOnlyHint)"],
+  },
+  {
+    title: "3. Consuming: the same server's tools driven by an agent",
+    sample: "mcp-agent",
+    fields: ["stopReason: why the agent stopped (complete = it answered)"],
+  },
+  {
+    title: "4. Consuming: its resources as memory and its prompts as Prompt objects",
+    sample: "mcp-resources-prompts",
+    fields: ["memory / metadata: the best-matching resource's text and where it came from", "static: prompts without required arguments, rendered once; the one with arguments is fetched directly"],
+  },
+  {
+    title: "5. Serving: a ToolRegistry on a loopback MCP listener with a generated bearer token",
+    sample: "serve-registry",
+    fields: [
+      "requiresApproval / autoApprove: tools a person must allow / tools the CLI may run unasked",
+      "caps: the capability labels the tools declare (e.g. egress = sends data out)",
+      "_meta / readOnlyHint: what the server tells clients about each tool",
+      "callsSeen: how many tool calls reached the server",
+    ],
+  },
+  {
+    title: "6. Serving: a tool deadline (ours) next to a client timeout (theirs), and how each reads",
+    sample: "serve-timeouts",
+    fields: ["our deadline: the server gave up on a slow tool and said so as a tool error", "their error: the client stopped waiting first; the message is the client's"],
+  },
+  {
+    title: "7. Approvals: ApprovalServer answers permission prompts through an Asker",
+    sample: "approvals",
+    fields: ["promptsSeen: permission prompts the server received", "source: who decided (asker = a person, autoAllow = a rule, autonomy = the tier); asked: whether the Asker was asked"],
+  },
+  {
+    title: "8. DI: an @McpServer module with injected services, a remote MCP server as a provider, and the approval guard",
+    sample: "di-app",
+    fields: ["requires approval: tools the guard asks a person about", "calls seen: tool calls that reached the served module"],
+  },
+];
 /** A real model when its API key is in the environment (Anthropic first), else null. */
 function realModel(): { llm: LLM; model: string; said: string } | null {
   const env = process.env;
@@ -68,9 +107,12 @@ function realModel(): { llm: LLM; model: string; said: string } | null {
   return null;
 }
 
-function runPart(title: string, sample: string): boolean {
+function runPart({ title, sample: name, fields }: Part): boolean {
+  const sample = `${name}.js`;
   const file = join(dirname(fileURLToPath(import.meta.url)), sample);
   console.log(`\n== ${title} ==`);
+  console.log(`   code: samples/${name}.ts`);
+  for (const f of fields) console.log(`   ${f}`);
   if (!existsSync(file)) {
     console.log(`(skipped: ${sample} is not built — run npm run build)`);
     return false;
@@ -85,6 +127,7 @@ async function main(): Promise<void> {
   scope.registerSingleton(CheckService);
   const registry = ToolRegistry.fromTools([RunCheck], { container: scope });
   console.log("== 1. Core: @Tool classes with injected services, driven by a scripted model ==");
+  console.log("   code: samples/quickstart.ts (this file); every later part names its own");
   console.log("tools:", registry.names());
   const real = realModel();
   const llm = real?.llm ?? FakeLLM.script([
@@ -99,7 +142,7 @@ async function main(): Promise<void> {
   console.log("output:", result.output, "| stopReason:", result.stopReason);
   console.log("service saw:", scope.resolve(CheckService).ran);
   console.log("model:", real?.said ?? "FakeLLM, scripted (set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real model)");
-  const failed = PARTS.filter(([title, sample]) => !runPart(title, sample));
+  const failed = PARTS.filter((part) => !runPart(part));
   console.log(failed.length ? `\n${failed.length} part(s) failed.` : "\nAll parts ran.");
   if (failed.length) process.exitCode = 1;
 }

@@ -8,7 +8,7 @@
  */
 import "reflect-metadata";
 
-export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS } from "./keys.js";
+export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS, LOGGER } from "./keys.js";
 export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
 export type { InvalidArgument } from "./errors/index.js";
 
@@ -52,5 +52,5 @@ export { CompactedMemory } from "./memory/compacted-memory.js";
 export { VectorMemory, HashingEmbedder } from "./memory/vector-memory.js";
 export type { Embedder } from "./memory/vector-memory.js";
 
-export { getLogger, setLogger } from "./util/logger.js";
+export { getLogger, setLogger, GLOBAL_LOGGER } from "./util/logger.js";
 export type { Logger } from "./util/logger.js";

@@ -20,3 +20,14 @@ export const TOKENS = Object.freeze({
   /** The `ToolRegistry` of a bootstrapped module. */
   ToolRegistry: Symbol.for("agentkit:ToolRegistry"),
 });
+
+/**
+ * The DI token of the package's logger. `bootstrap()` registers it in each
+ * module's container (unless a provider or the parent container already
+ * does): by default it is `GLOBAL_LOGGER` (from `util/logger`), which forwards every line to
+ * whatever `setLogger()` set at the time of the call. Provide your own with
+ * `{ provide: LOGGER, useValue: myLogger }`; the package's own warnings in
+ * that module (e.g. a remote's dropped prompt) then go to it instead of the
+ * global logger. Inject it with `@inject(LOGGER) logger: Logger`.
+ */
+export const LOGGER: symbol = Symbol.for("agentkit:Logger");

@@ -9,7 +9,7 @@ import { CliError, UsageError } from "./cli.error.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { CALL_HELP } from "./help.js";
-import { withSpinner } from "./spinner.js";
+import { progressBar, withSpinner } from "./spinner.js";
 
 const OPTIONS: OptionTable = {
   ...TARGET_OPTIONS,
@@ -55,7 +55,11 @@ export async function callCommand(argv: readonly string[], context: FailureConte
       if (bare && names.includes(bare)) name = bare;
       else throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
     }
-    result = await withSpinner(`calling ${name}…`, () => client.callTool(name, args, { timeoutMs: target.timeoutMs }));
+    // On a terminal the server's progress notifications redraw the spinner line as a bar; off one nothing is drawn (and none is asked for).
+    const tty = process.stderr.isTTY === true;
+    result = await withSpinner(`calling ${name}…`, (update) =>
+      client.callTool(name, args, { timeoutMs: target.timeoutMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressBar(p.progress, p.total, p.message)}`) } : {}) }),
+    );
   } finally {
     await client.close();
   }

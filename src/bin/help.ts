@@ -44,6 +44,10 @@ Options:
                             it holds the token; removed on stop). http only
   --codex                 print the Codex form: a 0600 env file holding the token, and the
                             'codex exec -c ...' overrides (the token never appears in argv)
+  --watch                 watch the module file's directory; after a rebuild (run tsc --watch
+                            beside it) restart the module in place: same port and URL, same
+                            config path (rewritten with a new token), so the printed line
+                            stays right. A build that fails to load keeps the old one. http only
   --approve <tty|web|inbox>  answer the module's approval prompts (its approval server and its
                             server-side guard) on this terminal, on a page in the browser
                             (the one-time login URL is printed once, on stderr; Enter on

@@ -24,14 +24,15 @@ export interface ChosenModule {
 }
 
 /**
- * Import `file` (resolved against `cwd`) as an ES module, by file URL.
+ * Import `file` (resolved against `cwd`) as an ES module, by file URL
+ * (`urlOf(path)`: `serve --watch` adds a generation to load a rebuild anew).
  *
  * @throws UsageError when the path does not exist, is a directory, or is
  *   TypeScript source (agentkit loads built JavaScript; tsx and friends drop
  *   the decorator metadata DI needs).
  * @throws CliError (runtime) when importing it fails; the message carries the module's own error.
  */
-export async function importModuleFile(file: string, cwd = process.cwd()): Promise<{ path: string; exports: Record<string, unknown> }> {
+export async function importModuleFile(file: string, cwd = process.cwd(), urlOf: (path: string) => string = (p) => pathToFileURL(p).href): Promise<{ path: string; exports: Record<string, unknown> }> {
   const path = resolve(cwd, file);
   let info;
   try {
@@ -51,7 +52,7 @@ export async function importModuleFile(file: string, cwd = process.cwd()): Promi
     );
   }
   try {
-    return { path, exports: (await import(pathToFileURL(path).href)) as Record<string, unknown> };
+    return { path, exports: (await import(urlOf(path))) as Record<string, unknown> };
   } catch (err) {
     throw new CliError(`agentkit serve: cannot load module file '${file}': ${errorLine(err)}`, 1, { cause: err });
   }

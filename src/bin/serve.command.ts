@@ -22,6 +22,7 @@ import { approveMode, startApprover, type Approver, type ApproverStore, type App
 import { approverStore } from "./store-args.js";
 import { loginKeyHint, offerNewLogins } from "./login-key.js";
 import { withSpinner } from "./spinner.js";
+import { errorLine } from "../util/format.js";
 
 const OPTIONS: OptionTable = {
   export: { type: "string" },
@@ -29,6 +30,7 @@ const OPTIONS: OptionTable = {
   "timeout-ms": { type: "string" },
   "write-mcp-json": { type: "string" },
   codex: { type: "boolean" },
+  watch: { type: "boolean" },
   approve: { type: "string" },
   store: { type: "string" },
   "store-env": { type: "string" },
@@ -47,6 +49,8 @@ interface ServeRequest {
   readonly timeoutMs?: number;
   readonly writeMcpJson?: string;
   readonly codex: boolean;
+  /** `--watch`: restart in place after the module's directory changes. */
+  readonly watch: boolean;
   /** Who answers the module's approval prompts (`--approve`); unset: the module's own Asker. */
   readonly approve?: ApproveMode;
   /** Where the inbox keeps its questions (`--inbox-store <dir>`, `--store <url>` / `--store-env VAR`). */
@@ -84,6 +88,9 @@ function request(argv: readonly string[]): ServeRequest | null {
     const dir = dirname(resolve(writeMcpJson));
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: '${dir}' is not an existing directory; create it or choose another path`);
   }
+  if (flag(line, "watch") && transport === "stdio") {
+    throw new UsageError("agentkit serve: --watch is for --transport http; with --transport stdio the CLI that spawned this process restarts it (a restart here would cut its session)");
+  }
   const timeoutMs = parseMilliseconds("serve", "timeout-ms", stringOption(line, "timeout-ms"));
   const approve = approveMode("serve", stringOption(line, "approve"));
   if (approve !== undefined && transport === "stdio") {
@@ -101,6 +108,7 @@ function request(argv: readonly string[]): ServeRequest | null {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(writeMcpJson !== undefined ? { writeMcpJson } : {}),
     codex: flag(line, "codex"),
+    watch: flag(line, "watch"),
   };
 }
 
@@ -159,16 +167,21 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
   try {
     // Loaded only now: --help and usage errors stay fast (no DI, no validators).
     const { importModuleFile, pickModule } = await import("./load-module.js");
-    const { path, exports } = await importModuleFile(req.file);
-    const chosen = pickModule(req.file, path, exports, req.exportName);
+    const { generationUrl } = await import("./serve-watch.js");
+    const load = async (generation: number) => {
+      const { path, exports } = await importModuleFile(req.file, process.cwd(), req.watch ? (p) => generationUrl(p, generation) : undefined);
+      return pickModule(req.file, path, exports, req.exportName);
+    };
+    const chosen = await load(0);
     const { bootstrap } = await import("../mcp/di/index.js");
-    if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, path, bootstrap, stop.received);
+    if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, chosen.path, bootstrap, stop.received);
     approver = req.approve ? await startApprover(req.approve, chosen.exportName, req.store, req.worker) : undefined;
     const person = approver ? { asker: approver.asker, ctx: approver.ctx } : {};
-    const app = await withSpinner(`starting ${chosen.exportName}…`, () =>
-      bootstrap(chosen.module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) }),
-    );
-    return await serveHttp(req, app, stop.received, approver);
+    const boot = (module: ModuleClass, port?: number) =>
+      bootstrap(module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}), ...(port !== undefined ? { port } : {}) });
+    const app = await withSpinner(`starting ${chosen.exportName}…`, () => boot(chosen.module));
+    const live: LiveApp = { app, module: chosen.module };
+    return await serveHttp(req, live, stop.received, approver, req.watch ? { load: async (n) => (await load(n)).module, boot } : undefined);
   } finally {
     stop.dispose();
     await approver?.stop();
@@ -200,6 +213,13 @@ class ServeFiles {
     const w = writeMcpConfig(document, { configPath: path });
     this.configs.push(w);
     return w.path;
+  }
+
+  /** Replace the config this object wrote at `path` with `document` (a restart's new token), at the same path. */
+  rewriteConfig(document: object, path: string): void {
+    const at = this.configs.findIndex((w) => w.path === path);
+    if (at >= 0) removeMcpConfig(this.configs.splice(at, 1)[0]!);
+    this.config(document, path);
   }
 
   /** Write a private text file in the scratch directory (exclusive create, 0600). */
@@ -254,15 +274,30 @@ function approverLines(app: McpApp, approver: Approver | undefined): string[] {
   return ["  approvals are answered on this terminal"];
 }
 
-async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS.Signals>, approver?: Approver): Promise<number> {
-  const spec = app.spec!;
+/** The app being served, replaced in place by a `--watch` restart. */
+interface LiveApp {
+  app: McpApp;
+  module: ModuleClass;
+}
+
+/** What a `--watch` restart needs: import generation `n` of the module file, and boot a module on a port. */
+interface Restarter {
+  load(generation: number): Promise<ModuleClass>;
+  boot(module: ModuleClass, port?: number): Promise<McpApp>;
+}
+
+async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<NodeJS.Signals>, approver?: Approver, restarter?: Restarter): Promise<number> {
   const files = new ServeFiles();
   // A credential must not outlive its server, also if we die on the way out.
   process.once("exit", files.cleanup);
+  let unwatch = (): void => {};
   try {
+    const { app } = live;
+    const spec = app.spec!;
     let configPath = spec.configPath;
+    // Watching: the config is ours, at a path that outlives each restart.
     if (req.writeMcpJson !== undefined) configPath = files.config(claudeDocument(app), req.writeMcpJson);
-    else if (app.approvals) configPath = files.config(claudeDocument(app), join(files.scratchDir(), "mcp.json"));
+    else if (app.approvals || restarter) configPath = files.config(claudeDocument(app), join(files.scratchDir(), "mcp.json"));
     const out: string[] = [];
     out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
     for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
@@ -271,19 +306,51 @@ async function serveHttp(req: ServeRequest, app: McpApp, stopped: Promise<NodeJS
     out.push("");
     out.push(...(req.codex ? codexLines(app, files) : claudeLines(app, configPath)));
     out.push("");
+    if (restarter) out.push(`Watching ${dirname(resolve(req.file))} for changes (run tsc --watch beside it): a rebuild restarts the module here, same URL and config path.`);
     out.push("Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.");
     process.stdout.write(`${out.join("\n")}\n`);
+    if (restarter) unwatch = await startWatching(req, live, restarter, files, configPath);
     const newLogins = approver?.newLoginUrl ? loginLink(approver.loginUrl!, approver.newLoginUrl) : () => undefined;
     const signal = await stopped.finally(newLogins);
-    await app.stop();
+    unwatch();
+    await live.app.stop();
     files.cleanup();
-    process.stderr.write(`agentkit serve: stopped '${spec.name}' on ${signal} after ${spec.callsSeen} call(s); config removed, port released\n`);
+    process.stderr.write(`agentkit serve: stopped '${live.app.spec!.name}' on ${signal} after ${live.app.spec!.callsSeen} call(s); config removed, port released\n`);
     return 0;
   } finally {
-    await app.stop().catch(() => {});
+    unwatch();
+    await live.app.stop().catch(() => {});
     files.cleanup();
     process.off("exit", files.cleanup);
   }
+}
+
+/** `--watch`: on a change, load the rebuilt module, stop the app, boot the new one on the same port, rewrite the config in place. */
+async function startWatching(req: ServeRequest, live: LiveApp, restarter: Restarter, files: ServeFiles, configPath: string): Promise<() => void> {
+  const { watchModuleDir } = await import("./serve-watch.js");
+  let generation = 0;
+  const say = (line: string): boolean => process.stderr.write(`agentkit serve --watch: ${line}\n`);
+  return watchModuleDir(resolve(req.file), async () => {
+    let next: ModuleClass;
+    try {
+      next = await restarter.load(++generation);
+    } catch (err) {
+      say(`the rebuild could not be loaded — ${err instanceof Error ? err.message : String(err)}; still serving the previous build`);
+      return;
+    }
+    const port = Number(new URL(live.app.spec!.url ?? "").port);
+    await live.app.stop();
+    try {
+      live.app = await restarter.boot(next, port);
+      live.module = next;
+    } catch (err) {
+      say(`the rebuilt module failed to start (${errorLine(err)}); starting the previous build again`);
+      live.app = await restarter.boot(live.module, port);
+    }
+    files.rewriteConfig(claudeDocument(live.app), configPath);
+    const spec = live.app.spec!;
+    say(`restarted '${spec.name}' with ${spec.toolNames.length} tool(s) at ${spec.url}; ${configPath} now holds its new token (the command line above is unchanged)`);
+  });
 }
 
 /** Print the login link on stderr (once) and offer Enter for a fresh one; returns what stops listening. */

@@ -11,7 +11,7 @@
 import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCP_PROMPT_VERSION, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpResourceMemory, McpSessionLostError, mcpResources, McpTool, mcpTools, NOT_ENTERED_MESSAGE, promptText, resourceText, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
-export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
+export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
 export { AgentkitOAuthProvider, defaultTokenDir, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, OAuthResponseTooLargeError } from "./oauth/index.js";
 export type { OAuthProviderOptions } from "./oauth/index.js";
 export { LoopbackOptionsError, McpConfigFileError } from "./loopback/index.js";
@@ -20,4 +20,4 @@ export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalDecision, Appr
 export { getPromptMetadata, getResourceMetadata, isPromptClass, isResourceClass, McpNameError, McpServerSpec, META_KEY, Prompt, qualifiedName, Resource, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type { AgentkitToolMeta, AudioBlock, ContentBlock, EmbeddedResourceBlock, HttpServerEntry, ImageBlock, McpConfigDocument, PromptArgument, PromptClass, PromptMessage, PromptMetadata, PromptOptions, PromptRender, PromptsOption, PromptSource, ResourceClass, ResourceContents, ResourceLinkBlock, ResourceListEntry, ResourceMetadata, ResourceOptions, ResourceRead, ResourceSource, RichToolResult, ServablePrompt, ServableResource, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, TextBlock, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
 export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
-export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, Provider, RemoteDeclaration } from "./di/index.js";
+export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, ModuleImport, Provider, RemoteDeclaration } from "./di/index.js";

@@ -25,6 +25,14 @@ export function getLogger(): Logger {
   return current;
 }
 
+/** A `Logger` that forwards each line to the current global logger (`getLogger()`), so a later `setLogger()` still takes effect. */
+export const GLOBAL_LOGGER: Logger = Object.freeze({
+  debug: (m: string) => current.debug(m),
+  info: (m: string) => current.info(m),
+  warn: (m: string) => current.warn(m),
+  error: (m: string) => current.error(m),
+});
+
 /** Replace the logger (e.g. with pino or console); returns the previous one. */
 export function setLogger(logger: Logger): Logger {
   const prev = current;

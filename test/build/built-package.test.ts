@@ -5,6 +5,7 @@
  * dist/. Builds first only when the build output is missing (`npm test`
  * builds before running the suite).
  */
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +44,19 @@ describe("the built package under plain node", () => {
     ];
     const header = lines.findIndex((l) => /^== 1\. Core: @Tool classes with injected services/.test(l));
     expect(header, `${ran.stdout}\n${ran.stderr}`).toBe(0);
-    expect(lines.slice(header + 1, header + 1 + expected.length)).toEqual(expected);
+    expect(lines[header + 1]).toBe("   code: samples/quickstart.ts (this file); every later part names its own");
+    expect(lines.slice(header + 2, header + 2 + expected.length)).toEqual(expected);
+    // Every later part names the sample file behind it, right under its title, and that file exists.
+    const named = lines.flatMap((l, i) => (/^== [2-8]\. /.test(l) ? [lines[i + 1]!] : []));
+    expect(named).toHaveLength(7);
+    for (const line of named) {
+      const file = /^ {3}code: (samples\/[a-z-]+\.ts)$/.exec(line)?.[1];
+      expect(file, line).toBeDefined();
+      expect(existsSync(join(ROOT, file!)), file).toBe(true);
+    }
+    // The printed fields a newcomer could not read are explained in a few words.
+    for (const word of ["callsSeen: how many tool calls", "caps: the capability labels", "promptsSeen: permission prompts"]) expect(ran.stdout).toContain(word);
+    expect(ran.stdout).not.toContain("two timeouts that do not read the same");
     // The whole tour: every part ran to completion (each part's output has its own test).
     expect(ran.code, ran.stderr).toBe(0);
     expect(lines.filter((l) => /^== \d+\. /.test(l)).map((l) => l.slice(0, 5))).toEqual(["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7.", "== 8."]);

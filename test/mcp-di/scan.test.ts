@@ -143,7 +143,9 @@ describe("bootstrap options", () => {
   it("are checked, naming the option and what is accepted", async () => {
     expect((await refusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): 'timeoutMs' must be a positive number of milliseconds, got -1");
     expect((await refusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): 'transport' must be "http" or "stdio", got "ws"`);
-    expect((await refusal(PlainModule, { port: 1 } as never)).message).toBe("bootstrap(PlainModule): unknown option 'port'. Accepted options: container, ctx, transport, timeoutMs, serve, stdin, stdout, asker");
+    expect((await refusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker");
+    expect((await refusal(PlainModule, { port: -1 })).message).toBe("bootstrap(PlainModule): 'port' must be an integer from 0 to 65535, got -1");
+    expect((await refusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(`bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`);
     expect((await refusal(PlainModule, { transport: "stdio", serve: false })).step).toBe("options");
   });
 

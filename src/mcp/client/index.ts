@@ -5,7 +5,7 @@
  * export is listed by name.
  */
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
-export type { MCPClientOptions, ListOptions, CallToolOptions, RestartOptions } from "./mcp-client.js";
+export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, RestartOptions } from "./mcp-client.js";
 export { StdioServer, StreamableHttpServer, DEFAULT_HTTP_TIMEOUT_MS } from "./servers.js";
 export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig } from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";
@@ -16,5 +16,6 @@ export type { McpToolsOptions } from "./mcp-tools.js";
 export { mcpResources, McpResourceMemory } from "./mcp-resources.js";
 export type { McpResourcesOptions } from "./mcp-resources.js";
 export { mcpPrompts, MCP_PROMPT_VERSION } from "./mcp-prompts.js";
+export type { McpPromptsOptions } from "./mcp-prompts.js";
 export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "./server-requests.js";
 export { toolResultText, resourceText, promptText } from "./content.js";

@@ -105,6 +105,24 @@ export interface CallToolOptions {
   readonly signal?: AbortSignal;
   /** This call's timeout in ms (overrides the client's default). */
   readonly timeoutMs?: number;
+  /**
+   * Called with each `notifications/progress` the server sends for this call
+   * (`{ progress, total?, message? }`, as the server sent them). Passing it
+   * asks the server for progress (a `progressToken` in the request); without
+   * it none is asked for. It does not extend `timeoutMs`. An exception it
+   * throws is not caught for you: keep it small.
+   */
+  readonly onProgress?: (progress: CallProgress) => void;
+}
+
+/** One progress notification of a tool call (`CallToolOptions.onProgress`). */
+export interface CallProgress {
+  /** How far the call is; increases with each notification. */
+  readonly progress: number;
+  /** The total `progress` will reach, when the server knows it. */
+  readonly total?: number;
+  /** The server's words for this step, when it sends any. */
+  readonly message?: string;
 }
 
 type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string };
@@ -320,7 +338,8 @@ export class MCPClient implements AsyncDisposable {
     let ok = false;
     try {
       this.outputs.checkCall(name);
-      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, undefined, { signal: call?.asSignal(), timeout })) as CallToolResult;
+      const progress = options.onProgress ? { onprogress: options.onProgress } : {};
+      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, undefined, { signal: call?.asSignal(), timeout, ...progress })) as CallToolResult;
       this.outputs.checkResult(name, result);
       ok = result.isError !== true;
       return result;

@@ -4,11 +4,18 @@
  */
 import { Prompt } from "../../prompts/prompt.js";
 import { errorLine, pyStr } from "../../util/format.js";
-import { getLogger } from "../../util/logger.js";
+import { getLogger, type Logger } from "../../util/logger.js";
 import type { MCPClient } from "./mcp-client.js";
+import { serverDeclares } from "./server-capabilities.js";
 
 /** The `version` of every prompt `mcpPrompts()` builds. */
 export const MCP_PROMPT_VERSION = "mcp:1";
+
+/** Options of `mcpPrompts()`. */
+export interface McpPromptsOptions {
+  /** Where the dropped and skipped prompts' warnings (and the debug line) go. Default: the package logger (`getLogger()`). */
+  readonly logger?: Logger;
+}
 
 /**
  * The server's static prompts — no arguments, or all optional — rendered now
@@ -17,16 +24,19 @@ export const MCP_PROMPT_VERSION = "mcp:1";
  * warning `mcpPrompts: dropping '<name>' — MCP prompt requires arguments,
  * cannot render statically. Use MCPClient.getPrompt(name, args) directly.`; a
  * prompt whose render fails is skipped with a warning naming the error. Both
- * go through the package logger (`getLogger().warn`). Prompts are listed
- * fresh on every call.
+ * go through `options.logger` (default the package logger, `getLogger()`). Prompts are listed
+ * fresh on every call. A server that declares no `prompts` capability is not
+ * asked at all: the result is `{}`, with one debug line.
  *
  * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
-export async function mcpPrompts(client: MCPClient): Promise<Record<string, Prompt>> {
+export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, Prompt>> {
+  const logger = options.logger ?? getLogger();
+  if (!serverDeclares(client, "prompts", "mcpPrompts", logger)) return {};
   const out: [string, Prompt][] = [];
   for (const p of await client.listPrompts()) {
     if ((p.arguments ?? []).some((a) => a.required === true)) {
-      getLogger().warn(
+      logger.warn(
         `mcpPrompts: dropping ${pyStr(p.name)} — MCP prompt requires arguments, cannot render statically. Use MCPClient.getPrompt(name, args) directly.`,
       );
       continue;
@@ -35,7 +45,7 @@ export async function mcpPrompts(client: MCPClient): Promise<Record<string, Prom
     try {
       template = await client.getPrompt(p.name, {});
     } catch (err) {
-      getLogger().warn(`mcpPrompts: skipping ${pyStr(p.name)} — rendering it failed: ${errorLine(err)}`);
+      logger.warn(`mcpPrompts: skipping ${pyStr(p.name)} — rendering it failed: ${errorLine(err)}`);
       continue;
     }
     out.push([p.name, new Prompt({ name: p.name, template, version: MCP_PROMPT_VERSION })]);

@@ -7,6 +7,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { NotImplementedError } from "../../errors/not-implemented.error.js";
 import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../memory/memory.js";
 import { DEFAULT_TTL_MS, type MCPClient } from "./mcp-client.js";
+import { serverDeclares } from "./server-capabilities.js";
 import { TtlCache } from "./ttl-cache.js";
 
 /** Options of `mcpResources()`. */
@@ -23,7 +24,8 @@ export interface McpResourcesOptions {
  * URI contains `text` (case-insensitive), ranks them by how many of those
  * three fields match — ties in first-seen order — and reads the top `k`. Each
  * `MemoryItem` has the resource's text as `content` and `metadata`
- * `{ uri, name, mimeType }`.
+ * `{ uri, name, mimeType }`. A server that declares no `resources` capability
+ * is not asked: every query returns `[]` (one debug line, on the first).
  *
  * The list cache is separate from the client's: `client.listResources({
  * forceRefresh: true })` does not reach through it. The ranking is
@@ -33,6 +35,8 @@ export interface McpResourcesOptions {
 export class McpResourceMemory implements MemorySource {
   readonly name: string;
   private readonly list: TtlCache<readonly Resource[]>;
+  /** Whether the server declared resources (checked on the first query). */
+  private declared?: boolean;
 
   constructor(
     private readonly client: MCPClient,
@@ -52,6 +56,8 @@ export class McpResourceMemory implements MemorySource {
     const k = checkK(options.k, `mcpResources '${this.name}'.query`);
     options.ctx?.checkCancelled();
     void this.client.session; // a closed client is an error even when the list is cached
+    this.declared ??= serverDeclares(this.client, "resources", `mcpResources '${this.name}'.query`);
+    if (!this.declared) return [];
     const resources = await this.list.get(() => this.client.listResources());
     const needle = String(text).toLowerCase();
     const seen = new Set<string>();

@@ -23,6 +23,14 @@ export interface McpToolsOptions {
    * `[image content omitted]`.
    */
   readonly keepImages?: boolean;
+  /**
+   * Believe the server's `readOnlyHint`: a tool it annotates `readOnlyHint:
+   * true` is adapted with `sideEffecting: false`, so under `"gated"` no person
+   * is asked for it (a `requiresApproval` rule still would be). Default
+   * `false`: every MCP tool is `sideEffecting: true`, because an annotation is
+   * the server's claim, not a guarantee — opt in only for a server you trust.
+   */
+  readonly trustReadOnlyHint?: boolean;
 }
 
 /**
@@ -37,14 +45,17 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
   readonly name: string;
   readonly description: string;
   readonly schema: ToolSchema;
-  /** Always true: MCP has no standard read-only marker, so the adapter assumes the worst. */
-  readonly sideEffecting = true;
+  /**
+   * True (assume the worst) unless the adapter was made with
+   * `trustReadOnlyHint` and the server annotates the tool `readOnlyHint: true`.
+   */
+  readonly sideEffecting: boolean;
   /** Always false: the adapter does not force a gate the run's tier did not ask for. */
   readonly requiresApproval = false;
   readonly caps: readonly string[] = Object.freeze([]);
   /** The tool's name on the server (without the prefix). */
   readonly mcpName: string;
-  /** The server's annotations (`readOnlyHint`, ...), informational only: wrap the tool to act on them. */
+  /** The server's annotations (`readOnlyHint`, ...). Only `readOnlyHint` is acted on, and only with `trustReadOnlyHint`. */
   readonly annotations: Readonly<ToolAnnotations> | undefined;
 
   constructor(
@@ -53,12 +64,15 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
     prefix = "",
     /** See `McpToolsOptions.keepImages`. */
     readonly keepImages = false,
+    /** See `McpToolsOptions.trustReadOnlyHint`. */
+    trustReadOnlyHint = false,
   ) {
     this.mcpName = tool.name;
     this.name = `${prefix}${tool.name}`;
     this.description = tool.description ?? "";
     this.schema = Object.freeze({ name: this.name, description: this.description, parameters: deepFreeze(structuredClone(tool.inputSchema)) as JsonSchema });
     this.annotations = tool.annotations ? deepFreeze(structuredClone(tool.annotations)) : undefined;
+    this.sideEffecting = !(trustReadOnlyHint && this.annotations?.readOnlyHint === true);
     Object.freeze(this);
   }
 
@@ -75,16 +89,20 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
 
 /**
  * Adapt every tool of `client`'s server (from its cached `listTools()`) to a
- * `Tool`, in the server's order. `sideEffecting: true`, `requiresApproval:
- * false`, `caps: []` on each; the result drops into `ReActCognition` unchanged.
+ * `Tool`, in the server's order. `sideEffecting: true` (with
+ * `trustReadOnlyHint`: false for a tool annotated `readOnlyHint: true`),
+ * `requiresApproval: false`, `caps: []` on each; the result drops into
+ * `ReActCognition` unchanged.
  *
- * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ * @throws OptionsError when an option has the wrong type; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
 export async function mcpTools(client: MCPClient, options: McpToolsOptions & { readonly keepImages: true }): Promise<McpTool<string | ToolContent>[]>;
 export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new OptionsError("mcpTools", "prefix", "mcpTools: 'prefix' must be a string");
-  if (options.keepImages !== undefined && typeof options.keepImages !== "boolean") throw new OptionsError("mcpTools", "keepImages", "mcpTools: 'keepImages' must be a boolean");
-  return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false));
+  for (const key of ["keepImages", "trustReadOnlyHint"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw new OptionsError("mcpTools", key, `mcpTools: '${key}' must be a boolean, got ${typeof options[key]}`);
+  }
+  return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false, options.trustReadOnlyHint ?? false));
 }

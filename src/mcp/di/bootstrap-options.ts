@@ -25,6 +25,13 @@ export interface BootstrapOptions {
    * Unset: the module's `transport` (for `"stdio"`, a spec naming `command`).
    */
   readonly transport?: "http" | "stdio";
+  /**
+   * The listener's port, overriding the module's `port` (over HTTP only).
+   * Default: the module's, else an ephemeral one. `agentkit serve --watch`
+   * restarts on the port it had, so the URL stays. A busy port fails the
+   * bootstrap (step `serve`) with Node's `EADDRINUSE`.
+   */
+  readonly port?: number;
   /** Override the module's timeout. */
   readonly timeoutMs?: number;
   /** Serve the registry (default `true`); `false` builds the container and remote providers only. */

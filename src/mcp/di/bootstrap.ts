@@ -7,7 +7,8 @@
  */
 import { OptionsError } from "../../errors/options.error.js";
 import "reflect-metadata";
-import type { DependencyContainer } from "tsyringe";
+import type { DependencyContainer, InjectionToken } from "tsyringe";
+import { tokenName } from "./request-scope.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import { getMcpServerMetadata, type McpServerOptions } from "./mcp-server.decorator.js";
@@ -103,6 +104,27 @@ export class McpApp implements AsyncDisposable {
       ...(spec.builtinTools === false ? { builtinTools: false as const } : {}),
       ...(approvals ? { permissionPromptTool: approvals.permissionPromptTool, settingSources: approvals.settingSources } : {}),
     };
+  }
+
+  /**
+   * The instance the module's container holds for `token`, as Nest's
+   * `app.get(Token)`: a provider (a class provider is the module's
+   * singleton), `ToolRegistry`, `RunContext`, `LOGGER`, or a remote's token
+   * (`mcpToolsToken("fs")`, ...). Classes the container would build on the fly
+   * (not provided) are refused rather than built as a stray second instance.
+   *
+   * @throws OptionsError naming the token and the module when it is not provided here.
+   */
+  get<T>(token: InjectionToken<T>): T {
+    if (!this.container.isRegistered(token, true)) {
+      const name = (this.module as { name?: string }).name ?? "the module";
+      throw new OptionsError(
+        "McpApp.get",
+        "token",
+        `McpApp.get(${tokenName(token)}): ${tokenName(token)} is not provided in ${name}'s container. Add it to @McpServer({ providers: [...] }) of ${name} or of a module it imports, or register it in the container passed to bootstrap(${name}, { container })`,
+      );
+    }
+    return this.container.resolve(token);
   }
 
   /** Options for `CodexCliCognition` (`asCodexMcp(spec)`); the server-side guard stands in for approvals. */

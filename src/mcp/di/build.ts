@@ -5,8 +5,9 @@
  * registry, the approval guard and how the registry is served. Any failure
  * closes what was opened and throws `BootstrapError`.
  */
-import { Lifecycle, type DependencyContainer, type InjectionToken } from "tsyringe";
-import { TOKENS } from "../../keys.js";
+import { instanceCachingFactory, Lifecycle, type DependencyContainer, type InjectionToken } from "tsyringe";
+import { LOGGER, TOKENS } from "../../keys.js";
+import { GLOBAL_LOGGER, type Logger } from "../../util/logger.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { FunctionTool } from "../../tools/function-tool.js";
@@ -26,6 +27,7 @@ import type { ModulePlan } from "./scan.js";
 import { isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
+import type { Prompt } from "../../prompts/prompt.js";
 import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource } from "../serve/served-extras.js";
 
 /** The module's resources and prompts, with decorated classes built by its container. */
@@ -70,6 +72,24 @@ function registerProviders(c: DependencyContainer, plan: ModulePlan): void {
   }
   c.register(RunContext, { useValue: plan.ctx });
   c.register(TOKENS.RunContext, { useValue: plan.ctx });
+  // The module's logger: a provider's or the parent container's, else the global one (setLogger).
+  if (!c.isRegistered(LOGGER, true)) c.register(LOGGER, { useValue: GLOBAL_LOGGER });
+}
+
+/**
+ * The remote's static prompts, rendered now; the warnings about the prompts
+ * it dropped wait until something resolves them (a consumer that injects
+ * them), and then go to the module's logger once. Nothing injects them: no
+ * warning (issue: three "dropping" lines on every bootstrap with a remote).
+ */
+async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promise<() => Record<string, Prompt>> {
+  const logger = c.resolve<Logger>(LOGGER);
+  const held: string[] = [];
+  const prompts = await mcpPrompts(client, { logger: { debug: (m) => logger.debug(m), info: (m) => logger.info(m), error: (m) => logger.error(m), warn: (m) => held.push(m) } });
+  return () => {
+    for (const m of held.splice(0)) logger.warn(m);
+    return prompts;
+  };
 }
 
 function describeServer(s: object): string {
@@ -86,7 +106,7 @@ async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDec
     throw new BootstrapError(plan.name, "remote", `remote '${r.alias}' (${describeServer(r.server)}) could not be opened: ${(err as Error).message}`, { cause: err });
   }
   closers.push(() => client.close());
-  const tools = await mcpTools(client, { prefix: r.prefix });
+  const tools = await mcpTools(client, { prefix: r.prefix, trustReadOnlyHint: r.trustReadOnlyHint });
   for (const t of tools) {
     const prev = owners.get(t.name);
     if (prev) {
@@ -97,7 +117,7 @@ async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDec
   c.register(mcpClientToken(r.alias), { useValue: client });
   c.register(mcpToolsToken(r.alias), { useValue: tools });
   c.register(mcpResourcesToken(r.alias), { useValue: mcpResources(client, { name: r.alias }) });
-  c.register(mcpPromptsToken(r.alias), { useValue: await mcpPrompts(client) });
+  c.register(mcpPromptsToken(r.alias), { useFactory: instanceCachingFactory(await deferredPrompts(c, client)) });
   return client;
 }
 
@@ -216,6 +236,12 @@ async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: Serve
   return { spec: null, approvals: null, guard, stdio };
 }
 
+/** The port option for the listener: bootstrap's `port`, else the module's, else none (ephemeral). */
+function listenerPort(plan: ModulePlan): { port?: number } {
+  const port = plan.options.port ?? plan.meta.port;
+  return port !== undefined ? { port } : {};
+}
+
 async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
   const { meta, timeoutMs, ctx } = plan;
   try {
@@ -228,7 +254,7 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
       // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
       ...(plan.serve === "command"
         ? { transport: "stdio" as const, command: meta.command, ...(meta.env ? { env: { ...meta.env } } : {}) }
-        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...(meta.port !== undefined ? { port: meta.port } : {}), ...(guard ? { guard } : {}) }),
+        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...listenerPort(plan), ...(guard ? { guard } : {}) }),
     });
     closers.push(() => spec.stop());
     await spec.start();

@@ -42,6 +42,13 @@ export type Provider =
   | { readonly provide: InjectionToken; readonly useValue: unknown }
   | { readonly provide: InjectionToken; readonly useFactory: (c: import("tsyringe").DependencyContainer) => unknown };
 
+/**
+ * An entry of `imports`: an `@McpServer` module class, or a function
+ * returning one (`() => OtherModule`) when the two files import each other
+ * and the class is not defined yet when the decorator runs.
+ */
+export type ModuleImport = (abstract new (...args: never[]) => unknown) | (() => abstract new (...args: never[]) => unknown);
+
 /** Options of `@McpServer`. */
 export interface McpServerOptions {
   /** The served MCP server's name (`mcp__<name>__<tool>`): `serveRegistry`'s rule (`[A-Za-z0-9_-]+`, no `__`), refused rather than rewritten. */
@@ -54,6 +61,15 @@ export interface McpServerOptions {
   readonly prompts?: PromptsOption;
   /** Services the tools, agents and Asker depend on; classes become module singletons. */
   readonly providers?: readonly Provider[];
+  /**
+   * Other `@McpServer` modules whose providers, tools, resources, prompts and
+   * remotes join this one's, as Nest's `imports` do (their own serving
+   * options — name, transport, approvals — are not used: this module serves
+   * them all). A module imported along two paths counts once; a cycle, or one
+   * token (or remote alias) defined differently by two modules, is refused by
+   * `bootstrap` naming them. Prompts must be arrays in composed modules.
+   */
+  readonly imports?: readonly ModuleImport[];
   /** Remote MCP servers whose tools, resources and prompts are injected by alias. */
   readonly remotes?: readonly RemoteDeclaration[];
   /** `"http"` (default: tools stay in this process) or `"stdio"` (a CLI spawns `command`). */
@@ -78,7 +94,7 @@ export interface McpServerOptions {
   readonly port?: number;
 }
 
-const KNOWN = new Set(["name", "tools", "resources", "prompts", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
+const KNOWN = new Set(["name", "imports", "tools", "resources", "prompts", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
 
 function fail(cls: string, key: string, why: string): never {
   throw new DefinitionError(cls, key, `@McpServer on ${cls}: ${why}`);
@@ -91,6 +107,12 @@ function checkName(cls: string, name: unknown): void {
   } catch (err) {
     fail(cls, "name", `'name' must match the MCP server-name rule: ${(err as Error).message}`);
   }
+}
+
+function describeImports(imports: unknown): string {
+  if (!Array.isArray(imports)) return typeof imports;
+  const i = imports.findIndex((m) => typeof m !== "function");
+  return `imports[${i}]: ${imports[i] === undefined ? "undefined (two files importing each other? write it as () => Module)" : typeof imports[i]}`;
 }
 
 /**
@@ -115,6 +137,9 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
       const ok = typeof p === "function" || (p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
       if (!ok) fail(cls, "providers", `providers[${i}] must be a class or { provide, useClass | useValue | useFactory }`);
     });
+    if (options.imports !== undefined && (!Array.isArray(options.imports) || options.imports.some((m) => typeof m !== "function"))) {
+      fail(cls, "imports", `'imports' must be an array of @McpServer module classes (or () => Module for a module defined later), got ${describeImports(options.imports)}`);
+    }
     if (options.remotes !== undefined && !Array.isArray(options.remotes)) fail(cls, "remotes", "'remotes' must be an array of remote(alias, server, { prefix })");
     const aliases = new Set<string>();
     for (const r of options.remotes ?? []) {
@@ -136,6 +161,7 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
       resources: Object.freeze([...(options.resources ?? [])]),
       providers: Object.freeze([...(options.providers ?? [])]),
       remotes: Object.freeze([...(options.remotes ?? [])]),
+      imports: Object.freeze([...(options.imports ?? [])]),
     });
     Reflect.defineMetadata(MCP_SERVER_METADATA, meta, target);
   };

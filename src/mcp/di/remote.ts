@@ -15,6 +15,8 @@ export interface RemoteDeclaration {
   readonly server: StdioServer | StreamableHttpServer;
   /** Prepended to every adapted tool's name (and `schema.name`). Default `""`. */
   readonly prefix: string;
+  /** Adapt its tools with `mcpTools(client, { trustReadOnlyHint })`: a tool it annotates `readOnlyHint: true` is not side-effecting. Default `false`. */
+  readonly trustReadOnlyHint?: boolean;
 }
 
 const ALIAS = /^[A-Za-z0-9_-]{1,64}$/;
@@ -22,9 +24,14 @@ const ALIAS = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * Declare a remote MCP server for a module's `remotes` list.
  *
+ * `options.prefix` (default `""`) is prepended to its tools' names;
+ * `options.trustReadOnlyHint` (default `false`) believes its `readOnlyHint`
+ * annotations (see `McpToolsOptions.trustReadOnlyHint`).
+ *
  * @example `remote("fs", new StdioServer({ command: "npx", args: [...] }), { prefix: "fs_" })`
+ * @throws DefinitionError naming the alias and the bad option.
  */
-export function remote(alias: string, server: StdioServer | StreamableHttpServer, options: { prefix?: string } = {}): RemoteDeclaration {
+export function remote(alias: string, server: StdioServer | StreamableHttpServer, options: { prefix?: string; trustReadOnlyHint?: boolean } = {}): RemoteDeclaration {
   if (typeof alias !== "string" || !ALIAS.test(alias)) {
     throw new DefinitionError(String(alias), "alias", `remote(): alias must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(alias)}`);
   }
@@ -33,7 +40,9 @@ export function remote(alias: string, server: StdioServer | StreamableHttpServer
   }
   const prefix = options.prefix ?? "";
   if (typeof prefix !== "string") throw new DefinitionError(alias, "prefix", `remote('${alias}'): prefix must be a string`);
-  return Object.freeze({ alias, server, prefix });
+  const trustReadOnlyHint = options.trustReadOnlyHint ?? false;
+  if (typeof trustReadOnlyHint !== "boolean") throw new DefinitionError(alias, "trustReadOnlyHint", `remote('${alias}'): trustReadOnlyHint must be true or false, got ${JSON.stringify(trustReadOnlyHint)}`);
+  return Object.freeze({ alias, server, prefix, trustReadOnlyHint });
 }
 
 /** The DI token of the adapted tools (`Tool[]`) of remote `alias`. */

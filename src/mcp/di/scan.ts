@@ -7,7 +7,7 @@
  */
 import { isTimeoutMs } from "../../util/options.js";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
-import { TOKENS } from "../../keys.js";
+import { LOGGER, TOKENS } from "../../keys.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
@@ -17,6 +17,7 @@ import { checkQualifiedName, checkServerName, sanitiseToolName } from "../../wir
 import { getMcpServerMetadata, type McpServerOptions, type Provider } from "./mcp-server.decorator.js";
 import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
+import { composeModule } from "./module-imports.js";
 import { ScopeScanner, providerClass, providerToken, tokenName, type ScopePath } from "./request-scope.js";
 import type { BootstrapOptions, ModuleClass } from "./bootstrap-options.js";
 import type { PromptSource, ResourceSource } from "../serve/served-extras.js";
@@ -64,7 +65,7 @@ export interface ModulePlan {
   readonly options: BootstrapOptions;
 }
 
-const OPTION_KEYS = new Set(["container", "ctx", "transport", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
+const OPTION_KEYS = new Set(["container", "ctx", "transport", "port", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
 
 function checkOptions(name: string, options: BootstrapOptions): void {
   const fail = (why: string): never => {
@@ -79,6 +80,8 @@ function checkOptions(name: string, options: BootstrapOptions): void {
   if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
   if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");
   if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("'container' must be a tsyringe DependencyContainer");
+  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) fail(`'port' must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
+  if (options.port !== undefined && transport === "stdio") fail(`'port' is for the loopback listener; transport: "stdio" has none`);
   if (options.asker !== undefined && typeof options.asker?.ask !== "function") fail("'asker' must be an Asker (an object with ask(request))");
   if (transport !== "stdio" && (options.stdin !== undefined || options.stdout !== undefined)) fail(`'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
@@ -115,6 +118,7 @@ function fixedTokens(meta: Readonly<McpServerOptions>): Map<unknown, boolean> {
     [TOKENS.RunContext, true],
     [ToolRegistry, false],
     [TOKENS.ToolRegistry, false],
+    [LOGGER, false],
   ]);
   for (const r of meta.remotes ?? []) for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken]) fixed.set(token(r.alias), false);
   return fixed;
@@ -167,14 +171,16 @@ function serveMode(options: BootstrapOptions, meta: Readonly<McpServerOptions>, 
 }
 
 /**
- * Read and check `module` and `options`. Throws `BootstrapError` (step
- * `module`, `options`, `names`, `providers`, `tools`, `approvals` or `serve`)
+ * Read and check `module` (its imports folded in) and `options`. Throws `BootstrapError` (step
+ * `module`, `imports`, `options`, `names`, `providers`, `tools`, `approvals` or `serve`)
  * naming what is wrong and the fix; builds, opens and binds nothing.
  */
 export function scanModule(module: ModuleClass, options: BootstrapOptions): ModulePlan {
   const name = (module as { name?: string } | undefined)?.name || String(module);
-  const meta = getMcpServerMetadata(module);
-  if (!meta) throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
+  if (!getMcpServerMetadata(module)) throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
+  const meta = composeModule(module, (why) => {
+    throw new BootstrapError(name, "imports", why);
+  });
   checkOptions(name, options);
   checkNames(name, meta);
   const parent = options.container ?? rootContainer;

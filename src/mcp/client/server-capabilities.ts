@@ -1,0 +1,25 @@
+/**
+ * @module mcp/client/server-capabilities
+ * Whether a connected server declared a capability, so an adapter never sends
+ * a request the server said it does not answer (which would be `-32601 Method
+ * not found`).
+ */
+import { getLogger, type Logger } from "../../util/logger.js";
+import type { MCPClient } from "./mcp-client.js";
+
+/** The server capabilities the adapters check before listing. */
+export type ListedCapability = "prompts" | "resources";
+
+/**
+ * True when `client`'s server declared `capability` in its `initialize`
+ * answer. When it did not, one debug line (on `logger`, default `getLogger()`) says that
+ * `who` returns nothing for it and why; nothing is sent to the server.
+ *
+ * @throws McpNotEnteredError when the client is closed.
+ */
+export function serverDeclares(client: MCPClient, capability: ListedCapability, who: string, logger: Logger = getLogger()): boolean {
+  const caps = client.session.getServerCapabilities();
+  if (caps?.[capability] !== undefined) return true;
+  logger.debug(`${who}: ${client.server} declares no ${capability} capability; returning none (nothing was requested)`);
+  return false;
+}
