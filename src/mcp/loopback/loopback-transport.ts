@@ -9,8 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import { sdkTypes } from "../sdk.js";
+import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { readJsonBody } from "../../listener/read-body.js";
@@ -394,7 +393,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function isInitialize(body: unknown): boolean {
-  const { isInitializeRequest } = sdkTypes;
+  const { isInitializeRequest } = sdkServer();
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 

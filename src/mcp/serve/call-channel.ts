@@ -5,15 +5,13 @@
  * sampling requests to the client that made it, refused with a clear error
  * when the client did not declare the capability.
  */
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
-import { sdkTypes } from "../sdk.js";
 import { RequestProgress } from "./heartbeat.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /** Fewest milliseconds between two progress notifications of one call; values in between are coalesced to the latest. */
 export const PROGRESS_MIN_INTERVAL_MS = 20;
@@ -75,7 +73,7 @@ export class CallChannel implements ClientChannel {
   log(level: LogLevel, data: unknown): void {
     const min = this.session.logLevel;
     if (this.ended || (min !== undefined && logRank(level) < logRank(min))) return;
-    this.extra.sendNotification({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
+    this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
   }
 
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
@@ -83,7 +81,7 @@ export class CallChannel implements ClientChannel {
     if (!this.session.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability in its initialize request, so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
-    return this.ask("elicitation", { method: "elicitation/create", params: request as never }, sdkTypes.ElicitResultSchema) as Promise<ElicitResult>;
+    return this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>;
   }
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
@@ -91,12 +89,12 @@ export class CallChannel implements ClientChannel {
     if (!this.session.clientCapabilities()?.sampling) {
       return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability in its initialize request, so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
-    return this.ask("sampling", { method: "sampling/createMessage", params: request as never }, sdkTypes.CreateMessageResultSchema) as Promise<SampleResult>;
+    return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
   }
 
-  private async ask(kind: "elicitation" | "sampling", request: ServerRequest, schema: Parameters<Extra["sendRequest"]>[1]): Promise<unknown> {
+  private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {
     try {
-      return await this.extra.sendRequest(request, schema);
+      return await this.extra.mcpReq.send(request);
     } catch (err) {
       throw new ClientRequestError(kind, `the MCP client's answer to ${request.method} failed: ${errorLine(err)}`, { cause: err });
     }
