@@ -16,6 +16,7 @@ import { readJsonBody } from "../../listener/read-body.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
+import { claimsModernEra, ModernLeg } from "./modern-leg.js";
 import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 
@@ -115,11 +116,14 @@ export function checkSessionOptions(
  * the session; an unknown (or expired) session id gets 404. Sessions idle
  * for `sessionIdleMs` close; past `maxSessions` the oldest idle closes, or a
  * new `initialize` gets 503. A batch with a duplicate request id is refused
- * (400) before anything runs: its answers could not all be delivered. A
- * POST without a session that is not `initialize` (Claude Code 2.1.332 opens
- * with `server/discover`, protocol 2026-07-28) is answered by a one-shot
- * stateless server, exactly as the SDK answers it, and the client falls
- * back to `initialize`.
+ * (400) before anything runs: its answers could not all be delivered.
+ *
+ * Both protocol eras on this one URL: a sessionless POST claiming the
+ * 2026-07-28 `_meta` envelope (Claude Code 2.1.332 opens with
+ * `server/discover`) is answered statelessly, one fresh server per request,
+ * by the SDK v2's modern handler (see `modern-leg`); `initialize` (2025-era
+ * clients: Codex 0.171.0, the SDK v1 client) opens a session as above; any
+ * other sessionless 2025-era POST is answered by a one-shot stateless server.
  */
 export class LoopbackMcpTransport implements AsyncDisposable {
   /** The endpoint, e.g. `http://127.0.0.1:53411/mcp`. */
@@ -139,6 +143,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   private readonly digest: Buffer | null;
   private readonly sessions: SessionTable<Session>;
   private readonly oneShots = new Set<Session>();
+  private readonly modern: ModernLeg;
   private lease: ListenerLease | null;
   private route: RouteMount | null;
   private state: State = "bound";
@@ -155,6 +160,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     this.authHeaders = Object.freeze(headers);
     this.url = `http://${this.host.includes(":") ? `[${this.host}]` : this.host}:${this.port}${this.path}`;
     this.sessions = new SessionTable<Session>(options.sessionIdleMs, options.maxSessions);
+    this.modern = new ModernLeg(options.serverFactory);
     this.lease = lease;
     this.route = this.mount(lease);
   }
@@ -269,7 +275,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
       this.oneShots.clear();
       this.route?.unmount();
       this.route = null;
-      await Promise.allSettled(all.map((s) => s.close()));
+      await Promise.allSettled([...all.map((s) => s.close()), this.modern.close()]);
       const lease = this.lease;
       this.lease = null;
       await lease?.release();
@@ -313,6 +319,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
       res.once("close", this.sessions.touch(sid, true));
       return session.transport.handleRequest(req, res, body);
     }
+    if (claimsModernEra(req, body)) return this.modern.handle(req, res, body);
     if (this.options.stateless || !isInitialize(body)) return this.oneShot(req, res, body);
     return this.initialize(req, res, body);
   }
