@@ -156,4 +156,39 @@ describe("one served URL, both eras", () => {
     expect(future.status).toBe(400);
     expect(((await future.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32022, message: expect.stringContaining("2099-01-01") });
   });
+
+  it("ctx.progress() and ctx.log() on 2026-07-28: progress on the call's stream; logs at or above the request's own _meta log level, none without one", async () => {
+    const chatty = tool({ name: "chatty", description: "Reports as it goes.", sideEffecting: false, input: { type: "object", properties: {} } }, (_args: Record<string, never>, ctx) => {
+      ctx.progress(1, 2, "half");
+      ctx.log("info", "an info line");
+      ctx.log("error", "an error line");
+      return "done";
+    });
+    const spec = await serveRegistry([chatty], { name: "engine", ctx: makeTestCtx() });
+    specs.track(spec);
+    await spec.start();
+    const call = async (level?: string): Promise<Array<{ method?: string; params?: Record<string, unknown>; result?: unknown }>> => {
+      const _meta: Record<string, unknown> = {
+        progressToken: "p1",
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+        ...(level ? { "io.modelcontextprotocol/logLevel": level } : {}),
+      };
+      const res = await fetch(spec.url!, {
+        method: "POST",
+        headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "chatty" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "chatty", arguments: {}, _meta } }),
+      });
+      const text = await res.text();
+      return text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    };
+    const warned = await call("warning");
+    expect(warned.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([{ progressToken: "p1", progress: 1, total: 2, message: "half" }]);
+    expect(warned.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([{ level: "error", logger: "engine", data: "an error line" }]);
+    expect(warned.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+    const silent = await call();
+    expect(silent.filter((m) => m.method === "notifications/message")).toEqual([]);
+    expect(silent.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+  });
 });

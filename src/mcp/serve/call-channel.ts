@@ -13,6 +13,9 @@ import { RequestProgress } from "./heartbeat.js";
 
 type Extra = ServerContext;
 
+/** The request `_meta` key of the 2026-07-28 log level (the SDK's `LOG_LEVEL_META_KEY`). */
+const LOG_LEVEL_META_KEY = "io.modelcontextprotocol/logLevel";
+
 /** Fewest milliseconds between two progress notifications of one call; values in between are coalesced to the latest. */
 export const PROGRESS_MIN_INTERVAL_MS = 20;
 
@@ -69,10 +72,16 @@ export class CallChannel implements ClientChannel {
     this.requestProgress.send(params);
   }
 
-  /** Send a `notifications/message` unless the client's level filters it out. */
+  /**
+   * Send a `notifications/message` unless the client's level filters it out:
+   * on 2025-era sessions the level of its `logging/setLevel` (everything
+   * before one); on 2026-07-28 the request's own `_meta` log level, and no
+   * logs at all when the request names none.
+   */
   log(level: LogLevel, data: unknown): void {
-    const min = this.session.logLevel;
-    if (this.ended || (min !== undefined && logRank(level) < logRank(min))) return;
+    const envelope = this.extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    const min = envelope ? (envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.session.logLevel;
+    if (this.ended || (envelope && min === undefined) || (min !== undefined && logRank(min) > logRank(level))) return;
     this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
   }
 
