@@ -191,4 +191,37 @@ describe("one served URL, both eras", () => {
     expect(silent.filter((m) => m.method === "notifications/message")).toEqual([]);
     expect(silent.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
   });
+
+  it("ctx.elicit() on 2026-07-28 (not served yet) fails with a ClientRequestError naming the era and the way out; on a 2025 session it still asks the client", async () => {
+    const asking = tool({ name: "ask", description: "Asks a question.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, ctx) => {
+      try {
+        const answer = await ctx.elicit({ message: "Proceed?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+        return `answer: ${answer.action}`;
+      } catch (err) {
+        return `${(err as Error).name}: ${(err as Error).message}`;
+      }
+    });
+    const spec = await serveRegistry([asking], { name: "engine", ctx: makeTestCtx() });
+    specs.track(spec);
+    await spec.start();
+    const client = async (pin?: string) => {
+      const transport = new V2Http(new URL(spec.url!), { requestInit: { headers: { ...spec.authHeaders } } });
+      const c = new V2Client({ name: "asked", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) });
+      c.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
+      await c.connect(transport);
+      return c;
+    };
+    const modern = await client("2026-07-28");
+    const legacy = await client();
+    try {
+      const text = async (c: V2Client) => ((await c.callTool({ name: "ask", arguments: {} })).content as Array<{ text: string }>)[0]!.text;
+      expect(await text(legacy)).toBe("answer: decline");
+      expect(await text(modern)).toBe(
+        "ClientRequestError: ctx.elicit(): this call came on MCP protocol 2026-07-28, where a server cannot ask its client in the middle of a call (the era's multi-round-trip input_required is not served by agentkit yet); a client that connects with initialize (2025-11-25) is asked, or do without the question",
+      );
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
 });

@@ -102,6 +102,14 @@ export class CallChannel implements ClientChannel {
   }
 
   private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {
+    if (this.extra.mcpReq.envelope) {
+      // 2026-07-28 has no server-to-client request mid-call: the era's answer is input_required plus a retried call (not served yet).
+      const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
+      throw new ClientRequestError(
+        kind,
+        `${what}: this call came on MCP protocol 2026-07-28, where a server cannot ask its client in the middle of a call (the era's multi-round-trip input_required is not served by agentkit yet); a client that connects with initialize (2025-11-25) is asked, or do without the question`,
+      );
+    }
     try {
       return await this.extra.mcpReq.send(request);
     } catch (err) {
