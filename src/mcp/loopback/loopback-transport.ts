@@ -23,8 +23,9 @@ import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 /** Options of `LoopbackMcpTransport.bind()`. */
 export interface LoopbackOptions {
   /**
-   * Builds one low-level SDK `Server` (with its handlers registered) per
-   * session (stateful) or per request (stateless). Called on the request path.
+   * Builds one low-level SDK v2 `Server` (`@modelcontextprotocol/server`
+   * 2.x, with its handlers registered) per 2025-era session (stateful), per
+   * request (stateless), and per 2026-07-28 request. Called on the request path.
    */
   serverFactory: () => SdkServer;
   /** Loopback address to bind: `127.0.0.1` (default), another `127.x` address, `::1`, or `localhost` (binds 127.0.0.1). Anything else is refused. */
