@@ -42,7 +42,7 @@ const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN].join("
  * hoisted install resolves outside ./node_modules) or as the bare specifier
  * of a peer that is not installed.
  */
-const SERVING_AND_MODEL_PEERS = "(?:^|node_modules/)(?:@modelcontextprotocol/sdk|express|@types/express|@anthropic-ai/sdk|openai)(?:/|$)";
+const SERVING_AND_MODEL_PEERS = "(?:^|node_modules/)(?:@modelcontextprotocol/(?:sdk|server|core)|express|@types/express|@anthropic-ai/sdk|openai)(?:/|$)";
 
 /**
  * One rule per layer: `from` may not reach any folder in `to`.
@@ -76,7 +76,7 @@ export default {
     layer("otel-not-siblings", "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).", OTEL, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
     {
       name: "core-no-serving-or-model-peer",
-      comment: "The core works without the optional peers: it imports neither @modelcontextprotocol/sdk, express nor a model SDK (each is loaded behind one small module in its own layer).",
+      comment: "The core works without the optional peers: it imports neither the MCP SDK (@modelcontextprotocol/sdk, /server, /core), express nor a model SDK (each is loaded behind one small module in its own layer).",
       severity: "error",
       from: { path: CORE },
       to: { path: SERVING_AND_MODEL_PEERS },

@@ -6,13 +6,13 @@
  * missing optional peer into a clear message; loading the peers through
  * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
  * from this module only (type-only imports of the SDK are fine: they are erased).
+ * The serving side loads the SDK v2 server package behind its own module,
+ * `serve/sdk-server.ts`.
  */
 import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
 import type * as StdioClientModule from "@modelcontextprotocol/sdk/client/stdio.js";
 import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type * as AuthClientModule from "@modelcontextprotocol/sdk/client/auth.js";
-import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
-import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
@@ -63,16 +63,4 @@ export const sdkAjv = load<{ AjvJsonSchemaValidator: new () => jsonSchemaValidat
  */
 export function isMcpError(err: unknown): err is InstanceType<typeof TypesModule.McpError> {
   return err instanceof sdkTypes.McpError || (err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code));
-}
-
-let server: typeof ServerModule | undefined;
-let stdioServer: typeof StdioServerModule | undefined;
-
-/** The low-level `Server` module, loaded on first use (client-only users never pay for it). */
-export function sdkServer(): typeof ServerModule {
-  return (server ??= load<typeof ServerModule>("@modelcontextprotocol/sdk/server/index.js"));
-}
-/** `StdioServerTransport`, loaded on first use. */
-export function sdkStdioServer(): typeof StdioServerModule {
-  return (stdioServer ??= load<typeof StdioServerModule>("@modelcontextprotocol/sdk/server/stdio.js"));
 }

@@ -9,7 +9,8 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { sdkClient, sdkHttpClient, sdkServer, sdkTypes } from "../../src/mcp/sdk.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { sdkClient, sdkHttpClient, sdkTypes } from "../../src/mcp/sdk.js";
 import { CallSignal, SSE_BODY_MEMBERS_USED } from "../../src/mcp/sdk-reach.js";
 import { startBearerHttpServer } from "./support.js";
 
@@ -33,7 +34,7 @@ function recorded(): { signal: CallSignal; proxy: AbortSignal; read: Set<string>
 
 /** A low-level SDK Server with a `fast` tool and a `slow` one that answers only when its request is cancelled; linked in memory to an SDK Client. */
 async function linkedPair(): Promise<{ client: InstanceType<typeof sdkClient.Client>; cancelled: string[]; close: () => Promise<void> }> {
-  const server = new (sdkServer().Server)({ name: "reach", version: "0" }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "reach", version: "0" }, { capabilities: { tools: {} } });
   const cancelled: string[] = [];
   server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
     if (request.params.name === "fast") return Promise.resolve({ content: [{ type: "text", text: "fast" }] });

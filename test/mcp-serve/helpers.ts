@@ -8,18 +8,17 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
 import { expect } from "vitest";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 
 /** A low-level SDK server with one `echo` tool. */
 export function echoServer(): Server {
   const s = new Server({ name: "echo", version: "0.0.1" }, { capabilities: { tools: {} } });
-  s.setRequestHandler(ListToolsRequestSchema, async () => ({
+  s.setRequestHandler("tools/list", async () => ({
     tools: [{ name: "echo", description: "Echo text.", inputSchema: { type: "object", properties: { text: { type: "string" } } } }],
   }));
-  s.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: "text", text: String(req.params.arguments?.text ?? "") }] }));
+  s.setRequestHandler("tools/call", async (req) => ({ content: [{ type: "text", text: String(req.params.arguments?.text ?? "") }] }));
   return s;
 }
 

@@ -206,17 +206,19 @@ describe("LoopbackMcpTransport", () => {
     await put.text();
   });
 
-  it("answers an unknown method sent before initialize (server/discover) with a JSON-RPC error, as the SDK does", async () => {
+  it("answers an unknown method sent before initialize (server/discover, no 2026 claim) with a JSON-RPC error, as the SDK does; a 2026 header without the envelope is refused by the modern path", async () => {
     const t = await serving();
     const res = await rawPost(t.url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, t.authHeaders);
     expect(res.status).toBe(200);
     const [msg] = await rpcMessages(res);
     expect(msg).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
-    // Claude Code 2.1.332 sends it with the 2026-07-28 version header: the SDK's answer is a 400 JSON-RPC error.
+    // The 2026-07-28 version header without the era's _meta envelope: the SDK v2's modern path refuses it (-32602), no session opens
+    // (a real 2026 client sends the envelope: see both-eras.test).
     const versioned = await rawPost(t.url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, { ...t.authHeaders, "Mcp-Protocol-Version": "2026-07-28" });
     expect(versioned.status).toBe(400);
-    expect(await versioned.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/^Bad Request: Unsupported protocol version: 2026-07-28/) } });
-    // ... and the client's fallback to initialize works.
+    expect(versioned.headers.get("mcp-session-id")).toBeNull();
+    expect(await versioned.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32602 } });
+    // ... and a 2025-era initialize on the same URL works.
     const init = await rawPost(t.url, INITIALIZE, t.authHeaders);
     expect(init.status).toBe(200);
     const [initMsg] = await rpcMessages(init);

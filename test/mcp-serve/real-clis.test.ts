@@ -66,7 +66,7 @@ function record(spec: McpServerSpec): Seen[] {
 }
 
 describe("real CLIs against a served registry", () => {
-  it("Claude Code 2.1.332: server/discover first, answered as the SDK answers it; then initialize, the session's GET stream, and the call", async () => {
+  it("Claude Code 2.1.332: server/discover first, answered on 2026-07-28; no initialize, no session, and the call on 2026-07-28", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
     await using spec = await serveRegistry([runCheck], { name: "engine", ctx });
@@ -81,13 +81,10 @@ describe("real CLIs against a served registry", () => {
     expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "check lint: PASSED" }] }]);
 
     const first = seen[0]!;
-    // The 2026-07-28 probe: the SDK (1.32.2) answers a version it does not speak with 400 and a JSON-RPC error; the CLI falls back.
-    expect(first).toMatchObject({ method: "POST", rpc: "server/discover", session: false, protocolHeader: "2026-07-28", status: 400 });
-    const init = seen.findIndex((s) => s.rpc === "initialize");
-    expect(init).toBeGreaterThan(0);
-    expect(seen[init]).toMatchObject({ session: false, status: 200, clientVersion: "2025-11-25" });
-    expect(seen.slice(init + 1).every((s) => s.session)).toBe(true);
-    expect(seen.some((s) => s.method === "GET" && s.session)).toBe(true);
+    // The 2026-07-28 probe is answered (the SDK v2's modern handler): the CLI stays on that era, statelessly.
+    expect(first).toMatchObject({ method: "POST", rpc: "server/discover", session: false, protocolHeader: "2026-07-28", status: 200 });
+    expect(seen.some((s) => s.rpc === "initialize")).toBe(false);
+    expect(seen.filter((s) => s.method === "POST").every((s) => !s.session && s.protocolHeader === "2026-07-28")).toBe(true);
     expect(seen.filter((s) => s.rpc === "tools/call")).toHaveLength(1);
   });
 

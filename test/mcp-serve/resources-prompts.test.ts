@@ -73,8 +73,9 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect((await client.readResource({ uri: "notes://a%20b/body" })).contents).toEqual([{ uri: "notes://a%20b/body", mimeType: "text/plain", text: "note a b" }]);
     expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([{ uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" }]);
     await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: no note 'missing'");
-    await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("resource 'nowhere://x' not found") });
-    await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("note 'gone' was deleted"), data: { uri: "notes://gone/body" } });
+    // SDK v2 sends a resource miss (-32002 as thrown) as -32602 with data { uri }, on every protocol revision (the 2026-07-28 rule).
+    await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("resource 'nowhere://x' not found"), data: { uri: "nowhere://x" } });
+    await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("note 'gone' was deleted"), data: { uri: "notes://gone/body" } });
     expect(await client.subscribeResource({ uri: "notes://readme" })).toEqual({});
     expect(await client.unsubscribeResource({ uri: "notes://readme" })).toEqual({});
     // Still serving after the errors.

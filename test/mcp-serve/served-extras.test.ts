@@ -34,7 +34,7 @@ describe("templateMatcher", () => {
 describe("CallChannel progress coalescing", () => {
   function channel(token: string | undefined) {
     const sent: Array<Record<string, unknown>> = [];
-    const extra = { _meta: token === undefined ? undefined : { progressToken: token }, sendNotification: async (n: { params: Record<string, unknown> }) => void sent.push(n.params) };
+    const extra = { mcpReq: { _meta: token === undefined ? undefined : { progressToken: token }, notify: async (n: { params: Record<string, unknown> }) => void sent.push(n.params) } };
     const c = new CallChannel({ serverName: "s", logLevel: undefined, clientCapabilities: () => undefined }, extra as never);
     return { c, sent };
   }

@@ -6,8 +6,7 @@
  */
 import { OptionsError } from "../../errors/options.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../agents/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { checkTimeoutMs, errorVerdict, gateVerdict, type AutoAllowWhen, type GateSubject, type GateVerdict } from "../../gate/index.js";
@@ -15,7 +14,7 @@ import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { checkSessionOptions } from "../loopback/loopback-transport.js";
 import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
 import { qualifiedName } from "../../wire/names.js";
-import { sdkServer, sdkTypes } from "../sdk.js";
+import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 import { checkHeartbeatMs, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
@@ -396,9 +395,9 @@ export class ApprovalServer implements AsyncDisposable {
   private sdkServer(): SdkServer {
     const { Server } = sdkServer();
     const server = new Server({ name: APPROVAL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(sdkTypes.ListToolsRequestSchema, () => ({ tools: [APPROVE_TOOL] }));
-    server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra) => {
-      const work = this.call(request.params.name, request.params.arguments, extra.signal, server.getClientVersion()?.name || "the MCP client");
+    server.setRequestHandler("tools/list", () => ({ tools: [APPROVE_TOOL] }));
+    server.setRequestHandler("tools/call", (request, extra) => {
+      const work = this.call(request.params.name, request.params.arguments, extra.mcpReq.signal, server.getClientVersion()?.name || "the MCP client");
       this.inflight.add(work);
       const progress = new RequestProgress(extra);
       const tool = isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string" ? request.params.arguments.tool_name : "a tool";

@@ -9,22 +9,23 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import { sdkTypes } from "../sdk.js";
+import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { readJsonBody } from "../../listener/read-body.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { LoopbackOptionsError } from "./loopback.error.js";
+import { claimsModernEra, ModernLeg } from "./modern-leg.js";
 import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 
 /** Options of `LoopbackMcpTransport.bind()`. */
 export interface LoopbackOptions {
   /**
-   * Builds one low-level SDK `Server` (with its handlers registered) per
-   * session (stateful) or per request (stateless). Called on the request path.
+   * Builds one low-level SDK v2 `Server` (`@modelcontextprotocol/server`
+   * 2.x, with its handlers registered) per 2025-era session (stateful), per
+   * request (stateless), and per 2026-07-28 request. Called on the request path.
    */
   serverFactory: () => SdkServer;
   /** Loopback address to bind: `127.0.0.1` (default), another `127.x` address, `::1`, or `localhost` (binds 127.0.0.1). Anything else is refused. */
@@ -116,11 +117,14 @@ export function checkSessionOptions(
  * the session; an unknown (or expired) session id gets 404. Sessions idle
  * for `sessionIdleMs` close; past `maxSessions` the oldest idle closes, or a
  * new `initialize` gets 503. A batch with a duplicate request id is refused
- * (400) before anything runs: its answers could not all be delivered. A
- * POST without a session that is not `initialize` (Claude Code 2.1.332 opens
- * with `server/discover`, protocol 2026-07-28) is answered by a one-shot
- * stateless server, exactly as the SDK answers it, and the client falls
- * back to `initialize`.
+ * (400) before anything runs: its answers could not all be delivered.
+ *
+ * Both protocol eras on this one URL: a sessionless POST claiming the
+ * 2026-07-28 `_meta` envelope (Claude Code 2.1.332 opens with
+ * `server/discover`) is answered statelessly, one fresh server per request,
+ * by the SDK v2's modern handler (see `modern-leg`); `initialize` (2025-era
+ * clients: Codex 0.171.0, the SDK v1 client) opens a session as above; any
+ * other sessionless 2025-era POST is answered by a one-shot stateless server.
  */
 export class LoopbackMcpTransport implements AsyncDisposable {
   /** The endpoint, e.g. `http://127.0.0.1:53411/mcp`. */
@@ -140,6 +144,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   private readonly digest: Buffer | null;
   private readonly sessions: SessionTable<Session>;
   private readonly oneShots = new Set<Session>();
+  private readonly modern: ModernLeg;
   private lease: ListenerLease | null;
   private route: RouteMount | null;
   private state: State = "bound";
@@ -156,6 +161,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     this.authHeaders = Object.freeze(headers);
     this.url = `http://${this.host.includes(":") ? `[${this.host}]` : this.host}:${this.port}${this.path}`;
     this.sessions = new SessionTable<Session>(options.sessionIdleMs, options.maxSessions);
+    this.modern = new ModernLeg(options.serverFactory);
     this.lease = lease;
     this.route = this.mount(lease);
   }
@@ -270,7 +276,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
       this.oneShots.clear();
       this.route?.unmount();
       this.route = null;
-      await Promise.allSettled(all.map((s) => s.close()));
+      await Promise.allSettled([...all.map((s) => s.close()), this.modern.close()]);
       const lease = this.lease;
       this.lease = null;
       await lease?.release();
@@ -314,6 +320,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
       res.once("close", this.sessions.touch(sid, true));
       return session.transport.handleRequest(req, res, body);
     }
+    if (claimsModernEra(req, body)) return this.modern.handle(req, res, body);
     if (this.options.stateless || !isInitialize(body)) return this.oneShot(req, res, body);
     return this.initialize(req, res, body);
   }
@@ -394,7 +401,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function isInitialize(body: unknown): boolean {
-  const { isInitializeRequest } = sdkTypes;
+  const { isInitializeRequest } = sdkServer();
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 

@@ -2,20 +2,18 @@
  * @module mcp/loopback/node-http-transport
  * `NodeHttpServerTransport`: the server side of MCP's Streamable HTTP
  * transport (protocol 2025-06-18 and 2025-11-25) written straight onto
- * Node's `IncomingMessage`/`ServerResponse`. It answers as the SDK's
- * `StreamableHTTPServerTransport` (1.32.2) does in the modes agentkit uses —
+ * Node's `IncomingMessage`/`ServerResponse`. It answers as the SDK v2's
+ * `NodeStreamableHTTPServerTransport` (`@modelcontextprotocol/node` 2.1.2) does in the modes agentkit uses —
  * stateful sessions or the sessionless one-shot, SSE responses, no event
  * store, no JSON-response mode — without the SDK's bridge to web streams
  * (a web `Request`, a `ReadableStream` per SSE response and a web
  * `Response` piped back), which cost a fifth of the served path's CPU.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { readJsonBody } from "../../listener/read-body.js";
 import { isJsonContentType } from "../../wire/media-type.js";
-import { sdkTypes } from "../sdk.js";
+import { sdkServer } from "../serve/sdk-server.js";
 
 /** Options of a `NodeHttpServerTransport`, as the SDK transport's of the same names. */
 export interface NodeHttpTransportOptions {
@@ -53,7 +51,7 @@ const STANDALONE_HEADERS = {
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-/** The most messages one JSON-RPC batch may hold (the SDK 1.32.2 transport's bound). */
+/** The most messages one JSON-RPC batch may hold (the SDK transport's bound). */
 const MAX_BATCH = 100;
 
 /** Write a JSON-RPC error body (`id: null`) as the SDK's transport does. */
@@ -65,22 +63,6 @@ function writeError(res: ServerResponse, status: number, code: number, message: 
   const body = JSON.stringify({ jsonrpc: "2.0", error, id: null });
   res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), ...extra });
   res.end(body);
-}
-
-/** `requestInfo` of a message's `extra`: the request's headers, and its full URL built only if somebody reads it. */
-class NodeRequestInfo implements RequestInfo {
-  readonly headers: IncomingHttpHeaders;
-  // ES-private: a spread copy holds `headers` (and not this bookkeeping); `url` is built on first read.
-  readonly #path: string;
-  #url: URL | undefined;
-  constructor(headers: IncomingHttpHeaders, path: string) {
-    this.headers = headers;
-    this.#path = path;
-  }
-
-  get url(): URL {
-    return (this.#url ??= new URL(`http://${this.headers.host ?? "localhost"}${this.#path}`));
-  }
 }
 
 /** The answer of a closed transport (the SDK's, not reported to `onerror`). */
@@ -98,7 +80,7 @@ function isResponse(m: JSONRPCMessage): m is JSONRPCMessage & { id?: RequestId }
 }
 
 function isInitialize(m: JSONRPCMessage): boolean {
-  return (m as { method?: unknown }).method === "initialize" && sdkTypes.isInitializeRequest(m);
+  return (m as { method?: unknown }).method === "initialize" && sdkServer().isInitializeRequest(m);
 }
 
 /**
@@ -223,7 +205,8 @@ export class NodeHttpServerTransport implements Transport {
       return;
     }
     if (this.closed) return gone(res);
-    const extra: MessageExtraInfo = { authInfo: req.auth, requestInfo: new NodeRequestInfo(req.headers, req.url ?? "/") };
+    // No web `Request` is built for `extra.request` (the SDK v2's field): nothing served here reads it, and building one per call is the cost this transport exists to avoid.
+    const extra: MessageExtraInfo = req.auth ? { authInfo: req.auth } : {};
     if (!messages.some(isRequest)) {
       for (const m of messages) this.onmessage?.(m, extra);
       res.writeHead(202).end();
@@ -280,7 +263,7 @@ export class NodeHttpServerTransport implements Transport {
   /** A sent `MCP-Protocol-Version` must be one the SDK supports; absent means the negotiated one. */
   private checkProtocolVersion(req: IncomingMessage, res: ServerResponse): boolean {
     const v = req.headers["mcp-protocol-version"];
-    const supported = sdkTypes.SUPPORTED_PROTOCOL_VERSIONS;
+    const supported = sdkServer().SUPPORTED_PROTOCOL_VERSIONS;
     if (v === undefined || supported.includes(v as string)) return true;
     const message = `Bad Request: Unsupported protocol version: ${String(v)} (supported versions: ${supported.join(", ")})`;
     this.refuse(res, 400, -32000, message);
@@ -417,15 +400,15 @@ function frameOf(message: JSONRPCMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
-/** The body as JSON-RPC messages (the SDK's schema, which also strips nothing: its objects are strict), or undefined. */
+/** The body as JSON-RPC messages (the SDK's own parser), or undefined when one is not JSON-RPC. */
 function parseMessages(raw: unknown): JSONRPCMessage[] | undefined {
-  const schema = sdkTypes.JSONRPCMessageSchema;
+  const { parseJSONRPCMessage } = sdkServer();
   const list = Array.isArray(raw) ? raw : [raw];
   const out: JSONRPCMessage[] = [];
-  for (const m of list) {
-    const parsed = schema.safeParse(m);
-    if (!parsed.success) return undefined;
-    out.push(parsed.data);
+  try {
+    for (const m of list) out.push(parseJSONRPCMessage(m));
+  } catch {
+    return undefined;
   }
   return out;
 }

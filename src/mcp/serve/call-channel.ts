@@ -5,15 +5,16 @@
  * sampling requests to the client that made it, refused with a clear error
  * when the client did not declare the capability.
  */
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
-import { sdkTypes } from "../sdk.js";
 import { RequestProgress } from "./heartbeat.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
+
+/** The request `_meta` key of the 2026-07-28 log level (the SDK's `LOG_LEVEL_META_KEY`). */
+const LOG_LEVEL_META_KEY = "io.modelcontextprotocol/logLevel";
 
 /** Fewest milliseconds between two progress notifications of one call; values in between are coalesced to the latest. */
 export const PROGRESS_MIN_INTERVAL_MS = 20;
@@ -71,11 +72,17 @@ export class CallChannel implements ClientChannel {
     this.requestProgress.send(params);
   }
 
-  /** Send a `notifications/message` unless the client's level filters it out. */
+  /**
+   * Send a `notifications/message` unless the client's level filters it out:
+   * on 2025-era sessions the level of its `logging/setLevel` (everything
+   * before one); on 2026-07-28 the request's own `_meta` log level, and no
+   * logs at all when the request names none.
+   */
   log(level: LogLevel, data: unknown): void {
-    const min = this.session.logLevel;
-    if (this.ended || (min !== undefined && logRank(level) < logRank(min))) return;
-    this.extra.sendNotification({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
+    const envelope = this.extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    const min = envelope ? (envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.session.logLevel;
+    if (this.ended || (envelope && min === undefined) || (min !== undefined && logRank(min) > logRank(level))) return;
+    this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
   }
 
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
@@ -83,7 +90,7 @@ export class CallChannel implements ClientChannel {
     if (!this.session.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability in its initialize request, so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
-    return this.ask("elicitation", { method: "elicitation/create", params: request as never }, sdkTypes.ElicitResultSchema) as Promise<ElicitResult>;
+    return this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>;
   }
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
@@ -91,12 +98,20 @@ export class CallChannel implements ClientChannel {
     if (!this.session.clientCapabilities()?.sampling) {
       return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability in its initialize request, so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
-    return this.ask("sampling", { method: "sampling/createMessage", params: request as never }, sdkTypes.CreateMessageResultSchema) as Promise<SampleResult>;
+    return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
   }
 
-  private async ask(kind: "elicitation" | "sampling", request: ServerRequest, schema: Parameters<Extra["sendRequest"]>[1]): Promise<unknown> {
+  private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {
+    if (this.extra.mcpReq.envelope) {
+      // 2026-07-28 has no server-to-client request mid-call: the era's answer is input_required plus a retried call (not served yet).
+      const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
+      throw new ClientRequestError(
+        kind,
+        `${what}: this call came on MCP protocol 2026-07-28, where a server cannot ask its client in the middle of a call (the era's multi-round-trip input_required is not served by agentkit yet); a client that connects with initialize (2025-11-25) is asked, or do without the question`,
+      );
+    }
     try {
-      return await this.extra.sendRequest(request, schema);
+      return await this.extra.mcpReq.send(request);
     } catch (err) {
       throw new ClientRequestError(kind, `the MCP client's answer to ${request.method} failed: ${errorLine(err)}`, { cause: err });
     }

@@ -6,21 +6,27 @@
  * `completion/complete` and `logging/setLevel`. A read, render or completion
  * that throws is a JSON-RPC error carrying its message; the session stays up.
  */
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { GetPromptResult, ReadResourceResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, ReadResourceResult, ServerContext } from "@modelcontextprotocol/server";
 import type { LogLevel, RunContext } from "../../context/run-context.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
 import { describeValue, pyList } from "../../util/format.js";
-import { isMcpError, sdkTypes } from "../sdk.js";
+import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
 import { CallChannel, type SessionView } from "./call-channel.js";
 import type { ServedExtras, ServedPrompt } from "./served-extras.js";
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
-/** MCP's "resource not found" error code. */
+/**
+ * MCP's "resource not found" error code as thrown here. The SDK v2 sends it
+ * as `-32602` (Invalid Params) with `data: { uri }` on every protocol
+ * revision (the 2026-07-28 rule); clients accept both.
+ */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/** JSON-RPC's "invalid params" and "internal error" codes. */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 
 /** Per-session state the handlers keep: the logging level and the subscribed URIs. */
 export interface SessionState extends SessionView {
@@ -28,22 +34,29 @@ export interface SessionState extends SessionView {
   readonly subscriptions: Set<string>;
 }
 
-function rpcError(code: number, message: string): Error {
-  return new sdkTypes.McpError(code, message);
+function rpcError(code: number, message: string, data?: unknown): Error {
+  return new (sdkServer().ProtocolError)(code, message, data);
 }
 
 function thrownText(err: unknown): string {
   return err instanceof Error ? err.message || err.name : `non-Error value thrown: ${describeValue(err)}`;
 }
 
+/** An `McpError` of the SDK v1 (`@modelcontextprotocol/sdk`), known by its name and an integer code. */
+function isV1McpError(err: unknown): err is Error & { code: number; data?: unknown } {
+  return err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code);
+}
+
 /** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <message>`. */
 async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
-  const ctx = base.child({ caller: { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.requestId }, signal: extra.signal, channel: new CallChannel(session, extra) });
+  const ctx = base.child({ caller: { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id }, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
   try {
     return await fn(ctx);
   } catch (err) {
-    if (isMcpError(err)) throw err;
-    throw rpcError(sdkTypes.ErrorCode.InternalError, `${what}: ${thrownText(err)}`);
+    if (isProtocolError(err)) throw err;
+    // An app still throwing the SDK v1's McpError: its code and data are kept (the v1 class is not the v2 brand).
+    if (isV1McpError(err)) throw rpcError(err.code, err.message, err.data);
+    throw rpcError(INTERNAL_ERROR, `${what}: ${thrownText(err)}`);
   } finally {
     ctx.release();
   }
@@ -82,21 +95,20 @@ function promptArgs(p: ServedPrompt, given: Record<string, unknown> | undefined)
   const args: Record<string, string> = {};
   const accepted = p.arguments.map((a) => a.name);
   const unknown = Object.keys(given ?? {}).filter((k) => !accepted.includes(k));
-  if (unknown.length) throw rpcError(sdkTypes.ErrorCode.InvalidParams, `prompt '${p.name}' got unexpected argument(s) ${pyList(unknown)}. Accepted arguments: ${pyList(accepted)}`);
+  if (unknown.length) throw rpcError(INVALID_PARAMS, `prompt '${p.name}' got unexpected argument(s) ${pyList(unknown)}. Accepted arguments: ${pyList(accepted)}`);
   const missing = p.arguments.filter((a) => a.required && (given?.[a.name] === undefined || given[a.name] === null)).map((a) => a.name);
-  if (missing.length) throw rpcError(sdkTypes.ErrorCode.InvalidParams, `prompt '${p.name}' is missing required argument(s) ${pyList(missing)}. Accepted arguments: ${pyList(accepted)}`);
+  if (missing.length) throw rpcError(INVALID_PARAMS, `prompt '${p.name}' is missing required argument(s) ${pyList(missing)}. Accepted arguments: ${pyList(accepted)}`);
   for (const [k, v] of Object.entries(given ?? {})) if (v !== undefined && v !== null) args[k] = String(v);
   return args;
 }
 
-function resourceDescriptor(r: { name: string; description?: string; mimeType?: string }): Record<string, string> {
+function resourceDescriptor(r: { name: string; description?: string; mimeType?: string }): { name: string; description?: string; mimeType?: string } {
   return { name: r.name, ...(r.description !== undefined ? { description: r.description } : {}), ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}) };
 }
 
 /** Register the resource handlers (when the catalog has resources at session start). */
 function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
-  const T = sdkTypes;
-  s.setRequestHandler(T.ListResourcesRequestSchema, (_req, extra) =>
+  s.setRequestHandler("resources/list", (_req, extra) =>
     withCtx(ctx, session, extra, "resources/list failed", async (c) => {
       const resources = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
       for (const t of extras.templates) {
@@ -106,19 +118,19 @@ function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, s
       return { resources };
     }),
   );
-  s.setRequestHandler(T.ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })) }));
-  s.setRequestHandler(T.ReadResourceRequestSchema, (req, extra) => {
+  s.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })) }));
+  s.setRequestHandler("resources/read", (req, extra) => {
     const uri = req.params.uri;
     const found = extras.find(uri);
-    if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`);
+    if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`, { uri });
     const r = found.served.resource;
     return withCtx(ctx, session, extra, `resource '${uri}' could not be read`, async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name) }) as ReadResourceResult);
   });
-  s.setRequestHandler(T.SubscribeRequestSchema, (req) => {
+  s.setRequestHandler("resources/subscribe", (req) => {
     session.subscriptions.add(req.params.uri);
     return {};
   });
-  s.setRequestHandler(T.UnsubscribeRequestSchema, (req) => {
+  s.setRequestHandler("resources/unsubscribe", (req) => {
     session.subscriptions.delete(req.params.uri);
     return {};
   });
@@ -126,17 +138,16 @@ function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, s
 
 /** Register the prompt handlers (when the catalog has prompts at session start). */
 function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
-  const T = sdkTypes;
-  s.setRequestHandler(T.ListPromptsRequestSchema, () => ({
+  s.setRequestHandler("prompts/list", () => ({
     prompts: [...extras.prompts.values()].map((p) => ({
       name: p.name,
       ...(p.prompt.description !== undefined ? { description: p.prompt.description } : {}),
       arguments: p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false })),
     })),
   }));
-  s.setRequestHandler(T.GetPromptRequestSchema, (req, extra) => {
+  s.setRequestHandler("prompts/get", (req, extra) => {
     const p = extras.prompts.get(req.params.name);
-    if (!p) throw rpcError(T.ErrorCode.InvalidParams, `unknown prompt '${req.params.name}'. Available prompts: ${extras.promptNames()}`);
+    if (!p) throw rpcError(INVALID_PARAMS, `unknown prompt '${req.params.name}'. Available prompts: ${extras.promptNames()}`);
     const args = promptArgs(p, req.params.arguments);
     return withCtx(ctx, session, extra, `prompt '${p.name}' could not be rendered`, async (c) => {
       const out = promptMessages(await p.prompt.render(args, c), p.name);
@@ -148,19 +159,18 @@ function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, ses
 
 /** `completion/complete`: the prompt's or resource's `complete(argument, value, ctx)`, at most 100 values; none without one. */
 function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
-  const T = sdkTypes;
-  s.setRequestHandler(T.CompleteRequestSchema, (req, extra) => {
+  s.setRequestHandler("completion/complete", (req, extra) => {
     const { ref, argument } = req.params;
     let complete: ((a: string, v: string, c: RunContext) => readonly string[] | Promise<readonly string[]>) | undefined;
     let what: string;
     if (ref.type === "ref/prompt") {
       const p = extras.prompts.get(ref.name);
-      if (!p) throw rpcError(T.ErrorCode.InvalidParams, `completion for unknown prompt '${ref.name}'. Available prompts: ${extras.promptNames()}`);
+      if (!p) throw rpcError(INVALID_PARAMS, `completion for unknown prompt '${ref.name}'. Available prompts: ${extras.promptNames()}`);
       complete = p.prompt.complete?.bind(p.prompt);
       what = `prompt '${p.name}'`;
     } else {
       const r = extras.fixed.get(ref.uri) ?? extras.templates.find((t) => t.key === ref.uri);
-      if (!r) throw rpcError(T.ErrorCode.InvalidParams, `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`);
+      if (!r) throw rpcError(INVALID_PARAMS, `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`);
       complete = r.resource.complete?.bind(r.resource);
       what = `resource '${r.key}'`;
     }
@@ -180,7 +190,7 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, 
  * server's (one session's) state.
  */
 export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
-  s.setRequestHandler(sdkTypes.SetLevelRequestSchema, (req) => {
+  s.setRequestHandler("logging/setLevel", (req) => {
     session.logLevel = req.params.level;
     return {};
   });

@@ -11,8 +11,7 @@
  * progress token, which it always sends. A notification also puts bytes on the
  * call's SSE stream, so no HTTP idle timer in between fires either.
  */
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue } from "../../util/format.js";
 import { MAX_TIMEOUT_MS } from "../../util/options.js";
@@ -20,8 +19,10 @@ import { MAX_TIMEOUT_MS } from "../../util/options.js";
 /** How often a silent pending call tells its client it is still alive, by default: 30 s. */
 export const DEFAULT_HEARTBEAT_MS = 30_000;
 
-/** What a request's progress needs of the SDK's per-request `extra`. */
-export type ProgressExtra = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "_meta" | "sendNotification">;
+/** What a request's progress needs of the SDK's per-request context: its `_meta` (the progress token) and `notify`. */
+export interface ProgressExtra {
+  readonly mcpReq: Pick<ServerContext["mcpReq"], "_meta" | "notify">;
+}
 
 /** One progress notification's values. */
 export interface ProgressParams {
@@ -47,7 +48,7 @@ export class RequestProgress {
 
   /** The client's progress token, or `undefined` (then nothing is ever sent). */
   get token(): string | number | undefined {
-    return this.extra._meta?.progressToken;
+    return this.extra.mcpReq._meta?.progressToken;
   }
 
   /** When something was last sent (or the request started), epoch ms: how long the client has heard nothing. */
@@ -66,7 +67,7 @@ export class RequestProgress {
     if (progressToken === undefined || this.#ended) return;
     this.#lastAt = this.#lastSent = Date.now();
     this.#last = params.progress;
-    this.extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...params } }).catch(() => {});
+    this.extra.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...params } }).catch(() => {});
   }
 
   /**

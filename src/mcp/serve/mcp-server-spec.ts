@@ -7,7 +7,7 @@
 import { asCodexMcp, type CodexMcpOptions } from "../../wire/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
+import type { SdkServer } from "./sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";

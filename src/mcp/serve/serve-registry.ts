@@ -4,7 +4,7 @@
  * MCP server the Claude and Codex CLIs can call — over the loopback listener
  * in this process, or as a stdio command the CLI spawns.
  */
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
+import type { SdkServer } from "./sdk-server.js";
 import { isTimeoutMs } from "../../util/options.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";

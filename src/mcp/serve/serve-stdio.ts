@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
 import { checkServerName } from "../../wire/names.js";
-import { sdkStdioServer } from "../sdk.js";
+import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";

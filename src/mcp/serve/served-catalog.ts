@@ -6,7 +6,7 @@
  * to a CLI. Computed once, when the registry is served.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool as SdkTool } from "@modelcontextprotocol/server";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import type { Tool } from "../../tools/tool.js";
 import { pyList } from "../../util/format.js";

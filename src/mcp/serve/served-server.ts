@@ -6,12 +6,7 @@
  * path validates synchronously and awaits the tool's `run()` once.
  */
 import { createRequire } from "node:module";
-import type { Server as SdkServer } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import type { JSONRPCMessage, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, JsonSchemaValidator, jsonSchemaValidator, ServerContext, Transport } from "@modelcontextprotocol/server";
 import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
@@ -22,7 +17,7 @@ import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
 import { describeValue, seconds } from "../../util/format.js";
-import { sdkServer, sdkTypes } from "../sdk.js";
+import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
@@ -97,7 +92,7 @@ export function stopInflight(counter: CallCounter): void {
   for (const stop of pending) stop();
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 function textResult(text: string, isError: boolean): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
@@ -167,7 +162,7 @@ export function makeCallHandler(
       // call ends. onCancel() is a plain callback on this call's own context:
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
-      const requestId = extra.requestId;
+      const requestId = extra.mcpReq.id;
       const caller = { server, sessionId: extra.sessionId ?? null, requestId };
       const progress = new RequestProgress(extra);
       const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra, progress) } : { caller });
@@ -177,7 +172,7 @@ export function makeCallHandler(
       const stopHeartbeat = startHeartbeat(progress, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
-      if (extra.signal.aborted) child.cancel(cancelledEarly(extra.signal.reason));
+      if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
       else calls.set(requestId, child);
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
@@ -304,7 +299,6 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
  */
 export function servedServerFactory(catalog: ServedCatalog, options: ServedServerOptions, counter: CallCounter): () => SdkServer {
   const { Server } = sdkServer();
-  const { ListToolsRequestSchema, CallToolRequestSchema, CancelledNotificationSchema } = sdkTypes;
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
@@ -345,10 +339,10 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     }
 
     private cancelled(message: JSONRPCMessage): void {
-      const parsed = CancelledNotificationSchema.safeParse(message);
-      if (!parsed.success) return;
-      const { requestId, reason } = parsed.data.params;
-      if (requestId === undefined) return;
+      const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
+      const requestId = params?.requestId;
+      if (typeof requestId !== "string" && typeof requestId !== "number") return;
+      const reason = params?.reason;
       // The SDK queued its own handler (which aborts the request) first; run after it.
       queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
     }
@@ -362,8 +356,8 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const live = options.live;
   return () => {
     const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
-    s.setRequestHandler(ListToolsRequestSchema, () => listResult);
-    s.setRequestHandler(CallToolRequestSchema, (request, extra) => onCall(request, extra, s.calls, s.session));
+    s.setRequestHandler("tools/list", () => listResult);
+    s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.calls, s.session));
     registerExtraHandlers(s, extras, options.ctx, s.session);
     if (live) {
       live.add(s);

@@ -9,7 +9,8 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { sdkServer, sdkTypes } from "../../../src/mcp/sdk.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { sdkTypes } from "../../../src/mcp/sdk.js";
 
 /** The dependency the tool body calls. */
 export interface Checker {
@@ -26,7 +27,6 @@ export class EngineFixture implements AsyncDisposable {
   ) {}
 
   static async start(checker: Checker, options: { name?: string } = {}): Promise<EngineFixture> {
-    const { Server } = sdkServer();
     const { ListToolsRequestSchema, CallToolRequestSchema } = sdkTypes;
     const ref: { self?: EngineFixture } = {};
     const http = createServer(async (req, res) => {

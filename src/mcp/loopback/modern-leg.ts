@@ -1,0 +1,103 @@
+/**
+ * @module mcp/loopback/modern-leg
+ * The 2026-07-28 era on a loopback MCP endpoint. A sessionless POST that
+ * claims the per-request `_meta` envelope (Claude Code 2.1.332 opens with
+ * `server/discover`, `MCP-Protocol-Version: 2026-07-28`) is answered
+ * statelessly by the SDK v2's `createMcpHandler(factory, { legacy: "reject" })`
+ * — one fresh server per request, as the era asks — through a small node:http
+ * bridge of our own (a bodyless web `Request` with the already-parsed body
+ * handed over, the web `Response` written back), so no
+ * `@modelcontextprotocol/node` and no second read of the body. 2025-era
+ * traffic never comes here: it keeps the package's own sessions.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
+
+/** One header of a node request as a string (the first of a repeated one), or undefined. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * True when a sessionless POST belongs to the 2026-07-28 era: the SDK's own
+ * classifier (`classifyInboundRequest`, the step `createMcpHandler` runs)
+ * says "modern", or names a ladder rejection the modern path owns (a
+ * malformed envelope, a header/body mismatch). Everything else — the
+ * `initialize` handshake, claim-less requests, batches, responses — is 2025.
+ */
+export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
+  const outcome = sdkServer().classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: header(req, "mcp-protocol-version"),
+    mcpMethodHeader: header(req, "mcp-method"),
+    mcpNameHeader: header(req, "mcp-name"),
+    body,
+  });
+  return outcome.kind !== "legacy";
+}
+
+/** The node request's headers as web `Headers` (repeated ones appended). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+/** Write a web `Response` onto a node response, streaming its body (SSE included) until it ends or the client leaves. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const head: Record<string, string> = {};
+  response.headers.forEach((value, name) => (head[name] = value));
+  if (res.destroyed) return void response.body?.cancel().catch(() => {});
+  res.writeHead(response.status, head);
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  const leave = (): void => void reader.cancel().catch(() => {});
+  res.once("close", leave);
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
+  } catch {
+    // the client left (the reader was cancelled) or the handler's stream failed: nothing more to write
+  } finally {
+    res.off("close", leave);
+    if (!res.writableEnded) res.end();
+  }
+}
+
+/**
+ * The modern leg of one endpoint: the SDK's per-request handler, built on
+ * first use from the endpoint's server factory. `close()` ends every
+ * exchange in flight.
+ */
+export class ModernLeg {
+  private handler: McpHttpHandler | undefined;
+
+  constructor(private readonly factory: () => SdkServer) {}
+
+  /** Answer one POST whose body is already parsed (the listener checked Host/Origin and the bearer token before). */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const handler = (this.handler ??= sdkServer().createMcpHandler(() => this.factory(), { legacy: "reject" }));
+    const abort = new AbortController();
+    const gone = (): void => abort.abort();
+    res.once("close", gone);
+    const url = `http://${header(req, "host") ?? "127.0.0.1"}${req.url ?? "/"}`;
+    try {
+      const response = await handler.fetch(new Request(url, { method: "POST", headers: webHeaders(req), signal: abort.signal }), { parsedBody: body });
+      await writeResponse(res, response);
+    } finally {
+      res.off("close", gone);
+    }
+  }
+
+  /** End the exchanges in flight; the leg serves again on its next request (a fresh handler). */
+  async close(): Promise<void> {
+    const handler = this.handler;
+    this.handler = undefined;
+    await handler?.close();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * @module test/cli/kit/wire-log-proxy
+ * A request log between a real CLI and a served endpoint: a reverse proxy on
+ * 127.0.0.1:0 that forwards every request unchanged (headers, body, the
+ * streamed answer) to `target` and records, per POST, the JSON-RPC method,
+ * the `MCP-Protocol-Version` and `Mcp-Session-Id` headers and the envelope's
+ * protocol version. What the CLI really sent, not what the server made of it.
+ */
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One POST as the CLI sent it. */
+export interface LoggedRequest {
+  readonly method: string;
+  readonly protocolHeader: string | undefined;
+  readonly session: string | undefined;
+  readonly envelopeVersion: unknown;
+  readonly params: Record<string, unknown> | undefined;
+}
+
+/** The running proxy: `url` to give the CLI, `log` of what it sent. */
+export class WireLogProxy implements AsyncDisposable {
+  readonly log: LoggedRequest[] = [];
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(target: string): Promise<WireLogProxy> {
+    const to = new URL(target);
+    const ref: { self?: WireLogProxy } = {};
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === "POST") ref.self!.record(req.headers, body);
+        const out = request({ host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        out.on("error", () => res.destroy());
+        res.on("close", () => out.destroy());
+        out.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return (ref.self = new WireLogProxy(server, `http://127.0.0.1:${port}${to.pathname}`));
+  }
+
+  private record(headers: Record<string, string | string[] | undefined>, body: Buffer): void {
+    const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+    let parsed: { method?: string; params?: Record<string, unknown> } = {};
+    try {
+      parsed = JSON.parse(body.toString("utf8")) as typeof parsed;
+    } catch {
+      // not JSON: logged as such
+    }
+    const meta = parsed.params?._meta as Record<string, unknown> | undefined;
+    this.log.push({
+      method: parsed.method ?? "(no method)",
+      protocolHeader: one(headers["mcp-protocol-version"]),
+      session: one(headers["mcp-session-id"]),
+      envelopeVersion: meta?.["io.modelcontextprotocol/protocolVersion"],
+      params: parsed.params,
+    });
+  }
+
+  /** The logged JSON-RPC methods in order. */
+  methods(): string[] {
+    return this.log.map((l) => l.method);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * @module test/mcp-serve/both-eras.test
+ * One served URL, both protocol eras, over a real loopback socket: an SDK v2
+ * client pinned to 2026-07-28 (`server/discover`, no session, the `_meta`
+ * envelope on every request), an SDK v2 client on the 2025 handshake (a
+ * session), and the SDK v1 client (2025-11-25, a session). Each lists the
+ * same hand-written schema byte for byte, runs the tool in this process, and
+ * gets the package's own `ToolArgumentError` text for a bad call.
+ */
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { tool } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { META_KEY, serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { sdkClientFor, ServedSpecs } from "./helpers.js";
+
+const specs = new ServedSpecs();
+afterEach(() => specs.stopAll());
+
+/** A hand-written schema with what a translation would lose: an `x-` keyword, `$defs`, a draft-07 `$schema`. */
+const SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  properties: { name: { type: "string", "x-agentkit-hint": "a check's name" }, level: { $ref: "#/$defs/level" } },
+  required: ["name"],
+  additionalProperties: false,
+  $defs: { level: { type: "integer", minimum: 1 } },
+};
+
+/** One wire request as the client sent it. */
+interface Sent {
+  readonly method: string;
+  readonly protocolHeader: string | null;
+  readonly session: string | null;
+  readonly envelopeVersion: unknown;
+}
+
+function servedTool(ran: string[]) {
+  return tool(
+    { name: "run_check", description: "Run the named check.", sideEffecting: true, caps: ["egress"], input: SCHEMA },
+    ({ name }: { name: string }) => {
+      ran.push(name);
+      return `${name}: ok in ${process.pid}`;
+    },
+  );
+}
+
+async function served(ran: string[]): Promise<McpServerSpec> {
+  const spec = await serveRegistry([servedTool(ran)], { name: "engine", ctx: makeTestCtx() });
+  specs.track(spec);
+  await spec.start();
+  return spec;
+}
+
+/** An SDK v2 client on `spec` with a wire log; `pin` opens the 2026-07-28 era, none the 2025 handshake. */
+async function v2Client(spec: McpServerSpec, pin?: string): Promise<{ client: V2Client; transport: V2Http; sent: Sent[] }> {
+  const sent: Sent[] = [];
+  const transport = new V2Http(new URL(spec.url!), {
+    requestInit: { headers: { ...spec.authHeaders } },
+    fetch: async (url, init) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method === "POST" && typeof init.body === "string") {
+        const body = JSON.parse(init.body) as { method?: string; params?: { _meta?: Record<string, unknown> } };
+        sent.push({
+          method: body.method ?? "(response)",
+          protocolHeader: headers.get("mcp-protocol-version"),
+          session: headers.get("mcp-session-id"),
+          envelopeVersion: body.params?._meta?.["io.modelcontextprotocol/protocolVersion"],
+        });
+      }
+      return fetch(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+    },
+  });
+  const client = new V2Client({ name: "era-test", version: "1.0.0" }, pin ? { versionNegotiation: { mode: { pin } } } : {});
+  await client.connect(transport);
+  return { client, transport, sent };
+}
+
+describe("one served URL, both eras", () => {
+  it("an SDK v2 client pinned to 2026-07-28: discover, no session, the envelope on each request; schema bytes, _meta and the argument check as in 2025", async () => {
+    const ran: string[] = [];
+    const spec = await served(ran);
+    const { client, transport, sent } = await v2Client(spec, "2026-07-28");
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const [listed] = (await client.listTools()).tools;
+      expect(JSON.stringify(listed!.inputSchema)).toBe(JSON.stringify(SCHEMA));
+      expect(listed!._meta![META_KEY]).toEqual({ side_effecting: true, requires_approval: false, caps: ["egress"] });
+      expect(listed!.annotations).toMatchObject({ readOnlyHint: false });
+      expect((await client.callTool({ name: "run_check", arguments: { name: "lint" } })).content).toEqual([{ type: "text", text: `lint: ok in ${process.pid}` }]);
+      const bad = await client.callTool({ name: "run_check", arguments: { name: 42, extra: true } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(/^tool 'run_check' call rejected: unexpected argument\(s\) \['extra'\]/);
+      expect(ran).toEqual(["lint"]);
+      expect(transport.sessionId).toBeUndefined();
+      expect(sent.map((s) => s.method)).toEqual(["server/discover", "tools/list", "tools/call", "tools/call"]);
+      expect(sent.every((s) => s.protocolHeader === "2026-07-28" && s.envelopeVersion === "2026-07-28" && s.session === null)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("an SDK v2 client on the 2025 handshake and the SDK v1 client: initialize, a session, 2025-11-25, on the same URL at the same time as a 2026 client", async () => {
+    const ran: string[] = [];
+    const spec = await served(ran);
+    const modern = await v2Client(spec, "2026-07-28");
+    const legacy = await v2Client(spec);
+    await using v1 = await sdkClientFor(spec.url!, { ...spec.authHeaders });
+    try {
+      expect(legacy.client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      expect(legacy.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(legacy.sent[0]).toMatchObject({ method: "initialize", session: null });
+      expect(legacy.sent.slice(1).every((s) => s.session === legacy.transport.sessionId)).toBe(true);
+      expect(v1.getServerVersion()?.name).toBe("engine");
+      const v1Transport = (v1 as unknown as { transport: { protocolVersion?: string; sessionId?: string } }).transport;
+      expect(v1Transport.protocolVersion).toBe("2025-11-25");
+      expect(v1Transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const [l2025] = (await legacy.client.listTools()).tools;
+      const [l2026] = (await modern.client.listTools()).tools;
+      // The v2 client's 2025 codec re-orders keys as it parses (the wire bytes are the catalog's: see serve-registry.test); its 2026 codec does not.
+      expect(l2025!.inputSchema).toEqual(SCHEMA);
+      expect(JSON.stringify(l2026!.inputSchema)).toBe(JSON.stringify(SCHEMA));
+      expect(l2026!._meta![META_KEY]).toEqual(l2025!._meta![META_KEY]);
+      expect(l2026!.annotations).toEqual(l2025!.annotations);
+      const texts = await Promise.all([
+        legacy.client.callTool({ name: "run_check", arguments: { name: "a" } }),
+        modern.client.callTool({ name: "run_check", arguments: { name: "b" } }),
+        v1.callTool({ name: "run_check", arguments: { name: "c" } }),
+      ]);
+      expect(texts.map((t) => (t.content as Array<{ text: string }>)[0]!.text)).toEqual(["a", "b", "c"].map((n) => `${n}: ok in ${process.pid}`));
+      expect(ran.sort()).toEqual(["a", "b", "c"]);
+      expect(spec.callsSeen).toBe(3);
+    } finally {
+      await modern.client.close();
+      await legacy.client.close();
+    }
+  });
+
+  it("a raw server/discover with the 2026-07-28 header and envelope is answered without a session; a 2026 request naming an unserved revision is refused by the modern path, not opened as a session", async () => {
+    const spec = await served([]);
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const post = (body: unknown, version: string) =>
+      fetch(spec.url!, {
+        method: "POST",
+        headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": "server/discover" },
+        body: JSON.stringify(body),
+      });
+    const res = await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, "2026-07-28");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const text = await res.text();
+    const json = JSON.parse(text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6)) as { result: { supportedVersions: string[]; _meta: Record<string, { name: string }> } };
+    expect(json.result.supportedVersions).toContain("2026-07-28");
+    expect(json.result._meta["io.modelcontextprotocol/serverInfo"]!.name).toBe("engine");
+    const future = await post({ jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }, "2099-01-01");
+    expect(future.status).toBe(400);
+    expect(((await future.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32022, message: expect.stringContaining("2099-01-01") });
+  });
+
+  it("ctx.progress() and ctx.log() on 2026-07-28: progress on the call's stream; logs at or above the request's own _meta log level, none without one", async () => {
+    const chatty = tool({ name: "chatty", description: "Reports as it goes.", sideEffecting: false, input: { type: "object", properties: {} } }, (_args: Record<string, never>, ctx) => {
+      ctx.progress(1, 2, "half");
+      ctx.log("info", "an info line");
+      ctx.log("error", "an error line");
+      return "done";
+    });
+    const spec = await serveRegistry([chatty], { name: "engine", ctx: makeTestCtx() });
+    specs.track(spec);
+    await spec.start();
+    const call = async (level?: string): Promise<Array<{ method?: string; params?: Record<string, unknown>; result?: unknown }>> => {
+      const _meta: Record<string, unknown> = {
+        progressToken: "p1",
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+        ...(level ? { "io.modelcontextprotocol/logLevel": level } : {}),
+      };
+      const res = await fetch(spec.url!, {
+        method: "POST",
+        headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "chatty" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "chatty", arguments: {}, _meta } }),
+      });
+      const text = await res.text();
+      return text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    };
+    const warned = await call("warning");
+    expect(warned.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([{ progressToken: "p1", progress: 1, total: 2, message: "half" }]);
+    expect(warned.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([{ level: "error", logger: "engine", data: "an error line" }]);
+    expect(warned.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+    const silent = await call();
+    expect(silent.filter((m) => m.method === "notifications/message")).toEqual([]);
+    expect(silent.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+  });
+
+  it("ctx.elicit() on 2026-07-28 (not served yet) fails with a ClientRequestError naming the era and the way out; on a 2025 session it still asks the client", async () => {
+    const asking = tool({ name: "ask", description: "Asks a question.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, ctx) => {
+      try {
+        const answer = await ctx.elicit({ message: "Proceed?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+        return `answer: ${answer.action}`;
+      } catch (err) {
+        return `${(err as Error).name}: ${(err as Error).message}`;
+      }
+    });
+    const spec = await serveRegistry([asking], { name: "engine", ctx: makeTestCtx() });
+    specs.track(spec);
+    await spec.start();
+    const client = async (pin?: string) => {
+      const transport = new V2Http(new URL(spec.url!), { requestInit: { headers: { ...spec.authHeaders } } });
+      const c = new V2Client({ name: "asked", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) });
+      c.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
+      await c.connect(transport);
+      return c;
+    };
+    const modern = await client("2026-07-28");
+    const legacy = await client();
+    try {
+      const text = async (c: V2Client) => ((await c.callTool({ name: "ask", arguments: {} })).content as Array<{ text: string }>)[0]!.text;
+      expect(await text(legacy)).toBe("answer: decline");
+      expect(await text(modern)).toBe(
+        "ClientRequestError: ctx.elicit(): this call came on MCP protocol 2026-07-28, where a server cannot ask its client in the middle of a call (the era's multi-round-trip input_required is not served by agentkit yet); a client that connects with initialize (2025-11-25) is asked, or do without the question",
+      );
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
