@@ -45,8 +45,17 @@ export type DecisionKind = "approve" | "reject" | "modify" | "expired";
 export interface Decision {
   /** `approve`, `reject`, `modify` (with edited arguments in `value`) or `expired`. */
   readonly kind: DecisionKind | (string & {});
-  /** Who decided (a user id, `"ci"`, ...). */
+  /**
+   * Who decided, as the Asker established it (a user id, `"ci"`, the
+   * terminal's OS user, an inbox session): recorded as `GateRecord.actor`.
+   */
   readonly actor?: string;
+  /**
+   * A name the decider gave for themselves that nothing checked (the name
+   * typed on the inbox page): recorded as `GateRecord.claimedActor`, beside
+   * `actor`, never in its place. At most 100 characters are kept.
+   */
+  readonly claimedActor?: string;
   /** Free text from the decider; a rejection's reason. */
   readonly note?: string;
   /** For `modify`: the edited arguments. */

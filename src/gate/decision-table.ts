@@ -35,7 +35,7 @@ export interface GateVerdict extends GateFacts {
   readonly record: GateRecord;
 }
 
-type Fields = Pick<GateVerdict, "allowed" | "source" | "asked" | "reason"> & Partial<Pick<GateVerdict, "kind" | "actor" | "refusal" | "arguments" | "modified">>;
+type Fields = Pick<GateVerdict, "allowed" | "source" | "asked" | "reason"> & Partial<Pick<GateVerdict, "kind" | "actor" | "refusal" | "arguments" | "modified">> & { readonly claimedActor?: string | null };
 
 function frozenCopy(value: Record<string, unknown>): Readonly<Record<string, unknown>> {
   try {
@@ -48,7 +48,7 @@ function frozenCopy(value: Record<string, unknown>): Readonly<Record<string, unk
 /** Build the frozen verdict and its record. */
 export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
   const modified = f.allowed && f.modified === true;
-  const facts: GateFacts = { allowed: f.allowed, source: f.source, asked: f.asked, kind: f.kind ?? null, actor: f.actor ?? null, reason: f.reason };
+  const facts: GateFacts = { allowed: f.allowed, source: f.source, asked: f.asked, kind: f.kind ?? null, actor: f.actor ?? null, ...(f.claimedActor ? { claimedActor: f.claimedActor } : {}), reason: f.reason };
   const record: GateRecord = Object.freeze({
     tool: subject.tool,
     id: subject.id ?? null,
@@ -100,20 +100,25 @@ export function unaskedVerdict(subject: GateSubject, source: "auto_allow" | "aut
  */
 export function answeredVerdict(subject: GateSubject, earlier: GateRecord): GateVerdict {
   const reason = `${earlier.reason} (answered once, at the ${earlier.via} prompt for this tool use)`;
-  return verdictOf({ ...subject, questionId: earlier.questionId }, { allowed: true, source: earlier.source, asked: false, kind: earlier.kind, actor: earlier.actor, reason });
+  return verdictOf({ ...subject, questionId: earlier.questionId }, { allowed: true, source: earlier.source, asked: false, kind: earlier.kind, actor: earlier.actor, claimedActor: earlier.claimedActor, reason });
 }
+
+/** How much of a `Decision.claimedActor` the record keeps (it is self-declared text, shown to people). */
+const CLAIMED_ACTOR_MAX = 100;
 
 /** A Decision's fields, each read once. */
 interface ReadDecision {
   readonly kind: unknown;
   readonly actor: string | null;
+  readonly claimedActor: string | null;
   readonly note: string | null;
   readonly value: unknown;
 }
 
 function readDecision(d: object): ReadDecision {
-  const { kind, actor, note, value } = d as Record<string, unknown>;
-  return { kind, actor: typeof actor === "string" && actor !== "" ? actor : null, note: typeof note === "string" && note !== "" ? note : null, value };
+  const { kind, actor, claimedActor, note, value } = d as Record<string, unknown>;
+  const claimed = typeof claimedActor === "string" ? claimedActor.trim().slice(0, CLAIMED_ACTOR_MAX) : "";
+  return { kind, actor: typeof actor === "string" && actor !== "" ? actor : null, claimedActor: claimed || null, note: typeof note === "string" && note !== "" ? note : null, value };
 }
 
 /** `Name: message` of a thrown value; never throws (a hostile error's getters are caught). */
@@ -157,7 +162,7 @@ function tableVerdict(decision: unknown, subject: GateSubject, timeoutMs: number
   }
   const kind = typeof d.kind === "string" ? d.kind : null;
   const who = d.actor ?? "the reviewer";
-  const base = { source: "asker" as const, asked: true, actor: d.actor, kind };
+  const base = { source: "asker" as const, asked: true, actor: d.actor, claimedActor: d.claimedActor, kind };
   const tool = pyStr(subject.tool);
   if (d.kind === "approve") return verdictOf(subject, { ...base, allowed: true, reason: `approved by ${who}${d.note ? `: ${d.note}` : ""}` });
   if (d.kind === "modify") {

@@ -15,8 +15,15 @@ export interface GateFacts {
   readonly asked: boolean;
   /** The Decision's `kind` when the Asker answered one with a string kind; otherwise `null`. */
   readonly kind: string | null;
-  /** Who decided, when a person did and said who; otherwise `null`. */
+  /** Who decided, as the Asker established it (the terminal's OS user, an inbox session), when a person did; otherwise `null`. */
   readonly actor: string | null;
+  /**
+   * Present only when the decider also gave a name nothing checked (the
+   * inbox page's name field): that name, self-declared — never a proof of
+   * who decided; `actor` is. Absent otherwise, so records without one are
+   * unchanged.
+   */
+  readonly claimedActor?: string;
   /** Why, in words. For a denial, the text a Claude CLI reads (a reviewer's note verbatim, when there is one). Unredacted. */
   readonly reason: string;
 }

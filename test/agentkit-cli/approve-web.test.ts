@@ -182,7 +182,7 @@ describe("agentkit serve <module> --approve web", () => {
         const page = await inboxPage(login!);
         const art = page.getByRole("article", { name: "mcp__ops__deploy" });
         expect(await art.locator(".from").textContent()).toBe("InboxModule");
-        await page.getByLabel("Your name (recorded as who decided)").fill("release-manager");
+        await page.getByLabel("Your name", { exact: false }).fill("release-manager");
         await art.getByRole("button", { name: "Approve", exact: true }).click();
         expect(await exited).toBe(0);
         await expect.poll(() => page.locator("#decisions tbody tr").first().textContent()).toContain("release-manager");

@@ -46,6 +46,12 @@ function expectRefused(r: RunResult, message: RegExp): void {
   expect(r.stderr).not.toMatch(/\n\s+at |InboxStoreError|EEXIST|ENOTDIR|EACCES/);
 }
 
+
+/** The name an actor cell says was claimed: the cell is the answering session's label, then the typed name as a claim. */
+function claimOf(cell: string): string | undefined {
+  return /^inbox session \d+ \([0-9a-f]{6}\) claims “(.+)”$/.exec(cell)?.[1];
+}
+
 describe("agentkit serve --approve web --inbox-store <dir>", () => {
   it("a decision made on the page is in the page's history after the program stops and starts again on the same directory", async () => {
     const storeDir = join(dir, "inbox");
@@ -72,7 +78,7 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
       const html = await pageHtml(session);
       expect(html).not.toContain('data-status="pending"');
       const rows = decisionRows(html).filter((r) => r[0] === "mcp__ops__deploy");
-      expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual([
+      expect(rows.map((r) => [r[1], r[2], r[3], claimOf(r[4]!)])).toEqual([
         ["no", "asker", "yes", "release-manager"],
         ["yes", "asker", "yes", "release-manager"],
       ]);
@@ -82,7 +88,7 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
       const third = again.prompt({ target: "qa" });
       await answerOnPage(session, "mcp__ops__deploy", { kind: "approve", actor: "second-run" });
       expect(await third).toMatchObject({ behavior: "allow" });
-      await expect.poll(async () => decisionRows(await pageHtml(session)).filter((r) => r[0] === "mcp__ops__deploy").map((r) => r[4])).toEqual(["second-run", "release-manager", "release-manager"]);
+      await expect.poll(async () => decisionRows(await pageHtml(session)).filter((r) => r[0] === "mcp__ops__deploy").map((r) => claimOf(r[4]!))).toEqual(["second-run", "release-manager", "release-manager"]);
     } finally {
       await again.client.close();
     }

@@ -14,7 +14,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
 import { approvalGuard } from "../../src/mcp/approvals/index.js";
-import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile, SESSION } from "./inbox-kit.js";
 
 // The few browser globals the page.evaluate callbacks use (the test tsconfig has no DOM lib).
 declare const window: { marker?: number };
@@ -40,11 +40,11 @@ async function setup(serverOptions: { timeoutMs?: number } = {}) {
 const question = (page: Page, tool: string) => page.getByRole("article", { name: tool });
 
 describe("ApprovalInbox in Chromium", () => {
-  it("a question appears without a reload; Approve answers the CLI allow, source asker, actor as typed", async () => {
+  it("a question appears without a reload; Approve answers the CLI allow, source asker, actor the session, the typed name as claimed", async () => {
     const { page, server, prompt } = await setup();
     expect(page.url()).toMatch(/\/inbox\/$/);
     await page.evaluate(() => (window.marker = 42));
-    await page.getByLabel("Your name (recorded as who decided)").fill("ada");
+    await page.getByLabel("Your name", { exact: false }).fill("ada");
     const answer = prompt("Write", { file_path: "notes.txt", content: "hi" }, "toolu_1");
     const art = question(page, "Write");
     await art.waitFor();
@@ -55,14 +55,14 @@ describe("ApprovalInbox in Chromium", () => {
     await art.getByRole("button", { name: "Approve", exact: true }).click();
     expect(await answer).toEqual({ behavior: "allow", updatedInput: { file_path: "notes.txt", content: "hi" } });
     expect(server.decisions).toHaveLength(1);
-    expect(server.decisions[0]).toMatchObject({ tool: "Write", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ada" });
+    expect(server.decisions[0]).toMatchObject({ tool: "Write", allowed: true, source: "asker", asked: true, kind: "approve", actor: expect.stringMatching(SESSION), claimedActor: "ada" });
     await art.waitFor({ state: "detached" });
     const row = page.locator("#decisions tbody tr").first();
-    await expect.poll(() => row.locator("td").allTextContents()).toEqual(expect.arrayContaining(["Write", "yes", "asker", "ada", "engine"]));
+    await expect.poll(() => row.locator("td").allTextContents()).toEqual(expect.arrayContaining(["Write", "yes", "asker", expect.stringMatching(/^inbox session \d+ \([0-9a-f]{6}\) claims “ada”$/), "engine"]));
     expect(await page.evaluate(() => window.marker)).toBe(42);
   });
 
-  it("Reject asks for a Note; the CLI is denied with it verbatim, actor the default 'inbox'", async () => {
+  it("Reject asks for a Note; the CLI is denied with it verbatim, actor the session, no name claimed", async () => {
     const { page, server, prompt } = await setup();
     const answer = prompt("Bash", { command: "rm -rf build" });
     const art = question(page, "Bash");
@@ -72,8 +72,8 @@ describe("ApprovalInbox in Chromium", () => {
     await note.fill("not on a Friday");
     await art.getByRole("button", { name: "Confirm rejection" }).click();
     expect(await answer).toEqual({ behavior: "deny", message: "not on a Friday" });
-    expect(server.decisions[0]).toMatchObject({ tool: "Bash", allowed: false, source: "asker", kind: "reject", actor: "inbox", reason: "not on a Friday" });
-    await expect.poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents()).toEqual(expect.arrayContaining(["Bash", "no", "asker", "inbox", "not on a Friday"]));
+    expect(server.decisions[0]).toMatchObject({ tool: "Bash", allowed: false, source: "asker", kind: "reject", actor: expect.stringMatching(SESSION), reason: "not on a Friday" });
+    await expect.poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents()).toEqual(expect.arrayContaining(["Bash", "no", "asker", expect.stringMatching(SESSION), "not on a Friday"]));
   });
 
   it("Modify: invalid JSON is refused with the parse error (in the page and on the server) and decides nothing; fixed JSON is what runs", async () => {
@@ -106,7 +106,7 @@ describe("ApprovalInbox in Chromium", () => {
     await args.fill('{"path": "b.txt", "dry_run": true}');
     await art.getByRole("button", { name: "Save and approve" }).click();
     expect(await answer).toEqual({ behavior: "allow", updatedInput: { path: "b.txt", dry_run: true } });
-    expect(server.decisions[0]).toMatchObject({ tool: "Edit", allowed: true, source: "asker", kind: "modify", actor: "inbox", updatedArguments: { path: "b.txt", dry_run: true } });
+    expect(server.decisions[0]).toMatchObject({ tool: "Edit", allowed: true, source: "asker", kind: "modify", actor: expect.stringMatching(SESSION), updatedArguments: { path: "b.txt", dry_run: true } });
   });
 
   it("a question that times out shows as timed out; its buttons tell so and decide nothing", async () => {
@@ -197,7 +197,7 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await fromGuard).toEqual({ allowed: true });
     expect(engineServer.decisions.map((d) => d.allowed)).toEqual([true]);
     expect(deploy.server.decisions.map((d) => d.allowed)).toEqual([false]);
-    expect(guard.decisions[0]).toMatchObject({ tool: "mcp__billing__refund", allowed: true, source: "asker", via: "mcp_guard", actor: "inbox" });
+    expect(guard.decisions[0]).toMatchObject({ tool: "mcp__billing__refund", allowed: true, source: "asker", via: "mcp_guard", actor: expect.stringMatching(SESSION) });
     const rows = page.locator("#decisions tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
     expect((await rows.allTextContents()).map((t) => /engine|deploy|billing-module/.exec(t)?.[0]).sort()).toEqual(["billing-module", "deploy", "engine"]);

@@ -15,6 +15,9 @@ import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 /** Debian's chromium binary (not the /usr/bin wrapper script). `.ci/run` installs it. */
 export const CHROMIUM = "/usr/lib/chromium/chromium";
 
+/** An inbox session's label (`inbox session 2 (3fa9c1)`): the recorded actor of whatever that session answered. */
+export const SESSION = /^inbox session \d+ \([0-9a-f]{6}\)$/;
+
 /** Launch the one browser of a test file. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true });

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApprovalInbox, InboxError } from "../../src/askers/index.js";
 import { setLogger, type Logger } from "../../src/util/logger.js";
-import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
+import { approvalsAsking, loggedInPage, chromiumPerFile, SESSION } from "./inbox-kit.js";
 
 // The browser global the page.evaluate callback reads (the test tsconfig has no DOM lib).
 declare const sessionStorage: Record<string, string>;
@@ -127,10 +127,10 @@ describe("the inbox's login and write fence", () => {
     // The page itself still can.
     await art.getByRole("button", { name: "Approve", exact: true }).click();
     expect(await answer).toMatchObject({ behavior: "allow" });
-    expect(server.decisions[0]).toMatchObject({ allowed: true, source: "asker", actor: "inbox" });
+    expect(server.decisions[0]).toMatchObject({ allowed: true, source: "asker", actor: expect.stringMatching(SESSION) });
   });
 
-  it("the login URL reaches neither the logger nor the audit file; the audit records the page's actor", async () => {
+  it("the login URL reaches neither the logger nor the audit file; the audit records the session as actor and the typed name as claimed", async () => {
     const lines: string[] = [];
     const capture: Logger = { debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
     const previous = setLogger(capture);
@@ -142,12 +142,12 @@ describe("the inbox's login and write fence", () => {
     const code = new URL(inbox.loginUrl).hash.slice("#code=".length);
     const { context, page } = await loggedInPage(browser(), inbox);
     cleanups.push(() => context.close());
-    await page.getByLabel("Your name (recorded as who decided)").fill("grace");
+    await page.getByLabel("Your name", { exact: false }).fill("grace");
     const answer = prompt("Write", { file_path: "x" });
     await page.getByRole("article", { name: "Write" }).getByRole("button", { name: "Approve", exact: true }).click();
     await answer;
     const audit = readFileSync(auditPath, "utf8");
-    expect(JSON.parse(audit.trim())).toMatchObject({ tool: "Write", allowed: true, source: "asker", actor: "grace" });
+    expect(JSON.parse(audit.trim())).toMatchObject({ tool: "Write", allowed: true, source: "asker", actor: expect.stringMatching(SESSION), claimedActor: "grace" });
     for (const text of [audit, lines.join("\n")]) {
       expect(text).not.toContain(code);
       expect(text).not.toContain("login");

@@ -137,9 +137,11 @@ describe("ApprovalInbox.start", () => {
 });
 
 describe("the answer the server accepts", () => {
-  it("checks kind, actor, note and (for modify) the arguments as a JSON object", () => {
-    expect(parseAnswer({ id: "1", kind: "approve" })).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "inbox" } });
-    expect(parseAnswer({ id: "1", kind: "reject", note: "  no  ", actor: " ada " })).toEqual({ ok: true, id: "1", answer: { kind: "reject", actor: "ada", note: "no" } });
+  it("checks kind, actor, note and (for modify) the arguments as a JSON object; the actor is the session, a typed name only a claim", () => {
+    expect(parseAnswer({ id: "1", kind: "approve" }, "inbox session 3 (abcdef)")).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "inbox session 3 (abcdef)" } });
+    expect(parseAnswer({ id: "1", kind: "reject", note: "  no  ", actor: " ada " }, "inbox session 3 (abcdef)")).toEqual({ ok: true, id: "1", answer: { kind: "reject", actor: "inbox session 3 (abcdef)", claimed: "ada", note: "no" } });
+    expect(parseAnswer({ id: "1", kind: "approve", actor: "x".repeat(150), login: "forged" }, "s")).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "s", claimed: "x".repeat(100) } });
+    expect(parseAnswer({ id: "1", kind: "approve", actor: 7 }, "s")).toMatchObject({ ok: false, field: "actor" });
     expect(parseAnswer({ id: "1", kind: "modify", arguments: '{"a": 2}' })).toMatchObject({ ok: true, answer: { value: { a: 2 } } });
     expect(parseAnswer({ id: "1", kind: "modify", arguments: "{a" })).toMatchObject({ ok: false, field: "arguments", error: expect.stringMatching(/^not valid JSON: /) });
     expect(parseAnswer({ id: "1", kind: "modify", arguments: "null" })).toMatchObject({ ok: false, error: expect.stringMatching(/^not a JSON object: got null/) });

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InboxStoreError, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import { InboxStoreError, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 
 let pg: TestPostgres;
@@ -61,8 +61,8 @@ function hear(s: PostgresInboxStore): { events: InboxEvent[]; until: (pred: (e: 
 describe("postgresInboxStore: schema and options", () => {
   it("migrating is idempotent, also from three processes' worth of pools at once", async () => {
     const versions = await Promise.all([1, 2, 3].map(() => migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })));
-    expect(versions).toEqual([2, 2, 2]);
-    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(2);
+    expect(versions).toEqual([3, 3, 3]);
+    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(3);
   });
 
   it("a store on a schema never migrated fails with not_migrated, naming the command", async () => {
@@ -269,6 +269,22 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     expect((await page.get(own.id))?.status).toBe("abandoned");
     expect((await page.get(q.id))?.status).toBe("pending");
     expect((await a.pending()).map((p) => p.id)).toEqual([q.id]);
+  });
+
+  it("the recorded actor names the page's login, written by the database (not by the page's request); a typed name stays a claim (#25.10)", async () => {
+    await admin("CREATE ROLE reviewer_b LOGIN IN ROLE agentkit_inbox_page");
+    const asker = inboxAsker({ store: storeAs("worker_a", "worker"), source: "engine" });
+    const decide = async (login: string, questionId: string) => {
+      const page = storeAs(login, "page");
+      const decision = asker.ask({ question: "Allow?", toolCall: { id: questionId, name: "deploy", arguments: {} } }, { questionId, signal: new AbortController().signal });
+      await expect.poll(() => page.get(questionId), { timeout: 10_000, interval: 20 }).toBeTruthy();
+      // Two page processes whose sessions happen to look alike, both claiming "alice", one also naming another login.
+      const answer = { kind: "approve" as const, actor: "inbox session 1 (aaaaaa)", claimed: "alice", login: "someone_else" };
+      expect(await page.settle(questionId, { status: "answered", answer })).toMatchObject({ ok: true, question: { answer: { login } } });
+      return decision;
+    };
+    expect(await decide("reviewer", "actor-q1")).toEqual({ kind: "approve", actor: "reviewer: inbox session 1 (aaaaaa)", claimedActor: "alice" });
+    expect(await decide("reviewer_b", "actor-q2")).toEqual({ kind: "approve", actor: "reviewer_b: inbox session 1 (aaaaaa)", claimedActor: "alice" });
   });
 
   it("role must be 'worker' or 'page'", () => {

@@ -21,7 +21,7 @@ import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore } from
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
-import { launchChromium, loggedInPage } from "./inbox-kit.js";
+import { launchChromium, loggedInPage, SESSION } from "./inbox-kit.js";
 
 // The browser global a page.evaluate callback reads (the test tsconfig has no DOM lib).
 declare const sessionStorage: Record<string, string>;
@@ -188,7 +188,7 @@ async function clickInChromium(inbox: ApprovalInbox, toClick: readonly ToClick[]
   inbox.newLoginUrl();
   const { context, page } = await loggedInPage(browser, inbox);
   try {
-    await page.getByLabel("Your name (recorded as who decided)").fill(CLICKER);
+    await page.getByLabel("Your name", { exact: false }).fill(CLICKER);
     for (const { id, w, n } of toClick) {
       const art = page.locator(`article[data-id="${id}"]`);
       await art.waitFor(); // rendered by the server on load: it was pending before the browser came
@@ -232,7 +232,7 @@ async function historyRows(page: Page, ids: readonly string[]): Promise<string[]
   return out;
 }
 
-type AuditLine = { id: string; allowed: boolean; source: string; kind: string | null; actor: string | null; reason: string; updatedArguments?: Record<string, unknown> };
+type AuditLine = { id: string; allowed: boolean; source: string; kind: string | null; actor: string | null; claimedActor?: string; reason: string; updatedArguments?: Record<string, unknown> };
 
 describe("a shared inbox on PostgreSQL", () => {
   it(`${WORKERS} worker processes × ${PER_WORKER} prompts, one page, one reviewer (HTTP API; ${CLICKED.length} by clicks in Chromium): each worker gets exactly its own answers, each decision is in the database once, the audits agree`, async () => {
@@ -252,7 +252,9 @@ describe("a shared inbox on PostgreSQL", () => {
       expect(mine).toHaveLength(WORKERS * PER_WORKER);
       expect(new Set(mine.map((d) => d.id)).size).toBe(WORKERS * PER_WORKER);
       const clickedIds = new Set(toClick.map((c) => c.id));
-      expect(mine.every((d) => d.confirmed && d.source === "asker" && d.actor === (clickedIds.has(d.id) ? CLICKER : "reviewer"))).toBe(true);
+      // the actor is the session that answered (the API reviewer's, the browser's), the typed name a claim beside it
+      expect(mine.every((d) => d.confirmed && d.source === "asker" && SESSION.test(d.actor ?? "") && d.claimedActor === (clickedIds.has(d.id) ? CLICKER : "reviewer"))).toBe(true);
+      expect(new Set(mine.map((d) => d.actor)).size).toBe(2);
       const audits = Array.from({ length: WORKERS }, (_, i) => readFileSync(join(dir, `audit-${i}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as AuditLine));
       for (let i = 0; i < WORKERS; i++) {
         expect(audits[i]).toHaveLength(PER_WORKER);
@@ -264,9 +266,9 @@ describe("a shared inbox on PostgreSQL", () => {
       for (const { id, w, n } of toClick) {
         const row = mine.find((d) => d.id === id)!;
         const line = audits[w]!.find((a) => a.id === `w${w}-${n}`)!;
-        expect(line).toMatchObject({ allowed: row.allowed, source: "asker", actor: CLICKER, reason: row.reason, kind: ["modify", "approve", "reject"][n % 3] });
-        if (n % 3 === 2) expect(row).toMatchObject({ allowed: false, actor: CLICKER, reason: `no ${w}/${n}, said ${CLICKER}` });
-        else expect(row).toMatchObject({ allowed: true, actor: CLICKER });
+        expect(line).toMatchObject({ allowed: row.allowed, source: "asker", actor: row.actor, claimedActor: CLICKER, reason: row.reason, kind: ["modify", "approve", "reject"][n % 3] });
+        if (n % 3 === 2) expect(row).toMatchObject({ allowed: false, claimedActor: CLICKER, reason: `no ${w}/${n}, said ${CLICKER}` });
+        else expect(row).toMatchObject({ allowed: true, claimedActor: CLICKER });
         if (n % 3 === 0) expect(line.updatedArguments).toEqual({ worker: w, n, checked: true, by: "chromium" });
       }
     } finally {

@@ -16,7 +16,7 @@ import { describeValue, seconds } from "../../util/format.js";
 import { checkKnownKeys, checkTimeoutMs } from "../../util/options.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { InboxError } from "./inbox.error.js";
-import type { InboxEvent, InboxStore, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
+import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
@@ -32,7 +32,8 @@ function answerDecision(q: StoredQuestion): Decision {
   const a = q.answer!;
   // A form approved as shown sends the values the page showed (its stored arguments), nothing else.
   const shown = a.kind === "approve" && q.callId === null && q.tool === FORM_SUBJECT ? { value: q.arguments } : {};
-  return Object.freeze({ kind: a.kind, actor: a.actor, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
+  const claimed = a.claimed ? { claimedActor: a.claimed } : {};
+  return Object.freeze({ kind: a.kind, actor: answerActor(a), ...claimed, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
 }
 
 /**
@@ -42,8 +43,8 @@ function answerDecision(q: StoredQuestion): Decision {
  */
 function answeredRow(q: StoredQuestion): StoredDecision {
   const v = verdictFromDecision(answerDecision(q), { tool: q.tool, arguments: q.arguments, via: q.source ?? "inbox", questionId: q.id }, undefined);
-  const { allowed, source, asked, actor, reason } = v.record;
-  return { id: q.id, tool: q.tool, allowed, source, asked, actor, reason, at: q.settledAt ?? v.record.at, from: q.from, confirmed: false };
+  const { allowed, source, asked, actor, claimedActor, reason } = v.record;
+  return { id: q.id, tool: q.tool, allowed, source, asked, actor, ...(claimedActor ? { claimedActor } : {}), reason, at: q.settledAt ?? v.record.at, from: q.from, confirmed: false };
 }
 
 /** How the asking side gave up, from its signal's reason: the deadline (`TimeoutError`) or anything else. */
@@ -60,7 +61,9 @@ function withdrawal(signal: AbortSignal): Settlement {
  * An `Asker` that asks on an inbox page. Each `ask()` becomes a pending
  * question in the store (tool, arguments, the elicitation's `source`, this
  * asker's `source` as "from", the deadline); the page's answer comes back as
- * the `Decision` (`actor` = the name typed on the page).
+ * the `Decision`: `actor` is the page session that answered (`inbox session
+ * 2 (3fa9c1)`, after the database login on a shared store), and a name typed
+ * on the page comes as `claimedActor`, self-declared.
  *
  * A question carries its call: its store id is `AskOptions.questionId` (the
  * gate record's `questionId`; a fresh UUID for a one-argument caller), and the
@@ -240,6 +243,7 @@ export class InboxAsker implements Asker {
       source: check.source as GateSource,
       asked: check.asked === true,
       actor: typeof check.actor === "string" ? check.actor : null,
+      ...(typeof check.claimedActor === "string" ? { claimedActor: check.claimedActor } : {}),
       reason: typeof check.reason === "string" ? check.reason : "",
       at: typeof check.at === "string" ? check.at : new Date().toISOString(),
       from: this.source,

@@ -7,7 +7,7 @@
  */
 import { clipMiddle, visible } from "../../util/visible-text.js";
 import { FORM_SUBJECT, LINK_SUBJECT, linkHost, timeLeft, visibleJson } from "../question-view.js";
-import type { StoredDecision, StoredQuestion } from "./inbox-store.js";
+import { answeredByText, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 import { INBOX_SCRIPT, INBOX_STYLE, LOGIN_SCRIPT } from "./inbox-script.js";
 
 /** Escape text for HTML element content and double-quoted attributes. */
@@ -20,7 +20,7 @@ export function closedText(q: StoredQuestion): string {
   if (q.status === "timed_out") return `Timed out — ${q.reason ?? "the deadline passed"}. Nothing can be decided here any more.`;
   if (q.status === "withdrawn") return `Withdrawn — ${q.reason ?? "the asking side gave up"}. Nothing can be decided here any more.`;
   if (q.status === "abandoned") return `Abandoned — ${q.reason ?? "the process that asked it stopped"}. Nothing can be decided here any more.`;
-  if (q.status === "answered") return `Answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}.`;
+  if (q.status === "answered") return `Answered (${q.answer?.kind ?? "?"}) by ${answeredByText(q.answer)}.`;
   return "";
 }
 
@@ -114,11 +114,18 @@ function argumentsCell(args: Record<string, unknown> | undefined): string {
   return `<details><summary><code>${escapeHtml(clipMiddle(compact, 60))}</code></summary><pre>${escapeHtml(visibleJson(args))}</pre></details>`;
 }
 
+/** Who decided: the recorded actor, then a typed name marked as a claim (nothing checked it). */
+function actorCell(d: StoredDecision): string {
+  const actor = escapeHtml(clipMiddle(visible(d.actor ?? "—"), 200));
+  if (!d.claimedActor) return actor;
+  return `${actor} <span class="claimed" title="typed on the page; nothing checks it">claims “${escapeHtml(clipMiddle(visible(d.claimedActor), 100))}”</span>`;
+}
+
 /** One decision as a table row (keyed by `data-id`, so the gate's record replaces the page's). */
 export function decisionHtml(d: StoredDecision): string {
   const allowed = d.allowed ? "yes" : "no";
   return `<tr data-id="${escapeHtml(d.id)}" class="${d.allowed ? "allowed" : "denied"}">
-<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${escapeHtml(visible(d.actor ?? "—"))}</td><td>${escapeHtml(visible(d.reason))}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(visible(d.from))}</td><td class="args">${argumentsCell(d.arguments)}</td>
+<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${actorCell(d)}</td><td>${escapeHtml(visible(d.reason))}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(visible(d.from))}</td><td class="args">${argumentsCell(d.arguments)}</td>
 </tr>`;
 }
 
@@ -166,14 +173,15 @@ export function loginPageHtml(nonceText: string, base: string): string {
 `;
 }
 
-/** The page's frame: the actor field, the live region, the (empty) pending list and decisions table, the logged-out notice. */
+/** The page's frame: who this session is recorded as, the name field, the live region, the (empty) pending list and decisions table, the logged-out notice. */
 export function pageHtml(state: PageState): string {
   const nonce = escapeHtml(state.nonce);
   return `${head(nonce, "Approval inbox")}
 <body data-base="${escapeHtml(state.base)}">
 <header>
 <h1>Approval inbox</h1>
-<p><label for="actor">Your name (recorded as who decided)</label> <input id="actor" name="actor" value="inbox" maxlength="100" autocomplete="name"></p>
+<p id="who" class="who">Decisions you make here are recorded as made by this session.</p>
+<p><label for="actor">Your name (optional; recorded beside your session as claimed, not checked)</label> <input id="actor" name="actor" value="" maxlength="100" autocomplete="name"></p>
 <p id="connection" class="connection">Connecting for live questions…</p>
 </header>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>

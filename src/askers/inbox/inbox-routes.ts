@@ -15,7 +15,7 @@ import { parseArguments } from "../question-view.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
 import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
-import type { InboxAnswer, InboxEvent, InboxStore, StoredDecision, StoredQuestion } from "./inbox-store.js";
+import { answeredByText, type InboxAnswer, type InboxEvent, type InboxStore, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 
 /** How many decisions the page shows. */
 export const PAGE_DECISIONS = 200;
@@ -31,7 +31,7 @@ export function refusedText(q: StoredQuestion): string {
   if (q.status === "timed_out") return `This question timed out before your answer arrived (${q.reason ?? "its deadline passed"}); the asking side already denied it. Nothing was decided.`;
   if (q.status === "withdrawn") return `This question was withdrawn (${q.reason ?? "the asking side gave up"}). Nothing was decided.`;
   if (q.status === "abandoned") return `This question was abandoned: ${q.reason ?? "the process that asked it stopped"}. Nothing was decided.`;
-  return `This question was already answered (${q.answer?.kind ?? "?"}) by ${q.answer?.actor ?? "?"}. Your answer was not recorded.`;
+  return `This question was already answered (${q.answer?.kind ?? "?"}) by ${answeredByText(q.answer)}. Your answer was not recorded.`;
 }
 
 function settledData(q: StoredQuestion): Record<string, unknown> {
@@ -54,24 +54,30 @@ function toSse(res: ServerResponse, event: InboxEvent): void {
 
 type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false; error: string; field?: string };
 
-/** Check an answer body: `{ id, kind: approve|reject|modify, actor?, note?, arguments? (JSON text, for modify) }`. */
-export function parseAnswer(body: unknown): ParsedAnswer {
+/**
+ * Check an answer body: `{ id, kind: approve|reject|modify, actor?, note?,
+ * arguments? (JSON text, for modify) }`. The answer's `actor` is `session`
+ * (who the page's server knows answered: the session's label); the body's
+ * `actor`, the name typed on the page, is kept only as `claimed`.
+ */
+export function parseAnswer(body: unknown, session = "inbox"): ParsedAnswer {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return { ok: false, error: "an answer must be a JSON object { id, kind, actor?, note?, arguments? }" };
   const b = body as Record<string, unknown>;
   if (typeof b.id !== "string" || b.id === "") return { ok: false, error: "id must be the question's id (a string)", field: "id" };
   if (b.kind !== "approve" && b.kind !== "reject" && b.kind !== "modify") return { ok: false, error: `kind must be approve, reject or modify, got ${JSON.stringify(b.kind) ?? "nothing"}`, field: "kind" };
   if (b.actor !== undefined && typeof b.actor !== "string") return { ok: false, error: "actor must be a string (the name typed on the page)", field: "actor" };
-  const actor = ((b.actor as string | undefined) ?? "").trim().slice(0, 100) || "inbox";
+  const typed = ((b.actor as string | undefined) ?? "").trim().slice(0, 100);
+  const who = { actor: session, ...(typed ? { claimed: typed } : {}) };
   if (b.note !== undefined && typeof b.note !== "string") return { ok: false, error: "note must be a string", field: "note" };
   const note = ((b.note as string | undefined) ?? "").trim().slice(0, 2000);
-  if (b.kind !== "modify") return { ok: true, id: b.id, answer: { kind: b.kind, actor, ...(note ? { note } : {}) } };
+  if (b.kind !== "modify") return { ok: true, id: b.id, answer: { kind: b.kind, ...who, ...(note ? { note } : {}) } };
   if (typeof b.arguments !== "string") return { ok: false, error: "arguments must be the edited arguments as JSON text", field: "arguments" };
   const parsed = parseArguments(b.arguments);
   if (!parsed.ok) return { ok: false, error: parsed.error, field: "arguments" };
   // The gate's own rule, checked here so the person is never told "approved" about arguments the gate then refuses.
   const plain = plainJsonObject(parsed.value);
   if (!plain.ok) return { ok: false, error: `the gate would refuse these arguments (${plain.why.replace(/^value/, "the arguments")}); nothing was decided — edit them and save again`, field: "arguments" };
-  return { ok: true, id: b.id, answer: { kind: "modify", actor, value: plain.value } };
+  return { ok: true, id: b.id, answer: { kind: "modify", ...who, value: plain.value } };
 }
 
 const DONE: Record<InboxAnswer["kind"], string> = {
@@ -177,7 +183,7 @@ export class InboxRoutes {
     for (const q of pending) this.#remember(q);
     sse(res, "decisions", { html: decisions.map((d) => this.#decisionRow(d)).join("\n") });
     for (const q of pending) toSse(res, { type: "question", question: q });
-    sse(res, "ready", { pending: pending.length });
+    sse(res, "ready", { pending: pending.length, session: session.label });
     for (const event of held) this.#send(res, event);
     held = null;
   }
@@ -198,7 +204,7 @@ export class InboxRoutes {
     const body = await readJson(req, res);
     if (!body) return;
     if (!body.ok) return json(res, body.status, { error: body.error });
-    const parsed = parseAnswer(body.value);
+    const parsed = parseAnswer(body.value, this.#sessionOf.get(req)!.label);
     if (!parsed.ok) return json(res, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
     const result = await this.store.settle(parsed.id, { status: "answered", answer: parsed.answer });
     if (result.ok) return json(res, 200, { ok: true, status: "answered", message: DONE[parsed.answer.kind] });

@@ -140,7 +140,9 @@ export const INBOX_SCRIPT = `
       tick();
       announce("New question: " + data.tool + " from " + data.from);
     },
-    ready: () => {
+    ready: (data) => {
+      // textContent: the label is the server's, but never markup
+      if (typeof data.session === "string") document.getElementById("who").textContent = "Decisions you make here are recorded as made by " + data.session + ".";
       // Settled while the stream was down: gone from the list the server just sent.
       for (const art of pending.querySelectorAll("article[data-status=pending]")) if (!seen.has(art.dataset.id)) art.remove();
       count();
@@ -203,7 +205,8 @@ export const INBOX_SCRIPT = `
   const send = async (art, body) => {
     const outcome = art.querySelector("[data-role=outcome]");
     body.id = art.dataset.id;
-    body.actor = actorInput.value.trim() || "inbox";
+    const typed = actorInput.value.trim();
+    if (typed) body.actor = typed;
     outcome.textContent = "Sending…";
     let res, data;
     try {

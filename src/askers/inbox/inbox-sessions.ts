@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { generateToken, tokenDigest } from "../../listener/loopback-checks.js";
 import { checkSession, SESSION_KEY_HEADER, type LiveSession, type SessionCheck } from "../../listener/session-cookie.js";
-import { timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 
 /** How long an unused login code works, by default: 15 minutes. */
 export const LOGIN_CODE_TTL_MS = 15 * 60_000;
@@ -16,9 +16,19 @@ export const SESSION_TTL_MS = 12 * 3_600_000;
 /** How many sessions an inbox keeps at once (a new login past it ends the oldest). */
 const MAX_SESSIONS = 32;
 
-/** One session: its digests, its expiry, its number (1, 2, ... in login order) and its open live streams. */
+/**
+ * One session: its digests, its expiry, its number (1, 2, ... in login
+ * order), its label and its open live streams.
+ */
 export interface InboxSession extends LiveSession {
   readonly number: number;
+  /**
+   * Who answers through this session, as decisions record it (their
+   * `actor`): `inbox session <number> (<6 hex digits>)`, the digits random
+   * per login so sessions of different inbox runs differ too. Not a secret;
+   * nobody on the page can choose it.
+   */
+  readonly label: string;
   streams: number;
 }
 
@@ -52,7 +62,9 @@ export class InboxSessions {
     if (code.expiresAt <= now) return { ok: false, why: "expired" };
     const cookie = generateToken();
     const key = generateToken();
-    const session: InboxSession = { cookie: tokenDigest(cookie), key: tokenDigest(key), expiresAt: now + this.sessionTtlMs, number: ++this.#issued, streams: 0 };
+    const number = ++this.#issued;
+    const label = `inbox session ${number} (${randomBytes(3).toString("hex")})`;
+    const session: InboxSession = { cookie: tokenDigest(cookie), key: tokenDigest(key), expiresAt: now + this.sessionTtlMs, number, label, streams: 0 };
     this.#prune(now);
     if (this.#sessions.length >= MAX_SESSIONS) this.#sessions.shift();
     this.#sessions.push(session);

@@ -20,12 +20,34 @@ export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" 
 export interface InboxAnswer {
   /** `approve`, `reject` or `modify`. */
   readonly kind: "approve" | "reject" | "modify";
-  /** The name typed on the page (default `"inbox"`). */
+  /**
+   * Who answered, as the page's server knows it: the session the answer came
+   * through (`inbox session 2 (3fa9c1)`), never text from the request.
+   */
   readonly actor: string;
+  /** The name typed on the page, when one was: self-declared, nothing checks it (recorded as `claimedActor`). */
+  readonly claimed?: string;
+  /** The database login that wrote the answer, on a shared store (set by the store's SQL, not by the page's request). */
+  readonly login?: string;
   /** A rejection's note (may be empty). */
   readonly note?: string;
   /** For `modify`: the edited arguments (a JSON object, checked by the page's server). */
   readonly value?: Record<string, unknown>;
+}
+
+/**
+ * The `actor` a decision records for `answer`: its session, after the
+ * database login that wrote it when a shared store says which
+ * (`inbox_page: inbox session 2 (3fa9c1)`).
+ */
+export function answerActor(answer: InboxAnswer): string {
+  return answer.login ? `${answer.login}: ${answer.actor}` : answer.actor;
+}
+
+/** Who answered, in words for the page: the actor, then a typed name as a claim (`… (claims “alice”)`). Not escaped. */
+export function answeredByText(answer: InboxAnswer | undefined): string {
+  if (!answer) return "?";
+  return `${answerActor(answer)}${answer.claimed ? ` (claims “${answer.claimed}”)` : ""}`;
 }
 
 /** One question as stored (plain JSON, so a database can hold it). */
@@ -70,7 +92,10 @@ export interface StoredDecision {
   /** How it was settled: `asker`, `auto_allow`, `autonomy`, `timeout` or `error`. */
   readonly source: GateSource;
   readonly asked: boolean;
+  /** Who decided (the gate record's `actor`), or `null`. */
   readonly actor: string | null;
+  /** The name the decider typed about themselves, self-declared (the gate record's `claimedActor`); absent when none. */
+  readonly claimedActor?: string;
   readonly reason: string;
   /** ISO 8601. */
   readonly at: string;

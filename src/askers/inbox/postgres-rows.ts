@@ -55,6 +55,7 @@ export function decisionOf(r: Row): StoredDecision {
     source: String(r.source) as GateSource,
     asked: r.asked === true,
     actor: text(r.actor),
+    ...(typeof r.claimed_actor === "string" ? { claimedActor: r.claimed_actor } : {}),
     reason: String(r.reason),
     at: iso(r.at),
     from: String(r.from_),

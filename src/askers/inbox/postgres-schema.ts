@@ -30,8 +30,8 @@ import type { PgClient, PgPool } from "./pg-peer.js";
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles). */
-export const INBOX_SCHEMA_VERSION = 2;
+/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor). */
+export const INBOX_SCHEMA_VERSION = 3;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -103,13 +103,15 @@ function migrationSql(s: string): string[] {
   ];
 }
 
-/** Version 2 on version-1 tables: each row's owner (the login that wrote it), the worker's display name, leases keyed by owner and worker. */
+/** Versions 2 and 3 on older tables: each row's owner (the login that wrote it), the worker's display name, leases keyed by owner and worker; a decision's claimed actor. */
 function upgradeSql(s: string, from: number): string[] {
   const always = [
     `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
     `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS worker_name text`,
     `ALTER TABLE ${s}.decisions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
     `ALTER TABLE ${s}.workers ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
+    // version 3: a decision's self-declared name, beside its actor
+    `ALTER TABLE ${s}.decisions ADD COLUMN IF NOT EXISTS claimed_actor text`,
   ];
   // A lease is one login's: another login naming the same worker has its own row.
   const rekey = [`ALTER TABLE ${s}.workers DROP CONSTRAINT IF EXISTS workers_pkey`, `ALTER TABLE ${s}.workers ADD PRIMARY KEY (owner, worker)`];
@@ -121,7 +123,7 @@ function rolesSql(s: string): string[] {
   const { worker: w, page: p } = inboxRoles(s);
   const role = (name: string) => `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$`;
   const asked = "id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status";
-  const decided = "id, tool, allowed, source, asked, actor, reason, at, from_, confirmed";
+  const decided = "id, tool, allowed, source, asked, actor, claimed_actor, reason, at, from_, confirmed";
   const policies: Array<[string, string, string]> = [
     ["questions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
     ["questions", "worker_asks", `FOR INSERT TO ${w} WITH CHECK (owner = current_user AND status = 'pending')`],

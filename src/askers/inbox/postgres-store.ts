@@ -160,9 +160,13 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     }
     await this.#ready();
     const s = this.schema;
-    // A worker's login may not write `answer` at all: only an answer names the column.
-    const [set, value] = settlement.status === "answered" ? ["answer", JSON.stringify(settlement.answer)] : ["reason", settlement.reason];
-    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = $3, settled_at = now(), changed = nextval('${s}.changes')
+    // A worker's login may not write `answer` at all: only an answer names the column. The answer's `login` is the
+    // database's word for who wrote it (the session's login; none for a superuser, e.g. an embedded store), never the caller's.
+    const [set, value, expr] =
+      settlement.status === "answered"
+        ? ["answer", JSON.stringify(settlement.answer), `$3::jsonb - 'login' || COALESCE((SELECT jsonb_build_object('login', rolname) FROM pg_roles WHERE rolname = session_user AND NOT rolsuper), '{}'::jsonb)`]
+        : ["reason", settlement.reason, "$3"];
+    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = ${expr}, settled_at = now(), changed = nextval('${s}.changes')
       WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", s, { worker: true })}`;
     const { rows } = await this.#query(sql, [id, settlement.status, value]);
     this.#told(rows);
@@ -191,12 +195,12 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async recordDecision(d: StoredDecision): Promise<void> {
     await this.#ready();
     const s = this.schema;
-    const sql = `WITH hit AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-      ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor,
+    const sql = `WITH hit AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, claimed_actor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor, claimed_actor = EXCLUDED.claimed_actor,
         reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
       WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
       RETURNING *) ${announce("d", s)}`;
-    this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed])).rows);
+    this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed, d.claimedActor ?? null])).rows);
   }
 
   /** Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts sweeping lapsed leases. */
