@@ -122,7 +122,9 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.leaseMs = checkTimeoutMs(options.leaseMs ?? 15_000, where, "leaseMs")!;
     this.#channel = channelOf(this.schema);
     this.#ownPool = options.pool === undefined || options.ownsPool === true;
-    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: this.role === "worker" ? 2 : 4, connectionTimeoutMillis: 5000 });
+    // The page serves every worker's questions and every click: a wider pool, and a click waits for a
+    // busy pool (up to 15 s) rather than failing at once; a worker keeps two connections and fails fast.
+    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, ...(this.role === "worker" ? { max: 2, connectionTimeoutMillis: 5000 } : { max: 8, connectionTimeoutMillis: 15_000 }) });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
   }
