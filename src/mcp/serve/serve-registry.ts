@@ -15,6 +15,7 @@ import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-cata
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
+import { SuspendedCalls } from "./suspended-calls.js";
 import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistry()`. */
@@ -55,6 +56,24 @@ export interface ServeRegistryOptions {
   resources?: readonly ResourceSource[];
   /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `Prompt`s, or a record of name -> text or `Prompt`. */
   prompts?: PromptsOption;
+  /**
+   * HTTP, MCP 2026-07-28 only: a `ctx.elicit()` / `ctx.sample()` suspends its
+   * call (answered `input_required`) until the client retries with the answer.
+   * `max` calls may wait at once (default 64; the next question is refused
+   * with a `ClientRequestError`); each waits `ttlMs` at most (default 600,000),
+   * then its context is cancelled with a `ClientGaveUp`.
+   */
+  suspendedCalls?: { readonly max?: number; readonly ttlMs?: number };
+}
+
+/** The `suspendedCalls` option checked: positive integers, or `ServeOptionsError` naming the field. */
+function checkSuspendedCalls(value: ServeRegistryOptions["suspendedCalls"]): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== "object") throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls must be an object { max?, ttlMs }, got ${String(value)}`);
+  for (const key of ["max", "ttlMs"] as const) {
+    const v = value[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0)) throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls.${key} must be a positive integer, got ${String(v)}`);
+  }
 }
 
 
@@ -80,6 +99,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     throw new ServeOptionsError("timeoutMs", `serveRegistry: timeoutMs must be a positive number of milliseconds (or omitted to wait forever), got ${String(t)}`);
   }
   checkHeartbeatMs(options.heartbeatMs, "serveRegistry", (option, message) => new ServeOptionsError(option, message));
+  checkSuspendedCalls(options.suspendedCalls);
   if (options.guard !== undefined && typeof options.guard !== "function") {
     throw new ServeOptionsError("guard", "serveRegistry: guard must be a function (request) => Promise<{ allowed, ... }>");
   }
@@ -143,7 +163,7 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
   }
   const live = new Set<SdkServer>();
   const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live }, counter),
+    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live, suspended: new SuspendedCalls(options.suspendedCalls?.max, options.suspendedCalls?.ttlMs) }, counter),
     port: options.port,
     auth: options.auth ?? "token",
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),

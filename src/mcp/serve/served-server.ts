@@ -22,6 +22,7 @@ import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
+import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -66,6 +67,8 @@ export interface ServedServerOptions {
   readonly extras?: ServedExtras;
   /** Filled with every live session's server (for `list_changed`); a closed one leaves it. */
   readonly live?: Set<SdkServer>;
+  /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
+  readonly suspended?: SuspendedCalls;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -144,13 +147,17 @@ export function makeCallHandler(
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
   const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
   const server = catalog.server;
-  return (request, extra, calls, session) => {
+  const suspended = options.suspended ?? new SuspendedCalls();
+  return (request, extra, firstCalls, session) => {
     counter.calls++;
     const name = request.params.name;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
+    const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
+    if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
     const served = catalog.byName.get(name);
     if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
     if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     return new Promise<CallToolResult>((resolve) => {
       let settled = false;
       let running = false;
@@ -161,12 +168,34 @@ export function makeCallHandler(
       // call ends. onCancel() is a plain callback on this call's own context:
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
-      const requestId = extra.mcpReq.id;
+      let requestId = extra.mcpReq.id;
+      let calls = firstCalls;
       const caller = { server, sessionId: extra.sessionId ?? null, requestId };
-      const progress = new RequestProgress(extra);
-      const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra, progress) } : { caller });
+      let progress = new RequestProgress(extra);
+      const channel = session ? new CallChannel(session, extra, progress) : undefined;
+      const child = ctx.child(channel ? { caller, channel } : { caller });
       // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
-      const stopHeartbeat = startHeartbeat(progress, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
+      const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
+      let stopHeartbeat = beat(progress);
+      // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
+      const rounds = channel && extra.mcpReq.envelope
+        ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
+            suspended: () => {
+              stopHeartbeat();
+              progress.end();
+              if (calls.get(requestId) === child) calls.delete(requestId);
+            },
+            resumed: (next, nextCalls) => {
+              progress = new RequestProgress(next);
+              channel.rebind(next, progress);
+              stopHeartbeat = beat(progress);
+              requestId = next.mcpReq.id;
+              calls = nextCalls;
+              calls.set(requestId, child);
+            },
+          }, resolve as (r: unknown) => void, envelopeClient(extra))
+        : undefined;
+      if (channel) channel.rounds = rounds;
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
@@ -189,7 +218,8 @@ export function makeCallHandler(
         if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
         child.release();
-        resolve(result);
+        if (rounds) rounds.reply(result);
+        else resolve(result);
       }
       counter.inflight?.add(onStop);
       // Runs onAbort at once if the request was already cancelled (finish() then
@@ -236,6 +266,14 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/** A 2026-07-28 retry: the suspended call its `requestState` names takes this exchange over (a bad state rejects with a JSON-RPC -32602 naming why). */
+function resumeCall(suspended: SuspendedCalls, name: string, args: Record<string, unknown>, extra: Extra, calls: InflightCalls): Promise<CallToolResult> {
+  return new Promise<CallToolResult>((resolve) => {
+    const call = suspended.open(extra.mcpReq.requestState(), suspended.binding(name, args, extra));
+    call.resume(extra, calls, resolve as (r: unknown) => void);
+  });
 }
 
 /** `{ toolUseId }` from the request's `_meta` (`claudecode/toolUseId`, as the Claude CLI sends it), or nothing. */

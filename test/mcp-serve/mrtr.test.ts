@@ -1,0 +1,149 @@
+/**
+ * @module test/mcp-serve/mrtr.test
+ * `ctx.elicit()` / `ctx.sample()` on MCP 2026-07-28 over a real loopback
+ * socket: the call is answered `input_required` with a signed `requestState`,
+ * the run stays suspended here, and the client's retry resumes the same run.
+ * An SDK v2 client pinned to 2026-07-28 answers through its own handlers; raw
+ * requests show a forged, re-targeted, replayed and expired state refused, and
+ * the cap on waiting calls.
+ */
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { tool } from "../../src/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { ServedSpecs } from "./helpers.js";
+
+const specs = new ServedSpecs();
+afterEach(() => specs.stopAll());
+
+const ASK = { type: "object", properties: { answer: { type: "string" } } } as const;
+
+/** A tool that elicits twice and samples once, recording how often its run started and how it ended. */
+function interview(log: string[]) {
+  return tool({ name: "interview", description: "Asks twice and samples once.", sideEffecting: false, input: { type: "object", properties: { topic: { type: "string" } } } }, async ({ topic }: { topic?: string }, ctx) => {
+    log.push(`start ${topic ?? ""}`);
+    try {
+      const first = await ctx.elicit({ message: `First about ${topic}?`, requestedSchema: ASK as never });
+      const second = await ctx.elicit({ message: "Second?", requestedSchema: ASK as never });
+      const sampled = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "Summarize" } }], maxTokens: 20 });
+      log.push("end");
+      return JSON.stringify({ first, second, sampled: sampled.content });
+    } catch (err) {
+      log.push(`failed ${(err as Error).name}: ${(err as Error).message} | signal: ${ctx.signal.aborted ? (ctx.signal.reason as Error).name : "live"}`);
+      throw err;
+    }
+  });
+}
+
+async function served(log: string[], suspendedCalls?: { max?: number; ttlMs?: number }): Promise<McpServerSpec> {
+  const spec = await serveRegistry([interview(log)], { name: "engine", ctx: makeTestCtx(), ...(suspendedCalls ? { suspendedCalls } : {}) });
+  specs.track(spec);
+  await spec.start();
+  return spec;
+}
+
+interface Wire {
+  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; content?: Array<{ text: string }>; isError?: boolean };
+  error?: { code: number; message: string };
+}
+
+/** One raw 2026-07-28 `tools/call`, with `extra` params (inputResponses, requestState); the final JSON-RPC message. */
+async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Wire> {
+  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} } };
+  const res = await fetch(spec.url!, {
+    method: "POST",
+    headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "interview" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "interview", arguments: args, _meta, ...extra } }),
+  });
+  const text = await res.text();
+  const messages = text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  return messages.at(-1) as Wire;
+}
+
+const accept = (answer: string) => ({ action: "accept", content: { answer } });
+
+describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
+  it("an SDK v2 client pinned to 2026-07-28: two questions and a sample reach the same run through input_required and retries; the result carries the answers", async () => {
+    const log: string[] = [];
+    const spec = await served(log);
+    const sent: Array<{ method?: string; requestState?: unknown }> = [];
+    const transport = new V2Http(new URL(spec.url!), {
+      requestInit: { headers: { ...spec.authHeaders } },
+      fetch: async (url, init) => {
+        if (init?.method === "POST" && typeof init.body === "string") {
+          const body = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
+          sent.push({ method: body.method, requestState: body.params?.requestState });
+        }
+        return fetch(url, init);
+      },
+    });
+    const client = new V2Client({ name: "mrtr-test", version: "1" }, { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", (req) => {
+      asked.push(String(req.params.message));
+      return accept(asked.length === 1 ? "blue" : "green");
+    });
+    client.setRequestHandler("sampling/createMessage", () => ({ role: "assistant", content: { type: "text", text: "a summary" }, model: "fake-model" }));
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: "interview", arguments: { topic: "colours" } });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ first: accept("blue"), second: accept("green"), sampled: { type: "text", text: "a summary" } });
+      expect(asked).toEqual(["First about colours?", "Second?"]);
+      expect(log).toEqual(["start colours", "end"]);
+      const calls = sent.filter((s) => s.method === "tools/call");
+      expect(calls).toHaveLength(4);
+      expect(calls[0]!.requestState).toBeUndefined();
+      const states = calls.slice(1).map((c) => c.requestState);
+      expect(states.every((s) => typeof s === "string")).toBe(true);
+      expect(new Set(states).size).toBe(3);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a forged state, a state replayed onto another call, an old round's state replayed, and an unknown one are refused with -32602 naming what was wrong; the right retry still resumes", async () => {
+    const log: string[] = [];
+    const spec = await served(log);
+    const first = await rawCall(spec, { topic: "a" });
+    expect(first.result?.resultType).toBe("input_required");
+    const [key, question] = Object.entries(first.result!.inputRequests!)[0]!;
+    expect(question).toMatchObject({ method: "elicitation/create", params: { message: "First about a?" } });
+    const state = first.result!.requestState!;
+    const answer = { inputResponses: { [key]: accept("x") } };
+
+    const forged = state.slice(0, -2) + (state.endsWith("AA") ? "BB" : "AA");
+    expect((await rawCall(spec, { topic: "a" }, { ...answer, requestState: forged })).error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: its signature does not verify") });
+    expect((await rawCall(spec, { topic: "a" }, { ...answer, requestState: "not-a-state" })).error?.message).toContain("requestState: not a state this server issued (malformed)");
+    expect((await rawCall(spec, { topic: "b" }, { ...answer, requestState: state })).error?.message).toContain("requestState: it belongs to another call");
+    expect((await rawCall(spec, { topic: "a" }, { inputResponses: {}, requestState: state })).error?.message).toContain(`inputResponses: the retry of 'interview' carries no answer under '${key}'`);
+
+    const second = await rawCall(spec, { topic: "a" }, { ...answer, requestState: state });
+    expect(second.result?.resultType).toBe("input_required");
+    expect(Object.values(second.result!.inputRequests!)[0]).toMatchObject({ method: "elicitation/create", params: { message: "Second?" } });
+    expect((await rawCall(spec, { topic: "a" }, { ...answer, requestState: state })).error?.message).toContain("requestState: it is for round 1 of this call, which is at round 2 (a replayed state)");
+    expect(log).toEqual(["start a"]);
+  });
+
+  it("a call not resumed within ttlMs expires: its context is cancelled with ClientGaveUp, its state is refused as expired, nothing stays waiting", async () => {
+    const log: string[] = [];
+    const spec = await served(log, { ttlMs: 300 });
+    const first = await rawCall(spec, { topic: "late" });
+    const [key] = Object.keys(first.result!.inputRequests!);
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    expect(log[1]).toMatch(/^failed ClientGaveUp: raw stopped waiting: it did not retry with the answer to elicitation\/create within 0\.3s .*\| signal: ClientGaveUp$/);
+    const retry = await rawCall(spec, { topic: "late" }, { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState });
+    expect(retry.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: expired") });
+  });
+
+  it("at most suspendedCalls.max calls wait: the next question is refused with a ClientRequestError naming the cap", async () => {
+    const log: string[] = [];
+    const spec = await served(log, { max: 1 });
+    const first = await rawCall(spec, { topic: "one" });
+    expect(first.result?.resultType).toBe("input_required");
+    const second = await rawCall(spec, { topic: "two" });
+    expect(second.result).toMatchObject({ isError: true });
+    expect(second.result!.content![0]!.text).toBe("tool 'interview' failed: ClientRequestError: the call to 'interview' cannot ask its client: 1 calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap");
+  });
+});
