@@ -61,7 +61,7 @@ async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra
   return messages.at(-1) as Wire;
 }
 
-const accept = (answer: string) => ({ action: "accept", content: { answer } });
+const accept = (answer: string) => ({ action: "accept" as const, content: { answer } });
 
 describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
   it("an SDK v2 client pinned to 2026-07-28: two questions and a sample reach the same run through input_required and retries; the result carries the answers", async () => {
