@@ -36,8 +36,8 @@ function interview(log: string[]) {
   });
 }
 
-async function served(log: string[], suspendedCalls?: { max?: number; ttlMs?: number }): Promise<McpServerSpec> {
-  const spec = await serveRegistry([interview(log)], { name: "engine", ctx: makeTestCtx(), ...(suspendedCalls ? { suspendedCalls } : {}) });
+async function served(log: string[], suspendedCalls?: { max?: number; ttlMs?: number }, more: { timeoutMs?: number; heartbeatMs?: number } = {}): Promise<McpServerSpec> {
+  const spec = await serveRegistry([interview(log)], { name: "engine", ctx: makeTestCtx(), ...(suspendedCalls ? { suspendedCalls } : {}), ...more });
   specs.track(spec);
   await spec.start();
   return spec;
@@ -50,7 +50,13 @@ interface Wire {
 
 /** One raw 2026-07-28 `tools/call`, with `extra` params (inputResponses, requestState); the final JSON-RPC message. */
 async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Wire> {
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} } };
+  return (await rawExchange(spec, args, extra)).at(-1)!;
+}
+
+/** Every JSON-RPC message of one raw 2026-07-28 `tools/call` exchange (notifications first, the answer last). */
+async function rawExchange(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}, progressToken?: string): Promise<Array<Wire & { method?: string; params?: Record<string, unknown> }>> {
+  const _meta = {
+    ...(progressToken ? { progressToken } : {}), "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} } };
   const res = await fetch(spec.url!, {
     method: "POST",
     headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "interview" },
@@ -58,7 +64,7 @@ async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra
   });
   const text = await res.text();
   const messages = text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
-  return messages.at(-1) as Wire;
+  return messages as Array<Wire & { method?: string; params?: Record<string, unknown> }>;
 }
 
 const accept = (answer: string) => ({ action: "accept" as const, content: { answer } });
@@ -145,5 +151,51 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const second = await rawCall(spec, { topic: "two" });
     expect(second.result).toMatchObject({ isError: true });
     expect(second.result!.content![0]!.text).toBe("tool 'interview' failed: ClientRequestError: the call to 'interview' cannot ask its client: 1 calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap");
+  });
+
+  it("the deadline keeps running while a call waits: at timeoutMs the run is abandoned, and its state then finds no waiting call", async () => {
+    const log: string[] = [];
+    const spec = await served(log, undefined, { timeoutMs: 300 });
+    const first = await rawCall(spec, { topic: "slow" });
+    const [key] = Object.keys(first.result!.inputRequests!);
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    expect(log[1]).toBe("failed Cancelled: tool 'interview' was abandoned at its 0.3s deadline | signal: Cancelled");
+    const retry = await rawCall(spec, { topic: "slow" }, { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState });
+    expect(retry.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: no call is waiting under it") });
+  });
+
+  it("a resumed run's progress heartbeat goes to the retry's own stream, with the retry's progress token", async () => {
+    const log: string[] = [];
+    const slow = tool({ name: "interview", description: "Asks, then works a while.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, ctx) => {
+      const answer = await ctx.elicit({ message: "Go?", requestedSchema: ASK as never });
+      await new Promise((r) => setTimeout(r, 400));
+      log.push(answer.action);
+      return `went: ${answer.action}`;
+    });
+    const spec = await serveRegistry([slow], { name: "engine", ctx: makeTestCtx(), heartbeatMs: 100 });
+    specs.track(spec);
+    await spec.start();
+    const first = await rawExchange(spec, {}, {}, "first");
+    const [key] = Object.keys(first.at(-1)!.result!.inputRequests!);
+    const second = await rawExchange(spec, {}, { inputResponses: { [key!]: accept("yes") }, requestState: first.at(-1)!.result!.requestState }, "second");
+    expect(second.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "went: accept" }] });
+    const beats = second.filter((m) => m.method === "notifications/progress").map((m) => m.params!);
+    expect(beats.length).toBeGreaterThan(0);
+    expect(beats.every((b) => b.progressToken === "second" && /^'interview' is still running/.test(String(b.message)))).toBe(true);
+  });
+
+  it("suspendedCalls is checked: a bad max or ttlMs is a ServeOptionsError naming the field and what is accepted", async () => {
+    await expect(serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), suspendedCalls: { max: 0 } })).rejects.toThrow("serveRegistry: suspendedCalls.max must be a whole number from 1 to 2147483647, got number 0");
+    await expect(serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), suspendedCalls: { ttlMs: 1.5 } })).rejects.toThrow("serveRegistry: suspendedCalls.ttlMs must be a whole number from 1 to 2147483647, got number 1.5");
+  });
+
+  it("stopping the server while a call waits ends the run with 'the server stopped' (no timer or call left behind)", async () => {
+    const log: string[] = [];
+    const spec = await served(log);
+    const first = await rawCall(spec, { topic: "stop" });
+    expect(first.result?.resultType).toBe("input_required");
+    await spec.stop();
+    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    expect(log[1]).toBe("failed Cancelled: the server stopped while 'interview' was running | signal: Cancelled");
   });
 });

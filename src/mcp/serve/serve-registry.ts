@@ -6,6 +6,7 @@
  */
 import type { SdkServer } from "./sdk-server.js";
 import { isTimeoutMs } from "../../util/options.js";
+import { describeValue } from "../../util/format.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../../wire/names.js";
@@ -66,13 +67,16 @@ export interface ServeRegistryOptions {
   suspendedCalls?: { readonly max?: number; readonly ttlMs?: number };
 }
 
+/** The longest delay a Node timer takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** The `suspendedCalls` option checked: positive integers, or `ServeOptionsError` naming the field. */
 function checkSuspendedCalls(value: ServeRegistryOptions["suspendedCalls"]): void {
   if (value === undefined) return;
-  if (value === null || typeof value !== "object") throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls must be an object { max?, ttlMs }, got ${String(value)}`);
+  if (value === null || typeof value !== "object") throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls must be an object { max?, ttlMs }, got ${describeValue(value)}`);
   for (const key of ["max", "ttlMs"] as const) {
     const v = value[key];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0)) throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls.${key} must be a positive integer, got ${String(v)}`);
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0 && v <= MAX_TIMER_MS)) throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
   }
 }
 
@@ -109,7 +113,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === "string") || !c[0]) {
       throw new ServeOptionsError("command", `serveRegistry: command must be a non-empty array of strings (program first), got ${JSON.stringify(c)}`);
     }
-    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions"] as const) {
+    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions", "suspendedCalls"] as const) {
       if (options[key] !== undefined) throw new ServeOptionsError(key, `serveRegistry: ${key} applies to transport "http" only; a stdio server has no listener`);
     }
     if (options.env !== undefined && (typeof options.env !== "object" || Object.values(options.env).some((v) => typeof v !== "string"))) {

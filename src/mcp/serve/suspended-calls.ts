@@ -15,6 +15,7 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
+import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { RunContext } from "../../context/run-context.js";
 import { seconds } from "../../util/format.js";
@@ -86,7 +87,7 @@ export class InputRounds {
   /** Suspend the run on a question: the current exchange is answered `input_required`; resolves with the client's answer from its retry. */
   ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
     if (this.done || !this.respond) return Promise.reject(new ClientRequestError(method === "elicitation/create" ? "elicitation" : "sampling", `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
-    const refusal = this.table.admit(this);
+    const refusal = this.table.admit(this, method === "elicitation/create" ? "elicitation" : "sampling");
     if (refusal) return Promise.reject(refusal);
     this.round++;
     const key = `${method === "elicitation/create" ? "elicit" : "sample"}-${this.round}`;
@@ -123,8 +124,10 @@ export class InputRounds {
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
     this.table.forget(this);
-    this.pending?.reject(this.child.cancelled ? (this.child.signal.reason ?? new Error(`the call to '${this.tool}' ended`)) : new Error(`the call to '${this.tool}' ended`));
+    const pending = this.pending;
     this.pending = undefined;
+    // After the ending's own cancel (the deadline, the server stopping cancel right after answering): the question rejects with its reason.
+    if (pending) queueMicrotask(() => pending.reject(this.child.cancelled ? this.child.signal.reason : new Cancelled(`the call to '${this.tool}' ended while it waited on its client's answer`)));
     const respond = this.respond;
     this.respond = undefined;
     respond?.(result);
@@ -164,10 +167,10 @@ export class SuspendedCalls {
   }
 
   /** `undefined` when `call` may wait (it already does, or there is room); else the refusal naming the cap. */
-  admit(call: InputRounds): ClientRequestError | undefined {
+  admit(call: InputRounds, kind: "elicitation" | "sampling"): ClientRequestError | undefined {
     if (this.waiting.has(call.id)) return undefined;
     if (this.waiting.size >= this.max) {
-      return new ClientRequestError("elicitation", `the call to '${call.tool}' cannot ask its client: ${this.max} calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap`);
+      return new ClientRequestError(kind, `the call to '${call.tool}' cannot ask its client: ${this.max} calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap`);
     }
     this.waiting.set(call.id, call);
     return undefined;
