@@ -168,30 +168,20 @@ export function makeCallHandler(
       // call ends. onCancel() is a plain callback on this call's own context:
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
-      let requestId = extra.mcpReq.id;
-      let calls = firstCalls;
-      const caller = { server, sessionId: extra.sessionId ?? null, requestId };
-      let progress = new RequestProgress(extra);
+      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
+      const progress = new RequestProgress(extra);
       const channel = session ? new CallChannel(session, extra, progress) : undefined;
       const child = ctx.child(channel ? { caller, channel } : { caller });
       // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
       const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
-      let stopHeartbeat = beat(progress);
+      let exchange = new Exchange(extra, firstCalls, child, progress, beat);
       // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
       const rounds = channel && extra.mcpReq.envelope
         ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
-            suspended: () => {
-              stopHeartbeat();
-              progress.end();
-              if (calls.get(requestId) === child) calls.delete(requestId);
-            },
+            suspended: () => exchange.end(),
             resumed: (next, nextCalls) => {
-              progress = new RequestProgress(next);
-              channel.rebind(next, progress);
-              stopHeartbeat = beat(progress);
-              requestId = next.mcpReq.id;
-              calls = nextCalls;
-              calls.set(requestId, child);
+              exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
+              channel.rebind(next, exchange.progress);
             },
           }, resolve as (r: unknown) => void, envelopeClient(extra))
         : undefined;
@@ -199,7 +189,6 @@ export function makeCallHandler(
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
-      else calls.set(requestId, child);
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
         else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
@@ -212,10 +201,8 @@ export function makeCallHandler(
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
-        stopHeartbeat();
-        progress.end();
+        exchange.end();
         offCancel();
-        if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
         child.release();
         if (rounds) rounds.reply(result);
@@ -266,6 +253,35 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/**
+ * The request currently holding a call: its in-flight entry (so its client's
+ * cancel or closed connection cancels the call), its progress and heartbeat.
+ * A 2026-07-28 call that asks its client moves from one exchange to the next.
+ */
+class Exchange {
+  private readonly requestId: string | number;
+  private readonly stopHeartbeat: () => void;
+
+  constructor(
+    extra: Extra,
+    private readonly calls: InflightCalls,
+    private readonly child: RunContext,
+    readonly progress: RequestProgress,
+    beat: (p: RequestProgress) => () => void,
+  ) {
+    this.requestId = extra.mcpReq.id;
+    this.stopHeartbeat = beat(progress);
+    if (!extra.mcpReq.signal.aborted) calls.set(this.requestId, child);
+  }
+
+  /** The exchange is over (answered, or the call ended): no more heartbeat or progress on it; its request no longer holds the call. */
+  end(): void {
+    this.stopHeartbeat();
+    this.progress.end();
+    if (this.calls.get(this.requestId) === this.child) this.calls.delete(this.requestId);
+  }
 }
 
 /** A 2026-07-28 retry: the suspended call its `requestState` names takes this exchange over (a bad state rejects with a JSON-RPC -32602 naming why). */
