@@ -198,4 +198,22 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
     expect(log[1]).toBe("failed Cancelled: the server stopped while 'interview' was running | signal: Cancelled");
   });
+
+  it("an answer of the wrong shape is refused with -32602 naming the key and what is accepted; the call keeps waiting for a good one", async () => {
+    const log: string[] = [];
+    const spec = await served(log);
+    const first = await rawCall(spec, { topic: "shape" });
+    const [key] = Object.keys(first.result!.inputRequests!);
+    const state = first.result!.requestState;
+    const bad = await rawCall(spec, { topic: "shape" }, { inputResponses: { [key!]: { action: "maybe" } }, requestState: state });
+    expect(bad.error).toMatchObject({ code: -32602, message: `inputResponses['${key}']: an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action string "maybe"` });
+    const good = await rawCall(spec, { topic: "shape" }, { inputResponses: { [key!]: accept("ok") }, requestState: state });
+    expect(good.result?.resultType).toBe("input_required");
+    const [key2] = Object.keys(good.result!.inputRequests!);
+    const good2 = await rawCall(spec, { topic: "shape" }, { inputResponses: { [key2!]: accept("ok") }, requestState: good.result!.requestState });
+    const [key3] = Object.keys(good2.result!.inputRequests!);
+    expect(good2.result!.inputRequests![key3!]!.method).toBe("sampling/createMessage");
+    const badSample = await rawCall(spec, { topic: "shape" }, { inputResponses: { [key3!]: { text: "no role" } }, requestState: good2.result!.requestState });
+    expect(badSample.error).toMatchObject({ code: -32602, message: `inputResponses['${key3}']: an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got object {"text":"no role"}` });
+  });
 });

@@ -18,7 +18,7 @@ import { ClientRequestError } from "../../context/client-request.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { RunContext } from "../../context/run-context.js";
-import { seconds } from "../../util/format.js";
+import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer } from "./sdk-server.js";
 
 /** At most this many calls wait on their client's answer at once, by default. */
@@ -55,6 +55,19 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+const ACTIONS = new Set(["accept", "decline", "cancel"]);
+const ROLES = new Set(["assistant", "user"]);
+
+/** What is wrong with a client's answer to `method` (the shape the tool's `ctx.elicit()` / `ctx.sample()` promises), or `undefined`. */
+function answerProblem(method: AskMethod, a: Record<string, unknown>): string | undefined {
+  if (method === "elicitation/create") {
+    const ok = typeof a.action === "string" && ACTIONS.has(a.action) && (a.action !== "accept" || a.content === undefined || (typeof a.content === "object" && a.content !== null && !Array.isArray(a.content)));
+    return ok ? undefined : `an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action ${describeValue(a.action)}`;
+  }
+  const ok = typeof a.role === "string" && ROLES.has(a.role) && typeof a.content === "object" && a.content !== null && typeof a.model === "string";
+  return ok ? undefined : `an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got ${describeValue(a)}`;
+}
+
 function refuse(message: string): Error {
   return new (sdkServer().ProtocolError)(INVALID_PARAMS, message);
 }
@@ -68,7 +81,7 @@ export class InputRounds {
   readonly id = randomUUID();
   round = 0;
   private respond: ((result: unknown) => void) | undefined;
-  private pending: { key: string; resolve(v: unknown): void; reject(e: unknown): void } | undefined;
+  private pending: { key: string; method: AskMethod; resolve(v: unknown): void; reject(e: unknown): void } | undefined;
   private expiry: NodeJS.Timeout | undefined;
   private done = false;
 
@@ -92,7 +105,7 @@ export class InputRounds {
     this.round++;
     const key = `${method === "elicitation/create" ? "elicit" : "sample"}-${this.round}`;
     const state = this.table.mint(this.id, this.round, this.binding);
-    const answer = new Promise<unknown>((resolve, reject) => (this.pending = { key, resolve, reject }));
+    const answer = new Promise<unknown>((resolve, reject) => (this.pending = { key, method, resolve, reject }));
     const respond = this.respond;
     this.respond = undefined;
     this.hooks.suspended();
@@ -109,6 +122,8 @@ export class InputRounds {
     if (answer === null || typeof answer !== "object") {
       throw refuse(`inputResponses: the retry of '${this.tool}' carries no answer under '${pending.key}' (the key of the question in the input_required result); answer that question and retry with the same requestState`);
     }
+    const wrong = answerProblem(pending.method, answer as Record<string, unknown>);
+    if (wrong) throw refuse(`inputResponses['${pending.key}']: ${wrong}`);
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
     this.pending = undefined;
