@@ -54,12 +54,12 @@ async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra
 }
 
 /** Every JSON-RPC message of one raw 2026-07-28 `tools/call` exchange (notifications first, the answer last). */
-async function rawExchange(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}, progressToken?: string): Promise<Array<Wire & { method?: string; params?: Record<string, unknown> }>> {
+async function rawExchange(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}, progressToken?: string, headers: Record<string, string> = {}): Promise<Array<Wire & { method?: string; params?: Record<string, unknown> }>> {
   const _meta = {
     ...(progressToken ? { progressToken } : {}), "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} } };
   const res = await fetch(spec.url!, {
     method: "POST",
-    headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "interview" },
+    headers: { ...spec.authHeaders, ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "interview" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "interview", arguments: args, _meta, ...extra } }),
   });
   const text = await res.text();
@@ -215,5 +215,18 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     expect(good2.result!.inputRequests![key3!]!.method).toBe("sampling/createMessage");
     const badSample = await rawCall(spec, { topic: "shape" }, { inputResponses: { [key3!]: { text: "no role" } }, requestState: good2.result!.requestState });
     expect(badSample.error).toMatchObject({ code: -32602, message: `inputResponses['${key3}']: an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got object {"text":"no role"}` });
+  });
+
+  it("a state is bound to its caller: replayed with another Authorization header (auth 'none', so the listener lets both in) it is refused", async () => {
+    const log: string[] = [];
+    const spec = await serveRegistry([interview(log)], { name: "engine", ctx: makeTestCtx(), auth: "none" });
+    specs.track(spec);
+    await spec.start();
+    const alice = { authorization: "Bearer alice" };
+    const first = (await rawExchange(spec, { topic: "who" }, {}, undefined, alice)).at(-1)!;
+    const [key] = Object.keys(first.result!.inputRequests!);
+    const retry = { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState };
+    expect((await rawExchange(spec, { topic: "who" }, retry, undefined, { authorization: "Bearer mallory" })).at(-1)!.error?.message).toContain("requestState: it belongs to another call (a different tool, different arguments or another caller)");
+    expect((await rawExchange(spec, { topic: "who" }, retry, undefined, alice)).at(-1)!.result?.resultType).toBe("input_required");
   });
 });
