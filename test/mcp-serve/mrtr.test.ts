@@ -9,7 +9,7 @@
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { tool } from "../../src/index.js";
+import { tool, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { ServedSpecs } from "./helpers.js";
@@ -228,5 +228,21 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const retry = { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState };
     expect((await rawExchange(spec, { topic: "who" }, retry, undefined, { authorization: "Bearer mallory" })).at(-1)!.error?.message).toContain("requestState: it belongs to another call (a different tool, different arguments or another caller)");
     expect((await rawExchange(spec, { topic: "who" }, retry, undefined, alice)).at(-1)!.result?.resultType).toBe("input_required");
+  });
+
+  it("a resource read asking its client on 2026-07-28 gets a ClientRequestError saying only a tools/call can ask there (a JSON-RPC error carrying it)", async () => {
+    const curious = { uri: "memo://today", name: "today", read: async (_p: Record<string, string>, ctx: RunContext) => (await ctx.elicit({ message: "Which day?", requestedSchema: ASK as never })).action };
+    const spec = await serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), resources: [curious] });
+    specs.track(spec);
+    await spec.start();
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+    const res = await fetch(spec.url!, {
+      method: "POST",
+      headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "resources/read", "mcp-name": "memo://today" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "memo://today", _meta } }),
+    });
+    const text = await res.text();
+    const last = (text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))).at(-1) as Wire;
+    expect(last.error?.message).toContain("ctx.elicit(): on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot");
   });
 });
