@@ -54,9 +54,9 @@ async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra
 }
 
 /** Every JSON-RPC message of one raw 2026-07-28 `tools/call` exchange (notifications first, the answer last). */
-async function rawExchange(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}, progressToken?: string, headers: Record<string, string> = {}): Promise<Array<Wire & { method?: string; params?: Record<string, unknown> }>> {
+async function rawExchange(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}, progressToken?: string, headers: Record<string, string> = {}, capabilities: Record<string, unknown> = { elicitation: { form: {} }, sampling: {} }): Promise<Array<Wire & { method?: string; params?: Record<string, unknown> }>> {
   const _meta = {
-    ...(progressToken ? { progressToken } : {}), "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} } };
+    ...(progressToken ? { progressToken } : {}), "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": capabilities };
   const res = await fetch(spec.url!, {
     method: "POST",
     headers: { ...spec.authHeaders, ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "interview" },
@@ -244,5 +244,15 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const text = await res.text();
     const last = (text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))).at(-1) as Wire;
     expect(last.error?.message).toContain("ctx.elicit(): on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot");
+  });
+
+  it("a 2026-07-28 client that declares no elicitation capability in its request's _meta is not asked: the tool gets a ClientRequestError naming where to declare it", async () => {
+    const log: string[] = [];
+    const spec = await served(log);
+    const last = (await rawExchange(spec, { topic: "mute" }, {}, undefined, {}, {})).at(-1)!;
+    expect(last.result).toMatchObject({ isError: true });
+    expect(last.result!.content![0]!.text).toBe(
+      "tool 'interview' failed: ClientRequestError: ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question",
+    );
   });
 });

@@ -98,7 +98,7 @@ export class CallChannel implements ClientChannel {
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (!this.session.clientCapabilities()?.elicitation) {
-      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability in its initialize request, so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
+      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
     return this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>;
   }
@@ -106,7 +106,7 @@ export class CallChannel implements ClientChannel {
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (!this.session.clientCapabilities()?.sampling) {
-      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability in its initialize request, so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
+      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
     return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
   }
