@@ -68,6 +68,11 @@ function answerProblem(method: AskMethod, a: Record<string, unknown>): string | 
   return ok ? undefined : `an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got ${describeValue(a)}`;
 }
 
+/** `ClientRequestError`'s kind of a question. */
+function kindOf(method: AskMethod): "elicitation" | "sampling" {
+  return method === "elicitation/create" ? "elicitation" : "sampling";
+}
+
 function refuse(message: string): Error {
   return new (sdkServer().ProtocolError)(INVALID_PARAMS, message);
 }
@@ -99,8 +104,8 @@ export class InputRounds {
 
   /** Suspend the run on a question: the current exchange is answered `input_required`; resolves with the client's answer from its retry. */
   ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
-    if (this.done || !this.respond) return Promise.reject(new ClientRequestError(method === "elicitation/create" ? "elicitation" : "sampling", `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
-    const refusal = this.table.admit(this, method === "elicitation/create" ? "elicitation" : "sampling");
+    if (this.done || !this.respond) return Promise.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
+    const refusal = this.table.admit(this, kindOf(method));
     if (refusal) return Promise.reject(refusal);
     this.round++;
     const key = `${method === "elicitation/create" ? "elicit" : "sample"}-${this.round}`;
@@ -110,6 +115,7 @@ export class InputRounds {
     this.respond = undefined;
     this.hooks.suspended();
     this.expiry = setTimeout(() => this.expire(method), this.table.ttlMs);
+    this.expiry.unref(); // the listener keeps the process up; a waiting call alone does not
     respond({ resultType: "input_required", inputRequests: { [key]: { method, params } }, requestState: state });
     return answer;
   }
