@@ -395,7 +395,12 @@ export class RunContext {
   /**
    * Ask the calling MCP client's user (`elicitation/create`). Rejects with
    * `ClientRequestError` outside a served call, or when the client did not
-   * declare the `elicitation` capability.
+   * declare the `elicitation` capability. On MCP 2026-07-28 a served
+   * `tools/call` is answered `input_required` and this promise resolves when
+   * the client retries with the answer (same run, same process); it waits at
+   * most `serveRegistry`'s `suspendedCalls.ttlMs`, then the context is
+   * cancelled with a `ClientGaveUp`. A resource read or prompt render cannot
+   * ask on 2026-07-28 (`ClientRequestError`).
    */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (!this.channel) return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): this run is not a served MCP call, so there is no client to ask; ask through ctx.asker instead"));
@@ -405,7 +410,8 @@ export class RunContext {
   /**
    * Ask the calling MCP client's model (`sampling/createMessage`). Rejects
    * with `ClientRequestError` outside a served call, or when the client did
-   * not declare the `sampling` capability.
+   * not declare the `sampling` capability. On MCP 2026-07-28 it suspends the
+   * served call as `elicit()` does.
    */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (!this.channel) return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): this run is not a served MCP call, so there is no client to sample from; call ctx.llm instead"));

@@ -60,6 +60,36 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
     expect(proxy.log.find((l) => l.method === "tools/call")!.params).toMatchObject({ name: "run_check", arguments: { name: "lint" } });
   });
 
+  it("a served tool calling ctx.elicit() on 2026-07-28: Claude retries the input_required call with inputResponses and the same requestState, and the run ends normally with its answer", async () => {
+    await using h = Hermetic.create();
+    const ctx = makeTestCtx();
+    const answers: string[] = [];
+    let started = 0;
+    const confirm = tool({ name: "confirm", description: "Asks before it acts.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, c) => {
+      started++;
+      const answer = await c.elicit({ message: "Proceed with the release?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+      answers.push(answer.action);
+      return `asked: ${answer.action}`;
+    });
+    await using spec = await serveRegistry([confirm], { name: "engine", ctx });
+    await spec.start();
+    await using proxy = await WireLogProxy.start(spec.url!);
+    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__confirm", input: {} }] }, { text: "done" }]);
+    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, mcpConfig: [configFor(h, "engine", proxy.url, { ...spec.authHeaders })], strictMcpConfig: true, builtinTools: false });
+    const result = await new Agent({ name: "dev", cognition }).run("release", ctx);
+    expect(result.error).toBeUndefined();
+    // What arrives from Claude in -p mode (no UI to ask anyone): a cancel, which the same run receives and ends with.
+    expect(answers).toEqual(["cancel"]);
+    expect(started).toBe(1);
+    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "asked: cancel" }] }]);
+    expect2026(proxy);
+    const calls = proxy.log.filter((l) => l.method === "tools/call").map((l) => l.params as { requestState?: unknown; inputResponses?: Record<string, unknown> });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.requestState).toBeUndefined();
+    expect(typeof calls[1]!.requestState).toBe("string");
+    expect(Object.values(calls[1]!.inputResponses ?? {})).toMatchObject([{ action: "cancel" }]);
+  });
+
   it.each([
     { kind: "approve", seen: ["lint"], allowed: true },
     { kind: "reject", seen: [], allowed: false },

@@ -3,13 +3,15 @@
  * `CallChannel`: the `ClientChannel` of one served request — progress and
  * log notifications on that request's own stream, and elicitation and
  * sampling requests to the client that made it, refused with a clear error
- * when the client did not declare the capability.
+ * when the client did not declare the capability. On 2026-07-28 a question
+ * goes through the call's `InputRounds` (`input_required`, then the retry).
  */
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
 import { RequestProgress } from "./heartbeat.js";
+import type { InputRounds } from "./suspended-calls.js";
 
 type Extra = ServerContext;
 
@@ -39,13 +41,21 @@ export class CallChannel implements ClientChannel {
   private pending?: { progress: number; total?: number; message?: string };
   private timer?: NodeJS.Timeout;
   private ended = false;
+  /** Set on a 2026-07-28 `tools/call`: how its questions reach the client (see `suspended-calls`). */
+  rounds?: InputRounds;
 
   constructor(
     private readonly session: SessionView,
-    private readonly extra: Extra,
+    private extra: Extra,
     /** The request's progress notifications (shared with its heartbeat, when it has one). */
-    private readonly requestProgress: RequestProgress = new RequestProgress(extra),
+    private requestProgress: RequestProgress = new RequestProgress(extra),
   ) {}
+
+  /** A retried 2026-07-28 call resumed on another request: progress and logs go to that request from now on. */
+  rebind(extra: Extra, requestProgress: RequestProgress): void {
+    this.extra = extra;
+    this.requestProgress = requestProgress;
+  }
 
   /** Send (or coalesce) a `notifications/progress`; nothing without the client's progress token. */
   progress(done: number, total: number | undefined, message: string | undefined): void {
@@ -88,7 +98,7 @@ export class CallChannel implements ClientChannel {
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (!this.session.clientCapabilities()?.elicitation) {
-      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability in its initialize request, so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
+      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
     return this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>;
   }
@@ -96,19 +106,17 @@ export class CallChannel implements ClientChannel {
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (!this.session.clientCapabilities()?.sampling) {
-      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability in its initialize request, so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
+      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
     return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
   }
 
   private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {
     if (this.extra.mcpReq.envelope) {
-      // 2026-07-28 has no server-to-client request mid-call: the era's answer is input_required plus a retried call (not served yet).
+      // 2026-07-28 has no server-to-client request mid-call: a tools/call suspends on input_required until the client's retry answers.
+      if (this.rounds) return this.rounds.ask(request.method, request.params);
       const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
-      throw new ClientRequestError(
-        kind,
-        `${what}: this call came on MCP protocol 2026-07-28, where a server cannot ask its client in the middle of a call (the era's multi-round-trip input_required is not served by agentkit yet); a client that connects with initialize (2025-11-25) is asked, or do without the question`,
-      );
+      throw new ClientRequestError(kind, `${what}: on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot, so do without the question here`);
     }
     try {
       return await this.extra.mcpReq.send(request);

@@ -6,6 +6,7 @@
  */
 import type { SdkServer } from "./sdk-server.js";
 import { isTimeoutMs } from "../../util/options.js";
+import { describeValue } from "../../util/format.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { checkServerName } from "../../wire/names.js";
@@ -15,6 +16,7 @@ import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-cata
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { ServeOptionsError } from "./serve-options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
+import { SuspendedCalls } from "./suspended-calls.js";
 import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
 /** Options of `serveRegistry()`. */
@@ -55,6 +57,27 @@ export interface ServeRegistryOptions {
   resources?: readonly ResourceSource[];
   /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `Prompt`s, or a record of name -> text or `Prompt`. */
   prompts?: PromptsOption;
+  /**
+   * HTTP, MCP 2026-07-28 only: a `ctx.elicit()` / `ctx.sample()` suspends its
+   * call (answered `input_required`) until the client retries with the answer.
+   * `max` calls may wait at once (default 64; the next question is refused
+   * with a `ClientRequestError`); each waits `ttlMs` at most (default 600,000),
+   * then its context is cancelled with a `ClientGaveUp`.
+   */
+  suspendedCalls?: { readonly max?: number; readonly ttlMs?: number };
+}
+
+/** The longest delay a Node timer takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The `suspendedCalls` option checked: positive integers, or `ServeOptionsError` naming the field. */
+function checkSuspendedCalls(value: ServeRegistryOptions["suspendedCalls"]): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== "object") throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls must be an object { max?, ttlMs }, got ${describeValue(value)}`);
+  for (const key of ["max", "ttlMs"] as const) {
+    const v = value[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0 && v <= MAX_TIMER_MS)) throw new ServeOptionsError("suspendedCalls", `serveRegistry: suspendedCalls.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
+  }
 }
 
 
@@ -80,6 +103,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     throw new ServeOptionsError("timeoutMs", `serveRegistry: timeoutMs must be a positive number of milliseconds (or omitted to wait forever), got ${String(t)}`);
   }
   checkHeartbeatMs(options.heartbeatMs, "serveRegistry", (option, message) => new ServeOptionsError(option, message));
+  checkSuspendedCalls(options.suspendedCalls);
   if (options.guard !== undefined && typeof options.guard !== "function") {
     throw new ServeOptionsError("guard", "serveRegistry: guard must be a function (request) => Promise<{ allowed, ... }>");
   }
@@ -89,7 +113,7 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
     if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === "string") || !c[0]) {
       throw new ServeOptionsError("command", `serveRegistry: command must be a non-empty array of strings (program first), got ${JSON.stringify(c)}`);
     }
-    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions"] as const) {
+    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions", "suspendedCalls"] as const) {
       if (options[key] !== undefined) throw new ServeOptionsError(key, `serveRegistry: ${key} applies to transport "http" only; a stdio server has no listener`);
     }
     if (options.env !== undefined && (typeof options.env !== "object" || Object.values(options.env).some((v) => typeof v !== "string"))) {
@@ -143,7 +167,7 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
   }
   const live = new Set<SdkServer>();
   const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live }, counter),
+    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live, suspended: new SuspendedCalls(options.suspendedCalls?.max, options.suspendedCalls?.ttlMs) }, counter),
     port: options.port,
     auth: options.auth ?? "token",
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),

@@ -23,6 +23,7 @@ import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
+import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -67,6 +68,8 @@ export interface ServedServerOptions {
   readonly extras?: ServedExtras;
   /** Filled with every live session's server (for `list_changed`); a closed one leaves it. */
   readonly live?: Set<SdkServer>;
+  /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
+  readonly suspended?: SuspendedCalls;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -145,13 +148,17 @@ export function makeCallHandler(
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
   const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
   const server = catalog.server;
-  return (request, extra, calls, session) => {
+  const suspended = options.suspended ?? new SuspendedCalls();
+  return (request, extra, firstCalls, session) => {
     counter.calls++;
     const name = request.params.name;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
+    const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
+    if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
     const served = catalog.byName.get(name);
     if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
     if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     return new Promise<CallToolResult>((resolve) => {
       let settled = false;
       let running = false;
@@ -162,18 +169,29 @@ export function makeCallHandler(
       // call ends. onCancel() is a plain callback on this call's own context:
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
-      const requestId = extra.mcpReq.id;
-      const caller = { server, sessionId: extra.sessionId ?? null, requestId };
+      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
       const progress = new RequestProgress(extra);
-      const child = ctx.child(session ? { caller, channel: new CallChannel(session, extra, progress) } : { caller });
+      const channel = session ? new CallChannel(session, extra, progress) : undefined;
+      const child = ctx.child(channel ? { caller, channel } : { caller });
       // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
       const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
       // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
-      const stopHeartbeat = startHeartbeat(progress, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
+      const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
+      let exchange = new Exchange(extra, firstCalls, child, progress, beat);
+      // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
+      const rounds = channel && extra.mcpReq.envelope
+        ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
+            suspended: () => exchange.end(),
+            resumed: (next, nextCalls) => {
+              exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
+              channel.rebind(next, exchange.progress);
+            },
+          }, resolve as (r: unknown) => void, envelopeClient(extra))
+        : undefined;
+      if (channel) channel.rounds = rounds;
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
-      else calls.set(requestId, child);
       const onAbort = (): void => {
         if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
         else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
@@ -186,14 +204,13 @@ export function makeCallHandler(
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
-        stopHeartbeat();
-        progress.end();
+        exchange.end();
         offCancel();
-        if (calls.get(requestId) === child) calls.delete(requestId);
         counter.inflight?.delete(onStop);
         endRequest(traced, result.isError !== true);
         child.release();
-        resolve(result);
+        if (rounds) rounds.reply(result);
+        else resolve(result);
       }
       counter.inflight?.add(onStop);
       // Runs onAbort at once if the request was already cancelled (finish() then
@@ -240,6 +257,43 @@ export function makeCallHandler(
       );
     });
   };
+}
+
+/**
+ * The request currently holding a call: its in-flight entry (so its client's
+ * cancel or closed connection cancels the call), its progress and heartbeat.
+ * A 2026-07-28 call that asks its client moves from one exchange to the next.
+ */
+class Exchange {
+  private readonly requestId: string | number;
+  private readonly stopHeartbeat: () => void;
+
+  constructor(
+    extra: Extra,
+    private readonly calls: InflightCalls,
+    private readonly child: RunContext,
+    readonly progress: RequestProgress,
+    beat: (p: RequestProgress) => () => void,
+  ) {
+    this.requestId = extra.mcpReq.id;
+    this.stopHeartbeat = beat(progress);
+    if (!extra.mcpReq.signal.aborted) calls.set(this.requestId, child);
+  }
+
+  /** The exchange is over (answered, or the call ended): no more heartbeat or progress on it; its request no longer holds the call. */
+  end(): void {
+    this.stopHeartbeat();
+    this.progress.end();
+    if (this.calls.get(this.requestId) === this.child) this.calls.delete(this.requestId);
+  }
+}
+
+/** A 2026-07-28 retry: the suspended call its `requestState` names takes this exchange over (a bad state rejects with a JSON-RPC -32602 naming why). */
+function resumeCall(suspended: SuspendedCalls, name: string, args: Record<string, unknown>, extra: Extra, calls: InflightCalls): Promise<CallToolResult> {
+  return new Promise<CallToolResult>((resolve) => {
+    const call = suspended.open(extra.mcpReq.requestState(), suspended.binding(name, args, extra));
+    call.resume(extra, calls, resolve as (r: unknown) => void);
+  });
 }
 
 /** `{ toolUseId }` from the request's `_meta` (`claudecode/toolUseId`, as the Claude CLI sends it), or nothing. */
