@@ -82,7 +82,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     await session.connect(transport, { signal, timeout: recipe.timeout });
   } catch (err) {
     const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
-    const detail = exit ?? httpStatusNote(sdk, err) ?? versionNote(err, protocol);
+    const detail = exit ?? authNote(sdk, err) ?? httpStatusNote(sdk, err) ?? versionNote(err, protocol);
     await session.close().catch(() => {});
     await transport.close().catch(() => {});
     if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;
@@ -100,6 +100,11 @@ function httpStatusNote(sdk: ClientSdk, err: unknown): string | undefined {
   const status = httpStatus(sdk, err);
   if (status === undefined || status < 100) return undefined;
   return status === 401 || status === 403 ? `HTTP ${status}: check the Authorization header` : `HTTP ${status}`;
+}
+
+/** The OAuth provider (the shipped one or the app's own) could not authorize: the SDK's `UnauthorizedError`, the app's copy of it included. */
+function authNote(sdk: ClientSdk, err: unknown): string | undefined {
+  return err instanceof sdk.UnauthorizedError ? "not authorized: the server's OAuth provider has no usable login; log in again" : undefined;
 }
 
 /** The HTTP status an SDK HTTP error carries, when it is one. */
