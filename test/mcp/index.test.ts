@@ -74,6 +74,7 @@ it("arc-agentkit/mcp runtime exports, sorted", () => {
     "mcpToolsToken",
     "oauthProvider",
     "promptText",
+    "type ProtocolChoice",
     "qualifiedName",
     "remote",
     "resourceText",

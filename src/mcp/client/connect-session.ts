@@ -116,8 +116,8 @@ export function httpStatus(sdk: ClientSdk, err: unknown): number | undefined {
 function versionNote(err: unknown, protocol: ProtocolChoice): string | undefined {
   const supported = supportedVersions(err);
   if (!supported) return undefined;
-  const asked = protocol === "auto" ? "any version this client speaks" : protocol;
-  return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)} (${asked}); open it with protocol "auto"${supported.includes("2026-07-28") ? ' or "2026-07-28"' : ""}`;
+  const fix = protocol === "auto" ? "" : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
+  return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)}${fix}`;
 }
 
 /** The versions a refusing server listed (`data.supported` of a -32022, or the same in an HTTP error body), searched down the cause chain. */

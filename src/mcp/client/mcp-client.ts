@@ -210,6 +210,18 @@ export class MCPClient implements AsyncDisposable {
     return this.current;
   }
 
+  /**
+   * The protocol version the session speaks: `"2026-07-28"` with a server
+   * that answered `server/discover`, the 2025 version `initialize` agreed on
+   * otherwise (see `ProtocolChoice`). A respawn or re-initialization may
+   * change it.
+   *
+   * @throws McpNotEnteredError after `close()`.
+   */
+  get protocolVersion(): string | undefined {
+    return this.session.getNegotiatedProtocolVersion();
+  }
+
   /** True between a successful `open()` and `close()`. */
   get isOpen(): boolean {
     return this.current !== undefined;
