@@ -2,7 +2,8 @@
  * @module test/mcp-client/modern-era.test
  * Both protocol eras with the default options (`protocol: "auto"`): servers
  * that speak only 2026-07-28 (SDK v2 `createMcpHandler` / `serveStdio` with
- * `legacy: "reject"`, real processes, HTTP behind a bearer) and 2025-only
+ * `legacy: "reject"`, Mastra 2.0's server; real processes, HTTP behind a
+ * bearer) and 2025-only
  * servers (SDK v1 fixtures, server-everything, server-filesystem) each open,
  * list, call, read and render a prompt, `protocolVersion` asserted; a client
  * pinned to 2025-11-25 fails against a modern-only server naming both
@@ -47,6 +48,10 @@ describe("modern-only servers (2026-07-28), default options", () => {
 
   it("SDK v2 createMcpHandler with legacy 'reject' over HTTP, behind a bearer", async () => {
     expect(await roundTrip(modernHttp())).toBe("2026-07-28");
+  });
+
+  it("Mastra 2.0's MCPServer (@mastra/mcp 2.0.0, startStdio), spawned over stdio", async () => {
+    expect(await roundTrip(new StdioServer({ command: NODE, args: [fixture("mastra-stdio-server.mjs")] }))).toBe("2026-07-28");
   });
 
   it.each([

@@ -18,9 +18,6 @@ import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { name: string; version: string };
 
-/** How long a stdio server may leave the `server/discover` probe unanswered before it is taken as a 2025 server. */
-export const STDIO_PROBE_MS = 5_000;
-
 /** What a session is made with (fixed for the client's life). */
 export interface SessionRecipe {
   /** The client SDK, as `clientSdk()` loaded it. */
@@ -60,12 +57,14 @@ export async function connectSession(recipe: SessionRecipe, signal?: AbortSignal
   }
 }
 
-/** The SDK's negotiation options for a `protocol` choice over `server`. */
-export function negotiation(protocol: ProtocolChoice, server: McpServerConfig, timeout: number | undefined): VersionNegotiationOptions {
+/** The SDK's negotiation options for a `protocol` choice. */
+export function negotiation(protocol: ProtocolChoice): VersionNegotiationOptions {
   if (protocol === "2025-11-25") return { mode: "legacy" };
   if (protocol === "2026-07-28") return { mode: { pin: "2026-07-28" } };
-  // On a pipe, a 2025 server may never answer an unknown request: do not wait the whole request timeout for it.
-  return server instanceof StdioServer ? { mode: "auto", probe: { timeoutMs: Math.min(timeout ?? STDIO_PROBE_MS, STDIO_PROBE_MS) } } : { mode: "auto" };
+  // The probe waits the whole request timeout: a server still starting (npx,
+  // a heavy import) must not be taken for a 2025 one. A stdio server that
+  // never answers it is then opened with initialize (the SDK's rule for pipes).
+  return { mode: "auto" };
 }
 
 async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, signal: AbortSignal | undefined): Promise<Connected> {
@@ -73,7 +72,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   const transport: Transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : httpTransport(sdk, server);
   const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
     capabilities: answers ? runCapabilities() : {},
-    versionNegotiation: negotiation(protocol, server, recipe.timeout),
+    versionNegotiation: negotiation(protocol),
   });
   answers?.install(session, sdk);
   session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
@@ -82,7 +81,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     await session.connect(transport, { signal, timeout: recipe.timeout });
   } catch (err) {
     const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
-    const detail = exit ?? authNote(sdk, err) ?? httpStatusNote(sdk, err) ?? versionNote(err, protocol);
+    const detail = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? httpStatusNote(sdk, err);
     await session.close().catch(() => {});
     await transport.close().catch(() => {});
     if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;

@@ -24,7 +24,8 @@ export type StderrMode = "pipe" | "inherit";
  *   this client spawned (no throwaway sibling process, unlike the SDK's own
  *   stdio transport, so its process group and stderr tail hold); a server
  *   that exits on the probe instead of answering it is spawned once more and
- *   opened with `initialize`.
+ *   opened with `initialize`, and one that leaves it unanswered for the
+ *   request timeout (60 s by default) is opened with `initialize` then.
  * - `"2026-07-28"`: that revision only; a server that does not offer it fails to open.
  * - `"2025-11-25"`: the 2025 `initialize` handshake only, no probe (what a
  *   2025 client sends, byte for byte); a server that speaks only 2026-07-28
