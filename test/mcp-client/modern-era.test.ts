@@ -98,3 +98,22 @@ describe("2025-only servers, default options", () => {
     }
   });
 });
+
+describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the client's 30 s otherwise", () => {
+  const names = async (client: MCPClient) => (await client.listTools()).map((t) => t.name);
+
+  it("ttlMs 0 (what an SDK v2 server sends without a hint): a tool added at run time is listed at once", async () => {
+    await using client = await MCPClient.open(modernStdio());
+    expect(await names(client)).not.toContain("extra_1");
+    await client.callTool("grow", {});
+    expect(await names(client)).toContain("extra_1");
+  });
+
+  it("ttlMs 60 s: the listing is served from the cache (for the client's 30 s at most) until forceRefresh", async () => {
+    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("modern-stdio-server.mjs")], env: { MODERN_TTL_MS: "60000" } }));
+    expect(await names(client)).not.toContain("extra_1");
+    await client.callTool("grow", {});
+    expect(await names(client)).not.toContain("extra_1");
+    expect((await client.listTools({ forceRefresh: true })).map((t) => t.name)).toContain("extra_1");
+  });
+});

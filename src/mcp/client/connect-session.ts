@@ -76,16 +76,23 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   });
   answers?.install(session, sdk);
   session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
+  // The SDK's version probe does not watch the connect signal (2.4.0): an
+  // abort closes the transport, which ends the probe (and initialize) at once.
+  const onAbort = (): void => void transport.close().catch(() => {});
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     signal?.throwIfAborted();
     await session.connect(transport, { signal, timeout: recipe.timeout });
-  } catch (err) {
-    const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
+  } catch (caught) {
+    const err: unknown = signal?.aborted ? signal.reason : caught;
+    const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
     const detail = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? httpStatusNote(sdk, err);
     await session.close().catch(() => {});
     await transport.close().catch(() => {});
     if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;
     throw new McpConnectError(String(server), stderrTail(transport), err, detail, exit !== undefined);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
   return { session, transport };
 }

@@ -19,6 +19,7 @@ import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./serve
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
 import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
+import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -103,7 +104,13 @@ export interface CallToolOptions {
   readonly timeoutMs?: number;
 }
 
-type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string };
+type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };
+
+/** The TTL each listing's server sent with it (2026-07-28 `ttlMs`), by the frozen list it came with. */
+const serverTtl = new WeakMap<object, number>();
+
+/** A listing's own TTL: what its server sent (`ttlMs`), if any. */
+const listingTtl = (list: object): number | undefined => serverTtl.get(list);
 
 /**
  * One connection to one MCP server. Open with `MCPClient.open(server)` — it
@@ -129,8 +136,10 @@ export class MCPClient implements AsyncDisposable {
   private readonly tools: TtlCache<readonly SdkTool[]>;
   private readonly resources: TtlCache<readonly Resource[]>;
   private readonly outputs: ToolOutputChecks;
+  /** The session's state (see session-state.ts); changed only by `move()`. */
+  private state: SessionState = "open";
+  /** The teardown close() started (shared by concurrent callers). */
   private closing?: Promise<void>;
-  private lost = false;
   private readonly answers: ServerRequests;
   /** Opened with `ctx` or `roots`: the client declared elicitation, sampling and roots. */
   private readonly answering: boolean;
@@ -156,8 +165,9 @@ export class MCPClient implements AsyncDisposable {
     this.transport = transport;
     this.requestTimeoutMs = recipe.timeout;
     const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-    this.tools = new TtlCache(ttl);
-    this.resources = new TtlCache(ttl);
+    // A server's ttlMs (2026-07-28) shortens the client's TTL for its listing; servers that send none get the client's.
+    this.tools = new TtlCache<readonly SdkTool[]>(ttl, undefined, listingTtl);
+    this.resources = new TtlCache<readonly Resource[]>(ttl, undefined, listingTtl);
     this.restartPolicy = options.restart ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 } : undefined;
     this.watch(session);
   }
@@ -166,11 +176,37 @@ export class MCPClient implements AsyncDisposable {
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
-      this.lost = true;
+      this.move("peer-closed");
+      if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(() => {});
+    };
+  }
+
+  /** Apply `event` to the session state (session-state.ts) and carry out its effect. */
+  private move(event: SessionEvent): void {
+    const { state, effect } = nextSession(this.state, event);
+    this.state = state;
+    if (effect !== "none") {
       this.tools.clear();
       this.resources.clear();
-      if (this.restartPolicy && !this.closing) this.renewing ??= this.respawn().finally(() => (this.renewing = undefined));
-    };
+    }
+  }
+
+  /**
+   * The one renew path, for a respawn and a re-initialization alike: one
+   * renewal at a time, shared by every caller while it runs; requests wait
+   * for it (live()). `attempts` puts a new session in place (`renewed`) or
+   * fails (`renew-failed`: the session stays lost).
+   */
+  private renew(attempts: () => Promise<void>): Promise<void> {
+    return (this.renewing ??= (async () => {
+      this.move("renew");
+      try {
+        await attempts();
+      } finally {
+        this.move("renew-failed"); // a no-op once renewed (open)
+        this.renewing = undefined;
+      }
+    })());
   }
 
   /**
@@ -255,7 +291,7 @@ export class MCPClient implements AsyncDisposable {
     // only a listing it aggregated; the checks are ours, from every page (see tool-output.ts).
     const all = await this.listAll("tools/list", first, async (session, cursor) => {
       const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
-      return { items: r.tools, nextCursor: r.nextCursor };
+      return { items: r.tools, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
     });
     this.outputs.learn(all);
     return all;
@@ -273,7 +309,7 @@ export class MCPClient implements AsyncDisposable {
       async () =>
         this.listAll("resources/list", await this.live(), async (session, cursor) => {
           const r = await session.request({ method: "resources/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
-          return { items: r.resources, nextCursor: r.nextCursor };
+          return { items: r.resources, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
         }),
       options.forceRefresh,
     );
@@ -395,8 +431,7 @@ export class MCPClient implements AsyncDisposable {
     if (!this.closing) {
       const session = this.current;
       this.current = undefined;
-      this.tools.clear();
-      this.resources.clear();
+      this.move("close");
       this.wake?.();
       this.closing = (async () => {
         try {
@@ -405,6 +440,7 @@ export class MCPClient implements AsyncDisposable {
         } finally {
           await this.transport.close();
           await Promise.allSettled([...this.retired]);
+          this.move("closed");
         }
       })();
     }
@@ -432,7 +468,7 @@ export class MCPClient implements AsyncDisposable {
   /** Replace `from` with a new session (once, shared by everyone who saw `from` fail). */
   private reinitialize(from: Client): Promise<void> {
     if (this.current !== from) return this.renewing ?? Promise.resolve();
-    return (this.renewing ??= this.replaceSession().finally(() => (this.renewing = undefined)));
+    return this.renew(() => this.replaceSession());
   }
 
   /** A tools/call hit a lost session: re-initialize (so the client is usable), then report it; the call is not retried. */
@@ -448,7 +484,7 @@ export class MCPClient implements AsyncDisposable {
   /** Connect a new session and put it in place of the current one; the old one is closed in the background (awaited by close()). */
   private async replaceSession(): Promise<void> {
     const { session, transport } = await connectSession(this.recipe);
-    if (this.closing || !this.current) {
+    if (!isUsable(this.state) || !this.current) {
       await session.close().catch(() => {});
       await transport.close().catch(() => {});
       return;
@@ -457,9 +493,7 @@ export class MCPClient implements AsyncDisposable {
     const oldTransport = this.transport;
     this.current = session;
     this.transport = transport;
-    this.lost = false;
-    this.tools.clear();
-    this.resources.clear();
+    this.move("renewed");
     this.watch(session);
     const retired = (async () => {
       await old.close().catch(() => {});
@@ -474,7 +508,7 @@ export class MCPClient implements AsyncDisposable {
     const policy = this.restartPolicy!;
     const reason = exitNote(this.transport) ?? "the connection closed";
     const server = String(this.server);
-    while (this.restarts < policy.maxRestarts && !this.closing) {
+    while (this.restarts < policy.maxRestarts && isUsable(this.state)) {
       const attempt = ++this.restarts;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, policy.backoffMs * 2 ** (attempt - 1));
@@ -484,7 +518,7 @@ export class MCPClient implements AsyncDisposable {
         };
       });
       this.wake = undefined;
-      if (this.closing) return;
+      if (!isUsable(this.state)) return;
       try {
         await this.replaceSession();
         const tools = await this.tools.get(() => this.fetchTools(this.session), true);
@@ -527,9 +561,11 @@ export class MCPClient implements AsyncDisposable {
     const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    let ttl: number | undefined;
     try {
       for (let n = 0; ; n++) {
         const p = await page(session, cursor);
+        if (n === 0 && typeof p.ttlMs === "number" && Number.isFinite(p.ttlMs)) ttl = Math.max(0, p.ttlMs);
         items.push(...p.items);
         cursor = p.nextCursor;
         if (cursor === undefined) break;
@@ -539,15 +575,18 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       throw this.failure(method, err);
     }
-    return deepFreeze(items);
+    const list = deepFreeze(items);
+    if (ttl !== undefined) serverTtl.set(list, ttl);
+    return list;
   }
 
   private failure(request: string, err: unknown): Error {
     if (err instanceof AgentkitError) return err;
     const rpcCode = err instanceof this.sdk.ProtocolError ? err.code : undefined;
     let hint = "";
-    if (!this.current) hint = "The client was closed while the request was in flight";
-    else if (this.lost) {
+    if (!isUsable(this.state)) hint = "The client was closed while the request was in flight";
+    // lost, or being respawned after the process died (HTTP re-initialization is not a lost connection)
+    else if (this.state === "lost" || (this.state === "renewing" && exitNote(this.transport) !== undefined)) {
       const exit = exitNote(this.transport);
       const tail = stderrTail(this.transport);
       const next = this.restartPolicy && this.restarts < this.restartPolicy.maxRestarts ? "it is being restarted (restart option): call again" : "open a new MCPClient";
