@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunContext, type Asker, type Elicitation } from "../../src/index.js";
 import { MCPClient, McpConnectError, StdioServer, StreamableHttpServer, type ProtocolChoice } from "../../src/mcp/index.js";
 import { EVERYTHING, FILESYSTEM, NODE, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
 
@@ -115,5 +116,24 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
     await client.callTool("grow", {});
     expect(await names(client)).not.toContain("extra_1");
     expect((await client.listTools({ forceRefresh: true })).map((t) => t.name)).toContain("extra_1");
+  });
+});
+
+describe("multi-round-trip input_required (2026-07-28) is answered by the run's Asker", () => {
+  it.each([
+    ["stdio", () => modernStdio()],
+    ["HTTP", () => modernHttp()],
+  ])("a tool on the modern-only %s server asks, the Asker answers, the call completes with the answer", async (_kind, server) => {
+    const asked: Elicitation[] = [];
+    const asker: Asker = {
+      ask: async (q) => {
+        asked.push(q);
+        return { kind: "approve", value: { color: "teal" } };
+      },
+    };
+    await using client = await MCPClient.open(server(), { ctx: new RunContext({ asker }) });
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(text(await client.callTool("ask", {}))).toBe("color=teal");
+    expect(asked.map((q) => q.question)).toEqual(["Pick a color"]);
   });
 });
