@@ -14,8 +14,11 @@ function agentkitCode(err: unknown): string | undefined {
   return err instanceof AgentkitError ? err.code : undefined;
 }
 
-/** JSON-RPC `RequestTimeout` (the SDK's `ErrorCode.RequestTimeout`). */
+/** JSON-RPC `RequestTimeout` (SDK 1.x's `ErrorCode.RequestTimeout`). */
 const RPC_REQUEST_TIMEOUT = -32001;
+/** SDK 2.x's `SdkErrorCode.RequestTimeout`. */
+const SDK_REQUEST_TIMEOUT = "REQUEST_TIMEOUT";
+const TIMEOUT_CODES: readonly unknown[] = [RPC_REQUEST_TIMEOUT, SDK_REQUEST_TIMEOUT, "ETIMEDOUT"];
 
 /** What `explainFailure` needs to know about the command that failed. */
 export interface FailureContext {
@@ -47,10 +50,12 @@ function chain(err: unknown): unknown[] {
 
 function httpStatus(errs: unknown[]): number | undefined {
   for (const e of errs) {
-    // The SDK's StreamableHTTPError carries the HTTP status as its numeric `code`
-    // (JSON-RPC codes are negative, so the two never meet).
-    const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
-    if (typeof code === "number" && code >= 400 && code < 600) return code;
+    // SDK 2.x errors carry the HTTP status as `status` or `data.status`; SDK
+    // 1.x's StreamableHTTPError as its numeric `code` (JSON-RPC codes are
+    // negative, so the two never meet).
+    if (!(e instanceof Error)) continue;
+    const { code, status, data } = e as { code?: unknown; status?: unknown; data?: { status?: unknown } };
+    for (const n of [status, data?.status, code]) if (typeof n === "number" && n >= 400 && n < 600) return n;
   }
   return undefined;
 }
@@ -59,7 +64,7 @@ function isTimeout(errs: unknown[]): boolean {
   return errs.some(
     (e) =>
       (e instanceof DOMException && e.code === DOMException.TIMEOUT_ERR) ||
-      (e instanceof Error && ((e as { code?: unknown }).code === RPC_REQUEST_TIMEOUT || (e as { code?: unknown }).code === "ETIMEDOUT")),
+      (e instanceof Error && TIMEOUT_CODES.includes((e as { code?: unknown }).code)),
   );
 }
 

@@ -89,7 +89,7 @@ describe("agentkit inspect / call: the server", () => {
     const line = await oneLineFailure(["inspect", "--", "node", "-e", 'console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)'], 1);
     // The exit status is named when it is known by the time the connection drops (a race the client does not wait out).
     expect(line.replace(" (the server process exited with code 3)", "")).toBe(
-      `agentkit inspect: stdio server 'node -e console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)' failed to start: MCP error -32000: Connection closed; its stderr ended with: loading config ⏎ fatal: DATABASE_URL is not set`,
+      `agentkit inspect: stdio server 'node -e console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)' failed to start: Connection closed; its stderr ended with: loading config ⏎ fatal: DATABASE_URL is not set`,
     );
   });
 

@@ -4,16 +4,12 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Client, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
-import { isMcpError, sdkAjv, sdkTypes } from "../sdk.js";
-import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
@@ -23,6 +19,8 @@ import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./serve
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
 import { endRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
+import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
+import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -125,7 +123,13 @@ export interface CallProgress {
   readonly message?: string;
 }
 
-type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string };
+type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };
+
+/** The TTL each listing's server sent with it (2026-07-28 `ttlMs`), by the frozen list it came with. */
+const serverTtl = new WeakMap<object, number>();
+
+/** A listing's own TTL: what its server sent (`ttlMs`), if any. */
+const listingTtl = (list: object): number | undefined => serverTtl.get(list);
 
 /**
  * One connection to one MCP server. Open with `MCPClient.open(server)` — it
@@ -151,8 +155,10 @@ export class MCPClient implements AsyncDisposable {
   private readonly tools: TtlCache<readonly SdkTool[]>;
   private readonly resources: TtlCache<readonly Resource[]>;
   private readonly outputs: ToolOutputChecks;
+  /** The session's state (see session-state.ts); changed only by `move()`. */
+  private state: SessionState = "open";
+  /** The teardown close() started (shared by concurrent callers). */
   private closing?: Promise<void>;
-  private lost = false;
   private readonly answers: ServerRequests;
   /** Opened with `ctx` or `roots`: the client declared elicitation, sampling and roots. */
   private readonly answering: boolean;
@@ -167,19 +173,20 @@ export class MCPClient implements AsyncDisposable {
   /** Ends a respawn's backoff wait early (close()). */
   private wake?: () => void;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests) {
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
     this.recipe = recipe;
     this.answers = answers;
     this.ctx = options.ctx;
     this.answering = options.ctx !== undefined || options.roots !== undefined;
-    this.outputs = new ToolOutputChecks(recipe.validator);
+    this.outputs = outputs;
     this.current = session;
     this.transport = transport;
     this.requestTimeoutMs = recipe.timeout;
     const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
-    this.tools = new TtlCache(ttl);
-    this.resources = new TtlCache(ttl);
+    // A server's ttlMs (2026-07-28) shortens the client's TTL for its listing; servers that send none get the client's.
+    this.tools = new TtlCache<readonly SdkTool[]>(ttl, undefined, listingTtl);
+    this.resources = new TtlCache<readonly Resource[]>(ttl, undefined, listingTtl);
     this.restartPolicy = options.restart ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 } : undefined;
     this.watch(session);
   }
@@ -188,11 +195,37 @@ export class MCPClient implements AsyncDisposable {
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
-      this.lost = true;
+      this.move("peer-closed");
+      if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(() => {});
+    };
+  }
+
+  /** Apply `event` to the session state (session-state.ts) and carry out its effect. */
+  private move(event: SessionEvent): void {
+    const { state, effect } = nextSession(this.state, event);
+    this.state = state;
+    if (effect !== "none") {
       this.tools.clear();
       this.resources.clear();
-      if (this.restartPolicy && !this.closing) this.renewing ??= this.respawn().finally(() => (this.renewing = undefined));
-    };
+    }
+  }
+
+  /**
+   * The one renew path, for a respawn and a re-initialization alike: one
+   * renewal at a time, shared by every caller while it runs; requests wait
+   * for it (live()). `attempts` puts a new session in place (`renewed`) or
+   * fails (`renew-failed`: the session stays lost).
+   */
+  private renew(attempts: () => Promise<void>): Promise<void> {
+    return (this.renewing ??= (async () => {
+      this.move("renew");
+      try {
+        await attempts();
+      } finally {
+        this.move("renew-failed"); // a no-op once renewed (open)
+        this.renewing = undefined;
+      }
+    })());
   }
 
   /**
@@ -213,12 +246,13 @@ export class MCPClient implements AsyncDisposable {
     checkRestart(server, options.restart);
     // One validator provider, shared with the session (whose own output checks
     // see no listed tools: see listTools()).
-    const validator = new sdkAjv.AjvJsonSchemaValidator();
     const answering = options.ctx !== undefined || options.roots !== undefined;
     const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"), checkLimits(options, "MCPClient.open"));
-    const recipe: SessionRecipe = { server, clientInfo: options.clientInfo, validator, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
+    // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
+    const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
+    const recipe: SessionRecipe = { sdk, server, clientInfo: options.clientInfo, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
     const { session, transport } = await connectSession(recipe, options.signal);
-    return new MCPClient(recipe, session, transport, options, answers);
+    return new MCPClient(recipe, session, transport, options, answers, new ToolOutputChecks(validator, sdk));
   }
 
   /**
@@ -229,6 +263,18 @@ export class MCPClient implements AsyncDisposable {
   get session(): Client {
     if (!this.current) throw new McpNotEnteredError();
     return this.current;
+  }
+
+  /**
+   * The protocol version the session speaks: `"2026-07-28"` with a server
+   * that answered `server/discover`, the 2025 version `initialize` agreed on
+   * otherwise (see `ProtocolChoice`). A respawn or re-initialization may
+   * change it.
+   *
+   * @throws McpNotEnteredError after `close()`.
+   */
+  get protocolVersion(): string | undefined {
+    return this.session.getNegotiatedProtocolVersion();
   }
 
   /** True between a successful `open()` and `close()`. */
@@ -259,12 +305,12 @@ export class MCPClient implements AsyncDisposable {
   }
 
   private async fetchTools(first: Client): Promise<readonly SdkTool[]> {
-    // Listed with the plain request, not session.listTools(): that one keeps
-    // output-schema validators for the last page only (SDK 1.32.2), so the
-    // checks are ours, made from every page (see tool-output.ts).
+    // Listed page by page with plain requests, not session.listTools(): its
+    // walk ends quietly on a repeated cursor, and its output checks cover
+    // only a listing it aggregated; the checks are ours, from every page (see tool-output.ts).
     const all = await this.listAll("tools/list", first, async (session, cursor) => {
-      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, sdkTypes.ListToolsResultSchema, this.requestOptions());
-      return { items: r.tools, nextCursor: r.nextCursor };
+      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
+      return { items: r.tools, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
     });
     this.outputs.learn(all);
     return all;
@@ -281,8 +327,8 @@ export class MCPClient implements AsyncDisposable {
     const resources = await this.resources.get(
       async () =>
         this.listAll("resources/list", await this.live(), async (session, cursor) => {
-          const r = await session.listResources(cursor === undefined ? undefined : { cursor }, this.requestOptions());
-          return { items: r.resources, nextCursor: r.nextCursor };
+          const r = await session.request({ method: "resources/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
+          return { items: r.resources, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
         }),
       options.forceRefresh,
     );
@@ -297,7 +343,7 @@ export class MCPClient implements AsyncDisposable {
   async listPrompts(): Promise<SdkPrompt[]> {
     return [
       ...(await this.listAll("prompts/list", await this.live(), async (session, cursor) => {
-        const r = await session.listPrompts(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+        const r = await session.request({ method: "prompts/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
         return { items: r.prompts, nextCursor: r.nextCursor };
       })),
     ];
@@ -320,18 +366,10 @@ export class MCPClient implements AsyncDisposable {
     const { ctx, signal } = options;
     ctx?.checkCancelled();
     if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
-    // A fresh handle per call, linked to the run (and the caller's signal) by
-    // callbacks removed when the call settles: the SDK adds an abort listener
-    // to the signal it is given and never removes it, so the run's own signal
-    // would collect one per call (see sdk-reach.ts for why not an AbortController).
-    const call = ctx || signal ? new CallSignal() : undefined;
-    const offCtx = ctx?.onCancel((reason) => call!.abort(reason));
-    let offSignal: (() => void) | undefined;
-    if (signal) {
-      const onAbort = (): void => call!.abort(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      offSignal = () => signal.removeEventListener("abort", onAbort);
-    }
+    // The SDK (2.x) removes the abort listener it adds when the call settles
+    // (test/mcp-client/sdk-reach.test.ts checks it), so the run's own signal
+    // is handed over as it is; only a call with two signals gets its own.
+    const { call, unlink } = callSignal(ctx, signal);
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     // A traced run (arc-agentkit/otel) sends its trace context in _meta (SEP-414).
     const traced = outgoingRequest(ctx, { method: "tools/call", server: String(this.server), name });
@@ -339,7 +377,7 @@ export class MCPClient implements AsyncDisposable {
     try {
       this.outputs.checkCall(name);
       const progress = options.onProgress ? { onprogress: options.onProgress } : {};
-      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, undefined, { signal: call?.asSignal(), timeout, ...progress })) as CallToolResult;
+      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, { signal: call, timeout, ...progress })) as CallToolResult;
       this.outputs.checkResult(name, result);
       ok = result.isError !== true;
       return result;
@@ -350,12 +388,11 @@ export class MCPClient implements AsyncDisposable {
           call.reason,
         );
       }
-      if (isSessionGone(err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
+      if (isSessionGone(this.sdk, err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
       endRequest(traced, ok);
-      offCtx?.();
-      offSignal?.();
+      unlink?.();
     }
   }
 
@@ -419,8 +456,7 @@ export class MCPClient implements AsyncDisposable {
     if (!this.closing) {
       const session = this.current;
       this.current = undefined;
-      this.tools.clear();
-      this.resources.clear();
+      this.move("close");
       this.wake?.();
       this.closing = (async () => {
         try {
@@ -429,6 +465,7 @@ export class MCPClient implements AsyncDisposable {
         } finally {
           await this.transport.close();
           await Promise.allSettled([...this.retired]);
+          this.move("closed");
         }
       })();
     }
@@ -448,10 +485,15 @@ export class MCPClient implements AsyncDisposable {
     return this.session;
   }
 
+  /** The client SDK this client was opened with. */
+  private get sdk(): ClientSdk {
+    return this.recipe.sdk;
+  }
+
   /** Replace `from` with a new session (once, shared by everyone who saw `from` fail). */
   private reinitialize(from: Client): Promise<void> {
     if (this.current !== from) return this.renewing ?? Promise.resolve();
-    return (this.renewing ??= this.replaceSession().finally(() => (this.renewing = undefined)));
+    return this.renew(() => this.replaceSession());
   }
 
   /** A tools/call hit a lost session: re-initialize (so the client is usable), then report it; the call is not retried. */
@@ -467,7 +509,7 @@ export class MCPClient implements AsyncDisposable {
   /** Connect a new session and put it in place of the current one; the old one is closed in the background (awaited by close()). */
   private async replaceSession(): Promise<void> {
     const { session, transport } = await connectSession(this.recipe);
-    if (this.closing || !this.current) {
+    if (!isUsable(this.state) || !this.current) {
       await session.close().catch(() => {});
       await transport.close().catch(() => {});
       return;
@@ -476,9 +518,7 @@ export class MCPClient implements AsyncDisposable {
     const oldTransport = this.transport;
     this.current = session;
     this.transport = transport;
-    this.lost = false;
-    this.tools.clear();
-    this.resources.clear();
+    this.move("renewed");
     this.watch(session);
     const retired = (async () => {
       await old.close().catch(() => {});
@@ -493,7 +533,7 @@ export class MCPClient implements AsyncDisposable {
     const policy = this.restartPolicy!;
     const reason = exitNote(this.transport) ?? "the connection closed";
     const server = String(this.server);
-    while (this.restarts < policy.maxRestarts && !this.closing) {
+    while (this.restarts < policy.maxRestarts && isUsable(this.state)) {
       const attempt = ++this.restarts;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, policy.backoffMs * 2 ** (attempt - 1));
@@ -503,7 +543,7 @@ export class MCPClient implements AsyncDisposable {
         };
       });
       this.wake = undefined;
-      if (this.closing) return;
+      if (!isUsable(this.state)) return;
       try {
         await this.replaceSession();
         const tools = await this.tools.get(() => this.fetchTools(this.session), true);
@@ -527,7 +567,7 @@ export class MCPClient implements AsyncDisposable {
     try {
       return await this.pages(method, session, page);
     } catch (err) {
-      if (!isSessionGone(causeOf(err))) throw err;
+      if (!isSessionGone(this.sdk, causeOf(err))) throw err;
       try {
         await this.reinitialize(session);
       } catch (again) {
@@ -536,7 +576,7 @@ export class MCPClient implements AsyncDisposable {
       try {
         return await this.pages(method, this.session, page);
       } catch (retry) {
-        if (!isSessionGone(causeOf(retry))) throw retry;
+        if (!isSessionGone(this.sdk, causeOf(retry))) throw retry;
         throw new McpSessionLostError(method, String(this.server), causeOf(retry), false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
       }
     }
@@ -546,9 +586,11 @@ export class MCPClient implements AsyncDisposable {
     const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    let ttl: number | undefined;
     try {
       for (let n = 0; ; n++) {
         const p = await page(session, cursor);
+        if (n === 0 && typeof p.ttlMs === "number" && Number.isFinite(p.ttlMs)) ttl = Math.max(0, p.ttlMs);
         items.push(...p.items);
         cursor = p.nextCursor;
         if (cursor === undefined) break;
@@ -558,15 +600,18 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       throw this.failure(method, err);
     }
-    return deepFreeze(items);
+    const list = deepFreeze(items);
+    if (ttl !== undefined) serverTtl.set(list, ttl);
+    return list;
   }
 
   private failure(request: string, err: unknown): Error {
     if (err instanceof AgentkitError) return err;
-    const rpcCode = isMcpError(err) ? err.code : undefined;
+    const rpcCode = err instanceof this.sdk.ProtocolError ? err.code : undefined;
     let hint = "";
-    if (!this.current) hint = "The client was closed while the request was in flight";
-    else if (this.lost) {
+    if (!isUsable(this.state)) hint = "The client was closed while the request was in flight";
+    // lost, or being respawned after the process died (HTTP re-initialization is not a lost connection)
+    else if (this.state === "lost" || (this.state === "renewing" && exitNote(this.transport) !== undefined)) {
       const exit = exitNote(this.transport);
       const tail = stderrTail(this.transport);
       const next = this.restartPolicy && this.restarts < this.restartPolicy.maxRestarts ? "it is being restarted (restart option): call again" : "open a new MCPClient";
@@ -585,6 +630,27 @@ function normalise(server: McpServerConfig): McpServerConfig {
   if (kind === "stdio") return new StdioServer(server as StdioServer);
   if (kind === "http") return new StreamableHttpServer(server as StreamableHttpServer);
   throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
+}
+
+/**
+ * The signal a call hands the SDK: the run's or the caller's as it is, or,
+ * with both, a controller of its own aborted by either (linked by a run
+ * `onCancel` hook and one listener, both removed by `unlink` when the call
+ * settles).
+ */
+function callSignal(ctx: RunContext | undefined, given: AbortSignal | undefined): { call?: AbortSignal; unlink?: () => void } {
+  if (!ctx || !given) return { call: ctx?.signal ?? given };
+  const own = new AbortController();
+  const offRun = ctx.onCancel((reason) => own.abort(reason));
+  const fromGiven = (): void => own.abort(given.reason);
+  given.addEventListener("abort", fromGiven, { once: true });
+  return {
+    call: own.signal,
+    unlink: () => {
+      offRun();
+      given.removeEventListener("abort", fromGiven);
+    },
+  };
 }
 
 function causeOf(err: unknown): unknown {

@@ -12,7 +12,7 @@ import { OptionsError } from "../../errors/options.error.js";
  * and a load that was in flight when it ran does not repopulate the cache.
  */
 export class TtlCache<T> {
-  private entry?: { readonly value: T; readonly at: number };
+  private entry?: { readonly value: T; readonly at: number; readonly ttl: number };
   private inflight?: Promise<T>;
   private generation = 0;
 
@@ -20,6 +20,8 @@ export class TtlCache<T> {
     /** How long a loaded value is served, in ms. */
     readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
+    /** A value's own TTL (e.g. the one its server sent); `ttlMs` is the most it is kept. Default: `ttlMs` for every value. */
+    private readonly ttlOf: (value: T) => number | undefined = () => undefined,
   ) {
     if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new OptionsError("TtlCache", "ttlMs", `TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
   }
@@ -27,13 +29,13 @@ export class TtlCache<T> {
   /** The cached value if still fresh, else the result of `load()` (shared with concurrent callers unless `forceRefresh`). */
   get(load: () => Promise<T>, forceRefresh = false): Promise<T> {
     if (!forceRefresh) {
-      if (this.entry && this.now() - this.entry.at < this.ttlMs) return Promise.resolve(this.entry.value);
+      if (this.entry && this.now() - this.entry.at < this.entry.ttl) return Promise.resolve(this.entry.value);
       if (this.inflight) return this.inflight;
     }
     const gen = this.generation;
     const p = load().then(
       (value) => {
-        if (gen === this.generation) this.entry = { value, at: this.now() };
+        if (gen === this.generation) this.entry = { value, at: this.now(), ttl: Math.min(this.ttlMs, this.ttlOf(value) ?? this.ttlMs) };
         return value;
       },
       (err: unknown) => {
