@@ -207,8 +207,8 @@ export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientT
         return await super.send(message, options);
       } catch (err) {
         if (!oauth || !(err instanceof sdkAuth.UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw err;
-        const code = await oauth.authorizationCode();
-        await oauth.exchange(() => this.finishAuth(code));
+        // SDK 1.x reads the code only (2.x: the whole redirect, so `iss` is checked).
+        await oauth.finishLogin(async (params) => void (params.get("code") && (await this.finishAuth(params.get("code")!))));
       }
     }
   }
