@@ -5,7 +5,7 @@
  * first `callTool`), spawning the same server script; close timed separately.
  */
 import { fileURLToPath } from "node:url";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { MCPClient, StdioServer } from "arc-agentkit/mcp";
 import { abba, medianRatio, roundRatios } from "../lib/abba.js";
 import { checkEcho, sdkStdioClient } from "../lib/callers.js";

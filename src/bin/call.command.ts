@@ -2,7 +2,7 @@
  * @module bin/call.command
  * `agentkit call <tool> --args '{...}'`: call one tool of an MCP server.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";

@@ -3,7 +3,7 @@
  * What `agentkit inspect` shows about a server: its tools as agentkit adapts
  * them, its resources and its prompts — as data (`--json`) and as text.
  */
-import type { Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt as SdkPrompt, Resource, Tool as SdkTool } from "@modelcontextprotocol/client";
 import type { MCPClient } from "../mcp/client/index.js";
 import { qualifiedName, sanitiseToolName } from "../wire/names.js";
 

@@ -11,7 +11,7 @@
 import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCP_PROMPT_VERSION, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpResourceMemory, McpSessionLostError, mcpResources, McpTool, mcpTools, NOT_ENTERED_MESSAGE, promptText, resourceText, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
-export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
+export type { CallToolOptions, ListOptions, MCPClientOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
 export {
   AgentkitOAuthProvider,
   CLIENT_ASSERTION_ALGORITHMS,

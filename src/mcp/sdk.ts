@@ -1,20 +1,18 @@
 /**
  * @module mcp/sdk
- * The one place the MCP SDK is loaded and express's presence is checked (the
+ * The one place the MCP SDK 1.x (the serving side, until it moves to
+ * `@modelcontextprotocol/server`) is loaded and express's presence is checked (the
  * listener loads express behind its own small module). ESM links every static
  * import before running any code, so a guard module alone cannot turn a
  * missing optional peer into a clear message; loading the peers through
  * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
  * from this module only (type-only imports of the SDK are fine: they are erased).
+ * The client loads its own SDK, `@modelcontextprotocol/client`, in
+ * `client/sdk-client.ts`.
  */
-import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
-import type * as StdioClientModule from "@modelcontextprotocol/sdk/client/stdio.js";
-import type * as HttpClientModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type * as AuthClientModule from "@modelcontextprotocol/sdk/client/auth.js";
 import type * as ServerModule from "@modelcontextprotocol/sdk/server/index.js";
 import type * as StdioServerModule from "@modelcontextprotocol/sdk/server/stdio.js";
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
 import { requirePeer, resolvePeer } from "../util/optional-peer.js";
 
@@ -38,23 +36,8 @@ function load<T>(id: string): T {
 // Fail at import time, naming the install line, when either peer is absent.
 for (const id of ["@modelcontextprotocol/sdk/types.js", "express"]) resolvePeer(id, (cause) => missing(id, cause));
 
-/** `Client` and friends (`@modelcontextprotocol/sdk/client/index.js`). */
-export const sdkClient = load<typeof ClientModule>("@modelcontextprotocol/sdk/client/index.js");
-/** `StdioClientTransport`, `getDefaultEnvironment`. */
-export const sdkStdioClient = load<typeof StdioClientModule>("@modelcontextprotocol/sdk/client/stdio.js");
-/** `StreamableHTTPClientTransport`, `StreamableHTTPError`. */
-export const sdkHttpClient = load<typeof HttpClientModule>("@modelcontextprotocol/sdk/client/streamableHttp.js");
-/** The client auth functions and `UnauthorizedError` (`@modelcontextprotocol/sdk/client/auth.js`). */
-export const sdkAuth = load<typeof AuthClientModule>("@modelcontextprotocol/sdk/client/auth.js");
 /** Request/result schemas, `McpError`, `ErrorCode`, `isInitializeRequest`, ... */
 export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/types.js");
-/**
- * `AjvJsonSchemaValidator`: the SDK's own JSON Schema validator provider (what its `Client` uses by default).
- * Typed through the SDK's validator interface, not its `validation/ajv` declarations: those do not
- * type-check under `skipLibCheck: false` (TS2709 on its Ajv namespace), and this file's types are published.
- */
-export const sdkAjv = load<{ AjvJsonSchemaValidator: new () => jsonSchemaValidator }>("@modelcontextprotocol/sdk/validation/ajv");
-
 /**
  * True for an `McpError` of any copy of the SDK: agentkit's, or the ES module
  * build an app imports itself, whose class is a different one (so

@@ -52,12 +52,12 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     const err = await MCPClient.open(config({ Authorization: "Bearer wrong" })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toBe(
-      `MCPClient could not open streamable HTTP server ${server.url}: Streamable HTTP error: Error POSTing to endpoint: {"error":"invalid_token"} (HTTP 401: check the Authorization header). Check the command/URL and credentials, then retry.`,
+      `MCPClient could not open streamable HTTP server ${server.url}: Version negotiation failed: the server requires authorization (HTTP 401) (HTTP 401: check the Authorization header). Check the command/URL and credentials, then retry.`,
     );
     const after = await httpStats(server);
     expect(after.openRequests).toBe(0);
     expect(after.sessions).toBe(before.sessions);
-    expect(after.http["POST /mcp"]).toBe((before.http["POST /mcp"] ?? 0) + 1); // one initialize, no retry
+    expect(after.http["POST /mcp"]).toBe((before.http["POST /mcp"] ?? 0) + 1); // one server/discover probe, no retry
     // Nothing keeps going in the background: no SSE GET, no reconnect, no DELETE.
     await new Promise((r) => setTimeout(r, 1500));
     const mcpTraffic = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== "GET /stats"));
@@ -68,7 +68,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     const hang = new StreamableHttpServer({ url: new URL("/mcp-hang", server.url), timeoutMs: 300 });
     const err = await MCPClient.open(hang).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
-    expect((err as Error).message).toMatch(/^MCPClient could not open streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp-hang: MCP error -32001: Request timed out\./);
+    expect((err as Error).message).toMatch(/^MCPClient could not open streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp-hang: Version negotiation probe timed out after 300ms\./);
     expect((await eventually(() => httpStats(server), (s) => s.openRequests === 0)).openRequests).toBe(0);
   });
 

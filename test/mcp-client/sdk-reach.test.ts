@@ -1,51 +1,39 @@
 /**
  * @module test/mcp-client/sdk-reach.test
- * The two places the package relies on how the installed SDK works inside
- * (src/mcp/sdk-reach.ts), checked against that SDK — the one `src/mcp/sdk.ts`
- * loads. Each test fails, naming what changed, when an SDK uses them
- * differently: then the reach must follow the SDK or give way to the public
- * path (an `AbortController` per call; a wrapped SSE body).
+ * What the package relies on in how the installed client SDK
+ * (`@modelcontextprotocol/client`) works inside, checked against that SDK.
+ * Each test fails, naming what changed, when an SDK works differently: then
+ * the package must follow the SDK or give way to the public path.
+ *
+ * 1. `MCPClient.callTool` hands the run's long-lived signal to the SDK as it
+ *    is: that is only sound while the SDK removes the abort listener it adds
+ *    per request (SDK 1.x did not, hence the former `CallSignal` reach).
+ * 2. `watchSseBody` (src/mcp/sdk-reach.ts): the SSE body is read only
+ *    through `pipeThrough`, or cancelled.
  */
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { getEventListeners } from "node:events";
+import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { sdkClient, sdkHttpClient, sdkServer, sdkTypes } from "../../src/mcp/sdk.js";
-import { CallSignal, SSE_BODY_MEMBERS_USED } from "../../src/mcp/sdk-reach.js";
+import { SSE_BODY_MEMBERS_USED } from "../../src/mcp/sdk-reach.js";
 import { startBearerHttpServer } from "./support.js";
 
-/** What `CallSignal` provides to the SDK. */
-const SIGNAL_MEMBERS = new Set(["aborted", "reason", "throwIfAborted", "addEventListener"]);
-
-/** A `CallSignal` seen through a proxy that records every member the SDK reads. */
-function recorded(): { signal: CallSignal; proxy: AbortSignal; read: Set<string> } {
-  const signal = new CallSignal();
-  const read = new Set<string>();
-  const proxy = new Proxy(signal, {
-    get(target, key) {
-      read.add(String(key));
-      const value = Reflect.get(target, key) as unknown;
-      // bound to the target, so CallSignal's own fields are not counted as the SDK's reads
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { signal, proxy: proxy as unknown as AbortSignal, read };
-}
-
-/** A low-level SDK Server with a `fast` tool and a `slow` one that answers only when its request is cancelled; linked in memory to an SDK Client. */
-async function linkedPair(): Promise<{ client: InstanceType<typeof sdkClient.Client>; cancelled: string[]; close: () => Promise<void> }> {
-  const server = new (sdkServer().Server)({ name: "reach", version: "0" }, { capabilities: { tools: {} } });
+/** A low-level SDK v2 Server with a `fast` tool and a `slow` one that answers only when its request is cancelled; linked in memory to an SDK Client. */
+async function linkedPair(): Promise<{ client: Client; cancelled: string[]; close: () => Promise<void> }> {
+  const server = new Server({ name: "reach", version: "0" }, { capabilities: { tools: {} } });
   const cancelled: string[] = [];
-  server.setRequestHandler(sdkTypes.CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", (request, ctx): Promise<CallToolResult> => {
     if (request.params.name === "fast") return Promise.resolve({ content: [{ type: "text", text: "fast" }] });
+    const signal = ctx.mcpReq.signal;
     return new Promise((resolve) => {
-      extra.signal.addEventListener("abort", () => {
-        cancelled.push(String(extra.signal.reason));
+      signal.addEventListener("abort", () => {
+        cancelled.push(String(signal.reason));
         resolve({ content: [] });
       });
     });
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new sdkClient.Client({ name: "reach-test", version: "0" }, { capabilities: {} });
+  const client = new Client({ name: "reach-test", version: "0" }, { capabilities: {} });
   await Promise.all([server.connect(a), client.connect(b)]);
   return {
     client,
@@ -57,26 +45,24 @@ async function linkedPair(): Promise<{ client: InstanceType<typeof sdkClient.Cli
   };
 }
 
-describe("SDK reach 1: the SDK's request path uses only the AbortSignal members CallSignal has", () => {
-  it("a completed call and a cancelled call read nothing else from the signal, and the cancel reaches the server", async () => {
+describe("SDK reach 1: the SDK removes the abort listener it adds to a request's signal", () => {
+  it("one long-lived signal over many calls keeps no listener, and aborting it still cancels a call in flight", async () => {
     const pair = await linkedPair();
     try {
-      const done = recorded();
-      expect(await pair.client.callTool({ name: "fast", arguments: {} }, undefined, { signal: done.proxy })).toEqual({ content: [{ type: "text", text: "fast" }] });
+      const run = new AbortController();
+      for (let i = 0; i < 5; i++) expect(await pair.client.callTool({ name: "fast", arguments: {} }, { signal: run.signal })).toEqual({ content: [{ type: "text", text: "fast" }] });
+      expect(getEventListeners(run.signal, "abort").length, "the SDK now leaves its abort listener on the signal after a call: MCPClient.callTool must give each call its own signal again").toBe(0);
 
-      const cancel = recorded();
-      const pending = pair.client.callTool({ name: "slow", arguments: {} }, undefined, { signal: cancel.proxy }).catch((e: unknown) => e);
+      const pending = pair.client.callTool({ name: "slow", arguments: {} }, { signal: run.signal }).catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 20));
-      cancel.signal.abort("stop");
+      expect(getEventListeners(run.signal, "abort").length, "the SDK no longer listens on the signal: cancellation would not reach the server").toBe(1);
+      run.abort("stop");
       const err = await pending;
-      expect(err, "the SDK no longer rejects a call whose CallSignal was aborted").toBeInstanceOf(Error);
+      expect(err, "the SDK no longer rejects a call whose signal was aborted").toBeInstanceOf(Error);
       expect(String((err as Error).message)).toContain("stop");
       await new Promise((r) => setTimeout(r, 20));
-      expect(pair.cancelled, "the SDK did not send notifications/cancelled when the CallSignal aborted").toEqual(["stop"]);
-
-      const beyond = [...new Set([...done.read, ...cancel.read])].filter((m) => !SIGNAL_MEMBERS.has(m));
-      expect(beyond, `the SDK now reads AbortSignal member(s) ${beyond.join(", ")}: CallSignal in src/mcp/sdk-reach.ts must provide them, or MCPClient must use an AbortController per call`).toEqual([]);
-      expect(cancel.read.has("addEventListener"), "the SDK no longer listens on the signal: CallSignal may be obsolete").toBe(true);
+      expect(pair.cancelled, "the SDK did not send notifications/cancelled when the signal aborted").toHaveLength(1);
+      expect(getEventListeners(run.signal, "abort").length).toBe(0);
     } finally {
       await pair.close();
     }
@@ -119,11 +105,11 @@ describe("SDK reach 2: the SDK's HTTP client transport reads an ok SSE body only
       }
       return res;
     };
-    const transport = new sdkHttpClient.StreamableHTTPClientTransport(new URL(server.url), {
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { Authorization: "Bearer reach-token" } },
       fetch: recordingFetch,
     });
-    const client = new sdkClient.Client({ name: "reach-test", version: "0" }, { capabilities: {} });
+    const client = new Client({ name: "reach-test", version: "0" }, { capabilities: {} });
     await client.connect(transport);
     try {
       await client.listTools();

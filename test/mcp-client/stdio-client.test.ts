@@ -110,7 +110,7 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     await client.callTool("break_lists", { on: true });
     const err = await client.listTools({ forceRefresh: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
-    expect((err as McpRequestError).message).toMatch(/^MCP tools\/list on stdio server '.*counting-stdio-server\.mjs' failed: MCP error -32603: list store offline$/);
+    expect((err as McpRequestError).message).toMatch(/^MCP tools\/list on stdio server '.*counting-stdio-server\.mjs' failed: list store offline$/);
     expect((err as McpRequestError).rpcCode).toBe(-32603);
     // Without forceRefresh, the next call goes to the server again (and fails) instead of serving the old list.
     await expect(client.listTools()).rejects.toThrow("list store offline");
@@ -363,7 +363,7 @@ describe("open() unwinds what it opened", () => {
     const e = err as McpConnectError;
     expect(e.code).toBe("mcp_connect");
     expect(e.message).toMatch(
-      /^MCPClient could not open stdio server '.*crash-during-initialize\.mjs': MCP error -32000: Connection closed \(the server process exited with code 3\)\. Check the command\/URL and credentials, then retry\.\nThe server's stderr ended with:\n/,
+      /^MCPClient could not open stdio server '.*crash-during-initialize\.mjs': Connection closed \(the server process exited with code 3\)\. Check the command\/URL and credentials, then retry\.\nThe server's stderr ended with:\n/,
     );
     expect(e.message.endsWith("crash-during-initialize: got initialize\nfatal: DATABASE_URL is not set")).toBe(true);
     expect(Buffer.byteLength(e.stderrTail)).toBeLessThanOrEqual(4096);

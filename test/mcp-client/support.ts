@@ -126,6 +126,14 @@ export function startBearerHttpServer(token: string): Promise<ServerProcess> {
   }, "/mcp");
 }
 
+/** test/fixtures/servers/modern-http-server.mjs (SDK v2 createMcpHandler, legacy "reject": 2026-07-28 only) behind bearer `token`; `url` is its /mcp endpoint. */
+export function startModernHttpServer(token: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServer([fixture("modern-http-server.mjs")], { ...env, MODERN_TOKEN: token }, (out) => {
+    const m = /\{"port":(\d+)\}/.exec(out);
+    return m ? Number(m[1]) : undefined;
+  }, "/mcp");
+}
+
 /** test/fixtures/servers/oauth-http-server.mjs (an MCP server and its OAuth authorization server); `url` is its /mcp endpoint. */
 export function startOAuthHttpServer(): Promise<ServerProcess> {
   return startServer([fixture("oauth-http-server.mjs")], {}, (out) => {

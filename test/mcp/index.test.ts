@@ -191,6 +191,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type PromptsOption",
     "type PromptSource",
     "promptText",
+    "type ProtocolChoice",
     "type Provider",
     "qualifiedName",
     "remote",

@@ -6,25 +6,27 @@
  * the error is thrown.
  */
 import { createRequire } from "node:module";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { Client, Transport, VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import { getLogger } from "../../util/logger.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
-import { sdkClient, sdkHttpClient } from "../sdk.js";
-import { StreamableHttpTransport } from "./http-transport.js";
+import { httpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
+import type { ClientSdk } from "./sdk-client.js";
 import { runCapabilities, type ServerRequests } from "./server-requests.js";
-import { StdioServer, type McpServerConfig } from "./servers.js";
+import { StdioServer, type McpServerConfig, type ProtocolChoice } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { name: string; version: string };
 
+/** How long a stdio server may leave the `server/discover` probe unanswered before it is taken as a 2025 server. */
+export const STDIO_PROBE_MS = 5_000;
+
 /** What a session is made with (fixed for the client's life). */
 export interface SessionRecipe {
+  /** The client SDK, as `clientSdk()` loaded it. */
+  readonly sdk: ClientSdk;
   readonly server: McpServerConfig;
   readonly clientInfo?: { readonly name: string; readonly version: string };
-  readonly validator: jsonSchemaValidator;
   /** Answers server requests; undefined: the client declares no client capabilities. */
   readonly answers?: ServerRequests;
   readonly timeout?: number;
@@ -37,26 +39,54 @@ export interface Connected {
 }
 
 /**
- * Start the transport and initialize a session over it.
+ * Start the transport and open a session over it, in the era the server's
+ * `protocol` asks for (see `ProtocolChoice`). Under `"auto"`, a stdio
+ * server whose process ended during the attempt (one that exits on the
+ * `server/discover` probe) is spawned once more and opened with the 2025
+ * `initialize` alone.
  *
  * @throws McpConnectError when it cannot be started, reached or initialized (nothing is left open).
  * @throws OAuthLoginRequiredError / OAuthCallbackError as they are: their message is the whole story.
  */
 export async function connectSession(recipe: SessionRecipe, signal?: AbortSignal): Promise<Connected> {
-  const { server, answers } = recipe;
-  const transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server) : new StreamableHttpTransport(server);
-  const session = new sdkClient.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, { capabilities: answers ? runCapabilities() : {}, jsonSchemaValidator: recipe.validator });
-  answers?.install(session);
+  const { server } = recipe;
+  try {
+    return await connectOnce(recipe, server.protocol, signal);
+  } catch (err) {
+    const exitedOnProbe = server instanceof StdioServer && server.protocol === "auto" && err instanceof McpConnectError && err.exited && !signal?.aborted;
+    if (!exitedOnProbe) throw err;
+    getLogger().debug(`MCPClient ${server}: the process ended during the version probe; spawning it again for the 2025 initialize`);
+    return connectOnce(recipe, "2025-11-25", signal);
+  }
+}
+
+/** The SDK's negotiation options for a `protocol` choice over `server`. */
+export function negotiation(protocol: ProtocolChoice, server: McpServerConfig, timeout: number | undefined): VersionNegotiationOptions {
+  if (protocol === "2025-11-25") return { mode: "legacy" };
+  if (protocol === "2026-07-28") return { mode: { pin: "2026-07-28" } };
+  // On a pipe, a 2025 server may never answer an unknown request: do not wait the whole request timeout for it.
+  return server instanceof StdioServer ? { mode: "auto", probe: { timeoutMs: Math.min(timeout ?? STDIO_PROBE_MS, STDIO_PROBE_MS) } } : { mode: "auto" };
+}
+
+async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, signal: AbortSignal | undefined): Promise<Connected> {
+  const { sdk, server, answers } = recipe;
+  const transport: Transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : httpTransport(sdk, server);
+  const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
+    capabilities: answers ? runCapabilities() : {},
+    versionNegotiation: negotiation(protocol, server, recipe.timeout),
+  });
+  answers?.install(session, sdk);
   session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
   try {
     signal?.throwIfAborted();
     await session.connect(transport, { signal, timeout: recipe.timeout });
   } catch (err) {
-    const detail = exitNote(transport) ?? httpStatusNote(err); // before close(): our own SIGTERM is not the story
+    const exit = exitNote(transport); // before close(): our own SIGTERM is not the story
+    const detail = exit ?? authNote(sdk, err) ?? httpStatusNote(sdk, err) ?? versionNote(err, protocol);
     await session.close().catch(() => {});
     await transport.close().catch(() => {});
     if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;
-    throw new McpConnectError(String(server), stderrTail(transport), err, detail);
+    throw new McpConnectError(String(server), stderrTail(transport), err, detail, exit !== undefined);
   }
   return { session, transport };
 }
@@ -66,9 +96,46 @@ export function stderrTail(transport: Transport): string {
   return transport instanceof ProcessGroupStdioTransport ? transport.stderrTail.text() : "";
 }
 
-function httpStatusNote(err: unknown): string | undefined {
-  if (!(err instanceof sdkHttpClient.StreamableHTTPError) || typeof err.code !== "number" || err.code < 100) return undefined;
-  return err.code === 401 || err.code === 403 ? `HTTP ${err.code}: check the Authorization header` : `HTTP ${err.code}`;
+function httpStatusNote(sdk: ClientSdk, err: unknown): string | undefined {
+  const status = httpStatus(sdk, err);
+  if (status === undefined || status < 100) return undefined;
+  return status === 401 || status === 403 ? `HTTP ${status}: check the Authorization header` : `HTTP ${status}`;
+}
+
+/** The OAuth provider (the shipped one or the app's own) could not authorize: the SDK's `UnauthorizedError`, the app's copy of it included. */
+function authNote(sdk: ClientSdk, err: unknown): string | undefined {
+  return err instanceof sdk.UnauthorizedError ? "not authorized: the server's OAuth provider has no usable login; log in again" : undefined;
+}
+
+/** The HTTP status an SDK HTTP error carries, when it is one. */
+export function httpStatus(sdk: ClientSdk, err: unknown): number | undefined {
+  return err instanceof sdk.SdkHttpError && typeof err.status === "number" ? err.status : undefined;
+}
+
+/** A server that refused the pinned version: name it and the ones the server offers. */
+function versionNote(err: unknown, protocol: ProtocolChoice): string | undefined {
+  const supported = supportedVersions(err);
+  if (!supported) return undefined;
+  const fix = protocol === "auto" ? "" : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
+  return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)}${fix}`;
+}
+
+/** The versions a refusing server listed (`data.supported` of a -32022, or the same in an HTTP error body), searched down the cause chain. */
+function supportedVersions(err: unknown): string[] | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const data = (e as { data?: unknown }).data;
+    const list = data && typeof data === "object" ? (data as { supported?: unknown }).supported : undefined;
+    if (Array.isArray(list) && list.every((v) => typeof v === "string")) return list as string[];
+    const m = /"supported"\s*:\s*(\[[^\]]*\])/.exec(e.message);
+    if (m) {
+      try {
+        return JSON.parse(m[1]!) as string[];
+      } catch {
+        // not JSON: keep looking
+      }
+    }
+  }
+  return undefined;
 }
 
 /** How a stdio server's process ended, for messages (undefined while it runs, and for HTTP). */
@@ -80,6 +147,6 @@ export function exitNote(transport: Transport): string | undefined {
 }
 
 /** True when `err` is the HTTP 404 a streamable HTTP server answers for a session it no longer has. */
-export function isSessionGone(err: unknown): boolean {
-  return err instanceof sdkHttpClient.StreamableHTTPError && err.code === 404;
+export function isSessionGone(sdk: ClientSdk, err: unknown): boolean {
+  return httpStatus(sdk, err) === 404;
 }

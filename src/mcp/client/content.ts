@@ -5,7 +5,7 @@
  * can attribute (`[image content omitted]`), except resource blobs, which are
  * dropped (a read returns the text a person or model reads).
  */
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { blockText, contentText, type ContentBlock } from "../../wire/content.js";
 import { ToolContent, type ContentPart } from "../../tools/tool-content.js";
 

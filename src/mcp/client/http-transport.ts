@@ -5,13 +5,12 @@
  * own `AbortSignal` and a close that ends the session and waits for every
  * request it started.
  */
-import type { FetchLike, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { FetchLike, JSONRPCMessage, OAuthClientProvider, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { cappedAuthFetch } from "../oauth/capped-fetch.js";
 import { AgentkitOAuthProvider } from "../oauth/oauth-provider.js";
 import { getLogger } from "../../util/logger.js";
-import { sdkAuth, sdkHttpClient } from "../sdk.js";
 import { watchSseBody } from "../sdk-reach.js";
+import type { ClientSdk } from "./sdk-client.js";
 import type { StreamableHttpServer } from "./servers.js";
 
 /**
@@ -159,90 +158,107 @@ const TERMINATE_MS = 2000;
 /** Authorizations one request may go through (a first login, then one scope step-up). */
 const MAX_AUTHORIZATIONS = 2;
 
+/** The HTTP client transport of one `StreamableHttpServer` (see `httpTransport`). */
+export interface HttpTransport extends Transport {
+  readonly server: StreamableHttpServer;
+}
+
+/** The transport class made from each loaded SDK (one in practice: the app's copy). */
+const classes = new WeakMap<ClientSdk, new (server: StreamableHttpServer) => HttpTransport>();
+
 /**
- * `StreamableHTTPClientTransport` over `server`: its `headers` on every
- * request, the isolating fetch, and a `close()` that (1) asks the server to
- * end the session (HTTP DELETE, bounded, errors ignored), (2) aborts every
- * stream, and (3) resolves only once no request it started is pending.
- * Idempotent.
+ * The SDK's `StreamableHTTPClientTransport` over `server`: its `headers` on
+ * every request, the isolating fetch, and a `close()` that (1) asks the
+ * server to end the session (HTTP DELETE, bounded, errors ignored), (2)
+ * aborts every stream, and (3) resolves only once no request it started is
+ * pending. Idempotent. The class extends the SDK's, so it is made from the
+ * SDK `import()` loaded (once per SDK copy).
  */
-export class StreamableHttpTransport extends sdkHttpClient.StreamableHTTPClientTransport {
-  private readonly inflight: Set<Promise<unknown>>;
-  private closing?: Promise<void>;
+export function httpTransport(sdk: ClientSdk, server: StreamableHttpServer): HttpTransport {
+  let Made = classes.get(sdk);
+  if (!Made) classes.set(sdk, (Made = transportClass(sdk)));
+  return new Made(server);
+}
 
-  constructor(readonly server: StreamableHttpServer) {
-    const inflight = new Set<Promise<unknown>>();
-    const self: { t?: StreamableHttpTransport } = {};
-    super(new URL(server.url), {
-      requestInit: { headers: { ...server.headers } },
-      // OAuth and metadata responses (any URL but the endpoint's) are read capped at 1 MiB.
-      fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
-      ...(server.auth ? { authProvider: server.auth } : {}),
-    });
-    self.t = this;
-    this.inflight = inflight;
-  }
+function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => HttpTransport {
+  return class StreamableHttpTransport extends sdk.StreamableHTTPClientTransport implements HttpTransport {
+    readonly inflight: Set<Promise<unknown>>;
+    closing?: Promise<void>;
 
-  /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does. */
-  private get oauth(): AgentkitOAuthProvider | undefined {
-    return this.server.auth instanceof AgentkitOAuthProvider ? this.server.auth : undefined;
-  }
+    constructor(readonly server: StreamableHttpServer) {
+      const inflight = new Set<Promise<unknown>>();
+      const self: { t?: StreamableHttpTransport } = {};
+      super(new URL(server.url), {
+        requestInit: { headers: { ...server.headers } },
+        // OAuth and metadata responses (any URL but the endpoint's) are read capped at 1 MiB.
+        fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
+        ...(server.auth ? { authProvider: server.auth as OAuthClientProvider } : {}),
+      });
+      self.t = this;
+      this.inflight = inflight;
+    }
 
-  override async start(): Promise<void> {
-    await this.oauth?.start();
-    await super.start();
-  }
+    /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does. */
+    get oauth(): AgentkitOAuthProvider | undefined {
+      return this.server.auth instanceof AgentkitOAuthProvider ? this.server.auth : undefined;
+    }
 
-  /**
-   * Send, and when the SDK's auth step sent a person to authorize (the
-   * shipped provider only), wait for the redirect back, exchange the code on
-   * this same transport (it holds the challenge's resource metadata and
-   * scope), and send again — the first login and a scope step-up alike, at
-   * most `MAX_AUTHORIZATIONS` times per request.
-   */
-  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const oauth = this.oauth;
-    for (let round = 0; ; round++) {
-      try {
-        return await super.send(message, options);
-      } catch (err) {
-        if (!oauth || !(err instanceof sdkAuth.UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw err;
-        // SDK 1.x reads the code only (2.x: the whole redirect, so `iss` is checked).
-        await oauth.finishLogin(async (params) => void (params.get("code") && (await this.finishAuth(params.get("code")!))));
+    override async start(): Promise<void> {
+      await this.oauth?.start();
+      await super.start();
+    }
+
+    /**
+     * Send, and when the SDK's auth step sent a person to authorize (the
+     * shipped provider only), wait for the redirect back, exchange the code on
+     * this same transport (it holds the challenge's resource metadata and
+     * scope), and send again — the first login and a scope step-up alike, at
+     * most `MAX_AUTHORIZATIONS` times per request.
+     */
+    override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+      const oauth = this.oauth;
+      for (let round = 0; ; round++) {
+        try {
+          return await super.send(message, options);
+        } catch (err) {
+          if (!oauth || !(err instanceof sdk.UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw err;
+          // The whole redirect back (code and iss, or error): the SDK checks iss before it reads either.
+          await oauth.finishLogin((params) => this.finishAuth(params));
+        }
       }
     }
-  }
 
-  /**
-   * A response stream broke before it answered: answer those requests with a
-   * JSON-RPC error now (the session's pending promise rejects with it) rather
-   * than leaving them to their timeout. A late real answer for the same id is
-   * ignored by the session.
-   */
-  private lost(ids: ReadonlyArray<string | number>, cause: unknown): void {
-    if (this.closing) return;
-    const why = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
-    for (const id of ids) {
-      this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32000, message: `the connection to ${this.server.url} was lost before the server answered (${why})` } });
+    /**
+     * A response stream broke before it answered: answer those requests with a
+     * JSON-RPC error now (the session's pending promise rejects with it) rather
+     * than leaving them to their timeout. A late real answer for the same id is
+     * ignored by the session.
+     */
+    lost(ids: ReadonlyArray<string | number>, cause: unknown): void {
+      if (this.closing) return;
+      const why = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
+      for (const id of ids) {
+        this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32000, message: `the connection to ${this.server.url} was lost before the server answered (${why})` } });
+      }
     }
-  }
 
-  override close(): Promise<void> {
-    return (this.closing ??= this.teardown());
-  }
-
-  private async teardown(): Promise<void> {
-    if (this.sessionId !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        this.terminateSession().catch(() => {}),
-        new Promise<void>((r) => (timer = setTimeout(r, Math.min(TERMINATE_MS, this.server.timeoutMs)))),
-      ]);
-      clearTimeout(timer);
+    override close(): Promise<void> {
+      return (this.closing ??= this.teardown());
     }
-    await super.close();
-    await this.oauth?.stop();
-    // Aborted requests settle promptly; wait for them so nothing we started outlives close().
-    await Promise.allSettled([...this.inflight]);
-  }
+
+    async teardown(): Promise<void> {
+      if (this.sessionId !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          this.terminateSession().catch(() => {}),
+          new Promise<void>((r) => (timer = setTimeout(r, Math.min(TERMINATE_MS, this.server.timeoutMs)))),
+        ]);
+        clearTimeout(timer);
+      }
+      await super.close();
+      await this.oauth?.stop();
+      // Aborted requests settle promptly; wait for them so nothing we started outlives close().
+      await Promise.allSettled([...this.inflight]);
+    }
+  };
 }

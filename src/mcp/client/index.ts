@@ -7,7 +7,7 @@
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
 export type { MCPClientOptions, ListOptions, CallToolOptions, RestartOptions } from "./mcp-client.js";
 export { StdioServer, StreamableHttpServer, DEFAULT_HTTP_TIMEOUT_MS } from "./servers.js";
-export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig } from "./servers.js";
+export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig, ProtocolChoice } from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";
 export { McpNotEnteredError, NOT_ENTERED_MESSAGE } from "./mcp-not-entered.error.js";
 export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";

@@ -4,16 +4,12 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Client, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
-import { isMcpError, sdkAjv, sdkTypes } from "../sdk.js";
-import { CallSignal } from "../sdk-reach.js";
 import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
@@ -22,6 +18,7 @@ import { checkLimits, checkRoots, ServerRequests } from "./server-requests.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
+import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -148,13 +145,13 @@ export class MCPClient implements AsyncDisposable {
   /** Ends a respawn's backoff wait early (close()). */
   private wake?: () => void;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests) {
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
     this.recipe = recipe;
     this.answers = answers;
     this.ctx = options.ctx;
     this.answering = options.ctx !== undefined || options.roots !== undefined;
-    this.outputs = new ToolOutputChecks(recipe.validator);
+    this.outputs = outputs;
     this.current = session;
     this.transport = transport;
     this.requestTimeoutMs = recipe.timeout;
@@ -194,12 +191,13 @@ export class MCPClient implements AsyncDisposable {
     checkRestart(server, options.restart);
     // One validator provider, shared with the session (whose own output checks
     // see no listed tools: see listTools()).
-    const validator = new sdkAjv.AjvJsonSchemaValidator();
     const answering = options.ctx !== undefined || options.roots !== undefined;
     const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"), checkLimits(options, "MCPClient.open"));
-    const recipe: SessionRecipe = { server, clientInfo: options.clientInfo, validator, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
+    // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
+    const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
+    const recipe: SessionRecipe = { sdk, server, clientInfo: options.clientInfo, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
     const { session, transport } = await connectSession(recipe, options.signal);
-    return new MCPClient(recipe, session, transport, options, answers);
+    return new MCPClient(recipe, session, transport, options, answers, new ToolOutputChecks(validator, sdk));
   }
 
   /**
@@ -210,6 +208,18 @@ export class MCPClient implements AsyncDisposable {
   get session(): Client {
     if (!this.current) throw new McpNotEnteredError();
     return this.current;
+  }
+
+  /**
+   * The protocol version the session speaks: `"2026-07-28"` with a server
+   * that answered `server/discover`, the 2025 version `initialize` agreed on
+   * otherwise (see `ProtocolChoice`). A respawn or re-initialization may
+   * change it.
+   *
+   * @throws McpNotEnteredError after `close()`.
+   */
+  get protocolVersion(): string | undefined {
+    return this.session.getNegotiatedProtocolVersion();
   }
 
   /** True between a successful `open()` and `close()`. */
@@ -240,11 +250,11 @@ export class MCPClient implements AsyncDisposable {
   }
 
   private async fetchTools(first: Client): Promise<readonly SdkTool[]> {
-    // Listed with the plain request, not session.listTools(): that one keeps
-    // output-schema validators for the last page only (SDK 1.32.2), so the
-    // checks are ours, made from every page (see tool-output.ts).
+    // Listed page by page with plain requests, not session.listTools(): its
+    // walk ends quietly on a repeated cursor, and its output checks cover
+    // only a listing it aggregated; the checks are ours, from every page (see tool-output.ts).
     const all = await this.listAll("tools/list", first, async (session, cursor) => {
-      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, sdkTypes.ListToolsResultSchema, this.requestOptions());
+      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
       return { items: r.tools, nextCursor: r.nextCursor };
     });
     this.outputs.learn(all);
@@ -262,7 +272,7 @@ export class MCPClient implements AsyncDisposable {
     const resources = await this.resources.get(
       async () =>
         this.listAll("resources/list", await this.live(), async (session, cursor) => {
-          const r = await session.listResources(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+          const r = await session.request({ method: "resources/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
           return { items: r.resources, nextCursor: r.nextCursor };
         }),
       options.forceRefresh,
@@ -278,7 +288,7 @@ export class MCPClient implements AsyncDisposable {
   async listPrompts(): Promise<SdkPrompt[]> {
     return [
       ...(await this.listAll("prompts/list", await this.live(), async (session, cursor) => {
-        const r = await session.listPrompts(cursor === undefined ? undefined : { cursor }, this.requestOptions());
+        const r = await session.request({ method: "prompts/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
         return { items: r.prompts, nextCursor: r.nextCursor };
       })),
     ];
@@ -301,22 +311,14 @@ export class MCPClient implements AsyncDisposable {
     const { ctx, signal } = options;
     ctx?.checkCancelled();
     if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
-    // A fresh handle per call, linked to the run (and the caller's signal) by
-    // callbacks removed when the call settles: the SDK adds an abort listener
-    // to the signal it is given and never removes it, so the run's own signal
-    // would collect one per call (see sdk-reach.ts for why not an AbortController).
-    const call = ctx || signal ? new CallSignal() : undefined;
-    const offCtx = ctx?.onCancel((reason) => call!.abort(reason));
-    let offSignal: (() => void) | undefined;
-    if (signal) {
-      const onAbort = (): void => call!.abort(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      offSignal = () => signal.removeEventListener("abort", onAbort);
-    }
+    // The SDK (2.x) removes the abort listener it adds when the call settles
+    // (test/mcp-client/sdk-reach.test.ts checks it), so the run's own signal
+    // is handed over as it is; only a call with two signals gets its own.
+    const { call, unlink } = callSignal(ctx, signal);
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     try {
       this.outputs.checkCall(name);
-      const result = (await session.callTool({ name, arguments: args }, undefined, { signal: call?.asSignal(), timeout })) as CallToolResult;
+      const result = (await session.callTool({ name, arguments: args }, { signal: call, timeout })) as CallToolResult;
       this.outputs.checkResult(name, result);
       return result;
     } catch (err) {
@@ -326,11 +328,10 @@ export class MCPClient implements AsyncDisposable {
           call.reason,
         );
       }
-      if (isSessionGone(err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
+      if (isSessionGone(this.sdk, err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
-      offCtx?.();
-      offSignal?.();
+      unlink?.();
     }
   }
 
@@ -423,6 +424,11 @@ export class MCPClient implements AsyncDisposable {
     return this.session;
   }
 
+  /** The client SDK this client was opened with. */
+  private get sdk(): ClientSdk {
+    return this.recipe.sdk;
+  }
+
   /** Replace `from` with a new session (once, shared by everyone who saw `from` fail). */
   private reinitialize(from: Client): Promise<void> {
     if (this.current !== from) return this.renewing ?? Promise.resolve();
@@ -502,7 +508,7 @@ export class MCPClient implements AsyncDisposable {
     try {
       return await this.pages(method, session, page);
     } catch (err) {
-      if (!isSessionGone(causeOf(err))) throw err;
+      if (!isSessionGone(this.sdk, causeOf(err))) throw err;
       try {
         await this.reinitialize(session);
       } catch (again) {
@@ -511,7 +517,7 @@ export class MCPClient implements AsyncDisposable {
       try {
         return await this.pages(method, this.session, page);
       } catch (retry) {
-        if (!isSessionGone(causeOf(retry))) throw retry;
+        if (!isSessionGone(this.sdk, causeOf(retry))) throw retry;
         throw new McpSessionLostError(method, String(this.server), causeOf(retry), false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
       }
     }
@@ -538,7 +544,7 @@ export class MCPClient implements AsyncDisposable {
 
   private failure(request: string, err: unknown): Error {
     if (err instanceof AgentkitError) return err;
-    const rpcCode = isMcpError(err) ? err.code : undefined;
+    const rpcCode = err instanceof this.sdk.ProtocolError ? err.code : undefined;
     let hint = "";
     if (!this.current) hint = "The client was closed while the request was in flight";
     else if (this.lost) {
@@ -560,6 +566,27 @@ function normalise(server: McpServerConfig): McpServerConfig {
   if (kind === "stdio") return new StdioServer(server as StdioServer);
   if (kind === "http") return new StreamableHttpServer(server as StreamableHttpServer);
   throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
+}
+
+/**
+ * The signal a call hands the SDK: the run's or the caller's as it is, or,
+ * with both, a controller of its own aborted by either (linked by a run
+ * `onCancel` hook and one listener, both removed by `unlink` when the call
+ * settles).
+ */
+function callSignal(ctx: RunContext | undefined, given: AbortSignal | undefined): { call?: AbortSignal; unlink?: () => void } {
+  if (!ctx || !given) return { call: ctx?.signal ?? given };
+  const own = new AbortController();
+  const offRun = ctx.onCancel((reason) => own.abort(reason));
+  const fromGiven = (): void => own.abort(given.reason);
+  given.addEventListener("abort", fromGiven, { once: true });
+  return {
+    call: own.signal,
+    unlink: () => {
+      offRun();
+      given.removeEventListener("abort", fromGiven);
+    },
+  };
 }
 
 function causeOf(err: unknown): unknown {

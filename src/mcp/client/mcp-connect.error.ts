@@ -19,6 +19,8 @@ export class McpConnectError extends AgentkitError {
     cause: unknown,
     /** What else is known: how a stdio server ended (`the server process exited with code 1`), or an HTTP status (`HTTP 401`). */
     readonly detail?: string,
+    /** True when a stdio server's process had ended by the time the attempt failed. */
+    readonly exited = false,
   ) {
     super("mcp_connect", McpConnectError.format(server, stderrTail, cause, detail), { cause });
   }

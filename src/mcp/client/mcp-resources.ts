@@ -2,7 +2,7 @@
  * @module mcp/client/mcp-resources
  * `mcpResources()`: a server's resources as a queryable `MemorySource`.
  */
-import type { Resource } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource } from "@modelcontextprotocol/client";
 import type { RunContext } from "../../context/run-context.js";
 import { NotImplementedError } from "../../errors/not-implemented.error.js";
 import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../memory/memory.js";

@@ -3,7 +3,7 @@
  * `mcpTools()`: a server's tools as agentkit `Tool`s.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/client";
 import type { RunContext } from "../../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
 import { deepFreeze } from "../../util/format.js";

@@ -5,8 +5,7 @@
  * `sampling/createMessage` by its `LLM` (through the gate under `"gated"`),
  * `roots/list` by the roots given to `open`.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/client";
 import type { Decision, Elicitation } from "../../agents/elicitation.js";
 import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../agents/llm.js";
@@ -19,7 +18,7 @@ import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { checkPositiveInt } from "../../util/options.js";
 import { contentText } from "../../wire/content.js";
-import { sdkTypes } from "../sdk.js";
+import type { ClientSdk } from "./sdk-client.js";
 
 /** The gate's `via` for a server's sampling request (handed to the Asker as `Elicitation.source`). */
 export const SAMPLING_VIA = "mcp_sampling";
@@ -86,6 +85,8 @@ export class ServerRequests {
   private pending = 0;
   /** The gate's recorder for sampling verdicts (`gate.check` on the run). */
   private readonly recorder = new GateRecorder({ where: "MCPClient" });
+  /** The SDK of the session the handlers are installed on: its `ProtocolError` carries a refusal's JSON-RPC code. */
+  private sdk?: ClientSdk;
 
   constructor(
     private readonly server: string,
@@ -106,19 +107,30 @@ export class ServerRequests {
     this.currentRoots = roots;
   }
 
-  /** Install the three handlers on `session` (before `connect`). */
-  install(session: Client): void {
-    session.setRequestHandler(sdkTypes.ElicitRequestSchema, (request, extra) => this.bounded(() => this.elicit(request, extra.signal)));
-    session.setRequestHandler(sdkTypes.CreateMessageRequestSchema, (request, extra) => this.bounded(() => this.sample(request, extra.signal)));
-    session.setRequestHandler(sdkTypes.ListRootsRequestSchema, () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
+  /**
+   * Install the three handlers on `session` (before `connect`). On a
+   * 2026-07-28 connection the SDK answers a server's `input_required`
+   * through these same handlers (multi-round-trip), so the run's Asker and
+   * LLM answer in both eras.
+   */
+  install(session: Client, sdk: ClientSdk): void {
+    this.sdk = sdk;
+    session.setRequestHandler("elicitation/create", (request, extra) => this.bounded(() => this.elicit(request, extra.mcpReq.signal)));
+    session.setRequestHandler("sampling/createMessage", (request, extra) => this.bounded(() => this.sample(request, extra.mcpReq.signal)));
+    session.setRequestHandler("roots/list", () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
+  }
+
+  /** A refusal the server reads as a JSON-RPC error -32600 (Invalid Request) with `message`. */
+  private refusal(message: string): Error {
+    const sdk = this.sdk;
+    return sdk ? new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidRequest, message) : Object.assign(new Error(message), { code: -32600 });
   }
 
   /** Run one server request under the cap on pending ones; past it, refuse at once (a JSON-RPC error naming the cap). */
   private async bounded<T>(answer: () => Promise<T>): Promise<T> {
     const cap = this.limits.maxServerRequests;
     if (this.pending >= cap) {
-      throw new sdkTypes.McpError(
-        sdkTypes.ErrorCode.InvalidRequest,
+      throw this.refusal(
         `too many requests from this server at once: ${cap} sampling/elicitation requests are already pending (the client's cap, MCPClient.open maxServerRequests); send the next one after an answer`,
       );
     }
@@ -163,7 +175,7 @@ export class ServerRequests {
     const llm = ctx?.llm;
     const p = request.params;
     if (!ctx || !llm) {
-      throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `the client has no model for sampling (the run given to MCPClient.open has no llm)`);
+      throw this.refusal(`the client has no model for sampling (the run given to MCPClient.open has no llm)`);
     }
     const messages: Message[] = [
       ...(p.systemPrompt ? [{ role: "system" as const, content: p.systemPrompt }] : []),
@@ -184,7 +196,7 @@ export class ServerRequests {
       question: `MCP ${this.server} asks to use the model (sampling, ${asked}). Allow?`,
     });
     const verdict = await this.recorder.record(subject, given, ctx);
-    if (!verdict.allowed) throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `sampling refused: ${verdict.refusal}`);
+    if (!verdict.allowed) throw this.refusal(`sampling refused: ${verdict.refusal}`);
     // The request names no model: hints are advisory, and the provider's
     // default decides (a hint such as "claude" is not a model id).
     const turn = await llm.complete({ model: "", modelHints: hints, maxTokens, messages, tools: [], signal: signal ?? ctx.signal });

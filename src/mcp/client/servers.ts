@@ -14,6 +14,33 @@ import { AgentkitOAuthProvider, oauthProvider } from "../oauth/oauth-provider.js
 /** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */
 export type StderrMode = "pipe" | "inherit";
 
+/**
+ * Which MCP protocol era a client speaks to a server:
+ * - `"auto"` (default): the newest both sides speak. The client first sends
+ *   `server/discover` (2026-07-28); a server that answers it is spoken to in
+ *   the 2026-07-28 era (no session), and one that refuses it (a 2025 server:
+ *   an error, or, on stdio, silence) gets the 2025 `initialize` handshake on
+ *   the same connection. For a `StdioServer` the probe runs in the process
+ *   this client spawned (no throwaway sibling process, unlike the SDK's own
+ *   stdio transport, so its process group and stderr tail hold); a server
+ *   that exits on the probe instead of answering it is spawned once more and
+ *   opened with `initialize`.
+ * - `"2026-07-28"`: that revision only; a server that does not offer it fails to open.
+ * - `"2025-11-25"`: the 2025 `initialize` handshake only, no probe (what a
+ *   2025 client sends, byte for byte); a server that speaks only 2026-07-28
+ *   fails to open, with an error naming both versions.
+ */
+export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25";
+
+/** The accepted values of `protocol`. */
+export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(["auto", "2026-07-28", "2025-11-25"]);
+
+function protocolOf(value: unknown, where: string): ProtocolChoice {
+  if (value === undefined) return "auto";
+  if (typeof value === "string" && (PROTOCOL_CHOICES as readonly string[]).includes(value)) return value as ProtocolChoice;
+  throw new OptionsError(where, "protocol", `${where}: 'protocol' must be one of ${PROTOCOL_CHOICES.map((p) => JSON.stringify(p)).join(", ")}, got ${JSON.stringify(value) ?? String(value)}`);
+}
+
 /** Options of a `StdioServer`. */
 export interface StdioServerOptions {
   /** The executable (`npx`, `uvx`, `process.execPath`, a binary). Not run through a shell. */
@@ -35,6 +62,8 @@ export interface StdioServerOptions {
    * to the parent's stderr (no tail is kept).
    */
   readonly stderr?: StderrMode;
+  /** The protocol era to speak (see `ProtocolChoice`). Default `"auto"`. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** Options of a `StreamableHttpServer`. */
@@ -52,6 +81,8 @@ export interface StreamableHttpServerOptions {
    * `OAuthClientProvider` of your own (used as it is). Never part of identity.
    */
   readonly auth?: OAuthClientProvider | "oauth";
+  /** The protocol era to speak (see `ProtocolChoice`). Default `"auto"`. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** The default `timeoutMs` of a `StreamableHttpServer`. */
@@ -88,6 +119,8 @@ export class StdioServer {
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string | undefined;
   readonly stderr: StderrMode;
+  /** The protocol era to speak: `"auto"` unless given. */
+  readonly protocol: ProtocolChoice;
 
   constructor(options: StdioServerOptions) {
     const where = "StdioServer";
@@ -110,6 +143,7 @@ export class StdioServer {
     this.env = deepFreeze(stringRecord(options.env, where, "env"));
     this.cwd = options.cwd;
     this.stderr = stderr;
+    this.protocol = protocolOf(options.protocol, where);
     Object.freeze(this);
   }
 
@@ -147,6 +181,8 @@ export class StreamableHttpServer {
   readonly timeoutMs: number;
   /** The OAuth provider (a shipped one bound to `url`), or undefined for none. */
   readonly auth: OAuthClientProvider | undefined;
+  /** The protocol era to speak: `"auto"` unless given. */
+  readonly protocol: ProtocolChoice;
 
   constructor(options: StreamableHttpServerOptions) {
     const where = "StreamableHttpServer";
@@ -167,6 +203,7 @@ export class StreamableHttpServer {
     this.headers = deepFreeze(stringRecord(options.headers, where, "headers"));
     this.timeoutMs = timeoutMs;
     this.auth = authOf(options.auth, this.url, where);
+    this.protocol = protocolOf(options.protocol, where);
     Object.freeze(this);
   }
 

@@ -8,9 +8,8 @@
  * (c) keeps the tail of the server's stderr for error messages.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { sdkTypes } from "../sdk.js";
+import type { Readable } from "node:stream";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { endGroup, trackGroup, untrackGroup } from "../../wire/process-tree.js";
 import type { StdioServer } from "./servers.js";
 
@@ -81,8 +80,14 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly stdinGraceMs: number;
   private readonly termGraceMs: number;
 
+  /**
+   * @param parse checks one decoded stdout line is a JSON-RPC message (the
+   *   SDK's `parseJSONRPCMessage`, handed in by whoever loaded the SDK) and
+   *   throws when it is not.
+   */
   constructor(
     readonly server: StdioServer,
+    private readonly parse: (value: unknown) => JSONRPCMessage,
     timing: StdioCloseTiming = {},
   ) {
     this.stdinGraceMs = timing.stdinGraceMs ?? 2000;
@@ -92,6 +97,17 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The server's pid (its process group id on POSIX) once spawned; undefined before. */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * The server's stderr stream (null before `start()` and with `stderr:
+   * "inherit"`), as the SDK's `StdioClientTransport.stderr`. With `pid` it
+   * also marks this transport as stdio to the SDK's version negotiation, so
+   * a `server/discover` probe that gets no answer falls back to `initialize`
+   * (on HTTP silence is an outage; on a pipe it is a 2025 server).
+   */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
   }
 
   /** How the server exited, once it has. */
@@ -222,7 +238,7 @@ export class ProcessGroupStdioTransport implements Transport {
     if (line.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = sdkTypes.JSONRPCMessageSchema.parse(JSON.parse(line)) as JSONRPCMessage;
+      message = this.parse(JSON.parse(line));
     } catch (err) {
       // A stray non-JSON line on stdout is the server's bug, not fatal to the session.
       this.onerror?.(new Error(`${this.server}: ignored a stdout line that is not JSON-RPC: ${line.slice(0, 120)}`, { cause: err }));

@@ -4,21 +4,28 @@
  * `outputSchema` must return `structuredContent` that matches it (unless the
  * result is an error), and a tool whose `execution.taskSupport` is
  * `"required"` is not called directly. These are the SDK `Client`'s own
- * checks, with its texts and error codes; they live here because its
- * `listTools()` keeps them for the last page only (SDK 1.32.2), which would
- * leave the tools on earlier pages unchecked. The session lists with a plain
- * request, so its own checks never run twice.
+ * checks, with its texts and error codes; they live here because the
+ * client walks the pages itself (so that a server repeating its cursor is
+ * refused, not cut short silently as the SDK 2.4 walk does), and the SDK
+ * checks only against a listing it aggregated and cached itself. The session
+ * lists with plain requests, so its own checks never run twice.
  */
-import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { sdkTypes } from "../sdk.js";
+import type { CallToolResult, JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator, Tool as SdkTool } from "@modelcontextprotocol/client";
+import type { ClientSdk } from "./sdk-client.js";
 
 /** Output checks for the tools of the latest complete listing (every page). */
 export class ToolOutputChecks {
   private validators = new Map<string, JsonSchemaValidator<unknown>>();
   private taskRequired = new Set<string>();
 
-  constructor(private readonly provider: jsonSchemaValidator) {}
+  constructor(
+    private readonly provider: jsonSchemaValidator,
+    private readonly sdk: ClientSdk,
+  ) {}
+
+  private error(code: "InvalidRequest" | "InvalidParams", message: string): Error {
+    return new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode[code], message);
+  }
 
   /** Replace the checks with those of `tools` (a whole listing). */
   learn(tools: readonly SdkTool[]): void {
@@ -35,18 +42,18 @@ export class ToolOutputChecks {
   /**
    * Before calling `name`.
    *
-   * @throws McpError (InvalidRequest) when the tool requires task-based execution.
+   * @throws ProtocolError (InvalidRequest) when the tool requires task-based execution.
    */
   checkCall(name: string): void {
     if (this.taskRequired.has(name)) {
-      throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `Tool "${name}" requires task-based execution. Use client.experimental.tasks.callToolStream() instead.`);
+      throw this.error("InvalidRequest", `Tool "${name}" requires task-based execution. Use client.experimental.tasks.callToolStream() instead.`);
     }
   }
 
   /**
    * After `name` answered `result`.
    *
-   * @throws McpError (InvalidRequest) when a tool with an output schema returned no structured content;
+   * @throws ProtocolError (InvalidRequest) when a tool with an output schema returned no structured content;
    *   (InvalidParams) when the structured content does not match the schema.
    */
   checkResult(name: string, result: CallToolResult): void {
@@ -54,14 +61,14 @@ export class ToolOutputChecks {
     if (!validator) return;
     if (!result.structuredContent) {
       if (result.isError) return;
-      throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidRequest, `Tool ${name} has an output schema but did not return structured content`);
+      throw this.error("InvalidRequest", `Tool ${name} has an output schema but did not return structured content`);
     }
     let verdict: ReturnType<JsonSchemaValidator<unknown>>;
     try {
       verdict = validator(result.structuredContent);
     } catch (err) {
-      throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidParams, `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
+      throw this.error("InvalidParams", `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!verdict.valid) throw new sdkTypes.McpError(sdkTypes.ErrorCode.InvalidParams, `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
+    if (!verdict.valid) throw this.error("InvalidParams", `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
   }
 }

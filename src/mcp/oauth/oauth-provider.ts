@@ -15,7 +15,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
 import { visible } from "../../util/visible-text.js";
-import { authSdk } from "./auth-sdk.js";
+import { clientSdk } from "../client/sdk-client.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
 import { defaultTokenDir, TokenFile, type StoredLogin } from "./token-store.js";
@@ -369,7 +369,7 @@ const shown = (v: string | null): string => visible((v ?? "").slice(0, 200));
 /** What a failed `finishAuth` means to a person: a mix-up (`iss`), a refusal (`error`), or the error as it is. */
 async function callbackError(err: unknown, params: URLSearchParams, serverUrl: string | undefined): Promise<unknown> {
   if (err instanceof OAuthCallbackError) return err;
-  const sdk = await authSdk();
+  const sdk = await clientSdk();
   if (err instanceof sdk.IssuerMismatchError) {
     return new OAuthCallbackError(`OAuth for ${serverUrl}: the redirect back came from another authorization server ('iss' ${JSON.stringify(shown(params.get("iss")))}) than the one this login went to; refused, nothing was exchanged (RFC 9207)`, { cause: err });
   }

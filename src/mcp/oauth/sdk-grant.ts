@@ -17,11 +17,11 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
-import { authSdk, type AuthSdk } from "./auth-sdk.js";
+import { clientSdk, type ClientSdk } from "../client/sdk-client.js";
 import { OAuthCallbackError } from "./oauth.error.js";
 
 /** Makes the SDK provider a grant delegates to, bound to `expectedIssuer` (undefined only before any discovery). */
-export type MakeSdkProvider = (sdk: AuthSdk, expectedIssuer: string | undefined) => OAuthClientProvider;
+export type MakeSdkProvider = (sdk: ClientSdk, expectedIssuer: string | undefined) => OAuthClientProvider;
 
 /** A secret option (`clientSecret`, `privateKeyPem`, `idToken`): a non-empty string. Its value is never echoed. */
 export function checkSecret(value: unknown, where: string, option: string, required: boolean): string | undefined {
@@ -88,7 +88,7 @@ export abstract class SdkGrant implements OAuthClientProvider {
   /** The SDK provider, made once, bound to the issuer known by then (`seen`: what discovery found). */
   protected inner(seen?: string): Promise<OAuthClientProvider> {
     this.#issuer ??= seen;
-    return (this.#inner ??= authSdk().then((sdk) => this.#make(sdk, this.#issuer)));
+    return (this.#inner ??= clientSdk().then((sdk) => this.#make(sdk, this.#issuer)));
   }
 
   /** None: nobody is sent anywhere. */

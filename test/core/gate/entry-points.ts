@@ -9,7 +9,7 @@
  */
 import "reflect-metadata";
 import { request as httpRequest } from "node:http";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { Agent, ReActCognition, tool, type Asker, type Autonomy, type RunEvent } from "../../../src/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../../src/mcp/client/index.js";
