@@ -115,7 +115,7 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     await fetch(new URL("/test/iss?value=https://evil.example", server.url), { method: "POST" });
     const err = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) })).catch((e: unknown) => e);
     if (err instanceof MCPClient) await err.close();
-    expect(err).toBeInstanceOf(OAuthCallbackError);
+    expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(OAuthCallbackError);
     expect((err as Error).message).toContain(`OAuth for ${server.url}: the redirect back came from another authorization server ('iss' "https://evil.example") than the one this login went to; refused, nothing was exchanged (RFC 9207)`);
     expect((await hook("/test/stats", "GET")).codeExchanges).toBe(0);
     await fetch(new URL(`/test/iss?value=${encodeURIComponent(new URL("/", server.url).href)}`, server.url), { method: "POST" });
