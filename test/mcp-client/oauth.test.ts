@@ -129,5 +129,6 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     expect(() => new StreamableHttpServer({ url: server.url, auth: "basic" as never })).toThrow(/'auth' must be "oauth" or an OAuthClientProvider/);
     expect(() => oauthProvider({ scopes: ["a b"] })).toThrow(/'scopes' must be an array of scope names without spaces/);
     expect(() => oauthProvider({ clientMetadataUrl: "http://x/y" })).toThrow(/'clientMetadataUrl' must be an https URL with a path/);
+    expect(() => oauthProvider({ allowIssuerMismatch: "yes" as never })).toThrow(/'allowIssuerMismatch' must be true or false \(default false\)/);
   });
 });

@@ -193,6 +193,8 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
         // OAuth and metadata responses (any URL but the endpoint's) are read capped at 1 MiB.
         fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
         ...(server.auth ? { authProvider: server.auth as OAuthClientProvider } : {}),
+        // The shipped login's opt-out of the RFC 8414 issuer echo (security-weakening; off by default).
+        ...(server.auth instanceof AgentkitOAuthProvider && server.auth.options.allowIssuerMismatch === true ? { skipIssuerMetadataValidation: true } : {}),
       });
       self.t = this;
       this.inflight = inflight;

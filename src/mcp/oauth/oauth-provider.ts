@@ -50,6 +50,14 @@ export interface OAuthProviderOptions {
   readonly clientMetadataUrl?: string;
   /** How long a login waits for the redirect back, in ms. Default 300 000 (5 minutes). */
   readonly callbackTimeoutMs?: number;
+  /**
+   * Accept authorization-server metadata whose `issuer` is not the URL it was
+   * fetched from (skips the RFC 8414 §3.3 check; default false).
+   * Security-weakening: only for a server known to publish a mismatched
+   * issuer, such as a 2025-03-26-era MCP server that is its own
+   * authorization server and names a path (`https://host/oauth`) as issuer.
+   */
+  readonly allowIssuerMismatch?: boolean;
 }
 
 /** Print the URL for a person to open (the fallback of the default `openUrl`). */
@@ -112,6 +120,7 @@ function checkOptions(o: OAuthProviderOptions): void {
   if (o.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(String(o.clientMetadataUrl))) {
     throw new OptionsError(where, "clientMetadataUrl", `${where}: 'clientMetadataUrl' must be an https URL with a path`);
   }
+  if (o.allowIssuerMismatch !== undefined && typeof o.allowIssuerMismatch !== "boolean") throw new OptionsError(where, "allowIssuerMismatch", `${where}: 'allowIssuerMismatch' must be true or false (default false)`);
   if (o.callbackTimeoutMs !== undefined && !(Number.isFinite(o.callbackTimeoutMs) && o.callbackTimeoutMs > 0)) {
     throw new OptionsError(where, "callbackTimeoutMs", `${where}: 'callbackTimeoutMs' must be a positive number of milliseconds`);
   }
