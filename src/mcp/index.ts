@@ -12,8 +12,20 @@ import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";
 export { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCP_PROMPT_VERSION, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpResourceMemory, McpSessionLostError, mcpResources, McpTool, mcpTools, NOT_ENTERED_MESSAGE, promptText, resourceText, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
 export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
-export { AgentkitOAuthProvider, defaultTokenDir, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, OAuthResponseTooLargeError } from "./oauth/index.js";
-export type { OAuthProviderOptions } from "./oauth/index.js";
+export {
+  AgentkitOAuthProvider,
+  CLIENT_ASSERTION_ALGORITHMS,
+  clientCredentials,
+  ClientCredentialsProvider,
+  crossAppAccess,
+  CrossAppAccessProvider,
+  defaultTokenDir,
+  OAuthCallbackError,
+  OAuthLoginRequiredError,
+  oauthProvider,
+  OAuthResponseTooLargeError,
+} from "./oauth/index.js";
+export type { ClientAssertionAlgorithm, ClientCredentialsOptions, CrossAppAccessIdp, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
 export { LoopbackOptionsError, McpConfigFileError } from "./loopback/index.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_SOURCES, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
 export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen, ServedArgumentCheck } from "./approvals/index.js";

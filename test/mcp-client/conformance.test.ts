@@ -48,13 +48,15 @@ async function expectPassed(name: string): Promise<void> {
   expect(r.code, r.output).toBe(0);
 }
 
+const CORE = ["initialize", "tools_call", "elicitation-sep1034-client-defaults"];
+
 describe.concurrent("conformance 0.1.16 client scenarios (core)", () => {
-  for (const name of ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]) {
+  for (const name of CORE) {
     it(`passes ${name}`, () => expectPassed(name), 90_000);
   }
 });
 
-/** Every auth scenario of 0.1.16 the SDK's client auth can do: 19 through the shipped oauthProvider, 2 through the SDK's client-credentials providers brought as `auth`. */
+/** Every auth scenario of 0.1.16, each through a shipped provider: 19 through oauthProvider, 2 through clientCredentials, 1 through crossAppAccess. */
 const AUTH = [
   "metadata-default",
   "metadata-var1",
@@ -77,14 +79,21 @@ const AUTH = [
   "offline-access-not-supported",
   "client-credentials-jwt",
   "client-credentials-basic",
+  "cross-app-access-complete-flow",
 ];
-// Not here: auth/cross-app-access-complete-flow (token exchange + JWT bearer grant): SDK 1.32.2's client auth has neither grant.
 
 describe.concurrent("conformance 0.1.16 client scenarios (auth)", () => {
   for (const name of AUTH) {
     it(`passes auth/${name}`, () => expectPassed(`auth/${name}`), 90_000);
   }
 });
+
+it("runs every client scenario the suite lists (26 at 0.1.16), none left out", async () => {
+  const run = await runNode(["--import", join(FIXTURES, "register.mjs"), CONFORMANCE, "list", "--client"], { cwd: ROOT, ms: 60_000 });
+  const listed = [...run.stdout.matchAll(/^ {2}- (\S+)/gm)].map((m) => m[1]);
+  expect(listed.sort()).toEqual([...CORE, ...AUTH.map((a) => `auth/${a}`), "sse-retry"].sort());
+  expect(listed).toHaveLength(26);
+}, 90_000);
 
 // Alone, after the others: it checks reconnection timing, which a loaded machine skews.
 describe("conformance 0.1.16 client scenario sse-retry", () => {

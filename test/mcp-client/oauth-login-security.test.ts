@@ -111,7 +111,7 @@ describe("server-chosen URL schemes (#25.8)", () => {
       expect(opened).toEqual([]);
       expect(writes.join("")).toContain("not opening it: only https URLs (and http on a loopback host) are opened");
       expect(writes.join("")).toContain(new URL(bad).href);
-      await expect(provider.authorizationCode()).rejects.toBeInstanceOf(OAuthCallbackError);
+      await expect(provider.authorizationResponse()).rejects.toBeInstanceOf(OAuthCallbackError);
     });
   }
 });

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPClient, OAuthLoginRequiredError, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
+import { MCPClient, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
 import { captureLog, startOAuthHttpServer, type ServerProcess } from "./support.js";
 
 let server: ServerProcess;
@@ -99,10 +99,36 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     expect((await hook("/test/stats", "GET")).refused).toBe(1);
   });
 
+  it("keeps the SDK's issuer stamps and discovery state in the token file, verbatim (SEP-2352)", async () => {
+    const person = headless();
+    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+    await whoami(client);
+    const issuer = new URL("/", server.url).href;
+    const stored = JSON.parse(readFileSync(join(tokenDir, readdirSync(tokenDir)[0]!), "utf8")) as { tokens: { issuer?: string }; client: { issuer?: string }; discovery?: { authorizationServerMetadata?: { issuer?: string } } };
+    expect(stored.tokens.issuer).toBe(issuer);
+    expect(stored.client.issuer).toBe(issuer);
+    expect(stored.discovery?.authorizationServerMetadata?.issuer).toBe(issuer);
+  });
+
+  it("a redirect back naming another authorization server (iss) is refused before the code is exchanged; the right iss logs in", async () => {
+    const person = headless();
+    await fetch(new URL("/test/iss?value=https://evil.example", server.url), { method: "POST" });
+    const err = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) })).catch((e: unknown) => e);
+    if (err instanceof MCPClient) await err.close();
+    expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(OAuthCallbackError);
+    expect((err as Error).message).toContain(`OAuth for ${server.url}: the redirect back came from another authorization server ('iss' "https://evil.example") than the one this login went to; refused, nothing was exchanged (RFC 9207)`);
+    expect((await hook("/test/stats", "GET")).codeExchanges).toBe(0);
+    await fetch(new URL(`/test/iss?value=${encodeURIComponent(new URL("/", server.url).href)}`, server.url), { method: "POST" });
+    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+    expect(await whoami(client)).toMatch(/client /);
+    expect((await hook("/test/stats", "GET")).codeExchanges).toBe(1);
+  });
+
   it('auth: "oauth" and bad options', () => {
     expect(new StreamableHttpServer({ url: server.url, auth: "oauth" }).auth).toBeDefined();
     expect(() => new StreamableHttpServer({ url: server.url, auth: "basic" as never })).toThrow(/'auth' must be "oauth" or an OAuthClientProvider/);
     expect(() => oauthProvider({ scopes: ["a b"] })).toThrow(/'scopes' must be an array of scope names without spaces/);
     expect(() => oauthProvider({ clientMetadataUrl: "http://x/y" })).toThrow(/'clientMetadataUrl' must be an https URL with a path/);
+    expect(() => oauthProvider({ allowIssuerMismatch: "yes" as never })).toThrow(/'allowIssuerMismatch' must be true or false \(default false\)/);
   });
 });

@@ -89,12 +89,27 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     const detail = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? httpStatusNote(sdk, err);
     await session.close().catch(() => {});
     await transport.close().catch(() => {});
-    if (err instanceof OAuthLoginRequiredError || err instanceof OAuthCallbackError) throw err;
+    const login = loginError(err);
+    if (login) throw login;
     throw new McpConnectError(String(server), stderrTail(transport), err, detail, exit !== undefined);
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }
   return { session, transport };
+}
+
+/**
+ * The shipped OAuth login's own error (its message is the whole story), also
+ * when the SDK's version negotiation wrapped it (`SdkError`, the error at
+ * `cause` or `data.cause`).
+ */
+function loginError(err: unknown): OAuthLoginRequiredError | OAuthCallbackError | undefined {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    if (e instanceof OAuthLoginRequiredError || e instanceof OAuthCallbackError) return e;
+    const o = e as { cause?: unknown; data?: { cause?: unknown } };
+    e = o.cause ?? o.data?.cause;
+  }
+  return undefined;
 }
 
 /** The last ~4 KiB of a stdio server's stderr ("" for HTTP). */

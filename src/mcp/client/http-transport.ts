@@ -193,6 +193,8 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
         // OAuth and metadata responses (any URL but the endpoint's) are read capped at 1 MiB.
         fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
         ...(server.auth ? { authProvider: server.auth as OAuthClientProvider } : {}),
+        // The shipped login's opt-out of the RFC 8414 issuer echo (security-weakening; off by default).
+        ...(server.auth instanceof AgentkitOAuthProvider && server.auth.options.allowIssuerMismatch === true ? { skipIssuerMetadataValidation: true } : {}),
       });
       self.t = this;
       this.inflight = inflight;
@@ -222,8 +224,8 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
           return await super.send(message, options);
         } catch (err) {
           if (!oauth || !(err instanceof sdk.UnauthorizedError) || round >= MAX_AUTHORIZATIONS) throw err;
-          const code = await oauth.authorizationCode();
-          await oauth.exchange(() => this.finishAuth(code));
+          // The whole redirect back (code and iss, or error): the SDK checks iss before it reads either.
+          await oauth.finishLogin((params) => this.finishAuth(params));
         }
       }
     }

@@ -6,7 +6,7 @@
  * Every response to a request other than the MCP endpoint itself is read
  * here, up to the cap, and refused past it.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthResponseTooLargeError } from "./oauth.error.js";
 
 /** The most an authorization-server (or metadata) response may hold: 1 MiB. */
@@ -61,4 +61,15 @@ export function cappedAuthFetch(base: FetchLike, mcpUrl: string, limit = MAX_AUT
     if (new URL(url).href === endpoint) return res;
     return readCapped(res, url, limit);
   };
+}
+
+/**
+ * `base`, with every response read whole here and capped at `limit` bytes
+ * (default `MAX_AUTH_RESPONSE_BYTES`): for a fetch that only ever talks to
+ * authorization servers (an enterprise IdP's token exchange).
+ *
+ * @throws OAuthResponseTooLargeError (from the returned fetch) for a larger response; the connection is dropped.
+ */
+export function cappedFetch(base: FetchLike, limit = MAX_AUTH_RESPONSE_BYTES): FetchLike {
+  return async (input, init) => readCapped(await base(input, init), urlOf(input), limit);
 }

@@ -3,15 +3,19 @@
  * The shipped `OAuthClientProvider`: what the SDK's client auth functions
  * (discovery, registration, authorization code + PKCE, refresh, step-up)
  * need from a client, and nothing they already do. It keeps the login per
- * server URL in a 0600 file, takes the redirect back on a loopback route, and
- * lets `openUrl` decide how the authorization URL reaches a person.
+ * server URL in a 0600 file (the SDK's `issuer` stamps and discovery state
+ * round-tripped verbatim), takes the redirect back on a loopback route and
+ * hands all of it to the SDK (which checks `iss` against the authorization
+ * server the login went to), and lets `openUrl` decide how the authorization
+ * URL reaches a person.
  */
 import { randomBytes } from "node:crypto";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
 import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
+import { visible } from "../../util/visible-text.js";
+import { clientSdk } from "../client/sdk-client.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
 import { defaultTokenDir, TokenFile, type StoredLogin } from "./token-store.js";
@@ -46,6 +50,14 @@ export interface OAuthProviderOptions {
   readonly clientMetadataUrl?: string;
   /** How long a login waits for the redirect back, in ms. Default 300 000 (5 minutes). */
   readonly callbackTimeoutMs?: number;
+  /**
+   * Accept authorization-server metadata whose `issuer` is not the URL it was
+   * fetched from (skips the RFC 8414 §3.3 check; default false).
+   * Security-weakening: only for a server known to publish a mismatched
+   * issuer, such as a 2025-03-26-era MCP server that is its own
+   * authorization server and names a path (`https://host/oauth`) as issuer.
+   */
+  readonly allowIssuerMismatch?: boolean;
 }
 
 /** Print the URL for a person to open (the fallback of the default `openUrl`). */
@@ -108,6 +120,7 @@ function checkOptions(o: OAuthProviderOptions): void {
   if (o.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(String(o.clientMetadataUrl))) {
     throw new OptionsError(where, "clientMetadataUrl", `${where}: 'clientMetadataUrl' must be an https URL with a path`);
   }
+  if (o.allowIssuerMismatch !== undefined && typeof o.allowIssuerMismatch !== "boolean") throw new OptionsError(where, "allowIssuerMismatch", `${where}: 'allowIssuerMismatch' must be true or false (default false)`);
   if (o.callbackTimeoutMs !== undefined && !(Number.isFinite(o.callbackTimeoutMs) && o.callbackTimeoutMs > 0)) {
     throw new OptionsError(where, "callbackTimeoutMs", `${where}: 'callbackTimeoutMs' must be a positive number of milliseconds`);
   }
@@ -130,7 +143,9 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
   private redirect?: RedirectListener;
   private verifier?: string;
   private currentState?: string;
-  private pending?: Promise<string>;
+  private pending?: Promise<URLSearchParams>;
+  /** The issuer the SDK stamped on a pre-registered client (kept in memory: the option itself is never rewritten). */
+  private preIssuer?: string;
   private exchanging = false;
 
   /** @internal Use `oauthProvider()`. */
@@ -167,9 +182,13 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     await r?.close();
   }
 
-  /** Forget the stored tokens (the registration is kept), so the next connection logs in afresh. */
+  /**
+   * Forget the stored tokens and discovery state (the registration is kept),
+   * so the next connection discovers the authorization server again and logs
+   * in afresh (what `agentkit login` does first).
+   */
   forgetTokens(): void {
-    this.login = { ...this.login, tokens: undefined };
+    this.login = { ...this.login, tokens: undefined, discovery: undefined };
     this.persist();
   }
 
@@ -201,31 +220,54 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     return (this.currentState = randomBytes(16).toString("base64url"));
   }
 
-  /** The pre-registered client, else the stored registration (none when it was made for another redirect URI). */
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  /**
+   * The pre-registered client (stamped, once the SDK bound it, with its
+   * authorization server's issuer), else the stored registration as it was
+   * saved, `issuer` stamp included (none when it was made for another
+   * redirect URI).
+   */
+  clientInformation(): StoredOAuthClientInformation | undefined {
     const pre = this.options.client;
-    if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}) };
-    const c = this.login.client as (OAuthClientInformationMixed & { redirect_uris?: string[] }) | undefined;
+    if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(this.preIssuer ? { issuer: this.preIssuer } : {}) };
+    const c = this.login.client as (StoredOAuthClientInformation & { redirect_uris?: string[] }) | undefined;
     // A dynamic registration made for another redirect port is not reused: register again.
     if (c?.redirect_uris && this.redirect && !c.redirect_uris.includes(this.redirect.url)) return undefined;
     return c;
   }
 
-  /** Keep a new registration in the token file (a pre-registered client is never overwritten). */
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    if (this.options.client) return;
+  /** Keep a new registration in the token file, verbatim (a pre-registered client is never written: only its issuer stamp is kept, in memory). */
+  saveClientInformation(info: StoredOAuthClientInformation): void {
+    if (this.options.client) {
+      this.preIssuer ??= info.issuer;
+      return;
+    }
     this.login = { ...this.login, client: info };
     this.persist();
   }
 
-  /** The stored tokens, as they were saved. */
-  tokens(): OAuthTokens | undefined {
+  /** The stored tokens, as they were saved (`issuer` stamp included: the SDK refuses them for another authorization server). */
+  tokens(): StoredOAuthTokens | undefined {
     return this.login.tokens;
   }
 
-  /** Keep new tokens in the token file (0600), unchanged. */
-  saveTokens(tokens: OAuthTokens): void {
+  /** Keep new tokens in the token file (0600), verbatim. */
+  saveTokens(tokens: StoredOAuthTokens): void {
     this.login = { ...this.login, tokens };
+    this.persist();
+  }
+
+  /**
+   * What discovery found last time (kept in the token file, so a run does not
+   * discover again, and the redirect back is checked against the
+   * authorization server the login went to). `agentkit login` forgets it.
+   */
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.login.discovery;
+  }
+
+  /** Keep what discovery found, verbatim, in the token file. */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.login = { ...this.login, discovery: state };
     this.persist();
   }
 
@@ -254,23 +296,37 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The authorization code of the login just started (`redirectToAuthorization`),
-   * once the redirect comes back.
+   * The redirect back of the login just started (`redirectToAuthorization`):
+   * its query parameters (`code` and `iss`, or `error`), its `state` already
+   * checked. Nothing in it is trusted yet: `finishLogin` hands it to the SDK.
    *
-   * @throws OAuthCallbackError when the server redirected back with an error, or nobody finished in time.
+   * @throws OAuthCallbackError when no login is in progress, or nobody finished in time.
    */
-  async authorizationCode(): Promise<string> {
+  async authorizationResponse(): Promise<URLSearchParams> {
     const p = this.pending;
     this.pending = undefined;
     if (!p) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no authorization is in progress`);
     return p;
   }
 
-  /** @internal Mark the code exchange (`finishAuth`) so a refused code is not mistaken for a refused refresh token. */
-  async exchange<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Wait for the redirect back and give its parameters to `finishAuth` (the
+   * transport's), which checks `iss` against the authorization server the
+   * login went to (RFC 9207) before it exchanges the code or reads an
+   * `error`. A refused code is not mistaken for a refused refresh token.
+   *
+   * @throws OAuthCallbackError when the redirect named another authorization
+   *   server (`iss`), carried no code (the server's `error`, shown escaped and
+   *   bounded), or never came; other errors of the exchange as they are.
+   */
+  async finishLogin(finishAuth: (params: URLSearchParams) => Promise<void>): Promise<void> {
+    const params = await this.authorizationResponse();
     this.exchanging = true;
     try {
-      return await fn();
+      await finishAuth(params);
+      if (!params.get("code")) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: the authorization server redirected back without a code`);
+    } catch (err) {
+      throw await callbackError(err, params, this.serverUrl);
     } finally {
       this.exchanging = false;
     }
@@ -287,11 +343,18 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
-  /** Drop what the SDK says is no longer valid; a refused refresh token throws `OAuthLoginRequiredError`. */
+  /**
+   * Drop what the SDK says is no longer valid. The SDK calls `"client"` then
+   * `"tokens"` for a refused client, `"tokens"` for a refused grant; a
+   * refused refresh token (outside a code exchange) then throws
+   * `OAuthLoginRequiredError`: a run does not start a login by surprise.
+   */
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
     const hadRefresh = !!this.login.tokens?.refresh_token;
     if (scope === "all" || scope === "client") this.login = { ...this.login, client: undefined };
+    if (scope === "all" || scope === "client") this.preIssuer = undefined;
     if (scope === "all" || scope === "tokens") this.login = { ...this.login, tokens: undefined };
+    if (scope === "all" || scope === "discovery") this.login = { ...this.login, discovery: undefined };
     if (scope === "all" || scope === "verifier") this.verifier = undefined;
     this.persist();
     if (scope === "tokens" && hadRefresh && !this.exchanging) {
@@ -307,6 +370,23 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
   private persist(): void {
     this.bound().write(this.login);
   }
+}
+
+/** Printable and bounded: a value from the redirect back, shown to a person. */
+const shown = (v: string | null): string => visible((v ?? "").slice(0, 200));
+
+/** What a failed `finishAuth` means to a person: a mix-up (`iss`), a refusal (`error`), or the error as it is. */
+async function callbackError(err: unknown, params: URLSearchParams, serverUrl: string | undefined): Promise<unknown> {
+  if (err instanceof OAuthCallbackError) return err;
+  const sdk = await clientSdk();
+  if (err instanceof sdk.IssuerMismatchError) {
+    return new OAuthCallbackError(`OAuth for ${serverUrl}: the redirect back came from another authorization server ('iss' ${JSON.stringify(shown(params.get("iss")))}) than the one this login went to; refused, nothing was exchanged (RFC 9207)`, { cause: err });
+  }
+  if (!params.get("code")) {
+    const why = params.get("error") ? `${shown(params.get("error"))}${params.get("error_description") ? `: ${shown(params.get("error_description"))}` : ""}` : "no authorization code";
+    return new OAuthCallbackError(`OAuth for ${serverUrl}: the authorization server redirected back without a code (${why})`, { cause: err });
+  }
+  return err;
 }
 
 /**

@@ -22,11 +22,12 @@ export class OAuthLoginRequiredError extends AgentkitError {
 
 /**
  * The authorization step failed: the authorization server redirected back
- * with an `error`, the `state` did not match, or nobody finished in time.
+ * with an `error`, the redirect back named another authorization server
+ * (`iss`, RFC 9207), the `state` did not match, or nobody finished in time.
  */
 export class OAuthCallbackError extends AgentkitError {
-  constructor(message: string) {
-    super("oauth_callback", message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("oauth_callback", message, options);
   }
 }
 

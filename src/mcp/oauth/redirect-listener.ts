@@ -2,8 +2,9 @@
  * @module mcp/oauth/redirect-listener
  * The OAuth redirect target of the shipped provider: a route on the
  * process's shared loopback listener (127.0.0.1, an ephemeral port) that
- * takes the authorization server's redirect back — `?code=&state=` or
- * `?error=` — and hands it to whoever is waiting for that `state`; and a
+ * takes the authorization server's redirect back — `?code=&state=&iss=` or
+ * `?error=` — and hands its parameters to whoever is waiting for that
+ * `state` (the SDK checks `iss` before it reads either); and a
  * launch route, a one-time link that redirects the browser to the
  * authorization URL, so that URL (its `state` and PKCE challenge) never has
  * to be in a browser launcher's argv. Both answer only connections opened
@@ -27,7 +28,7 @@ export const LAUNCH_PATH = "/oauth/launch";
 export const DEFAULT_CALLBACK_TIMEOUT_MS = 300_000;
 
 interface Waiter {
-  readonly resolve: (code: string) => void;
+  readonly resolve: (params: URLSearchParams) => void;
   readonly reject: (err: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -52,10 +53,11 @@ function foreignPeer(req: IncomingMessage): string | undefined {
 
 /**
  * One mounted redirect route. `expect(state)` before sending the person to
- * the authorization URL; it resolves with the code once the redirect for
- * that state arrives, and rejects with `OAuthCallbackError` on an `error`
- * redirect or after `timeoutMs`. A redirect with an unknown state is
- * answered 400 and settles nothing.
+ * the authorization URL; it resolves with the redirect's query parameters
+ * (`code`, `iss`, or `error`: judged by the SDK's `finishAuth`, which checks
+ * `iss` first) once the redirect for that state arrives, and rejects with
+ * `OAuthCallbackError` after `timeoutMs`. A redirect with an unknown state
+ * is answered 400 and settles nothing.
  */
 export class RedirectListener {
   private readonly waiting = new Map<string, Waiter>();
@@ -122,8 +124,8 @@ export class RedirectListener {
     res.end();
   }
 
-  /** Wait for the redirect carrying `state`. */
-  expect(state: string, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<string> {
+  /** Wait for the redirect carrying `state`: its query parameters. */
+  expect(state: string, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<URLSearchParams> {
     if (this.closed) return Promise.reject(new OAuthCallbackError("the OAuth redirect listener is closed"));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -155,17 +157,12 @@ export class RedirectListener {
     }
     this.waiting.delete(state);
     clearTimeout(waiter.timer);
-    const error = q.get("error");
-    const code = q.get("code");
-    if (error || !code) {
-      const why = error ? `${error}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "no authorization code";
+    // Neither `error` nor `iss` is trusted here: the SDK checks `iss` before either is read.
+    if (!q.get("code")) {
       res.statusCode = 400;
-      res.end(PAGE("Sign-in failed", "The authorization server refused the sign-in."));
-      waiter.reject(new OAuthCallbackError(`the authorization server redirected back without a code (${why})`));
-      return;
-    }
-    res.end(PAGE("Signed in", "Signed in."));
-    waiter.resolve(code);
+      res.end(PAGE("Sign-in failed", "The authorization server did not sign you in."));
+    } else res.end(PAGE("Signed in", "Signed in."));
+    waiter.resolve(q);
   }
 
   /** Unmount the route, release the listener, and reject whoever still waits. Idempotent. */

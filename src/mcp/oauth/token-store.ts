@@ -10,7 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
 import { createPrivateFile } from "../../wire/mcp-config-file.js";
 
@@ -18,10 +18,12 @@ import { createPrivateFile } from "../../wire/mcp-config-file.js";
 export interface StoredLogin {
   /** The MCP server URL (the file's key). */
   readonly serverUrl: string;
-  /** The client registration (dynamic, or a client ID metadata document URL), as the SDK handed it over. */
-  client?: OAuthClientInformationMixed;
+  /** The client registration (dynamic, or a client ID metadata document URL), as the SDK handed it over (its `issuer` stamp included). */
+  client?: StoredOAuthClientInformation;
   /** The tokens, as the SDK handed them over (its `issuer` stamp included). */
-  tokens?: OAuthTokens;
+  tokens?: StoredOAuthTokens;
+  /** What discovery found (the authorization server, its metadata, the resource metadata), as the SDK handed it over. */
+  discovery?: OAuthDiscoveryState;
 }
 
 /**
@@ -49,7 +51,7 @@ export class TokenFile {
   read(): StoredLogin {
     try {
       const data = JSON.parse(readFileSync(this.path, "utf8")) as StoredLogin;
-      if (data && data.serverUrl === this.serverUrl) return { serverUrl: this.serverUrl, client: data.client, tokens: data.tokens };
+      if (data && data.serverUrl === this.serverUrl) return { serverUrl: this.serverUrl, client: data.client, tokens: data.tokens, discovery: data.discovery };
     } catch {
       // none yet, or not ours to read: start empty
     }
