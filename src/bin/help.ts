@@ -7,6 +7,7 @@
 export const MAIN_HELP = `agentkit — serve an @McpServer module to Claude Code or Codex, and inspect any MCP server
 
 Usage:
+  agentkit init [dir]                             write a new project (a @Tool, a module, a test) into a new or empty dir
   agentkit serve <module-file> [options]          serve a built @McpServer module
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)

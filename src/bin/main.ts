@@ -8,7 +8,7 @@ import { EXIT_USAGE } from "./cli.error.js";
 import { explainFailure, verboseDetail, type FailureContext } from "./failure-line.js";
 import { MAIN_HELP } from "./help.js";
 
-const COMMANDS = ["serve", "inspect", "call", "login", "approve", "inbox"] as const;
+const COMMANDS = ["init", "serve", "inspect", "call", "login", "approve", "inbox"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function version(): string {
@@ -19,6 +19,8 @@ async function run(command: Command, argv: readonly string[], context: FailureCo
   // Loaded on demand: `--help` and `inspect` never load the serving side, and
   // nothing loads the MCP SDK before a command needs it.
   switch (command) {
+    case "init":
+      return (await import("./init.command.js")).initCommand(argv);
     case "serve":
       return (await import("./serve.command.js")).serveCommand(argv, context);
     case "inspect":

@@ -102,11 +102,13 @@ export class ServeProcess implements AsyncDisposable {
 
   /**
    * Spawn `agentkit serve ...args` and wait until stdout contains `ready`
-   * (default: the "stops the server" line printed once serving). Rejects with
+   * (default: the "stops the server" line printed once serving); `bin` is
+   * another agentkit.js (default: this checkout's), `cwd` where it runs
+   * (default: the checkout). Rejects with
    * its output if it exits first or `timeoutMs` passes.
    */
-  static async start(args: readonly string[], options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<ServeProcess> {
-    const child = spawn(process.execPath, [AGENTKIT, "serve", ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  static async start(args: readonly string[], options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<ServeProcess> {
+    const child = spawn(process.execPath, [options.bin ?? AGENTKIT, "serve", ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const s = new ServeProcess(child);
     const ready = options.ready ?? /stops the server/;
     const deadline = Date.now() + (options.timeoutMs ?? 20_000);

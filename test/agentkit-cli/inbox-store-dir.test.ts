@@ -120,19 +120,15 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     expectRefused(await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--worker", "w1"]), /--worker names this process on the inbox page, so it goes with --approve inbox or --approve web/);
     expectRefused(await runAgentkit([...serve(join(dir, "unused")), "--worker", "evil\u001b[2Jname"]), /--worker must be a name of 1-100 printable characters \(no control or bidi characters\)/);
     expectRefused(await runAgentkit(["inbox", "serve", "--inbox-store", file]), /agentkit inbox serve: --inbox-store .* is a file, not a directory/);
-    // Not writable: a directory of root's as `nobody` when this runs as root (root may write anywhere), else one of ours made read-only.
+    // Not writable: a directory of ours made read-only (0500). Root writes anywhere, so as root the program runs
+    // without the capability that lets it (setpriv drops CAP_DAC_OVERRIDE, keeps CAP_DAC_READ_SEARCH): the same
+    // user, reading the checkout wherever it lives and whoever owns it; no second user, nothing opened to others.
     const locked = join(dir, "locked");
     mkdirSync(locked);
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) {
-      chmodSync(dir, 0o755);
-      chmodSync(tmpdir(), statSync(tmpdir()).mode | 0o011);
-      chmodSync(locked, 0o755);
-    } else {
-      chmodSync(locked, 0o500);
-    }
-    const argv = [AGENTKIT, ...serve(join(locked, "inbox"))];
-    const child = asRoot ? spawn("runuser", ["-u", "nobody", "--", process.execPath, ...argv], { stdio: ["ignore", "pipe", "pipe"] }) : spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    chmodSync(locked, 0o500);
+    const argv = [process.execPath, AGENTKIT, ...serve(join(locked, "inbox"))];
+    const [cmd, ...args] = process.getuid?.() === 0 ? ["setpriv", "--bounding-set=-dac_override", "--", ...argv] : argv;
+    const child = spawn(cmd!, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.stdout.resume();

