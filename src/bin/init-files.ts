@@ -41,7 +41,7 @@ function packageJson(name: string, v: InitVersions): string {
       private: true,
       type: "module",
       scripts: { build: "tsc -p tsconfig.json", test: "vitest run src", serve: "agentkit serve dist/greeter.module.js" },
-      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/sdk", "express"]) },
+      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "express"]) },
       devDependencies: pick(v.devDependencies, ["@types/node", "typescript", "vite", "vitest"]),
     },
     null,

@@ -21,8 +21,9 @@ const OPTIONS: OptionTable = {
 export const INIT_HELP = `Usage: agentkit init [dir]
 
 Writes a new project into dir (default: the current directory), which must be
-new or empty: package.json (arc-agentkit, @modelcontextprotocol/sdk, express;
-typescript, @types/node, vite, vitest), tsconfig.json (decorator metadata on,
+new or empty: package.json (arc-agentkit, @modelcontextprotocol/client,
+@modelcontextprotocol/server, express; typescript, @types/node, vite, vitest),
+tsconfig.json (decorator metadata on,
 skipLibCheck false; TypeScript 5.9, 6.0 and 7.x), src/greet.tool.ts (one @Tool),
 src/greeter.module.ts (one @McpServer module), src/greeter.test.ts, README.md.
 

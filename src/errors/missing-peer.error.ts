@@ -12,7 +12,7 @@ export class MissingPeerError extends AgentkitError {
   constructor(
     /** The package (or subpath) that could not be loaded. */
     readonly peer: string,
-    /** The command that installs what is missing, e.g. `npm install @modelcontextprotocol/sdk express`. */
+    /** The command that installs what is missing, e.g. `npm install @modelcontextprotocol/client`. */
     readonly installLine: string,
     message: string,
     options?: { cause?: unknown },

@@ -4,9 +4,10 @@
  * with `export type`); test/mcp/index.test.ts snapshots the sorted names, so an
  * addition is a reviewed decision. Only what a user calls, catches or types
  * against: the listener's pure checks, its token helpers, the config-file
- * writer and the name rules are internal (the errors they throw are here). The first export is the peer guard: without
- * @modelcontextprotocol/sdk and express this module throws at once with the
- * install line.
+ * writer and the name rules are internal (the errors they throw are here). Importing it loads no
+ * optional peer: `MCPClient` loads `@modelcontextprotocol/client` at `open()`,
+ * serving loads `@modelcontextprotocol/server` and express when it starts, each
+ * naming its install line when missing.
  */
 import "reflect-metadata";
 export { INSTALL_LINE } from "./sdk.js";

@@ -1,47 +1,13 @@
 /**
  * @module mcp/sdk
- * The one place the MCP SDK 1.x is loaded and express's presence is checked (the
- * listener loads express behind its own small module). ESM links every static
- * import before running any code, so a guard module alone cannot turn a
- * missing optional peer into a clear message; loading the peers through
- * `createRequire` here can. Everything else in `src/mcp` imports SDK *values*
- * from this module only (type-only imports of the SDK are fine: they are erased).
- * The client loads its own SDK, `@modelcontextprotocol/client`, in
- * `client/sdk-client.ts`; the serving side loads `@modelcontextprotocol/server`
- * in `serve/sdk-server.ts`.
+ * What `arc-agentkit/mcp` needs installed, in one line. Nothing is loaded
+ * here: each part loads its own optional peer when first used and names its
+ * own install line when that peer is missing — the client
+ * `@modelcontextprotocol/client` (`client/sdk-client.ts`, at `open()`), the
+ * serving side `@modelcontextprotocol/server` (`serve/sdk-server.ts`) and the
+ * loopback listener `express` (`listener/express-loader.ts`). So a program that
+ * only uses `MCPClient` installs only the client package.
  */
-import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
-import { MissingPeerError } from "../errors/missing-peer.error.js";
-import { requirePeer, resolvePeer } from "../util/optional-peer.js";
 
-/** The line that installs the optional peers of `arc-agentkit/mcp`. */
-export const INSTALL_LINE = "npm install @modelcontextprotocol/sdk express";
-
-
-function missing(id: string, cause: unknown): MissingPeerError {
-  return new MissingPeerError(
-    id,
-    INSTALL_LINE,
-    `arc-agentkit/mcp needs the optional peer dependencies @modelcontextprotocol/sdk and express, and '${id}' could not be loaded. Install them with: ${INSTALL_LINE}`,
-    { cause },
-  );
-}
-
-function load<T>(id: string): T {
-  return requirePeer<T>(id, (cause) => missing(id, cause));
-}
-
-// Fail at import time, naming the install line, when either peer is absent.
-for (const id of ["@modelcontextprotocol/sdk/types.js", "express"]) resolvePeer(id, (cause) => missing(id, cause));
-
-/** Request/result schemas, `McpError`, `ErrorCode`, `isInitializeRequest`, ... */
-export const sdkTypes = load<typeof TypesModule>("@modelcontextprotocol/sdk/types.js");
-/**
- * True for an `McpError` of any copy of the SDK: agentkit's, or the ES module
- * build an app imports itself, whose class is a different one (so
- * `instanceof` alone misses it). Known by the SDK's name for it and an
- * integer JSON-RPC code, which is all the SDK reads from an error it sends.
- */
-export function isMcpError(err: unknown): err is InstanceType<typeof TypesModule.McpError> {
-  return err instanceof sdkTypes.McpError || (err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code));
-}
+/** The line that installs every optional peer of `arc-agentkit/mcp` (client, serving, and the loopback listener's express). */
+export const INSTALL_LINE = "npm install @modelcontextprotocol/client @modelcontextprotocol/server express";

@@ -40,7 +40,7 @@ describe("agentkit init", () => {
     expect(readdirSync(join(app, "src")).sort()).toEqual(["greet.tool.ts", "greeter.module.ts", "greeter.test.ts"]);
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
     const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
-    expect(pkg).toMatchObject({ name: "my-agent", type: "module", dependencies: { "arc-agentkit": `^${String(ours.version)}`, "@modelcontextprotocol/sdk": ours.peerDependencies!["@modelcontextprotocol/sdk"], express: ours.peerDependencies!.express } });
+    expect(pkg).toMatchObject({ name: "my-agent", type: "module", dependencies: { "arc-agentkit": `^${String(ours.version)}`, "@modelcontextprotocol/client": ours.peerDependencies!["@modelcontextprotocol/client"], "@modelcontextprotocol/server": ours.peerDependencies!["@modelcontextprotocol/server"], express: ours.peerDependencies!.express } });
     expect(Object.keys(pkg.devDependencies!).sort()).toEqual(["@types/node", "typescript", "vite", "vitest"]);
     // the tsconfig nest-cli-free.md documents (the consumer-compilers test compiles it with TypeScript 5.9, 6.0 and 7.x)
     const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!.replace(/\s\/\/[^\n]*/g, "");

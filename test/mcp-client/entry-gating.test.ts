@@ -1,20 +1,20 @@
 /**
  * @module test/mcp-client/entry-gating.test
- * `arc-agentkit/mcp` without its optional peers fails at once with the install
- * line. Proven in a scratch project under os.tmpdir(): the built package
- * (package.json + dist) is copied in — a copy, not a link, so Node resolves
- * its imports from the scratch project — and every dependency of this repo is
- * linked in except the peers being withheld. Offline; the scratch dir is
- * removed afterwards.
+ * `arc-agentkit/mcp` loads no optional peer when imported: a program that only
+ * uses `MCPClient` needs only `@modelcontextprotocol/client` — no express, no
+ * serving package, no SDK 1.x — and each serving part names its own install
+ * line when its peer is missing. Proven in a scratch project under
+ * os.tmpdir(): the built package (package.json + dist) is copied in — a copy,
+ * not a link, so Node resolves its imports from the scratch project — and
+ * every dependency of this repo is linked in except the peers withheld.
+ * Offline; the scratch dir is removed afterwards.
  */
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { scratchProject as makeScratch } from "../helpers/scratch-project.js";
+import { runIn, scratchProject as makeScratch } from "../helpers/scratch-project.js";
 import { NODE, ROOT } from "./support.js";
 
-const INSTALL = "npm install @modelcontextprotocol/sdk express";
-const PEERS = ["@modelcontextprotocol/sdk", "express"];
+const SERVING = ["@modelcontextprotocol/server", "@modelcontextprotocol/sdk", "express"];
 
 let scratch: string | undefined;
 afterEach(() => {
@@ -22,39 +22,62 @@ afterEach(() => {
   scratch = undefined;
 });
 
-/** A scratch project holding the built package and every dependency except `withheld`. */
 function scratchProject(withheld: readonly string[]): string {
   return (scratch = makeScratch(ROOT, withheld));
 }
 
-/** Import `specifier` in a fresh node inside `dir`; report how it went. */
-function importIn(dir: string, specifier: string): { loaded: boolean; name?: string; message?: string; code?: string } {
-  const code = `import(${JSON.stringify(specifier)}).then(
-    () => console.log(JSON.stringify({ loaded: true })),
-    (e) => console.log(JSON.stringify({ loaded: false, name: e?.name, message: e?.message, code: e?.code })))`;
-  const r = spawnSync(NODE, ["--input-type=module", "-e", code], { cwd: dir, encoding: "utf8", timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`node exited with ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as never;
+/** Opens server-everything over stdio with MCPClient and lists its tools; then tries to serve one tool. */
+const PROGRAM = `
+const out = {};
+try {
+  const { MCPClient, StdioServer, serveRegistry } = await import("arc-agentkit/mcp");
+  const { tool, RunContext } = await import("arc-agentkit");
+  out.imported = true;
+  const server = new StdioServer({ command: process.execPath, args: ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"] });
+  const client = await MCPClient.open(server);
+  try {
+    out.tools = (await client.listTools()).length;
+    out.protocolVersion = client.protocolVersion;
+  } finally {
+    await client.close();
+  }
+  const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, async () => "ok");
+  try {
+    const spec = await serveRegistry([echo], { name: "gate", ctx: new RunContext() });
+    await spec.start();
+    out.served = spec.serving;
+    await spec.stop();
+  } catch (e) {
+    out.serveError = { name: e?.name, code: e?.code, message: e?.message };
+  }
+} catch (e) {
+  out.error = { name: e?.name, message: e?.message };
 }
+console.log(JSON.stringify(out));
+`;
+
+type Outcome = { imported?: boolean; tools?: number; protocolVersion?: string; served?: boolean; serveError?: { name: string; code: string; message: string }; error?: unknown };
 
 describe("entry gating of arc-agentkit/mcp", () => {
-  it("without the peers: an Error naming the install line, while the core still loads", () => {
-    const dir = scratchProject(PEERS);
-    const mcp = importIn(dir, "arc-agentkit/mcp");
-    expect(mcp.loaded).toBe(false);
-    expect(mcp.name).toBe("MissingPeerError");
-    expect(mcp.message).toContain(INSTALL);
-    expect(mcp.code).toBe("missing_peer"); // ours, not ERR_MODULE_NOT_FOUND from deep inside
-    expect(importIn(dir, "arc-agentkit")).toEqual({ loaded: true });
-  });
+  it("without express, the serving package and SDK 1.x: MCPClient opens and lists; serving names its install line", () => {
+    const r = runIn<Outcome>(NODE, scratchProject(SERVING), PROGRAM);
+    expect(r.error).toBeUndefined();
+    expect(r.imported).toBe(true);
+    expect(r.tools).toBeGreaterThan(0);
+    expect(r.protocolVersion).toBe("2025-11-25");
+    expect(r.serveError).toMatchObject({ name: "MissingPeerError", code: "missing_peer" });
+    expect(r.serveError!.message).toContain("npm install @modelcontextprotocol/server");
+  }, 90_000);
 
-  it("with the SDK but without express: the same Error", () => {
-    const mcp = importIn(scratchProject(["express"]), "arc-agentkit/mcp");
-    expect(mcp).toMatchObject({ loaded: false, name: "MissingPeerError" });
-    expect(mcp.message).toContain(INSTALL);
-  });
+  it("with the serving package but without express: serving names express's install line", () => {
+    const r = runIn<Outcome>(NODE, scratchProject(["express"]), PROGRAM);
+    expect(r.tools).toBeGreaterThan(0);
+    expect(r.serveError).toMatchObject({ name: "MissingPeerError", code: "missing_peer" });
+    expect(r.serveError!.message).toContain("npm install express");
+  }, 90_000);
 
-  it("control: with both peers present the same scratch project loads it", () => {
-    expect(importIn(scratchProject([]), "arc-agentkit/mcp")).toEqual({ loaded: true });
-  });
+  it("control: with every peer present the same program serves", () => {
+    const r = runIn<Outcome>(NODE, scratchProject([]), PROGRAM);
+    expect(r).toMatchObject({ imported: true, served: true });
+  }, 90_000);
 });

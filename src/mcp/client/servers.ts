@@ -8,7 +8,7 @@
 import { isTimeoutMs } from "../../util/options.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { AgentkitOAuthProvider, oauthProvider } from "../oauth/oauth-provider.js";
 
 /** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */

@@ -10,7 +10,7 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { sdkTypes } from "../../../src/mcp/sdk.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 /** The dependency the tool body calls. */
 export interface Checker {
@@ -27,7 +27,6 @@ export class EngineFixture implements AsyncDisposable {
   ) {}
 
   static async start(checker: Checker, options: { name?: string } = {}): Promise<EngineFixture> {
-    const { ListToolsRequestSchema, CallToolRequestSchema } = sdkTypes;
     const ref: { self?: EngineFixture } = {};
     const http = createServer(async (req, res) => {
       if (req.headers.authorization !== `Bearer ${ref.self!.token}`) {
