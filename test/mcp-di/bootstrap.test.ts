@@ -114,7 +114,9 @@ describe("bootstrap(@McpServer module)", () => {
     expect(app.container.resolve(CheckService).calls).toBe(1);
     const who = JSON.parse(text(await client.callTool("who_am_i", {})));
     // checksSeen 1: the per-call WhoAmI got the same CheckService singleton run_check used.
-    expect(who).toEqual({ server: "engine", hasSession: true, checksSeen: 1 });
+    // The package's client opens the served module on 2026-07-28, where a call has no session.
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(who).toEqual({ server: "engine", hasSession: false, checksSeen: 1 });
     const bad = await client.callTool("run_check", { name: "lint", verbose: true });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']");

@@ -25,7 +25,8 @@ it("stop() answers every call in flight and aborts the tools' signals", async ()
     expect(signals).toHaveLength(12);
     await spec.stop();
     const results = await Promise.all(calls);
-    for (const r of results) expect(r).toEqual({ content: [{ type: "text", text: "the server stopped while 'hang' was running" }], isError: true });
+    // (on 2026-07-28 a result also carries the server's identity in _meta: the envelope, not the answer)
+    for (const { _meta, ...r } of results) expect(r).toEqual({ content: [{ type: "text", text: "the server stopped while 'hang' was running" }], isError: true });
     expect(signals.every((s) => s.aborted)).toBe(true);
   } finally {
     await client.close();
