@@ -203,20 +203,41 @@ export class InboxAsker implements Asker {
     });
   }
 
-  /** Withdraw a question the asking side already denied: now if the store answers, else when it says it is `available` again. */
+  /**
+   * Withdraw a question the asking side already denied: now if the store
+   * answers, else on each `available` the store reports and on a backoff
+   * (0.25 s doubling to 5 s, for at most about 5 minutes), whichever comes
+   * first. Listening starts before the first attempt, so an `available` that
+   * comes while that attempt is still waiting on the database is not missed.
+   */
   #withdrawWhenBack(id: string, reason: string): void {
-    const attempt = (): Promise<boolean> =>
-      this.#store.settle(id, { status: "withdrawn", reason }).then(
-        () => true,
-        () => false,
+    let done = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let delay = 250;
+    let tries = 0;
+    const finish = (): void => {
+      done = true;
+      clearTimeout(timer);
+      off();
+    };
+    const attempt = (): void => {
+      if (done) return;
+      tries++;
+      void this.#store.settle(id, { status: "withdrawn", reason }).then(
+        () => finish(),
+        () => {
+          if (done || tries >= 70) return tries >= 70 ? finish() : undefined;
+          clearTimeout(timer);
+          timer = setTimeout(attempt, delay);
+          timer.unref?.();
+          delay = Math.min(delay * 2, 5000);
+        },
       );
-    void attempt().then((ok) => {
-      if (ok) return;
-      const off = this.#store.subscribe((event) => {
-        if (event.type !== "available") return;
-        void attempt().then((again) => again && off());
-      });
+    };
+    const off = this.#store.subscribe((event) => {
+      if (event.type === "available") attempt();
     });
+    attempt();
   }
 
   /**
