@@ -41,6 +41,10 @@ export function setup(): () => Promise<void> {
   const outer = tmpdir();
   const privateTmp = mkdtempSync(join(outer, "akt-suite-"));
   process.env.TMPDIR = privateTmp;
+  // Node >= 22 keeps a module compile cache under the temp directory for any
+  // program that enables it (TypeScript's tsc does): Node's own cache, not a
+  // test's leak — kept off so the check below reads only what tests leave.
+  process.env.NODE_DISABLE_COMPILE_CACHE = "1";
   // No test calls a real model API: a developer's keys never reach the
   // workers or the samples they spawn (npm start picks a real model when set).
   for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"]) delete process.env[k];
