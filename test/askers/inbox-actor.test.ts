@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
-import { approvalsAsking, chromiumPerFile, loggedInPage, SESSION } from "./inbox-kit.js";
+import { approvalsAsking, chromiumPerFile, inboxWithPage, loggedInPage, SESSION } from "./inbox-kit.js";
 
 const { browser, cleanups } = chromiumPerFile();
 
@@ -58,12 +58,7 @@ describe("the recorded actor is the session; a typed name is recorded as claimed
   });
 
   it("a session that types no name is recorded as the session alone (no claim)", async () => {
-    const inbox = await ApprovalInbox.start();
-    cleanups.push(() => inbox.stop());
-    const approvals = await approvalsAsking(inbox.asker({ source: "engine" }));
-    cleanups.push(() => approvals.close());
-    const { context, page } = await loggedInPage(browser(), inbox);
-    cleanups.push(() => context.close());
+    const { approvals, page } = await inboxWithPage(browser(), cleanups);
     await page.locator("#actor").fill("");
     const answer = approvals.prompt("Write", { file_path: "x" });
     await page.getByRole("article", { name: "Write" }).getByRole("button", { name: "Approve", exact: true }).click();

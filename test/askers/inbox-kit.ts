@@ -86,3 +86,21 @@ export async function approvalsAsking(asker: InboxAsker, options: Omit<ApprovalS
     },
   };
 }
+
+/**
+ * A started inbox, an ApprovalServer asking it (source `engine`) and one
+ * logged-in Chromium page — each pushed onto `cleanups` as it is made.
+ */
+export async function inboxWithPage(
+  browser: Browser,
+  cleanups: Array<() => Promise<void> | void>,
+  options: Omit<ApprovalServerOptions, "asker"> = {},
+): Promise<{ inbox: ApprovalInbox; approvals: Awaited<ReturnType<typeof approvalsAsking>>; context: BrowserContext; page: Page }> {
+  const inbox = await ApprovalInbox.start();
+  cleanups.push(() => inbox.stop());
+  const approvals = await approvalsAsking(inbox.asker({ source: "engine" }), options);
+  cleanups.push(() => approvals.close());
+  const { context, page } = await loggedInPage(browser, inbox);
+  cleanups.push(() => context.close());
+  return { inbox, approvals, context, page };
+}

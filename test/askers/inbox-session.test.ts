@@ -10,7 +10,7 @@
 import { createServer, type Server } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
-import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
+import { chromiumPerFile, inboxWithPage, loggedInPage } from "./inbox-kit.js";
 
 const { browser, cleanups } = chromiumPerFile();
 
@@ -46,12 +46,7 @@ async function readStream(url: string, headers: Record<string, string>, ms = 150
 
 describe("a cookie leaked to another loopback port is not a session", () => {
   it("a page on another port gets the inbox cookie, but the replay with a forged Origin reads no question and answers none", async () => {
-    const inbox = await ApprovalInbox.start();
-    cleanups.push(() => inbox.stop());
-    const approvals = await approvalsAsking(inbox.asker({ source: "engine" }));
-    cleanups.push(() => approvals.close());
-    const { context, page } = await loggedInPage(browser(), inbox);
-    cleanups.push(() => context.close());
+    const { inbox, approvals, context, page } = await inboxWithPage(browser(), cleanups);
     let settled = false;
     const answer = approvals.prompt("Bash", { command: "ls build" }).finally(() => (settled = true));
     const art = page.getByRole("article", { name: "Bash" });

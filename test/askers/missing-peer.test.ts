@@ -5,31 +5,17 @@
  * install line. The built files are copied to a directory with no
  * node_modules above it, so `@inquirer/*` cannot resolve. Needs `npm run build`.
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, expect, it } from "vitest";
-
-const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+import { expect, it } from "vitest";
+import { runInBareDist } from "../helpers/bare-dist.js";
 
 it("arc-agentkit/askers imports without @inquirer/*, and the construction check names the install line", () => {
-  dir = mkdtempSync(join(tmpdir(), "akt-askers-nopeer-"));
   // The whole build, and no node_modules: neither the prompt library nor express (the inbox's listener) is there.
-  cpSync(DIST, join(dir, "dist"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   const script = `
     const askers = await import("./dist/askers/index.js");
     const { checkPromptLibrary } = await import("./dist/askers/prompt-library.js");
     try { checkPromptLibrary(); console.log("NO THROW"); }
     catch (e) { console.log(JSON.stringify({ exports: Object.keys(askers).sort(), name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+  const run = runInBareDist("akt-askers-nopeer-", script);
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
   expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
@@ -38,14 +24,11 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
 });
 
 it("without pg: the askers entry imports, and postgresInboxStore() throws MissingPeerError naming the install line", () => {
-  dir = mkdtempSync(join(tmpdir(), "akt-askers-nopg-"));
-  cpSync(DIST, join(dir, "dist"), { recursive: true });
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }');
   const script = `
     const { postgresInboxStore } = await import("./dist/askers/index.js");
     try { postgresInboxStore({ connectionString: "postgres://someone@127.0.0.1:5432/db" }); console.log("NO THROW"); }
     catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8", timeout: 20_000 });
+  const run = runInBareDist("akt-askers-nopg-", script);
   expect(run.stderr).toBe("");
   expect(JSON.parse(run.stdout)).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "pg", installLine: "npm install pg@8.23.1" });
 });
