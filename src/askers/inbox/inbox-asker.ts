@@ -226,7 +226,8 @@ export class InboxAsker implements Asker {
       void this.#store.settle(id, { status: "withdrawn", reason }).then(
         () => finish(),
         () => {
-          if (done || tries >= 70) return tries >= 70 ? finish() : undefined;
+          if (done) return;
+          if (tries >= 70) return finish();
           clearTimeout(timer);
           timer = setTimeout(attempt, delay);
           timer.unref?.();
