@@ -66,7 +66,14 @@ export default {
       from: {},
       to: { circular: true },
     },
-    layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+    {
+      ...layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+      from: { path: CORE, pathNot: "^src/index\\.ts$" },
+    },
+    {
+      ...layer("root-exports-errors-only", "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.", "^src/index\\.ts$", [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+      to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN].join("|"), pathNot: "\\.error\\.ts$" },
+    },
     layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
     layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
     layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, BIN]),

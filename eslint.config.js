@@ -15,4 +15,49 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
+  // --- Type-checked rules and the TypeError ban (issue #28.6, lane coreopts) ---
+  // A chosen subset of recommendedTypeChecked: the rules that catch a lost
+  // promise or a thrown non-Error. Left off on purpose: no-unsafe-* (the SDK
+  // and JSON seams are typed `unknown`/`any` at the edge by design),
+  // require-await (an async signature kept for an interface is not a bug),
+  // no-unnecessary-type-assertion (572 autofixable hits; a churn commit of
+  // its own). test/build/lint-rules.test.ts shows each rule here can fail.
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["vitest.reliability.config.ts"] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/only-throw-error": "error",
+      // Forwarding a caught `unknown` is allowed; rejecting with a literal is not.
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingAny: true, allowThrowingUnknown: true }],
+      "@typescript-eslint/no-implied-eval": "error",
+      "@typescript-eslint/restrict-plus-operands": "error",
+    },
+  },
+  {
+    // Tests and benchmarks throw, reject with and eval odd values on purpose
+    // (a string thrown by a tool, a fetch rejected with a signal's reason), and
+    // a test server's async handler surfaces a rejection as vitest's own
+    // unhandled-rejection failure. Lost promises stay errors here too.
+    files: ["test/**/*.ts", "bench/**/*.ts"],
+    rules: {
+      "@typescript-eslint/only-throw-error": "off",
+      "@typescript-eslint/prefer-promise-reject-errors": "off",
+      "@typescript-eslint/no-implied-eval": "off",
+      "@typescript-eslint/restrict-plus-operands": "off",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false } }],
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "NewExpression[callee.name='TypeError'], CallExpression[callee.name='TypeError']", message: "Throw OptionsError (src/errors/options.error.ts) naming where, the option and what is accepted, or another AgentkitError; not a TypeError." },
+      ],
+    },
+  },
+  // --- end coreopts block ---
 );

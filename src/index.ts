@@ -9,8 +9,32 @@
 import "reflect-metadata";
 
 export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS, LOGGER } from "./keys.js";
-export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
-export type { InvalidArgument } from "./errors/index.js";
+export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError, OptionsError, MissingPeerError } from "./errors/index.js";
+export type { AgentkitErrorCode, InvalidArgument } from "./errors/index.js";
+// Every error class a user may catch, from every layer: each is a leaf file, so importing it loads nothing of its layer.
+export { ClientRequestError } from "./context/client-request.error.js";
+export { AuditSinkError } from "./gate/audit-sink.error.js";
+export { McpConfigFileError } from "./wire/mcp-config-file.error.js";
+export { CodexMcpError } from "./wire/codex-mcp.error.js";
+export { McpNameError } from "./wire/mcp-name.error.js";
+export { TomlEncodeError } from "./wire/toml.error.js";
+export { McpRequestError, McpSessionLostError } from "./mcp/client/mcp-request.error.js";
+export { McpConnectError } from "./mcp/client/mcp-connect.error.js";
+export { McpNotEnteredError } from "./mcp/client/mcp-not-entered.error.js";
+export { OAuthCallbackError, OAuthLoginRequiredError, OAuthResponseTooLargeError } from "./mcp/oauth/oauth.error.js";
+export { ApprovalServerStateError } from "./mcp/approvals/approval-server.error.js";
+export { BootstrapError } from "./mcp/di/bootstrap.error.js";
+export { ModelError, ModelAuthError, ModelRateLimitError, ModelContextTooLongError, ModelRefusedError } from "./models/model.error.js";
+export type { ModelErrorCode, ModelErrorFacts } from "./models/model.error.js";
+export { ModelSdkMissingError } from "./models/model-sdk.error.js";
+export { CliAgentsError } from "./cli/cli-agents.error.js";
+export { CliRunError, McpServerNotConnectedError } from "./cli/cli-run.error.js";
+export type { CliRunErrorCode } from "./cli/cli-run.error.js";
+export { HookServerError } from "./cli/hook-server.error.js";
+export { InboxError } from "./askers/inbox/inbox.error.js";
+export type { InboxErrorCode } from "./askers/inbox/inbox.error.js";
+export { InboxStoreError } from "./askers/inbox/inbox-store.error.js";
+export { NoTerminalError } from "./askers/no-terminal.error.js";
 
 export type { ToolSchema, JsonSchema } from "./tools/tool-schema.js";
 export type { ToolDeclarations } from "./tools/tool.js";
@@ -28,7 +52,6 @@ export type { DtoClass, ToolInput } from "./tools/schema.js";
 
 export { RunContext, LOG_LEVELS } from "./context/run-context.js";
 export type { Autonomy, RunEvent, EventSink, RunContextOptions, ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/run-context.js";
-export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
 export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";

@@ -351,7 +351,7 @@ async function main(): Promise<void> {
     }
   });
   const quit = (): void => {
-    running.close().finally(() => process.exit(0));
+    void running.close().finally(() => process.exit(0));
   };
   process.stdin.on("end", quit);
   process.on("SIGTERM", quit);

@@ -9,6 +9,7 @@ import { checkSchemaName, DEFAULT_INBOX_SCHEMA, inboxRoles } from "../askers/inb
 import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
 import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
+import { isPort } from "../util/options.js";
 import { approverStore, storeUrl } from "./store-args.js";
 import type { FailureContext } from "./failure-line.js";
 import { INBOX_HELP } from "./help.js";
@@ -41,7 +42,7 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
   if (!where) throw new UsageError("agentkit inbox serve: give the shared store: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
   const portText = stringOption(line, "port");
   const port = portText === undefined ? 0 : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`agentkit inbox serve: --port must be an integer 0-65535, got '${portText}'`);
+  if (!isPort(port)) throw new UsageError(`agentkit inbox serve: --port must be an integer 0-65535, got '${portText}'`);
   const { ApprovalInbox } = await import("../askers/index.js");
   const { openStore } = await import("./approver.js");
   const store = await openStore(where);

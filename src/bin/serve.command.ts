@@ -23,6 +23,7 @@ import { approverStore } from "./store-args.js";
 import { loginKeyHint, offerNewLogins } from "./login-key.js";
 import { withSpinner } from "./spinner.js";
 import { errorLine } from "../util/format.js";
+import { ignoreRejection } from "../util/logger.js";
 
 const OPTIONS: OptionTable = {
   export: { type: "string" },
@@ -319,7 +320,7 @@ async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<Node
     return 0;
   } finally {
     unwatch();
-    await live.app.stop().catch(() => {});
+    await live.app.stop().catch(ignoreRejection("stopping the app on the way out; the exit code is already decided"));
     files.cleanup();
     process.off("exit", files.cleanup);
   }

@@ -4,7 +4,7 @@
  * `approvals.cliOptions()`, `hooks.cliOptions()` and `asCodexMcp(spec)` return,
  * without one spread silently dropping another's MCP server or token.
  */
-import { CliOptionsConflictError } from "./cli-options.error.js";
+import { OptionsError } from "../errors/options.error.js";
 
 
 /** List-valued options: concatenated in order, duplicates dropped. */
@@ -19,7 +19,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * `mcpConfig`, `allowedTools`, `disallowedTools`, `enable`, `disable` and
  * `extraArgs` are concatenated (in argument order, duplicates dropped); `env`
  * and `config` are merged key by key; every other option must agree.
- * Throws `CliOptionsConflictError` naming the option when two parts set it
+ * Throws `OptionsError` (`where` `"mergeCliOptions"`) naming the option when two parts set it
  * (or one `env`/`config` key) to different values, rather than letting the
  * later spread win: a lost `mcpConfig` entry or token is a run without its
  * tools.
@@ -39,14 +39,14 @@ export function mergeCliOptions<T extends object>(...parts: readonly T[]): T {
         const merged: Record<string, unknown> = { ...((prev as Record<string, unknown> | undefined) ?? {}) };
         for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
           if (k in merged && !same(merged[k], v)) {
-            throw new CliOptionsConflictError(key, `mergeCliOptions: two parts set ${key}.${k} to different values; choose one before merging`);
+            throw new OptionsError("mergeCliOptions", key, `mergeCliOptions: two parts set ${key}.${k} to different values; choose one before merging`);
           }
           merged[k] = v;
         }
         out[key] = merged;
       } else {
         if (prev !== undefined && !same(prev, value)) {
-          throw new CliOptionsConflictError(key, `mergeCliOptions: two parts set '${key}' to different values (${JSON.stringify(prev)} and ${JSON.stringify(value)}); choose one before merging`);
+          throw new OptionsError("mergeCliOptions", key, `mergeCliOptions: two parts set '${key}' to different values (${JSON.stringify(prev)} and ${JSON.stringify(value)}); choose one before merging`);
         }
         out[key] = value;
       }

@@ -6,12 +6,12 @@
  * Read, ...) too, not only the MCP tools it serves. Codex has no counterpart:
  * `codex exec` runs no hooks.
  */
-import { isTimeoutMs } from "../util/options.js";
+import { checkOptions, opt } from "../util/options.js";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Asker, Decision } from "../agents/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
-import { AgentkitError } from "../errors/agentkit.error.js";
+import { HookServerError } from "./hook-server.error.js";
 import { GateRecorder, gateVerdict, type GateRecord, type GateSource, type GateSubject } from "../gate/index.js";
 import { errorLine } from "../util/format.js";
 import { shellQuote } from "../wire/shell-quote.js";
@@ -101,12 +101,16 @@ export interface ClaudeHookSettings {
   };
 }
 
-/** Thrown for bad `HookServer` options. */
-export class HookServerError extends AgentkitError {
-  constructor(message: string) {
-    super("hook_server", message);
-  }
-}
+
+/** The options of `new HookServer(...)`, declared once. */
+const HOOK_SERVER_OPTIONS = {
+  ctx: opt.any<RunContext | undefined>(),
+  asker: opt.any<Asker | undefined>(),
+  decide: opt.fn<(request: PreToolUseRequest) => HookVerdict | Promise<HookVerdict>>("(request) => verdict or Promise<verdict>"),
+  timeoutMs: opt.timeoutMs(),
+  matcher: opt.string('a non-empty tool-name pattern (a name, "A|B", or "*")', true),
+  auditPath: opt.string("a non-empty file path", true),
+} as const;
 
 const BODY_LIMIT = 1024 * 1024;
 const HOOK_PATH = "/hooks/pre-tool-use";
@@ -226,18 +230,10 @@ export class HookServer implements AsyncDisposable {
   private readonly recorder: GateRecorder;
 
   constructor(private readonly options: HookServerOptions = {}) {
-    if (options.timeoutMs !== undefined && !isTimeoutMs(options.timeoutMs)) {
-      throw new HookServerError(`HookServer: timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
-    }
-    if (options.matcher !== undefined && (typeof options.matcher !== "string" || options.matcher === "")) {
-      throw new HookServerError('HookServer: matcher must be a non-empty tool-name pattern (a name, "A|B", or "*")');
-    }
+    const checked = checkOptions(options, "HookServer", HOOK_SERVER_OPTIONS);
     this.tokenEnvVar = `AGENTKIT_HOOK_TOKEN_${randomBytes(4).toString("hex").toUpperCase()}`;
-    this.matcher = options.matcher ?? "*";
-    this.timeoutMs = options.timeoutMs;
-    if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) {
-      throw new HookServerError(`HookServer: auditPath must be a non-empty file path, got ${JSON.stringify(options.auditPath)}`);
-    }
+    this.matcher = checked.matcher ?? "*";
+    this.timeoutMs = checked.timeoutMs;
     this.recorder = new GateRecorder({ auditPath: options.auditPath, where: "HookServer" });
   }
 

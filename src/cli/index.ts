@@ -23,9 +23,9 @@ export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
 // The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError.
 export { TomlEncodeError } from "../wire/toml.error.js";
 export type { TomlValue } from "../wire/toml.js";
-export { HookServer, HookServerError, hookSettings } from "./hook-settings.js";
+export { HookServer, hookSettings } from "./hook-settings.js";
+export { HookServerError } from "./hook-server.error.js";
 export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
 export { CodexCliCognition } from "./codex-cli.cognition.js";
 export type { CodexCliOptions, CodexSandbox } from "./codex-cli.cognition.js";
 export { mergeCliOptions } from "./cli-options.js";
-export { CliOptionsConflictError } from "./cli-options.error.js";

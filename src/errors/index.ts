@@ -2,7 +2,7 @@
  * @module errors
  * Every error class of the core.
  */
-export { AgentkitError } from "./agentkit.error.js";
+export { AgentkitError, type AgentkitErrorCode } from "./agentkit.error.js";
 export { ToolArgumentError, type InvalidArgument } from "./tool-argument.error.js";
 export { Cancelled } from "./cancelled.error.js";
 export { ClientGaveUp } from "./client-gave-up.error.js";

@@ -1,15 +1,17 @@
 /**
  * @module errors/options.error
- * The one error for a bad option, thrown by the option checkers in
- * `util/options` wherever a constructor or function checks what it was given.
+ * The one error for a bad option, thrown by the option checks in
+ * `util/options` wherever a constructor, factory or decorator checks what it
+ * was given.
  */
 import { AgentkitError } from "./agentkit.error.js";
 
 /**
- * An option was missing or of the wrong kind. Thrown when the option is given
- * (at construction, decoration or the call), never on first use. The message
- * names where (`ApprovalServer`, `serveRegistry`, ...), the option, what is
- * accepted and what was got.
+ * An option was missing, unknown, of the wrong kind or in conflict with
+ * another. Thrown when the option is given (at construction, decoration or
+ * the call), never on first use, and before anything binds or is written.
+ * `code` is `"invalid_option"`; the message names where (`ApprovalServer`,
+ * `serveRegistry`, ...), the option, what is accepted and what was got.
  */
 export class OptionsError extends AgentkitError {
   constructor(
@@ -20,6 +22,6 @@ export class OptionsError extends AgentkitError {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super("options", message, options);
+    super("invalid_option", message, options);
   }
 }

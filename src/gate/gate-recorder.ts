@@ -9,7 +9,7 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import { errorLine } from "../util/format.js";
-import { getLogger } from "../util/logger.js";
+import { getLogger, ignoreRejection } from "../util/logger.js";
 import { errorVerdict, type GateSubject, type GateVerdict } from "./decision-table.js";
 import { emitGateCheck, type GateEventTarget, type GateRecord } from "./gate-record.js";
 import { JsonlAuditSink } from "./jsonl-audit-sink.js";
@@ -94,7 +94,7 @@ export class GateRecorder {
         if (verdict.allowed) {
           const why = `the decision could not be written to the audit file (${err instanceof Error ? err.message : String(err)})`;
           verdict = errorVerdict({ ...subject, questionId: verdict.record.questionId }, why, verdict.asked);
-          await this.sink.append(verdict.record).catch(() => undefined);
+          await this.sink.append(verdict.record).catch(ignoreRejection("writing the error record after a failed audit write; the first failure was warned"));
         }
       }
     }

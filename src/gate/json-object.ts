@@ -10,8 +10,11 @@ export type JsonObjectCheck = { readonly ok: true; readonly value: Record<string
 
 const MAX_DEPTH = 256;
 
-class Refused {
-  constructor(readonly why: string) {}
+/** Thrown inside the walk and caught at its top; never escapes this file. An Error so every throw in the package is one. */
+class Refused extends Error {
+  constructor(readonly why: string) {
+    super(why);
+  }
 }
 
 function kindOf(value: object): string {

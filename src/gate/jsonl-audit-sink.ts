@@ -8,6 +8,7 @@ import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { GateRecord } from "./gate-record.js";
 import { AuditSinkError } from "./audit-sink.error.js";
+import { ignoreRejection } from "../util/logger.js";
 
 /**
  * Appends each decision as one JSON line and fsyncs it before `append()`
@@ -46,6 +47,7 @@ export class JsonlAuditSink {
   append(decision: GateRecord): Promise<void> {
     const line = `${JSON.stringify(decision)}\n`;
     const next = this.tail.then(() => this.write(line));
+    // Swallow kept: the tail only orders the next write; the caller awaits `next` and sees its failure.
     this.tail = next.catch(() => undefined);
     return next;
   }
@@ -59,14 +61,14 @@ export class JsonlAuditSink {
     } catch (err) {
       throw new AuditSinkError(this.path, "append", err);
     } finally {
-      await fh?.close().catch(() => undefined);
+      await fh?.close().catch(ignoreRejection("closing the audit file after a failed write; the write failure is thrown"));
     }
     if (!this.dirSynced) {
       // The first append may have created the file: flush its directory entry too (best-effort).
       this.dirSynced = true;
-      const dir = await open(dirname(this.path), "r").catch(() => undefined);
-      await dir?.sync().catch(() => undefined);
-      await dir?.close().catch(() => undefined);
+      const dir = await open(dirname(this.path), "r").catch(ignoreRejection("opening the audit directory to fsync it (not every platform allows it)"));
+      await dir?.sync().catch(ignoreRejection("fsync of the audit directory (best effort: the file itself was synced)"));
+      await dir?.close().catch(ignoreRejection("closing the audit directory handle"));
     }
   }
 }

@@ -1,20 +1,13 @@
 /**
  * @module listener/listener.error
- * Errors of the one loopback listener: bad options, a route path already taken.
+ * The one loopback listener used after it closed. (Bad options — a
+ * non-loopback host, a port out of range, a path taken — are `OptionsError`.)
  */
 import { AgentkitError } from "../errors/agentkit.error.js";
 
-/**
- * A listener or route was configured wrongly (a non-loopback host, a port out
- * of range, a path taken by another route of the same listener). Thrown
- * before anything binds or mounts.
- */
+/** A route was mounted on a listener that has closed; lease a new one. Code `listener_closed`. */
 export class ListenerError extends AgentkitError {
-  constructor(
-    /** The offending option (`host`, `port`, `path`, ...). */
-    readonly option: string,
-    message: string,
-  ) {
-    super("listener_options", message);
+  constructor(message: string) {
+    super("listener_closed", message);
   }
 }

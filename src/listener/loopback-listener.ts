@@ -13,6 +13,8 @@ import type { Socket } from "node:net";
 import { getLogger } from "../util/logger.js";
 import { loadExpress } from "./express-loader.js";
 import { ListenerError } from "./listener.error.js";
+import { OptionsError } from "../errors/options.error.js";
+import { checkPort } from "../util/options.js";
 import { checkBearer, checkHost, checkOrigin, isLoopbackHost, type CheckResult } from "./loopback-checks.js";
 import { refuseCheck, writeRefusal, type RouteSpec } from "./route.js";
 
@@ -102,8 +104,8 @@ export class LoopbackListener {
    * appended to its message.
    */
   static async bind(host: string, port: number, endpoint = `http://${host}:${port}`): Promise<LoopbackListener> {
-    if (!isLoopbackHost(host)) throw new ListenerError("host", `LoopbackListener: refusing to bind '${host}': loopback only (127.0.0.1, another 127.x address, or ::1)`);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ListenerError("port", `LoopbackListener: port must be an integer 0-65535 (0 = ephemeral), got ${String(port)}`);
+    if (!isLoopbackHost(host)) throw new OptionsError("LoopbackListener", "host", `LoopbackListener: refusing to bind '${host}': loopback only (127.0.0.1, another 127.x address, or ::1)`);
+    checkPort(port, "LoopbackListener");
     const holder: { listener?: LoopbackListener } = {};
     const app = LoopbackListener.app(holder);
     // The hot path: an exact-path route (the MCP endpoints, the hook) is dispatched
@@ -185,13 +187,13 @@ export class LoopbackListener {
     for (let n = 2; ; n++) if (this.isFree(`${requested}-${n}`)) return `${requested}-${n}`;
   }
 
-  /** Mount a route. Throws `ListenerError` for a bad or taken path, or a listener already closed. */
+  /** Mount a route. Throws `OptionsError` for a bad or taken path, `ListenerError` for a listener already closed. */
   mount(spec: RouteSpec): RouteMount {
-    if (this.closed) throw new ListenerError("listener", `LoopbackListener ${this.host}:${this.port} is closed; lease a new one`);
+    if (this.closed) throw new ListenerError(`LoopbackListener ${this.host}:${this.port} is closed; lease a new one`);
     if (typeof spec.path !== "string" || !spec.path.startsWith("/") || /[?#\s]/.test(spec.path)) {
-      throw new ListenerError("path", `LoopbackListener: a route path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(spec.path)}`);
+      throw new OptionsError("LoopbackListener.mount", "path", `LoopbackListener: a route path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(spec.path)}`);
     }
-    if (!this.isFree(spec.path)) throw new ListenerError("path", `LoopbackListener: ${spec.path} is already served on ${this.host}:${this.port}`);
+    if (!this.isFree(spec.path)) throw new OptionsError("LoopbackListener.mount", "path", `LoopbackListener: ${spec.path} is already served on ${this.host}:${this.port}`);
     const m: Mounted = { spec, serving: false };
     if (spec.prefix) this.prefixed.push(m);
     else this.exact.set(spec.path, m);

@@ -27,10 +27,10 @@ export {
   OAuthResponseTooLargeError,
 } from "./oauth/index.js";
 export type { ClientAssertionAlgorithm, ClientCredentialsOptions, CrossAppAccessIdp, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
-export { LoopbackOptionsError, McpConfigFileError } from "./loopback/index.js";
+export { McpConfigFileError } from "./loopback/index.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_SOURCES, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
 export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalDecision, ApprovalEventTarget, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, ApprovalSource, AutoAllowWhen, ServedArgumentCheck } from "./approvals/index.js";
-export { getPromptMetadata, getResourceMetadata, isPromptClass, isResourceClass, McpNameError, McpServerSpec, META_KEY, Prompt, qualifiedName, Resource, ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
+export { getPromptMetadata, getResourceMetadata, isPromptClass, isResourceClass, McpNameError, McpServerSpec, META_KEY, Prompt, qualifiedName, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type { AgentkitToolMeta, AudioBlock, ContentBlock, EmbeddedResourceBlock, HttpServerEntry, ImageBlock, McpConfigDocument, PromptArgument, PromptClass, PromptMessage, PromptMetadata, PromptOptions, PromptRender, PromptsOption, PromptSource, ResourceClass, ResourceContents, ResourceLinkBlock, ResourceListEntry, ResourceMetadata, ResourceOptions, ResourceRead, ResourceSource, RichToolResult, ServablePrompt, ServableResource, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, TextBlock, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
 export { bootstrap, BootstrapError, getMcpServerMetadata, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
 export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, ModuleImport, Provider, RemoteDeclaration } from "./di/index.js";

@@ -8,7 +8,7 @@ import type { ContentPart } from "../tools/tool-content.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { anthropicSdk } from "./anthropic-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
-import { ModelOptionsError } from "./model-sdk.error.js";
+import { checkOptions, opt } from "../util/options.js";
 import { ModelRefusedError } from "./model.error.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
 import { outputCap, requestModel } from "./request-defaults.js";
@@ -46,9 +46,15 @@ export interface AnthropicLLMOptions {
 
 const STOP: Record<string, ModelStopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", model_context_window_exceeded: "max_tokens", stop_sequence: "stop_sequence" };
 
-function positiveInt(name: string, v: number | undefined, min: number): void {
-  if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new ModelOptionsError(`AnthropicLLM: '${name}' must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-}
+/** The options of `new AnthropicLLM(...)`, declared once. */
+const OPTIONS = {
+  apiKey: opt.string("an API key string"),
+  baseURL: opt.string("a URL string"),
+  maxTokens: opt.int(1),
+  model: opt.string("a model name", true),
+  maxRetries: opt.int(0),
+  promptCaching: opt.boolean(),
+} as const;
 
 /**
  * A model on the Anthropic Messages API. `complete()` streams: text deltas
@@ -74,8 +80,7 @@ export class AnthropicLLM implements LLM {
   readonly #sdkClient: LazySdkClient<Anthropic>;
 
   constructor(options: AnthropicLLMOptions = {}) {
-    positiveInt("maxTokens", options.maxTokens, 1);
-    positiveInt("maxRetries", options.maxRetries, 0);
+    checkOptions(options, "AnthropicLLM", OPTIONS);
     anthropicSdk.check();
     this.maxTokens = options.maxTokens ?? 4096;
     this.promptCaching = options.promptCaching ?? true;

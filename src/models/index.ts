@@ -13,6 +13,6 @@ export { ANTHROPIC_INSTALL_LINE } from "./anthropic-sdk.js";
 export { OPENAI_INSTALL_LINE } from "./openai-sdk.js";
 export { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "./model.error.js";
 export type { ModelErrorFacts } from "./model.error.js";
-export { ModelOptionsError, ModelSdkMissingError } from "./model-sdk.error.js";
+export { ModelSdkMissingError } from "./model-sdk.error.js";
 export { strictSchema, stripNulls } from "./strict-schema.js";
 export { MAX_WIRE_NAME_LENGTH, ToolNames } from "./tool-names.js";

@@ -1,8 +1,7 @@
 /**
  * @module models/model-sdk.error
- * A provider was constructed without its optional peer SDK, or with bad options.
+ * A provider was constructed without its optional peer SDK.
  */
-import { AgentkitError } from "../errors/agentkit.error.js";
 import { MissingPeerError } from "../errors/missing-peer.error.js";
 
 /** The provider's SDK is not installed; `installLine` is the command that installs it. */
@@ -16,12 +15,5 @@ export class ModelSdkMissingError extends MissingPeerError {
     cause: unknown,
   ) {
     super(sdk, installLine, `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`, { cause });
-  }
-}
-
-/** A provider's options were wrong: the message names the option and what is accepted. */
-export class ModelOptionsError extends AgentkitError {
-  constructor(message: string) {
-    super("model_options", message);
   }
 }

@@ -4,7 +4,10 @@
  * provider's own message and request id, so a caller can switch on the class
  * (or `code`) and still quote what the API said.
  */
-import { AgentkitError } from "../errors/agentkit.error.js";
+import { AgentkitError, type AgentkitErrorCode } from "../errors/agentkit.error.js";
+
+/** The codes of the model failures: `model_request`, `model_response`, `model_auth`, ... */
+export type ModelErrorCode = Extract<AgentkitErrorCode, `model_${string}`>;
 
 /** The facts every model failure carries. */
 export interface ModelErrorFacts {
@@ -30,7 +33,7 @@ export class ModelError extends AgentkitError {
   readonly requestId: string | undefined;
   readonly providerMessage: string;
 
-  constructor(facts: ModelErrorFacts, what = "the model request failed", code = "model_request") {
+  constructor(facts: ModelErrorFacts, what = "the model request failed", code: ModelErrorCode = "model_request") {
     const where = [facts.status !== undefined ? `HTTP ${facts.status}` : "", facts.requestId ? `request id ${facts.requestId}` : ""].filter(Boolean).join(", ");
     super(code, `${facts.provider}: ${what}${where ? ` (${where})` : ""}: ${facts.providerMessage}`, facts.cause === undefined ? undefined : { cause: facts.cause });
     this.provider = facts.provider;

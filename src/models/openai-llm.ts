@@ -5,7 +5,8 @@
  */
 import type OpenAI from "openai";
 import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
-import { ModelOptionsError } from "./model-sdk.error.js";
+import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt } from "../util/options.js";
 import { openaiSdk } from "./openai-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { chatBody, chatTools, openaiTool, readChat, readResponses, responsesBody, responsesTools, truncated, type WireTool } from "./openai-wire.js";
@@ -50,13 +51,16 @@ export interface OpenAILLMOptions {
   readonly strict?: boolean;
 }
 
-function checkOptions(o: OpenAILLMOptions): void {
-  if (o.api !== undefined && o.api !== "responses" && o.api !== "chat") throw new ModelOptionsError(`OpenAILLM: 'api' must be "responses" or "chat", got ${JSON.stringify(o.api)}`);
-  for (const [k, min] of [["maxRetries", 0], ["maxTokens", 1]] as const) {
-    const v = o[k];
-    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw new ModelOptionsError(`OpenAILLM: '${k}' must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-  }
-}
+/** The options of `new OpenAILLM(...)`, declared once. */
+const OPTIONS = {
+  apiKey: opt.string("an API key string"),
+  baseURL: opt.string("a URL string"),
+  api: opt.oneOf(["responses", "chat"] as const, "responses"),
+  maxRetries: opt.int(0),
+  maxTokens: opt.int(1),
+  model: opt.string("a model name", true),
+  strict: opt.boolean(),
+} as const;
 
 /**
  * A model on an OpenAI-compatible API. `complete()` streams: text deltas and
@@ -68,7 +72,7 @@ function checkOptions(o: OpenAILLMOptions): void {
  * `request.signal` aborts the HTTP request and rejects with `Cancelled`.
  *
  * @throws ModelSdkMissingError (constructor) when `openai` is not installed;
- * ModelOptionsError for a bad option or no API key. complete() rejects with
+ * OptionsError for a bad option or no API key. complete() rejects with
  * `ModelAuthError`, `ModelRateLimitError`, `ModelContextTooLongError`,
  * `ModelRefusedError` or `ModelError`, each with the API's message and request id.
  */
@@ -82,12 +86,12 @@ export class OpenAILLM implements LLM {
   readonly #sdkClient: LazySdkClient<OpenAI>;
 
   constructor(options: OpenAILLMOptions = {}) {
-    checkOptions(options);
+    checkOptions(options, "OpenAILLM", OPTIONS);
     openaiSdk.check();
     // The SDK's own constructor refuses a missing key; it is made on the first
     // request, so the same check happens here, where the caller can act on it.
     if (options.apiKey === undefined && !process.env["OPENAI_API_KEY"]) {
-      throw new ModelOptionsError("OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string)");
+      throw new OptionsError("OpenAILLM", "apiKey", "OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string)");
     }
     this.api = options.api ?? "responses";
     this.strict = options.strict ?? false;

@@ -38,7 +38,7 @@ function retryAfter(headers: unknown): number | undefined {
  * error: 401/403 `ModelAuthError`, 429 `ModelRateLimitError`, a context-length
  * 400/413 `ModelContextTooLongError`, a safety refusal `ModelRefusedError`,
  * anything else `ModelError`. Already an `AgentkitError` (a `ModelError`,
- * `Cancelled`, a `ModelOptionsError` of the request): as it is.
+ * `Cancelled`, an `OptionsError` of the request): as it is.
  */
 export function toModelError(provider: string, err: unknown, signal?: AbortSignal): Error {
   if (err instanceof AgentkitError) return err;

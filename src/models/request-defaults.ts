@@ -5,19 +5,19 @@
  * and the output cap (the smaller of the provider's and the request's).
  */
 import type { LLMRequest } from "../agents/llm.js";
-import { ModelOptionsError } from "./model-sdk.error.js";
+import { OptionsError } from "../errors/options.error.js";
 
 /**
  * The model `request` goes to: its own `model`, else the provider's `model`
  * option. `modelHints` are advisory and not matched against model names.
  *
- * @throws ModelOptionsError when neither names one.
+ * @throws OptionsError when neither names one.
  */
 export function requestModel(provider: string, request: LLMRequest, fallback: string | undefined): string {
   const model = request.model || fallback;
   if (!model) {
     const hints = request.modelHints?.length ? ` (its hints: ${request.modelHints.map((h) => JSON.stringify(h)).join(", ")})` : "";
-    throw new ModelOptionsError(`${provider}: no model to use: the request names none${hints}; pass 'model' to ${provider} for requests that name none, such as an MCP server's sampling request`);
+    throw new OptionsError(provider, "model", `${provider}: no model to use: the request names none${hints}; pass 'model' to ${provider} for requests that name none, such as an MCP server's sampling request`);
   }
   return model;
 }

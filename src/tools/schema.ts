@@ -63,7 +63,7 @@ function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
 /**
  * Derive the JSON Schema of a DTO class: `type: "object"`, `properties`,
  * `required`, `additionalProperties: false`, and `$defs` for nested DTOs, in
- * that key order. Frozen. Throws `TypeError` for a `@ValidateNested()`
+ * that key order. Frozen. Throws `OptionsError` for a `@ValidateNested()`
  * property without `@Type(() => ...)`.
  */
 export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
@@ -92,7 +92,7 @@ export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
 }
 
 /**
- * A deep, frozen copy of a raw JSON Schema; throws `TypeError` saying what is
+ * A deep, frozen copy of a raw JSON Schema; throws `OptionsError` saying what is
  * wrong when it is not an object schema (the caller names where).
  */
 export function copyJsonSchema(schema: JsonSchema): JsonSchema {

@@ -5,6 +5,7 @@
  * the URI or URI template, the name, the declared prompt arguments.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
+import { unknownKey, unknownOptionMessage } from "../util/options.js";
 import { snakeCase } from "../util/format.js";
 
 /** Options of `@Resource`: exactly one of `uri` (a fixed resource) and `uriTemplate` (RFC 6570 `{var}` / `{+var}`). */
@@ -63,9 +64,8 @@ function checkName(where: string, target: string, name: unknown): string {
 }
 
 function checkKeys(where: string, target: string, options: object, known: readonly string[]): void {
-  for (const k of Object.keys(options)) {
-    if (!known.includes(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: ${known.join(", ")}`);
-  }
+  const k = unknownKey(options, known);
+  if (k !== undefined) throw new DefinitionError(target, k, unknownOptionMessage(where, k, known));
 }
 
 function optionalString(where: string, target: string, options: Record<string, unknown>, key: string): void {

@@ -3,6 +3,7 @@
  * Checking `@Tool`/`tool()` options when they are applied, not on first use.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
+import { unknownKey, unknownOptionMessage } from "../util/options.js";
 import { snakeCase } from "../util/format.js";
 import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
 import { compileJsonSchema } from "./validate.js";
@@ -47,9 +48,8 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   if (!options || typeof options !== "object") {
     throw new DefinitionError(target, "options", `${where}: options are required ({ description, input?, ... })`);
   }
-  for (const k of Object.keys(options)) {
-    if (!KNOWN.has(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, outputSchema`);
-  }
+  const unknown = unknownKey(options, KNOWN);
+  if (unknown !== undefined) throw new DefinitionError(target, unknown, unknownOptionMessage(where, unknown, KNOWN));
   const name = options.name ?? snakeCase(fallbackName);
   if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
     throw new DefinitionError(target, "name", `${where}: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got ${JSON.stringify(name)}`);

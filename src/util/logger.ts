@@ -39,3 +39,21 @@ export function setLogger(logger: Logger): Logger {
   current = logger;
   return prev;
 }
+
+/**
+ * The `.catch` handler for a rejection nobody can act on — a close during
+ * teardown, a notification to a peer that already left, a best-effort write
+ * whose failure is reported elsewhere. It logs `why` and the error at debug
+ * and resolves, so the reason is written where the promise is dropped and a
+ * user who turns on debug sees it. Never throws.
+ */
+export function ignoreRejection(why: string): (err: unknown) => void {
+  return (err) => {
+    try {
+      const line = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      getLogger().debug(`ignored: ${why}: ${line}`);
+    } catch {
+      // a logger that throws must not turn a handled rejection into an unhandled one
+    }
+  };
+}

@@ -1,9 +1,12 @@
 /**
  * @module util/options
- * The one set of option checkers. Each returns the checked value (so a caller
- * writes `this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer")`)
- * or throws one `OptionsError` naming where, the option, what is accepted and
- * what was got.
+ * The one set of option checks. A public constructor or factory declares its
+ * options once as a spec (`checkOptions(options, "HookServer", { timeoutMs:
+ * opt.timeoutMs(), matcher: opt.nonEmptyString(...) })`) and gets back the
+ * checked, frozen values; unknown keys, types and messages come from here.
+ * The single checkers (`checkTimeoutMs`, `checkPort`, ...) are the same rules
+ * for a caller that checks one value. Every failure is one `OptionsError`
+ * naming where, the option, what is accepted and what was got.
  */
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "./format.js";
@@ -70,12 +73,98 @@ export function checkFunction<F extends (...args: never[]) => unknown>(value: un
   return value as F;
 }
 
+/** A TCP port option: an integer 0-65535 (0 = ephemeral); `undefined` gives `fallback`. */
+export function checkPort(value: unknown, where: string, option = "port", fallback = 0): number {
+  if (value === undefined) return fallback;
+  if (!isPort(value)) throw new OptionsError(where, option, `${where}: ${option} must be an integer 0-65535 (0 = ephemeral), got ${describeValue(value)}`);
+  return value;
+}
+
+/** The one port rule: an integer 0-65535. For callers that throw their own error (the `agentkit` program's `UsageError`). */
+export function isPort(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 65535;
+}
+
+/** The first key of `options` not in `accepted`, or `undefined`. */
+export function unknownKey(options: object, accepted: Iterable<string>): string | undefined {
+  const known = new Set(accepted);
+  return Object.keys(options).find((key) => !known.has(key));
+}
+
+/** The one "unknown option" message: `${where}: unknown option 'x' (hint). Accepted options: a, b`. */
+export function unknownOptionMessage(where: string, key: string, accepted: Iterable<string>, hint?: string): string {
+  return `${where}: unknown option '${key}'${hint ? ` (${hint})` : ""}. Accepted options: ${[...accepted].join(", ")}`;
+}
+
 /** Refuse keys the caller does not accept, naming the first unknown one and the accepted set. */
 export function checkKnownKeys(options: object, accepted: readonly string[], where: string, hints: Readonly<Record<string, string>> = {}): void {
-  for (const key of Object.keys(options)) {
-    if (!accepted.includes(key)) {
-      const hint = hints[key] ? ` (${hints[key]})` : "";
-      throw new OptionsError(where, key, `${where}: unknown option '${key}'${hint}. Accepted options: ${accepted.join(", ")}`);
-    }
-  }
+  const key = unknownKey(options, accepted);
+  if (key !== undefined) throw new OptionsError(where, key, unknownOptionMessage(where, key, accepted, hints[key]));
 }
+
+/** An options argument that must be an object (not `null`, not an array); `shape` shows what one looks like. */
+export function checkOptionsObject(options: unknown, where: string, shape: string): Record<string, unknown> {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new OptionsError(where, "options", `${where}: options must be an object ${shape}, got ${describeValue(options)}`);
+  }
+  return options as Record<string, unknown>;
+}
+
+/** The rule for one option: returns the checked value (a default filled in) or throws `OptionsError`. */
+export type OptionRule<T> = (value: unknown, where: string, option: string) => T;
+
+/** A constructor's options, declared: one rule per accepted key. */
+export type OptionSpec = Readonly<Record<string, OptionRule<unknown>>>;
+
+/** What `checkOptions` returns for a spec: each key's checked value. */
+export type CheckedOptions<S extends OptionSpec> = { readonly [K in keyof S]: ReturnType<S[K]> };
+
+/**
+ * Check `options` against `spec` at once: an object, no key outside the spec
+ * (`hints` adds a word for a known wrong key), each value by its rule. Returns
+ * the checked values, frozen. Throws `OptionsError` for the first failure.
+ */
+export function checkOptions<S extends OptionSpec>(options: unknown, where: string, spec: S, hints: Readonly<Record<string, string>> = {}): CheckedOptions<S> {
+  const given = checkOptionsObject(options ?? {}, where, `{ ${Object.keys(spec).join(", ")} }`);
+  checkKnownKeys(given, Object.keys(spec), where, hints);
+  const out: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(spec)) out[key] = rule(given[key], where, key);
+  return Object.freeze(out) as CheckedOptions<S>;
+}
+
+/** The rules a spec is written in; each names what it accepts in its message. */
+export const opt = {
+  /** `undefined` (wait forever) or milliseconds in (0, MAX_TIMEOUT_MS]. */
+  timeoutMs: (): OptionRule<number | undefined> => (v, where, option) => checkTimeoutMs(v, where, option),
+  /** An integer 0-65535; `undefined` gives `fallback` (0, ephemeral). */
+  port: (fallback = 0): OptionRule<number> => (v, where, option) => checkPort(v, where, option, fallback),
+  /** A positive integer; `undefined` gives `fallback`, or is refused without one. */
+  positiveInt: (fallback?: number): OptionRule<number> => (v, where, option) => checkPositiveInt(v, where, option, fallback),
+  /** A required non-empty string; `hint` says what a good one looks like. */
+  nonEmptyString: (hint?: string): OptionRule<string> => (v, where, option) => checkNonEmptyString(v, where, option, hint),
+  /** One of `accepted`; `undefined` gives `fallback`, or is refused without one. */
+  oneOf: <T extends string>(accepted: readonly T[], fallback?: T): OptionRule<T> => (v, where, option) => checkOneOf(v, accepted, where, option, fallback),
+  /** `undefined`, or an integer `>= min` (`maxRetries` from 0, `maxTokens` from 1). */
+  int: (min: number): OptionRule<number | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min) throw new OptionsError(where, option, `${where}: '${option}' must be an integer >= ${min}, got ${describeValue(v)}`);
+    return v;
+  },
+  /** `undefined`, or a string; `hint` says what a good one looks like, and `nonEmpty` refuses `""`. */
+  string: (hint = "a string", nonEmpty = false): OptionRule<string | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (typeof v !== "string" || (nonEmpty && v === "")) throw new OptionsError(where, option, `${where}: '${option}' must be ${hint}, got ${describeValue(v)}`);
+    return v;
+  },
+  /** `undefined`, or `true`/`false`. */
+  boolean: (): OptionRule<boolean | undefined> => (v, where, option) => {
+    if (v === undefined || typeof v === "boolean") return v;
+    throw new OptionsError(where, option, `${where}: '${option}' must be true or false, got ${describeValue(v)}`);
+  },
+  /** An optional function; `shape` is its signature in words. */
+  fn: <F extends (...args: never[]) => unknown>(shape: string): OptionRule<F | undefined> => (v, where, option) => checkFunction<F>(v, where, option, shape),
+  /** `undefined`, or what `rule` accepts. */
+  optional: <T>(rule: OptionRule<T>): OptionRule<T | undefined> => (v, where, option) => (v === undefined ? undefined : rule(v, where, option)),
+  /** Accepted as given: the caller checks it further (an object with its own rules). */
+  any: <T = unknown>(): OptionRule<T> => (v) => v as T,
+} as const;

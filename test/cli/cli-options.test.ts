@@ -1,6 +1,7 @@
 /** @module test/cli/cli-options.test */
 import { describe, expect, it } from "vitest";
-import { CliOptionsConflictError, mergeCliOptions } from "../../src/cli/index.js";
+import { mergeCliOptions } from "../../src/cli/index.js";
+import { OptionsError } from "../../src/index.js";
 
 describe("mergeCliOptions", () => {
   it("concatenates lists, merges env/config, keeps agreeing scalars", () => {
@@ -24,7 +25,7 @@ describe("mergeCliOptions", () => {
 
   it("refuses two different values for one option or key, naming it", () => {
     expect(() => mergeCliOptions<Record<string, unknown>>({ permissionPromptTool: "a" }, { permissionPromptTool: "b" })).toThrow(
-      new CliOptionsConflictError("permissionPromptTool", `mergeCliOptions: two parts set 'permissionPromptTool' to different values ("a" and "b"); choose one before merging`),
+      new OptionsError("mergeCliOptions", "permissionPromptTool", `mergeCliOptions: two parts set 'permissionPromptTool' to different values ("a" and "b"); choose one before merging`),
     );
     expect(() => mergeCliOptions<Record<string, unknown>>({ env: { T: "1" } }, { env: { T: "2" } })).toThrow("mergeCliOptions: two parts set env.T to different values; choose one before merging");
   });

@@ -27,7 +27,6 @@ describe("arc-agentkit/cli", () => {
     expect(Object.keys(cli).sort()).toEqual([
       "ClaudeCliCognition",
       "CliAgentsError",
-      "CliOptionsConflictError",
       "CliRunError",
       "CodexCliCognition",
       "CodexMcpError",
@@ -54,7 +53,6 @@ describe("arc-agentkit/cli", () => {
       "CliAgentsError",
       "type CliAgentsOptions",
       "type CliMcpServerStatus",
-      "CliOptionsConflictError",
       "CliRunError",
       "type CliRunErrorCode",
       "CodexCliCognition",

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Agent, type Asker } from "../../src/index.js";
+import { Agent, OptionsError, type Asker } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ClaudeCliCognition, HookServer, hookSettings, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
@@ -125,7 +125,12 @@ describe("HookServer over HTTP (no CLI)", () => {
   });
 
   it("refuses bad options at construction and a url before start", () => {
-    expect(() => new HookServer({ timeoutMs: -1 })).toThrow("HookServer: timeoutMs must be a positive number of milliseconds, got -1");
+    expect(() => new HookServer({ timeoutMs: -1 })).toThrow(
+      new OptionsError("HookServer", "timeoutMs", "HookServer: timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1"),
+    );
+    expect(() => new HookServer({ timeoutMs: -1 })).toThrow(OptionsError);
+    expect(() => new HookServer({ matcher: "" })).toThrow(`HookServer: 'matcher' must be a non-empty tool-name pattern (a name, "A|B", or "*"), got string ""`);
+    expect(() => new HookServer({ port: 4000 } as never)).toThrow("HookServer: unknown option 'port'. Accepted options: ctx, asker, decide, timeoutMs, matcher, auditPath");
     expect(() => new HookServer().url).toThrow("HookServer is not started — use await HookServer.start(...) (or await server.start())");
   });
 });

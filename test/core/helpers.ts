@@ -34,5 +34,5 @@ export async function rejected<E>(promise: Promise<unknown>, cls: ErrorClass<E>)
  * this exact message when one is given: `expect(fn).toThrow(optionsError("..."))`.
  */
 export function optionsError(message?: string): unknown {
-  return expect.objectContaining({ name: "OptionsError", code: "options", ...(message === undefined ? {} : { message }) });
+  return expect.objectContaining({ name: "OptionsError", code: "invalid_option", ...(message === undefined ? {} : { message }) });
 }

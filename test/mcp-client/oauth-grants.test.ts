@@ -74,7 +74,7 @@ describe("clientCredentials", () => {
     const [r] = as.requests;
     expect(r!.authorization).toBe(basic("svc", SECRET));
     expect(Object.fromEntries(r!.body)).toMatchObject({ grant_type: "client_credentials", scope: "mcp:read" });
-    expect((await provider.tokens())?.access_token).toBe("at-1");
+    expect(provider.tokens()?.access_token).toBe("at-1");
     expect(provider.issuer).toBe(as.issuer);
   });
 
@@ -178,7 +178,7 @@ describe("crossAppAccess", () => {
     expect(bearer!.path).toBe("/token");
     expect(bearer!.authorization).toBe(basic("mcp-client", SECRET));
     expect(Object.fromEntries(bearer!.body)).toMatchObject({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: "id-jag-from-idp", scope: "chat.read" });
-    expect((await provider.tokens())?.access_token).toBe("at-2");
+    expect(provider.tokens()?.access_token).toBe("at-2");
     expect(inspect(provider, { depth: 10, showHidden: true }) + JSON.stringify(provider)).not.toContain(SECRET);
   });
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { container, inject, injectable } from "tsyringe";
 import { afterAll, describe, expect, it } from "vitest";
-import { DefinitionError, RunContext, Tool, tool, type Asker } from "../../src/index.js";
+import { DefinitionError, OptionsError, RunContext, Tool, tool, type Asker } from "../../src/index.js";
 import { BootstrapError, McpServer, StdioServer, bootstrap, remote, type ModuleClass } from "../../src/mcp/index.js";
 import { checkServerName } from "../../src/mcp/serve/index.js";
 
@@ -23,13 +23,25 @@ function markingRemote(marker: string) {
   return remote("marker", new StdioServer({ command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`] }));
 }
 
-async function refusal(module: ModuleClass, options: Parameters<typeof bootstrap>[1] = {}): Promise<BootstrapError> {
-  const err = await bootstrap(module, { container: container.createChildContainer(), ...options }).then(
+async function refused(module: ModuleClass, options: Parameters<typeof bootstrap>[1] = {}): Promise<unknown> {
+  return bootstrap(module, { container: container.createChildContainer(), ...options }).then(
     () => new Error("bootstrap did not refuse"),
     (e: unknown) => e,
   );
+}
+
+async function refusal(module: ModuleClass, options: Parameters<typeof bootstrap>[1] = {}): Promise<BootstrapError> {
+  const err = await refused(module, options);
   expect(err).toBeInstanceOf(BootstrapError);
   return err as BootstrapError;
+}
+
+/** Bootstrap's options refused: one `OptionsError`, where `bootstrap(Module)`. */
+async function optionRefusal(module: ModuleClass, options: Parameters<typeof bootstrap>[1]): Promise<OptionsError> {
+  const err = await refused(module, options);
+  expect(err).toBeInstanceOf(OptionsError);
+  expect(err).toMatchObject({ code: "invalid_option", where: `bootstrap(${module.name})` });
+  return err as OptionsError;
 }
 
 const NOBODY = Symbol.for("test:scan:nobody");
@@ -141,12 +153,12 @@ describe("bootstrap options", () => {
   class PlainModule {}
 
   it("are checked, naming the option and what is accepted", async () => {
-    expect((await refusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): 'timeoutMs' must be a positive number of milliseconds, got -1");
-    expect((await refusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): 'transport' must be "http" or "stdio", got "ws"`);
-    expect((await refusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker");
-    expect((await refusal(PlainModule, { port: -1 })).message).toBe("bootstrap(PlainModule): 'port' must be an integer from 0 to 65535, got -1");
-    expect((await refusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(`bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`);
-    expect((await refusal(PlainModule, { transport: "stdio", serve: false })).step).toBe("options");
+    expect((await optionRefusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1");
+    expect((await optionRefusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): transport must be one of "http", "stdio", got string "ws"`);
+    expect((await optionRefusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker");
+    expect((await optionRefusal(PlainModule, { port: -1 })).message).toBe("bootstrap(PlainModule): port must be an integer 0-65535 (0 = ephemeral), got number -1");
+    expect((await optionRefusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(`bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`);
+    expect((await optionRefusal(PlainModule, { transport: "stdio", serve: false })).option).toBe("serve");
   });
 
   it("a module declaring transport stdio without command is refused with both ways out", async () => {

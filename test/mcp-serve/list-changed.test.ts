@@ -9,7 +9,8 @@ import { ResourceListChangedNotificationSchema, PromptListChangedNotificationSch
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, ServeOptionsError, serveRegistry, stdioCommand, type McpServerSpec } from "../../src/mcp/index.js";
+import { McpNameError, serveRegistry, stdioCommand, type McpServerSpec } from "../../src/mcp/index.js";
+import { OptionsError } from "../../src/index.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -84,6 +85,6 @@ describe("registering on a running spec", () => {
     expect(() => spec.addPrompt({ name: "x", render: () => "" })).not.toThrow();
     const stdio = await serveRegistry([named("first")], { name: "grow", ctx: makeTestCtx(), transport: "stdio", command: stdioCommand(process.execPath) });
     specs.push(stdio);
-    expect(() => stdio.addTool(named("second"))).toThrow(ServeOptionsError);
+    expect(() => stdio.addTool(named("second"))).toThrow(OptionsError);
   });
 });

@@ -7,7 +7,8 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackMcpTransport, LoopbackOptionsError, checkBearer, checkHost, checkOrigin, tokenDigest } from "../../src/mcp/loopback/index.js";
+import { LoopbackMcpTransport, checkBearer, checkHost, checkOrigin, tokenDigest } from "../../src/mcp/loopback/index.js";
+import { OptionsError } from "../../src/index.js";
 import { INITIALIZE, echoServer, holdPort, portIsFree, rawPost, rpcMessages, sdkClientFor } from "./helpers.js";
 
 const open: LoopbackMcpTransport[] = [];
@@ -82,7 +83,7 @@ describe("LoopbackMcpTransport", () => {
   });
 
   it("refuses a non-loopback host and bad options before binding", async () => {
-    await expect(LoopbackMcpTransport.bind({ serverFactory: echoServer, host: "0.0.0.0" })).rejects.toThrow(LoopbackOptionsError);
+    await expect(LoopbackMcpTransport.bind({ serverFactory: echoServer, host: "0.0.0.0" })).rejects.toThrow(OptionsError);
     await expect(LoopbackMcpTransport.bind({ serverFactory: echoServer, host: "0.0.0.0" })).rejects.toThrow(/refusing to bind '0.0.0.0'/);
     await expect(LoopbackMcpTransport.bind({ serverFactory: echoServer, port: 70000 })).rejects.toThrow(/port must be an integer/);
     await expect(LoopbackMcpTransport.bind({ serverFactory: echoServer, auth: "bogus" as never })).rejects.toThrow(/auth must be/);

@@ -184,7 +184,7 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     expect(beats.every((b) => b.progressToken === "second" && /^'interview' is still running/.test(String(b.message)))).toBe(true);
   });
 
-  it("suspendedCalls is checked: a bad max or ttlMs is a ServeOptionsError naming the field and what is accepted", async () => {
+  it("suspendedCalls is checked: a bad max or ttlMs is an OptionsError naming the field and what is accepted", async () => {
     await expect(serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), suspendedCalls: { max: 0 } })).rejects.toThrow("serveRegistry: suspendedCalls.max must be a whole number from 1 to 2147483647, got number 0");
     await expect(serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), suspendedCalls: { ttlMs: 1.5 } })).rejects.toThrow("serveRegistry: suspendedCalls.ttlMs must be a whole number from 1 to 2147483647, got number 1.5");
     await expect(serveRegistry([interview([])], { name: "engine", ctx: makeTestCtx(), transport: "stdio", command: ["node", "x.js"], suspendedCalls: { max: 1 } })).rejects.toThrow('serveRegistry: suspendedCalls applies to transport "http" only; a stdio server has no listener');

@@ -10,7 +10,8 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DefinitionError, Prompt as TemplatePrompt, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, Prompt, Resource, ServeOptionsError, serveRegistry } from "../../src/mcp/index.js";
+import { McpNameError, Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
+import { OptionsError } from "../../src/index.js";
 import type { RunContext } from "../../src/context/run-context.js";
 import { sdkClientFor, ServedSpecs } from "./helpers.js";
 
@@ -135,7 +136,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [Readme, { uri: "notes://readme", name: "other", read: () => "" }] })).rejects.toThrow(
       `resources 'readme' and 'other' both serve "notes://readme"`,
     );
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [42 as never] })).rejects.toThrow(ServeOptionsError);
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [42 as never] })).rejects.toThrow(OptionsError);
     await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [{ uri: "no scheme", name: "x", read: () => "" }] })).rejects.toThrow(DefinitionError);
   });
 });

@@ -8,7 +8,8 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, ClientGaveUp, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, META_KEY, ServeOptionsError, serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
+import { McpNameError, META_KEY, serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
+import { OptionsError } from "../../src/index.js";
 import { INITIALIZE, rawPost, rpcMessages, sdkClientFor, ServedSpecs } from "./helpers.js";
 
 const specs = new ServedSpecs();
@@ -374,9 +375,9 @@ describe("serveRegistry: names", () => {
 describe("serveRegistry: options", () => {
   it("refuses bad options before binding anything", async () => {
     const ctx = makeTestCtx();
-    await expect(serveRegistry([runCheck], { name: "engine", ctx: {} as RunContext })).rejects.toThrow(ServeOptionsError);
+    await expect(serveRegistry([runCheck], { name: "engine", ctx: {} as RunContext })).rejects.toThrow(OptionsError);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be a positive number/);
-    await expect(serveRegistry([runCheck], { name: "engine", ctx, transport: "ws" as never })).rejects.toThrow(/transport must be "http" or "stdio"/);
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, transport: "ws" as never })).rejects.toThrow('serveRegistry: transport must be one of "http", "stdio" (default "http"), got string "ws"');
     await expect(serveRegistry([runCheck], { name: "engine", ctx, command: ["x"] })).rejects.toThrow(/command applies to transport "stdio" only/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, guard: "no" as never })).rejects.toThrow(/guard must be a function/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, token: "constant" } as never)).rejects.toThrow(/never supplied/);

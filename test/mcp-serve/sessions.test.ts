@@ -9,7 +9,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { serveRegistry, ServeOptionsError, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { OptionsError } from "../../src/index.js";
 import { ApprovalServer } from "../../src/mcp/approvals/index.js";
 import { INITIALIZE, rawPost, rpcMessages, sdkClientFor } from "./helpers.js";
 
@@ -73,7 +74,7 @@ describe("sessionIdleMs", () => {
   });
 
   it("the options are checked when given", async () => {
-    await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), sessionIdleMs: 0 })).rejects.toThrow(ServeOptionsError);
+    await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), sessionIdleMs: 0 })).rejects.toThrow(OptionsError);
     await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), maxSessions: 1.5 })).rejects.toThrow(/maxSessions must be a positive integer/);
     expect(() => new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) }, sessionIdleMs: -1 })).toThrow(/sessionIdleMs must be a positive/);
   });

@@ -16,7 +16,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunContext, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
-import { ServeOptionsError, serveRegistry, serveRegistryStdio, stdioCommand, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { serveRegistry, serveRegistryStdio, stdioCommand, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { OptionsError } from "../../src/index.js";
 import { codexTokenEnvVar } from "../../src/wire/codex-mcp.js";
 import { INITIALIZE, holdPort, portIsFree, rawPost } from "./helpers.js";
 
@@ -214,8 +215,8 @@ describe("transport stdio", () => {
 
   it("without command throws at once with the explanation, writing nothing", async () => {
     const err = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), transport: "stdio" }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ServeOptionsError);
-    expect((err as ServeOptionsError).option).toBe("command");
+    expect(err).toBeInstanceOf(OptionsError);
+    expect((err as OptionsError).option).toBe("command");
     expect((err as Error).message).toBe(
       'serveRegistry: transport "stdio" needs command. With stdio the CLI spawns the server itself, so the tools are rebuilt in a fresh process — this process\'s registry, closures and ctx do not cross that boundary. Pass command (e.g. command: stdioCommand("./dist/mcp-server.js")) naming an entry point that calls serveRegistryStdio(...), or use transport "http" (the default) to keep the tools in this process.',
     );
@@ -260,7 +261,7 @@ describe("stdioCommand", () => {
   });
 
   it("refuses an entry that names nothing, rather than writing a config the CLI fails on later", () => {
-    expect(() => stdioCommand("./no-such-entry.js")).toThrow(ServeOptionsError);
+    expect(() => stdioCommand("./no-such-entry.js")).toThrow(OptionsError);
     expect(() => stdioCommand("./no-such-entry.js")).toThrow(/names no file/);
     expect(() => stdioCommand("no-such-package-agentkit/x")).toThrow(/cannot resolve 'no-such-package-agentkit\/x'/);
   });

@@ -6,7 +6,8 @@
  * typed errors.
  */
 import { describe, expect, it } from "vitest";
-import { AnthropicLLM, ModelAuthError, ModelContextTooLongError, ModelError, ModelOptionsError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit/models";
+import { AnthropicLLM, ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit/models";
+import { OptionsError } from "arc-agentkit";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
@@ -61,8 +62,8 @@ describe("AnthropicLLM: the request", () => {
   });
 
   it("rejects bad options by name", () => {
-    expect(() => new AnthropicLLM({ maxTokens: 0 })).toThrow(ModelOptionsError);
-    expect(() => new AnthropicLLM({ maxRetries: -1 })).toThrow(/'maxRetries' must be an integer >= 0, got -1/);
+    expect(() => new AnthropicLLM({ maxTokens: 0 })).toThrow(OptionsError);
+    expect(() => new AnthropicLLM({ maxRetries: -1 })).toThrow("AnthropicLLM: 'maxRetries' must be an integer >= 0, got number -1");
   });
 });
 

@@ -14,7 +14,6 @@ it("runtime exports of arc-agentkit/models, sorted", () => {
     "ModelAuthError",
     "ModelContextTooLongError",
     "ModelError",
-    "ModelOptionsError",
     "ModelRateLimitError",
     "ModelRefusedError",
     "ModelSdkMissingError",

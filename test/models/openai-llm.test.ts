@@ -5,7 +5,8 @@
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
 import { describe, expect, it } from "vitest";
-import { ModelAuthError, ModelContextTooLongError, ModelOptionsError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
+import { ModelAuthError, ModelContextTooLongError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
+import { OptionsError } from "arc-agentkit";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
@@ -150,12 +151,12 @@ describe("OpenAILLM: strict mode", () => {
     expect(turn.toolCalls![0]!.arguments).toEqual({ q: "x" });
   });
 
-  it("bad options and a missing key are ModelOptionsError naming what to do", () => {
-    expect(() => new OpenAILLM({ api: "completions" as never, apiKey: "k" })).toThrow(/'api' must be "responses" or "chat", got "completions"/);
+  it("bad options and a missing key are OptionsError naming what to do", () => {
+    expect(() => new OpenAILLM({ api: "completions" as never, apiKey: "k" })).toThrow('OpenAILLM: api must be one of "responses", "chat" (default "responses"), got string "completions"');
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      expect(() => new OpenAILLM()).toThrow(ModelOptionsError);
+      expect(() => new OpenAILLM()).toThrow(OptionsError);
       expect(() => new OpenAILLM()).toThrow(/pass apiKey or set OPENAI_API_KEY/);
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;

@@ -8,9 +8,9 @@
  * prompt; the server is told which model answered.
  */
 import { describe, expect, it } from "vitest";
-import { RunContext, type LLM } from "arc-agentkit";
+import { OptionsError, RunContext, type LLM } from "arc-agentkit";
 import { MCPClient, StdioServer } from "arc-agentkit/mcp";
-import { AnthropicLLM, ModelOptionsError, OpenAILLM } from "arc-agentkit/models";
+import { AnthropicLLM, OpenAILLM } from "arc-agentkit/models";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { EVERYTHING, NODE } from "../mcp-client/support.js";
@@ -54,11 +54,11 @@ describe("sampling through a real provider", () => {
     expect(api.messageRequests).toHaveLength(0);
   });
 
-  it("a request naming no model, to a provider without one, rejects with ModelOptionsError naming the option and the hints, before any request", async () => {
+  it("a request naming no model, to a provider without one, rejects with OptionsError naming the option and the hints, before any request", async () => {
     await using api = await FakeOpenAI.start([{ text: "never" }]);
     for (const llm of [new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }), new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 })]) {
       const err = await llm.complete(ask("x", { model: "", modelHints: ["claude-3-sonnet"] })).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ModelOptionsError);
+      expect(err).toBeInstanceOf(OptionsError);
       expect((err as Error).message).toMatch(/no model to use.*"claude-3-sonnet".*pass 'model'/);
     }
     expect(api.requests).toHaveLength(0);

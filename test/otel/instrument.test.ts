@@ -53,7 +53,7 @@ describe("arc-agentkit/otel", () => {
         return e as { code?: string; where?: string; option?: string; message: string };
       }
     })();
-    expect(err).toMatchObject({ code: "options", where: "instrument", option: "ctx", message: "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()" });
+    expect(err).toMatchObject({ code: "invalid_option", where: "instrument", option: "ctx", message: "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()" });
     expect(() => instrument(new RunContext(), { tracerProvider: {} as never })).toThrow("instrument: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one");
     const ctx = new RunContext();
     const detach = instrument(ctx, { tracerProvider: memoryProvider().provider });

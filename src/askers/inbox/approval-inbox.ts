@@ -11,7 +11,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { describeValue } from "../../util/format.js";
-import { checkKnownKeys } from "../../util/options.js";
+import { checkKnownKeys, checkPort } from "../../util/options.js";
 import { InboxError } from "./inbox.error.js";
 import { InboxAsker } from "./inbox-asker.js";
 import { loginHandler } from "./inbox-login.js";
@@ -88,8 +88,7 @@ export class ApprovalInbox implements AsyncDisposable {
     if (store !== undefined && (typeof store?.put !== "function" || typeof store.settle !== "function" || typeof store.subscribe !== "function" || typeof store.pending !== "function")) {
       throw new OptionsError("ApprovalInbox", "store", `ApprovalInbox.start: store must implement InboxStore (put, settle, get, pending, decisions, recordDecision, subscribe), got ${describeValue(options.store)}`);
     }
-    const port = options.port ?? 0;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OptionsError("ApprovalInbox", "port", `ApprovalInbox.start: port must be an integer 0-65535 (0 = ephemeral), got ${describeValue(options.port)}`);
+    const port = checkPort(options.port, "ApprovalInbox.start");
     const path = options.path ?? "/inbox";
     if (typeof path !== "string" || !/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path)) {
       throw new OptionsError("ApprovalInbox", "path", `ApprovalInbox.start: path must look like "/inbox" (letters, digits, . _ ~ -, no trailing slash), got ${describeValue(options.path)}`);

@@ -17,6 +17,7 @@ import { checkKnownKeys, checkTimeoutMs } from "../../util/options.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
@@ -159,7 +160,7 @@ export class InboxAsker implements Asker {
         if (withdrawing && q.status !== "answered") return expire(q.reason ?? "withdrawn");
         if (!finish()) return;
         if (q.status === "answered") {
-          void this.#store.recordDecision(answeredRow(q)).catch(() => undefined);
+          void this.#store.recordDecision(answeredRow(q)).catch(ignoreRejection("recording an answered question in the store; the decision already went to the caller"));
           resolve(answerDecision(q));
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
@@ -256,7 +257,7 @@ export class InboxAsker implements Asker {
     if (questionId !== null && this.#pending.has(questionId) && (check.source === "timeout" || check.source === "error")) {
       this.#pending.delete(questionId);
       const settlement: Settlement = check.source === "timeout" ? { status: "timed_out", reason: `timed out: ${check.reason}` } : { status: "withdrawn", reason: check.reason };
-      void this.#store.settle(questionId, settlement).catch(() => undefined);
+      void this.#store.settle(questionId, settlement).catch(ignoreRejection("settling a question in the store; it lapses with its lease"));
     }
     const row: StoredDecision = {
       id: questionId ?? randomUUID(),
@@ -271,7 +272,7 @@ export class InboxAsker implements Asker {
       from: this.source,
       confirmed: true,
     };
-    void this.#store.recordDecision(row).catch(() => undefined);
+    void this.#store.recordDecision(row).catch(ignoreRejection("recording a decision in the store; the decision already went to the caller"));
   }
 }
 

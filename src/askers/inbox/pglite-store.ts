@@ -17,6 +17,7 @@ import { InboxStoreError } from "./inbox-store.error.js";
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
 import { PostgresInboxStore } from "./postgres-store.js";
 import type { PgClient, PgPool, PgResult } from "./pg-peer.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** The line that installs the peer the embedded store needs. */
 export const PGLITE_INSTALL_LINE = "npm install @electric-sql/pglite@0.5.16";
@@ -113,7 +114,7 @@ export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promis
   try {
     await migrateSchema(pool, schema, { roles: false });
   } catch (err) {
-    await pool.end().catch(() => {});
+    await pool.end().catch(ignoreRejection("ending the pglite pool while closing"));
     throw storeError(err, schema);
   }
   return new PostgresInboxStore({ pool, schema, ownsPool: true });

@@ -26,6 +26,7 @@
 import { OptionsError } from "../../errors/options.error.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import type { PgClient, PgPool } from "./pg-peer.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
@@ -182,7 +183,7 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
     await client.query("COMMIT");
     return INBOX_SCHEMA_VERSION;
   } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
+    await client.query("ROLLBACK").catch(ignoreRejection("ROLLBACK after a failed migration; the migration error is thrown"));
     throw err;
   } finally {
     client.release();

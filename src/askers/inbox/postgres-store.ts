@@ -27,7 +27,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { OptionsError } from "../../errors/options.error.js";
-import { getLogger } from "../../util/logger.js";
+import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { checkTimeoutMs } from "../../util/options.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
@@ -208,7 +208,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   /** Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts sweeping lapsed leases. */
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
-    void this.#ready().catch(() => {});
+    void this.#ready().catch(ignoreRejection("warming the store on subscribe; a failure is thrown again by the next query"));
     if (this.role === "page") this.#startSweeper();
     return () => {
       this.#listeners.delete(listener);
@@ -246,11 +246,12 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     for (const t of [this.#heartbeat, this.#sweeper, this.#retry, this.#unlisten]) clearTimeout(t);
     clearInterval(this.#heartbeat);
     clearInterval(this.#sweeper);
+    // Swallow kept: waiting for LISTEN to settle before closing; its failure was reported to its caller.
     await this.#listen?.catch(() => {});
     await this.#queue;
     this.#dropClient(false);
-    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker]).catch(() => {});
-    if (this.#ownPool) await this.#pool.end().catch(() => {});
+    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker]).catch(ignoreRejection("deleting this worker's lease row while closing; it lapses by itself"));
+    if (this.#ownPool) await this.#pool.end().catch(ignoreRejection("ending our own pool while closing"));
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -388,6 +389,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
       await client.query(`${want ? "LISTEN" : "UNLISTEN"} "${this.#channelName}"`);
       this.#listening = want;
     });
+    // Swallow kept: the tail only orders the next LISTEN change; the caller awaits `step`.
     this.#tune = step.catch(() => {});
     return step;
   }
@@ -396,7 +398,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #settledMine(id: string): void {
     if (!this.#mine.delete(id) || this.#mine.size > 0) return;
     clearTimeout(this.#unlisten);
-    this.#unlisten = setTimeout(() => void this.#tuneListening().catch(() => {}), 1000);
+    this.#unlisten = setTimeout(() => void this.#tuneListening().catch(ignoreRejection("stopping LISTEN after the last question settled; retried on the next question")), 1000);
     this.#unlisten.unref();
   }
 
@@ -443,7 +445,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
 
   #startSweeper(): void {
     if (this.#sweeper || this.#closed) return;
-    this.#sweeper = setInterval(() => void this.sweep().catch(() => {}), Math.max(1, Math.floor(this.leaseMs / 2)));
+    this.#sweeper = setInterval(() => void this.sweep().catch(ignoreRejection("sweeping lapsed leases; the next tick sweeps again")), Math.max(1, Math.floor(this.leaseMs / 2)));
     this.#sweeper.unref();
   }
 }
@@ -480,6 +482,6 @@ export async function migrateInboxStore(options: { readonly connectionString?: s
   } catch (err) {
     throw storeError(err, schema);
   } finally {
-    if (!options.pool) await pool.end().catch(() => {});
+    if (!options.pool) await pool.end().catch(ignoreRejection("ending the migration pool after the migration"));
   }
 }

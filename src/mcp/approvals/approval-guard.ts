@@ -77,7 +77,7 @@ export interface ApprovalGuard {
  * message names who refused and why (`tool 'deploy' was not run: rejected by
  * ops: not today`); a timeout, an Asker that throws and a cancelled call are
  * denials too (sources `timeout`, `error`). The guard never throws. Throws
- * `TypeError` at once for a bad option.
+ * `OptionsError` at once for a bad option.
  */
 export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
   const asker = checkAsker(options?.asker, "approvalGuard");

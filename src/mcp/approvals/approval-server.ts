@@ -5,6 +5,7 @@
  * application's `Asker`; the answer maps back onto the CLI's wire shape.
  */
 import { OptionsError } from "../../errors/options.error.js";
+import { checkKnownKeys, checkOptionsObject } from "../../util/options.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../agents/elicitation.js";
@@ -27,7 +28,7 @@ export const APPROVAL_SERVER_NAME = "agentkit_approvals";
 /** The one tool it serves. */
 export const APPROVAL_TOOL_NAME = "approve";
 
-/** Options of `new ApprovalServer(...)`. Checked at construction (`TypeError` naming the option). */
+/** Options of `new ApprovalServer(...)`. Checked at construction (`OptionsError` naming the option). */
 export interface ApprovalServerOptions {
   /** Answers every prompt that `autoAllow` and the tier do not settle. */
   readonly asker: Asker;
@@ -216,15 +217,10 @@ export class ApprovalServer implements AsyncDisposable {
   private readonly inflight = new Set<Promise<unknown>>();
   private lifecycle: Promise<unknown> = Promise.resolve();
 
-  /** Build a server (nothing binds until `start()`). Throws `TypeError` naming a bad option. */
+  /** Build a server (nothing binds until `start()`). Throws `OptionsError` naming a bad option. */
   constructor(options: ApprovalServerOptions) {
-    if (!options || typeof options !== "object") throw new OptionsError("ApprovalServer", "options", "ApprovalServer: options must be an object with at least { asker }");
-    for (const key of Object.keys(options)) {
-      if (!APPROVAL_SERVER_OPTIONS.includes(key)) {
-        const hint = key === "token" ? " (the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file)" : "";
-        throw new OptionsError("ApprovalServer", key, `ApprovalServer: unknown option '${key}'${hint}. Accepted options: ${APPROVAL_SERVER_OPTIONS.join(", ")}`);
-      }
-    }
+    checkOptionsObject(options, "ApprovalServer", "with at least { asker }");
+    checkKnownKeys(options, APPROVAL_SERVER_OPTIONS, "ApprovalServer", { token: "the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file" });
     this.asker = checkAsker(options.asker, "ApprovalServer");
     this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
     this.heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "ApprovalServer");
@@ -238,7 +234,7 @@ export class ApprovalServer implements AsyncDisposable {
     }
     this.autoAllowWhen = options.autoAllowWhen;
     this.audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath });
-    this.sessionLimits = checkSessionOptions(options, "ApprovalServer", (option, message) => new OptionsError("ApprovalServer", option, message));
+    this.sessionLimits = checkSessionOptions(options, "ApprovalServer");
   }
 
   /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
@@ -387,6 +383,7 @@ export class ApprovalServer implements AsyncDisposable {
 
   private serialise(op: () => Promise<void>): Promise<void> {
     const next = this.lifecycle.then(op, op);
+    // Swallow kept: the tail only orders the next lifecycle step; the caller awaits `next`.
     this.lifecycle = next.catch(() => undefined);
     return next;
   }

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import type { Client, Transport, VersionNegotiationOptions } from "@modelcontextprotocol/client";
-import { getLogger } from "../../util/logger.js";
+import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
 import { httpTransport } from "./http-transport.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -78,7 +78,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
   // The SDK's version probe does not watch the connect signal (2.4.0): an
   // abort closes the transport, which ends the probe (and initialize) at once.
-  const onAbort = (): void => void transport.close().catch(() => {});
+  const onAbort = (): void => void transport.close().catch(ignoreRejection("closing the transport of a connect the caller aborted"));
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
     signal?.throwIfAborted();
@@ -87,8 +87,8 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     const err: unknown = signal?.aborted ? signal.reason : caught;
     const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
     const detail = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? httpStatusNote(sdk, err);
-    await session.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await session.close().catch(ignoreRejection("closing a session that failed to connect; the connect error is thrown"));
+    await transport.close().catch(ignoreRejection("closing a transport that failed to connect; the connect error is thrown"));
     const login = loginError(err);
     if (login) throw login;
     throw new McpConnectError(String(server), stderrTail(transport), err, detail, exit !== undefined);

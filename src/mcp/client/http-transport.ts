@@ -8,7 +8,7 @@
 import type { FetchLike, JSONRPCMessage, OAuthClientProvider, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { cappedAuthFetch } from "../oauth/capped-fetch.js";
 import { AgentkitOAuthProvider } from "../oauth/oauth-provider.js";
-import { getLogger } from "../../util/logger.js";
+import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { watchSseBody } from "../sdk-reach.js";
 import type { ClientSdk } from "./sdk-client.js";
 import type { StreamableHttpServer } from "./servers.js";
@@ -252,7 +252,7 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
       if (this.sessionId !== undefined) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          this.terminateSession().catch(() => {}),
+          this.terminateSession().catch(ignoreRejection("DELETE of the session while closing; the server expires it anyway")),
           new Promise<void>((r) => (timer = setTimeout(r, Math.min(TERMINATE_MS, this.server.timeoutMs)))),
         ]);
         clearTimeout(timer);

@@ -21,6 +21,7 @@ import { TtlCache } from "./ttl-cache.js";
 import { endRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -196,7 +197,7 @@ export class MCPClient implements AsyncDisposable {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
       this.move("peer-closed");
-      if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(() => {});
+      if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(ignoreRejection("respawning a lost server; the failure is the client state lost, reported on the next call"));
     };
   }
 
@@ -234,7 +235,7 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpConnectError when the server cannot be started or reached, or
    *   initialize fails (for stdio the message ends with the server's stderr
    *   tail); nothing opened is left behind.
-   * @throws TypeError when `server` is not a `StdioServer` or `StreamableHttpServer`.
+   * @throws OptionsError when `server` is not a `StdioServer` or `StreamableHttpServer`.
    * @throws OAuthLoginRequiredError when the server's stored OAuth login was refused (log in again).
    * @throws OAuthCallbackError when an OAuth authorization came back refused or never came back.
    */
@@ -435,12 +436,12 @@ export class MCPClient implements AsyncDisposable {
    * Replace the roots and tell the server (`notifications/roots/list_changed`).
    * Only for a client opened with `ctx` or `roots` (the roots capability).
    *
-   * @throws TypeError when a root has no `file://` uri, or the client declared no roots capability.
+   * @throws OptionsError (option `roots`) when a root has no `file://` uri, or the client was opened without roots (no roots capability).
    */
   async setRoots(roots: readonly Root[]): Promise<void> {
     const session = this.session;
     if (!this.answering) {
-      throw new TypeError(`MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`);
+      throw new OptionsError("MCPClient.setRoots", "roots", `MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`);
     }
     this.answers.roots = checkRoots(roots, "MCPClient.setRoots");
     await session.sendRootsListChanged();
@@ -460,6 +461,7 @@ export class MCPClient implements AsyncDisposable {
       this.wake?.();
       this.closing = (async () => {
         try {
+          // Swallow kept: waiting for a renewal to settle; its failure is the client state, reported on the next call.
           await this.renewing?.catch(() => {});
           await session?.close();
         } finally {
@@ -481,6 +483,7 @@ export class MCPClient implements AsyncDisposable {
   private async live(): Promise<Client> {
     const session = this.session;
     if (!this.renewing) return session;
+    // Swallow kept: waiting for a renewal to settle before closing; closing goes on either way.
     await this.renewing.catch(() => {});
     return this.session;
   }
@@ -510,8 +513,8 @@ export class MCPClient implements AsyncDisposable {
   private async replaceSession(): Promise<void> {
     const { session, transport } = await connectSession(this.recipe);
     if (!isUsable(this.state) || !this.current) {
-      await session.close().catch(() => {});
-      await transport.close().catch(() => {});
+      await session.close().catch(ignoreRejection("closing a session that failed to open; the open error is thrown"));
+      await transport.close().catch(ignoreRejection("closing a transport that failed to open; the open error is thrown"));
       return;
     }
     const old = this.current;
@@ -521,8 +524,8 @@ export class MCPClient implements AsyncDisposable {
     this.move("renewed");
     this.watch(session);
     const retired = (async () => {
-      await old.close().catch(() => {});
-      await oldTransport.close().catch(() => {});
+      await old.close().catch(ignoreRejection("closing the replaced session"));
+      await oldTransport.close().catch(ignoreRejection("closing the replaced transport"));
     })();
     this.retired.add(retired);
     void retired.finally(() => this.retired.delete(retired));

@@ -62,13 +62,13 @@ export function runCapabilities(): ClientCapabilities {
   return { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
 }
 
-/** Check and freeze a roots list: each root needs a `file://` URI. */
+/** Check and freeze a roots list: each root needs a `file://` URI; `OptionsError` (option `roots`) otherwise. */
 export function checkRoots(roots: readonly Root[] | undefined, where: string): readonly Root[] {
   const list = roots ?? [];
-  if (!Array.isArray(list)) throw new TypeError(`${where}: roots must be an array of { uri: "file://...", name? }`);
+  if (!Array.isArray(list)) throw new OptionsError(where, "roots", `${where}: roots must be an array of { uri: "file://...", name? }`);
   for (const r of list) {
     if (!r || typeof r.uri !== "string" || !r.uri.startsWith("file://")) {
-      throw new TypeError(`${where}: each root needs a file:// uri, got ${JSON.stringify(r)}`);
+      throw new OptionsError(where, "roots", `${where}: each root needs a file:// uri, got ${JSON.stringify(r)}`);
     }
   }
   return deepFreeze(list.map((r) => ({ ...r })));

@@ -171,7 +171,7 @@ export class StdioServer {
  * Frozen; `headers` is a frozen copy. Identity (`key`, `equals`) is the
  * endpoint: `url` and `timeoutMs` — not `headers`.
  *
- * @throws TypeError when `url` is not an absolute http(s) URL or `timeoutMs` is not a positive number.
+ * @throws OptionsError when `url` is not an absolute http(s) URL or `timeoutMs` is not a positive number.
  */
 export class StreamableHttpServer {
   /** Discriminant of the server config union. */

@@ -90,7 +90,7 @@ export class McpApp implements AsyncDisposable {
    * the registry's auto-approve names, and with approvals the approval tool
    * as `permissionPromptTool` and `settingSources: ""` (so ambient settings
    * cannot settle a call first). `{ builtinTools: false }` adds
-   * `builtinTools: false`. Throws `TypeError` for an app bootstrapped with
+   * `builtinTools: false`. Throws `OptionsError` for an app bootstrapped with
    * `serve: false`.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): McpAppCliOptions {

@@ -7,7 +7,7 @@
  */
 import { instanceCachingFactory, Lifecycle, type DependencyContainer, type InjectionToken } from "tsyringe";
 import { LOGGER, TOKENS } from "../../keys.js";
-import { GLOBAL_LOGGER, type Logger } from "../../util/logger.js";
+import { GLOBAL_LOGGER, type Logger, ignoreRejection } from "../../util/logger.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { FunctionTool } from "../../tools/function-tool.js";
@@ -301,7 +301,7 @@ export async function buildModule(plan: ModulePlan): Promise<BuiltModule> {
     const served = await serveModule(plan, registry, items, resolveAsker(c, plan), closers);
     return { container: c, registry, remotes, closers, ...served };
   } catch (err) {
-    for (const close of [...closers].reverse()) await close().catch(() => {});
+    for (const close of [...closers].reverse()) await close().catch(ignoreRejection("closing what bootstrap opened, after a failed bootstrap; the bootstrap error is thrown"));
     c.clearInstances();
     throw err;
   }

@@ -2,7 +2,7 @@
  * @module mcp/di/mcp-server.decorator
  * `@McpServer({...})`: marks a module class. Records frozen metadata; acts on nothing.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs, unknownKey, unknownOptionMessage } from "../../util/options.js";
 import "reflect-metadata";
 import type { InjectionToken } from "tsyringe";
 import { MCP_SERVER_METADATA } from "../../keys.js";
@@ -123,7 +123,8 @@ export function McpServer(options: McpServerOptions): ClassDecorator {
   return (target) => {
     const cls = (target as { name: string }).name;
     if (!options || typeof options !== "object") fail(cls, "options", "options are required ({ name, tools, ... })");
-    for (const k of Object.keys(options)) if (!KNOWN.has(k)) fail(cls, k, `unknown option '${k}'. Accepted options: ${[...KNOWN].join(", ")}`);
+    const unknown = unknownKey(options, KNOWN);
+    if (unknown !== undefined) throw new DefinitionError(cls, unknown, unknownOptionMessage(`@McpServer on ${cls}`, unknown, KNOWN));
     checkName(cls, options.name);
     if (!Array.isArray(options.tools)) fail(cls, "tools", "'tools' must be an array of @Tool classes or Tool objects");
     options.tools.forEach((t, i) => {

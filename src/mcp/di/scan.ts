@@ -5,7 +5,8 @@
  * approvals, tool classes, request scope, how it is served — before anything
  * is built, opened or bound. The result is a plan the build step follows.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { checkOptions, opt } from "../../util/options.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
 import { LOGGER, TOKENS } from "../../keys.js";
 import { RunContext } from "../../context/run-context.js";
@@ -65,25 +66,31 @@ export interface ModulePlan {
   readonly options: BootstrapOptions;
 }
 
-const OPTION_KEYS = new Set(["container", "ctx", "transport", "port", "timeoutMs", "serve", "stdin", "stdout", "asker"]);
+/** The options of `bootstrap(Module, options)`, declared once; the rules that join two options follow in `checkBootstrapOptions`. */
+const BOOTSTRAP_OPTIONS = {
+  container: opt.any<BootstrapOptions["container"]>(),
+  ctx: opt.any<BootstrapOptions["ctx"]>(),
+  transport: opt.optional(opt.oneOf(["http", "stdio"] as const)),
+  port: opt.optional(opt.port()),
+  timeoutMs: opt.timeoutMs(),
+  serve: opt.boolean(),
+  stdin: opt.any<BootstrapOptions["stdin"]>(),
+  stdout: opt.any<BootstrapOptions["stdout"]>(),
+  asker: opt.any<BootstrapOptions["asker"]>(),
+} as const;
 
-function checkOptions(name: string, options: BootstrapOptions): void {
-  const fail = (why: string): never => {
-    throw new BootstrapError(name, "options", why);
+function checkBootstrapOptions(name: string, options: BootstrapOptions): void {
+  const where = `bootstrap(${name})`;
+  const fail = (option: string, why: string): never => {
+    throw new OptionsError(where, option, `${where}: ${why}`);
   };
-  if (!options || typeof options !== "object") fail("options must be an object ({ container?, ctx?, transport?, timeoutMs?, serve? })");
-  for (const k of Object.keys(options)) if (!OPTION_KEYS.has(k)) fail(`unknown option '${k}'. Accepted options: ${[...OPTION_KEYS].join(", ")}`);
-  const { transport, timeoutMs, serve, ctx, container } = options;
-  if (transport !== undefined && transport !== "http" && transport !== "stdio") fail(`'transport' must be "http" or "stdio", got ${JSON.stringify(transport)}`);
-  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) fail(`'timeoutMs' must be a positive number of milliseconds, got ${String(timeoutMs)}`);
-  if (serve !== undefined && typeof serve !== "boolean") fail(`'serve' must be true or false, got ${JSON.stringify(serve)}`);
-  if (serve === false && transport === "stdio") fail(`transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
-  if (ctx !== undefined && !(ctx instanceof RunContext)) fail("'ctx' must be a RunContext");
-  if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("'container' must be a tsyringe DependencyContainer");
-  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) fail(`'port' must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
-  if (options.port !== undefined && transport === "stdio") fail(`'port' is for the loopback listener; transport: "stdio" has none`);
-  if (options.asker !== undefined && typeof options.asker?.ask !== "function") fail("'asker' must be an Asker (an object with ask(request))");
-  if (transport !== "stdio" && (options.stdin !== undefined || options.stdout !== undefined)) fail(`'stdin' and 'stdout' apply to transport: "stdio" only`);
+  const { transport, serve, ctx, container, port, asker, stdin, stdout } = checkOptions(options, where, BOOTSTRAP_OPTIONS);
+  if (serve === false && transport === "stdio") fail("serve", `transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
+  if (ctx !== undefined && !(ctx instanceof RunContext)) fail("ctx", "'ctx' must be a RunContext");
+  if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("container", "'container' must be a tsyringe DependencyContainer");
+  if (port !== undefined && transport === "stdio") fail("port", `'port' is for the loopback listener; transport: "stdio" has none`);
+  if (asker !== undefined && typeof asker?.ask !== "function") fail("asker", "'asker' must be an Asker (an object with ask(request))");
+  if (transport !== "stdio" && (stdin !== undefined || stdout !== undefined)) fail(stdin !== undefined ? "stdin" : "stdout", `'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
 
 /** Server name and tool names, by `serveRegistry`'s rules, before a remote is opened or a port bound. */
@@ -181,7 +188,7 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
   const meta = composeModule(module, (why) => {
     throw new BootstrapError(name, "imports", why);
   });
-  checkOptions(name, options);
+  checkBootstrapOptions(name, options);
   checkNames(name, meta);
   const parent = options.container ?? rootContainer;
   const providers = new Map((meta.providers ?? []).map((p) => [providerToken(p), p] as const));

@@ -4,7 +4,6 @@
  */
 export { LoopbackMcpTransport } from "./loopback-transport.js";
 export type { LoopbackOptions } from "./loopback-transport.js";
-export { LoopbackOptionsError } from "./loopback.error.js";
 export { McpConfigFileError } from "../../wire/mcp-config-file.error.js";
 export { checkBearer, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 export type { CheckResult } from "../../listener/loopback-checks.js";

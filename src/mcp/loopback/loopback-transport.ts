@@ -15,7 +15,8 @@ import type { RouteMount } from "../../listener/loopback-listener.js";
 import { readJsonBody } from "../../listener/read-body.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
-import { LoopbackOptionsError } from "./loopback.error.js";
+import { OptionsError } from "../../errors/options.error.js";
+import { checkPort } from "../../util/options.js";
 import { claimsModernEra, ModernLeg } from "./modern-leg.js";
 import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
@@ -71,12 +72,9 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   writeRefusal(res, "jsonrpc", status, message, headers, code);
 }
 
-/** Check the two session options (shared with serveRegistry and ApprovalServer); returns the value or throws `fail(message)`. */
-export function checkSessionOptions(
-  options: { sessionIdleMs?: unknown; maxSessions?: unknown },
-  where: string,
-  fail: (option: string, message: string) => Error,
-): { sessionIdleMs: number; maxSessions: number } {
+/** Check the two session options (shared with serveRegistry and ApprovalServer); returns the values or throws `OptionsError` naming `where`. */
+export function checkSessionOptions(options: { sessionIdleMs?: unknown; maxSessions?: unknown }, where: string): { sessionIdleMs: number; maxSessions: number } {
+  const fail = (option: string, message: string): OptionsError => new OptionsError(where, option, message);
   const idle = options.sessionIdleMs ?? SESSION_DEFAULTS.sessionIdleMs;
   if (typeof idle !== "number" || !Number.isFinite(idle) || idle <= 0) {
     throw fail("sessionIdleMs", `${where}: sessionIdleMs must be a positive number of milliseconds (default 30 minutes), got ${String(idle)}`);
@@ -168,7 +166,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
 
   /**
    * Lease the listener and hold the port now; resolve once the URL is final.
-   * Not serving until `start()`. Bad options throw `LoopbackOptionsError`
+   * Not serving until `start()`. Bad options throw `OptionsError`
    * before anything binds; a busy fixed port rejects with Node's
    * `EADDRINUSE` error (its `code`, `errno`, `syscall`, `address`, `port`
    * intact) and the endpoint appended to its message. Never exits or
@@ -191,7 +189,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   }
 
   private static resolveOptions(options: LoopbackOptions): Resolved {
-    const fail = (option: string, message: string): Error => new LoopbackOptionsError(option, message);
+    const fail = (option: string, message: string): OptionsError => new OptionsError("LoopbackMcpTransport.bind", option, message);
     if (!options || typeof options.serverFactory !== "function") {
       throw fail("serverFactory", "LoopbackMcpTransport.bind: serverFactory must be a function returning a low-level SDK Server with its handlers registered");
     }
@@ -207,8 +205,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     if (!isLoopbackHost(host)) {
       throw fail("host", `LoopbackMcpTransport.bind: refusing to bind '${host}': this listener binds loopback only (127.0.0.1, another 127.x address, or ::1). The token narrows who can call, not who can reach.`);
     }
-    const port = options.port ?? 0;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw fail("port", `LoopbackMcpTransport.bind: port must be an integer 0-65535 (0 = ephemeral), got ${String(port)}`);
+    const port = checkPort(options.port, "LoopbackMcpTransport.bind");
     const auth = options.auth ?? "token";
     if (auth !== "token" && auth !== "none") throw fail("auth", `LoopbackMcpTransport.bind: auth must be "token" (default) or "none", got ${JSON.stringify(auth)}`);
     const path = options.path ?? "/mcp";
@@ -217,7 +214,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
     }
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0) throw fail("maxBodyBytes", `LoopbackMcpTransport.bind: maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
-    const limits = checkSessionOptions(options, "LoopbackMcpTransport.bind", fail);
+    const limits = checkSessionOptions(options, "LoopbackMcpTransport.bind");
     return { serverFactory: options.serverFactory, host, port, auth, path, maxBodyBytes, stateless: options.stateless ?? false, ...limits };
   }
 
@@ -290,6 +287,7 @@ export class LoopbackMcpTransport implements AsyncDisposable {
 
   private serialise(op: () => Promise<void>): Promise<void> {
     const next = this.queue.then(op, op);
+    // Swallow kept: the tail only orders the next lifecycle step; the caller awaits `next`.
     this.queue = next.catch(() => {});
     return next;
   }

@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** One header of a node request as a string (the first of a repeated one), or undefined. */
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -53,11 +54,11 @@ function webHeaders(req: IncomingMessage): Headers {
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
-  if (res.destroyed) return void response.body?.cancel().catch(() => {});
+  if (res.destroyed) return void response.body?.cancel().catch(ignoreRejection("cancelling a response body the client no longer reads"));
   res.writeHead(response.status, head);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
-  const leave = (): void => void reader.cancel().catch(() => {});
+  const leave = (): void => void reader.cancel().catch(ignoreRejection("cancelling a stream the client left"));
   res.once("close", leave);
   try {
     for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);

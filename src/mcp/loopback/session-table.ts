@@ -7,6 +7,7 @@
  * and with none idle it is refused. Three of six third-party clients never
  * send DELETE, so without this every session they open lives until stop().
  */
+import { ignoreRejection } from "../../util/logger.js";
 
 /** What the table closes. */
 export interface Closable {
@@ -90,7 +91,7 @@ export class SessionTable<S extends Closable> {
     const e = this.entries.get(id);
     if (!e) return;
     this.delete(id);
-    void e.session.close().catch(() => {});
+    void e.session.close().catch(ignoreRejection("closing an evicted idle session"));
   }
 
   /** Remove every session and return them (for the caller to close). */

@@ -8,6 +8,7 @@
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { OAuthResponseTooLargeError } from "./oauth.error.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** The most an authorization-server (or metadata) response may hold: 1 MiB. */
 export const MAX_AUTH_RESPONSE_BYTES = 1 << 20;
@@ -23,7 +24,7 @@ async function readCapped(res: Response, url: string, limit: number): Promise<Re
     throw new OAuthResponseTooLargeError(url, limit);
   };
   if (Number.isFinite(declared) && declared > limit) {
-    await res.body?.cancel().catch(() => {});
+    await res.body?.cancel().catch(ignoreRejection("cancelling a refused response body"));
     tooLarge();
   }
   const chunks: Uint8Array[] = [];
@@ -35,7 +36,7 @@ async function readCapped(res: Response, url: string, limit: number): Promise<Re
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => {});
+        await reader.cancel().catch(ignoreRejection("cancelling a response body past the cap; the cap error is thrown"));
         tooLarge();
       }
       chunks.push(value);

@@ -284,6 +284,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     if (!this.redirect) throw new OAuthCallbackError("the OAuth redirect listener is not running (call start() first)");
     // Waiting before the URL goes out: a headless openUrl may complete the whole redirect before it returns.
     this.pending = this.redirect.expect(state, this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
+    // Swallow kept: marks the redirect as handled until it is awaited; the awaiting caller sees the failure.
     this.pending.catch(() => {});
     if (!isOpenableUrl(url)) return refuseToOpen(url, this.serverUrl);
     try {

@@ -12,6 +12,7 @@ import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, 
 import { errorLine } from "../../util/format.js";
 import { RequestProgress } from "./heartbeat.js";
 import type { InputRounds } from "./suspended-calls.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 type Extra = ServerContext;
 
@@ -92,7 +93,7 @@ export class CallChannel implements ClientChannel {
     const envelope = this.extra.mcpReq.envelope as Record<string, unknown> | undefined;
     const min = envelope ? (envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.session.logLevel;
     if (this.ended || (envelope && min === undefined) || (min !== undefined && logRank(min) > logRank(level))) return;
-    this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(() => {});
+    this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(ignoreRejection("a log notification to a client that may have gone"));
   }
 
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */

@@ -15,6 +15,7 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue } from "../../util/format.js";
 import { MAX_TIMEOUT_MS } from "../../util/options.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** How often a silent pending call tells its client it is still alive, by default: 30 s. */
 export const DEFAULT_HEARTBEAT_MS = 30_000;
@@ -67,7 +68,7 @@ export class RequestProgress {
     if (progressToken === undefined || this.#ended) return;
     this.#lastAt = this.#lastSent = Date.now();
     this.#last = params.progress;
-    this.extra.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...params } }).catch(() => {});
+    this.extra.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...params } }).catch(ignoreRejection("a progress notification to a client that may have gone"));
   }
 
   /**
@@ -118,10 +119,10 @@ export function startHeartbeat(progress: RequestProgress, everyMs: number, messa
  * 24.8 days; `undefined` is the default (30 s). Throws what `fail` makes
  * (default `OptionsError`), naming `where` and what is accepted.
  */
-export function checkHeartbeatMs(value: unknown, where: string, fail: (option: string, message: string) => Error = (option, message) => new OptionsError(where, option, message)): number {
+export function checkHeartbeatMs(value: unknown, where: string): number {
   if (value === undefined) return DEFAULT_HEARTBEAT_MS;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_TIMEOUT_MS) {
-    throw fail("heartbeatMs", `${where}: heartbeatMs must be a whole number of milliseconds from 0 (no heartbeat) to ${MAX_TIMEOUT_MS} (default ${DEFAULT_HEARTBEAT_MS}), got ${describeValue(value)}`);
+    throw new OptionsError(where, "heartbeatMs", `${where}: heartbeatMs must be a whole number of milliseconds from 0 (no heartbeat) to ${MAX_TIMEOUT_MS} (default ${DEFAULT_HEARTBEAT_MS}), got ${describeValue(value)}`);
   }
   return value;
 }

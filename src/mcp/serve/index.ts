@@ -14,7 +14,6 @@ export { META_KEY } from "./served-catalog.js";
 export type { AgentkitToolMeta, ToolSource } from "./served-catalog.js";
 export type { ToolGuard, ToolGuardRequest, ToolGuardResult } from "./served-server.js";
 export { McpNameError } from "../../wire/mcp-name.error.js";
-export { ServeOptionsError } from "./serve-options.error.js";
 export type { PromptsOption, PromptSource, ResourceSource } from "./served-extras.js";
 export { Resource, getResourceMetadata, isResourceClass } from "../../tools/resource.decorator.js";
 export type { ResourceClass, ResourceMetadata } from "../../tools/resource.decorator.js";

@@ -11,8 +11,9 @@ import type { SdkServer } from "./sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
-import { ServeOptionsError } from "./serve-options.error.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { argumentError, stopInflight, type CallCounter } from "./served-server.js";
+import { ignoreRejection } from "../../util/logger.js";
 
 /** The `mcpServers` entry of an HTTP spec. */
 export interface HttpServerEntry {
@@ -260,14 +261,14 @@ export class McpServerSpec implements AsyncDisposable {
   /**
    * Serve one more tool (a `Tool` or a `@Tool` class) on the running spec and
    * send `notifications/tools/list_changed` to every live session. Throws
-   * `ServeOptionsError` for a tool without a schema, on a stdio spec, or for a
+   * `OptionsError` for a tool without a schema, on a stdio spec, or for a
    * name already served; `McpNameError` as `serveRegistry` does.
    */
   addTool(tool: ToolLike): void {
     this.checkGrowable("addTool");
     const t = ToolRegistry.fromTools([tool]).tools()[0]!;
-    if (!t.schema) throw new ServeOptionsError("tool", `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`);
-    if (this.catalog.mcpNames[t.name] !== undefined) throw new ServeOptionsError("tool", `addTool: a tool named '${t.name}' is already served`);
+    if (!t.schema) throw new OptionsError("McpServerSpec.addTool", "tool", `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`);
+    if (this.catalog.mcpNames[t.name] !== undefined) throw new OptionsError("McpServerSpec.addTool", "tool", `addTool: a tool named '${t.name}' is already served`);
     this.catalog.add(t);
     this.notify((s) => s.sendToolListChanged());
   }
@@ -287,14 +288,14 @@ export class McpServerSpec implements AsyncDisposable {
   }
 
   private checkGrowable(what: string): void {
-    if (!this.listener) throw new ServeOptionsError("transport", `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`);
+    if (!this.listener) throw new OptionsError(what, "transport", `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`);
   }
 
   /** Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped. */
   private notify(send: (s: SdkServer) => Promise<void>): void {
     for (const s of this.live ?? []) {
       try {
-        send(s).catch(() => {});
+        send(s).catch(ignoreRejection("a list-changed notification to a session that may have gone"));
       } catch {
         // the session did not declare that list; its next initialize will
       }
@@ -314,6 +315,7 @@ export class McpServerSpec implements AsyncDisposable {
 
   private serialise(op: () => Promise<void>): Promise<void> {
     const next = this.queue.then(op, op);
+    // Swallow kept: the tail only orders the next lifecycle step; the caller awaits `next`.
     this.queue = next.catch(() => {});
     return next;
   }

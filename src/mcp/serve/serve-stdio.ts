@@ -4,7 +4,7 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { checkTimeoutMs } from "../../util/options.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -15,7 +15,7 @@ import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";
-import { ServeOptionsError } from "./serve-options.error.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
 
@@ -50,16 +50,13 @@ export interface StdioServing {
 }
 
 function checkStdioOptions(options: ServeStdioOptions, who: string): void {
-  if (!options || typeof options !== "object") throw new ServeOptionsError("options", `${who}: options { name, ctx } are required`);
+  if (!options || typeof options !== "object") throw new OptionsError(who, "options", `${who}: options { name, ctx } are required`);
   checkServerName(options.name);
   if (!options.ctx || typeof options.ctx.child !== "function") {
-    throw new ServeOptionsError("ctx", `${who}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
+    throw new OptionsError(who, "ctx", `${who}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
   }
-  const t = options.timeoutMs;
-  if (t !== undefined && !isTimeoutMs(t)) {
-    throw new ServeOptionsError("timeoutMs", `${who}: timeoutMs must be a positive number of milliseconds (or omitted), got ${String(t)}`);
-  }
-  checkHeartbeatMs(options.heartbeatMs, who, (option, message) => new ServeOptionsError(option, message));
+  checkTimeoutMs(options.timeoutMs, who);
+  checkHeartbeatMs(options.heartbeatMs, who);
 }
 
 /**
@@ -81,20 +78,22 @@ export async function openStdioServing(tools: ToolSource, options: ServeStdioOpt
   const closed = new Promise<void>((r) => (resolveClosed = r));
   const finish = (): Promise<void> => {
     if (finished) return finished;
-    stdin.off("end", finish);
-    stdin.off("close", finish);
+    stdin.off("end", onEnd);
+    stdin.off("close", onEnd);
     finished = server.close().then(resolveClosed, resolveClosed);
     return finished;
   };
+  // finish() never rejects (both outcomes resolve `closed`), so the listener drops its promise.
+  const onEnd = (): void => void finish();
   // The SDK transport does not notice the end of stdin; the peer closing it is our signal to go.
-  stdin.once("end", finish);
-  stdin.once("close", finish);
-  server.onclose = () => void finish();
+  stdin.once("end", onEnd);
+  stdin.once("close", onEnd);
+  server.onclose = onEnd;
   try {
     await server.connect(transport);
   } catch (err) {
-    stdin.off("end", finish);
-    stdin.off("close", finish);
+    stdin.off("end", onEnd);
+    stdin.off("close", onEnd);
     throw err;
   }
   return { closed, close: finish };
@@ -127,7 +126,7 @@ export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioO
  * (its only bin, or the one named after the package). The entry must exist:
  * a command naming nothing is refused here rather than written into a config
  * the CLI would fail on a minute later.
- * Throws `ServeOptionsError` (option `"entry"`).
+ * Throws `OptionsError` (option `"entry"`).
  */
 export function stdioCommand(entry: string | URL, options: { cwd?: string; nodeArgs?: readonly string[] } = {}): readonly string[] {
   const cwd = options.cwd ?? process.cwd();
@@ -140,7 +139,7 @@ function resolveEntry(entry: string | URL, cwd: string): string {
     return mustExist(fileURLToPath(entry), entry);
   }
   if (typeof entry !== "string" || !entry) {
-    throw new ServeOptionsError("entry", `stdioCommand: entry must be a file path, a file: URL or a module specifier, got ${JSON.stringify(entry)}`);
+    throw new OptionsError("stdioCommand", "entry", `stdioCommand: entry must be a file path, a file: URL or a module specifier, got ${JSON.stringify(entry)}`);
   }
   if (isAbsolute(entry) || entry.startsWith("./") || entry.startsWith("../") || entry === "." || entry === "..") {
     return mustExist(resolve(cwd, entry), entry);
@@ -150,7 +149,8 @@ function resolveEntry(entry: string | URL, cwd: string): string {
   } catch (err) {
     const bin = packageBin(entry, cwd);
     if (bin) return bin;
-    throw new ServeOptionsError(
+    throw new OptionsError(
+      "stdioCommand",
       "entry",
       `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ('./dist/mcp-server.js'), a module specifier Node can resolve from there, or the name of an installed package with a bin`,
       { cause: err },
@@ -177,7 +177,7 @@ function packageBin(name: string, cwd: string): string | undefined {
 
 function mustExist(path: string, entry: string | URL): string {
   if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new ServeOptionsError("entry", `stdioCommand: entry ${JSON.stringify(String(entry))} names no file (${path}); point it at the built JavaScript file that calls serveRegistryStdio(...)`);
+    throw new OptionsError("stdioCommand", "entry", `stdioCommand: entry ${JSON.stringify(String(entry))} names no file (${path}); point it at the built JavaScript file that calls serveRegistryStdio(...)`);
   }
   return path;
 }

@@ -17,7 +17,7 @@ import { resolvePromptOptions, resolveResourceOptions, templateVariables, type P
 import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
-import { ServeOptionsError } from "./serve-options.error.js";
+import { OptionsError } from "../../errors/options.error.js";
 
 /** A resource to serve: a `@Resource` class (built once by the container) or a `ServableResource` object. */
 export type ResourceSource = ResourceClass | ServableResource;
@@ -135,26 +135,26 @@ function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
-/** Normalise one resource source; throws `ServeOptionsError` for something that is neither a class nor a definition. */
+/** Normalise one resource source; throws `OptionsError` for something that is neither a class nor a definition. */
 export function toServableResource(item: unknown, i: number, c: DependencyContainer = rootContainer): ServableResource {
   if (isResourceClass(item)) return resourceFromClass(item, once(() => c.resolve(item as never)));
   if (isServableResource(item)) {
     const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType } as never, "resource");
     return Object.freeze({ ...item, name: meta.name });
   }
-  throw new ServeOptionsError("resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
+  throw new OptionsError("serveRegistry", "resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
 }
 
-/** Normalise the `prompts` option to `ServablePrompt`s; throws `ServeOptionsError` for an item that is none of the accepted forms. */
+/** Normalise the `prompts` option to `ServablePrompt`s; throws `OptionsError` for an item that is none of the accepted forms. */
 export function toServablePrompts(option: PromptsOption | undefined, c: DependencyContainer = rootContainer): ServablePrompt[] {
   if (option === undefined) return [];
   if (!Array.isArray(option)) {
-    if (!option || typeof option !== "object") throw new ServeOptionsError("prompts", "prompts must be an array of prompts or a record of name -> text or Prompt");
+    if (!option || typeof option !== "object") throw new OptionsError("serveRegistry", "prompts", "prompts must be an array of prompts or a record of name -> text or Prompt");
     return Object.entries(option as Record<string, unknown>).map(([name, v]) => {
       if (typeof v === "string") return Object.freeze({ name, arguments: [], render: () => v });
       if (v instanceof TemplatePrompt) return promptFromTemplate(v, name);
       if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments }, name) });
-      throw new ServeOptionsError("prompts", `prompts['${name}'] must be a string, a Prompt or a prompt object { name, render }, got ${typeof v}`);
+      throw new OptionsError("serveRegistry", "prompts", `prompts['${name}'] must be a string, a Prompt or a prompt object { name, render }, got ${typeof v}`);
     });
   }
   return (option as readonly unknown[]).map((item, i) => {
@@ -164,7 +164,7 @@ export function toServablePrompts(option: PromptsOption | undefined, c: Dependen
       const meta = resolvePromptOptions(item.name, "prompt", { name: item.name, description: item.description, arguments: item.arguments }, item.name);
       return Object.freeze({ ...item, ...meta });
     }
-    throw new ServeOptionsError("prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a Prompt, nor a prompt object { name, render(args, ctx) }`);
+    throw new OptionsError("serveRegistry", "prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a Prompt, nor a prompt object { name, render(args, ctx) }`);
   });
 }
 
@@ -239,11 +239,11 @@ export class ServedExtras {
 }
 
 /**
- * The resources and prompts of `options`, checked: `ServeOptionsError` for an
+ * The resources and prompts of `options`, checked: `OptionsError` for an
  * item of no accepted form, `DefinitionError` for a bad definition object,
  * `McpNameError` for two resources on one URI or two prompts on one name.
  */
 export function servedExtras(options: { resources?: readonly ResourceSource[]; prompts?: PromptsOption }): ServedExtras {
-  if (options.resources !== undefined && !Array.isArray(options.resources)) throw new ServeOptionsError("resources", "resources must be an array of @Resource classes or resource objects");
+  if (options.resources !== undefined && !Array.isArray(options.resources)) throw new OptionsError("serveRegistry", "resources", "resources must be an array of @Resource classes or resource objects");
   return new ServedExtras((options.resources ?? []).map((r, i) => toServableResource(r, i)), toServablePrompts(options.prompts));
 }

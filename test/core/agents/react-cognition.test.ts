@@ -305,7 +305,7 @@ describe("stop reasons", () => {
     const result = await new Agent({ name: "dev", cognition: new ReActCognition({ tools: [] }) }).run("x", makeTestCtx());
     expect(result.stopReason).toBe("error");
     expect(result.steps).toBe(0);
-    expect(result.error).toMatchObject({ name: "OptionsError", code: "options", option: "llm", message: "agent 'dev': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))" });
+    expect(result.error).toMatchObject({ name: "OptionsError", code: "invalid_option", option: "llm", message: "agent 'dev': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))" });
   });
 });
 

@@ -9,9 +9,9 @@ import { AgentkitError, Cancelled, DefinitionError, DuplicateToolError, NotImple
 describe("AgentkitError", () => {
   it("is an Error with a code, its class name as name, and an optional cause", () => {
     const cause = new Error("root");
-    const e = new AgentkitError("custom_code", "what happened", { cause });
+    const e = new AgentkitError("not_implemented", "what happened", { cause });
     expect(e).toBeInstanceOf(Error);
-    expect([e.code, e.message, e.name, e.cause]).toEqual(["custom_code", "what happened", "AgentkitError", cause]);
+    expect([e.code, e.message, e.name, e.cause]).toEqual(["not_implemented", "what happened", "AgentkitError", cause]);
     expect(e.stack).toContain("what happened");
   });
 
