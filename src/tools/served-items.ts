@@ -31,6 +31,16 @@ export interface ResourceListEntry {
   readonly mimeType?: string;
 }
 
+/**
+ * How long an MCP 2026-07-28 client may keep a served result (`ttlMs`, ms, a
+ * non-negative integer) and whether caches shared between users may keep it
+ * (`cacheScope: "public"`) or only the asking client (`"private"`).
+ */
+export interface CacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
+}
+
 /** A served resource: a fixed `uri` or a `uriTemplate`, read with the template's variables. */
 export interface ServableResource {
   readonly uri?: string;
@@ -38,6 +48,13 @@ export interface ServableResource {
   readonly name: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /**
+   * MCP 2026-07-28: how long a client may keep this resource's `resources/read`
+   * result (`ttlMs`, a non-negative integer) and whether shared caches may
+   * (`cacheScope`). Default `{ ttlMs: 0, cacheScope: "private" }`: read again
+   * every time. 2025-era reads carry no hint.
+   */
+  readonly cacheHint?: CacheHint;
   /** `params` holds the template's variables (`{}` for a fixed `uri`); `ctx` is the request's context. Throwing is a JSON-RPC error carrying the message. */
   read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
   /** Concrete members of a template, listed by `resources/list`. */
