@@ -183,3 +183,23 @@ describe("cache hints on 2026-07-28 results", () => {
     ).rejects.toThrow("resource 'x': cacheHint: ttlMs must be a non-negative integer of milliseconds, got number 1.5");
   });
 });
+
+describe("a dropped listen stream is opened again", () => {
+  it("after the endpoint stops and serves again, the MCPClient listens anew: a tool added later is listed before the lists' 60 s", async () => {
+    const spec = await growingSpec({ ttlMs: 60_000 });
+    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
+    await spec.stop(); // ends the listen stream (and every exchange in flight)
+    await spec.start();
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
+    // The client re-listens after a short pause: add a tool every 200 ms until one is listed (none would be, within the 60 s the lists say, without a new stream).
+    const end = Date.now() + 5000;
+    let names: string[] = [];
+    for (let n = 2; !names.some((name) => name.startsWith("added_")) && Date.now() < end; n++) {
+      spec.addTool(named(`added_${n}`));
+      await new Promise((r) => setTimeout(r, 200));
+      names = (await client.listTools()).map((t) => t.name);
+    }
+    expect(names.filter((name) => name.startsWith("added_")).length).toBeGreaterThan(0);
+  });
+});
