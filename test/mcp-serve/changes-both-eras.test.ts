@@ -12,7 +12,16 @@ import { Client, StreamableHTTPClientTransport, type McpSubscription } from "@mo
 import { tool } from "../../src/index.js";
 import type { CacheHint } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { MCPClient, ServeOptionsError, serveRegistry, StreamableHttpServer, type McpServerSpec } from "../../src/mcp/index.js";
+import { DefinitionError } from "../../src/index.js";
+import { MCPClient, Resource, ServeOptionsError, serveRegistry, StreamableHttpServer, type McpServerSpec } from "../../src/mcp/index.js";
+
+/** A `@Resource` class declaring its own cache hint. */
+@Resource({ uri: "a://decorated", cacheHint: { ttlMs: 7000 } })
+class Decorated {
+  read() {
+    return "d";
+  }
+}
 
 const specs: McpServerSpec[] = [];
 afterEach(async () => {
@@ -29,6 +38,7 @@ async function growingSpec(cacheHint?: CacheHint): Promise<McpServerSpec> {
     resources: [
       { uri: "a://watched", name: "watched", read: () => "w", cacheHint: { ttlMs: 5000, cacheScope: "public" } },
       { uri: "a://other", name: "other", read: () => "o" },
+      Decorated,
     ],
     prompts: [{ name: "p1", render: () => "one" }],
   });
@@ -151,7 +161,7 @@ describe("2025-11-25: resources/updated is sent to the sessions that subscribed"
 });
 
 describe("cache hints on 2026-07-28 results", () => {
-  it("lists carry the spec's cacheHint, a resource's read its own; without a hint the SDK's conservative 0/private", async () => {
+  it("lists carry the spec's cacheHint, a resource's read its own (object or @Resource); without a hint the SDK's conservative 0/private", async () => {
     const spec = await growingSpec({ ttlMs: 60_000, cacheScope: "public" });
     const { client } = await sdkClient(spec, "2026-07-28");
     await using c = client;
@@ -159,6 +169,7 @@ describe("cache hints on 2026-07-28 results", () => {
     expect(await c.listPrompts()).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
     expect(await c.listResources()).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
     expect(await c.readResource({ uri: "a://watched" })).toMatchObject({ ttlMs: 5000, cacheScope: "public" });
+    expect(await c.readResource({ uri: "a://decorated" })).toMatchObject({ ttlMs: 7000, cacheScope: "private" });
     expect(await c.readResource({ uri: "a://other" })).toMatchObject({ ttlMs: 0, cacheScope: "private" });
 
     const plain = await growingSpec();
@@ -175,12 +186,21 @@ describe("cache hints on 2026-07-28 results", () => {
     expect(await c.readResource({ uri: "a://watched" })).not.toHaveProperty("ttlMs");
   });
 
-  it("a bad hint is refused before anything binds, naming what is accepted", async () => {
+  it("a bad hint is refused before anything binds (a @Resource's when applied), naming what is accepted", async () => {
     await expect(serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { ttlMs: -1 } })).rejects.toThrow('serveRegistry: cacheHint: ttlMs must be a non-negative integer of milliseconds, got number -1');
     await expect(serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { cacheScope: "shared" as never } })).rejects.toThrow('cacheScope must be "public" or "private", got string "shared"');
     await expect(
       serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), resources: [{ uri: "a://x", name: "x", read: () => "x", cacheHint: { ttlMs: 1.5 } }] }),
-    ).rejects.toThrow("resource 'x': cacheHint: ttlMs must be a non-negative integer of milliseconds, got number 1.5");
+    ).rejects.toThrow("resource on x: cacheHint ttlMs must be a non-negative integer of milliseconds, got number 1.5");
+    expect(() => {
+      @Resource({ uri: "a://bad", cacheHint: { cacheScope: "everyone" as never } })
+      class BadHint {
+        read() {
+          return "";
+        }
+      }
+      void BadHint;
+    }).toThrow(DefinitionError);
   });
 });
 

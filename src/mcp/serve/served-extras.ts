@@ -13,8 +13,8 @@ import { Prompt as TemplatePrompt } from "../../prompts/prompt.js";
 import { getPromptMetadata, isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import { getResourceMetadata, isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import type { CacheHint, ServablePrompt, ServableResource } from "../../tools/served-items.js";
-import { resolvePromptOptions, resolveResourceOptions, templateVariables, type PromptArgument } from "../../tools/served-options.js";
-import { describeValue, pyList } from "../../util/format.js";
+import { cacheHintProblem, frozenCacheHint, resolvePromptOptions, resolveResourceOptions, templateVariables, type PromptArgument } from "../../tools/served-options.js";
+import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
 import { ServeOptionsError } from "./serve-options.error.js";
@@ -136,29 +136,23 @@ function once<T>(make: () => T): () => T {
 }
 
 /**
- * `hint` checked (undefined passes): `ttlMs` a non-negative safe integer,
- * `cacheScope` `"public"` or `"private"`; frozen.
+ * `hint` checked (undefined passes) and frozen.
  *
  * @throws ServeOptionsError naming `where`, what was given and what is accepted.
  */
 export function checkCacheHint(hint: CacheHint | undefined, where: string): CacheHint | undefined {
   if (hint === undefined) return undefined;
-  const fail = (what: string): never => {
-    throw new ServeOptionsError("cacheHint", `${where}: ${what}`);
-  };
-  if (hint === null || typeof hint !== "object") fail(`must be { ttlMs?, cacheScope? }, got ${describeValue(hint)}`);
-  if (hint.ttlMs !== undefined && !(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) fail(`ttlMs must be a non-negative integer of milliseconds, got ${describeValue(hint.ttlMs)}`);
-  if (hint.cacheScope !== undefined && hint.cacheScope !== "public" && hint.cacheScope !== "private") fail(`cacheScope must be "public" or "private", got ${describeValue(hint.cacheScope)}`);
-  return Object.freeze({ ...(hint.ttlMs !== undefined ? { ttlMs: hint.ttlMs } : {}), ...(hint.cacheScope !== undefined ? { cacheScope: hint.cacheScope } : {}) });
+  const problem = cacheHintProblem(hint);
+  if (problem) throw new ServeOptionsError("cacheHint", `${where}: ${problem}`);
+  return frozenCacheHint(hint);
 }
 
 /** Normalise one resource source; throws `ServeOptionsError` for something that is neither a class nor a definition. */
 export function toServableResource(item: unknown, i: number, c: DependencyContainer = rootContainer): ServableResource {
   if (isResourceClass(item)) return resourceFromClass(item, once(() => c.resolve(item as never)));
   if (isServableResource(item)) {
-    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType } as never, "resource");
-    const cacheHint = checkCacheHint(item.cacheHint, `resource '${meta.name}': cacheHint`);
-    return Object.freeze({ ...item, name: meta.name, ...(cacheHint ? { cacheHint } : {}) });
+    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType, cacheHint: item.cacheHint } as never, "resource");
+    return Object.freeze({ ...item, name: meta.name, ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}) });
   }
   throw new ServeOptionsError("resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
 }
