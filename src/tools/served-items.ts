@@ -8,7 +8,7 @@
  */
 import type { RunContext } from "../context/run-context.js";
 import type { ContentBlock, ResourceContents } from "./mcp-content.js";
-import type { PromptArgument } from "./served-options.js";
+import type { CacheHint, PromptArgument } from "./served-options.js";
 
 /**
  * What `read()` may return: a string (text, with the resource's `mimeType`,
@@ -29,16 +29,6 @@ export interface ResourceListEntry {
   readonly name?: string;
   readonly description?: string;
   readonly mimeType?: string;
-}
-
-/**
- * How long an MCP 2026-07-28 client may keep a served result (`ttlMs`, ms, a
- * non-negative integer) and whether caches shared between users may keep it
- * (`cacheScope: "public"`) or only the asking client (`"private"`).
- */
-export interface CacheHint {
-  readonly ttlMs?: number;
-  readonly cacheScope?: "public" | "private";
 }
 
 /** A served resource: a fixed `uri` or a `uriTemplate`, read with the template's variables. */

@@ -6,7 +6,16 @@
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
 import { describeValue, snakeCase } from "../util/format.js";
-import type { CacheHint } from "./served-items.js";
+
+/**
+ * How long an MCP 2026-07-28 client may keep a served result (`ttlMs`, ms, a
+ * non-negative integer) and whether caches shared between users may keep it
+ * (`cacheScope: "public"`) or only the asking client (`"private"`).
+ */
+export interface CacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
+}
 
 /** Options of `@Resource`: exactly one of `uri` (a fixed resource) and `uriTemplate` (RFC 6570 `{var}` / `{+var}`). */
 export interface ResourceOptions {

@@ -18,7 +18,7 @@ import { ServeOptionsError } from "./serve-options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { SuspendedCalls } from "./suspended-calls.js";
 import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
-import type { CacheHint } from "../../tools/served-items.js";
+import type { CacheHint } from "../../tools/served-options.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {

@@ -16,7 +16,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
-import type { CacheHint } from "../../tools/served-items.js";
+import type { CacheHint } from "../../tools/served-options.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
