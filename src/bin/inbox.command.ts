@@ -9,7 +9,7 @@ import { checkSchemaName, DEFAULT_INBOX_SCHEMA, inboxRoles } from "../askers/inb
 import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
 import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
-import { isPort } from "../util/options.js";
+import { isPort } from "../options/option-checks.js";
 import { approverStore, storeUrl } from "./store-args.js";
 import type { FailureContext } from "./failure-line.js";
 import { INBOX_HELP } from "./help.js";

@@ -1,7 +1,7 @@
 /**
  * @module errors/options.error
  * The one error for a bad option, thrown by the option checks in
- * `util/options` wherever a constructor, factory or decorator checks what it
+ * `options/option-checks` wherever a constructor, factory or decorator checks what it
  * was given.
  */
 import { AgentkitError } from "./agentkit.error.js";

@@ -14,7 +14,7 @@ import { getLogger } from "../util/logger.js";
 import { loadExpress } from "./express-loader.js";
 import { ListenerError } from "./listener.error.js";
 import { OptionsError } from "../errors/options.error.js";
-import { checkPort } from "../util/options.js";
+import { checkPort } from "../options/option-checks.js";
 import { checkBearer, checkHost, checkOrigin, isLoopbackHost, type CheckResult } from "./loopback-checks.js";
 import { refuseCheck, writeRefusal, type RouteSpec } from "./route.js";
 

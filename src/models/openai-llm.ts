@@ -4,9 +4,9 @@
  * `openai` SDK, streamed.
  */
 import type OpenAI from "openai";
-import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
+import type { LLM, LLMRequest, LLMTurn } from "../contracts/llm.js";
 import { OptionsError } from "../errors/options.error.js";
-import { checkOptions, opt } from "../util/options.js";
+import { checkOptions, opt } from "../options/option-checks.js";
 import { openaiSdk } from "./openai-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { chatBody, chatTools, openaiTool, readChat, readResponses, responsesBody, responsesTools, truncated, type WireTool } from "./openai-wire.js";

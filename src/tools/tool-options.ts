@@ -3,7 +3,7 @@
  * Checking `@Tool`/`tool()` options when they are applied, not on first use.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
-import { unknownKey, unknownOptionMessage } from "../util/options.js";
+import { unknownKey, unknownOptionMessage } from "../options/option-checks.js";
 import { snakeCase } from "../util/format.js";
 import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
 import { compileJsonSchema } from "./validate.js";

@@ -1,5 +1,5 @@
 /**
- * @module util/options
+ * @module options/option-checks
  * The one set of option checks. A public constructor or factory declares its
  * options once as a spec (`checkOptions(options, "HookServer", { timeoutMs:
  * opt.timeoutMs(), matcher: opt.nonEmptyString(...) })`) and gets back the
@@ -9,7 +9,7 @@
  * naming where, the option, what is accepted and what was got.
  */
 import { OptionsError } from "../errors/options.error.js";
-import { describeValue } from "./format.js";
+import { describeValue } from "../util/format.js";
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
