@@ -113,6 +113,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "bootstrap",
     "BootstrapError",
     "type BootstrapOptions",
+    "type CacheHint",
     "type CallProgress",
     "type CallToolOptions",
     "CLIENT_ASSERTION_ALGORITHMS",
