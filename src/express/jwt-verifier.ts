@@ -12,7 +12,7 @@ import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
 import { checkKnownKeys } from "../util/options.js";
 import { josePeer } from "./jose-peer.js";
-import type { AccessTokenInfo } from "./index.js";
+import type { AccessTokenInfo } from "./router-options.js";
 
 /** Options of `jwtVerifier()`. */
 export interface JwtVerifierOptions {
