@@ -4,6 +4,12 @@
  * public shapes of `arc-agentkit/express`, checked once when the router is
  * made (a bad option throws `OptionsError` naming it, never on a request).
  */
+import { randomBytes } from "node:crypto";
+import type { DependencyContainer } from "tsyringe";
+import type { RunContext } from "../context/run-context.js";
+import { OptionsError } from "../errors/options.error.js";
+import { describeValue } from "../util/format.js";
+import { checkFunction, checkKnownKeys, checkNonEmptyString, checkPositiveInt, checkTimeoutMs } from "../util/options.js";
 
 /**
  * What `verifyAccessToken` returns for a good token. A verifier that throws
@@ -68,6 +74,12 @@ export interface McpRouterOptions {
   readonly resourceName?: string;
   /** RFC 9728 `scopes_supported`. Default: the union of the served tools' scopes. */
   readonly scopesSupported?: readonly string[];
+  /** The server name when serving tools or a registry (a module has its own `name`). Default `"tools"`. */
+  readonly name?: string;
+  /** The run context every call's context derives from (its events carry `gate.check`). Default: a new `RunContext()`. */
+  readonly ctx?: RunContext;
+  /** For a module: the parent container (as `bootstrap`'s `container`), e.g. holding its Asker. Default: tsyringe's root. */
+  readonly container?: DependencyContainer;
 }
 
 /**
@@ -88,4 +100,114 @@ export interface HostedCaller {
   readonly resource: string;
   /** What the verifier returned under `extra`. */
   readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+const WHERE = "mcpRouter";
+const KEYS = ["resource", "authorizationServers", "verifyAccessToken", "allowedHosts", "cors", "maxBodyBytes", "timeoutMs", "rateLimit", "fleetKey", "stateTtlMs", "resourceName", "scopesSupported", "name", "ctx", "container"] as const;
+
+/** Default largest POST body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+/** Default tool deadline: one minute. */
+export const DEFAULT_HOSTED_TIMEOUT_MS = 60_000;
+/** Default per-token rate limit: 600 requests a minute. */
+export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({ requests: 600, windowMs: 60_000 });
+/** Default life of an issued `requestState`: ten minutes. */
+export const DEFAULT_STATE_TTL_MS = 600_000;
+
+/** The options, checked and with defaults. */
+export interface CheckedRouterOptions {
+  readonly resource: URL;
+  readonly authorizationServers: readonly string[];
+  readonly verifyAccessToken: McpRouterOptions["verifyAccessToken"];
+  readonly allowedHosts: readonly string[];
+  readonly corsOrigins: readonly string[] | undefined;
+  readonly maxBodyBytes: number;
+  readonly timeoutMs: number;
+  readonly rateLimit: RateLimit | false;
+  readonly fleetKey: Uint8Array;
+  readonly stateTtlMs: number;
+  readonly resourceName: string | undefined;
+  readonly scopesSupported: readonly string[] | undefined;
+  readonly name: string | undefined;
+  readonly ctx: RunContext | undefined;
+  readonly container: DependencyContainer | undefined;
+  /** `${resource}/.well-known/oauth-protected-resource`. */
+  readonly resourceMetadataUrl: string;
+}
+
+function fail(option: string, message: string): never {
+  throw new OptionsError(WHERE, option, `${WHERE}: ${message}`);
+}
+
+function httpUrl(value: unknown, option: string): URL {
+  let url: URL | undefined;
+  try {
+    url = value instanceof URL ? new URL(value.href) : typeof value === "string" ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.hash || url.username || url.password) {
+    fail(option, `'${option}' must be an absolute http(s) URL without a fragment or credentials (e.g. "https://tools.example.com/mcp"), got ${describeValue(value)}`);
+  }
+  return url;
+}
+
+function stringList(value: unknown, option: string, hint: string): readonly string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === "" || /\s/.test(v))) {
+    fail(option, `'${option}' must be an array of ${hint}, got ${describeValue(value)}`);
+  }
+  return Object.freeze([...(value as string[])]);
+}
+
+function fleetKeyOf(value: unknown): Uint8Array {
+  if (value === undefined) return randomBytes(32);
+  const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : value instanceof Uint8Array ? value : undefined;
+  if (!bytes || bytes.length < 32) {
+    fail("fleetKey", `'fleetKey' must be a secret of at least 32 bytes (a string is UTF-8; e.g. 32 random bytes as base64url), shared by every process behind the URL; got ${typeof value === "string" || value instanceof Uint8Array ? `${bytes?.length ?? 0} bytes` : describeValue(value)}`);
+  }
+  return bytes;
+}
+
+function rateLimitOf(value: unknown): RateLimit | false {
+  if (value === undefined) return DEFAULT_RATE_LIMIT;
+  if (value === false) return false;
+  if (!value || typeof value !== "object") fail("rateLimit", `'rateLimit' must be { requests, windowMs } (positive integers) or false, got ${describeValue(value)}`);
+  const r = value as Partial<RateLimit>;
+  return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, "rateLimit.requests"), windowMs: checkPositiveInt(r.windowMs, WHERE, "rateLimit.windowMs") });
+}
+
+/** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
+export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOptions {
+  if (!options || typeof options !== "object") fail("options", "options { resource, authorizationServers, verifyAccessToken } are required");
+  checkKnownKeys(options, KEYS, WHERE);
+  const resource = httpUrl(options.resource, "resource");
+  const servers = options.authorizationServers;
+  if (!Array.isArray(servers) || servers.length === 0) fail("authorizationServers", `'authorizationServers' must name at least one issuer URL, got ${describeValue(servers)}`);
+  const authorizationServers = Object.freeze(servers.map((s) => httpUrl(s, "authorizationServers").href.replace(/\/$/, "")));
+  const verifyAccessToken = checkFunction<McpRouterOptions["verifyAccessToken"]>(options.verifyAccessToken, WHERE, "verifyAccessToken", "(token) => { clientId, scopes, expiresAt, resource, subject? } (throw for a bad token)");
+  if (!verifyAccessToken) fail("verifyAccessToken", "'verifyAccessToken' is required: (token) => { clientId, scopes, expiresAt, resource, subject? }, throwing for a bad token");
+  const allowedHosts = options.allowedHosts === undefined ? Object.freeze([resource.hostname]) : stringList(options.allowedHosts, "allowedHosts", "hostnames without a port (IPv6 in brackets)");
+  if (allowedHosts.length === 0) fail("allowedHosts", "'allowedHosts' must name at least one hostname (or be left unset: the hostname of 'resource')");
+  let corsOrigins: readonly string[] | undefined;
+  if (options.cors !== undefined) {
+    if (!options.cors || typeof options.cors !== "object") fail("cors", `'cors' must be { origins: [...] } or left unset (CORS off), got ${describeValue(options.cors)}`);
+    corsOrigins = stringList(options.cors.origins, "cors", "origin hostnames (no scheme or port)");
+  }
+  const maxBodyBytes = checkPositiveInt(options.maxBodyBytes, WHERE, "maxBodyBytes", DEFAULT_MAX_BODY_BYTES);
+  const timeoutMs = checkTimeoutMs(options.timeoutMs, WHERE) ?? DEFAULT_HOSTED_TIMEOUT_MS;
+  const stateTtlMs = checkTimeoutMs(options.stateTtlMs, WHERE, "stateTtlMs") ?? DEFAULT_STATE_TTL_MS;
+  const resourceName = options.resourceName === undefined ? undefined : checkNonEmptyString(options.resourceName, WHERE, "resourceName");
+  const scopesSupported = options.scopesSupported === undefined ? undefined : stringList(options.scopesSupported, "scopesSupported", "scope names");
+  const name = options.name === undefined ? undefined : checkNonEmptyString(options.name, WHERE, "name", "the server name");
+  const ctx = options.ctx;
+  if (ctx !== undefined && (!ctx || typeof (ctx as RunContext).child !== "function")) fail("ctx", `'ctx' must be a RunContext, got ${describeValue(ctx)}`);
+  const container = options.container;
+  if (container !== undefined && (!container || typeof (container as DependencyContainer).createChildContainer !== "function")) fail("container", `'container' must be a tsyringe DependencyContainer, got ${describeValue(container)}`);
+  const base = resource.href.replace(/\/$/, "");
+  return Object.freeze({
+    resource, authorizationServers, verifyAccessToken, allowedHosts, corsOrigins, maxBodyBytes, timeoutMs, stateTtlMs, resourceName, scopesSupported, name, ctx, container,
+    rateLimit: rateLimitOf(options.rateLimit),
+    fleetKey: fleetKeyOf(options.fleetKey),
+    resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource`,
+  });
 }

@@ -11,7 +11,7 @@ import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
 import { RequestProgress } from "./heartbeat.js";
-import type { InputRounds } from "./suspended-calls.js";
+import type { CallRounds } from "./suspended-calls.js";
 
 type Extra = ServerContext;
 
@@ -41,8 +41,10 @@ export class CallChannel implements ClientChannel {
   private pending?: { progress: number; total?: number; message?: string };
   private timer?: NodeJS.Timeout;
   private ended = false;
-  /** Set on a 2026-07-28 `tools/call`: how its questions reach the client (see `suspended-calls`). */
-  rounds?: InputRounds;
+  /** Set on a 2026-07-28 `tools/call`: how its questions reach the client (see `suspended-calls`, `replay-rounds`). */
+  rounds?: CallRounds;
+  /** Set on a 2025-era call served statelessly (hosted): there is no session to ask the client on. */
+  noSession?: boolean;
 
   constructor(
     private readonly session: SessionView,
@@ -117,6 +119,10 @@ export class CallChannel implements ClientChannel {
       if (this.rounds) return this.rounds.ask(request.method, request.params);
       const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
       throw new ClientRequestError(kind, `${what}: on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot, so do without the question here`);
+    }
+    if (this.noSession) {
+      const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
+      throw new ClientRequestError(kind, `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do without the question`);
     }
     try {
       return await this.extra.mcpReq.send(request);

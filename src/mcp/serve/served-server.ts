@@ -24,6 +24,7 @@ import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from ".
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
+import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -70,6 +71,15 @@ export interface ServedServerOptions {
   readonly live?: Set<SdkServer>;
   /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
   readonly suspended?: SuspendedCalls;
+  /**
+   * Stateless serving (`arc-agentkit/express`): a 2026-07-28 question ends
+   * the run and the retry runs the tool again with the answers the signed
+   * state carries (see `replay-rounds`); a 2025-era client cannot be asked
+   * (no session), and the tool's `ctx.elicit()` / `ctx.sample()` say so.
+   */
+  readonly replay?: ReplayKey;
+  /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
+  readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -146,7 +156,7 @@ export function makeCallHandler(
   options: ServedServerOptions,
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
-  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
+  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS, replay, callerOf } = options;
   const server = catalog.server;
   const suspended = options.suspended ?? new SuspendedCalls();
   return (request, extra, firstCalls, session) => {
@@ -155,7 +165,11 @@ export function makeCallHandler(
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
+    // Stateless: the retry runs the tool again, its earlier questions answered from the signed state.
+    if (state !== undefined && replay) return replay.open(state, name, args, extra).then(begin);
     if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
+    return begin([]);
+    function begin(answers: Parameters<typeof replayRounds>[1]): Promise<CallToolResult> {
     const served = catalog.byName.get(name);
     if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
     if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
@@ -169,7 +183,7 @@ export function makeCallHandler(
       // call ends. onCancel() is a plain callback on this call's own context:
       // no listener on a long-lived signal, and no AbortController unless the
       // tool reads ctx.signal.
-      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
+      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...callerOf?.(extra) };
       const progress = new RequestProgress(extra);
       const channel = session ? new CallChannel(session, extra, progress) : undefined;
       const child = ctx.child(channel ? { caller, channel } : { caller });
@@ -179,7 +193,9 @@ export function makeCallHandler(
       const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
       let exchange = new Exchange(extra, firstCalls, child, progress, beat);
       // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
-      const rounds = channel && extra.mcpReq.envelope
+      const rounds = channel && extra.mcpReq.envelope && replay
+        ? replayRounds(replay, answers, name, args, child, extra, resolve as (r: unknown) => void)
+        : channel && extra.mcpReq.envelope
         ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
             suspended: () => exchange.end(),
             resumed: (next, nextCalls) => {
@@ -189,6 +205,7 @@ export function makeCallHandler(
           }, resolve as (r: unknown) => void, envelopeClient(extra))
         : undefined;
       if (channel) channel.rounds = rounds;
+      if (channel && replay && !extra.mcpReq.envelope) channel.noSession = true;
       // Cancelled before this handler ran (the SDK aborted its signal: a client's
       // cancel, or the connection closed): the child starts cancelled.
       if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
@@ -256,7 +273,13 @@ export function makeCallHandler(
         (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
       );
     });
+    }
   };
+}
+
+/** The rounds of a stateless (replayed) 2026-07-28 call. */
+function replayRounds(key: ReplayKey, answers: ConstructorParameters<typeof ReplayRounds>[3], name: string, args: Record<string, unknown>, child: RunContext, extra: Extra, respond: (r: unknown) => void): ReplayRounds {
+  return new ReplayRounds(key, name, args, answers, child, extra, respond);
 }
 
 /**
