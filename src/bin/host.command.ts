@@ -246,7 +246,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
     const chosen = pickModule(req.file, path, exports, req.exportName, "host");
     const { mcpRouter, jwtVerifier } = await import("../express/index.js");
-    const { loadExpress } = await import("../listener/express-loader.js");
+    const { hostExpress } = await import("../express/express-peers.js");
     if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
     const router = mcpRouter(chosen.module, {
       resource: req.resource,
@@ -258,7 +258,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     });
     try {
       await router.ready;
-      const express = loadExpress();
+      const express = hostExpress();
       const app = express();
       app.disable("x-powered-by");
       const drain = new Drain();
