@@ -25,7 +25,8 @@ export interface TestNginx extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (bound, then released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
@@ -80,13 +81,14 @@ ${upstreams.map((u) => `    server 127.0.0.1:${u};`).join("\n")}
 }
 
 /**
- * Start nginx on a free 127.0.0.1 port, round-robin over `upstreams` (ports
- * on 127.0.0.1). Rejects with its error log when it does not come up in 10 s.
+ * Start nginx on 127.0.0.1 (`port`, else a free one), round-robin over
+ * `upstreams` (ports on 127.0.0.1). Rejects with its error log when it does
+ * not come up in 10 s.
  */
-export async function startNginx(upstreams: readonly number[]): Promise<TestNginx> {
+export async function startNginx(upstreams: readonly number[], options: { port?: number } = {}): Promise<TestNginx> {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; .ci/run does it)`);
   const dir = mkdtempSync(join(tmpdir(), "agentkit-nginx-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   writeFileSync(join(dir, "nginx.conf"), config(dir, port, upstreams), { mode: 0o600 });
   const child = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -2,7 +2,7 @@
  * @module test/helpers/oauth-server
  * A real, small OAuth 2.x authorization server for tests, on 127.0.0.1:
  * RFC 8414 metadata, a JWKS endpoint and a token endpoint (client_credentials
- * only, RFC 8707 `resource` honoured), issuing RFC 9068 JWT access tokens
+ * only, RFC 8707 `resource` honoured; /authorize refuses every request), issuing RFC 9068 JWT access tokens
  * signed with a key made for this server alone (jose). `mint()` signs tokens
  * directly, so a test can hold a wrong-audience, expired, not-yet-valid,
  * scope-limited or foreign-signed token.
@@ -144,6 +144,8 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
     if (req.method === "GET" && path === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
         issuer,
+        // Required by RFC 8414 (and the SDK's schema) though this server grants no code: /authorize answers 400.
+        authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         grant_types_supported: ["client_credentials"],
@@ -152,6 +154,7 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
         scopes_supported: [...new Set(clients.flatMap((c) => c.scopes))],
       });
     }
+    if (path === "/authorize") return json(res, 400, { error: "unsupported_response_type", error_description: "this test server grants client_credentials only" });
     if (req.method === "GET" && path === "/jwks") return json(res, 200, { keys: [publicJwk] });
     if (req.method === "POST" && path === "/token") {
       token(req, res).catch((err: unknown) => json(res, 400, { error: "invalid_request", error_description: (err as Error).message }));
