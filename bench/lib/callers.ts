@@ -64,9 +64,11 @@ export function sdkCaller(client: Client): Caller {
  * connected and tools listed once, calling `echo`.
  */
 export async function v2Caller(url: string, headers: Record<string, string>, pin: "2026-07-28" | "2025-11-25"): Promise<Caller> {
-  const client = new V2Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: { pin } } });
+  // 2025-11-25 is the SDK's legacy mode (a pin names a modern revision only).
+  const client = new V2Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: pin === "2026-07-28" ? { mode: { pin } } : { mode: "legacy" } });
   await client.connect(new V2Http(new URL(url), { requestInit: { headers }, fetch: isolatingFetch }));
   await client.listTools();
+  if (client.getNegotiatedProtocolVersion() !== pin) throw new Error(`v2Caller: asked for ${pin}, the client negotiated ${client.getNegotiatedProtocolVersion()}`);
   return {
     async call(i) {
       const r = await client.callTool({ name: ECHO, arguments: echoArgs(i) });
