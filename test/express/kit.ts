@@ -69,14 +69,14 @@ export function grant(h: Hosted, token: string, scopes: readonly string[], more:
   return token;
 }
 
-/** An SDK v2 client on `url` with a bearer token; `pin` opens 2026-07-28, none the 2025 handshake. `route` may send each request elsewhere. */
-export async function v2Client(url: string, token: string, pin?: "2026-07-28", route?: (url: string, n: number) => string, sent: string[] = []): Promise<V2Client & AsyncDisposable> {
-  let n = 0;
+/** An SDK v2 client on `url` with a bearer token; `pin` opens 2026-07-28, none the 2025 handshake. `route` may send a request elsewhere (by its JSON-RPC method and how many of that method were sent); `sent` collects the methods. */
+export async function v2Client(url: string, token: string, pin?: "2026-07-28", route?: (url: string, method: string, nth: number) => string, sent: string[] = []): Promise<V2Client & AsyncDisposable> {
   const transport = new V2Http(new URL(url), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
     fetch: (u, init) => {
-      if (typeof init?.body === "string") sent.push(String((JSON.parse(init.body) as { method?: unknown }).method));
-      return fetch(route ? route(String(u), n++) : u, init);
+      const method = typeof init?.body === "string" ? String((JSON.parse(init.body) as { method?: unknown }).method) : "";
+      sent.push(method);
+      return fetch(route ? route(String(u), method, sent.filter((m) => m === method).length) : u, init);
     },
   });
   const client = new V2Client({ name: "hosted-test", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) });

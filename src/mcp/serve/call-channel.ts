@@ -36,6 +36,12 @@ export function logRank(level: LogLevel): number {
   return RANK.get(level) ?? 1;
 }
 
+/** Why a 2025-era call served statelessly cannot ask its client (there is no session: each POST stands alone). */
+function noSession(kind: "elicitation" | "sampling"): ClientRequestError {
+  const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
+  return new ClientRequestError(kind, `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do without the question`);
+}
+
 /** One served request's channel to its client (see the module note). Built per request; holds two references until used. */
 export class CallChannel implements ClientChannel {
   private pending?: { progress: number; total?: number; message?: string };
@@ -99,6 +105,7 @@ export class CallChannel implements ClientChannel {
 
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
+    if (this.noSession) return Promise.reject(noSession("elicitation"));
     if (!this.session.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
@@ -107,6 +114,7 @@ export class CallChannel implements ClientChannel {
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
+    if (this.noSession) return Promise.reject(noSession("sampling"));
     if (!this.session.clientCapabilities()?.sampling) {
       return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
@@ -119,10 +127,6 @@ export class CallChannel implements ClientChannel {
       if (this.rounds) return this.rounds.ask(request.method, request.params);
       const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
       throw new ClientRequestError(kind, `${what}: on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot, so do without the question here`);
-    }
-    if (this.noSession) {
-      const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
-      throw new ClientRequestError(kind, `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do without the question`);
     }
     try {
       return await this.extra.mcpReq.send(request);
