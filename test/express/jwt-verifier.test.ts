@@ -3,10 +3,13 @@
  * keys discovered through RFC 8414 metadata and a JWKS over HTTP, tokens from
  * its token endpoint (client_credentials) and minted broken on purpose.
  */
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { OptionsError } from "../../src/errors/index.js";
 import { AccessTokenError, jwtVerifier } from "../../src/express/index.js";
 import { startAuthServer } from "../helpers/oauth-server.js";
+import { runIn, scratchProject } from "../helpers/scratch-project.js";
+import { NODE, ROOT } from "../mcp-client/support.js";
 
 const RESOURCE = "https://tools.example.com/mcp";
 
@@ -84,6 +87,22 @@ describe("jwtVerifier", () => {
       expect(err, option).toBeInstanceOf(OptionsError);
       expect((err as OptionsError).option).toBe(option);
       expect((err as Error).message).toMatch(message);
+    }
+  });
+
+  it("without jose installed: the entry imports, and jwtVerifier() throws MissingPeerError naming the install line (built package)", () => {
+    const scratch = scratchProject(ROOT, ["jose"]);
+    try {
+      const out = runIn<Record<string, unknown>>(NODE, scratch, `
+        const { jwtVerifier } = await import("arc-agentkit/express");
+        let error;
+        try { jwtVerifier({ issuer: "https://auth.example.com", audience: "https://tools.example.com/mcp" }); }
+        catch (e) { error = { name: e.name, code: e.code, installLine: e.installLine, message: e.message }; }
+        console.log(JSON.stringify({ error }));`);
+      expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install jose@6" });
+      expect(String((out.error as { message: string }).message)).toContain("jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose");
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });
