@@ -10,7 +10,7 @@
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
-import { checkKnownKeys } from "../util/options.js";
+import { checkKnownKeys } from "../options/option-checks.js";
 import { josePeer } from "./jose-peer.js";
 import type { AccessTokenInfo } from "./router-options.js";
 
