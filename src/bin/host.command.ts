@@ -43,6 +43,8 @@ interface HostRequest {
   readonly port: number;
   readonly bind: string;
   readonly resource: URL;
+  /** The accepted token audiences: `--resource` as written and as a URL (`https://a.example` is also `https://a.example/`). */
+  readonly audience: string[];
   readonly issuer: string;
   readonly jwksUri?: string;
   readonly allowedHosts?: string[];
@@ -134,6 +136,7 @@ function request(argv: readonly string[]): HostRequest | null {
     port,
     bind,
     resource,
+    audience: [...new Set([stringOption(line, "resource")!, resource.href])],
     issuer: issuer!,
     drainMs,
     json: flag(line, "json"),
@@ -251,7 +254,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const router = mcpRouter(chosen.module, {
       resource: req.resource,
       authorizationServers: [req.issuer],
-      verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.resource.href, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
+      verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
       ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
       ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
