@@ -9,7 +9,7 @@ import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
-import { checkFunction, checkKnownKeys, checkNonEmptyString, checkPositiveInt, checkTimeoutMs } from "../util/options.js";
+import { checkFunction, checkKnownKeys, checkNonEmptyString, checkPositiveInt, checkTimeoutMs } from "../options/option-checks.js";
 
 /**
  * What `verifyAccessToken` returns for a good token. A verifier that throws
