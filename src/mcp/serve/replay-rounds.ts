@@ -9,7 +9,8 @@
  * process holding the key: it checks the state, adds the new answer, and
  * runs the tool again from the start, its questions answered in order from
  * the state until it asks a new one or returns. Code before a question runs
- * once per round, so it should be safe to repeat.
+ * once per round, so it should be safe to repeat — and a server-side approval
+ * guard is consulted on each round's run.
  */
 import { createHash } from "node:crypto";
 import type { RequestStateCodec, ServerContext } from "@modelcontextprotocol/server";
@@ -124,6 +125,13 @@ export class ReplayRounds implements CallRounds {
     this.respond = respond;
   }
 
+  /**
+   * The answer to this run's next question: from the state when an earlier
+   * round answered it (the same method in the same place, or a
+   * `ClientRequestError`), otherwise the exchange is answered
+   * `input_required` and this run ends (its context cancelled; the returned
+   * promise rejects with that `Cancelled`).
+   */
   async ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
     const kind = kindOf(method);
     const i = this.next++;
@@ -145,6 +153,7 @@ export class ReplayRounds implements CallRounds {
     throw ended;
   }
 
+  /** The call's result (or its ending) answers the exchange, unless a question already did. */
   reply(result: unknown): void {
     const respond = this.respond;
     this.respond = undefined;
