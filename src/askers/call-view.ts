@@ -8,7 +8,7 @@
  * made visible (`visible`, the terminal's escaping: controls, C1 and bidi
  * characters escaped) and bounded here, so a viewer only has to escape markup.
  */
-import type { ToolFacts } from "../agents/elicitation.js";
+import type { ToolFacts } from "../contracts/elicitation.js";
 import { clipMiddle, visible } from "../util/visible-text.js";
 
 /** The most characters of a tool's description shown. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { boundedToolFacts, callView, factLabels, lineDiff, MAX_VIEW_LINES } from "../../src/askers/call-view.js";
-import { toolFactsOf } from "../../src/agents/elicitation.js";
+import { toolFactsOf } from "../../src/contracts/elicitation.js";
 import { visible } from "../../src/util/visible-text.js";
 
 const lines = (text: string) => text.split("\n");

@@ -101,6 +101,7 @@ describe("the reviewer's page, keyboard only", () => {
 
   it("single keys as the terminal's (a, r, m, d; j/k to move) with a visible hint; ignored while typing; focus goes to the next question, then to the landmark", async () => {
     const { approvals, page } = await inboxWithPage(browser(), cleanups);
+    expect(await page.locator("#keys").isVisible()).toBe(true);
     const hint = await page.locator("#keys").textContent();
     expect(hint).toContain("Keys: a approve · r reject · m modify · d details");
     const first = approvals.prompt("Write", { file_path: "one.txt", content: "1" });

@@ -8,10 +8,10 @@
  * processes elsewhere and the one page meet there.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { ToolFacts } from "../../agents/elicitation.js";
+import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import { describeValue } from "../../util/format.js";
-import { checkKnownKeys } from "../../util/options.js";
+import { checkKnownKeys } from "../../options/option-checks.js";
 import { InboxError } from "./inbox.error.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */

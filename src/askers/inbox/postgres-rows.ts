@@ -9,7 +9,7 @@
  * row's kind, id and change number, nothing a reader decides on; the
  * listener reads the row itself, with its own login's rights.
  */
-import type { ToolFacts } from "../../agents/elicitation.js";
+import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import type { InboxAnswer, QuestionStatus, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { channelOf, workerChannelSql } from "./postgres-schema.js";
