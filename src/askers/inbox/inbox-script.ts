@@ -128,17 +128,18 @@ export const INBOX_SCRIPT = `
   };
   const pad = (n) => String(n).padStart(2, "0");
   const left = (ms) => { const t = Math.max(0, Math.ceil(ms / 1000)); const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60; return h > 0 ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s); };
-  const tick = () => {
-    for (const el of document.querySelectorAll("time[data-ago]")) el.textContent = ago(el.getAttribute("datetime"));
-    for (const el of pending.querySelectorAll("article[data-status=pending] [data-asked]")) el.textContent = "waiting " + left(Date.now() - Date.parse(el.dataset.asked));
-    for (const el of document.querySelectorAll("[data-deadline]")) {
+  // Everything under root (a new question or row: only it; the 1 s timer: the whole page).
+  const tick = (root = document) => {
+    for (const el of root.querySelectorAll("time[data-ago]")) el.textContent = ago(el.getAttribute("datetime"));
+    for (const el of root.querySelectorAll("#pending article[data-status=pending] [data-asked]")) el.textContent = "waiting " + left(Date.now() - Date.parse(el.dataset.asked));
+    for (const el of root.querySelectorAll("[data-deadline]")) {
       const art = el.closest("article");
       if (art && art.dataset.status !== "pending") continue;
       const ms = Date.parse(el.dataset.deadline) - Date.now();
       el.textContent = ms > 0 ? "time left " + left(ms) : "deadline passed";
     }
   };
-  setInterval(tick, 1000);
+  setInterval(() => tick(), 1000);
 
   const close = (art, status, text) => {
     art.dataset.status = status;
@@ -150,7 +151,8 @@ export const INBOX_SCRIPT = `
   };
   // After an answer, focus goes to the next question (else the previous), or to the pending list's landmark when none is left.
   const remove = (art) => {
-    const hadFocus = art.contains(document.activeElement) || document.activeElement === document.body || !document.activeElement;
+    // (focus on <body> counts only for a question answered from this page: another reviewer's answer moves nothing)
+    const hadFocus = art.contains(document.activeElement) || (!!art.dataset.sending && (document.activeElement === document.body || !document.activeElement));
     const next = art.nextElementSibling || art.previousElementSibling;
     art.remove();
     count();
@@ -200,7 +202,7 @@ export const INBOX_SCRIPT = `
   let live = false;
   let seen = new Set();
   const handlers = {
-    decisions: (data) => { tbody.innerHTML = data.html; dated(tbody); tick(); seen = new Set(); },
+    decisions: (data) => { tbody.innerHTML = data.html; dated(tbody); tick(tbody); seen = new Set(); },
     question: (data) => {
       seen.add(data.id);
       if (articleOf(data.id)) return;
@@ -208,7 +210,7 @@ export const INBOX_SCRIPT = `
       dated(art);
       pending.appendChild(art);
       count();
-      tick();
+      tick(art);
       announce("New question: " + data.tool + " from " + data.from);
       if (live) notify(data);
     },
@@ -230,7 +232,7 @@ export const INBOX_SCRIPT = `
     decision: (data) => {
       const row = fragment("<table><tbody>" + data.html + "</tbody></table>").querySelector("tr");
       dated(row);
-      tick();
+      tick(row);
       const old = tbody.querySelector('tr[data-id="' + CSS.escape(data.id) + '"]');
       if (old) old.replaceWith(row); else tbody.insertBefore(row, tbody.firstElementChild);
     },
