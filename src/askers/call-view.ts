@@ -59,9 +59,9 @@ export function factLabels(facts: ToolFacts): string[] {
   return labels;
 }
 
-/** One line of a diff: kept (` `), removed (`-`) or added (`+`), its text made visible. */
+/** One line of a diff: kept (` `), removed (`-`), added (`+`) or a heading between edits (`@`), its text made visible. */
 export interface DiffLine {
-  readonly op: " " | "-" | "+";
+  readonly op: " " | "-" | "+" | "@";
   readonly text: string;
 }
 
@@ -92,6 +92,8 @@ function bounded(lines: DiffLine[]): { lines: DiffLine[]; more: number } {
  * and `timeout` when given). Bounded (`MAX_VIEW_LINES`); never throws.
  */
 export function callView(args: Record<string, unknown>): CallView | undefined {
+  const edits = multiEdit(args.edits);
+  if (edits) return { kind: "edit", path: pathOf(args), ...bounded(edits) };
   if (str(args.old_string) && str(args.new_string)) {
     return { kind: "edit", path: pathOf(args), ...bounded(lineDiff(shown(args.old_string).split("\n"), shown(args.new_string).split("\n"))) };
   }
@@ -110,6 +112,17 @@ export function callView(args: Record<string, unknown>): CallView | undefined {
     };
   }
   return undefined;
+}
+
+/** A MultiEdit-style `edits` list (`[{ old_string, new_string }, ...]`, at most 100) as one diff, each edit under an `@` heading; else `undefined`. */
+function multiEdit(edits: unknown): DiffLine[] | undefined {
+  if (!Array.isArray(edits) || edits.length === 0 || edits.length > 100) return undefined;
+  const pairs = edits as Array<{ old_string?: unknown; new_string?: unknown }>;
+  if (!pairs.every((e) => e !== null && typeof e === "object" && str(e.old_string) && str(e.new_string))) return undefined;
+  return pairs.flatMap((e, i) => [
+    { op: "@" as const, text: `edit ${i + 1} of ${pairs.length}` },
+    ...lineDiff(shown(e.old_string as string).split("\n"), shown(e.new_string as string).split("\n")),
+  ]);
 }
 
 /**

@@ -44,6 +44,17 @@ describe("callView", () => {
     expect(view).toEqual({ kind: "edit", path: visible("a\u202e.ts"), more: 0, lines: [{ op: " ", text: "x" }, { op: "-", text: "y" }, { op: "+", text: visible("y\u001b[2J") }] });
   });
 
+  it("a MultiEdit-style call is one diff, each edit under its heading; a malformed edits list is not an edit", () => {
+    const view = callView({ file_path: "a.ts", edits: [{ old_string: "a", new_string: "b" }, { old_string: "c\nd", new_string: "c" }] });
+    expect(view).toEqual({
+      kind: "edit",
+      path: "a.ts",
+      more: 0,
+      lines: [{ op: "@", text: "edit 1 of 2" }, { op: "-", text: "a" }, { op: "+", text: "b" }, { op: "@", text: "edit 2 of 2" }, { op: " ", text: "c" }, { op: "-", text: "d" }],
+    });
+    expect(callView({ file_path: "a.ts", edits: [{ old_string: 1 }] })).toBeUndefined();
+  });
+
   it("a Write-style call is its content, every line added, bounded with the rest counted", () => {
     const content = Array.from({ length: MAX_VIEW_LINES + 5 }, (_, i) => `l${i}`).join("\n");
     const view = callView({ path: "big.txt", content });

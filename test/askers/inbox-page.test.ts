@@ -75,6 +75,11 @@ describe("the reviewer's page, keyboard only", () => {
     expect(await editArt.locator("pre.diff").textContent()).toBe(`  one\n- two\n+ ${visible("2\u0007")}\n  three`);
     expect(await editArt.locator("pre.diff del").allTextContents()).toEqual(["- two"]);
 
+    const multi = approvals.prompt("MultiEdit", { file_path: "b.ts", edits: [{ old_string: "x", new_string: "y" }, { old_string: "p", new_string: "q" }] });
+    const multiArt = question(page, "MultiEdit");
+    await multiArt.waitFor();
+    expect(await multiArt.locator("pre.diff").textContent()).toBe("@@ edit 1 of 2 @@\n- x\n+ y\n@@ edit 2 of 2 @@\n- p\n+ q");
+
     const write = approvals.prompt("Write", { file_path: "notes.txt", content: "first\n<b>second</b>" });
     const writeArt = question(page, "Write");
     await writeArt.waitFor();
@@ -89,11 +94,12 @@ describe("the reviewer's page, keyboard only", () => {
     // the JSON the Modify form edits stays a keyboard key away (d opens the details)
     expect(await bashArt.locator("details.json").getAttribute("open")).toBeNull();
 
-    // answer all four by keyboard: a on the first, focus moves to the next each time
-    await answerAll(page, 4);
-    await expect(Promise.all([refund, edit, write, bash])).resolves.toEqual([
+    // answer all five by keyboard: a on the first, focus moves to the next each time
+    await answerAll(page, 5);
+    await expect(Promise.all([refund, edit, multi, write, bash])).resolves.toEqual([
       { allowed: true },
       { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "src/a\u202e.ts" }) },
+      { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "b.ts" }) },
       { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "notes.txt" }) },
       { behavior: "allow", updatedInput: expect.objectContaining({ cwd: "/srv/app" }) },
     ]);

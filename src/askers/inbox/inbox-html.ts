@@ -109,6 +109,7 @@ function factsHtml(q: StoredQuestion): string {
 function diffHtml(lines: readonly DiffLine[], more: number, label: string): string {
   const body = lines.map((l) => {
     const text = escapeHtml(`${l.op} ${l.text}`);
+    if (l.op === "@") return `<span class="hunk">@@ ${escapeHtml(l.text)} @@</span>`;
     return l.op === "-" ? `<del>${text}</del>` : l.op === "+" ? `<ins>${text}</ins>` : `<span>${text}</span>`;
   });
   if (more > 0) body.push(`<span class="more">… ${more} more lines (the JSON below has them all)</span>`);

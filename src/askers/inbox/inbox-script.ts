@@ -76,7 +76,7 @@ td.args code{font-size:13px}td.args pre{margin:.3rem 0;max-height:16rem;overflow
 .tool-facts{margin:.2rem 0}.description{margin:.2rem 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:8rem;overflow:auto;color:#333}
 ul.facts{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;padding:0;margin:.3rem 0}ul.facts li{border:1px solid #888;border-radius:999px;padding:0 .6rem;font-size:14px;background:#fff;overflow-wrap:anywhere}
 pre.diff,pre.command-line{background:#f4f6f8;border:1px solid #d6dbe0;padding:.5rem;overflow:auto;max-height:24rem;margin:.3rem 0}
-pre.diff del{background:#ffebe9;color:#82071e;text-decoration:none}pre.diff ins{background:#dafbe1;color:#116329;text-decoration:none}pre.diff .more{color:#444;font-style:italic}
+pre.diff del{background:#ffebe9;color:#82071e;text-decoration:none}pre.diff ins{background:#dafbe1;color:#116329;text-decoration:none}pre.diff .more{color:#444;font-style:italic}pre.diff .hunk{color:#0a3069;font-weight:600}
 .view-head{margin:.2rem 0;color:#333;overflow-wrap:anywhere}
 details summary{cursor:pointer}details.call-details dl{margin:.3rem 0;display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem}details.call-details dt{font-weight:600}details.call-details dd{margin:0;overflow-wrap:anywhere}
 .keys{color:#333;margin:.2rem 0;font-size:14px}kbd{border:1px solid #777;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;font:13px ui-monospace,monospace;background:#fff}
