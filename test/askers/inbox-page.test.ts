@@ -94,14 +94,19 @@ describe("the reviewer's page, keyboard only", () => {
     // the JSON the Modify form edits stays a keyboard key away (d opens the details)
     expect(await bashArt.locator("details.json").getAttribute("open")).toBeNull();
 
-    // answer all five by keyboard: a on the first, focus moves to the next each time
-    await answerAll(page, 5);
-    await expect(Promise.all([refund, edit, multi, write, bash])).resolves.toEqual([
+    // the live announcement names the tool escaped too (the stream sends it made visible)
+    const odd = approvals.prompt("Evil\u202eName", {});
+    await expect.poll(() => page.locator("#announcer").textContent()).toBe(`New question: ${visible("Evil\u202eName")} from engine`);
+
+    // answer all six by keyboard: a on the first, focus moves to the next each time
+    await answerAll(page, 6);
+    await expect(Promise.all([refund, edit, multi, write, bash, odd.then(() => "odd")])).resolves.toEqual([
       { allowed: true },
       { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "src/a\u202e.ts" }) },
       { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "b.ts" }) },
       { behavior: "allow", updatedInput: expect.objectContaining({ file_path: "notes.txt" }) },
       { behavior: "allow", updatedInput: expect.objectContaining({ cwd: "/srv/app" }) },
+      "odd",
     ]);
   });
 
