@@ -16,6 +16,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
+import type { CacheHint } from "../../tools/served-options.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
@@ -80,6 +81,8 @@ export interface ServedServerOptions {
   readonly replay?: ReplayKey;
   /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
   readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
+  /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
+  readonly cacheHint?: CacheHint;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -357,6 +360,11 @@ function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext
   return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
 }
 
+/** True when `server` (one 2025-era session) subscribed to resource `uri` (`resources/subscribe`). */
+export function subscribedTo(server: SdkServer, uri: string): boolean {
+  return (server as { session?: SessionState }).session?.subscriptions.has(uri) === true;
+}
+
 /**
  * The Server's JSON Schema validator is for its own `elicitInput()`, which these
  * servers never call (`ctx.elicit()` hands the client's reply to the tool as it
@@ -431,8 +439,10 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   }
   const extras = options.extras ?? new ServedExtras();
   const live = options.live;
+  const hint = options.cacheHint;
+  const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
   return () => {
-    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.calls, s.session));
     registerExtraHandlers(s, extras, options.ctx, s.session);
