@@ -22,9 +22,13 @@ afterEach(() => {
 describe("arc-agentkit/express", () => {
   it("exports exactly these names", () => {
     expect(declaredExports(join(ROOT, "src/express/index.ts"))).toEqual([
+      "AccessTokenError",
       "type AccessTokenInfo",
+      "type AccessTokenRefusal",
       "hostedCaller",
       "type HostedCaller",
+      "jwtVerifier",
+      "type JwtVerifierOptions",
       "mcpRouter",
       "type McpRouter",
       "type McpRouterOptions",
@@ -55,7 +59,7 @@ describe("arc-agentkit/express", () => {
       const mcp = await import("arc-agentkit/mcp");
       out.client = typeof mcp.MCPClient;
       console.log(JSON.stringify(out));`);
-    expect(out.exports).toEqual(["hostedCaller", "mcpRouter"]);
+    expect(out.exports).toEqual(["AccessTokenError", "hostedCaller", "jwtVerifier", "mcpRouter"]);
     expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install express @modelcontextprotocol/express @modelcontextprotocol/server" });
     expect(String((out.error as { message: string }).message)).toContain("mcpRouter (arc-agentkit/express) needs the optional peer dependency express");
     expect(out.client).toBe("function");
