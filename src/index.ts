@@ -35,6 +35,8 @@ export { InboxError } from "./askers/inbox/inbox.error.js";
 export type { InboxErrorCode } from "./askers/inbox/inbox.error.js";
 export { InboxStoreError } from "./askers/inbox/inbox-store.error.js";
 export { NoTerminalError } from "./askers/no-terminal.error.js";
+export { AccessTokenError } from "./express/access-token.error.js";
+export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
 export type { ToolDeclarations } from "./tools/tool.js";
@@ -58,8 +60,8 @@ export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, 
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { shouldGate } from "./agents/gating.js";
-export { toolCall } from "./contracts/elicitation.js";
-export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./contracts/elicitation.js";
+export { toolCall, toolFactsOf } from "./contracts/elicitation.js";
+export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall, ToolFacts } from "./contracts/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";

@@ -32,6 +32,8 @@ export const AGENTKIT_ERROR_CODES = [
   "approval_server_not_started",
   "hook_server_not_started",
   "bootstrap",
+  // express
+  "invalid_token",
   // models
   "model_request",
   "model_response",

@@ -14,6 +14,7 @@ import { declaredExports } from "./surface.js";
 describe("arc-agentkit public surface", () => {
   it("runtime exports, sorted", () => {
     expect(Object.keys(core).sort()).toEqual([
+      "AccessTokenError",
       "Agent",
       "AgentkitError",
       "ApprovalServerStateError",
@@ -83,11 +84,14 @@ describe("arc-agentkit public surface", () => {
       "shouldGate",
       "tool",
       "toolCall",
+      "toolFactsOf",
     ]);
   });
 
   it("every export the compiler sees, types included, sorted", () => {
     expect(declaredExports(fileURLToPath(new URL("../../src/index.ts", import.meta.url)))).toEqual([
+      "AccessTokenError",
+      "type AccessTokenRefusal",
       "Agent",
       "AgentkitError",
       "type AgentkitErrorCode",
@@ -200,6 +204,8 @@ describe("arc-agentkit public surface", () => {
       "type ToolClass",
       "ToolContent",
       "type ToolDeclarations",
+      "type ToolFacts",
+      "toolFactsOf",
       "type ToolFn",
       "type ToolInput",
       "type ToolLike",

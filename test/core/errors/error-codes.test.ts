@@ -10,6 +10,7 @@ import * as root from "../../../src/index.js";
 import { AgentkitError, CliRunError, InboxError, ModelError, OptionsError, type AgentkitErrorCode } from "../../../src/index.js";
 import * as askers from "../../../src/askers/index.js";
 import * as cli from "../../../src/cli/index.js";
+import * as express from "../../../src/express/index.js";
 import * as mcp from "../../../src/mcp/index.js";
 import * as models from "../../../src/models/index.js";
 import * as otel from "../../../src/otel/index.js";
@@ -37,7 +38,7 @@ function samples(cls: ErrorClass): unknown[][] {
   return [strings];
 }
 
-const ENTRIES = { "arc-agentkit": root, "arc-agentkit/mcp": mcp, "arc-agentkit/cli": cli, "arc-agentkit/models": models, "arc-agentkit/askers": askers, "arc-agentkit/otel": otel, "arc-agentkit/testing": testing };
+const ENTRIES = { "arc-agentkit": root, "arc-agentkit/mcp": mcp, "arc-agentkit/cli": cli, "arc-agentkit/models": models, "arc-agentkit/askers": askers, "arc-agentkit/otel": otel, "arc-agentkit/express": express, "arc-agentkit/testing": testing };
 
 describe("AgentkitError.code", () => {
   it("is the closed union AgentkitErrorCode, not a free string", () => {
