@@ -16,7 +16,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
-import { describeValue, seconds } from "../../util/format.js";
+import { cancelledMessage, invokeTool, unknownToolMessage, type ToolOutcome } from "../../tools/tool-invocation.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
@@ -118,16 +118,6 @@ export function valueResult(value: unknown, served: ServedTool): CallToolResult 
   return textResult(resultText(value), false);
 }
 
-/** `TimeoutError: upstream read timed out after 3s`: the error's class name, then its message. */
-export function describeThrown(err: unknown): string {
-  if (err instanceof Error) {
-    const ctor = (err.constructor as { name?: string } | undefined)?.name;
-    const name = err.name && err.name !== "Error" ? err.name : ctor || "Error";
-    return err.message ? `${name}: ${err.message}` : name;
-  }
-  return `non-Error value thrown: ${describeValue(err)}`;
-}
-
 /**
  * The calls one SDK `Server` (one session) has in flight, by JSON-RPC request
  * id: a client's `notifications/cancelled` for an id cancels that call's
@@ -139,124 +129,132 @@ export type InflightCalls = Map<string | number, RunContext>;
 /**
  * The `tools/call` handler of a served catalog. Never throws and never
  * rejects: every failure is an `isError` result naming the tool and the fault. `calls`
- * is the calling server's in-flight map (see `InflightCalls`).
+ * is the calling server's in-flight map (see `InflightCalls`). The call runs
+ * through the core's one invocation (`tools/tool-invocation`), the guard as its
+ * admission step and `timeoutMs` as its deadline.
  */
 export function makeCallHandler(
   catalog: ServedCatalog,
   options: ServedServerOptions,
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
-  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
-  const server = catalog.server;
   const suspended = options.suspended ?? new SuspendedCalls();
-  return (request, extra, firstCalls, session) => {
+  return (request, extra, calls, session) => {
     counter.calls++;
     const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
-    if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
+    if (state !== undefined) return resumeCall(suspended, name, args, extra, calls);
     const served = catalog.byName.get(name);
-    if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
-    if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
-    return new Promise<CallToolResult>((resolve) => {
-      let settled = false;
-      let running = false;
-      let timer: NodeJS.Timeout | undefined;
-      let offCancel = (): void => {};
-      // Cancelled with the run (as a child of ctx), when the client cancels the
-      // request, at the deadline, or when the server stops; released when the
-      // call ends. onCancel() is a plain callback on this call's own context:
-      // no listener on a long-lived signal, and no AbortController unless the
-      // tool reads ctx.signal.
-      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
-      const progress = new RequestProgress(extra);
-      const channel = session ? new CallChannel(session, extra, progress) : undefined;
-      const child = ctx.child(channel ? { caller, channel } : { caller });
-      // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
-      const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
-      // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
-      const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
-      let exchange = new Exchange(extra, firstCalls, child, progress, beat);
-      // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
-      const rounds = channel && extra.mcpReq.envelope
-        ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
-            suspended: () => exchange.end(),
-            resumed: (next, nextCalls) => {
-              exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
-              channel.rebind(next, exchange.progress);
-            },
-          }, resolve as (r: unknown) => void, envelopeClient(extra))
-        : undefined;
-      if (channel) channel.rounds = rounds;
-      // Cancelled before this handler ran (the SDK aborted its signal: a client's
-      // cancel, or the connection closed): the child starts cancelled.
-      if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
-      const onAbort = (): void => {
-        if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
-        else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
-      };
-      const onStop = (): void => {
-        finish(textResult(running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`, true));
-        child.cancel(new Cancelled(`the server stopped while '${name}' was running`));
-      };
-      function finish(result: CallToolResult): void {
-        if (settled) return;
-        settled = true;
-        if (timer !== undefined) clearTimeout(timer);
-        exchange.end();
-        offCancel();
-        counter.inflight?.delete(onStop);
-        endRequest(traced, result.isError !== true);
-        child.release();
-        if (rounds) rounds.reply(result);
-        else resolve(result);
-      }
-      counter.inflight?.add(onStop);
-      // Runs onAbort at once if the request was already cancelled (finish() then
-      // takes onStop back out): nothing below runs for a settled call.
-      offCancel = child.onCancel(onAbort);
-      if (settled) return;
-      const run = (input: Record<string, unknown>): void => {
-        if (settled) return;
-        if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
-        running = true;
-        if (timeoutMs !== undefined) {
-          timer = setTimeout(() => {
-            finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`, true));
-            child.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
-          }, timeoutMs);
-        }
-        let pending: Promise<unknown>;
-        try {
-          pending = served.tool.run(input, child);
-        } catch (err) {
-          pending = Promise.reject(err);
-        }
-        pending.then(
-          (value) => finish(typeof value === "string" ? textResult(value, false) : valueResult(value, served)),
-          (err: unknown) => finish(failure(served, name, err, ctx)),
-        );
-      };
-      if (!guard) return run(args);
-      // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
-      const malformed = argumentError(served, args);
-      if (malformed !== undefined) return finish(textResult(malformed, true));
-      let verdict: Promise<ToolGuardResult>;
-      try {
-        verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child, ...toolUseIdOf(request) });
-      } catch (err) {
-        verdict = Promise.reject(err);
-      }
-      Promise.resolve(verdict).then(
-        (v) => {
-          if (v && v.allowed === true) return run(v.arguments ?? args);
-          finish(textResult(v && typeof v.message === "string" ? v.message : `tool '${name}' was not run: its guard refused the call`, true));
-        },
-        (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
-      );
-    });
+    if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
+    if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
+    return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args }).result;
   };
+}
+
+/** Everything one served call starts from. */
+interface ServedCallStart {
+  readonly catalog: ServedCatalog;
+  readonly options: ServedServerOptions;
+  readonly counter: CallCounter;
+  readonly suspended: SuspendedCalls;
+  readonly request: CallToolRequest;
+  readonly extra: Extra;
+  readonly calls: InflightCalls;
+  readonly session: SessionState | undefined;
+  readonly served: ServedTool;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * One served call: its own context (cancelled with the run, when the client
+ * cancels the request, at the deadline, or when the server stops; released
+ * when the call ends), its exchange(s) with the client, and the wording of
+ * who ended it. `onCancel()` is a plain callback on this call's own context:
+ * no listener on a long-lived signal, and no AbortController unless the tool
+ * reads ctx.signal.
+ */
+class ServedCall {
+  readonly result: Promise<CallToolResult>;
+  private resolve!: (r: CallToolResult) => void;
+  private settled = false;
+  private running = false;
+  private stopped = false;
+  private readonly name: string;
+  private readonly child: RunContext;
+  private readonly traced: ReturnType<typeof incomingRequest>;
+  private exchange: Exchange;
+  private readonly rounds: InputRounds | undefined;
+
+  constructor(private readonly start: ServedCallStart) {
+    const { catalog, options, request, extra, session, served, args } = start;
+    this.result = new Promise<CallToolResult>((resolve) => (this.resolve = resolve));
+    const name = (this.name = request.params.name);
+    const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
+    const progress = new RequestProgress(extra);
+    const channel = session ? new CallChannel(session, extra, progress) : undefined;
+    this.child = options.ctx.child(channel ? { caller, channel } : { caller });
+    // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
+    this.traced = incomingRequest(this.child, { method: "tools/call", server: catalog.server, name, meta: request.params._meta });
+    this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
+    this.rounds = channel && extra.mcpReq.envelope ? this.inputRounds(channel) : undefined;
+    if (channel) channel.rounds = this.rounds;
+    // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
+    if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
+    start.counter.inflight?.add(this.stop);
+    const guard = options.guard;
+    const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
+    void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
+  }
+
+  /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
+  private inputRounds(channel: CallChannel): InputRounds {
+    const { suspended, extra, args } = this.start;
+    const moves = {
+      suspended: () => this.exchange.end(),
+      resumed: (next: Extra, nextCalls: InflightCalls) => {
+        this.exchange = new Exchange(next, nextCalls, this.child, new RequestProgress(next), this.beat);
+        channel.rebind(next, this.exchange.progress);
+      },
+    };
+    return new InputRounds(suspended, suspended.binding(this.name, args, extra), this.name, this.child, moves, this.resolve as (r: unknown) => void, envelopeClient(extra));
+  }
+
+  /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
+  private readonly beat = (p: RequestProgress): (() => void) =>
+    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) => (this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`));
+
+  /** The server stops: answer now (before the connection goes), then cancel the call. */
+  private readonly stop = (): void => {
+    this.stopped = true;
+    this.finish(textResult(this.cancelledText(this.running), true));
+    this.child.cancel(new Cancelled(`the server stopped while '${this.name}' was running`));
+  };
+
+  private resultOf(o: ToolOutcome): CallToolResult {
+    if (o.ok) return typeof o.value === "string" ? textResult(o.value, false) : valueResult(o.value, this.start.served);
+    return textResult(o.reason === "cancelled" ? this.cancelledText(o.running) : o.message, true);
+  }
+
+  /** Who ended the call, in the model's words: the server stopping, the client cancelling this call, or the run. */
+  private cancelledText(running: boolean): string {
+    const name = this.name;
+    if (this.stopped) return running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`;
+    if (this.child.cancelled && !this.start.options.ctx.cancelled) return running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`;
+    return cancelledMessage(name, running);
+  }
+
+  private finish(result: CallToolResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.exchange.end();
+    this.start.counter.inflight?.delete(this.stop);
+    endRequest(this.traced, result.isError !== true);
+    this.child.release();
+    if (this.rounds) this.rounds.reply(result);
+    else this.resolve(result);
+  }
 }
 
 /**
@@ -324,14 +322,6 @@ function cancelledEarly(reason: unknown): Cancelled {
  */
 function clientCancelled(reason: unknown, client = "the client"): ClientGaveUp {
   return new ClientGaveUp(client, typeof reason === "string" && reason ? `it cancelled the call: ${reason}` : "it cancelled the call");
-}
-
-function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext): CallToolResult {
-  // Cancelled first: it must not read as an ordinary failure, which invites a retry of abandoned work.
-  if (err instanceof Cancelled || ctx.cancelled) return textResult(`the run was cancelled while '${name}' was running`, true);
-  // The model authored this call and is the only party that can fix it: the message verbatim.
-  if (err instanceof ToolArgumentError && err.tool === served.tool.name) return textResult(err.message, true);
-  return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
 }
 
 /**
