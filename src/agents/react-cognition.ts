@@ -9,8 +9,8 @@ import { invokeTool, unknownToolMessage, type Admission, type ToolOutcome } from
 import { checkTimeoutMs, GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
-import type { ToolCall } from "./elicitation.js";
-import type { LLMStreamEvent, Message, ModelStopReason } from "./llm.js";
+import type { ToolCall } from "../contracts/elicitation.js";
+import type { LLMStreamEvent, Message, ModelStopReason } from "../contracts/llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
 import { isToolContent } from "../tools/tool-content.js";

@@ -11,7 +11,7 @@ import { GLOBAL_LOGGER, type Logger } from "../../util/logger.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { callScope, classTool } from "../../tools/tool-class.js";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
 import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
 import { serveRegistry, type McpServerSpec } from "../serve/index.js";
