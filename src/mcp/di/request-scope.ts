@@ -9,7 +9,7 @@
  */
 import type { DependencyContainer } from "tsyringe";
 import { constructorParams, missingMetadataMessage, paramIndexes, paramToken, uninjectableParams } from "../../tools/constructor-params.js";
-import type { Provider } from "./mcp-server.decorator.js";
+import type { Provider } from "./mcp-server-options.js";
 
 /** Why a class is request-scoped: the path from it to the `RunContext` (`["CallAudit", "RunContext"]`), or `null` when it is not. */
 export type ScopePath = readonly string[] | null;
