@@ -224,17 +224,8 @@ export class HookServer implements AsyncDisposable {
       if (body.reason === "not_json") return json(res, 400, { error: "hook body is not JSON" });
       return; // half a body then a reset: nobody to answer, nothing thrown
     }
-    const raw = body.value as Record<string, unknown>;
-    if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return json(res, 400, { error: "hook body has no tool_name (a JSON object with a string tool_name is expected)" });
-    const request: PreToolUseRequest = Object.freeze({
-      toolName: raw.tool_name,
-      toolInput: raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input) ? (raw.tool_input as Record<string, unknown>) : {},
-      toolUseId: typeof raw.tool_use_id === "string" ? raw.tool_use_id : "",
-      sessionId: typeof raw.session_id === "string" ? raw.session_id : null,
-      cwd: typeof raw.cwd === "string" ? raw.cwd : null,
-      permissionMode: typeof raw.permission_mode === "string" ? raw.permission_mode : null,
-      raw: Object.freeze(raw),
-    });
+    const request = preToolUse(body.value);
+    if (!request) return json(res, 400, { error: "hook body has no tool_name (a JSON object with a string tool_name is expected)" });
     let decided: Decided;
     const gone = requestGone(req, res, this.options.ctx?.signal);
     try {
@@ -294,6 +285,21 @@ export class HookServer implements AsyncDisposable {
     const v = await this.recorder.record(subject, given, ctx);
     return { verdict: hookVerdictOf(v, decide !== undefined), source: v.source, asked: v.asked, record: v.record };
   }
+}
+
+/** The hook document the CLI posted, read; `undefined` when it is not an object with a string `tool_name`. */
+function preToolUse(value: unknown): PreToolUseRequest | undefined {
+  const raw = value as Record<string, unknown>;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return undefined;
+  return Object.freeze({
+    toolName: raw.tool_name,
+    toolInput: raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input) ? (raw.tool_input as Record<string, unknown>) : {},
+    toolUseId: typeof raw.tool_use_id === "string" ? raw.tool_use_id : "",
+    sessionId: typeof raw.session_id === "string" ? raw.session_id : null,
+    cwd: typeof raw.cwd === "string" ? raw.cwd : null,
+    permissionMode: typeof raw.permission_mode === "string" ? raw.permission_mode : null,
+    raw: Object.freeze(raw),
+  });
 }
 
 /** What `decide()` settled: the wire verdict, and the gate's record when the gate settled it. */

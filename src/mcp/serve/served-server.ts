@@ -336,6 +336,58 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 };
 
 /**
+ * One session's calls in flight, kept by request id, and its state. Once its
+ * server is connected it wraps the two callbacks the `Transport` interface
+ * gives the connected protocol: `onmessage`, so a client's
+ * `notifications/cancelled` also cancels that call's context (after the SDK's
+ * own handler has aborted the request, so no response is sent), and
+ * `onclose`, which cancels every call in flight. Only the public `Transport`
+ * contract is used.
+ */
+class ServedSession {
+  readonly calls: InflightCalls = new Map();
+  readonly session: SessionState;
+
+  constructor(
+    private readonly server: Pick<SdkServer, "getClientCapabilities" | "getClientVersion">,
+    serverName: string,
+  ) {
+    this.session = { serverName, logLevel: undefined, subscriptions: new Set(), clientCapabilities: () => server.getClientCapabilities() };
+  }
+
+  /** Follow the client's cancellations and the connection's close on `transport` (already connected). */
+  follow(transport: Transport): void {
+    const protocolMessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      protocolMessage?.(message, extra);
+      if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
+    };
+    const protocolClose = transport.onclose;
+    transport.onclose = () => {
+      const inflight = [...this.calls.values()];
+      this.calls.clear();
+      const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+      for (const call of inflight) call.cancel(gone);
+      protocolClose?.();
+    };
+  }
+
+  private cancelled(message: JSONRPCMessage): void {
+    const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
+    const requestId = params?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const reason = params?.reason;
+    // The SDK queued its own handler (which aborts the request) first; run after it.
+    queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
+  }
+
+  /** The client as it named itself in `initialize`, for the record of a call it gave up on. */
+  private clientName(): string {
+    return this.server.getClientVersion()?.name || "the client";
+  }
+}
+
+/**
  * A factory of low-level SDK `Server`s for a catalog (one per HTTP session or
  * per stdio connection). Never `McpServer`: the schema already exists and the
  * tool's own `ToolArgumentError` is the better diagnosis, so the SDK neither
@@ -346,54 +398,13 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
-  /**
-   * The SDK's `Server`, whose calls in flight are kept by request id. Its
-   * `connect()` wraps the two callbacks the `Transport` interface gives the
-   * connected protocol: `onmessage`, so a client's `notifications/cancelled`
-   * also cancels that call's context (after the SDK's own handler has aborted
-   * the request, so no response is sent), and `onclose`, which cancels every
-   * call in flight. Only the public `Transport` contract is used: no SDK
-   * method is overridden that the SDK itself calls.
-   */
+  /** The SDK's `Server`, following its session (see `ServedSession`). Only `connect()` is overridden, which the SDK never calls itself. */
   class ServedSdkServer extends Server {
-    readonly calls: InflightCalls = new Map();
-    readonly session: SessionState = {
-      serverName: catalog.server,
-      logLevel: undefined,
-      subscriptions: new Set(),
-      clientCapabilities: () => this.getClientCapabilities(),
-    };
+    readonly followed: ServedSession = new ServedSession(this, catalog.server);
 
-    /** Connect; then follow the client's cancellations and the connection's close (see the class note). */
     override async connect(transport: Transport): Promise<void> {
       await super.connect(transport);
-      const protocolMessage = transport.onmessage;
-      transport.onmessage = (message, extra) => {
-        protocolMessage?.(message, extra);
-        if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
-      };
-      const protocolClose = transport.onclose;
-      transport.onclose = () => {
-        const inflight = [...this.calls.values()];
-        this.calls.clear();
-        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
-        for (const call of inflight) call.cancel(gone);
-        protocolClose?.();
-      };
-    }
-
-    private cancelled(message: JSONRPCMessage): void {
-      const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
-      const requestId = params?.requestId;
-      if (typeof requestId !== "string" && typeof requestId !== "number") return;
-      const reason = params?.reason;
-      // The SDK queued its own handler (which aborts the request) first; run after it.
-      queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
-    }
-
-    /** The client as it named itself in `initialize`, for the record of a call it gave up on. */
-    private clientName(): string {
-      return this.getClientVersion()?.name || "the client";
+      this.followed.follow(transport);
     }
   }
   const extras = options.extras ?? new ServedExtras();
@@ -401,8 +412,8 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   return () => {
     const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
     s.setRequestHandler("tools/list", () => listResult);
-    s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.calls, s.session));
-    registerExtraHandlers(s, extras, options.ctx, s.session);
+    s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
+    registerExtraHandlers(s, extras, options.ctx, s.followed.session);
     if (live) {
       live.add(s);
       const prev = s.onclose;
