@@ -17,6 +17,7 @@ import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
 import { cancelledMessage, invokeTool, unknownToolMessage, type ToolOutcome } from "../../tools/tool-invocation.js";
+import type { CacheHint } from "../../tools/served-options.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
@@ -70,6 +71,8 @@ export interface ServedServerOptions {
   readonly live?: Set<SdkServer>;
   /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
   readonly suspended?: SuspendedCalls;
+  /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
+  readonly cacheHint?: CacheHint;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -324,6 +327,11 @@ function clientCancelled(reason: unknown, client = "the client"): ClientGaveUp {
   return new ClientGaveUp(client, typeof reason === "string" && reason ? `it cancelled the call: ${reason}` : "it cancelled the call");
 }
 
+/** True when `server` (one 2025-era session) subscribed to resource `uri` (`resources/subscribe`). */
+export function subscribedTo(server: SdkServer, uri: string): boolean {
+  return (server as { session?: SessionState }).session?.subscriptions.has(uri) === true;
+}
+
 /**
  * The Server's JSON Schema validator is for its own `elicitInput()`, which these
  * servers never call (`ctx.elicit()` hands the client's reply to the tool as it
@@ -402,6 +410,11 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   class ServedSdkServer extends Server {
     readonly followed: ServedSession = new ServedSession(this, catalog.server);
 
+    /** The session's state (`subscribedTo` reads it). */
+    get session(): SessionState {
+      return this.followed.session;
+    }
+
     override async connect(transport: Transport): Promise<void> {
       await super.connect(transport);
       this.followed.follow(transport);
@@ -409,8 +422,10 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   }
   const extras = options.extras ?? new ServedExtras();
   const live = options.live;
+  const hint = options.cacheHint;
+  const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
   return () => {
-    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
     registerExtraHandlers(s, extras, options.ctx, s.followed.session);
