@@ -39,7 +39,7 @@ export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
 }
 
 /** The node request's headers as web `Headers` (repeated ones appended). */
-function webHeaders(req: IncomingMessage): Headers {
+export function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -50,7 +50,7 @@ function webHeaders(req: IncomingMessage): Headers {
 }
 
 /** Write a web `Response` onto a node response, streaming its body (SSE included) until it ends or the client leaves. */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
   if (res.destroyed) return void response.body?.cancel().catch(() => {});

@@ -25,6 +25,7 @@ import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from ".
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
+import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -71,6 +72,15 @@ export interface ServedServerOptions {
   readonly live?: Set<SdkServer>;
   /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
   readonly suspended?: SuspendedCalls;
+  /**
+   * Stateless serving (`arc-agentkit/express`): a 2026-07-28 question ends
+   * the run and the retry runs the tool again with the answers the signed
+   * state carries (see `replay-rounds`); a 2025-era client cannot be asked
+   * (no session), and the tool's `ctx.elicit()` / `ctx.sample()` say so.
+   */
+  readonly replay?: ReplayKey;
+  /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
+  readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
   /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
   readonly cacheHint?: CacheHint;
 }
@@ -148,13 +158,21 @@ export function makeCallHandler(
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
+    // Stateless: the retry runs the tool again, its earlier questions answered from the signed state.
+    if (state !== undefined && options.replay) return options.replay.open(state, name, args, extra).then(begin);
     if (state !== undefined) return resumeCall(suspended, name, args, extra, calls);
-    const served = catalog.byName.get(name);
-    if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
-    if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
-    return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args }).result;
+    return begin([]);
+    function begin(answers: ReplayAnswers): Promise<CallToolResult> {
+      const served = catalog.byName.get(name);
+      if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
+      if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
+      return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args, answers }).result;
+    }
   };
 }
+
+/** The answers a replayed (stateless) call's signed state carries. */
+type ReplayAnswers = ConstructorParameters<typeof ReplayRounds>[3];
 
 /** Everything one served call starts from. */
 interface ServedCallStart {
@@ -168,6 +186,8 @@ interface ServedCallStart {
   readonly session: SessionState | undefined;
   readonly served: ServedTool;
   readonly args: Record<string, unknown>;
+  /** A replayed call's earlier answers (`[]` otherwise). */
+  readonly answers: ReplayAnswers;
 }
 
 /**
@@ -188,13 +208,13 @@ class ServedCall {
   private readonly child: RunContext;
   private readonly traced: ReturnType<typeof incomingRequest>;
   private exchange: Exchange;
-  private readonly rounds: InputRounds | undefined;
+  private readonly rounds: InputRounds | ReplayRounds | undefined;
 
   constructor(private readonly start: ServedCallStart) {
     const { catalog, options, request, extra, session, served, args } = start;
     this.result = new Promise<CallToolResult>((resolve) => (this.resolve = resolve));
     const name = (this.name = request.params.name);
-    const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
+    const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...options.callerOf?.(extra) };
     const progress = new RequestProgress(extra);
     const channel = session ? new CallChannel(session, extra, progress) : undefined;
     this.child = options.ctx.child(channel ? { caller, channel } : { caller });
@@ -203,6 +223,7 @@ class ServedCall {
     this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
     this.rounds = channel && extra.mcpReq.envelope ? this.inputRounds(channel) : undefined;
     if (channel) channel.rounds = this.rounds;
+    if (channel && options.replay && !extra.mcpReq.envelope) channel.noSession = true;
     // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
     start.counter.inflight?.add(this.stop);
@@ -212,8 +233,10 @@ class ServedCall {
   }
 
   /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
-  private inputRounds(channel: CallChannel): InputRounds {
-    const { suspended, extra, args } = this.start;
+  private inputRounds(channel: CallChannel): InputRounds | ReplayRounds {
+    const { suspended, extra, args, options, answers } = this.start;
+    // Stateless: a question ends the run; the retry replays it with the answers (see `replay-rounds`).
+    if (options.replay) return new ReplayRounds(options.replay, this.name, args, answers, this.child, extra, this.resolve as (r: unknown) => void);
     const moves = {
       suspended: () => this.exchange.end(),
       resumed: (next: Extra, nextCalls: InflightCalls) => {
