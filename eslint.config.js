@@ -60,4 +60,15 @@ export default tseslint.config(
     },
   },
   // --- end coreopts block ---
+  // --- Size limits (issue #28.6, lane coreinvoke): STYLE.md's "functions stay under
+  // ~60 lines" and "past ~600 lines, split", counted without blank lines and comments.
+  // test/build/lint-rules.test.ts plants a violation of each.
+  {
+    files: ["src/**/*.ts"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }],
+      "max-lines": ["error", { max: 600, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  // --- end coreinvoke block ---
 );

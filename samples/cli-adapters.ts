@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const hook = hookSettings(hooks).hooks.PreToolUse[0]!;
   console.log("hook matcher: ", hook.matcher);
   console.log("hook type:    ", hook.hooks[0]!.type, `(timeout ${hook.hooks[0]!.timeout}s)`);
-  console.log("hook program: ", hook.hooks[0]!.command.split(" -e ")[0]!.replace(/^'|'$/g, "") === process.execPath ? "process.execPath -e <client>" : "unexpected");
+  const [program, client] = hook.hooks[0]!.command.split(" ").map((w) => w.replace(/^'|'$/g, ""));
+  console.log("hook program: ", program === process.execPath && client!.endsWith("/dist/cli/hook-client.js") ? "process.execPath <package>/dist/cli/hook-client.js" : "unexpected");
   console.log("token env:    ", Object.keys(hooks.cliOptions().env).map((k) => k.replace(/[0-9A-F]{8}$/, "<id>")).join(", "));
 
   const runCheck = tool({ name: "run_check", description: "Run a check.", input: { type: "object", properties: { name: { type: "string" } } } }, ({ name }) => `${name}:ok`);

@@ -4,8 +4,8 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
-import { ToolArgumentError } from "../errors/tool-argument.error.js";
-import { errorLine, pyList } from "../util/format.js";
+import { pyList } from "../util/format.js";
+import { invokeTool, unknownToolMessage, type Admission, type ToolOutcome } from "../tools/tool-invocation.js";
 import { checkTimeoutMs, GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
@@ -148,44 +148,23 @@ export class ReActCognition implements Cognition {
     return done(last, "max_steps", this.maxSteps);
   }
 
+  /** One call through the core's invocation (`tools/tool-invocation`), admitted by the gate, recorded as the model reads it. */
   private async execute(call: ToolCall, ctx: RunContext): Promise<ToolCallRecord> {
     const args = call.arguments ?? {};
     const rec = (result: string, ok: boolean, used = args): ToolCallRecord => Object.freeze({ id: call.id, name: call.name, arguments: used, result, ok });
     const t = this.byName.get(call.name);
     ctx.emit("tool.call", { id: call.id, tool: call.name });
-    if (!t) {
-      const r = rec(`unknown tool '${call.name}'. Available tools: ${pyList([...this.byName.keys()].sort())}`, false);
-      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
-      return r;
-    }
-    try {
-      // A malformed call is refused before anyone is asked: a person never approves what cannot run.
-      t.checkArguments?.(args);
-    } catch (err) {
-      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
-      return rec(err instanceof ToolArgumentError ? err.message : `tool '${call.name}' failed: ${errorLine(err)}`, false);
-    }
-    const gate = await this.gate(t, call, ctx);
-    if (!gate.allowed) {
-      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
-      return rec(gate.reason, false);
-    }
-    const used = gate.arguments;
-    try {
-      ctx.checkCancelled();
-      const value = await t.run(used, ctx);
-      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: true });
-      return withParts(rec(resultText(value), true, used), value);
-    } catch (err) {
-      ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
-      if (err instanceof Cancelled) return rec(`the run was cancelled; '${call.name}' was not completed`, false, used);
-      if (err instanceof ToolArgumentError) return rec(err.message, false, used);
-      return rec(`tool '${call.name}' failed: ${errorLine(err)}`, false, used);
-    }
+    const outcome: ToolOutcome | undefined = t && (await invokeTool({ tool: t, name: call.name, arguments: args, ctx, admit: () => this.gate(t, call, ctx) }));
+    ctx.emit("tool.result", { id: call.id, tool: call.name, ok: outcome?.ok === true });
+    if (!outcome) return rec(unknownToolMessage(call.name, pyList([...this.byName.keys()].sort())), false);
+    if (outcome.ok) return withParts(rec(resultText(outcome.value), true, outcome.arguments), outcome.value);
+    // The loop's wording of a cancelled call, whether it had started or not.
+    const message = outcome.reason === "cancelled" ? `the run was cancelled; '${call.name}' was not completed` : outcome.message;
+    return rec(message, false, outcome.arguments);
   }
 
   /** Settle one call with the approval engine (ungated: source `autonomy`) and record it; never throws. */
-  private async gate(t: Tool, call: ToolCall, ctx: RunContext): Promise<{ allowed: true; arguments: Record<string, unknown> } | { allowed: false; reason: string }> {
+  private async gate(t: Tool, call: ToolCall, ctx: RunContext): Promise<Admission> {
     const subject: GateSubject = { tool: t.name, arguments: call.arguments ?? {}, id: call.id, via: "react" };
     const given = await gateVerdict({
       ...subject,
@@ -201,6 +180,6 @@ export class ReActCognition implements Cognition {
       toolFacts: toolFactsOf(t),
     });
     const verdict = await this.recorder.record(subject, given, ctx);
-    return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, reason: notRunMessage(t.name, verdict) };
+    return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, message: notRunMessage(t.name, verdict) };
   }
 }

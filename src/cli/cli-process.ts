@@ -4,7 +4,7 @@
  * its own process group with stdin closed, stdout read as JSON lines, a
  * deadline and a cancellation signal that both kill the whole process tree.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { killTree } from "../wire/process-tree.js";
 
@@ -58,85 +58,98 @@ const STDERR_KEEP = 64 * 1024;
  */
 export function runCli(spec: CliRunSpec): Promise<CliExit> {
   return new Promise<CliExit>((resolve) => {
-    let how: CliExit["how"] = "exit";
-    let stderr = "";
-    let settled = false;
-    let child;
+    let child: ChildProcess;
     try {
-      child = spawn(spec.binary, [...spec.args], {
-        cwd: spec.cwd,
-        env: spec.env,
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-        windowsHide: true,
-      });
+      child = spawn(spec.binary, [...spec.args], { cwd: spec.cwd, env: spec.env, stdio: ["ignore", "pipe", "pipe"], detached: true, windowsHide: true });
     } catch (err) {
       resolve({ how: "spawn_error", code: null, signal: null, stderr: "", error: err as Error });
       return;
     }
-    const kill = (why: CliExit["how"]) => {
-      if (how === "exit") how = why;
-      if (child.pid !== undefined) killTree(child.pid);
-    };
-    const timer = spec.timeoutMs !== undefined ? setTimeout(() => kill("timeout"), spec.timeoutMs) : undefined;
-    const onAbort = () => kill("cancelled");
-    if (spec.signal?.aborted) queueMicrotask(onAbort);
-    else spec.signal?.addEventListener("abort", onAbort, { once: true });
-    const stop = () => kill("stopped");
+    new CliProcess(spec, child, resolve);
+  });
+}
 
-    const decoder = new StringDecoder("utf8");
-    let buffer = "";
-    const flushLines = (final: boolean) => {
-      let nl;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, "");
-        buffer = buffer.slice(nl + 1);
-        if (line.trim()) deliver(line);
-      }
-      if (final && buffer.trim()) {
-        const line = buffer;
-        buffer = "";
-        deliver(line);
-      }
-    };
-    const deliver = (line: string) => {
-      if (how !== "exit") return; // killed: the rest is noise
-      try {
-        spec.onLine(line, stop);
-      } catch {
-        // a handler bug must not leave the child running
-        stop();
-      }
-    };
+/** One spawned CLI: its deadline and cancellation, its stdout split into lines, its stderr tail, and how it ended. */
+class CliProcess {
+  private how: CliExit["how"] = "exit";
+  private stderr = "";
+  private settled = false;
+  private buffer = "";
+  private readonly decoder = new StringDecoder("utf8");
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly spec: CliRunSpec,
+    private readonly child: ChildProcess,
+    private readonly resolve: (exit: CliExit) => void,
+  ) {
+    this.timer = spec.timeoutMs !== undefined ? setTimeout(() => this.kill("timeout"), spec.timeoutMs) : undefined;
+    if (spec.signal?.aborted) queueMicrotask(this.onAbort);
+    else spec.signal?.addEventListener("abort", this.onAbort, { once: true });
     child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += decoder.write(chunk);
-      flushLines(false);
+      this.buffer += this.decoder.write(chunk);
+      this.flushLines(false);
     });
     child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      if (stderr.length > STDERR_KEEP) stderr = stderr.slice(-STDERR_KEEP);
+      this.stderr += chunk.toString("utf8");
+      if (this.stderr.length > STDERR_KEEP) this.stderr = this.stderr.slice(-STDERR_KEEP);
     });
-    const finish = (exit: CliExit) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      spec.signal?.removeEventListener("abort", onAbort);
-      // the leader is gone; anything it left in its group goes too
-      if (child.pid !== undefined) killTree(child.pid);
-      resolve(exit);
-    };
     child.on("error", (err) => {
-      if (child.pid === undefined) finish({ how: "spawn_error", code: null, signal: null, stderr, error: err });
+      if (child.pid === undefined) this.finish({ how: "spawn_error", code: null, signal: null, stderr: this.stderr, error: err });
     });
     // Once the leader exits, whatever it left in its group (a shell, a stdio
     // server) would hold stdout open and keep "close" from firing: end it.
-    child.on("exit", () => {
-      if (child.pid !== undefined) killTree(child.pid);
-    });
+    child.on("exit", () => this.killGroup());
     child.on("close", (code, signal) => {
-      buffer += decoder.end();
-      flushLines(true);
-      finish({ how, code, signal, stderr });
+      this.buffer += this.decoder.end();
+      this.flushLines(true);
+      this.finish({ how: this.how, code, signal, stderr: this.stderr });
     });
-  });
+  }
+
+  private readonly onAbort = (): void => this.kill("cancelled");
+  private readonly stop = (): void => this.kill("stopped");
+
+  private kill(why: CliExit["how"]): void {
+    if (this.how === "exit") this.how = why;
+    this.killGroup();
+  }
+
+  private killGroup(): void {
+    if (this.child.pid !== undefined) killTree(this.child.pid);
+  }
+
+  private flushLines(final: boolean): void {
+    let nl;
+    while ((nl = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
+      this.buffer = this.buffer.slice(nl + 1);
+      if (line.trim()) this.deliver(line);
+    }
+    if (final && this.buffer.trim()) {
+      const line = this.buffer;
+      this.buffer = "";
+      this.deliver(line);
+    }
+  }
+
+  private deliver(line: string): void {
+    if (this.how !== "exit") return; // killed: the rest is noise
+    try {
+      this.spec.onLine(line, this.stop);
+    } catch {
+      // a handler bug must not leave the child running
+      this.stop();
+    }
+  }
+
+  private finish(exit: CliExit): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.spec.signal?.removeEventListener("abort", this.onAbort);
+    // the leader is gone; anything it left in its group goes too
+    this.killGroup();
+    this.resolve(exit);
+  }
 }

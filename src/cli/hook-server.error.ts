@@ -1,12 +1,12 @@
 /**
  * @module cli/hook-server.error
- * A `HookServer` used before it was started.
+ * A `HookServer` that cannot serve.
  */
 import { AgentkitError } from "../errors/agentkit.error.js";
 
-/** Thrown when a started `HookServer` is needed and this one is not started (code `hook_server_not_started`). Bad options are `OptionsError`. */
+/** A `HookServer` that cannot serve: used before `start()`, or its hook program not built (code `hook_server`). Bad options are `OptionsError`. */
 export class HookServerError extends AgentkitError {
   constructor(message: string) {
-    super("hook_server_not_started", message);
+    super("hook_server", message);
   }
 }

@@ -1,95 +1,16 @@
 /**
  * @module cli/hook-settings
- * `HookServer` + `hookSettings(...)`: a Claude settings document whose
- * `PreToolUse` hook calls back into this process over a loopback listener, so
- * agentkit's gate and audit see the CLI's built-in tool uses (Bash, Write,
- * Read, ...) too, not only the MCP tools it serves. Codex has no counterpart:
- * `codex exec` runs no hooks.
+ * `hookSettings(...)`: a Claude settings document whose `PreToolUse` hook
+ * runs the compiled `cli/hook-client` program, which calls back into this
+ * process's `HookServer` over the loopback listener, so agentkit's gate and
+ * audit see the CLI's built-in tool uses (Bash, Write, Read, ...) too, not
+ * only the MCP tools it serves. Codex has no counterpart: `codex exec` runs
+ * no hooks.
  */
-import { checkOptions, opt } from "../options/option-checks.js";
-import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Asker, Decision } from "../contracts/elicitation.js";
-import type { RunContext } from "../context/run-context.js";
-import { HookServerError } from "./hook-server.error.js";
-import { GateRecorder, gateVerdict, type GateRecord, type GateSource, type GateSubject } from "../gate/index.js";
-import { errorLine } from "../util/format.js";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { shellQuote } from "../wire/shell-quote.js";
-import { generateToken, tokenDigest } from "../listener/loopback-checks.js";
-import type { RouteMount } from "../listener/loopback-listener.js";
-import { readJsonBody } from "../listener/read-body.js";
-import { leaseListener, type ListenerLease } from "../listener/shared-listeners.js";
-import { getLogger } from "../util/logger.js";
-
-/** One `PreToolUse` the CLI reported. */
-export interface PreToolUseRequest {
-  readonly toolName: string;
-  readonly toolInput: Record<string, unknown>;
-  readonly toolUseId: string;
-  readonly sessionId: string | null;
-  readonly cwd: string | null;
-  readonly permissionMode: string | null;
-  /** The hook document as the CLI sent it. */
-  readonly raw: Readonly<Record<string, unknown>>;
-}
-
-/**
- * What the hook answers. `allow` runs the tool without the CLI's own
- * permission check (with `updatedInput` when given); `deny` stops it and the
- * model reads `reason`; `ask` hands it to the CLI's permission flow; `defer`
- * says nothing, so the CLI's own rules decide as if there were no hook.
- */
-export interface HookVerdict {
-  readonly decision: "allow" | "deny" | "ask" | "defer";
-  readonly reason?: string;
-  readonly updatedInput?: Record<string, unknown>;
-}
-
-/**
- * One hook call, as `HookServer.seen` records it (the audit trail): a view of
- * the gate's record (`record`) with the hook's own wire facts beside it.
- * `source`, `asked` and `questionId` are read from `record`; all three are
- * `null`/`false` when nothing here gated the call.
- */
-export interface HookRecord {
-  readonly toolName: string;
-  readonly toolUseId: string;
-  readonly toolInput: Readonly<Record<string, unknown>>;
-  readonly decision: HookVerdict["decision"];
-  readonly reason: string | null;
-  /**
-   * How the approval engine settled it (the closed `GateSource` set; a `decide`
-   * policy counts as the Asker, actor `"policy"`), or `null` when nothing here
-   * gated the call (audit only: no `asker`, no `decide`).
-   */
-  readonly source: GateSource | null;
-  /** True whenever the Asker (or the `decide` policy) was invoked. */
-  readonly asked: boolean;
-  /** The question's id the Asker was handed (`AskOptions.questionId`), or `null` when nobody was asked. */
-  readonly questionId: string | null;
-  /** The gate's record of this call (the same object the recorder wrote and emitted as `gate.check`), or `null` when nothing gated it. */
-  readonly record: GateRecord | null;
-}
-
-/** Options of `HookServer`. */
-export interface HookServerOptions {
-  /** Where `hook.pre_tool_use` and `gate.check` events go; its cancellation denies every later call. */
-  readonly ctx?: RunContext;
-  /** When set (and `decide` is not), every hooked tool use is put to it; approve -> allow, modify -> allow with the edited input, anything else -> deny. */
-  readonly asker?: Asker;
-  /** A policy of your own; wins over `asker`. A policy that throws denies. */
-  readonly decide?: (request: PreToolUseRequest) => HookVerdict | Promise<HookVerdict>;
-  /** Deadline for `decide`/`asker`, enforced here; expiry denies. Default: wait forever. */
-  readonly timeoutMs?: number;
-  /** Which tools fire the hook (the CLI's matcher: a tool name, `A|B`, or `*`). Default `"*"`: every tool, MCP tools included. */
-  readonly matcher?: string;
-  /**
-   * A JSONL audit file (created 0600; its directory must exist): one fsync'd
-   * line per gated call before the CLI hears the answer. When a line cannot
-   * be written, an allow becomes a deny (the gate recorder's one policy).
-   */
-  readonly auditPath?: string;
-}
+import { HookServerError } from "./hook-server.error.js";
 
 /** The settings document `hookSettings` returns (pass it as `ClaudeCliCognition({ settings })`). */
 export interface ClaudeHookSettings {
@@ -101,356 +22,27 @@ export interface ClaudeHookSettings {
   };
 }
 
-
-/** The options of `new HookServer(...)`, declared once. */
-const HOOK_SERVER_OPTIONS = {
-  ctx: opt.any<RunContext | undefined>(),
-  asker: opt.any<Asker | undefined>(),
-  decide: opt.fn<(request: PreToolUseRequest) => HookVerdict | Promise<HookVerdict>>("(request) => verdict or Promise<verdict>"),
-  timeoutMs: opt.timeoutMs(),
-  matcher: opt.string('a non-empty tool-name pattern (a name, "A|B", or "*")', true),
-  auditPath: opt.string("a non-empty file path", true),
-} as const;
-
-const BODY_LIMIT = 1024 * 1024;
-const HOOK_PATH = "/hooks/pre-tool-use";
 const CLIENT_MARGIN_MS = 5_000;
 const FOREVER_S = 24 * 60 * 60;
 
 /**
- * The hook command's program, run as `node -e` by the CLI's shell. It reads
- * the hook JSON on stdin, POSTs it to the listener with the token from the
- * variable named by its second argument, and prints the listener's answer.
- * It fails closed: an unreachable listener, a refusal, a missing token or no
- * answer within its limit all print a deny. Plain JS without single quotes,
- * so it survives shell quoting.
+ * The absolute path of the compiled hook program: beside this module in the
+ * built package (`dist/cli/hook-client.js`); run from the sources (vitest,
+ * tsx), the build's copy. @throws HookServerError when it is not built.
  */
-const CLIENT = [
-  'const http = require("node:http");',
-  "const [url, tokenVar, limit] = process.argv.slice(1);",
-  "const deny = (why) => {",
-  '  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "agentkit hook: " + why } }));',
-  "  process.exit(0);",
-  "};",
-  'let input = "";',
-  'process.stdin.setEncoding("utf8");',
-  'process.stdin.on("data", (d) => { input += d; });',
-  'process.stdin.on("end", () => {',
-  "  const token = process.env[tokenVar];",
-  '  if (!token) return deny("the token variable " + tokenVar + " is not set in the environment of the CLI");',
-  '  const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + token } }, (res) => {',
-  '    let body = ""; res.setEncoding("utf8"); res.on("data", (d) => { body += d; });',
-  '    res.on("end", () => {',
-  '      if (res.statusCode !== 200) return deny("the listener answered HTTP " + res.statusCode + ": " + body.slice(0, 300));',
-  '      try { JSON.parse(body); } catch { return deny("the listener answered with something that is not JSON"); }',
-  "      process.stdout.write(body); process.exit(0);",
-  "    });",
-  "  });",
-  '  if (Number(limit) > 0) req.setTimeout(Number(limit), () => req.destroy(new Error("no answer within " + limit + " ms")));',
-  '  req.on("error", (e) => deny("could not reach the listener at " + url + ": " + e.message));',
-  "  req.end(input);",
-  "});",
-].join("\n");
-
-/** Write a JSON answer; a response the client already dropped is left alone. Never throws (`text` is encoded already). */
-function send(res: ServerResponse, status: number, text: string): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
-}
-
-function json(res: ServerResponse, status: number, body: { error: string }): void {
-  send(res, status, JSON.stringify(body));
-}
-
-/**
- * The wire text of a verdict. A verdict JSON cannot encode (a BigInt, a
- * circular `updatedInput`, a throwing getter) becomes a deny with the reason:
- * the CLI must hear an answer, and allowing what cannot be shown is not one.
- */
-function encodeVerdict(v: HookVerdict, tool: string): { text: string; verdict: HookVerdict } {
-  try {
-    const text = JSON.stringify(answer(v));
-    if (typeof text === "string") return { text, verdict: v };
-    throw new Error("the verdict encodes to nothing");
-  } catch (err) {
-    const reason = `tool '${tool}' was not run: the hook's verdict could not be encoded as JSON (${errorLine(err)}); denied`;
-    const deny: HookVerdict = { decision: "deny", reason };
-    return { text: JSON.stringify(answer(deny)), verdict: deny };
-  }
-}
-
-/** The reason as a string the record can keep (a policy may hand back anything). */
-function reasonText(reason: unknown): string | null {
-  if (reason === undefined || reason === null) return null;
-  try {
-    return typeof reason === "string" ? reason : String(reason);
-  } catch {
-    return "(a reason that cannot be shown)";
-  }
-}
-
-function answer(v: HookVerdict): Record<string, unknown> {
-  if (v.decision === "defer") return {};
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: v.decision,
-      ...(v.reason ? { permissionDecisionReason: v.reason } : {}),
-      ...(v.updatedInput ? { updatedInput: v.updatedInput } : {}),
-    },
-  };
-}
-
-/**
- * The loopback listener behind `hookSettings`. Binds 127.0.0.1 on a free
- * port, generates its token (never caller-supplied), checks Host, Origin and
- * the bearer token (constant-time) on every request, and answers each
- * `PreToolUse` with a verdict from `decide`, the `asker`, or (with neither)
- * `defer`: audit only. Every call is recorded on `seen` and emitted as
- * `hook.pre_tool_use` on `ctx`; a call the gate settled is recorded through
- * the gate's one recorder (`decisions`, the `auditPath` file, `gate.check`
- * on `ctx`), and its `seen` entry is a view of that record. The Asker is
- * handed `{ signal, questionId }`; the signal aborts when the run is
- * cancelled or the CLI's hook request closes.
- *
- * The token reaches the hook through the CLI's environment (`cliOptions().env`,
- * variable `tokenEnvVar`), never through argv or the settings document.
- */
-export class HookServer implements AsyncDisposable {
-  /** The audit trail: every hook call, in order. */
-  readonly seen: HookRecord[] = [];
-  /** The variable the hook command reads its token from. */
-  readonly tokenEnvVar: string;
-  readonly matcher: string;
-  readonly timeoutMs: number | undefined;
-  private readonly token = generateToken();
-  private readonly digest = tokenDigest(this.token);
-  private lease?: ListenerLease;
-  private route?: RouteMount;
-  private readonly recorder: GateRecorder;
-
-  constructor(private readonly options: HookServerOptions = {}) {
-    const checked = checkOptions(options, "HookServer", HOOK_SERVER_OPTIONS);
-    this.tokenEnvVar = `AGENTKIT_HOOK_TOKEN_${randomBytes(4).toString("hex").toUpperCase()}`;
-    this.matcher = checked.matcher ?? "*";
-    this.timeoutMs = checked.timeoutMs;
-    this.recorder = new GateRecorder({ auditPath: options.auditPath, where: "HookServer" });
-  }
-
-  /** Every gated call, as the gate recorded it (a live, read-only view; audit-only calls are not here). */
-  get decisions(): readonly GateRecord[] {
-    return this.recorder.decisions;
-  }
-
-  /** Construct and start. */
-  static async start(options: HookServerOptions = {}): Promise<HookServer> {
-    const s = new HookServer(options);
-    await s.start();
-    return s;
-  }
-
-  /**
-   * Mount the hook endpoint on this process's loopback listener (127.0.0.1,
-   * shared with the registry and approval servers of this process; each
-   * route has its own token). Idempotent.
-   */
-  async start(): Promise<this> {
-    if (this.lease) return this;
-    await this.recorder.check();
-    const lease = await leaseListener({ host: "127.0.0.1", port: 0 });
-    try {
-      this.route = lease.listener.mount({
-        path: lease.listener.freePath(HOOK_PATH),
-        auth: { kind: "bearer", digest: this.digest },
-        refusal: "json",
-        handler: (req, res) => this.onRequest(req, res),
-      });
-    } catch (err) {
-      await lease.release();
-      throw err;
-    }
-    this.route.setServing(true);
-    this.lease = lease;
-    return this;
-  }
-
-  /** The endpoint the hook posts to. Throws before `start()`. */
-  get url(): string {
-    if (!this.lease || !this.route) throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
-    return `http://127.0.0.1:${this.lease.listener.port}${this.route.path}`;
-  }
-
-  /** `Authorization` header for a non-CLI client. */
-  get authHeaders(): Readonly<Record<string, string>> {
-    return Object.freeze({ Authorization: `Bearer ${this.token}` });
-  }
-
-  /** The settings document (`hookSettings(this)`). */
-  settings(): ClaudeHookSettings {
-    return hookSettings(this);
-  }
-
-  /** `{ settings, env }` for `new ClaudeCliCognition({ model, ...hooks.cliOptions() })`; `env` carries the token. */
-  cliOptions(): { settings: ClaudeHookSettings; env: Record<string, string> } {
-    return { settings: this.settings(), env: { [this.tokenEnvVar]: this.token } };
-  }
-
-  /** Unmount the endpoint and release the listener (its port is freed when nothing else uses it). Idempotent. */
-  async stop(): Promise<void> {
-    const lease = this.lease;
-    if (!lease) return;
-    this.lease = undefined;
-    this.route?.unmount();
-    this.route = undefined;
-    await lease.release();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.stop();
-  }
-
-  /** The route's handler: never throws, never rejects; whatever goes wrong is an answer (or a dropped request) and the host keeps serving. */
-  private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.handle(req, res).catch((err: unknown) => {
-      getLogger().error(`agentkit hook endpoint: ${errorLine(err)}`);
-      send(res, 200, JSON.stringify(answer({ decision: "deny", reason: `the hook endpoint failed: ${errorLine(err)}; denied` })));
-    });
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "POST") return json(res, 404, { error: `no such endpoint: ${String(req.method).slice(0, 20)} ${String(req.url).slice(0, 200)}` });
-    const body = await readJsonBody(req, res, BODY_LIMIT);
-    if (!body.ok) {
-      if (body.reason === "too_large") return json(res, 413, { error: `hook body larger than ${BODY_LIMIT} bytes` });
-      if (body.reason === "not_json") return json(res, 400, { error: "hook body is not JSON" });
-      return; // half a body then a reset: nobody to answer, nothing thrown
-    }
-    const raw = body.value as Record<string, unknown>;
-    if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return json(res, 400, { error: "hook body has no tool_name (a JSON object with a string tool_name is expected)" });
-    const request: PreToolUseRequest = Object.freeze({
-      toolName: raw.tool_name,
-      toolInput: raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input) ? (raw.tool_input as Record<string, unknown>) : {},
-      toolUseId: typeof raw.tool_use_id === "string" ? raw.tool_use_id : "",
-      sessionId: typeof raw.session_id === "string" ? raw.session_id : null,
-      cwd: typeof raw.cwd === "string" ? raw.cwd : null,
-      permissionMode: typeof raw.permission_mode === "string" ? raw.permission_mode : null,
-      raw: Object.freeze(raw),
-    });
-    let decided: Decided;
-    const gone = requestGone(req, res, this.options.ctx?.signal);
-    try {
-      decided = await this.decide(request, gone.signal);
-    } catch (err) {
-      // decide() means not to throw; a ctx whose emit throws can still make it. Fail closed.
-      const reason = `tool '${request.toolName}' was not run: the hook's decision failed: ${errorLine(err)}`;
-      decided = { verdict: { decision: "deny", reason }, source: "error", asked: this.options.asker !== undefined && this.options.decide === undefined, record: null };
-    } finally {
-      gone.dispose();
-    }
-    const { text: wire, verdict } = encodeVerdict(decided.verdict, request.toolName);
-    const source = verdict === decided.verdict ? decided.source : "error";
-    const reason = reasonText(verdict.reason);
-    const record: HookRecord = Object.freeze({
-      toolName: request.toolName,
-      toolUseId: request.toolUseId,
-      toolInput: request.toolInput,
-      decision: verdict.decision,
-      reason,
-      source,
-      asked: decided.asked,
-      questionId: decided.record?.questionId ?? null,
-      record: decided.record,
-    });
-    this.seen.push(record);
-    try {
-      this.options.ctx?.emit("hook.pre_tool_use", { tool: request.toolName, id: request.toolUseId, decision: verdict.decision, source, reason });
-    } catch (err) {
-      getLogger().error(`agentkit hook endpoint: ctx.emit("hook.pre_tool_use") threw: ${errorLine(err)}`);
-    }
-    send(res, 200, wire);
-  }
-
-  /**
-   * Settle one hooked tool use with the approval engine. A `decide` policy is
-   * put to the engine as the Asker (allow -> approve, or modify with
-   * `updatedInput`; deny -> reject with its reason; ask/defer -> not allowed
-   * here, handed back to the CLI's own permission flow), so it gets the same
-   * deadline, checks and record as a person would. Emits `gate.check` for every
-   * verdict. Never throws: a failing policy or Asker is a deny with the reason.
-   */
-  private async decide(request: PreToolUseRequest, gone: AbortSignal): Promise<Decided> {
-    const { ctx, asker, decide } = this.options;
-    if (!decide && !asker && !ctx?.cancelled) return { verdict: { decision: "defer" }, source: null, asked: false, record: null };
-    const policy: Asker | undefined = decide ? { ask: async () => policyDecision(await decide(request)) as Decision } : asker;
-    const subject: GateSubject = { tool: request.toolName, arguments: request.toolInput, id: request.toolUseId, via: "claude_hook" };
-    const given = await gateVerdict({
-      ...subject,
-      asker: policy,
-      timeoutMs: this.timeoutMs,
-      // Aborts when the run is cancelled or the CLI's hook request closes; its reason says which.
-      signal: gone,
-      question: `Allow ${request.toolName}?`,
-      answerer: decide ? "the hook policy" : "the Asker",
-    });
-    const v = await this.recorder.record(subject, given, ctx);
-    const passOn = v.source === "asker" && (v.kind === "ask" || v.kind === "defer") && decide !== undefined;
-    const verdict: HookVerdict = v.allowed
-      ? { decision: "allow", ...(v.modified ? { updatedInput: v.arguments } : {}) }
-      : passOn
-        ? { decision: v.kind as "ask" | "defer", ...(v.kind === "ask" ? { reason: v.reason } : {}) }
-        : { decision: "deny", reason: v.reason };
-    return { verdict, source: v.source, asked: v.asked, record: v.record };
-  }
-}
-
-/** What `decide()` settled: the wire verdict, and the gate's record when the gate settled it. */
-interface Decided {
-  readonly verdict: HookVerdict;
-  readonly source: HookRecord["source"];
-  readonly asked: boolean;
-  readonly record: GateRecord | null;
-}
-
-/**
- * A signal that aborts when the run is cancelled ("the run was cancelled") or
- * the hook's HTTP request closes before it was answered (the CLI stopped waiting).
- */
-function requestGone(req: IncomingMessage, res: ServerResponse, run: AbortSignal | undefined): { readonly signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onClose = (): void => {
-    if (!res.writableEnded) controller.abort(new Error("the Claude CLI's hook stopped waiting (its request closed) before anyone answered"));
-  };
-  const onRun = (): void => controller.abort(new Error("the run was cancelled"));
-  if (run?.aborted) onRun();
-  run?.addEventListener("abort", onRun, { once: true });
-  res.on("close", onClose);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      res.off("close", onClose);
-      run?.removeEventListener("abort", onRun);
-    },
-  };
-}
-
-const PASSED_ON = "handed to the Claude CLI's own permission rules";
-
-/** A `decide` policy's answer as the Decision an Asker would give (actor `"policy"`); a non-object is passed through for the engine to refuse. */
-function policyDecision(v: unknown): unknown {
-  if (!v || typeof v !== "object") return v;
-  const { decision, reason, updatedInput } = v as HookVerdict;
-  const note = typeof reason === "string" && reason !== "" ? reason : undefined;
-  const base = { actor: "policy", ...(note ? { note } : {}) };
-  if (decision === "allow") return updatedInput === undefined ? { kind: "approve", ...base } : { kind: "modify", value: updatedInput, ...base };
-  if (decision === "deny") return { kind: "reject", ...base };
-  if (decision === "ask" || decision === "defer") return { kind: decision, ...base, note: note ?? `${PASSED_ON} (${decision})` };
-  return { kind: decision, ...base };
+export function hookClientPath(): string {
+  const beside = fileURLToPath(new URL("./hook-client.js", import.meta.url));
+  if (existsSync(beside)) return beside;
+  const built = fileURLToPath(new URL("../../dist/cli/hook-client.js", import.meta.url));
+  if (existsSync(built)) return built;
+  throw new HookServerError(`the hook program is not built: neither ${beside} nor ${built} exists — run npm run build`);
 }
 
 /**
  * The Claude settings document (for `--settings`) whose `PreToolUse` hook
  * posts every matching tool use to `server` and obeys its verdict. The hook
- * command is `process.execPath -e <client> <url> <token variable> <limit>`:
+ * command is `process.execPath <hook-client.js> <url> <token variable> <limit>`
+ * (the compiled `cli/hook-client` program, by its absolute path):
  * runnable by the CLI whatever its PATH, and failing closed (deny) when the
  * listener cannot be reached. The CLI must be given the token variable
  * (`server.cliOptions().env`). The hook's own timeout is set past the
@@ -460,9 +52,9 @@ function policyDecision(v: unknown): unknown {
  * Note: `--bare` skips hooks, and `disableAllHooks` in a loaded settings
  * source turns them off; run with `settingSources: ""` for a hermetic run.
  */
-export function hookSettings(server: Pick<HookServer, "url" | "tokenEnvVar" | "matcher" | "timeoutMs">): ClaudeHookSettings {
+export function hookSettings(server: { readonly url: string; readonly tokenEnvVar: string; readonly matcher: string; readonly timeoutMs: number | undefined }): ClaudeHookSettings {
   const limitMs = server.timeoutMs !== undefined ? server.timeoutMs + CLIENT_MARGIN_MS : 0;
   const timeout = limitMs ? Math.ceil(limitMs / 1000) + 5 : FOREVER_S;
-  const command = [process.execPath, "-e", CLIENT, server.url, server.tokenEnvVar, String(limitMs)].map(shellQuote).join(" ");
+  const command = [process.execPath, hookClientPath(), server.url, server.tokenEnvVar, String(limitMs)].map(shellQuote).join(" ");
   return { hooks: { PreToolUse: [{ matcher: server.matcher, hooks: [{ type: "command", command, timeout }] }] } };
 }

@@ -23,9 +23,12 @@ export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
 // The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError.
 export { TomlEncodeError } from "../wire/toml.error.js";
 export type { TomlValue } from "../wire/toml.js";
-export { HookServer, hookSettings } from "./hook-settings.js";
+export { HookServer } from "./hook-server.js";
 export { HookServerError } from "./hook-server.error.js";
-export type { ClaudeHookSettings, HookRecord, HookServerOptions, HookVerdict, PreToolUseRequest } from "./hook-settings.js";
+export { hookSettings } from "./hook-settings.js";
+export type { ClaudeHookSettings } from "./hook-settings.js";
+export type { HookRecord, HookServerOptions, PreToolUseRequest } from "./hook-server.js";
+export type { HookVerdict } from "./hook-verdict.js";
 export { CodexCliCognition } from "./codex-cli.cognition.js";
 export type { CodexCliOptions, CodexSandbox } from "./codex-cli.cognition.js";
 export { mergeCliOptions } from "./cli-options.js";

@@ -30,7 +30,7 @@ export const AGENTKIT_ERROR_CODES = [
   "oauth_callback",
   "oauth_response_too_large",
   "approval_server_not_started",
-  "hook_server_not_started",
+  "hook_server",
   "bootstrap",
   // express
   "invalid_token",

@@ -4,7 +4,7 @@
  * verdict and its audit record. Pure and synchronous; nothing here throws.
  */
 import type { Autonomy } from "../context/run-context.js";
-import { deepFreeze, describeValue, pyStr, seconds } from "../util/format.js";
+import { deepFreeze, describeValue, errorLine, pyStr, seconds } from "../util/format.js";
 import type { GateCaller, GateFacts, GateRecord } from "./gate-record.js";
 import type { GateVia } from "./gate-source.js";
 import { plainJsonObject } from "./json-object.js";
@@ -124,16 +124,6 @@ function readDecision(d: object): ReadDecision {
   return { kind, actor: typeof actor === "string" && actor !== "" ? actor : null, claimedActor: claimed || null, note: typeof note === "string" && note !== "" ? note : null, value };
 }
 
-/** `Name: message` of a thrown value; never throws (a hostile error's getters are caught). */
-export function safeLine(err: unknown): string {
-  try {
-    if (err instanceof Error) return `${err.name}: ${err.message}`;
-    return `Error: ${String(err)}`;
-  } catch {
-    return "an error that could not be read";
-  }
-}
-
 /**
  * Map an Asker's answer onto a verdict, by the seed's table: `approve` allows
  * with the original arguments; `modify` with a plain JSON object `value`
@@ -149,7 +139,7 @@ export function verdictFromDecision(decision: unknown, subject: GateSubject, tim
     return tableVerdict(decision, subject, timeoutMs, answerer);
   } catch (err) {
     // describeValue() of a hostile kind can throw; the table still answers.
-    return errorVerdict(subject, `${answerer}'s Decision could not be read: ${safeLine(err)}`, true);
+    return errorVerdict(subject, `${answerer}'s Decision could not be read: ${errorLine(err)}`, true);
   }
 }
 
@@ -161,7 +151,7 @@ function tableVerdict(decision: unknown, subject: GateSubject, timeoutMs: number
   try {
     d = readDecision(decision);
   } catch (err) {
-    return errorVerdict(subject, `reading ${answerer}'s Decision threw ${safeLine(err)}`, true);
+    return errorVerdict(subject, `reading ${answerer}'s Decision threw ${errorLine(err)}`, true);
   }
   const kind = typeof d.kind === "string" ? d.kind : null;
   const who = d.actor ?? "the reviewer";

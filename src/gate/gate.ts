@@ -14,7 +14,8 @@ import type { Asker, AskOptions, Elicitation, ToolFacts } from "../contracts/eli
 import type { Autonomy } from "../context/run-context.js";
 import { ClientGaveUp } from "../errors/client-gave-up.error.js";
 import { getLogger } from "../util/logger.js";
-import { errorVerdict, gaveUpVerdict, safeLine, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
+import { errorLine } from "../util/format.js";
+import { errorVerdict, gaveUpVerdict, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
 
 /**
  * The opt-in filter on `autoAllow`: return `true` to keep a pre-approved tool
@@ -86,7 +87,7 @@ export function isAutoAllowed(subject: Pick<GateSubject, "tool" | "arguments">, 
   try {
     return autoAllowWhen(subject.tool, subject.arguments) === true;
   } catch (err) {
-    warn(`approvals: autoAllowWhen threw for '${subject.tool}' (${safeLine(err)}); asking the Asker instead`);
+    warn(`approvals: autoAllowWhen threw for '${subject.tool}' (${errorLine(err)}); asking the Asker instead`);
     return false;
   }
 }
@@ -183,7 +184,7 @@ async function ask(given: GateRequest): Promise<GateVerdict> {
     case "answer":
       return verdictFromDecision(settled.value, request, request.timeoutMs, answerer);
     case "threw":
-      return errorVerdict(request, `${answerer} threw ${safeLine(settled.error)}`, true);
+      return errorVerdict(request, `${answerer} threw ${errorLine(settled.error)}`, true);
     case "timeout":
       return timeoutVerdict(request, request.timeoutMs!);
     default:
@@ -212,7 +213,7 @@ export async function gateVerdict(request: GateRequest): Promise<GateVerdict> {
   } catch (err) {
     // Unreachable by construction; kept because this function's whole contract is "never throws".
     try {
-      return errorVerdict(request, `the approval check itself failed: ${safeLine(err)}`, false);
+      return errorVerdict(request, `the approval check itself failed: ${errorLine(err)}`, false);
     } catch {
       return errorVerdict({ tool: String(request?.tool), arguments: {}, via: "unknown" }, "the approval check itself failed", false);
     }

@@ -8,6 +8,7 @@ import { container as rootContainer, injectable, type DependencyContainer } from
 import { DuplicateToolError } from "../errors/duplicate-tool.error.js";
 import { FunctionTool } from "./function-tool.js";
 import { getToolMetadata, type ToolClass } from "./tool.decorator.js";
+import { classTool, injectsRunContext } from "./tool-class.js";
 import type { Tool } from "./tool.js";
 import type { RunContext } from "../context/run-context.js";
 
@@ -53,7 +54,10 @@ export class ToolRegistry {
 
   /**
    * Add a tool. A `@Tool` class is resolved through `options.container` (its
-   * dependencies injected). Returns the registered `Tool`.
+   * dependencies injected): once, now — or, when it injects the `RunContext`
+   * (itself or through a class the container builds for it), per call, in a
+   * child container where `RunContext` is that call's context (the same
+   * scoping bootstrap gives a module's tools). Returns the registered `Tool`.
    */
   register(item: ToolLike, options: RegisterOptions = {}): Tool {
     let t: Tool;
@@ -62,7 +66,7 @@ export class ToolRegistry {
         throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object`);
       }
       const c = options.container ?? rootContainer.createChildContainer();
-      t = toolFromInstance(item, c.resolve(item as never));
+      t = classTool(c, item, injectsRunContext(c, item));
     } else {
       if (!item || typeof item !== "object" || typeof item.name !== "string" || typeof item.run !== "function") {
         throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got ${item === null ? "null" : typeof item}`);

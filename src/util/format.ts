@@ -1,7 +1,7 @@
 /**
  * @module util/format
  * Small formatting helpers for messages: names quoted as `'a'`, lists as
- * `['a', 'b']`, durations in seconds, errors as `Name: message`.
+ * `['a', 'b']`, durations in seconds, errors as `Name: message` (the one formatter).
  */
 
 /** A string list as messages quote it: `['a', 'b']`. */
@@ -43,10 +43,25 @@ export function describeValue(v: unknown): string {
   return type === "null" ? "null" : `${type} ${text}`;
 }
 
-/** `Name: message` of an error (`TypeError: ...`); a non-Error as `Error: <value>`. */
+/**
+ * The one line an error is written as, everywhere (a tool's failure, a
+ * guard's, a log line): `TimeoutError: upstream read timed out after 3s` —
+ * its `name`, or its class's name when `name` is the inherited `"Error"`,
+ * then its message (the name alone when there is none). A thrown non-Error
+ * reads `non-Error value thrown: string "..."`. Never throws (a hostile
+ * error's getters are caught).
+ */
 export function errorLine(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return `Error: ${String(err)}`;
+  try {
+    if (err instanceof Error) {
+      const ctor = (err.constructor as { name?: string } | undefined)?.name;
+      const name = err.name && err.name !== "Error" ? err.name : ctor || "Error";
+      return err.message ? `${name}: ${err.message}` : name;
+    }
+    return `non-Error value thrown: ${describeValue(err)}`;
+  } catch {
+    return "an error that could not be read";
+  }
 }
 
 /** Deep-freeze a JSON-like value in place and return it. */

@@ -1,68 +1,82 @@
 /**
  * @module test/build/lint-rules.test
- * The type-checked rules and the `TypeError` ban in eslint.config.js can
- * fail. A scratch project (its own tsconfig, in the temp folder) is linted by
- * eslint's Node API with the repository's own config, as `npm run lint` runs
- * it: a clean file passes, a dropped promise and a `new TypeError` in src/
- * are each reported by rule and line.
+ * The eslint rules `npm run lint` adds beyond `recommended` can fail. A
+ * scratch tree gets the repository's own eslint.config.js, a tsconfig over
+ * its src/, and the package's node_modules; the real eslint CLI lints it as
+ * lint does: a clean file passes, and each planted violation is reported by
+ * rule and file, and the run exits non-zero.
  */
-import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ESLint } from "eslint";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
-const CONFIG = fileURLToPath(new URL("../../eslint.config.js", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ESLINT = join(ROOT, "node_modules/eslint/bin/eslint.js");
 
-const FILES: Record<string, string> = {
-  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true, types: [] }, include: ["src/**/*.ts"] }),
-  "src/clean.ts": [
-    "export async function save(): Promise<void> {}",
-    "export function handled(): void {",
-    "  void save();",
-    "  save().catch((err: unknown) => console.error(err));",
-    "}",
-    "",
-  ].join("\n"),
-  "src/floating.ts": ["export async function save(): Promise<void> {}", "export function dropped(): void {", "  save();", "}", ""].join("\n"),
-  "src/type-error.ts": ["export function refuse(x: unknown): never {", "  throw new TypeError(`bad option ${String(x)}`);", "}", ""].join("\n"),
-};
-
-let dir: string;
-let results: Map<string, ESLint.LintResult>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agentkit-lint-rules-"));
-  await mkdir(join(dir, "src"));
-  for (const [name, text] of Object.entries(FILES)) await writeFile(join(dir, name), text);
-  const eslint = new ESLint({ cwd: dir, overrideConfigFile: CONFIG });
-  const linted = await eslint.lintFiles(["src/**/*.ts"]);
-  results = new Map(linted.map((r) => [r.filePath.slice(dir.length + 1), r]));
-}, 60_000);
-
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+let scratch: string | undefined;
+afterEach(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  scratch = undefined;
 });
 
-/** `rule@line` of each message of one planted file. */
-function reported(file: string): string[] {
-  const r = results.get(file);
-  if (!r) throw new Error(`${file} was not linted; linted: ${[...results.keys()].join(", ")}`);
-  return r.messages.map((m) => `${m.ruleId ?? m.message}@${m.line}`);
+interface Finding {
+  readonly file: string;
+  readonly rule: string | null;
 }
 
-describe("eslint type-checked rules", () => {
-  it("a file that awaits, voids or catches its promises and throws no TypeError passes", () => {
-    expect(reported("src/clean.ts")).toEqual([]);
+/** Lint `files` (paths under the scratch root) with the repository's config; the findings and the exit code. */
+async function lint(files: Record<string, string>): Promise<{ findings: Finding[]; code: number }> {
+  scratch = await mkdtemp(join(tmpdir(), "agentkit-lint-rules-"));
+  await copyFile(join(ROOT, "eslint.config.js"), join(scratch, "eslint.config.js"));
+  await writeFile(join(scratch, "package.json"), JSON.stringify({ type: "module" }));
+  await writeFile(join(scratch, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", types: ["node"], noEmit: true }, include: ["src/**/*.ts"] }));
+  await symlink(join(ROOT, "node_modules"), join(scratch, "node_modules"), "dir");
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(scratch, path, ".."), { recursive: true });
+    await writeFile(join(scratch, path), text);
+  }
+  const dir = scratch;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [ESLINT, "--format", "json", "src"], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      if (code !== 0 && code !== 1) return reject(new Error(`eslint failed to run (exit ${code}): ${stderr}`));
+      const results = JSON.parse(stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null }> }>;
+      resolve({ code, findings: results.flatMap((r) => r.messages.map((m) => ({ file: r.filePath.slice(dir.length + 1), rule: m.ruleId }))) });
+    });
+  });
+}
+
+/** A function of `n` statement lines (plus its two brace lines), with blank lines and comments between that must not count. */
+function functionOf(name: string, n: number): string {
+  const body = Array.from({ length: n }, (_, i) => `  total += ${i};\n\n  // a comment line\n`).join("");
+  return `export function ${name}(): number {\n  let total = 0;\n${body}  return total;\n}\n`;
+}
+
+/** A file of `n` small exported constants. */
+function fileOf(n: number): string {
+  return Array.from({ length: n }, (_, i) => `export const c${i} = ${i};\n\n// comment\n`).join("");
+}
+
+describe("size limits (STYLE.md: functions ≤ 60 lines, files ≤ 600)", () => {
+  it("(control) a function of 60 counted lines and a file of 600 pass, blank lines and comments not counted", async () => {
+    // 56 statements + `let`, `return` and the two brace lines = 60.
+    const { findings, code } = await lint({ "src/fits.ts": functionOf("fits", 56), "src/long-file.ts": fileOf(600) });
+    expect(findings).toEqual([]);
+    expect(code).toBe(0);
   });
 
-  it("a floating promise fails lint (no-floating-promises)", () => {
-    expect(reported("src/floating.ts")).toEqual(["@typescript-eslint/no-floating-promises@3"]);
+  it("a function of 61 counted lines in src/ fails lint, by rule and file", async () => {
+    const { findings, code } = await lint({ "src/too-long.ts": functionOf("tooLong", 57) });
+    expect(findings).toEqual([{ file: "src/too-long.ts", rule: "max-lines-per-function" }]);
+    expect(code).toBe(1);
   });
 
-  it("new TypeError in src/ fails lint, naming OptionsError as the way out", () => {
-    expect(reported("src/type-error.ts")).toEqual(["no-restricted-syntax@2"]);
-    expect(results.get("src/type-error.ts")!.messages[0]!.message).toMatch(/Throw OptionsError/);
+  it("a file of 601 counted lines in src/ fails lint", async () => {
+    const { findings, code } = await lint({ "src/too-big.ts": fileOf(601) });
+    expect(findings).toEqual([{ file: "src/too-big.ts", rule: "max-lines" }]);
+    expect(code).toBe(1);
   });
 });

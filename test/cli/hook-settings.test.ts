@@ -1,5 +1,6 @@
 /** @module test/cli/hook-settings.test */
 import { shellQuote } from "../../src/wire/shell-quote.js";
+import { hookClientPath } from "../../src/cli/hook-settings.js";
 import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
@@ -82,7 +83,9 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     expect(entry.matcher).toBe("Bash|Write");
     expect(entry.hooks[0]!.type).toBe("command");
     expect(entry.hooks[0]!.timeout).toBe(40);
-    expect(entry.hooks[0]!.command.startsWith(`${shellQuote(process.execPath)} -e `)).toBe(true);
+    // The compiled hook program, by its path: no program text in the settings document.
+    expect(entry.hooks[0]!.command).toBe([process.execPath, hookClientPath(), hooks.url, hooks.tokenEnvVar, "35000"].map(shellQuote).join(" "));
+    expect(hookClientPath()).toMatch(/\/dist\/cli\/hook-client\.js$/);
     const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
     expect(JSON.stringify(doc)).not.toContain(token);
     expect(hooks.cliOptions().env).toEqual({ [hooks.tokenEnvVar]: token });

@@ -48,7 +48,7 @@ describe("CLI samples", { timeout: E2E_TIMEOUT_MS }, () => {
       [
         "hook matcher:  Bash|Write|Edit",
         "hook type:     command (timeout 70s)",
-        "hook program:  process.execPath -e <client>",
+        "hook program:  process.execPath <package>/dist/cli/hook-client.js",
         "token env:     AGENTKIT_HOOK_TOKEN_<id>",
         'agents:        {"reviewer":{"description":"Reviews check results and says whether to ship.","prompt":"You review check results. Be terse.","tools":["mcp__engine__run_check"]}}',
         "flags:         --output-format --verbose --model --setting-sources --settings --agents --",

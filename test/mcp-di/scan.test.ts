@@ -61,7 +61,7 @@ describe("scan before build", () => {
     const err = await refusal(EarlyModule);
     expect([err.step, err.message]).toEqual([
       "tools",
-      "bootstrap(EarlyModule): cannot build @Tool class NeedsNobody: its constructor argument 0 (test:scan:nobody) is not provided — add the class or token to the module's providers (or register it in the container given to bootstrap)",
+      "bootstrap(EarlyModule): cannot build @Tool class NeedsNobody: its constructor argument 0 (test:scan:nobody) is not provided — add test:scan:nobody to the module's providers (or register it in the container given to bootstrap)",
     ]);
     expect(existsSync(marker)).toBe(false);
   });
@@ -83,11 +83,11 @@ describe("scan before build", () => {
     class Service {
       constructor(readonly repo: Repo) {}
     }
-    @McpServer({ name: "chain", tools: [], providers: [Service] })
+    @McpServer({ name: "chain", tools: [], providers: [Service, Repo] })
     class ChainModule {}
     const err = await refusal(ChainModule);
     expect(err.message).toBe(
-      "bootstrap(ChainModule): cannot build provider Service: its dependency Repo: constructor argument 0 (test:scan:nobody) is not provided — add the class or token to the module's providers (or register it in the container given to bootstrap)",
+      "bootstrap(ChainModule): cannot build provider Service: its dependency Repo: constructor argument 0 (test:scan:nobody) is not provided — add test:scan:nobody to the module's providers (or register it in the container given to bootstrap)",
     );
   });
 

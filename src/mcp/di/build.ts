@@ -10,9 +10,7 @@ import { LOGGER, TOKENS } from "../../keys.js";
 import { GLOBAL_LOGGER, type Logger, ignoreRejection } from "../../util/logger.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
-import { FunctionTool } from "../../tools/function-tool.js";
-import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
-import type { Tool } from "../../tools/tool.js";
+import { callScope, classTool } from "../../tools/tool-class.js";
 import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
 import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
@@ -122,27 +120,6 @@ async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDec
 }
 
 /**
- * A `Tool` from a `@Tool` class. Built per call (`perCall`: it depends on the
- * context, directly or through a provider) in a child container holding that
- * call's context; otherwise built once, now.
- */
-function classTool(c: DependencyContainer, cls: ToolClass<never>, perCall: boolean): Tool {
-  const meta = getToolMetadata(cls)!;
-  type Instance = { run(input: never, ctx: RunContext): unknown };
-  if (!perCall) {
-    const instance = c.resolve(cls as never) as Instance;
-    return new FunctionTool(meta, (input: never, ctx: RunContext) => instance.run(input, ctx), `class ${cls.name}`);
-  }
-  const run = (input: never, ctx: RunContext): unknown => {
-    const scope = c.createChildContainer();
-    scope.register(RunContext, { useValue: ctx });
-    scope.register(TOKENS.RunContext, { useValue: ctx });
-    return (scope.resolve(cls as never) as Instance).run(input, ctx);
-  };
-  return new FunctionTool(meta, run, `class ${cls.name}`);
-}
-
-/**
  * How a decorated class's instance is got: once from the module container,
  * or (it depends on the per-call context) per request in a child container
  * holding that request's context.
@@ -152,12 +129,7 @@ function instanceOf<T>(c: DependencyContainer, cls: new (...args: never[]) => T,
     let made: T | undefined;
     return () => (made ??= c.resolve(cls as never) as T);
   }
-  return (ctx) => {
-    const scope = c.createChildContainer();
-    scope.register(RunContext, { useValue: ctx });
-    scope.register(TOKENS.RunContext, { useValue: ctx });
-    return scope.resolve(cls as never) as T;
-  };
+  return (ctx) => callScope(c, ctx).resolve(cls as never) as T;
 }
 
 /** The plan's resources and prompts as served items, checked now (names, URIs) so a clash fails before a remote opens. */

@@ -3,7 +3,7 @@
  * Decorators and DI: `@McpServer` modules, `bootstrap`, remote MCP servers as providers.
  */
 export { McpServer, getMcpServerMetadata } from "./mcp-server.decorator.js";
-export type { McpServerOptions, ModuleImport, Provider } from "./mcp-server.decorator.js";
+export type { McpServerOptions, ModuleImport, Provider } from "./mcp-server-options.js";
 export { remote, InjectMcpTools, InjectMcpClient, InjectMcpResources, InjectMcpPrompts, mcpToolsToken, mcpClientToken, mcpResourcesToken, mcpPromptsToken } from "./remote.js";
 export type { RemoteDeclaration } from "./remote.js";
 export { bootstrap, McpApp, moduleOptions } from "./bootstrap.js";

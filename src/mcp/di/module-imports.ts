@@ -8,7 +8,8 @@
  * cycle is refused naming it, and two modules giving one token, remote alias
  * or prompt different definitions are refused naming both.
  */
-import { getMcpServerMetadata, type McpServerOptions, type ModuleImport, type Provider } from "./mcp-server.decorator.js";
+import { getMcpServerMetadata } from "./mcp-server.decorator.js";
+import type { McpServerOptions, ModuleImport, Provider } from "./mcp-server-options.js";
 import { providerToken, tokenName } from "./request-scope.js";
 
 type ModuleClass = abstract new (...args: never[]) => unknown;

@@ -9,7 +9,7 @@
  */
 import type { DependencyContainer } from "tsyringe";
 import { constructorParams, missingMetadataMessage, paramIndexes, paramToken, uninjectableParams } from "../../tools/constructor-params.js";
-import type { Provider } from "./mcp-server.decorator.js";
+import type { Provider } from "./mcp-server-options.js";
 
 /** Why a class is request-scoped: the path from it to the `RunContext` (`["CallAudit", "RunContext"]`), or `null` when it is not. */
 export type ScopePath = readonly string[] | null;
@@ -29,8 +29,8 @@ export function tokenName(t: unknown): string {
  * Walks constructor dependencies over what a module will register. `fixed`
  * are tokens bootstrap registers itself (`true`: per call, the context);
  * `providers` the module's own; anything else registered in `parent` is
- * opaque (taken as it is); an unregistered class is built by the container,
- * so its own constructor is walked too.
+ * opaque (taken as it is); a dependency none of these supplies — a class
+ * included — is refused, naming the class being built and what it lacks.
  */
 export class ScopeScanner {
   private readonly memo = new Map<unknown, ScopePath>();
@@ -91,10 +91,10 @@ export class ScopeScanner {
     if (token === undefined || NOT_INJECTABLE.has(token)) {
       this.reject(`${where} has no injectable type (${token === undefined ? "none" : tokenName(token)}): use @inject(Token) or a class type, and import that class as a value, not with 'import type'`);
     }
-    if (typeof token === "function") return this.classScope(token as Ctor, chain);
     // delay(() => Class): resolved lazily, after this walk; an optional token may stay unprovided.
     if (optional || (token && typeof token === "object" && "createProxy" in token)) return null;
-    this.reject(`${where} (${tokenName(token)}) is not provided — add the class or token to the module's providers (or register it in the container given to bootstrap)`);
+    // As Nest: a class no provider supplies is refused, not built afresh for each class that asks (each its own instance).
+    this.reject(`${where} (${tokenName(token)}) is not provided — add ${tokenName(token)} to the module's providers (or register it in the container given to bootstrap)`);
   }
 }
 

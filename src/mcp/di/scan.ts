@@ -14,8 +14,9 @@ import { ToolRegistry } from "../../tools/tool-registry.js";
 import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
 import type { Tool } from "../../tools/tool.js";
 import type { Asker } from "../../contracts/elicitation.js";
-import { checkQualifiedName, checkServerName, sanitiseToolName } from "../../wire/names.js";
-import { getMcpServerMetadata, type McpServerOptions, type Provider } from "./mcp-server.decorator.js";
+import { checkQualifiedName, sanitiseToolName } from "../../wire/names.js";
+import { getMcpServerMetadata } from "./mcp-server.decorator.js";
+import type { McpServerOptions, Provider } from "./mcp-server-options.js";
 import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
 import { composeModule } from "./module-imports.js";
@@ -93,16 +94,15 @@ function checkBootstrapOptions(name: string, options: BootstrapOptions): void {
   if (transport !== "stdio" && (stdin !== undefined || stdout !== undefined)) fail(stdin !== undefined ? "stdin" : "stdout", `'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
 
-/** Server name and tool names, by `serveRegistry`'s rules, before a remote is opened or a port bound. */
+/**
+ * The composed module's tool names, by `serveRegistry`'s rules, before a
+ * remote is opened or a port bound (the server name was checked once, when
+ * `@McpServer` was applied: a composed module serves under its root's name).
+ */
 function checkNames(name: string, meta: Readonly<McpServerOptions>): void {
   const fail = (why: string, err?: unknown): never => {
     throw new BootstrapError(name, "names", why, { cause: err });
   };
-  try {
-    checkServerName(meta.name);
-  } catch (err) {
-    fail((err as Error).message, err);
-  }
   const seen = new Map<string, string>();
   for (const t of meta.tools) {
     const original = typeof t === "function" ? getToolMetadata(t)!.name : t.name;

@@ -16,8 +16,8 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
+import { cancelledMessage, invokeTool, unknownToolMessage, type ToolOutcome } from "../../tools/tool-invocation.js";
 import type { CacheHint } from "../../tools/served-options.js";
-import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
@@ -131,16 +131,6 @@ export function valueResult(value: unknown, served: ServedTool): CallToolResult 
   return textResult(resultText(value), false);
 }
 
-/** `TimeoutError: upstream read timed out after 3s`: the error's class name, then its message. */
-export function describeThrown(err: unknown): string {
-  if (err instanceof Error) {
-    const ctor = (err.constructor as { name?: string } | undefined)?.name;
-    const name = err.name && err.name !== "Error" ? err.name : ctor || "Error";
-    return err.message ? `${name}: ${err.message}` : name;
-  }
-  return `non-Error value thrown: ${describeValue(err)}`;
-}
-
 /**
  * The calls one SDK `Server` (one session) has in flight, by JSON-RPC request
  * id: a client's `notifications/cancelled` for an id cancels that call's
@@ -152,137 +142,145 @@ export type InflightCalls = Map<string | number, RunContext>;
 /**
  * The `tools/call` handler of a served catalog. Never throws and never
  * rejects: every failure is an `isError` result naming the tool and the fault. `calls`
- * is the calling server's in-flight map (see `InflightCalls`).
+ * is the calling server's in-flight map (see `InflightCalls`). The call runs
+ * through the core's one invocation (`tools/tool-invocation`), the guard as its
+ * admission step and `timeoutMs` as its deadline.
  */
 export function makeCallHandler(
   catalog: ServedCatalog,
   options: ServedServerOptions,
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
-  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS, replay, callerOf } = options;
-  const server = catalog.server;
   const suspended = options.suspended ?? new SuspendedCalls();
-  return (request, extra, firstCalls, session) => {
+  return (request, extra, calls, session) => {
     counter.calls++;
     const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
     // Stateless: the retry runs the tool again, its earlier questions answered from the signed state.
-    if (state !== undefined && replay) return replay.open(state, name, args, extra).then(begin);
-    if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
+    if (state !== undefined && options.replay) return options.replay.open(state, name, args, extra).then(begin);
+    if (state !== undefined) return resumeCall(suspended, name, args, extra, calls);
     return begin([]);
-    function begin(answers: Parameters<typeof replayRounds>[1]): Promise<CallToolResult> {
+    function begin(answers: ReplayAnswers): Promise<CallToolResult> {
       const served = catalog.byName.get(name);
-      if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
-      if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
-      return new Promise<CallToolResult>((resolve) => {
-        let settled = false;
-        let running = false;
-        let timer: NodeJS.Timeout | undefined;
-        let offCancel = (): void => {};
-        // Cancelled with the run (as a child of ctx), when the client cancels the
-        // request, at the deadline, or when the server stops; released when the
-        // call ends. onCancel() is a plain callback on this call's own context:
-        // no listener on a long-lived signal, and no AbortController unless the
-        // tool reads ctx.signal.
-        const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...callerOf?.(extra) };
-        const progress = new RequestProgress(extra);
-        const channel = session ? new CallChannel(session, extra, progress) : undefined;
-        const child = ctx.child(channel ? { caller, channel } : { caller });
-        // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
-        const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
-        // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
-        const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
-        let exchange = new Exchange(extra, firstCalls, child, progress, beat);
-        // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
-        const rounds = channel && extra.mcpReq.envelope && replay
-          ? replayRounds(replay, answers, name, args, child, extra, resolve as (r: unknown) => void)
-          : channel && extra.mcpReq.envelope
-          ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
-              suspended: () => exchange.end(),
-              resumed: (next, nextCalls) => {
-                exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
-                channel.rebind(next, exchange.progress);
-              },
-            }, resolve as (r: unknown) => void, envelopeClient(extra))
-          : undefined;
-        if (channel) channel.rounds = rounds;
-        if (channel && replay && !extra.mcpReq.envelope) channel.noSession = true;
-        // Cancelled before this handler ran (the SDK aborted its signal: a client's
-        // cancel, or the connection closed): the child starts cancelled.
-        if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
-        const onAbort = (): void => {
-          if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
-          else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
-        };
-        const onStop = (): void => {
-          finish(textResult(running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`, true));
-          child.cancel(new Cancelled(`the server stopped while '${name}' was running`));
-        };
-        function finish(result: CallToolResult): void {
-          if (settled) return;
-          settled = true;
-          if (timer !== undefined) clearTimeout(timer);
-          exchange.end();
-          offCancel();
-          counter.inflight?.delete(onStop);
-          endRequest(traced, result.isError !== true);
-          child.release();
-          if (rounds) rounds.reply(result);
-          else resolve(result);
-        }
-        counter.inflight?.add(onStop);
-        // Runs onAbort at once if the request was already cancelled (finish() then
-        // takes onStop back out): nothing below runs for a settled call.
-        offCancel = child.onCancel(onAbort);
-        if (settled) return;
-        const run = (input: Record<string, unknown>): void => {
-          if (settled) return;
-          if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
-          running = true;
-          if (timeoutMs !== undefined) {
-            timer = setTimeout(() => {
-              finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`, true));
-              child.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
-            }, timeoutMs);
-          }
-          let pending: Promise<unknown>;
-          try {
-            pending = served.tool.run(input, child);
-          } catch (err) {
-            pending = Promise.reject(err);
-          }
-          pending.then(
-            (value) => finish(typeof value === "string" ? textResult(value, false) : valueResult(value, served)),
-            (err: unknown) => finish(failure(served, name, err, ctx)),
-          );
-        };
-        if (!guard) return run(args);
-        // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
-        const malformed = argumentError(served, args);
-        if (malformed !== undefined) return finish(textResult(malformed, true));
-        let verdict: Promise<ToolGuardResult>;
-        try {
-          verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child, ...toolUseIdOf(request) });
-        } catch (err) {
-          verdict = Promise.reject(err);
-        }
-        Promise.resolve(verdict).then(
-          (v) => {
-            if (v && v.allowed === true) return run(v.arguments ?? args);
-            finish(textResult(v && typeof v.message === "string" ? v.message : `tool '${name}' was not run: its guard refused the call`, true));
-          },
-          (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
-        );
-      });
+      if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
+      if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
+      return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args, answers }).result;
     }
   };
 }
 
-/** The rounds of a stateless (replayed) 2026-07-28 call. */
-function replayRounds(key: ReplayKey, answers: ConstructorParameters<typeof ReplayRounds>[3], name: string, args: Record<string, unknown>, child: RunContext, extra: Extra, respond: (r: unknown) => void): ReplayRounds {
-  return new ReplayRounds(key, name, args, answers, child, extra, respond);
+/** The answers a replayed (stateless) call's signed state carries. */
+type ReplayAnswers = ConstructorParameters<typeof ReplayRounds>[3];
+
+/** Everything one served call starts from. */
+interface ServedCallStart {
+  readonly catalog: ServedCatalog;
+  readonly options: ServedServerOptions;
+  readonly counter: CallCounter;
+  readonly suspended: SuspendedCalls;
+  readonly request: CallToolRequest;
+  readonly extra: Extra;
+  readonly calls: InflightCalls;
+  readonly session: SessionState | undefined;
+  readonly served: ServedTool;
+  readonly args: Record<string, unknown>;
+  /** A replayed call's earlier answers (`[]` otherwise). */
+  readonly answers: ReplayAnswers;
+}
+
+/**
+ * One served call: its own context (cancelled with the run, when the client
+ * cancels the request, at the deadline, or when the server stops; released
+ * when the call ends), its exchange(s) with the client, and the wording of
+ * who ended it. `onCancel()` is a plain callback on this call's own context:
+ * no listener on a long-lived signal, and no AbortController unless the tool
+ * reads ctx.signal.
+ */
+class ServedCall {
+  readonly result: Promise<CallToolResult>;
+  private resolve!: (r: CallToolResult) => void;
+  private settled = false;
+  private running = false;
+  private stopped = false;
+  private readonly name: string;
+  private readonly child: RunContext;
+  private readonly traced: ReturnType<typeof incomingRequest>;
+  private exchange: Exchange;
+  private readonly rounds: InputRounds | ReplayRounds | undefined;
+
+  constructor(private readonly start: ServedCallStart) {
+    const { catalog, options, request, extra, session, served, args } = start;
+    this.result = new Promise<CallToolResult>((resolve) => (this.resolve = resolve));
+    const name = (this.name = request.params.name);
+    const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...options.callerOf?.(extra) };
+    const progress = new RequestProgress(extra);
+    const channel = session ? new CallChannel(session, extra, progress) : undefined;
+    this.child = options.ctx.child(channel ? { caller, channel } : { caller });
+    // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
+    this.traced = incomingRequest(this.child, { method: "tools/call", server: catalog.server, name, meta: request.params._meta });
+    this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
+    this.rounds = channel && extra.mcpReq.envelope ? this.inputRounds(channel) : undefined;
+    if (channel) channel.rounds = this.rounds;
+    if (channel && options.replay && !extra.mcpReq.envelope) channel.noSession = true;
+    // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
+    if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
+    start.counter.inflight?.add(this.stop);
+    const guard = options.guard;
+    const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
+    void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
+  }
+
+  /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
+  private inputRounds(channel: CallChannel): InputRounds | ReplayRounds {
+    const { suspended, extra, args, options, answers } = this.start;
+    // Stateless: a question ends the run; the retry replays it with the answers (see `replay-rounds`).
+    if (options.replay) return new ReplayRounds(options.replay, this.name, args, answers, this.child, extra, this.resolve as (r: unknown) => void);
+    const moves = {
+      suspended: () => this.exchange.end(),
+      resumed: (next: Extra, nextCalls: InflightCalls) => {
+        this.exchange = new Exchange(next, nextCalls, this.child, new RequestProgress(next), this.beat);
+        channel.rebind(next, this.exchange.progress);
+      },
+    };
+    return new InputRounds(suspended, suspended.binding(this.name, args, extra), this.name, this.child, moves, this.resolve as (r: unknown) => void, envelopeClient(extra));
+  }
+
+  /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
+  private readonly beat = (p: RequestProgress): (() => void) =>
+    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) => (this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`));
+
+  /** The server stops: answer now (before the connection goes), then cancel the call. */
+  private readonly stop = (): void => {
+    this.stopped = true;
+    this.finish(textResult(this.cancelledText(this.running), true));
+    this.child.cancel(new Cancelled(`the server stopped while '${this.name}' was running`));
+  };
+
+  private resultOf(o: ToolOutcome): CallToolResult {
+    if (o.ok) return typeof o.value === "string" ? textResult(o.value, false) : valueResult(o.value, this.start.served);
+    return textResult(o.reason === "cancelled" ? this.cancelledText(o.running) : o.message, true);
+  }
+
+  /** Who ended the call, in the model's words: the server stopping, the client cancelling this call, or the run. */
+  private cancelledText(running: boolean): string {
+    const name = this.name;
+    if (this.stopped) return running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`;
+    if (this.child.cancelled && !this.start.options.ctx.cancelled) return running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`;
+    return cancelledMessage(name, running);
+  }
+
+  private finish(result: CallToolResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.exchange.end();
+    this.start.counter.inflight?.delete(this.stop);
+    endRequest(this.traced, result.isError !== true);
+    this.child.release();
+    if (this.rounds) this.rounds.reply(result);
+    else this.resolve(result);
+  }
 }
 
 /**
@@ -352,14 +350,6 @@ function clientCancelled(reason: unknown, client = "the client"): ClientGaveUp {
   return new ClientGaveUp(client, typeof reason === "string" && reason ? `it cancelled the call: ${reason}` : "it cancelled the call");
 }
 
-function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext): CallToolResult {
-  // Cancelled first: it must not read as an ordinary failure, which invites a retry of abandoned work.
-  if (err instanceof Cancelled || ctx.cancelled) return textResult(`the run was cancelled while '${name}' was running`, true);
-  // The model authored this call and is the only party that can fix it: the message verbatim.
-  if (err instanceof ToolArgumentError && err.tool === served.tool.name) return textResult(err.message, true);
-  return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
-}
-
 /** True when `server` (one 2025-era session) subscribed to resource `uri` (`resources/subscribe`). */
 export function subscribedTo(server: SdkServer, uri: string): boolean {
   return (server as { session?: SessionState }).session?.subscriptions.has(uri) === true;
@@ -377,6 +367,58 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 };
 
 /**
+ * One session's calls in flight, kept by request id, and its state. Once its
+ * server is connected it wraps the two callbacks the `Transport` interface
+ * gives the connected protocol: `onmessage`, so a client's
+ * `notifications/cancelled` also cancels that call's context (after the SDK's
+ * own handler has aborted the request, so no response is sent), and
+ * `onclose`, which cancels every call in flight. Only the public `Transport`
+ * contract is used.
+ */
+class ServedSession {
+  readonly calls: InflightCalls = new Map();
+  readonly session: SessionState;
+
+  constructor(
+    private readonly server: Pick<SdkServer, "getClientCapabilities" | "getClientVersion">,
+    serverName: string,
+  ) {
+    this.session = { serverName, logLevel: undefined, subscriptions: new Set(), clientCapabilities: () => server.getClientCapabilities() };
+  }
+
+  /** Follow the client's cancellations and the connection's close on `transport` (already connected). */
+  follow(transport: Transport): void {
+    const protocolMessage = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      protocolMessage?.(message, extra);
+      if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
+    };
+    const protocolClose = transport.onclose;
+    transport.onclose = () => {
+      const inflight = [...this.calls.values()];
+      this.calls.clear();
+      const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+      for (const call of inflight) call.cancel(gone);
+      protocolClose?.();
+    };
+  }
+
+  private cancelled(message: JSONRPCMessage): void {
+    const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
+    const requestId = params?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const reason = params?.reason;
+    // The SDK queued its own handler (which aborts the request) first; run after it.
+    queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
+  }
+
+  /** The client as it named itself in `initialize`, for the record of a call it gave up on. */
+  private clientName(): string {
+    return this.server.getClientVersion()?.name || "the client";
+  }
+}
+
+/**
  * A factory of low-level SDK `Server`s for a catalog (one per HTTP session or
  * per stdio connection). Never `McpServer`: the schema already exists and the
  * tool's own `ToolArgumentError` is the better diagnosis, so the SDK neither
@@ -387,54 +429,18 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
-  /**
-   * The SDK's `Server`, whose calls in flight are kept by request id. Its
-   * `connect()` wraps the two callbacks the `Transport` interface gives the
-   * connected protocol: `onmessage`, so a client's `notifications/cancelled`
-   * also cancels that call's context (after the SDK's own handler has aborted
-   * the request, so no response is sent), and `onclose`, which cancels every
-   * call in flight. Only the public `Transport` contract is used: no SDK
-   * method is overridden that the SDK itself calls.
-   */
+  /** The SDK's `Server`, following its session (see `ServedSession`). Only `connect()` is overridden, which the SDK never calls itself. */
   class ServedSdkServer extends Server {
-    readonly calls: InflightCalls = new Map();
-    readonly session: SessionState = {
-      serverName: catalog.server,
-      logLevel: undefined,
-      subscriptions: new Set(),
-      clientCapabilities: () => this.getClientCapabilities(),
-    };
+    readonly followed: ServedSession = new ServedSession(this, catalog.server);
 
-    /** Connect; then follow the client's cancellations and the connection's close (see the class note). */
+    /** The session's state (`subscribedTo` reads it). */
+    get session(): SessionState {
+      return this.followed.session;
+    }
+
     override async connect(transport: Transport): Promise<void> {
       await super.connect(transport);
-      const protocolMessage = transport.onmessage;
-      transport.onmessage = (message, extra) => {
-        protocolMessage?.(message, extra);
-        if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
-      };
-      const protocolClose = transport.onclose;
-      transport.onclose = () => {
-        const inflight = [...this.calls.values()];
-        this.calls.clear();
-        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
-        for (const call of inflight) call.cancel(gone);
-        protocolClose?.();
-      };
-    }
-
-    private cancelled(message: JSONRPCMessage): void {
-      const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
-      const requestId = params?.requestId;
-      if (typeof requestId !== "string" && typeof requestId !== "number") return;
-      const reason = params?.reason;
-      // The SDK queued its own handler (which aborts the request) first; run after it.
-      queueMicrotask(() => this.calls.get(requestId)?.cancel(clientCancelled(reason, this.clientName())));
-    }
-
-    /** The client as it named itself in `initialize`, for the record of a call it gave up on. */
-    private clientName(): string {
-      return this.getClientVersion()?.name || "the client";
+      this.followed.follow(transport);
     }
   }
   const extras = options.extras ?? new ServedExtras();
@@ -444,8 +450,8 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   return () => {
     const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
-    s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.calls, s.session));
-    registerExtraHandlers(s, extras, options.ctx, s.session);
+    s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
+    registerExtraHandlers(s, extras, options.ctx, s.followed.session);
     if (live) {
       live.add(s);
       const prev = s.onclose;

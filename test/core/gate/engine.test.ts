@@ -184,7 +184,7 @@ describe("decide: order, deadline, failures", () => {
       },
     };
     expect((await decide(write(), policy({ asker: sync }))).reason).toBe("approval for 'Write' failed: the Asker threw TypeError: not wired; denied (not a policy decision)");
-    expect((await decide(write(), policy({ asker: askerThrowing("plain string") }))).reason).toContain("the Asker threw Error: plain string");
+    expect((await decide(write(), policy({ asker: askerThrowing("plain string") }))).reason).toContain('the Asker threw non-Error value thrown: string "plain string"');
   });
 
   it("an abort signal abandons a pending ask as a denial (source error)", async () => {

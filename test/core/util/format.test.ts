@@ -69,9 +69,15 @@ describe("describeValue()", () => {
 });
 
 describe("errorLine() and deepFreeze()", () => {
-  it("errorLine renders 'Name: message'", () => {
+  it("errorLine renders 'Name: message', the class's name for an unnamed subclass, a non-Error as such, and never throws", () => {
     expect(errorLine(new RangeError("out"))).toBe("RangeError: out");
-    expect(errorLine("plain")).toBe("Error: plain");
+    class TimeoutError extends Error {}
+    expect(errorLine(new TimeoutError("upstream read timed out after 3s"))).toBe("TimeoutError: upstream read timed out after 3s");
+    expect(errorLine(new Error())).toBe("Error");
+    expect(errorLine("plain")).toBe('non-Error value thrown: string "plain"');
+    const hostile = new Error("x");
+    Object.defineProperty(hostile, "message", { get: () => { throw new Error("no"); } });
+    expect(errorLine(hostile)).toBe("an error that could not be read");
   });
 
   it("deepFreeze freezes nested objects and arrays in place", () => {
