@@ -120,7 +120,13 @@ function report(program, entry) {
   const moduleSymbol = file && checker.getSymbolAtLocation(file);
   if (!moduleSymbol) throw new Error(`api-report: ${entry.source} is not a module the type checker can read`);
   const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.getName().localeCompare(b.getName()));
-  const body = exported.map((symbol) => describe(checker, symbol).join("\n")).join("\n\n");
+  // A type the checker names by file is written relative to the checkout, so the
+  // report is the same in every clone (never this machine's absolute path).
+  const body = exported
+    .map((symbol) => describe(checker, symbol).join("\n"))
+    .join("\n\n")
+    .split(`import("${ROOT}/`)
+    .join('import("');
   return [
     `# API report: \`${entry.name}\``,
     "",
