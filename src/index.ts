@@ -27,8 +27,11 @@ export { ToolContent, isToolContent } from "./tools/tool-content.js";
 export type { ContentPart } from "./contracts/content-part.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
 
-export { RunContext, LOG_LEVELS } from "./context/run-context.js";
-export type { Autonomy, RunEvent, EventSink, RunContextOptions, ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/run-context.js";
+export { RunContext } from "./context/run-context.js";
+export type { Autonomy, RunContextOptions } from "./context/run-context.js";
+export type { RunEvent, EventSink } from "./context/run-events.js";
+export { LOG_LEVELS } from "./context/client-channel.js";
+export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/client-channel.js";
 export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
