@@ -39,7 +39,7 @@ export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, 
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { GATE_SOURCES, shouldGate } from "./gate/index.js";
-export type { GateCheck, GateEventTarget, GateRecord, GateSource } from "./gate/index.js";
+export type { GateCaller, GateCheck, GateEventTarget, GateRecord, GateSource } from "./gate/index.js";
 export { toolCall } from "./contracts/elicitation.js";
 export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./contracts/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";

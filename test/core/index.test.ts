@@ -84,6 +84,7 @@ describe("arc-agentkit public surface", () => {
       "type EventSink",
       "type FunctionTool",
       "GATE_SOURCES",
+      "type GateCaller",
       "type GateCheck",
       "type GateEventTarget",
       "type GateRecord",

@@ -29,7 +29,7 @@ const CLIENT_EXPORTS = [
 ];
 
 // Internal to the package: constants and renderers the MCP layer uses, not re-exported by arc-agentkit/mcp.
-const INTERNAL = ["DEFAULT_HTTP_TIMEOUT_MS", "MCP_PROMPT_VERSION", "NOT_ENTERED_MESSAGE", "promptText", "resourceText", "toolResultText"];
+const INTERNAL = ["DEFAULT_HTTP_TIMEOUT_MS", "MCP_PROMPT_VERSION", "NOT_ENTERED_MESSAGE", "promptText", "resourceText"];
 
 it("the client barrel exports exactly these names; arc-agentkit/mcp re-exports all but the internal ones", () => {
   expect(Object.keys(client).sort()).toEqual(CLIENT_EXPORTS);

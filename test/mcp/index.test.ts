@@ -68,6 +68,7 @@ it("arc-agentkit/mcp runtime exports, sorted", () => {
     "serveRegistry",
     "serveRegistryStdio",
     "stdioCommand",
+    "toolResultText",
   ]);
 });
 
@@ -93,6 +94,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "bootstrap",
     "BootstrapError",
     "type BootstrapOptions",
+    "type CacheHint",
     "type CallProgress",
     "type CallToolOptions",
     "CLIENT_ASSERTION_ALGORITHMS",
@@ -196,6 +198,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type ToolGuard",
     "type ToolGuardRequest",
     "type ToolGuardResult",
+    "toolResultText",
     "type ToolSource",
   ]);
 });

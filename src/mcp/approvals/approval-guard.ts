@@ -8,7 +8,7 @@
 import type { Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
-import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
+import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
 import { checkTimeoutMs } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue, pyStr } from "../../util/format.js";
@@ -87,7 +87,8 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
   const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
-    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard" };
+    const caller = gateCallerOf(request.ctx);
+    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard", ...(caller ? { caller } : {}) };
     // No autoAllow and no tier here: a tool that requires approval is asked about under every tier.
     const earlier = answeredBy && request.toolUseId ? answeredAt(answeredBy.decisions, request.toolUseId, subject) : undefined;
     const verdict = earlier
@@ -98,7 +99,7 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
           asker,
           timeoutMs,
           requiresApproval: true,
-          question: `A client asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
+          question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
           signal: request.ctx?.signal,
         })
       : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
@@ -107,6 +108,13 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
     return { allowed: false, message: notRunMessage(name, final) };
   };
   return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
+}
+
+/** The hosted caller a call's context carries (`ctx.caller.clientId`, set by `arc-agentkit/express`), as the audit records it. */
+function gateCallerOf(ctx: RunContext | undefined): GateCaller | undefined {
+  const c = ctx?.caller;
+  if (!c || typeof c.clientId !== "string") return undefined;
+  return { clientId: c.clientId, subject: typeof c.subject === "string" ? c.subject : null };
 }
 
 function checkAnsweredBy(value: ApprovalGuardOptions["answeredBy"]): ApprovalGuardOptions["answeredBy"] {

@@ -123,7 +123,7 @@ describe("@Tool: metadata", () => {
     });
   });
 
-  it("defaults: sideEffecting true, requiresApproval false, caps [], no-argument schema", () => {
+  it("defaults: sideEffecting true, requiresApproval false, caps [], scopes [], no-argument schema", () => {
     expect(getToolMetadata(NoDeps)).toEqual({
       name: "no_deps",
       description: "Takes nothing.",
@@ -132,6 +132,7 @@ describe("@Tool: metadata", () => {
       sideEffecting: true,
       requiresApproval: false,
       caps: [],
+      scopes: [],
     });
   });
 
