@@ -14,8 +14,8 @@ import { setLogger } from "../../src/util/logger.js";
 import type { GateRecord } from "../../src/index.js";
 import { ApprovalAudit } from "../../src/mcp/approvals/approval-audit.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
-import { AuditSinkError } from "../../src/mcp/approvals/audit-sink.error.js";
-import { JsonlAuditSink } from "../../src/mcp/approvals/jsonl-audit-sink.js";
+import { AuditSinkError } from "../../src/gate/audit-sink.error.js";
+import { JsonlAuditSink } from "../../src/gate/jsonl-audit-sink.js";
 import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
 
 const dirs: string[] = [];

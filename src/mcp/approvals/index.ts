@@ -10,4 +10,4 @@ export { ApprovalServerStateError } from "./approval-server.error.js";
 export { approvalGuard } from "./approval-guard.js";
 export type { ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult } from "./approval-guard.js";
 export type { AutoAllowWhen } from "../../gate/index.js";
-export { AuditSinkError } from "./audit-sink.error.js";
+export { AuditSinkError } from "../../gate/audit-sink.error.js";
