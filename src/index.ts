@@ -40,8 +40,8 @@ export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { GATE_SOURCES, shouldGate } from "./gate/index.js";
 export type { GateCaller, GateCheck, GateEventTarget, GateRecord, GateSource } from "./gate/index.js";
-export { toolCall } from "./contracts/elicitation.js";
-export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./contracts/elicitation.js";
+export { toolCall, toolFactsOf } from "./contracts/elicitation.js";
+export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall, ToolFacts } from "./contracts/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";

@@ -8,7 +8,8 @@
  * is served beside it.
  */
 import { createHash } from "node:crypto";
-import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
 import { ToolRegistry, type ToolLike } from "../tools/tool-registry.js";
@@ -31,8 +32,14 @@ import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
 export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
 
-/** An express `Router` (mount it with `app.use(path, router)`) with its lifecycle. */
-export interface McpRouter extends Router {
+/**
+ * An express router — mount it with `app.use(path, router)` — with its
+ * lifecycle. Typed as the middleware function it is (so the declarations
+ * need no `@types/express`); at run time it is an `express.Router()`.
+ */
+export interface McpRouter {
+  /** The express middleware. */
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
   /** Resolves once the module is built (its remotes connected); rejects with the `BootstrapError`. Requests wait for it (503 if it failed). */
   readonly ready: Promise<void>;
   /** The absolute URL of the RFC 9728 document, named in every 401's `WWW-Authenticate`. */
@@ -147,7 +154,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
         () => serving!.close(),
         () => {},
       )),
-  }) as McpRouter;
+  }) as unknown as McpRouter;
 }
 
 /** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */

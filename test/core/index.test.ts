@@ -49,6 +49,7 @@ describe("arc-agentkit public surface", () => {
       "shouldGate",
       "tool",
       "toolCall",
+      "toolFactsOf",
     ]);
   });
 
@@ -133,6 +134,8 @@ describe("arc-agentkit public surface", () => {
       "type ToolClass",
       "ToolContent",
       "type ToolDeclarations",
+      "type ToolFacts",
+      "toolFactsOf",
       "type ToolFn",
       "type ToolInput",
       "type ToolLike",

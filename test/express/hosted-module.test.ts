@@ -13,7 +13,10 @@ import { Tool, tool, type RunContext } from "../../src/index.js";
 import { InjectMcpTools, McpServer, MCPClient, Resource, StdioServer, StreamableHttpServer, remote } from "../../src/mcp/index.js";
 import { hostedCaller } from "../../src/express/index.js";
 import { pidsMatching, waitGone } from "../helpers/procs.js";
-import { closeAll, grant, hosted, v2Client } from "./kit.js";
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { mcpRouter } from "../../src/express/index.js";
+import { closeAll, grant, hosted, post, v2Client } from "./kit.js";
 
 afterEach(closeAll);
 
@@ -62,6 +65,31 @@ describe("a hosted @McpServer module", () => {
     expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(["kb_search"]);
     await h.router.close();
     expect(await waitGone(FIXTURE)).toEqual([]);
+  });
+});
+
+describe("a module that cannot start", () => {
+  @McpServer({ name: "dead", tools: [], remotes: [remote("ghost", new StdioServer({ command: process.execPath, args: ["-e", "process.exit(3)"] }))] })
+  class DeadModule {}
+
+  it("ready rejects with the BootstrapError naming the remote, and each request is answered 503 saying why (the app keeps serving)", async () => {
+    const app = express();
+    const server = await new Promise<import("node:http").Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const router = mcpRouter(DeadModule, { resource: url, authorizationServers: ["http://127.0.0.1:9/issuer"], verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: url }) });
+      app.use("/mcp", router);
+      await expect(router.ready).rejects.toMatchObject({ name: "BootstrapError", message: expect.stringContaining("remote 'ghost'") });
+      const res = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { authorization: "Bearer any", "mcp-protocol-version": "2025-11-25" });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining("the hosted MCP server could not start: ") } });
+      await router.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 

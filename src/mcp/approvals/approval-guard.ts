@@ -5,7 +5,7 @@
  * and audit as `ApprovalServer`. It gives human approval to clients that
  * ignore the `requires_approval` declaration (Codex `exec` has no per-call prompt).
  */
-import type { Asker } from "../../contracts/elicitation.js";
+import { toolFactsOf, type Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
 import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
@@ -18,7 +18,7 @@ import { wireJson } from "./wire-json.js";
 
 /** What a guard is asked about: one call to a served tool, before it runs. */
 export interface ApprovalGuardRequest {
-  /** The tool (only `requiresApproval` is read). */
+  /** The tool: `requiresApproval` decides; its description, caps and annotations are shown to the person (`toolFactsOf`). */
   readonly tool: { readonly requiresApproval: boolean };
   /** The tool's served name. */
   readonly name: string;
@@ -101,6 +101,7 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
           requiresApproval: true,
           question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
           signal: request.ctx?.signal,
+          toolFacts: toolFactsOf(request.tool),
         })
       : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
     const final = await audit.record(subject, verdict, request.ctx);
