@@ -6,7 +6,8 @@
  */
 import type * as OtelApi from "@opentelemetry/api";
 import type { Attributes, Context, Span, SpanKind, Tracer } from "@opentelemetry/api";
-import type { RunContext, RunEvent, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
+import type { RunContext, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
+import type { RunEvent } from "../context/run-events.js";
 import { ATTR, attrs, usageAttrs } from "./genai-attributes.js";
 import { SpanScope } from "./span-scope.js";
 import { parseTraceparent, traceHeaders } from "./traceparent.js";
