@@ -14,6 +14,19 @@
  *   wire                                  core
  *   core                                  core only; no MCP SDK, express or model SDK
  *
+ * Inside the core, folders import one way too (CORE_ORDER, bottom first); a
+ * folder imports only folders on a lower row, never a sibling on its own row.
+ * A folder-level cycle (gate <-> agents through a contract kept in agents/)
+ * is what a file-level cycle check cannot see:
+ *
+ *   testing  index.ts                     the core's entry points
+ *   agents                                Agent, ReAct
+ *   tools  memory  gate                   @Tool and the registry, memories, the approval engine
+ *   context  prompts                      RunContext, prompt templates
+ *   options                               option checks (throw OptionsError)
+ *   errors                                the error classes
+ *   util  contracts  control  types  keys.ts   leaf helpers and the contracts every layer uses
+ *
  * Every src/ file belongs to one of these layers, and an import must resolve
  * (an unresolved one would hide an edge from every rule).
  *
@@ -23,7 +36,46 @@
  */
 
 /** The core folders and files: everything that is not a wire, serving or program layer. */
-const CORE = "^src/(?:(?:tools|gate|agents|context|memory|prompts|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
+const CORE = "^src/(?:(?:contracts|options|tools|gate|agents|context|memory|prompts|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
+
+/**
+ * The core's rows, bottom first: a folder (or top-level file) imports only
+ * rows below its own. Every core entry of CORE is on exactly one row.
+ */
+const CORE_ORDER = [
+  ["util", "contracts", "control", "types", "keys\\.ts"],
+  ["errors"],
+  ["options"],
+  ["context", "prompts"],
+  ["tools", "memory", "gate"],
+  ["agents"],
+  ["testing", "index\\.ts"],
+];
+
+/**
+ * A path pattern for core folders and files by name (`tools` is `src/tools/`,
+ * `keys\\.ts` is `src/keys.ts`).
+ * @param {string[]} names
+ * @returns {string}
+ */
+function corePath(names) {
+  return `^src/(${names.join("|")})(?:/|$)`;
+}
+
+/**
+ * One rule per row of CORE_ORDER: its folders import no higher row and no
+ * sibling on the row (`$1` is the importing folder, which may import itself).
+ * @returns {import("dependency-cruiser").IForbiddenRuleType[]}
+ */
+function coreOrderRules() {
+  return CORE_ORDER.slice(0, -1).map((row, i) => ({
+    name: `core-order-${row.map((name) => name.replace(/\\.ts$/, "")).join("-")}`,
+    comment: `Inside the core, ${row.join(", ").replace(/\\/g, "")} import only rows below them (${CORE_ORDER.slice(0, i).flat().join(", ").replace(/\\/g, "") || "nothing in the core"}), never ${CORE_ORDER.slice(i + 1).flat().join(", ").replace(/\\/g, "")}${row.length > 1 ? " or each other" : ""}; what two share moves down (a contract goes to contracts/).`,
+    severity: "error",
+    from: { path: corePath(row) },
+    to: { path: corePath([...row, ...CORE_ORDER.slice(i + 1).flat()]), pathNot: "^src/$1(?:/|$)" },
+  }));
+}
 /** Folders of each layer above the core. */
 const WIRE = "^src/wire/";
 const LISTENER = "^src/listener/";
@@ -66,7 +118,8 @@ export default {
       from: {},
       to: { circular: true },
     },
-    layer("core-imports-core-only", "The core (tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
+    ...coreOrderRules(),
+    layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
     layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
     layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
     layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, BIN]),

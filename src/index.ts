@@ -12,7 +12,7 @@ export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS, LOGGER } from "./keys.js";
 export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError } from "./errors/index.js";
 export type { InvalidArgument } from "./errors/index.js";
 
-export type { ToolSchema, JsonSchema } from "./tools/tool-schema.js";
+export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
 export type { ToolDeclarations } from "./tools/tool.js";
 export { Tool, getToolMetadata, isToolClass } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
@@ -23,7 +23,7 @@ export { ToolRegistry } from "./tools/tool-registry.js";
 export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
 export { dtoToJsonSchema } from "./tools/schema.js";
 export { ToolContent, isToolContent } from "./tools/tool-content.js";
-export type { ContentPart } from "./tools/tool-content.js";
+export type { ContentPart } from "./contracts/content-part.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
 
 export { RunContext, LOG_LEVELS } from "./context/run-context.js";
@@ -35,9 +35,9 @@ export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, 
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { shouldGate } from "./agents/gating.js";
-export { toolCall } from "./agents/elicitation.js";
-export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./agents/elicitation.js";
-export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./agents/llm.js";
+export { toolCall } from "./contracts/elicitation.js";
+export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./contracts/elicitation.js";
+export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";
 export type { PolicyVerdict } from "./control/run-policy.js";

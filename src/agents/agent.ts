@@ -4,7 +4,7 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import type { RunContext } from "../context/run-context.js";
-import type { ContentPart } from "../tools/tool-content.js";
+import type { ContentPart } from "../contracts/content-part.js";
 
 /** Why a run ended. */
 export type StopReason = "complete" | "max_steps" | "cancelled" | "error";

@@ -9,7 +9,7 @@
  * the header and the keys stay on screen, the body scrolls (PgUp/PgDn, j/k).
  */
 import type * as CoreModule from "@inquirer/core";
-import type { Elicitation } from "../agents/elicitation.js";
+import type { Elicitation } from "../contracts/elicitation.js";
 import { visible } from "../util/visible-text.js";
 import type { FormValues } from "../agents/form-fields.js";
 import { questionKind, questionLines, type QuestionKind } from "./question-view.js";

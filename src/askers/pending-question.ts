@@ -4,7 +4,7 @@
  * controller every prompt for it listens to, and the one-shot settlement of
  * the caller's promise.
  */
-import type { Decision, Elicitation } from "../agents/elicitation.js";
+import type { Decision, Elicitation } from "../contracts/elicitation.js";
 import { seconds } from "../util/format.js";
 
 /** Why a question's prompts were aborted. */

@@ -5,7 +5,7 @@
  * the details. Everything taken from the question is made visible (see
  * util/visible-text). No I/O, no prompt library, so it is tested on its own.
  */
-import type { Elicitation } from "../agents/elicitation.js";
+import type { Elicitation } from "../contracts/elicitation.js";
 import { clipMiddle, visible } from "../util/visible-text.js";
 import { formFields, formValues, type FormValues } from "../agents/form-fields.js";
 

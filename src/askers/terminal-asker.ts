@@ -6,10 +6,10 @@
  * `@inquirer/prompts` (see askers/prompt-library).
  */
 import { userInfo } from "node:os";
-import type { AskOptions, Asker, Decision, Elicitation } from "../agents/elicitation.js";
+import type { AskOptions, Asker, Decision, Elicitation } from "../contracts/elicitation.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue, errorLine, seconds } from "../util/format.js";
-import { checkTimeoutMs } from "../util/options.js";
+import { checkTimeoutMs } from "../options/option-checks.js";
 import { approvalPrompt, type ApprovalPrompt, type PromptContext } from "./approval-prompt.js";
 import { editInEditor } from "./edit-arguments.js";
 import { NoTerminalError } from "./no-terminal.error.js";

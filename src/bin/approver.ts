@@ -4,7 +4,7 @@
  * terminal (`TerminalAsker`) or on the inbox page (`ApprovalInbox`, whose
  * one-time login URL is printed once, to the terminal, and nowhere else).
  */
-import type { Asker } from "../agents/elicitation.js";
+import type { Asker } from "../contracts/elicitation.js";
 import { RunContext } from "../context/run-context.js";
 import { UsageError } from "./cli.error.js";
 

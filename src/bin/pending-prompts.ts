@@ -4,7 +4,7 @@
  * the person, so that an interrupted run can say which it withdrew (and exit
  * non-zero) instead of counting them as decided.
  */
-import type { Asker, Decision, Elicitation } from "../agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../contracts/elicitation.js";
 
 /** The longest tool name shown in the withdrawal line; longer ones are cut in the middle. */
 const MAX_NAME_CHARS = 80;

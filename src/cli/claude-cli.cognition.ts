@@ -4,7 +4,7 @@
  * (`claude -p --output-format stream-json --verbose`) and turns its event
  * stream into the agent's events and result.
  */
-import { checkTimeoutMs } from "../util/options.js";
+import { checkTimeoutMs } from "../options/option-checks.js";
 import { OptionsError } from "../errors/options.error.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";

@@ -3,7 +3,7 @@
  * `CodexCliCognition`: hands the agent loop to the Codex CLI (`codex exec
  * --json`) and turns its JSONL events into the agent's events and result.
  */
-import { checkTimeoutMs } from "../util/options.js";
+import { checkTimeoutMs } from "../options/option-checks.js";
 import { OptionsError } from "../errors/options.error.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";

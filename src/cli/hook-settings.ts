@@ -6,10 +6,10 @@
  * Read, ...) too, not only the MCP tools it serves. Codex has no counterpart:
  * `codex exec` runs no hooks.
  */
-import { isTimeoutMs } from "../util/options.js";
+import { isTimeoutMs } from "../options/option-checks.js";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Asker, Decision } from "../agents/elicitation.js";
+import type { Asker, Decision } from "../contracts/elicitation.js";
 import type { RunContext } from "../context/run-context.js";
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { GateRecorder, gateVerdict, type GateRecord, type GateSource, type GateSubject } from "../gate/index.js";

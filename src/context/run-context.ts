@@ -4,8 +4,8 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
-import type { Asker } from "../agents/elicitation.js";
-import type { LLM } from "../agents/llm.js";
+import type { Asker } from "../contracts/elicitation.js";
+import type { LLM } from "../contracts/llm.js";
 import { ClientRequestError } from "./client-request.error.js";
 
 /** MCP logging levels, least severe first (`logging/setLevel` filters by this order). */

@@ -10,7 +10,7 @@
  * the id is the record's `questionId`.
  */
 import { randomUUID } from "node:crypto";
-import type { Asker, AskOptions, Elicitation } from "../agents/elicitation.js";
+import type { Asker, AskOptions, Elicitation } from "../contracts/elicitation.js";
 import type { Autonomy } from "../context/run-context.js";
 import { ClientGaveUp } from "../errors/client-gave-up.error.js";
 import { getLogger } from "../util/logger.js";
@@ -54,7 +54,7 @@ export interface GateRequest extends GateSubject {
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
 // The one timeoutMs checker (util/options), re-exported where the engine's callers look for it.
-export { checkTimeoutMs, MAX_TIMEOUT_MS } from "../util/options.js";
+export { checkTimeoutMs, MAX_TIMEOUT_MS } from "../options/option-checks.js";
 
 /**
  * Should this call ask a person first? `requiresApproval` is honoured under

@@ -3,8 +3,8 @@
  * `AnthropicLLM`: the Messages API through `@anthropic-ai/sdk`, streamed.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { LLM, LLMRequest, LLMTurn, Message, ModelStopReason } from "../agents/llm.js";
-import type { ContentPart } from "../tools/tool-content.js";
+import type { LLM, LLMRequest, LLMTurn, Message, ModelStopReason } from "../contracts/llm.js";
+import type { ContentPart } from "../contracts/content-part.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { anthropicSdk } from "./anthropic-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";

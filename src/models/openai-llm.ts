@@ -4,7 +4,7 @@
  * `openai` SDK, streamed.
  */
 import type OpenAI from "openai";
-import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
+import type { LLM, LLMRequest, LLMTurn } from "../contracts/llm.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 import { openaiSdk } from "./openai-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";

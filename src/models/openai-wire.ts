@@ -5,8 +5,8 @@
  * which vLLM, Ollama, LM Studio and OpenRouter also speak). Pure functions
  * over plain objects; `OpenAILLM` sends them through the SDK.
  */
-import type { Message } from "../agents/llm.js";
-import type { ContentPart } from "../tools/tool-content.js";
+import type { Message } from "../contracts/llm.js";
+import type { ContentPart } from "../contracts/content-part.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { ModelError, ModelRefusedError } from "./model.error.js";
 import { strictSchema, stripNulls } from "./strict-schema.js";

@@ -4,7 +4,7 @@
  * open: the model (an MCP server's sampling request names none, only hints)
  * and the output cap (the smaller of the provider's and the request's).
  */
-import type { LLMRequest } from "../agents/llm.js";
+import type { LLMRequest } from "../contracts/llm.js";
 import { ModelOptionsError } from "./model-sdk.error.js";
 
 /**

@@ -2,7 +2,7 @@
  * @module models/system-prompt
  * The conversation's system messages as the one system prompt both APIs take.
  */
-import type { Message } from "../agents/llm.js";
+import type { Message } from "../contracts/llm.js";
 
 /** The non-empty system messages' text, joined by a blank line ("" when there are none). */
 export function systemPrompt(messages: readonly Message[]): string {

@@ -3,8 +3,8 @@
  * What both providers do while a turn streams in: collect text and tool
  * calls, report each as it arrives, sum usage, and hand back an `LLMTurn`.
  */
-import type { ToolCall } from "../agents/elicitation.js";
-import type { LLMRequest, LLMTurn, ModelStopReason } from "../agents/llm.js";
+import type { ToolCall } from "../contracts/elicitation.js";
+import type { LLMRequest, LLMTurn, ModelStopReason } from "../contracts/llm.js";
 import { ModelError } from "./model.error.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -2,8 +2,8 @@
  * @module testing/fake-llm
  * A scripted model for tests and samples: no API key, no network.
  */
-import type { ToolCall } from "../agents/elicitation.js";
-import type { LLM, LLMRequest, LLMTurn } from "../agents/llm.js";
+import type { ToolCall } from "../contracts/elicitation.js";
+import type { LLM, LLMRequest, LLMTurn } from "../contracts/llm.js";
 
 /** One scripted model turn: text, tool calls, or both. */
 export class Turn implements LLMTurn {

@@ -3,8 +3,8 @@
  * A `RunContext` that records what it emits.
  */
 import { RunContext, type Autonomy, type RunEvent } from "../context/run-context.js";
-import type { Asker } from "../agents/elicitation.js";
-import type { LLM } from "../agents/llm.js";
+import type { Asker } from "../contracts/elicitation.js";
+import type { LLM } from "../contracts/llm.js";
 
 /** A `RunContext` whose emitted events are recorded on `events`, in order. */
 export class TestRunContext extends RunContext {

@@ -5,10 +5,7 @@
  * when asked to keep non-text content; everything else stays text.
  */
 
-/** One part of a tool result shown to a model. `data` is base64. */
-export type ContentPart =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "image"; readonly data: string; readonly mimeType: string };
+import type { ContentPart } from "../contracts/content-part.js";
 
 const BRAND = Symbol.for("agentkit:tool-content");
 

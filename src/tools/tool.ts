@@ -3,10 +3,10 @@
  * The structural `Tool` contract every tool satisfies: local, class-based or adapted from MCP.
  */
 import type { RunContext } from "../context/run-context.js";
-import type { JsonSchema, ToolSchema } from "./tool-schema.js";
+import type { JsonSchema, ToolSchema } from "../contracts/tool-schema.js";
 
 /** Re-exported so `tools/tool.js` stays the one import for the tool contract. */
-export type { JsonSchema, ToolSchema } from "./tool-schema.js";
+export type { JsonSchema, ToolSchema } from "../contracts/tool-schema.js";
 
 /**
  * A tool. Structural: anything with these members is a tool, no base class

@@ -4,7 +4,7 @@
  * (only a JSON object is accepted), truncation and details.
  */
 import { describe, expect, it } from "vitest";
-import { toolCall } from "../../src/agents/elicitation.js";
+import { toolCall } from "../../src/contracts/elicitation.js";
 import { blankValues, emptyRequired, formContent, formFields, formValues, formValuesError } from "../../src/agents/form-fields.js";
 import { FORM_SUBJECT, LINK_SUBJECT, MAX_ARGUMENT_LINES, linkHost, parseArguments, questionLines, timeLeft, toolArguments, toolName, visibleJson } from "../../src/askers/question-view.js";
 import { fitScreen } from "../../src/askers/screen-fit.js";

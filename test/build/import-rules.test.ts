@@ -5,7 +5,9 @@
  * the repository's own config, as lint runs it: first a tree whose every edge
  * is allowed (no violation: the rules do not fire on layering they permit),
  * then the same tree with one planted violation per rule (each reported, by
- * rule, importer and imported file, and the run exits non-zero).
+ * rule, importer and imported file, and the run exits non-zero). The core's
+ * own rows (contracts and util at the bottom, agents near the top) are planted
+ * with the folder-level cycles the core once had.
  */
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -24,6 +26,15 @@ const LAYERED: Record<string, string> = {
   "src/context/ctx.ts": `export interface Ctx { readonly id: string }\n`,
   "src/tools/tool.ts": `import type { Ctx } from "../context/ctx.js";\nexport interface Tool { run(ctx: Ctx): void }\n`,
   "src/agents/llm.ts": `import type { Ctx } from "../context/ctx.js";\nexport interface LLM { ctx?: Ctx }\n`,
+  "src/util/format.ts": `export const quoted = (s: string): string => "'" + s + "'";\n`,
+  "src/contracts/asker.ts": `export interface Asker { ask(q: string): Promise<string> }\n`,
+  "src/errors/options.error.ts": `import { quoted } from "../util/format.js";\nexport class OptionsError extends Error { constructor(o: string) { super(quoted(o)); } }\n`,
+  "src/options/check.ts": `import { OptionsError } from "../errors/options.error.js";\nimport { quoted } from "../util/format.js";\nexport const check = (o: string): string => { if (!o) throw new OptionsError(quoted(o)); return o; };\n`,
+  "src/prompts/prompt.ts": `import { check } from "../options/check.js";\nexport const prompt = (s: string): string => check(s);\n`,
+  "src/gate/gate.ts": `import type { Asker } from "../contracts/asker.js";\nimport type { Ctx } from "../context/ctx.js";\nexport const gate = (a: Asker, c: Ctx): unknown => [a, c];\n`,
+  "src/memory/memory.ts": `import type { Ctx } from "../context/ctx.js";\nexport const remember = (c: Ctx): string => c.id;\n`,
+  "src/agents/agent.ts": `import { gate } from "../gate/gate.js";\nimport type { Tool } from "../tools/tool.js";\nimport type { Asker } from "../contracts/asker.js";\nexport const agent = (t: Tool, a: Asker): unknown => [gate, t, a];\n`,
+  "src/testing/fake.ts": `import type { LLM } from "../agents/llm.js";\nimport { agent } from "../agents/agent.js";\nexport const fake = (l: LLM): unknown => [l, agent];\n`,
   "src/index.ts": `export { KEY } from "./keys.js";\nexport type { Tool } from "./tools/tool.js";\nexport type { LLM } from "./agents/llm.js";\n`,
   "src/wire/names.ts": `import { KEY } from "../keys.js";\nexport const qualified = (s: string): string => KEY + s;\n`,
   "src/listener/listener.ts": `import type { Request } from "express";\nimport { qualified } from "../wire/names.js";\nexport const route = (r: Request): string => qualified(r.path);\n`,
@@ -58,10 +69,25 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/util/peer.ts": `export const load = async (): Promise<unknown> => (await import("express")).default;\n`,
     "src/prompts/peer.ts": `import type { Tool } from "@modelcontextprotocol/sdk/types.js";\nexport type McpTool = Tool;\n`,
     "src/errors/missing.ts": `export { gone } from "./nowhere.js";\n`,
+    // The three folder-level cycles the core had (util <-> errors, context <-> agents above, gate <-> agents),
+    // a sibling import on one row, and one upward import from each other row.
+    "src/util/upward.ts": `import { OptionsError } from "../errors/options.error.js";\nexport const up = OptionsError;\n`,
+    "src/errors/upward.ts": `import { check } from "../options/check.js";\nexport const up = check;\n`,
+    "src/options/upward.ts": `import type { Ctx } from "../context/ctx.js";\nexport type Up = Ctx;\n`,
+    "src/gate/upward.ts": `import type { LLM } from "../agents/llm.js";\nexport type Up = LLM;\n`,
+    "src/memory/sibling.ts": `import type { Tool } from "../tools/tool.js";\nexport type Sib = Tool;\n`,
+    "src/agents/upward.ts": `import { fake } from "../testing/fake.js";\nexport const up = fake;\n`,
     "src/stray/helper.ts": `import { KEY } from "../keys.js";\nexport const stray = KEY;\n`,
   },
   expected: [
     { rule: "no-circular", from: "src/agents/llm.ts", to: "src/tools/tool.ts" },
+    { rule: "core-order-context-prompts", from: "src/context/ctx.ts", to: "src/agents/llm.ts" },
+    { rule: "core-order-util-contracts-control-types-keys", from: "src/util/upward.ts", to: "src/errors/options.error.ts" },
+    { rule: "core-order-errors", from: "src/errors/upward.ts", to: "src/options/check.ts" },
+    { rule: "core-order-options", from: "src/options/upward.ts", to: "src/context/ctx.ts" },
+    { rule: "core-order-tools-memory-gate", from: "src/gate/upward.ts", to: "src/agents/llm.ts" },
+    { rule: "core-order-tools-memory-gate", from: "src/memory/sibling.ts", to: "src/tools/tool.ts" },
+    { rule: "core-order-agents", from: "src/agents/upward.ts", to: "src/testing/fake.ts" },
     { rule: "core-imports-core-only", from: "src/memory/remote.ts", to: "src/mcp/server.ts" },
     { rule: "wire-imports-core-only", from: "src/wire/upward.ts", to: "src/listener/listener.ts" },
     { rule: "listener-imports-wire-and-core", from: "src/listener/upward.ts", to: "src/mcp/server.ts" },

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
 import { ApprovalServer, APPROVAL_TOOL_NAME } from "../../src/mcp/approvals/index.js";
 
 /** An SDK client on the approval server (one dependent signal per request, as the other approval tests do). */

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/tools/function-tool.js";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";

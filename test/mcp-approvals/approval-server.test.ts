@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
 import type { ApprovalDecision } from "../../src/mcp/approvals/approval-decision.js";

@@ -11,7 +11,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { describeValue } from "../../util/format.js";
-import { checkKnownKeys } from "../../util/options.js";
+import { checkKnownKeys } from "../../options/option-checks.js";
 import { InboxError } from "./inbox.error.js";
 import { InboxAsker } from "./inbox-asker.js";
 import { loginHandler } from "./inbox-login.js";

@@ -7,13 +7,13 @@
  * the asking server's `ctx` (it is a `gate.check` target).
  */
 import { randomUUID } from "node:crypto";
-import type { AskOptions, Asker, Decision, Elicitation } from "../../agents/elicitation.js";
+import type { AskOptions, Asker, Decision, Elicitation } from "../../contracts/elicitation.js";
 import { OptionsError } from "../../errors/options.error.js";
 import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
 import { verdictFromDecision } from "../../gate/decision-table.js";
 import { describeValue, seconds } from "../../util/format.js";
-import { checkKnownKeys, checkTimeoutMs } from "../../util/options.js";
+import { checkKnownKeys, checkTimeoutMs } from "../../options/option-checks.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";

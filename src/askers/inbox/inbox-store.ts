@@ -10,7 +10,7 @@
 import { OptionsError } from "../../errors/options.error.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import { describeValue } from "../../util/format.js";
-import { checkKnownKeys } from "../../util/options.js";
+import { checkKnownKeys } from "../../options/option-checks.js";
 import { InboxError } from "./inbox.error.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */

@@ -28,7 +28,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { OptionsError } from "../../errors/options.error.js";
 import { getLogger } from "../../util/logger.js";
-import { checkTimeoutMs } from "../../util/options.js";
+import { checkTimeoutMs } from "../../options/option-checks.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";

@@ -5,7 +5,7 @@
  * and audit as `ApprovalServer`. It gives human approval to clients that
  * ignore the `requires_approval` declaration (Codex `exec` has no per-call prompt).
  */
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
 import { answeredVerdict, checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../../gate/index.js";

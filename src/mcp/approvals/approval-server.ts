@@ -7,7 +7,7 @@
 import { OptionsError } from "../../errors/options.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { checkTimeoutMs, errorVerdict, gateVerdict, type AutoAllowWhen, type GateSubject, type GateVerdict } from "../../gate/index.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";

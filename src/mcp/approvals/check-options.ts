@@ -3,7 +3,7 @@
  * Option checks shared by `ApprovalServer` and `approvalGuard`, run at construction.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import { describeValue } from "../../util/format.js";
 
 /** A plain JSON object (not null, not an array). */

@@ -7,7 +7,8 @@
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { blockText, contentText, type ContentBlock } from "../../wire/content.js";
-import { ToolContent, type ContentPart } from "../../tools/tool-content.js";
+import type { ContentPart } from "../../contracts/content-part.js";
+import { ToolContent } from "../../tools/tool-content.js";
 
 /**
  * A tool result as one string: blocks joined with `\n`, non-text blocks as

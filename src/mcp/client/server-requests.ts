@@ -6,9 +6,9 @@
  * `roots/list` by the roots given to `open`.
  */
 import type { Client, ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/client";
-import type { Decision, Elicitation } from "../../agents/elicitation.js";
+import type { Decision, Elicitation } from "../../contracts/elicitation.js";
 import { formContent } from "../../agents/form-fields.js";
-import type { Message } from "../../agents/llm.js";
+import type { Message } from "../../contracts/llm.js";
 import type { RunContext } from "../../context/run-context.js";
 import { randomUUID } from "node:crypto";
 import { OptionsError } from "../../errors/options.error.js";
@@ -16,7 +16,7 @@ import { GateRecorder } from "../../gate/gate-recorder.js";
 import { gateVerdict } from "../../gate/gate.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
-import { checkPositiveInt } from "../../util/options.js";
+import { checkPositiveInt } from "../../options/option-checks.js";
 import { contentText } from "../../wire/content.js";
 import type { ClientSdk } from "./sdk-client.js";
 

@@ -5,7 +5,7 @@
  * mutable-looking field (`env` / `headers`) deep-frozen, and neither field takes
  * part in identity.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";

@@ -4,7 +4,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { DependencyContainer } from "tsyringe";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 
 /** A module class (decorated with `@McpServer`). */

@@ -13,7 +13,7 @@ import { ToolRegistry } from "../../tools/tool-registry.js";
 import { FunctionTool } from "../../tools/function-tool.js";
 import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
 import type { Tool } from "../../tools/tool.js";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
 import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
 import { serveRegistry, type McpServerSpec } from "../serve/index.js";

@@ -2,7 +2,7 @@
  * @module mcp/di/mcp-server.decorator
  * `@McpServer({...})`: marks a module class. Records frozen metadata; acts on nothing.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs } from "../../options/option-checks.js";
 import "reflect-metadata";
 import type { InjectionToken } from "tsyringe";
 import { MCP_SERVER_METADATA } from "../../keys.js";
@@ -11,7 +11,7 @@ import { classMetadata } from "../../tools/injectable-class.js";
 import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
 import { checkServerName } from "../../wire/names.js";
 import type { Tool } from "../../tools/tool.js";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import type { RemoteDeclaration } from "./remote.js";
 import { isResourceClass } from "../../tools/resource.decorator.js";
 import { isPromptClass } from "../../tools/prompt.decorator.js";

@@ -5,14 +5,14 @@
  * approvals, tool classes, request scope, how it is served — before anything
  * is built, opened or bound. The result is a plan the build step follows.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs } from "../../options/option-checks.js";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
 import { LOGGER, TOKENS } from "../../keys.js";
 import { RunContext } from "../../context/run-context.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { getToolMetadata, type ToolClass } from "../../tools/tool.decorator.js";
 import type { Tool } from "../../tools/tool.js";
-import type { Asker } from "../../agents/elicitation.js";
+import type { Asker } from "../../contracts/elicitation.js";
 import { checkQualifiedName, checkServerName, sanitiseToolName } from "../../wire/names.js";
 import { getMcpServerMetadata, type McpServerOptions, type Provider } from "./mcp-server.decorator.js";
 import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";

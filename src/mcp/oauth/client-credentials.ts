@@ -9,7 +9,7 @@
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { OptionsError } from "../../errors/options.error.js";
-import { checkKnownKeys, checkNonEmptyString } from "../../util/options.js";
+import { checkKnownKeys, checkNonEmptyString } from "../../options/option-checks.js";
 import { checkIssuer, checkScope, checkSecret, SdkGrant } from "./sdk-grant.js";
 
 /** The JWT signing algorithms a `privateKeyPem` may use. */

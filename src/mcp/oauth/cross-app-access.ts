@@ -10,7 +10,7 @@
  * caps what the IdP may send, and keeps the secrets out of sight.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import { checkKnownKeys, checkNonEmptyString } from "../../util/options.js";
+import { checkKnownKeys, checkNonEmptyString } from "../../options/option-checks.js";
 import { cappedFetch } from "./capped-fetch.js";
 import { checkIssuer, checkScope, checkSecret, SdkGrant } from "./sdk-grant.js";
 

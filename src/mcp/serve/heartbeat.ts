@@ -14,7 +14,7 @@
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue } from "../../util/format.js";
-import { MAX_TIMEOUT_MS } from "../../util/options.js";
+import { MAX_TIMEOUT_MS } from "../../options/option-checks.js";
 
 /** How often a silent pending call tells its client it is still alive, by default: 30 s. */
 export const DEFAULT_HEARTBEAT_MS = 30_000;

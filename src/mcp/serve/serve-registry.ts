@@ -5,7 +5,7 @@
  * in this process, or as a stdio command the CLI spawns.
  */
 import type { SdkServer } from "./sdk-server.js";
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs } from "../../options/option-checks.js";
 import { describeValue } from "../../util/format.js";
 import type { RunContext } from "../../context/run-context.js";
 import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";

@@ -4,7 +4,7 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
-import { isTimeoutMs } from "../../util/options.js";
+import { isTimeoutMs } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";

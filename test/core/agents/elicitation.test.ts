@@ -1,6 +1,6 @@
 /**
  * @module test/core/agents/elicitation.test
- * The human-in-the-loop contract (src/agents/elicitation.ts): structural
+ * The human-in-the-loop contract (src/contracts/elicitation.ts): structural
  * `ToolCall` / `Decision` / `Asker`, and the `toolCall()` helper.
  */
 import { describe, expect, it } from "vitest";

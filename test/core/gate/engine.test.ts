@@ -6,7 +6,7 @@
  * record, and the plain-JSON check of a modify value.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../../src/agents/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../../src/contracts/elicitation.js";
 import { setLogger, type Logger } from "../../../src/util/logger.js";
 import { checkTimeoutMs, GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
 

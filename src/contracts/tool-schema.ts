@@ -1,7 +1,7 @@
 /**
- * @module tools/tool-schema
+ * @module contracts/tool-schema
  * What a model is shown of a tool, as plain data. Dependency-free on purpose:
- * the model contract (`agents/llm.ts`) and the tool contract (`tools/tool.ts`)
+ * the model contract (`contracts/llm.ts`) and the tool contract (`tools/tool.ts`)
  * both import it, and neither imports the other through it, so the type-only
  * cycle llm -> tool -> run-context -> llm cannot form.
  */

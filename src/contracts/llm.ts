@@ -1,10 +1,10 @@
 /**
- * @module agents/llm
+ * @module contracts/llm
  * The structural interface a model provider implements.
  */
 import type { ToolCall } from "./elicitation.js";
-import type { ContentPart } from "../tools/tool-content.js";
-import type { ToolSchema } from "../tools/tool-schema.js";
+import type { ContentPart } from "./content-part.js";
+import type { ToolSchema } from "./tool-schema.js";
 
 /** One message of a conversation. */
 export interface Message {

@@ -1,5 +1,5 @@
 /**
- * @module agents/elicitation
+ * @module contracts/elicitation
  * The human-in-the-loop contract: an `Elicitation` asked of an `Asker`, answered with a `Decision`.
  */
 

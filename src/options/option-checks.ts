@@ -1,12 +1,12 @@
 /**
- * @module util/options
+ * @module options/option-checks
  * The one set of option checkers. Each returns the checked value (so a caller
  * writes `this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer")`)
  * or throws one `OptionsError` naming where, the option, what is accepted and
  * what was got.
  */
 import { OptionsError } from "../errors/options.error.js";
-import { describeValue } from "./format.js";
+import { describeValue } from "../util/format.js";
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * @module api-report
+ * The public surface on purpose: one report per entry point of package.json's
+ * `exports` map, `api/<entry>.api.md`, listing every export by name with its
+ * kind and signature, as the type checker reads it from src/ (no build needed).
+ *
+ *   node scripts/api-report.mjs           write the reports (after a reviewed change of the surface)
+ *   node scripts/api-report.mjs --check   lint: fail, naming each entry, when a report is stale or missing
+ *
+ * `--dir <path>` reads and writes the reports in another folder (the test of
+ * the check uses it). A changed report is a reviewed decision: it shows in the
+ * diff beside the change of code that made it.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+
+const ROOT = process.cwd();
+const args = process.argv.slice(2);
+const check = args.includes("--check");
+const dirAt = args.indexOf("--dir");
+const DIR = dirAt >= 0 && args[dirAt + 1] ? args[dirAt + 1] : join(ROOT, "api");
+
+/**
+ * The entry points: each `exports` key with `types` under dist/, as its source under src/.
+ * @returns {{ name: string, source: string }[]}
+ */
+function entryPoints() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  return Object.entries(pkg.exports)
+    .filter(([, target]) => typeof target === "object" && typeof target.types === "string")
+    .map(([key, target]) => ({
+      name: key === "." ? "arc-agentkit" : `arc-agentkit${key.slice(1)}`,
+      source: join(ROOT, target.types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")),
+    }));
+}
+
+/**
+ * True for a declaration in this package's src/.
+ * @param {ts.Node} node
+ * @returns {boolean}
+ */
+const ours = (node) => node.getSourceFile().fileName.startsWith(join(ROOT, "src") + "/");
+
+const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType | ts.TypeFormatFlags.WriteArrowStyleSignature;
+
+/**
+ * One export as report lines: its kind, name and shape (members of a class or
+ * interface, one a line).
+ * @param {ts.TypeChecker} checker
+ * @param {ts.Symbol} exported
+ * @returns {string[]}
+ */
+function describe(checker, exported) {
+  const name = exported.getName();
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  const decl = symbol.declarations?.[0];
+  const typeOnly = exported.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)) ?? false;
+  const lines = [];
+  const type = (/** @type {ts.Type} */ t) => checker.typeToString(t, decl, FLAGS);
+  const members = (/** @type {ts.Type} */ t, /** @type {string} */ indent) => {
+    for (const prop of checker.getPropertiesOfType(t)) {
+      const pdecl = prop.valueDeclaration ?? prop.declarations?.[0];
+      // Members inherited from the runtime's own types (Error's stack, message) are not this package's surface.
+      if (!pdecl || !ours(pdecl)) continue;
+      const mods = ts.getCombinedModifierFlags(/** @type {ts.Declaration} */ (pdecl));
+      if (mods & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) || prop.getName().startsWith("#") || prop.getName().startsWith("__@")) continue;
+      const readonly = mods & ts.ModifierFlags.Readonly ? "readonly " : "";
+      const optional = prop.flags & ts.SymbolFlags.Optional ? "?" : "";
+      const ptype = checker.getTypeOfSymbolAtLocation(prop, pdecl);
+      if (prop.flags & ts.SymbolFlags.Method) {
+        for (const sig of ptype.getCallSignatures()) lines.push(`${indent}${prop.getName()}${optional}${checker.signatureToString(sig, pdecl, FLAGS)}`);
+      } else lines.push(`${indent}${readonly}${prop.getName()}${optional}: ${type(ptype)}`);
+    }
+  };
+  if (symbol.flags & ts.SymbolFlags.Class && decl) {
+    const ctorType = checker.getTypeOfSymbolAtLocation(symbol, decl);
+    const heritage = ts.isClassDeclaration(decl) ? (decl.heritageClauses ?? []).map((h) => ` ${h.getText()}`).join("") : "";
+    lines.push(`${typeOnly ? "type " : ""}class ${name}${heritage}`);
+    for (const sig of ctorType.getConstructSignatures()) {
+      const params = sig.getParameters().map((p) => {
+        const pdecl = p.valueDeclaration;
+        const optional = pdecl && ts.isParameter(pdecl) && (pdecl.questionToken || pdecl.initializer) ? "?" : "";
+        const rest = pdecl && ts.isParameter(pdecl) && pdecl.dotDotDotToken ? "..." : "";
+        return `${rest}${p.getName()}${optional}: ${type(checker.getTypeOfSymbolAtLocation(p, decl))}`;
+      });
+      lines.push(`  constructor(${params.join(", ")})`);
+    }
+    const statics = checker.getPropertiesOfType(ctorType).filter((p) => p.getName() !== "prototype" && p.declarations?.some(ours));
+    for (const s of statics) lines.push(`  static ${s.getName()}: ${type(checker.getTypeOfSymbolAtLocation(s, decl))}`);
+    members(checker.getDeclaredTypeOfSymbol(symbol), "  ");
+  } else if (symbol.flags & ts.SymbolFlags.Interface) {
+    lines.push(`interface ${name}`);
+    const t = checker.getDeclaredTypeOfSymbol(symbol);
+    for (const sig of t.getCallSignatures()) lines.push(`  ${checker.signatureToString(sig, decl, FLAGS)}`);
+    members(t, "  ");
+  } else if (symbol.flags & ts.SymbolFlags.TypeAlias && decl && ts.isTypeAliasDeclaration(decl)) {
+    lines.push(`type ${name} = ${decl.type.getText().replace(/\s+/g, " ")}`);
+  } else if (symbol.flags & ts.SymbolFlags.Function && decl) {
+    for (const sig of checker.getTypeOfSymbolAtLocation(symbol, decl).getCallSignatures()) lines.push(`function ${name}${checker.signatureToString(sig, decl, FLAGS)}`);
+  } else if (symbol.flags & ts.SymbolFlags.Variable && decl) {
+    lines.push(`const ${name}: ${type(checker.getTypeOfSymbolAtLocation(symbol, decl))}`);
+  } else if (symbol.flags & ts.SymbolFlags.Enum) {
+    lines.push(`enum ${name}`);
+  } else lines.push(`${name}`);
+  return lines;
+}
+
+/**
+ * The report of one entry point.
+ * @param {ts.Program} program
+ * @param {{ name: string, source: string }} entry
+ * @returns {string}
+ */
+function report(program, entry) {
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(entry.source);
+  const moduleSymbol = file && checker.getSymbolAtLocation(file);
+  if (!moduleSymbol) throw new Error(`api-report: ${entry.source} is not a module the type checker can read`);
+  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.getName().localeCompare(b.getName()));
+  // A type the checker names by file is written relative to the checkout, so the
+  // report is the same in every clone (never this machine's absolute path).
+  const body = exported
+    .map((symbol) => describe(checker, symbol).join("\n"))
+    .join("\n\n")
+    .split(`import("${ROOT}/`)
+    .join('import("');
+  return [
+    `# API report: \`${entry.name}\``,
+    "",
+    "Written by `node scripts/api-report.mjs` from the type checker; `npm run lint` fails when it is stale.",
+    `Do not edit by hand. ${exported.length} exports.`,
+    "",
+    "```ts",
+    body,
+    "```",
+    "",
+  ].join("\n");
+}
+
+const entries = entryPoints().filter((entry) => existsSync(entry.source));
+const program = ts.createProgram(entries.map((entry) => entry.source), { ...readCompilerOptions(), noEmit: true });
+const fileOf = (/** @type {{ name: string }} */ entry) => join(DIR, `${entry.name.replace(/^arc-agentkit\/?/, "").replace(/\//g, "-") || "index"}.api.md`);
+
+/** @returns {ts.CompilerOptions} the repository's build options */
+function readCompilerOptions() {
+  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  return config?.options ?? {};
+}
+
+const wanted = new Map(entries.map((entry) => [fileOf(entry), report(program, entry)]));
+if (check) {
+  const problems = [];
+  for (const [path, text] of wanted) {
+    if (!existsSync(path)) problems.push(`${path}: missing`);
+    else if (readFileSync(path, "utf8") !== text) problems.push(`${path}: stale (the entry point's exports changed)`);
+  }
+  const extra = existsSync(DIR) ? readdirSync(DIR).filter((n) => n.endsWith(".api.md")).map((n) => join(DIR, n)).filter((p) => !wanted.has(p)) : [];
+  for (const path of extra) problems.push(`${path}: no entry point of package.json writes this report`);
+  if (problems.length) {
+    console.error(`api-report: the public surface differs from the checked-in reports:\n  ${problems.join("\n  ")}\nReview the change, then run \`node scripts/api-report.mjs\` and commit the api/ folder.`);
+    process.exit(1);
+  }
+  console.log(`api-report: ${wanted.size} reports up to date`);
+} else {
+  mkdirSync(DIR, { recursive: true });
+  for (const [path, text] of wanted) writeFileSync(path, text);
+  console.log(`api-report: wrote ${wanted.size} reports to ${DIR}`);
+}
