@@ -8,7 +8,8 @@
  * files it runs through.
  *
  *   bin                                   may import everything
- *   cli  models  askers  otel (siblings)  mcp, listener, wire, core; never each other
+ *   cli  models  askers  otel  express    mcp, listener, wire, core; never each other
+ *   (siblings)
  *   mcp                                   listener, wire, core
  *   listener                              wire, core
  *   wire                                  core
@@ -84,9 +85,10 @@ const CLI = "^src/cli/";
 const MODELS = "^src/models/";
 const ASKERS = "^src/askers/";
 const OTEL = "^src/otel/";
+const EXPRESS = "^src/express/";
 const BIN = "^src/bin/";
 /** Every place a file under src/ may live; a new folder joins a layer here first. */
-const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN].join("|");
+const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|");
 
 /**
  * The peers the core must not load: the MCP SDK, express and the model SDKs.
@@ -119,14 +121,15 @@ export default {
       to: { circular: true },
     },
     ...coreOrderRules(),
-    layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
-    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
-    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, BIN]),
-    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, BIN]),
-    layer("cli-not-siblings", "cli/ does not import its siblings models/, askers/ and otel/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, OTEL, BIN]),
-    layer("models-not-siblings", "models/ does not import its siblings cli/, askers/ and otel/, nor the agentkit program.", MODELS, [CLI, ASKERS, OTEL, BIN]),
-    layer("askers-not-siblings", "askers/ does not import its siblings cli/, models/ and otel/, nor the agentkit program.", ASKERS, [CLI, MODELS, OTEL, BIN]),
-    layer("otel-not-siblings", "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).", OTEL, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, BIN]),
+    layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel, express or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("cli-not-siblings", "cli/ does not import its siblings models/, askers/, otel/ and express/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("models-not-siblings", "models/ does not import its siblings cli/, askers/, otel/ and express/, nor the agentkit program.", MODELS, [CLI, ASKERS, OTEL, EXPRESS, BIN]),
+    layer("askers-not-siblings", "askers/ does not import its siblings cli/, models/, otel/ and express/, nor the agentkit program.", ASKERS, [CLI, MODELS, OTEL, EXPRESS, BIN]),
+    layer("otel-not-siblings", "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).", OTEL, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, EXPRESS, BIN]),
+    layer("express-not-siblings", "express/ (mcpRouter, the hosted module) builds on mcp/, listener/, wire/ and the core; it does not import its siblings cli/, models/, askers/ and otel/, nor the agentkit program.", EXPRESS, [CLI, MODELS, ASKERS, OTEL, BIN]),
     {
       name: "core-no-serving-or-model-peer",
       comment: "The core works without the optional peers: it imports neither the MCP SDK (@modelcontextprotocol/sdk, /server, /core), express nor a model SDK (each is loaded behind one small module in its own layer).",

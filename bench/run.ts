@@ -11,6 +11,7 @@ import type { BenchConfig, Suite } from "./lib/config.js";
 import { machine } from "./lib/machine.js";
 import { markdownSection, textSection, type Section } from "./lib/report.js";
 import { approvals } from "./suites/approvals.bench.js";
+import { hosted } from "./suites/hosted.bench.js";
 import { inbox } from "./suites/inbox.bench.js";
 import { client } from "./suites/client.bench.js";
 import { lists } from "./suites/lists.bench.js";
@@ -20,7 +21,7 @@ import { otelSuite } from "./suites/otel.bench.js";
 import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
 
-const SUITES: readonly Suite[] = [serving, client, lists, startup, approvals, memory, models, inbox, otelSuite];
+const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;

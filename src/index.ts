@@ -35,8 +35,8 @@ export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, 
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { shouldGate } from "./agents/gating.js";
-export { toolCall } from "./contracts/elicitation.js";
-export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall } from "./contracts/elicitation.js";
+export { toolCall, toolFactsOf } from "./contracts/elicitation.js";
+export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall, ToolFacts } from "./contracts/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
 
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";

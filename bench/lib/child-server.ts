@@ -24,7 +24,9 @@ export type ServerKind =
   | "express"
   | "approvals"
   | "sdk-approve"
-  | "model-api";
+  | "model-api"
+  | "hosted"
+  | "sdk-express";
 
 /** What the child reported when ready. */
 export interface Ready {

@@ -19,7 +19,12 @@
  * `approve` tool that allows at once), `model-api` (a model API answering
  * every `POST /v1/messages` and `POST /v1/responses` with one canned streamed
  * text turn in that API's SSE format, bytes prepared once: the constant-cost
- * far end of the models suite).
+ * far end of the models suite), `hosted` (arc-agentkit/express: mcpRouter on
+ * an express app, stateless, both eras) and `sdk-express` (the raw SDK v2
+ * server through its own express adapter: createMcpExpressApp,
+ * requireBearerAuth, toNodeHandler(createMcpHandler(factory, { legacy:
+ * "stateless" })) — the baseline of the hosted suite). Both hosted kinds take
+ * the same `verifyAccessToken` (a digest compare of a random token).
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
@@ -275,6 +280,76 @@ function dependants(signal: AbortSignal): number {
   return set ? set.size : 0;
 }
 
+/** The verifier both hosted kinds use: the bench token (digest compare), else a throw; `resource` is the served URL. */
+function benchVerifier(token: string, resource: string): (t: string) => { token: string; clientId: string; scopes: string[]; expiresAt: number; resource: URL } {
+  const authorized = bearerCheck(token);
+  const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+  const url = new URL(resource);
+  return (t) => {
+    if (!authorized(`Bearer ${t}`)) throw new Error("unknown token");
+    return { token: t, clientId: "bench", scopes: [], expiresAt, resource: url };
+  };
+}
+
+/** Listen `app` on `port` (chosen before: the resource URL names it). */
+async function listenOn(handler: Parameters<typeof createServer>[1], port: number): Promise<HttpServer> {
+  const http = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen({ host: "127.0.0.1", port }, () => resolve());
+  });
+  return http;
+}
+
+function closer(http: HttpServer, more: () => Promise<void> = async () => {}): () => Promise<void> {
+  return async () => {
+    await more();
+    http.closeAllConnections();
+    await new Promise<void>((r) => http.close(() => r()));
+  };
+}
+
+/** arc-agentkit/express: mcpRouter([echo]) mounted at /mcp of an express app (rate limit off: a bench is one token). */
+async function hosted(): Promise<Running> {
+  const { default: express } = await import("express");
+  const { mcpRouter } = await import("arc-agentkit/express");
+  const token = randomBytes(32).toString("base64url");
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const echo = tool({ name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false }, (args: { i: number; text: string }) => ({ i: args.i, text: args.text }));
+  const router = mcpRouter([echo], { resource, authorizationServers: ["http://127.0.0.1:1"], verifyAccessToken: benchVerifier(token, resource), rateLimit: false });
+  await router.ready;
+  const app = express();
+  app.use("/mcp", router);
+  const http = await listenOn(app, port);
+  return { url: resource, headers: { Authorization: `Bearer ${token}` }, sessions: () => -1, close: closer(http, () => router.close()) };
+}
+
+/** The raw SDK v2 server through its express adapter, as its docs wire it (stateless: both eras, no sessions). */
+async function sdkExpress(): Promise<Running> {
+  const { createMcpExpressApp, requireBearerAuth } = await import("@modelcontextprotocol/express");
+  const { createMcpHandler, McpServer: V2Server } = await import("@modelcontextprotocol/server");
+  const { toNodeHandler } = await import("@modelcontextprotocol/node");
+  const { z } = await import("zod");
+  const token = randomBytes(32).toString("base64url");
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const verify = benchVerifier(token, resource);
+  const input = z.object({ i: z.number().int(), text: z.string() }).strict();
+  const factory = (): InstanceType<typeof V2Server> => {
+    const s = new V2Server({ name: "bench", version: "1.0.0" });
+    s.registerTool(ECHO, { description: ECHO_DESCRIPTION, inputSchema: input }, ({ i, text }) => ({ content: [{ type: "text", text: JSON.stringify({ i, text }) }] }));
+    return s;
+  };
+  const node = toNodeHandler(createMcpHandler(factory, { legacy: "stateless" }));
+  const app = createMcpExpressApp({ host: "127.0.0.1" });
+  app.post("/mcp", requireBearerAuth({ verifier: { verifyAccessToken: async (t: string) => verify(t) }, resourceMetadataUrl: `${resource}/.well-known/oauth-protected-resource` }), (req, res) => {
+    void node(req, res, req.body);
+  });
+  const http = await listenOn(app, port);
+  return { url: resource, headers: { Authorization: `Bearer ${token}` }, sessions: () => -1, close: closer(http) };
+}
+
 async function fastmcp(): Promise<Running> {
   const { FastMCP } = await import("fastmcp");
   const { z } = await import("zod");
@@ -412,6 +487,12 @@ async function main(): Promise<void> {
       break;
     case "model-api":
       running = await modelApi();
+      break;
+    case "hosted":
+      running = await hosted();
+      break;
+    case "sdk-express":
+      running = await sdkExpress();
       break;
     default:
       throw new Error(`bench http-server: unknown kind ${JSON.stringify(kind)}`);

@@ -9,7 +9,7 @@ import { errorLine, pyList } from "../util/format.js";
 import { checkTimeoutMs, GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
-import type { ToolCall } from "../contracts/elicitation.js";
+import { toolFactsOf, type ToolCall } from "../contracts/elicitation.js";
 import type { LLMStreamEvent, Message, ModelStopReason } from "../contracts/llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
@@ -198,6 +198,7 @@ export class ReActCognition implements Cognition {
       signal: ctx.signal,
       abandoned: "the run was cancelled while waiting for approval",
       question: `Allow ${t.name}?`,
+      toolFacts: toolFactsOf(t),
     });
     const verdict = await this.recorder.record(subject, given, ctx);
     return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, reason: notRunMessage(t.name, verdict) };

@@ -74,6 +74,15 @@ const MENUS: Readonly<Record<QuestionKind, readonly Item[]>> = {
   ],
 };
 
+/**
+ * The single key of each answer to a tool call (`a` approve, `r` reject,
+ * `m` modify, `d` details), as this menu reads them: the inbox page's
+ * shortcuts are these.
+ */
+export const ANSWER_KEYS: Readonly<Record<MenuChoice | "details", string>> = Object.freeze(
+  Object.fromEntries(MENUS.tool.map((item) => [item.choice, item.key])) as Record<MenuChoice | "details", string>,
+);
+
 /** How often the countdown and the queued count are redrawn. */
 const TICK_MS = 500;
 

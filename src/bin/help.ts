@@ -9,6 +9,7 @@ export const MAIN_HELP = `agentkit — serve an @McpServer module to Claude Code
 Usage:
   agentkit init [dir]                             write a new project (a @Tool, a module, a test) into a new or empty dir
   agentkit serve <module-file> [options]          serve a built @McpServer module
+  agentkit host <module-file> --port N --resource URL --issuer URL   host it off loopback behind OAuth (a fleet)
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
@@ -71,6 +72,46 @@ Examples:
   agentkit serve dist/app.module.js --codex
   agentkit serve dist/app.module.js --transport stdio
       (on a terminal it prints the --mcp-config with which Claude Code spawns it)
+`;
+
+/** `agentkit host --help`. */
+export const HOST_HELP = `Usage: agentkit host <module-file> --port N --resource URL --issuer URL [options]
+
+Hosts a built @McpServer module off loopback (arc-agentkit/express's mcpRouter
+on an express app): stateless, so any number of these processes behind one
+load balancer serve one URL; an OAuth resource server, so every request needs
+a JWT access token from --issuer whose audience is --resource (scopes per tool).
+SIGTERM or SIGINT drains: new requests get 503, the calls in flight finish,
+then it exits 0.
+
+Options:
+  --port <N>              the port to listen on (0: a free one; the --json line names it)
+  --resource <URL>        this server's public URL as clients reach it (e.g. the load
+                            balancer's https://tools.example.com/mcp): the token audience,
+                            the RFC 9728 resource, the path served, the Host allowed
+  --issuer <URL>          the authorization server whose JWTs are accepted; its keys come
+                            from its RFC 8414 metadata (or --jwks-uri)
+  --jwks-uri <URL>        where the issuer's signing keys are, when its metadata does not say
+  --bind <ADDR>           the address to listen on (default 127.0.0.1, behind a proxy on
+                            this machine; 0.0.0.0 for every interface)
+  --allowed-host <NAME>   a Host header to accept (repeatable; default: --resource's hostname)
+  --fleet-key-file <PATH> the key every process of the fleet shares (mode 0600, 32+ bytes):
+                            it signs the state of a question a tool asks, so the answer
+                            may land on another process
+  --fleet-key-env <VAR>   the same key from the variable VAR (default AGENTKIT_FLEET_KEY);
+                            the key is never taken from argv
+  --export <Name>         the export to host when the file has several @McpServer classes
+  --timeout-ms <N>        per-call deadline of the tools (default 60000)
+  --drain-ms <N>          on SIGTERM, how long calls in flight may run on (default 30000)
+  --json                  print one JSON health line on stdout when listening
+                            ({"event":"listening","pid","module","url","resource","issuer","fleetKey"})
+                            and one when stopped; no secret is printed
+  --verbose               stack traces on failure
+  -h, --help              this text
+
+Examples:
+  AGENTKIT_FLEET_KEY="$(cat /run/secrets/fleet-key)" agentkit host dist/app.module.js \\
+    --port 8081 --resource https://tools.example.com/mcp --issuer https://auth.example.com --json
 `;
 
 const TARGET = `Which server:

@@ -8,7 +8,7 @@ import { EXIT_USAGE } from "./cli.error.js";
 import { explainFailure, verboseDetail, type FailureContext } from "./failure-line.js";
 import { MAIN_HELP } from "./help.js";
 
-const COMMANDS = ["init", "serve", "inspect", "call", "login", "approve", "inbox"] as const;
+const COMMANDS = ["init", "serve", "host", "inspect", "call", "login", "approve", "inbox"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function version(): string {
@@ -23,6 +23,8 @@ async function run(command: Command, argv: readonly string[], context: FailureCo
       return (await import("./init.command.js")).initCommand(argv);
     case "serve":
       return (await import("./serve.command.js")).serveCommand(argv, context);
+    case "host":
+      return (await import("./host.command.js")).hostCommand(argv, context);
     case "inspect":
       return (await import("./inspect.command.js")).inspectCommand(argv, context);
     case "call":

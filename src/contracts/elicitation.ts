@@ -13,12 +13,51 @@ export interface ToolCall {
   readonly arguments: Record<string, unknown>;
 }
 
+/**
+ * What a tool declares about itself, shown to the person beside the call
+ * (every field optional: a Claude CLI built-in such as `Bash` declares none).
+ * Text from a tool is untrusted: a viewer escapes and bounds it.
+ */
+export interface ToolFacts {
+  /** The tool's description, as the model reads it. */
+  readonly description?: string;
+  /** Capability tags (`private_data`, `untrusted_content`, `egress`, ...). */
+  readonly caps?: readonly string[];
+  /** False when the tool is known to be read-only. */
+  readonly sideEffecting?: boolean;
+  /** True when a person must approve every call. */
+  readonly requiresApproval?: boolean;
+  /** The MCP annotations its server declared (`readOnlyHint`, `destructiveHint`, `title`, ...). */
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The `ToolFacts` of any tool-like object (a `Tool`, an MCP tool, a served
+ * tool): its description, caps, side-effect and approval declarations and
+ * MCP annotations, each only when present and of the right type. Never throws.
+ */
+export function toolFactsOf(tool: unknown): ToolFacts {
+  if (tool === null || typeof tool !== "object") return {};
+  const t = tool as Record<string, unknown>;
+  const caps = Array.isArray(t.caps) ? t.caps.filter((c): c is string => typeof c === "string") : undefined;
+  const annotations = t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations) ? (t.annotations as Record<string, unknown>) : undefined;
+  return Object.freeze({
+    ...(typeof t.description === "string" && t.description.trim() !== "" ? { description: t.description } : {}),
+    ...(caps && caps.length > 0 ? { caps: Object.freeze(caps) } : {}),
+    ...(typeof t.sideEffecting === "boolean" ? { sideEffecting: t.sideEffecting } : {}),
+    ...(typeof t.requiresApproval === "boolean" ? { requiresApproval: t.requiresApproval } : {}),
+    ...(annotations ? { annotations } : {}),
+  });
+}
+
 /** A question put to a person (through an `Asker`). */
 export interface Elicitation {
   /** What the person is asked, in words. */
   readonly question: string;
   /** The tool call awaiting approval, when the question is an approval. */
   readonly toolCall?: ToolCall;
+  /** What the tool of `toolCall` declares about itself (description, caps, annotations), when the asking side knows the tool. */
+  readonly toolFacts?: ToolFacts;
   /** Where the question comes from (`"react"`, `"approval_server"`, `"mcp_guard"`). */
   readonly source?: string;
   /** The deadline the asking side will enforce, if any. */

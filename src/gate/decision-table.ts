@@ -5,7 +5,7 @@
  */
 import type { Autonomy } from "../context/run-context.js";
 import { deepFreeze, describeValue, pyStr, seconds } from "../util/format.js";
-import type { GateFacts, GateRecord } from "./gate-record.js";
+import type { GateCaller, GateFacts, GateRecord } from "./gate-record.js";
 import type { GateVia } from "./gate-source.js";
 import { plainJsonObject } from "./json-object.js";
 
@@ -21,6 +21,8 @@ export interface GateSubject {
   readonly via: GateVia;
   /** The id the Asker was handed with the question (`AskOptions.questionId`); recorded only when someone was asked. */
   readonly questionId?: string | null;
+  /** The authenticated caller of a hosted call (`arc-agentkit/express`); recorded when present. */
+  readonly caller?: GateCaller;
 }
 
 /** The settled outcome of one gated call (frozen), with its audit record. */
@@ -55,6 +57,7 @@ export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
     // Someone was asked here, or (answeredVerdict) at another seam: then the record keeps that question's id.
     questionId: f.asked || f.source === "asker" ? (subject.questionId ?? null) : null,
     via: subject.via,
+    ...(subject.caller ? { caller: Object.freeze({ ...subject.caller }) } : {}),
     arguments: frozenCopy(subject.arguments),
     ...facts,
     at: new Date().toISOString(),

@@ -5,6 +5,14 @@
  */
 import type { GateSource, GateVia } from "./gate-source.js";
 
+/** Who called, as an OAuth access token established it (a hosted call). */
+export interface GateCaller {
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  /** The end user the token names (`sub`), or `null`. */
+  readonly subject: string | null;
+}
+
 /** What every settled gate call says, in the verdict and in its audit record alike. */
 export interface GateFacts {
   /** Whether the call may run. */
@@ -50,6 +58,12 @@ export interface GateRecord extends GateFacts {
   readonly questionId: string | null;
   /** Which entry point asked (`react`, `approval_server`, `mcp_guard`, `claude_hook`). */
   readonly via: GateVia;
+  /**
+   * Present only for a call that came through a hosted router
+   * (`arc-agentkit/express`): the token's client and end user. Absent
+   * otherwise, so other records are unchanged.
+   */
+  readonly caller?: GateCaller;
   /** The arguments as asked about (the original input, never the edited one). */
   readonly arguments: Readonly<Record<string, unknown>>;
   /** When it was settled, ISO 8601. */

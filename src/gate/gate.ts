@@ -10,7 +10,7 @@
  * the id is the record's `questionId`.
  */
 import { randomUUID } from "node:crypto";
-import type { Asker, AskOptions, Elicitation } from "../contracts/elicitation.js";
+import type { Asker, AskOptions, Elicitation, ToolFacts } from "../contracts/elicitation.js";
 import type { Autonomy } from "../context/run-context.js";
 import { ClientGaveUp } from "../errors/client-gave-up.error.js";
 import { getLogger } from "../util/logger.js";
@@ -46,6 +46,8 @@ export interface GateRequest extends GateSubject {
   readonly abandoned?: string;
   /** The question put to the Asker; a generic one when absent. */
   readonly question?: string;
+  /** What the tool declares about itself, passed to the Asker as `Elicitation.toolFacts` (see `toolFactsOf`). */
+  readonly toolFacts?: ToolFacts;
   /** How reasons name the answering side; default `"the Asker"` (the hook says `"the hook policy"`). */
   readonly answerer?: string;
   /** The id handed to the Asker (`AskOptions.questionId`) and kept on the record; a fresh UUID per question when unset. */
@@ -112,6 +114,7 @@ function elicitation(request: GateRequest): Elicitation {
     question: request.question ?? `Allow '${request.tool}' to run with these arguments?`,
     toolCall: Object.freeze({ id: request.id ?? randomUUID(), name: request.tool, arguments: cloneArgs(request.arguments) }),
     source: request.via,
+    ...(request.toolFacts === undefined ? {} : { toolFacts: request.toolFacts }),
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
   });
 }

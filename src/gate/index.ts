@@ -8,7 +8,7 @@
 export { GATE_SOURCES } from "./gate-source.js";
 export type { GateSource, GateVia } from "./gate-source.js";
 export { emitGateCheck, gateCheckOf } from "./gate-record.js";
-export type { GateCheck, GateEventTarget, GateRecord } from "./gate-record.js";
+export type { GateCaller, GateCheck, GateEventTarget, GateRecord } from "./gate-record.js";
 export { plainJsonObject } from "./json-object.js";
 export type { JsonObjectCheck } from "./json-object.js";
 export { answeredVerdict, decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFromDecision } from "./decision-table.js";

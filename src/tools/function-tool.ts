@@ -23,6 +23,8 @@ export class FunctionTool implements Tool {
   readonly sideEffecting: boolean;
   readonly requiresApproval: boolean;
   readonly caps: readonly string[];
+  /** The OAuth scopes a hosted call needs (present only when declared). */
+  readonly scopes?: readonly string[];
   /** The structured result's schema, when declared (`outputSchema`). */
   readonly outputSchema?: JsonSchema;
   /** Who defined the tool (class or function name), for error messages. */
@@ -40,6 +42,7 @@ export class FunctionTool implements Tool {
     this.sideEffecting = options.sideEffecting;
     this.requiresApproval = options.requiresApproval;
     this.caps = options.caps;
+    if (options.scopes.length) this.scopes = options.scopes;
     if (options.outputSchema) this.outputSchema = options.outputSchema;
     this.owner = owner;
     this.validate = makeValidator(options.name, options.input, options.parameters);

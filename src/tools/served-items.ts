@@ -8,7 +8,7 @@
  */
 import type { RunContext } from "../context/run-context.js";
 import type { ContentBlock, ResourceContents } from "./mcp-content.js";
-import type { PromptArgument } from "./served-options.js";
+import type { CacheHint, PromptArgument } from "./served-options.js";
 
 /**
  * What `read()` may return: a string (text, with the resource's `mimeType`,
@@ -38,6 +38,13 @@ export interface ServableResource {
   readonly name: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /**
+   * MCP 2026-07-28: how long a client may keep this resource's `resources/read`
+   * result (`ttlMs`, a non-negative integer) and whether shared caches may
+   * (`cacheScope`). Default `{ ttlMs: 0, cacheScope: "private" }`: read again
+   * every time. 2025-era reads carry no hint.
+   */
+  readonly cacheHint?: CacheHint;
   /** `params` holds the template's variables (`{}` for a fixed `uri`); `ctx` is the request's context. Throwing is a JSON-RPC error carrying the message. */
   read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
   /** Concrete members of a template, listed by `resources/list`. */

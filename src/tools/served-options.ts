@@ -5,7 +5,17 @@
  * the URI or URI template, the name, the declared prompt arguments.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
-import { snakeCase } from "../util/format.js";
+import { describeValue, snakeCase } from "../util/format.js";
+
+/**
+ * How long an MCP 2026-07-28 client may keep a served result (`ttlMs`, ms, a
+ * non-negative integer) and whether caches shared between users may keep it
+ * (`cacheScope: "public"`) or only the asking client (`"private"`).
+ */
+export interface CacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
+}
 
 /** Options of `@Resource`: exactly one of `uri` (a fixed resource) and `uriTemplate` (RFC 6570 `{var}` / `{+var}`). */
 export interface ResourceOptions {
@@ -16,6 +26,8 @@ export interface ResourceOptions {
   readonly description?: string;
   /** The contents' MIME type; default `text/plain` for text a read returns as a string. */
   readonly mimeType?: string;
+  /** MCP 2026-07-28: how long clients may keep this resource's reads (see `CacheHint`). Default `{ ttlMs: 0, cacheScope: "private" }`. */
+  readonly cacheHint?: CacheHint;
 }
 
 /** `ResourceOptions` after checking, with the template's variable names. */
@@ -25,6 +37,8 @@ export interface ResolvedResourceOptions {
   readonly name: string;
   readonly description?: string;
   readonly mimeType?: string;
+  /** The checked, frozen cache hint, when one was given. */
+  readonly cacheHint?: CacheHint;
   /** The template's variables in order (`[]` for a fixed `uri`). */
   readonly variables: readonly string[];
 }
@@ -84,7 +98,7 @@ export function templateVariables(where: string, target: string, template: strin
 /** Check `@Resource` options (or a resource definition's fields). Throws `DefinitionError` naming the target and the key. */
 export function resolveResourceOptions(target: string, kind: string, options: ResourceOptions | undefined, fallbackName: string): ResolvedResourceOptions {
   const where = `${kind} on ${target}`;
-  if (!options || typeof options !== "object") throw new DefinitionError(target, "options", `${where}: options are required ({ uri | uriTemplate, name?, description?, mimeType? })`);
+  if (!options || typeof options !== "object") throw new DefinitionError(target, "options", `${where}: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })`);
   const o = options as Record<string, unknown>;
   for (const k of ["uri", "uriTemplate", "description", "mimeType"]) optionalString(where, target, o, k);
   if ((options.uri === undefined) === (options.uriTemplate === undefined)) {
@@ -95,7 +109,34 @@ export function resolveResourceOptions(target: string, kind: string, options: Re
   const variables = options.uriTemplate !== undefined ? templateVariables(where, target, options.uriTemplate) : [];
   if (options.uriTemplate !== undefined && variables.length === 0) throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource`);
   const name = checkName(where, target, options.name ?? snakeCase(fallbackName));
-  return Object.freeze({ ...(options.uri !== undefined ? { uri: options.uri } : { uriTemplate: options.uriTemplate }), name, description: options.description, mimeType: options.mimeType, variables: Object.freeze(variables) });
+  const hint = options.cacheHint;
+  const problem = hint === undefined ? undefined : cacheHintProblem(hint);
+  if (problem) throw new DefinitionError(target, "cacheHint", `${where}: cacheHint ${problem}`);
+  return Object.freeze({
+    ...(options.uri !== undefined ? { uri: options.uri } : { uriTemplate: options.uriTemplate }),
+    name,
+    description: options.description,
+    mimeType: options.mimeType,
+    ...(hint !== undefined ? { cacheHint: frozenCacheHint(hint) } : {}),
+    variables: Object.freeze(variables),
+  });
+}
+
+/**
+ * What is wrong with a cache hint, or undefined when nothing is: `ttlMs` a
+ * non-negative integer of milliseconds, `cacheScope` `"public"` or `"private"`.
+ */
+export function cacheHintProblem(hint: unknown): string | undefined {
+  if (hint === null || typeof hint !== "object" || Array.isArray(hint)) return `must be { ttlMs?, cacheScope? }, got ${describeValue(hint)}`;
+  const { ttlMs, cacheScope } = hint as Record<string, unknown>;
+  if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0)) return `ttlMs must be a non-negative integer of milliseconds, got ${describeValue(ttlMs)}`;
+  if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private") return `cacheScope must be "public" or "private", got ${describeValue(cacheScope)}`;
+  return undefined;
+}
+
+/** `hint`'s own two fields, frozen (after `cacheHintProblem` found nothing). */
+export function frozenCacheHint(hint: CacheHint): CacheHint {
+  return Object.freeze({ ...(hint.ttlMs !== undefined ? { ttlMs: hint.ttlMs } : {}), ...(hint.cacheScope !== undefined ? { cacheScope: hint.cacheScope } : {}) });
 }
 
 /** Check `@Prompt` options (or a prompt definition's fields). Throws `DefinitionError` naming the target and the key. */
@@ -122,7 +163,7 @@ export function resolvePromptOptions(target: string, kind: string, options: Prom
 }
 
 /** The option keys each decorator accepts (for the unknown-option message). */
-export const RESOURCE_OPTION_KEYS = ["uri", "uriTemplate", "name", "description", "mimeType"] as const;
+export const RESOURCE_OPTION_KEYS = ["uri", "uriTemplate", "name", "description", "mimeType", "cacheHint"] as const;
 /** See `RESOURCE_OPTION_KEYS`. */
 export const PROMPT_OPTION_KEYS = ["name", "description", "arguments"] as const;
 

@@ -33,10 +33,15 @@ export interface ResolvedToolOptions {
   readonly sideEffecting: boolean;
   readonly requiresApproval: boolean;
   readonly caps: readonly string[];
+  /** The OAuth scopes a hosted call needs; empty for none. */
+  readonly scopes: readonly string[];
   readonly outputSchema?: JsonSchema;
 }
 
-const KNOWN = new Set(["name", "description", "input", "sideEffecting", "requiresApproval", "caps", "outputSchema"]);
+const KNOWN = new Set(["name", "description", "input", "sideEffecting", "requiresApproval", "caps", "scopes", "outputSchema"]);
+
+/** One OAuth scope token (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /**
  * Validate options for `target` (a class or function name) and resolve
@@ -48,7 +53,7 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     throw new DefinitionError(target, "options", `${where}: options are required ({ description, input?, ... })`);
   }
   for (const k of Object.keys(options)) {
-    if (!KNOWN.has(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, outputSchema`);
+    if (!KNOWN.has(k)) throw new DefinitionError(target, k, `${where}: unknown option '${k}'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, scopes, outputSchema`);
   }
   const name = options.name ?? snakeCase(fallbackName);
   if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
@@ -65,6 +70,10 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   const caps = options.caps ?? [];
   if (!Array.isArray(caps) || caps.some((c) => typeof c !== "string" || c.trim() === "")) {
     throw new DefinitionError(target, "caps", `${where}: 'caps' must be an array of non-empty strings (e.g. ["egress"]), got ${JSON.stringify(options.caps)}`);
+  }
+  const scopes = options.scopes ?? [];
+  if (!Array.isArray(scopes) || scopes.some((c) => typeof c !== "string" || c === "" || !SCOPE_TOKEN.test(c))) {
+    throw new DefinitionError(target, "scopes", `${where}: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got ${JSON.stringify(options.scopes)}`);
   }
   let parameters: JsonSchema;
   try {
@@ -96,5 +105,6 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     sideEffecting: options.sideEffecting ?? true,
     requiresApproval: options.requiresApproval ?? false,
     caps: Object.freeze([...caps]),
+    scopes: Object.freeze([...new Set(scopes)]),
   });
 }

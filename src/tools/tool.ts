@@ -23,6 +23,12 @@ export interface Tool {
   readonly requiresApproval: boolean;
   /** Capability tags (`private_data`, `untrusted_content`, `egress`, ...). */
   readonly caps: readonly string[];
+  /**
+   * OAuth scopes a caller's token must all carry for this tool to be listed
+   * or called when it is hosted (`arc-agentkit/express`); absent or empty:
+   * any valid token. Ignored everywhere else (loopback, stdio, in process).
+   */
+  readonly scopes?: readonly string[];
   /** The JSON Schema of the tool's structured result, when it declares one (served as `outputSchema`). */
   readonly outputSchema?: JsonSchema;
   /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
@@ -44,4 +50,6 @@ export interface ToolDeclarations {
   readonly requiresApproval?: boolean;
   /** Default `[]`. */
   readonly caps?: readonly string[];
+  /** OAuth scopes a hosted call needs (all of them); default `[]` (any valid token). See `Tool.scopes`. */
+  readonly scopes?: readonly string[];
 }

@@ -104,11 +104,11 @@ export class ServeProcess implements AsyncDisposable {
    * Spawn `agentkit serve ...args` and wait until stdout contains `ready`
    * (default: the "stops the server" line printed once serving); `bin` is
    * another agentkit.js (default: this checkout's), `cwd` where it runs
-   * (default: the checkout). Rejects with
+   * (default: the checkout), `command` the subcommand (default `serve`; `host`). Rejects with
    * its output if it exits first or `timeoutMs` passes.
    */
-  static async start(args: readonly string[], options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string>; cwd?: string; bin?: string } = {}): Promise<ServeProcess> {
-    const child = spawn(process.execPath, [options.bin ?? AGENTKIT, "serve", ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  static async start(args: readonly string[], options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string>; cwd?: string; bin?: string; command?: string } = {}): Promise<ServeProcess> {
+    const child = spawn(process.execPath, [options.bin ?? AGENTKIT, options.command ?? "serve", ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const s = new ServeProcess(child);
     const ready = options.ready ?? /stops the server/;
     const deadline = Date.now() + (options.timeoutMs ?? 20_000);
@@ -117,7 +117,7 @@ export class ServeProcess implements AsyncDisposable {
     while (!ready.test(s.stdout)) {
       if (done || Date.now() > deadline) {
         await s.kill();
-        throw new Error(`agentkit serve did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`);
+        throw new Error(`agentkit ${options.command ?? "serve"} did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -146,6 +146,16 @@ export class ServeProcess implements AsyncDisposable {
   /** Send `signal` to the serve process itself and wait for it to exit (killed after `timeoutMs`). */
   async stop(signal: NodeJS.Signals = "SIGTERM", timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     this.child.kill(signal);
+    const timer = setTimeout(() => void this.kill(), timeoutMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Wait for the process to exit by itself (after a signal already sent); killed after `timeoutMs`. */
+  async exit(timeoutMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     const timer = setTimeout(() => void this.kill(), timeoutMs);
     try {
       return await this.exited;

@@ -6,10 +6,8 @@
  * Reject with a note and Modify each reach the CLI and the audit with source
  * `asker` and the actor typed on the page; bad JSON is refused (page and
  * server) and decides nothing; a timed-out question says so and its buttons
- * decide nothing. Also saves build/test-artifacts/inbox.png (two pending, three decisions).
+ * decide nothing. (The README's screenshot is inbox-page.test.ts's.)
  */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ApprovalInbox } from "../../src/askers/index.js";
@@ -20,9 +18,6 @@ import { approvalsAsking, loggedInPage, chromiumPerFile, SESSION } from "./inbox
 declare const window: { marker?: number };
 declare const document: { activeElement: { textContent: string | null; getAttribute(name: string): string | null } | null };
 declare const sessionStorage: Record<string, string>;
-
-/** The screenshot artifact (build/ is not committed); `docs/inbox.png`, linked from the README, is a copy of one. */
-const SCREENSHOT = fileURLToPath(new URL("../../build/test-artifacts/inbox.png", import.meta.url));
 
 const { browser, cleanups } = chromiumPerFile();
 
@@ -48,7 +43,7 @@ describe("ApprovalInbox in Chromium", () => {
     const answer = prompt("Write", { file_path: "notes.txt", content: "hi" }, "toolu_1");
     const art = question(page, "Write");
     await art.waitFor();
-    await expect.poll(() => art.locator("pre").textContent()).toContain('"file_path": "notes.txt"');
+    await expect.poll(() => art.locator("pre.args").textContent()).toContain('"file_path": "notes.txt"');
     expect(await art.textContent()).toMatch(/source approval_server · from engine/);
     expect(await art.getByRole("timer").count()).toBe(0); // no deadline on this server
     expect(await page.getByRole("status").first().textContent()).toContain("New question: Write from engine");
@@ -145,32 +140,6 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await answer).toEqual({ behavior: "deny", message: "keyboard says no" });
   });
 
-  it("saves a screenshot with two pending questions and three decisions (build/test-artifacts/inbox.png)", async () => {
-    const { page, prompt, inbox } = await setup({ timeoutMs: 600_000 });
-    const deploy = await approvalsAsking(inbox.asker({ source: "deploy-bot" }), { autoAllow: ["Read"] });
-    cleanups.push(() => deploy.close());
-    expect(await deploy.prompt("Read", { path: "README.md" })).toMatchObject({ behavior: "allow" }); // auto_allow, never asked
-    const first = prompt("Write", { file_path: "src/app.ts", content: "export const answer = 42;\n" });
-    await question(page, "Write").getByRole("button", { name: "Approve", exact: true }).click();
-    await first;
-    const second = prompt("Bash", { command: "git push --force" });
-    const bash = question(page, "Bash");
-    await bash.getByRole("button", { name: "Reject", exact: true }).click();
-    await bash.getByLabel("Note").fill("no force pushes");
-    await bash.getByRole("button", { name: "Confirm rejection" }).click();
-    await second;
-    // Left pending: the servers deny them when they stop at the end of the test.
-    void prompt("Edit", { file_path: "package.json", old_string: '"version": "0.1.0"', new_string: '"version": "0.2.0"' }).catch(() => undefined);
-    void deploy.prompt("mcp__deploy__release", { service: "web", environment: "staging", version: "0.2.0" }).catch(() => undefined);
-    await question(page, "Edit").waitFor();
-    await question(page, "mcp__deploy__release").waitFor();
-    await expect.poll(() => page.locator("#decisions tbody tr").count()).toBe(3);
-    await page.locator("#decisions tbody tr").first().waitFor();
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    expect(readFileSync(SCREENSHOT).subarray(1, 4).toString()).toBe("PNG");
-    expect(await page.locator("article").count()).toBe(2);
-  });
-
   it("one inbox, many askers: two ApprovalServers and a server-side guard ask at once, each question shows which, each gets its own answer", async () => {
     const { page, inbox, prompt: engine, server: engineServer } = await setup();
     const deploy = await approvalsAsking(inbox.asker({ source: "deploy" }));
@@ -186,7 +155,7 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await refund.locator(".from").textContent()).toBe("billing-module");
     expect(await refund.textContent()).toContain("source mcp_guard");
     const byFrom = (from: string) => writes.filter({ has: page.locator(".from", { hasText: new RegExp(`^${from}$`) }) });
-    expect(await byFrom("deploy").locator("pre").textContent()).toContain("b.txt");
+    expect(await byFrom("deploy").locator("pre.args").textContent()).toContain("b.txt");
     await byFrom("deploy").getByRole("button", { name: "Reject", exact: true }).click();
     await byFrom("deploy").getByLabel("Note").fill("deploys are frozen");
     await byFrom("deploy").getByRole("button", { name: "Confirm rejection" }).click();

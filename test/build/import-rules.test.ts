@@ -43,6 +43,7 @@ const LAYERED: Record<string, string> = {
   "src/models/model.ts": `import type { LLM } from "../agents/llm.js";\nimport type { Served } from "../mcp/server.js";\nexport type Model = LLM & { served?: Served };\n`,
   "src/askers/asker.ts": `import { route } from "../listener/listener.js";\nexport const ask = route;\n`,
   "src/otel/tracer.ts": `import type { Ctx } from "../context/ctx.js";\nexport const trace = (c: Ctx): string => c.id;\n`,
+  "src/express/router.ts": `import type { Served } from "../mcp/server.js";\nimport { route } from "../listener/listener.js";\nexport type Hosted = { served: Served; route: typeof route };\n`,
   "src/bin/main.ts": `import { cli } from "../cli/cognition.js";\nimport type { Model } from "../models/model.js";\nimport { ask } from "../askers/asker.js";\nimport { KEY } from "../index.js";\nexport const main = (m: Model): unknown => [cli, ask, KEY, m];\n`,
 };
 
@@ -66,6 +67,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/models/sibling.ts": `import { ask } from "../askers/asker.js";\nexport const sib = ask;\n`,
     "src/askers/program.ts": `import { main } from "../bin/main.js";\nexport const up = main;\n`,
     "src/otel/reach.ts": `import type { Served } from "../mcp/server.js";\nexport type Reach = Served;\n`,
+    "src/express/sibling.ts": `import { trace } from "../otel/tracer.js";\nexport const sib = trace;\n`,
     "src/util/peer.ts": `export const load = async (): Promise<unknown> => (await import("express")).default;\n`,
     "src/prompts/peer.ts": `import type { Tool } from "@modelcontextprotocol/sdk/types.js";\nexport type McpTool = Tool;\n`,
     "src/errors/missing.ts": `export { gone } from "./nowhere.js";\n`,
@@ -96,6 +98,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     { rule: "models-not-siblings", from: "src/models/sibling.ts", to: "src/askers/asker.ts" },
     { rule: "askers-not-siblings", from: "src/askers/program.ts", to: "src/bin/main.ts" },
     { rule: "otel-not-siblings", from: "src/otel/reach.ts", to: "src/mcp/server.ts" },
+    { rule: "express-not-siblings", from: "src/express/sibling.ts", to: "src/otel/tracer.ts" },
     { rule: "core-no-serving-or-model-peer", from: "src/util/peer.ts", to: "node_modules/express/index.js" },
     { rule: "core-no-serving-or-model-peer", from: "src/prompts/peer.ts", to: "node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts" },
     { rule: "not-to-unresolvable", from: "src/errors/missing.ts", to: "./nowhere.js" },

@@ -54,6 +54,7 @@ describe("arc-agentkit public surface", () => {
       "shouldGate",
       "tool",
       "toolCall",
+      "toolFactsOf",
     ]);
   });
 
@@ -137,6 +138,8 @@ describe("arc-agentkit public surface", () => {
       "type ToolClass",
       "ToolContent",
       "type ToolDeclarations",
+      "type ToolFacts",
+      "toolFactsOf",
       "type ToolFn",
       "type ToolInput",
       "type ToolLike",

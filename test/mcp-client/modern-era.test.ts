@@ -110,12 +110,37 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
     expect(await names(client)).toContain("extra_1");
   });
 
-  it("ttlMs 60 s: the listing is served from the cache (for the client's 30 s at most) until forceRefresh", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("modern-stdio-server.mjs")], env: { MODERN_TTL_MS: "60000" } }));
-    expect(await names(client)).not.toContain("extra_1");
-    await client.callTool("grow", {});
-    expect(await names(client)).not.toContain("extra_1");
-    expect((await client.listTools({ forceRefresh: true })).map((t) => t.name)).toContain("extra_1");
+  /** How many tools/list requests the modern HTTP fixture answered. */
+  const lists = async (client: MCPClient) => (JSON.parse(text(await client.callTool("stats"))) as Record<string, number>)["tools/list"] ?? 0;
+
+  /** A modern-only HTTP server of its own whose lists say `ttlMs`, and a client of it, with one listing made; disposing stops both. */
+  async function hinted(ttlMs: number): Promise<{ client: MCPClient; asked: number } & AsyncDisposable> {
+    const server = await startModernHttpServer(TOKEN, { MODERN_TTL_MS: String(ttlMs) });
+    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { Authorization: `Bearer ${TOKEN}` } })).catch(async (e: unknown) => {
+      await server.stop();
+      throw e;
+    });
+    await names(client);
+    return { client, asked: await lists(client), [Symbol.asyncDispose]: async () => (await client.close(), await server.stop()) };
+  }
+
+  it("ttlMs 60 s: a second listing is served from the cache (for the client's 30 s at most), forceRefresh asks again", async () => {
+    await using h = await hinted(60_000);
+    const { client, asked } = h;
+    await names(client);
+    expect(await lists(client)).toBe(asked);
+    await client.listTools({ forceRefresh: true });
+    expect(await lists(client)).toBe(asked + 1);
+  });
+
+  it("ttlMs 100: the listing is cached for 100 ms, then asked for again", async () => {
+    await using h = await hinted(100);
+    const { client, asked } = h;
+    await names(client);
+    expect(await lists(client)).toBe(asked);
+    await new Promise((r) => setTimeout(r, 150));
+    await names(client);
+    expect(await lists(client)).toBe(asked + 1);
   });
 });
 

@@ -4,15 +4,20 @@
  * (pinned inspector-cli 1.0.3, with the bearer header) and the MCP
  * conformance suite 0.1.16 (server-initialize, ping, tools-list,
  * dns-rebinding-protection; `auth: "none"`, since the suite sends no token).
+ * The Inspector also lists and calls a bootstrapped `@McpServer` module.
  * Both run as real subprocesses; each is killed (whole group) if it hangs.
  */
+import "reflect-metadata";
 import { createServer } from "node:http";
+import { container } from "tsyringe";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { bootstrap, type McpApp } from "../../src/mcp/index.js";
+import { ConformanceModule } from "../fixtures/servers/conformance-module.js";
 import { runNode, type NodeRun } from "../helpers/procs.js";
 import { echoServer, portIsFree } from "./helpers.js";
 
@@ -90,6 +95,24 @@ describe("MCP Inspector CLI against a served registry", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("Unauthorized: this MCP listener requires 'Authorization: Bearer <token>'");
     expect(spec.callsSeen).toBe(2);
+  });
+});
+
+describe("MCP Inspector CLI against a bootstrapped @McpServer module", () => {
+  it("lists the module's tools and calls one", async () => {
+    await using app = Object.assign(await bootstrap(ConformanceModule, { container: container.createChildContainer() }), {
+      [Symbol.asyncDispose]: async function (this: McpApp) {
+        await this.stop();
+      },
+    });
+    const url = app.spec!.url!;
+    const list = await runIn([INSPECTOR, url, "--method", "tools/list"], INSPECTOR_CWD);
+    expect(list.code, list.stderr).toBe(0);
+    const names = (JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["test_simple_text", "test_image_content", "test_error_handling"]));
+    const call = await runIn([INSPECTOR, url, "--method", "tools/call", "--tool-name", "test_simple_text"], INSPECTOR_CWD);
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: "text", text: "This is a simple text response for testing." }] });
   });
 });
 

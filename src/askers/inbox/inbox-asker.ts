@@ -15,6 +15,7 @@ import { verdictFromDecision } from "../../gate/decision-table.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { checkKnownKeys, checkTimeoutMs } from "../../options/option-checks.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
+import { boundedToolFacts } from "../call-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 
@@ -26,6 +27,12 @@ export interface InboxAskerOptions {
   readonly source?: string;
   /** Which process asks (e.g. `"worker-3"`, or `--worker NAME`), shown on each question beside `source`; at most 100 characters. Default: none. */
   readonly worker?: string;
+}
+
+/** The tool's declarations a tool call's question carries, bounded, as a spread (nothing for a form, a link or an unknown tool). */
+function factsOf(request: Elicitation): { toolFacts?: StoredQuestion["toolFacts"] } {
+  const facts = request.toolCall ? boundedToolFacts(request.toolFacts) : undefined;
+  return facts ? { toolFacts: facts } : {};
 }
 
 function answerDecision(q: StoredQuestion): Decision {
@@ -127,6 +134,7 @@ export class InboxAsker implements Asker {
       tool: toolName(request),
       arguments: toolArguments(request),
       question: String(request.question ?? ""),
+      ...factsOf(request),
       source: typeof request.source === "string" ? request.source : null,
       from: this.source,
       ...(this.worker !== undefined ? { workerName: this.worker } : {}),

@@ -6,6 +6,8 @@
  * updates can never disagree), the page's frame and the login page. Pure: no I/O.
  */
 import { clipMiddle, visible } from "../../util/visible-text.js";
+import { callView, factLabels, type DiffLine } from "../call-view.js";
+import { ANSWER_KEYS } from "../approval-prompt.js";
 import { FORM_SUBJECT, LINK_SUBJECT, linkHost, timeLeft, visibleJson } from "../question-view.js";
 import { answeredByText, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 import { INBOX_SCRIPT, INBOX_STYLE, LOGIN_SCRIPT } from "./inbox-script.js";
@@ -24,11 +26,27 @@ export function closedText(q: StoredQuestion): string {
   return "";
 }
 
+/** An instant for a `title`: the full date and time in UTC (`Wed, 02 Dec 2026 09:15:03 UTC`; the page's script shows it in the reader's zone). */
+export function fullDate(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : new Date(t).toUTCString().replace("GMT", "UTC");
+}
+
+/**
+ * A `<time>`: the instant in `datetime`, the full date in `title`, the time
+ * of day as text; with `ago`, the page's script shows how long ago instead
+ * (`3 min ago`, kept current).
+ */
+function timeHtml(iso: string, ago = false): string {
+  const at = escapeHtml(iso);
+  return `<time datetime="${at}" title="${escapeHtml(fullDate(iso))}"${ago ? " data-ago" : ""}>${escapeHtml(iso.slice(11, 19))}</time>`;
+}
+
 function countdown(q: StoredQuestion, now: number): string {
   if (q.deadlineAt === null) return `<span class="timer">no deadline</span>`;
   const ms = Date.parse(q.deadlineAt) - now;
   const text = ms > 0 ? `time left ${timeLeft(ms)}` : "deadline passed";
-  return `deadline <time datetime="${escapeHtml(q.deadlineAt)}">${escapeHtml(q.deadlineAt.slice(11, 19))}</time> (<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>)`;
+  return `deadline ${timeHtml(q.deadlineAt)} (<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>)`;
 }
 
 /** How long a question has waited, kept current by the page's script. */
@@ -72,7 +90,56 @@ function bodyHtml(q: StoredQuestion): string {
   const ask = `<p class="ask">${escapeHtml(visible(q.question, { newlines: true }))}</p>`;
   if (kind === "form") return `${ask}\n${formHtml(q)}`;
   if (kind === "link") return `${ask}\n${linkHtml(q)}`;
-  return `${ask}\n<pre class="args" aria-label="Arguments of ${escapeHtml(visible(q.tool))}" tabindex="0">${escapeHtml(visibleJson(q.arguments))}</pre>`;
+  const json = `<pre class="args" aria-label="Arguments of ${escapeHtml(visible(q.tool))}" tabindex="0">${escapeHtml(visibleJson(q.arguments))}</pre>`;
+  const view = viewHtml(q.arguments);
+  return `${factsHtml(q)}${ask}\n${view ? `${view}\n<details class="json"><summary>Arguments (JSON)</summary>${json}</details>` : json}`;
+}
+
+/** What the tool declares about itself: its description and its caps and declarations as labels (made visible, bounded when stored). */
+function factsHtml(q: StoredQuestion): string {
+  const facts = q.toolFacts;
+  if (!facts) return "";
+  const description = facts.description ? `<p class="description">${escapeHtml(visible(facts.description, { newlines: true }))}</p>` : "";
+  const caps = (facts.caps ?? []).map((c) => `<li class="cap">cap <b>${escapeHtml(visible(c))}</b></li>`);
+  const labels = factLabels(facts).map((l) => `<li>${escapeHtml(l)}</li>`);
+  const list = caps.length + labels.length > 0 ? `<ul class="facts" aria-label="What ${escapeHtml(visible(q.tool))} declares">${[...caps, ...labels].join("")}</ul>` : "";
+  return `<div class="tool-facts">${description}${list}</div>\n`;
+}
+
+function diffHtml(lines: readonly DiffLine[], more: number, label: string): string {
+  const body = lines.map((l) => {
+    const text = escapeHtml(`${l.op} ${l.text}`);
+    if (l.op === "@") return `<span class="hunk">@@ ${escapeHtml(l.text)} @@</span>`;
+    return l.op === "-" ? `<del>${text}</del>` : l.op === "+" ? `<ins>${text}</ins>` : `<span>${text}</span>`;
+  });
+  if (more > 0) body.push(`<span class="more">… ${more} more lines (the JSON below has them all)</span>`);
+  return `<pre class="diff" aria-label="${label}" tabindex="0">${body.join("\n")}</pre>`;
+}
+
+/** A call shown by its shape (see call-view): an edit as a diff, a write as the new file, a command as a command line; `""` for any other shape. */
+function viewHtml(args: Record<string, unknown>): string {
+  const view = callView(args);
+  if (!view) return "";
+  if (view.kind === "command") {
+    const where = [view.cwd === undefined ? "" : `in <code>${escapeHtml(view.cwd)}</code>`, view.timeout === undefined ? "" : `timeout <code>${escapeHtml(view.timeout)}</code>`].filter(Boolean).join(" · ");
+    const about = view.description === undefined ? "" : `<p class="view-head">${escapeHtml(view.description)}</p>`;
+    return `<div class="view command">${about}<pre class="command-line" aria-label="Command" tabindex="0"><code>$ ${escapeHtml(view.command)}</code></pre>${where ? `<p class="view-head">${where}</p>` : ""}</div>`;
+  }
+  const path = escapeHtml(view.path);
+  const what = view.kind === "edit" ? "Edit" : "Write (the whole file)";
+  return `<div class="view ${view.kind}"><p class="view-head">${what} <code>${path}</code></p>${diffHtml(view.lines, view.more, `${view.kind === "edit" ? "Changes to" : "New content of"} ${path}`)}</div>`;
+}
+
+/** The details the `d` key opens: ids and full dates (the JSON, for a call shown as a diff or a command, is its own disclosure). */
+function detailsHtml(q: StoredQuestion): string {
+  const row = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
+  const rows = [
+    row("question id", `<code>${escapeHtml(q.id)}</code>`),
+    row("call id", q.callId === null ? "(none)" : `<code>${escapeHtml(clipMiddle(visible(q.callId), 200))}</code>`),
+    row("asked", escapeHtml(fullDate(q.askedAt))),
+    row("deadline", q.deadlineAt === null ? "none (the asking side waits forever)" : escapeHtml(fullDate(q.deadlineAt))),
+  ];
+  return `<details class="call-details" data-role="details"><summary>Details</summary><dl class="details">${rows.join("")}</dl></details>`;
 }
 
 /** One question as an `article`: heading = tool name (made visible); the arguments (or a form's fields, or a link); source, from, countdown; the three answers and their forms. */
@@ -82,15 +149,16 @@ export function questionHtml(q: StoredQuestion, now = Date.now()): string {
   const json = visibleJson(q.arguments);
   const closed = q.status !== "pending";
   const aria = closed ? ' aria-disabled="true"' : "";
-  return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h">
+  return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h" tabindex="-1">
 <h3 id="q-${id}-h">${tool}</h3>
-<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b>${workerText(q)} · asked <time datetime="${escapeHtml(q.askedAt)}">${escapeHtml(q.askedAt.slice(11, 19))}</time>, ${age(q, now)} · ${countdown(q, now)}</p>
+<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b>${workerText(q)} · asked ${timeHtml(q.askedAt)}, ${age(q, now)} · ${countdown(q, now)}</p>
 ${bodyHtml(q)}
+${detailsHtml(q)}
 <p class="outcome" data-role="outcome">${escapeHtml(visible(closedText(q)))}</p>
 <div class="actions" role="group" aria-label="Answer ${tool}">
-<button type="button" data-act="approve"${aria}>Approve</button>
-<button type="button" data-act="reject" aria-expanded="false" aria-controls="q-${id}-reject"${aria}>Reject</button>
-<button type="button" data-act="modify" aria-expanded="false" aria-controls="q-${id}-modify"${aria}>Modify</button>
+<button type="button" data-act="approve" aria-keyshortcuts="${ANSWER_KEYS.approve}"${aria}>Approve</button>
+<button type="button" data-act="reject" aria-keyshortcuts="${ANSWER_KEYS.reject}" aria-expanded="false" aria-controls="q-${id}-reject"${aria}>Reject</button>
+<button type="button" data-act="modify" aria-keyshortcuts="${ANSWER_KEYS.modify}" aria-expanded="false" aria-controls="q-${id}-modify"${aria}>Modify</button>
 </div>
 <form class="reject" id="q-${id}-reject" data-form="reject" hidden>
 <label for="q-${id}-note">Note</label>
@@ -125,7 +193,7 @@ function actorCell(d: StoredDecision): string {
 export function decisionHtml(d: StoredDecision): string {
   const allowed = d.allowed ? "yes" : "no";
   return `<tr data-id="${escapeHtml(d.id)}" class="${d.allowed ? "allowed" : "denied"}">
-<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${actorCell(d)}</td><td>${escapeHtml(visible(d.reason))}</td><td><time datetime="${escapeHtml(d.at)}">${escapeHtml(d.at.slice(11, 19))}</time></td><td>${escapeHtml(visible(d.from))}</td><td class="args">${argumentsCell(d.arguments)}</td>
+<td>${escapeHtml(visible(d.tool))}</td><td>${allowed}</td><td>${escapeHtml(d.source)}</td><td>${d.asked ? "yes" : "no"}</td><td>${actorCell(d)}</td><td>${escapeHtml(visible(d.reason))}</td><td>${timeHtml(d.at, true)}</td><td>${escapeHtml(visible(d.from))}</td><td class="args">${argumentsCell(d.arguments)}</td>
 </tr>`;
 }
 
@@ -148,6 +216,12 @@ function head(nonce: string, title: string): string {
 <style nonce="${nonce}">${INBOX_STYLE}</style>
 </head>`;
 }
+
+/** The page's title; with questions pending the script prefixes their count (`(3) agentkit inbox`). */
+export const PAGE_TITLE = "agentkit inbox";
+
+/** The visible hint for the single-key answers (the terminal's keys, `ANSWER_KEYS`). */
+const KEYS_HINT = `Keys: <kbd>${ANSWER_KEYS.approve}</kbd> approve · <kbd>${ANSWER_KEYS.reject}</kbd> reject · <kbd>${ANSWER_KEYS.modify}</kbd> modify · <kbd>${ANSWER_KEYS.details}</kbd> details, for the question with focus (else the first); <kbd>j</kbd>/<kbd>k</kbd> next/previous question. Ignored while typing in a field.`;
 
 /** What a person without a live session reads: how to get back in. */
 const LOGGED_OUT = "You are not logged in to this inbox (or your session ended). Each login link works once: get a new one from whoever started the inbox — in the terminal where it runs, press Enter for a new link — and open it here.";
@@ -176,18 +250,20 @@ export function loginPageHtml(nonceText: string, base: string): string {
 /** The page's frame: who this session is recorded as, the name field, the live region, the (empty) pending list and decisions table, the logged-out notice. */
 export function pageHtml(state: PageState): string {
   const nonce = escapeHtml(state.nonce);
-  return `${head(nonce, "Approval inbox")}
+  return `${head(nonce, PAGE_TITLE)}
 <body data-base="${escapeHtml(state.base)}">
 <header>
 <h1>Approval inbox</h1>
 <p id="who" class="who">Decisions you make here are recorded as made by this session.</p>
 <p><label for="actor">Your name (optional; recorded beside your session as claimed, not checked)</label> <input id="actor" name="actor" value="" maxlength="100" autocomplete="name"></p>
 <p id="connection" class="connection">Connecting for live questions…</p>
+<p class="notify"><button type="button" id="notify" aria-pressed="false" hidden>Notify me of new questions</button> <span id="notify-state"></span></p>
+<p id="keys" class="keys">${KEYS_HINT}</p>
 </header>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
 <section id="logged-out" class="logged-out" role="alert" hidden><h2>Log in again</h2><p>${escapeHtml(LOGGED_OUT)}</p><p data-role="why"></p></section>
 <main>
-<section aria-labelledby="pending-h">
+<section id="pending-section" aria-labelledby="pending-h" tabindex="-1">
 <h2 id="pending-h">Pending questions (<span id="pending-count">0</span>)</h2>
 <p id="empty" class="empty">Nothing is waiting for you.</p>
 <div id="pending">

@@ -12,6 +12,7 @@ import type { CheckResult } from "../../listener/loopback-checks.js";
 import { checkWriteOrigin } from "../../listener/session-cookie.js";
 import { plainJsonObject } from "../../gate/json-object.js";
 import { parseArguments } from "../question-view.js";
+import { clipMiddle, visible } from "../../util/visible-text.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
 import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
@@ -34,8 +35,13 @@ export function refusedText(q: StoredQuestion): string {
   return `This question was already answered (${q.answer?.kind ?? "?"}) by ${answeredByText(q.answer)}. Your answer was not recorded.`;
 }
 
+/** A name the page's script puts in announcements and notifications: made visible (no bidi or control characters), at most 100 columns. */
+function shownName(name: string): string {
+  return clipMiddle(visible(name), 100);
+}
+
 function settledData(q: StoredQuestion): Record<string, unknown> {
-  return { id: q.id, tool: q.tool, status: q.status, text: closedText(q) };
+  return { id: q.id, tool: shownName(q.tool), status: q.status, text: closedText(q) };
 }
 
 /** One live-stream message. */
@@ -46,7 +52,7 @@ function sse(res: ServerResponse, event: string, data: Record<string, unknown>):
 }
 
 function toSse(res: ServerResponse, event: InboxEvent): void {
-  if (event.type === "question") sse(res, "question", { id: event.question.id, tool: event.question.tool, from: event.question.from, html: questionHtml(event.question) });
+  if (event.type === "question") sse(res, "question", { id: event.question.id, tool: shownName(event.question.tool), from: shownName(event.question.from), html: questionHtml(event.question) });
   else if (event.type === "settled") sse(res, "settled", settledData(event.question));
   else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
   else sse(res, "store", { available: event.type === "available" });

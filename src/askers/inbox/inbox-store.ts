@@ -8,6 +8,7 @@
  * processes elsewhere and the one page meet there.
  */
 import { OptionsError } from "../../errors/options.error.js";
+import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import { describeValue } from "../../util/format.js";
 import { checkKnownKeys } from "../../options/option-checks.js";
@@ -62,6 +63,8 @@ export interface StoredQuestion {
   readonly arguments: Record<string, unknown>;
   /** The question in words. */
   readonly question: string;
+  /** What the tool declares about itself (description, caps, annotations), bounded (`boundedToolFacts`); absent when the asking side did not know the tool. */
+  readonly toolFacts?: ToolFacts;
   /** Which entry point asked (`approval_server`, `mcp_guard`, `react`, ...), or `null`. */
   readonly source: string | null;
   /** Which run or server it came from: the `source` given to `inbox.asker({ source })`. */

@@ -9,6 +9,7 @@
  * row's kind, id and change number, nothing a reader decides on; the
  * listener reads the row itself, with its own login's rights.
  */
+import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import type { InboxAnswer, QuestionStatus, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { channelOf, workerChannelSql } from "./postgres-schema.js";
@@ -32,6 +33,7 @@ export function questionOf(r: Row): StoredQuestion {
     tool: String(r.tool),
     arguments: (r.arguments ?? {}) as Record<string, unknown>,
     question: String(r.question),
+    ...(r.tool_facts && typeof r.tool_facts === "object" ? { toolFacts: r.tool_facts as ToolFacts } : {}),
     source: text(r.source),
     from: String(r.from_),
     askedAt: iso(r.asked_at),

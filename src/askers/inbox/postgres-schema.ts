@@ -30,8 +30,8 @@ import type { PgClient, PgPool } from "./pg-peer.js";
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor). */
-export const INBOX_SCHEMA_VERSION = 3;
+/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts). */
+export const INBOX_SCHEMA_VERSION = 4;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -103,7 +103,7 @@ function migrationSql(s: string): string[] {
   ];
 }
 
-/** Versions 2 and 3 on older tables: each row's owner (the login that wrote it), the worker's display name, leases keyed by owner and worker; a decision's claimed actor. */
+/** Versions 2 to 4 on older tables: each row's owner (the login that wrote it), the worker's display name, leases keyed by owner and worker; a decision's claimed actor; a question's tool facts. */
 function upgradeSql(s: string, from: number): string[] {
   const always = [
     `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
@@ -112,6 +112,8 @@ function upgradeSql(s: string, from: number): string[] {
     `ALTER TABLE ${s}.workers ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
     // version 3: a decision's self-declared name, beside its actor
     `ALTER TABLE ${s}.decisions ADD COLUMN IF NOT EXISTS claimed_actor text`,
+    // version 4: what the tool declares about itself (description, caps, annotations), bounded by the asker
+    `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS tool_facts jsonb`,
   ];
   // A lease is one login's: another login naming the same worker has its own row.
   const rekey = [`ALTER TABLE ${s}.workers DROP CONSTRAINT IF EXISTS workers_pkey`, `ALTER TABLE ${s}.workers ADD PRIMARY KEY (owner, worker)`];
@@ -122,7 +124,7 @@ function upgradeSql(s: string, from: number): string[] {
 function rolesSql(s: string): string[] {
   const { worker: w, page: p } = inboxRoles(s);
   const role = (name: string) => `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$`;
-  const asked = "id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status";
+  const asked = "id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status, tool_facts";
   const decided = "id, tool, allowed, source, asked, actor, claimed_actor, reason, at, from_, confirmed";
   const policies: Array<[string, string, string]> = [
     ["questions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],

@@ -140,11 +140,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
       throw storeError(err, this.schema);
     }
     const s = this.schema;
-    const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending') RETURNING *) ${announce("q", s)}`;
+    const sql = `WITH hit AS (INSERT INTO ${s}.questions (id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status, tool_facts)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12) RETURNING *) ${announce("q", s)}`;
     const workerName = (question as StoredQuestion & WithWorkerName).workerName ?? null;
     try {
-      this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt])).rows);
+      this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt, question.toolFacts ? JSON.stringify(question.toolFacts) : null])).rows);
     } catch (err) {
       this.#mine.delete(question.id);
       throw err;

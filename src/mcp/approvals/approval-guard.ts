@@ -5,10 +5,10 @@
  * and audit as `ApprovalServer`. It gives human approval to clients that
  * ignore the `requires_approval` declaration (Codex `exec` has no per-call prompt).
  */
-import type { Asker } from "../../contracts/elicitation.js";
+import { toolFactsOf, type Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
-import { answeredVerdict, checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../../gate/index.js";
+import { answeredVerdict, checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateRecord, type GateSubject } from "../../gate/index.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import type { ApprovalDecision } from "./approval-decision.js";
@@ -18,7 +18,7 @@ import { wireJson } from "./wire-json.js";
 
 /** What a guard is asked about: one call to a served tool, before it runs. */
 export interface ApprovalGuardRequest {
-  /** The tool (only `requiresApproval` is read). */
+  /** The tool: `requiresApproval` decides; its description, caps and annotations are shown to the person (`toolFactsOf`). */
   readonly tool: { readonly requiresApproval: boolean };
   /** The tool's served name. */
   readonly name: string;
@@ -87,7 +87,8 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
   const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
-    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard" };
+    const caller = gateCallerOf(request.ctx);
+    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard", ...(caller ? { caller } : {}) };
     // No autoAllow and no tier here: a tool that requires approval is asked about under every tier.
     const earlier = answeredBy && request.toolUseId ? answeredAt(answeredBy.decisions, request.toolUseId, subject) : undefined;
     const verdict = earlier
@@ -98,8 +99,9 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
           asker,
           timeoutMs,
           requiresApproval: true,
-          question: `A client asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
+          question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
           signal: request.ctx?.signal,
+          toolFacts: toolFactsOf(request.tool),
         })
       : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
     const final = await audit.record(subject, verdict, request.ctx);
@@ -107,6 +109,13 @@ export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
     return { allowed: false, message: notRunMessage(name, final) };
   };
   return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
+}
+
+/** The hosted caller a call's context carries (`ctx.caller.clientId`, set by `arc-agentkit/express`), as the audit records it. */
+function gateCallerOf(ctx: RunContext | undefined): GateCaller | undefined {
+  const c = ctx?.caller;
+  if (!c || typeof c.clientId !== "string") return undefined;
+  return { clientId: c.clientId, subject: typeof c.subject === "string" ? c.subject : null };
 }
 
 function checkAnsweredBy(value: ApprovalGuardOptions["answeredBy"]): ApprovalGuardOptions["answeredBy"] {

@@ -4,7 +4,8 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { CallToolResult, Client, Prompt as SdkPrompt, Resource, Root, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
+import { ChangeFeed, type ChangedList } from "./change-feed.js";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
@@ -172,6 +173,8 @@ export class MCPClient implements AsyncDisposable {
   private readonly retired = new Set<Promise<void>>();
   /** Ends a respawn's backoff wait early (close()). */
   private wake?: () => void;
+  /** The current session's list_changed news (a listen stream on 2026-07-28). */
+  private feed?: ChangeFeed;
 
   private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
@@ -192,12 +195,21 @@ export class MCPClient implements AsyncDisposable {
   }
 
   private watch(session: Client): void {
+    const old = this.feed;
+    this.feed = new ChangeFeed(session, String(this.server), (list) => this.evict(list), this.requestTimeoutMs);
+    void old?.close();
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
       this.move("peer-closed");
       if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(() => {});
     };
+  }
+
+  /** The server said `list` changed: the next listing asks it again. */
+  private evict(list: ChangedList): void {
+    if (list === "tools") this.tools.clear();
+    else if (list === "resources") this.resources.clear();
   }
 
   /** Apply `event` to the session state (session-state.ts) and carry out its effect. */
@@ -275,6 +287,51 @@ export class MCPClient implements AsyncDisposable {
    */
   get protocolVersion(): string | undefined {
     return this.session.getNegotiatedProtocolVersion();
+  }
+
+  /**
+   * The capabilities the server declared: from its `server/discover` answer
+   * on 2026-07-28 (the latest one, see `discover()`), from `initialize` on
+   * 2025.
+   *
+   * @throws McpNotEnteredError after `close()`.
+   */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    const session = this.session;
+    return session.getDiscoverResult()?.capabilities ?? session.getServerCapabilities();
+  }
+
+  /**
+   * The server's name and version: from the `_meta` of its `server/discover`
+   * answer on 2026-07-28 (the latest one, see `discover()`), from
+   * `initialize` on 2025. Undefined when the server did not say.
+   *
+   * @throws McpNotEnteredError after `close()`.
+   */
+  get serverInfo(): Implementation | undefined {
+    const session = this.session;
+    const discovered = session.getDiscoverResult()?._meta?.[this.sdk.SERVER_INFO_META_KEY] as Implementation | undefined;
+    return discovered ?? session.getServerVersion();
+  }
+
+  /**
+   * Ask a 2026-07-28 server again what it is (`server/discover`): its
+   * versions, capabilities and info; `serverCapabilities` and `serverInfo`
+   * then report the answer. Open already sent it once (the era probe).
+   *
+   * @throws McpRequestError on a 2025-era session (it has no `server/discover`; read `serverCapabilities`), or when the request fails.
+   */
+  async discover(): Promise<DiscoverResult> {
+    const session = await this.live();
+    if (session.getProtocolEra() !== "modern") {
+      const why = new Error(`the session speaks ${this.protocolVersion ?? "a 2025 version"}, which has no server/discover`);
+      throw new McpRequestError("server/discover", String(this.server), undefined, why, "Read serverCapabilities and serverInfo (from initialize) instead");
+    }
+    try {
+      return await session.discover(this.requestOptions());
+    } catch (err) {
+      throw this.failure("server/discover", err);
+    }
   }
 
   /** True between a successful `open()` and `close()`. */
@@ -461,6 +518,7 @@ export class MCPClient implements AsyncDisposable {
       this.closing = (async () => {
         try {
           await this.renewing?.catch(() => {});
+          await this.feed?.close();
           await session?.close();
         } finally {
           await this.transport.close();

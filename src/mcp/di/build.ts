@@ -31,7 +31,7 @@ import type { Prompt } from "../../prompts/prompt.js";
 import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource } from "../serve/served-extras.js";
 
 /** The module's resources and prompts, with decorated classes built by its container. */
-interface ServedItems {
+export interface ServedItems {
   readonly resources: readonly ResourceSource[];
   readonly prompts: PromptsOption | undefined;
 }
@@ -287,8 +287,21 @@ async function serveModule(plan: ModulePlan, registry: ToolRegistry, items: Serv
   return { spec, approvals: beside.approvals, guard, stdio: null };
 }
 
-/** Build what `plan` describes. On failure everything opened is closed again before `BootstrapError` is thrown. */
-export async function buildModule(plan: ModulePlan): Promise<BuiltModule> {
+/** A module built but not served: what a host serves itself (`arc-agentkit/express`). */
+export interface UnservedModule {
+  readonly container: DependencyContainer;
+  readonly registry: ToolRegistry;
+  /** The module's resources and prompts, as `serveRegistry` takes them. */
+  readonly items: ServedItems;
+  /** The server-side approval guard (`guard: "asker"` with `approvals`), or `null`. */
+  readonly guard: ApprovalGuard | null;
+  readonly remotes: ReadonlyMap<string, MCPClient>;
+  /** In start order; run them in reverse to stop. */
+  readonly closers: Array<() => Promise<void>>;
+}
+
+/** The container, providers, remotes and registry of `plan`; on failure what was opened is closed and the error rethrown. */
+async function buildParts<T>(plan: ModulePlan, then: (parts: Omit<UnservedModule, "guard">, asker: Asker | undefined) => Promise<T>): Promise<T> {
   const c = plan.parent.createChildContainer();
   const closers: BuiltModule["closers"] = [];
   const remotes = new Map<string, MCPClient>();
@@ -298,11 +311,27 @@ export async function buildModule(plan: ModulePlan): Promise<BuiltModule> {
     const owners = new Map<string, string>();
     for (const r of plan.meta.remotes ?? []) remotes.set(r.alias, await openRemote(c, plan, r, owners, closers));
     const registry = buildRegistry(c, plan);
-    const served = await serveModule(plan, registry, items, resolveAsker(c, plan), closers);
-    return { container: c, registry, remotes, closers, ...served };
+    return await then({ container: c, registry, items, remotes, closers }, resolveAsker(c, plan));
   } catch (err) {
     for (const close of [...closers].reverse()) await close().catch(() => {});
     c.clearInstances();
     throw err;
   }
+}
+
+/** Build what `plan` describes. On failure everything opened is closed again before `BootstrapError` is thrown. */
+export function buildModule(plan: ModulePlan): Promise<BuiltModule> {
+  return buildParts(plan, async ({ container, registry, items, remotes, closers }, asker) => {
+    const served = await serveModule(plan, registry, items, asker, closers);
+    return { container, registry, remotes, closers, ...served };
+  });
+}
+
+/**
+ * Build `plan` without serving it: container, providers, remotes, registry,
+ * resources and prompts, and the server-side guard (no listener, no
+ * `ApprovalServer`: the host serves, and the guard asks the module's Asker).
+ */
+export function buildUnservedModule(plan: ModulePlan): Promise<UnservedModule> {
+  return buildParts(plan, async (parts, asker) => ({ ...parts, guard: guardFor(plan, asker, { approvals: null }) }));
 }

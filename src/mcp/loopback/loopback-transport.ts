@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerEvent } from "@modelcontextprotocol/server";
 import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
@@ -237,6 +238,16 @@ export class LoopbackMcpTransport implements AsyncDisposable {
   /** Number of open stateful sessions (for tests and diagnostics). */
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /**
+   * Tell the 2026-07-28 clients listening on this endpoint (their open
+   * `subscriptions/listen` streams that opted in) that a list changed or a
+   * resource was updated. 2025-era sessions are told by their own server
+   * (`sendToolListChanged()`, `sendResourceUpdated()`, ...), not here.
+   */
+  publish(event: ServerEvent): void {
+    this.modern.publish(event);
   }
 
   /**

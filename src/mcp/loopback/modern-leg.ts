@@ -11,7 +11,7 @@
  * traffic never comes here: it keeps the package's own sessions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 
 /** One header of a node request as a string (the first of a repeated one), or undefined. */
@@ -36,6 +36,17 @@ export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
     body,
   });
   return outcome.kind !== "legacy";
+}
+
+/** The node request's headers as web `Headers` (repeated ones appended). */
+export function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return headers;
 }
 
 /**
@@ -64,7 +75,7 @@ function headObject(response: Response): Record<string, string> {
  * other body (SSE: progress, logs, a long call) is streamed until it ends or
  * the client leaves.
  */
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   if (res.destroyed) return void response.body?.cancel().catch(() => {});
   const head = headObject(response);
   if (!response.body) return void res.writeHead(response.status, head).end();
@@ -102,12 +113,21 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
  */
 export class ModernLeg {
   private handler: McpHttpHandler | undefined;
+  /** Where the open `subscriptions/listen` streams hear of changes; outlives a closed handler. */
+  private bus: ServerEventBus | undefined;
 
   constructor(private readonly factory: () => SdkServer) {}
 
+  /** Tell every open `subscriptions/listen` stream that opted in (a list changed, a resource was updated); none open: nothing. */
+  publish(event: ServerEvent): void {
+    this.bus?.publish(event);
+  }
+
   /** Answer one POST whose body is already parsed (the listener checked Host/Origin and the bearer token before). */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const handler = (this.handler ??= sdkServer().createMcpHandler(() => this.factory(), { legacy: "reject" }));
+    const sdk = sdkServer();
+    const bus = (this.bus ??= new sdk.InMemoryServerEventBus());
+    const handler = (this.handler ??= sdk.createMcpHandler(() => this.factory(), { legacy: "reject", bus }));
     const abort = new AbortController();
     const gone = (): void => abort.abort();
     res.once("close", gone);

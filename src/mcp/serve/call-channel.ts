@@ -11,7 +11,7 @@ import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
 import { errorLine } from "../../util/format.js";
 import { RequestProgress } from "./heartbeat.js";
-import type { InputRounds } from "./suspended-calls.js";
+import type { CallRounds } from "./suspended-calls.js";
 
 type Extra = ServerContext;
 
@@ -36,13 +36,21 @@ export function logRank(level: LogLevel): number {
   return RANK.get(level) ?? 1;
 }
 
+/** Why a 2025-era call served statelessly cannot ask its client (there is no session: each POST stands alone). */
+function noSession(kind: "elicitation" | "sampling"): ClientRequestError {
+  const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
+  return new ClientRequestError(kind, `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do without the question`);
+}
+
 /** One served request's channel to its client (see the module note). Built per request; holds two references until used. */
 export class CallChannel implements ClientChannel {
   private pending?: { progress: number; total?: number; message?: string };
   private timer?: NodeJS.Timeout;
   private ended = false;
-  /** Set on a 2026-07-28 `tools/call`: how its questions reach the client (see `suspended-calls`). */
-  rounds?: InputRounds;
+  /** Set on a 2026-07-28 `tools/call`: how its questions reach the client (see `suspended-calls`, `replay-rounds`). */
+  rounds?: CallRounds;
+  /** Set on a 2025-era call served statelessly (hosted): there is no session to ask the client on. */
+  noSession?: boolean;
 
   constructor(
     private readonly session: SessionView,
@@ -97,6 +105,7 @@ export class CallChannel implements ClientChannel {
 
   /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
+    if (this.noSession) return Promise.reject(noSession("elicitation"));
     if (!this.session.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
@@ -105,6 +114,7 @@ export class CallChannel implements ClientChannel {
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
+    if (this.noSession) return Promise.reject(noSession("sampling"));
     if (!this.session.clientCapabilities()?.sampling) {
       return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }

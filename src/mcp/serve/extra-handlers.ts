@@ -124,7 +124,9 @@ function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, s
     const found = extras.find(uri);
     if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`, { uri });
     const r = found.served.resource;
-    return withCtx(ctx, session, extra, `resource '${uri}' could not be read`, async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name) }) as ReadResourceResult);
+    // A resource's own cache hint, on 2026-07-28 only (a 2025 result has no such fields).
+    const hint = extra.mcpReq.envelope ? r.cacheHint : undefined;
+    return withCtx(ctx, session, extra, `resource '${uri}' could not be read`, async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name), ...hint }) as ReadResourceResult);
   });
   s.setRequestHandler("resources/subscribe", (req) => {
     session.subscriptions.add(req.params.uri);

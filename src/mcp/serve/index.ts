@@ -22,5 +22,6 @@ export { Prompt, getPromptMetadata, isPromptClass } from "../../tools/prompt.dec
 export type { PromptClass, PromptMetadata } from "../../tools/prompt.decorator.js";
 export type { PromptArgument, PromptOptions, ResourceOptions } from "../../tools/served-options.js";
 export type { PromptMessage, PromptRender, ResourceListEntry, ResourceRead, ServablePrompt, ServableResource } from "../../tools/served-items.js";
+export type { CacheHint } from "../../tools/served-options.js";
 export type { AudioBlock, ContentBlock, EmbeddedResourceBlock, ImageBlock, ResourceContents, ResourceLinkBlock, RichToolResult, TextBlock } from "../../tools/mcp-content.js";
 export { qualifiedName, checkServerName, sanitiseToolName, checkQualifiedName, MAX_QUALIFIED_NAME_LENGTH } from "../../wire/names.js";

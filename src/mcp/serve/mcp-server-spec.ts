@@ -12,7 +12,8 @@ import type { ServedCatalog } from "./served-catalog.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import { ServeOptionsError } from "./serve-options.error.js";
-import { argumentError, stopInflight, type CallCounter } from "./served-server.js";
+import { argumentError, stopInflight, subscribedTo, type CallCounter } from "./served-server.js";
+import type { ServerEvent } from "@modelcontextprotocol/server";
 
 /** The `mcpServers` entry of an HTTP spec. */
 export interface HttpServerEntry {
@@ -269,29 +270,46 @@ export class McpServerSpec implements AsyncDisposable {
     if (!t.schema) throw new ServeOptionsError("tool", `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`);
     if (this.catalog.mcpNames[t.name] !== undefined) throw new ServeOptionsError("tool", `addTool: a tool named '${t.name}' is already served`);
     this.catalog.add(t);
-    this.notify((s) => s.sendToolListChanged());
+    this.notify((s) => s.sendToolListChanged(), { kind: "tools_list_changed" });
   }
 
   /** Serve one more resource (see `serveRegistry`'s `resources`) and send `notifications/resources/list_changed`. Throws as `addTool` does. */
   addResource(resource: ResourceSource): void {
     this.checkGrowable("addResource");
     this.extras.addResource(toServableResource(resource, 0));
-    this.notify((s) => s.sendResourceListChanged());
+    this.notify((s) => s.sendResourceListChanged(), { kind: "resources_list_changed" });
   }
 
   /** Serve one more prompt (see `serveRegistry`'s `prompts`) and send `notifications/prompts/list_changed`. Throws as `addTool` does. */
   addPrompt(prompt: PromptSource): void {
     this.checkGrowable("addPrompt");
     for (const p of toServablePrompts([prompt])) this.extras.addPrompt(p);
-    this.notify((s) => s.sendPromptListChanged());
+    this.notify((s) => s.sendPromptListChanged(), { kind: "prompts_list_changed" });
   }
 
   private checkGrowable(what: string): void {
     if (!this.listener) throw new ServeOptionsError("transport", `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`);
   }
 
-  /** Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped. */
-  private notify(send: (s: SdkServer) => Promise<void>): void {
+  /**
+   * Tell the clients that resource `uri` changed (`notifications/resources/updated`):
+   * every 2025-era session that subscribed to it (`resources/subscribe`) and
+   * every 2026-07-28 `subscriptions/listen` stream that asked for it. Call it
+   * when what `read()` returns for `uri` is no longer what it returned; a
+   * client that did not subscribe hears nothing. HTTP specs only (a stdio
+   * spec serves from the child the CLI spawns).
+   *
+   * @throws ServeOptionsError on a stdio spec, or when `uri` is not a non-empty string.
+   */
+  resourceUpdated(uri: string): void {
+    this.checkGrowable("resourceUpdated");
+    if (typeof uri !== "string" || uri === "") throw new ServeOptionsError("uri", `resourceUpdated: uri must be a non-empty string (the resource's URI as clients read it), got ${JSON.stringify(uri)}`);
+    this.notify((s) => (subscribedTo(s, uri) ? s.sendResourceUpdated({ uri }) : Promise.resolve()), { kind: "resource_updated", uri });
+  }
+
+  /** Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped. 2026-07-28 listeners hear `event`. */
+  private notify(send: (s: SdkServer) => Promise<void>, event: ServerEvent): void {
+    this.listener?.publish(event);
     for (const s of this.live ?? []) {
       try {
         send(s).catch(() => {});

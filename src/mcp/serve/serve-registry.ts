@@ -17,7 +17,8 @@ import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard }
 import { ServeOptionsError } from "./serve-options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { SuspendedCalls } from "./suspended-calls.js";
-import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
+import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
+import type { CacheHint } from "../../tools/served-options.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -65,6 +66,16 @@ export interface ServeRegistryOptions {
    * then its context is cancelled with a `ClientGaveUp`.
    */
   suspendedCalls?: { readonly max?: number; readonly ttlMs?: number };
+  /**
+   * MCP 2026-07-28: the cache hint (`ttlMs`, `cacheScope`) the list results
+   * carry (`tools/list`, `resources/list`, `resources/templates/list`,
+   * `prompts/list`, and `server/discover`). Default `{ ttlMs: 0, cacheScope:
+   * "private" }`: a client lists again each time, since `addTool()` and the
+   * like change the lists while serving (clients that keep a
+   * `subscriptions/listen` stream open hear of each change anyway). A served
+   * resource's own `cacheHint` covers its reads.
+   */
+  cacheHint?: CacheHint;
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms). */
@@ -167,7 +178,7 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
   }
   const live = new Set<SdkServer>();
   const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live, suspended: new SuspendedCalls(options.suspendedCalls?.max, options.suspendedCalls?.ttlMs) }, counter),
+    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live, suspended: new SuspendedCalls(options.suspendedCalls?.max, options.suspendedCalls?.ttlMs), cacheHint: checkCacheHint(options.cacheHint, "serveRegistry: cacheHint") }, counter),
     port: options.port,
     auth: options.auth ?? "token",
     ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),

@@ -13,7 +13,7 @@ import { Prompt as TemplatePrompt } from "../../prompts/prompt.js";
 import { getPromptMetadata, isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import { getResourceMetadata, isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
-import { resolvePromptOptions, resolveResourceOptions, templateVariables, type PromptArgument } from "../../tools/served-options.js";
+import { cacheHintProblem, frozenCacheHint, resolvePromptOptions, resolveResourceOptions, templateVariables, type CacheHint, type PromptArgument } from "../../tools/served-options.js";
 import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
@@ -135,12 +135,24 @@ function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
+/**
+ * `hint` checked (undefined passes) and frozen.
+ *
+ * @throws ServeOptionsError naming `where`, what was given and what is accepted.
+ */
+export function checkCacheHint(hint: CacheHint | undefined, where: string): CacheHint | undefined {
+  if (hint === undefined) return undefined;
+  const problem = cacheHintProblem(hint);
+  if (problem) throw new ServeOptionsError("cacheHint", `${where}: ${problem}`);
+  return frozenCacheHint(hint);
+}
+
 /** Normalise one resource source; throws `ServeOptionsError` for something that is neither a class nor a definition. */
 export function toServableResource(item: unknown, i: number, c: DependencyContainer = rootContainer): ServableResource {
   if (isResourceClass(item)) return resourceFromClass(item, once(() => c.resolve(item as never)));
   if (isServableResource(item)) {
-    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType } as never, "resource");
-    return Object.freeze({ ...item, name: meta.name });
+    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType, cacheHint: item.cacheHint } as never, "resource");
+    return Object.freeze({ ...item, name: meta.name, ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}) });
   }
   throw new ServeOptionsError("resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
 }

@@ -16,6 +16,7 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
+import type { CacheHint } from "../../tools/served-options.js";
 import { describeValue, seconds } from "../../util/format.js";
 import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
@@ -24,6 +25,7 @@ import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from ".
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
+import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -70,6 +72,17 @@ export interface ServedServerOptions {
   readonly live?: Set<SdkServer>;
   /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
   readonly suspended?: SuspendedCalls;
+  /**
+   * Stateless serving (`arc-agentkit/express`): a 2026-07-28 question ends
+   * the run and the retry runs the tool again with the answers the signed
+   * state carries (see `replay-rounds`); a 2025-era client cannot be asked
+   * (no session), and the tool's `ctx.elicit()` / `ctx.sample()` say so.
+   */
+  readonly replay?: ReplayKey;
+  /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
+  readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
+  /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
+  readonly cacheHint?: CacheHint;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -146,7 +159,7 @@ export function makeCallHandler(
   options: ServedServerOptions,
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
-  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS } = options;
+  const { ctx, timeoutMs, guard, heartbeatMs = DEFAULT_HEARTBEAT_MS, replay, callerOf } = options;
   const server = catalog.server;
   const suspended = options.suspended ?? new SuspendedCalls();
   return (request, extra, firstCalls, session) => {
@@ -155,108 +168,121 @@ export function makeCallHandler(
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
+    // Stateless: the retry runs the tool again, its earlier questions answered from the signed state.
+    if (state !== undefined && replay) return replay.open(state, name, args, extra).then(begin);
     if (state !== undefined) return resumeCall(suspended, name, args, extra, firstCalls);
-    const served = catalog.byName.get(name);
-    if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
-    if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
-    return new Promise<CallToolResult>((resolve) => {
-      let settled = false;
-      let running = false;
-      let timer: NodeJS.Timeout | undefined;
-      let offCancel = (): void => {};
-      // Cancelled with the run (as a child of ctx), when the client cancels the
-      // request, at the deadline, or when the server stops; released when the
-      // call ends. onCancel() is a plain callback on this call's own context:
-      // no listener on a long-lived signal, and no AbortController unless the
-      // tool reads ctx.signal.
-      const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id };
-      const progress = new RequestProgress(extra);
-      const channel = session ? new CallChannel(session, extra, progress) : undefined;
-      const child = ctx.child(channel ? { caller, channel } : { caller });
-      // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
-      const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
-      // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
-      const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
-      let exchange = new Exchange(extra, firstCalls, child, progress, beat);
-      // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
-      const rounds = channel && extra.mcpReq.envelope
-        ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
-            suspended: () => exchange.end(),
-            resumed: (next, nextCalls) => {
-              exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
-              channel.rebind(next, exchange.progress);
-            },
-          }, resolve as (r: unknown) => void, envelopeClient(extra))
-        : undefined;
-      if (channel) channel.rounds = rounds;
-      // Cancelled before this handler ran (the SDK aborted its signal: a client's
-      // cancel, or the connection closed): the child starts cancelled.
-      if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
-      const onAbort = (): void => {
-        if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
-        else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
-      };
-      const onStop = (): void => {
-        finish(textResult(running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`, true));
-        child.cancel(new Cancelled(`the server stopped while '${name}' was running`));
-      };
-      function finish(result: CallToolResult): void {
-        if (settled) return;
-        settled = true;
-        if (timer !== undefined) clearTimeout(timer);
-        exchange.end();
-        offCancel();
-        counter.inflight?.delete(onStop);
-        endRequest(traced, result.isError !== true);
-        child.release();
-        if (rounds) rounds.reply(result);
-        else resolve(result);
-      }
-      counter.inflight?.add(onStop);
-      // Runs onAbort at once if the request was already cancelled (finish() then
-      // takes onStop back out): nothing below runs for a settled call.
-      offCancel = child.onCancel(onAbort);
-      if (settled) return;
-      const run = (input: Record<string, unknown>): void => {
-        if (settled) return;
-        if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
-        running = true;
-        if (timeoutMs !== undefined) {
-          timer = setTimeout(() => {
-            finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`, true));
-            child.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
-          }, timeoutMs);
+    return begin([]);
+    function begin(answers: Parameters<typeof replayRounds>[1]): Promise<CallToolResult> {
+      const served = catalog.byName.get(name);
+      if (!served) return Promise.resolve(textResult(`unknown tool '${name}'. Available tools: ${catalog.available}`, true));
+      if (ctx.cancelled) return Promise.resolve(textResult(`the run was cancelled; '${name}' was not run`, true));
+      return new Promise<CallToolResult>((resolve) => {
+        let settled = false;
+        let running = false;
+        let timer: NodeJS.Timeout | undefined;
+        let offCancel = (): void => {};
+        // Cancelled with the run (as a child of ctx), when the client cancels the
+        // request, at the deadline, or when the server stops; released when the
+        // call ends. onCancel() is a plain callback on this call's own context:
+        // no listener on a long-lived signal, and no AbortController unless the
+        // tool reads ctx.signal.
+        const caller = { server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...callerOf?.(extra) };
+        const progress = new RequestProgress(extra);
+        const channel = session ? new CallChannel(session, extra, progress) : undefined;
+        const child = ctx.child(channel ? { caller, channel } : { caller });
+        // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
+        const traced = incomingRequest(child, { method: "tools/call", server, name, meta: request.params._meta });
+        // A person may take their time (a guard asking), and so may a tool: the client hears "still waiting".
+        const beat = (p: RequestProgress): (() => void) => startHeartbeat(p, heartbeatMs, (ms) => (running ? `'${name}' is still running (${waited(ms)})` : `'${name}' is waiting for approval (${waited(ms)})`));
+        let exchange = new Exchange(extra, firstCalls, child, progress, beat);
+        // On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation.
+        const rounds = channel && extra.mcpReq.envelope && replay
+          ? replayRounds(replay, answers, name, args, child, extra, resolve as (r: unknown) => void)
+          : channel && extra.mcpReq.envelope
+          ? new InputRounds(suspended, suspended.binding(name, args, extra), name, child, {
+              suspended: () => exchange.end(),
+              resumed: (next, nextCalls) => {
+                exchange = new Exchange(next, nextCalls, child, new RequestProgress(next), beat);
+                channel.rebind(next, exchange.progress);
+              },
+            }, resolve as (r: unknown) => void, envelopeClient(extra))
+          : undefined;
+        if (channel) channel.rounds = rounds;
+        if (channel && replay && !extra.mcpReq.envelope) channel.noSession = true;
+        // Cancelled before this handler ran (the SDK aborted its signal: a client's
+        // cancel, or the connection closed): the child starts cancelled.
+        if (extra.mcpReq.signal.aborted) child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
+        const onAbort = (): void => {
+          if (ctx.cancelled) finish(textResult(running ? `the run was cancelled while '${name}' was running` : `the run was cancelled; '${name}' was not run`, true));
+          else finish(textResult(running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`, true));
+        };
+        const onStop = (): void => {
+          finish(textResult(running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`, true));
+          child.cancel(new Cancelled(`the server stopped while '${name}' was running`));
+        };
+        function finish(result: CallToolResult): void {
+          if (settled) return;
+          settled = true;
+          if (timer !== undefined) clearTimeout(timer);
+          exchange.end();
+          offCancel();
+          counter.inflight?.delete(onStop);
+          endRequest(traced, result.isError !== true);
+          child.release();
+          if (rounds) rounds.reply(result);
+          else resolve(result);
         }
-        let pending: Promise<unknown>;
+        counter.inflight?.add(onStop);
+        // Runs onAbort at once if the request was already cancelled (finish() then
+        // takes onStop back out): nothing below runs for a settled call.
+        offCancel = child.onCancel(onAbort);
+        if (settled) return;
+        const run = (input: Record<string, unknown>): void => {
+          if (settled) return;
+          if (ctx.cancelled) return finish(textResult(`the run was cancelled; '${name}' was not run`, true));
+          running = true;
+          if (timeoutMs !== undefined) {
+            timer = setTimeout(() => {
+              finish(textResult(`tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`, true));
+              child.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
+            }, timeoutMs);
+          }
+          let pending: Promise<unknown>;
+          try {
+            pending = served.tool.run(input, child);
+          } catch (err) {
+            pending = Promise.reject(err);
+          }
+          pending.then(
+            (value) => finish(typeof value === "string" ? textResult(value, false) : valueResult(value, served)),
+            (err: unknown) => finish(failure(served, name, err, ctx)),
+          );
+        };
+        if (!guard) return run(args);
+        // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
+        const malformed = argumentError(served, args);
+        if (malformed !== undefined) return finish(textResult(malformed, true));
+        let verdict: Promise<ToolGuardResult>;
         try {
-          pending = served.tool.run(input, child);
+          verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child, ...toolUseIdOf(request) });
         } catch (err) {
-          pending = Promise.reject(err);
+          verdict = Promise.reject(err);
         }
-        pending.then(
-          (value) => finish(typeof value === "string" ? textResult(value, false) : valueResult(value, served)),
-          (err: unknown) => finish(failure(served, name, err, ctx)),
+        Promise.resolve(verdict).then(
+          (v) => {
+            if (v && v.allowed === true) return run(v.arguments ?? args);
+            finish(textResult(v && typeof v.message === "string" ? v.message : `tool '${name}' was not run: its guard refused the call`, true));
+          },
+          (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
         );
-      };
-      if (!guard) return run(args);
-      // The arguments are checked before the guard asks anyone: a person never approves a call that cannot run.
-      const malformed = argumentError(served, args);
-      if (malformed !== undefined) return finish(textResult(malformed, true));
-      let verdict: Promise<ToolGuardResult>;
-      try {
-        verdict = guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: args, ctx: child, ...toolUseIdOf(request) });
-      } catch (err) {
-        verdict = Promise.reject(err);
-      }
-      Promise.resolve(verdict).then(
-        (v) => {
-          if (v && v.allowed === true) return run(v.arguments ?? args);
-          finish(textResult(v && typeof v.message === "string" ? v.message : `tool '${name}' was not run: its guard refused the call`, true));
-        },
-        (err: unknown) => finish(textResult(`tool '${name}' was not run: its guard failed: ${describeThrown(err)}`, true)),
-      );
-    });
+      });
+    }
   };
+}
+
+/** The rounds of a stateless (replayed) 2026-07-28 call. */
+function replayRounds(key: ReplayKey, answers: ConstructorParameters<typeof ReplayRounds>[3], name: string, args: Record<string, unknown>, child: RunContext, extra: Extra, respond: (r: unknown) => void): ReplayRounds {
+  return new ReplayRounds(key, name, args, answers, child, extra, respond);
 }
 
 /**
@@ -332,6 +358,11 @@ function failure(served: ServedTool, name: string, err: unknown, ctx: RunContext
   // The model authored this call and is the only party that can fix it: the message verbatim.
   if (err instanceof ToolArgumentError && err.tool === served.tool.name) return textResult(err.message, true);
   return textResult(`tool '${name}' failed: ${describeThrown(err)}`, true);
+}
+
+/** True when `server` (one 2025-era session) subscribed to resource `uri` (`resources/subscribe`). */
+export function subscribedTo(server: SdkServer, uri: string): boolean {
+  return (server as { session?: SessionState }).session?.subscriptions.has(uri) === true;
 }
 
 /**
@@ -412,8 +443,10 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   }
   const extras = options.extras ?? new ServedExtras();
   const live = options.live;
+  const hint = options.cacheHint;
+  const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
   return () => {
-    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION });
+    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.calls, s.session));
     registerExtraHandlers(s, extras, options.ctx, s.session);

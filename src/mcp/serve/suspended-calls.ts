@@ -32,6 +32,12 @@ const CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo";
 /** The two questions a tool can ask its client. */
 export type AskMethod = "elicitation/create" | "sampling/createMessage";
 
+/** How a call's questions reach its client: `ask` (from the call's channel), and `reply` (the call's one answer). */
+export interface CallRounds {
+  ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown>;
+  reply(result: unknown): void;
+}
+
 /** One call's exchange hooks: what the call handler does when its call suspends and when a retry resumes it. */
 export interface RoundHooks {
   /** The call's answer to the current exchange went out (`input_required`): stop what belongs to that exchange. */
@@ -46,7 +52,8 @@ export function envelopeClient(extra: ServerContext): string {
   return typeof info?.name === "string" && info.name ? info.name : "the MCP client";
 }
 
-function canonical(value: unknown): string {
+/** `value` as JSON with object keys sorted (so equal arguments hash alike). */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
@@ -59,7 +66,7 @@ const ACTIONS = new Set(["accept", "decline", "cancel"]);
 const ROLES = new Set(["assistant", "user"]);
 
 /** What is wrong with a client's answer to `method` (the shape the tool's `ctx.elicit()` / `ctx.sample()` promises), or `undefined`. */
-function answerProblem(method: AskMethod, a: Record<string, unknown>): string | undefined {
+export function answerProblem(method: AskMethod, a: Record<string, unknown>): string | undefined {
   if (method === "elicitation/create") {
     const ok = typeof a.action === "string" && ACTIONS.has(a.action) && (a.action !== "accept" || a.content === undefined || (typeof a.content === "object" && a.content !== null && !Array.isArray(a.content)));
     return ok ? undefined : `an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action ${describeValue(a.action)}`;
@@ -69,11 +76,12 @@ function answerProblem(method: AskMethod, a: Record<string, unknown>): string | 
 }
 
 /** `ClientRequestError`'s kind of a question. */
-function kindOf(method: AskMethod): "elicitation" | "sampling" {
+export function kindOf(method: AskMethod): "elicitation" | "sampling" {
   return method === "elicitation/create" ? "elicitation" : "sampling";
 }
 
-function refuse(message: string): Error {
+/** A JSON-RPC -32602 (invalid params) the SDK sends as it is. */
+export function refuse(message: string): Error {
   return new (sdkServer().ProtocolError)(INVALID_PARAMS, message);
 }
 
@@ -82,7 +90,7 @@ function refuse(message: string): Error {
  * `ask()` is what the call's channel calls; `reply()` is the only way the
  * call's handler answers the exchange currently holding the call.
  */
-export class InputRounds {
+export class InputRounds implements CallRounds {
   readonly id = randomUUID();
   round = 0;
   private respond: ((result: unknown) => void) | undefined;

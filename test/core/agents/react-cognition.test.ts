@@ -324,6 +324,13 @@ describe("gating", () => {
     ]);
   });
 
+  it("the Asker is shown what the tool declares about itself (description, caps, declarations)", async () => {
+    const deploy = toolReturning("deploy", "deployed", { requiresApproval: true });
+    const asker = askerAnswering(approve);
+    await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { asker });
+    expect(asker.asked[0]!.toolFacts).toEqual({ description: "The deploy tool.", sideEffecting: true, requiresApproval: true });
+  });
+
   it('under "gated" every side-effecting call asks ctx.asker; read-only calls do not', async () => {
     const deploy = toolReturning("deploy", "deployed");
     const read = toolReturning("read", "contents", { sideEffecting: false });
@@ -339,9 +346,10 @@ describe("gating", () => {
       new Turn({ content: "done" }),
     ]);
     await runAgent([deploy.tool, read.tool], llm, { autonomy: "gated", asker });
+    const toolFacts = { description: "The deploy tool.", sideEffecting: true, requiresApproval: false };
     expect(asker.asked).toEqual([
-      { question: "Allow deploy?", toolCall: { id: "d1", name: "deploy", arguments: { target: "staging" } }, source: "react" },
-      { question: "Allow deploy?", toolCall: { id: "d2", name: "deploy", arguments: { target: "prod" } }, source: "react" },
+      { question: "Allow deploy?", toolCall: { id: "d1", name: "deploy", arguments: { target: "staging" } }, toolFacts, source: "react" },
+      { question: "Allow deploy?", toolCall: { id: "d2", name: "deploy", arguments: { target: "prod" } }, toolFacts, source: "react" },
     ]);
     expect(read.ran).toHaveLength(1);
     expect(deploy.ran).toHaveLength(2);

@@ -80,12 +80,23 @@ describe("@Tool options are checked at decoration time", () => {
     expect(err.message).toBe(`@Tool on BadFlag: '${key}' must be a boolean, got "yes"`);
   });
 
+  it.each([
+    ["deploy:write", '"deploy:write"'],
+    [["two words"], '["two words"]'],
+    [[""], '[""]'],
+    [['quo"te'], '["quo\\"te"]'],
+  ])("bad scopes %j", (scopes, shown) => {
+    const err = definitionError(() => decorate("BadScopes", { description: "d", scopes }));
+    expect(err.key).toBe("scopes");
+    expect(err.message).toBe(`@Tool on BadScopes: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got ${shown}`);
+  });
+
   it("an unknown key (the Python spelling side_effecting) is refused, not ignored", () => {
     const err = definitionError(() => decorate("PySpelling", { description: "d", side_effecting: false }));
     expect(err.target).toBe("PySpelling");
     expect(err.key).toBe("side_effecting");
     expect(err.message).toBe(
-      "@Tool on PySpelling: unknown option 'side_effecting'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, outputSchema",
+      "@Tool on PySpelling: unknown option 'side_effecting'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, scopes, outputSchema",
     );
   });
 

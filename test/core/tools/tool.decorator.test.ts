@@ -121,7 +121,7 @@ describe("@Tool: metadata", () => {
     });
   });
 
-  it("defaults: sideEffecting true, requiresApproval false, caps [], no-argument schema", () => {
+  it("defaults: sideEffecting true, requiresApproval false, caps [], scopes [], no-argument schema", () => {
     expect(getToolMetadata(NoDeps)).toEqual({
       name: "no_deps",
       description: "Takes nothing.",
@@ -130,6 +130,7 @@ describe("@Tool: metadata", () => {
       sideEffecting: true,
       requiresApproval: false,
       caps: [],
+      scopes: [],
     });
   });
 

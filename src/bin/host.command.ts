@@ -1,0 +1,304 @@
+/**
+ * @module bin/host.command
+ * `agentkit host <module-file> --port N --resource URL --issuer URL`: serve a
+ * built `@McpServer` module off loopback through `mcpRouter` on an express
+ * app, behind OAuth as a resource server (JWT access tokens checked by
+ * `jwtVerifier`), statelessly — so any number of these processes behind one
+ * load balancer serve one URL. SIGTERM (or SIGINT) drains: new requests are
+ * refused with 503, the calls in flight finish, then the process exits 0.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
+import { UsageError } from "./cli.error.js";
+import type { FailureContext } from "./failure-line.js";
+import { HOST_HELP } from "./help.js";
+
+const OPTIONS: OptionTable = {
+  port: { type: "string" },
+  bind: { type: "string" },
+  resource: { type: "string" },
+  issuer: { type: "string" },
+  "jwks-uri": { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "fleet-key-env": { type: "string" },
+  "fleet-key-file": { type: "string" },
+  export: { type: "string" },
+  "timeout-ms": { type: "string" },
+  "drain-ms": { type: "string" },
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** The variable read for the fleet key when neither --fleet-key-env nor --fleet-key-file is given. */
+export const FLEET_KEY_ENV = "AGENTKIT_FLEET_KEY";
+
+/** What `host` asked for, checked before anything is loaded. */
+interface HostRequest {
+  readonly file: string;
+  readonly exportName?: string;
+  readonly port: number;
+  readonly bind: string;
+  readonly resource: URL;
+  /** The accepted token audiences: `--resource` as written and as a URL (`https://a.example` is also `https://a.example/`). */
+  readonly audience: string[];
+  readonly issuer: string;
+  readonly jwksUri?: string;
+  readonly allowedHosts?: string[];
+  /** The key, and where it came from (for the health line: never the key itself). */
+  readonly fleetKey?: { readonly key: string; readonly from: string };
+  readonly timeoutMs?: number;
+  readonly drainMs: number;
+  readonly json: boolean;
+}
+
+function urlOption(value: string | undefined, name: string, example: string): URL {
+  if (value === undefined) throw new UsageError(`agentkit host: --${name} is required, e.g. --${name} ${example} (see agentkit host --help)`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`agentkit host: --${name} must be an absolute http(s) URL, e.g. --${name} ${example}; got '${value}'`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`agentkit host: --${name} must be an http(s) URL, e.g. --${name} ${example}; got '${value}'`);
+  return url;
+}
+
+function portOption(value: string | undefined): number {
+  if (value === undefined) throw new UsageError("agentkit host: --port is required (0 picks a free one; the --json line says which), e.g. --port 8080");
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`agentkit host: --port must be a whole number from 0 to 65535, got '${value}'`);
+  return n;
+}
+
+/**
+ * The fleet key: from `--fleet-key-file` (a regular file no one else can read:
+ * mode 0600 or 0400), from the variable `--fleet-key-env` names, or from
+ * AGENTKIT_FLEET_KEY. Never from argv (any local user can read a command line).
+ */
+export function readFleetKey(file: string | undefined, envName: string | undefined, env: NodeJS.ProcessEnv = process.env): { key: string; from: string } | undefined {
+  if (file !== undefined && envName !== undefined) throw new UsageError("agentkit host: give the fleet key one way: --fleet-key-file PATH or --fleet-key-env VAR, not both");
+  let key: string | undefined;
+  let from: string;
+  if (file !== undefined) {
+    const path = resolve(file);
+    let info;
+    try {
+      info = statSync(path);
+    } catch (err) {
+      throw new UsageError(`agentkit host: --fleet-key-file: cannot read '${file}' (${(err as NodeJS.ErrnoException).code ?? "unreadable"}); write the shared key there with mode 0600`, { cause: err });
+    }
+    if (!info.isFile()) throw new UsageError(`agentkit host: --fleet-key-file: '${file}' is not a regular file`);
+    if ((info.mode & 0o077) !== 0) {
+      throw new UsageError(`agentkit host: --fleet-key-file: '${file}' is readable by others (mode ${(info.mode & 0o777).toString(8)}); it holds a secret: chmod 600 '${file}'`);
+    }
+    key = readFileSync(path, "utf8").trim();
+    from = `file ${path}`;
+  } else {
+    const name = envName ?? FLEET_KEY_ENV;
+    if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) throw new UsageError(`agentkit host: --fleet-key-env must name an environment variable (e.g. --fleet-key-env ${FLEET_KEY_ENV}), got '${envName}'`);
+    key = env[name];
+    if (key === undefined || key === "") {
+      if (envName !== undefined) throw new UsageError(`agentkit host: --fleet-key-env ${name}: the variable ${name} is ${key === undefined ? "not set" : "empty"}; set it to the key every process of the fleet shares (32 bytes or more)`);
+      return undefined;
+    }
+    key = key.trim();
+    from = `env ${name}`;
+  }
+  if (Buffer.byteLength(key, "utf8") < 32) throw new UsageError(`agentkit host: the fleet key (${from}) is shorter than 32 bytes; make one with: openssl rand -base64 32`);
+  return { key, from };
+}
+
+function request(argv: readonly string[]): HostRequest | null {
+  const line = parseCommandLine("host", argv, OPTIONS);
+  if (flag(line, "help")) return null;
+  if (line.rest !== null) throw new UsageError("agentkit host: unexpected '--'; host takes one module file: agentkit host <module-file> --port N --resource URL --issuer URL");
+  const [file, ...extra] = line.positionals;
+  if (!file) throw new UsageError("agentkit host: name the built module file to host: agentkit host <module-file> --port N --resource URL --issuer URL (see agentkit host --help)");
+  if (extra.length) throw new UsageError(`agentkit host: unexpected argument '${extra[0]}'; host takes one module file (pick a class with --export Name)`);
+  const port = portOption(stringOption(line, "port"));
+  const resource = urlOption(stringOption(line, "resource"), "resource", "https://tools.example.com/mcp");
+  const issuer = stringOption(line, "issuer");
+  urlOption(issuer, "issuer", "https://auth.example.com");
+  const jwksUri = stringOption(line, "jwks-uri");
+  if (jwksUri !== undefined) urlOption(jwksUri, "jwks-uri", "https://auth.example.com/jwks");
+  const bind = stringOption(line, "bind") ?? "127.0.0.1";
+  const timeoutMs = parseMilliseconds("host", "timeout-ms", stringOption(line, "timeout-ms"));
+  const drainMs = parseMilliseconds("host", "drain-ms", stringOption(line, "drain-ms")) ?? 30_000;
+  const allowedHosts = listOption(line, "allowed-host");
+  const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
+  const exportName = stringOption(line, "export");
+  return {
+    file,
+    port,
+    bind,
+    resource,
+    audience: [...new Set([stringOption(line, "resource")!, resource.href])],
+    issuer: issuer!,
+    drainMs,
+    json: flag(line, "json"),
+    ...(exportName !== undefined ? { exportName } : {}),
+    ...(jwksUri !== undefined ? { jwksUri } : {}),
+    ...(allowedHosts.length ? { allowedHosts } : {}),
+    ...(fleetKey ? { fleetKey } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
+/** Resolves with the first of SIGTERM/SIGINT/SIGHUP; a second one while draining exits at once (code 1). */
+function stopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
+  let resolveFn!: (s: NodeJS.Signals) => void;
+  const received = new Promise<NodeJS.Signals>((r) => (resolveFn = r));
+  let count = 0;
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
+    const h = (): void => {
+      if (++count > 1) {
+        process.stderr.write(`agentkit host: ${sig} again — exiting without waiting for the calls in flight\n`);
+        process.exit(1);
+      }
+      resolveFn(sig);
+    };
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  return {
+    received,
+    dispose() {
+      for (const [sig, h] of handlers) process.off(sig, h);
+    },
+  };
+}
+
+/**
+ * Requests in flight, and the switch that refuses new ones while draining:
+ * an express middleware placed before the router.
+ */
+class Drain {
+  private inFlight = 0;
+  private draining = false;
+  private idle: (() => void) | undefined;
+  served = 0;
+  refused = 0;
+
+  readonly middleware = (req: { method: string }, res: { on(e: "close", f: () => void): void; setHeader(n: string, v: string): void; status(n: number): { json(b: unknown): void } }, next: () => void): void => {
+    if (this.draining) {
+      this.refused++;
+      res.setHeader("connection", "close");
+      res.setHeader("retry-after", "1");
+      res.status(503).json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "this server is shutting down; retry (another process behind the same URL will answer)" } });
+      return;
+    }
+    this.inFlight++;
+    res.on("close", () => {
+      this.inFlight--;
+      this.served++;
+      if (this.inFlight === 0) this.idle?.();
+    });
+    next();
+  };
+
+  /** Refuse new requests from now on; resolves once none is in flight, or after `ms` (then `false`). */
+  start(ms: number): Promise<boolean> {
+    this.draining = true;
+    if (this.inFlight === 0) return Promise.resolve(true);
+    return new Promise((done) => {
+      const timer = setTimeout(() => done(false), ms);
+      this.idle = () => {
+        clearTimeout(timer);
+        done(true);
+      };
+    });
+  }
+
+  get pending(): number {
+    return this.inFlight;
+  }
+}
+
+function listen(server: Server, port: number, bind: string): Promise<AddressInfo> {
+  return new Promise((resolveFn, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      const why = err.code === "EADDRINUSE" ? `port ${port} on ${bind} is in use; choose another --port` : err.code === "EADDRNOTAVAIL" ? `${bind} is not an address of this machine; check --bind` : err.message;
+      reject(new UsageError(`agentkit host: cannot listen: ${why}`, { cause: err }));
+    });
+    server.listen(port, bind, () => resolveFn(server.address() as AddressInfo));
+  });
+}
+
+/**
+ * Run `agentkit host` with `argv` (the words after `host`); resolves with
+ * the exit code once the server has drained and stopped (0 after a signal).
+ *
+ * @throws UsageError for a bad command line, a missing file, an unreadable or
+ *   group-readable fleet key file; CliError when the module file cannot be
+ *   imported; BootstrapError / OptionsError when the module cannot be hosted.
+ */
+export async function hostCommand(argv: readonly string[], context: FailureContext): Promise<number> {
+  const req = request(argv);
+  if (!req) {
+    process.stdout.write(HOST_HELP);
+    return 0;
+  }
+  context.timeoutFlag = "--timeout-ms";
+  const stop = stopSignal();
+  try {
+    const { importModuleFile, pickModule } = await import("./load-module.js");
+    const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
+    const chosen = pickModule(req.file, path, exports, req.exportName, "host");
+    const { mcpRouter, jwtVerifier } = await import("../express/index.js");
+    const { hostExpress } = await import("../express/express-peers.js");
+    if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
+    const router = mcpRouter(chosen.module, {
+      resource: req.resource,
+      authorizationServers: [req.issuer],
+      verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
+      ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
+      ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
+      ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+    });
+    try {
+      await router.ready;
+      const express = hostExpress();
+      const app = express();
+      app.disable("x-powered-by");
+      const drain = new Drain();
+      app.use(drain.middleware);
+      app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);
+      return await serve(req, chosen.exportName, app as unknown as RequestListener, drain, router, stop.received);
+    } finally {
+      await router.close();
+    }
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function serve(
+  req: HostRequest,
+  exportName: string,
+  handler: RequestListener,
+  drain: Drain,
+  router: { close(): Promise<void> },
+  stopped: Promise<NodeJS.Signals>,
+): Promise<number> {
+  const server = createServer(handler);
+  const address = await listen(server, req.port, req.bind);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}${req.resource.pathname}`;
+  const health = { event: "listening", pid: process.pid, module: exportName, url, resource: req.resource.href, issuer: req.issuer, fleetKey: req.fleetKey?.from ?? "none (this process only)" };
+  if (req.json) process.stdout.write(`${JSON.stringify(health)}\n`);
+  else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${req.resource.href}; tokens from ${req.issuer}. SIGTERM drains and stops.\n`);
+  const signal = await stopped;
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  const drained = await drain.start(req.drainMs);
+  await router.close();
+  server.closeAllConnections();
+  await closed;
+  const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned: drained ? 0 : drain.pending };
+  if (req.json) process.stdout.write(`${JSON.stringify(stoppedLine)}\n`);
+  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${drain.pending} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
+  return 0;
+}

@@ -1,0 +1,14 @@
+/**
+ * @module express
+ * `arc-agentkit/express`: a module (or tools) hosted on the user's own
+ * express app, off loopback: statelessly (both protocol eras, any number of
+ * processes behind one URL), behind OAuth as a resource server. Every export
+ * is listed by name; a test snapshots the list, so an addition is a reviewed
+ * decision. Peers: express 5 and `@modelcontextprotocol/express` 2.x (with
+ * `@modelcontextprotocol/server`), loaded on first use.
+ */
+export { mcpRouter, hostedCaller } from "./mcp-router.js";
+export type { McpRouter, McpRouterTarget } from "./mcp-router.js";
+export type { AccessTokenInfo, HostedCaller, McpRouterOptions, RateLimit } from "./router-options.js";
+export { jwtVerifier, AccessTokenError } from "./jwt-verifier.js";
+export type { JwtVerifierOptions, AccessTokenRefusal } from "./jwt-verifier.js";

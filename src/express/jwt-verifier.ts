@@ -1,0 +1,216 @@
+/**
+ * @module express/jwt-verifier
+ * `jwtVerifier()`: the ready `verifyAccessToken` for the common case — JWT
+ * access tokens (RFC 9068) signed by an authorization server that publishes
+ * its keys as a JWKS. Signature, `iss`, `aud`, `exp` and `nbf` are checked by
+ * `jose` (an optional peer); the claims become the `AccessTokenInfo` that
+ * `mcpRouter` reads. A bad token throws `AccessTokenError` (401
+ * `invalid_token` on the wire); bad options throw `OptionsError` at once.
+ */
+import { AgentkitError } from "../errors/agentkit.error.js";
+import { OptionsError } from "../errors/options.error.js";
+import { describeValue } from "../util/format.js";
+import { checkKnownKeys } from "../options/option-checks.js";
+import { josePeer } from "./jose-peer.js";
+import type { AccessTokenInfo } from "./router-options.js";
+
+/** Options of `jwtVerifier()`. */
+export interface JwtVerifierOptions {
+  /** The authorization server's issuer identifier: the token's `iss` must equal it exactly. https, or http on a loopback host. */
+  readonly issuer: string | URL;
+  /** The audience(s) a token must name in `aud` — normally this server's `resource` URL (RFC 8707). */
+  readonly audience: string | URL | readonly (string | URL)[];
+  /**
+   * Where the signing keys are. Default: the `jwks_uri` of the issuer's RFC 8414
+   * metadata (`/.well-known/oauth-authorization-server`, then OpenID
+   * `/.well-known/openid-configuration`), fetched once on the first token.
+   */
+  readonly jwksUri?: string | URL;
+  /** Accepted signature algorithms. Default: RS256, PS256, ES256, EdDSA (never `none`, never a shared-secret HS*). */
+  readonly algorithms?: readonly string[];
+  /** Leeway for `exp`/`nbf`/`iat` in seconds (clock skew between machines). Default 5; at most 300. */
+  readonly clockToleranceSec?: number;
+}
+
+/** Why a token was refused (`AccessTokenError.reason`). */
+export type AccessTokenRefusal = "malformed" | "signature" | "expired" | "not_yet_valid" | "issuer" | "audience" | "claims" | "keys_unavailable";
+
+/**
+ * A bearer token `jwtVerifier()` refused. `mcpRouter` answers it with 401
+ * `invalid_token`; `message` says why without echoing the token.
+ */
+export class AccessTokenError extends AgentkitError {
+  constructor(
+    /** Which check failed. */
+    readonly reason: AccessTokenRefusal,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("invalid_token", message, options);
+  }
+}
+
+const WHERE = "jwtVerifier";
+const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"] as const;
+const REFUSED_ALGORITHMS = /^(none|HS\d+)$/i;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** An http(s) URL option; http only on a loopback host (a key fetched in clear off loopback could be swapped). */
+function checkUrl(value: unknown, option: string): URL {
+  let url: URL | undefined;
+  try {
+    url = value instanceof URL ? new URL(value.href) : typeof value === "string" ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  const ok = url && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname)));
+  if (!url || !ok) {
+    throw new OptionsError(WHERE, option, `${WHERE}: ${option} must be an https URL (http only on 127.0.0.1, localhost or [::1]), e.g. https://auth.example.com; got ${describeValue(value)}`);
+  }
+  return url;
+}
+
+function checkAlgorithms(value: unknown): string[] {
+  if (value === undefined) return [...DEFAULT_ALGORITHMS];
+  if (!Array.isArray(value) || value.length === 0 || !value.every((a) => typeof a === "string" && a !== "" && !REFUSED_ALGORITHMS.test(a))) {
+    throw new OptionsError(WHERE, "algorithms", `${WHERE}: algorithms must be a non-empty array of asymmetric JWS algorithm names (e.g. ["RS256", "ES256"]; 'none' and HS* are refused), got ${describeValue(value)}`);
+  }
+  return [...(value as string[])];
+}
+
+function checkTolerance(value: unknown): number {
+  if (value === undefined) return 5;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 300) {
+    throw new OptionsError(WHERE, "clockToleranceSec", `${WHERE}: clockToleranceSec must be a whole number of seconds from 0 to 300, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function checkAudience(value: unknown): string[] {
+  const list = Array.isArray(value) ? (value as unknown[]) : [value];
+  const out = list.map((a) => (a instanceof URL ? a.href : a));
+  if (out.length === 0 || !out.every((a): a is string => typeof a === "string" && a !== "")) {
+    throw new OptionsError(WHERE, "audience", `${WHERE}: audience must be this server's resource URL (or a non-empty array of accepted audiences), e.g. "https://tools.example.com/mcp"; got ${describeValue(value)}`);
+  }
+  return out;
+}
+
+/** The RFC 8414 metadata URLs of `issuer`: the well-known segment goes between the host and the path; then OpenID's. */
+export function issuerMetadataUrls(issuer: URL): string[] {
+  const path = issuer.pathname === "/" ? "" : issuer.pathname.replace(/\/$/, "");
+  return [`${issuer.origin}/.well-known/oauth-authorization-server${path}`, `${issuer.origin}${path}/.well-known/openid-configuration`];
+}
+
+/** Fetch the issuer's metadata and return its `jwks_uri`; the document's `issuer` must be the one configured (RFC 8414 §3.3). */
+async function discoverJwksUri(issuer: URL, issuerText: string): Promise<URL> {
+  const failures: string[] = [];
+  for (const url of issuerMetadataUrls(issuer)) {
+    let doc: { issuer?: unknown; jwks_uri?: unknown };
+    try {
+      const res = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal: AbortSignal.timeout(5000) });
+      if (!res.ok) {
+        failures.push(`${url}: HTTP ${res.status}`);
+        continue;
+      }
+      doc = (await res.json()) as typeof doc;
+    } catch (err) {
+      failures.push(`${url}: ${(err as Error).message}`);
+      continue;
+    }
+    if (doc.issuer !== issuerText) throw new AccessTokenError("keys_unavailable", `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`);
+    return checkUrl(doc.jwks_uri, "jwks_uri (from the issuer's metadata)");
+  }
+  throw new AccessTokenError("keys_unavailable", `${WHERE}: cannot find the signing keys of ${issuerText} (${failures.join("; ")}); pass jwksUri or make the metadata reachable`);
+}
+
+/** jose's error codes, mapped to a refusal. */
+function refusal(err: unknown): AccessTokenError {
+  if (err instanceof AccessTokenError) return err;
+  const e = err as { code?: string; claim?: string; message?: string };
+  const why = e.message ?? String(err);
+  switch (e.code) {
+    case "ERR_JWT_EXPIRED":
+      return new AccessTokenError("expired", `access token expired (${why})`, { cause: err });
+    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
+    case "ERR_JWKS_NO_MATCHING_KEY":
+    case "ERR_JOSE_ALG_NOT_ALLOWED":
+    case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
+      return new AccessTokenError("signature", `access token signature not accepted (${why})`, { cause: err });
+    case "ERR_JWT_CLAIM_VALIDATION_FAILED":
+      if (e.claim === "iss") return new AccessTokenError("issuer", `access token from another issuer (${why})`, { cause: err });
+      if (e.claim === "aud") return new AccessTokenError("audience", `access token is for another audience (${why}); it must name this server's resource`, { cause: err });
+      if (e.claim === "nbf") return new AccessTokenError("not_yet_valid", `access token not valid yet (${why})`, { cause: err });
+      return new AccessTokenError("claims", `access token claims not accepted (${why})`, { cause: err });
+    case "ERR_JWKS_TIMEOUT":
+    case "ERR_JWKS_INVALID":
+      return new AccessTokenError("keys_unavailable", `the issuer's signing keys could not be fetched (${why})`, { cause: err });
+    default:
+      return new AccessTokenError("malformed", `access token is not a valid JWT (${why})`, { cause: err });
+  }
+}
+
+function scopesOf(payload: Record<string, unknown>): string[] {
+  const { scope, scp } = payload;
+  if (typeof scope === "string") return scope.split(" ").filter(Boolean);
+  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === "string");
+  if (typeof scp === "string") return scp.split(" ").filter(Boolean);
+  return [];
+}
+
+/**
+ * A `verifyAccessToken` for `mcpRouter` that accepts JWT access tokens from
+ * one issuer: the signature against the issuer's JWKS (fetched and cached by
+ * `jose`; a new `kid` refetches), `iss` equal to `issuer`, `aud` naming one of
+ * `audience`, `exp` present and in the future, `nbf` passed. The result maps
+ * `client_id` (else `azp`, else `sub`) to `clientId`, `scope` (space-separated)
+ * or `scp` to `scopes`, the matched `aud` to `resource`, `sub` to `subject`,
+ * and the whole claim set to `extra.claims`.
+ *
+ * @throws OptionsError at once for bad options; MissingPeerError at once when `jose` is not installed.
+ * @returns a function that resolves with the token's AccessTokenInfo, or rejects with AccessTokenError.
+ * @example
+ * app.use("/mcp", mcpRouter(Ops, { resource, authorizationServers: [issuer], verifyAccessToken: jwtVerifier({ issuer, audience: resource }) }));
+ */
+export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Promise<AccessTokenInfo> {
+  if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec? }, got ${describeValue(options)}`);
+  checkKnownKeys(options, ["issuer", "audience", "jwksUri", "algorithms", "clockToleranceSec"], WHERE);
+  const issuer = checkUrl(options.issuer, "issuer");
+  // The `iss` claim is compared as written (RFC 8414: exactly the identifier), not as URL.href.
+  const issuerText = options.issuer instanceof URL ? options.issuer.href : (options.issuer as string);
+  const audience = checkAudience(options.audience);
+  const algorithms = checkAlgorithms(options.algorithms);
+  const clockTolerance = checkTolerance(options.clockToleranceSec);
+  const jwksUri = options.jwksUri === undefined ? undefined : checkUrl(options.jwksUri, "jwksUri");
+  josePeer.check();
+  let keys: Promise<ReturnType<typeof import("jose").createRemoteJWKSet>> | undefined;
+  const keySet = (): NonNullable<typeof keys> =>
+    (keys ??= (async () => {
+      const jose = await josePeer.load();
+      return jose.createRemoteJWKSet(jwksUri ?? (await discoverJwksUri(issuer, issuerText)));
+    })().catch((err: unknown) => {
+      keys = undefined; // an unreachable issuer is retried on the next token
+      throw err;
+    }));
+  return async (token: string): Promise<AccessTokenInfo> => {
+    if (typeof token !== "string" || token.split(".").length !== 3) throw new AccessTokenError("malformed", "access token is not a JWT (three dot-separated parts)");
+    let payload: Record<string, unknown>;
+    try {
+      const jose = await josePeer.load();
+      ({ payload } = await jose.jwtVerify(token, await keySet(), { issuer: issuerText, audience, algorithms, clockTolerance, requiredClaims: ["exp"] }));
+    } catch (err) {
+      throw refusal(err);
+    }
+    const clientId = [payload.client_id, payload.azp, payload.sub].find((v): v is string => typeof v === "string" && v !== "");
+    if (clientId === undefined) throw new AccessTokenError("claims", "access token names no client (no client_id, azp or sub claim)");
+    const auds = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    const resource = auds.find((a): a is string => typeof a === "string" && audience.includes(a))!;
+    return {
+      clientId,
+      scopes: scopesOf(payload),
+      expiresAt: payload.exp as number,
+      resource,
+      ...(typeof payload.sub === "string" ? { subject: payload.sub } : {}),
+      extra: { issuer: issuerText, claims: payload },
+    };
+  };
+}

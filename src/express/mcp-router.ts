@@ -1,0 +1,199 @@
+/**
+ * @module express/mcp-router
+ * `mcpRouter(target, options)`: a module (or tools) on the user's express
+ * app. Glue only, in request order: Host (and Origin) checks and the bearer
+ * middleware from the SDK's express adapter; the per-token rate limit; the
+ * JSON body under its limit; the per-tool scope check; then the SDK v2's
+ * per-request handler (`hosted-serving`). The protected-resource metadata
+ * is served beside it.
+ */
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { RunContext } from "../context/run-context.js";
+import { OptionsError } from "../errors/options.error.js";
+import { ToolRegistry, type ToolLike } from "../tools/tool-registry.js";
+import type { ModuleClass } from "../mcp/di/bootstrap-options.js";
+import { getMcpServerMetadata } from "../mcp/di/mcp-server.decorator.js";
+import { scanModule } from "../mcp/di/scan.js";
+import { buildUnservedModule } from "../mcp/di/build.js";
+import { servedExtras } from "../mcp/serve/served-extras.js";
+import { sdkServer } from "../mcp/serve/sdk-server.js";
+import { webHeaders, writeResponse } from "../mcp/loopback/modern-leg.js";
+import { RunContext as Ctx } from "../context/run-context.js";
+import { errorLine } from "../util/format.js";
+import { GLOBAL_LOGGER } from "../util/logger.js";
+import { hostExpress, sdkExpress } from "./express-peers.js";
+import { HostedServing, type HostedParts } from "./hosted-serving.js";
+import { RateLimiter } from "./rate-limiter.js";
+import { protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
+import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions } from "./router-options.js";
+
+/** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
+export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
+
+/**
+ * An express router — mount it with `app.use(path, router)` — with its
+ * lifecycle. Typed as the middleware function it is (so the declarations
+ * need no `@types/express`); at run time it is an `express.Router()`.
+ */
+export interface McpRouter {
+  /** The express middleware. */
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  /** Resolves once the module is built (its remotes connected); rejects with the `BootstrapError`. Requests wait for it (503 if it failed). */
+  readonly ready: Promise<void>;
+  /** The absolute URL of the RFC 9728 document, named in every 401's `WWW-Authenticate`. */
+  readonly resourceMetadataUrl: string;
+  /** End the calls in flight and stop the module (remote clients closed). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The metadata route, relative to the router's mount. */
+const METADATA_PATH = "/.well-known/oauth-protected-resource";
+/** JSON-RPC's "server error" code the SDK's express adapter uses for refusals before dispatch. */
+const REFUSED = -32000;
+
+function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id: null });
+}
+
+/** `target` as served parts: at once for tools, after the build for a module. Throws `OptionsError`/`BootstrapError` synchronously. */
+function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): HostedParts | Promise<HostedParts> {
+  if (typeof target === "function" && getMcpServerMetadata(target)) {
+    const plan = scanModule(target, { serve: false, timeoutMs: options.timeoutMs, ...(options.ctx ? { ctx: options.ctx } : {}), ...(options.container ? { container: options.container } : {}) });
+    return buildUnservedModule(plan).then((built) => ({
+      name: plan.meta.name,
+      tools: built.registry.tools(),
+      extras: servedExtras({ resources: built.items.resources, ...(built.items.prompts ? { prompts: built.items.prompts } : {}) }),
+      ...(built.guard ? { guard: built.guard } : {}),
+      ctx: plan.ctx,
+      closers: built.closers,
+    }));
+  }
+  const registry = target instanceof ToolRegistry ? target : Array.isArray(target) ? ToolRegistry.fromTools(target) : undefined;
+  if (!registry) {
+    throw new OptionsError("mcpRouter", "target", "mcpRouter: the first argument must be an @McpServer module class, an array of tools (tool(...) or @Tool classes), or a ToolRegistry");
+  }
+  return { name: options.name ?? "tools", tools: registry.tools(), extras: servedExtras({}), ctx: options.ctx ?? new Ctx(), closers: [] };
+}
+
+/**
+ * Serve `target` on the user's express app, off loopback, as an OAuth
+ * resource server, statelessly (see the package README, "Host your tools").
+ * Mount it at the path of `options.resource`: `app.use("/mcp", mcpRouter(M, { resource: "https://host/mcp", ... }))`.
+ *
+ * - `POST /`: MCP, both eras, no sessions (GET and DELETE: 405).
+ * - `GET /.well-known/oauth-protected-resource`: the RFC 9728 document.
+ * - No token, or one `verifyAccessToken` throws for, that is expired, or
+ *   whose audience is not `resource`: 401 `invalid_token` with
+ *   `WWW-Authenticate: Bearer ... resource_metadata="<url>"`.
+ * - A `tools/call` of a tool the token's scopes do not cover: 403
+ *   `insufficient_scope` (and the tool is not listed for that token).
+ * - Host not allowed / Origin not allowed: 403. Over the rate limit: 429.
+ *   Body over `maxBodyBytes`: 413.
+ *
+ * @throws OptionsError for a bad option (naming it); `BootstrapError` for a
+ *   module that does not scan; `MissingPeerError` with the install line when
+ *   express or `@modelcontextprotocol/express` is missing.
+ */
+export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): McpRouter {
+  const checked = checkRouterOptions(options);
+  const express = hostExpress();
+  const adapter = sdkExpress();
+  const parts = partsOf(target, checked);
+  const onerror = (err: Error): void => GLOBAL_LOGGER.debug(`mcpRouter: ${errorLine(err)}`);
+  let serving: HostedServing | undefined;
+  let closing: Promise<void> | undefined;
+  const ready: Promise<void> = parts instanceof Promise ? parts.then((p) => void (serving = new HostedServing(p, checked, onerror))) : Promise.resolve(void (serving = new HostedServing(parts, checked, onerror)));
+  ready.catch(() => {}); // a failed build answers each request 503; the caller sees it through `ready`
+
+  const router = express.Router();
+  const awaitReady: RequestHandler = (_req, res, next) => {
+    if (serving) return next();
+    ready.then(
+      () => next(),
+      (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`),
+    );
+  };
+  router.use(adapter.hostHeaderValidation([...checked.allowedHosts]));
+  router.use(adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]));
+  if (checked.corsOrigins) router.use(corsHeaders);
+  router.get(METADATA_PATH, awaitReady, (_req, res) => {
+    res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
+  });
+  const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
+  router.all(
+    "/",
+    adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }),
+    (req, res, next) => {
+      const verdict = limiter?.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
+      if (!verdict || verdict.ok) return next();
+      const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+      res.set("Retry-After", String(wait));
+      rpcError(res, 429, REFUSED, `rate limit: at most ${checked.rateLimit ? checked.rateLimit.requests : 0} requests per ${checked.rateLimit ? checked.rateLimit.windowMs : 0} ms for one access token; retry after ${wait}s`);
+    },
+    express.json({ limit: checked.maxBodyBytes }),
+    awaitReady,
+    (req, res, next) => {
+      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
+      if (!missing) return next();
+      const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
+      const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
+      const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: checked.resourceMetadataUrl });
+      res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
+    },
+    (req, res, next) => void serve(serving!, checked, req, res).catch(next),
+  );
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
+
+  return Object.assign(router, {
+    ready,
+    resourceMetadataUrl: checked.resourceMetadataUrl,
+    close: () =>
+      (closing ??= ready.then(
+        () => serving!.close(),
+        () => {},
+      )),
+  }) as unknown as McpRouter;
+}
+
+/** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */
+const corsHeaders: RequestHandler = (req, res, next) => {
+  const origin = req.headers.origin;
+  if (!origin) return next();
+  res.set({ "Access-Control-Allow-Origin": origin, Vary: "Origin", "Access-Control-Expose-Headers": "WWW-Authenticate, Mcp-Protocol-Version, Retry-After" });
+  if (req.method !== "OPTIONS") return next();
+  res.set({ "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name", "Access-Control-Max-Age": "600" }).status(204).end();
+};
+
+/** One MCP request through the SDK's handler: the parsed body and the verified token handed over, the web `Response` written back. */
+async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
+  const abort = new AbortController();
+  const gone = (): void => abort.abort();
+  res.once("close", gone);
+  try {
+    const url = new URL(req.originalUrl, options.resource).href;
+    const request = new Request(url, { method: req.method, headers: webHeaders(req), signal: abort.signal });
+    const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
+    await writeResponse(res, response);
+  } finally {
+    res.off("close", gone);
+  }
+}
+
+/** A body the JSON parser refused (too large, not JSON) as a JSON-RPC error; anything else a 500 that names nothing inside. */
+function bodyError(err: unknown, res: Response, next: NextFunction, options: CheckedRouterOptions): void {
+  if (res.headersSent) return next(err);
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === "entity.too.large") return rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
+  if (type === "entity.parse.failed") return rpcError(res, 400, -32700, "parse error: the request body is not valid JSON");
+  if (typeof (err as { status?: unknown } | null)?.status === "number" && (err as { status: number }).status < 500) return rpcError(res, (err as { status: number }).status, -32600, `the request was refused: ${errorLine(err)}`);
+  GLOBAL_LOGGER.error(`mcpRouter: a request failed: ${errorLine(err)}`);
+  rpcError(res, 500, -32603, "internal error");
+}
+
+/** The hosted caller of `ctx` (set by `mcpRouter` on each call's context), or `undefined` outside a hosted call. */
+export function hostedCaller(ctx: RunContext): HostedCaller | undefined {
+  const c = ctx.caller as Partial<HostedCaller>;
+  return typeof c.clientId === "string" && Array.isArray(c.scopes) ? (c as HostedCaller) : undefined;
+}

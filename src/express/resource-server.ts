@@ -1,0 +1,115 @@
+/**
+ * @module express/resource-server
+ * The OAuth resource-server pieces of a hosted router, pure where they can
+ * be: the user's `verifyAccessToken` adapted to the SDK's verifier (a throw
+ * or a malformed answer is `invalid_token`, never a 500), the caller a call's
+ * context carries, the RFC 9728 document, and which scopes a request needs.
+ */
+import type { AuthInfo, OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import { sdkServer } from "../mcp/serve/sdk-server.js";
+import { errorLine } from "../util/format.js";
+import type { Tool } from "../tools/tool.js";
+import type { AccessTokenInfo, CheckedRouterOptions, HostedCaller } from "./router-options.js";
+
+/** Where the hosted caller travels inside the SDK's `AuthInfo.extra`. */
+const CALLER_KEY = "agentkit/hostedCaller";
+
+/** The longest verifier message a 401 repeats (its first line). */
+const MAX_DESCRIPTION = 200;
+
+function invalidToken(description: string): Error {
+  const { OAuthError, OAuthErrorCode } = sdkServer();
+  // RFC 6750 error_description: printable ASCII without '"' or '\'.
+  const safe = description.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, " ").slice(0, MAX_DESCRIPTION);
+  return new OAuthError(OAuthErrorCode.InvalidToken, safe);
+}
+
+/** What is wrong with a verifier's answer, or `undefined`. */
+function infoProblem(info: unknown): string | undefined {
+  const i = info as Partial<AccessTokenInfo> | null;
+  if (!i || typeof i !== "object") return "it returned no object";
+  if (typeof i.clientId !== "string" || i.clientId === "") return "it returned no clientId";
+  if (!Array.isArray(i.scopes) || i.scopes.some((s) => typeof s !== "string")) return "its scopes are not an array of strings";
+  if (typeof i.expiresAt !== "number" || !Number.isFinite(i.expiresAt)) return "it returned no expiresAt (seconds since the epoch)";
+  if (!(i.resource instanceof URL) && typeof i.resource !== "string") return "it returned no resource (the token's audience)";
+  if (i.subject !== undefined && typeof i.subject !== "string") return "its subject is not a string";
+  return undefined;
+}
+
+/**
+ * The SDK verifier over the user's `verifyAccessToken`: a throw becomes
+ * `invalid_token` carrying the thrown message's first line; an answer of the
+ * wrong shape does too (and `warn` says so once per shape, for the operator).
+ * The SDK then checks expiry and the audience against `resource`.
+ */
+export function tokenVerifier(options: CheckedRouterOptions, warn: (message: string) => void): OAuthTokenVerifier {
+  const warned = new Set<string>();
+  return {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      let info: AccessTokenInfo;
+      try {
+        info = await options.verifyAccessToken(token);
+      } catch (err) {
+        throw invalidToken(`the access token was refused: ${errorLine(err)}`);
+      }
+      const problem = infoProblem(info);
+      if (problem) {
+        if (!warned.has(problem)) warn(`mcpRouter: verifyAccessToken answered a token wrongly (${problem}); the token was refused. It must return { clientId, scopes, expiresAt, resource, subject? } or throw`);
+        warned.add(problem);
+        throw invalidToken("the access token could not be verified");
+      }
+      let resource: URL;
+      try {
+        resource = new URL(String(info.resource));
+      } catch {
+        throw invalidToken("the access token's audience is not a URL");
+      }
+      const caller: HostedCaller = Object.freeze({
+        clientId: info.clientId,
+        scopes: Object.freeze([...info.scopes]),
+        expiresAt: info.expiresAt,
+        resource: resource.href,
+        ...(info.subject !== undefined ? { subject: info.subject } : {}),
+        ...(info.extra !== undefined ? { extra: Object.freeze({ ...info.extra }) } : {}),
+      });
+      return { token, clientId: info.clientId, scopes: [...info.scopes], expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: caller } };
+    },
+  };
+}
+
+/** The hosted caller of a verified request (from `tokenVerifier`), or `undefined`. */
+export function callerOfAuth(auth: AuthInfo | undefined): HostedCaller | undefined {
+  return auth?.extra?.[CALLER_KEY] as HostedCaller | undefined;
+}
+
+/** True when `granted` holds every scope `tool` declares (a tool without scopes: any token). */
+export function scopesCover(tool: Pick<Tool, "scopes">, granted: readonly string[]): boolean {
+  return !tool.scopes?.length || tool.scopes.every((s) => granted.includes(s));
+}
+
+/** The RFC 9728 protected-resource metadata of a router. */
+export function protectedResourceMetadata(options: CheckedRouterOptions, toolScopes: readonly string[]): Record<string, unknown> {
+  return {
+    resource: options.resource.href,
+    authorization_servers: [...options.authorizationServers],
+    scopes_supported: [...(options.scopesSupported ?? toolScopes)],
+    bearer_methods_supported: ["header"],
+    ...(options.resourceName ? { resource_name: options.resourceName } : {}),
+  };
+}
+
+/**
+ * The tool a JSON-RPC message (or each message of a 2025 batch) calls whose
+ * scopes `granted` does not cover, with the scopes it needs; `undefined`
+ * when every call is covered. Only `tools/call` is checked: listing is
+ * filtered instead.
+ */
+export function uncoveredCall(body: unknown, tools: ReadonlyMap<string, Tool>, granted: readonly string[]): { readonly tool: string; readonly scopes: readonly string[] } | undefined {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
+    if (!msg || msg.method !== "tools/call" || typeof msg.params?.name !== "string") continue;
+    const tool = tools.get(msg.params.name);
+    if (tool && !scopesCover(tool, granted)) return { tool: msg.params.name, scopes: tool.scopes ?? [] };
+  }
+  return undefined;
+}

@@ -1,0 +1,138 @@
+/**
+ * @module test/agentkit-cli/host.test
+ * `agentkit host` as a real subprocess: its usage errors (each one line, exit
+ * 2, no secret echoed), the `--json` health line, tokens from a real local
+ * authorization server checked (wrong audience refused), and a SIGTERM drain
+ * in which the call in flight finishes, a new request is refused, and the
+ * process exits 0.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
+import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
+
+const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
+const RESOURCE = "http://127.0.0.1/mcp";
+const FLEET_KEY = "fleet-key-for-the-host-cli-test-0123456789abcdef";
+
+let as: TestAuthServer;
+let dir: string;
+beforeAll(async () => {
+  requireBuild();
+  as = await startAuthServer({ defaultAudience: RESOURCE });
+  dir = mkdtempSync(join(tmpdir(), "agentkit-host-test-"));
+});
+afterAll(async () => {
+  await as?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Exactly one line on stderr, nothing on stdout, exit code 2. */
+async function usageError(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const r = await runAgentkit(["host", ...args], { env });
+  expect(r.stdout).toBe("");
+  expect(r.code).toBe(2);
+  expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+  return r.stderr.trimEnd();
+}
+
+/** `agentkit host` on a free port with --json; resolves once its health line is out. */
+async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }): Promise<ServeProcess & { health: Record<string, unknown> }> {
+  const p = await ServeProcess.start([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
+  const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
+  return Object.assign(p, { health });
+}
+
+/** An SDK v2 client pinned to `pin`, with `token`. */
+async function v2Client(url: string, token: string, pin: "2026-07-28" | "2025-11-25" = "2026-07-28"): Promise<V2Client> {
+  const client = new V2Client({ name: "host-test", version: "1" }, { versionNegotiation: { mode: { pin } } });
+  await client.connect(new V2Http(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe("agentkit host: the command line", () => {
+  it("--help documents the options and exits 0", async () => {
+    const r = await runAgentkit(["host", "--help"]);
+    expect(r.code).toBe(0);
+    for (const o of ["--port <N>", "--resource <URL>", "--issuer <URL>", "--bind <ADDR>", "--fleet-key-file <PATH>", "--fleet-key-env <VAR>", "--json", "--drain-ms <N>"]) expect(r.stdout).toContain(o);
+    expect((await runAgentkit(["--help"])).stdout).toContain("agentkit host <module-file> --port N --resource URL --issuer URL");
+  });
+
+  it("refuses a command line that cannot run, one line each, exit 2", async () => {
+    expect(await usageError([MODULE, "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/--port is required/);
+    expect(await usageError([MODULE, "--port", "70000", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/--port must be a whole number from 0 to 65535, got '70000'/);
+    expect(await usageError([MODULE, "--port", "0", "--issuer", as.issuer])).toMatch(/--resource is required, e\.g\. --resource https:\/\/tools\.example\.com\/mcp/);
+    expect(await usageError([MODULE, "--port", "0", "--resource", "tools.example.com", "--issuer", as.issuer])).toMatch(/--resource must be an absolute http\(s\) URL/);
+    expect(await usageError(["--port", "0", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/name the built module file to host/);
+    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--fleet-key", "x"])).toMatch(/unknown option '--fleet-key'/);
+  });
+
+  it("takes the fleet key only from a 0600 file or the environment, and never echoes it", async () => {
+    const file = join(dir, "fleet.key");
+    writeFileSync(file, `${FLEET_KEY}\n`, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const base = [MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer];
+    const open = await usageError([...base, "--fleet-key-file", file]);
+    expect(open).toMatch(/is readable by others \(mode 644\); it holds a secret: chmod 600/);
+    expect(open).not.toContain(FLEET_KEY);
+    const short = await usageError([...base, "--fleet-key-env", "SHORT_KEY"], { SHORT_KEY: "tooshort" });
+    expect(short).toMatch(/shorter than 32 bytes; make one with: openssl rand -base64 32/);
+    expect(short).not.toContain("tooshort");
+    expect(await usageError([...base, "--fleet-key-env", "UNSET_FLEET_KEY_VAR"])).toMatch(/the variable UNSET_FLEET_KEY_VAR is not set/);
+    chmodSync(file, 0o600);
+    await using host = await startHost(["--fleet-key-file", file], {});
+    expect(host.health).toMatchObject({ event: "listening", pid: host.child.pid, fleetKey: `file ${file}` });
+    expect(`${host.stdout}${host.stderr}`).not.toContain(FLEET_KEY);
+  });
+});
+
+describe("agentkit host: serving", () => {
+  it("--json prints one health line (pid, url, resource, issuer; no secret), serves a token for its resource and refuses another audience with 401", async () => {
+    await using host = await startHost();
+    expect(host.health).toMatchObject({ event: "listening", pid: host.child.pid, module: "HostedSlowModule", resource: RESOURCE, issuer: as.issuer, fleetKey: "env AGENTKIT_FLEET_KEY" });
+    expect(host.health.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(host.stdout.trimEnd().split("\n")).toHaveLength(1);
+    const url = host.health.url as string;
+    const client = await v2Client(url, await as.mint({ audience: RESOURCE }));
+    try {
+      const result = await client.callTool({ name: "slow_report", arguments: { ms: 1 } });
+      expect((result.content as Array<{ text: string }>)[0]!.text).toBe(`report done after 1 ms on pid ${host.child.pid}`);
+    } finally {
+      await client.close();
+    }
+    const wrong = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${await as.mint({ audience: "https://elsewhere.example/mcp" })}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1\/mcp\/\.well-known\/oauth-protected-resource"/);
+    expect(`${host.stdout}${host.stderr}`).not.toContain(FLEET_KEY);
+  });
+
+  it("SIGTERM drains: the call in flight finishes, a new request is refused, the process exits 0 and says so", async () => {
+    await using host = await startHost();
+    const url = host.health.url as string;
+    const token = await as.mint({ audience: RESOURCE });
+    const client = await v2Client(url, token);
+    try {
+      const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 1500 } });
+      await new Promise((r) => setTimeout(r, 300));
+      host.child.kill("SIGTERM");
+      await new Promise((r) => setTimeout(r, 200));
+      const refused = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" }).then(
+        (r) => r.status,
+        () => "connection refused",
+      );
+      expect(refused === 503 || refused === "connection refused").toBe(true);
+      const result = await inFlight;
+      expect((result.content as Array<{ text: string }>)[0]!.text).toBe(`report done after 1500 ms on pid ${host.child.pid}`);
+    } finally {
+      await client.close();
+    }
+    const exit = await host.exit();
+    expect(exit).toEqual({ code: 0, signal: null });
+    const stopped = JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
+    expect(stopped).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: true, abandoned: 0 });
+    expect(host.stderr).toMatch(/stopped on SIGTERM after \d+ request\(s\); every call in flight finished/);
+  });
+});

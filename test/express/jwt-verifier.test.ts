@@ -1,0 +1,108 @@
+/**
+ * jwtVerifier against a real local authorization server (test/helpers/oauth-server):
+ * keys discovered through RFC 8414 metadata and a JWKS over HTTP, tokens from
+ * its token endpoint (client_credentials) and minted broken on purpose.
+ */
+import { rmSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { OptionsError } from "../../src/errors/index.js";
+import { AccessTokenError, jwtVerifier } from "../../src/express/index.js";
+import { startAuthServer } from "../helpers/oauth-server.js";
+import { runIn, scratchProject } from "../helpers/scratch-project.js";
+import { NODE, ROOT } from "../mcp-client/support.js";
+
+const RESOURCE = "https://tools.example.com/mcp";
+
+/** The refusal `verify(token)` rejects with (fails the test when it resolves). */
+async function refusalOf(verify: (t: string) => Promise<unknown>, token: string): Promise<AccessTokenError> {
+  const err = await verify(token).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AccessTokenError);
+  return err as AccessTokenError;
+}
+
+describe("jwtVerifier", () => {
+  it("accepts a token from the token endpoint (client_credentials, RFC 8707 resource) with keys found through the issuer's metadata", async () => {
+    await using as = await startAuthServer({ clients: [{ id: "ci-bot", secret: "s3cret-value", scopes: ["deploy:read", "deploy:write"] }] });
+    const res = await fetch(as.tokenEndpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("ci-bot:s3cret-value").toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "client_credentials", scope: "deploy:read", resource: RESOURCE }),
+    });
+    expect(res.status).toBe(200);
+    const { access_token } = (await res.json()) as { access_token: string };
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    const info = await verify(access_token);
+    expect(info).toMatchObject({ clientId: "ci-bot", scopes: ["deploy:read"], resource: RESOURCE, subject: "ci-bot", extra: { issuer: as.issuer } });
+    expect(info.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    // Keys fetched once, then cached.
+    await verify(await as.mint({ audience: RESOURCE }));
+    expect(as.hits["/.well-known/oauth-authorization-server"]).toBe(1);
+    expect(as.hits["/jwks"]).toBe(1);
+  });
+
+  it("refuses wrong audience, expired, not-yet-valid, foreign-signed, other-issuer and exp-less tokens, each with its reason", async () => {
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri, clockToleranceSec: 0 });
+    expect((await refusalOf(verify, await as.mint({ audience: "https://other.example.com/mcp" }))).reason).toBe("audience");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, expiresInSec: -60 }))).reason).toBe("expired");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, notBeforeInSec: 600 }))).reason).toBe("not_yet_valid");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, foreignKey: true }))).reason).toBe("signature");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, issuer: "http://127.0.0.1:1" }))).reason).toBe("issuer");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, expiresInSec: null }))).reason).toBe("claims");
+    const malformed = await refusalOf(verify, "not-a-jwt");
+    expect(malformed).toMatchObject({ code: "invalid_token", reason: "malformed" });
+    // The good one still passes (the checks above are not a verifier that refuses everything).
+    await expect(verify(await as.mint({ audience: [RESOURCE, "https://x.example"], scopes: ["a", "b"] }))).resolves.toMatchObject({ resource: RESOURCE, scopes: ["a", "b"] });
+  });
+
+  it("an unreachable issuer refuses the token (keys_unavailable), naming the issuer", async () => {
+    const as = await startAuthServer();
+    const issuer = as.issuer;
+    const token = await as.mint({ audience: RESOURCE });
+    await as.close();
+    const verify = jwtVerifier({ issuer, audience: RESOURCE });
+    const err = await refusalOf(verify, token);
+    expect(err.reason).toBe("keys_unavailable");
+    expect(err.message).toContain(`cannot find the signing keys of ${issuer}`);
+  });
+
+  it("checks its options when made, naming the option and what is accepted", () => {
+    const bad: Array<[unknown, string, RegExp]> = [
+      [{ issuer: "http://auth.example.com", audience: RESOURCE }, "issuer", /https URL \(http only on 127\.0\.0\.1/],
+      [{ issuer: "https://auth.example.com", audience: "" }, "audience", /resource URL/],
+      [{ issuer: "https://auth.example.com", audience: RESOURCE, algorithms: ["HS256"] }, "algorithms", /'none' and HS\* are refused/],
+      [{ issuer: "https://auth.example.com", audience: RESOURCE, clockToleranceSec: 3600 }, "clockToleranceSec", /0 to 300/],
+      [{ issuer: "https://auth.example.com", audience: RESOURCE, jwks: "x" }, "jwks", /unknown option 'jwks'/],
+    ];
+    for (const [options, option, message] of bad) {
+      let err: unknown;
+      try {
+        jwtVerifier(options as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, option).toBeInstanceOf(OptionsError);
+      expect((err as OptionsError).option).toBe(option);
+      expect((err as Error).message).toMatch(message);
+    }
+  });
+
+  it("without jose installed: the entry imports, and jwtVerifier() throws MissingPeerError naming the install line (built package)", () => {
+    const scratch = scratchProject(ROOT, ["jose"]);
+    try {
+      const out = runIn<Record<string, unknown>>(NODE, scratch, `
+        const { jwtVerifier } = await import("arc-agentkit/express");
+        let error;
+        try { jwtVerifier({ issuer: "https://auth.example.com", audience: "https://tools.example.com/mcp" }); }
+        catch (e) { error = { name: e.name, code: e.code, installLine: e.installLine, message: e.message }; }
+        console.log(JSON.stringify({ error }));`);
+      expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install jose@6" });
+      expect(String((out.error as { message: string }).message)).toContain("jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose");
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * @module test/express/rate-limiter.test
+ * The per-token fixed window, as pure bookkeeping: the limit, the wait it
+ * names, the window reopening, keys apart, and the sweep that keeps a stream
+ * of one-off keys from growing the table.
+ */
+import { describe, expect, it } from "vitest";
+import { RateLimiter } from "../../src/express/rate-limiter.js";
+
+describe("RateLimiter", () => {
+  it("allows `requests` per window per key, names the wait, and reopens when the window ends", () => {
+    const limiter = new RateLimiter({ requests: 2, windowMs: 1000 });
+    expect(limiter.take("a", 0)).toEqual({ ok: true });
+    expect(limiter.take("a", 100)).toEqual({ ok: true });
+    expect(limiter.take("a", 400)).toEqual({ ok: false, retryAfterMs: 600 });
+    expect(limiter.take("b", 400)).toEqual({ ok: true });
+    expect(limiter.take("a", 1000)).toEqual({ ok: true });
+  });
+
+  it("sweeps ended windows once the table is large, so one-off keys do not pile up", () => {
+    const limiter = new RateLimiter({ requests: 1, windowMs: 10 });
+    for (let i = 0; i < 10_000; i++) limiter.take(`k${i}`, 0);
+    expect(limiter.size).toBe(10_000);
+    limiter.take("late", 50);
+    expect(limiter.size).toBe(1);
+  });
+});
