@@ -9,12 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-<<<<<<< HEAD
 import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioClientTransport2 } from "@modelcontextprotocol/client/stdio";
-=======
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
->>>>>>> main
 import { echoArgs, echoText, ECHO } from "../servers/echo.js";
 
 /** One client connection that can make call `i`. */
@@ -120,19 +116,13 @@ export function sdkCaller(client: Client): Caller {
  * connected and tools listed once, calling `echo`.
  */
 export async function v2Caller(url: string, headers: Record<string, string>, pin: "2026-07-28" | "2025-11-25"): Promise<Caller> {
-  // 2025-11-25 is the SDK's legacy mode (a pin names a modern revision only).
-  const client = new V2Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: pin === "2026-07-28" ? { mode: { pin } } : { mode: "legacy" } });
-  await client.connect(new V2Http(new URL(url), { requestInit: { headers }, fetch: isolatingFetch }));
-  await client.listTools();
-  if (client.getNegotiatedProtocolVersion() !== pin) throw new Error(`v2Caller: asked for ${pin}, the client negotiated ${client.getNegotiatedProtocolVersion()}`);
-  return {
-    async call(i) {
-      const r = await client.callTool({ name: ECHO, arguments: echoArgs(i) });
-      const first = (r.content as Array<{ type: string; text?: string }>)[0];
-      checkEcho(i, first?.type === "text" ? first.text : undefined);
-    },
-    close: () => client.close(),
-  };
+  const client = await sdk2HttpClient(url, headers, pin);
+  const got = client.getNegotiatedProtocolVersion();
+  if (got !== pin) {
+    await client.close();
+    throw new Error(`v2Caller: asked for ${pin}, the client negotiated ${got}`);
+  }
+  return sdk2Caller(client);
 }
 
 /** A raw `fetch` POST of the echo arguments to an express JSON echo (no MCP at all: the floor). */
