@@ -53,6 +53,8 @@ export interface RunObserver {
   outgoing?(origin: RunContext, request: TracedRequest): TracedCall | undefined;
   /** A request received, handled under `ctx` (the child made for it): continue the trace its `meta` carries. */
   incoming?(ctx: RunContext, request: TracedRequest): TracedCall | undefined;
+  /** True while the observer would do nothing with an event (a tracer on the no-op provider): `emit` then builds none for it. */
+  idle?(): boolean;
 }
 
 /** @internal One run tree's observer, shared by a root and every child made from it. */
@@ -158,7 +160,8 @@ export class RunContext {
    * throws is ignored, so observing a run can never break it.
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
-    const observer = this.slot?.observer;
+    const watcher = this.slot?.observer;
+    const observer = watcher?.idle?.() ? undefined : watcher;
     // Nobody is observing (the common case for a bare run): build nothing.
     if (!observer && !this.receivers.heard) return;
     const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
