@@ -9,13 +9,13 @@
  * PATH) with this process's environment, so `ANTHROPIC_BASE_URL` decides which
  * API it talks to; test/cli/samples-approvals.test.ts points it at a local fake.
  */
-import { Agent, type AgentResult, type Asker, type Decision, type Elicitation, type RunContext } from "arc-agentkit";
+import { Agent, type AgentResult, type Asker, type Decision, type Elicitation, type GateRecord, type RunContext } from "arc-agentkit";
 import { ClaudeCliCognition } from "arc-agentkit/cli";
-import { ApprovalServer, type ApprovalDecision } from "arc-agentkit/mcp";
+import { ApprovalServer } from "arc-agentkit/mcp";
 import { makeTestCtx } from "arc-agentkit/testing";
 
 /** What a service writes: the CLI's prompts go to `asker`, each settled within 120 s. */
-export async function run(asker: Asker, task: string, ctx: RunContext): Promise<{ result: AgentResult; decisions: readonly ApprovalDecision[] }> {
+export async function run(asker: Asker, task: string, ctx: RunContext): Promise<{ result: AgentResult; decisions: readonly GateRecord[] }> {
   await using approvals = await new ApprovalServer({ asker, timeoutMs: 120_000, ctx }).start();
   const cognition = new ClaudeCliCognition({
     model: process.env.CLAUDE_MODEL ?? "claude-sonnet-4-6",

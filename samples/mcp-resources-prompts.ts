@@ -2,7 +2,7 @@
  * @module samples/mcp-resources-prompts
  * Resources and prompts from the same server.
  *
- * Resources become a queryable MemorySource, static prompts become Prompt
+ * Resources become a queryable MemorySource, static prompts become PromptTemplate
  * objects (version `mcp:1`, the rendered text as template), and an argumented
  * prompt is dropped with a warning (on stderr, through the package logger)
  * and fetched directly instead.

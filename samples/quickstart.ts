@@ -63,7 +63,7 @@ const PARTS: readonly Part[] = [
     fields: ["stopReason: why the agent stopped (complete = it answered)"],
   },
   {
-    title: "4. Consuming: its resources as memory and its prompts as Prompt objects",
+    title: "4. Consuming: its resources as memory and its prompts as PromptTemplate objects",
     sample: "mcp-resources-prompts",
     fields: ["memory / metadata: the best-matching resource's text and where it came from", "static: prompts without required arguments, rendered once; the one with arguments is fetched directly"],
   },

@@ -2,17 +2,17 @@
  * @module arc-agentkit
  * Public surface of the core. Every export is listed by name (types with
  * `export type`); a test snapshots the sorted names, so an addition is a
- * reviewed decision. Only what a user calls, catches or types against: the
+ * reviewed decision (api/index.api.md is the report lint checks). Only what
+ * a user calls, catches or types against: metadata keys and readers, the
  * registry's instance adapter, the gating outcome helper and the result
- * renderer are internal.
+ * renderer are internal; a class built by a factory is exported as a type.
  */
 import "reflect-metadata";
 
-export { TOOL_METADATA, MCP_SERVER_METADATA, TOKENS, LOGGER } from "./keys.js";
+export { LOGGER } from "./keys.js";
 export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError, OptionsError, MissingPeerError } from "./errors/index.js";
 export type { AgentkitErrorCode, InvalidArgument } from "./errors/index.js";
 // Every error class a user may catch, from every layer: each is a leaf file, so importing it loads nothing of its layer.
-export { ClientRequestError } from "./context/client-request.error.js";
 export { AuditSinkError } from "./gate/audit-sink.error.js";
 export { McpConfigFileError } from "./wire/mcp-config-file.error.js";
 export { CodexMcpError } from "./wire/codex-mcp.error.js";
@@ -40,11 +40,11 @@ export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
 export type { ToolDeclarations } from "./tools/tool.js";
-export { Tool, getToolMetadata, isToolClass } from "./tools/tool.decorator.js";
+export { Tool } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
-export { tool, FunctionTool } from "./tools/function-tool.js";
-export type { ToolFn } from "./tools/function-tool.js";
+export { tool } from "./tools/function-tool.js";
+export type { FunctionTool, ToolFn } from "./tools/function-tool.js";
 export { ToolRegistry } from "./tools/tool-registry.js";
 export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
 export { dtoToJsonSchema } from "./tools/schema.js";
@@ -52,14 +52,19 @@ export { ToolContent, isToolContent } from "./tools/tool-content.js";
 export type { ContentPart } from "./contracts/content-part.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
 
-export { RunContext, LOG_LEVELS } from "./context/run-context.js";
-export type { Autonomy, RunEvent, EventSink, RunContextOptions, ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/run-context.js";
+export { RunContext } from "./context/run-context.js";
+export type { Autonomy, RunContextOptions } from "./context/run-context.js";
+export type { RunEvent, EventSink } from "./context/run-events.js";
+export { LOG_LEVELS } from "./context/client-channel.js";
+export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/client-channel.js";
+export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
 export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
-export { shouldGate } from "./agents/gating.js";
+export { GATE_SOURCES, shouldGate } from "./gate/index.js";
+export type { GateCaller, GateCheck, GateEventTarget, GateRecord, GateSource } from "./gate/index.js";
 export { toolCall, toolFactsOf } from "./contracts/elicitation.js";
 export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall, ToolFacts } from "./contracts/elicitation.js";
 export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
@@ -67,7 +72,7 @@ export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason
 export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";
 export type { PolicyVerdict } from "./control/run-policy.js";
 
-export { Prompt } from "./prompts/prompt.js";
+export { PromptTemplate } from "./prompts/prompt-template.js";
 
 export { memoryItem } from "./memory/memory.js";
 export type { MemoryItem, MemorySource, QueryOptions } from "./memory/memory.js";

@@ -9,7 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransport2 } from "@modelcontextprotocol/client/stdio";
 import { echoArgs, echoText, ECHO } from "../servers/echo.js";
 
 /** One client connection that can make call `i`. */
@@ -40,6 +41,57 @@ export async function sdkStdioClient(script: string, args: readonly string[] = [
   return client;
 }
 
+/** The era a raw SDK v2 client opens in: `auto` (the SDK's default probe), or pinned to one revision. */
+export type Era = "auto" | "2025-11-25" | "2026-07-28";
+
+function negotiation(era: Era): VersionNegotiationOptions {
+  if (era === "2025-11-25") return { mode: "legacy" };
+  if (era === "2026-07-28") return { mode: { pin: "2026-07-28" } };
+  return { mode: "auto" };
+}
+
+/**
+ * A raw SDK v2 `Client` (`@modelcontextprotocol/client` 2.x) on streamable
+ * HTTP, opened in `era`, tools listed once (output validation armed). Same
+ * fetch wrapper as the v1 client: v2's transport still hands every request
+ * its long-lived signal.
+ */
+export async function sdk2HttpClient(url: string, headers: Record<string, string>, era: Era = "auto"): Promise<Client2> {
+  const transport = new StreamableHTTPClientTransport2(new URL(url), { requestInit: { headers }, fetch: isolatingFetch });
+  const client = new Client2({ name: "bench", version: "1.0.0" }, { versionNegotiation: negotiation(era) });
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+/**
+ * A raw SDK v2 `Client` on stdio, spawning `node <script>`. `env` is the
+ * child's whole environment (the SDK's default: six inherited variables).
+ */
+export async function sdk2StdioClient(script: string, env?: Record<string, string>, era: Era = "auto"): Promise<Client2> {
+  const transport = new StdioClientTransport2({ command: process.execPath, args: [script], stderr: "inherit", ...(env ? { env } : {}) });
+  const client = new Client2({ name: "bench", version: "1.0.0" }, { versionNegotiation: negotiation(era) });
+  await client.connect(transport);
+  return client;
+}
+
+/** This process's environment as the string record a stdio transport takes (what `MCPClient`'s stdio passes on). */
+export function parentEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** `Client.callTool` of the SDK v2 on an echo server. */
+export function sdk2Caller(client: Client2): Caller {
+  return {
+    async call(i) {
+      const r = await client.callTool({ name: ECHO, arguments: echoArgs(i) });
+      const first = (r as CallToolResult).content[0];
+      checkEcho(i, first?.type === "text" ? first.text : undefined);
+    },
+    close: () => client.close(),
+  };
+}
+
 /** Throw unless `text` is the echo of call `i`. */
 export function checkEcho(i: number, text: string | undefined): void {
   const want = echoText(echoArgs(i));
@@ -64,19 +116,13 @@ export function sdkCaller(client: Client): Caller {
  * connected and tools listed once, calling `echo`.
  */
 export async function v2Caller(url: string, headers: Record<string, string>, pin: "2026-07-28" | "2025-11-25"): Promise<Caller> {
-  // 2025-11-25 is the SDK's legacy mode (a pin names a modern revision only).
-  const client = new V2Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: pin === "2026-07-28" ? { mode: { pin } } : { mode: "legacy" } });
-  await client.connect(new V2Http(new URL(url), { requestInit: { headers }, fetch: isolatingFetch }));
-  await client.listTools();
-  if (client.getNegotiatedProtocolVersion() !== pin) throw new Error(`v2Caller: asked for ${pin}, the client negotiated ${client.getNegotiatedProtocolVersion()}`);
-  return {
-    async call(i) {
-      const r = await client.callTool({ name: ECHO, arguments: echoArgs(i) });
-      const first = (r.content as Array<{ type: string; text?: string }>)[0];
-      checkEcho(i, first?.type === "text" ? first.text : undefined);
-    },
-    close: () => client.close(),
-  };
+  const client = await sdk2HttpClient(url, headers, pin);
+  const got = client.getNegotiatedProtocolVersion();
+  if (got !== pin) {
+    await client.close();
+    throw new Error(`v2Caller: asked for ${pin}, the client negotiated ${got}`);
+  }
+  return sdk2Caller(client);
 }
 
 /** A raw `fetch` POST of the echo arguments to an express JSON echo (no MCP at all: the floor). */

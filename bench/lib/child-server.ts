@@ -16,6 +16,8 @@ export type ServerKind =
   | "agentkit"
   | "agentkit-stateless"
   | "sdk"
+  | "sdk2"
+  | "sdk2-modern"
   | "sdk-json"
   | "sdk-stateless"
   | "fastmcp"

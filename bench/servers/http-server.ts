@@ -5,8 +5,13 @@
  * approval tool) behind the same kind of bearer check, prints `READY {url,
  * headers}`, answers `MEM` and `CPU` on stdin, and exits when stdin closes.
  *
- * Kinds: `agentkit` (serveRegistry), `sdk` (the SDK's low-level Server and
+ * Kinds: `agentkit` (serveRegistry), `sdk` (the SDK v1's low-level Server and
  * StreamableHTTPServerTransport on node:http, stateful, SSE responses — the
+ * v1-era baseline), `sdk2` (the SDK v2's low-level Server and
+ * `@modelcontextprotocol/node`'s NodeStreamableHTTPServerTransport, stateful,
+ * SSE responses: the 2025-era baseline on v2), `sdk2-modern` (the SDK v2's
+ * `createMcpHandler(factory, { legacy: "reject" })` through `toNodeHandler`
+ * on node:http, the body parsed first and handed over: the 2026-07-28
  * baseline), `sdk-json` (the same with enableJsonResponse: SDK #2559),
  * `sdk-stateless`, `fastmcp` (FastMCP httpStream, stateful), `express` (a
  * bare express JSON echo, no MCP: the floor), `approvals` (ApprovalServer
@@ -27,6 +32,8 @@ import { Socket, createServer as netServer } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Server as Server2, createMcpHandler, isInitializeRequest as isInitializeRequest2, type CallToolResult as CallToolResult2 } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
 import { RunContext, tool } from "arc-agentkit";
 import { ApprovalServer, serveRegistry } from "arc-agentkit/mcp";
 import { ECHO, ECHO_DESCRIPTION, ECHO_SCHEMA } from "./echo.js";
@@ -105,6 +112,17 @@ function sdkApproveServer(): Server {
   return s;
 }
 
+/** The echo tool on the SDK v2's low-level Server, method-string handlers (what a v2 user writes). */
+function sdk2EchoServer(): Server2 {
+  const s = new Server2({ name: "bench", version: "1.0.0" }, { capabilities: { tools: {} } });
+  s.setRequestHandler("tools/list", () => ({ tools: [{ name: ECHO, description: ECHO_DESCRIPTION, inputSchema: ECHO_SCHEMA as never }] }));
+  s.setRequestHandler("tools/call", (req): CallToolResult2 => {
+    const a = (req.params.arguments ?? {}) as { i?: unknown; text?: unknown };
+    return { content: [{ type: "text", text: JSON.stringify({ i: a.i, text: a.text }) }] };
+  });
+  return s;
+}
+
 interface Running {
   url: string;
   headers: Record<string, string>;
@@ -175,6 +193,68 @@ async function sdkHttp(mode: "sse" | "json" | "stateless", factory: () => Server
       await new Promise<void>((r) => http.close(() => r()));
     },
   };
+}
+
+/** A node:http server that checks the bearer and the path, then hands the POST (body parsed) or GET/DELETE to `serve`. */
+async function bearerHttp(serve: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>, extraClose: () => Promise<void>): Promise<Running & { token: string }> {
+  const token = randomBytes(32).toString("base64url");
+  const authorized = bearerCheck(token);
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      if (!authorized(req.headers.authorization)) return void res.writeHead(401, { "WWW-Authenticate": "Bearer" }).end();
+      if (req.url !== "/mcp") return void res.writeHead(404).end();
+      await serve(req, res, req.method === "POST" ? await readBody(req) : undefined);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    });
+  });
+  const port = await listen(http);
+  return {
+    token,
+    url: `http://127.0.0.1:${port}/mcp`,
+    headers: { Authorization: `Bearer ${token}` },
+    sessions: () => -1,
+    close: async () => {
+      await extraClose();
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+/** The SDK v2 on node:http, stateful: a session map, one low-level Server and one NodeStreamableHTTPServerTransport per session. */
+async function sdk2Http(): Promise<Running> {
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const running = await bearerHttp(
+    async (req, res, body) => {
+      const sid = req.headers["mcp-session-id"] as string | undefined;
+      if (sid) {
+        const t = sessions.get(sid);
+        if (!t) return void res.writeHead(404).end();
+        return t.handleRequest(req, res, body);
+      }
+      if (req.method !== "POST" || !isInitializeRequest2(body)) return void res.writeHead(400).end();
+      const t = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => void sessions.set(id, t),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      await sdk2EchoServer().connect(t);
+      await t.handleRequest(req, res, body);
+    },
+    async () => void (await Promise.allSettled([...sessions.values()].map((t) => t.close()))),
+  );
+  return { ...running, sessions: () => sessions.size };
+}
+
+/** The SDK v2's 2026-07-28 entry point on node:http: `createMcpHandler` (a fresh server per request) through `toNodeHandler`. */
+async function sdk2Modern(): Promise<Running> {
+  const handler = createMcpHandler(() => sdk2EchoServer(), { legacy: "reject" });
+  const node = toNodeHandler(handler);
+  return bearerHttp(
+    (req, res, body) => node(req, res, body),
+    () => handler.close(),
+  );
 }
 
 async function agentkit(): Promise<Running> {
@@ -380,6 +460,12 @@ async function main(): Promise<void> {
       break;
     case "sdk":
       running = await sdkHttp("sse");
+      break;
+    case "sdk2":
+      running = await sdk2Http();
+      break;
+    case "sdk2-modern":
+      running = await sdk2Modern();
       break;
     case "sdk-json":
       running = await sdkHttp("json");

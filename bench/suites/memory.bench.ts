@@ -8,7 +8,7 @@
  */
 import { RunContext } from "arc-agentkit";
 import { MCPClient, StreamableHttpServer, mcpTools } from "arc-agentkit/mcp";
-import { checkEcho, concurrent, sdkCaller, sdkHttpClient, sequential, statelessCaller, type Caller } from "../lib/callers.js";
+import { checkEcho, concurrent, sdk2Caller, sdk2HttpClient, sdkCaller, sdkHttpClient, sequential, statelessCaller, type Caller } from "../lib/callers.js";
 import { ECHO, echoArgs } from "../servers/echo.js";
 import { startServer, type MemorySample, type ServerKind } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
@@ -23,14 +23,19 @@ interface Case {
   readonly label: string;
   readonly kind: ServerKind;
   readonly stateless: boolean;
+  /** Called by SDK v2 clients pinned to 2026-07-28 (no session) instead of the 2025 callers. */
+  readonly modern?: true;
 }
 
 const CASES: readonly Case[] = [
   { label: "agentkit serveRegistry, stateful (SSE)", kind: "agentkit", stateless: false },
   { label: "agentkit serveRegistry, sessionless POSTs", kind: "agentkit", stateless: true },
-  { label: "raw SDK, stateful SSE", kind: "sdk", stateless: false },
-  { label: "raw SDK, stateless", kind: "sdk-stateless", stateless: true },
-  { label: "raw SDK, stateful enableJsonResponse (#2559)", kind: "sdk-json", stateless: false },
+  { label: "agentkit serveRegistry, 2026-07-28 (no session)", kind: "agentkit", stateless: true, modern: true },
+  { label: "raw SDK v2, stateful SSE", kind: "sdk2", stateless: false },
+  { label: "raw SDK v2 createMcpHandler, 2026-07-28", kind: "sdk2-modern", stateless: true, modern: true },
+  { label: "raw SDK v1, stateful SSE", kind: "sdk", stateless: false },
+  { label: "raw SDK v1, stateless", kind: "sdk-stateless", stateless: true },
+  { label: "raw SDK v1, stateful enableJsonResponse (#2559)", kind: "sdk-json", stateless: false },
 ];
 
 interface Result {
@@ -48,7 +53,12 @@ async function measure(c: Case, calls: number, sessions: number): Promise<Result
   const server = await startServer(c.kind);
   const callers: Caller[] = [];
   try {
-    const make = async (): Promise<Caller> => (c.stateless ? statelessCaller(server.url, server.headers) : sdkCaller(await sdkHttpClient(server.url, server.headers)));
+    const make = async (): Promise<Caller> =>
+      c.modern
+        ? sdk2Caller(await sdk2HttpClient(server.url, server.headers, "2026-07-28"))
+        : c.stateless
+          ? statelessCaller(server.url, server.headers)
+          : sdkCaller(await sdkHttpClient(server.url, server.headers));
     for (let j = 0; j < CLIENTS; j++) callers.push(await make());
     await concurrent(callers, 40);
     const m0 = await server.memory();
@@ -168,9 +178,9 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const worst = Math.max(...ours.map((r) => r.perCall));
   const goals: Goal[] = [
     {
-      goal: `no heap growth per call in agentkit's server (stateful and sessionless; < ${NO_GROWTH} B/call after ${calls.toLocaleString("en-US")} calls)`,
+      goal: `no heap growth per call in agentkit's server (stateful, sessionless and 2026-07-28; < ${NO_GROWTH} B/call after ${calls.toLocaleString("en-US")} calls)`,
       measured:
-        ours.map((r) => `${r.c.stateless ? "sessionless" : "stateful"} ${bytes(r.perCall)}/call`).join(", ") +
+        ours.map((r) => `${r.c.modern ? "2026-07-28" : r.c.stateless ? "sessionless" : "stateful"} ${bytes(r.perCall)}/call`).join(", ") +
         `; composites left on the run's signal per call: ${ours.map((r) => r.retainedPerCall?.toFixed(2) ?? "n/a").join(", ")}`,
       met: worst < NO_GROWTH && ours.every((r) => (r.retainedPerCall ?? 0) < 0.01),
     },
@@ -196,7 +206,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     title: "6. Memory (server heap and RSS per call and per session)",
     method:
       `Each server runs in its own child process started with \`--expose-gc\`; it reports \`process.memoryUsage()\` after two full GCs. ` +
-      `${CLIENTS} clients (stateful: raw SDK Clients, one session each; sessionless: raw POSTs of tools/call without a session) make 40 warm-up calls each, ` +
+      `${CLIENTS} clients (stateful: raw SDK v1 Clients, one 2025 session each; sessionless: raw POSTs of tools/call without a session; 2026-07-28: raw SDK v2 Clients pinned to that era, no session) make 40 warm-up calls each, ` +
       `then ${calls.toLocaleString("en-US")} calls in all. Per call = heap growth over those calls / calls. Per session = heap growth when ${sessions} more ` +
       `sessions are opened (initialize + tools/list) and held / ${sessions}. "After close" = heap after every session is closed, minus the heap before the calls.`,
     tables: [

@@ -20,9 +20,14 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { abba, medianRatio, roundRatios } from "../lib/abba.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import type { Goal, Section } from "../lib/report.js";
-import { ms, percentile, ratio } from "../lib/stats.js";
+import { int, ms, percentile, ratio } from "../lib/stats.js";
 
 const MODES = ["off", "noop", "batch"] as const;
+/** One batch: each op's latency (ms) and this process's CPU over the batch (µs). */
+interface Batch {
+  readonly lat: number[];
+  readonly cpuUs: number;
+}
 type Mode = (typeof MODES)[number];
 const LABEL: Record<Mode, string> = { off: "tracing off", noop: "instrument(), no-op provider", batch: "instrument(), batch processor + OTLP/HTTP exporter" };
 
@@ -111,11 +116,19 @@ async function run(cfg: BenchConfig): Promise<Section> {
       await turn(mode, 0, 50);
     }
     let next = 1000;
-    const callRounds = await abba(MODES, rounds, (m) => served(m as Mode, (next += batch), batch));
-    const turnRounds = await abba(MODES, rounds, (m) => turn(m as Mode, (next += batch), batch));
-    const loopRounds = await abba(MODES, rounds, (m) => loop(m as Mode, (next += batch * 4), batch * 4));
+    /** One batch with this process's CPU over it (client, server, tracer and exporter all run here): CPU per op is steadier than wall time on a loaded machine. */
+    const timed = async (run: () => Promise<number[]>): Promise<Batch> => {
+      const c0 = process.cpuUsage();
+      const lat = await run();
+      const c = process.cpuUsage(c0);
+      return { lat, cpuUs: c.user + c.system };
+    };
+    const callRounds = await abba(MODES, rounds, (m) => timed(() => served(m as Mode, (next += batch), batch)));
+    const turnRounds = await abba(MODES, rounds, (m) => timed(() => turn(m as Mode, (next += batch), batch)));
+    const loopRounds = await abba(MODES, rounds, (m) => timed(() => loop(m as Mode, (next += batch * 4), batch * 4)));
     await provider.forceFlush();
-    const p50 = (b: number[][]): number => percentile(b.flat(), 0.5);
+    const p50 = (b: Batch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
+    const cpuPerOp = (b: Batch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
     const rows: string[][] = [];
     const goals: Goal[] = [];
     const paths = [
@@ -125,9 +138,19 @@ async function run(cfg: BenchConfig): Promise<Section> {
     ] as const;
     for (const [what, results, judged] of paths) {
       for (const mode of MODES) {
-        const all = results.get(mode)!.flat(2);
+        const all = results.get(mode)!.flat().flatMap((b) => b.lat);
         const r = mode === "off" ? undefined : medianRatio(roundRatios(results, mode, "off", p50));
-        rows.push([what, LABEL[mode], ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), r ? `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})` : "1.00x"]);
+        const c = mode === "off" ? undefined : medianRatio(roundRatios(results, mode, "off", cpuPerOp));
+        const cpuAll = cpuPerOp(results.get(mode)!.flat());
+        rows.push([
+          what,
+          LABEL[mode],
+          ms(percentile(all, 0.5)),
+          ms(percentile(all, 0.99)),
+          r ? `${ratio(r.median)} (${ratio(r.min)}–${ratio(r.max)})` : "1.00x",
+          cpuAll < 100 ? cpuAll.toFixed(1) : int(cpuAll),
+          c ? `${ratio(c.median)} (${ratio(c.min)}–${ratio(c.max)})` : "1.00x",
+        ]);
         if (!judged) continue;
         if (mode === "noop") goals.push({ goal: `${what}: no-op provider p50 within 1.02x of off`, measured: ratio(r!.median), met: r!.median <= 1.02 });
         if (mode === "batch") goals.push({ goal: `${what}: batch exporter p50 within 1.10x of off`, measured: ratio(r!.median), met: r!.median <= 1.1 });
@@ -139,8 +162,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
       method:
         `In one process: three loopback HTTP servers (serveRegistry, one \`echo\` tool) and three MCPClients, one pair per mode; an Agent with ReActCognition and AnthropicLLM against the model API fake in a child process (one streamed turn); ` +
         `and the same loop over FakeLLM (a tool call, then the answer; no model, so only the loop's own microseconds: shown, not judged). A fresh RunContext per run, instrumented per run in the traced modes. Modes: tracing off; \`instrument()\` on the API's no-op provider (no SDK registered); \`instrument()\` on the SDK's TracerProvider with a BatchSpanProcessor and the OTLP/HTTP exporter ` +
-        `posting to a receiver in this process. ${rounds} ABBA rounds (A B C C B A, rotating) of ${batch} sequential calls and ${batch} turns, and ${batch * 4} model-free runs; the ratio is the median of per-round p50 ratios against off (range in brackets).`,
-      tables: [{ head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)"], rows }],
+        `posting to a receiver in this process. ${rounds} ABBA rounds (A B C C B A, rotating) of ${batch} sequential calls and ${batch} turns, and ${batch * 4} model-free runs; the ratio is the median of per-round p50 ratios against off (range in brackets). ` +
+        "CPU µs/op is this process's user + system CPU over each batch divided by its ops — client, server, tracer and the batch exporter all run in this process, so it is what tracing costs apart from how a shared machine scheduled the time (read it when the p50 ranges are wide). " +
+        "On the no-op provider `instrument()` is dormant (see its docs): it checks that no SDK is registered behind the provider and builds nothing, so that row should read 1.00x within noise.",
+      tables: [{ head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)", "CPU µs/op", "CPU vs off (median of rounds)"], rows }],
       goals,
       notes: [`The receiver took ${Math.round(receiver.bytes() / 1024)} KiB of OTLP/JSON over the run.`],
     };

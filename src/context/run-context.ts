@@ -1,74 +1,21 @@
 /**
  * @module context/run-context
- * The per-run context every tool, cognition and server receives.
+ * The per-run context every tool, cognition and server receives, composed of
+ * small parts: the cancellation tree (`context/cancel-scope`), the events
+ * (`context/run-events`), an optional client channel the serving layer
+ * supplies (`context/client-channel`), and the run's model, asker and tier.
  */
 import { OptionsError } from "../errors/options.error.js";
-import { Cancelled } from "../errors/cancelled.error.js";
 import type { Asker } from "../contracts/elicitation.js";
 import type { LLM } from "../contracts/llm.js";
+import { callQuietly } from "../util/quietly.js";
+import { CancelScope } from "./cancel-scope.js";
+import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "./client-channel.js";
 import { ClientRequestError } from "./client-request.error.js";
-
-/** MCP logging levels, least severe first (`logging/setLevel` filters by this order). */
-export const LOG_LEVELS = Object.freeze(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const);
-
-/** One MCP logging level. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** An elicitation request (`elicitation/create` params): a message and a flat JSON Schema of what to ask. */
-export interface ElicitRequest {
-  readonly message: string;
-  readonly requestedSchema: Readonly<Record<string, unknown>>;
-  readonly [key: string]: unknown;
-}
-
-/** The client's answer to an elicitation. */
-export interface ElicitResult {
-  readonly action: "accept" | "decline" | "cancel";
-  readonly content?: Readonly<Record<string, unknown>>;
-  readonly [key: string]: unknown;
-}
-
-/** A sampling request (`sampling/createMessage` params). */
-export interface SampleRequest {
-  readonly messages: ReadonlyArray<{ readonly role: "user" | "assistant"; readonly content: Readonly<Record<string, unknown>> }>;
-  readonly maxTokens: number;
-  readonly [key: string]: unknown;
-}
-
-/** The client's sampled message. */
-export interface SampleResult {
-  readonly role: "user" | "assistant";
-  readonly content: Readonly<Record<string, unknown>>;
-  readonly model: string;
-  readonly stopReason?: string;
-  readonly [key: string]: unknown;
-}
-
-/**
- * What a served MCP call can reach of the client that made it. Set by the
- * serving layer on the call's context (`child({ channel })`); inherited by
- * that context's children; ended when the owning context is released.
- */
-export interface ClientChannel {
-  progress(done: number, total: number | undefined, message: string | undefined): void;
-  log(level: LogLevel, data: unknown): void;
-  elicit(request: ElicitRequest): Promise<ElicitResult>;
-  sample(request: SampleRequest): Promise<SampleResult>;
-  /** The call ended: drop pending notifications. */
-  end(): void;
-}
+import { RunEvents, type EventSink, type RunEvent } from "./run-events.js";
 
 /** The two autonomy tiers: `"auto"` gates only tools that require approval; `"gated"` gates every side-effecting call. */
 export type Autonomy = "auto" | "gated";
-
-/** One emitted event. */
-export interface RunEvent {
-  readonly event: string;
-  readonly data: Readonly<Record<string, unknown>>;
-}
-
-/** A receiver of emitted events. */
-export type EventSink = (event: RunEvent) => void;
 
 /** What a traced MCP request (or child process) is, for the observer. */
 export interface TracedRequest {
@@ -106,6 +53,8 @@ export interface RunObserver {
   outgoing?(origin: RunContext, request: TracedRequest): TracedCall | undefined;
   /** A request received, handled under `ctx` (the child made for it): continue the trace its `meta` carries. */
   incoming?(ctx: RunContext, request: TracedRequest): TracedCall | undefined;
+  /** True while the observer would do nothing with an event (a tracer on the no-op provider): `emit` then builds none for it. */
+  idle?(): boolean;
 }
 
 /** @internal One run tree's observer, shared by a root and every child made from it. */
@@ -136,17 +85,6 @@ export interface RunContextOptions {
 let counter = 0;
 const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
-const noop = (): void => {};
-
-/** Call `fn(arg)`, ignoring a throw: an event observer cannot break the run, a cancellation callback cannot stop the cancellation. */
-function callQuietly<T>(fn: (arg: T) => void, arg: T): void {
-  try {
-    fn(arg);
-  } catch {
-    // best-effort by contract
-  }
-}
-
 /**
  * The context of one run: events, cancellation, the autonomy tier, the model
  * and the asker. Cancellation is cooperative: `cancel()` aborts `signal`, and
@@ -158,22 +96,10 @@ export class RunContext {
   readonly autonomy: Autonomy;
   readonly caller: Readonly<Record<string, unknown>>;
   readonly runId: string;
-  /** Made when `signal` is first read (most per-call contexts never read it), or at once with a caller's signal. */
-  private controller?: AbortController;
-  /** `controller.signal`, or joined with the caller's signal. */
-  private joined?: AbortSignal;
-  /** The caller's signal (`options.signal`), if any. */
-  private readonly given?: AbortSignal;
-  private isCancelled = false;
-  private reason: unknown;
-  private readonly sink?: EventSink;
-  private listeners?: Set<EventSink>;
-  /** Live children (`child()`), cancelled with this context; a released child leaves the set. */
-  private children?: Set<RunContext>;
-  private parent?: RunContext;
-  private unlink?: () => void;
-  /** `onCancel()` callbacks, made on first use (most runs never register one). */
-  private hooks?: Set<(reason: unknown) => void>;
+  /** This context's node of the cancellation tree. */
+  private readonly scope: CancelScope;
+  /** This context's sink and listeners. */
+  private readonly receivers: RunEvents;
   /** The calling MCP client (a served call and its children). */
   private channel?: ClientChannel;
   /** True when this context was given the channel (not inherited): its `release()` ends it. */
@@ -190,57 +116,27 @@ export class RunContext {
     this.autonomy = options.autonomy ?? "auto";
     this.caller = options.caller ? Object.freeze({ ...options.caller }) : NO_CALLER;
     this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
-    this.sink = options.sink;
+    this.receivers = new RunEvents(options.sink);
+    this.scope = new CancelScope(options.signal);
     if (options.channel) {
       this.channel = options.channel;
       this.ownsChannel = true;
-    }
-    // A caller's signal is joined with AbortSignal.any, which holds it weakly:
-    // many contexts on one signal add no listeners to it. Children made by
-    // child() are linked through this.children instead (see there).
-    const given = options.signal;
-    if (given) {
-      this.given = given;
-      const joined = this.materialise();
-      if (!joined.aborted) joined.addEventListener("abort", () => this.cascade(joined.reason), { once: true });
     }
   }
 
   /** Aborted once the run is cancelled; hand it to anything that accepts a signal. */
   get signal(): AbortSignal {
-    return this.joined ?? this.materialise();
-  }
-
-  private materialise(): AbortSignal {
-    const controller = (this.controller = new AbortController());
-    if (this.isCancelled) controller.abort(this.reason);
-    this.joined = this.given ? AbortSignal.any([controller.signal, this.given]) : controller.signal;
-    return this.joined;
+    return this.scope.signal;
   }
 
   /** True once `cancel()` was called (or the parent signal aborted). */
   get cancelled(): boolean {
-    return this.isCancelled || this.given?.aborted === true;
-  }
-
-  /** Why the run was cancelled (undefined while it is not). */
-  private get why(): unknown {
-    return this.isCancelled ? this.reason : this.given?.reason;
+    return this.scope.cancelled;
   }
 
   /** Cancel the run, and every live child. Idempotent. */
   cancel(reason?: unknown): void {
-    if (this.cancelled) return;
-    const why = reason ?? new Cancelled();
-    this.isCancelled = true;
-    this.reason = why;
-    // Take the children first (a listener on this signal may release one as it
-    // reacts), abort this context, then them: a child's listeners then see
-    // the parent already cancelled.
-    const kids = this.takeChildren();
-    this.controller?.abort(why);
-    this.runHooks(why);
-    for (const c of kids) c.cancel(why);
+    this.scope.cancel(reason);
   }
 
   /**
@@ -251,45 +147,12 @@ export class RunContext {
    * ignored.
    */
   onCancel(fn: (reason: unknown) => void): () => void {
-    if (this.cancelled) {
-      callQuietly(fn, this.why);
-      return noop;
-    }
-    (this.hooks ??= new Set()).add(fn);
-    return () => void this.hooks?.delete(fn);
-  }
-
-  private runHooks(reason: unknown): void {
-    const hooks = this.hooks;
-    if (!hooks?.size) return;
-    this.hooks = undefined;
-    for (const fn of hooks) callQuietly(fn, reason);
-  }
-
-  private takeChildren(): RunContext[] {
-    if (!this.children?.size) return [];
-    const kids = [...this.children];
-    this.children.clear();
-    for (const c of kids) c.parent = undefined;
-    return kids;
-  }
-
-  /** The caller's signal aborted this context: what cancel() does after the abort. */
-  private cascade(reason: unknown): void {
-    if (!this.isCancelled) {
-      this.isCancelled = true;
-      this.reason = reason;
-    }
-    this.runHooks(reason);
-    for (const c of this.takeChildren()) c.cancel(reason);
+    return this.scope.onCancel(fn);
   }
 
   /** Throw `Cancelled` if the run was cancelled. Call it before starting side effects. */
   checkCancelled(): void {
-    if (this.cancelled) {
-      const reason = this.why;
-      throw reason instanceof Cancelled ? reason : new Cancelled("the run was cancelled", reason);
-    }
+    this.scope.checkCancelled();
   }
 
   /**
@@ -297,28 +160,19 @@ export class RunContext {
    * throws is ignored, so observing a run can never break it.
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
-    const observer = this.slot?.observer;
-    const sink = this.sink;
-    const listeners = this.listeners?.size ? [...this.listeners] : undefined;
+    const watcher = this.slot?.observer;
+    const observer = watcher?.idle?.() ? undefined : watcher;
     // Nobody is observing (the common case for a bare run): build nothing.
-    if (!sink && !listeners && !observer) return;
+    if (!observer && !this.receivers.heard) return;
     const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
     // The observer hears each event once, from the context it was emitted on.
     if (observer) callQuietly((ev: RunEvent) => observer.event(this, ev), e);
-    this.deliver(e);
-  }
-
-  /** Hand `e` to the sink and the listeners (not the observer: a child's event reaches it once, at its origin). */
-  private deliver(e: RunEvent): void {
-    if (this.sink) callQuietly(this.sink, e);
-    if (this.listeners?.size) for (const l of [...this.listeners]) callQuietly(l, e);
+    this.receivers.deliver(e);
   }
 
   /** Subscribe to emitted events; returns the unsubscribe function. */
   on(listener: EventSink): () => void {
-    const all = (this.listeners ??= new Set());
-    all.add(listener);
-    return () => all.delete(listener);
+    return this.receivers.on(listener);
   }
 
   /**
@@ -328,16 +182,13 @@ export class RunContext {
    * long-lived run does not keep every finished call's context.
    */
   child(options: { caller?: Record<string, unknown>; signal?: AbortSignal; channel?: ClientChannel } = {}): RunContext {
-    // Not AbortSignal.any on this (long-lived) signal: on Node 20 a source
-    // signal keeps every composite made from it (nodejs/node#55351), which grew
-    // a served registry's heap on every call. The parent holds its live
-    // children in a set instead, and the extra (per-call) signal gets one
-    // listener that release() removes.
+    const receivers = this.receivers;
     const c = new RunContext({
       llm: this.llm,
       asker: this.asker,
       autonomy: this.autonomy,
-      sink: (e) => this.deliver(e),
+      // A child's events reach this context's sink and listeners (not the observer: it heard them at their origin).
+      sink: (e) => receivers.deliver(e),
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
       channel: options.channel,
@@ -345,28 +196,14 @@ export class RunContext {
     const slot = (c.slot = this.slot ??= new ObserverSlot());
     if (slot.observer?.child) callQuietly((kid: RunContext) => slot.observer?.child?.(this, kid), c);
     if (!options.channel && this.channel) c.channel = this.channel;
-    const extra = options.signal;
-    if (this.cancelled) c.cancel(this.why);
-    else if (extra?.aborted) c.cancel(extra.reason);
-    else {
-      (this.children ??= new Set()).add(c);
-      c.parent = this;
-      if (extra) {
-        const onAbort = (): void => c.cancel(extra.reason);
-        extra.addEventListener("abort", onAbort, { once: true });
-        c.unlink = () => extra.removeEventListener("abort", onAbort);
-      }
-    }
+    this.scope.adopt(c.scope, options.signal);
     return c;
   }
 
   /** Detach this context from its parent and its extra signal (it is no longer cancelled with them). Idempotent. */
   release(): void {
     if (this.ownsChannel) this.channel?.end();
-    this.parent?.children?.delete(this);
-    this.parent = undefined;
-    this.unlink?.();
-    this.unlink = undefined;
+    this.scope.release();
   }
 
   /**

@@ -55,10 +55,6 @@ export interface GateRequest extends GateSubject {
   readonly questionId?: string | null;
 }
 
-/** The largest delay `setTimeout` honours (about 24.8 days). */
-// The one timeoutMs checker (util/options), re-exported where the engine's callers look for it.
-export { checkTimeoutMs, MAX_TIMEOUT_MS } from "../options/option-checks.js";
-
 /**
  * Should this call ask a person first? `requiresApproval` is honoured under
  * every tier; under `"gated"` every key step (a side-effecting call) asks too.

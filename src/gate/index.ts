@@ -13,7 +13,7 @@ export { plainJsonObject } from "./json-object.js";
 export type { JsonObjectCheck } from "./json-object.js";
 export { answeredVerdict, decisionOutcome, errorVerdict, notRunMessage, timeoutVerdict, verdictFromDecision } from "./decision-table.js";
 export type { GateOutcome, GateSubject, GateVerdict } from "./decision-table.js";
-export { checkTimeoutMs, gateVerdict, isAutoAllowed, MAX_TIMEOUT_MS, shouldGate } from "./gate.js";
+export { gateVerdict, isAutoAllowed, shouldGate } from "./gate.js";
 export type { AutoAllowWhen, GateRequest } from "./gate.js";
 export { GateRecorder } from "./gate-recorder.js";
 export type { GateAuditSink, GateRecorderOptions } from "./gate-recorder.js";

@@ -44,6 +44,10 @@ export interface InstrumentOptions {
  * Security: no argument, result, prompt or message text is ever an attribute;
  * string attributes are bounded to 256 characters.
  *
+ * Cost: while the provider is the API's no-op one (no SDK registered behind
+ * the global provider), the tracer is dormant — no span, attribute, context
+ * or event is built — and wakes when an SDK registers.
+ *
  * @throws OptionsError when `ctx` is not a `RunContext`, `tracerProvider` has no
  *   `getTracer`, or the run is already instrumented.
  * @throws MissingPeerError when `@opentelemetry/api` is not installed.
@@ -55,6 +59,6 @@ export function instrument(ctx: RunContext, options: InstrumentOptions = {}): ()
     throw new OptionsError("instrument", "tracerProvider", "instrument: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one");
   }
   const api = otelApi();
-  const tracer = (provider ?? api.trace.getTracerProvider()).getTracer(TRACER_NAME);
-  return attachObserver(ctx, new RunTracer(api, tracer), "instrument");
+  const source = provider ?? api.trace.getTracerProvider();
+  return attachObserver(ctx, new RunTracer(api, source.getTracer(TRACER_NAME), source), "instrument");
 }

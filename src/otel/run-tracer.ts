@@ -5,8 +5,9 @@
  * trace context of each MCP request and CLI process.
  */
 import type * as OtelApi from "@opentelemetry/api";
-import type { Attributes, Context, Span, SpanKind, Tracer } from "@opentelemetry/api";
-import type { RunContext, RunEvent, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
+import type { Attributes, Context, Span, SpanKind, Tracer, TracerProvider } from "@opentelemetry/api";
+import type { RunContext, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
+import type { RunEvent } from "../context/run-events.js";
 import { ATTR, attrs, usageAttrs } from "./genai-attributes.js";
 import { SpanScope } from "./span-scope.js";
 import { parseTraceparent, traceHeaders } from "./traceparent.js";
@@ -23,21 +24,69 @@ const openTools = new Map<string, Span>();
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
+/**
+ * True for the API's no-op tracer provider: the one a fresh proxy delegates
+ * to (this copy of the API), or one of that class from another copy (an app's
+ * ESM copy next to this CommonJS one), known by its class name.
+ */
+function isNoopProvider(api: Api, provider: TracerProvider): boolean {
+  return provider === new api.ProxyTracerProvider().getDelegate() || provider.constructor?.name === "NoopTracerProvider";
+}
+
 /** One instrumented run tree. */
 export class RunTracer implements RunObserver {
   private readonly scopes = new WeakMap<RunContext, SpanScope>();
   private readonly parents = new WeakMap<RunContext, RunContext>();
   private readonly kind: typeof SpanKind;
+  /** The provider when it delegates (the global proxy, of any copy of the API): no-op until an SDK registers behind it. */
+  private readonly proxy: { getDelegate(): TracerProvider } | undefined;
+  /** The provider itself is the API's no-op one. */
+  private readonly noop: boolean;
+  /** The proxy's delegate when last looked at, and whether it was the no-op one. */
+  private delegate: TracerProvider | undefined;
+  private dormant = false;
 
+  /** `provider` is where `tracer` came from: while it is (or delegates to) the API's no-op provider, the tracer stays dormant. */
   constructor(
     private readonly api: Api,
     private readonly tracer: Tracer,
+    provider: TracerProvider,
   ) {
     this.kind = api.SpanKind;
+    const delegating = typeof (provider as { getDelegate?: unknown }).getDelegate === "function";
+    this.proxy = delegating ? (provider as unknown as { getDelegate(): TracerProvider }) : undefined;
+    this.noop = !delegating && isNoopProvider(api, provider);
+  }
+
+  /**
+   * True while every span would be the API's no-op span: the provider is the
+   * no-op one, or a proxy (the global provider) with no SDK registered behind
+   * it yet — looked at each time, so registering one later wakes the tracer.
+   * Dormant, the tracer builds no span, attribute, context or event: an
+   * instrumented run then costs what an uninstrumented one does, plus this
+   * check. A request that brings a `traceparent` still goes the whole way (a
+   * no-op span carries the remote context on to the run's own requests, as
+   * the API does).
+   */
+  idle(): boolean {
+    if (this.noop) return true;
+    if (!this.proxy) return false;
+    const d = this.proxy.getDelegate();
+    if (d !== this.delegate) {
+      this.delegate = d;
+      this.dormant = isNoopProvider(this.api, d);
+    }
+    return this.dormant;
   }
 
   child(parent: RunContext, child: RunContext): void {
     this.parents.set(child, parent);
+  }
+
+  /** True when `ctx` or an ancestor has a span open (a remote trace carried through a dormant tracer). */
+  private underSpan(ctx: RunContext): boolean {
+    for (let c: RunContext | undefined = ctx; c; c = this.parents.get(c)) if (this.scopes.get(c)?.innermost) return true;
+    return false;
   }
 
   private scope(ctx: RunContext): SpanScope {
@@ -60,6 +109,7 @@ export class RunTracer implements RunObserver {
   }
 
   event(origin: RunContext, e: RunEvent): void {
+    if (this.idle()) return;
     const s = this.scope(origin);
     const d = e.data;
     switch (e.event) {
@@ -190,6 +240,7 @@ export class RunTracer implements RunObserver {
   }
 
   outgoing(origin: RunContext, request: TracedRequest): TracedCall | undefined {
+    if (this.idle() && !this.underSpan(origin)) return undefined;
     const s = this.scope(origin);
     const isProcess = request.method === "process";
     const name = isProcess ? `process ${request.server}` : `${request.method} ${request.name ?? ""}`.trimEnd();
@@ -204,8 +255,9 @@ export class RunTracer implements RunObserver {
   }
 
   incoming(ctx: RunContext, request: TracedRequest): TracedCall | undefined {
-    const s = this.scope(ctx);
     const meta = request.meta ?? {};
+    if (this.idle() && meta.traceparent === undefined && !this.underSpan(ctx)) return undefined;
+    const s = this.scope(ctx);
     const remote = parseTraceparent(meta.traceparent, meta.tracestate, (raw) => this.api.createTraceState(raw));
     // No trace context (the Claude CLI sends none), but a tool-use id: join that call's open span in this process.
     const joined = remote ? undefined : this.toolParent(meta["claudecode/toolUseId"]);

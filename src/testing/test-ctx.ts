@@ -2,7 +2,8 @@
  * @module testing/test-ctx
  * A `RunContext` that records what it emits.
  */
-import { RunContext, type Autonomy, type RunEvent } from "../context/run-context.js";
+import { RunContext, type Autonomy } from "../context/run-context.js";
+import type { RunEvent } from "../context/run-events.js";
 import type { Asker } from "../contracts/elicitation.js";
 import type { LLM } from "../contracts/llm.js";
 

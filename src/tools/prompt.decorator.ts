@@ -24,9 +24,8 @@ export type PromptMetadata = ResolvedPromptOptions;
  * Mark a class as a served prompt whose declared `arguments` reach
  * `render(args, ctx)`, which returns text (one user message) or messages.
  * Injectable like `@Tool`. Options are checked now; a bad one throws
- * `DefinitionError` naming the class and the key. (The core `Prompt` class,
- * a template, is another thing with the same name: import this one from
- * `arc-agentkit/mcp`, under an alias where both meet.)
+ * `DefinitionError` naming the class and the key. (A template to fill in
+ * is the core's `PromptTemplate`.)
  *
  * @example
  * ```ts

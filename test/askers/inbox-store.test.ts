@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as askers from "../../src/askers/index.js";
-import { InboxAsker, inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
+import { inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
+import { InboxAsker } from "../../src/askers/inbox/inbox-asker.js";
 import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js";
 import { INBOX_SCRIPT, LOGIN_SCRIPT } from "../../src/askers/inbox/inbox-script.js";
 import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
@@ -168,5 +169,5 @@ describe("the page's HTML", () => {
 });
 
 it("arc-agentkit/askers exports exactly these names", () => {
-  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MemoryInboxStore", "NoTerminalError", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
 });

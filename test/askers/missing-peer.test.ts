@@ -19,7 +19,7 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
   expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
-  expect(out.exports).toEqual(["ApprovalInbox", "InboxAsker", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MEMORY_STORE_LIMIT", "MemoryInboxStore", "NoTerminalError", "PGLITE_INSTALL_LINE", "PG_INSTALL_LINE", "PROMPTS_INSTALL_LINE", "PostgresInboxStore", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(out.exports).toEqual(["ApprovalInbox", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MemoryInboxStore", "NoTerminalError", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
   expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
 });
 

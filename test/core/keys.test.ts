@@ -4,7 +4,7 @@
  * Symbol.for tokens, so two copies of the package agree.
  */
 import { describe, expect, it } from "vitest";
-import { MCP_SERVER_METADATA, TOKENS, TOOL_METADATA } from "../../src/index.js";
+import { MCP_SERVER_METADATA, TOKENS, TOOL_METADATA } from "../../src/keys.js";
 
 describe("keys", () => {
   it("metadata keys are namespaced under agentkit:", () => {

@@ -1,7 +1,8 @@
 /**
  * @module test/core/surface
  * The export names of an entry point as the compiler sees them, types
- * included: values by name, type-only exports as `type Name`, sorted.
+ * included: values by name, type-only exports (a class exported with
+ * `export type` among them) as `type Name`, sorted.
  */
 import ts from "typescript";
 
@@ -25,7 +26,9 @@ export function declaredExports(entry: string): string[] {
     .getExportsOfModule(moduleSymbol)
     .map((s) => {
       const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
-      return target.flags & ts.SymbolFlags.Value ? s.name : `type ${s.name}`;
+      // `export type { FunctionTool }` of a class is a type here: nothing to call or construct.
+      const typeOnly = s.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)) ?? false;
+      return target.flags & ts.SymbolFlags.Value && !typeOnly ? s.name : `type ${s.name}`;
     })
     .sort((a, b) => {
       // Case-insensitive by name (locale-free, so the order is the same everywhere), then by code point.

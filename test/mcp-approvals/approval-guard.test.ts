@@ -18,7 +18,8 @@ import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitati
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
-import { approvalGuard, type ApprovalDecision, type ApprovalGuardOptions } from "../../src/mcp/approvals/index.js";
+import { approvalGuard, type ApprovalGuardOptions } from "../../src/mcp/approvals/index.js";
+import type { GateRecord } from "../../src/index.js";
 
 function askerAnswering(decide: (r: Elicitation) => Decision | Promise<Decision>): Asker & { seen: Elicitation[] } {
   const seen: Elicitation[] = [];
@@ -141,7 +142,7 @@ describe("approvalGuard audit on a served registry", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentkit-approvals-guard-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const path = join(dir, "audit.jsonl");
-    const shared: ApprovalDecision[] = [];
+    const shared: GateRecord[] = [];
     let linesWhenRun = -1;
     const counting = tool({ description: "Count audit lines when run.", requiresApproval: true, input: { type: "object", properties: {}, additionalProperties: false } }, function counting() {
       linesWhenRun = readFileSync(path, "utf8").split("\n").filter(Boolean).length;

@@ -11,11 +11,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
-import type { ApprovalDecision } from "../../src/mcp/approvals/approval-decision.js";
+import type { GateRecord } from "../../src/index.js";
 import { ApprovalAudit } from "../../src/mcp/approvals/approval-audit.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
-import { AuditSinkError } from "../../src/mcp/approvals/audit-sink.error.js";
-import { JsonlAuditSink } from "../../src/mcp/approvals/jsonl-audit-sink.js";
+import { AuditSinkError } from "../../src/gate/audit-sink.error.js";
+import { JsonlAuditSink } from "../../src/gate/jsonl-audit-sink.js";
 import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
 
 const dirs: string[] = [];
@@ -28,11 +28,11 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const readLines = (path: string): ApprovalDecision[] =>
+const readLines = (path: string): GateRecord[] =>
   readFileSync(path, "utf8")
     .split("\n")
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as ApprovalDecision);
+    .map((l) => JSON.parse(l) as GateRecord);
 
 function askerAnswering(decision: Decision): Asker & { seen: Elicitation[] } {
   const seen: Elicitation[] = [];
@@ -188,7 +188,7 @@ describe("approvalGuard (called directly)", () => {
 
   it("shares a decisions array and writes the JSONL sink before answering", async () => {
     const path = join(tempDir(), "guard.jsonl");
-    const shared: ApprovalDecision[] = [];
+    const shared: GateRecord[] = [];
     const guard = approvalGuard({ asker: askerAnswering({ kind: "approve", actor: "ops" }), auditPath: path, decisions: shared });
     await guard(req({ env: "prod" }));
     expect(shared).toHaveLength(1);

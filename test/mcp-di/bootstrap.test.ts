@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { container, inject, injectable } from "tsyringe";
 import { IsString } from "class-validator";
 import { afterEach, describe, expect, it } from "vitest";
-import { DefinitionError, RunContext, Tool, ToolRegistry, type Asker, type Decision, type MemorySource, type Prompt } from "../../src/index.js";
+import { DefinitionError, RunContext, Tool, ToolRegistry, type Asker, type Decision, type MemorySource, type PromptTemplate } from "../../src/index.js";
 import {
   BootstrapError,
   InjectMcpClient,
@@ -203,7 +203,7 @@ describe("remote MCP servers as providers", () => {
       @InjectMcpTools("kb") readonly tools: Array<{ name: string; run(a: Record<string, unknown>, c: RunContext): Promise<unknown> }>,
       @InjectMcpClient("kb") readonly client: MCPClient,
       @InjectMcpResources("kb") readonly resources: MemorySource,
-      @InjectMcpPrompts("kb") readonly prompts: Record<string, Prompt>,
+      @InjectMcpPrompts("kb") readonly prompts: Record<string, PromptTemplate>,
       readonly registry: ToolRegistry,
     ) {}
   }

@@ -10,7 +10,7 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type Prompt } from "../../src/index.js";
+import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate } from "../../src/index.js";
 import { OptionsError } from "../../src/errors/index.js";
 import { BootstrapError, bootstrap, InjectMcpPrompts, InjectMcpTools, McpServer, mcpToolsToken, remote, StdioServer, type McpApp } from "../../src/mcp/index.js";
 import { EVERYTHING, NODE } from "../mcp-client/support.js";
@@ -44,7 +44,7 @@ const warnings = (lines: readonly string[]): string[] => lines.filter((l) => l.s
 
 @injectable()
 class PromptReader {
-  constructor(@InjectMcpPrompts("ev") readonly prompts: Record<string, Prompt>) {}
+  constructor(@InjectMcpPrompts("ev") readonly prompts: Record<string, PromptTemplate>) {}
 }
 
 describe("quiet by default: a remote's dropped prompts warn only when its prompts are injected", () => {

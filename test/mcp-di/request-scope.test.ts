@@ -8,7 +8,8 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { RunContext, Tool, TOKENS } from "../../src/index.js";
+import { RunContext, Tool } from "../../src/index.js";
+import { TOKENS } from "../../src/keys.js";
 import { MCPClient, McpServer, StreamableHttpServer, bootstrap, type McpApp, type ModuleClass } from "../../src/mcp/index.js";
 
 /** A module singleton by declaration, but it injects the call's context. */

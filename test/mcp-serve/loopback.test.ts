@@ -7,8 +7,9 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { LoopbackMcpTransport, checkBearer, checkHost, checkOrigin, tokenDigest } from "../../src/mcp/loopback/index.js";
+import { LoopbackMcpTransport } from "../../src/mcp/loopback/loopback-transport.js";
 import { OptionsError } from "../../src/index.js";
+import { checkBearer, checkHost, checkOrigin, tokenDigest } from "../../src/listener/loopback-checks.js";
 import { INITIALIZE, echoServer, holdPort, portIsFree, rawPost, rpcMessages, sdkClientFor } from "./helpers.js";
 
 const open: LoopbackMcpTransport[] = [];

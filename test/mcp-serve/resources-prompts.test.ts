@@ -8,7 +8,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DefinitionError, Prompt as TemplatePrompt, tool } from "../../src/index.js";
+import { DefinitionError, PromptTemplate, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpNameError, Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
 import { OptionsError } from "../../src/index.js";
@@ -90,7 +90,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
       auth: "none",
       prompts: [
         ReviewFile,
-        new TemplatePrompt({ name: "greet", template: "Hello {{who}}!" }),
+        new PromptTemplate({ name: "greet", template: "Hello {{who}}!" }),
         { name: "pair", description: "Two turns.", render: () => [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: { type: "text", text: "hello" } }] as const },
       ],
     });
@@ -114,7 +114,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   });
 
   it("accepts a record of static strings, Prompts (what mcpPrompts() returns) and prompt objects, each under its key", async () => {
-    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new TemplatePrompt({ name: "x", template: "Hi {{name}}" }), echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] } } });
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new PromptTemplate({ name: "x", template: "Hi {{name}}" }), echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] } } });
     await using client = await sdkClientFor(spec.url!);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["rules", "hello", "echo"]);
     expect((await client.getPrompt({ name: "echo", arguments: { text: "hi" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "echo hi" } }]);

@@ -8,19 +8,13 @@ import * as models from "arc-agentkit/models";
 
 it("runtime exports of arc-agentkit/models, sorted", () => {
   expect(Object.keys(models).sort()).toEqual([
-    "ANTHROPIC_INSTALL_LINE",
     "AnthropicLLM",
-    "MAX_WIRE_NAME_LENGTH",
     "ModelAuthError",
     "ModelContextTooLongError",
     "ModelError",
     "ModelRateLimitError",
     "ModelRefusedError",
     "ModelSdkMissingError",
-    "OPENAI_INSTALL_LINE",
     "OpenAILLM",
-    "ToolNames",
-    "strictSchema",
-    "stripNulls",
   ]);
 });

@@ -4,7 +4,7 @@
  * a simple processor): the exports, the option errors, the span tree of a
  * ReAct run with a gated call a person approved, nested runs on child
  * contexts, detaching, and the approval server's decision joined to the
- * call it settled by tool-use id.
+ * call it settled by tool-use id; and the dormant tracer on the no-op provider.
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { FakeLLM, Turn } from "arc-agentkit/testing";
 import * as otel from "arc-agentkit/otel";
 import { instrument } from "arc-agentkit/otel";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
+import { ProxyTracerProvider, type Tracer } from "@opentelemetry/api";
 import { declaredExports } from "../core/surface.js";
 
 const SECRET = "hunter2-argument-value";
@@ -160,5 +161,41 @@ describe("arc-agentkit/otel", () => {
     const call = named(spans(), "execute_tool deploy");
     expect(call.attributes["agentkit.tool.outcome"]).toBe("unfinished");
     expect(parentOf(call)).toBe(named(spans(), "invoke_agent quitter").spanContext().spanId);
+  });
+
+  it("on a provider with no SDK behind it the tracer is dormant (no span started, no event built for it); it wakes when one registers", async () => {
+    // A proxy provider with no delegate is the API's no-op one (the global provider before an app registers an SDK).
+    class CountingProxy extends ProxyTracerProvider {
+      starts = 0;
+      override getTracer(name: string, version?: string): Tracer {
+        const inner = super.getTracer(name, version);
+        const count = (): void => void this.starts++;
+        return {
+          startSpan: (...a: Parameters<Tracer["startSpan"]>) => (count(), inner.startSpan(...a)),
+          startActiveSpan: ((...a: unknown[]) => (count(), (inner.startActiveSpan as (...b: unknown[]) => unknown)(...a))) as Tracer["startActiveSpan"],
+        };
+      }
+    }
+    const proxy = new CountingProxy();
+    const turns = [new Turn({ toolCalls: [{ id: "c1", name: "lookup", arguments: { secret: SECRET } }] }), new Turn({ content: "done" })];
+    const ctx = new RunContext({ llm: FakeLLM.script([...turns, ...turns]) });
+    instrument(ctx, { tracerProvider: proxy });
+    let built = 0;
+    const data = { get built() {
+      built++;
+      return true;
+    } };
+    const agent = new Agent({ name: "dormant", cognition: new ReActCognition({ tools: [echo("lookup")] }) });
+    expect((await agent.run("look it up", ctx.child())).stopReason).toBe("complete");
+    ctx.emit("probe", data); // an event is built by copying its data: a getter there counts each copy
+    expect({ starts: proxy.starts, built }).toEqual({ starts: 0, built: 0 });
+
+    const { provider, spans } = memoryProvider();
+    proxy.setDelegate(provider);
+    expect((await agent.run("look it up", ctx.child())).stopReason).toBe("complete");
+    ctx.emit("probe", data);
+    expect(built).toBe(1);
+    expect(proxy.starts).toBeGreaterThan(0);
+    expect(spans().map((x) => x.name).sort()).toEqual(["chat default", "chat default", "execute_tool lookup", "gate lookup", "invoke_agent dormant"]);
   });
 });

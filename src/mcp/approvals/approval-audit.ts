@@ -4,10 +4,7 @@
  * the JSONL sink (when configured), the in-memory list, then the `gate.check`
  * broadcast — in that order, before the asking side hears the answer.
  */
-import { GateRecorder, type GateEventTarget, type GateRecorderOptions } from "../../gate/index.js";
-
-/** Anything events can be emitted on (a `RunContext` will do). */
-export type ApprovalEventTarget = GateEventTarget;
+import { GateRecorder, type GateRecorderOptions } from "../../gate/index.js";
 
 /** Options of an `ApprovalAudit`: the recorder's. */
 export type ApprovalAuditOptions = GateRecorderOptions;

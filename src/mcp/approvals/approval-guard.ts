@@ -8,11 +8,11 @@
 import { toolFactsOf, type Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
-import { answeredVerdict, checkTimeoutMs, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateRecord, type GateSubject } from "../../gate/index.js";
+import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
+import { checkTimeoutMs } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { describeValue, pyStr } from "../../util/format.js";
-import type { ApprovalDecision } from "./approval-decision.js";
-import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
+import { ApprovalAudit } from "./approval-audit.js";
 import { checkAsker, isJsonObject } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
 
@@ -44,11 +44,11 @@ export interface ApprovalGuardOptions {
   /** The deadline for an answer, enforced here; unset waits forever. */
   readonly timeoutMs?: number;
   /** Where `gate.check` goes; by default the call's own `ctx`. */
-  readonly ctx?: ApprovalEventTarget;
+  readonly ctx?: GateEventTarget;
   /** A JSONL audit file (one fsync'd line per decision, before the call runs or is refused). */
   readonly auditPath?: string;
   /** An array to append decisions to (e.g. to share one audit list); a new one by default. */
-  readonly decisions?: ApprovalDecision[];
+  readonly decisions?: GateRecord[];
   /**
    * Asked once: the `ApprovalServer` (anything with its `decisions`) the
    * Claude CLI consults first, as its `--permission-prompt-tool`, for the
@@ -67,7 +67,7 @@ export interface ApprovalGuardOptions {
 export interface ApprovalGuard {
   (request: ApprovalGuardRequest): Promise<ApprovalGuardResult>;
   /** Every decision this guard made, in order (tools without `requiresApproval` pass unrecorded). */
-  readonly decisions: readonly ApprovalDecision[];
+  readonly decisions: readonly GateRecord[];
 }
 
 /**

@@ -10,15 +10,16 @@ import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../contracts/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
-import { checkTimeoutMs, errorVerdict, gateVerdict, type AutoAllowWhen, type GateSubject, type GateVerdict } from "../../gate/index.js";
+import { errorVerdict, gateVerdict, type AutoAllowWhen, type GateEventTarget, type GateRecord, type GateSubject, type GateVerdict } from "../../gate/index.js";
+import { checkTimeoutMs } from "../../options/option-checks.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { checkSessionOptions } from "../loopback/loopback-transport.js";
-import { LoopbackMcpTransport, removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../loopback/index.js";
+import { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
+import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import { qualifiedName } from "../../wire/names.js";
 import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
 import { checkHeartbeatMs, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
-import type { ApprovalDecision } from "./approval-decision.js";
-import { ApprovalAudit, type ApprovalEventTarget } from "./approval-audit.js";
+import { ApprovalAudit } from "./approval-audit.js";
 import { ApprovalServerStateError } from "./approval-server.error.js";
 import { checkAsker, isJsonObject } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
@@ -52,7 +53,7 @@ export interface ApprovalServerOptions {
    */
   readonly autonomy?: Autonomy;
   /** Where each decision is emitted as `gate.check` (without `arguments`), best-effort. */
-  readonly ctx?: ApprovalEventTarget;
+  readonly ctx?: GateEventTarget;
   /** A JSONL audit file: one line per decision, fsync'd before the CLI hears the answer. Created 0600; its directory must exist. */
   readonly auditPath?: string;
   /** A session with no request for this long is closed; a request naming it gets 404 and the client re-initializes. Default 30 minutes. */
@@ -276,7 +277,7 @@ export class ApprovalServer implements AsyncDisposable {
   }
 
   /** Every decision, in the order settled (a live, read-only view). */
-  get decisions(): readonly ApprovalDecision[] {
+  get decisions(): readonly GateRecord[] {
     return this.audit.decisions;
   }
 

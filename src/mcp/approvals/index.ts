@@ -9,8 +9,5 @@ export type { ApprovalServerOptions, ApprovalCliOptions, ApprovalConfigDocument,
 export { ApprovalServerStateError } from "./approval-server.error.js";
 export { approvalGuard } from "./approval-guard.js";
 export type { ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult } from "./approval-guard.js";
-export { APPROVAL_SOURCES } from "./approval-decision.js";
-export type { ApprovalDecision, ApprovalSource } from "./approval-decision.js";
 export type { AutoAllowWhen } from "../../gate/index.js";
-export type { ApprovalEventTarget } from "./approval-audit.js";
-export { AuditSinkError } from "./audit-sink.error.js";
+export { AuditSinkError } from "../../gate/audit-sink.error.js";

@@ -8,7 +8,7 @@
  * opens it again when the server drops it.
  */
 import type { Client, McpSubscription, SubscriptionFilter } from "@modelcontextprotocol/client";
-import { getLogger } from "../../util/logger.js";
+import { getLogger, ignoreRejection } from "../../util/logger.js";
 
 /** The lists a server may say changed. */
 export type ChangedList = "tools" | "resources" | "prompts";
@@ -103,6 +103,6 @@ export class ChangeFeed {
     this.stopped = true;
     clearTimeout(this.timer);
     const sub = await this.subscription?.catch(() => undefined);
-    await sub?.close().catch(() => {});
+    await sub?.close().catch(ignoreRejection("closing a change subscription while closing"));
   }
 }

@@ -1,8 +1,8 @@
 /**
  * @module mcp/client/mcp-prompts
- * `mcpPrompts()`: a server's static prompts as agentkit `Prompt`s.
+ * `mcpPrompts()`: a server's static prompts as agentkit `PromptTemplate`s.
  */
-import { Prompt } from "../../prompts/prompt.js";
+import { PromptTemplate } from "../../prompts/prompt-template.js";
 import { errorLine, pyStr } from "../../util/format.js";
 import { getLogger, type Logger } from "../../util/logger.js";
 import type { MCPClient } from "./mcp-client.js";
@@ -19,7 +19,7 @@ export interface McpPromptsOptions {
 
 /**
  * The server's static prompts — no arguments, or all optional — rendered now
- * and stored as `Prompt.template` with `version: "mcp:1"`, keyed by name, in
+ * and stored as `PromptTemplate.template` with `version: "mcp:1"`, keyed by name, in
  * the server's order. A prompt with a required argument is dropped with the
  * warning `mcpPrompts: dropping '<name>' — MCP prompt requires arguments,
  * cannot render statically. Use MCPClient.getPrompt(name, args) directly.`; a
@@ -30,10 +30,10 @@ export interface McpPromptsOptions {
  *
  * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
-export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, Prompt>> {
+export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, PromptTemplate>> {
   const logger = options.logger ?? getLogger();
   if (!serverDeclares(client, "prompts", "mcpPrompts", logger)) return {};
-  const out: [string, Prompt][] = [];
+  const out: [string, PromptTemplate][] = [];
   for (const p of await client.listPrompts()) {
     if ((p.arguments ?? []).some((a) => a.required === true)) {
       logger.warn(
@@ -48,7 +48,7 @@ export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions =
       logger.warn(`mcpPrompts: skipping ${pyStr(p.name)} — rendering it failed: ${errorLine(err)}`);
       continue;
     }
-    out.push([p.name, new Prompt({ name: p.name, template, version: MCP_PROMPT_VERSION })]);
+    out.push([p.name, new PromptTemplate({ name: p.name, template, version: MCP_PROMPT_VERSION })]);
   }
   return Object.fromEntries(out);
 }

@@ -25,7 +25,7 @@ import type { ModulePlan } from "./scan.js";
 import { isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
-import type { Prompt } from "../../prompts/prompt.js";
+import type { PromptTemplate } from "../../prompts/prompt-template.js";
 import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource } from "../serve/served-extras.js";
 
 /** The module's resources and prompts, with decorated classes built by its container. */
@@ -80,7 +80,7 @@ function registerProviders(c: DependencyContainer, plan: ModulePlan): void {
  * them), and then go to the module's logger once. Nothing injects them: no
  * warning (issue: three "dropping" lines on every bootstrap with a remote).
  */
-async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promise<() => Record<string, Prompt>> {
+async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promise<() => Record<string, PromptTemplate>> {
   const logger = c.resolve<Logger>(LOGGER);
   const held: string[] = [];
   const prompts = await mcpPrompts(client, { logger: { debug: (m) => logger.debug(m), info: (m) => logger.info(m), error: (m) => logger.error(m), warn: (m) => held.push(m) } });

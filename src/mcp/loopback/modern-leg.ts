@@ -50,13 +50,50 @@ export function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Write a web `Response` onto a node response, streaming its body (SSE included) until it ends or the client leaves. */
-export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * The node request's headers as `[name, value]` pairs for the web `Request`
+ * (repeated ones kept): `Request` builds its own `Headers` from them, so no
+ * intermediate `Headers` is filled and copied per request.
+ */
+function headerPairs(req: IncomingMessage): Array<[string, string]> {
+  const raw = req.rawHeaders;
+  const pairs = new Array<[string, string]>(raw.length >> 1);
+  for (let i = 0; i < raw.length; i += 2) pairs[i >> 1] = [raw[i]!, raw[i + 1]!];
+  return pairs;
+}
+
+/** The response's headers as a plain object for `writeHead`. */
+function headObject(response: Response): Record<string, string> {
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
+  return head;
+}
+
+/**
+ * Write a web `Response` onto a node response. A JSON answer (what a
+ * 2026-07-28 request gets unless it streams) is read whole and written at
+ * once with its length: one write, no reader loop, no chunked framing. Any
+ * other body (SSE: progress, logs, a long call) is streamed until it ends or
+ * the client leaves.
+ */
+export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   if (res.destroyed) return void response.body?.cancel().catch(ignoreRejection("cancelling a response body the client no longer reads"));
+  const head = headObject(response);
+  if (!response.body) return void res.writeHead(response.status, head).end();
+  if (head["content-type"]?.startsWith("application/json")) {
+    let body: Buffer;
+    try {
+      body = Buffer.from(await response.arrayBuffer());
+    } catch {
+      // the client left (the request was aborted) or the handler's body failed: nothing to write but the end
+      if (!res.destroyed && !res.headersSent) res.writeHead(response.status, head).end();
+      return;
+    }
+    if (res.destroyed) return;
+    head["content-length"] = String(body.length);
+    return void res.writeHead(response.status, head).end(body);
+  }
   res.writeHead(response.status, head);
-  if (!response.body) return void res.end();
   const reader = response.body.getReader();
   const leave = (): void => void reader.cancel().catch(ignoreRejection("cancelling a stream the client left"));
   res.once("close", leave);
@@ -97,7 +134,7 @@ export class ModernLeg {
     res.once("close", gone);
     const url = `http://${header(req, "host") ?? "127.0.0.1"}${req.url ?? "/"}`;
     try {
-      const response = await handler.fetch(new Request(url, { method: "POST", headers: webHeaders(req), signal: abort.signal }), { parsedBody: body });
+      const response = await handler.fetch(new Request(url, { method: "POST", headers: headerPairs(req), signal: abort.signal }), { parsedBody: body });
       await writeResponse(res, response);
     } finally {
       res.off("close", gone);

@@ -8,7 +8,7 @@
  */
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
-import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/run-context.js";
+import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/client-channel.js";
 import { errorLine } from "../../util/format.js";
 import { RequestProgress } from "./heartbeat.js";
 import type { CallRounds } from "./suspended-calls.js";

@@ -7,7 +7,8 @@
  * that throws is a JSON-RPC error carrying its message; the session stays up.
  */
 import type { GetPromptResult, ReadResourceResult, ServerContext } from "@modelcontextprotocol/server";
-import type { LogLevel, RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../context/run-context.js";
+import type { LogLevel } from "../../context/client-channel.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
 import { describeValue, pyList } from "../../util/format.js";

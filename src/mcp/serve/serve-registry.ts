@@ -56,7 +56,7 @@ export interface ServeRegistryOptions {
   guard?: ToolGuard;
   /** Resources to serve: `@Resource` classes (built once by tsyringe's root container) or `ServableResource` objects. */
   resources?: readonly ResourceSource[];
-  /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `Prompt`s, or a record of name -> text or `Prompt`. */
+  /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `PromptTemplate`s, or a record of name -> text or `PromptTemplate`. */
   prompts?: PromptsOption;
   /**
    * HTTP, MCP 2026-07-28 only: a `ctx.elicit()` / `ctx.sample()` suspends its

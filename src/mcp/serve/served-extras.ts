@@ -9,7 +9,7 @@
 import "reflect-metadata";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import type { RunContext } from "../../context/run-context.js";
-import { Prompt as TemplatePrompt } from "../../prompts/prompt.js";
+import { PromptTemplate } from "../../prompts/prompt-template.js";
 import { getPromptMetadata, isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import { getResourceMetadata, isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
@@ -33,9 +33,9 @@ export type PromptSource = PromptClass | ServablePrompt;
 
 /**
  * The `prompts` option: a list of prompt sources, or a record of name ->
- * static text, core `Prompt` (what `mcpPrompts()` returns) or prompt object
+ * static text, core `PromptTemplate` (what `mcpPrompts()` returns) or prompt object
  * (served under the record's key). The record's value type names
- * `ServablePrompt`, which a core `Prompt` is by shape, so that `render` in an
+ * `ServablePrompt`, which a core `PromptTemplate` is by shape, so that `render` in an
  * object literal of the list form keeps its typed parameter.
  */
 export type PromptsOption = readonly PromptSource[] | Readonly<Record<string, string | ServablePrompt>>;
@@ -124,8 +124,8 @@ export function promptFromClass(cls: PromptClass, instance: (ctx: RunContext) =>
   });
 }
 
-/** A core `Prompt` template as a `ServablePrompt`: each `{{placeholder}}` a required argument. */
-export function promptFromTemplate(p: TemplatePrompt, name = p.name): ServablePrompt {
+/** A core `PromptTemplate` as a `ServablePrompt`: each `{{placeholder}}` a required argument. */
+export function promptFromTemplate(p: PromptTemplate, name = p.name): ServablePrompt {
   const placeholders = [...new Set([...p.template.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]!))];
   return Object.freeze({ name, description: `Prompt '${p.name}' (version ${p.version})`, arguments: placeholders.map((n) => ({ name: n, required: true })), render: (args: Record<string, string>) => p.render(args) });
 }
@@ -161,22 +161,22 @@ export function toServableResource(item: unknown, i: number, c: DependencyContai
 export function toServablePrompts(option: PromptsOption | undefined, c: DependencyContainer = rootContainer): ServablePrompt[] {
   if (option === undefined) return [];
   if (!Array.isArray(option)) {
-    if (!option || typeof option !== "object") throw new OptionsError("serveRegistry", "prompts", "prompts must be an array of prompts or a record of name -> text or Prompt");
+    if (!option || typeof option !== "object") throw new OptionsError("serveRegistry", "prompts", "prompts must be an array of prompts or a record of name -> text or PromptTemplate");
     return Object.entries(option as Record<string, unknown>).map(([name, v]) => {
       if (typeof v === "string") return Object.freeze({ name, arguments: [], render: () => v });
-      if (v instanceof TemplatePrompt) return promptFromTemplate(v, name);
+      if (v instanceof PromptTemplate) return promptFromTemplate(v, name);
       if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments }, name) });
-      throw new OptionsError("serveRegistry", "prompts", `prompts['${name}'] must be a string, a Prompt or a prompt object { name, render }, got ${typeof v}`);
+      throw new OptionsError("serveRegistry", "prompts", `prompts['${name}'] must be a string, a PromptTemplate or a prompt object { name, render }, got ${typeof v}`);
     });
   }
   return (option as readonly unknown[]).map((item, i) => {
     if (isPromptClass(item)) return promptFromClass(item, once(() => c.resolve(item as never)));
-    if (item instanceof TemplatePrompt) return promptFromTemplate(item);
+    if (item instanceof PromptTemplate) return promptFromTemplate(item);
     if (isServablePrompt(item)) {
       const meta = resolvePromptOptions(item.name, "prompt", { name: item.name, description: item.description, arguments: item.arguments }, item.name);
       return Object.freeze({ ...item, ...meta });
     }
-    throw new OptionsError("serveRegistry", "prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a Prompt, nor a prompt object { name, render(args, ctx) }`);
+    throw new OptionsError("serveRegistry", "prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a PromptTemplate, nor a prompt object { name, render(args, ctx) }`);
   });
 }
 

@@ -395,10 +395,14 @@ class ServedSession {
     };
     const protocolClose = transport.onclose;
     transport.onclose = () => {
-      const inflight = [...this.calls.values()];
-      this.calls.clear();
-      const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
-      for (const call of inflight) call.cancel(gone);
+      // A 2026-07-28 request closes its one-shot server after every answer: build the error
+      // (a stack trace) only when a call is still running to receive it.
+      if (this.calls.size) {
+        const inflight = [...this.calls.values()];
+        this.calls.clear();
+        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+        for (const call of inflight) call.cancel(gone);
+      }
       protocolClose?.();
     };
   }

@@ -1,11 +1,11 @@
 /**
  * @module test/core/agents/gating.test
- * Gating (src/agents/gating.ts): the `shouldGate` table and how each
+ * Gating (src/gate/): the `shouldGate` table and how each
  * `Decision` kind maps onto run / refuse, with refusals naming who and why.
  */
 import { describe, expect, it } from "vitest";
 import { shouldGate, type Autonomy, type Decision } from "../../../src/index.js";
-import { decisionOutcome } from "../../../src/agents/gating.js";
+import { decisionOutcome } from "../../../src/gate/index.js";
 
 describe("shouldGate(tool, { keyStep, autonomy })", () => {
   // [requiresApproval, keyStep (= sideEffecting), autonomy, asks?]

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Asker, Decision, Elicitation } from "../../../src/contracts/elicitation.js";
 import { setLogger, type Logger } from "../../../src/util/logger.js";
-import { checkTimeoutMs, GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
+import { checkTimeoutMs } from "../../../src/options/option-checks.js";
+import { GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
 
 const write = (path = "/etc/passwd"): GateSubject => ({ tool: "Write", arguments: { file_path: path }, id: "toolu_1", via: "approval_server" });
 type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;

@@ -6,7 +6,8 @@
  */
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { FunctionTool, ToolArgumentError, tool, type RunContext, type Tool } from "../../../src/index.js";
+import { ToolArgumentError, tool, type RunContext, type Tool } from "../../../src/index.js";
+import { FunctionTool } from "../../../src/tools/function-tool.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
 
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } as const;

@@ -10,7 +10,8 @@ import "reflect-metadata";
 import { Type } from "class-transformer";
 import { IsString, ValidateNested } from "class-validator";
 import { describe, expect, it } from "vitest";
-import { AgentkitError, DefinitionError, Tool, getToolMetadata, tool, type ToolOptions } from "../../../src/index.js";
+import { AgentkitError, DefinitionError, Tool, tool, type ToolOptions } from "../../../src/index.js";
+import { getToolMetadata } from "../../../src/tools/tool.decorator.js";
 import { thrown } from "../helpers.js";
 
 /** Apply @Tool(options) to a fresh class named `name` with a run() method; returns the class. */

@@ -9,7 +9,8 @@ import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { container, injectable, type DependencyContainer } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentkitError, DuplicateToolError, FunctionTool, Tool, ToolRegistry, tool, type RunContext, type Tool as ToolContract } from "../../../src/index.js";
+import { AgentkitError, DuplicateToolError, Tool, ToolRegistry, tool, type RunContext, type Tool as ToolContract } from "../../../src/index.js";
+import { FunctionTool } from "../../../src/tools/function-tool.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
 import { thrown } from "../helpers.js";
 

@@ -10,7 +10,9 @@ import "reflect-metadata";
 import { IsOptional, IsBoolean, IsString } from "class-validator";
 import { container, injectable, type DependencyContainer } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TOOL_METADATA, Tool, ToolRegistry, getToolMetadata, isToolClass, type RunContext } from "../../../src/index.js";
+import { Tool, ToolRegistry, type RunContext } from "../../../src/index.js";
+import { TOOL_METADATA } from "../../../src/keys.js";
+import { getToolMetadata, isToolClass } from "../../../src/tools/tool.decorator.js";
 import { toolFromInstance } from "../../../src/tools/tool-registry.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
 
