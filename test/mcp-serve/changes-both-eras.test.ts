@@ -156,6 +156,7 @@ describe("2025-11-25: resources/updated is sent to the sessions that subscribed"
     expect(() => spec.resourceUpdated("")).toThrow(OptionsError);
     expect(() => spec.resourceUpdated("")).toThrow(/uri must be a non-empty string/);
     const stdio = await serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), transport: "stdio", command: ["node", "serve.js"] });
+    specs.push(stdio); // its config file is removed by stop()
     expect(() => stdio.resourceUpdated("a://watched")).toThrow(/a stdio spec serves from the child the CLI spawns/);
   });
 });
