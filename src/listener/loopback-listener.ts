@@ -1,17 +1,18 @@
 /**
  * @module listener/loopback-listener
  * `LoopbackListener`: THE loopback HTTP listener of this package — the only
- * module that creates an HTTP server. An express 5 app carries every HTTP
- * surface as a route (the registry's and the approval server's MCP
- * endpoints, the Claude hook endpoint, later the inbox page). The pure
- * Host/Origin checks run once, as the app's first middleware; then each
- * route's own auth (its bearer token, or a check of its own such as a
- * cookie). Socket hygiene keeps unauthenticated sockets from holding it.
+ * module that creates a loopback HTTP server. It is plain `node:http` with a
+ * route table (no framework): every HTTP surface is a route (the registry's
+ * and the approval server's MCP endpoints, the Claude hook endpoint, the
+ * inbox page under a prefix). The pure Host/Origin checks run once per
+ * request; then the route's own auth (its bearer token, or a check of its own
+ * such as the inbox session). Socket hygiene keeps unauthenticated sockets
+ * from holding it. Serving beyond loopback on your own express app is
+ * `arc-agentkit/express`, not this.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { getLogger } from "../util/logger.js";
-import { loadExpress } from "./express-loader.js";
 import { ListenerError } from "./listener.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { checkPort } from "../options/option-checks.js";
@@ -65,7 +66,7 @@ export interface RouteMount {
 }
 
 /**
- * One loopback HTTP listener (an express 5 app on `http.createServer`).
+ * One loopback HTTP listener (`http.createServer` and a route table: exact paths, then prefixes).
  * Use `leaseListener()` (shared per host) rather than `bind()` directly.
  *
  * Per request, in order: a smuggled upgrade or CONNECT -> 403; the `Host`
@@ -107,15 +108,7 @@ export class LoopbackListener {
     if (!isLoopbackHost(host)) throw new OptionsError("LoopbackListener", "host", `LoopbackListener: refusing to bind '${host}': loopback only (127.0.0.1, another 127.x address, or ::1)`);
     checkPort(port, "LoopbackListener");
     const holder: { listener?: LoopbackListener } = {};
-    const app = LoopbackListener.app(holder);
-    // The hot path: an exact-path route (the MCP endpoints, the hook) is dispatched
-    // without express's per-request prototype swap and router walk (measured: the
-    // 16-client throughput goal is missed with it); routers mounted under a prefix go through express.
-    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-      const l = holder.listener!;
-      if (l.prefixed.length === 0 || l.exact.has(pathOf(req.url))) l.dispatch(req, res);
-      else app(req, res);
-    };
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => holder.listener!.dispatch(req, res);
     const http = createServer({ connectionsCheckingInterval: LISTENER_LIMITS.checkIntervalMs, headersTimeout: LISTENER_LIMITS.headersTimeoutMs, requestTimeout: LISTENER_LIMITS.bodyDeadlineMs }, onRequest);
     http.keepAliveTimeout = LISTENER_LIMITS.keepAliveTimeoutMs;
     await new Promise<void>((resolve, reject) => {
@@ -139,17 +132,6 @@ export class LoopbackListener {
     listener.hygiene();
     http.unref();
     return listener;
-  }
-
-  /** The express app: the checks mounted once, then the routes, then 404 and 500. */
-  private static app(holder: { listener?: LoopbackListener }): (req: IncomingMessage, res: ServerResponse) => void {
-    const express = loadExpress();
-    const app = express();
-    app.disable("x-powered-by");
-    app.set("etag", false);
-    app.set("query parser", false);
-    app.use((req, res) => holder.listener!.dispatch(req, res));
-    return app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   }
 
   private hygiene(): void {

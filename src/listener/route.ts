@@ -24,13 +24,13 @@ export type RouteAuth =
  */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
-/** One route: an exact path (or, with `prefix`, everything under it, e.g. an express Router). */
+/** One route: an exact path (or, with `prefix`, everything under it, e.g. the inbox page). */
 export interface RouteSpec {
   /** Starts with `/`; no query, fragment or space. */
   readonly path: string;
   readonly auth: RouteAuth;
   readonly handler: RouteHandler;
-  /** Serve `path` and everything under `path/` (the handler sees `req.url` relative to `path`, as an express Router does). Default false: the exact path only. */
+  /** Serve `path` and everything under `path/` (the handler sees `req.url` relative to `path`). Default false: the exact path only. */
   readonly prefix?: boolean;
   /** The body of a refusal: `"jsonrpc"` (default, for MCP endpoints) or `"json"` (`{ "error": message }`). */
   readonly refusal?: "jsonrpc" | "json";

@@ -13,7 +13,6 @@ import { serveRegistry } from "../../src/mcp/serve/index.js";
 import { ApprovalServer } from "../../src/mcp/approvals/index.js";
 import { HookServer } from "../../src/cli/index.js";
 import { leaseListener } from "../../src/listener/shared-listeners.js";
-import { loadExpress } from "../../src/listener/express-loader.js";
 import { INITIALIZE, portIsFree, sdkClientFor } from "./helpers.js";
 
 const echo = tool(
@@ -104,24 +103,24 @@ describe("the one listener", () => {
     expect(new URL(fixed.url!).port).not.toBe(new URL(shared.url!).port);
   });
 
-  it("an express Router mounts under a prefix with a cookie-style check of its own (the inbox page's shape)", async () => {
+  it("a route mounted under a prefix, with a cookie-style check of its own (the inbox page's shape), sees its path below the prefix", async () => {
     const lease = await leaseListener({ host: "127.0.0.1", port: 0 });
     stops.push(() => lease.release());
-    const router = loadExpress().Router();
-    router.get("/items/:id", (req, res) => void res.json({ id: req.params.id, base: req.baseUrl }));
     const route = lease.listener.mount({
       path: "/inbox",
       prefix: true,
       refusal: "json",
       auth: { kind: "check", check: (req) => (/(?:^|; )inbox=let-me-in(?:;|$)/.test(req.headers.cookie ?? "") ? { ok: true } : { ok: false, code: "token_missing", status: 401, message: "Unauthorized: the inbox needs its cookie" }) },
       handler: (req, res) => {
-        router(req as never, res as never, () => void res.writeHead(404).end());
+        const item = /^\/items\/([^/?]+)$/.exec(req.url ?? "");
+        if (!item) return void res.writeHead(404).end();
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id: item[1], url: req.url }));
       },
     });
     route.setServing(true);
     const base = `http://127.0.0.1:${lease.listener.port}/inbox`;
     const ok = await fetch(`${base}/items/7`, { headers: { Cookie: "inbox=let-me-in" } });
-    expect(await ok.json()).toMatchObject({ id: "7" });
+    expect(await ok.json()).toEqual({ id: "7", url: "/items/7" });
     const refused = await fetch(`${base}/items/7`);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ error: "Unauthorized: the inbox needs its cookie" });
