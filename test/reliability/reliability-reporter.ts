@@ -92,6 +92,7 @@ export default class ReliabilityReporter implements Reporter {
       }
       lines.push("");
     }
-    writeFileSync(join(ROOT, "RELIABILITY.md"), `${lines.join("\n")}\n`);
+    // Paths inside the checkout are written relative to it: the report is the same in every clone.
+    writeFileSync(join(ROOT, "RELIABILITY.md"), `${lines.join("\n")}\n`.split(`${ROOT}/`).join(""));
   }
 }
