@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
+import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import { HOST_HELP } from "./help.js";
 
@@ -148,30 +149,6 @@ function request(argv: readonly string[]): HostRequest | null {
   };
 }
 
-/** Resolves with the first of SIGTERM/SIGINT/SIGHUP; a second one while draining exits at once (code 1). */
-function stopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
-  let resolveFn!: (s: NodeJS.Signals) => void;
-  const received = new Promise<NodeJS.Signals>((r) => (resolveFn = r));
-  let count = 0;
-  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
-    const h = (): void => {
-      if (++count > 1) {
-        process.stderr.write(`agentkit host: ${sig} again — exiting without waiting for the calls in flight\n`);
-        process.exit(1);
-      }
-      resolveFn(sig);
-    };
-    process.on(sig, h);
-    return [sig, h] as const;
-  });
-  return {
-    received,
-    dispose() {
-      for (const [sig, h] of handlers) process.off(sig, h);
-    },
-  };
-}
-
 /**
  * Requests in flight, and the switch that refuses new ones while draining:
  * an express middleware placed before the router.
@@ -243,7 +220,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     return 0;
   }
   context.timeoutFlag = "--timeout-ms";
-  const stop = stopSignal();
+  const stop = stopSignal("host", "the calls in flight");
   try {
     const { importModuleFile, pickModule } = await import("./load-module.js");
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");

@@ -15,6 +15,7 @@ import { shellLine, shellQuote } from "../wire/shell-quote.js";
 import { tomlOverride } from "../wire/toml.js";
 import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
+import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import type { ModuleClass } from "./load-module.js";
 import { SERVE_HELP } from "./help.js";
@@ -114,35 +115,6 @@ function request(argv: readonly string[]): ServeRequest | null {
 }
 
 /**
- * Resolves with the signal that asked us to stop; handlers are installed at
- * once (so a signal during start-up still stops cleanly, once started). A
- * second signal while stopping exits at once (exit hooks still remove the
- * config files).
- */
-function stopSignal(): { readonly received: Promise<NodeJS.Signals>; dispose(): void } {
-  let resolveFn!: (s: NodeJS.Signals) => void;
-  const received = new Promise<NodeJS.Signals>((r) => (resolveFn = r));
-  let count = 0;
-  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
-    const h = () => {
-      if (++count > 1) {
-        process.stderr.write(`agentkit serve: ${sig} again — exiting without waiting for a clean stop\n`);
-        process.exit(1);
-      }
-      resolveFn(sig);
-    };
-    process.on(sig, h);
-    return [sig, h] as const;
-  });
-  return {
-    received,
-    dispose() {
-      for (const [sig, h] of handlers) process.off(sig, h);
-    },
-  };
-}
-
-/**
  * Run `agentkit serve` with `argv` (the words after `serve`); resolves with
  * the exit code once the server has stopped (0 after SIGINT/SIGTERM or, for
  * stdio, stdin closing).
@@ -163,7 +135,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     // must not corrupt the stream the CLI reads.
     for (const m of ["log", "info", "debug"] as const) console[m] = (...a: unknown[]) => console.error(...a);
   }
-  const stop = stopSignal();
+  const stop = stopSignal("serve", "a clean stop");
   let approver: Approver | undefined;
   try {
     // Loaded only now: --help and usage errors stay fast (no DI, no validators).
