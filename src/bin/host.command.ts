@@ -8,8 +8,8 @@
  * refused with 503, the calls in flight finish, then the process exits 0.
  */
 import { readFileSync, statSync } from "node:fs";
-import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { RequestListener } from "node:http";
+import { listenHosted, type HostedListener } from "../listener/hosted-listener.js";
 import { resolve } from "node:path";
 import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
@@ -195,14 +195,15 @@ class Drain {
   }
 }
 
-function listen(server: Server, port: number, bind: string): Promise<AddressInfo> {
-  return new Promise((resolveFn, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) => {
-      const why = err.code === "EADDRINUSE" ? `port ${port} on ${bind} is in use; choose another --port` : err.code === "EADDRNOTAVAIL" ? `${bind} is not an address of this machine; check --bind` : err.message;
-      reject(new UsageError(`agentkit host: cannot listen: ${why}`, { cause: err }));
-    });
-    server.listen(port, bind, () => resolveFn(server.address() as AddressInfo));
-  });
+/** Bind the hosted server, with a command-line reason when the address cannot be bound. */
+async function listen(handler: RequestListener, port: number, bind: string): Promise<HostedListener> {
+  try {
+    return await listenHosted(handler, port, bind);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "EADDRINUSE" ? `port ${port} on ${bind} is in use; choose another --port` : code === "EADDRNOTAVAIL" ? `${bind} is not an address of this machine; check --bind` : (err as Error).message;
+    throw new UsageError(`agentkit host: cannot listen: ${why}`, { cause: err });
+  }
 }
 
 /**
@@ -261,18 +262,18 @@ async function serve(
   router: { close(): Promise<void> },
   stopped: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const server = createServer(handler);
-  const address = await listen(server, req.port, req.bind);
+  const server = await listen(handler, req.port, req.bind);
+  const address = server.address;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${req.resource.pathname}`;
   const health = { event: "listening", pid: process.pid, module: exportName, url, resource: req.resource.href, issuer: req.issuer, fleetKey: req.fleetKey?.from ?? "none (this process only)" };
   if (req.json) process.stdout.write(`${JSON.stringify(health)}\n`);
   else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${req.resource.href}; tokens from ${req.issuer}. SIGTERM drains and stops.\n`);
   const signal = await stopped;
-  const closed = new Promise<void>((r) => server.close(() => r()));
+  const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);
   await router.close();
-  server.closeAllConnections();
+  server.cutConnections();
   await closed;
   const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned: drained ? 0 : drain.pending };
   if (req.json) process.stdout.write(`${JSON.stringify(stoppedLine)}\n`);
