@@ -19,7 +19,7 @@ import { scanModule } from "../mcp/di/scan.js";
 import { buildUnservedModule } from "../mcp/di/build.js";
 import { servedExtras } from "../mcp/serve/served-extras.js";
 import { sdkServer } from "../mcp/serve/sdk-server.js";
-import { webHeaders, writeResponse } from "../mcp/loopback/modern-leg.js";
+import { claimsModernEra, headerPairs, writeResponse } from "../mcp/loopback/modern-leg.js";
 import { RunContext as Ctx } from "../context/run-context.js";
 import { errorLine } from "../util/format.js";
 import { GLOBAL_LOGGER } from "../util/logger.js";
@@ -121,29 +121,32 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   router.get(METADATA_PATH, awaitReady, (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
   });
-  const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
-  router.all(
-    "/",
-    adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }),
-    (req, res, next) => {
-      const verdict = limiter?.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
-      if (!verdict || verdict.ok) return next();
+  const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
+  /** After the body: wait for the build, refuse an uncovered tool, serve. One handler, so express dispatches once for the three. */
+  const answer: RequestHandler = (req, res, next) => {
+    const go = (): void => {
+      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
+      if (missing) return insufficientScope(res, missing, checked);
+      void serve(serving!, checked, req, res).catch(next);
+    };
+    if (serving) return go();
+    ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
+  };
+  const body = express.json({ limit: checked.maxBodyBytes });
+  const limit = checked.rateLimit;
+  if (limit) {
+    const limiter = new RateLimiter(limit);
+    const rate: RequestHandler = (req, res, next) => {
+      const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
+      if (verdict.ok) return next();
       const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
       res.set("Retry-After", String(wait));
-      rpcError(res, 429, REFUSED, `rate limit: at most ${checked.rateLimit ? checked.rateLimit.requests : 0} requests per ${checked.rateLimit ? checked.rateLimit.windowMs : 0} ms for one access token; retry after ${wait}s`);
-    },
-    express.json({ limit: checked.maxBodyBytes }),
-    awaitReady,
-    (req, res, next) => {
-      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
-      if (!missing) return next();
-      const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
-      const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
-      const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: checked.resourceMetadataUrl });
-      res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
-    },
-    (req, res, next) => void serve(serving!, checked, req, res).catch(next),
-  );
+      rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
+    };
+    router.all("/", bearer, rate, body, answer);
+  } else {
+    router.all("/", bearer, body, answer);
+  }
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
 
   return Object.assign(router, {
@@ -166,14 +169,47 @@ const corsHeaders: RequestHandler = (req, res, next) => {
   res.set({ "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name", "Access-Control-Max-Age": "600" }).status(204).end();
 };
 
-/** One MCP request through the SDK's handler: the parsed body and the verified token handed over, the web `Response` written back. */
+/** 403 `insufficient_scope` with the challenge naming the scopes the tool needs. */
+function insufficientScope(res: Response, missing: { readonly tool: string; readonly scopes: readonly string[] }, options: CheckedRouterOptions): void {
+  const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
+  const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
+  const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: options.resourceMetadataUrl });
+  res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
+}
+
+/** The first revision of the 2026 era: a protocol-version header at or past it names the modern era (the SDK's own rule). */
+const FIRST_MODERN = "2026-07-28";
+
+/**
+ * True when a POST surely goes to the SDK's modern path without asking its
+ * classifier: a modern `MCP-Protocol-Version` header on one JSON-RPC request
+ * or notification (the SDK answers those on the modern path, or refuses them
+ * there). A shortcut only: anything it does not claim is classified by the
+ * SDK (`claimsModernEra`), and whatever it sends to the SDK's handler is
+ * classified there again.
+ */
+function surelyModern(req: Request, body: unknown): boolean {
+  const v = req.headers["mcp-protocol-version"];
+  return typeof v === "string" && v >= FIRST_MODERN && typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { method?: unknown }).method === "string";
+}
+
+/**
+ * One MCP request. A sessionless 2025-era POST with a JSON body is answered
+ * on node:http by agentkit's own transport (`HostedServing.serveLegacy`);
+ * everything else — the 2026-07-28 era, other methods, a body that is not
+ * JSON — goes through the SDK's handler: the parsed body and the verified
+ * token handed over, the web `Response` written back.
+ */
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
+  const body: unknown = req.body;
+  if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
   const abort = new AbortController();
   const gone = (): void => abort.abort();
   res.once("close", gone);
   try {
-    const url = new URL(req.originalUrl, options.resource).href;
-    const request = new Request(url, { method: req.method, headers: webHeaders(req), signal: abort.signal });
+    const path = req.originalUrl;
+    const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
+    const request = new Request(url, { method: req.method, headers: headerPairs(req), signal: abort.signal });
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
     await writeResponse(res, response);
   } finally {

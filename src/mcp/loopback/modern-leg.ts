@@ -39,23 +39,12 @@ export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
   return outcome.kind !== "legacy";
 }
 
-/** The node request's headers as web `Headers` (repeated ones appended). */
-export function webHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  return headers;
-}
-
 /**
  * The node request's headers as `[name, value]` pairs for the web `Request`
  * (repeated ones kept): `Request` builds its own `Headers` from them, so no
  * intermediate `Headers` is filled and copied per request.
  */
-function headerPairs(req: IncomingMessage): Array<[string, string]> {
+export function headerPairs(req: IncomingMessage): Array<[string, string]> {
   const raw = req.rawHeaders;
   const pairs = new Array<[string, string]>(raw.length >> 1);
   for (let i = 0; i < raw.length; i += 2) pairs[i >> 1] = [raw[i]!, raw[i + 1]!];
