@@ -22,6 +22,8 @@ import { sdkServer } from "../mcp/serve/sdk-server.js";
 import { claimsModernEra, headerPairs, writeResponse } from "../mcp/loopback/modern-leg.js";
 import { RunContext as Ctx } from "../context/run-context.js";
 import { errorLine } from "../util/format.js";
+import { readBody } from "../listener/read-body.js";
+import { isJsonContentType } from "../wire/media-type.js";
 import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
@@ -132,7 +134,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     if (serving) return go();
     ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
   };
-  const body = express.json({ limit: checked.maxBodyBytes });
+  const body = jsonBody(express.json({ limit: checked.maxBodyBytes }), checked);
   const limit = checked.rateLimit;
   if (limit) {
     const limiter = new RateLimiter(limit);
@@ -217,12 +219,67 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   }
 }
 
+/** The 413 of a body over `maxBodyBytes`. */
+function tooLarge(res: Response, options: CheckedRouterOptions): void {
+  rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
+}
+
+/** The 400 of a body that is not a JSON object or array. */
+function notJson(res: Response): void {
+  rpcError(res, 400, -32700, "parse error: the request body is not valid JSON");
+}
+
+/**
+ * True for the body every MCP client sends: a declared length, no content
+ * coding, and `application/json` with no parameter but a UTF-8 charset. Such
+ * a body is read by the listener's bounded reader; anything else (chunked,
+ * compressed, another charset) by express.json, which handles it all.
+ */
+function plainJson(req: Request): boolean {
+  const h = req.headers;
+  if (h["content-length"] === undefined || h["transfer-encoding"] !== undefined || (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity")) return false;
+  const type = h["content-type"];
+  if (type === "application/json") return true;
+  if (!isJsonContentType(type)) return false;
+  const params = type!.slice(type!.indexOf(";") + 1).trim().toLowerCase();
+  return params === "charset=utf-8" || params === 'charset="utf-8"';
+}
+
+/**
+ * The JSON body under `maxBodyBytes`, as express.json parses it (strict: an
+ * object or an array; an empty body is `{}`; a leading BOM skipped), without
+ * its decoder and content-type machinery on the common body (`plainJson`).
+ * A body the app's own parser already read is left as it is.
+ */
+function jsonBody(json: RequestHandler, options: CheckedRouterOptions): RequestHandler {
+  return (req, res, next) => {
+    if (req.body !== undefined || req.readableEnded || !plainJson(req)) return json(req, res, next);
+    void readBody(req, res, options.maxBodyBytes).then((read) => {
+      if (!read.ok) return read.reason === "too_large" ? tooLarge(res, options) : undefined; // aborted: nobody is left to answer
+      const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
+      if (text.length === 0) {
+        req.body = {};
+        return next();
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return notJson(res);
+      }
+      if (typeof value !== "object" || value === null) return notJson(res);
+      req.body = value;
+      next();
+    });
+  };
+}
+
 /** A body the JSON parser refused (too large, not JSON) as a JSON-RPC error; anything else a 500 that names nothing inside. */
 function bodyError(err: unknown, res: Response, next: NextFunction, options: CheckedRouterOptions): void {
   if (res.headersSent) return next(err);
   const type = (err as { type?: unknown } | null)?.type;
-  if (type === "entity.too.large") return rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
-  if (type === "entity.parse.failed") return rpcError(res, 400, -32700, "parse error: the request body is not valid JSON");
+  if (type === "entity.too.large") return tooLarge(res, options);
+  if (type === "entity.parse.failed") return notJson(res);
   if (typeof (err as { status?: unknown } | null)?.status === "number" && (err as { status: number }).status < 500) return rpcError(res, (err as { status: number }).status, -32600, `the request was refused: ${errorLine(err)}`);
   GLOBAL_LOGGER.error(`mcpRouter: a request failed: ${errorLine(err)}`);
   rpcError(res, 500, -32603, "internal error");
