@@ -4,8 +4,9 @@
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
  * middleware from the SDK's express adapter; the per-token rate limit; the
  * JSON body under its limit; the per-tool scope check; then the SDK v2's
- * per-request handler (`hosted-serving`). The protected-resource metadata
- * is served beside it.
+ * per-request handler for the 2026-07-28 era, and agentkit's own node:http
+ * transport for a sessionless 2025-era POST (`hosted-serving`). The
+ * protected-resource metadata is served beside it.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -29,7 +30,7 @@ import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
-import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions } from "./router-options.js";
+import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
 export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
@@ -117,12 +118,11 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
       (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`),
     );
   };
-  router.use(adapter.hostHeaderValidation([...checked.allowedHosts]));
-  router.use(adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]));
+  const host = adapter.hostHeaderValidation([...checked.allowedHosts]);
+  const origin = adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]);
+  // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
+  router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
-  router.get(METADATA_PATH, awaitReady, (_req, res) => {
-    res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
-  });
   const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
   /** After the body: wait for the build, refuse an uncovered tool, serve. One handler, so express dispatches once for the three. */
   const answer: RequestHandler = (req, res, next) => {
@@ -135,20 +135,11 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
   };
   const body = jsonBody(express.json({ limit: checked.maxBodyBytes }), checked);
-  const limit = checked.rateLimit;
-  if (limit) {
-    const limiter = new RateLimiter(limit);
-    const rate: RequestHandler = (req, res, next) => {
-      const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
-      if (verdict.ok) return next();
-      const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-      res.set("Retry-After", String(wait));
-      rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
-    };
-    router.all("/", bearer, rate, body, answer);
-  } else {
-    router.all("/", bearer, body, answer);
-  }
+  if (checked.rateLimit) router.all("/", bearer, rateLimited(checked.rateLimit), body, answer);
+  else router.all("/", bearer, body, answer);
+  router.get(METADATA_PATH, awaitReady, (_req, res) => {
+    res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
+  });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
 
   return Object.assign(router, {
@@ -160,6 +151,18 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
         () => {},
       )),
   }) as unknown as McpRouter;
+}
+
+/** The per-token rate limit (keyed by the token's digest, never the token): 429 with `Retry-After` past it. */
+function rateLimited(limit: RateLimit): RequestHandler {
+  const limiter = new RateLimiter(limit);
+  return (req, res, next) => {
+    const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
+    if (verdict.ok) return next();
+    const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    res.set("Retry-After", String(wait));
+    rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
+  };
 }
 
 /** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */
