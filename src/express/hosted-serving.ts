@@ -17,6 +17,7 @@ import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, ty
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { ReplayKey } from "../mcp/serve/replay-rounds.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
+import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
 import { callerOfAuth, scopesCover } from "./resource-server.js";
 
@@ -55,6 +56,8 @@ export class HostedServing {
   /** Sessionless 2025-era exchanges still open on the node transport (closed by `close()`). */
   private readonly oneShots = new Set<() => Promise<void>>();
   private closed = false;
+  /** The server of each request the SDK's handler is answering, by its web `Request` (gone with it). */
+  private readonly exchanges = new WeakMap<Request, SdkServer>();
   private readonly counter: CallCounter = newCallCounter();
   private readonly served: ServedServerOptions;
 
@@ -76,7 +79,7 @@ export class HostedServing {
       ...(parts.guard ? { guard: parts.guard } : {}),
     };
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
-    this.handler = sdkServer().createMcpHandler((rc) => this.serverFor(rc.authInfo), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
+    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
   }
 
   /** A fresh server for one request, listing only the tools the caller's scopes cover. */
@@ -92,6 +95,18 @@ export class HostedServing {
       if (this.grants.size < MAX_GRANTS) this.grants.set(key, factory);
     }
     return factory();
+  }
+
+  /**
+   * The client of `request` (handed to `handler.fetch`) left before its
+   * answer: end the exchange as the SDK ends one whose request signal aborts
+   * (its transport closes, the call in flight is cancelled). The router
+   * builds its web `Request` without a signal, as undici's signal following
+   * (a WeakRef, a finalizer and a listener per request) costs more than the
+   * rest of the `Request`.
+   */
+  leave(request: Request): void {
+    this.exchanges.get(request)?.close().catch(ignoreRejection("closing the server of a request whose client left"));
   }
 
   /**
@@ -113,6 +128,12 @@ export class HostedServing {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** Remember which server answers `request` (the SDK's factory names the request it builds for), for `leave()`. */
+  private follow(request: Request | undefined, server: SdkServer): SdkServer {
+    if (request) this.exchanges.set(request, server);
+    return server;
   }
 
   /** The factory of the catalog `granted` sees (built once per distinct set of visible tools, up to `MAX_VIEWS`). */

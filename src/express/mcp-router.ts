@@ -208,13 +208,15 @@ function surelyModern(req: Request, body: unknown): boolean {
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
   if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
-  const abort = new AbortController();
-  const gone = (): void => abort.abort();
+  const path = req.originalUrl;
+  const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
+  // No signal on the Request: a client that leaves before its answer ends the exchange through `leave()` (see there).
+  const request = new Request(url, { method: req.method, headers: headerPairs(req) });
+  const gone = (): void => {
+    if (!res.writableFinished) serving.leave(request);
+  };
   res.once("close", gone);
   try {
-    const path = req.originalUrl;
-    const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
-    const request = new Request(url, { method: req.method, headers: headerPairs(req), signal: abort.signal });
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
     await writeResponse(res, response);
   } finally {
