@@ -95,7 +95,8 @@ describe("server-filesystem (declares tools only)", () => {
     expect(tools["list_directory"]!.sideEffecting).toBe(false);
     expect(tools["write_file"]!.sideEffecting).toBe(true);
     expect(tools["edit_file"]!.sideEffecting).toBe(true);
-    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow("mcpTools: 'trustReadOnlyHint' must be a boolean, got string");
+    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow(`mcpTools: 'trustReadOnlyHint' must be true or false, got string "yes"`);
+    await expect(mcpTools(client, { prefx: "fs_" } as never)).rejects.toThrow("mcpTools: unknown option 'prefx'. Accepted options: prefix, keepImages, trustReadOnlyHint");
   });
 
   it('under "gated" a trusted read is not asked about; untrusted, it is; a write is asked either way', async () => {
