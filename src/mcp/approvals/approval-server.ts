@@ -20,7 +20,7 @@ import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat
 import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";
 import { ApprovalServerStateError } from "./approval-server.error.js";
-import { checkAsker, isJsonObject } from "./check-options.js";
+import { isJsonObject, SEAM_OPTION_RULES } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
 
 /** The MCP server name the CLI sees. */
@@ -194,13 +194,13 @@ const serversRule: OptionRule<readonly ServedArgumentCheck[]> = (v, where, optio
 
 /** The options of `ApprovalServer`, declared once; a key outside it (`timeout_s`, `token`, ...) is refused by name. */
 const APPROVAL_SERVER_OPTIONS = {
-  asker: (v: unknown, where: string) => checkAsker(v, where),
+  asker: SEAM_OPTION_RULES.asker,
   timeoutMs: opt.timeoutMs(),
   autoAllow: autoAllowRule,
   autoAllowWhen: opt.fn<AutoAllowWhen>("(tool, args) => boolean"),
   autonomy: opt.oneOf<Autonomy>(["auto", "gated"], "gated"),
-  ctx: opt.that<GateEventTarget>((v) => typeof (v as GateEventTarget)?.emit === "function", "a RunContext (an object with emit(event, data)), or be left unset"),
-  auditPath: opt.string("a file path", true),
+  ctx: SEAM_OPTION_RULES.ctx,
+  auditPath: SEAM_OPTION_RULES.auditPath,
   sessionIdleMs: SESSION_OPTION_RULES.sessionIdleMs,
   maxSessions: SESSION_OPTION_RULES.maxSessions,
   heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),

@@ -19,7 +19,8 @@ import { serveCatalog, servePlan } from "../serve/serve-registry.js";
 import { openStdioCatalog, type StdioServing } from "../serve/serve-stdio.js";
 import { buildCatalog, type ServedCatalog } from "../serve/served-catalog.js";
 import { DEFAULT_HEARTBEAT_MS } from "../serve/heartbeat.js";
-import { approvalGuard, type ApprovalGuard, type ApprovalServer } from "../approvals/index.js";
+import type { ApprovalGuard, ApprovalServer } from "../approvals/index.js";
+import { guardFromPolicy } from "../approvals/approval-guard.js";
 import { approvalPolicy, approvalServerFromPolicy } from "../approvals/approval-server.js";
 import type { RemoteDeclaration } from "./remote.js";
 import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
@@ -193,7 +194,7 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { appro
   const answeredBy = { get decisions() {
     return approvals.approvals?.decisions ?? [];
   } };
-  return approvalGuard({ asker, ctx, answeredBy, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(plan.meta.auditPath ? { auditPath: plan.meta.auditPath } : {}) });
+  return guardFromPolicy({ asker, ctx, answeredBy, timeoutMs, auditPath: plan.meta.auditPath });
 }
 
 /** The registry's catalog: the module's tools under the qualified names scan checked (a remote's tools are checked here). */
