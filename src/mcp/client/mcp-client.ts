@@ -16,7 +16,7 @@ import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
 import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-requests.js";
-import { checkOptions, isTimeoutMs, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
+import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -56,8 +56,14 @@ const MCP_CLIENT_OPTIONS = {
   }),
 } as const;
 
-/** `MCPClient.open()`'s options, checked. */
-type CheckedClientOptions = CheckedOptions<typeof MCP_CLIENT_OPTIONS>;
+/** What a client keeps of its checked `open()` options. */
+interface ClientSetup {
+  readonly ctx: RunContext | undefined;
+  readonly ttlMs: number;
+  readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
+  /** Opened with `ctx` or `roots`. */
+  readonly answering: boolean;
+}
 
 
 /** Options of `MCPClient.open()`. */
@@ -206,7 +212,7 @@ export class MCPClient implements AsyncDisposable {
   /** The current session's list_changed news (a listen stream on 2026-07-28). */
   private feed?: ChangeFeed;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: CheckedClientOptions & { answering: boolean }, answers: ServerRequests, outputs: ToolOutputChecks) {
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
     this.recipe = recipe;
     this.answers = answers;
@@ -293,7 +299,7 @@ export class MCPClient implements AsyncDisposable {
     const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
     const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout };
     const { session, transport } = await connectSession(recipe, checked.signal);
-    return new MCPClient(recipe, session, transport, { ...checked, answering }, answers, new ToolOutputChecks(validator, sdk));
+    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering }, answers, new ToolOutputChecks(validator, sdk));
   }
 
   /**

@@ -197,18 +197,27 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { appro
   return guardFromPolicy({ asker, ctx, answeredBy, timeoutMs, auditPath: plan.meta.auditPath });
 }
 
-/** The registry's catalog: the module's tools under the qualified names scan checked (a remote's tools are checked here). */
+/**
+ * The registry's catalog: the module's tools under the qualified names scan
+ * checked; a remote's tools (known only now) are checked here, and a name
+ * refused is the step `names`, as at scan.
+ */
 function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
-  return buildCatalog(registry, plan.meta.name, plan.qualifiedNames);
+  try {
+    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
+  }
 }
 
 /** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
 async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
+  const catalog = catalogOf(plan, registry);
+  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout };
   let stdio: StdioServing;
   try {
-    const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout };
-    stdio = await openStdioCatalog(catalogOf(plan, registry), items.extras, checked);
+    stdio = await openStdioCatalog(catalog, items.extras, checked);
   } catch (err) {
     throw new BootstrapError(plan.name, "serve", `the '${plan.meta.name}' server could not start on stdio: ${(err as Error).message}`, { cause: err });
   }
@@ -226,8 +235,9 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
   const { meta, timeoutMs, ctx } = plan;
   // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
   const how = plan.serve === "command" ? { transport: "stdio" as const, command: meta.command, env: meta.env && { ...meta.env } } : { auth: meta.auth ?? "token", ...listenerPort(plan), guard: guard ?? undefined };
+  const catalog = catalogOf(plan, registry);
   try {
-    const spec = await serveCatalog(catalogOf(plan, registry), items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, ...how }));
+    const spec = await serveCatalog(catalog, items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, ...how }));
     closers.push(() => spec.stop());
     await spec.start();
     return spec;

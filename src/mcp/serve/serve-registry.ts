@@ -177,8 +177,8 @@ export function servePlan(name: string, ctx: RunContext, given: Partial<ServePla
  *
  * Rejects (before binding or writing anything) with `McpNameError` for an
  * invalid server name, colliding sanitised names or a qualified name over 64
- * characters; `OptionsError` for bad options — including
- * `transport: "stdio"` without `command`; `DuplicateToolError` for two tools
+ * characters; `OptionsError` for a bad or unknown option (naming it and what
+ * is accepted) — including `transport: "stdio"` without `command`; `DuplicateToolError` for two tools
  * with one name. A busy fixed `port` rejects with Node's `EADDRINUSE` error.
  */
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
