@@ -102,7 +102,7 @@ const SERVE_OPTIONS = {
   name: (v: unknown) => checkServerName(v),
   ctx: servedCtx,
   transport: opt.oneOf(["http", "stdio"] as const, "http"),
-  command: opt.any<readonly string[] | undefined>(),
+  command: opt.that<readonly string[]>((c) => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "", "a non-empty array of strings (program first)"),
   env: opt.stringRecord(),
   timeoutMs: opt.timeoutMs(),
   heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),
@@ -140,12 +140,7 @@ export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
   const [given, other] = plan.transport === "stdio" ? [HTTP_ONLY, "http\" only; a stdio server has no listener"] : [STDIO_ONLY, "stdio\" only; an HTTP server runs the tools in this process"];
   const misplaced = (given as readonly (keyof ServeRegistryOptions)[]).find((key) => options[key] !== undefined);
   if (misplaced) throw new OptionsError(where, misplaced, `${where}: ${misplaced} applies to transport "${other}`);
-  if (plan.transport !== "stdio") return plan;
-  const c = options.command;
-  if (c === undefined || c === null) throw new OptionsError(where, "command", STDIO_NEEDS_COMMAND);
-  if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === "string") || !c[0]) {
-    throw new OptionsError(where, "command", `${where}: command must be a non-empty array of strings (program first), got ${JSON.stringify(c)}`);
-  }
+  if (plan.transport === "stdio" && plan.command === undefined) throw new OptionsError(where, "command", STDIO_NEEDS_COMMAND);
   return plan;
 }
 
