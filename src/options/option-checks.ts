@@ -166,6 +166,12 @@ export const opt = {
     if (typeof v !== "string" || (nonEmpty && v === "")) throw new OptionsError(where, option, `${where}: '${option}' must be ${hint}, got ${describeValue(v)}`);
     return v;
   },
+  /** A number of milliseconds from 0 (a cache TTL, a backoff); `undefined` gives `fallback`. */
+  nonNegativeMs: <T extends number | undefined>(fallback: T): OptionRule<number | T> => (v, where, option) => {
+    if (v === undefined) return fallback;
+    if (typeof v !== "number" || !(Number.isFinite(v) && v >= 0)) throw new OptionsError(where, option, `${where}: ${option} must be a non-negative number of milliseconds, got ${String(v)}`);
+    return v;
+  },
   /** `undefined`, or `true`/`false`. */
   boolean: (): OptionRule<boolean | undefined> => (v, where, option) => {
     if (v === undefined || typeof v === "boolean") return v;

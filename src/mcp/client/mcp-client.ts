@@ -31,17 +31,10 @@ export const DEFAULT_TTL_MS = 30_000;
 /** More pages than this in one list is taken as a server bug. */
 const MAX_PAGES = 10_000;
 
-/** A number of milliseconds from 0 (`ttlMs`, `restart.backoffMs`); `undefined` gives `fallback`. */
-const nonNegativeMs = <T extends number | undefined>(fallback: T): OptionRule<number | T> => (v, where, option) => {
-  if (v === undefined) return fallback;
-  if (typeof v !== "number" || !(Number.isFinite(v) && v >= 0)) throw new OptionsError(where, option, `${where}: ${option} must be a non-negative number of milliseconds, got ${String(v)}`);
-  return v;
-};
-
 /** The options of `MCPClient.open()`, declared once. */
 const MCP_CLIENT_OPTIONS = {
   clientInfo: opt.that<{ readonly name: string; readonly version: string }>((v) => typeof (v as Implementation)?.name === "string" && typeof (v as Implementation).version === "string", "{ name, version } (two strings)"),
-  ttlMs: nonNegativeMs(DEFAULT_TTL_MS),
+  ttlMs: opt.nonNegativeMs(DEFAULT_TTL_MS),
   requestTimeoutMs: opt.that<number>(isTimeoutMs, "a positive number of milliseconds"),
   signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
   ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
@@ -52,7 +45,7 @@ const MCP_CLIENT_OPTIONS = {
       if (!Number.isInteger(v) || (v as number) < 0) throw new OptionsError(where, option, `${where}: '${option}' must be a non-negative integer, got ${String(v)}`);
       return v as number;
     }) as OptionRule<number>,
-    backoffMs: nonNegativeMs(undefined),
+    backoffMs: opt.nonNegativeMs(undefined),
   }),
 } as const;
 
