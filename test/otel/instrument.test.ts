@@ -163,7 +163,7 @@ describe("arc-agentkit/otel", () => {
     expect(parentOf(call)).toBe(named(spans(), "invoke_agent quitter").spanContext().spanId);
   });
 
-  it("on a provider with no SDK behind it the tracer is dormant (no span started, no event built for it); it wakes when one registers", async () => {
+  it("on a provider with no SDK behind it the tracer is dormant (no span started, no event built for it); it wakes when one registers, and builds no event it does not read", async () => {
     // A proxy provider with no delegate is the API's no-op one (the global provider before an app registers an SDK).
     class CountingProxy extends ProxyTracerProvider {
       starts = 0;
@@ -193,7 +193,14 @@ describe("arc-agentkit/otel", () => {
     const { provider, spans } = memoryProvider();
     proxy.setDelegate(provider);
     expect((await agent.run("look it up", ctx.child())).stopReason).toBe("complete");
+    // Awake, the tracer still builds no event it does not read (a streamed piece, an unknown event)...
     ctx.emit("probe", data);
+    ctx.emit("llm.delta", data);
+    expect(built).toBe(0);
+    // ...while an event a listener hears is copied for it, once.
+    const off = ctx.on(() => undefined);
+    ctx.emit("probe", data);
+    off();
     expect(built).toBe(1);
     expect(proxy.starts).toBeGreaterThan(0);
     expect(spans().map((x) => x.name).sort()).toEqual(["chat default", "chat default", "execute_tool lookup", "gate lookup", "invoke_agent dormant"]);
