@@ -150,7 +150,7 @@ export class RunTracer implements RunObserver {
         const a: Attributes = { [ATTR.operation]: "invoke_agent" };
         put(a, ATTR.agentName, d.agent);
         put(a, ATTR.runId, origin.runId);
-        s.agents.push(s.push(this.start(`invoke_agent ${str(d.agent)}`, this.kind.INTERNAL, a, this.parentOf(origin))));
+        (s.agents ??= []).push(s.push(this.start(`invoke_agent ${str(d.agent)}`, this.kind.INTERNAL, a, this.parentOf(origin))));
         break;
       }
       case "agent.end":
@@ -182,19 +182,20 @@ export class RunTracer implements RunObserver {
   }
 
   private agentEnd(s: SpanScope, d: Data): void {
-    const span = s.agents.pop();
+    const span = s.agents?.pop();
     if (!span) return;
     const a: Attributes = {};
     put(a, ATTR.stopReason, d.stopReason);
     span.setAttributes(put(a, ATTR.step, d.steps));
     if (d.stopReason === "error") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the run ended with an error" });
     // The outermost run on this context ended: calls it never answered end with it, nothing stays open.
-    if (!s.agents.length) this.endUnfinished(s);
+    if (!s.agents?.length) this.endUnfinished(s);
     s.end(span);
   }
 
   /** End the scope's open tool spans (outcome `unfinished`) and drop them from the process-wide map. */
   private endUnfinished(s: SpanScope): void {
+    if (!s.tools) return;
     for (const [id, open] of s.tools) {
       if (openTools.get(id) === open.span) openTools.delete(id);
       open.span.setAttribute(ATTR.toolOutcome, "unfinished");
@@ -225,15 +226,15 @@ export class RunTracer implements RunObserver {
     const id = str(d.id);
     const a = attrs({ [ATTR.operation]: "execute_tool", [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id, [ATTR.toolType]: "function" });
     const span = s.push(this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)));
-    s.tools.set(id, { span, start: Date.now() });
+    (s.tools ??= new Map()).set(id, { span, start: Date.now() });
     if (id) openTools.set(id, span);
   }
 
   private toolResult(s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const open = s.tools.get(id);
+    const open = s.tools?.get(id);
     if (!open) return;
-    s.tools.delete(id);
+    s.tools?.delete(id);
     if (openTools.get(id) === open.span) openTools.delete(id);
     open.span.setAttribute(ATTR.toolOutcome, d.ok === true ? "ok" : "error");
     if (d.ok !== true) open.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the call was refused or failed" });
@@ -243,7 +244,7 @@ export class RunTracer implements RunObserver {
   /** One gate decision: a span under the call it settled (found by call id, in any instrumented context of this process) or under the current span. Never the arguments. */
   private gate(origin: RunContext, s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const local = s.tools.get(id);
+    const local = s.tools?.get(id);
     const joined = local ? undefined : id ? openTools.get(id) : undefined;
     const parent = local ? this.api.trace.setSpan(this.api.context.active(), local.span) : joined ? this.api.trace.setSpan(this.api.context.active(), joined) : this.parentOf(origin);
     const facts = attrs({
@@ -294,7 +295,11 @@ export class RunTracer implements RunObserver {
       put(a, ATTR.runId, origin.runId);
     } else this.requestAttrs(a, request);
     const span = s.push(this.start(name, isProcess ? this.kind.INTERNAL : this.kind.CLIENT, a, this.parentOf(origin)));
-    if (isProcess) s.cli = span;
+    if (isProcess) {
+      s.cli = span;
+      // A turn the CLI reports before any other event covers the time since the process started.
+      s.mark ??= Date.now();
+    }
     const sc = span.spanContext();
     const meta = this.api.trace.isSpanContextValid(sc) ? traceHeaders(sc) : {};
     return { meta, end: (ok) => this.endCall(s, span, ok) };

@@ -13,16 +13,16 @@ export class SpanScope {
   /** The innermost span's context, made when a span first nested under it (one per parent span, not one per child). */
   private nestFor: Span | undefined;
   private nest: Context | undefined;
-  /** Open `invoke_agent` spans (an agent run inside a tool on the same context nests). */
-  readonly agents: Span[] = [];
-  /** Open `execute_tool` spans by call id, with when each started (ms). */
-  readonly tools = new Map<string, { span: Span; start: number }>();
+  /** Open `invoke_agent` spans (an agent run inside a tool on the same context nests); made with the first. */
+  agents: Span[] | undefined;
+  /** Open `execute_tool` spans by call id, with when each started (ms); made with the first (a served call's scope has none). */
+  tools: Map<string, { span: Span; start: number }> | undefined;
   /** The open `chat` span (between `llm.request` and `llm.turn`). */
   chat: Span | undefined;
   /** The open CLI process span. */
   cli: Span | undefined;
-  /** When the last event of this context arrived (ms): a `chat` span with no `llm.request` starts here. */
-  mark = Date.now();
+  /** When the last event of this context arrived (ms): a `chat` span with no `llm.request` starts here (none yet: it starts now). */
+  mark: number | undefined;
 
   /** `parent`: the scope of the context this one's context was made from (`ctx.child()`), if any. */
   constructor(readonly parent?: SpanScope) {}
