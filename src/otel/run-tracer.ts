@@ -224,7 +224,10 @@ export class RunTracer implements RunObserver {
 
   private toolCall(origin: RunContext, s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const a = attrs({ [ATTR.operation]: "execute_tool", [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id, [ATTR.toolType]: "function" });
+    const a: Attributes = { [ATTR.operation]: "execute_tool" };
+    put(a, ATTR.toolName, d.tool);
+    put(a, ATTR.toolCallId, id);
+    a[ATTR.toolType] = "function";
     const span = s.push(this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)));
     (s.tools ??= new Map()).set(id, { span, start: Date.now() });
     if (id) openTools.set(id, span);
@@ -247,18 +250,20 @@ export class RunTracer implements RunObserver {
     const local = s.tools?.get(id);
     const joined = local ? undefined : id ? openTools.get(id) : undefined;
     const parent = local ? this.api.trace.setSpan(this.api.context.active(), local.span) : joined ? this.api.trace.setSpan(this.api.context.active(), joined) : this.parentOf(origin);
-    const facts = attrs({
-      [ATTR.gateSource]: d.source,
-      [ATTR.gateAllowed]: d.allowed,
-      [ATTR.gateAsked]: d.asked,
-      [ATTR.gateKind]: d.kind,
-      [ATTR.gateActor]: d.actor,
-      [ATTR.gateQuestionId]: d.questionId,
-      [ATTR.gateVia]: d.via,
-    });
+    const facts: Attributes = {};
+    put(facts, ATTR.gateSource, d.source);
+    put(facts, ATTR.gateAllowed, d.allowed);
+    put(facts, ATTR.gateAsked, d.asked);
+    put(facts, ATTR.gateKind, d.kind);
+    put(facts, ATTR.gateActor, d.actor);
+    put(facts, ATTR.gateQuestionId, d.questionId);
+    put(facts, ATTR.gateVia, d.via);
+    const a: Attributes = { ...facts };
+    put(a, ATTR.toolName, d.tool);
+    if (id) put(a, ATTR.toolCallId, id);
+    put(a, ATTR.runId, origin.runId);
     // Found by the call's id (on this context or any instrumented one of this process), or only by where it was emitted.
-    const linkedBy = local || joined ? "tool_call_id" : "context";
-    const a = { ...facts, ...attrs({ [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id || undefined, [ATTR.runId]: origin.runId, [ATTR.gateLinkedBy]: linkedBy }) };
+    a[ATTR.gateLinkedBy] = local || joined ? "tool_call_id" : "context";
     this.start(`gate ${str(d.tool)}`, this.kind.INTERNAL, a, parent, local?.start).end();
     (local?.span ?? joined)?.setAttributes(facts);
   }
