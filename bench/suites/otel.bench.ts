@@ -106,7 +106,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const clients = new Map<Mode, { client: MCPClient; ctx: RunContext }>();
   try {
     modelApi = await startServer("model-api");
-    for (const mode of MODES) {
+    // A pair per mode, the floor's (untraced) included: no pair serves two modes, so none is warmed by another's calls.
+    for (const mode of FLOOR_MODES) {
       const spec = await serveRegistry(ToolRegistry.fromTools([echo]), { name: "bench", ctx: tracedCtx(mode, provider) });
       await spec.start();
       specs.set(mode, spec);
@@ -114,8 +115,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       clients.set(mode, { client, ctx: tracedCtx(mode, provider) });
     }
     const served = async (mode: Mode, start: number, n: number): Promise<number[]> => {
-      // The floor calls through the untraced pair, as off does.
-      const { client, ctx } = clients.get(mode === "sdk" ? "off" : mode)!;
+      const { client, ctx } = clients.get(mode)!;
       const lat: number[] = [];
       for (let k = 0; k < n; k++) {
         const t0 = performance.now();
@@ -202,12 +202,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
       id: "otel",
       title: "9. Tracing cost (arc-agentkit/otel)",
       method:
-        `In one process: three loopback HTTP servers (serveRegistry, one \`echo\` tool) and three MCPClients, one pair per mode; an Agent with ReActCognition and AnthropicLLM against the model API fake in a child process (one streamed turn); ` +
+        `In one process: four loopback HTTP servers (serveRegistry, one \`echo\` tool) and four MCPClients, one pair per mode (the SDK floor's untraced); an Agent with ReActCognition and AnthropicLLM against the model API fake in a child process (one streamed turn); ` +
         `and the same loop over FakeLLM (a tool call, then the answer; no model, so only the loop's own microseconds: shown, not judged). A fresh RunContext per run, instrumented per run in the traced modes. Modes: tracing off; \`instrument()\` on the API's no-op provider (no SDK registered); \`instrument()\` on the SDK's TracerProvider with a BatchSpanProcessor and the OTLP/HTTP exporter ` +
         `posting to a receiver in this process. ${rounds} ABBA rounds (A B C C B A, rotating) of ${batch} sequential calls and ${batch} turns, and ${batch * 4} model-free runs; the ratio is the median of per-round p50 ratios against off (range in brackets). ` +
         "CPU µs/op is this process's user + system CPU over each batch divided by its ops — client, server, tracer and the batch exporter all run in this process, so it is what tracing costs apart from how a shared machine scheduled the time (read it when the p50 ranges are wide). " +
         "On the no-op provider `instrument()` is dormant (see its docs): it checks that no SDK is registered behind the provider and builds nothing, so that row should read 1.00x within noise. " +
-        "The SDK floor rows (served call and turn only) make the batch rows' spans by hand — the same names, kinds, parent links and attribute counts, on the same provider and exporter — around an untraced op (the served call through the off pair): what the SDK's span bookkeeping and export cost with no agentkit code in the way; the batch row's distance from it is agentkit's own share (events, parent contexts, `traceparent` in `_meta` and parsed back).",
+        "The SDK floor rows (served call and turn only) make the batch rows' spans by hand — the same names, kinds, parent links and attribute counts, on the same provider and exporter — around an untraced op (the served call through its own untraced pair): what the SDK's span bookkeeping and export cost with no agentkit code in the way; the batch row's distance from it is agentkit's own share (events, parent contexts, `traceparent` in `_meta` and parsed back).",
       tables: [{ head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)", "CPU µs/op", "CPU vs off (median of rounds)"], rows }],
       goals,
       notes: [`The receiver took ${Math.round(receiver.bytes() / 1024)} KiB of OTLP/JSON over the run.`],
