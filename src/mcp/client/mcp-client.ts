@@ -179,6 +179,8 @@ const listingTtl = (list: object): number | undefined => serverTtl.get(list);
 export class MCPClient implements AsyncDisposable {
   /** The server this client is connected to. */
   readonly server: McpServerConfig;
+  /** `String(server)`, made once: a traced call names its server, and an HTTP server's name parses its URL. */
+  private readonly label: string;
   private current?: Client;
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
@@ -207,6 +209,7 @@ export class MCPClient implements AsyncDisposable {
 
   private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
+    this.label = String(recipe.server);
     this.recipe = recipe;
     this.answers = answers;
     this.ctx = options.ctx;
@@ -225,7 +228,7 @@ export class MCPClient implements AsyncDisposable {
 
   private watch(session: Client): void {
     const old = this.feed;
-    this.feed = new ChangeFeed(session, String(this.server), (list) => this.evict(list), this.requestTimeoutMs);
+    this.feed = new ChangeFeed(session, this.label, (list) => this.evict(list), this.requestTimeoutMs);
     void old?.close();
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
@@ -459,7 +462,7 @@ export class MCPClient implements AsyncDisposable {
     const { call, unlink } = callSignal(ctx, signal);
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     // A traced run (arc-agentkit/otel) sends its trace context in _meta (SEP-414).
-    const traced = outgoingRequest(ctx, { method: "tools/call", server: String(this.server), name });
+    const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
     let ok = false;
     try {
       this.outputs.checkCall(name);
