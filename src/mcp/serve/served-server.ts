@@ -6,7 +6,7 @@
  * path validates synchronously and awaits the tool's `run()` once.
  */
 import { createRequire } from "node:module";
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, JsonSchemaValidator, jsonSchemaValidator, ServerContext, Transport } from "@modelcontextprotocol/server";
+import type { CallToolRequest, CallToolResult, JSONRPCNotification, JsonSchemaValidator, jsonSchemaValidator, MessageExtraInfo, ServerContext } from "@modelcontextprotocol/server";
 import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
@@ -368,13 +368,12 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 };
 
 /**
- * One session's calls in flight, kept by request id, and its state. Once its
- * server is connected it wraps the two callbacks the `Transport` interface
- * gives the connected protocol: `onmessage`, so a client's
- * `notifications/cancelled` also cancels that call's context (after the SDK's
- * own handler has aborted the request, so no response is sent), and
- * `onclose`, which cancels every call in flight. Only the public `Transport`
- * contract is used.
+ * One session's calls in flight, kept by request id, and its state. Its
+ * server (`ServedSdkServer`) hands it the two protocol events it follows,
+ * through the SDK's documented subclass hooks: a client's
+ * `notifications/cancelled` (after the SDK's own handler has aborted the
+ * request, so no response is sent) cancels that call's context, and the
+ * connection closing cancels every call in flight.
  */
 class ServedSession {
   readonly calls: InflightCalls = new Map();
@@ -389,29 +388,21 @@ class ServedSession {
     this.session = { serverName, logLevel: undefined, subscriptions: new Set(), clientCapabilities: () => server.getClientCapabilities() };
   }
 
-  /** Follow the client's cancellations and the connection's close on `transport` (already connected). */
-  follow(transport: Transport): void {
-    const protocolMessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      protocolMessage?.(message, extra);
-      if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
-    };
-    const protocolClose = transport.onclose;
-    transport.onclose = () => {
-      // A 2026-07-28 request closes its one-shot server after every answer: build the error
-      // (a stack trace) only when a call is still running to receive it.
-      if (this.calls.size) {
-        this.interrupted = true;
-        const inflight = [...this.calls.values()];
-        this.calls.clear();
-        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
-        for (const call of inflight) call.cancel(gone);
-      }
-      protocolClose?.();
-    };
+  /** The connection closed: every call still running hears that its client is gone. */
+  closed(): void {
+    // A 2026-07-28 request closes its one-shot server after every answer: build the error
+    // (a stack trace) only when a call is still running to receive it.
+    if (this.calls.size === 0) return;
+    this.interrupted = true;
+    const inflight = [...this.calls.values()];
+    this.calls.clear();
+    const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+    for (const call of inflight) call.cancel(gone);
   }
 
-  private cancelled(message: JSONRPCMessage): void {
+  /** A notification arrived (the SDK has dispatched it): a `notifications/cancelled` also cancels the call it names. */
+  notified(message: JSONRPCNotification): void {
+    if (message.method !== "notifications/cancelled") return;
     const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
     const requestId = params?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
@@ -445,7 +436,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
-  /** The SDK's `Server`, following its session (see `ServedSession`). Only `connect()` is overridden, which the SDK never calls itself. */
+  /** The SDK's `Server`, following its session (see `ServedSession`) through the two hooks the SDK documents for subclasses. */
   class ServedSdkServer extends Server {
     readonly followed: ServedSession = new ServedSession(this, catalog.server);
 
@@ -454,20 +445,24 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       return this.followed.session;
     }
 
-    override async connect(transport: Transport): Promise<void> {
-      await super.connect(transport);
-      this.followed.follow(transport);
+    /** A notification from the client: the SDK dispatches it, then the session follows a cancel. */
+    protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+      super._onnotification(notification, extra);
+      this.followed.notified(notification);
     }
 
     /**
-     * A 2026-07-28 server serves one exchange and is closed right after its
-     * answer; the SDK's close then builds a "Connection closed" error for
+     * The connection closed: the calls still running are cancelled first
+     * (`ClientGaveUp`), then the SDK tears the protocol down. A 2026-07-28
+     * server serves one exchange and is closed right after its answer; the
+     * SDK's close then builds a "Connection closed" error for
      * whatever still waits on the connection. When no call was cut short
      * nothing does (the era has no server-to-client requests to settle), so
      * its stack trace is not captured: about a tenth of such a request's
      * server CPU (measured). Anything else closes as the SDK does.
      */
     protected override _onclose(): void {
+      this.followed.closed();
       if (this.followed.interrupted || !isModernVersion(this.getNegotiatedProtocolVersion())) return super._onclose();
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
