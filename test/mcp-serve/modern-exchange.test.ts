@@ -12,6 +12,7 @@ import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunContext, tool } from "../../src/index.js";
 import { ClientGaveUp } from "../../src/errors/client-gave-up.error.js";
+import { ClientRequestError } from "../../src/context/client-request.error.js";
 import { claimsEnvelope, claimsModernEra } from "../../src/mcp/loopback/modern-leg.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { rawPost, rpcMessages, ServedSpecs } from "./helpers.js";
@@ -23,8 +24,8 @@ const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const ENVELOPE = { [VERSION_KEY]: "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
 
 /** A 2026-07-28 `tools/call` of `name`, with the headers the era requires. */
-function call2026(url: string, headers: Record<string, string>, id: number, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
-  const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: ENVELOPE } };
+function call2026(url: string, headers: Record<string, string>, id: number, name: string, args: Record<string, unknown>, signal?: AbortSignal, envelope: Record<string, unknown> = ENVELOPE): Promise<Response> {
+  const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: envelope } };
   return fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name, ...headers },
@@ -72,6 +73,31 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
     const init = await rawPost(spec.url!, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }, { ...spec.authHeaders });
     expect(init.headers.get("mcp-session-id")).toBeTruthy();
     await init.text();
+  });
+
+  it("a tool that asks its client after its call was answered (the deadline) is refused with ClientRequestError; nothing waits", async () => {
+    let asked!: (outcome: unknown) => void;
+    const outcome = new Promise<unknown>((r) => (asked = r));
+    const late = tool({ name: "late", description: "Asks after its deadline.", sideEffecting: false }, async (_args: Record<string, unknown>, ctx: RunContext) => {
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        asked(await ctx.elicit({ message: "still there?", requestedSchema: { type: "object", properties: {} } }));
+      } catch (err) {
+        asked(err);
+      }
+      return "late";
+    });
+    const spec = await serveRegistry([late], { name: "engine", ctx: new RunContext(), timeoutMs: 100 });
+    specs.track(spec);
+    await spec.start();
+    const envelope = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const res = await call2026(spec.url!, spec.authHeaders, 1, "late", {}, undefined, envelope);
+    const [msg] = await rpcMessages(res);
+    expect((msg as { result: { isError?: boolean; content: Array<{ text: string }> } }).result.isError).toBe(true);
+    expect((msg as { result: { content: Array<{ text: string }> } }).result.content[0]!.text).toMatch(/did not return within/);
+    const err = await outcome;
+    expect(err).toBeInstanceOf(ClientRequestError);
+    expect((err as Error).message).toMatch(/no exchange to ask on/);
   });
 });
 

@@ -24,7 +24,7 @@ import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
-import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
+import { envelopeClient, InputRounds, SuspendedCalls, type AskMethod, type CallRounds } from "./suspended-calls.js";
 import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
@@ -198,7 +198,7 @@ interface ServedCallStart {
  * no listener on a long-lived signal, and no AbortController unless the tool
  * reads ctx.signal.
  */
-class ServedCall {
+class ServedCall implements CallRounds {
   readonly result: Promise<CallToolResult>;
   private resolve!: (r: CallToolResult) => void;
   private settled = false;
@@ -208,7 +208,12 @@ class ServedCall {
   private readonly child: RunContext;
   private readonly traced: ReturnType<typeof incomingRequest>;
   private exchange: Exchange;
-  private readonly rounds: InputRounds | ReplayRounds | undefined;
+  /** A 2026-07-28 call's channel: its questions go through `ask()`. */
+  private readonly asking: CallChannel | undefined;
+  /** The call's rounds, made by its first question (most calls never ask). */
+  private rounds: InputRounds | ReplayRounds | undefined;
+  /** The call's answer, once it has one. */
+  private answer: CallToolResult | undefined;
 
   constructor(private readonly start: ServedCallStart) {
     const { catalog, options, request, extra, session, served, args } = start;
@@ -221,8 +226,10 @@ class ServedCall {
     // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
     this.traced = incomingRequest(this.child, { method: "tools/call", server: catalog.server, name, meta: request.params._meta });
     this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
-    this.rounds = channel && extra.mcpReq.envelope ? this.inputRounds(channel) : undefined;
-    if (channel) channel.rounds = this.rounds;
+    if (channel && extra.mcpReq.envelope) {
+      this.asking = channel;
+      channel.rounds = this;
+    }
     if (channel && options.replay && !extra.mcpReq.envelope) channel.noSession = true;
     // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
@@ -230,6 +237,26 @@ class ServedCall {
     const guard = options.guard;
     const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
     void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
+  }
+
+  /**
+   * A question of this 2026-07-28 call's tool: the first makes the call's
+   * rounds (`inputRounds`); a call that already has its answer makes them
+   * already answered, so the question is refused as it always was.
+   */
+  ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
+    if (!this.rounds) {
+      this.rounds = this.inputRounds(this.asking!);
+      if (this.answer) this.rounds.reply(this.answer);
+    }
+    return this.rounds.ask(method, params);
+  }
+
+  /** The call's one answer to the exchange holding it (through its rounds once it asked). */
+  reply(result: CallToolResult): void {
+    this.answer = result;
+    if (this.rounds) this.rounds.reply(result);
+    else this.resolve(result);
   }
 
   /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
@@ -279,8 +306,7 @@ class ServedCall {
     this.start.counter.inflight?.delete(this.stop);
     endRequest(this.traced, result.isError !== true);
     this.child.release();
-    if (this.rounds) this.rounds.reply(result);
-    else this.resolve(result);
+    this.reply(result);
   }
 }
 
