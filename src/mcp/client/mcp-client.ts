@@ -5,7 +5,7 @@
  */
 import { OptionsError } from "../../errors/options.error.js";
 import type { CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
-import { ChangeFeed, type ChangedList } from "./change-feed.js";
+import { ChangeFeed, noteListChanged, type ChangedList } from "./change-feed.js";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
@@ -151,6 +151,8 @@ const listingTtl = (list: object): number | undefined => serverTtl.get(list);
 export class MCPClient implements AsyncDisposable {
   /** The server this client is connected to. */
   readonly server: McpServerConfig;
+  /** `String(server)`, made once: a traced call names its server, and an HTTP server's name parses its URL. */
+  private readonly label: string;
   private current?: Client;
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
@@ -179,6 +181,7 @@ export class MCPClient implements AsyncDisposable {
 
   private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
+    this.label = String(recipe.server);
     this.recipe = recipe;
     this.answers = answers;
     this.ctx = options.ctx;
@@ -197,7 +200,7 @@ export class MCPClient implements AsyncDisposable {
 
   private watch(session: Client): void {
     const old = this.feed;
-    this.feed = new ChangeFeed(session, String(this.server), (list) => this.evict(list), this.requestTimeoutMs);
+    this.feed = new ChangeFeed(session, this.label, (list) => this.evict(list), this.requestTimeoutMs);
     void old?.close();
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
@@ -209,6 +212,7 @@ export class MCPClient implements AsyncDisposable {
 
   /** The server said `list` changed: the next listing asks it again. */
   private evict(list: ChangedList): void {
+    noteListChanged(this, list);
     if (list === "tools") this.tools.clear();
     else if (list === "resources") this.resources.clear();
   }
@@ -220,6 +224,7 @@ export class MCPClient implements AsyncDisposable {
     if (effect !== "none") {
       this.tools.clear();
       this.resources.clear();
+      noteListChanged(this, "resources");
     }
   }
 
@@ -430,7 +435,7 @@ export class MCPClient implements AsyncDisposable {
     const { call, unlink } = callSignal(ctx, signal);
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     // A traced run (arc-agentkit/otel) sends its trace context in _meta (SEP-414).
-    const traced = outgoingRequest(ctx, { method: "tools/call", server: String(this.server), name });
+    const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
     let ok = false;
     try {
       this.outputs.checkCall(name);
