@@ -11,13 +11,15 @@
  *   (`inbox-worker.ts`), elsewhere an async loop in this process;
  * - ask-to-answer with 128 workers attached: one more worker's round trips
  *   (the page answering at once) while 128 others are connected and listening.
+ * PostgreSQL twice: the default (the worker processes of this host share one
+ * listening connection) and `wakeups: "own"` (each LISTENs itself) beside it.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pgDriver from "pg";
-import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type InboxWakeups, type StoredQuestion } from "arc-agentkit/askers";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import { startFleet } from "../lib/inbox-fleet.js";
 import { startPostgres, type TestPostgres } from "../lib/postgres.js";
@@ -162,22 +164,25 @@ async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: str
   return { page: as("bench_page"), worker: as("bench_worker") };
 }
 
-async function postgresSetup(pg: TestPostgres): Promise<Setup> {
-  const urls = await makeLogins(pg);
+/**
+ * PostgreSQL: with `wakeups: "shared"` (the default: the worker processes of this host share one
+ * listening connection) or `"own"` (each worker process LISTENs itself, as before the relay).
+ */
+async function postgresSetup(urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
   const made: Array<{ close(): Promise<void> }> = [];
   const store = (role: "page" | "worker"): InboxStore => {
-    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role });
+    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role, ...(role === "worker" ? { wakeups } : {}) });
     made.push(s);
     return s;
   };
   const closeAll = async (): Promise<void> => void (await Promise.all(made.splice(0).map((s) => s.close())));
   return {
-    name: "PostgreSQL 127.0.0.1 (postgresInboxStore)",
+    name: wakeups === "shared" ? "PostgreSQL 127.0.0.1 (postgresInboxStore)" : `PostgreSQL, each worker its own LISTEN (wakeups: "own")`,
     store,
     async fleet(workers, perWorker, probeN) {
       await closeAll(); // the stores of the runs before: none listens while this one is timed
       await answeringPage({ store }, []);
-      const fleet = await startFleet(urls.worker, workers);
+      const fleet = await startFleet(urls.worker, workers, wakeups);
       try {
         await fleet.run(2); // warm: every worker's first statements planned
         const { wallMs, took } = await fleet.run(perWorker);
@@ -212,7 +217,7 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
   }
   const [probeMs, loaded] = [last.probe, last.took];
   const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5))];
-  if (!setup.name.startsWith("PostgreSQL")) return { row, goals: [] };
+  if (!setup.name.startsWith("PostgreSQL 127")) return { row, goals: [] };
   const [t8, t32, t128] = rates as [number, number, number];
   return {
     row,
@@ -235,7 +240,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
     // 128 worker processes hold two connections each (one listening), the page a few
     pg = await startPostgres({ maxConnections: 450 });
     await migrateInboxStore({ connectionString: pg.connectionString });
-    for (const make of [async () => memorySetup(), () => postgresSetup(pg!), () => pgliteSetup(dir)]) {
+    const urls = await makeLogins(pg);
+    for (const make of [async () => memorySetup(), () => postgresSetup(urls, "shared"), () => postgresSetup(urls, "own"), () => pgliteSetup(dir)]) {
       const setup = await make();
       try {
         const m = await measure(setup, n, perWorker, cfg);
@@ -268,7 +274,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     goals,
     notes: [
       "A person takes seconds; the store's share is the milliseconds above. The in-process store is the floor: no I/O at all.",
-      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and it listens only while one is pending, so idle workers cost nothing. Busy ones still do: PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel, so with 128 workers waiting at once each question wakes ~128 backends twice.",
+      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and only while one is pending. PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel: with a listening connection per worker process (the \"own\" row), 128 workers waiting at once means each question wakes ~128 backends twice. By default the worker processes of one host share one listening connection (a relay on a unix-domain socket), so each notifying commit wakes two backends (the page's and the host's relay) however many workers wait.",
     ],
   };
 }

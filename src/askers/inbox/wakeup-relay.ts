@@ -216,6 +216,8 @@ export class WakeupRelay {
   #chain: Promise<unknown> = Promise.resolve();
   #closed = false;
   readonly #onClosed: () => void;
+  /** A process that exits without closing its store leaves no socket file behind (a SIGKILL does: the next relay replaces it). */
+  readonly #onExit = (): void => this.#removeFile();
 
   private constructor(path: string, server: Server, ino: number, borrow: () => Promise<PgClient>, onClosed: () => void) {
     this.path = path;
@@ -245,6 +247,7 @@ export class WakeupRelay {
       if (ino !== this.#ino) this.close(new Error("the relay's socket file was replaced or removed"));
     }, WATCH_MS);
     this.#watch.unref();
+    process.once("exit", this.#onExit);
   }
 
   /**
@@ -304,12 +307,8 @@ export class WakeupRelay {
     for (const s of this.#members) s.destroy();
     this.#members.clear();
     this.#channels.clear();
-    try {
-      if (statSync(this.path).ino === this.#ino) unlinkSync(this.path);
-      rmdirSync(dirname(this.path)); // only when empty: no other relay's socket in it
-    } catch {
-      // gone already, or another relay's socket is there
-    }
+    process.off("exit", this.#onExit);
+    this.#removeFile();
     this.#client.then(
       (c) => {
         c.removeAllListeners();
@@ -319,6 +318,16 @@ export class WakeupRelay {
       () => undefined,
     );
     this.#onClosed();
+  }
+
+  /** Remove the socket file if it is still this relay's, and the directory when that leaves it empty. */
+  #removeFile(): void {
+    try {
+      if (statSync(this.path).ino === this.#ino) unlinkSync(this.path);
+      rmdirSync(dirname(this.path)); // only when empty: no other relay's socket in it
+    } catch {
+      // gone already, or another relay's socket is there
+    }
   }
 
   #member(s: Socket): void {
