@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { procCpuMs } from "./proc-cpu.js";
 
 const WORKER = fileURLToPath(new URL("../suites/inbox-worker.js", import.meta.url));
 /** How many processes are started at once (each takes ~0.3 s of CPU to load). */
@@ -47,6 +48,8 @@ export interface Fleet {
   readonly size: number;
   /** Every process asks `perWorker` questions in a loop, all at once: the wall time (ms) and each ask-to-answer (ms). */
   run(perWorker: number): Promise<{ wallMs: number; took: number[] }>;
+  /** User + system CPU (ms) the worker processes have used so far. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -85,6 +88,7 @@ export async function startFleet(url: string, size: number, wakeups: "shared" | 
       const lists = await Promise.all(members.map(async (m) => JSON.parse(await m.next("DONE", 300_000)) as number[]));
       return { wallMs: performance.now() - t, took: lists.flat() };
     },
+    cpuMs: () => members.reduce((sum, m) => sum + procCpuMs(m.child.pid!), 0),
     stop: () => stopAll(members),
   };
 }

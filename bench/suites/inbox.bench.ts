@@ -48,6 +48,10 @@ interface Setup {
 /** What one fleet measured. */
 interface Fleet {
   readonly perSecond: number;
+  /** CPU (user + system, every process taking part: this one, the worker processes, the database server) per answered question, ms. */
+  readonly cpuPerAnswer: number;
+  /** The database server's share of it (NaN when there is no server process). */
+  readonly dbCpuPerAnswer: number;
   readonly took: number[];
   readonly probe: number[];
 }
@@ -126,6 +130,12 @@ async function probe(store: InboxStore, subscriptions: Array<() => void>, n: num
   return askInLoop(store, wait, -1, n);
 }
 
+/** This process's user + system CPU so far, ms. */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** In-process workers: async loops on stores of this process (every subscription ended afterwards, so runs do not add up). */
 function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
   return async (workers, perWorker, probeN) => {
@@ -135,10 +145,11 @@ function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
       const all = Array.from({ length: workers }, () => setup.store("worker"));
       const waits = all.map((s) => waiter(s, subscriptions));
       await Promise.all(all.map((s) => s.pending()));
-      const t = performance.now();
+      const [t, cpu] = [performance.now(), ownCpuMs()];
       const took = (await Promise.all(all.map((s, w) => askInLoop(s, waits[w]!, w, perWorker)))).flat();
       const perSecond = (workers * perWorker) / ((performance.now() - t) / 1000);
-      return { perSecond, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
+      const cpuPerAnswer = (ownCpuMs() - cpu) / (workers * perWorker);
+      return { perSecond, cpuPerAnswer, dbCpuPerAnswer: NaN, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
     } finally {
       for (const off of subscriptions) off();
     }
@@ -168,7 +179,7 @@ async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: str
  * PostgreSQL: with `wakeups: "shared"` (the default: the worker processes of this host share one
  * listening connection) or `"own"` (each worker process LISTENs itself, as before the relay).
  */
-async function postgresSetup(urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
+async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
   const made: Array<{ close(): Promise<void> }> = [];
   const store = (role: "page" | "worker"): InboxStore => {
     const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role, ...(role === "worker" ? { wakeups } : {}) });
@@ -185,8 +196,12 @@ async function postgresSetup(urls: { page: string; worker: string }, wakeups: In
       const fleet = await startFleet(urls.worker, workers, wakeups);
       try {
         await fleet.run(2); // warm: every worker's first statements planned
+        const before = { db: pg.cpuMs(), fleet: fleet.cpuMs(), own: ownCpuMs() };
         const { wallMs, took } = await fleet.run(perWorker);
-        return { perSecond: (workers * perWorker) / (wallMs / 1000), took, probe: await probe(store("worker"), [], probeN) };
+        const n = workers * perWorker;
+        const db = (pg.cpuMs() - before.db) / n;
+        const cpuPerAnswer = db + (fleet.cpuMs() - before.fleet + ownCpuMs() - before.own) / n;
+        return { perSecond: n / (wallMs / 1000), cpuPerAnswer, dbCpuPerAnswer: db, took, probe: await probe(store("worker"), [], probeN) };
       } finally {
         await fleet.stop();
         await closeAll();
@@ -209,14 +224,14 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
   const { visible, answered } = await latency(setup, n);
   const both = visible.map((v, i) => v + answered[i]!);
   const rates: number[] = [];
-  let last: Fleet = { perSecond: NaN, took: [], probe: [] };
+  let last: Fleet = { perSecond: NaN, cpuPerAnswer: NaN, dbCpuPerAnswer: NaN, took: [], probe: [] };
   for (const workers of FLEETS) {
     cfg.log(`inbox: ${setup.name}: ${workers} workers`);
     last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
     rates.push(last.perSecond);
   }
   const [probeMs, loaded] = [last.probe, last.took];
-  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5))];
+  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5)), ms(last.cpuPerAnswer), Number.isNaN(last.dbCpuPerAnswer) ? "—" : ms(last.dbCpuPerAnswer)];
   if (!setup.name.startsWith("PostgreSQL 127")) return { row, goals: [] };
   const [t8, t32, t128] = rates as [number, number, number];
   return {
@@ -241,7 +256,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     pg = await startPostgres({ maxConnections: 450 });
     await migrateInboxStore({ connectionString: pg.connectionString });
     const urls = await makeLogins(pg);
-    for (const make of [async () => memorySetup(), () => postgresSetup(urls, "shared"), () => postgresSetup(urls, "own"), () => pgliteSetup(dir)]) {
+    for (const make of [async () => memorySetup(), () => postgresSetup(pg!, urls, "shared"), () => postgresSetup(pg!, urls, "own"), () => pgliteSetup(dir)]) {
       const setup = await make();
       try {
         const m = await measure(setup, n, perWorker, cfg);
@@ -264,10 +279,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `Throughput: ${FLEETS.join(", ")} workers each asking ${perWorker} questions in a loop (ask, wait for the answer; after 2 to warm up), a page approving every question as it appears; ` +
       `on PostgreSQL every worker is its own Node process with its own connections (\`role: "worker"\`, a login in the inbox's worker role; the page a login in its page role), elsewhere an async loop in this process. ` +
       `"with 128 attached": ${Math.min(n, 200)} sequential ask-to-answer round trips of one more worker while 128 others are connected and listening; "during the 128 run": every ask-to-answer of the 128-worker throughput run (queueing included: 128 in flight). ` +
-      `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process.`,
+      `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process. ` +
+      `"CPU ms per answer": user + system CPU of every process taking part in the 128-worker run (this one; on PostgreSQL also the worker processes and the server's processes, read from /proc) divided by the questions answered — what a loaded machine does not inflate the way it inflates wall time.`,
     tables: [
       {
-        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run"],
+        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run", "CPU ms per answer, 128 run", "of which the database"],
         rows,
       },
     ],

@@ -78,7 +78,7 @@ const approve = (p: PostgresInboxStore, id: string) => p.settle(id, { status: "a
 const WORKER = `
   const { postgresInboxStore } = await import("arc-agentkit/askers");
   const { createInterface } = await import("node:readline");
-  const s = postgresInboxStore({ connectionString: process.env.PG_URL, role: "worker", leaseMs: 60000, ...(process.env.WAKEUPS ? { wakeups: process.env.WAKEUPS } : {}) });
+  const s = postgresInboxStore({ connectionString: process.env.PG_URL, role: "worker", leaseMs: 60000, ...(process.env.WAKEUPS ? { wakeups: process.env.WAKEUPS } : {}), ...(process.env.WORKER_NAME ? { worker: process.env.WORKER_NAME } : {}) });
   s.subscribe((e) => {
     if (e.type === "settled") console.log("SETTLED " + e.question.id + " " + e.question.status);
     else if (e.type === "unavailable" || e.type === "available") console.log(e.type.toUpperCase());
@@ -214,11 +214,13 @@ describe("postgresInboxStore workers share one listening connection per host", (
     expect(existsSync(path)).toBe(false);
   });
 
-  it("a hostile client on the socket hears nothing of the page's channel, is cut off for junk past the bounds, and the relay keeps serving", async () => {
+  it("a hostile client on the socket hears nothing of the page's channel, is cut off for junk past the bounds, and the relay keeps serving; a forged NOTIFY with a long id disturbs no member", async () => {
     const p = page();
     await p.pending();
-    const w = await worker("w_hostile");
+    const w = await worker("w_hostile", { WORKER_NAME: "hostile-target" });
     const first = await w.ask();
+    const channel = String((await admin(`SELECT 'agentkit_w_' || md5('agentkit_inbox/w_hostile/hostile-target') AS c`))[0]!.c);
+    await admin("SELECT pg_notify($1, $2)", [channel, JSON.stringify({ k: "q", id: "x".repeat(500), c: 1e9 })]);
     const hostile = await dial(socketOf("w_hostile"));
     const heard: string[] = [];
     hostile.setEncoding("utf8").on("data", (d: string) => heard.push(d));

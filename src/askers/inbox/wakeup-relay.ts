@@ -23,7 +23,7 @@
  *   relay whose file was replaced steps down, so one remains);
  * - a stale socket file (its process killed) refuses connections: it is
  *   replaced by the rename;
- * - every frame is a line of at most 256 bytes, at most 200 a second, 64
+ * - every frame is a line of at most 1024 bytes, at most 200 a second, 64
  *   channels per member, only a worker channel's shape
  *   (`agentkit_w_<md5>`); a member breaking a bound is disconnected, junk
  *   lines are ignored, and the relay keeps serving the others.
@@ -39,8 +39,8 @@ import { wakeupOf, type Wakeup } from "./postgres-rows.js";
 
 /** The only channels a relay listens on: a worker's (see `workerChannelSql`). */
 const WORKER_CHANNEL = /^agentkit_w_[0-9a-f]{32}$/;
-/** Longest frame (one JSON line), either way. */
-const MAX_FRAME = 256;
+/** Longest frame (one JSON line), either way: a wake-up's id is at most 500 characters (see `wakeupOf`). */
+const MAX_FRAME = 1024;
 /** Most frames a member may send in one second. */
 const MAX_RATE = 200;
 /** Most channels one member may ask for. */
@@ -51,8 +51,8 @@ const MAX_MEMBERS = 4096;
 const MAX_BACKLOG = 1 << 20;
 /** How often a relay checks that its socket file is still its own. */
 const WATCH_MS = 500;
-/** How long a member waits for its LISTEN to be confirmed. */
-const ACK_MS = 10_000;
+/** How long a member waits for its LISTEN to be confirmed (the relay's connection is bounded by its pool's connect timeout). */
+const ACK_MS = 30_000;
 /** Longest socket path (sun_path holds 108 bytes on Linux, 104 elsewhere). */
 const MAX_PATH = 100;
 
@@ -174,12 +174,12 @@ export class RelayMember {
     });
   }
 
-  /** Ask for `channel`'s wake-ups; resolves once the relay LISTENs on it. Rejects when the relay goes away or does not confirm in 10 s. */
+  /** Ask for `channel`'s wake-ups; resolves once the relay LISTENs on it. Rejects when the relay goes away or does not confirm in 30 s. */
   listen(channel: string): Promise<void> {
     if (this.#lost) return Promise.reject(new Error("the host's wake-up relay went away"));
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        const err = new Error("the host's wake-up relay did not confirm LISTEN within 10 s");
+        const err = new Error("the host's wake-up relay did not confirm LISTEN within 30 s");
         reject(err);
         this.#socket.destroy(err);
       }, ACK_MS);
