@@ -48,10 +48,8 @@ interface Setup {
 /** What one fleet measured. */
 interface Fleet {
   readonly perSecond: number;
-  /** CPU (user + system, every process taking part: this one, the worker processes, the database server) per answered question, ms. */
-  readonly cpuPerAnswer: number;
-  /** The database server's share of it (NaN when there is no server process). */
-  readonly dbCpuPerAnswer: number;
+  /** CPU (user + system, ms) per answered question of each process taking part: the database server (NaN when there is none), the worker processes (NaN when the workers run in this process), and this one (the page). */
+  readonly cpu: { readonly db: number; readonly workers: number; readonly page: number };
   readonly took: number[];
   readonly probe: number[];
 }
@@ -148,8 +146,8 @@ function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
       const [t, cpu] = [performance.now(), ownCpuMs()];
       const took = (await Promise.all(all.map((s, w) => askInLoop(s, waits[w]!, w, perWorker)))).flat();
       const perSecond = (workers * perWorker) / ((performance.now() - t) / 1000);
-      const cpuPerAnswer = (ownCpuMs() - cpu) / (workers * perWorker);
-      return { perSecond, cpuPerAnswer, dbCpuPerAnswer: NaN, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
+      const cpuPerAnswer = { db: NaN, workers: NaN, page: (ownCpuMs() - cpu) / (workers * perWorker) };
+      return { perSecond, cpu: cpuPerAnswer, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
     } finally {
       for (const off of subscriptions) off();
     }
@@ -199,9 +197,8 @@ async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: str
         const before = { db: pg.cpuMs(), fleet: fleet.cpuMs(), own: ownCpuMs() };
         const { wallMs, took } = await fleet.run(perWorker);
         const n = workers * perWorker;
-        const db = (pg.cpuMs() - before.db) / n;
-        const cpuPerAnswer = db + (fleet.cpuMs() - before.fleet + ownCpuMs() - before.own) / n;
-        return { perSecond: n / (wallMs / 1000), cpuPerAnswer, dbCpuPerAnswer: db, took, probe: await probe(store("worker"), [], probeN) };
+        const cpu = { db: (pg.cpuMs() - before.db) / n, workers: (fleet.cpuMs() - before.fleet) / n, page: (ownCpuMs() - before.own) / n };
+        return { perSecond: n / (wallMs / 1000), cpu, took, probe: await probe(store("worker"), [], probeN) };
       } finally {
         await fleet.stop();
         await closeAll();
@@ -224,14 +221,16 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
   const { visible, answered } = await latency(setup, n);
   const both = visible.map((v, i) => v + answered[i]!);
   const rates: number[] = [];
-  let last: Fleet = { perSecond: NaN, cpuPerAnswer: NaN, dbCpuPerAnswer: NaN, took: [], probe: [] };
+  let last: Fleet = { perSecond: NaN, cpu: { db: NaN, workers: NaN, page: NaN }, took: [], probe: [] };
+  const cpuTotals: number[] = [];
   for (const workers of FLEETS) {
     cfg.log(`inbox: ${setup.name}: ${workers} workers`);
     last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
     rates.push(last.perSecond);
+    cpuTotals.push([last.cpu.db, last.cpu.workers, last.cpu.page].filter((x) => !Number.isNaN(x)).reduce((a, b) => a + b, 0));
   }
   const [probeMs, loaded] = [last.probe, last.took];
-  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5)), ms(last.cpuPerAnswer), Number.isNaN(last.dbCpuPerAnswer) ? "—" : ms(last.dbCpuPerAnswer)];
+  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5)), ...cpuTotals.map(ms), [last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")];
   if (!setup.name.startsWith("PostgreSQL 127")) return { row, goals: [] };
   const [t8, t32, t128] = rates as [number, number, number];
   return {
@@ -280,10 +279,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `on PostgreSQL every worker is its own Node process with its own connections (\`role: "worker"\`, a login in the inbox's worker role; the page a login in its page role), elsewhere an async loop in this process. ` +
       `"with 128 attached": ${Math.min(n, 200)} sequential ask-to-answer round trips of one more worker while 128 others are connected and listening; "during the 128 run": every ask-to-answer of the 128-worker throughput run (queueing included: 128 in flight). ` +
       `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process. ` +
-      `"CPU ms per answer": user + system CPU of every process taking part in the 128-worker run (this one; on PostgreSQL also the worker processes and the server's processes, read from /proc) divided by the questions answered — what a loaded machine does not inflate the way it inflates wall time.`,
+      `"CPU ms per answer": user + system CPU of every process taking part in a throughput run (this one, the page; on PostgreSQL also the worker processes and the server's processes, read from /proc) divided by the questions answered — what a loaded machine does not inflate the way it inflates wall time; the last column splits the 128-worker figure.`,
     tables: [
       {
-        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run", "CPU ms per answer, 128 run", "of which the database"],
+        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run", ...FLEETS.map((w, i) => (i === 0 ? `CPU ms per answer, ${w} workers` : `${w} workers`)), "128: database / workers / page"],
         rows,
       },
     ],

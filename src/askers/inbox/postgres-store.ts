@@ -318,15 +318,21 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   }
 
   async #connect(): Promise<void> {
-    const line = await this.#openLine();
+    // a line lost while connecting (before it is this.#line, so #lost ignores it) fails the connect instead
+    const state: { line?: WakeLine; broken?: Error } = {};
+    const line = await this.#openLine((err) => {
+      state.broken ??= err;
+      if (state.line && this.#line === state.line) this.#lost(err);
+    });
     try {
-      const channel = this.role === "page" ? this.#channel : String((await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
-      this.#channelName = channel;
+      this.#channelName ||= this.role === "page" ? this.#channel : String((await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
       this.#listening = this.role === "page" || this.#mine.size > 0;
-      if (this.#listening) await line.listen(channel);
+      if (this.#listening) await line.listen(this.#channelName);
       const { rows } = await this.#query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
+      if (state.broken) throw state.broken;
       const reconnect = this.#down;
+      state.line = line;
       this.#line = line;
       if (reconnect) this.#enqueue(() => this.#catchUp());
       else this.#lastChange = now;
@@ -337,13 +343,13 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   }
 
   /** The host's relay when this store shares one (joined, or hosted when none answers), else an own LISTEN connection. */
-  async #openLine(): Promise<WakeLine> {
+  async #openLine(onLost: (err: Error) => void): Promise<WakeLine> {
     const onWake = (channel: string, wake: Wakeup): void => {
       if (channel === this.#channelName) this.#woken(wake);
     };
     if (this.#relayPath) {
       try {
-        const { member, hosted } = await joinRelay(this.#relayPath, { onWake, onLost: (err) => this.#lost(err) }, () => this.#pool.connect(), () => {
+        const { member, hosted } = await joinRelay(this.#relayPath, { onWake, onLost }, () => this.#pool.connect(), () => {
           if (this.#relay === hosted) this.#relay = undefined;
         });
         if (hosted) this.#relay = hosted;
@@ -365,8 +371,8 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
         client.release(broken);
       },
     };
-    client.on("error", (err) => this.#lost(err));
-    client.on("end", () => this.#lost(new Error("the connection ended")));
+    client.on("error", onLost);
+    client.on("end", () => onLost(new Error("the connection ended")));
     client.on("notification", (msg) => {
       const wake = wakeupOf(msg.payload);
       if (wake) onWake(msg.channel, wake);
