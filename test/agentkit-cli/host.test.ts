@@ -135,4 +135,26 @@ describe("agentkit host: serving", () => {
     expect(stopped).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: true, abandoned: 0 });
     expect(host.stderr).toMatch(/stopped on SIGTERM after \d+ request\(s\); every call in flight finished/);
   });
+  it("a second SIGTERM while draining exits at once with code 1, saying what it did not wait for", async () => {
+    await using host = await startHost();
+    const url = host.health.url as string;
+    const client = await v2Client(url, await as.mint({ audience: RESOURCE }));
+    try {
+      // 30 s: a call the drain would wait for, far longer than the test's own timeout.
+      const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 30_000 } }).then(
+        () => "finished",
+        () => "cut off",
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      host.child.kill("SIGTERM");
+      await new Promise((r) => setTimeout(r, 200));
+      host.child.kill("SIGTERM");
+      expect(await host.exit()).toEqual({ code: 1, signal: null });
+      expect(await inFlight).toBe("cut off");
+    } finally {
+      await client.close();
+    }
+    expect(host.stderr).toMatch(/agentkit host: SIGTERM again — exiting without waiting for /);
+    expect(host.stdout).not.toMatch(/"event":"stopped"/);
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, mcpResources } from "../../src/mcp/index.js";
-import { NODE, fixture, newTag, taggedProcesses } from "./support.js";
+import { NODE, eventually, fixture, newTag, taggedProcesses } from "./support.js";
 
 /** The counting fixture server, tagged so the test can find its process. */
 function countingServer(tag?: string): StdioServer {
@@ -51,6 +51,18 @@ describe("mcpResources list cache TTL", () => {
     // The client itself does not cache here: a direct listing reaches the server.
     await client.listResources();
     expect(await resourceLists(client)).toBe(2);
+  });
+});
+
+describe("mcpResources list cache and the server's list_changed", () => {
+  it("a resource the server adds is found by the next query, well inside the 30 s TTL", async () => {
+    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }));
+    const memory = mcpResources(client); // the 30 s default TTL
+    expect(await memory.query("extra")).toEqual([]);
+    await client.callTool("grow", { q: "" }); // registers docs://extra_1; the server sends resources/list_changed
+    const found = await eventually(() => memory.query("extra"), (items) => items.length > 0, 3000);
+    expect(found.map((i) => i.metadata.uri)).toEqual(["docs://extra_1"]);
+    expect(found[0]!.content).toBe("extra resource 1");
   });
 });
 

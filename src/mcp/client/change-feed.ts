@@ -19,6 +19,21 @@ const NOTIFICATIONS = {
   prompts: "notifications/prompts/list_changed",
 } as const satisfies Record<ChangedList, string>;
 
+/** Per client: how many times each of its lists was said to change (or dropped with its session). */
+const revisions = new WeakMap<object, Record<ChangedList, number>>();
+
+/** Count a change of `list` on `owner` (an `MCPClient`): the caches layered on it (e.g. `mcpResources()`) drop theirs on their next read. */
+export function noteListChanged(owner: object, list: ChangedList): void {
+  const r = revisions.get(owner) ?? { tools: 0, resources: 0, prompts: 0 };
+  r[list]++;
+  revisions.set(owner, r);
+}
+
+/** How many changes of `list` were counted on `owner` so far (0 before any). */
+export function listRevision(owner: object, list: ChangedList): number {
+  return revisions.get(owner)?.[list] ?? 0;
+}
+
 /** How often a dropped listen stream is opened again over a session's life before the feed gives up (the TTL still bounds staleness). */
 const MAX_RELISTENS = 3;
 

@@ -5,7 +5,7 @@
  */
 import { OptionsError } from "../../errors/options.error.js";
 import type { CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
-import { ChangeFeed, type ChangedList } from "./change-feed.js";
+import { ChangeFeed, noteListChanged, type ChangedList } from "./change-feed.js";
 import { ToolOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
@@ -209,6 +209,7 @@ export class MCPClient implements AsyncDisposable {
 
   /** The server said `list` changed: the next listing asks it again. */
   private evict(list: ChangedList): void {
+    noteListChanged(this, list);
     if (list === "tools") this.tools.clear();
     else if (list === "resources") this.resources.clear();
   }
@@ -220,6 +221,7 @@ export class MCPClient implements AsyncDisposable {
     if (effect !== "none") {
       this.tools.clear();
       this.resources.clear();
+      noteListChanged(this, "resources");
     }
   }
 

@@ -7,6 +7,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { NotImplementedError } from "../../errors/not-implemented.error.js";
 import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../memory/memory.js";
 import { DEFAULT_TTL_MS, type MCPClient } from "./mcp-client.js";
+import { listRevision } from "./change-feed.js";
 import { serverDeclares } from "./server-capabilities.js";
 import { TtlCache } from "./ttl-cache.js";
 
@@ -28,7 +29,9 @@ export interface McpResourcesOptions {
  * is not asked: every query returns `[]` (one debug line, on the first).
  *
  * The list cache is separate from the client's: `client.listResources({
- * forceRefresh: true })` does not reach through it. The ranking is
+ * forceRefresh: true })` does not reach through it. It is dropped, like the
+ * client's, when the server says its resources changed (`list_changed`, in
+ * either protocol era) or the client's session is replaced. The ranking is
  * deliberately coarse; for vector-quality ranking wrap this in `CachedMemory` /
  * `CompactedMemory` or put it in a `CompositeMemory` next to a `VectorMemory`.
  */
@@ -37,6 +40,8 @@ export class McpResourceMemory implements MemorySource {
   private readonly list: TtlCache<readonly Resource[]>;
   /** Whether the server declared resources (checked on the first query). */
   private declared?: boolean;
+  /** The client's count of resource-list changes when this cache was last checked. */
+  private revision = 0;
 
   constructor(
     private readonly client: MCPClient,
@@ -58,6 +63,11 @@ export class McpResourceMemory implements MemorySource {
     void this.client.session; // a closed client is an error even when the list is cached
     this.declared ??= serverDeclares(this.client, "resources", `mcpResources '${this.name}'.query`);
     if (!this.declared) return [];
+    const revision = listRevision(this.client, "resources");
+    if (revision !== this.revision) {
+      this.list.clear(); // the server said its resources changed (or the session was replaced)
+      this.revision = revision;
+    }
     const resources = await this.list.get(() => this.client.listResources());
     const needle = String(text).toLowerCase();
     const seen = new Set<string>();
