@@ -13,14 +13,19 @@
  * - PostgreSQL before 19 signals every listening backend on each notifying
  *   commit, whatever the channel: under load every worker has a question
  *   pending, so with a listening connection each, every question would wake
- *   hundreds of backends (measured: 467 answered/s with 8 worker processes,
- *   189 with 128). So the worker stores of one OS user on one host share ONE
+ *   hundreds of backends (measured before sharing: 467 answered/s with 8
+ *   worker processes, 189 with 128; BENCHMARKS.md section 8's "own" row: CPU
+ *   per answer 3.8 ms with 8, 14.0 with 128, 10.6 of it the database's). So
+ *   the worker stores of one OS user on one host share ONE
  *   listening connection (`wakeups: "shared"`, the default): the first
  *   becomes the host's relay (a unix-domain socket in a private directory,
  *   see `wakeup-relay`), the others ask it for their channel's wake-ups; if
  *   it goes away they catch up by change number and one takes over. Where no
  *   private socket can be made, a store LISTENs itself (logged once);
- *   `wakeups: "own"` always does; the page always does;
+ *   `wakeups: "own"` always does; the page always does. Shared, the CPU per
+ *   answer stays flat (4.9 ms with 8 worker processes, 4.8 with 128, 1.9 of
+ *   it the database's): each notifying commit wakes two backends, the page's
+ *   and the relay's, however many workers wait;
  * - "settle" is a compare-and-set `UPDATE ... WHERE status = 'pending'`, so a
  *   question is decided at most once however many people click;
  * - an asking store renews a lease for its process (a heartbeat); the page's
