@@ -45,7 +45,7 @@ export interface TracedCall {
  * is best-effort: a throw is ignored, so observing a run can never break it.
  */
 export interface RunObserver {
-  /** Every event of the run tree, once, with the context it was emitted on. */
+  /** Every event of the run tree (that it `hears`), once, with the context it was emitted on; read it during the call, keep none of it. */
   event(origin: RunContext, event: RunEvent): void;
   /** `parent.child()` made `child` (so spans of the child nest under the parent's). */
   child?(parent: RunContext, child: RunContext): void;
@@ -55,6 +55,8 @@ export interface RunObserver {
   incoming?(ctx: RunContext, request: TracedRequest): TracedCall | undefined;
   /** True while the observer would do nothing with an event (a tracer on the no-op provider): `emit` then builds none for it. */
   idle?(): boolean;
+  /** False for an event the observer ignores (a tracer reads no `llm.delta`): `emit` then builds none for it. Default: every event. */
+  hears?(event: string): boolean;
 }
 
 /** @internal One run tree's observer, shared by a root and every child made from it. */
@@ -161,13 +163,16 @@ export class RunContext {
    */
   emit(event: string, data: Record<string, unknown> = {}): void {
     const watcher = this.slot?.observer;
-    const observer = watcher?.idle?.() ? undefined : watcher;
+    const observer = watcher && !watcher.idle?.() && watcher.hears?.(event) !== false ? watcher : undefined;
+    const heard = this.receivers.heard;
     // Nobody is observing (the common case for a bare run): build nothing.
-    if (!observer && !this.receivers.heard) return;
-    const e: RunEvent = Object.freeze({ event, data: Object.freeze({ ...data }) });
+    if (!observer && !heard) return;
+    // The observer (internal: it reads the event while it is called, keeps none of it) gets the caller's data as it is
+    // unless a sink or listener also hears it: only an event that leaves this call is copied and frozen.
+    const e: RunEvent = heard ? Object.freeze({ event, data: Object.freeze({ ...data }) }) : { event, data };
     // The observer hears each event once, from the context it was emitted on.
     if (observer) callQuietly((ev: RunEvent) => observer.event(this, ev), e);
-    this.receivers.deliver(e);
+    if (heard) this.receivers.deliver(e);
   }
 
   /** Subscribe to emitted events; returns the unsubscribe function. */

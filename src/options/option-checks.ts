@@ -132,6 +132,16 @@ export function checkOptions<S extends OptionSpec>(options: unknown, where: stri
   return Object.freeze(out) as CheckedOptions<S>;
 }
 
+/** Run a nested rule; its `OptionsError` is reported under the outer option (`restart`), its text unchanged. */
+function nested<T>(run: () => T, option: string): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof OptionsError && err.option !== option) throw new OptionsError(err.where, option, err.message, { cause: err.cause });
+    throw err;
+  }
+}
+
 /** The rules a spec is written in; each names what it accepts in its message. */
 export const opt = {
   /** `undefined` (wait forever) or milliseconds in (0, MAX_TIMEOUT_MS]. */
@@ -156,6 +166,12 @@ export const opt = {
     if (typeof v !== "string" || (nonEmpty && v === "")) throw new OptionsError(where, option, `${where}: '${option}' must be ${hint}, got ${describeValue(v)}`);
     return v;
   },
+  /** A number of milliseconds from 0 (a cache TTL, a backoff); `undefined` gives `fallback`. */
+  nonNegativeMs: <T extends number | undefined>(fallback: T): OptionRule<number | T> => (v, where, option) => {
+    if (v === undefined) return fallback;
+    if (typeof v !== "number" || !(Number.isFinite(v) && v >= 0)) throw new OptionsError(where, option, `${where}: ${option} must be a non-negative number of milliseconds, got ${String(v)}`);
+    return v;
+  },
   /** `undefined`, or `true`/`false`. */
   boolean: (): OptionRule<boolean | undefined> => (v, where, option) => {
     if (v === undefined || typeof v === "boolean") return v;
@@ -165,6 +181,54 @@ export const opt = {
   fn: <F extends (...args: never[]) => unknown>(shape: string): OptionRule<F | undefined> => (v, where, option) => checkFunction<F>(v, where, option, shape),
   /** `undefined`, or what `rule` accepts. */
   optional: <T>(rule: OptionRule<T>): OptionRule<T | undefined> => (v, where, option) => (v === undefined ? undefined : rule(v, where, option)),
+  /**
+   * `undefined`, or a value `test` accepts; `accepted` says what that is in
+   * words ("an array of strings"), for the message.
+   */
+  that: <T>(test: (v: unknown) => boolean, accepted: string): OptionRule<T | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (!test(v)) throw new OptionsError(where, option, `${where}: '${option}' must be ${accepted}, got ${describeValue(v)}`);
+    return v as T;
+  },
+  /** Required: what `rule` accepts, `undefined` refused with `hint` (what a good value looks like). */
+  required: <T>(rule: OptionRule<T | undefined>, hint: string): OptionRule<T> => (v, where, option) => {
+    if (v === undefined) throw new OptionsError(where, option, `${where}: '${option}' is required (${hint})`);
+    return rule(v, where, option) as T;
+  },
+  /** `undefined`, or an array of strings (each non-empty with `nonEmpty`), returned as a frozen copy. */
+  stringArray: (nonEmpty = false): OptionRule<readonly string[] | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || (nonEmpty && x === ""))) {
+      throw new OptionsError(where, option, `${where}: '${option}' must be an array of ${nonEmpty ? "non-empty " : ""}strings, got ${describeValue(v)}`);
+    }
+    return Object.freeze([...(v as string[])]);
+  },
+  /** `undefined`, or an object of string values (`env`, `headers`), returned as a copy; a bad entry is named (`'env.A'`). */
+  stringRecord: (): OptionRule<Record<string, string> | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      throw new OptionsError(where, option, `${where}: '${option}' must be an object of strings, got ${v === null ? "null" : Array.isArray(v) ? "an array" : typeof v}`);
+    }
+    const out: Record<string, string> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x !== "string") throw new OptionsError(where, option, `${where}: '${option}.${k}' must be a string, got ${typeof x}`);
+      out[k] = x;
+    }
+    return out;
+  },
+  /** `undefined`, or an object checked against its own `spec` (unknown keys refused, named `option.key`). */
+  object: <S extends OptionSpec>(spec: S): OptionRule<CheckedOptions<S> | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      throw new OptionsError(where, option, `${where}: '${option}' must be an object { ${Object.keys(spec).join(", ")} }, got ${describeValue(v)}`);
+    }
+    const inner = `${where}: '${option}'`;
+    const key = unknownKey(v, Object.keys(spec));
+    if (key !== undefined) throw new OptionsError(where, option, unknownOptionMessage(inner, key, Object.keys(spec)));
+    const out: Record<string, unknown> = {};
+    for (const [k, rule] of Object.entries(spec)) out[k] = nested(() => rule((v as Record<string, unknown>)[k], where, `${option}.${k}`), option);
+    return Object.freeze(out) as CheckedOptions<S>;
+  },
   /** Accepted as given: the caller checks it further (an object with its own rules). */
   any: <T = unknown>(): OptionRule<T> => (v) => v as T,
 } as const;

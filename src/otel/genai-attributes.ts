@@ -56,6 +56,13 @@ function attrValue(v: unknown): string | number | boolean | undefined {
   return undefined;
 }
 
+/** Set `key` on `out` to `v` as an attribute value (strings bounded); `null`, `undefined` and non-scalar values are skipped. Returns `out`. */
+export function put(out: Attributes, key: string, v: unknown): Attributes {
+  const value = attrValue(v);
+  if (value !== undefined) out[key] = value;
+  return out;
+}
+
 /** Attributes from `pairs`, dropping `null`/`undefined` and non-scalar values. */
 export function attrs(pairs: Record<string, unknown>): Attributes {
   const out: Attributes = {};
@@ -66,14 +73,12 @@ export function attrs(pairs: Record<string, unknown>): Attributes {
   return out;
 }
 
-/** The GenAI usage attributes of a provider's `usage` (the shipped providers' `inputTokens`, `outputTokens`, cache counts). */
-export function usageAttrs(usage: unknown): Attributes {
-  if (!usage || typeof usage !== "object") return {};
+/** Add the GenAI usage attributes of a provider's `usage` (the shipped providers' `inputTokens`, `outputTokens`, cache counts) to `out`. */
+export function putUsage(out: Attributes, usage: unknown): Attributes {
+  if (!usage || typeof usage !== "object") return out;
   const u = usage as Record<string, unknown>;
-  return attrs({
-    [ATTR.inputTokens]: u.inputTokens,
-    [ATTR.outputTokens]: u.outputTokens,
-    [ATTR.cacheReadTokens]: u.cacheReadInputTokens,
-    [ATTR.cacheCreationTokens]: u.cacheCreationInputTokens,
-  });
+  put(out, ATTR.inputTokens, u.inputTokens);
+  put(out, ATTR.outputTokens, u.outputTokens);
+  put(out, ATTR.cacheReadTokens, u.cacheReadInputTokens);
+  return put(out, ATTR.cacheCreationTokens, u.cacheCreationInputTokens);
 }

@@ -3,7 +3,7 @@
  * `instrument(ctx)`: OpenTelemetry spans for a run, its children, its MCP
  * requests (both sides) and its CLI processes.
  */
-import type { TracerProvider } from "@opentelemetry/api";
+import type { Tracer, TracerProvider } from "@opentelemetry/api";
 import { OptionsError } from "../errors/options.error.js";
 import { RunContext } from "../context/run-context.js";
 import { attachObserver } from "../context/run-observer.js";
@@ -60,5 +60,16 @@ export function instrument(ctx: RunContext, options: InstrumentOptions = {}): ()
   }
   const api = otelApi();
   const source = provider ?? api.trace.getTracerProvider();
-  return attachObserver(ctx, new RunTracer(api, source.getTracer(TRACER_NAME), source), "instrument");
+  return attachObserver(ctx, new RunTracer(api, tracerOf(source), source), "instrument");
+}
+
+/** Each SDK provider's tracer, asked for once (an app that instruments every run does not rebuild the SDK's tracer key per run). */
+const tracers = new WeakMap<TracerProvider, Tracer>();
+
+/** `provider`'s tracer; a delegating one (the global proxy) is asked each time, as its delegate may change. */
+function tracerOf(provider: TracerProvider): Tracer {
+  if (typeof (provider as { getDelegate?: unknown }).getDelegate === "function") return provider.getTracer(TRACER_NAME);
+  let tracer = tracers.get(provider);
+  if (!tracer) tracers.set(provider, (tracer = provider.getTracer(TRACER_NAME)));
+  return tracer;
 }

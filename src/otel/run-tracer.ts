@@ -8,7 +8,7 @@ import type * as OtelApi from "@opentelemetry/api";
 import type { Attributes, Context, Span, SpanKind, Tracer, TracerProvider } from "@opentelemetry/api";
 import type { RunContext, RunObserver, TracedCall, TracedRequest } from "../context/run-context.js";
 import type { RunEvent } from "../context/run-events.js";
-import { ATTR, attrs, usageAttrs } from "./genai-attributes.js";
+import { ATTR, attrs, put, putUsage } from "./genai-attributes.js";
 import { SpanScope } from "./span-scope.js";
 import { parseTraceparent, traceHeaders } from "./traceparent.js";
 
@@ -22,7 +22,16 @@ type Data = Readonly<Record<string, unknown>>;
  */
 const openTools = new Map<string, Span>();
 
+/** The `_meta` entries of the incoming side: none (it continues a trace, it sends none on). */
+const NO_META: Readonly<Record<string, string>> = Object.freeze({});
+
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The events a tracer reads (and every `cli.*` one): `emit` builds no other for it (no `llm.delta` per streamed piece). */
+const HEARD: ReadonlySet<string> = new Set(["agent.start", "agent.end", "llm.request", "llm.turn", "tool.call", "tool.result", "gate.check"]);
+
+/** The no-op provider of each copy of the API (the one a fresh proxy delegates to), looked up once. */
+const noopProviders = new WeakMap<Api, TracerProvider>();
 
 /**
  * True for the API's no-op tracer provider: the one a fresh proxy delegates
@@ -30,13 +39,15 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
  * ESM copy next to this CommonJS one), known by its class name.
  */
 function isNoopProvider(api: Api, provider: TracerProvider): boolean {
-  return provider === new api.ProxyTracerProvider().getDelegate() || provider.constructor?.name === "NoopTracerProvider";
+  let noop = noopProviders.get(api);
+  if (!noop) noopProviders.set(api, (noop = new api.ProxyTracerProvider().getDelegate()));
+  return provider === noop || provider.constructor?.name === "NoopTracerProvider";
 }
 
 /** One instrumented run tree. */
 export class RunTracer implements RunObserver {
+  /** Each context's open spans, linked to its parent context's (so a child's spans nest under its parent's). */
   private readonly scopes = new WeakMap<RunContext, SpanScope>();
-  private readonly parents = new WeakMap<RunContext, RunContext>();
   private readonly kind: typeof SpanKind;
   /** The provider when it delegates (the global proxy, of any copy of the API): no-op until an SDK registers behind it. */
   private readonly proxy: { getDelegate(): TracerProvider } | undefined;
@@ -80,12 +91,17 @@ export class RunTracer implements RunObserver {
   }
 
   child(parent: RunContext, child: RunContext): void {
-    this.parents.set(child, parent);
+    this.scopes.set(child, new SpanScope(this.scope(parent)));
+  }
+
+  /** False for the events the tracer ignores (see `HEARD`): `emit` builds none of them for it. */
+  hears(event: string): boolean {
+    return HEARD.has(event) || event.startsWith("cli.");
   }
 
   /** True when `ctx` or an ancestor has a span open (a remote trace carried through a dormant tracer). */
   private underSpan(ctx: RunContext): boolean {
-    for (let c: RunContext | undefined = ctx; c; c = this.parents.get(c)) if (this.scopes.get(c)?.innermost) return true;
+    for (let s = this.scopes.get(ctx); s; s = s.parent) if (s.innermost) return true;
     return false;
   }
 
@@ -95,33 +111,58 @@ export class RunTracer implements RunObserver {
     return s;
   }
 
-  /** The context new spans on `ctx` nest under: the innermost open span of `ctx` or its nearest ancestor, else the active context. */
+  /** `span` in the root context: what a span nested under it starts in (made once per parent span, see `SpanScope.nesting`). */
+  private readonly nestUnder = (span: Span): Context => this.api.trace.setSpan(this.api.ROOT_CONTEXT, span);
+
+  /**
+   * The context new spans on `ctx` nest under: the innermost open span of
+   * `ctx` or its nearest ancestor, else the active context. With an app's
+   * context manager holding a context of its own (not the root one), the span
+   * nests in that context, as before, built afresh.
+   */
   private parentOf(ctx: RunContext): Context {
-    for (let c: RunContext | undefined = ctx; c; c = this.parents.get(c)) {
-      const span = this.scopes.get(c)?.innermost;
-      if (span) return this.api.trace.setSpan(this.api.context.active(), span);
+    const active = this.api.context.active();
+    for (let s = this.scopes.get(ctx); s; s = s.parent) {
+      if (active !== this.api.ROOT_CONTEXT) {
+        const span = s.innermost;
+        if (span) return this.api.trace.setSpan(active, span);
+      } else {
+        const nested = s.nesting(this.nestUnder);
+        if (nested) return nested;
+      }
     }
-    return this.api.context.active();
+    return active;
   }
 
   private start(name: string, kind: SpanKind, attributes: Attributes, parent: Context, startTime?: number): Span {
-    return this.tracer.startSpan(name, { kind, attributes, ...(startTime !== undefined ? { startTime } : {}) }, parent);
+    return this.tracer.startSpan(name, startTime === undefined ? { kind, attributes } : { kind, attributes, startTime }, parent);
   }
+
+  /** Marks a span that ended in error (its status), as `SpanScope.end` ends it. */
+  private readonly failed = (span: Span): void => void span.setStatus({ code: this.api.SpanStatusCode.ERROR });
 
   event(origin: RunContext, e: RunEvent): void {
     if (this.idle()) return;
     const s = this.scope(origin);
     const d = e.data;
     switch (e.event) {
-      case "agent.start":
-        s.agents.push(s.push(this.start(`invoke_agent ${str(d.agent)}`, this.kind.INTERNAL, attrs({ [ATTR.operation]: "invoke_agent", [ATTR.agentName]: d.agent, [ATTR.runId]: origin.runId }), this.parentOf(origin))));
+      case "agent.start": {
+        const a: Attributes = { [ATTR.operation]: "invoke_agent" };
+        put(a, ATTR.agentName, d.agent);
+        put(a, ATTR.runId, origin.runId);
+        (s.agents ??= []).push(s.push(this.start(`invoke_agent ${str(d.agent)}`, this.kind.INTERNAL, a, this.parentOf(origin))));
         break;
+      }
       case "agent.end":
         this.agentEnd(s, d);
         break;
-      case "llm.request":
-        s.chat = s.push(this.start(`chat ${str(d.model)}`, this.kind.CLIENT, attrs({ [ATTR.operation]: "chat", [ATTR.requestModel]: d.model, [ATTR.step]: d.step }), this.parentOf(origin)));
+      case "llm.request": {
+        const a: Attributes = { [ATTR.operation]: "chat" };
+        put(a, ATTR.requestModel, d.model);
+        put(a, ATTR.step, d.step);
+        s.chat = s.push(this.start(`chat ${str(d.model)}`, this.kind.CLIENT, a, this.parentOf(origin)));
         break;
+      }
       case "llm.turn":
         this.turn(origin, s, d);
         break;
@@ -141,17 +182,20 @@ export class RunTracer implements RunObserver {
   }
 
   private agentEnd(s: SpanScope, d: Data): void {
-    const span = s.agents.pop();
+    const span = s.agents?.pop();
     if (!span) return;
-    span.setAttributes(attrs({ [ATTR.stopReason]: d.stopReason, [ATTR.step]: d.steps }));
+    const a: Attributes = {};
+    put(a, ATTR.stopReason, d.stopReason);
+    span.setAttributes(put(a, ATTR.step, d.steps));
     if (d.stopReason === "error") span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the run ended with an error" });
     // The outermost run on this context ended: calls it never answered end with it, nothing stays open.
-    if (!s.agents.length) this.endUnfinished(s);
+    if (!s.agents?.length) this.endUnfinished(s);
     s.end(span);
   }
 
   /** End the scope's open tool spans (outcome `unfinished`) and drop them from the process-wide map. */
   private endUnfinished(s: SpanScope): void {
+    if (!s.tools) return;
     for (const [id, open] of s.tools) {
       if (openTools.get(id) === open.span) openTools.delete(id);
       open.span.setAttribute(ATTR.toolOutcome, "unfinished");
@@ -166,8 +210,9 @@ export class RunTracer implements RunObserver {
     s.chat = undefined;
     // A CLI reports a turn once it is whole: its span covers the time since the last event.
     if (!span) span = s.push(this.start(`chat ${str(d.model)}`.trimEnd(), this.kind.CLIENT, attrs({ [ATTR.operation]: "chat", [ATTR.step]: d.step }), parent ?? this.parentOf(origin), s.mark));
-    span.setAttributes({ ...attrs({ [ATTR.responseModel]: d.model }), ...usageAttrs(d.usage) });
-    if (typeof d.stopReason === "string") span.setAttribute(ATTR.finishReasons, [d.stopReason]);
+    const a = putUsage(put({}, ATTR.responseModel, d.model), d.usage);
+    if (typeof d.stopReason === "string") a[ATTR.finishReasons] = [d.stopReason];
+    span.setAttributes(a);
     s.end(span);
   }
 
@@ -179,17 +224,20 @@ export class RunTracer implements RunObserver {
 
   private toolCall(origin: RunContext, s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const a = attrs({ [ATTR.operation]: "execute_tool", [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id, [ATTR.toolType]: "function" });
+    const a: Attributes = { [ATTR.operation]: "execute_tool" };
+    put(a, ATTR.toolName, d.tool);
+    put(a, ATTR.toolCallId, id);
+    a[ATTR.toolType] = "function";
     const span = s.push(this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)));
-    s.tools.set(id, { span, start: Date.now() });
+    (s.tools ??= new Map()).set(id, { span, start: Date.now() });
     if (id) openTools.set(id, span);
   }
 
   private toolResult(s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const open = s.tools.get(id);
+    const open = s.tools?.get(id);
     if (!open) return;
-    s.tools.delete(id);
+    s.tools?.delete(id);
     if (openTools.get(id) === open.span) openTools.delete(id);
     open.span.setAttribute(ATTR.toolOutcome, d.ok === true ? "ok" : "error");
     if (d.ok !== true) open.span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: "the call was refused or failed" });
@@ -199,21 +247,23 @@ export class RunTracer implements RunObserver {
   /** One gate decision: a span under the call it settled (found by call id, in any instrumented context of this process) or under the current span. Never the arguments. */
   private gate(origin: RunContext, s: SpanScope, d: Data): void {
     const id = str(d.id);
-    const local = s.tools.get(id);
+    const local = s.tools?.get(id);
     const joined = local ? undefined : id ? openTools.get(id) : undefined;
     const parent = local ? this.api.trace.setSpan(this.api.context.active(), local.span) : joined ? this.api.trace.setSpan(this.api.context.active(), joined) : this.parentOf(origin);
-    const facts = attrs({
-      [ATTR.gateSource]: d.source,
-      [ATTR.gateAllowed]: d.allowed,
-      [ATTR.gateAsked]: d.asked,
-      [ATTR.gateKind]: d.kind,
-      [ATTR.gateActor]: d.actor,
-      [ATTR.gateQuestionId]: d.questionId,
-      [ATTR.gateVia]: d.via,
-    });
+    const facts: Attributes = {};
+    put(facts, ATTR.gateSource, d.source);
+    put(facts, ATTR.gateAllowed, d.allowed);
+    put(facts, ATTR.gateAsked, d.asked);
+    put(facts, ATTR.gateKind, d.kind);
+    put(facts, ATTR.gateActor, d.actor);
+    put(facts, ATTR.gateQuestionId, d.questionId);
+    put(facts, ATTR.gateVia, d.via);
+    const a: Attributes = { ...facts };
+    put(a, ATTR.toolName, d.tool);
+    if (id) put(a, ATTR.toolCallId, id);
+    put(a, ATTR.runId, origin.runId);
     // Found by the call's id (on this context or any instrumented one of this process), or only by where it was emitted.
-    const linkedBy = local || joined ? "tool_call_id" : "context";
-    const a = { ...facts, ...attrs({ [ATTR.toolName]: d.tool, [ATTR.toolCallId]: id || undefined, [ATTR.runId]: origin.runId, [ATTR.gateLinkedBy]: linkedBy }) };
+    a[ATTR.gateLinkedBy] = local || joined ? "tool_call_id" : "context";
     this.start(`gate ${str(d.tool)}`, this.kind.INTERNAL, a, parent, local?.start).end();
     (local?.span ?? joined)?.setAttributes(facts);
   }
@@ -243,15 +293,29 @@ export class RunTracer implements RunObserver {
     if (this.idle() && !this.underSpan(origin)) return undefined;
     const s = this.scope(origin);
     const isProcess = request.method === "process";
-    const name = isProcess ? `process ${request.server}` : `${request.method} ${request.name ?? ""}`.trimEnd();
-    const a = isProcess
-      ? attrs({ [ATTR.cliName]: request.server, [ATTR.runId]: origin.runId })
-      : attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era });
+    const name = isProcess ? `process ${request.server}` : request.name ? `${request.method} ${request.name}` : request.method;
+    const a: Attributes = {};
+    if (isProcess) {
+      put(a, ATTR.cliName, request.server);
+      put(a, ATTR.runId, origin.runId);
+    } else this.requestAttrs(a, request);
     const span = s.push(this.start(name, isProcess ? this.kind.INTERNAL : this.kind.CLIENT, a, this.parentOf(origin)));
-    if (isProcess) s.cli = span;
+    if (isProcess) {
+      s.cli = span;
+      // A turn the CLI reports before any other event covers the time since the process started.
+      s.mark ??= Date.now();
+    }
     const sc = span.spanContext();
     const meta = this.api.trace.isSpanContextValid(sc) ? traceHeaders(sc) : {};
     return { meta, end: (ok) => this.endCall(s, span, ok) };
+  }
+
+  /** An MCP request's attributes (method, server, tool, protocol era when known) on `a`. */
+  private requestAttrs(a: Attributes, request: TracedRequest): Attributes {
+    put(a, ATTR.mcpMethod, request.method);
+    put(a, ATTR.mcpServer, request.server);
+    put(a, ATTR.toolName, request.name);
+    return put(a, ATTR.mcpProtocol, request.era);
   }
 
   incoming(ctx: RunContext, request: TracedRequest): TracedCall | undefined {
@@ -263,16 +327,16 @@ export class RunTracer implements RunObserver {
     const joined = remote ? undefined : this.toolParent(meta["claudecode/toolUseId"]);
     const parent = remote ? this.api.trace.setSpanContext(this.api.ROOT_CONTEXT, remote) : (joined ?? this.parentOf(ctx));
     const linkedBy = remote ? "traceparent" : joined ? "tool_call_id" : "context";
-    const a = attrs({ [ATTR.mcpMethod]: request.method, [ATTR.mcpServer]: request.server, [ATTR.toolName]: request.name, [ATTR.mcpProtocol]: request.era, [ATTR.runId]: ctx.runId, [ATTR.linkedBy]: linkedBy });
+    const a = this.requestAttrs({}, request);
+    put(a, ATTR.runId, ctx.runId);
+    a[ATTR.linkedBy] = linkedBy;
     if (request.method === "tools/call") a[ATTR.operation] = "execute_tool";
-    const span = s.push(this.start(`${request.method} ${request.name ?? ""}`.trimEnd(), this.kind.SERVER, a, parent));
-    return { meta: {}, end: (ok) => this.endCall(s, span, ok) };
+    const span = s.push(this.start(request.name ? `${request.method} ${request.name}` : request.method, this.kind.SERVER, a, parent));
+    return { meta: NO_META, end: (ok) => this.endCall(s, span, ok) };
   }
 
   private endCall(s: SpanScope, span: Span, ok: boolean): void {
     if (s.cli === span) s.cli = undefined;
-    if (!s.holds(span)) return;
-    if (!ok) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
-    s.end(span);
+    s.end(span, undefined, ok ? undefined : this.failed);
   }
 }

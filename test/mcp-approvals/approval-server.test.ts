@@ -432,7 +432,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(() => new ApprovalServer(undefined as never)).toThrow("ApprovalServer: options must be an object with at least { asker }");
     expect(() => new ApprovalServer({} as never)).toThrow("ApprovalServer: asker must be an Asker (an object with an ask(request) method), got undefined");
     expect(() => new ApprovalServer({ asker, timeoutMs: 0 })).toThrow(/^ApprovalServer: timeoutMs must be a positive number/);
-    expect(() => new ApprovalServer({ asker, autonomy: "yolo" as never })).toThrow('ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got string "yolo"');
+    expect(() => new ApprovalServer({ asker, autonomy: "yolo" as never })).toThrow('ApprovalServer: autonomy must be one of "auto", "gated" (default "gated"), got string "yolo"');
     expect(() => new ApprovalServer({ asker, autoAllow: "Read" as never })).toThrow(`ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string 'Read'`);
     expect(() => new ApprovalServer({ asker, autoAllow: [""] })).toThrow("ApprovalServer: autoAllow entries must be non-empty tool names");
     expect(() => new ApprovalServer({ asker, autoAllowWhen: true as never })).toThrow("ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got boolean true");

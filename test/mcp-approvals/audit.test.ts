@@ -199,5 +199,10 @@ describe("approvalGuard (called directly)", () => {
   it("checks its options at once", () => {
     expect(() => approvalGuard({} as never)).toThrow("approvalGuard: asker must be an Asker (an object with an ask(request) method), got undefined");
     expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), timeoutMs: -5 })).toThrow(/^approvalGuard: timeoutMs must be/);
+    // An unknown option is refused by name with the accepted ones (it used to be dropped silently: no autoAllow here).
+    expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), autoAllow: ["Read"] } as never)).toThrow(
+      "approvalGuard: unknown option 'autoAllow'. Accepted options: asker, ctx, auditPath, timeoutMs, decisions, answeredBy",
+    );
+    expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), auditPath: "" })).toThrow(`approvalGuard: 'auditPath' must be a file path, got string ""`);
   });
 });

@@ -95,7 +95,11 @@ describe("server-filesystem (declares tools only)", () => {
     expect(tools["list_directory"]!.sideEffecting).toBe(false);
     expect(tools["write_file"]!.sideEffecting).toBe(true);
     expect(tools["edit_file"]!.sideEffecting).toBe(true);
-    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow("mcpTools: 'trustReadOnlyHint' must be a boolean, got string");
+    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow(`mcpTools: 'trustReadOnlyHint' must be true or false, got string "yes"`);
+    await expect(mcpTools(client, { prefx: "fs_" } as never)).rejects.toThrow("mcpTools: unknown option 'prefx'. Accepted options: prefix, keepImages, trustReadOnlyHint");
+    expect(() => mcpResources(client, { ttl: 5 } as never)).toThrow("mcpResources: unknown option 'ttl'. Accepted options: name, ttlMs");
+    expect(() => mcpResources(client, { ttlMs: -1 })).toThrow("mcpResources: ttlMs must be a non-negative number of milliseconds, got -1");
+    await expect(mcpPrompts(client, { log: console } as never)).rejects.toThrow("mcpPrompts: unknown option 'log'. Accepted options: logger");
   });
 
   it('under "gated" a trusted read is not asked about; untrusted, it is; a write is asked either way', async () => {

@@ -188,6 +188,8 @@ describe("crossAppAccess", () => {
     expect(() => crossAppAccess({ ...ok, idp: undefined } as never)).toThrow(/'idp' is required/);
     expect(() => crossAppAccess({ ...ok, clientSecret: undefined } as never)).toThrow(/'clientSecret' must be a non-empty string, got nothing/);
     expect(() => crossAppAccess({ ...ok, idToken: "" })).toThrow(/'idToken' must be a non-empty string, got an empty string/);
+    expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, secret: "s" } } as never)).toThrow("crossAppAccess: 'idp': unknown option 'secret'. Accepted options: issuer, tokenEndpoint, clientId, clientSecret");
+    expect(() => crossAppAccess({ ...ok, id_token: "t" } as never)).toThrow("crossAppAccess: unknown option 'id_token'. Accepted options: clientId, clientSecret, idp, idToken, scope, issuer, clientName");
     expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, issuer: "http://idp.example.com" } })).toThrow(/'idp.issuer' must be an https URL/);
     const as = await started();
     const provider = crossAppAccess({ ...ok, idp: { tokenEndpoint: `${as.url}/idp/token`, clientId: "i" }, idToken: () => "" });

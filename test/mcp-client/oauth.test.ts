@@ -130,5 +130,11 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     expect(() => oauthProvider({ scopes: ["a b"] })).toThrow(/'scopes' must be an array of scope names without spaces/);
     expect(() => oauthProvider({ clientMetadataUrl: "http://x/y" })).toThrow(/'clientMetadataUrl' must be an https URL with a path/);
     expect(() => oauthProvider({ allowIssuerMismatch: "yes" as never })).toThrow(/'allowIssuerMismatch' must be true or false \(default false\)/);
+    // An unknown option is refused by name with the accepted ones (it used to be dropped silently), nested ones too.
+    expect(() => oauthProvider({ scope: ["mcp:read"] } as never)).toThrow(
+      "oauthProvider: unknown option 'scope'. Accepted options: openUrl, tokenDir, clientName, scopes, client, clientMetadataUrl, callbackTimeoutMs, allowIssuerMismatch",
+    );
+    expect(() => oauthProvider({ client: { clientId: "c", secret: "s" } } as never)).toThrow("oauthProvider: 'client': unknown option 'secret'. Accepted options: clientId, clientSecret");
+    expect(() => oauthProvider({ client: { clientId: "" } })).toThrow("oauthProvider: 'client.clientId' is required (the pre-registered client's id), got string \"\"");
   });
 });

@@ -1,5 +1,6 @@
 /** @module test/mcp-client/servers.test */
 import { describe, expect, it } from "vitest";
+import { OptionsError } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import { TailBuffer } from "../../src/mcp/client/stdio-transport.js";
 import { TtlCache } from "../../src/mcp/client/ttl-cache.js";
@@ -38,7 +39,7 @@ describe("StdioServer", () => {
     expect(() => new StdioServer({ command: "" })).toThrow("StdioServer: 'command' is required");
     expect(() => new StdioServer({ command: "x", args: [1] as never })).toThrow("StdioServer: 'args' must be an array of strings");
     expect(() => new StdioServer({ command: "x", env: { A: 1 } as never })).toThrow("StdioServer: 'env.A' must be a string, got number");
-    expect(() => new StdioServer({ command: "x", stderr: "ignore" as never })).toThrow(`StdioServer: 'stderr' must be "pipe" or "inherit", got "ignore"`);
+    expect(() => new StdioServer({ command: "x", stderr: "ignore" as never })).toThrow(`StdioServer: stderr must be one of "pipe", "inherit" (default "pipe"), got string "ignore"`);
   });
 });
 
@@ -63,7 +64,7 @@ describe("StreamableHttpServer", () => {
   it("refuses bad options when constructed", () => {
     expect(() => new StreamableHttpServer({ url: "not a url" })).toThrow(`StreamableHttpServer: 'url' must be an absolute http(s) URL, got "not a url"`);
     expect(() => new StreamableHttpServer({ url: "file:///etc/passwd" })).toThrow(`StreamableHttpServer: 'url' must use http: or https:, got "file:"`);
-    expect(() => new StreamableHttpServer({ url: "http://x/mcp", timeoutMs: 0 })).toThrow("StreamableHttpServer: 'timeoutMs' must be a positive number of milliseconds, got 0");
+    expect(() => new StreamableHttpServer({ url: "http://x/mcp", timeoutMs: 0 })).toThrow("StreamableHttpServer: 'timeoutMs' must be a positive number of milliseconds, got number 0");
     expect(() => new StreamableHttpServer({ url: "http://x/mcp", headers: { A: 1 } as never })).toThrow("StreamableHttpServer: 'headers.A' must be a string, got number");
   });
 });
@@ -73,6 +74,33 @@ describe("MCPClient.open argument checks", () => {
     await expect(MCPClient.open({ command: "x" } as never)).rejects.toThrow("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
     await expect(MCPClient.open(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow("MCPClient.open: ttlMs must be a non-negative number of milliseconds, got -1");
     await expect(MCPClient.open({ kind: "stdio", command: "" } as never)).rejects.toThrow("StdioServer: 'command' is required");
+  });
+
+  it("refuses an option it does not know, naming it and the accepted ones (each used to be dropped silently)", async () => {
+    const refusal = (run: () => unknown): OptionsError => {
+      try {
+        run();
+      } catch (err) {
+        return err as OptionsError;
+      }
+      throw new Error("accepted");
+    };
+    const stdio = refusal(() => new StdioServer({ command: "x", arg: ["y"] } as never));
+    expect(stdio).toBeInstanceOf(OptionsError);
+    expect([stdio.code, stdio.where, stdio.option, stdio.message]).toEqual(["invalid_option", "StdioServer", "arg", "StdioServer: unknown option 'arg'. Accepted options: command, args, env, cwd, stderr, protocol"]);
+    expect(refusal(() => new StreamableHttpServer({ url: "http://x/mcp", header: {} } as never)).message).toBe(
+      "StreamableHttpServer: unknown option 'header'. Accepted options: url, headers, timeoutMs, auth, protocol",
+    );
+    expect(refusal(() => new StreamableHttpServer({ url: "http://x/mcp", auth: "basic" } as never)).message).toBe(
+      `StreamableHttpServer: 'auth' must be "oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... })), got string "basic"`,
+    );
+    await expect(MCPClient.open(new StdioServer({ command: "x" }), { timeout: 5 } as never)).rejects.toThrow(
+      "MCPClient.open: unknown option 'timeout'. Accepted options: clientInfo, ttlMs, requestTimeoutMs, signal, ctx, roots, allowSampling, maxSamplingTokens, maxServerRequests, restart",
+    );
+    await expect(MCPClient.open(new StdioServer({ command: "x" }), { restart: { maxRestarts: 1, backoff: 5 } } as never)).rejects.toThrow(
+      "MCPClient.open: 'restart': unknown option 'backoff'. Accepted options: maxRestarts, backoffMs",
+    );
+    await expect(MCPClient.open(new StdioServer({ command: "x" }), { requestTimeoutMs: 0 })).rejects.toThrow("MCPClient.open: 'requestTimeoutMs' must be a positive number of milliseconds, got number 0");
   });
 
   it("accepts a config built by another copy of the package (same shape, another class), re-validated", async () => {

@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, ClientGaveUp, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, META_KEY, serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
+import { McpNameError, META_KEY, serveRegistry, serveRegistryStdio, type ToolGuard } from "../../src/mcp/serve/index.js";
 import { OptionsError } from "../../src/index.js";
 import { INITIALIZE, rawPost, rpcMessages, sdkClientFor, ServedSpecs } from "./helpers.js";
 
@@ -381,6 +381,21 @@ describe("serveRegistry: options", () => {
     await expect(serveRegistry([runCheck], { name: "engine", ctx, command: ["x"] })).rejects.toThrow(/command applies to transport "stdio" only/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, guard: "no" as never })).rejects.toThrow(/guard must be a function/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, token: "constant" } as never)).rejects.toThrow(/never supplied/);
+  });
+
+  it("refuses an option it does not know, naming it and the accepted ones (it used to be dropped silently)", async () => {
+    const ctx = makeTestCtx();
+    const err = await serveRegistry([runCheck], { name: "engine", ctx, host: "0.0.0.0" } as never).then(() => undefined, (e: unknown) => e as OptionsError);
+    expect(err).toBeInstanceOf(OptionsError);
+    expect([err!.code, err!.where, err!.option]).toEqual(["invalid_option", "serveRegistry", "host"]);
+    expect(err!.message).toBe(
+      "serveRegistry: unknown option 'host'. Accepted options: name, ctx, transport, command, env, timeoutMs, heartbeatMs, configPath, auth, port, sessionIdleMs, maxSessions, guard, resources, prompts, suspendedCalls, cacheHint",
+    );
+    await expect(serveRegistryStdio([runCheck], { name: "engine", ctx, transport: "stdio" } as never)).rejects.toThrow(
+      "serveRegistryStdio: unknown option 'transport'. Accepted options: name, ctx, timeoutMs, heartbeatMs, guard, resources, prompts, stdin, stdout",
+    );
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, auth: "basic" } as never)).rejects.toThrow('serveRegistry: auth must be one of "token", "none" (default "token"), got string "basic"');
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, port: 65536 })).rejects.toThrow("serveRegistry: port must be an integer 0-65535 (0 = ephemeral), got number 65536");
   });
 
   it("serves the sessionless server/discover probe and a stateless tools/call", async () => {

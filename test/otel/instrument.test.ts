@@ -14,7 +14,7 @@ import { FakeLLM, Turn } from "arc-agentkit/testing";
 import * as otel from "arc-agentkit/otel";
 import { instrument } from "arc-agentkit/otel";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
-import { ProxyTracerProvider, type Tracer } from "@opentelemetry/api";
+import { context, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from "@opentelemetry/api";
 import { declaredExports } from "../core/surface.js";
 
 const SECRET = "hunter2-argument-value";
@@ -31,6 +31,18 @@ const named = (spans: ReadableSpan[], name: string): ReadableSpan => {
   return s;
 };
 const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
+/** A context manager whose active context is always `held` (an app's request context, as an AsyncLocalStorage one would hold it). */
+const contextManagerHolding = (held: Context): ContextManager => ({
+  active: () => held,
+  with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
+  bind: (_ctx, target) => target,
+  enable() {
+    return this;
+  },
+  disable() {
+    return this;
+  },
+});
 const askerAnswering = (decision: { kind: string; actor?: string }): Asker => ({ ask: async () => decision });
 const echo = (name: string, options: { requiresApproval?: boolean } = {}) =>
   tool({ name, description: `The ${name} tool.`, requiresApproval: options.requiresApproval ?? false, input: { type: "object", properties: { secret: { type: "string" } } } }, async () => "done");
@@ -85,6 +97,27 @@ describe("arc-agentkit/otel", () => {
     expect(gate.attributes).toMatchObject({ "agentkit.gate.source": "asker", "agentkit.gate.allowed": true, "agentkit.gate.asked": true, "agentkit.gate.kind": "approve", "agentkit.gate.actor": "alice", "agentkit.gate.via": "react", "agentkit.run.id": ctx.runId });
     expect(gate.attributes["agentkit.gate.question_id"]).toEqual(expect.any(String));
     expect(JSON.stringify(all.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })))).not.toContain(SECRET);
+  });
+
+  it("under an app's context manager: the run nests under the app's active span, and its own spans nest as without one", async () => {
+    const { provider, spans } = memoryProvider();
+    const appSpan = provider.getTracer("app").startSpan("app request");
+    const active = trace.setSpan(ROOT_CONTEXT, appSpan);
+    context.setGlobalContextManager(contextManagerHolding(active));
+    cleanups.push(() => context.disable());
+    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "lookup", arguments: {} }] }), new Turn({ content: "found" })]);
+    const ctx = new RunContext({ llm });
+    instrument(ctx, { tracerProvider: provider });
+    expect((await new Agent({ name: "ops", cognition: new ReActCognition({ tools: [echo("lookup")] }) }).run("look", ctx)).stopReason).toBe("complete");
+    appSpan.end();
+    const all = spans();
+    const run = named(all, "invoke_agent ops");
+    const call = named(all, "execute_tool lookup");
+    expect(parentOf(run)).toBe(appSpan.spanContext().spanId);
+    for (const c of all.filter((x) => x.name.startsWith("chat "))) expect(parentOf(c)).toBe(run.spanContext().spanId);
+    expect(parentOf(call)).toBe(run.spanContext().spanId);
+    expect(parentOf(named(all, "gate lookup"))).toBe(call.spanContext().spanId);
+    expect(new Set(all.map((x) => x.spanContext().traceId))).toEqual(new Set([appSpan.spanContext().traceId]));
   });
 
   it("a refused call: execute_tool ends in error, its gate says who refused", async () => {
@@ -163,7 +196,7 @@ describe("arc-agentkit/otel", () => {
     expect(parentOf(call)).toBe(named(spans(), "invoke_agent quitter").spanContext().spanId);
   });
 
-  it("on a provider with no SDK behind it the tracer is dormant (no span started, no event built for it); it wakes when one registers", async () => {
+  it("on a provider with no SDK behind it the tracer is dormant (no span started, no event built for it); it wakes when one registers, and builds no event it does not read", async () => {
     // A proxy provider with no delegate is the API's no-op one (the global provider before an app registers an SDK).
     class CountingProxy extends ProxyTracerProvider {
       starts = 0;
@@ -193,7 +226,14 @@ describe("arc-agentkit/otel", () => {
     const { provider, spans } = memoryProvider();
     proxy.setDelegate(provider);
     expect((await agent.run("look it up", ctx.child())).stopReason).toBe("complete");
+    // Awake, the tracer still builds no event it does not read (a streamed piece, an unknown event)...
     ctx.emit("probe", data);
+    ctx.emit("llm.delta", data);
+    expect(built).toBe(0);
+    // ...while an event a listener hears is copied for it, once.
+    const off = ctx.on(() => undefined);
+    ctx.emit("probe", data);
+    off();
     expect(built).toBe(1);
     expect(proxy.starts).toBeGreaterThan(0);
     expect(spans().map((x) => x.name).sort()).toEqual(["chat default", "chat default", "execute_tool lookup", "gate lookup", "invoke_agent dormant"]);

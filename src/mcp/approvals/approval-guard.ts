@@ -9,11 +9,10 @@ import { toolFactsOf, type Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
 import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
-import { checkTimeoutMs } from "../../options/option-checks.js";
-import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt, type CheckedOptions } from "../../options/option-checks.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import { ApprovalAudit } from "./approval-audit.js";
-import { checkAsker, isJsonObject } from "./check-options.js";
+import { isJsonObject, SEAM_OPTION_RULES } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
 
 /** What a guard is asked about: one call to a served tool, before it runs. */
@@ -70,6 +69,17 @@ export interface ApprovalGuard {
   readonly decisions: readonly GateRecord[];
 }
 
+/** The options of `approvalGuard`, declared once. */
+const APPROVAL_GUARD_OPTIONS = {
+  ...SEAM_OPTION_RULES,
+  timeoutMs: opt.timeoutMs(),
+  decisions: opt.that<GateRecord[]>(Array.isArray, "an array to append decisions to, or be left unset"),
+  answeredBy: opt.that<{ readonly decisions: readonly GateRecord[] }>(
+    (v) => !!v && typeof v === "object" && Array.isArray((v as { decisions?: unknown }).decisions),
+    "the ApprovalServer the Claude CLI asks first (anything with a decisions list), or be left unset",
+  ),
+} as const;
+
 /**
  * Build a guard that asks `asker` before any tool with `requiresApproval`
  * runs; other tools pass untouched. There is no `autoAllow` and no tier: a
@@ -80,10 +90,16 @@ export interface ApprovalGuard {
  * `OptionsError` at once for a bad option.
  */
 export function approvalGuard(options: ApprovalGuardOptions): ApprovalGuard {
-  const asker = checkAsker(options?.asker, "approvalGuard");
-  const timeoutMs = checkTimeoutMs(options.timeoutMs, "approvalGuard");
-  const audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath, decisions: options.decisions });
-  const answeredBy = checkAnsweredBy(options.answeredBy);
+  return guardFromPolicy(checkOptions(options, "approvalGuard", APPROVAL_GUARD_OPTIONS));
+}
+
+/** `approvalGuard`'s options, checked: what `guardFromPolicy` takes. */
+export type ApprovalGuardPolicy = CheckedOptions<typeof APPROVAL_GUARD_OPTIONS>;
+
+/** `approvalGuard` on options already checked (bootstrap's entry: it checked them at decoration and scan). */
+export function guardFromPolicy(policy: Partial<ApprovalGuardPolicy> & Pick<ApprovalGuardPolicy, "asker">): ApprovalGuard {
+  const { asker, timeoutMs, answeredBy, ...recorded } = policy;
+  const audit = new ApprovalAudit(recorded);
   const guard = async (request: ApprovalGuardRequest): Promise<ApprovalGuardResult> => {
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
@@ -116,14 +132,6 @@ function gateCallerOf(ctx: RunContext | undefined): GateCaller | undefined {
   const c = ctx?.caller;
   if (!c || typeof c.clientId !== "string") return undefined;
   return { clientId: c.clientId, subject: typeof c.subject === "string" ? c.subject : null };
-}
-
-function checkAnsweredBy(value: ApprovalGuardOptions["answeredBy"]): ApprovalGuardOptions["answeredBy"] {
-  if (value === undefined) return undefined;
-  if (!value || typeof value !== "object" || !Array.isArray((value as { decisions?: unknown }).decisions)) {
-    throw new OptionsError("approvalGuard", "answeredBy", "approvalGuard: answeredBy must be the ApprovalServer the Claude CLI asks first (anything with a decisions list), or be left unset");
-  }
-  return value;
 }
 
 /** The approval prompt's allowing record for this tool use, tool and arguments (newest first), if there is one. */

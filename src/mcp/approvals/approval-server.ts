@@ -5,23 +5,22 @@
  * application's `Asker`; the answer maps back onto the CLI's wire shape.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import { checkKnownKeys, checkOptionsObject } from "../../options/option-checks.js";
+import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../contracts/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
 import { errorVerdict, gateVerdict, type AutoAllowWhen, type GateEventTarget, type GateRecord, type GateSubject, type GateVerdict } from "../../gate/index.js";
-import { checkTimeoutMs } from "../../options/option-checks.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
-import { checkSessionOptions } from "../loopback/loopback-transport.js";
-import { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
+import { LoopbackMcpTransport, SESSION_OPTION_RULES } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import { qualifiedName } from "../../wire/names.js";
 import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
-import { checkHeartbeatMs, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
+import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
+import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";
 import { ApprovalServerStateError } from "./approval-server.error.js";
-import { checkAsker, isJsonObject } from "./check-options.js";
+import { isJsonObject, SEAM_OPTION_RULES } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
 
 /** The MCP server name the CLI sees. */
@@ -172,8 +171,73 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
   return { tool, arguments: a.input, via: VIA, ...(typeof a.tool_use_id === "string" ? { id: a.tool_use_id } : {}) };
 }
 
-/** The option names `ApprovalServer` accepts; anything else (`timeout_s`, `token`, ...) is refused by name. */
-const APPROVAL_SERVER_OPTIONS: readonly string[] = ["asker", "timeoutMs", "autoAllow", "autoAllowWhen", "autonomy", "ctx", "auditPath", "sessionIdleMs", "maxSessions", "heartbeatMs", "servers"];
+/** `autoAllow`: a list of non-empty tool names (a bare string is refused: it would allow its letters), as a set. */
+const autoAllowRule: OptionRule<ReadonlySet<string>> = (v, where, option) => {
+  if (v === undefined) return new Set();
+  if (typeof v === "string") throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names such as ["Read"], got the string ${pyStr(v)}`);
+  if (typeof (v as Iterable<string>)?.[Symbol.iterator] !== "function") throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names, got ${describeValue(v)}`);
+  const names = [...(v as Iterable<unknown>)];
+  for (const n of names) {
+    if (typeof n !== "string" || n === "") throw new OptionsError(where, option, `${where}: ${option} entries must be non-empty tool names, got ${describeValue(n)}`);
+  }
+  return new Set(names as string[]);
+};
+
+/** `servers`: served registries (anything with `argumentError`), as a frozen list. */
+const serversRule: OptionRule<readonly ServedArgumentCheck[]> = (v, where, option) => {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((x) => x && typeof (x as ServedArgumentCheck).argumentError === "function")) {
+    throw new OptionsError(where, option, `${where}: ${option} must be a list of served registries (McpServerSpec, from serveRegistry), got ${describeValue(v)}`);
+  }
+  return Object.freeze([...v] as ServedArgumentCheck[]);
+};
+
+/** The options of `ApprovalServer`, declared once; a key outside it (`timeout_s`, `token`, ...) is refused by name. */
+const APPROVAL_SERVER_OPTIONS = {
+  asker: SEAM_OPTION_RULES.asker,
+  timeoutMs: opt.timeoutMs(),
+  autoAllow: autoAllowRule,
+  autoAllowWhen: opt.fn<AutoAllowWhen>("(tool, args) => boolean"),
+  autonomy: opt.oneOf<Autonomy>(["auto", "gated"], "gated"),
+  ctx: SEAM_OPTION_RULES.ctx,
+  auditPath: SEAM_OPTION_RULES.auditPath,
+  sessionIdleMs: SESSION_OPTION_RULES.sessionIdleMs,
+  maxSessions: SESSION_OPTION_RULES.maxSessions,
+  heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),
+  servers: serversRule,
+} as const;
+
+const TOKEN_HINT = { token: "the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file" };
+
+/**
+ * `ApprovalServer`'s options checked, defaults filled in: what
+ * `approvalServerFromPolicy` takes. `bootstrap` builds one from facts it
+ * checked when the module was decorated and scanned.
+ */
+export type ApprovalPolicy = CheckedOptions<typeof APPROVAL_SERVER_OPTIONS>;
+
+/** Check `options` against the spec: the policy, or `OptionsError` naming the option and what is accepted. */
+export function checkApprovalServerOptions(options: ApprovalServerOptions): ApprovalPolicy {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new OptionsError("ApprovalServer", "options", `ApprovalServer: options must be an object with at least { asker }, got ${describeValue(options)}`);
+  }
+  return checkOptions(options, "ApprovalServer", APPROVAL_SERVER_OPTIONS, TOKEN_HINT);
+}
+
+/** The defaults of every option but the Asker (what `new ApprovalServer({ asker })` would have). */
+export function approvalPolicy(asker: Asker, given: Partial<ApprovalPolicy> = {}): ApprovalPolicy {
+  const defaults: ApprovalPolicy = { asker, timeoutMs: undefined, autoAllow: new Set(), autoAllowWhen: undefined, autonomy: "gated", ctx: undefined, auditPath: undefined, sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, heartbeatMs: DEFAULT_HEARTBEAT_MS, servers: [] };
+  return Object.freeze({ ...defaults, ...given });
+}
+
+/** Policies built by `approvalServerFromPolicy`: the constructor takes them as they are. */
+const checkedPolicies = new WeakSet<object>();
+
+/** An `ApprovalServer` on a policy already checked (bootstrap's entry): no option is checked again. */
+export function approvalServerFromPolicy(policy: ApprovalPolicy): ApprovalServer {
+  checkedPolicies.add(policy);
+  return new ApprovalServer(policy as unknown as ApprovalServerOptions);
+}
 
 /**
  * An MCP server with one tool, `approve`, that the Claude CLI calls for every
@@ -220,35 +284,21 @@ export class ApprovalServer implements AsyncDisposable {
 
   /** Build a server (nothing binds until `start()`). Throws `OptionsError` naming a bad option. */
   constructor(options: ApprovalServerOptions) {
-    checkOptionsObject(options, "ApprovalServer", "with at least { asker }");
-    checkKnownKeys(options, APPROVAL_SERVER_OPTIONS, "ApprovalServer", { token: "the bearer token is always generated: a caller-supplied one ends up a constant in somebody's config file" });
-    this.asker = checkAsker(options.asker, "ApprovalServer");
-    this.timeoutMs = checkTimeoutMs(options.timeoutMs, "ApprovalServer");
-    this.heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "ApprovalServer");
-    this.servers = ApprovalServer.checks(options.servers);
-    const autonomy = options.autonomy ?? "gated";
-    if (autonomy !== "auto" && autonomy !== "gated") throw new OptionsError("ApprovalServer", "autonomy", `ApprovalServer: autonomy must be "auto" or "gated" (default "gated"), got ${describeValue(autonomy)}`);
-    this.autonomy = autonomy;
-    this.autoAllow = ApprovalServer.names(options.autoAllow);
-    if (options.autoAllowWhen !== undefined && typeof options.autoAllowWhen !== "function") {
-      throw new OptionsError("ApprovalServer", "autoAllowWhen", `ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got ${describeValue(options.autoAllowWhen)}`);
-    }
-    this.autoAllowWhen = options.autoAllowWhen;
-    this.audit = new ApprovalAudit({ ctx: options.ctx, auditPath: options.auditPath });
-    this.sessionLimits = checkSessionOptions(options, "ApprovalServer");
+    const p = checkedPolicies.has(options) ? (options as unknown as ApprovalPolicy) : checkApprovalServerOptions(options);
+    this.asker = p.asker;
+    this.timeoutMs = p.timeoutMs;
+    this.heartbeatMs = p.heartbeatMs;
+    this.servers = p.servers;
+    this.autonomy = p.autonomy;
+    this.autoAllow = p.autoAllow;
+    this.autoAllowWhen = p.autoAllowWhen;
+    this.audit = new ApprovalAudit({ ctx: p.ctx, auditPath: p.auditPath });
+    this.sessionLimits = { sessionIdleMs: p.sessionIdleMs, maxSessions: p.maxSessions };
   }
 
   /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
   static open(options: ApprovalServerOptions): Promise<ApprovalServer> {
     return new ApprovalServer(options).start();
-  }
-
-  private static checks(servers: unknown): readonly ServedArgumentCheck[] {
-    if (servers === undefined) return [];
-    if (!Array.isArray(servers) || !servers.every((x) => x && typeof (x as ServedArgumentCheck).argumentError === "function")) {
-      throw new OptionsError("ApprovalServer", "servers", `ApprovalServer: servers must be a list of served registries (McpServerSpec, from serveRegistry), got ${describeValue(servers)}`);
-    }
-    return [...servers] as ServedArgumentCheck[];
   }
 
   /** The first served registry's refusal of the prompt's arguments, or `undefined`. */
@@ -258,17 +308,6 @@ export class ApprovalServer implements AsyncDisposable {
       if (refused !== undefined) return refused;
     }
     return undefined;
-  }
-
-  private static names(autoAllow: Iterable<string> | undefined): ReadonlySet<string> {
-    if (autoAllow === undefined) return new Set();
-    if (typeof autoAllow === "string") throw new OptionsError("ApprovalServer", "autoAllow", `ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string ${pyStr(autoAllow)}`);
-    if (typeof (autoAllow as Iterable<string>)?.[Symbol.iterator] !== "function") throw new OptionsError("ApprovalServer", "autoAllow", `ApprovalServer: autoAllow must be a list of tool names, got ${describeValue(autoAllow)}`);
-    const names = [...autoAllow];
-    for (const n of names) {
-      if (typeof n !== "string" || n === "") throw new OptionsError("ApprovalServer", "options", `ApprovalServer: autoAllow entries must be non-empty tool names, got ${describeValue(n)}`);
-    }
-    return new Set(names);
   }
 
   /** How many `approve` calls reached the server (malformed ones included). */

@@ -1,9 +1,11 @@
 /**
  * @module mcp/approvals/check-options
- * Option checks shared by `ApprovalServer` and `approvalGuard`, run at construction.
+ * Option rules shared by the specs of `ApprovalServer` and `approvalGuard`, run at construction.
  */
 import { OptionsError } from "../../errors/options.error.js";
 import type { Asker } from "../../contracts/elicitation.js";
+import type { GateEventTarget } from "../../gate/index.js";
+import { opt, type OptionRule } from "../../options/option-checks.js";
 import { describeValue } from "../../util/format.js";
 
 /** A plain JSON object (not null, not an array). */
@@ -18,3 +20,10 @@ export function checkAsker(asker: unknown, where: string): Asker {
   }
   return asker as Asker;
 }
+
+/** The rules for what both seams record to: `asker`, the event target `ctx` and the JSONL `auditPath`. */
+export const SEAM_OPTION_RULES = {
+  asker: ((v, where) => checkAsker(v, where)) as OptionRule<Asker>,
+  ctx: opt.that<GateEventTarget>((v) => typeof (v as GateEventTarget)?.emit === "function", "a RunContext (an object with emit(event, data)), or be left unset"),
+  auditPath: opt.string("a file path", true),
+} as const;

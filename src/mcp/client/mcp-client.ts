@@ -15,7 +15,8 @@ import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
-import { checkLimits, checkRoots, ServerRequests } from "./server-requests.js";
+import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-requests.js";
+import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -29,6 +30,33 @@ export const DEFAULT_TTL_MS = 30_000;
 
 /** More pages than this in one list is taken as a server bug. */
 const MAX_PAGES = 10_000;
+
+/** The options of `MCPClient.open()`, declared once. */
+const MCP_CLIENT_OPTIONS = {
+  clientInfo: opt.that<{ readonly name: string; readonly version: string }>((v) => typeof (v as Implementation)?.name === "string" && typeof (v as Implementation).version === "string", "{ name, version } (two strings)"),
+  ttlMs: opt.nonNegativeMs(DEFAULT_TTL_MS),
+  requestTimeoutMs: opt.that<number>(isTimeoutMs, "a positive number of milliseconds"),
+  signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
+  ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
+  roots: (v: unknown, where: string) => checkRoots(v as readonly Root[] | undefined, where),
+  ...LIMIT_OPTION_RULES,
+  restart: opt.object({
+    maxRestarts: ((v, where, option) => {
+      if (!Number.isInteger(v) || (v as number) < 0) throw new OptionsError(where, option, `${where}: '${option}' must be a non-negative integer, got ${String(v)}`);
+      return v as number;
+    }) as OptionRule<number>,
+    backoffMs: opt.nonNegativeMs(undefined),
+  }),
+} as const;
+
+/** What a client keeps of its checked `open()` options. */
+interface ClientSetup {
+  readonly ctx: RunContext | undefined;
+  readonly ttlMs: number;
+  readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
+  /** Opened with `ctx` or `roots`. */
+  readonly answering: boolean;
+}
 
 
 /** Options of `MCPClient.open()`. */
@@ -151,6 +179,8 @@ const listingTtl = (list: object): number | undefined => serverTtl.get(list);
 export class MCPClient implements AsyncDisposable {
   /** The server this client is connected to. */
   readonly server: McpServerConfig;
+  /** `String(server)`, made once: a traced call names its server, and an HTTP server's name parses its URL. */
+  private readonly label: string;
   private current?: Client;
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
@@ -177,17 +207,18 @@ export class MCPClient implements AsyncDisposable {
   /** The current session's list_changed news (a listen stream on 2026-07-28). */
   private feed?: ChangeFeed;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: MCPClientOptions, answers: ServerRequests, outputs: ToolOutputChecks) {
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: ToolOutputChecks) {
     this.server = recipe.server;
+    this.label = String(recipe.server);
     this.recipe = recipe;
     this.answers = answers;
     this.ctx = options.ctx;
-    this.answering = options.ctx !== undefined || options.roots !== undefined;
+    this.answering = options.answering;
     this.outputs = outputs;
     this.current = session;
     this.transport = transport;
     this.requestTimeoutMs = recipe.timeout;
-    const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+    const ttl = options.ttlMs;
     // A server's ttlMs (2026-07-28) shortens the client's TTL for its listing; servers that send none get the client's.
     this.tools = new TtlCache<readonly SdkTool[]>(ttl, undefined, listingTtl);
     this.resources = new TtlCache<readonly Resource[]>(ttl, undefined, listingTtl);
@@ -197,7 +228,7 @@ export class MCPClient implements AsyncDisposable {
 
   private watch(session: Client): void {
     const old = this.feed;
-    this.feed = new ChangeFeed(session, String(this.server), (list) => this.evict(list), this.requestTimeoutMs);
+    this.feed = new ChangeFeed(session, this.label, (list) => this.evict(list), this.requestTimeoutMs);
     void old?.close();
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
@@ -255,19 +286,18 @@ export class MCPClient implements AsyncDisposable {
    */
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
-    if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
-      throw new OptionsError("MCPClient.open", "ttlMs", `MCPClient.open: ttlMs must be a non-negative number of milliseconds, got ${options.ttlMs}`);
-    }
-    checkRestart(server, options.restart);
+    const checked = checkOptions(options, "MCPClient.open", MCP_CLIENT_OPTIONS);
+    if (checked.restart !== undefined && !(server instanceof StdioServer)) throw new OptionsError("MCPClient.open", "restart", `MCPClient.open: 'restart' is for stdio servers only; ${server} is not one`);
     // One validator provider, shared with the session (whose own output checks
     // see no listed tools: see listTools()).
-    const answering = options.ctx !== undefined || options.roots !== undefined;
-    const answers = new ServerRequests(String(server), options.ctx, checkRoots(options.roots, "MCPClient.open"), checkLimits(options, "MCPClient.open"));
+    const answering = checked.ctx !== undefined || options.roots !== undefined;
+    const answers = new ServerRequests(String(server), checked.ctx, checked.roots, checked);
     // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
     const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
-    const recipe: SessionRecipe = { sdk, server, clientInfo: options.clientInfo, answers: answering ? answers : undefined, timeout: requestTimeout(server, options) };
-    const { session, transport } = await connectSession(recipe, options.signal);
-    return new MCPClient(recipe, session, transport, options, answers, new ToolOutputChecks(validator, sdk));
+    const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
+    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout };
+    const { session, transport } = await connectSession(recipe, checked.signal);
+    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering }, answers, new ToolOutputChecks(validator, sdk));
   }
 
   /**
@@ -432,7 +462,7 @@ export class MCPClient implements AsyncDisposable {
     const { call, unlink } = callSignal(ctx, signal);
     const timeout = options.timeoutMs ?? this.requestTimeoutMs;
     // A traced run (arc-agentkit/otel) sends its trace context in _meta (SEP-414).
-    const traced = outgoingRequest(ctx, { method: "tools/call", server: String(this.server), name });
+    const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
     let ok = false;
     try {
       this.outputs.checkCall(name);
@@ -689,9 +719,9 @@ export class MCPClient implements AsyncDisposable {
 // which re-validates every field.
 function normalise(server: McpServerConfig): McpServerConfig {
   if (server instanceof StdioServer || server instanceof StreamableHttpServer) return server;
-  const kind = (server as { kind?: unknown } | null)?.kind;
-  if (kind === "stdio") return new StdioServer(server as StdioServer);
-  if (kind === "http") return new StreamableHttpServer(server as StreamableHttpServer);
+  const { kind, ...fields } = (server ?? {}) as { kind?: unknown };
+  if (kind === "stdio") return new StdioServer(fields as StdioServer);
+  if (kind === "http") return new StreamableHttpServer(fields as StreamableHttpServer);
   throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
 }
 
@@ -720,18 +750,3 @@ function causeOf(err: unknown): unknown {
   return err instanceof Error ? err.cause : undefined;
 }
 
-function checkRestart(server: McpServerConfig, restart: RestartOptions | undefined): void {
-  if (restart === undefined) return;
-  const where = "MCPClient.open";
-  if (!(server instanceof StdioServer)) throw new OptionsError(where, "restart", `${where}: 'restart' is for stdio servers only; ${server} is not one`);
-  if (!Number.isInteger(restart?.maxRestarts) || restart.maxRestarts < 0) {
-    throw new OptionsError(where, "restart", `${where}: 'restart.maxRestarts' must be a non-negative integer, got ${String(restart?.maxRestarts)}`);
-  }
-  if (restart.backoffMs !== undefined && !(Number.isFinite(restart.backoffMs) && restart.backoffMs >= 0)) {
-    throw new OptionsError(where, "restart", `${where}: 'restart.backoffMs' must be a non-negative number of milliseconds, got ${String(restart.backoffMs)}`);
-  }
-}
-
-function requestTimeout(server: McpServerConfig, options: MCPClientOptions): number | undefined {
-  return options.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
-}

@@ -7,6 +7,7 @@ import { errorLine, pyStr } from "../../util/format.js";
 import { getLogger, type Logger } from "../../util/logger.js";
 import type { MCPClient } from "./mcp-client.js";
 import { serverDeclares } from "./server-capabilities.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 
 /** The `version` of every prompt `mcpPrompts()` builds. */
 export const MCP_PROMPT_VERSION = "mcp:1";
@@ -16,6 +17,11 @@ export interface McpPromptsOptions {
   /** Where the dropped and skipped prompts' warnings (and the debug line) go. Default: the package logger (`getLogger()`). */
   readonly logger?: Logger;
 }
+
+/** The options of `mcpPrompts()`, declared once. */
+const MCP_PROMPTS_OPTIONS = {
+  logger: opt.that<Logger>((v) => ["debug", "info", "warn", "error"].every((m) => typeof (v as Record<string, unknown>)?.[m] === "function"), "a Logger { debug, info, warn, error }"),
+} as const;
 
 /**
  * The server's static prompts — no arguments, or all optional — rendered now
@@ -28,10 +34,10 @@ export interface McpPromptsOptions {
  * fresh on every call. A server that declares no `prompts` capability is not
  * asked at all: the result is `{}`, with one debug line.
  *
- * @throws McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ * @throws OptionsError naming a bad or unknown option; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
 export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, PromptTemplate>> {
-  const logger = options.logger ?? getLogger();
+  const logger = checkOptions(options, "mcpPrompts", MCP_PROMPTS_OPTIONS).logger ?? getLogger();
   if (!serverDeclares(client, "prompts", "mcpPrompts", logger)) return {};
   const out: [string, PromptTemplate][] = [];
   for (const p of await client.listPrompts()) {

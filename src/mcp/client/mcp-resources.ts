@@ -10,6 +10,7 @@ import { DEFAULT_TTL_MS, type MCPClient } from "./mcp-client.js";
 import { listRevision } from "./change-feed.js";
 import { serverDeclares } from "./server-capabilities.js";
 import { TtlCache } from "./ttl-cache.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 
 /** Options of `mcpResources()`. */
 export interface McpResourcesOptions {
@@ -18,6 +19,9 @@ export interface McpResourcesOptions {
   /** TTL of this source's own resource-list cache, in ms. Default `DEFAULT_TTL_MS` (30 000). */
   readonly ttlMs?: number;
 }
+
+/** The options of `mcpResources()`, declared once. */
+const MCP_RESOURCES_OPTIONS = { name: opt.string("a non-empty name", true), ttlMs: opt.nonNegativeMs(DEFAULT_TTL_MS) } as const;
 
 /**
  * MCP resources as a read-only `MemorySource`. `query(text, { k })` lists the
@@ -47,8 +51,9 @@ export class McpResourceMemory implements MemorySource {
     private readonly client: MCPClient,
     options: McpResourcesOptions = {},
   ) {
-    this.name = options.name ?? "mcp_resources";
-    this.list = new TtlCache(options.ttlMs ?? DEFAULT_TTL_MS);
+    const o = checkOptions(options, "mcpResources", MCP_RESOURCES_OPTIONS);
+    this.name = o.name ?? "mcp_resources";
+    this.list = new TtlCache(o.ttlMs);
   }
 
   /**
@@ -94,7 +99,11 @@ export class McpResourceMemory implements MemorySource {
   }
 }
 
-/** A `MemorySource` over `client`'s resources (see `McpResourceMemory`). */
+/**
+ * A `MemorySource` over `client`'s resources (see `McpResourceMemory`).
+ *
+ * @throws OptionsError naming a bad or unknown option and what is accepted.
+ */
 export function mcpResources(client: MCPClient, options: McpResourcesOptions = {}): McpResourceMemory {
   return new McpResourceMemory(client, options);
 }

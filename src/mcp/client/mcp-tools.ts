@@ -2,7 +2,7 @@
  * @module mcp/client/mcp-tools
  * `mcpTools()`: a server's tools as agentkit `Tool`s.
  */
-import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 import type { Tool as SdkTool, ToolAnnotations } from "@modelcontextprotocol/client";
 import type { RunContext } from "../../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema } from "../../tools/tool.js";
@@ -87,6 +87,9 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
   }
 }
 
+/** The options of `mcpTools()`, declared once. */
+const MCP_TOOLS_OPTIONS = { prefix: opt.string("a string put before each tool name (e.g. \"fs_\")"), keepImages: opt.boolean(), trustReadOnlyHint: opt.boolean() } as const;
+
 /**
  * Adapt every tool of `client`'s server (from its cached `listTools()`) to a
  * `Tool`, in the server's order. `sideEffecting: true` (with
@@ -94,15 +97,11 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
  * `requiresApproval: false`, `caps: []` on each; the result drops into
  * `ReActCognition` unchanged.
  *
- * @throws OptionsError when an option has the wrong type; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ * @throws OptionsError when an option is unknown or has the wrong type; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
 export async function mcpTools(client: MCPClient, options: McpToolsOptions & { readonly keepImages: true }): Promise<McpTool<string | ToolContent>[]>;
 export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
-  const prefix = options.prefix ?? "";
-  if (typeof prefix !== "string") throw new OptionsError("mcpTools", "prefix", "mcpTools: 'prefix' must be a string");
-  for (const key of ["keepImages", "trustReadOnlyHint"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "boolean") throw new OptionsError("mcpTools", key, `mcpTools: '${key}' must be a boolean, got ${typeof options[key]}`);
-  }
-  return (await client.listTools()).map((t) => new McpTool(client, t, prefix, options.keepImages ?? false, options.trustReadOnlyHint ?? false));
+  const o = checkOptions(options, "mcpTools", MCP_TOOLS_OPTIONS);
+  return (await client.listTools()).map((t) => new McpTool(client, t, o.prefix ?? "", o.keepImages ?? false, o.trustReadOnlyHint ?? false));
 }

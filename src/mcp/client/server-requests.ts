@@ -16,7 +16,7 @@ import { GateRecorder } from "../../gate/gate-recorder.js";
 import { gateVerdict } from "../../gate/gate.js";
 import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
-import { checkPositiveInt } from "../../options/option-checks.js";
+import { opt, type OptionRule } from "../../options/option-checks.js";
 import { contentText } from "../../wire/content.js";
 import type { ClientSdk } from "./sdk-client.js";
 
@@ -40,17 +40,15 @@ export interface ServerRequestLimits {
   readonly maxServerRequests: number;
 }
 
-/** Check the limit options of `MCPClient.open` (defaults filled in). */
-export function checkLimits(options: Partial<Record<keyof ServerRequestLimits, unknown>>, where: string): ServerRequestLimits {
-  if (options.allowSampling !== undefined && typeof options.allowSampling !== "boolean") {
-    throw new OptionsError(where, "allowSampling", `${where}: allowSampling must be true or false, got ${JSON.stringify(options.allowSampling)}`);
-  }
-  return {
-    allowSampling: options.allowSampling === true,
-    maxSamplingTokens: checkPositiveInt(options.maxSamplingTokens, where, "maxSamplingTokens", DEFAULT_MAX_SAMPLING_TOKENS),
-    maxServerRequests: checkPositiveInt(options.maxServerRequests, where, "maxServerRequests", DEFAULT_MAX_SERVER_REQUESTS),
-  };
-}
+/** The limit options of `MCPClient.open` as spec rules (defaults filled in). */
+export const LIMIT_OPTION_RULES = {
+  allowSampling: ((v, where, option) => {
+    if (v !== undefined && typeof v !== "boolean") throw new OptionsError(where, option, `${where}: ${option} must be true or false, got ${JSON.stringify(v)}`);
+    return v === true;
+  }) as OptionRule<boolean>,
+  maxSamplingTokens: opt.positiveInt(DEFAULT_MAX_SAMPLING_TOKENS),
+  maxServerRequests: opt.positiveInt(DEFAULT_MAX_SERVER_REQUESTS),
+} as const;
 
 /**
  * The client capabilities declared for a run: form and URL elicitation,
@@ -92,7 +90,7 @@ export class ServerRequests {
     private readonly server: string,
     private readonly ctx: RunContext | undefined,
     roots: readonly Root[],
-    private readonly limits: ServerRequestLimits = checkLimits({}, "ServerRequests"),
+    private readonly limits: ServerRequestLimits = { allowSampling: false, maxSamplingTokens: DEFAULT_MAX_SAMPLING_TOKENS, maxServerRequests: DEFAULT_MAX_SERVER_REQUESTS },
   ) {
     this.currentRoots = roots;
   }

@@ -5,7 +5,7 @@
  * mutable-looking field (`env` / `headers`) deep-frozen, and neither field takes
  * part in identity.
  */
-import { isTimeoutMs } from "../../options/option-checks.js";
+import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
@@ -35,12 +35,6 @@ export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25";
 
 /** The accepted values of `protocol`. */
 export const PROTOCOL_CHOICES: readonly ProtocolChoice[] = Object.freeze(["auto", "2026-07-28", "2025-11-25"]);
-
-function protocolOf(value: unknown, where: string): ProtocolChoice {
-  if (value === undefined) return "auto";
-  if (typeof value === "string" && (PROTOCOL_CHOICES as readonly string[]).includes(value)) return value as ProtocolChoice;
-  throw new OptionsError(where, "protocol", `${where}: 'protocol' must be one of ${PROTOCOL_CHOICES.map((p) => JSON.stringify(p)).join(", ")}, got ${JSON.stringify(value) ?? String(value)}`);
-}
 
 /** Options of a `StdioServer`. */
 export interface StdioServerOptions {
@@ -89,18 +83,41 @@ export interface StreamableHttpServerOptions {
 /** The default `timeoutMs` of a `StreamableHttpServer`. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 
-function stringRecord(value: unknown, where: string, field: string): Record<string, string> {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new OptionsError(where, field, `${where}: '${field}' must be an object of strings, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+/** The options of a `StdioServer`, declared once. */
+const STDIO_SERVER_OPTIONS = {
+  command: opt.nonEmptyString('a non-empty string such as "npx" or process.execPath'),
+  args: opt.stringArray(),
+  env: opt.stringRecord(),
+  cwd: opt.string("a non-empty string", true),
+  stderr: opt.oneOf<StderrMode>(["pipe", "inherit"], "pipe"),
+  protocol: opt.oneOf(PROTOCOL_CHOICES, "auto"),
+} as const;
+
+/** `url`: an absolute `http:` or `https:` URL, normalised (`new URL(url).href`). */
+const urlRule: OptionRule<string> = (v, where, option) => {
+  let url: URL;
+  try {
+    url = new URL((v as string | URL | undefined) ?? "");
+  } catch {
+    throw new OptionsError(where, option, `${where}: '${option}' must be an absolute http(s) URL, got ${JSON.stringify(String(v))}`);
   }
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== "string") throw new OptionsError(where, field, `${where}: '${field}.${k}' must be a string, got ${typeof v}`);
-    out[k] = v;
-  }
-  return out;
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OptionsError(where, option, `${where}: '${option}' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
+  return url.href;
+};
+
+/** An SDK `OAuthClientProvider` by shape (what `auth` takes besides `"oauth"`). */
+function isOAuthProvider(v: unknown): v is OAuthClientProvider {
+  return !!v && typeof v === "object" && typeof (v as OAuthClientProvider).tokens === "function" && typeof (v as OAuthClientProvider).redirectToAuthorization === "function";
 }
+
+/** The options of a `StreamableHttpServer`, declared once. */
+const HTTP_SERVER_OPTIONS = {
+  url: urlRule,
+  headers: opt.stringRecord(),
+  timeoutMs: ((v, where, option) => opt.that<number>(isTimeoutMs, "a positive number of milliseconds")(v, where, option) ?? DEFAULT_HTTP_TIMEOUT_MS) as OptionRule<number>,
+  auth: opt.that<OAuthClientProvider | "oauth">((v) => v === "oauth" || isOAuthProvider(v), '"oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... }))'),
+  protocol: opt.oneOf(PROTOCOL_CHOICES, "auto"),
+} as const;
 
 /**
  * A local MCP server: spawned as a subprocess per `MCPClient`, spoken to over
@@ -110,7 +127,8 @@ function stringRecord(value: unknown, where: string, field: string): Record<stri
  * Frozen; `args` and `env` are frozen copies. Identity (`key`, `equals`) is the
  * process: `command`, `args`, `cwd` — not `env`, not `stderr`.
  *
- * @throws OptionsError when `command` is empty or a field has the wrong type.
+ * @throws OptionsError naming the option and what is accepted: `command`
+ *   missing or empty, a field of the wrong type, an option it does not know.
  */
 export class StdioServer {
   /** Discriminant of the server config union. */
@@ -124,27 +142,13 @@ export class StdioServer {
   readonly protocol: ProtocolChoice;
 
   constructor(options: StdioServerOptions) {
-    const where = "StdioServer";
-    if (!options || typeof options.command !== "string" || options.command === "") {
-      throw new OptionsError(where, "command", `${where}: 'command' is required (a non-empty string such as "npx" or process.execPath)`);
-    }
-    const args = options.args ?? [];
-    if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) {
-      throw new OptionsError(where, "args", `${where}: 'args' must be an array of strings`);
-    }
-    if (options.cwd !== undefined && (typeof options.cwd !== "string" || options.cwd === "")) {
-      throw new OptionsError(where, "cwd", `${where}: 'cwd' must be a non-empty string`);
-    }
-    const stderr = options.stderr ?? "pipe";
-    if (stderr !== "pipe" && stderr !== "inherit") {
-      throw new OptionsError(where, "stderr", `${where}: 'stderr' must be "pipe" or "inherit", got ${JSON.stringify(stderr)}`);
-    }
-    this.command = options.command;
-    this.args = Object.freeze([...args]);
-    this.env = deepFreeze(stringRecord(options.env, where, "env"));
-    this.cwd = options.cwd;
-    this.stderr = stderr;
-    this.protocol = protocolOf(options.protocol, where);
+    const o = checkOptions(options, "StdioServer", STDIO_SERVER_OPTIONS);
+    this.command = o.command;
+    this.args = o.args ?? Object.freeze([]);
+    this.env = deepFreeze(o.env ?? {});
+    this.cwd = o.cwd;
+    this.stderr = o.stderr;
+    this.protocol = o.protocol;
     Object.freeze(this);
   }
 
@@ -171,7 +175,9 @@ export class StdioServer {
  * Frozen; `headers` is a frozen copy. Identity (`key`, `equals`) is the
  * endpoint: `url` and `timeoutMs` — not `headers`.
  *
- * @throws OptionsError when `url` is not an absolute http(s) URL or `timeoutMs` is not a positive number.
+ * @throws OptionsError naming the option and what is accepted: `url` not an
+ *   absolute http(s) URL, `timeoutMs` not a positive number, an `auth` that is
+ *   no provider, an option it does not know.
  */
 export class StreamableHttpServer {
   /** Discriminant of the server config union. */
@@ -186,25 +192,12 @@ export class StreamableHttpServer {
   readonly protocol: ProtocolChoice;
 
   constructor(options: StreamableHttpServerOptions) {
-    const where = "StreamableHttpServer";
-    let url: URL;
-    try {
-      url = new URL(options?.url ?? "");
-    } catch {
-      throw new OptionsError(where, "url", `${where}: 'url' must be an absolute http(s) URL, got ${JSON.stringify(String(options?.url))}`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new OptionsError(where, "url", `${where}: 'url' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
-    }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
-    if (!isTimeoutMs(timeoutMs)) {
-      throw new OptionsError(where, "timeoutMs", `${where}: 'timeoutMs' must be a positive number of milliseconds, got ${String(options.timeoutMs)}`);
-    }
-    this.url = url.href;
-    this.headers = deepFreeze(stringRecord(options.headers, where, "headers"));
-    this.timeoutMs = timeoutMs;
-    this.auth = authOf(options.auth, this.url, where);
-    this.protocol = protocolOf(options.protocol, where);
+    const o = checkOptions(options, "StreamableHttpServer", HTTP_SERVER_OPTIONS);
+    this.url = o.url;
+    this.headers = deepFreeze(o.headers ?? {});
+    this.timeoutMs = o.timeoutMs;
+    this.auth = boundAuth(o.auth, this.url);
+    this.protocol = o.protocol;
     Object.freeze(this);
   }
 
@@ -225,12 +218,12 @@ export class StreamableHttpServer {
   }
 }
 
-function authOf(auth: StreamableHttpServerOptions["auth"], url: string, where: string): OAuthClientProvider | undefined {
+/** The checked `auth` bound to `url`: the shipped provider gets a copy of its own for this server; another provider is used as it is. */
+function boundAuth(auth: OAuthClientProvider | "oauth" | undefined, url: string): OAuthClientProvider | undefined {
   if (auth === undefined) return undefined;
   if (auth === "oauth") return oauthProvider().forServer(url);
   if (auth instanceof AgentkitOAuthProvider) return auth.serverUrl === url ? auth : auth.forServer(url);
-  if (auth && typeof auth === "object" && typeof (auth as OAuthClientProvider).tokens === "function" && typeof (auth as OAuthClientProvider).redirectToAuthorization === "function") return auth;
-  throw new OptionsError(where, "auth", `${where}: 'auth' must be "oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... })), got ${auth === null ? "null" : typeof auth}`);
+  return auth;
 }
 
 /** What `MCPClient.open()` accepts. */

@@ -14,9 +14,14 @@ import { callScope, classTool } from "../../tools/tool-class.js";
 import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
 import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
-import { serveRegistry, type McpServerSpec } from "../serve/index.js";
-import { openStdioServing, type StdioServing } from "../serve/serve-stdio.js";
-import { ApprovalServer, approvalGuard, type ApprovalGuard } from "../approvals/index.js";
+import type { McpServerSpec } from "../serve/index.js";
+import { serveCatalog, servePlan } from "../serve/serve-registry.js";
+import { openStdioCatalog, type StdioServing } from "../serve/serve-stdio.js";
+import { buildCatalog, type ServedCatalog } from "../serve/served-catalog.js";
+import { DEFAULT_HEARTBEAT_MS } from "../serve/heartbeat.js";
+import type { ApprovalGuard, ApprovalServer } from "../approvals/index.js";
+import { guardFromPolicy } from "../approvals/approval-guard.js";
+import { approvalPolicy, approvalServerFromPolicy } from "../approvals/approval-server.js";
 import type { RemoteDeclaration } from "./remote.js";
 import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
@@ -26,12 +31,14 @@ import { isResourceClass, type ResourceClass } from "../../tools/resource.decora
 import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
 import type { PromptTemplate } from "../../prompts/prompt-template.js";
-import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource } from "../serve/served-extras.js";
+import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "../serve/served-extras.js";
 
 /** The module's resources and prompts, with decorated classes built by its container. */
 export interface ServedItems {
   readonly resources: readonly ResourceSource[];
   readonly prompts: PromptsOption | undefined;
+  /** The same, checked and indexed once (URIs and names unique): what is served. */
+  readonly extras: ServedExtras;
 }
 
 /** What the build step made; `McpApp` wraps it. */
@@ -141,11 +148,10 @@ function buildServedItems(c: DependencyContainer, plan: ModulePlan): ServedItems
     ? plan.prompts.map(({ item, perCall }) => (isPromptClass(item) ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null)) : (item as ServablePrompt)))
     : (plan.prompts as PromptsOption);
   try {
-    servedExtras({ resources, prompts });
+    return { resources, prompts, extras: servedExtras({ resources, prompts }) };
   } catch (err) {
     throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
   }
-  return { resources, prompts };
 }
 
 function buildRegistry(c: DependencyContainer, plan: ModulePlan): ToolRegistry {
@@ -188,19 +194,30 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { appro
   const answeredBy = { get decisions() {
     return approvals.approvals?.decisions ?? [];
   } };
-  return approvalGuard({ asker, ctx, answeredBy, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(plan.meta.auditPath ? { auditPath: plan.meta.auditPath } : {}) });
+  return guardFromPolicy({ asker, ctx, answeredBy, timeoutMs, auditPath: plan.meta.auditPath });
+}
+
+/**
+ * The registry's catalog: the module's tools under the qualified names scan
+ * checked; a remote's tools (known only now) are checked here, and a name
+ * refused is the step `names`, as at scan.
+ */
+function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
+  try {
+    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
+  }
 }
 
 /** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
 async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
+  const catalog = catalogOf(plan, registry);
+  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout };
   let stdio: StdioServing;
   try {
-    stdio = await openStdioServing(
-      registry.tools(),
-      { name: plan.meta.name, ctx, resources: items.resources, ...(items.prompts ? { prompts: items.prompts } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(guard ? { guard } : {}), ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.stdout ? { stdout: options.stdout } : {}) },
-      "bootstrap",
-    );
+    stdio = await openStdioCatalog(catalog, items.extras, checked);
   } catch (err) {
     throw new BootstrapError(plan.name, "serve", `the '${plan.meta.name}' server could not start on stdio: ${(err as Error).message}`, { cause: err });
   }
@@ -216,18 +233,11 @@ function listenerPort(plan: ModulePlan): { port?: number } {
 
 async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
   const { meta, timeoutMs, ctx } = plan;
+  // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
+  const how = plan.serve === "command" ? { transport: "stdio" as const, command: meta.command, env: meta.env && { ...meta.env } } : { auth: meta.auth ?? "token", ...listenerPort(plan), guard: guard ?? undefined };
+  const catalog = catalogOf(plan, registry);
   try {
-    const spec = await serveRegistry(registry, {
-      name: meta.name,
-      ctx,
-      resources: items.resources,
-      ...(items.prompts ? { prompts: items.prompts } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
-      ...(plan.serve === "command"
-        ? { transport: "stdio" as const, command: meta.command, ...(meta.env ? { env: { ...meta.env } } : {}) }
-        : { transport: "http" as const, ...(meta.auth ? { auth: meta.auth } : {}), ...listenerPort(plan), ...(guard ? { guard } : {}) }),
-    });
+    const spec = await serveCatalog(catalog, items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, ...how }));
     closers.push(() => spec.stop());
     await spec.start();
     return spec;
@@ -239,7 +249,7 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
 async function startApprovals(plan: ModulePlan, asker: Asker, spec: McpServerSpec, closers: BuiltModule["closers"]): Promise<ApprovalServer> {
   const { meta, timeoutMs, ctx } = plan;
   // servers: a prompt about one of the module's tools with arguments its schema refuses is denied unasked.
-  const a = new ApprovalServer({ asker, ...(timeoutMs !== undefined ? { timeoutMs } : {}), autoAllow: meta.autoAllow ?? [], ctx, servers: [spec], ...(meta.auditPath ? { auditPath: meta.auditPath } : {}) });
+  const a = approvalServerFromPolicy(approvalPolicy(asker, { timeoutMs, autoAllow: new Set(meta.autoAllow), ctx, servers: [spec], auditPath: meta.auditPath }));
   closers.push(() => a.stop());
   try {
     await a.start();

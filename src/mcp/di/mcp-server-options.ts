@@ -6,7 +6,8 @@
  * composed tools, request scope) are bootstrap's scan.
  */
 import type { InjectionToken } from "tsyringe";
-import { isTimeoutMs, unknownKey, unknownOptionMessage } from "../../options/option-checks.js";
+import { isPort, isTimeoutMs, unknownKey, unknownOptionMessage } from "../../options/option-checks.js";
+import { describeValue } from "../../util/format.js";
 import { DefinitionError } from "../../errors/tool-definition.error.js";
 import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
 import { checkServerName } from "../../wire/names.js";
@@ -150,7 +151,12 @@ function checkServing(cls: string, options: McpServerOptions): void {
   if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) fail(cls, "auditPath", "'auditPath' must be a file path");
   if (options.auditPath !== undefined && options.approvals === undefined) fail(cls, "auditPath", "'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider");
   if (options.auth !== undefined && options.auth !== "token" && options.auth !== "none") fail(cls, "auth", `'auth' must be "token" or "none"`);
-  if (options.autoAllow !== undefined && (!Array.isArray(options.autoAllow) || options.autoAllow.some((a) => typeof a !== "string"))) fail(cls, "autoAllow", "'autoAllow' must be an array of tool names");
+  if (options.autoAllow !== undefined && (!Array.isArray(options.autoAllow) || options.autoAllow.some((a) => typeof a !== "string" || a === ""))) fail(cls, "autoAllow", `'autoAllow' must be an array of tool names, got ${describeValue(options.autoAllow)}`);
+  if (options.port !== undefined && !isPort(options.port)) fail(cls, "port", `'port' must be an integer 0-65535 (0 = ephemeral), got ${describeValue(options.port)}`);
+  const c = options.command;
+  if (c !== undefined && (!Array.isArray(c) || c.length === 0 || c.some((x) => typeof x !== "string") || !c[0])) fail(cls, "command", `'command' must be a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js")), got ${describeValue(c)}`);
+  const env = options.env as unknown;
+  if (env !== undefined && (!env || typeof env !== "object" || Array.isArray(env) || Object.values(env).some((v) => typeof v !== "string"))) fail(cls, "env", `'env' must map variable names to strings, got ${describeValue(env)}`);
 }
 
 /**

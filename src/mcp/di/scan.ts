@@ -62,6 +62,8 @@ export interface ModulePlan {
   readonly resources: readonly PlannedItem<ResourceSource>[];
   /** The `prompts` option; a record form is kept as it is (it holds no classes). */
   readonly prompts: readonly PlannedItem<PromptSource>[] | Readonly<Record<string, unknown>>;
+  /** The module's own tools by name -> qualified name, checked here: build serves them without checking again (a remote's tools are checked when served). */
+  readonly qualifiedNames: ReadonlyMap<string, string>;
   readonly timeoutMs: number | undefined;
   readonly serve: ServeMode;
   readonly options: BootstrapOptions;
@@ -99,11 +101,12 @@ function checkBootstrapOptions(name: string, options: BootstrapOptions): void {
  * remote is opened or a port bound (the server name was checked once, when
  * `@McpServer` was applied: a composed module serves under its root's name).
  */
-function checkNames(name: string, meta: Readonly<McpServerOptions>): void {
+function checkNames(name: string, meta: Readonly<McpServerOptions>): ReadonlyMap<string, string> {
   const fail = (why: string, err?: unknown): never => {
     throw new BootstrapError(name, "names", why, { cause: err });
   };
   const seen = new Map<string, string>();
+  const qualified = new Map<string, string>();
   for (const t of meta.tools) {
     const original = typeof t === "function" ? getToolMetadata(t)!.name : t.name;
     const wire = sanitiseToolName(original);
@@ -111,11 +114,12 @@ function checkNames(name: string, meta: Readonly<McpServerOptions>): void {
     if (prev !== undefined) fail(`tools '${prev}' and '${original}' are both served as '${wire}'; rename one (@Tool({ name }) or tool({ name }))`);
     seen.set(wire, original);
     try {
-      checkQualifiedName(meta.name, wire, original);
+      qualified.set(original, checkQualifiedName(meta.name, wire, original));
     } catch (err) {
       fail((err as Error).message, err);
     }
   }
+  return qualified;
 }
 
 /** The tokens bootstrap registers itself: `true` for the per-call context. */
@@ -189,7 +193,7 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
     throw new BootstrapError(name, "imports", why);
   });
   checkBootstrapOptions(name, options);
-  checkNames(name, meta);
+  const qualifiedNames = checkNames(name, meta);
   const parent = options.container ?? rootContainer;
   const providers = new Map((meta.providers ?? []).map((p) => [providerToken(p), p] as const));
   const scanner = new ScopeScanner(fixedTokens(meta), providers, parent, (step, what, why) => {
@@ -201,5 +205,5 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
   scanApprovals(name, meta, providers, parent, scanner);
   const serve = serveMode(options, meta, name);
   const ctx = options.ctx ?? new RunContext();
-  return { module, name, meta, parent, ctx, providers: planned, tools, ...served, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
+  return { module, name, meta, parent, ctx, providers: planned, tools, ...served, qualifiedNames, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
 }

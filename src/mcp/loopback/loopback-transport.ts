@@ -17,7 +17,7 @@ import { readJsonBody } from "../../listener/read-body.js";
 import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { OptionsError } from "../../errors/options.error.js";
-import { checkPort } from "../../options/option-checks.js";
+import { checkPort, type OptionRule } from "../../options/option-checks.js";
 import { claimsModernEra, ModernLeg } from "./modern-leg.js";
 import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
@@ -73,18 +73,27 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   writeRefusal(res, "jsonrpc", status, message, headers, code);
 }
 
-/** Check the two session options (shared with serveRegistry and ApprovalServer); returns the values or throws `OptionsError` naming `where`. */
+/** The two session options as spec rules (shared with serveRegistry and ApprovalServer): each fills its default or throws `OptionsError`. */
+export const SESSION_OPTION_RULES = {
+  sessionIdleMs: ((v, where, option) => {
+    const idle = v ?? SESSION_DEFAULTS.sessionIdleMs;
+    if (typeof idle !== "number" || !Number.isFinite(idle) || idle <= 0) {
+      throw new OptionsError(where, option, `${where}: ${option} must be a positive number of milliseconds (default 30 minutes), got ${String(idle)}`);
+    }
+    return idle;
+  }) as OptionRule<number>,
+  maxSessions: ((v, where, option) => {
+    const max = v ?? SESSION_DEFAULTS.maxSessions;
+    if (typeof max !== "number" || !Number.isInteger(max) || max <= 0) {
+      throw new OptionsError(where, option, `${where}: ${option} must be a positive integer (default 1000), got ${String(max)}`);
+    }
+    return max;
+  }) as OptionRule<number>,
+} as const;
+
+/** Check the two session options; returns the values or throws `OptionsError` naming `where`. */
 export function checkSessionOptions(options: { sessionIdleMs?: unknown; maxSessions?: unknown }, where: string): { sessionIdleMs: number; maxSessions: number } {
-  const fail = (option: string, message: string): OptionsError => new OptionsError(where, option, message);
-  const idle = options.sessionIdleMs ?? SESSION_DEFAULTS.sessionIdleMs;
-  if (typeof idle !== "number" || !Number.isFinite(idle) || idle <= 0) {
-    throw fail("sessionIdleMs", `${where}: sessionIdleMs must be a positive number of milliseconds (default 30 minutes), got ${String(idle)}`);
-  }
-  const max = options.maxSessions ?? SESSION_DEFAULTS.maxSessions;
-  if (typeof max !== "number" || !Number.isInteger(max) || max <= 0) {
-    throw fail("maxSessions", `${where}: maxSessions must be a positive integer (default 1000), got ${String(max)}`);
-  }
-  return { sessionIdleMs: idle, maxSessions: max };
+  return { sessionIdleMs: SESSION_OPTION_RULES.sessionIdleMs(options.sessionIdleMs, where, "sessionIdleMs"), maxSessions: SESSION_OPTION_RULES.maxSessions(options.maxSessions, where, "maxSessions") };
 }
 
 /**

@@ -9,8 +9,8 @@
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { OptionsError } from "../../errors/options.error.js";
-import { checkKnownKeys, checkNonEmptyString } from "../../options/option-checks.js";
-import { checkIssuer, checkScope, checkSecret, SdkGrant } from "./sdk-grant.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
+import { grantRule, SdkGrant } from "./sdk-grant.js";
 
 /** The JWT signing algorithms a `privateKeyPem` may use. */
 export const CLIENT_ASSERTION_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] as const;
@@ -45,7 +45,17 @@ export interface ClientCredentialsOptions {
 }
 
 const WHERE = "clientCredentials";
-const KEYS = ["clientId", "clientSecret", "privateKeyPem", "algorithm", "scope", "issuer", "clientName"];
+
+/** The options of `clientCredentials()`, declared once; which of the two secrets, and `algorithm` against the key, follow in the constructor. */
+const CLIENT_CREDENTIALS_OPTIONS = {
+  clientId: opt.nonEmptyString("the client id registered with the authorization server"),
+  clientSecret: grantRule.secret(false),
+  privateKeyPem: grantRule.secret(false),
+  algorithm: opt.any<unknown>(),
+  scope: grantRule.scope(),
+  issuer: grantRule.issuer(),
+  clientName: opt.string("a non-empty string", true),
+} as const;
 
 /** The key, parsed now so a bad one is refused at construction (the message never holds the key). */
 function parseKey(pem: string): KeyObject {
@@ -82,20 +92,14 @@ export class ClientCredentialsProvider extends SdkGrant {
 
   /** @internal Use `clientCredentials()`. */
   constructor(options: ClientCredentialsOptions) {
-    if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass an options object { clientId, clientSecret } or { clientId, privateKeyPem, algorithm? }`);
-    checkKnownKeys(options, KEYS, WHERE);
-    const clientId = checkNonEmptyString(options.clientId, WHERE, "clientId", "the client id registered with the authorization server");
-    const secret = checkSecret(options.clientSecret, WHERE, "clientSecret", false);
-    const pem = checkSecret(options.privateKeyPem, WHERE, "privateKeyPem", false);
+    const { clientId, clientSecret: secret, privateKeyPem: pem, scope, issuer, ...o } = checkOptions(options, WHERE, CLIENT_CREDENTIALS_OPTIONS);
     if ((secret === undefined) === (pem === undefined)) {
       throw new OptionsError(WHERE, secret ? "privateKeyPem" : "clientSecret", `${WHERE}: give exactly one of 'clientSecret' (client_secret_basic) or 'privateKeyPem' (private_key_jwt), got ${secret ? "both" : "neither"}`);
     }
-    if (secret !== undefined && options.algorithm !== undefined) throw new OptionsError(WHERE, "algorithm", `${WHERE}: 'algorithm' goes with 'privateKeyPem' only (a client secret is not signed)`);
-    const scope = checkScope(options.scope, WHERE);
-    const issuer = checkIssuer(options.issuer, WHERE);
-    const clientName = options.clientName === undefined ? "arc-agentkit" : checkNonEmptyString(options.clientName, WHERE, "clientName");
+    if (secret !== undefined && o.algorithm !== undefined) throw new OptionsError(WHERE, "algorithm", `${WHERE}: 'algorithm' goes with 'privateKeyPem' only (a client secret is not signed)`);
+    const clientName = o.clientName ?? "arc-agentkit";
     const key = pem === undefined ? undefined : parseKey(pem);
-    const algorithm = key && algorithmFor(key, options.algorithm);
+    const algorithm = key && algorithmFor(key, o.algorithm);
     const privateKey = key?.export({ format: "pem", type: "pkcs8" }).toString();
     const method = secret !== undefined ? "client_secret_basic" : "private_key_jwt";
     const metadata = { client_name: clientName, redirect_uris: [], grant_types: ["client_credentials"], token_endpoint_auth_method: method, ...(scope ? { scope } : {}) };

@@ -10,9 +10,9 @@
  * caps what the IdP may send, and keeps the secrets out of sight.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import { checkKnownKeys, checkNonEmptyString } from "../../options/option-checks.js";
+import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { cappedFetch } from "./capped-fetch.js";
-import { checkIssuer, checkScope, checkSecret, SdkGrant } from "./sdk-grant.js";
+import { checkSecret, grantRule, SdkGrant } from "./sdk-grant.js";
 
 /** The enterprise identity provider that performs the token exchange. */
 export interface CrossAppAccessIdp {
@@ -49,22 +49,31 @@ export interface CrossAppAccessOptions {
 }
 
 const WHERE = "crossAppAccess";
-const KEYS = ["clientId", "clientSecret", "idp", "idToken", "scope", "issuer", "clientName"];
-const IDP_KEYS = ["issuer", "tokenEndpoint", "clientId", "clientSecret"];
 
-function checkIdp(idp: unknown): CrossAppAccessIdp {
-  if (idp === null || typeof idp !== "object") throw new OptionsError(WHERE, "idp", `${WHERE}: 'idp' is required: { issuer | tokenEndpoint, clientId, clientSecret? } of the enterprise identity provider`);
-  checkKnownKeys(idp, IDP_KEYS, `${WHERE}.idp`);
-  const o = idp as CrossAppAccessIdp;
-  if ((o.issuer === undefined) === (o.tokenEndpoint === undefined)) {
-    throw new OptionsError(WHERE, "idp", `${WHERE}: 'idp' needs exactly one of 'issuer' (its token endpoint is discovered) or 'tokenEndpoint', got ${o.issuer === undefined ? "neither" : "both"}`);
+/** `idp`: the enterprise IdP, its own keys refused by name; exactly one of `issuer` / `tokenEndpoint` follows in `checkIdp`. */
+const IDP_OPTIONS = {
+  issuer: grantRule.issuer(),
+  tokenEndpoint: grantRule.issuer(),
+  clientId: opt.nonEmptyString("this client's id at the IdP"),
+  clientSecret: grantRule.secret(false),
+} as const;
+
+/** The options of `crossAppAccess()`, declared once. */
+const CROSS_APP_ACCESS_OPTIONS = {
+  clientId: opt.nonEmptyString("the client id registered with the MCP server's authorization server"),
+  clientSecret: grantRule.secret(true),
+  idp: opt.required(opt.object(IDP_OPTIONS), "{ issuer | tokenEndpoint, clientId, clientSecret? } of the enterprise identity provider"),
+  idToken: ((v, where, option) => (typeof v === "function" ? v : grantRule.secret(true)(v, where, option))) as OptionRule<CrossAppAccessOptions["idToken"]>,
+  scope: grantRule.scope(),
+  issuer: grantRule.issuer(),
+  clientName: opt.string("a non-empty string", true),
+} as const;
+
+function checkIdp(idp: CheckedOptions<typeof IDP_OPTIONS>): CrossAppAccessIdp {
+  if ((idp.issuer === undefined) === (idp.tokenEndpoint === undefined)) {
+    throw new OptionsError(WHERE, "idp", `${WHERE}: 'idp' needs exactly one of 'issuer' (its token endpoint is discovered) or 'tokenEndpoint', got ${idp.issuer === undefined ? "neither" : "both"}`);
   }
-  return {
-    issuer: checkIssuer(o.issuer, WHERE, "idp.issuer"),
-    tokenEndpoint: checkIssuer(o.tokenEndpoint, WHERE, "idp.tokenEndpoint"),
-    clientId: checkNonEmptyString(o.clientId, WHERE, "idp.clientId", "this client's id at the IdP"),
-    clientSecret: checkSecret(o.clientSecret, WHERE, "idp.clientSecret", false),
-  };
+  return idp;
 }
 
 /** The ID token, now: the option's string, or what its function returns (checked: a function may hand back anything). */
@@ -80,16 +89,9 @@ async function currentIdToken(idToken: CrossAppAccessOptions["idToken"]): Promis
 export class CrossAppAccessProvider extends SdkGrant {
   /** @internal Use `crossAppAccess()`. */
   constructor(options: CrossAppAccessOptions) {
-    if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass an options object { clientId, clientSecret, idp, idToken }`);
-    checkKnownKeys(options, KEYS, WHERE);
-    const clientId = checkNonEmptyString(options.clientId, WHERE, "clientId", "the client id registered with the MCP server's authorization server");
-    const clientSecret = checkSecret(options.clientSecret, WHERE, "clientSecret", true)!;
-    const idp = checkIdp(options.idp);
-    const idToken = options.idToken;
-    if (typeof idToken !== "function") checkSecret(idToken, WHERE, "idToken", true);
-    const scope = checkScope(options.scope, WHERE);
-    const issuer = checkIssuer(options.issuer, WHERE);
-    const clientName = options.clientName === undefined ? "arc-agentkit" : checkNonEmptyString(options.clientName, WHERE, "clientName");
+    const { clientId, clientSecret, idToken, scope, issuer, ...o } = checkOptions(options, WHERE, CROSS_APP_ACCESS_OPTIONS);
+    const idp = checkIdp(o.idp);
+    const clientName = o.clientName ?? "arc-agentkit";
     const metadata = { client_name: clientName, redirect_uris: [], grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"], token_endpoint_auth_method: "client_secret_basic", ...(scope ? { scope } : {}) };
     // What the IdP sends is read capped, as every authorization-server response is.
     const fetchFn = cappedFetch(fetch);

@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
 import { visible } from "../../util/visible-text.js";
@@ -108,23 +109,17 @@ async function openInBrowser(url: URL, launch: string): Promise<void> {
   printUrl(url);
 }
 
-function checkOptions(o: OAuthProviderOptions): void {
-  const where = "oauthProvider";
-  if (o.openUrl !== undefined && typeof o.openUrl !== "function") throw new OptionsError(where, "openUrl", `${where}: 'openUrl' must be a function (url: URL) => void | Promise<void>`);
-  if (o.tokenDir !== undefined && (typeof o.tokenDir !== "string" || o.tokenDir === "")) throw new OptionsError(where, "tokenDir", `${where}: 'tokenDir' must be a non-empty path`);
-  if (o.clientName !== undefined && (typeof o.clientName !== "string" || o.clientName === "")) throw new OptionsError(where, "clientName", `${where}: 'clientName' must be a non-empty string`);
-  if (o.scopes !== undefined && (!Array.isArray(o.scopes) || o.scopes.some((s) => typeof s !== "string" || /\s/.test(s) || s === ""))) {
-    throw new OptionsError(where, "scopes", `${where}: 'scopes' must be an array of scope names without spaces`);
-  }
-  if (o.client !== undefined && (typeof o.client?.clientId !== "string" || o.client.clientId === "")) throw new OptionsError(where, "client", `${where}: 'client.clientId' must be a non-empty string`);
-  if (o.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/.+/.test(String(o.clientMetadataUrl))) {
-    throw new OptionsError(where, "clientMetadataUrl", `${where}: 'clientMetadataUrl' must be an https URL with a path`);
-  }
-  if (o.allowIssuerMismatch !== undefined && typeof o.allowIssuerMismatch !== "boolean") throw new OptionsError(where, "allowIssuerMismatch", `${where}: 'allowIssuerMismatch' must be true or false (default false)`);
-  if (o.callbackTimeoutMs !== undefined && !(Number.isFinite(o.callbackTimeoutMs) && o.callbackTimeoutMs > 0)) {
-    throw new OptionsError(where, "callbackTimeoutMs", `${where}: 'callbackTimeoutMs' must be a positive number of milliseconds`);
-  }
-}
+/** The options of `oauthProvider()`, declared once. */
+const OAUTH_PROVIDER_OPTIONS = {
+  openUrl: opt.fn<NonNullable<OAuthProviderOptions["openUrl"]>>("(url: URL) => void | Promise<void>"),
+  tokenDir: opt.string("a non-empty path", true),
+  clientName: opt.string("a non-empty string", true),
+  scopes: opt.that<readonly string[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "" && !/\s/.test(x)), "an array of scope names without spaces"),
+  client: opt.object({ clientId: opt.nonEmptyString("the pre-registered client's id"), clientSecret: opt.string("a non-empty string", true) }),
+  clientMetadataUrl: opt.that<string>((v) => typeof v === "string" && /^https:\/\/[^/]+\/.+/.test(v), "an https URL with a path"),
+  callbackTimeoutMs: opt.that<number>((v) => typeof v === "number" && Number.isFinite(v) && v > 0, "a positive number of milliseconds"),
+  allowIssuerMismatch: opt.that<boolean>((v) => typeof v === "boolean", "true or false (default false)"),
+} as const;
 
 /**
  * The shipped OAuth client. Made by `oauthProvider()`; a `StreamableHttpServer`
@@ -154,7 +149,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     /** The MCP server URL this copy is bound to (undefined: not bound yet). */
     readonly serverUrl?: string,
   ) {
-    checkOptions(options);
+    checkOptions(options, "oauthProvider", OAUTH_PROVIDER_OPTIONS);
     this.file = serverUrl === undefined ? undefined : new TokenFile(options.tokenDir ?? defaultTokenDir(), serverUrl);
     this.login = this.file?.read() ?? { serverUrl: serverUrl ?? "" };
   }
@@ -397,7 +392,8 @@ async function callbackError(err: unknown, params: URLSearchParams, serverUrl: s
  * code + PKCE through a loopback redirect on 127.0.0.1, refresh and scope
  * step-up are the SDK's; this keeps the state and reaches the person.
  *
- * @throws OptionsError when an option has the wrong type or shape.
+ * @throws OptionsError naming the option and what is accepted: an option of
+ *   the wrong type or shape, or one it does not know.
  */
 export function oauthProvider(options: OAuthProviderOptions = {}): AgentkitOAuthProvider {
   return new AgentkitOAuthProvider(options);

@@ -17,8 +17,16 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
+import type { OptionRule } from "../../options/option-checks.js";
 import { clientSdk, type ClientSdk } from "../client/sdk-client.js";
 import { OAuthCallbackError } from "./oauth.error.js";
+
+/** The grant options as spec rules: a secret (never echoed), a `scope`, an issuer or endpoint URL. */
+export const grantRule = {
+  secret: <R extends boolean>(required: R): OptionRule<R extends true ? string : string | undefined> => (v, where, option) => checkSecret(v, where, option, required) as R extends true ? string : string | undefined,
+  scope: (): OptionRule<string | undefined> => (v, where) => checkScope(v, where),
+  issuer: (): OptionRule<string | undefined> => (v, where, option) => checkIssuer(v, where, option),
+} as const;
 
 /** Makes the SDK provider a grant delegates to, bound to `expectedIssuer` (undefined only before any discovery). */
 export type MakeSdkProvider = (sdk: ClientSdk, expectedIssuer: string | undefined) => OAuthClientProvider;

@@ -5,19 +5,20 @@
  * in this process, or as a stdio command the CLI spawns.
  */
 import type { SdkServer } from "./sdk-server.js";
-import { checkOneOf, checkTimeoutMs } from "../../options/option-checks.js";
+import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { describeValue } from "../../util/format.js";
 import type { RunContext } from "../../context/run-context.js";
-import { checkSessionOptions, LoopbackMcpTransport } from "../loopback/loopback-transport.js";
+import { LoopbackMcpTransport, SESSION_OPTION_RULES } from "../loopback/loopback-transport.js";
+import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { checkServerName } from "../../wire/names.js";
 import { codexToolTimeoutSec } from "../../wire/codex-mcp.js";
 import { McpServerSpec } from "./mcp-server-spec.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { newCallCounter, servedServerFactory, type CallCounter, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
-import { checkHeartbeatMs } from "./heartbeat.js";
+import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { SuspendedCalls } from "./suspended-calls.js";
-import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
+import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 import type { CacheHint } from "../../tools/served-options.js";
 
 /** Options of `serveRegistry()`. */
@@ -81,58 +82,75 @@ export interface ServeRegistryOptions {
 /** The longest delay a Node timer takes (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** The `suspendedCalls` option checked: positive integers, or `OptionsError` naming the field. */
-function checkSuspendedCalls(value: ServeRegistryOptions["suspendedCalls"]): void {
-  if (value === undefined) return;
-  if (value === null || typeof value !== "object") throw new OptionsError("serveRegistry", "suspendedCalls", `serveRegistry: suspendedCalls must be an object { max?, ttlMs }, got ${describeValue(value)}`);
-  for (const key of ["max", "ttlMs"] as const) {
-    const v = value[key];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0 && v <= MAX_TIMER_MS)) throw new OptionsError("serveRegistry", "suspendedCalls", `serveRegistry: suspendedCalls.${key} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
-  }
-}
+/** One field of `suspendedCalls`: a whole number of 1..MAX_TIMER_MS, or unset. */
+const suspendedField: OptionRule<number | undefined> = (v, where, option) => {
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS)) throw new OptionsError(where, option, `${where}: ${option} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
+  return v as number | undefined;
+};
 
+/** `ctx`: a run context (served calls run in `ctx.child(...)`, cancelled with its signal). */
+const servedCtx: OptionRule<RunContext> = (v, where, option) => {
+  const ctx = v as Partial<RunContext> | undefined;
+  if (!ctx || typeof ctx.child !== "function" || !(ctx.signal instanceof AbortSignal)) {
+    throw new OptionsError(where, option, `${where}: ctx must be a RunContext (served calls run in ctx.child(...)); e.g. makeTestCtx() or new RunContext()`);
+  }
+  return v as RunContext;
+};
+
+/** The options of `serveRegistry()`, declared once; the rules that join two options follow in `checkServeOptions`. */
+const SERVE_OPTIONS = {
+  name: (v: unknown) => checkServerName(v),
+  ctx: servedCtx,
+  transport: opt.oneOf(["http", "stdio"] as const, "http"),
+  command: opt.that<readonly string[]>((c) => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "", "a non-empty array of strings (program first)"),
+  env: opt.stringRecord(),
+  timeoutMs: opt.timeoutMs(),
+  heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),
+  configPath: opt.string("a file path", true),
+  auth: opt.oneOf(["token", "none"] as const, "token"),
+  port: opt.port(),
+  sessionIdleMs: SESSION_OPTION_RULES.sessionIdleMs,
+  maxSessions: SESSION_OPTION_RULES.maxSessions,
+  guard: opt.fn<ToolGuard>("(request) => Promise<{ allowed, ... }>"),
+  resources: opt.any<ServeRegistryOptions["resources"]>(),
+  prompts: opt.any<ServeRegistryOptions["prompts"]>(),
+  suspendedCalls: opt.object({ max: suspendedField, ttlMs: suspendedField }),
+  cacheHint: (v: unknown, where: string) => checkCacheHint(v as CacheHint | undefined, `${where}: cacheHint`),
+} as const;
+
+/**
+ * `serveRegistry()`'s options checked, defaults filled in: what `serveCatalog`
+ * takes. `bootstrap` builds one (`servePlan`) from facts it checked when the
+ * module was decorated and scanned.
+ */
+export type ServePlan = CheckedOptions<typeof SERVE_OPTIONS>;
 
 const STDIO_NEEDS_COMMAND =
   'serveRegistry: transport "stdio" needs command. With stdio the CLI spawns the server itself, so the tools are rebuilt in a fresh process — this process\'s registry, closures and ctx do not cross that boundary. Pass command (e.g. command: stdioCommand("./dist/mcp-server.js")) naming an entry point that calls serveRegistryStdio(...), or use transport "http" (the default) to keep the tools in this process.';
 
-function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
-  if (!options || typeof options !== "object") throw new OptionsError("serveRegistry", "options", "serveRegistry: options { name, ctx } are required");
-  if ("token" in options) {
-    throw new OptionsError("serveRegistry", "token", 'serveRegistry: the bearer token is generated by the listener and never supplied; read it from spec.authHeaders, or pass auth: "none"');
-  }
-  checkServerName(options.name);
-  const ctx = options.ctx as Partial<RunContext> | undefined;
-  if (!ctx || typeof ctx.child !== "function" || !(ctx.signal instanceof AbortSignal)) {
-    throw new OptionsError("serveRegistry", "ctx", "serveRegistry: ctx must be a RunContext (served calls run in ctx.child(...)); e.g. makeTestCtx() or new RunContext()");
-  }
-  const transport = checkOneOf(options.transport, ["http", "stdio"], "serveRegistry", "transport", "http");
-  checkTimeoutMs(options.timeoutMs, "serveRegistry");
-  checkHeartbeatMs(options.heartbeatMs, "serveRegistry");
-  checkSuspendedCalls(options.suspendedCalls);
-  if (options.guard !== undefined && typeof options.guard !== "function") {
-    throw new OptionsError("serveRegistry", "guard", "serveRegistry: guard must be a function (request) => Promise<{ allowed, ... }>");
-  }
-  if (transport === "stdio") {
-    const c = options.command;
-    if (c === undefined || c === null) throw new OptionsError("serveRegistry", "command", STDIO_NEEDS_COMMAND);
-    if (!Array.isArray(c) || c.length === 0 || !c.every((x) => typeof x === "string") || !c[0]) {
-      throw new OptionsError("serveRegistry", "command", `serveRegistry: command must be a non-empty array of strings (program first), got ${JSON.stringify(c)}`);
-    }
-    for (const key of ["port", "auth", "sessionIdleMs", "maxSessions", "suspendedCalls"] as const) {
-      if (options[key] !== undefined) throw new OptionsError("serveRegistry", key, `serveRegistry: ${key} applies to transport "http" only; a stdio server has no listener`);
-    }
-    if (options.env !== undefined && (typeof options.env !== "object" || Object.values(options.env).some((v) => typeof v !== "string"))) {
-      throw new OptionsError("serveRegistry", "env", "serveRegistry: env must map names to string values");
-    }
-  } else {
-    checkSessionOptions(options, "serveRegistry");
-    for (const key of ["command", "env"] as const) {
-      if (options[key] !== undefined) {
-        throw new OptionsError("serveRegistry", key, `serveRegistry: ${key} applies to transport "stdio" only; an HTTP server runs the tools in this process`);
-      }
-    }
-  }
-  return transport;
+const HTTP_ONLY = ["port", "auth", "sessionIdleMs", "maxSessions", "suspendedCalls"] as const;
+const STDIO_ONLY = ["command", "env"] as const;
+const TOKEN_HINT = { token: 'the bearer token is generated by the listener and never supplied; read it from spec.authHeaders, or pass auth: "none"' };
+
+/** Check `options` against the spec, then the rules that join two options (what goes with which transport). */
+export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
+  const where = "serveRegistry";
+  if (!options || typeof options !== "object") throw new OptionsError(where, "options", `${where}: options { name, ctx } are required, got ${describeValue(options)}`);
+  const plan = checkOptions(options, where, SERVE_OPTIONS, TOKEN_HINT);
+  const [given, other] = plan.transport === "stdio" ? [HTTP_ONLY, "http\" only; a stdio server has no listener"] : [STDIO_ONLY, "stdio\" only; an HTTP server runs the tools in this process"];
+  const misplaced = (given as readonly (keyof ServeRegistryOptions)[]).find((key) => options[key] !== undefined);
+  if (misplaced) throw new OptionsError(where, misplaced, `${where}: ${misplaced} applies to transport "${other}`);
+  if (plan.transport === "stdio" && plan.command === undefined) throw new OptionsError(where, "command", STDIO_NEEDS_COMMAND);
+  return plan;
+}
+
+/** A plan with every default but `name` and `ctx` filled in, then `given` (not checked: the caller checked it). */
+export function servePlan(name: string, ctx: RunContext, given: Partial<ServePlan> = {}): ServePlan {
+  const defaults: ServePlan = {
+    name, ctx, transport: "http", command: undefined, env: undefined, timeoutMs: undefined, heartbeatMs: DEFAULT_HEARTBEAT_MS, configPath: undefined, auth: "token", port: 0,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined,
+  };
+  return Object.freeze({ ...defaults, ...given });
 }
 
 /**
@@ -154,32 +172,33 @@ function checkOptions(options: ServeRegistryOptions): "http" | "stdio" {
  *
  * Rejects (before binding or writing anything) with `McpNameError` for an
  * invalid server name, colliding sanitised names or a qualified name over 64
- * characters; `OptionsError` for bad options — including
- * `transport: "stdio"` without `command`; `DuplicateToolError` for two tools
+ * characters; `OptionsError` for a bad or unknown option (naming it and what
+ * is accepted) — including `transport: "stdio"` without `command`; `DuplicateToolError` for two tools
  * with one name. A busy fixed `port` rejects with Node's `EADDRINUSE` error.
  */
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
-  const transport = checkOptions(options);
-  const catalog: ServedCatalog = buildCatalog(registryOrTools, options.name);
-  const extras = servedExtras(options);
+  const plan = checkServeOptions(options);
+  return serveCatalog(buildCatalog(registryOrTools, plan.name), servedExtras(plan), plan);
+}
+
+/**
+ * `serveRegistry` on what is already checked — the catalog, the resources
+ * and prompts, the options — so nothing is checked again: bootstrap's entry
+ * (its scan checked the names, its build the served items).
+ */
+export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: ServePlan): Promise<McpServerSpec> {
   const counter: CallCounter = newCallCounter();
-  const heartbeatMs = checkHeartbeatMs(options.heartbeatMs, "serveRegistry");
-  const toolTimeoutSec = codexToolTimeoutSec(options.timeoutMs, heartbeatMs);
-  if (transport === "stdio") {
-    const [command, ...args] = options.command!;
-    const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(options.env ?? {}) }) });
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener: null, stdio, guarded: false, extras, toolTimeoutSec });
+  const toolTimeoutSec = codexToolTimeoutSec(plan.timeoutMs, plan.heartbeatMs);
+  if (plan.transport === "stdio") {
+    const [command, ...args] = plan.command!;
+    const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(plan.env ?? {}) }) });
+    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener: null, stdio, guarded: false, extras, toolTimeoutSec });
   }
   const live = new Set<SdkServer>();
-  const listener = await LoopbackMcpTransport.bind({
-    serverFactory: servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs, guard: options.guard, extras, live, suspended: new SuspendedCalls(options.suspendedCalls?.max, options.suspendedCalls?.ttlMs), cacheHint: checkCacheHint(options.cacheHint, "serveRegistry: cacheHint") }, counter),
-    port: options.port,
-    auth: options.auth ?? "token",
-    ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
-    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-  });
+  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint };
+  const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: options.configPath, listener, stdio: null, guarded: options.guard !== undefined, extras, live, toolTimeoutSec });
+    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec });
   } catch (err) {
     await listener.stop();
     throw err;

@@ -4,7 +4,7 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
-import { checkTimeoutMs } from "../../options/option-checks.js";
+import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -13,11 +13,11 @@ import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
 import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
-import { buildCatalog, type ToolSource } from "./served-catalog.js";
+import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
-import { servedExtras, type PromptsOption, type ResourceSource } from "./served-extras.js";
+import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 
 /** Options of `serveRegistryStdio()`. */
 export interface ServeStdioOptions {
@@ -49,30 +49,54 @@ export interface StdioServing {
   close(): Promise<void>;
 }
 
-function checkStdioOptions(options: ServeStdioOptions, who: string): void {
+/** A stream option: `undefined` (the process's own), or something with `on` and `once`, as Node streams have. */
+const stream = <T>(): OptionRule<T | undefined> => opt.that<T>((v) => typeof (v as Readable).on === "function" && typeof (v as Readable).once === "function", "a Node stream, or be left unset");
+
+/** The options of `serveRegistryStdio()`, declared once. */
+const STDIO_OPTIONS = {
+  name: (v: unknown) => checkServerName(v),
+  ctx: ((v, where, option) => {
+    if (!v || typeof (v as RunContext).child !== "function") throw new OptionsError(where, option, `${where}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
+    return v as RunContext;
+  }) as OptionRule<RunContext>,
+  timeoutMs: opt.timeoutMs(),
+  heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),
+  guard: opt.fn<ToolGuard>("(request) => Promise<{ allowed, ... }>"),
+  resources: opt.any<ServeStdioOptions["resources"]>(),
+  prompts: opt.any<ServeStdioOptions["prompts"]>(),
+  stdin: stream<Readable>(),
+  stdout: stream<Writable>(),
+} as const;
+
+/** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
+export type StdioPlan = CheckedOptions<typeof STDIO_OPTIONS>;
+
+/** Check `options` against the spec: the plan, or `OptionsError` (`McpNameError` for the name) naming what was wrong. */
+export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegistryStdio"): StdioPlan {
   if (!options || typeof options !== "object") throw new OptionsError(who, "options", `${who}: options { name, ctx } are required`);
-  checkServerName(options.name);
-  if (!options.ctx || typeof options.ctx.child !== "function") {
-    throw new OptionsError(who, "ctx", `${who}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
-  }
-  checkTimeoutMs(options.timeoutMs, who);
-  checkHeartbeatMs(options.heartbeatMs, who);
+  return checkOptions(options, who, STDIO_OPTIONS);
 }
 
 /**
  * Start serving `tools` on stdin/stdout and resolve once connected, with a
  * handle whose `closed` resolves when the peer closes stdin. The same checks
- * and contract as `serveRegistryStdio` (which is this, awaited to the end);
- * `bootstrap(Module, { transport: "stdio" })` serves through it.
+ * and contract as `serveRegistryStdio` (which is this, awaited to the end).
  */
-export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions, who = "serveRegistryStdio"): Promise<StdioServing> {
-  checkStdioOptions(options, who);
-  const catalog = buildCatalog(tools, options.name);
-  const extras = servedExtras(options);
-  const server = servedServerFactory(catalog, { ctx: options.ctx, timeoutMs: options.timeoutMs, heartbeatMs: checkHeartbeatMs(options.heartbeatMs, who), guard: options.guard, extras }, { calls: 0 })();
-  const stdin = options.stdin ?? process.stdin;
+export function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
+  const plan = checkStdioOptions(options);
+  return openStdioCatalog(buildCatalog(tools, plan.name), servedExtras(plan), plan);
+}
+
+/**
+ * `openStdioServing` on what is already checked — the catalog, the resources
+ * and prompts, the options — so nothing is checked again: the entry of
+ * `bootstrap(Module, { transport: "stdio" })`.
+ */
+export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: StdioPlan): Promise<StdioServing> {
+  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras }, { calls: 0 })();
+  const stdin = plan.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const transport = new StdioServerTransport(stdin, plan.stdout ?? process.stdout);
   let finished: Promise<void> | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));

@@ -74,7 +74,7 @@ function toTools(source: ToolSource): Tool[] {
 }
 
 /** One tool's catalog entry; throws `McpNameError` for a name that collides once sanitised or a qualified name over 64 characters. */
-function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>): ServedTool {
+function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>, checked?: ReadonlyMap<string, string>): ServedTool {
   const name = sanitiseToolName(tool.name);
   const clash = byName.get(name);
   if (clash) {
@@ -84,7 +84,7 @@ function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, Serv
       `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)`,
     );
   }
-  const qualifiedName = checkQualifiedName(server, name, tool.name);
+  const qualifiedName = checked?.get(tool.name) ?? checkQualifiedName(server, name, tool.name);
   const readOnly = !(tool.sideEffecting || tool.requiresApproval);
   const meta: AgentkitToolMeta = { side_effecting: tool.sideEffecting, requires_approval: tool.requiresApproval, caps: [...tool.caps] };
   const descriptor: SdkTool = {
@@ -111,11 +111,15 @@ class Catalog implements ServedCatalog {
   private readonly served: ServedTool[] = [];
   private views?: Omit<ServedCatalog, "server" | "byName" | "listResult" | "add">;
 
-  constructor(readonly server: string) {}
+  constructor(
+    readonly server: string,
+    /** Tool name -> qualified name, checked by the caller (bootstrap's scan). */
+    private readonly checked?: ReadonlyMap<string, string>,
+  ) {}
 
   add(tool: Tool): ServedTool | undefined {
     if (!tool.schema) return undefined;
-    const entry = servedTool(tool, this.server, this.byName);
+    const entry = servedTool(tool, this.server, this.byName, this.checked);
     this.served.push(entry);
     this.byName.set(entry.name, entry);
     this.listResult.tools.push(entry.descriptor);
@@ -170,10 +174,11 @@ function computeViews(served: readonly ServedTool[]): NonNullable<Catalog["views
  * Tool names are sanitised; two that collide after sanitising throw
  * `McpNameError` (reason `"collision"`) naming both; a qualified name over 64
  * characters throws (reason `"too_long"`). The server name must already be
- * checked (`checkServerName`).
+ * checked (`checkServerName`); a tool named in `checked` has its qualified
+ * name from there, already checked (bootstrap's scan), and is not checked again.
  */
-export function buildCatalog(source: ToolSource, server: string): ServedCatalog {
-  const catalog = new Catalog(server);
+export function buildCatalog(source: ToolSource, server: string, checked?: ReadonlyMap<string, string>): ServedCatalog {
+  const catalog = new Catalog(server, checked);
   for (const tool of toTools(source)) catalog.add(tool);
   return catalog;
 }
