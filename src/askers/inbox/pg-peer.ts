@@ -5,6 +5,7 @@
  * the install line. Only the few members the store uses are typed here, so
  * the package's declarations need no `@types/pg`.
  */
+import { createHash } from "node:crypto";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { lazyPeer } from "../../util/optional-peer.js";
 
@@ -41,3 +42,36 @@ interface PgModule {
 
 /** `pg`, loaded on first use. @throws MissingPeerError when it is not installed. */
 export const pgModule = lazyPeer<PgModule>("pg", (cause) => new MissingPeerError("pg", PG_INSTALL_LINE, `the PostgreSQL inbox store needs the optional peer 'pg': ${PG_INSTALL_LINE}`, { cause }));
+
+/** Statement names by text, so each text is hashed once (the store's texts are a few templates per schema). */
+const statementNames = new Map<string, string>();
+
+/** The server-side name of a statement: a hash of its text, so one name never stands for two texts on a connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `agentkit_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * How a store runs its statements on `pool`: when `pool` is a `pg.Pool` of
+ * the loaded `pg`, as named prepared statements (each connection parses and
+ * plans a text once, then only binds and executes it: the database's share of
+ * a busy inbox's CPU); any other pool (PGlite's session, a look-alike) by its
+ * plain `query(text, values)`. A store needs session pooling anyway (LISTEN),
+ * where prepared statements live as long as the connection.
+ */
+export function statementRunner(pool: PgPool): (text: string, values?: readonly unknown[]) => Promise<PgResult> {
+  let isPg = false;
+  try {
+    isPg = pool instanceof pgModule().Pool;
+  } catch {
+    // pg is not installed: this pool is someone else's
+  }
+  if (!isPg) return (text, values) => pool.query(text, values);
+  const named = pool as unknown as { query(config: { name: string; text: string; values?: readonly unknown[] }): Promise<PgResult> };
+  return (text, values) => named.query({ name: statementName(text), text, ...(values ? { values } : {}) });
+}

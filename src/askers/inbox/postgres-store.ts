@@ -47,7 +47,7 @@ import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, 
 import { InboxStoreError } from "./inbox-store.error.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
 import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
-import { pgModule, type PgPool } from "./pg-peer.js";
+import { pgModule, statementRunner, type PgPool, type PgResult } from "./pg-peer.js";
 import { joinRelay, relayPlace, targetOf, type WakeupRelay } from "./wakeup-relay.js";
 
 /** Options of `postgresInboxStore` (one of `connectionString` and `pool`). */
@@ -121,6 +121,8 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   readonly leaseMs: number;
   readonly #pool: PgPool;
   readonly #ownPool: boolean;
+  /** Runs a statement on the pool (prepared, on a `pg.Pool`). */
+  readonly #run: (text: string, values?: readonly unknown[]) => Promise<PgResult>;
   readonly #channel: string;
   readonly #listeners = new Set<Listener>();
   readonly #seen = new Map<string, number>();
@@ -171,6 +173,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     // busy pool (up to 15 s) rather than failing at once; a worker keeps two connections and fails fast.
     this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, ...(this.role === "worker" ? { max: 2, connectionTimeoutMillis: 5000 } : { max: 8, connectionTimeoutMillis: 15_000 }) });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
+    this.#run = statementRunner(this.#pool);
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
     if (this.role === "worker" && options.wakeups !== "own") this.#relayPath = sharedWakeupPath(options, this.schema, this.#pool);
   }
@@ -307,7 +310,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
 
   async #query(sql: string, values?: readonly unknown[]): Promise<{ rows: Row[] }> {
     try {
-      return await this.#pool.query(sql, values);
+      return await this.#run(sql, values);
     } catch (err) {
       throw storeError(err, this.schema);
     }
