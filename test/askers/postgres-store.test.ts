@@ -321,6 +321,31 @@ describe("postgresInboxStore: many writers", () => {
   });
 });
 
+describe("postgresInboxStore: statements prepared once per connection", () => {
+  it("on a pg.Pool each statement is parsed once per connection, and a column added by a later migration does not break the prepared ones", async () => {
+    const { default: pgLib } = await import("pg");
+    const pool = new pgLib.Pool({ connectionString: pg.connectionString, max: 2 }); // one listens, one runs the statements
+    const s = postgresInboxStore({ pool, ownsPool: true, schema: "inbox_prepared" });
+    open.push(s);
+    await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_prepared" });
+    const round = async (): Promise<void> => {
+      const q = question();
+      await s.put(q);
+      expect((await s.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "ann" } })).ok).toBe(true);
+      expect((await s.get(q.id))?.status).toBe("answered");
+    };
+    const prepared = async (): Promise<number> => Number((await pool.query("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'agentkit\\_%'")).rows[0].n);
+    await round();
+    const after = await prepared();
+    expect(after).toBeGreaterThanOrEqual(3); // put, settle, get at least
+    await round();
+    expect(await prepared()).toBe(after); // the same texts again: nothing parsed anew
+    await admin("ALTER TABLE inbox_prepared.questions ADD COLUMN later_note text");
+    await round();
+    expect((await s.pending()).length).toBe(0);
+  });
+});
+
 describe("postgresInboxStore: failures", () => {
   it("a worker process killed with SIGKILL: its 5 pending questions are abandoned once its lease lapses, and deciding one is refused", async () => {
     await using page = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 400 });
