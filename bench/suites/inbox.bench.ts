@@ -227,6 +227,7 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
     cfg.log(`inbox: ${setup.name}: ${workers} workers`);
     last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
     rates.push(last.perSecond);
+    cfg.log(`inbox: ${setup.name}: ${workers} workers: ${int(last.perSecond)} answered/s, CPU ms per answer database / workers / page ${[last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")}`);
     cpuTotals.push([last.cpu.db, last.cpu.workers, last.cpu.page].filter((x) => !Number.isNaN(x)).reduce((a, b) => a + b, 0));
   }
   const [probeMs, loaded] = [last.probe, last.took];
