@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { procCpuMs } from "./proc-cpu.js";
 
 const WORKER = fileURLToPath(new URL("../suites/inbox-worker.js", import.meta.url));
 /** How many processes are started at once (each takes ~0.3 s of CPU to load). */
@@ -21,9 +22,9 @@ interface Member {
   next(prefix: string, timeoutMs: number): Promise<string>;
 }
 
-function member(url: string, i: number): Member {
+function member(url: string, i: number, wakeups: string): Member {
   // small heaps: the worker keeps a few questions at a time
-  const child = spawn(process.execPath, ["--max-old-space-size=48", "--max-semi-space-size=2", WORKER], { env: { ...process.env, INBOX_URL: url, INBOX_WORKER: String(i) }, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--max-old-space-size=48", "--max-semi-space-size=2", WORKER], { env: { ...process.env, INBOX_URL: url, INBOX_WORKER: String(i), INBOX_WAKEUPS: wakeups }, stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout! });
   const waiters: Array<(line: string) => void> = [];
   const buffered: string[] = [];
@@ -47,6 +48,8 @@ export interface Fleet {
   readonly size: number;
   /** Every process asks `perWorker` questions in a loop, all at once: the wall time (ms) and each ask-to-answer (ms). */
   run(perWorker: number): Promise<{ wallMs: number; took: number[] }>;
+  /** User + system CPU (ms) the worker processes have used so far. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -64,12 +67,12 @@ async function stopAll(members: readonly Member[]): Promise<void> {
   );
 }
 
-/** Start `size` worker processes on the inbox at `url` (a worker login's URL) and wait until each listens. */
-export async function startFleet(url: string, size: number): Promise<Fleet> {
+/** Start `size` worker processes on the inbox at `url` (a worker login's URL), woken as `wakeups` says (the store's option), and wait until each is ready. */
+export async function startFleet(url: string, size: number, wakeups: "shared" | "own"): Promise<Fleet> {
   const members: Member[] = [];
   try {
     for (let i = 0; i < size; i += STARTING_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(STARTING_AT_ONCE, size - i) }, (_, j) => member(url, i + j));
+      const batch = Array.from({ length: Math.min(STARTING_AT_ONCE, size - i) }, (_, j) => member(url, i + j, wakeups));
       members.push(...batch);
       await Promise.all(batch.map((m) => m.next("READY", 60_000)));
     }
@@ -85,6 +88,7 @@ export async function startFleet(url: string, size: number): Promise<Fleet> {
       const lists = await Promise.all(members.map(async (m) => JSON.parse(await m.next("DONE", 300_000)) as number[]));
       return { wallMs: performance.now() - t, took: lists.flat() };
     },
+    cpuMs: () => members.reduce((sum, m) => sum + procCpuMs(m.child.pid!), 0),
     stop: () => stopAll(members),
   };
 }

@@ -9,10 +9,11 @@
  * `.ci/run` installs when absent), else `initdb`/`pg_ctl` on the PATH.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { procCpuMs, withChildren } from "./proc-cpu.js";
 
 /** A running server. */
 export interface TestPostgres {
@@ -25,6 +26,8 @@ export interface TestPostgres {
   start(): void;
   /** Stop the server and delete its directory. Idempotent. */
   stop(): void;
+  /** User + system CPU (ms) the server's processes (postmaster and backends alive now) have used so far; Linux only. */
+  cpuMs(): number;
 }
 
 function binDir(): string {
@@ -88,6 +91,10 @@ export async function startPostgres(options: { readonly maxConnections?: number 
       if (!up) return;
       run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
       up = false;
+    },
+    cpuMs() {
+      const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      return withChildren(postmaster).reduce((sum, pid) => sum + procCpuMs(pid), 0);
     },
     stop() {
       if (gone) return;

@@ -1,7 +1,7 @@
 /**
  * @module bench/suites/inbox-worker
  * One asking process of benchmark 8 (`node inbox-worker.js`, the database URL
- * in `INBOX_URL`, its number in `INBOX_WORKER`): a `postgresInboxStore` with
+ * in `INBOX_URL`, its number in `INBOX_WORKER`, the store's `wakeups` in `INBOX_WAKEUPS`): a `postgresInboxStore` with
  * role `worker` on its own pool of two connections kept open, listening, then `READY` on stdout. Each `RUN <n>` line on
  * stdin asks `n` questions one after another (put, wait until the page's
  * answer is heard) and prints `DONE <json>` (each ask-to-answer in ms). Exits
@@ -19,7 +19,8 @@ if (!url) throw new Error("inbox-worker: INBOX_URL is not set");
 // Its own pool, so its two connections (one listening) stay open between runs: with 128 processes
 // on a loaded 2-core machine, opening a connection again mid-run can take longer than the default 5 s.
 const pool = new pg.Pool({ connectionString: url, max: 2, idleTimeoutMillis: 0, connectionTimeoutMillis: 60_000 });
-const store = postgresInboxStore({ pool, ownsPool: true, role: "worker" });
+const wakeups = process.env["INBOX_WAKEUPS"] === "own" ? "own" : "shared";
+const store = postgresInboxStore({ pool, ownsPool: true, role: "worker", wakeups });
 const waiting = new Map<string, () => void>();
 store.subscribe((e: InboxEvent) => {
   if (e.type !== "settled") return;

@@ -11,13 +11,15 @@
  *   (`inbox-worker.ts`), elsewhere an async loop in this process;
  * - ask-to-answer with 128 workers attached: one more worker's round trips
  *   (the page answering at once) while 128 others are connected and listening.
+ * PostgreSQL twice: the default (the worker processes of this host share one
+ * listening connection) and `wakeups: "own"` (each LISTENs itself) beside it.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pgDriver from "pg";
-import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type InboxWakeups, type StoredQuestion } from "arc-agentkit/askers";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import { startFleet } from "../lib/inbox-fleet.js";
 import { startPostgres, type TestPostgres } from "../lib/postgres.js";
@@ -46,6 +48,8 @@ interface Setup {
 /** What one fleet measured. */
 interface Fleet {
   readonly perSecond: number;
+  /** CPU (user + system, ms) per answered question of each process taking part: the database server (NaN when there is none), the worker processes (NaN when the workers run in this process), and this one (the page). */
+  readonly cpu: { readonly db: number; readonly workers: number; readonly page: number };
   readonly took: number[];
   readonly probe: number[];
 }
@@ -124,6 +128,12 @@ async function probe(store: InboxStore, subscriptions: Array<() => void>, n: num
   return askInLoop(store, wait, -1, n);
 }
 
+/** This process's user + system CPU so far, ms. */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** In-process workers: async loops on stores of this process (every subscription ended afterwards, so runs do not add up). */
 function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
   return async (workers, perWorker, probeN) => {
@@ -133,10 +143,11 @@ function inProcessFleet(setup: Pick<Setup, "store">): Setup["fleet"] {
       const all = Array.from({ length: workers }, () => setup.store("worker"));
       const waits = all.map((s) => waiter(s, subscriptions));
       await Promise.all(all.map((s) => s.pending()));
-      const t = performance.now();
+      const [t, cpu] = [performance.now(), ownCpuMs()];
       const took = (await Promise.all(all.map((s, w) => askInLoop(s, waits[w]!, w, perWorker)))).flat();
       const perSecond = (workers * perWorker) / ((performance.now() - t) / 1000);
-      return { perSecond, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
+      const cpuPerAnswer = { db: NaN, workers: NaN, page: (ownCpuMs() - cpu) / (workers * perWorker) };
+      return { perSecond, cpu: cpuPerAnswer, took, probe: await probe(setup.store("worker"), subscriptions, probeN) };
     } finally {
       for (const off of subscriptions) off();
     }
@@ -162,26 +173,32 @@ async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: str
   return { page: as("bench_page"), worker: as("bench_worker") };
 }
 
-async function postgresSetup(pg: TestPostgres): Promise<Setup> {
-  const urls = await makeLogins(pg);
+/**
+ * PostgreSQL: with `wakeups: "shared"` (the default: the worker processes of this host share one
+ * listening connection) or `"own"` (each worker process LISTENs itself, as before the relay).
+ */
+async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
   const made: Array<{ close(): Promise<void> }> = [];
   const store = (role: "page" | "worker"): InboxStore => {
-    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role });
+    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role, ...(role === "worker" ? { wakeups } : {}) });
     made.push(s);
     return s;
   };
   const closeAll = async (): Promise<void> => void (await Promise.all(made.splice(0).map((s) => s.close())));
   return {
-    name: "PostgreSQL 127.0.0.1 (postgresInboxStore)",
+    name: wakeups === "shared" ? "PostgreSQL 127.0.0.1 (postgresInboxStore)" : `PostgreSQL, each worker its own LISTEN (wakeups: "own")`,
     store,
     async fleet(workers, perWorker, probeN) {
       await closeAll(); // the stores of the runs before: none listens while this one is timed
       await answeringPage({ store }, []);
-      const fleet = await startFleet(urls.worker, workers);
+      const fleet = await startFleet(urls.worker, workers, wakeups);
       try {
         await fleet.run(2); // warm: every worker's first statements planned
+        const before = { db: pg.cpuMs(), fleet: fleet.cpuMs(), own: ownCpuMs() };
         const { wallMs, took } = await fleet.run(perWorker);
-        return { perSecond: (workers * perWorker) / (wallMs / 1000), took, probe: await probe(store("worker"), [], probeN) };
+        const n = workers * perWorker;
+        const cpu = { db: (pg.cpuMs() - before.db) / n, workers: (fleet.cpuMs() - before.fleet) / n, page: (ownCpuMs() - before.own) / n };
+        return { perSecond: n / (wallMs / 1000), cpu, took, probe: await probe(store("worker"), [], probeN) };
       } finally {
         await fleet.stop();
         await closeAll();
@@ -204,15 +221,17 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
   const { visible, answered } = await latency(setup, n);
   const both = visible.map((v, i) => v + answered[i]!);
   const rates: number[] = [];
-  let last: Fleet = { perSecond: NaN, took: [], probe: [] };
+  let last: Fleet = { perSecond: NaN, cpu: { db: NaN, workers: NaN, page: NaN }, took: [], probe: [] };
+  const cpuTotals: number[] = [];
   for (const workers of FLEETS) {
     cfg.log(`inbox: ${setup.name}: ${workers} workers`);
     last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
     rates.push(last.perSecond);
+    cpuTotals.push([last.cpu.db, last.cpu.workers, last.cpu.page].filter((x) => !Number.isNaN(x)).reduce((a, b) => a + b, 0));
   }
   const [probeMs, loaded] = [last.probe, last.took];
-  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5))];
-  if (!setup.name.startsWith("PostgreSQL")) return { row, goals: [] };
+  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5)), ...cpuTotals.map(ms), [last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")];
+  if (!setup.name.startsWith("PostgreSQL 127")) return { row, goals: [] };
   const [t8, t32, t128] = rates as [number, number, number];
   return {
     row,
@@ -235,7 +254,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
     // 128 worker processes hold two connections each (one listening), the page a few
     pg = await startPostgres({ maxConnections: 450 });
     await migrateInboxStore({ connectionString: pg.connectionString });
-    for (const make of [async () => memorySetup(), () => postgresSetup(pg!), () => pgliteSetup(dir)]) {
+    const urls = await makeLogins(pg);
+    for (const make of [async () => memorySetup(), () => postgresSetup(pg!, urls, "shared"), () => postgresSetup(pg!, urls, "own"), () => pgliteSetup(dir)]) {
       const setup = await make();
       try {
         const m = await measure(setup, n, perWorker, cfg);
@@ -258,17 +278,18 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `Throughput: ${FLEETS.join(", ")} workers each asking ${perWorker} questions in a loop (ask, wait for the answer; after 2 to warm up), a page approving every question as it appears; ` +
       `on PostgreSQL every worker is its own Node process with its own connections (\`role: "worker"\`, a login in the inbox's worker role; the page a login in its page role), elsewhere an async loop in this process. ` +
       `"with 128 attached": ${Math.min(n, 200)} sequential ask-to-answer round trips of one more worker while 128 others are connected and listening; "during the 128 run": every ask-to-answer of the 128-worker throughput run (queueing included: 128 in flight). ` +
-      `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process.`,
+      `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database); PGlite runs in this process. ` +
+      `"CPU ms per answer": user + system CPU of every process taking part in a throughput run (this one, the page; on PostgreSQL also the worker processes and the server's processes, read from /proc) divided by the questions answered — what a loaded machine does not inflate the way it inflates wall time; the last column splits the 128-worker figure.`,
     tables: [
       {
-        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run"],
+        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run", ...FLEETS.map((w, i) => (i === 0 ? `CPU ms per answer, ${w} workers` : `${w} workers`)), "128: database / workers / page"],
         rows,
       },
     ],
     goals,
     notes: [
       "A person takes seconds; the store's share is the milliseconds above. The in-process store is the floor: no I/O at all.",
-      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and it listens only while one is pending, so idle workers cost nothing. Busy ones still do: PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel, so with 128 workers waiting at once each question wakes ~128 backends twice.",
+      "A PostgreSQL notification is a wake-up (a row's id and change number); each store reads the row with its own login. The page hears every change; a worker only its own questions' (a channel per process), and only while one is pending. PostgreSQL before 19 wakes every listening backend on each notifying commit, whatever the channel: with a listening connection per worker process (the \"own\" row), 128 workers waiting at once means each question wakes ~128 backends twice. By default the worker processes of one host share one listening connection (a relay on a unix-domain socket), so each notifying commit wakes two backends (the page's and the host's relay) however many workers wait.",
     ],
   };
 }

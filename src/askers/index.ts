@@ -16,7 +16,7 @@ export type { InboxStore, InboxEvent, InboxAnswer, MemoryInboxStoreOptions, Ques
 export { InboxError } from "./inbox/inbox.error.js";
 export type { InboxErrorCode } from "./inbox/inbox.error.js";
 export { postgresInboxStore, migrateInboxStore } from "./inbox/postgres-store.js";
-export type { PostgresInboxStore, InboxStoreRole, PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
+export type { PostgresInboxStore, InboxStoreRole, InboxWakeups, PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
 export { InboxStoreError } from "./inbox/inbox-store.error.js";
 export type { InboxStoreFailure } from "./inbox/inbox-store.error.js";
 export type { PgPool, PgClient, PgResult } from "./inbox/pg-peer.js";

@@ -7,6 +7,7 @@
  * token's scopes cover. Every call's context carries the caller; questions
  * a tool asks go through the fleet-signed replay state.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool } from "../tools/tool.js";
@@ -15,6 +16,8 @@ import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js
 import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { ReplayKey } from "../mcp/serve/replay-rounds.js";
+import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
+import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
 import { callerOfAuth, scopesCover } from "./resource-server.js";
 
@@ -34,6 +37,8 @@ export interface HostedParts {
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
 const MAX_VIEWS = 64;
+/** Distinct granted-scope sets (restricted to the scopes tools declare) remembered at most, each naming its catalog's factory. */
+const MAX_GRANTS = 256;
 
 /** One router's serving (see the module note). */
 export class HostedServing {
@@ -44,6 +49,15 @@ export class HostedServing {
   readonly handler: McpHttpHandler;
   private readonly catalog: ServedCatalog;
   private readonly views = new Map<string, () => SdkServer>();
+  /** The factory for a token's scopes, keyed by the granted scopes any tool declares (joined): one lookup per request once seen. */
+  private readonly grants = new Map<string, () => SdkServer>();
+  /** The factory of the whole catalog (every tool visible). */
+  private readonly full: () => SdkServer;
+  /** Sessionless 2025-era exchanges still open on the node transport (closed by `close()`). */
+  private readonly oneShots = new Set<() => Promise<void>>();
+  private closed = false;
+  /** The server of each request the SDK's handler is answering, by its web `Request` (gone with it). */
+  private readonly exchanges = new WeakMap<Request, SdkServer>();
   private readonly counter: CallCounter = newCallCounter();
   private readonly served: ServedServerOptions;
 
@@ -64,26 +78,83 @@ export class HostedServing {
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
     };
-    this.handler = sdkServer().createMcpHandler((rc) => this.serverFor(rc.authInfo), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
+    this.full = servedServerFactory(this.catalog, this.served, this.counter);
+    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
   }
 
   /** A fresh server for one request, listing only the tools the caller's scopes cover. */
   serverFor(auth: AuthInfo | undefined): SdkServer {
+    if (!this.toolScopes.length) return this.full();
     const granted = auth?.scopes ?? [];
-    const visible = this.catalog.tools.filter((s) => scopesCover(s.tool, granted));
-    const key = visible.map((s) => s.name).join("\0");
-    let factory = this.views.get(key);
+    // Only the scopes some tool declares decide what is visible: the key stays bounded by the tools, whatever else a token carries.
+    let key = "";
+    for (const s of this.toolScopes) if (granted.includes(s)) key += `${s} `;
+    let factory = this.grants.get(key);
     if (!factory) {
-      factory = visible.length === this.catalog.tools.length ? servedServerFactory(this.catalog, this.served, this.counter) : servedServerFactory(buildCatalog(visible.map((s) => s.tool), this.parts.name), this.served, this.counter);
-      if (this.views.size < MAX_VIEWS) this.views.set(key, factory);
+      factory = this.viewFor(granted);
+      if (this.grants.size < MAX_GRANTS) this.grants.set(key, factory);
     }
     return factory();
   }
 
+  /**
+   * The client of `request` (handed to `handler.fetch`) left before its
+   * answer: end the exchange as the SDK ends one whose request signal aborts
+   * (its transport closes, the call in flight is cancelled). The router
+   * builds its web `Request` without a signal, as undici's signal following
+   * (a WeakRef, a finalizer and a listener per request) costs more than the
+   * rest of the `Request`.
+   */
+  leave(request: Request): void {
+    this.exchanges.get(request)?.close().catch(ignoreRejection("closing the server of a request whose client left"));
+  }
+
+  /**
+   * Answer one sessionless 2025-era POST (`body` parsed, the token verified
+   * on `req.auth`) on node:http directly: a fresh server on agentkit's own
+   * Streamable HTTP transport, one request, closed when the response is —
+   * as the SDK's stateless fallback answers it, without bridging the request
+   * into a web `Request` and the SSE answer through web streams.
+   */
+  async serveLegacy(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, body: unknown): Promise<void> {
+    if (this.closed) throw new Error("This MCP handler has been closed"); // as the SDK's handler answers after close()
+    const transport = new NodeHttpServerTransport({ sessionIdGenerator: undefined });
+    const server = this.serverFor(req.auth);
+    const close = async (): Promise<void> => void (await Promise.allSettled([transport.close(), server.close()]));
+    this.oneShots.add(close);
+    res.once("close", () => {
+      this.oneShots.delete(close);
+      void close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Remember which server answers `request` (the SDK's factory names the request it builds for), for `leave()`. */
+  private follow(request: Request | undefined, server: SdkServer): SdkServer {
+    if (request) this.exchanges.set(request, server);
+    return server;
+  }
+
+  /** The factory of the catalog `granted` sees (built once per distinct set of visible tools, up to `MAX_VIEWS`). */
+  private viewFor(granted: readonly string[]): () => SdkServer {
+    const visible = this.catalog.tools.filter((s) => scopesCover(s.tool, granted));
+    if (visible.length === this.catalog.tools.length) return this.full;
+    const key = visible.map((s) => s.name).join("\0");
+    let factory = this.views.get(key);
+    if (!factory) {
+      factory = servedServerFactory(buildCatalog(visible.map((s) => s.tool), this.parts.name), this.served, this.counter);
+      if (this.views.size < MAX_VIEWS) this.views.set(key, factory);
+    }
+    return factory;
+  }
+
   /** End the calls in flight, close the handler, stop the parts. Errors of the parts are collected and thrown together. */
   async close(): Promise<void> {
+    this.closed = true;
     stopInflight(this.counter);
-    await this.handler.close();
+    await Promise.all([this.handler.close(), ...[...this.oneShots].map((close) => close())]);
+    this.oneShots.clear();
     const errors: unknown[] = [];
     for (const close of [...this.parts.closers].reverse()) await close().catch((err: unknown) => errors.push(err));
     if (errors.length) throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);

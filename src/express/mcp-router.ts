@@ -4,8 +4,9 @@
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
  * middleware from the SDK's express adapter; the per-token rate limit; the
  * JSON body under its limit; the per-tool scope check; then the SDK v2's
- * per-request handler (`hosted-serving`). The protected-resource metadata
- * is served beside it.
+ * per-request handler for the 2026-07-28 era, and agentkit's own node:http
+ * transport for a sessionless 2025-era POST (`hosted-serving`). The
+ * protected-resource metadata is served beside it.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -19,15 +20,17 @@ import { scanModule } from "../mcp/di/scan.js";
 import { buildUnservedModule } from "../mcp/di/build.js";
 import { servedExtras } from "../mcp/serve/served-extras.js";
 import { sdkServer } from "../mcp/serve/sdk-server.js";
-import { webHeaders, writeResponse } from "../mcp/loopback/modern-leg.js";
+import { claimsModernEra, headerPairs, writeResponse } from "../mcp/loopback/modern-leg.js";
 import { RunContext as Ctx } from "../context/run-context.js";
 import { errorLine } from "../util/format.js";
+import { readBody } from "../listener/read-body.js";
+import { isJsonContentType } from "../wire/media-type.js";
 import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
-import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions } from "./router-options.js";
+import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
 export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
@@ -115,35 +118,28 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
       (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`),
     );
   };
-  router.use(adapter.hostHeaderValidation([...checked.allowedHosts]));
-  router.use(adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]));
+  const host = adapter.hostHeaderValidation([...checked.allowedHosts]);
+  const origin = adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]);
+  // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
+  router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
+  const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
+  /** After the body: wait for the build, refuse an uncovered tool, serve. One handler, so express dispatches once for the three. */
+  const answer: RequestHandler = (req, res, next) => {
+    const go = (): void => {
+      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
+      if (missing) return insufficientScope(res, missing, checked);
+      void serve(serving!, checked, req, res).catch(next);
+    };
+    if (serving) return go();
+    ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
+  };
+  const body = jsonBody(express.json({ limit: checked.maxBodyBytes }), checked);
+  if (checked.rateLimit) router.all("/", bearer, rateLimited(checked.rateLimit), body, answer);
+  else router.all("/", bearer, body, answer);
   router.get(METADATA_PATH, awaitReady, (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
   });
-  const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
-  router.all(
-    "/",
-    adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }),
-    (req, res, next) => {
-      const verdict = limiter?.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
-      if (!verdict || verdict.ok) return next();
-      const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-      res.set("Retry-After", String(wait));
-      rpcError(res, 429, REFUSED, `rate limit: at most ${checked.rateLimit ? checked.rateLimit.requests : 0} requests per ${checked.rateLimit ? checked.rateLimit.windowMs : 0} ms for one access token; retry after ${wait}s`);
-    },
-    express.json({ limit: checked.maxBodyBytes }),
-    awaitReady,
-    (req, res, next) => {
-      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
-      if (!missing) return next();
-      const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
-      const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
-      const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: checked.resourceMetadataUrl });
-      res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
-    },
-    (req, res, next) => void serve(serving!, checked, req, res).catch(next),
-  );
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
 
   return Object.assign(router, {
@@ -157,6 +153,18 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   }) as unknown as McpRouter;
 }
 
+/** The per-token rate limit (keyed by the token's digest, never the token): 429 with `Retry-After` past it. */
+function rateLimited(limit: RateLimit): RequestHandler {
+  const limiter = new RateLimiter(limit);
+  return (req, res, next) => {
+    const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
+    if (verdict.ok) return next();
+    const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    res.set("Retry-After", String(wait));
+    rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
+  };
+}
+
 /** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */
 const corsHeaders: RequestHandler = (req, res, next) => {
   const origin = req.headers.origin;
@@ -166,14 +174,49 @@ const corsHeaders: RequestHandler = (req, res, next) => {
   res.set({ "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name", "Access-Control-Max-Age": "600" }).status(204).end();
 };
 
-/** One MCP request through the SDK's handler: the parsed body and the verified token handed over, the web `Response` written back. */
+/** 403 `insufficient_scope` with the challenge naming the scopes the tool needs. */
+function insufficientScope(res: Response, missing: { readonly tool: string; readonly scopes: readonly string[] }, options: CheckedRouterOptions): void {
+  const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
+  const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
+  const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: options.resourceMetadataUrl });
+  res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
+}
+
+/** The first revision of the 2026 era: a protocol-version header at or past it names the modern era (the SDK's own rule). */
+const FIRST_MODERN = "2026-07-28";
+
+/**
+ * True when a POST surely goes to the SDK's modern path without asking its
+ * classifier: a modern `MCP-Protocol-Version` header on one JSON-RPC request
+ * or notification (the SDK answers those on the modern path, or refuses them
+ * there). A shortcut only: anything it does not claim is classified by the
+ * SDK (`claimsModernEra`), and whatever it sends to the SDK's handler is
+ * classified there again.
+ */
+function surelyModern(req: Request, body: unknown): boolean {
+  const v = req.headers["mcp-protocol-version"];
+  return typeof v === "string" && v >= FIRST_MODERN && typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { method?: unknown }).method === "string";
+}
+
+/**
+ * One MCP request. A sessionless 2025-era POST with a JSON body is answered
+ * on node:http by agentkit's own transport (`HostedServing.serveLegacy`);
+ * everything else — the 2026-07-28 era, other methods, a body that is not
+ * JSON — goes through the SDK's handler: the parsed body and the verified
+ * token handed over, the web `Response` written back.
+ */
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
-  const abort = new AbortController();
-  const gone = (): void => abort.abort();
+  const body: unknown = req.body;
+  if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
+  const path = req.originalUrl;
+  const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
+  // No signal on the Request: a client that leaves before its answer ends the exchange through `leave()` (see there).
+  const request = new Request(url, { method: req.method, headers: headerPairs(req) });
+  const gone = (): void => {
+    if (!res.writableFinished) serving.leave(request);
+  };
   res.once("close", gone);
   try {
-    const url = new URL(req.originalUrl, options.resource).href;
-    const request = new Request(url, { method: req.method, headers: webHeaders(req), signal: abort.signal });
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
     await writeResponse(res, response);
   } finally {
@@ -181,12 +224,67 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   }
 }
 
+/** The 413 of a body over `maxBodyBytes`. */
+function tooLarge(res: Response, options: CheckedRouterOptions): void {
+  rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
+}
+
+/** The 400 of a body that is not a JSON object or array. */
+function notJson(res: Response): void {
+  rpcError(res, 400, -32700, "parse error: the request body is not valid JSON");
+}
+
+/**
+ * True for the body every MCP client sends: a declared length, no content
+ * coding, and `application/json` with no parameter but a UTF-8 charset. Such
+ * a body is read by the listener's bounded reader; anything else (chunked,
+ * compressed, another charset) by express.json, which handles it all.
+ */
+function plainJson(req: Request): boolean {
+  const h = req.headers;
+  if (h["content-length"] === undefined || h["transfer-encoding"] !== undefined || (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity")) return false;
+  const type = h["content-type"];
+  if (type === "application/json") return true;
+  if (!isJsonContentType(type)) return false;
+  const params = type!.slice(type!.indexOf(";") + 1).trim().toLowerCase();
+  return params === "charset=utf-8" || params === 'charset="utf-8"';
+}
+
+/**
+ * The JSON body under `maxBodyBytes`, as express.json parses it (strict: an
+ * object or an array; an empty body is `{}`; a leading BOM skipped), without
+ * its decoder and content-type machinery on the common body (`plainJson`).
+ * A body the app's own parser already read is left as it is.
+ */
+function jsonBody(json: RequestHandler, options: CheckedRouterOptions): RequestHandler {
+  return (req, res, next) => {
+    if (req.body !== undefined || req.readableEnded || !plainJson(req)) return json(req, res, next);
+    void readBody(req, res, options.maxBodyBytes).then((read) => {
+      if (!read.ok) return read.reason === "too_large" ? tooLarge(res, options) : undefined; // aborted: nobody is left to answer
+      const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
+      if (text.length === 0) {
+        req.body = {};
+        return next();
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return notJson(res);
+      }
+      if (typeof value !== "object" || value === null) return notJson(res);
+      req.body = value;
+      next();
+    });
+  };
+}
+
 /** A body the JSON parser refused (too large, not JSON) as a JSON-RPC error; anything else a 500 that names nothing inside. */
 function bodyError(err: unknown, res: Response, next: NextFunction, options: CheckedRouterOptions): void {
   if (res.headersSent) return next(err);
   const type = (err as { type?: unknown } | null)?.type;
-  if (type === "entity.too.large") return rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
-  if (type === "entity.parse.failed") return rpcError(res, 400, -32700, "parse error: the request body is not valid JSON");
+  if (type === "entity.too.large") return tooLarge(res, options);
+  if (type === "entity.parse.failed") return notJson(res);
   if (typeof (err as { status?: unknown } | null)?.status === "number" && (err as { status: number }).status < 500) return rpcError(res, (err as { status: number }).status, -32600, `the request was refused: ${errorLine(err)}`);
   GLOBAL_LOGGER.error(`mcpRouter: a request failed: ${errorLine(err)}`);
   rpcError(res, 500, -32603, "internal error");

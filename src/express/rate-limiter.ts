@@ -11,6 +11,9 @@ import type { RateLimit } from "./router-options.js";
 /** `take()`'s answer: allowed, or refused until `retryAfterMs` has passed. */
 export type RateVerdict = { readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number };
 
+/** The one "allowed" answer (frozen): an allowed request allocates no verdict. */
+const ALLOWED: RateVerdict = Object.freeze({ ok: true });
+
 /** Sweep windows that ended once the table holds this many keys. */
 const SWEEP_AT = 10_000;
 
@@ -31,7 +34,7 @@ export class RateLimiter {
     }
     if (w.count >= requests) return { ok: false, retryAfterMs: w.start + windowMs - now };
     w.count++;
-    return { ok: true };
+    return ALLOWED;
   }
 
   /** How many keys are tracked (for tests). */

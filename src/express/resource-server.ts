@@ -64,15 +64,11 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
       } catch {
         throw invalidToken("the access token's audience is not a URL");
       }
-      const caller: HostedCaller = Object.freeze({
-        clientId: info.clientId,
-        scopes: Object.freeze([...info.scopes]),
-        expiresAt: info.expiresAt,
-        resource: resource.href,
-        ...(info.subject !== undefined ? { subject: info.subject } : {}),
-        ...(info.extra !== undefined ? { extra: Object.freeze({ ...info.extra }) } : {}),
-      });
-      return { token, clientId: info.clientId, scopes: [...info.scopes], expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: caller } };
+      const scopes = [...info.scopes];
+      const caller: { -readonly [K in keyof HostedCaller]: HostedCaller[K] } = { clientId: info.clientId, scopes: Object.freeze(scopes.slice()), expiresAt: info.expiresAt, resource: resource.href };
+      if (info.subject !== undefined) caller.subject = info.subject;
+      if (info.extra !== undefined) caller.extra = Object.freeze({ ...info.extra });
+      return { token, clientId: info.clientId, scopes, expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: Object.freeze(caller) } };
     },
   };
 }

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InboxStoreError, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { adminQuery, startPostgres, type TestPostgres } from "../helpers/postgres.js";
 
 let pg: TestPostgres;
 const open: PostgresInboxStore[] = [];
@@ -27,15 +27,7 @@ afterAll(async () => {
 });
 
 /** Run one statement as the server's superuser. */
-async function admin(sql: string, values?: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
-  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
-  const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
-  try {
-    return (await pool.query(sql, values)).rows;
-  } finally {
-    await pool.end();
-  }
-}
+const admin = (sql: string, values?: readonly unknown[]): Promise<Array<Record<string, unknown>>> => adminQuery(pg, sql, values);
 
 /** The server's URL as `user` (trust on loopback: no password). */
 const urlAs = (user: string): string => pg.connectionString.replace("postgres://postgres@", `postgres://${user}@`);

@@ -102,4 +102,24 @@ describe("mcpRouter: messages", () => {
     expect(res.status).toBe(200);
     expect((await messages(res)).at(-1)).toMatchObject({ result: { content: [{ type: "text", text: "deployed to qa" }] } });
   });
+
+  it.each(["2026-07-28", "2025-11-25"] as const)("a client that leaves mid-call (%s) cancels the call: the tool's context is cancelled", async (era) => {
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let stopped!: (reason: string) => void;
+    const cancelled = new Promise<string>((r) => (stopped = r));
+    const wait = tool({ name: "wait", description: "Wait until cancelled.", sideEffecting: false }, (_input, ctx) => {
+      started();
+      return new Promise<string>((resolve) => ctx.onCancel(() => (stopped("cancelled"), resolve("stopped"))));
+    });
+    const h = await hosted([wait]);
+    const token = grant(h, `t-leave-${era}`, []);
+    const leave = new AbortController();
+    const call = era === "2026-07-28" ? modernCall("wait") : { body: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } }, headers: { "mcp-protocol-version": era } };
+    const answer = post(h.url, call.body, { ...call.headers, authorization: `Bearer ${token}` }, leave.signal).catch(() => "left");
+    await running;
+    leave.abort();
+    await answer; // the answer's head may have come (2025: an SSE stream) or not (2026: one JSON answer): the client leaves either way
+    expect(await Promise.race([cancelled, new Promise((r) => setTimeout(() => r("still running after 5 s"), 5000))])).toBe("cancelled");
+  });
 });

@@ -85,12 +85,13 @@ export async function v2Client(url: string, token: string, pin?: "2026-07-28", r
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
 
-/** One raw POST to `url` (JSON-RPC `body`), with headers. */
-export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+/** One raw POST to `url` (JSON-RPC `body`), with headers; `signal` lets the client leave. */
+export function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
 }
 

@@ -6,6 +6,8 @@
  * checks, the body limit, the per-token rate limit, and options refused when
  * the router is made.
  */
+import { request as httpRequest } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { mcpRouter } from "../../src/express/index.js";
@@ -100,6 +102,38 @@ describe("mcpRouter: off-loopback rules", () => {
     expect(await res.json()).toMatchObject({ error: { code: -32700 } });
   });
 
+  it("every body shape keeps the rules: compressed and chunked bodies are parsed, a BOM is skipped, a bare JSON string is 400, a chunked body past the limit is 413", async () => {
+    const h = await hosted([echo], { maxBodyBytes: 2048 });
+    const auth = { ...bearer(grant(h, "t-shapes", [])), "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const list = JSON.stringify(LIST);
+    const gzip = await rawPost(h.url, { ...auth, "content-encoding": "gzip" }, [gzipSync(list)]);
+    expect(gzip.status).toBe(200);
+    expect(gzip.text).toContain('"tools"');
+    const chunked = await rawPost(h.url, auth, [list.slice(0, 10), list.slice(10)]);
+    expect(chunked.status).toBe(200);
+    expect(chunked.text).toContain('"tools"');
+    const bom = await rawPost(h.url, { ...auth, "content-type": "application/json; charset=utf-8" }, [`\ufeff${list}`], true);
+    expect(bom.status).toBe(200);
+    expect(bom.text).toContain('"tools"');
+    const bare = await rawPost(h.url, auth, ['"tools/list"'], true);
+    expect(bare.status).toBe(400);
+    expect(JSON.parse(bare.text)).toMatchObject({ error: { code: -32700 } });
+    const big = await rawPost(h.url, auth, ["[", " ".repeat(1500), " ".repeat(1500), "]"]);
+    expect(big.status).toBe(413);
+    expect(big.text).toContain("larger than 2048 bytes (maxBodyBytes)");
+  });
+
+  it("a 2025-era POST is refused as the SDK's transport refuses it: no text/event-stream in Accept is 406, an unknown MCP-Protocol-Version 400", async () => {
+    const h = await hosted([echo]);
+    const token = grant(h, "t-legacy", []);
+    const accept = await post(h.url, LIST, { ...bearer(token), accept: "application/json" });
+    expect(accept.status).toBe(406);
+    expect(await accept.json()).toMatchObject({ error: { message: expect.stringContaining("Not Acceptable") } });
+    const version = await post(h.url, LIST, { authorization: `Bearer ${token}`, "mcp-protocol-version": "1999-01-01" });
+    expect(version.status).toBe(400);
+    expect(await version.json()).toMatchObject({ error: { message: expect.stringContaining("Unsupported protocol version: 1999-01-01") } });
+  });
+
   it("past the per-token rate limit: 429 with Retry-After; another token is not held back", async () => {
     const h = await hosted([echo], { rateLimit: { requests: 3, windowMs: 60_000 } });
     const busy = grant(h, "t-busy", []);
@@ -132,3 +166,17 @@ describe("mcpRouter: options checked when the router is made", () => {
     expect(thrown).toMatchObject({ name: "OptionsError", code: "invalid_option", where: "mcpRouter", option, message: expect.stringContaining(text) });
   });
 });
+
+/** A POST through node:http with the body in `chunks`: with a Content-Length when `sized`, else chunked. Status and body text. */
+function rawPost(url: string, headers: Record<string, string>, chunks: ReadonlyArray<string | Buffer>, sized = false): Promise<{ status: number; text: string }> {
+  const length = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "POST", headers: sized ? { ...headers, "content-length": String(length) } : headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}

@@ -1,6 +1,18 @@
 /**
  * @module test/helpers/postgres
  * The real PostgreSQL server the tests start (shared with the benchmarks: see
- * bench/lib/postgres.ts).
+ * bench/lib/postgres.ts), and one statement run on it as its superuser.
  */
+import type { TestPostgres } from "../../bench/lib/postgres.js";
 export { startPostgres, type TestPostgres } from "../../bench/lib/postgres.js";
+
+/** Run one statement on `pg` as its superuser (a pool of one connection, ended after). */
+export async function adminQuery(pg: TestPostgres, sql: string, values?: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
+  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+  const pool = new (pgModule().Pool)({ connectionString: pg.connectionString, max: 1 });
+  try {
+    return (await pool.query(sql, values)).rows;
+  } finally {
+    await pool.end();
+  }
+}

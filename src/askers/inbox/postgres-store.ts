@@ -9,9 +9,23 @@
  *   woken for, with its own rights, and decides only on what it read;
  * - the page (`role: "page"`) listens to every change; a worker
  *   (`role: "worker"`) only to its own questions' (a channel per process),
- *   and only while one of them is pending (PostgreSQL before 19 wakes every
- *   listening backend on each notifying commit, whatever the channel), so an
- *   idle worker costs the others nothing;
+ *   and only while one of them is pending;
+ * - PostgreSQL before 19 signals every listening backend on each notifying
+ *   commit, whatever the channel: under load every worker has a question
+ *   pending, so with a listening connection each, every question would wake
+ *   hundreds of backends (measured before sharing: 467 answered/s with 8
+ *   worker processes, 189 with 128; BENCHMARKS.md section 8's "own" row: CPU
+ *   per answer 3.8 ms with 8, 14.0 with 128, 10.6 of it the database's). So
+ *   the worker stores of one OS user on one host share ONE
+ *   listening connection (`wakeups: "shared"`, the default): the first
+ *   becomes the host's relay (a unix-domain socket in a private directory,
+ *   see `wakeup-relay`), the others ask it for their channel's wake-ups; if
+ *   it goes away they catch up by change number and one takes over. Where no
+ *   private socket can be made, a store LISTENs itself (logged once);
+ *   `wakeups: "own"` always does; the page always does. Shared, the CPU per
+ *   answer stays flat (4.9 ms with 8 worker processes, 4.8 with 128, 1.9 of
+ *   it the database's): each notifying commit wakes two backends, the page's
+ *   and the relay's, however many workers wait;
  * - "settle" is a compare-and-set `UPDATE ... WHERE status = 'pending'`, so a
  *   question is decided at most once however many people click;
  * - an asking store renews a lease for its process (a heartbeat); the page's
@@ -33,7 +47,8 @@ import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, 
 import { InboxStoreError } from "./inbox-store.error.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
 import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
-import { pgModule, type PgClient, type PgPool } from "./pg-peer.js";
+import { pgModule, type PgPool } from "./pg-peer.js";
+import { joinRelay, relayPlace, targetOf, type WakeupRelay } from "./wakeup-relay.js";
 
 /** Options of `postgresInboxStore` (one of `connectionString` and `pool`). */
 export interface PostgresInboxStoreOptions {
@@ -57,7 +72,30 @@ export interface PostgresInboxStoreOptions {
    * login may really do (`agentkit inbox migrate` makes the roles).
    */
   readonly role?: InboxStoreRole;
+  /**
+   * How a worker's store hears that its questions changed (the page always
+   * LISTENs itself). `"shared"` (default): one listening connection per host
+   * for every worker process of this OS user on the same database and schema,
+   * through a unix-domain socket in a private (0700) directory
+   * (`$XDG_RUNTIME_DIR/agentkit` or `<tmpdir>/agentkit-<uid>`); falls back to
+   * `"own"`, logged once, where no such socket can be made. `"own"`: this
+   * store LISTENs on its own connection. Either way a wake-up is only a
+   * prompt to read the row with this store's own login.
+   */
+  readonly wakeups?: InboxWakeups;
 }
+
+/** How a worker's store is woken: through the host's shared listening connection, or its own. */
+export type InboxWakeups = "shared" | "own";
+
+/** A listening line: this store's own LISTEN connection, or its membership of the host's relay. */
+interface WakeLine {
+  listen(channel: string): Promise<void>;
+  unlisten(channel: string): Promise<void>;
+  close(broken: boolean): void;
+}
+
+let toldOwnWakeups = false;
 
 /** A store's part in a shared inbox: an asking process, or the page. */
 export type InboxStoreRole = "worker" | "page";
@@ -95,7 +133,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #tune: Promise<void> = Promise.resolve();
   #unlisten?: NodeJS.Timeout;
   #listen?: Promise<void>;
-  #client?: PgClient;
+  #line?: WakeLine;
+  /** Where the host's relay socket is (workers with `wakeups: "shared"`), or undefined: LISTEN on an own connection. */
+  #relayPath?: string;
+  /** The relay this process hosts, when it does. */
+  #relay?: WakeupRelay;
   #down = false;
   #closed = false;
   #lastChange = 0;
@@ -116,6 +158,9 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     if (options.role !== undefined && options.role !== "worker" && options.role !== "page") {
       throw new OptionsError(where, "role", `${where}: 'role' must be "worker" (asks, reads its own questions) or "page" (reads all, answers), got ${JSON.stringify(options.role)}`);
     }
+    if (options.wakeups !== undefined && options.wakeups !== "shared" && options.wakeups !== "own") {
+      throw new OptionsError(where, "wakeups", `${where}: 'wakeups' must be "shared" (one listening connection per host) or "own" (this store's own LISTEN), got ${JSON.stringify(options.wakeups)}`);
+    }
     this.role = options.role ?? "page";
     this.schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, where);
     this.worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -127,6 +172,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, ...(this.role === "worker" ? { max: 2, connectionTimeoutMillis: 5000 } : { max: 8, connectionTimeoutMillis: 15_000 }) });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
+    if (this.role === "worker" && options.wakeups !== "own") this.#relayPath = sharedWakeupPath(options, this.schema, this.#pool);
   }
 
   async put(question: StoredQuestion): Promise<void> {
@@ -249,7 +295,8 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     // Swallow kept: waiting for LISTEN to settle before closing; its failure was reported to its caller.
     await this.#listen?.catch(() => {});
     await this.#queue;
-    this.#dropClient(false);
+    this.#dropLine(false);
+    this.#relay?.close();
     if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker]).catch(ignoreRejection("deleting this worker's lease row while closing; it lapses by itself"));
     if (this.#ownPool) await this.#pool.end().catch(ignoreRejection("ending our own pool while closing"));
   }
@@ -276,39 +323,77 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   }
 
   async #connect(): Promise<void> {
-    const client = await this.#pool.connect();
+    // a line lost while connecting (before it is this.#line, so #lost ignores it) fails the connect instead
+    const state: { line?: WakeLine; broken?: Error } = {};
+    const line = await this.#openLine((err) => {
+      state.broken ??= err;
+      if (state.line && this.#line === state.line) this.#lost(err);
+    });
     try {
-      client.on("error", (err) => this.#lost(err));
-      client.on("end", () => this.#lost(new Error("the connection ended")));
-      const channel = this.role === "page" ? this.#channel : String((await client.query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
-      client.on("notification", (msg) => {
-        const wake = msg.channel === channel ? wakeupOf(msg.payload) : undefined;
-        if (wake) this.#woken(wake);
-      });
-      this.#channelName = channel;
+      this.#channelName ||= this.role === "page" ? this.#channel : String((await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
       this.#listening = this.role === "page" || this.#mine.size > 0;
-      if (this.#listening) await client.query(`LISTEN "${channel}"`);
-      const { rows } = await client.query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
+      if (this.#listening) await line.listen(this.#channelName);
+      const { rows } = await this.#query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
+      if (state.broken) throw state.broken;
       const reconnect = this.#down;
-      this.#client = client;
+      state.line = line;
+      this.#line = line;
       if (reconnect) this.#enqueue(() => this.#catchUp());
       else this.#lastChange = now;
     } catch (err) {
-      client.removeAllListeners();
-      client.release(true);
+      line.close(true);
       throw err;
     }
   }
 
+  /** The host's relay when this store shares one (joined, or hosted when none answers), else an own LISTEN connection. */
+  async #openLine(onLost: (err: Error) => void): Promise<WakeLine> {
+    const onWake = (channel: string, wake: Wakeup): void => {
+      if (channel === this.#channelName) this.#woken(wake);
+    };
+    if (this.#relayPath) {
+      try {
+        const { member, hosted } = await joinRelay(this.#relayPath, { onWake, onLost }, () => this.#pool.connect(), () => {
+          if (this.#relay === hosted) this.#relay = undefined;
+        });
+        if (hosted) this.#relay = hosted;
+        if (this.#closed) hosted?.close();
+        return member;
+      } catch (err) {
+        if (!(err instanceof Error && "code" in err && typeof err.code === "string" && /^E[A-Z]+$/.test(err.code))) throw err;
+        ownWakeupsFallback(`the host's wake-up relay socket ${this.#relayPath} cannot be used (${err.message})`);
+        this.#relayPath = undefined;
+      }
+    }
+    const client = await this.#pool.connect();
+    const line: WakeLine = {
+      listen: async (channel) => void (await client.query(`LISTEN "${channel}"`)),
+      unlisten: async (channel) => void (await client.query(`UNLISTEN "${channel}"`)),
+      close: (broken) => {
+        client.removeAllListeners();
+        client.on("error", () => {});
+        client.release(broken);
+      },
+    };
+    client.on("error", onLost);
+    client.on("end", () => onLost(new Error("the connection ended")));
+    client.on("notification", (msg) => {
+      const wake = wakeupOf(msg.payload);
+      if (wake) onWake(msg.channel, wake);
+    });
+    return line;
+  }
+
   #lost(err: Error): void {
-    if (this.#closed || !this.#client) return;
-    this.#dropClient(true);
+    if (this.#closed || !this.#line) return;
+    this.#dropLine(true);
     this.#listen = undefined;
     this.#down = true;
     getLogger().debug(`inbox store: the listening connection dropped: ${err.message}`);
     this.#emit({ type: "unavailable", error: storeError(err, this.schema) });
-    this.#reconnectLater(250);
+    // the host's relay went away: its members come back at once (spread a little, so one binds first and the rest join it)
+    this.#reconnectLater(this.#relayPath ? 5 + Math.floor(Math.random() * 45) : 250);
   }
 
   #reconnectLater(ms: number): void {
@@ -322,14 +407,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#retry.unref();
   }
 
-  #dropClient(broken: boolean): void {
-    const c = this.#client;
-    this.#client = undefined;
+  #dropLine(broken: boolean): void {
+    const line = this.#line;
+    this.#line = undefined;
     this.#listening = false;
-    if (!c) return;
-    c.removeAllListeners();
-    c.on("error", () => {});
-    c.release(broken);
+    line?.close(broken);
   }
 
   /** Run `job` after the ones before it: subscribers hear changes in the order they were committed. */
@@ -384,9 +466,9 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #tuneListening(): Promise<void> {
     if (this.role === "page") return Promise.resolve();
     const step = this.#tune.then(async () => {
-      const [client, want] = [this.#client, this.#mine.size > 0];
-      if (!client || want === this.#listening) return;
-      await client.query(`${want ? "LISTEN" : "UNLISTEN"} "${this.#channelName}"`);
+      const [line, want] = [this.#line, this.#mine.size > 0];
+      if (!line || want === this.#listening) return;
+      await (want ? line.listen(this.#channelName) : line.unlisten(this.#channelName));
       this.#listening = want;
     });
     // Swallow kept: the tail only orders the next LISTEN change; the caller awaits `step`.
@@ -448,6 +530,35 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#sweeper = setInterval(() => void this.sweep().catch(ignoreRejection("sweeping lapsed leases; the next tick sweeps again")), Math.max(1, Math.floor(this.leaseMs / 2)));
     this.#sweeper.unref();
   }
+}
+
+/** Say once per process that a worker store LISTENs itself because the host's relay cannot be used. */
+function ownWakeupsFallback(why: string): void {
+  if (toldOwnWakeups) return;
+  toldOwnWakeups = true;
+  getLogger().warn(`inbox store: ${why}; this process's worker stores LISTEN on their own connections (wakeups: "own"), which costs the database more with many workers`);
+}
+
+/** Where this worker's host relay socket is, from the store's connection target; undefined (logged once) when there can be none. */
+function sharedWakeupPath(options: PostgresInboxStoreOptions, schema: string, pool: PgPool): string | undefined {
+  let target: string | undefined;
+  if (options.connectionString !== undefined) target = targetOf(options.connectionString);
+  else {
+    // a pg.Pool keeps its configuration as `options`; what it connects to names the relay
+    const o = (pool as { options?: { connectionString?: unknown; user?: unknown; host?: unknown; port?: unknown; database?: unknown } }).options;
+    if (typeof o?.connectionString === "string") target = targetOf(o.connectionString);
+    else if (o) target = `${String(o.user ?? process.env["PGUSER"] ?? "")}@${String(o.host ?? process.env["PGHOST"] ?? "")}:${String(o.port ?? process.env["PGPORT"] ?? "5432")}/${String(o.database ?? process.env["PGDATABASE"] ?? "")}?`;
+  }
+  if (target === undefined) {
+    ownWakeupsFallback("the pool given names no connection target to share a wake-up relay on");
+    return undefined;
+  }
+  const place = relayPlace(target, schema);
+  if ("problem" in place) {
+    ownWakeupsFallback(`no private socket for the host's wake-up relay: ${place.problem}`);
+    return undefined;
+  }
+  return place.path;
 }
 
 /**

@@ -29,6 +29,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * `initialize` handshake, claim-less requests, batches, responses — is 2025.
  */
 export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
+  // The common 2026-07-28 request needs no full classification here (the SDK's handler classifies it again):
+  // a single non-initialize message with a method and the envelope claim is modern or a rejection the
+  // modern path owns, never legacy, whatever the rest says.
+  if (claimsEnvelope(body)) return true;
   const outcome = sdkServer().classifyInboundRequest({
     httpMethod: "POST",
     protocolVersionHeader: header(req, "mcp-protocol-version"),
@@ -39,15 +43,27 @@ export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
   return outcome.kind !== "legacy";
 }
 
-/** The node request's headers as web `Headers` (repeated ones appended). */
-export function webHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  return headers;
+/** The request `_meta` key whose presence is the 2026-07-28 envelope claim (the SDK's `PROTOCOL_VERSION_META_KEY`). */
+const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * True for one JSON-RPC message (not a batch, not a response) with a method
+ * other than `initialize` whose `params._meta` holds the envelope claim: the
+ * SDK's classifier answers such a body "modern" or with a rejection of the
+ * modern path (a malformed envelope or message, a header mismatch), never
+ * "legacy". (`initialize` is left to the classifier: with an invalid claim it
+ * stays legacy.)
+ */
+export function claimsEnvelope(body: unknown): boolean {
+  if (!isPlainObject(body) || typeof body.method !== "string" || body.method === "initialize" || "result" in body || "error" in body) return false;
+  const params = body.params;
+  if (!isPlainObject(params)) return false;
+  const meta = params._meta;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**
@@ -55,7 +71,7 @@ export function webHeaders(req: IncomingMessage): Headers {
  * (repeated ones kept): `Request` builds its own `Headers` from them, so no
  * intermediate `Headers` is filled and copied per request.
  */
-function headerPairs(req: IncomingMessage): Array<[string, string]> {
+export function headerPairs(req: IncomingMessage): Array<[string, string]> {
   const raw = req.rawHeaders;
   const pairs = new Array<[string, string]>(raw.length >> 1);
   for (let i = 0; i < raw.length; i += 2) pairs[i >> 1] = [raw[i]!, raw[i + 1]!];
@@ -67,6 +83,14 @@ function headObject(response: Response): Record<string, string> {
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
   return head;
+}
+
+/** Every byte of a web body: its one chunk as it is (a JSON answer is one), else the chunks joined. A reader costs less than `arrayBuffer()` (measured). */
+async function readWhole(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /**
@@ -81,16 +105,16 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
   const head = headObject(response);
   if (!response.body) return void res.writeHead(response.status, head).end();
   if (head["content-type"]?.startsWith("application/json")) {
-    let body: Buffer;
+    let body: Uint8Array;
     try {
-      body = Buffer.from(await response.arrayBuffer());
+      body = await readWhole(response.body);
     } catch {
       // the client left (the request was aborted) or the handler's body failed: nothing to write but the end
       if (!res.destroyed && !res.headersSent) res.writeHead(response.status, head).end();
       return;
     }
     if (res.destroyed) return;
-    head["content-length"] = String(body.length);
+    head["content-length"] = String(body.byteLength);
     return void res.writeHead(response.status, head).end(body);
   }
   res.writeHead(response.status, head);
@@ -107,15 +131,30 @@ export async function writeResponse(res: ServerResponse, response: Response): Pr
   }
 }
 
+/** True for a `subscriptions/listen` request: its stream lives as long as its client stays. */
+function isListen(body: unknown): boolean {
+  return isPlainObject(body) && body.method === "subscriptions/listen";
+}
+
 /**
  * The modern leg of one endpoint: the SDK's per-request handler, built on
  * first use from the endpoint's server factory. `close()` ends every
  * exchange in flight.
+ *
+ * A client that leaves before its answer ends the exchange: the server built
+ * for its request is closed (the SDK's teardown: the call's context is
+ * cancelled, nothing is written). That server is found through the web
+ * `Request` the SDK hands the factory, so a request carries no abort signal
+ * of its own (linking one into every `Request` costs more than the rest of the
+ * bridge, measured); only a `subscriptions/listen` stream, which the SDK ends
+ * by its request's signal, gets one.
  */
 export class ModernLeg {
   private handler: McpHttpHandler | undefined;
   /** Where the open `subscriptions/listen` streams hear of changes; outlives a closed handler. */
   private bus: ServerEventBus | undefined;
+  /** The server the factory built for each request in flight (to close when its client leaves). */
+  private readonly servers = new WeakMap<Request, SdkServer>();
 
   constructor(private readonly factory: () => SdkServer) {}
 
@@ -128,17 +167,28 @@ export class ModernLeg {
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const sdk = sdkServer();
     const bus = (this.bus ??= new sdk.InMemoryServerEventBus());
-    const handler = (this.handler ??= sdk.createMcpHandler(() => this.factory(), { legacy: "reject", bus }));
-    const abort = new AbortController();
-    const gone = (): void => abort.abort();
-    res.once("close", gone);
+    const handler = (this.handler ??= sdk.createMcpHandler((context) => this.serverFor(context.requestInfo), { legacy: "reject", bus }));
     const url = `http://${header(req, "host") ?? "127.0.0.1"}${req.url ?? "/"}`;
+    const abort = isListen(body) ? new AbortController() : undefined;
+    const request = new Request(url, { method: "POST", headers: headerPairs(req), ...(abort ? { signal: abort.signal } : {}) });
+    const gone = (): void => {
+      if (abort) return abort.abort();
+      this.servers.get(request)?.close().catch(ignoreRejection("closing the exchange of a client that left"));
+    };
+    res.once("close", gone);
     try {
-      const response = await handler.fetch(new Request(url, { method: "POST", headers: headerPairs(req), signal: abort.signal }), { parsedBody: body });
+      const response = await handler.fetch(request, { parsedBody: body });
       await writeResponse(res, response);
     } finally {
       res.off("close", gone);
     }
+  }
+
+  /** A fresh server for one request, remembered against that request while it is in flight. */
+  private serverFor(request: Request | undefined): SdkServer {
+    const server = this.factory();
+    if (request) this.servers.set(request, server);
+    return server;
   }
 
   /** End the exchanges in flight; the leg serves again on its next request (a fresh handler). */

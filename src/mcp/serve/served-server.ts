@@ -6,7 +6,7 @@
  * path validates synchronously and awaits the tool's `run()` once.
  */
 import { createRequire } from "node:module";
-import type { CallToolRequest, CallToolResult, JSONRPCMessage, JsonSchemaValidator, jsonSchemaValidator, ServerContext, Transport } from "@modelcontextprotocol/server";
+import type { CallToolRequest, CallToolResult, JSONRPCNotification, JsonSchemaValidator, jsonSchemaValidator, MessageExtraInfo, ServerContext } from "@modelcontextprotocol/server";
 import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
@@ -24,7 +24,7 @@ import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
-import { envelopeClient, InputRounds, SuspendedCalls } from "./suspended-calls.js";
+import { envelopeClient, InputRounds, SuspendedCalls, type AskMethod, type CallRounds } from "./suspended-calls.js";
 import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
@@ -198,7 +198,7 @@ interface ServedCallStart {
  * no listener on a long-lived signal, and no AbortController unless the tool
  * reads ctx.signal.
  */
-class ServedCall {
+class ServedCall implements CallRounds {
   readonly result: Promise<CallToolResult>;
   private resolve!: (r: CallToolResult) => void;
   private settled = false;
@@ -208,7 +208,12 @@ class ServedCall {
   private readonly child: RunContext;
   private readonly traced: ReturnType<typeof incomingRequest>;
   private exchange: Exchange;
-  private readonly rounds: InputRounds | ReplayRounds | undefined;
+  /** A 2026-07-28 call's channel: its questions go through `ask()`. */
+  private readonly asking: CallChannel | undefined;
+  /** The call's rounds, made by its first question (most calls never ask). */
+  private rounds: InputRounds | ReplayRounds | undefined;
+  /** The call's answer, once it has one. */
+  private answer: CallToolResult | undefined;
 
   constructor(private readonly start: ServedCallStart) {
     const { catalog, options, request, extra, session, served, args } = start;
@@ -221,8 +226,10 @@ class ServedCall {
     // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
     this.traced = incomingRequest(this.child, { method: "tools/call", server: catalog.server, name, meta: request.params._meta });
     this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
-    this.rounds = channel && extra.mcpReq.envelope ? this.inputRounds(channel) : undefined;
-    if (channel) channel.rounds = this.rounds;
+    if (channel && extra.mcpReq.envelope) {
+      this.asking = channel;
+      channel.rounds = this;
+    }
     if (channel && options.replay && !extra.mcpReq.envelope) channel.noSession = true;
     // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
@@ -230,6 +237,26 @@ class ServedCall {
     const guard = options.guard;
     const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
     void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
+  }
+
+  /**
+   * A question of this 2026-07-28 call's tool: the first makes the call's
+   * rounds (`inputRounds`); a call that already has its answer makes them
+   * already answered, so the question is refused as it always was.
+   */
+  ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
+    if (!this.rounds) {
+      this.rounds = this.inputRounds(this.asking!);
+      if (this.answer) this.rounds.reply(this.answer);
+    }
+    return this.rounds.ask(method, params);
+  }
+
+  /** The call's one answer to the exchange holding it (through its rounds once it asked). */
+  reply(result: CallToolResult): void {
+    this.answer = result;
+    if (this.rounds) this.rounds.reply(result);
+    else this.resolve(result);
   }
 
   /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
@@ -244,7 +271,8 @@ class ServedCall {
         channel.rebind(next, this.exchange.progress);
       },
     };
-    return new InputRounds(suspended, suspended.binding(this.name, args, extra), this.name, this.child, moves, this.resolve as (r: unknown) => void, envelopeClient(extra));
+    const name = this.name;
+    return new InputRounds(suspended, () => suspended.binding(name, args, extra), name, this.child, moves, this.resolve as (r: unknown) => void, () => envelopeClient(extra));
   }
 
   /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
@@ -278,8 +306,7 @@ class ServedCall {
     this.start.counter.inflight?.delete(this.stop);
     endRequest(this.traced, result.isError !== true);
     this.child.release();
-    if (this.rounds) this.rounds.reply(result);
-    else this.resolve(result);
+    this.reply(result);
   }
 }
 
@@ -367,17 +394,18 @@ const NO_SCHEMA_VALIDATION: jsonSchemaValidator = {
 };
 
 /**
- * One session's calls in flight, kept by request id, and its state. Once its
- * server is connected it wraps the two callbacks the `Transport` interface
- * gives the connected protocol: `onmessage`, so a client's
- * `notifications/cancelled` also cancels that call's context (after the SDK's
- * own handler has aborted the request, so no response is sent), and
- * `onclose`, which cancels every call in flight. Only the public `Transport`
- * contract is used.
+ * One session's calls in flight, kept by request id, and its state. Its
+ * server (`ServedSdkServer`) hands it the two protocol events it follows,
+ * through the SDK's documented subclass hooks: a client's
+ * `notifications/cancelled` (after the SDK's own handler has aborted the
+ * request, so no response is sent) cancels that call's context, and the
+ * connection closing cancels every call in flight.
  */
 class ServedSession {
   readonly calls: InflightCalls = new Map();
   readonly session: SessionState;
+  /** True once the connection closed while a call of this session was still running. */
+  interrupted = false;
 
   constructor(
     private readonly server: Pick<SdkServer, "getClientCapabilities" | "getClientVersion">,
@@ -386,28 +414,21 @@ class ServedSession {
     this.session = { serverName, logLevel: undefined, subscriptions: new Set(), clientCapabilities: () => server.getClientCapabilities() };
   }
 
-  /** Follow the client's cancellations and the connection's close on `transport` (already connected). */
-  follow(transport: Transport): void {
-    const protocolMessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      protocolMessage?.(message, extra);
-      if ((message as { method?: unknown }).method === "notifications/cancelled") this.cancelled(message);
-    };
-    const protocolClose = transport.onclose;
-    transport.onclose = () => {
-      // A 2026-07-28 request closes its one-shot server after every answer: build the error
-      // (a stack trace) only when a call is still running to receive it.
-      if (this.calls.size) {
-        const inflight = [...this.calls.values()];
-        this.calls.clear();
-        const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
-        for (const call of inflight) call.cancel(gone);
-      }
-      protocolClose?.();
-    };
+  /** The connection closed: every call still running hears that its client is gone. */
+  closed(): void {
+    // A 2026-07-28 request closes its one-shot server after every answer: build the error
+    // (a stack trace) only when a call is still running to receive it.
+    if (this.calls.size === 0) return;
+    this.interrupted = true;
+    const inflight = [...this.calls.values()];
+    this.calls.clear();
+    const gone = new ClientGaveUp(this.clientName(), "its connection closed while the call was running");
+    for (const call of inflight) call.cancel(gone);
   }
 
-  private cancelled(message: JSONRPCMessage): void {
+  /** A notification arrived (the SDK has dispatched it): a `notifications/cancelled` also cancels the call it names. */
+  notified(message: JSONRPCNotification): void {
+    if (message.method !== "notifications/cancelled") return;
     const params = (message as { params?: { requestId?: unknown; reason?: unknown } }).params;
     const requestId = params?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
@@ -422,6 +443,14 @@ class ServedSession {
   }
 }
 
+/** The first protocol revision of the 2026 era (per-request `_meta` envelope, no sessions). */
+const FIRST_MODERN_VERSION = "2026-07-28";
+
+/** True for a negotiated protocol version of the 2026 era or later (revisions are dates: they order as strings). */
+function isModernVersion(version: string | undefined): boolean {
+  return version !== undefined && version >= FIRST_MODERN_VERSION;
+}
+
 /**
  * A factory of low-level SDK `Server`s for a catalog (one per HTTP session or
  * per stdio connection). Never `McpServer`: the schema already exists and the
@@ -433,7 +462,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
   const info = { name: catalog.server, version: pkg.version };
-  /** The SDK's `Server`, following its session (see `ServedSession`). Only `connect()` is overridden, which the SDK never calls itself. */
+  /** The SDK's `Server`, following its session (see `ServedSession`) through the two hooks the SDK documents for subclasses. */
   class ServedSdkServer extends Server {
     readonly followed: ServedSession = new ServedSession(this, catalog.server);
 
@@ -442,9 +471,32 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
       return this.followed.session;
     }
 
-    override async connect(transport: Transport): Promise<void> {
-      await super.connect(transport);
-      this.followed.follow(transport);
+    /** A notification from the client: the SDK dispatches it, then the session follows a cancel. */
+    protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+      super._onnotification(notification, extra);
+      this.followed.notified(notification);
+    }
+
+    /**
+     * The connection closed: the calls still running are cancelled first
+     * (`ClientGaveUp`), then the SDK tears the protocol down. A 2026-07-28
+     * server serves one exchange and is closed right after its answer; the
+     * SDK's close then builds a "Connection closed" error for
+     * whatever still waits on the connection. When no call was cut short
+     * nothing does (the era has no server-to-client requests to settle), so
+     * its stack trace is not captured: about a tenth of such a request's
+     * server CPU (measured). Anything else closes as the SDK does.
+     */
+    protected override _onclose(): void {
+      this.followed.closed();
+      if (this.followed.interrupted || !isModernVersion(this.getNegotiatedProtocolVersion())) return super._onclose();
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        super._onclose();
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
     }
   }
   const extras = options.extras ?? new ServedExtras();

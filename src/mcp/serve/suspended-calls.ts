@@ -91,23 +91,39 @@ export function refuse(message: string): Error {
  * call's handler answers the exchange currently holding the call.
  */
 export class InputRounds implements CallRounds {
-  readonly id = randomUUID();
   round = 0;
+  private callId: string | undefined;
+  private bound: string | undefined;
   private respond: ((result: unknown) => void) | undefined;
   private pending: { key: string; method: AskMethod; resolve(v: unknown): void; reject(e: unknown): void } | undefined;
   private expiry: NodeJS.Timeout | undefined;
   private done = false;
 
+  /**
+   * `bind` computes the call's binding (see `SuspendedCalls.binding`); it runs
+   * only when the call first asks, so a call that never asks pays for no
+   * hashing. `client` names the client (from the call's envelope) when it gives up.
+   */
   constructor(
     private readonly table: SuspendedCalls,
-    readonly binding: string,
+    private readonly bind: () => string,
     readonly tool: string,
     private readonly child: RunContext,
     private readonly hooks: RoundHooks,
     respond: (result: unknown) => void,
-    private client: string,
+    private client: () => string,
   ) {
     this.respond = respond;
+  }
+
+  /** The call's id in the table of waiting calls (drawn when first read). */
+  get id(): string {
+    return (this.callId ??= randomUUID());
+  }
+
+  /** The call's binding: its tool name, arguments and caller, signed (computed when first read). */
+  get binding(): string {
+    return (this.bound ??= this.bind());
   }
 
   /** Suspend the run on a question: the current exchange is answered `input_required`; resolves with the client's answer from its retry. */
@@ -142,7 +158,7 @@ export class InputRounds implements CallRounds {
     this.expiry = undefined;
     this.pending = undefined;
     this.respond = respond;
-    this.client = envelopeClient(extra);
+    this.client = () => envelopeClient(extra);
     this.hooks.resumed(extra, calls);
     pending.resolve(answer);
   }
@@ -152,7 +168,7 @@ export class InputRounds implements CallRounds {
     this.done = true;
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
-    this.table.forget(this);
+    if (this.round > 0) this.table.forget(this); // a call that never asked was never in the table
     const pending = this.pending;
     this.pending = undefined;
     // After the ending's own cancel (the deadline, the server stopping cancel right after answering): the question rejects with its reason.
@@ -164,7 +180,7 @@ export class InputRounds implements CallRounds {
 
   private expire(method: AskMethod): void {
     this.expiry = undefined;
-    this.child.cancel(new ClientGaveUp(this.client, `it did not retry with the answer to ${method} within ${seconds(this.table.ttlMs)} (multi-round-trip, MCP 2026-07-28)`));
+    this.child.cancel(new ClientGaveUp(this.client(), `it did not retry with the answer to ${method} within ${seconds(this.table.ttlMs)} (multi-round-trip, MCP 2026-07-28)`));
   }
 }
 
