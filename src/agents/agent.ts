@@ -2,7 +2,7 @@
  * @module agents/agent
  * `Agent`: a name, a model, a prompt and a cognition that runs the loop.
  */
-import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ContentPart } from "../contracts/content-part.js";
 
@@ -63,6 +63,18 @@ export interface AgentOptions {
   readonly description?: string;
 }
 
+/** The options an `Agent` accepts, declared once. */
+const AGENT_OPTIONS = {
+  name: opt.required(opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string"), "a non-empty string"),
+  model: opt.string(),
+  prompt: opt.string(),
+  cognition: opt.required(
+    opt.that<Cognition>((v) => typeof (v as Cognition | null)?.run === "function", "a Cognition (an object with run(input)), e.g. new ReActCognition({ tools })"),
+    "e.g. new ReActCognition({ tools })",
+  ),
+  description: opt.string(),
+} satisfies Record<keyof AgentOptions, OptionRule<unknown>>;
+
 /** An agent: runs `task` through its cognition. */
 export class Agent {
   readonly name: string;
@@ -72,17 +84,12 @@ export class Agent {
   readonly cognition: Cognition;
 
   constructor(options: AgentOptions) {
-    if (!options || typeof options.name !== "string" || options.name.trim() === "") {
-      throw new OptionsError("Agent", "name", "Agent: 'name' is required (a non-empty string)");
-    }
-    if (!options.cognition || typeof options.cognition.run !== "function") {
-      throw new OptionsError("Agent", "cognition", `Agent '${options.name}': 'cognition' is required (e.g. new ReActCognition({ tools }))`);
-    }
-    this.name = options.name;
-    this.model = options.model ?? "default";
-    this.prompt = options.prompt ?? "";
-    this.description = options.description ?? "";
-    this.cognition = options.cognition;
+    const o = checkOptions(options, "Agent", AGENT_OPTIONS);
+    this.name = o.name;
+    this.model = o.model ?? "default";
+    this.prompt = o.prompt ?? "";
+    this.description = o.description ?? "";
+    this.cognition = o.cognition;
   }
 
   /** Run `task` to its end. Never throws for a model or tool failure: those end in `stopReason: "error"`. */

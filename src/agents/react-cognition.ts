@@ -7,7 +7,7 @@ import { Cancelled } from "../errors/cancelled.error.js";
 import { pyList } from "../util/format.js";
 import { invokeTool, unknownToolMessage, type Admission, type ToolOutcome } from "../tools/tool-invocation.js";
 import { GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
-import { checkTimeoutMs } from "../options/option-checks.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
 import { toolFactsOf, type ToolCall } from "../contracts/elicitation.js";
@@ -32,6 +32,17 @@ export interface ReActOptions {
    */
   readonly auditPath?: string;
 }
+
+/** The options a `ReActCognition` accepts, declared once. */
+const REACT_OPTIONS = {
+  tools: opt.required(
+    opt.that<Iterable<Tool>>((v) => typeof v === "object" && v !== null && typeof (v as Iterable<Tool>)[Symbol.iterator] === "function", "an array (or other iterable) of tools"),
+    "an array of tools, e.g. ToolRegistry.fromTools([...]).tools() or []",
+  ),
+  maxSteps: opt.positiveInt(10),
+  approvalTimeoutMs: opt.timeoutMs(),
+  auditPath: opt.string("a file path", true),
+} satisfies Record<keyof ReActOptions, OptionRule<unknown>>;
 
 /** The `onEvent` of one step's request: stream events become `llm.delta` / `llm.tool_call` on `ctx`. */
 function streamEvents(ctx: RunContext, step: number): (event: LLMStreamEvent) => void {
@@ -83,14 +94,12 @@ export class ReActCognition implements Cognition {
   private readonly schemas: readonly ToolSchema[];
 
   constructor(options: ReActOptions) {
-    this.tools = Object.freeze([...options.tools]);
+    const o = checkOptions(options, "ReActCognition", REACT_OPTIONS);
+    this.tools = Object.freeze([...o.tools]);
     this.schemas = Object.freeze(this.tools.map((t) => t.schema).filter((s): s is ToolSchema => s !== null));
-    this.maxSteps = options.maxSteps ?? 10;
-    if (!Number.isInteger(this.maxSteps) || this.maxSteps < 1) {
-      throw new OptionsError("ReActCognition", "maxSteps", `ReActCognition: maxSteps must be a positive integer, got ${options.maxSteps}`);
-    }
-    this.approvalTimeoutMs = checkTimeoutMs(options.approvalTimeoutMs, "ReActCognition: approvalTimeoutMs");
-    this.recorder = new GateRecorder({ auditPath: options.auditPath, where: "ReActCognition" });
+    this.maxSteps = o.maxSteps;
+    this.approvalTimeoutMs = o.approvalTimeoutMs;
+    this.recorder = new GateRecorder({ auditPath: o.auditPath, where: "ReActCognition" });
     this.byName = new Map();
     for (const t of this.tools) {
       if (this.byName.has(t.name)) throw new OptionsError("ReActCognition", "options", `ReActCognition: two tools are named '${t.name}'; give one a prefix`);

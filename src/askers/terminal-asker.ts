@@ -9,7 +9,7 @@ import { userInfo } from "node:os";
 import type { AskOptions, Asker, Decision, Elicitation } from "../contracts/elicitation.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue, errorLine, seconds } from "../util/format.js";
-import { checkTimeoutMs } from "../options/option-checks.js";
+import { checkOptions, checkTimeoutMs, opt, type OptionRule } from "../options/option-checks.js";
 import { approvalPrompt, type ApprovalPrompt, type PromptContext } from "./approval-prompt.js";
 import { editInEditor } from "./edit-arguments.js";
 import { NoTerminalError } from "./no-terminal.error.js";
@@ -37,6 +37,13 @@ export interface TerminalAskerOptions {
 const EXPIRE_GRACE_MS = 1000;
 
 /** The outcome of one "modify" attempt. */
+/** The options a `TerminalAsker` accepts, declared once. */
+const TERMINAL_ASKER_OPTIONS = {
+  input: opt.that<NodeJS.ReadableStream>((v) => typeof (v as NodeJS.ReadableStream | null)?.on === "function" && typeof (v as NodeJS.ReadableStream).read === "function", "a readable stream (a TTY, e.g. process.stdin)"),
+  output: opt.that<NodeJS.WritableStream>((v) => typeof (v as NodeJS.WritableStream | null)?.write === "function", "a writable stream (e.g. process.stdout)"),
+  editor: opt.string('a command string (or "" to edit inline)'),
+} satisfies Record<keyof TerminalAskerOptions, OptionRule<unknown>>;
+
 type EditOutcome = { readonly value: Record<string, unknown> } | { readonly error?: string; readonly draft?: string };
 
 /** Why a form cannot be sent yet (required fields left empty), or `undefined`. */
@@ -96,18 +103,13 @@ export class TerminalAsker implements Asker {
   readonly #onSigint = (): void => this.#current?.abort("interrupted");
 
   constructor(options: TerminalAskerOptions = {}) {
-    if (options === null || typeof options !== "object") {
-      throw new OptionsError("TerminalAsker", "options", `TerminalAsker: options must be an object { input?, output?, editor? }, got ${describeValue(options)}`);
-    }
-    this.#input = options.input ?? process.stdin;
-    this.#output = options.output ?? process.stdout;
+    const o = checkOptions(options, "TerminalAsker", TERMINAL_ASKER_OPTIONS);
+    this.#input = o.input ?? process.stdin;
+    this.#output = o.output ?? process.stdout;
     if ((this.#input as { isTTY?: boolean }).isTTY !== true) {
-      throw new NoTerminalError(options.input === undefined ? "process.stdin" : "the input stream");
+      throw new NoTerminalError(o.input === undefined ? "process.stdin" : "the input stream");
     }
-    if (options.editor !== undefined && typeof options.editor !== "string") {
-      throw new OptionsError("TerminalAsker", "editor", `TerminalAsker: editor must be a command string (or "" to edit inline), got ${describeValue(options.editor)}`);
-    }
-    this.#editor = (options.editor ?? (process.env.VISUAL || process.env.EDITOR || "")).trim();
+    this.#editor = (o.editor ?? (process.env.VISUAL || process.env.EDITOR || "")).trim();
     checkPromptLibrary();
   }
 

@@ -4,8 +4,8 @@
  * (`claude -p --output-format stream-json --verbose`) and turns its event
  * stream into the agent's events and result.
  */
-import { checkTimeoutMs } from "../options/option-checks.js";
-import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
+import { CLI_SPAWN_RULES, isPlainObject, modelRule, stringOrList } from "./cli-option-rules.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
@@ -60,6 +60,22 @@ export interface ClaudeCliOptions {
   /** Extra arguments placed before the prompt, verbatim. */
   readonly extraArgs?: readonly string[];
 }
+
+/** The options a `ClaudeCliCognition` accepts, declared once. */
+const CLAUDE_CLI_OPTIONS = {
+  model: modelRule('an alias such as "sonnet" or a full model id'),
+  ...CLI_SPAWN_RULES,
+  mcpConfig: stringOrList(),
+  strictMcpConfig: opt.boolean(),
+  permissionPromptTool: opt.string("an MCP tool name such as mcp__approvals__approve", true),
+  allowedTools: opt.stringArray(),
+  disallowedTools: opt.stringArray(),
+  builtinTools: opt.that<boolean | readonly string[]>((v) => v === false || v === true || (Array.isArray(v) && v.every((x) => typeof x === "string")), "false (no built-in tools), true, or an array of tool names"),
+  settingSources: stringOrList(),
+  settings: opt.that<string | object>((v) => typeof v === "string" || isPlainObject(v), "a settings object, its JSON text or a file path"),
+  agents: opt.that<string | object>((v) => typeof v === "string" || isPlainObject(v), "an object of subagent definitions (asCliAgents(...)) or its JSON text"),
+  permissionMode: opt.string("a permission mode such as \"default\" or \"dontAsk\"", true),
+} satisfies Record<keyof ClaudeCliOptions, OptionRule<unknown>>;
 
 /** One MCP server as the CLI's `system/init` event reports it. */
 export interface CliMcpServerStatus {
@@ -117,10 +133,7 @@ export class ClaudeCliCognition implements Cognition {
   readonly options: ClaudeCliOptions;
 
   constructor(options: ClaudeCliOptions) {
-    if (!options || typeof options.model !== "string" || options.model === "") {
-      throw new OptionsError("ClaudeCliCognition", "model", "ClaudeCliCognition: 'model' is required (an alias such as \"sonnet\" or a full model id)");
-    }
-    checkTimeoutMs(options.timeoutMs, "ClaudeCliCognition");
+    checkOptions(options, "ClaudeCliCognition", CLAUDE_CLI_OPTIONS);
     this.options = Object.freeze({ ...options });
   }
 

@@ -3,8 +3,8 @@
  * `CodexCliCognition`: hands the agent loop to the Codex CLI (`codex exec
  * --json`) and turns its JSONL events into the agent's events and result.
  */
-import { checkTimeoutMs } from "../options/option-checks.js";
-import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
+import { CLI_SPAWN_RULES, isPlainObject, modelRule } from "./cli-option-rules.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
@@ -46,7 +46,16 @@ export interface CodexCliOptions {
 
 type Json = Record<string, unknown>;
 
-const SANDBOXES = new Set(["read-only", "workspace-write", "danger-full-access"]);
+/** The options a `CodexCliCognition` accepts, declared once. */
+const CODEX_CLI_OPTIONS = {
+  model: modelRule("a model slug"),
+  ...CLI_SPAWN_RULES,
+  config: opt.that<Readonly<Record<string, TomlValue>>>(isPlainObject, "an object of dotted config keys to TOML values"),
+  sandbox: opt.optional(opt.oneOf<CodexSandbox>(["read-only", "workspace-write", "danger-full-access"])),
+  ephemeral: opt.boolean(),
+  enable: opt.stringArray(),
+  disable: opt.stringArray(),
+} satisfies Record<keyof CodexCliOptions, OptionRule<unknown>>;
 
 /** The text of an MCP tool result's content blocks (text joined; other kinds named). */
 function mcpResultText(result: unknown): string {
@@ -79,13 +88,7 @@ export class CodexCliCognition implements Cognition {
   readonly options: CodexCliOptions;
 
   constructor(options: CodexCliOptions) {
-    if (!options || typeof options.model !== "string" || options.model === "") {
-      throw new OptionsError("CodexCliCognition", "model", "CodexCliCognition: 'model' is required (a model slug)");
-    }
-    checkTimeoutMs(options.timeoutMs, "CodexCliCognition");
-    if (options.sandbox !== undefined && !SANDBOXES.has(options.sandbox)) {
-      throw new OptionsError("CodexCliCognition", "sandbox", `CodexCliCognition: sandbox must be one of read-only, workspace-write, danger-full-access; got ${JSON.stringify(options.sandbox)}`);
-    }
+    checkOptions(options, "CodexCliCognition", CODEX_CLI_OPTIONS);
     // Encode now: a value TOML cannot say fails at construction, naming its key.
     for (const [k, v] of Object.entries(options.config ?? {})) tomlOverride(k, v);
     this.options = Object.freeze({ ...options });

@@ -8,6 +8,7 @@
  * audit-failure policy is one rule, stated once here.
  */
 import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { errorLine } from "../util/format.js";
 import { getLogger, ignoreRejection } from "../util/logger.js";
 import { errorVerdict, type GateSubject, type GateVerdict } from "./decision-table.js";
@@ -33,6 +34,20 @@ export interface GateRecorderOptions {
   readonly where?: string;
 }
 
+/** Where a settled call is recorded to, as every seam accepts it: the event target `ctx` and the JSONL `auditPath`. */
+export const GATE_SINK_RULES = {
+  ctx: opt.that<GateEventTarget>((v) => typeof (v as GateEventTarget | null)?.emit === "function", "a RunContext (an object with emit(event, data)), or be left unset"),
+  auditPath: opt.string("a file path", true),
+} as const;
+
+/** The options a `GateRecorder` accepts, declared once; errors are named by `where`. */
+const GATE_RECORDER_OPTIONS = {
+  ...GATE_SINK_RULES,
+  audit: opt.that<GateAuditSink>((v) => typeof (v as GateAuditSink | null)?.append === "function", "an audit sink (an object with append(record) returning a promise), or be left unset"),
+  decisions: opt.that<GateRecord[]>(Array.isArray, "an array to append to, or be left unset"),
+  where: opt.string("the owner's name", true),
+} satisfies Record<keyof GateRecorderOptions, OptionRule<unknown>>;
+
 /**
  * One recorder with sinks. The audit-failure policy, the same for every
  * entry point: when the durable sink cannot take a record, an allow becomes
@@ -50,22 +65,14 @@ export class GateRecorder {
 
   /** @throws OptionsError naming a bad `ctx`, `decisions`, `auditPath` or `audit`. */
   constructor(options: GateRecorderOptions = {}) {
-    const where = options.where ?? "approvals";
-    if (options.ctx !== undefined && typeof options.ctx?.emit !== "function") {
-      throw new OptionsError(where, "ctx", `${where}: ctx must have an emit(event, data) method (a RunContext), or be left unset`);
-    }
-    if (options.decisions !== undefined && !Array.isArray(options.decisions)) {
-      throw new OptionsError(where, "decisions", `${where}: decisions must be an array to append to, or be left unset`);
-    }
-    if (options.audit !== undefined && typeof options.audit?.append !== "function") {
-      throw new OptionsError(where, "audit", `${where}: audit must have an append(record) method returning a promise, or be left unset`);
-    }
-    if (options.audit !== undefined && options.auditPath !== undefined) {
+    const where = typeof options?.where === "string" && options.where !== "" ? options.where : "approvals";
+    const o = checkOptions(options, where, GATE_RECORDER_OPTIONS);
+    if (o.audit !== undefined && o.auditPath !== undefined) {
       throw new OptionsError(where, "audit", `${where}: give auditPath or audit, not both`);
     }
-    this.decisions = options.decisions ?? [];
-    this.ctx = options.ctx;
-    this.sink = options.audit ?? (options.auditPath !== undefined ? new JsonlAuditSink(options.auditPath) : undefined);
+    this.decisions = o.decisions ?? [];
+    this.ctx = o.ctx;
+    this.sink = o.audit ?? (o.auditPath !== undefined ? new JsonlAuditSink(o.auditPath) : undefined);
   }
 
   /** The JSONL file's absolute path, when the sink is one. */

@@ -15,7 +15,7 @@ export { answeredVerdict, decisionOutcome, errorVerdict, notRunMessage, timeoutV
 export type { GateOutcome, GateSubject, GateVerdict } from "./decision-table.js";
 export { gateVerdict, isAutoAllowed, shouldGate } from "./gate.js";
 export type { AutoAllowWhen, GateRequest } from "./gate.js";
-export { GateRecorder } from "./gate-recorder.js";
+export { GATE_SINK_RULES, GateRecorder } from "./gate-recorder.js";
 export type { GateAuditSink, GateRecorderOptions } from "./gate-recorder.js";
 export { JsonlAuditSink } from "./jsonl-audit-sink.js";
 export { AuditSinkError } from "./audit-sink.error.js";

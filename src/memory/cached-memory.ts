@@ -2,9 +2,16 @@
  * @module memory/cached-memory
  * A TTL cache in front of a source.
  */
-import { OptionsError } from "../errors/options.error.js";
-import { checkK, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+import { checkOptions, opt } from "../options/option-checks.js";
+import { checkK, memoryNameRule, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import type { RunContext } from "../context/run-context.js";
+
+/** The options a `CachedMemory` accepts, declared once. */
+const CACHED_MEMORY_OPTIONS = {
+  ttlMs: opt.nonNegativeMs(30_000),
+  name: memoryNameRule(),
+  now: opt.fn<() => number>("() => milliseconds (a monotonic clock, e.g. performance.now)"),
+} as const;
 
 /**
  * Caches `query` results per `(text, k)` for `ttlMs` (default 30 000). A write
@@ -20,10 +27,10 @@ export class CachedMemory implements MemorySource {
     readonly source: MemorySource,
     options: { ttlMs?: number; name?: string; now?: () => number } = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 30_000;
-    if (!(this.ttlMs >= 0)) throw new OptionsError("CachedMemory", "ttlMs", `CachedMemory: ttlMs must be >= 0, got ${options.ttlMs}`);
-    this.name = options.name ?? source.name;
-    this.now = options.now ?? (() => performance.now());
+    const o = checkOptions(options, "CachedMemory", CACHED_MEMORY_OPTIONS);
+    this.ttlMs = o.ttlMs;
+    this.name = o.name ?? source.name;
+    this.now = o.now ?? (() => performance.now());
   }
 
   private readonly now: () => number;

@@ -2,9 +2,16 @@
  * @module memory/compacted-memory
  * Bounds how much text a source hands to a model, with a visible marker.
  */
-import { OptionsError } from "../errors/options.error.js";
-import { memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+import { checkOptions, opt } from "../options/option-checks.js";
+import { memoryItem, memoryNameRule, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import type { RunContext } from "../context/run-context.js";
+
+/** The options a `CompactedMemory` accepts, declared once. */
+const COMPACTED_MEMORY_OPTIONS = {
+  maxItemChars: opt.positiveInt(2_000),
+  maxTotalChars: opt.positiveInt(8_000),
+  name: memoryNameRule(),
+} as const;
 
 /**
  * Bounds each item to `maxItemChars` and the whole answer to `maxTotalChars`.
@@ -21,12 +28,10 @@ export class CompactedMemory implements MemorySource {
     readonly source: MemorySource,
     options: { maxItemChars?: number; maxTotalChars?: number; name?: string } = {},
   ) {
-    this.maxItemChars = options.maxItemChars ?? 2_000;
-    this.maxTotalChars = options.maxTotalChars ?? 8_000;
-    for (const [k, v] of [["maxItemChars", this.maxItemChars], ["maxTotalChars", this.maxTotalChars]] as const) {
-      if (!Number.isInteger(v) || v < 1) throw new OptionsError("CompactedMemory", k, `CompactedMemory: ${k} must be a positive integer, got ${v}`);
-    }
-    this.name = options.name ?? source.name;
+    const o = checkOptions(options, "CompactedMemory", COMPACTED_MEMORY_OPTIONS);
+    this.maxItemChars = o.maxItemChars;
+    this.maxTotalChars = o.maxTotalChars;
+    this.name = o.name ?? source.name;
   }
 
   async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {

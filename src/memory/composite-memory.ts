@@ -3,9 +3,16 @@
  * Several sources queried as one, merged and ranked.
  */
 import { OptionsError } from "../errors/options.error.js";
-import { checkK, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+import { checkOptions } from "../options/option-checks.js";
+import { checkK, memoryNameRule, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 import { NotImplementedError } from "../errors/not-implemented.error.js";
 import type { RunContext } from "../context/run-context.js";
+
+/** The options a `CompositeMemory` accepts, declared once (the `writeTo` source is checked against `sources` after). */
+const COMPOSITE_MEMORY_OPTIONS = {
+  name: memoryNameRule(),
+  writeTo: memoryNameRule(),
+} as const;
 
 /**
  * Queries every source (concurrently), merges the results and ranks them:
@@ -25,11 +32,12 @@ export class CompositeMemory implements MemorySource {
   constructor(sources: readonly MemorySource[], options: { name?: string; writeTo?: string } = {}) {
     if (!sources.length) throw new OptionsError("CompositeMemory", "sources", "CompositeMemory: give at least one source");
     this.sources = Object.freeze([...sources]);
-    this.name = options.name ?? `composite(${sources.map((s) => s.name).join(",")})`;
-    if (options.writeTo !== undefined && !sources.some((s) => s.name === options.writeTo)) {
-      throw new OptionsError("CompositeMemory", "writeTo", `CompositeMemory: writeTo '${options.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`);
+    const o = checkOptions(options, "CompositeMemory", COMPOSITE_MEMORY_OPTIONS);
+    this.name = o.name ?? `composite(${sources.map((s) => s.name).join(",")})`;
+    if (o.writeTo !== undefined && !sources.some((s) => s.name === o.writeTo)) {
+      throw new OptionsError("CompositeMemory", "writeTo", `CompositeMemory: writeTo '${o.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`);
     }
-    this.writeTo = options.writeTo;
+    this.writeTo = o.writeTo;
   }
 
   async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {

@@ -4,6 +4,7 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import type { RunContext } from "../context/run-context.js";
+import { opt } from "../options/option-checks.js";
 
 /** One remembered thing. */
 export interface MemoryItem {
@@ -40,3 +41,6 @@ export function checkK(k: number | undefined, where: string): number {
   if (!Number.isInteger(v) || v < 1) throw new OptionsError(where, "k", `${where}: k must be a positive integer, got ${k}`);
   return v;
 }
+
+/** The `name` option of every memory: a non-empty string, or unset for the memory's default. */
+export const memoryNameRule = (): ReturnType<typeof opt.string> => opt.string("a non-empty name", true);

@@ -4,7 +4,8 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 import { createHash } from "node:crypto";
-import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
+import { checkOptions, opt } from "../options/option-checks.js";
+import { checkK, memoryItem, memoryNameRule, type MemoryItem, type MemorySource, type QueryOptions } from "./memory.js";
 
 /** Turns texts into vectors of one fixed length. */
 export interface Embedder {
@@ -55,6 +56,15 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
+/** The options a `VectorMemory` accepts, declared once. */
+const VECTOR_MEMORY_OPTIONS = {
+  name: memoryNameRule(),
+  embedder: opt.that<Embedder>(
+    (v) => typeof (v as Embedder | null)?.embed === "function" && Number.isInteger((v as Embedder).dimensions) && (v as Embedder).dimensions > 0,
+    "an Embedder (a positive integer dimensions and embed(texts)), e.g. new HashingEmbedder()",
+  ),
+} as const;
+
 /**
  * Stores written items with their embeddings; `query` ranks by cosine
  * similarity and sets `score`. Ties keep insertion order.
@@ -65,8 +75,9 @@ export class VectorMemory implements MemorySource {
   private readonly rows: Array<{ item: MemoryItem; vector: number[] }> = [];
 
   constructor(options: { name?: string; embedder?: Embedder } = {}) {
-    this.name = options.name ?? "vector";
-    this.embedder = options.embedder ?? new HashingEmbedder();
+    const o = checkOptions(options, "VectorMemory", VECTOR_MEMORY_OPTIONS);
+    this.name = o.name ?? "vector";
+    this.embedder = o.embedder ?? new HashingEmbedder();
   }
 
   /** The number of stored items. */

@@ -5,6 +5,7 @@
  */
 import type { Tracer, TracerProvider } from "@opentelemetry/api";
 import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { RunContext } from "../context/run-context.js";
 import { attachObserver } from "../context/run-observer.js";
 import { otelApi } from "./otel-api.js";
@@ -18,6 +19,14 @@ export interface InstrumentOptions {
   /** Where spans go. Default: the global provider (`trace.getTracerProvider()`; a no-op until the app registers one). */
   readonly tracerProvider?: TracerProvider;
 }
+
+/** The options `instrument` accepts, declared once. */
+const INSTRUMENT_OPTIONS = {
+  tracerProvider: opt.that<TracerProvider>(
+    (v) => typeof (v as { getTracer?: unknown } | null)?.getTracer === "function",
+    "an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one",
+  ),
+} satisfies Record<keyof InstrumentOptions, OptionRule<unknown>>;
 
 /**
  * Trace `ctx`'s run tree (children made before or after included) with
@@ -54,10 +63,7 @@ export interface InstrumentOptions {
  */
 export function instrument(ctx: RunContext, options: InstrumentOptions = {}): () => void {
   if (!(ctx instanceof RunContext)) throw new OptionsError("instrument", "ctx", "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()");
-  const provider = options?.tracerProvider;
-  if (provider !== undefined && typeof (provider as { getTracer?: unknown })?.getTracer !== "function") {
-    throw new OptionsError("instrument", "tracerProvider", "instrument: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one");
-  }
+  const provider = checkOptions(options, "instrument", INSTRUMENT_OPTIONS).tracerProvider;
   const api = otelApi();
   const source = provider ?? api.trace.getTracerProvider();
   return attachObserver(ctx, new RunTracer(api, tracerOf(source), source), "instrument");

@@ -4,6 +4,14 @@
  * decorator is another thing: a served prompt class).
  */
 import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt } from "../options/option-checks.js";
+
+/** The options a `PromptTemplate` accepts, declared once. */
+const PROMPT_TEMPLATE_OPTIONS = {
+  name: opt.nonEmptyString("a non-empty string"),
+  template: opt.required(opt.string("a string with {{placeholders}}"), "a string with {{placeholders}}"),
+  version: opt.string("a string such as \"2\"", true),
+} as const;
 
 /** A named, versioned prompt template. `{{name}}` placeholders are filled by `render`. */
 export class PromptTemplate {
@@ -12,11 +20,10 @@ export class PromptTemplate {
   readonly version: string;
 
   constructor(options: { name: string; template: string; version?: string }) {
-    if (typeof options?.name !== "string" || !options.name) throw new OptionsError("PromptTemplate", "name", "PromptTemplate: 'name' is required");
-    if (typeof options.template !== "string") throw new OptionsError("PromptTemplate", "template", `PromptTemplate '${options.name}': 'template' must be a string`);
-    this.name = options.name;
-    this.template = options.template;
-    this.version = options.version ?? "1";
+    const o = checkOptions(options, "PromptTemplate", PROMPT_TEMPLATE_OPTIONS);
+    this.name = o.name;
+    this.template = o.template;
+    this.version = o.version ?? "1";
     Object.freeze(this);
   }
 

@@ -35,7 +35,7 @@ export function describeValue(v: unknown): string {
   const type = v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
   let text: string;
   try {
-    text = JSON.stringify(v) ?? String(v);
+    text = typeof v === "number" && !Number.isFinite(v) ? String(v) : (JSON.stringify(v) ?? String(v));
   } catch {
     text = String(v);
   }

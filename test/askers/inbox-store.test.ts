@@ -105,18 +105,22 @@ describe("InboxAsker", () => {
   });
 
   it("refuses bad options by name", () => {
-    expect(() => new InboxAsker({} as never)).toThrow(/store must be an InboxStore/);
-    expect(() => new InboxAsker({ store: new MemoryInboxStore(), source: "" })).toThrow(/source must be a non-empty name/);
-    expect(() => new InboxAsker({ store: new MemoryInboxStore(), sorce: "x" } as never)).toThrow(/unknown option 'sorce'. Accepted options: store, source/);
+    expect(() => new InboxAsker({} as never)).toThrow(/^inboxAsker: 'store' is required \(an InboxStore: an inbox's store, or new MemoryInboxStore\(\)\)$/);
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), source: "" })).toThrow(/^inboxAsker: 'source' must be a non-empty name of the run or server/);
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), sorce: "x" } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "inboxAsker", option: "sorce", message: "inboxAsker: unknown option 'sorce'. Accepted options: store, source, worker" }),
+    );
+    expect(() => new InboxAsker({ store: {} } as never)).toThrow(expect.objectContaining({ option: "store", message: "inboxAsker: 'store' must be an InboxStore (an inbox's store, or new MemoryInboxStore()), got object {}" }));
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), worker: "w".repeat(101) })).toThrow(expect.objectContaining({ option: "worker" }));
   });
 });
 
 describe("ApprovalInbox.start", () => {
   it("refuses bad options by name, before binding anything", async () => {
     await expect(askers.ApprovalInbox.start({ port: -1 })).rejects.toThrow(/port must be an integer 0-65535/);
-    await expect(askers.ApprovalInbox.start({ path: "inbox/" })).rejects.toThrow(/path must look like "\/inbox"/);
-    await expect(askers.ApprovalInbox.start({ store: {} as never })).rejects.toThrow(/store must implement InboxStore/);
-    await expect(askers.ApprovalInbox.start({ token: "x" } as never)).rejects.toThrow(/unknown option 'token'. Accepted options: store, port, path/);
+    await expect(askers.ApprovalInbox.start({ path: "inbox/" })).rejects.toThrow(/^ApprovalInbox.start: 'path' must be "\/inbox"-like/);
+    await expect(askers.ApprovalInbox.start({ store: {} as never })).rejects.toThrow(/^ApprovalInbox.start: 'store' must be an InboxStore \(put, settle/);
+    await expect(askers.ApprovalInbox.start({ token: "x" } as never)).rejects.toThrow(/unknown option 'token'. Accepted options: store, port, path, loginTtlMs, sessionTtlMs$/);
   });
 
   it("two inboxes on one listener get their own paths and their own cookies", async () => {

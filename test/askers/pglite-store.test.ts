@@ -51,6 +51,14 @@ it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", a
   await expect(pgliteInboxStore({ dataDir: "" })).rejects.toThrow(/dataDir/);
 });
 
+it("an unknown option is refused by name with the accepted ones, before any directory is touched", async () => {
+  const file = join(dir, "plain-file-for-options");
+  writeFileSync(file, "not a directory");
+  await expect(pgliteInboxStore({ dataDir: join(file, "inbox"), schem: "x" } as never)).rejects.toThrow(
+    expect.objectContaining({ code: "invalid_option", where: "pgliteInboxStore", option: "schem", message: "pgliteInboxStore: unknown option 'schem'. Accepted options: dataDir, schema" }),
+  );
+});
+
 it("a directory another process has open is refused, naming the directory; once that process is gone (even killed) it opens", async () => {
   const dataDir = join(dir, "held");
   const script = `

@@ -369,6 +369,18 @@ describe("TerminalAsker answering a real server's form (issue #25.5, end to end)
   });
 });
 
+describe("TerminalAsker options", () => {
+  it("refuses an unknown option by name with the accepted ones, before looking for a terminal", () => {
+    expect(() => new TerminalAsker({ input: new PassThrough(), editr: "vi" } as never)).toThrow(
+      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "TerminalAsker", option: "editr", message: "TerminalAsker: unknown option 'editr'. Accepted options: input, output, editor" }),
+    );
+  });
+
+  it.each([["input", "stdin"], ["output", 1], ["editor", 3]])("refuses a wrong %s, naming it", (key, value) => {
+    expect(() => new TerminalAsker({ [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "TerminalAsker", option: key }));
+  });
+});
+
 describe("TerminalAsker without a terminal", () => {
   it("throws NoTerminalError at construction when the input is not a TTY, naming ApprovalInbox", () => {
     expect(() => new TerminalAsker({ input: new PassThrough() })).toThrow(NoTerminalError);

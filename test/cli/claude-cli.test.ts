@@ -223,3 +223,25 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
     expect(() => new ClaudeCliCognition({ model: "m", timeoutMs: 0 })).toThrow(/^ClaudeCliCognition: timeoutMs must be a positive number of milliseconds up to \d+, or left unset to wait forever; got number 0$/);
   });
 });
+
+describe("ClaudeCliCognition options", () => {
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new ClaudeCliCognition({ model: "m", allowedTool: ["Bash"] } as never)).toThrow(
+      expect.objectContaining({
+        name: "OptionsError", code: "invalid_option", where: "ClaudeCliCognition", option: "allowedTool",
+        message: "ClaudeCliCognition: unknown option 'allowedTool'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, mcpConfig, strictMcpConfig, permissionPromptTool, allowedTools, disallowedTools, builtinTools, settingSources, settings, agents, permissionMode",
+      }),
+    );
+  });
+
+  it.each([
+    ["allowedTools", "Bash"],
+    ["mcpConfig", 3],
+    ["builtinTools", "none"],
+    ["env", { A: 1 }],
+    ["inheritEnv", "no"],
+    ["settings", 5],
+  ])("refuses a wrong %s, naming it", (key, value) => {
+    expect(() => new ClaudeCliCognition({ model: "m", [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "ClaudeCliCognition", option: key }));
+  });
+});

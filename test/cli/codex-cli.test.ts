@@ -86,6 +86,26 @@ describe("CodexCliCognition against the real codex binary", { timeout: E2E_TIMEO
     ]);
     expect(new CodexCliCognition({ model: "m", ephemeral: false }).args("t")).toEqual(["exec", "--json", "--skip-git-repo-check", "-m", "m", "--", "t"]);
     expect(() => new CodexCliCognition({ model: "m", config: { "a b": 1 } })).toThrow(TomlEncodeError);
-    expect(() => new CodexCliCognition({ model: "m", sandbox: "none" as never })).toThrow('CodexCliCognition: sandbox must be one of read-only, workspace-write, danger-full-access; got "none"');
+    expect(() => new CodexCliCognition({ model: "m", sandbox: "none" as never })).toThrow('CodexCliCognition: sandbox must be one of "read-only", "workspace-write", "danger-full-access", got string "none"');
+  });
+});
+
+describe("CodexCliCognition options", () => {
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new CodexCliCognition({ model: "m", allowedTools: ["x"] } as never)).toThrow(
+      expect.objectContaining({
+        name: "OptionsError", code: "invalid_option", where: "CodexCliCognition", option: "allowedTools",
+        message: "CodexCliCognition: unknown option 'allowedTools'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, config, sandbox, ephemeral, enable, disable",
+      }),
+    );
+  });
+
+  it.each([
+    ["enable", "x"],
+    ["ephemeral", "yes"],
+    ["config", ["a"]],
+    ["cwd", ""],
+  ])("refuses a wrong %s, naming it", (key, value) => {
+    expect(() => new CodexCliCognition({ model: "m", [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "CodexCliCognition", option: key }));
   });
 });

@@ -81,8 +81,8 @@ describe("ApprovalAudit", () => {
   });
 
   it("checks its options", () => {
-    expect(() => new ApprovalAudit({ ctx: {} as never })).toThrow("approvals: ctx must have an emit(event, data) method (a RunContext), or be left unset");
-    expect(() => new ApprovalAudit({ auditPath: "" })).toThrow('JsonlAuditSink: auditPath must be a non-empty file path, got ""');
+    expect(() => new ApprovalAudit({ ctx: {} as never })).toThrow("approvals: 'ctx' must be a RunContext (an object with emit(event, data)), or be left unset, got object {}");
+    expect(() => new ApprovalAudit({ auditPath: "" })).toThrow(`approvals: 'auditPath' must be a file path, got string ""`);
   });
 });
 

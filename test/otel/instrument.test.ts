@@ -67,7 +67,10 @@ describe("arc-agentkit/otel", () => {
       }
     })();
     expect(err).toMatchObject({ code: "invalid_option", where: "instrument", option: "ctx", message: "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()" });
-    expect(() => instrument(new RunContext(), { tracerProvider: {} as never })).toThrow("instrument: tracerProvider must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one");
+    expect(() => instrument(new RunContext(), { tracerProvider: {} as never })).toThrow("instrument: 'tracerProvider' must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one, got object {}");
+    expect(() => instrument(new RunContext(), { provider: memoryProvider().provider } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "instrument", option: "provider", message: "instrument: unknown option 'provider'. Accepted options: tracerProvider" }),
+    );
     const ctx = new RunContext();
     const detach = instrument(ctx, { tracerProvider: memoryProvider().provider });
     expect(() => instrument(ctx.child())).toThrow("instrument: this run is already instrumented; call the detach function instrument() returned first");

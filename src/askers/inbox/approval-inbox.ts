@@ -7,13 +7,11 @@
  * the page's script holds per origin and sends as a header. Every read and
  * write needs both; writes also the page's own Origin. Sessions expire.
  */
-import { OptionsError } from "../../errors/options.error.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
-import { describeValue } from "../../util/format.js";
-import { checkKnownKeys, checkPort } from "../../options/option-checks.js";
+import { checkOptions, opt, type OptionRule } from "../../options/option-checks.js";
 import { InboxError } from "./inbox.error.js";
-import { InboxAsker } from "./inbox-asker.js";
+import { ASKER_NAME_RULES, hasMethods, InboxAsker } from "./inbox-asker.js";
 import { loginHandler } from "./inbox-login.js";
 import { InboxRoutes } from "./inbox-routes.js";
 import { InboxSessions, LOGIN_CODE_TTL_MS, SESSION_TTL_MS } from "./inbox-sessions.js";
@@ -52,6 +50,21 @@ interface Live {
 
 const HOST = "127.0.0.1";
 
+/** The options `ApprovalInbox.start` accepts, declared once. */
+const APPROVAL_INBOX_OPTIONS = {
+  store: opt.that<InboxStore>(
+    (v) => hasMethods(v, ["put", "settle", "get", "pending", "decisions", "recordDecision", "subscribe"]),
+    "an InboxStore (put, settle, get, pending, decisions, recordDecision, subscribe), or be left unset for one in memory",
+  ),
+  port: opt.port(),
+  path: ((v, where, option) => opt.that<string>((p) => typeof p === "string" && INBOX_PATH.test(p), '"/inbox"-like (letters, digits, . _ ~ -, no trailing slash)')(v, where, option) ?? "/inbox") as OptionRule<string>,
+  loginTtlMs: opt.positiveInt(LOGIN_CODE_TTL_MS),
+  sessionTtlMs: opt.positiveInt(SESSION_TTL_MS),
+} satisfies Record<keyof ApprovalInboxOptions, OptionRule<unknown>>;
+
+/** A mount path: `/` then segments of letters, digits, `. _ ~ -`; no trailing slash. */
+const INBOX_PATH = /^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+
 /**
  * The approval inbox. `start()` mounts the page on the loopback listener;
  * `loginUrl` (one-time, expiring unused) logs one browser tab in and goes on
@@ -82,25 +95,10 @@ export class ApprovalInbox implements AsyncDisposable {
 
   /** Build and mount an inbox. Rejects with `OptionsError` for bad options, or the listener's bind error. */
   static async start(options: ApprovalInboxOptions = {}): Promise<ApprovalInbox> {
-    if (options === null || typeof options !== "object") throw new OptionsError("ApprovalInbox", "options", `ApprovalInbox.start: options must be an object { store?, port?, path? }, got ${describeValue(options)}`);
-    checkKnownKeys(options, ["store", "port", "path", "loginTtlMs", "sessionTtlMs"], "ApprovalInbox.start");
-    const store = options.store as Partial<InboxStore> | undefined;
-    if (store !== undefined && (typeof store?.put !== "function" || typeof store.settle !== "function" || typeof store.subscribe !== "function" || typeof store.pending !== "function")) {
-      throw new OptionsError("ApprovalInbox", "store", `ApprovalInbox.start: store must implement InboxStore (put, settle, get, pending, decisions, recordDecision, subscribe), got ${describeValue(options.store)}`);
-    }
-    const port = checkPort(options.port, "ApprovalInbox.start");
-    const path = options.path ?? "/inbox";
-    if (typeof path !== "string" || !/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path)) {
-      throw new OptionsError("ApprovalInbox", "path", `ApprovalInbox.start: path must look like "/inbox" (letters, digits, . _ ~ -, no trailing slash), got ${describeValue(options.path)}`);
-    }
-    const ttl = (name: "loginTtlMs" | "sessionTtlMs", fallback: number): number => {
-      const v = options[name] ?? fallback;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw new OptionsError("ApprovalInbox", name, `ApprovalInbox.start: ${name} must be a positive integer of milliseconds, got ${describeValue(options[name])}`);
-      return v;
-    };
-    const sessionTtl = { code: ttl("loginTtlMs", LOGIN_CODE_TTL_MS), session: ttl("sessionTtlMs", SESSION_TTL_MS) };
-    const inbox = new ApprovalInbox(options.store);
-    await inbox.#mount(port, path, sessionTtl);
+    const o = checkOptions(options, "ApprovalInbox.start", APPROVAL_INBOX_OPTIONS);
+    const sessionTtl = { code: o.loginTtlMs, session: o.sessionTtlMs };
+    const inbox = new ApprovalInbox(o.store);
+    await inbox.#mount(o.port, o.path, sessionTtl);
     return inbox;
   }
 
@@ -148,9 +146,8 @@ export class ApprovalInbox implements AsyncDisposable {
   /** An `Asker` whose questions appear on this page, labelled with `source` and `worker` (also a `gate.check` target: pass it as the server's `ctx`). */
   asker(options: InboxAskerFor = {}): InboxAsker {
     this.#running("asker()");
-    if (options === null || typeof options !== "object") throw new OptionsError("ApprovalInbox.asker", "options", `ApprovalInbox.asker: options must be an object { source?, worker? }, got ${describeValue(options)}`);
-    checkKnownKeys(options, ["source", "worker"], "ApprovalInbox.asker");
-    return new InboxAsker({ store: this.store, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.worker !== undefined ? { worker: options.worker } : {}) });
+    const o = checkOptions(options, "ApprovalInbox.asker", ASKER_NAME_RULES);
+    return new InboxAsker({ store: this.store, ...(o.source !== undefined ? { source: o.source } : {}), ...(o.worker !== undefined ? { worker: o.worker } : {}) });
   }
 
   /** Unmount the page, end its live streams, release the listener; with the default store, withdraw what is pending. Idempotent. */

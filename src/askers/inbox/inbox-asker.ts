@@ -13,7 +13,7 @@ import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
 import { verdictFromDecision } from "../../gate/decision-table.js";
 import { describeValue, seconds } from "../../util/format.js";
-import { checkKnownKeys, checkTimeoutMs } from "../../options/option-checks.js";
+import { checkOptions, checkTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { boundedToolFacts } from "../call-view.js";
 import { InboxError } from "./inbox.error.js";
@@ -65,6 +65,26 @@ function withdrawal(signal: AbortSignal): Settlement {
   return { status: "withdrawn", reason: `the asking side gave up${why ? ` (${why})` : ""}; the call is gone` };
 }
 
+/** Whether `v` has every one of `methods` (an `InboxStore`, or the part of one a caller uses). */
+export function hasMethods(v: unknown, methods: readonly string[]): boolean {
+  return v !== null && typeof v === "object" && methods.every((m) => typeof (v as Record<string, unknown>)[m] === "function");
+}
+
+/** The names an asker says who asks by: `source` (the run or server) and `worker` (the process). */
+export const ASKER_NAME_RULES = {
+  source: opt.that<string>((v) => typeof v === "string" && v.trim() !== "", 'a non-empty name of the run or server (e.g. "engine")'),
+  worker: opt.that<string>((v) => typeof v === "string" && v.trim() !== "" && v.length <= 100, 'a non-empty name of the asking process, at most 100 characters (e.g. "worker-3")'),
+} as const;
+
+/** The options `inboxAsker()` (an `InboxAsker`) accepts, declared once. */
+const INBOX_ASKER_OPTIONS = {
+  store: opt.required(
+    opt.that<InboxStore>((v) => hasMethods(v, ["put", "settle", "subscribe"]), "an InboxStore (an inbox's store, or new MemoryInboxStore())"),
+    "an InboxStore: an inbox's store, or new MemoryInboxStore()",
+  ),
+  ...ASKER_NAME_RULES,
+} satisfies Record<keyof InboxAskerOptions, OptionRule<unknown>>;
+
 /**
  * An `Asker` that asks on an inbox page. Each `ask()` becomes a pending
  * question in the store (tool, arguments, the elicitation's `source`, this
@@ -100,21 +120,10 @@ export class InboxAsker implements Asker {
   readonly #pending = new Set<string>();
 
   constructor(options: InboxAskerOptions) {
-    if (options === null || typeof options !== "object") throw new OptionsError("inboxAsker", "options", `inboxAsker: options must be an object { store, source? }, got ${describeValue(options)}`);
-    checkKnownKeys(options, ["store", "source", "worker"], "inboxAsker");
-    const store = options.store as Partial<InboxStore> | undefined;
-    if (!store || typeof store.put !== "function" || typeof store.settle !== "function" || typeof store.subscribe !== "function") {
-      throw new OptionsError("inboxAsker", "store", `inboxAsker: store must be an InboxStore (an inbox's store, or new MemoryInboxStore()), got ${describeValue(options.store)}`);
-    }
-    if (options.source !== undefined && (typeof options.source !== "string" || options.source.trim() === "")) {
-      throw new OptionsError("inboxAsker", "source", `inboxAsker: source must be a non-empty name of the run or server (e.g. "engine"), got ${describeValue(options.source)}`);
-    }
-    if (options.worker !== undefined && (typeof options.worker !== "string" || options.worker.trim() === "" || options.worker.length > 100)) {
-      throw new OptionsError("inboxAsker", "worker", `inboxAsker: worker must be a non-empty name of the asking process, at most 100 characters (e.g. "worker-3"), got ${describeValue(options.worker)}`);
-    }
-    this.#store = options.store;
-    this.source = options.source?.trim() ?? "agentkit";
-    this.worker = options.worker?.trim();
+    const o = checkOptions(options, "inboxAsker", INBOX_ASKER_OPTIONS);
+    this.#store = o.store;
+    this.source = o.source?.trim() ?? "agentkit";
+    this.worker = o.worker?.trim();
   }
 
   /** Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts. */

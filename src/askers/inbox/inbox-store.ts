@@ -7,11 +7,9 @@
  * notification for the wake-up) implements the same interface so asking
  * processes elsewhere and the one page meet there.
  */
-import { OptionsError } from "../../errors/options.error.js";
 import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
-import { describeValue } from "../../util/format.js";
-import { checkKnownKeys } from "../../options/option-checks.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 import { InboxError } from "./inbox.error.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */
@@ -178,11 +176,7 @@ export class MemoryInboxStore implements InboxStore {
 
   /** @throws OptionsError when `maxPending` is not a positive integer. */
   constructor(options: MemoryInboxStoreOptions = {}) {
-    if (options === null || typeof options !== "object") throw new OptionsError("MemoryInboxStore", "options", `MemoryInboxStore: options must be an object { maxPending? }, got ${describeValue(options)}`);
-    checkKnownKeys(options, ["maxPending"], "MemoryInboxStore");
-    const max = options.maxPending ?? MEMORY_PENDING_LIMIT;
-    if (!Number.isInteger(max) || max < 1) throw new OptionsError("MemoryInboxStore", "maxPending", `MemoryInboxStore: maxPending must be a positive integer, got ${describeValue(options.maxPending)}`);
-    this.#maxPending = max;
+    this.#maxPending = checkOptions(options, "MemoryInboxStore", { maxPending: opt.positiveInt(MEMORY_PENDING_LIMIT) }).maxPending;
   }
 
   put(question: StoredQuestion): Promise<void> {

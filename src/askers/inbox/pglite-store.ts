@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
-import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../../options/option-checks.js";
 import { lazyPeer } from "../../util/optional-peer.js";
 import { dataDirProblem, lockDataDir, type DataDirLock } from "./data-dir.js";
 import { InboxStoreError } from "./inbox-store.error.js";
@@ -86,6 +86,12 @@ function lockDir(dataDir: string, schema: string): DataDirLock {
   return lock;
 }
 
+/** The options `pgliteInboxStore` accepts, declared once. */
+const PGLITE_STORE_OPTIONS = {
+  dataDir: opt.nonEmptyString("the path of a directory for the database"),
+  schema: ((v, where) => checkSchemaName((v ?? DEFAULT_INBOX_SCHEMA) as string, where)) as OptionRule<string>,
+} satisfies Record<keyof PgliteInboxStoreOptions, OptionRule<unknown>>;
+
 /**
  * The embedded inbox store: opens (or creates) the PGlite database in
  * `dataDir`, brings its tables up to date, and returns a store backed by it
@@ -95,17 +101,14 @@ function lockDir(dataDir: string, schema: string): DataDirLock {
  * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError when the directory cannot hold a database, or (`in_use`) when a live process (this one included) has it open.
  */
 export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promise<PostgresInboxStore> {
-  if (!options || typeof options.dataDir !== "string" || options.dataDir === "") {
-    throw new OptionsError("pgliteInboxStore", "dataDir", "pgliteInboxStore: 'dataDir' must be the path of a directory for the database");
-  }
-  const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "pgliteInboxStore");
+  const { dataDir, schema } = checkOptions(options, "pgliteInboxStore", PGLITE_STORE_OPTIONS);
   const { PGlite } = pglite();
-  const problem = dataDirProblem(options.dataDir);
-  if (problem) throw new InboxStoreError("unavailable", `pgliteInboxStore: cannot keep the inbox database in '${options.dataDir}': ${problem}. Give a directory this user can write (it is created when missing)`);
-  const lock = lockDir(options.dataDir, schema);
+  const problem = dataDirProblem(dataDir);
+  if (problem) throw new InboxStoreError("unavailable", `pgliteInboxStore: cannot keep the inbox database in '${dataDir}': ${problem}. Give a directory this user can write (it is created when missing)`);
+  const lock = lockDir(dataDir, schema);
   let db: PGliteDb;
   try {
-    db = await PGlite.create(options.dataDir);
+    db = await PGlite.create(dataDir);
   } catch (err) {
     lock.release();
     throw storeError(err, schema);

@@ -4,8 +4,8 @@
  */
 import { OptionsError } from "../../errors/options.error.js";
 import type { Asker } from "../../contracts/elicitation.js";
-import type { GateEventTarget } from "../../gate/index.js";
-import { opt, type OptionRule } from "../../options/option-checks.js";
+import { GATE_SINK_RULES } from "../../gate/index.js";
+import type { OptionRule } from "../../options/option-checks.js";
 import { describeValue } from "../../util/format.js";
 
 /** A plain JSON object (not null, not an array). */
@@ -24,6 +24,5 @@ export function checkAsker(asker: unknown, where: string): Asker {
 /** The rules for what both seams record to: `asker`, the event target `ctx` and the JSONL `auditPath`. */
 export const SEAM_OPTION_RULES = {
   asker: ((v, where) => checkAsker(v, where)) as OptionRule<Asker>,
-  ctx: opt.that<GateEventTarget>((v) => typeof (v as GateEventTarget)?.emit === "function", "a RunContext (an object with emit(event, data)), or be left unset"),
-  auditPath: opt.string("a file path", true),
+  ...GATE_SINK_RULES,
 } as const;

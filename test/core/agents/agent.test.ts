@@ -48,12 +48,34 @@ describe("Agent", () => {
     ]);
   });
 
-  it.each([[{}], [{ name: "" }], [{ name: "  " }], [{ name: 3 }]])("refuses a missing name %j", (opts) => {
-    expect(() => new Agent({ ...(opts as object), cognition: cognitionReturning({}) } as never)).toThrow(optionsError("Agent: 'name' is required (a non-empty string)"));
+  it("refuses a missing name", () => {
+    expect(() => new Agent({ cognition: cognitionReturning({}) } as never)).toThrow(optionsError("Agent: 'name' is required (a non-empty string)"));
+  });
+
+  it.each([[""], ["  "], [3]])("refuses a name that is not a non-empty string (%j)", (name) => {
+    expect(() => new Agent({ name, cognition: cognitionReturning({}) } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "Agent", option: "name", message: expect.stringMatching(/^Agent: 'name' must be a non-empty string, got /) }),
+    );
+  });
+
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new Agent({ name: "dev", cognition: cognitionReturning({}), system: "be terse" } as never)).toThrow(
+      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "Agent", option: "system", message: "Agent: unknown option 'system'. Accepted options: name, model, prompt, cognition, description" }),
+    );
+  });
+
+  it.each([["model", 3], ["prompt", null], ["description", ["a"]]])("refuses a non-string %s", (key, value) => {
+    expect(() => new Agent({ name: "dev", cognition: cognitionReturning({}), [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "Agent", option: key }));
   });
 
   it("refuses a missing cognition", () => {
-    expect(() => new Agent({ name: "dev" } as never)).toThrow(optionsError("Agent 'dev': 'cognition' is required (e.g. new ReActCognition({ tools }))"));
+    expect(() => new Agent({ name: "dev" } as never)).toThrow(optionsError("Agent: 'cognition' is required (e.g. new ReActCognition({ tools }))"));
+  });
+
+  it("refuses a cognition without run()", () => {
+    expect(() => new Agent({ name: "dev", cognition: {} } as never)).toThrow(
+      optionsError("Agent: 'cognition' must be a Cognition (an object with run(input)), e.g. new ReActCognition({ tools }), got object {}"),
+    );
   });
 });
 

@@ -216,7 +216,17 @@ describe("stop reasons", () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN])("refuses maxSteps %s", (maxSteps) => {
-    expect(() => new ReActCognition({ tools: [], maxSteps })).toThrow(`ReActCognition: maxSteps must be a positive integer, got ${maxSteps}`);
+    expect(() => new ReActCognition({ tools: [], maxSteps })).toThrow(`ReActCognition: maxSteps must be a positive integer, got number ${maxSteps}`);
+  });
+
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new ReActCognition({ tools: [], maxTurns: 3 } as never)).toThrow(
+      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "ReActCognition", option: "maxTurns", message: "ReActCognition: unknown option 'maxTurns'. Accepted options: tools, maxSteps, approvalTimeoutMs, auditPath" }),
+    );
+  });
+
+  it.each([[undefined], [3], ["abc"]])("refuses tools that are not an iterable of tools (%j)", (tools) => {
+    expect(() => new ReActCognition({ tools } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "ReActCognition", option: "tools" }));
   });
 
   it("refuses two tools with one name", () => {

@@ -61,9 +61,17 @@ describe("CompactedMemory", () => {
     const src = sourceReturning("wiki", []);
     const m = new CompactedMemory(src);
     expect([m.maxItemChars, m.maxTotalChars, m.name]).toEqual([2_000, 8_000, "wiki"]);
-    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(optionsError("CompactedMemory: maxItemChars must be a positive integer, got 0"));
-    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(optionsError("CompactedMemory: maxTotalChars must be a positive integer, got 2.5"));
+    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(optionsError("CompactedMemory: maxItemChars must be a positive integer, got number 0"));
+    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(optionsError("CompactedMemory: maxTotalChars must be a positive integer, got number 2.5"));
     await m.write(memoryItem("n"));
     expect(src.written.map((i) => i.content)).toEqual(["n"]);
+  });
+});
+
+describe("CompactedMemory options", () => {
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new CompactedMemory(sourceReturning("s", []), { maxChars: 10 } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "CompactedMemory", option: "maxChars", message: "CompactedMemory: unknown option 'maxChars'. Accepted options: maxItemChars, maxTotalChars, name" }),
+    );
   });
 });

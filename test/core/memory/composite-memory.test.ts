@@ -103,3 +103,11 @@ describe("CompositeMemory construction and writes", () => {
     expect(() => new CompositeMemory([sourceReturning("a", [])], { writeTo: "z" })).toThrow(optionsError("CompositeMemory: writeTo 'z' names no source; sources: a"));
   });
 });
+
+describe("CompositeMemory options", () => {
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new CompositeMemory([sourceReturning("a", [])], { write: "a" } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "CompositeMemory", option: "write", message: "CompositeMemory: unknown option 'write'. Accepted options: name, writeTo" }),
+    );
+  });
+});

@@ -120,3 +120,15 @@ describe("VectorMemory", () => {
     await expect(new VectorMemory().write({ content: 5 } as never)).rejects.toThrow(optionsError("vector.write: item.content must be a string"));
   });
 });
+
+describe("VectorMemory options", () => {
+  it("refuses an unknown option by name, with the accepted ones", () => {
+    expect(() => new VectorMemory({ name: "v", dimensions: 64 } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "VectorMemory", option: "dimensions", message: "VectorMemory: unknown option 'dimensions'. Accepted options: name, embedder" }),
+    );
+  });
+
+  it.each([["name", ""], ["embedder", { embed: () => [] }]])("refuses a wrong %s, naming it", (key, value) => {
+    expect(() => new VectorMemory({ [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "VectorMemory", option: key }));
+  });
+});
