@@ -10,7 +10,7 @@
 import { AccessTokenError } from "./access-token.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
-import { checkKnownKeys } from "../options/option-checks.js";
+import { checkOptions, opt, type OptionSpec } from "../options/option-checks.js";
 import { josePeer } from "./jose-peer.js";
 import type { AccessTokenInfo } from "./router-options.js";
 
@@ -40,7 +40,7 @@ const REFUSED_ALGORITHMS = /^(none|HS\d+)$/i;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** An http(s) URL option; http only on a loopback host (a key fetched in clear off loopback could be swapped). */
-function checkUrl(value: unknown, option: string): URL {
+function checkUrl(value: unknown, _where: string, option: string): URL {
   let url: URL | undefined;
   try {
     url = value instanceof URL ? new URL(value.href) : typeof value === "string" ? new URL(value) : undefined;
@@ -102,7 +102,7 @@ async function discoverJwksUri(issuer: URL, issuerText: string): Promise<URL> {
       continue;
     }
     if (doc.issuer !== issuerText) throw new AccessTokenError("keys_unavailable", `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`);
-    return checkUrl(doc.jwks_uri, "jwks_uri (from the issuer's metadata)");
+    return checkUrl(doc.jwks_uri, WHERE, "jwks_uri (from the issuer's metadata)");
   }
   throw new AccessTokenError("keys_unavailable", `${WHERE}: cannot find the signing keys of ${issuerText} (${failures.join("; ")}); pass jwksUri or make the metadata reachable`);
 }
@@ -141,6 +141,15 @@ function scopesOf(payload: Record<string, unknown>): string[] {
   return [];
 }
 
+/** `jwtVerifier`'s options, one rule each (unknown keys are refused by name, with these). */
+const JWT_SPEC = {
+  issuer: checkUrl,
+  audience: checkAudience,
+  jwksUri: opt.optional(checkUrl),
+  algorithms: checkAlgorithms,
+  clockToleranceSec: checkTolerance,
+} satisfies OptionSpec;
+
 /**
  * A `verifyAccessToken` for `mcpRouter` that accepts JWT access tokens from
  * one issuer: the signature against the issuer's JWKS (fetched and cached by
@@ -157,14 +166,9 @@ function scopesOf(payload: Record<string, unknown>): string[] {
  */
 export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Promise<AccessTokenInfo> {
   if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec? }, got ${describeValue(options)}`);
-  checkKnownKeys(options, ["issuer", "audience", "jwksUri", "algorithms", "clockToleranceSec"], WHERE);
-  const issuer = checkUrl(options.issuer, "issuer");
+  const { issuer, audience, algorithms, clockToleranceSec: clockTolerance, jwksUri } = checkOptions(options, WHERE, JWT_SPEC);
   // The `iss` claim is compared as written (RFC 8414: exactly the identifier), not as URL.href.
   const issuerText = options.issuer instanceof URL ? options.issuer.href : (options.issuer as string);
-  const audience = checkAudience(options.audience);
-  const algorithms = checkAlgorithms(options.algorithms);
-  const clockTolerance = checkTolerance(options.clockToleranceSec);
-  const jwksUri = options.jwksUri === undefined ? undefined : checkUrl(options.jwksUri, "jwksUri");
   josePeer.check();
   let keys: Promise<ReturnType<typeof import("jose").createRemoteJWKSet>> | undefined;
   const keySet = (): NonNullable<typeof keys> =>

@@ -9,7 +9,7 @@ import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
-import { checkFunction, checkKnownKeys, checkNonEmptyString, checkPositiveInt, checkTimeoutMs } from "../options/option-checks.js";
+import { checkOptions, checkPositiveInt, opt, unknownKey, unknownOptionMessage, type OptionRule, type OptionSpec } from "../options/option-checks.js";
 
 /**
  * What `verifyAccessToken` returns for a good token. A verifier that throws
@@ -103,7 +103,6 @@ export interface HostedCaller {
 }
 
 const WHERE = "mcpRouter";
-const KEYS = ["resource", "authorizationServers", "verifyAccessToken", "allowedHosts", "cors", "maxBodyBytes", "timeoutMs", "rateLimit", "fleetKey", "stateTtlMs", "resourceName", "scopesSupported", "name", "ctx", "container"] as const;
 
 /** Default largest POST body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -139,6 +138,7 @@ function fail(option: string, message: string): never {
   throw new OptionsError(WHERE, option, `${WHERE}: ${message}`);
 }
 
+/** An absolute http(s) URL without a fragment or credentials. */
 function httpUrl(value: unknown, option: string): URL {
   let url: URL | undefined;
   try {
@@ -152,62 +152,95 @@ function httpUrl(value: unknown, option: string): URL {
   return url;
 }
 
-function stringList(value: unknown, option: string, hint: string): readonly string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === "" || /\s/.test(v))) {
-    fail(option, `'${option}' must be an array of ${hint}, got ${describeValue(value)}`);
-  }
-  return Object.freeze([...(value as string[])]);
+/** An optional array of non-empty strings without whitespace, frozen. */
+function stringList(hint: string): OptionRule<readonly string[] | undefined> {
+  return (value, _where, option) => {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === "" || /\s/.test(v))) {
+      fail(option, `'${option}' must be an array of ${hint}, got ${describeValue(value)}`);
+    }
+    return Object.freeze([...(value as string[])]);
+  };
 }
 
-function fleetKeyOf(value: unknown): Uint8Array {
-  if (value === undefined) return randomBytes(32);
-  const bytes = typeof value === "string" ? Buffer.from(value, "utf8") : value instanceof Uint8Array ? value : undefined;
-  if (!bytes || bytes.length < 32) {
-    fail("fleetKey", `'fleetKey' must be a secret of at least 32 bytes (a string is UTF-8; e.g. 32 random bytes as base64url), shared by every process behind the URL; got ${typeof value === "string" || value instanceof Uint8Array ? `${bytes?.length ?? 0} bytes` : describeValue(value)}`);
-  }
-  return bytes;
+/** An object with a method named `method` (a RunContext, a tsyringe container), or unset. */
+function hasMethod<T>(method: string, what: string): OptionRule<T | undefined> {
+  return (value, _where, option) => {
+    if (value !== undefined && (!value || typeof (value as Record<string, unknown>)[method] !== "function")) fail(option, `'${option}' must be ${what}, got ${describeValue(value)}`);
+    return value as T | undefined;
+  };
 }
 
-function rateLimitOf(value: unknown): RateLimit | false {
-  if (value === undefined) return DEFAULT_RATE_LIMIT;
-  if (value === false) return false;
-  if (!value || typeof value !== "object") fail("rateLimit", `'rateLimit' must be { requests, windowMs } (positive integers) or false, got ${describeValue(value)}`);
-  const r = value as Partial<RateLimit>;
-  return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, "rateLimit.requests"), windowMs: checkPositiveInt(r.windowMs, WHERE, "rateLimit.windowMs") });
-}
+/** `mcpRouter`'s options, one rule each (unknown keys are refused by name, with these). */
+const ROUTER_SPEC = {
+  resource: (v: unknown, _w: string, o: string) => httpUrl(v, o),
+  authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
+    if (!Array.isArray(v) || v.length === 0) fail(o, `'${o}' must name at least one issuer URL, got ${describeValue(v)}`);
+    return Object.freeze(v.map((s) => httpUrl(s, o).href.replace(/\/$/, "")));
+  },
+  verifyAccessToken: opt.required(
+    opt.fn<McpRouterOptions["verifyAccessToken"]>("(token) => { clientId, scopes, expiresAt, resource, subject? } (throw for a bad token)"),
+    "(token) => { clientId, scopes, expiresAt, resource, subject? }, throwing for a bad token",
+  ),
+  allowedHosts: (v: unknown, w: string, o: string) => {
+    const hosts = stringList("hostnames without a port (IPv6 in brackets)")(v, w, o);
+    if (hosts?.length === 0) fail(o, "'allowedHosts' must name at least one hostname (or be left unset: the hostname of 'resource')");
+    return hosts;
+  },
+  cors: (v: unknown, w: string, o: string): readonly string[] | undefined => {
+    if (v === undefined) return undefined;
+    if (!v || typeof v !== "object") fail(o, `'cors' must be { origins: [...] } or left unset (CORS off), got ${describeValue(v)}`);
+    const key = unknownKey(v, ["origins"]);
+    if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["origins"]));
+    return stringList("origin hostnames (no scheme or port)")((v as { origins?: unknown }).origins ?? null, w, o);
+  },
+  maxBodyBytes: opt.positiveInt(DEFAULT_MAX_BODY_BYTES),
+  timeoutMs: opt.timeoutMs(),
+  rateLimit: (v: unknown): RateLimit | false => {
+    if (v === undefined) return DEFAULT_RATE_LIMIT;
+    if (v === false) return false;
+    if (!v || typeof v !== "object") fail("rateLimit", `'rateLimit' must be { requests, windowMs } (positive integers) or false, got ${describeValue(v)}`);
+    const key = unknownKey(v, ["requests", "windowMs"]);
+    if (key !== undefined) fail("rateLimit", unknownOptionMessage("'rateLimit'", key, ["requests", "windowMs"]));
+    const r = v as Partial<RateLimit>;
+    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, "rateLimit.requests"), windowMs: checkPositiveInt(r.windowMs, WHERE, "rateLimit.windowMs") });
+  },
+  fleetKey: (v: unknown): Uint8Array => {
+    if (v === undefined) return randomBytes(32);
+    const bytes = typeof v === "string" ? Buffer.from(v, "utf8") : v instanceof Uint8Array ? v : undefined;
+    if (!bytes || bytes.length < 32) {
+      fail("fleetKey", `'fleetKey' must be a secret of at least 32 bytes (a string is UTF-8; e.g. 32 random bytes as base64url), shared by every process behind the URL; got ${typeof v === "string" || v instanceof Uint8Array ? `${bytes?.length ?? 0} bytes` : describeValue(v)}`);
+    }
+    return bytes;
+  },
+  stateTtlMs: opt.timeoutMs(),
+  resourceName: opt.optional(opt.nonEmptyString()),
+  scopesSupported: stringList("scope names"),
+  name: opt.optional(opt.nonEmptyString("the server name")),
+  ctx: hasMethod<RunContext>("child", "a RunContext"),
+  container: hasMethod<DependencyContainer>("createChildContainer", "a tsyringe DependencyContainer"),
+} satisfies OptionSpec;
 
 /** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
 export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOptions {
   if (!options || typeof options !== "object") fail("options", "options { resource, authorizationServers, verifyAccessToken } are required");
-  checkKnownKeys(options, KEYS, WHERE);
-  const resource = httpUrl(options.resource, "resource");
-  const servers = options.authorizationServers;
-  if (!Array.isArray(servers) || servers.length === 0) fail("authorizationServers", `'authorizationServers' must name at least one issuer URL, got ${describeValue(servers)}`);
-  const authorizationServers = Object.freeze(servers.map((s) => httpUrl(s, "authorizationServers").href.replace(/\/$/, "")));
-  const verifyAccessToken = checkFunction<McpRouterOptions["verifyAccessToken"]>(options.verifyAccessToken, WHERE, "verifyAccessToken", "(token) => { clientId, scopes, expiresAt, resource, subject? } (throw for a bad token)");
-  if (!verifyAccessToken) fail("verifyAccessToken", "'verifyAccessToken' is required: (token) => { clientId, scopes, expiresAt, resource, subject? }, throwing for a bad token");
-  const allowedHosts = options.allowedHosts === undefined ? Object.freeze([resource.hostname]) : stringList(options.allowedHosts, "allowedHosts", "hostnames without a port (IPv6 in brackets)");
-  if (allowedHosts.length === 0) fail("allowedHosts", "'allowedHosts' must name at least one hostname (or be left unset: the hostname of 'resource')");
-  let corsOrigins: readonly string[] | undefined;
-  if (options.cors !== undefined) {
-    if (!options.cors || typeof options.cors !== "object") fail("cors", `'cors' must be { origins: [...] } or left unset (CORS off), got ${describeValue(options.cors)}`);
-    corsOrigins = stringList(options.cors.origins, "cors", "origin hostnames (no scheme or port)");
-  }
-  const maxBodyBytes = checkPositiveInt(options.maxBodyBytes, WHERE, "maxBodyBytes", DEFAULT_MAX_BODY_BYTES);
-  const timeoutMs = checkTimeoutMs(options.timeoutMs, WHERE) ?? DEFAULT_HOSTED_TIMEOUT_MS;
-  const stateTtlMs = checkTimeoutMs(options.stateTtlMs, WHERE, "stateTtlMs") ?? DEFAULT_STATE_TTL_MS;
-  const resourceName = options.resourceName === undefined ? undefined : checkNonEmptyString(options.resourceName, WHERE, "resourceName");
-  const scopesSupported = options.scopesSupported === undefined ? undefined : stringList(options.scopesSupported, "scopesSupported", "scope names");
-  const name = options.name === undefined ? undefined : checkNonEmptyString(options.name, WHERE, "name", "the server name");
-  const ctx = options.ctx;
-  if (ctx !== undefined && (!ctx || typeof (ctx as RunContext).child !== "function")) fail("ctx", `'ctx' must be a RunContext, got ${describeValue(ctx)}`);
-  const container = options.container;
-  if (container !== undefined && (!container || typeof (container as DependencyContainer).createChildContainer !== "function")) fail("container", `'container' must be a tsyringe DependencyContainer, got ${describeValue(container)}`);
-  const base = resource.href.replace(/\/$/, "");
+  const o = checkOptions(options, WHERE, ROUTER_SPEC);
   return Object.freeze({
-    resource, authorizationServers, verifyAccessToken, allowedHosts, corsOrigins, maxBodyBytes, timeoutMs, stateTtlMs, resourceName, scopesSupported, name, ctx, container,
-    rateLimit: rateLimitOf(options.rateLimit),
-    fleetKey: fleetKeyOf(options.fleetKey),
-    resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource`,
+    resource: o.resource,
+    authorizationServers: o.authorizationServers,
+    verifyAccessToken: o.verifyAccessToken,
+    allowedHosts: o.allowedHosts ?? Object.freeze([o.resource.hostname]),
+    corsOrigins: o.cors,
+    maxBodyBytes: o.maxBodyBytes,
+    timeoutMs: o.timeoutMs ?? DEFAULT_HOSTED_TIMEOUT_MS,
+    rateLimit: o.rateLimit,
+    fleetKey: o.fleetKey,
+    stateTtlMs: o.stateTtlMs ?? DEFAULT_STATE_TTL_MS,
+    resourceName: o.resourceName,
+    scopesSupported: o.scopesSupported,
+    name: o.name,
+    ctx: o.ctx,
+    container: o.container,
+    resourceMetadataUrl: `${o.resource.href.replace(/\/$/, "")}/.well-known/oauth-protected-resource`,
   });
 }

@@ -156,6 +156,10 @@ describe("mcpRouter: options checked when the router is made", () => {
     [{ ...base, rateLimit: { requests: 0, windowMs: 1000 } }, "rateLimit.requests", "rateLimit.requests must be a positive integer"],
     [{ ...base, maxBodyBytes: -1 }, "maxBodyBytes", "maxBodyBytes must be a positive integer"],
     [{ ...base, sessions: true }, "sessions", "unknown option 'sessions'"],
+    [{ ...base, rateLimit: { requests: 5, windowMs: 1000, burst: 2 } }, "rateLimit", "mcpRouter: 'rateLimit': unknown option 'burst'. Accepted options: requests, windowMs"],
+    [{ ...base, cors: { origins: ["app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
+    [{ ...base, cors: {} }, "cors", "'cors' must be an array of origin hostnames"],
+    [{ ...base, ctx: {} }, "ctx", "'ctx' must be a RunContext"],
   ])("%#: refuses %s naming it", (options, option, text) => {
     let thrown: unknown;
     try {
