@@ -279,8 +279,16 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     expect(await decide("reviewer_b", "actor-q2")).toEqual({ kind: "approve", actor: "reviewer_b: inbox session 1 (aaaaaa)", claimedActor: "alice" });
   });
 
+  it("refuses an unknown option by name with the accepted ones (postgresInboxStore and migrateInboxStore)", async () => {
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "worker", wakeup: "own" } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "postgresInboxStore", option: "wakeup", message: "postgresInboxStore: unknown option 'wakeup'. Accepted options: connectionString, pool, schema, worker, leaseMs, ownsPool, role, wakeups" }),
+    );
+    await expect(migrateInboxStore({ connectionString: pg.connectionString, role: "page" } as never)).rejects.toMatchObject({ where: "migrateInboxStore", option: "role", message: expect.stringContaining("unknown option 'role'") });
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, leaseMs: -1 })).toThrow(/postgresInboxStore: leaseMs must be a positive number of milliseconds/);
+  });
+
   it("role must be 'worker' or 'page'", () => {
-    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "admin" as never })).toThrow("postgresInboxStore: 'role' must be \"worker\" (asks, reads its own questions) or \"page\" (reads all, answers), got \"admin\"");
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "admin" as never })).toThrow("postgresInboxStore: 'role' must be \"worker\" (asks, reads its own questions) or \"page\" (reads all, answers), got string \"admin\"");
   });
 });
 

@@ -42,7 +42,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { OptionsError } from "../../errors/options.error.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
-import { checkTimeoutMs } from "../../options/option-checks.js";
+import { checkOptions, checkTimeoutMs, opt, type CheckedOptions, type OptionSpec } from "../../options/option-checks.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
@@ -108,6 +108,36 @@ const SEEN_LIMIT = 10_000;
 /** When catching up after a reconnect, how far before the last change seen to look (a change numbered earlier may have committed later). */
 const CATCH_UP_MARGIN = 1000;
 
+/** Where the database is: exactly one of `connectionString` and `pool` (the rules both entry points share). */
+const CONNECTION_RULES = {
+  connectionString: opt.that<string>((v) => typeof v === "string" && /^postgres(ql)?:\/\//.test(v), "a postgres:// or postgresql:// URL"),
+  pool: opt.that<PgPool>((v) => typeof v === "object" && v !== null && typeof (v as PgPool).query === "function", "a pg.Pool"),
+  schema: (v: unknown, where: string) => checkSchemaName((v ?? DEFAULT_INBOX_SCHEMA) as string, where),
+} satisfies OptionSpec;
+
+/** `postgresInboxStore`'s options, one rule each (unknown keys are refused by name, with these). */
+const STORE_SPEC = {
+  ...CONNECTION_RULES,
+  worker: opt.string("a non-empty name for this process", true),
+  leaseMs: (v: unknown, where: string, option: string): number => checkTimeoutMs(v ?? 15_000, where, option)!,
+  ownsPool: opt.boolean(),
+  role: opt.that<InboxStoreRole>((v) => v === "worker" || v === "page", '"worker" (asks, reads its own questions) or "page" (reads all, answers)'),
+  wakeups: (v: unknown, where: string, option: string): InboxWakeups =>
+    opt.that<InboxWakeups>((w) => w === "shared" || w === "own", '"shared" (one listening connection per host) or "own" (this store\'s own LISTEN)')(v, where, option) ?? "shared",
+} satisfies OptionSpec;
+
+/** `migrateInboxStore`'s options. */
+const MIGRATE_SPEC = { ...CONNECTION_RULES, roles: opt.boolean() } satisfies OptionSpec;
+
+/** Check `options` by `spec`, then that exactly one of `connectionString` and `pool` is given. */
+function checkStoreOptions<S extends typeof CONNECTION_RULES>(options: unknown, where: string, spec: S): CheckedOptions<S> {
+  const o = checkOptions(options, where, spec);
+  if ((o.connectionString === undefined) === (o.pool === undefined)) {
+    throw new OptionsError(where, "connectionString", `${where}: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)`);
+  }
+  return o;
+}
+
 /**
  * The PostgreSQL inbox store (see the module note). Make it with
  * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
@@ -150,23 +180,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   #leaseRenewedAt = 0;
 
   constructor(options: PostgresInboxStoreOptions) {
-    const where = "postgresInboxStore";
-    if (!options || typeof options !== "object" || (options.connectionString === undefined) === (options.pool === undefined)) {
-      throw new OptionsError(where, "connectionString", `${where}: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)`);
-    }
-    if (options.connectionString !== undefined && (typeof options.connectionString !== "string" || !/^postgres(ql)?:\/\//.test(options.connectionString))) {
-      throw new OptionsError(where, "connectionString", `${where}: 'connectionString' must be a postgres:// or postgresql:// URL`);
-    }
-    if (options.role !== undefined && options.role !== "worker" && options.role !== "page") {
-      throw new OptionsError(where, "role", `${where}: 'role' must be "worker" (asks, reads its own questions) or "page" (reads all, answers), got ${JSON.stringify(options.role)}`);
-    }
-    if (options.wakeups !== undefined && options.wakeups !== "shared" && options.wakeups !== "own") {
-      throw new OptionsError(where, "wakeups", `${where}: 'wakeups' must be "shared" (one listening connection per host) or "own" (this store's own LISTEN), got ${JSON.stringify(options.wakeups)}`);
-    }
-    this.role = options.role ?? "page";
-    this.schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, where);
-    this.worker = options.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.leaseMs = checkTimeoutMs(options.leaseMs ?? 15_000, where, "leaseMs")!;
+    const o = checkStoreOptions(options, "postgresInboxStore", STORE_SPEC);
+    this.role = o.role ?? "page";
+    this.schema = o.schema;
+    this.worker = o.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = o.leaseMs;
     this.#channel = channelOf(this.schema);
     this.#ownPool = options.pool === undefined || options.ownsPool === true;
     // The page serves every worker's questions and every click: a wider pool, and a click waits for a
@@ -175,7 +193,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#run = statementRunner(this.#pool);
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
-    if (this.role === "worker" && options.wakeups !== "own") this.#relayPath = sharedWakeupPath(options, this.schema, this.#pool);
+    if (this.role === "worker" && o.wakeups === "shared") this.#relayPath = sharedWakeupPath(options, this.schema, this.#pool);
   }
 
   async put(question: StoredQuestion): Promise<void> {
@@ -585,10 +603,7 @@ export function postgresInboxStore(options: PostgresInboxStoreOptions): Postgres
  * page's of the second. Returns the schema version.
  */
 export async function migrateInboxStore(options: { readonly connectionString?: string; readonly pool?: PgPool; readonly schema?: string; readonly roles?: boolean }): Promise<number> {
-  const schema = checkSchemaName(options.schema ?? DEFAULT_INBOX_SCHEMA, "migrateInboxStore");
-  if ((options.connectionString === undefined) === (options.pool === undefined)) {
-    throw new OptionsError("migrateInboxStore", "connectionString", "migrateInboxStore: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)");
-  }
+  const { schema } = checkStoreOptions(options, "migrateInboxStore", MIGRATE_SPEC);
   const pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 1, connectionTimeoutMillis: 5000 });
   if (!options.pool) pool.on("error", () => {});
   try {
