@@ -30,7 +30,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createConnection, type Server, type Socket } from "node:net";
+import { listenUnixSocket } from "../../listener/unix-socket.js";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { getLogger } from "../../util/logger.js";
@@ -258,16 +259,12 @@ export class WakeupRelay {
    */
   static async host(path: string, borrow: () => Promise<PgClient>, onClosed: () => void): Promise<WakeupRelay | undefined> {
     const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
-    const server = createServer();
-    server.maxConnections = MAX_MEMBERS;
+    let server: Server;
     for (let attempt = 0; ; attempt++) {
       // the last relay to stop removes the (then empty) directory: made again here, and checked again
       checkPrivate(dirname(path), true);
       try {
-        await new Promise<void>((resolve, reject) => {
-          server.once("error", reject);
-          server.listen(temp, () => (server.off("error", reject), resolve()));
-        });
+        server = await listenUnixSocket(temp, MAX_MEMBERS);
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 2) throw err;
