@@ -5,7 +5,7 @@
  * (`context/run-events`), an optional client channel the serving layer
  * supplies (`context/client-channel`), and the run's model, asker and tier.
  */
-import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import type { Asker } from "../contracts/elicitation.js";
 import type { LLM } from "../contracts/llm.js";
 import { callQuietly } from "../util/quietly.js";
@@ -87,6 +87,29 @@ export interface RunContextOptions {
 let counter = 0;
 const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** An object with a method `name`. */
+function hasMethod(name: string): (v: unknown) => boolean {
+  return (v) => typeof v === "object" && v !== null && typeof (v as Record<string, unknown>)[name] === "function";
+}
+
+/** `RunContext`'s options, declared once (checked by `new RunContext()`, never by `child()`). */
+const RUN_CONTEXT_OPTIONS = {
+  llm: opt.that<LLM>(hasMethod("complete"), "an LLM (an object with complete(request)), e.g. openaiLLM() or scriptedLLM()"),
+  asker: opt.that<Asker>(hasMethod("ask"), "an Asker (an object with ask(request)), e.g. new TerminalAsker()"),
+  autonomy: opt.optional(opt.oneOf<Autonomy>(["auto", "gated"], "auto")),
+  sink: opt.fn<EventSink>("(event) => void"),
+  signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
+  caller: opt.that<Readonly<Record<string, unknown>>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "an object (who is calling, e.g. { user: \"ada\" })"),
+  runId: opt.string("a non-empty string", true),
+  channel: opt.that<ClientChannel>(
+    (v) => ["progress", "log", "elicit", "sample", "end"].every((m) => hasMethod(m)(v)),
+    "a ClientChannel (set by the serving layer; leave it unset)",
+  ),
+} satisfies Record<keyof RunContextOptions, OptionRule<unknown>>;
+
+/** Set by `child()` for the one construction it makes: a child is built from its parent's checked values, unchecked (a served call's hot path). */
+let building: RunContextOptions | undefined;
+
 /**
  * The context of one run: events, cancellation, the autonomy tier, the model
  * and the asker. Cancellation is cooperative: `cancel()` aborts `signal`, and
@@ -109,10 +132,13 @@ export class RunContext {
   /** The run's observer (a tracer), shared by a root and every child made from it (see `context/run-observer`). */
   private slot?: ObserverSlot;
 
+  /**
+   * @param options what the run has (all optional).
+   * @throws OptionsError for an unknown option or a value of the wrong kind, naming it and what is accepted.
+   */
   constructor(options: RunContextOptions = {}) {
-    if (options.autonomy !== undefined && options.autonomy !== "auto" && options.autonomy !== "gated") {
-      throw new OptionsError("RunContext", "autonomy", `RunContext: autonomy must be "auto" or "gated", got ${JSON.stringify(options.autonomy)}`);
-    }
+    if (building === undefined) options = checkOptions(options, "RunContext", RUN_CONTEXT_OPTIONS);
+    building = undefined;
     this.llm = options.llm;
     this.asker = options.asker;
     this.autonomy = options.autonomy ?? "auto";
@@ -188,7 +214,7 @@ export class RunContext {
    */
   child(options: { caller?: Record<string, unknown>; signal?: AbortSignal; channel?: ClientChannel } = {}): RunContext {
     const receivers = this.receivers;
-    const c = new RunContext({
+    building = {
       llm: this.llm,
       asker: this.asker,
       autonomy: this.autonomy,
@@ -197,7 +223,8 @@ export class RunContext {
       caller: { ...this.caller, ...(options.caller ?? {}) },
       runId: this.runId,
       channel: options.channel,
-    });
+    };
+    const c = new RunContext(building);
     const slot = (c.slot = this.slot ??= new ObserverSlot());
     if (slot.observer?.child) callQuietly((kid: RunContext) => slot.observer?.child?.(this, kid), c);
     if (!options.channel && this.channel) c.channel = this.channel;

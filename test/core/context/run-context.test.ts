@@ -7,7 +7,7 @@
 import { optionsError } from "../helpers.js";
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { AgentkitError, Cancelled, RunContext, type RunEvent } from "../../../src/index.js";
+import { AgentkitError, Cancelled, OptionsError, RunContext, type RunEvent } from "../../../src/index.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
 import { thrown } from "../helpers.js";
 
@@ -38,7 +38,36 @@ describe("RunContext options", () => {
   });
 
   it("refuses an unknown autonomy tier", () => {
-    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(optionsError('RunContext: autonomy must be "auto" or "gated", got "yolo"'));
+    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(optionsError('RunContext: autonomy must be one of "auto", "gated" (default "auto"), got string "yolo"'));
+  });
+
+  it("refuses an unknown option by name, listing the accepted ones", () => {
+    const err = thrown(() => new RunContext({ autonomyTier: "gated" } as never), OptionsError);
+    expect(err).toMatchObject({ name: "OptionsError", where: "RunContext", option: "autonomyTier" });
+    expect((err as Error).message).toContain("autonomy");
+  });
+
+  it("refuses each option of the wrong type, naming it", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ llm: "claude" }, "llm"],
+      [{ asker: {} }, "asker"],
+      [{ sink: "stdout" }, "sink"],
+      [{ signal: true }, "signal"],
+      [{ caller: "ada" }, "caller"],
+      [{ runId: 7 }, "runId"],
+      [{ runId: "" }, "runId"],
+      [{ channel: {} }, "channel"],
+    ];
+    for (const [options, option] of cases) {
+      expect(thrown(() => new RunContext(options as never), OptionsError), option).toMatchObject({ name: "OptionsError", where: "RunContext", option });
+    }
+    expect(thrown(() => new RunContext("gated" as never), OptionsError)).toMatchObject({ name: "OptionsError", where: "RunContext" });
+  });
+
+  it("a child is built from its parent's checked values (no re-check, same run id and tier)", () => {
+    const parent = new RunContext({ autonomy: "gated", runId: "r7", caller: { user: "ada" } });
+    using child = parent.child({ caller: { tool: "deploy" } });
+    expect([child.autonomy, child.runId, child.caller]).toEqual(["gated", "r7", { user: "ada", tool: "deploy" }]);
   });
 });
 
