@@ -573,7 +573,7 @@ export class MCPClient implements AsyncDisposable {
   private async live(): Promise<Client> {
     const session = this.session;
     if (!this.renewing) return session;
-    // Swallow kept: waiting for a renewal to settle before closing; closing goes on either way.
+    // Swallow kept: waiting for a renewal to settle before sending; a failed renewal leaves no session, and `this.session` then throws for this call.
     await this.renewing.catch(() => {});
     return this.session;
   }
