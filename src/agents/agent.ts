@@ -83,6 +83,10 @@ export class Agent {
   readonly description: string;
   readonly cognition: Cognition;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: AgentOptions) {
     const o = checkOptions(options, "Agent", AGENT_OPTIONS);
     this.name = o.name;

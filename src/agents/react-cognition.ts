@@ -93,6 +93,10 @@ export class ReActCognition implements Cognition {
   /** The schemas the model is shown (tools with `schema: null` left out): one list for every turn, so a provider can keep its converted form. */
   private readonly schemas: readonly ToolSchema[];
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: ReActOptions) {
     const o = checkOptions(options, "ReActCognition", REACT_OPTIONS);
     this.tools = Object.freeze([...o.tools]);

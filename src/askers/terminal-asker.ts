@@ -88,6 +88,7 @@ function osActor(): string {
  *   Ctrl-C does what it did before (a SIGINT handler is held only meanwhile).
  * - Decisions carry `actor`: the OS user name, or `"terminal"`.
  *
+ * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
  * @throws NoTerminalError when `input` is not a TTY (use `ApprovalInbox`).
  * @throws MissingPeerError when `@inquirer/core` / `@inquirer/prompts` are not installed.
  */

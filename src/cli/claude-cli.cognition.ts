@@ -132,6 +132,10 @@ const USAGE_KEYS: Record<string, string> = {
 export class ClaudeCliCognition implements Cognition {
   readonly options: ClaudeCliOptions;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: ClaudeCliOptions) {
     checkOptions(options, "ClaudeCliCognition", CLAUDE_CLI_OPTIONS);
     this.options = Object.freeze({ ...options });

@@ -7,6 +7,9 @@
 import type { Agent } from "../agents/agent.js";
 import type { Tool } from "../tools/tool.js";
 import { CliAgentsError } from "./cli-agents.error.js";
+import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
+import { describeValue } from "../util/format.js";
 
 /** One subagent as the Claude CLI's `--agents` document describes it. */
 export interface CliAgentDefinition {
@@ -33,8 +36,33 @@ export interface CliAgentsOptions {
   readonly mcpNames?: Readonly<Record<string, string>>;
 }
 
+/** The options `asCliAgents` accepts, declared once. */
+const CLI_AGENTS_OPTIONS = {
+  mcpNames: opt.stringRecord(),
+} satisfies Record<keyof CliAgentsOptions, OptionRule<unknown>>;
+
+/** An `{ agent, tools, model }` entry, declared once. */
+const ENTRY_OPTIONS = {
+  agent: opt.required(opt.that<Agent>(isAgent, "an Agent (new Agent({ ... }))"), `an Agent, e.g. { agent: new Agent({ ... }), tools: ["Read"] }`),
+  tools: opt.stringArray(true),
+  model: opt.string("a model alias or id", true),
+} as const;
 
 const AGENT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** An `Agent`, or an object shaped like one (its cognition is what marks it). */
+function isAgent(v: unknown): v is Agent {
+  return typeof v === "object" && v !== null && "cognition" in v;
+}
+
+/** One input as `{ agent, tools, model }`, checked: an `Agent` as is, an entry by its spec. */
+function entryOf(input: unknown, i: number): { readonly agent: Agent; readonly tools?: readonly string[]; readonly model?: string } {
+  if (isAgent(input)) return { agent: input };
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new OptionsError("asCliAgents", "agents", `asCliAgents: agents[${i}] must be an Agent or { agent, tools?, model? }, got ${describeValue(input)}`);
+  }
+  return checkOptions(input, `asCliAgents(agents[${i}])`, ENTRY_OPTIONS);
+}
 
 function localTools(agent: Agent): readonly Tool[] | undefined {
   const tools = (agent.cognition as { tools?: unknown }).tools;
@@ -53,15 +81,22 @@ function localTools(agent: Agent): readonly Tool[] | undefined {
  * would change what the subagent can do. An agent with neither inherits the
  * session's tools. Model: `agent.model` unless it is the core's `"default"`.
  *
- * Throws `CliAgentsError` for a duplicate or malformed name (lowercase
- * letters, digits, `-`, `_`), or an empty description or prompt (the CLI
- * needs both to decide when to delegate and what the subagent is).
+ * @throws CliAgentsError for a duplicate or malformed name (lowercase
+ *   letters, digits, `-`, `_`), or an empty description or prompt (the CLI
+ *   needs both to decide when to delegate and what the subagent is).
+ * @throws OptionsError for an unknown option or entry key, a value of the
+ *   wrong kind, or `null` options or entries, naming what is accepted.
  */
 export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsOptions = {}): Record<string, CliAgentDefinition> {
+  const o = checkOptions(options, "asCliAgents", CLI_AGENTS_OPTIONS);
+  if (typeof (agents as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== "function") {
+    throw new OptionsError("asCliAgents", "agents", `asCliAgents: agents must be an iterable of Agent or { agent, tools?, model? }, got ${describeValue(agents)}`);
+  }
   const out: Record<string, CliAgentDefinition> = {};
+  let i = 0;
   for (const input of agents) {
-    const agent = "cognition" in input ? input : input.agent;
-    const explicit = "cognition" in input ? undefined : input;
+    const explicit = entryOf(input, i++);
+    const agent = explicit.agent;
     const name = agent.name;
     if (!AGENT_NAME.test(name)) {
       throw new CliAgentsError(`asCliAgents: agent name '${name}' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'`);
@@ -72,12 +107,12 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
     }
     if (!agent.prompt.trim()) throw new CliAgentsError(`asCliAgents: agent '${name}' has no prompt; it becomes the subagent's system prompt (new Agent({ prompt }))`);
     let tools: string[] | undefined;
-    if (explicit?.tools) tools = [...explicit.tools];
+    if (explicit.tools) tools = [...explicit.tools];
     else {
       const local = localTools(agent);
       if (local) {
         tools = local.map((t) => {
-          const q = options.mcpNames?.[t.name];
+          const q = o.mcpNames && Object.hasOwn(o.mcpNames, t.name) ? o.mcpNames[t.name] : undefined;
           if (!q) {
             throw new CliAgentsError(
               `asCliAgents: agent '${name}' uses tool '${t.name}', which is not served to the CLI; serve it (serveRegistry) and pass { mcpNames: spec.mcpNames }, or list the agent's CLI tools explicitly`,
@@ -87,7 +122,7 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
         });
       }
     }
-    const model = explicit?.model ?? (agent.model !== "default" ? agent.model : undefined);
+    const model = explicit.model ?? (agent.model !== "default" ? agent.model : undefined);
     out[name] = Object.freeze({
       description: agent.description,
       prompt: agent.prompt,

@@ -87,6 +87,10 @@ function mcpResultText(result: unknown): string {
 export class CodexCliCognition implements Cognition {
   readonly options: CodexCliOptions;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: CodexCliOptions) {
     checkOptions(options, "CodexCliCognition", CODEX_CLI_OPTIONS);
     // Encode now: a value TOML cannot say fails at construction, naming its key.

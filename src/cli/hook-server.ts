@@ -131,6 +131,10 @@ export class HookServer implements AsyncDisposable {
   private route?: RouteMount;
   private readonly recorder: GateRecorder;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(private readonly options: HookServerOptions = {}) {
     const checked = checkOptions(options, "HookServer", HOOK_SERVER_OPTIONS);
     this.tokenEnvVar = `AGENTKIT_HOOK_TOKEN_${randomBytes(4).toString("hex").toUpperCase()}`;

@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "../wire/shell-quote.js";
 import { HookServerError } from "./hook-server.error.js";
+import { checkOptions, checkOptionsObject, opt, type CheckedOptions } from "../options/option-checks.js";
 
 /** The settings document `hookSettings` returns (pass it as `ClaudeCliCognition({ settings })`). */
 export interface ClaudeHookSettings {
@@ -20,6 +21,28 @@ export interface ClaudeHookSettings {
       readonly hooks: readonly { readonly type: "command"; readonly command: string; readonly timeout: number }[];
     }[];
   };
+}
+
+/** What `hookSettings` reads from its server, declared once. */
+const HOOK_SETTINGS_FIELDS = {
+  url: opt.required(
+    opt.that<string>((v) => typeof v === "string" && /^http:\/\/[^/\s]+\/\S*$/.test(v), "an http:// URL (a started HookServer's url)"),
+    "pass a started HookServer: hookSettings(await HookServer.start())",
+  ),
+  tokenEnvVar: opt.required(
+    opt.that<string>((v) => typeof v === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), "an environment variable name (letters, digits, '_')"),
+    "the variable the CLI is given the token in (HookServer's tokenEnvVar)",
+  ),
+  matcher: opt.nonEmptyString('a tool-name pattern: a name, "A|B", or "*"'),
+  timeoutMs: opt.timeoutMs(),
+} as const;
+
+/** The server's four fields: a plain object is checked whole (an unknown key refused); a `HookServer` by these members only. */
+function serverFields(server: unknown): CheckedOptions<typeof HOOK_SETTINGS_FIELDS> {
+  const where = "hookSettings";
+  const s = checkOptionsObject(server, where, `{ ${Object.keys(HOOK_SETTINGS_FIELDS).join(", ")} }`);
+  if (Object.getPrototypeOf(s) === Object.prototype || Object.getPrototypeOf(s) === null) return checkOptions(s, where, HOOK_SETTINGS_FIELDS);
+  return checkOptions({ url: s.url, tokenEnvVar: s.tokenEnvVar, matcher: s.matcher, timeoutMs: s.timeoutMs }, where, HOOK_SETTINGS_FIELDS);
 }
 
 const CLIENT_MARGIN_MS = 5_000;
@@ -51,10 +74,17 @@ export function hookClientPath(): string {
  *
  * Note: `--bare` skips hooks, and `disableAllHooks` in a loaded settings
  * source turns them off; run with `settingSources: ""` for a hermetic run.
+ *
+ * @throws OptionsError when `server` is not an object, or a field is missing
+ *   or of the wrong kind (no `url`: pass a started `HookServer`); for a plain
+ *   object, also an unknown key. Naming what is accepted.
+ * @throws HookServerError when the `HookServer` is not started, or the hook
+ *   program is not built.
  */
 export function hookSettings(server: { readonly url: string; readonly tokenEnvVar: string; readonly matcher: string; readonly timeoutMs: number | undefined }): ClaudeHookSettings {
-  const limitMs = server.timeoutMs !== undefined ? server.timeoutMs + CLIENT_MARGIN_MS : 0;
+  const fields = serverFields(server);
+  const limitMs = fields.timeoutMs !== undefined ? fields.timeoutMs + CLIENT_MARGIN_MS : 0;
   const timeout = limitMs ? Math.ceil(limitMs / 1000) + 5 : FOREVER_S;
-  const command = [process.execPath, hookClientPath(), server.url, server.tokenEnvVar, String(limitMs)].map(shellQuote).join(" ");
-  return { hooks: { PreToolUse: [{ matcher: server.matcher, hooks: [{ type: "command", command, timeout }] }] } };
+  const command = [process.execPath, hookClientPath(), fields.url, fields.tokenEnvVar, String(limitMs)].map(shellQuote).join(" ");
+  return { hooks: { PreToolUse: [{ matcher: fields.matcher, hooks: [{ type: "command", command, timeout }] }] } };
 }

@@ -23,6 +23,10 @@ export class CachedMemory implements MemorySource {
   readonly ttlMs: number;
   private readonly cache = new Map<string, { at: number; value: Promise<MemoryItem[]> }>();
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(
     readonly source: MemorySource,
     options: { ttlMs?: number; name?: string; now?: () => number } = {},

@@ -24,6 +24,10 @@ export class CompactedMemory implements MemorySource {
   readonly maxItemChars: number;
   readonly maxTotalChars: number;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(
     readonly source: MemorySource,
     options: { maxItemChars?: number; maxTotalChars?: number; name?: string } = {},

@@ -29,6 +29,10 @@ export class CompositeMemory implements MemorySource {
   readonly sources: readonly MemorySource[];
   private readonly writeTo?: string;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(sources: readonly MemorySource[], options: { name?: string; writeTo?: string } = {}) {
     if (!sources.length) throw new OptionsError("CompositeMemory", "sources", "CompositeMemory: give at least one source");
     this.sources = Object.freeze([...sources]);

@@ -74,6 +74,10 @@ export class VectorMemory implements MemorySource {
   readonly embedder: Embedder;
   private readonly rows: Array<{ item: MemoryItem; vector: number[] }> = [];
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: { name?: string; embedder?: Embedder } = {}) {
     const o = checkOptions(options, "VectorMemory", VECTOR_MEMORY_OPTIONS);
     this.name = o.name ?? "vector";

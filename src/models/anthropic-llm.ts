@@ -66,6 +66,7 @@ const OPTIONS = {
  * refuses are mapped reversibly. Aborting `request.signal` aborts the HTTP
  * request and rejects with `Cancelled`.
  *
+ * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
  * @throws ModelSdkMissingError (constructor) when `@anthropic-ai/sdk` is not installed.
  * complete() rejects with `ModelAuthError`, `ModelRateLimitError`,
  * `ModelContextTooLongError`, `ModelRefusedError` (stop reason `refusal`) or

@@ -71,6 +71,7 @@ const OPTIONS = {
  * `instructions` (Responses) or the first system message (chat). Aborting
  * `request.signal` aborts the HTTP request and rejects with `Cancelled`.
  *
+ * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
  * @throws ModelSdkMissingError (constructor) when `openai` is not installed;
  * OptionsError for a bad option or no API key. complete() rejects with
  * `ModelAuthError`, `ModelRateLimitError`, `ModelContextTooLongError`,

@@ -121,12 +121,13 @@ export type OptionSpec = Readonly<Record<string, OptionRule<unknown>>>;
 export type CheckedOptions<S extends OptionSpec> = { readonly [K in keyof S]: ReturnType<S[K]> };
 
 /**
- * Check `options` against `spec` at once: an object, no key outside the spec
- * (`hints` adds a word for a known wrong key), each value by its rule. Returns
- * the checked values, frozen. Throws `OptionsError` for the first failure.
+ * Check `options` against `spec` at once: an object (`undefined` is no
+ * options; `null` is refused), no key outside the spec (`hints` adds a word
+ * for a known wrong key), each value by its rule. Returns the checked values,
+ * frozen. Throws `OptionsError` for the first failure.
  */
 export function checkOptions<S extends OptionSpec>(options: unknown, where: string, spec: S, hints: Readonly<Record<string, string>> = {}): CheckedOptions<S> {
-  const given = checkOptionsObject(options ?? {}, where, `{ ${Object.keys(spec).join(", ")} }`);
+  const given = checkOptionsObject(options === undefined ? {} : options, where, `{ ${Object.keys(spec).join(", ")} }`);
   checkKnownKeys(given, Object.keys(spec), where, hints);
   const out: Record<string, unknown> = {};
   for (const [key, rule] of Object.entries(spec)) out[key] = rule(given[key], where, key);

@@ -19,6 +19,10 @@ export class PromptTemplate {
   readonly template: string;
   readonly version: string;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: { name: string; template: string; version?: string }) {
     const o = checkOptions(options, "PromptTemplate", PROMPT_TEMPLATE_OPTIONS);
     this.name = o.name;

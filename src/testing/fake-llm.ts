@@ -4,6 +4,23 @@
  */
 import type { ToolCall } from "../contracts/elicitation.js";
 import type { LLM, LLMRequest, LLMTurn } from "../contracts/llm.js";
+import { checkOptions, opt } from "../options/option-checks.js";
+
+/** A tool call as a turn holds it: a string id and name, an object of arguments. */
+function isToolCall(v: unknown): v is ToolCall {
+  const c = v as Partial<ToolCall> | null;
+  return typeof c === "object" && c !== null && typeof c.id === "string" && typeof c.name === "string" && typeof c.arguments === "object" && c.arguments !== null && !Array.isArray(c.arguments);
+}
+
+/** The options a `Turn` accepts, declared once. */
+const TURN_OPTIONS = {
+  content: opt.string(),
+  toolCalls: opt.that<readonly ToolCall[]>((v) => Array.isArray(v) && v.every(isToolCall), "an array of tool calls { id, name, arguments }"),
+  usage: opt.that<Record<string, number>>(
+    (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((n) => typeof n === "number"),
+    "an object of token counts ({ input: 3 })",
+  ),
+} as const;
 
 /** One scripted model turn: text, tool calls, or both. */
 export class Turn implements LLMTurn {
@@ -11,10 +28,15 @@ export class Turn implements LLMTurn {
   readonly toolCalls?: readonly ToolCall[];
   readonly usage?: Readonly<Record<string, number>>;
 
+  /**
+   * @throws OptionsError for an unknown option (`text`: a turn's text is
+   *   `content`), a value of the wrong kind or `null` options.
+   */
   constructor(options: { content?: string; toolCalls?: readonly ToolCall[]; usage?: Record<string, number> } = {}) {
-    this.content = options.content;
-    this.toolCalls = options.toolCalls ? Object.freeze(options.toolCalls.map((c) => Object.freeze({ ...c }))) : undefined;
-    this.usage = options.usage;
+    const o = checkOptions(options, "Turn", TURN_OPTIONS, { text: "a turn's text is 'content'" });
+    this.content = o.content;
+    this.toolCalls = o.toolCalls ? Object.freeze(o.toolCalls.map((c) => Object.freeze({ ...c }))) : undefined;
+    this.usage = o.usage;
     Object.freeze(this);
   }
 }

@@ -3,6 +3,7 @@
  * `ToolRegistry`: an injectable, ordered set of tools with unique names.
  */
 import { OptionsError } from "../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import "reflect-metadata";
 import { container as rootContainer, injectable, type DependencyContainer } from "tsyringe";
 import { DuplicateToolError } from "../errors/duplicate-tool.error.js";
@@ -25,6 +26,14 @@ export interface RegisterOptions {
   readonly container?: DependencyContainer;
 }
 
+/** The options `fromTools` and `register` accept, declared once. */
+const REGISTER_OPTIONS = {
+  container: opt.that<DependencyContainer>(
+    (v) => typeof (v as DependencyContainer | null)?.resolve === "function" && typeof (v as DependencyContainer).createChildContainer === "function",
+    "a tsyringe DependencyContainer (e.g. container.createChildContainer())",
+  ),
+} satisfies Record<keyof RegisterOptions, OptionRule<unknown>>;
+
 /** Turn a resolved `@Tool` class instance into a `Tool`. */
 export function toolFromInstance(cls: ToolClass<never>, instance: { run(input: never, ctx: RunContext): unknown }): FunctionTool {
   const meta = getToolMetadata(cls);
@@ -45,10 +54,16 @@ function ownerOf(t: Tool): string {
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
 
-  /** A registry holding `tools` (objects or `@Tool` classes built through `options.container`). */
-  static fromTools(tools: Iterable<ToolLike>, options: RegisterOptions = {}): ToolRegistry {
+  /**
+   * A registry holding `tools` (objects or `@Tool` classes built through `options.container`).
+   * @throws OptionsError for an unknown option (`contianer`), a `container` that is not a
+   *   tsyringe container, `null` options, or an item that is not a tool.
+   * @throws DuplicateToolError when two tools share a name.
+   */
+  static fromTools(tools: Iterable<ToolLike>, options?: RegisterOptions): ToolRegistry {
+    const container = options === undefined ? undefined : checkOptions(options, "ToolRegistry.fromTools", REGISTER_OPTIONS).container;
     const r = new ToolRegistry();
-    for (const t of tools) r.register(t, options);
+    for (const t of tools) r.add(t, container);
     return r;
   }
 
@@ -58,14 +73,22 @@ export class ToolRegistry {
    * (itself or through a class the container builds for it), per call, in a
    * child container where `RunContext` is that call's context (the same
    * scoping bootstrap gives a module's tools). Returns the registered `Tool`.
+   * @throws OptionsError for an unknown option (`contianer`), a `container` that is not a
+   *   tsyringe container, `null` options, or an item that is not a tool.
+   * @throws DuplicateToolError when a tool of that name is registered already.
    */
-  register(item: ToolLike, options: RegisterOptions = {}): Tool {
+  register(item: ToolLike, options?: RegisterOptions): Tool {
+    return this.add(item, options === undefined ? undefined : checkOptions(options, "ToolRegistry.register", REGISTER_OPTIONS).container);
+  }
+
+  /** `register` with its options checked: `container` is a container or unset. */
+  private add(item: ToolLike, container: DependencyContainer | undefined): Tool {
     let t: Tool;
     if (typeof item === "function") {
       if (!getToolMetadata(item)) {
         throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object`);
       }
-      const c = options.container ?? rootContainer.createChildContainer();
+      const c = container ?? rootContainer.createChildContainer();
       t = classTool(c, item, injectsRunContext(c, item));
     } else {
       if (!item || typeof item !== "object" || typeof item.name !== "string" || typeof item.run !== "function") {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Agent, OptionsError, type Asker } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
+import { optionsError } from "../core/helpers.js";
 import { ClaudeCliCognition, HookServer, hookSettings, type ClaudeCliOptions } from "../../src/cli/index.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { hermeticClaude } from "./kit/cognitions.js";
@@ -89,6 +90,30 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
     expect(JSON.stringify(doc)).not.toContain(token);
     expect(hooks.cliOptions().env).toEqual({ [hooks.tokenEnvVar]: token });
+  });
+});
+
+describe("hookSettings checks what it is given by one declared spec", () => {
+  const fields = { url: "http://127.0.0.1:4000/hook/x", tokenEnvVar: "AGENTKIT_HOOK_TOKEN", matcher: "*", timeoutMs: undefined };
+
+  it("refuses {} (no URL), an unknown key, a wrong-kind value and null by name, as OptionsError", () => {
+    expect(() => hookSettings({} as never)).toThrow(optionsError("hookSettings: 'url' is required (pass a started HookServer: hookSettings(await HookServer.start()))"));
+    expect(() => hookSettings({ ...fields, matchr: "Bash" } as never)).toThrow(
+      optionsError("hookSettings: unknown option 'matchr'. Accepted options: url, tokenEnvVar, matcher, timeoutMs"),
+    );
+    expect(() => hookSettings({ ...fields, url: "ftp://x" })).toThrow(
+      optionsError(`hookSettings: 'url' must be an http:// URL (a started HookServer's url), got string "ftp://x"`),
+    );
+    expect(() => hookSettings({ ...fields, tokenEnvVar: "MY TOKEN" })).toThrow(
+      optionsError(`hookSettings: 'tokenEnvVar' must be an environment variable name (letters, digits, '_'), got string "MY TOKEN"`),
+    );
+    expect(() => hookSettings({ ...fields, timeoutMs: -1 })).toThrow(optionsError());
+    expect(() => hookSettings(null as never)).toThrow(optionsError("hookSettings: options must be an object { url, tokenEnvVar, matcher, timeoutMs }, got null"));
+  });
+
+  it("(control) a plain object with the four fields gives the command hook", () => {
+    const doc = hookSettings({ ...fields, timeoutMs: 1000 });
+    expect(doc.hooks.PreToolUse[0]!.hooks[0]!.command).toBe([process.execPath, hookClientPath(), fields.url, fields.tokenEnvVar, "6000"].map(shellQuote).join(" "));
   });
 });
 

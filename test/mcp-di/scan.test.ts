@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DefinitionError, OptionsError, RunContext, Tool, tool, type Asker } from "../../src/index.js";
 import { BootstrapError, McpServer, StdioServer, bootstrap, remote, type ModuleClass } from "../../src/mcp/index.js";
 import { checkServerName } from "../../src/mcp/serve/index.js";
+import { optionsError } from "../core/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentkit-di-scan-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -167,5 +168,27 @@ describe("bootstrap options", () => {
     expect((await refusal(ChildModule)).message).toBe(
       `bootstrap(ChildModule): the module declares transport: "stdio" without 'command': name the command a CLI spawns (command: stdioCommand("./dist/mcp-server.js")), or serve this process on stdio with bootstrap(ChildModule, { transport: "stdio" })`,
     );
+  });
+});
+
+describe("remote() checks its options by one declared spec", () => {
+  const server = new StdioServer({ command: process.execPath, args: ["-e", ""] });
+
+  it("refuses an unknown option, a wrong-kind value and null options by name, as OptionsError", () => {
+    expect(() => remote("fs", server, { prefx: "fs_" } as never)).toThrow(
+      optionsError("remote('fs'): unknown option 'prefx'. Accepted options: prefix, trustReadOnlyHint"),
+    );
+    expect(() => remote("fs", server, { prefix: 7 } as never)).toThrow(optionsError("remote('fs'): 'prefix' must be a string, got number 7"));
+    expect(() => remote("fs", server, { trustReadOnlyHint: "yes" } as never)).toThrow(
+      optionsError(`remote('fs'): 'trustReadOnlyHint' must be true or false, got string "yes"`),
+    );
+    expect(() => remote("fs", server, null as never)).toThrow(optionsError("remote('fs'): options must be an object { prefix, trustReadOnlyHint }, got null"));
+    expect(() => remote("f s", server)).toThrow(optionsError(`remote(): alias must match [A-Za-z0-9_-]{1,64}, got "f s"`));
+    expect(() => remote("fs", null as never)).toThrow(optionsError("remote('fs'): server must be a StdioServer or StreamableHttpServer, got null"));
+  });
+
+  it("(control) good options are kept", () => {
+    expect(remote("fs", server, { prefix: "fs_", trustReadOnlyHint: true })).toEqual({ alias: "fs", server, prefix: "fs_", trustReadOnlyHint: true });
+    expect(remote("fs", server)).toEqual({ alias: "fs", server, prefix: "", trustReadOnlyHint: false });
   });
 });

@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunContext, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
+import { optionsError } from "../core/helpers.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry, serveRegistryStdio, stdioCommand, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { OptionsError } from "../../src/index.js";
@@ -163,6 +164,11 @@ describe("McpServerSpec over HTTP", () => {
     expect(s.cliOptions()).toEqual({ mcpConfig: [s.configPath], strictMcpConfig: true });
     expect(s.cliOptions({ builtinTools: true })).toEqual(s.cliOptions());
     expect(s.cliOptions({ builtinTools: false })).toEqual({ ...s.cliOptions(), builtinTools: false });
+    expect(() => s.cliOptions({ builtInTools: false } as never)).toThrow(
+      optionsError("McpServerSpec.cliOptions: unknown option 'builtInTools' (did you mean 'builtinTools'?). Accepted options: builtinTools"),
+    );
+    expect(() => s.cliOptions({ builtinTools: "no" } as never)).toThrow(optionsError(`McpServerSpec.cliOptions: 'builtinTools' must be true or false, got string "no"`));
+    expect(() => s.cliOptions(null as never)).toThrow(optionsError("McpServerSpec.cliOptions: options must be an object { builtinTools }, got null"));
   });
 
   it("codexOptions: the token travels in env, never in config", async () => {
@@ -258,6 +264,15 @@ describe("stdioCommand", () => {
     expect(everything[1]).toMatch(/node_modules\/@modelcontextprotocol\/server-everything\/.*\.js$/);
     expect(Object.isFrozen(everything)).toBe(true);
     expect(stdioCommand("@modelcontextprotocol/sdk/server/stdio.js")[1]).toMatch(/node_modules\/@modelcontextprotocol\/sdk(-latest)?\/dist\/.*\/server\/stdio\.js$/);
+  });
+
+  it("checks its options by one declared spec: an unknown key, a wrong-kind value and null options are refused by name", () => {
+    expect(() => stdioCommand(here, { cwdd: "/tmp" } as never)).toThrow(optionsError("stdioCommand: unknown option 'cwdd'. Accepted options: cwd, nodeArgs"));
+    expect(() => stdioCommand(here, { nodeArgs: "--inspect" } as never)).toThrow(
+      optionsError(`stdioCommand: 'nodeArgs' must be an array of non-empty strings, got string "--inspect"`),
+    );
+    expect(() => stdioCommand(here, { cwd: 3 } as never)).toThrow(optionsError("stdioCommand: 'cwd' must be a directory path, got number 3"));
+    expect(() => stdioCommand(here, null as never)).toThrow(optionsError("stdioCommand: options must be an object { cwd, nodeArgs }, got null"));
   });
 
   it("refuses an entry that names nothing, rather than writing a config the CLI fails on later", () => {

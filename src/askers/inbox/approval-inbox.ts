@@ -143,7 +143,11 @@ export class ApprovalInbox implements AsyncDisposable {
     return fresh;
   }
 
-  /** An `Asker` whose questions appear on this page, labelled with `source` and `worker` (also a `gate.check` target: pass it as the server's `ctx`). */
+  /**
+   * An `Asker` whose questions appear on this page, labelled with `source` and `worker` (also a `gate.check` target: pass it as the server's `ctx`).
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   asker(options: InboxAskerFor = {}): InboxAsker {
     this.#running("asker()");
     const o = checkOptions(options, "ApprovalInbox.asker", ASKER_NAME_RULES);

@@ -119,6 +119,10 @@ export class InboxAsker implements Asker {
   /** Questions of this asker still pending on the page, by question id. */
   readonly #pending = new Set<string>();
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: InboxAskerOptions) {
     const o = checkOptions(options, "inboxAsker", INBOX_ASKER_OPTIONS);
     this.#store = o.store;

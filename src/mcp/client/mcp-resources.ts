@@ -47,6 +47,10 @@ export class McpResourceMemory implements MemorySource {
   /** The client's count of resource-list changes when this cache was last checked. */
   private revision = 0;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(
     private readonly client: MCPClient,
     options: McpResourcesOptions = {},

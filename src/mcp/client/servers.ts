@@ -141,6 +141,10 @@ export class StdioServer {
   /** The protocol era to speak: `"auto"` unless given. */
   readonly protocol: ProtocolChoice;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: StdioServerOptions) {
     const o = checkOptions(options, "StdioServer", STDIO_SERVER_OPTIONS);
     this.command = o.command;
@@ -191,6 +195,10 @@ export class StreamableHttpServer {
   /** The protocol era to speak: `"auto"` unless given. */
   readonly protocol: ProtocolChoice;
 
+  /**
+   * @throws OptionsError for an unknown option, a missing required one or a
+   *   value of the wrong kind (or `null` options), naming what is accepted.
+   */
   constructor(options: StreamableHttpServerOptions) {
     const o = checkOptions(options, "StreamableHttpServer", HTTP_SERVER_OPTIONS);
     this.url = o.url;

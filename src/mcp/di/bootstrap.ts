@@ -170,6 +170,9 @@ export class McpApp implements AsyncDisposable {
  * this process's stdin/stdout — behind the server-side approval guard (and
  * its `auditPath`) when `guard: "asker"`. Any failure stops what was started
  * and throws `BootstrapError` naming what and the fix.
+ * @throws OptionsError (before anything is built) for an unknown or
+ *   wrong-kind option in `options`, naming it and what is accepted.
+ * @throws BootstrapError for a module that cannot be built or served.
  */
 export async function bootstrap(module: ModuleClass, options: BootstrapOptions = {}): Promise<McpApp> {
   const plan = scanModule(module, options);

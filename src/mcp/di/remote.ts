@@ -4,7 +4,9 @@
  */
 import "reflect-metadata";
 import { inject } from "tsyringe";
-import { DefinitionError } from "../../errors/tool-definition.error.js";
+import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt, type OptionRule } from "../../options/option-checks.js";
+import { describeValue } from "../../util/format.js";
 import type { StdioServer, StreamableHttpServer } from "../client/index.js";
 
 /** One remote MCP server a module consumes: its alias, its config, and the prefix its tools get. */
@@ -21,6 +23,12 @@ export interface RemoteDeclaration {
 
 const ALIAS = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The options `remote()` accepts, declared once. */
+const REMOTE_OPTIONS = {
+  prefix: opt.string(),
+  trustReadOnlyHint: opt.boolean(),
+} satisfies Record<"prefix" | "trustReadOnlyHint", OptionRule<unknown>>;
+
 /**
  * Declare a remote MCP server for a module's `remotes` list.
  *
@@ -29,20 +37,19 @@ const ALIAS = /^[A-Za-z0-9_-]{1,64}$/;
  * annotations (see `McpToolsOptions.trustReadOnlyHint`).
  *
  * @example `remote("fs", new StdioServer({ command: "npx", args: [...] }), { prefix: "fs_" })`
- * @throws DefinitionError naming the alias and the bad option.
+ * @throws OptionsError naming the alias and what was wrong — a malformed alias, a missing server,
+ *   an unknown option, a value of the wrong kind or `null` options — and what is accepted.
  */
 export function remote(alias: string, server: StdioServer | StreamableHttpServer, options: { prefix?: string; trustReadOnlyHint?: boolean } = {}): RemoteDeclaration {
   if (typeof alias !== "string" || !ALIAS.test(alias)) {
-    throw new DefinitionError(String(alias), "alias", `remote(): alias must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(alias)}`);
+    throw new OptionsError("remote()", "alias", `remote(): alias must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(alias)}`);
   }
+  const where = `remote('${alias}')`;
   if (!server || typeof server !== "object") {
-    throw new DefinitionError(alias, "server", `remote('${alias}'): server must be a StdioServer or StreamableHttpServer`);
+    throw new OptionsError(where, "server", `${where}: server must be a StdioServer or StreamableHttpServer, got ${describeValue(server)}`);
   }
-  const prefix = options.prefix ?? "";
-  if (typeof prefix !== "string") throw new DefinitionError(alias, "prefix", `remote('${alias}'): prefix must be a string`);
-  const trustReadOnlyHint = options.trustReadOnlyHint ?? false;
-  if (typeof trustReadOnlyHint !== "boolean") throw new DefinitionError(alias, "trustReadOnlyHint", `remote('${alias}'): trustReadOnlyHint must be true or false, got ${JSON.stringify(trustReadOnlyHint)}`);
-  return Object.freeze({ alias, server, prefix, trustReadOnlyHint });
+  const o = checkOptions(options, where, REMOTE_OPTIONS);
+  return Object.freeze({ alias, server, prefix: o.prefix ?? "", trustReadOnlyHint: o.trustReadOnlyHint ?? false });
 }
 
 /** The DI token of the adapted tools (`Tool[]`) of remote `alias`. */

@@ -12,6 +12,7 @@ import type { ServedCatalog } from "./served-catalog.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import { OptionsError } from "../../errors/options.error.js";
+import { checkOptions, opt } from "../../options/option-checks.js";
 import { argumentError, stopInflight, subscribedTo, type CallCounter } from "./served-server.js";
 import type { ServerEvent } from "@modelcontextprotocol/server";
 import { ignoreRejection } from "../../util/logger.js";
@@ -55,6 +56,9 @@ export interface SpecCliOptions {
   /** Present (and `false`) only when asked for: disables the CLI's built-in Read, Grep, Bash... */
   readonly builtinTools?: false;
 }
+
+/** The options `McpServerSpec.cliOptions` accepts, declared once. */
+const CLI_OPTIONS_OPTIONS = { builtinTools: opt.boolean() } as const;
 
 /** @internal How `serveRegistry` builds a spec. */
 export interface SpecInit {
@@ -204,13 +208,16 @@ export class McpServerSpec implements AsyncDisposable {
    * `builtinTools: false` only when asked — disabling the CLI's own tools is a
    * statement about what the session can do at all, not MCP wiring, so a
    * strict-config flag must not quietly make it.
+   * @throws OptionsError for an unknown option (`builtInTools`), a value that
+   *   is not `true`/`false`, or `null` options.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): SpecCliOptions {
+    const o = checkOptions(options, "McpServerSpec.cliOptions", CLI_OPTIONS_OPTIONS, { builtInTools: "did you mean 'builtinTools'?" });
     const out: { mcpConfig: string[]; strictMcpConfig: true; builtinTools?: false } = {
       mcpConfig: [this.configPath],
       strictMcpConfig: true,
     };
-    if (options.builtinTools === false) out.builtinTools = false;
+    if (o.builtinTools === false) out.builtinTools = false;
     return out;
   }
 

@@ -135,6 +135,12 @@ export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioO
   await serving.closed;
 }
 
+/** The options `stdioCommand` accepts, declared once. */
+const STDIO_COMMAND_OPTIONS = {
+  cwd: opt.string("a directory path", true),
+  nodeArgs: opt.stringArray(true),
+} as const;
+
 /**
  * The command that runs `entry` as a stdio MCP server child:
  * `[process.execPath, ...nodeArgs, <absolute path>]`. It starts from this
@@ -150,13 +156,17 @@ export async function serveRegistryStdio(tools: ToolSource, options: ServeStdioO
  * (its only bin, or the one named after the package). The entry must exist:
  * a command naming nothing is refused here rather than written into a config
  * the CLI would fail on a minute later.
- * Throws `OptionsError` (option `"entry"`).
+ * @throws OptionsError for an entry naming nothing (option `"entry"`), an
+ *   unknown option, a value of the wrong kind (`nodeArgs` must be an array of
+ *   strings) or `null` options, naming what is accepted.
  */
 export function stdioCommand(entry: string | URL, options: { cwd?: string; nodeArgs?: readonly string[] } = {}): readonly string[] {
-  const cwd = options.cwd ?? process.cwd();
+  const o = checkOptions(options, "stdioCommand", STDIO_COMMAND_OPTIONS);
+  const cwd = o.cwd ?? process.cwd();
   const file = resolveEntry(entry, cwd);
-  return Object.freeze([process.execPath, ...(options.nodeArgs ?? []), file]);
+  return Object.freeze([process.execPath, ...(o.nodeArgs ?? []), file]);
 }
+
 
 function resolveEntry(entry: string | URL, cwd: string): string {
   if (entry instanceof URL || (typeof entry === "string" && entry.startsWith("file:"))) {

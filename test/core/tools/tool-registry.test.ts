@@ -133,6 +133,26 @@ describe("ToolRegistry basics", () => {
   });
 });
 
+describe("fromTools and register check their options by one declared spec", () => {
+  it("an unknown key, a wrong-kind container and null options are refused by name (never a silent fresh container)", () => {
+    const c = container.createChildContainer();
+    expect(() => ToolRegistry.fromTools([Greet], { contianer: c } as never)).toThrow(
+      optionsError("ToolRegistry.fromTools: unknown option 'contianer'. Accepted options: container"),
+    );
+    expect(() => ToolRegistry.fromTools([Greet], { container: {} } as never)).toThrow(
+      optionsError("ToolRegistry.fromTools: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got object {}"),
+    );
+    expect(() => ToolRegistry.fromTools([Greet], null as never)).toThrow(optionsError("ToolRegistry.fromTools: options must be an object { container }, got null"));
+    const reg = new ToolRegistry();
+    expect(() => reg.register(Greet, { contianer: c } as never)).toThrow(optionsError("ToolRegistry.register: unknown option 'contianer'. Accepted options: container"));
+    expect(() => reg.register(Greet, { container: "root" } as never)).toThrow(
+      optionsError(`ToolRegistry.register: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got string "root"`),
+    );
+    expect(() => reg.register(Greet, null as never)).toThrow(optionsError("ToolRegistry.register: options must be an object { container }, got null"));
+    expect(reg.size).toBe(0);
+  });
+});
+
 describe("duplicate names are refused, naming both owners", () => {
   it("class vs class", () => {
     const reg = ToolRegistry.fromTools([Greet], { container: scope });
