@@ -11,10 +11,10 @@ export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpSe
 export { McpConnectError } from "./mcp-connect.error.js";
 export { McpNotEnteredError, NOT_ENTERED_MESSAGE } from "./mcp-not-entered.error.js";
 export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
-export { mcpTools, McpTool } from "./mcp-tools.js";
-export type { McpToolsOptions } from "./mcp-tools.js";
-export { mcpResources, McpResourceMemory } from "./mcp-resources.js";
-export type { McpResourcesOptions } from "./mcp-resources.js";
+export { mcpTools } from "./mcp-tools.js";
+export type { McpTool, McpToolsOptions } from "./mcp-tools.js";
+export { mcpResources } from "./mcp-resources.js";
+export type { McpResourceMemory, McpResourcesOptions } from "./mcp-resources.js";
 export { mcpPrompts, MCP_PROMPT_VERSION } from "./mcp-prompts.js";
 export type { McpPromptsOptions } from "./mcp-prompts.js";
 export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "./server-requests.js";

@@ -39,7 +39,11 @@ export interface McpAppCliOptions {
   readonly builtinTools?: false;
 }
 
-/** A running module: the container, the served spec, the approval server, and one `stop()`. */
+/**
+ * A running module: the container, the served spec, the approval server, and
+ * one `stop()`. `arc-agentkit/mcp` exports the class as a type: `bootstrap()`
+ * is the one way to build it.
+ */
 export class McpApp implements AsyncDisposable {
   private stopped = false;
   private markStopped!: () => void;
