@@ -91,7 +91,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "no heap growth per call in agentkit's server",
-    "if the last column of the memory table is above 0, something on the served path joins the run's long-lived signal with `AbortSignal.any` again: Node 20.20.2 keeps every such composite registered on the long-lived signal (nodejs/node#55351, #64476; before commit 6a4cfa2 `RunContext.child()` left two per call, 70–210 B of heap per call over four runs). If it is 0, the heap figure is within this machine's noise floor of about ±100 B/call over 10,000 calls — rerun",
+    "if the last column of the memory table is above 0, something on the served path joins the run's long-lived signal with `AbortSignal.any` again: Node 20.20.2 keeps every such composite registered on the long-lived signal (nodejs/node#55351, #64476; before commit 6a4cfa2 `RunContext.child()` left two per call, 70–210 B of heap per call over four runs). If it is 0, compare the first-window column: a one-time warm-up shows there and not in the second window; growth in the second window is retained per call — take a heap snapshot diff (BENCH_HEAP_SNAPSHOT_DIR) to see what",
   ],
   [
     "client grows no more per call",

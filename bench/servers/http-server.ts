@@ -25,10 +25,15 @@
  * requireBearerAuth, toNodeHandler(createMcpHandler(factory, { legacy:
  * "stateless" })) — the baseline of the hosted suite). Both hosted kinds take
  * the same `verifyAccessToken` (a digest compare of a random token).
+ *
+ * With `BENCH_HEAP_SNAPSHOT_DIR` set, each `MEM` also writes a heap snapshot
+ * into that directory (after the GCs), to diff what a window of calls kept.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { Socket, createServer as netServer } from "node:net";
+import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -498,6 +503,9 @@ async function main(): Promise<void> {
       throw new Error(`bench http-server: unknown kind ${JSON.stringify(kind)}`);
   }
   const gc = (globalThis as { gc?: () => void }).gc;
+  // BENCH_HEAP_SNAPSHOT_DIR: each MEM also writes a heap snapshot there (after the GCs, before reading the figures' line), to diff what a run of calls retained.
+  const snapshotDir = process.env["BENCH_HEAP_SNAPSHOT_DIR"];
+  let snapshots = 0;
   let buffered = "";
   process.stdin.setEncoding("utf8");
   process.stdin.on("data", (chunk: string) => {
@@ -510,6 +518,7 @@ async function main(): Promise<void> {
         gc?.();
         gc?.();
         const m = process.memoryUsage();
+        if (snapshotDir) writeHeapSnapshot(join(snapshotDir, `${kind}-${process.pid}-${++snapshots}.heapsnapshot`));
         process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites, retained: running.retained?.() ?? -1 })}\n`);
       } else if (cmd === "CPU") {
         const c = process.cpuUsage();

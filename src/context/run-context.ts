@@ -94,7 +94,7 @@ function hasMethod(name: string): (v: unknown) => boolean {
 
 /** `RunContext`'s options, declared once (checked by `new RunContext()`, never by `child()`). */
 const RUN_CONTEXT_OPTIONS = {
-  llm: opt.that<LLM>(hasMethod("complete"), "an LLM (an object with complete(request)), e.g. openaiLLM() or scriptedLLM()"),
+  llm: opt.that<LLM>(hasMethod("complete"), "an LLM (an object with complete(request)), e.g. new AnthropicLLM(), new OpenAILLM() or FakeLLM.script([...])"),
   asker: opt.that<Asker>(hasMethod("ask"), "an Asker (an object with ask(request)), e.g. new TerminalAsker()"),
   autonomy: opt.optional(opt.oneOf<Autonomy>(["auto", "gated"], "auto")),
   sink: opt.fn<EventSink>("(event) => void"),

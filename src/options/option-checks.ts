@@ -9,6 +9,7 @@
  * naming where, the option, what is accepted and what was got.
  */
 import { OptionsError } from "../errors/options.error.js";
+import { DefinitionError } from "../errors/tool-definition.error.js";
 import { describeValue } from "../util/format.js";
 
 /** The largest delay `setTimeout` honours (about 24.8 days). */
@@ -132,6 +133,28 @@ export function checkOptions<S extends OptionSpec>(options: unknown, where: stri
   return Object.freeze(out) as CheckedOptions<S>;
 }
 
+/**
+ * Check a decorator's options (`@Tool`, `@McpServer`, ...) against `spec`, as
+ * `checkOptions` does, when the decorator is applied: every failure is a
+ * `DefinitionError` naming the decorated `target` and the key, its message
+ * prefixed with `where` (`@McpServer on Engine`). Missing options are refused
+ * with `shape` (what a good options object looks like).
+ */
+export function checkDefinition<S extends OptionSpec>(options: unknown, target: string, where: string, spec: S, shape: string): CheckedOptions<S> {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new DefinitionError(target, "options", `${where}: options are required (${shape})`);
+  try {
+    return checkOptions(options, where, spec);
+  } catch (err) {
+    if (err instanceof OptionsError) throw new DefinitionError(target, err.option, err.message);
+    throw err;
+  }
+}
+
+/** How an item of a list is named in a message: a class or function by its name, anything else by its type and value. */
+function itemLabel(x: unknown): string {
+  return typeof x === "function" ? x.name || "an anonymous function" : describeValue(x);
+}
+
 /** Run a nested rule; its `OptionsError` is reported under the outer option (`restart`), its text unchanged. */
 function nested<T>(run: () => T, option: string): T {
   try {
@@ -202,6 +225,18 @@ export const opt = {
       throw new OptionsError(where, option, `${where}: '${option}' must be an array of ${nonEmpty ? "non-empty " : ""}strings, got ${describeValue(v)}`);
     }
     return Object.freeze([...(v as string[])]);
+  },
+  /**
+   * `undefined`, or an array whose every item `test` accepts; `item` says what
+   * one is ("a @Tool class or a Tool object"). A bad item is named by its
+   * index and shown (`tools[1] (Plain) is not a @Tool class or a Tool object`).
+   */
+  list: <T>(test: (x: unknown) => boolean, item: string): OptionRule<readonly T[] | undefined> => (v, where, option) => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) throw new OptionsError(where, option, `${where}: '${option}' must be an array, each item ${item}; got ${describeValue(v)}`);
+    const i = v.findIndex((x) => !test(x));
+    if (i >= 0) throw new OptionsError(where, option, `${where}: ${option}[${i}] (${itemLabel(v[i])}) is not ${item}`);
+    return v as readonly T[];
   },
   /** `undefined`, or an object of string values (`env`, `headers`), returned as a copy; a bad entry is named (`'env.A'`). */
   stringRecord: (): OptionRule<Record<string, string> | undefined> => (v, where, option) => {

@@ -5,7 +5,8 @@
  * the URI or URI template, the name, the declared prompt arguments.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
-import { unknownKey, unknownOptionMessage } from "../options/option-checks.js";
+import { checkDefinition, unknownKey, unknownOptionMessage } from "../options/option-checks.js";
+import { itemName } from "./tool-options.js";
 import { describeValue, snakeCase } from "../util/format.js";
 
 /**
@@ -70,11 +71,9 @@ export interface ResolvedPromptOptions {
 
 const TEMPLATE_VAR = /\{(\+?)([A-Za-z0-9_]+)\}/g;
 
+/** A served item's name, by the one rule tools are named by (`itemName`). */
 function checkName(where: string, target: string, name: unknown): string {
-  if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
-    throw new DefinitionError(target, "name", `${where}: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got ${JSON.stringify(name)}`);
-  }
-  return name;
+  return checkDefinition({ name }, target, where, { name: itemName }, "").name!;
 }
 
 function checkKeys(where: string, target: string, options: object, known: readonly string[]): void {

@@ -3,7 +3,7 @@
  * Checking `@Tool`/`tool()` options when they are applied, not on first use.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
-import { unknownKey, unknownOptionMessage } from "../options/option-checks.js";
+import { checkDefinition, opt, type OptionRule } from "../options/option-checks.js";
 import { snakeCase } from "../util/format.js";
 import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
 import { compileJsonSchema } from "./validate.js";
@@ -39,10 +39,34 @@ export interface ResolvedToolOptions {
   readonly outputSchema?: JsonSchema;
 }
 
-const KNOWN = new Set(["name", "description", "input", "sideEffecting", "requiresApproval", "caps", "scopes", "outputSchema"]);
-
 /** One OAuth scope token (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E). */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** A served item's name (a tool's, a resource's, a prompt's): non-empty, at most 128 characters, no surrounding whitespace or control characters. */
+export const itemName: OptionRule<string | undefined> = opt.that<string>(
+  (v) => typeof v === "string" && v.trim() !== "" && v === v.trim() && v.length <= 128 && !/[\u0000-\u001f]/.test(v),
+  "a non-empty string of at most 128 characters without surrounding whitespace or control characters",
+);
+
+const isStringList = (v: unknown, item: (x: string) => boolean): boolean => Array.isArray(v) && v.every((c) => typeof c === "string" && item(c));
+
+/** `@Tool`'s and `tool()`'s options, declared once. */
+const TOOL_OPTIONS = {
+  name: itemName,
+  description: opt.required(opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string the model reads to decide when to call the tool"), "a non-empty string the model reads to decide when to call the tool"),
+  input: opt.any<ToolInput | undefined>(),
+  sideEffecting: opt.boolean(),
+  requiresApproval: opt.boolean(),
+  caps: opt.that<readonly string[]>((v) => isStringList(v, (c) => c.trim() !== ""), 'an array of non-empty strings (e.g. ["egress"])'),
+  scopes: opt.that<readonly string[]>(
+    (v) => isStringList(v, (c) => SCOPE_TOKEN.test(c)),
+    'an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"])',
+  ),
+  outputSchema: opt.that<JsonSchema>(
+    (v) => !!v && typeof v === "object" && !Array.isArray(v) && (v as { type?: unknown }).type === "object",
+    'a JSON Schema object with type "object" (MCP structured content is an object)',
+  ),
+} satisfies Record<keyof ToolOptions, OptionRule<unknown>>;
 
 /**
  * Validate options for `target` (a class or function name) and resolve
@@ -50,47 +74,21 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  */
 export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", options: ToolOptions | undefined, fallbackName: string): ResolvedToolOptions {
   const where = `${kind} on ${target}`;
-  if (!options || typeof options !== "object") {
-    throw new DefinitionError(target, "options", `${where}: options are required ({ description, input?, ... })`);
-  }
-  const unknown = unknownKey(options, KNOWN);
-  if (unknown !== undefined) throw new DefinitionError(target, unknown, unknownOptionMessage(where, unknown, KNOWN));
-  const name = options.name ?? snakeCase(fallbackName);
-  if (typeof name !== "string" || name.trim() === "" || name !== name.trim() || name.length > 128 || /[\u0000-\u001f]/.test(name)) {
-    throw new DefinitionError(target, "name", `${where}: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got ${JSON.stringify(name)}`);
-  }
-  if (typeof options.description !== "string" || options.description.trim() === "") {
-    throw new DefinitionError(target, "description", `${where}: 'description' is required (a non-empty string the model reads to decide when to call the tool)`);
-  }
-  for (const k of ["sideEffecting", "requiresApproval"] as const) {
-    if (options[k] !== undefined && typeof options[k] !== "boolean") {
-      throw new DefinitionError(target, k, `${where}: '${k}' must be a boolean, got ${JSON.stringify(options[k])}`);
-    }
-  }
-  const caps = options.caps ?? [];
-  if (!Array.isArray(caps) || caps.some((c) => typeof c !== "string" || c.trim() === "")) {
-    throw new DefinitionError(target, "caps", `${where}: 'caps' must be an array of non-empty strings (e.g. ["egress"]), got ${JSON.stringify(options.caps)}`);
-  }
-  const scopes = options.scopes ?? [];
-  if (!Array.isArray(scopes) || scopes.some((c) => typeof c !== "string" || c === "" || !SCOPE_TOKEN.test(c))) {
-    throw new DefinitionError(target, "scopes", `${where}: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got ${JSON.stringify(options.scopes)}`);
-  }
+  const o = checkDefinition(options, target, where, TOOL_OPTIONS, "{ description, input?, ... }");
+  // The default name (the class or function name in snake_case) is held to the same rule.
+  const name = o.name ?? checkDefinition({ name: snakeCase(fallbackName) }, target, where, { name: itemName }, "").name!;
   let parameters: JsonSchema;
   try {
-    parameters = options.input === undefined ? EMPTY_SCHEMA : isDtoClass(options.input) ? dtoToJsonSchema(options.input) : copyJsonSchema(options.input);
+    parameters = o.input === undefined ? EMPTY_SCHEMA : isDtoClass(o.input) ? dtoToJsonSchema(o.input) : copyJsonSchema(o.input);
     // A raw schema that is not valid JSON Schema is refused now, not on the first call.
-    if (!isDtoClass(options.input)) compileJsonSchema(parameters);
+    if (!isDtoClass(o.input)) compileJsonSchema(parameters);
   } catch (err) {
     throw new DefinitionError(target, "input", `${where}: invalid 'input': ${(err as Error).message}`);
   }
   let outputSchema: JsonSchema | undefined;
-  if (options.outputSchema !== undefined) {
-    const o = options.outputSchema as { type?: unknown } | null;
-    if (!o || typeof o !== "object" || Array.isArray(o) || o.type !== "object") {
-      throw new DefinitionError(target, "outputSchema", `${where}: 'outputSchema' must be a JSON Schema object with type "object" (MCP structured content is an object), got ${JSON.stringify(options.outputSchema)}`);
-    }
+  if (o.outputSchema !== undefined) {
     try {
-      outputSchema = copyJsonSchema(options.outputSchema);
+      outputSchema = copyJsonSchema(o.outputSchema);
       compileJsonSchema(outputSchema);
     } catch (err) {
       throw new DefinitionError(target, "outputSchema", `${where}: invalid 'outputSchema': ${(err as Error).message}`);
@@ -99,12 +97,12 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   return Object.freeze({
     ...(outputSchema ? { outputSchema } : {}),
     name,
-    description: options.description,
-    input: options.input,
+    description: o.description,
+    input: o.input,
     parameters,
-    sideEffecting: options.sideEffecting ?? true,
-    requiresApproval: options.requiresApproval ?? false,
-    caps: Object.freeze([...caps]),
-    scopes: Object.freeze([...new Set(scopes)]),
+    sideEffecting: o.sideEffecting ?? true,
+    requiresApproval: o.requiresApproval ?? false,
+    caps: Object.freeze([...(o.caps ?? [])]),
+    scopes: Object.freeze([...new Set(o.scopes ?? [])]),
   });
 }

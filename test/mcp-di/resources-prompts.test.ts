@@ -117,6 +117,6 @@ describe("@McpServer({ resources, prompts })", () => {
 
   it("@McpServer refuses a resources entry that is not a @Resource class, naming the index", () => {
     class Plain {}
-    expect(() => McpServer({ name: "x", tools: [], resources: [Plain as never] })(class M {})).toThrow("@McpServer on M: resources[0] (Plain) is neither a @Resource class nor a resource object");
+    expect(() => McpServer({ name: "x", tools: [], resources: [Plain as never] })(class M {})).toThrow("@McpServer on M: resources[0] (Plain) is not a @Resource class or a resource object { uri | uriTemplate, name, read }");
   });
 });

@@ -573,7 +573,7 @@ export class MCPClient implements AsyncDisposable {
   private async live(): Promise<Client> {
     const session = this.session;
     if (!this.renewing) return session;
-    // Swallow kept: waiting for a renewal to settle before closing; closing goes on either way.
+    // Swallow kept: waiting for a renewal to settle before sending; a failed renewal is the client's state (`renew-failed`), which this call then meets.
     await this.renewing.catch(() => {});
     return this.session;
   }

@@ -1,12 +1,13 @@
 /**
  * @module mcp/di/mcp-server-options
- * The options of `@McpServer` and their declarative checks, run when the
- * decorator is applied: each bad option throws `DefinitionError` naming the
- * class and the key. Facts that need more than one module (imports, names of
+ * The options of `@McpServer` and their declared rules (one spec, checked by
+ * `options/option-checks`' `checkDefinition` when the decorator is applied):
+ * each bad option throws `DefinitionError` naming the class and the key. Facts that need more than one module (imports, names of
  * composed tools, request scope) are bootstrap's scan.
  */
 import type { InjectionToken } from "tsyringe";
-import { isPort, isTimeoutMs, unknownKey, unknownOptionMessage } from "../../options/option-checks.js";
+import { checkDefinition, opt, type OptionRule } from "../../options/option-checks.js";
+import { OptionsError } from "../../errors/options.error.js";
 import { describeValue } from "../../util/format.js";
 import { DefinitionError } from "../../errors/tool-definition.error.js";
 import { isToolClass, type ToolClass } from "../../tools/tool.decorator.js";
@@ -77,97 +78,75 @@ export interface McpServerOptions {
   readonly port?: number;
 }
 
-const KNOWN = new Set(["name", "imports", "tools", "resources", "prompts", "providers", "remotes", "transport", "command", "env", "timeoutMs", "approvals", "autoAllow", "guard", "auditPath", "auth", "port"]);
-
-function fail(cls: string, key: string, why: string): never {
-  throw new DefinitionError(cls, key, `@McpServer on ${cls}: ${why}`);
-}
-
 /** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
-function checkName(cls: string, name: unknown): void {
+const serverName: OptionRule<string | undefined> = (v, where, option) => {
+  if (v === undefined) return undefined;
   try {
-    checkServerName(name);
+    return checkServerName(v);
   } catch (err) {
-    fail(cls, "name", `'name' must match the MCP server-name rule: ${(err as Error).message}`);
+    throw new OptionsError(where, option, `${where}: '${option}' must match the MCP server-name rule: ${(err as Error).message}`);
   }
-}
+};
 
-function describeImports(imports: unknown): string {
-  if (!Array.isArray(imports)) return typeof imports;
-  const i = imports.findIndex((m) => typeof m !== "function");
-  return `imports[${i}]: ${imports[i] === undefined ? "undefined (two files importing each other? write it as () => Module)" : typeof imports[i]}`;
-}
+/** `imports`: module classes, or `() => Module` for one defined later; an `undefined` item is most often two files importing each other. */
+const moduleImports: OptionRule<readonly ModuleImport[] | undefined> = (v, where, option) => {
+  if (v === undefined) return undefined;
+  const i = Array.isArray(v) ? v.findIndex((m) => typeof m !== "function") : -1;
+  if (Array.isArray(v) && i < 0) return v as readonly ModuleImport[];
+  const got = !Array.isArray(v) ? describeValue(v) : `imports[${i}]: ${v[i] === undefined ? "undefined (two files importing each other? write it as () => Module)" : typeof v[i]}`;
+  throw new OptionsError(where, option, `${where}: '${option}' must be an array of @McpServer module classes (or () => Module for a module defined later), got ${got}`);
+};
 
-/** `resources` and `prompts`: arrays of decorated classes or objects of the served shapes (a record of prompts too). */
-function checkServedItems(cls: string, options: McpServerOptions): void {
-  if (options.resources !== undefined && !Array.isArray(options.resources)) fail(cls, "resources", "'resources' must be an array of @Resource classes or resource objects");
-  (options.resources ?? []).forEach((r, i) => {
-    const ok = typeof r === "function" ? isResourceClass(r) : !!r && typeof (r as { read?: unknown }).read === "function";
-    if (!ok) fail(cls, "resources", `resources[${i}] (${typeof r === "function" ? r.name : typeof r}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read }`);
-  });
-  const p = options.prompts;
-  if (p === undefined) return;
-  if (!p || typeof p !== "object") fail(cls, "prompts", "'prompts' must be an array of prompts or a record of name -> text or Prompt");
-  if (Array.isArray(p)) {
-    p.forEach((x: unknown, i: number) => {
-      const ok = typeof x === "function" ? isPromptClass(x) : !!x && typeof (x as { render?: unknown }).render === "function";
-      if (!ok) fail(cls, "prompts", `prompts[${i}] (${typeof x === "function" ? (x as { name: string }).name : typeof x}) is neither a @Prompt class, a Prompt, nor a prompt object { name, render }`);
-    });
-  }
-}
+/** `prompts`: an array of prompt sources, or a record of name -> text or `Prompt` (checked when served). */
+const promptsOption: OptionRule<PromptsOption | undefined> = (v, where, option) => {
+  if (v === undefined) return undefined;
+  if (!v || typeof v !== "object") throw new OptionsError(where, option, `${where}: '${option}' must be an array of prompts or a record of name -> text or Prompt, got ${describeValue(v)}`);
+  if (Array.isArray(v)) opt.list(isPromptSource, "a @Prompt class, a Prompt, or a prompt object { name, render }")(v, where, option);
+  return v as PromptsOption;
+};
 
-/** `tools`, `providers`, `imports` and `remotes`: what the module is made of. */
-function checkParts(cls: string, options: McpServerOptions): void {
-  if (!Array.isArray(options.tools)) fail(cls, "tools", "'tools' must be an array of @Tool classes or Tool objects");
-  options.tools.forEach((t, i) => {
-    if (typeof t === "function" ? !isToolClass(t) : !t || typeof (t as Tool).run !== "function" || typeof (t as Tool).name !== "string") {
-      fail(cls, "tools", `tools[${i}] (${typeof t === "function" ? t.name : typeof t}) is neither a @Tool class nor a Tool object`);
-    }
-  });
-  checkServedItems(cls, options);
-  if (options.providers !== undefined && !Array.isArray(options.providers)) fail(cls, "providers", "'providers' must be an array");
-  (options.providers ?? []).forEach((p, i) => {
-    const ok = typeof p === "function" || (p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
-    if (!ok) fail(cls, "providers", `providers[${i}] must be a class or { provide, useClass | useValue | useFactory }`);
-  });
-  if (options.imports !== undefined && (!Array.isArray(options.imports) || options.imports.some((m) => typeof m !== "function"))) {
-    fail(cls, "imports", `'imports' must be an array of @McpServer module classes (or () => Module for a module defined later), got ${describeImports(options.imports)}`);
-  }
-  if (options.remotes !== undefined && !Array.isArray(options.remotes)) fail(cls, "remotes", "'remotes' must be an array of remote(alias, server, { prefix })");
-  const aliases = new Set<string>();
-  for (const r of options.remotes ?? []) {
-    if (!r || typeof r.alias !== "string") fail(cls, "remotes", "each remote must be made with remote(alias, server, { prefix })");
-    if (aliases.has(r.alias)) fail(cls, "remotes", `alias '${r.alias}' is declared twice`);
-    aliases.add(r.alias);
-  }
-}
+const isToolSource = (t: unknown): boolean => (typeof t === "function" ? isToolClass(t) : !!t && typeof (t as Tool).run === "function" && typeof (t as Tool).name === "string");
+const isResourceSource = (r: unknown): boolean => (typeof r === "function" ? isResourceClass(r) : !!r && typeof (r as { read?: unknown }).read === "function");
+const isPromptSource = (x: unknown): boolean => (typeof x === "function" ? isPromptClass(x) : !!x && typeof (x as { render?: unknown }).render === "function");
+const isProvider = (p: unknown): boolean => typeof p === "function" || (!!p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
+const isRemote = (r: unknown): boolean => !!r && typeof (r as RemoteDeclaration).alias === "string";
+const isCommand = (c: unknown): boolean => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "";
 
-/** How the module is served: transport, deadline, guard, audit, auth, autoAllow. */
-function checkServing(cls: string, options: McpServerOptions): void {
-  if (options.transport !== undefined && options.transport !== "http" && options.transport !== "stdio") fail(cls, "transport", `'transport' must be "http" or "stdio", got ${JSON.stringify(options.transport)}`);
-  if (options.timeoutMs !== undefined && !isTimeoutMs(options.timeoutMs)) fail(cls, "timeoutMs", `'timeoutMs' must be a positive number of milliseconds, got ${JSON.stringify(options.timeoutMs)}`);
-  if (options.guard !== undefined && options.guard !== "asker" && options.guard !== "none") fail(cls, "guard", `'guard' must be "asker" or "none", got ${JSON.stringify(options.guard)}`);
-  if (options.guard === "asker" && options.approvals === undefined) fail(cls, "guard", `guard: "asker" needs 'approvals' to name an Asker provider`);
-  if (options.auditPath !== undefined && (typeof options.auditPath !== "string" || options.auditPath === "")) fail(cls, "auditPath", "'auditPath' must be a file path");
-  if (options.auditPath !== undefined && options.approvals === undefined) fail(cls, "auditPath", "'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider");
-  if (options.auth !== undefined && options.auth !== "token" && options.auth !== "none") fail(cls, "auth", `'auth' must be "token" or "none"`);
-  if (options.autoAllow !== undefined && (!Array.isArray(options.autoAllow) || options.autoAllow.some((a) => typeof a !== "string" || a === ""))) fail(cls, "autoAllow", `'autoAllow' must be an array of tool names, got ${describeValue(options.autoAllow)}`);
-  if (options.port !== undefined && !isPort(options.port)) fail(cls, "port", `'port' must be an integer 0-65535 (0 = ephemeral), got ${describeValue(options.port)}`);
-  const c = options.command;
-  if (c !== undefined && (!Array.isArray(c) || c.length === 0 || c.some((x) => typeof x !== "string") || !c[0])) fail(cls, "command", `'command' must be a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js")), got ${describeValue(c)}`);
-  const env = options.env as unknown;
-  if (env !== undefined && (!env || typeof env !== "object" || Array.isArray(env) || Object.values(env).some((v) => typeof v !== "string"))) fail(cls, "env", `'env' must map variable names to strings, got ${describeValue(env)}`);
-}
+/** `@McpServer`'s options, declared once: each rule runs when the decorator is applied. */
+const MCP_SERVER_OPTIONS = {
+  name: opt.required(serverName, 'the served server\'s name, e.g. "engine"'),
+  imports: moduleImports,
+  tools: opt.required(opt.list<ToolClass<never> | Tool>(isToolSource, "a @Tool class or a Tool object"), "an array of @Tool classes or Tool objects; [] for none"),
+  resources: opt.list<ResourceSource>(isResourceSource, "a @Resource class or a resource object { uri | uriTemplate, name, read }"),
+  prompts: promptsOption,
+  providers: opt.list<Provider>(isProvider, "a class or { provide, useClass | useValue | useFactory }"),
+  remotes: opt.list<RemoteDeclaration>(isRemote, "made with remote(alias, server, { prefix })"),
+  transport: opt.optional(opt.oneOf<"http" | "stdio">(["http", "stdio"])),
+  command: opt.that<readonly string[]>(isCommand, 'a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js"))'),
+  env: opt.stringRecord(),
+  timeoutMs: opt.timeoutMs(),
+  approvals: opt.any<McpServerOptions["approvals"]>(),
+  autoAllow: opt.stringArray(true),
+  guard: opt.optional(opt.oneOf<"asker" | "none">(["asker", "none"])),
+  auditPath: opt.string("a file path", true),
+  auth: opt.optional(opt.oneOf<"token" | "none">(["token", "none"])),
+  port: opt.optional(opt.port()),
+} satisfies Record<keyof McpServerOptions, OptionRule<unknown>>;
 
 /**
  * Check `@McpServer` options on the class named `cls`, as the decorator is
- * applied. @throws DefinitionError naming the class, the key and what is accepted.
+ * applied: the declared rules, then the facts that join two options (a
+ * remote alias given twice; `guard: "asker"` and `auditPath` need
+ * `approvals`). @throws DefinitionError naming the class, the key and what is accepted.
  */
 export function checkMcpServerOptions(cls: string, options: McpServerOptions): void {
-  if (!options || typeof options !== "object") fail(cls, "options", "options are required ({ name, tools, ... })");
-  const unknown = unknownKey(options, KNOWN);
-  if (unknown !== undefined) throw new DefinitionError(cls, unknown, unknownOptionMessage(`@McpServer on ${cls}`, unknown, KNOWN));
-  checkName(cls, options.name);
-  checkParts(cls, options);
-  checkServing(cls, options);
+  const where = `@McpServer on ${cls}`;
+  const o = checkDefinition(options, cls, where, MCP_SERVER_OPTIONS, "{ name, tools, ... }");
+  const aliases = new Set<string>();
+  for (const r of o.remotes ?? []) {
+    if (aliases.has(r.alias)) throw new DefinitionError(cls, "remotes", `${where}: alias '${r.alias}' is declared twice`);
+    aliases.add(r.alias);
+  }
+  if (o.guard === "asker" && o.approvals === undefined) throw new DefinitionError(cls, "guard", `${where}: guard: "asker" needs 'approvals' to name an Asker provider`);
+  if (o.auditPath !== undefined && o.approvals === undefined) throw new DefinitionError(cls, "auditPath", `${where}: 'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider`);
 }

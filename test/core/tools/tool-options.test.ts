@@ -37,12 +37,12 @@ const NAME_RULE = "'name' must be a non-empty string of at most 128 characters w
 
 describe("@Tool options are checked at decoration time", () => {
   it.each([
-    ["", '""'],
-    ["  ", '"  "'],
-    [" run_check", '" run_check"'],
-    ["run\ncheck", '"run\\ncheck"'],
-    ["x".repeat(129), JSON.stringify("x".repeat(129))],
-    [42, "42"],
+    ["", 'string ""'],
+    ["  ", 'string "  "'],
+    [" run_check", 'string " run_check"'],
+    ["run\ncheck", 'string "run\\ncheck"'],
+    ["x".repeat(129), `string "${"x".repeat(56)}...`],
+    [42, "number 42"],
   ])("a bad name %j", (name, shown) => {
     const err = definitionError(() => decorate("BadName", { name, description: "d" }));
     expect(err.target).toBe("BadName");
@@ -55,20 +55,23 @@ describe("@Tool options are checked at decoration time", () => {
     expect(getToolMetadata(cls)!.name).toHaveLength(128);
   });
 
-  it.each([[undefined], [""], ["   "], [7]])("a missing or empty description (%j)", (description) => {
+  it.each([
+    [undefined, "is required (a non-empty string the model reads to decide when to call the tool)"],
+    ["", 'must be a non-empty string the model reads to decide when to call the tool, got string ""'],
+    ["   ", 'must be a non-empty string the model reads to decide when to call the tool, got string "   "'],
+    [7, "must be a non-empty string the model reads to decide when to call the tool, got number 7"],
+  ])("a missing or empty description (%j)", (description, why) => {
     const err = definitionError(() => decorate("NoDescription", description === undefined ? {} : { description }));
     expect(err.target).toBe("NoDescription");
     expect(err.key).toBe("description");
-    expect(err.message).toBe(
-      "@Tool on NoDescription: 'description' is required (a non-empty string the model reads to decide when to call the tool)",
-    );
+    expect(err.message).toBe(`@Tool on NoDescription: 'description' ${why}`);
   });
 
   it.each([
-    ["egress", '"egress"'],
-    [[""], '[""]'],
-    [["egress", 3], '["egress",3]'],
-    [{ egress: true }, '{"egress":true}'],
+    ["egress", 'string "egress"'],
+    [[""], 'array [""]'],
+    [["egress", 3], 'array ["egress",3]'],
+    [{ egress: true }, 'object {"egress":true}'],
   ])("bad caps %j", (caps, shown) => {
     const err = definitionError(() => decorate("BadCaps", { description: "d", caps }));
     expect(err.key).toBe("caps");
@@ -78,14 +81,14 @@ describe("@Tool options are checked at decoration time", () => {
   it.each(["sideEffecting", "requiresApproval"])("a non-boolean %s", (key) => {
     const err = definitionError(() => decorate("BadFlag", { description: "d", [key]: "yes" }));
     expect(err.key).toBe(key);
-    expect(err.message).toBe(`@Tool on BadFlag: '${key}' must be a boolean, got "yes"`);
+    expect(err.message).toBe(`@Tool on BadFlag: '${key}' must be true or false, got string "yes"`);
   });
 
   it.each([
-    ["deploy:write", '"deploy:write"'],
-    [["two words"], '["two words"]'],
-    [[""], '[""]'],
-    [['quo"te'], '["quo\\"te"]'],
+    ["deploy:write", 'string "deploy:write"'],
+    [["two words"], 'array ["two words"]'],
+    [[""], 'array [""]'],
+    [['quo"te'], 'array ["quo\\"te"]'],
   ])("bad scopes %j", (scopes, shown) => {
     const err = definitionError(() => decorate("BadScopes", { description: "d", scopes }));
     expect(err.key).toBe("scopes");
@@ -185,14 +188,14 @@ describe("tool() options are checked when called", () => {
     const err = definitionError(() => tool({ description: "d", caps: "egress" as never }, function notify() {}));
     expect(err.target).toBe("notify");
     expect(err.key).toBe("caps");
-    expect(err.message).toBe(`tool() on notify: 'caps' must be an array of non-empty strings (e.g. ["egress"]), got "egress"`);
+    expect(err.message).toBe(`tool() on notify: 'caps' must be an array of non-empty strings (e.g. ["egress"]), got string "egress"`);
   });
 
   it("an anonymous function needs a name", () => {
     const err = definitionError(() => tool({ description: "d" }, (() => () => 1)()));
     expect(err.target).toBe("anonymous function");
     expect(err.key).toBe("name");
-    expect(err.message).toBe(`tool() on anonymous function: ${NAME_RULE}, got ""`);
+    expect(err.message).toBe(`tool() on anonymous function: ${NAME_RULE}, got string ""`);
   });
 
   it("unknown keys are refused", () => {
