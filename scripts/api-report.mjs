@@ -9,6 +9,12 @@
  *   node scripts/api-report.mjs           write the reports (after a reviewed change of the surface)
  *   node scripts/api-report.mjs --check   lint: fail, naming each entry, when a report is stale or missing
  *
+ * A private or protected member is not the user's: members and statics so
+ * marked are left out, a private constructor reads `private constructor` (the
+ * class is built by its static factory; its parameters are internal), a
+ * protected one is marked `protected`, and a class exported as a type shows
+ * its instance members only (it has no constructor or statics to reach).
+ *
  * `--dir <path>` reads and writes the reports in another folder (the test of
  * the check uses it). A changed report is a reviewed decision: it shows in the
  * diff beside the change of code that made it.
@@ -44,6 +50,18 @@ function entryPoints() {
  */
 const ours = (node) => node.getSourceFile().fileName.startsWith(join(ROOT, "src") + "/");
 
+/**
+ * `"private"` or `"protected"` for a declaration so marked (a member, a
+ * constructor, a static), else `undefined`: neither is a user's to call.
+ * @param {ts.Declaration | undefined} decl
+ * @returns {"private" | "protected" | undefined}
+ */
+function hidden(decl) {
+  if (!decl) return undefined;
+  const mods = ts.getCombinedModifierFlags(decl);
+  return mods & ts.ModifierFlags.Private ? "private" : mods & ts.ModifierFlags.Protected ? "protected" : undefined;
+}
+
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType | ts.TypeFormatFlags.WriteArrowStyleSignature;
 
 /**
@@ -66,7 +84,7 @@ function describe(checker, exported) {
       // Members inherited from the runtime's own types (Error's stack, message) are not this package's surface.
       if (!pdecl || !ours(pdecl)) continue;
       const mods = ts.getCombinedModifierFlags(/** @type {ts.Declaration} */ (pdecl));
-      if (mods & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) || prop.getName().startsWith("#") || prop.getName().startsWith("__@")) continue;
+      if (hidden(/** @type {ts.Declaration} */ (pdecl)) || prop.getName().startsWith("#") || prop.getName().startsWith("__@")) continue;
       const readonly = mods & ts.ModifierFlags.Readonly ? "readonly " : "";
       const optional = prop.flags & ts.SymbolFlags.Optional ? "?" : "";
       const ptype = checker.getTypeOfSymbolAtLocation(prop, pdecl);
@@ -79,17 +97,28 @@ function describe(checker, exported) {
     const ctorType = checker.getTypeOfSymbolAtLocation(symbol, decl);
     const heritage = ts.isClassDeclaration(decl) ? (decl.heritageClauses ?? []).map((h) => ` ${h.getText()}`).join("") : "";
     lines.push(`${typeOnly ? "type " : ""}class ${name}${heritage}`);
-    for (const sig of ctorType.getConstructSignatures()) {
-      const params = sig.getParameters().map((p) => {
-        const pdecl = p.valueDeclaration;
-        const optional = pdecl && ts.isParameter(pdecl) && (pdecl.questionToken || pdecl.initializer) ? "?" : "";
-        const rest = pdecl && ts.isParameter(pdecl) && pdecl.dotDotDotToken ? "..." : "";
-        return `${rest}${p.getName()}${optional}: ${type(checker.getTypeOfSymbolAtLocation(p, decl))}`;
-      });
-      lines.push(`  constructor(${params.join(", ")})`);
+    // A class exported as a type has no constructor or statics a user can reach: its instance members only.
+    if (!typeOnly) {
+      for (const sig of ctorType.getConstructSignatures()) {
+        const access = hidden(sig.declaration);
+        // A private constructor: the class is built by its own statics; its parameters are internal.
+        if (access === "private") {
+          lines.push("  private constructor");
+          break;
+        }
+        const params = sig.getParameters().map((p) => {
+          const pdecl = p.valueDeclaration;
+          const optional = pdecl && ts.isParameter(pdecl) && (pdecl.questionToken || pdecl.initializer) ? "?" : "";
+          const rest = pdecl && ts.isParameter(pdecl) && pdecl.dotDotDotToken ? "..." : "";
+          return `${rest}${p.getName()}${optional}: ${type(checker.getTypeOfSymbolAtLocation(p, decl))}`;
+        });
+        lines.push(`  ${access ? `${access} ` : ""}constructor(${params.join(", ")})`);
+      }
+      const statics = checker
+        .getPropertiesOfType(ctorType)
+        .filter((p) => p.getName() !== "prototype" && p.declarations?.some(ours) && !p.getName().startsWith("#") && !hidden(p.valueDeclaration ?? p.declarations?.[0]));
+      for (const s of statics) lines.push(`  static ${s.getName()}: ${type(checker.getTypeOfSymbolAtLocation(s, decl))}`);
     }
-    const statics = checker.getPropertiesOfType(ctorType).filter((p) => p.getName() !== "prototype" && p.declarations?.some(ours));
-    for (const s of statics) lines.push(`  static ${s.getName()}: ${type(checker.getTypeOfSymbolAtLocation(s, decl))}`);
     members(checker.getDeclaredTypeOfSymbol(symbol), "  ");
   } else if (symbol.flags & ts.SymbolFlags.Interface) {
     lines.push(`interface ${name}`);

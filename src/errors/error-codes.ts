@@ -21,8 +21,7 @@ export const AGENTKIT_ERROR_CODES = [
   "codex_mcp",
   "mcp_name",
   "toml_encode",
-  // listener, mcp
-  "listener_closed",
+  // mcp
   "mcp_request",
   "mcp_connect",
   "mcp_not_entered",

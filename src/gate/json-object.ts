@@ -4,6 +4,7 @@
  * keeps whole? Checked by walking it once and building the copy that runs, so
  * a getter is read once and what was checked is what runs.
  */
+import { errorLine } from "../util/format.js";
 
 /** The outcome: the copy to run with, or why the value is refused (`value.when is a Date`). */
 export type JsonObjectCheck = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly why: string };
@@ -91,12 +92,6 @@ export function plainJsonObject(value: unknown): JsonObjectCheck {
     return { ok: true, value: copyOf(value, "value", new Set()) as Record<string, unknown> };
   } catch (err) {
     if (err instanceof Refused) return { ok: false, why: err.why };
-    let detail = "";
-    try {
-      detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    } catch {
-      detail = "an unreadable error";
-    }
-    return { ok: false, why: `reading the value threw ${detail}` };
+    return { ok: false, why: `reading the value threw ${errorLine(err)}` };
   }
 }

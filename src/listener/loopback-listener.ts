@@ -13,7 +13,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { getLogger } from "../util/logger.js";
-import { ListenerError } from "./listener.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { checkPort } from "../options/option-checks.js";
 import { checkBearer, checkHost, checkOrigin, isLoopbackHost, type CheckResult } from "./loopback-checks.js";
@@ -169,9 +168,14 @@ export class LoopbackListener {
     for (let n = 2; ; n++) if (this.isFree(`${requested}-${n}`)) return `${requested}-${n}`;
   }
 
-  /** Mount a route. Throws `OptionsError` for a bad or taken path, `ListenerError` for a listener already closed. */
+  /**
+   * Mount a route. Throws `OptionsError` for a bad or taken path. A closed
+   * listener throws a plain `Error`: every caller mounts while it holds a lease
+   * (`leaseListener`), and a held listener is never closed, so this is a bug
+   * in this package, not an error a user can receive (no public code for it).
+   */
   mount(spec: RouteSpec): RouteMount {
-    if (this.closed) throw new ListenerError(`LoopbackListener ${this.host}:${this.port} is closed; lease a new one`);
+    if (this.closed) throw new Error(`LoopbackListener ${this.host}:${this.port} is closed: a route was mounted without a lease on it (a bug in arc-agentkit; lease a new one)`);
     if (typeof spec.path !== "string" || !spec.path.startsWith("/") || /[?#\s]/.test(spec.path)) {
       throw new OptionsError("LoopbackListener.mount", "path", `LoopbackListener: a route path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(spec.path)}`);
     }

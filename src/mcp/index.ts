@@ -7,20 +7,22 @@
  * against: the listener's pure checks, its token helpers, the config-file
  * writer, the name rules, metadata readers, result renderers, install lines
  * and wire constants are internal (the errors they throw are here); a class
- * built by a factory is exported as a type. Importing it loads no
+ * built by a factory or by `bootstrap()` is exported as a type (`McpServerSpec`
+ * from `serveRegistry`, `McpApp` from `bootstrap`, `McpTool` from `mcpTools`,
+ * `McpResourceMemory` from `mcpResources`). Importing it loads no
  * optional peer: `MCPClient` loads `@modelcontextprotocol/client` at `open()`,
  * serving loads `@modelcontextprotocol/server` and express when it starts, each
  * naming its install line when missing.
  */
 import "reflect-metadata";
-export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpResourceMemory, McpSessionLostError, mcpResources, McpTool, mcpTools, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
-export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpResourcesOptions, McpServerConfig, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
+export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpSessionLostError, mcpResources, mcpTools, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
+export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpResourceMemory, McpResourcesOptions, McpServerConfig, McpTool, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
 export { CLIENT_ASSERTION_ALGORITHMS, clientCredentials, crossAppAccess, defaultTokenDir, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, OAuthResponseTooLargeError } from "./oauth/index.js";
 export type { AgentkitOAuthProvider, ClientCredentialsProvider, CrossAppAccessProvider, ClientAssertionAlgorithm, ClientCredentialsOptions, CrossAppAccessIdp, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
 export { McpConfigFileError } from "../wire/mcp-config-file.error.js";
 export { APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
 export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, AutoAllowWhen, ServedArgumentCheck } from "./approvals/index.js";
-export { McpNameError, McpServerSpec, META_KEY, Prompt, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
-export type { AgentkitToolMeta, AudioBlock, CacheHint, ContentBlock, EmbeddedResourceBlock, HttpServerEntry, ImageBlock, McpConfigDocument, PromptArgument, PromptClass, PromptMessage, PromptMetadata, PromptOptions, PromptRender, PromptsOption, PromptSource, ResourceClass, ResourceContents, ResourceLinkBlock, ResourceListEntry, ResourceMetadata, ResourceOptions, ResourceRead, ResourceSource, RichToolResult, ServablePrompt, ServableResource, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, TextBlock, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
-export { bootstrap, BootstrapError, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, McpApp, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
-export type { BootstrapOptions, McpAppCliOptions, McpServerOptions, ModuleClass, ModuleImport, Provider, RemoteDeclaration } from "./di/index.js";
+export { McpNameError, META_KEY, Prompt, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
+export type { AgentkitToolMeta, AudioBlock, CacheHint, ContentBlock, EmbeddedResourceBlock, HttpServerEntry, ImageBlock, McpConfigDocument, McpServerSpec, PromptArgument, PromptClass, PromptMessage, PromptMetadata, PromptOptions, PromptRender, PromptsOption, PromptSource, ResourceClass, ResourceContents, ResourceLinkBlock, ResourceListEntry, ResourceMetadata, ResourceOptions, ResourceRead, ResourceSource, RichToolResult, ServablePrompt, ServableResource, ServeRegistryOptions, ServeStdioOptions, SpecCliOptions, StdioServerEntry, TextBlock, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
+export { bootstrap, BootstrapError, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpTools, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpToolsToken, remote } from "./di/index.js";
+export type { BootstrapOptions, McpApp, McpAppCliOptions, McpServerOptions, ModuleClass, ModuleImport, Provider, RemoteDeclaration } from "./di/index.js";

@@ -2,6 +2,7 @@
  * @module util/logger
  * The package's logger: warnings go to stderr unless the application sets its own.
  */
+import { errorLine } from "./format.js";
 
 /** A logger; `console` satisfies it. */
 export interface Logger {
@@ -50,8 +51,7 @@ export function setLogger(logger: Logger): Logger {
 export function ignoreRejection(why: string): (err: unknown) => void {
   return (err) => {
     try {
-      const line = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      getLogger().debug(`ignored: ${why}: ${line}`);
+      getLogger().debug(`ignored: ${why}: ${errorLine(err)}`);
     } catch {
       // a logger that throws must not turn a handled rejection into an unhandled one
     }

@@ -4,7 +4,9 @@
  * --check`, which compares one report per entry point (`api/<entry>.api.md`)
  * with what the type checker reads from src/. The checked-in reports are
  * current, and a stale, missing or orphaned report fails the check, naming
- * the file.
+ * the file. A private or protected member (a constructor or a static too)
+ * is not reported as callable: a class built by a static factory shows
+ * `private constructor`, without its internal parameters.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
@@ -73,5 +75,32 @@ describe("the API report per entry point, checked by npm run lint", () => {
     expect(ran.stderr).toContain(`${join(dir, "cli.api.md")}: missing`);
     expect(ran.stderr).toContain(`${join(dir, "gone.api.md")}: no entry point of package.json writes this report`);
     expect(ran.stderr).toContain("node scripts/api-report.mjs");
+  }, 120_000);
+
+  it("a private constructor or static is not reported as public: MCPClient, ApprovalInbox and FakeLLM are built by their static factories", async () => {
+    scratch = await mkdtemp(join(tmpdir(), "agentkit-api-report-"));
+    const ran = await apiReport(["--dir", scratch]);
+    expect(ran.code, ran.stderr).toBe(0);
+    /** The lines of one class in a written report, up to the blank line after it. */
+    const block = async (file: string, head: string): Promise<string[]> => {
+      const lines = (await readFile(join(scratch!, file), "utf8")).split("\n");
+      const at = lines.indexOf(head);
+      expect(at, `${head} in ${file}`).toBeGreaterThanOrEqual(0);
+      const end = lines.indexOf("", at);
+      return lines.slice(at, end);
+    };
+    for (const [file, head, factory] of [
+      ["mcp.api.md", "class MCPClient implements AsyncDisposable", "  static open:"],
+      ["askers.api.md", "class ApprovalInbox implements AsyncDisposable", "  static start:"],
+      ["testing.api.md", "class FakeLLM implements LLM", "  static script:"],
+    ] as const) {
+      const lines = await block(file, head);
+      expect(lines[1], head).toBe("  private constructor");
+      expect(lines.filter((l) => l.startsWith("  constructor(")), head).toEqual([]);
+      expect(lines.some((l) => l.startsWith(factory)), head).toBe(true);
+    }
+    // A private static helper (ToolArgumentError.format) is not listed either.
+    const toolArgumentError = await block("index.api.md", "class ToolArgumentError extends AgentkitError");
+    expect(toolArgumentError.filter((l) => l.includes("static format"))).toEqual([]);
   }, 120_000);
 });

@@ -85,7 +85,7 @@ describe("@McpServer({ resources, prompts })", () => {
     await using client = await sdkClientFor(app.spec!.url!);
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(["notes://1", "notes://2", "notes://12"]);
     expect((await client.readResource({ uri: "notes://2" })).contents).toEqual([{ uri: "notes://2", mimeType: "text/plain", text: "call Ada (same ctx: true, session: string)" }]);
-    await expect(client.readResource({ uri: "notes://9" })).rejects.toThrow("resource 'notes://9' could not be read: no note with id '9'");
+    await expect(client.readResource({ uri: "notes://9" })).rejects.toThrow("resource 'notes://9' could not be read: Error: no note with id '9'");
     const prompt = await client.getPrompt({ name: "summarise_note", arguments: { id: "12" } });
     expect(prompt.messages[0]).toEqual({ role: "user", content: { type: "resource", resource: { uri: "notes://12", mimeType: "text/plain", text: "ship it" } } });
     // One NoteStore singleton behind the tool, the resource and the prompt.

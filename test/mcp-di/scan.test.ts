@@ -13,7 +13,7 @@ import { container, inject, injectable } from "tsyringe";
 import { afterAll, describe, expect, it } from "vitest";
 import { DefinitionError, OptionsError, RunContext, Tool, tool, type Asker } from "../../src/index.js";
 import { BootstrapError, McpServer, StdioServer, bootstrap, remote, type ModuleClass } from "../../src/mcp/index.js";
-import { checkServerName } from "../../src/mcp/serve/index.js";
+import { checkServerName } from "../../src/wire/names.js";
 import { optionsError } from "../core/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentkit-di-scan-"));

@@ -2,7 +2,8 @@
  * @module test/mcp-serve/resources-prompts.test
  * Resources and prompts served by serveRegistry over a real loopback session
  * (SDK client): fixed and templated resources, list(), text and binary reads,
- * a read that throws (a JSON-RPC error; the session keeps serving), prompts
+ * a read that throws (a JSON-RPC error whose message ends in the one error
+ * line, `Name: message`, as a tool's failure reads; the session keeps serving), prompts
  * from classes, objects, core Prompts and static strings, argument checks,
  * name sanitising and the collisions refused before anything binds.
  */
@@ -13,6 +14,7 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { McpNameError, Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
 import { OptionsError } from "../../src/index.js";
 import type { RunContext } from "../../src/context/run-context.js";
+import { errorLine } from "../../src/util/format.js";
 import { sdkClientFor, ServedSpecs } from "./helpers.js";
 
 const specs = new ServedSpecs();
@@ -73,7 +75,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect((await client.readResource({ uri: "notes://readme" })).contents).toEqual([{ uri: "notes://readme", mimeType: "text/markdown", text: "# readme (caller server engine)" }]);
     expect((await client.readResource({ uri: "notes://a%20b/body" })).contents).toEqual([{ uri: "notes://a%20b/body", mimeType: "text/plain", text: "note a b" }]);
     expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([{ uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" }]);
-    await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: no note 'missing'");
+    await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: Error: no note 'missing'");
     // SDK v2 sends a resource miss (-32002 as thrown) as -32602 with data { uri }, on every protocol revision (the 2026-07-28 rule).
     await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("resource 'nowhere://x' not found"), data: { uri: "nowhere://x" } });
     await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("note 'gone' was deleted"), data: { uri: "notes://gone/body" } });
@@ -81,6 +83,21 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect(await client.unsubscribeResource({ uri: "notes://readme" })).toEqual({});
     // Still serving after the errors.
     expect((await client.callTool({ name: "ping", arguments: {} })).content).toEqual([{ type: "text", text: "pong" }]);
+  });
+
+  it("a failing read or render reads like any other failure: the one error line (errorLine), its name kept", async () => {
+    class NoteLockedError extends Error {
+      override name = "NoteLockedError";
+    }
+    const locked = { uri: "notes://locked", name: "locked", read: (): string => { throw new NoteLockedError("note 'locked' is being edited"); } };
+    const odd = { name: "odd", render: (): string => { throw "a bare string"; } };
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", resources: [locked], prompts: [odd] });
+    await using client = await sdkClientFor(spec.url!);
+    const read = await client.readResource({ uri: "notes://locked" }).then(() => null, (err: unknown) => err);
+    expect(read).toMatchObject({ code: -32603 });
+    expect((read as Error).message).toContain(`resource 'notes://locked' could not be read: ${errorLine(new NoteLockedError("note 'locked' is being edited"))}`);
+    expect((read as Error).message).toContain("NoteLockedError: note 'locked' is being edited");
+    await expect(client.getPrompt({ name: "odd" })).rejects.toThrow(`prompt 'odd' could not be rendered: ${errorLine("a bare string")}`);
   });
 
   it("serves prompts from a class, an object, a core Prompt and a static string; checks arguments; sanitises names", async () => {
@@ -108,7 +125,7 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     expect((await client.getPrompt({ name: "pair" })).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     await expect(client.getPrompt({ name: "review_file", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("prompt 'review_file' is missing required argument(s) ['path']. Accepted arguments: ['path', 'focus']") });
     await expect(client.getPrompt({ name: "review_file", arguments: { path: "x", verbose: "1" } })).rejects.toThrow("prompt 'review_file' got unexpected argument(s) ['verbose']");
-    await expect(client.getPrompt({ name: "review_file", arguments: { path: "boom" } })).rejects.toThrow("prompt 'review_file' could not be rendered: render exploded");
+    await expect(client.getPrompt({ name: "review_file", arguments: { path: "boom" } })).rejects.toThrow("prompt 'review_file' could not be rendered: Error: render exploded");
     await expect(client.getPrompt({ name: "nope" })).rejects.toThrow("unknown prompt 'nope'. Available prompts: ['greet', 'pair', 'review_file']");
     expect((await client.getPrompt({ name: "greet", arguments: { who: "again" } })).messages).toHaveLength(1);
   });

@@ -7,7 +7,10 @@
  * (`generateToken`, `tokenDigest`), `LoopbackMcpTransport`, the config-file
  * writer (`writeMcpConfig`, `rewriteMcpConfig`, `removeMcpConfig`), the name
  * rules (`checkServerName`, `checkQualifiedName`, `sanitiseToolName`,
- * `MAX_QUALIFIED_NAME_LENGTH`) and `moduleOptions`.
+ * `MAX_QUALIFIED_NAME_LENGTH`) and `moduleOptions`. Exported as types only
+ * (#28): the classes a factory or `bootstrap()` builds — `McpServerSpec`
+ * (from `serveRegistry`), `McpApp` (from `bootstrap`), `McpTool` (from
+ * `mcpTools`), `McpResourceMemory` (from `mcpResources`).
  */
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -32,17 +35,13 @@ it("arc-agentkit/mcp runtime exports, sorted", () => {
     "InjectMcpTools",
     "MCPClient",
     "META_KEY",
-    "McpApp",
     "McpConfigFileError",
     "McpConnectError",
     "McpNameError",
     "McpNotEnteredError",
     "McpRequestError",
-    "McpResourceMemory",
     "McpServer",
-    "McpServerSpec",
     "McpSessionLostError",
-    "McpTool",
     "OAuthCallbackError",
     "OAuthLoginRequiredError",
     "OAuthResponseTooLargeError",
@@ -69,6 +68,13 @@ it("arc-agentkit/mcp runtime exports, sorted", () => {
     "stdioCommand",
     "toolResultText",
   ]);
+});
+
+it("the classes a factory or bootstrap() builds are types here, not values to construct", () => {
+  const values = mcp as Record<string, unknown>;
+  for (const name of ["McpServerSpec", "McpApp", "McpTool", "McpResourceMemory"]) expect(values[name], name).toBeUndefined();
+  // their factories are the one way in
+  for (const name of ["serveRegistry", "bootstrap", "mcpTools", "mcpResources"]) expect(typeof values[name], name).toBe("function");
 });
 
 it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", () => {
@@ -118,7 +124,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "InjectMcpResources",
     "InjectMcpTools",
     "type ListOptions",
-    "McpApp",
+    "type McpApp",
     "type McpAppCliOptions",
     "MCPClient",
     "type MCPClientOptions",
@@ -132,16 +138,16 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type McpPromptsOptions",
     "mcpPromptsToken",
     "McpRequestError",
-    "McpResourceMemory",
+    "type McpResourceMemory",
     "mcpResources",
     "type McpResourcesOptions",
     "mcpResourcesToken",
     "McpServer",
     "type McpServerConfig",
     "type McpServerOptions",
-    "McpServerSpec",
+    "type McpServerSpec",
     "McpSessionLostError",
-    "McpTool",
+    "type McpTool",
     "mcpTools",
     "type McpToolsOptions",
     "mcpToolsToken",

@@ -2,20 +2,21 @@
  * @module mcp/client
  * The consuming direction of the MCP integration: `MCPClient`, its two server
  * configs, and the adapters to agentkit's tools, memory and prompts. Every
- * export is listed by name.
+ * export is listed by name, and only what src/mcp/index.ts re-exports: the
+ * internal constants and renderers have one import path, their own files.
  */
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
 export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, RestartOptions } from "./mcp-client.js";
-export { StdioServer, StreamableHttpServer, DEFAULT_HTTP_TIMEOUT_MS } from "./servers.js";
+export { StdioServer, StreamableHttpServer } from "./servers.js";
 export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig, ProtocolChoice } from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";
-export { McpNotEnteredError, NOT_ENTERED_MESSAGE } from "./mcp-not-entered.error.js";
+export { McpNotEnteredError } from "./mcp-not-entered.error.js";
 export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
-export { mcpTools, McpTool } from "./mcp-tools.js";
-export type { McpToolsOptions } from "./mcp-tools.js";
-export { mcpResources, McpResourceMemory } from "./mcp-resources.js";
-export type { McpResourcesOptions } from "./mcp-resources.js";
-export { mcpPrompts, MCP_PROMPT_VERSION } from "./mcp-prompts.js";
+export { mcpTools } from "./mcp-tools.js";
+export type { McpTool, McpToolsOptions } from "./mcp-tools.js";
+export { mcpResources } from "./mcp-resources.js";
+export type { McpResourceMemory, McpResourcesOptions } from "./mcp-resources.js";
+export { mcpPrompts } from "./mcp-prompts.js";
 export type { McpPromptsOptions } from "./mcp-prompts.js";
 export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "./server-requests.js";
-export { toolResultText, resourceText, promptText } from "./content.js";
+export { toolResultText } from "./content.js";

@@ -38,6 +38,7 @@ const MCP_RESOURCES_OPTIONS = { name: opt.string("a non-empty name", true), ttlM
  * either protocol era) or the client's session is replaced. The ranking is
  * deliberately coarse; for vector-quality ranking wrap this in `CachedMemory` /
  * `CompactedMemory` or put it in a `CompositeMemory` next to a `VectorMemory`.
+ * Built by `mcpResources()` only: `arc-agentkit/mcp` exports the class as a type.
  */
 export class McpResourceMemory implements MemorySource {
   readonly name: string;

@@ -39,7 +39,8 @@ export interface McpToolsOptions {
  * returns text (a `ToolContent` when made with `keepImages` and the result has an image): text blocks joined with `\n`, every other block as
  * `[<type> content omitted]`, and an `isError` result as `ERROR: ...` — not an
  * exception. Arguments are not checked locally; the server's schema is passed
- * through unchanged and the server validates.
+ * through unchanged and the server validates. Built by `mcpTools()` only:
+ * `arc-agentkit/mcp` exports the class as a type.
  */
 export class McpTool<R extends string | ToolContent = string> implements Tool {
   readonly name: string;
@@ -58,6 +59,7 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
   /** The server's annotations (`readOnlyHint`, ...). Only `readOnlyHint` is acted on, and only with `trustReadOnlyHint`. */
   readonly annotations: Readonly<ToolAnnotations> | undefined;
 
+  /** Use `mcpTools()`, which lists the client's tools and checks the options. */
   constructor(
     private readonly client: MCPClient,
     tool: SdkTool,

@@ -11,8 +11,6 @@ import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { tokenName } from "./request-scope.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
-import { getMcpServerMetadata } from "./mcp-server.decorator.js";
-import type { McpServerOptions } from "./mcp-server-options.js";
 import type { MCPClient } from "../client/index.js";
 import type { McpServerSpec } from "../serve/index.js";
 import type { ApprovalServer, ApprovalGuard } from "../approvals/index.js";
@@ -39,7 +37,11 @@ export interface McpAppCliOptions {
   readonly builtinTools?: false;
 }
 
-/** A running module: the container, the served spec, the approval server, and one `stop()`. */
+/**
+ * A running module: the container, the served spec, the approval server, and
+ * one `stop()`. `arc-agentkit/mcp` exports the class as a type: `bootstrap()`
+ * is the one way to build it.
+ */
 export class McpApp implements AsyncDisposable {
   private stopped = false;
   private markStopped!: () => void;
@@ -177,9 +179,4 @@ export class McpApp implements AsyncDisposable {
 export async function bootstrap(module: ModuleClass, options: BootstrapOptions = {}): Promise<McpApp> {
   const plan = scanModule(module, options);
   return new McpApp(module, await buildModule(plan), plan.ctx);
-}
-
-/** The options a module declared (for tools that print how to connect). */
-export function moduleOptions(module: ModuleClass): Readonly<McpServerOptions> | undefined {
-  return getMcpServerMetadata(module);
 }

@@ -6,6 +6,6 @@ export { McpServer, getMcpServerMetadata } from "./mcp-server.decorator.js";
 export type { McpServerOptions, ModuleImport, Provider } from "./mcp-server-options.js";
 export { remote, InjectMcpTools, InjectMcpClient, InjectMcpResources, InjectMcpPrompts, mcpToolsToken, mcpClientToken, mcpResourcesToken, mcpPromptsToken } from "./remote.js";
 export type { RemoteDeclaration } from "./remote.js";
-export { bootstrap, McpApp, moduleOptions } from "./bootstrap.js";
-export type { BootstrapOptions, McpAppCliOptions, ModuleClass } from "./bootstrap.js";
+export { bootstrap } from "./bootstrap.js";
+export type { BootstrapOptions, McpApp, McpAppCliOptions, ModuleClass } from "./bootstrap.js";
 export { BootstrapError } from "./bootstrap.error.js";

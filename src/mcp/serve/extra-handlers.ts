@@ -11,7 +11,7 @@ import type { RunContext } from "../../context/run-context.js";
 import type { LogLevel } from "../../context/client-channel.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
-import { describeValue, pyList } from "../../util/format.js";
+import { describeValue, errorLine, pyList } from "../../util/format.js";
 import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
 import { CallChannel, type SessionView } from "./call-channel.js";
 import type { ServedExtras, ServedPrompt } from "./served-extras.js";
@@ -39,16 +39,12 @@ function rpcError(code: number, message: string, data?: unknown): Error {
   return new (sdkServer().ProtocolError)(code, message, data);
 }
 
-function thrownText(err: unknown): string {
-  return err instanceof Error ? err.message || err.name : `non-Error value thrown: ${describeValue(err)}`;
-}
-
 /** An `McpError` of the SDK v1 (`@modelcontextprotocol/sdk`), known by its name and an integer code. */
 function isV1McpError(err: unknown): err is Error & { code: number; data?: unknown } {
   return err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code);
 }
 
-/** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <message>`. */
+/** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <errorLine>` (`Name: message`, as a tool's failure reads). */
 async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
   const ctx = base.child({ caller: { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id }, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
   try {
@@ -57,7 +53,7 @@ async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra,
     if (isProtocolError(err)) throw err;
     // An app still throwing the SDK v1's McpError: its code and data are kept (the v1 class is not the v2 brand).
     if (isV1McpError(err)) throw rpcError(err.code, err.message, err.data);
-    throw rpcError(INTERNAL_ERROR, `${what}: ${thrownText(err)}`);
+    throw rpcError(INTERNAL_ERROR, `${what}: ${errorLine(err)}`);
   } finally {
     ctx.release();
   }

@@ -89,6 +89,7 @@ export interface SpecInit {
  * its directory, only if the spec created it): a stale config is a live
  * credential naming a port something else may bind next. Both idempotent.
  * `await using spec = await serveRegistry(...)` stops it on scope exit.
+ * `arc-agentkit/mcp` exports the class as a type: `serveRegistry()` is the one way to build it.
  */
 export class McpServerSpec implements AsyncDisposable {
   /** The server name; tools are addressed `mcp__<name>__<tool>`. */

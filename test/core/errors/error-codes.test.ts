@@ -7,7 +7,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as root from "../../../src/index.js";
-import { AgentkitError, CliRunError, InboxError, ModelError, OptionsError, type AgentkitErrorCode } from "../../../src/index.js";
+import { AgentkitError, CliRunError, InboxError, ModelError, OptionsError, type AgentkitErrorCode, type ModelErrorCode } from "../../../src/index.js";
 import * as askers from "../../../src/askers/index.js";
 import * as cli from "../../../src/cli/index.js";
 import * as express from "../../../src/express/index.js";
@@ -85,5 +85,21 @@ describe("AgentkitError.code", () => {
     expect(missing).toEqual([]);
     expect(root.OptionsError).toBe(OptionsError);
     expect(root.MissingPeerError.prototype).toBeInstanceOf(AgentkitError);
+  });
+
+  it("a code is in the union only when an error a user can receive carries it (listener_closed, an internal listener's, is not)", () => {
+    expectTypeOf<"listener_closed">().not.toExtend<AgentkitErrorCode>();
+    const carried = new Set<string>();
+    for (const cls of errorClasses(ENTRIES).keys()) {
+      if (cls === CliRunError || cls === InboxError || cls === ModelError) continue;
+      for (const args of samples(cls)) carried.add((Reflect.construct(cls, args) as AgentkitError).code);
+    }
+    // The classes whose caller picks the code: every code of their own union.
+    for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_mcp_not_connected", "cli_no_result"] as const) carried.add(new CliRunError(code, "claude", "m").code);
+    for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const) carried.add(new InboxError(code, "m").code);
+    for (const code of AGENTKIT_ERROR_CODES.filter((c) => c.startsWith("model_"))) carried.add(new ModelError({ provider: "p", providerMessage: "m" }, "m", code as ModelErrorCode).code);
+    // The agentkit program's own failures: it prints them and exits with their code (1 or 2), a user of the program reads them.
+    for (const code of ["cli", "cli_usage"]) carried.add(code);
+    expect(AGENTKIT_ERROR_CODES.filter((code) => !carried.has(code))).toEqual([]);
   });
 });

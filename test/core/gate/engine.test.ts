@@ -285,6 +285,10 @@ describe("plainJsonObject: a modify value must survive a JSON round trip whole",
 
   it("a getter that throws is a reason, not an exception", () => {
     expect(plainJsonObject({ get x(): number { throw new Error("no"); } })).toEqual({ ok: false, why: "reading the value threw Error: no" });
+    // The one error line (errorLine): a subclass by its class name, a thrown non-Error by its JSON type.
+    class LockedError extends Error {}
+    expect(plainJsonObject({ get x(): number { throw new LockedError("held"); } })).toEqual({ ok: false, why: "reading the value threw LockedError: held" });
+    expect(plainJsonObject({ get x(): number { throw "nope"; } })).toEqual({ ok: false, why: 'reading the value threw non-Error value thrown: string "nope"' });
   });
 
   it("accepts plain JSON and returns a fresh copy read once; a __proto__ key stays a key", () => {

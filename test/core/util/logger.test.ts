@@ -1,10 +1,13 @@
 /**
  * @module test/core/util/logger.test
  * The package logger (src/util/logger.ts): stderr for warnings and errors by
- * default, replaceable.
+ * default, replaceable; `ignoreRejection` logs a dropped rejection at debug as
+ * the one error line (`errorLine`).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getLogger, setLogger, type Logger } from "../../../src/index.js";
+import { ignoreRejection } from "../../../src/util/logger.js";
+import { errorLine } from "../../../src/util/format.js";
 
 const original = getLogger();
 afterEach(() => {
@@ -34,5 +37,22 @@ describe("logger", () => {
     getLogger().info("hello");
     expect(lines).toEqual(["i hello"]);
     expect(setLogger(original)).toBe(mine);
+  });
+
+  it("ignoreRejection writes the dropped error at debug as the one error line, a hostile one too", () => {
+    const lines: string[] = [];
+    setLogger({ debug: (m) => lines.push(m), info: () => {}, warn: () => {}, error: () => {} });
+    class PeerGoneError extends Error {}
+    const hostile = new Error("x");
+    Object.defineProperty(hostile, "message", { get: () => { throw new Error("no reading me"); } });
+    ignoreRejection("closing the peer")(new PeerGoneError("the peer left"));
+    ignoreRejection("a best-effort write")("a bare string");
+    ignoreRejection("teardown")(hostile);
+    expect(lines).toEqual([
+      `ignored: closing the peer: ${errorLine(new PeerGoneError("the peer left"))}`,
+      `ignored: a best-effort write: ${errorLine("a bare string")}`,
+      "ignored: teardown: an error that could not be read",
+    ]);
+    expect(lines[0]).toBe("ignored: closing the peer: PeerGoneError: the peer left");
   });
 });
