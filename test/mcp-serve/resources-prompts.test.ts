@@ -177,16 +177,21 @@ describe("@Resource / @Prompt options are checked when applied", () => {
   });
 
   it("each rule of the declared spec refuses its own bad value, as a DefinitionError naming the key", () => {
-    const resource = (options: unknown): unknown => {
+    /** What applying a decorator threw, or undefined. */
+    const thrownBy = (apply: () => unknown): unknown => {
       try {
-        Resource(options as never)(class R {
-          read() {}
-        });
+        apply();
       } catch (err) {
         return err;
       }
       return undefined;
     };
+    const resource = (options: unknown): unknown =>
+      thrownBy(() =>
+        Resource(options as never)(class R {
+          read() {}
+        }),
+      );
     const cases: Array<[unknown, string, string]> = [
       [null, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })"],
       [{ uri: "no scheme" }, "uri", `@Resource on R: 'uri' must be a URI with a scheme (e.g. "notes://today"), got string "no scheme"`],
@@ -199,16 +204,12 @@ describe("@Resource / @Prompt options are checked when applied", () => {
     for (const [options, key, message] of cases) {
       expect(resource(options), JSON.stringify(options)).toMatchObject({ name: "DefinitionError", target: "R", key, message });
     }
-    const prompt = (options: unknown): unknown => {
-      try {
+    const prompt = (options: unknown): unknown =>
+      thrownBy(() =>
         Prompt(options as never)(class P {
           render() {}
-        });
-      } catch (err) {
-        return err;
-      }
-      return undefined;
-    };
+        }),
+      );
     expect(prompt({ arguments: "a" })).toMatchObject({ key: "arguments", message: `@Prompt on P: 'arguments' must be an array of { name, description?, required? }, got string "a"` });
     expect(prompt({ arguments: [{ name: "a b" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0] needs a 'name' of [A-Za-z0-9_.-], got string "a b"` });
     expect(prompt({ arguments: [{ name: "a", required: "yes" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0].required must be true or false, got string "yes"` });
