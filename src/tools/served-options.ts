@@ -77,8 +77,6 @@ function checkName(where: string, target: string, name: unknown): string {
   return checkDefinition({ name }, target, where, { name: itemName }, "").name!;
 }
 
-
-
 /** The variable names of a URI template; throws for an unbalanced brace or an operator other than `+`. */
 export function templateVariables(where: string, target: string, template: string): string[] {
   const stripped = template.replace(TEMPLATE_VAR, "");

@@ -193,7 +193,8 @@ describe("@Resource / @Prompt options are checked when applied", () => {
         }),
       );
     const cases: Array<[unknown, string, string]> = [
-      [null, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })"],
+      [undefined, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })"],
+      [null, "options", "@Resource on R: options must be an object { uri | uriTemplate, name?, description?, mimeType?, cacheHint? }, got null"],
       [{ uri: "no scheme" }, "uri", `@Resource on R: 'uri' must be a URI with a scheme (e.g. "notes://today"), got string "no scheme"`],
       [{ uriTemplate: "notes://fixed" }, "uriTemplate", "@Resource on R: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource"],
       [{ uriTemplate: "notes://{?q}" }, "uriTemplate", `@Resource on R: 'uriTemplate' "notes://{?q}" has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`],
@@ -214,7 +215,7 @@ describe("@Resource / @Prompt options are checked when applied", () => {
     expect(prompt({ arguments: [{ name: "a b" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0] needs a 'name' of [A-Za-z0-9_.-], got string "a b"` });
     expect(prompt({ arguments: [{ name: "a", required: "yes" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0].required must be true or false, got string "yes"` });
     expect(prompt({ title: "t" })).toMatchObject({ key: "title", message: "@Prompt on P: unknown option 'title'. Accepted options: name, description, arguments" });
-    expect(prompt(null)).toMatchObject({ key: "options" });
+    expect(prompt(null)).toMatchObject({ key: "options", message: "@Prompt on P: options must be an object { name?, description?, arguments? }, got null" });
     expect(prompt(undefined)).toBeUndefined();
   });
 });
