@@ -10,7 +10,7 @@ import * as askers from "../../src/askers/index.js";
 import { inboxAsker, MemoryInboxStore, type InboxEvent, type StoredQuestion } from "../../src/askers/index.js";
 import { InboxAsker } from "../../src/askers/inbox/inbox-asker.js";
 import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js";
-import { INBOX_SCRIPT, LOGIN_SCRIPT } from "../../src/askers/inbox/inbox-script.js";
+import { pageScript } from "../../src/askers/inbox/inbox-script.js";
 import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
 import { gateVerdict } from "../../src/gate/index.js";
 
@@ -158,7 +158,7 @@ describe("the answer the server accepts", () => {
 
 describe("the page's HTML", () => {
   it("the inline scripts the page and the login page send are valid JavaScript", () => {
-    for (const script of [INBOX_SCRIPT, LOGIN_SCRIPT]) expect(() => new Function(script)).not.toThrow();
+    for (const script of [pageScript("inbox"), pageScript("login")]) expect(() => new Function(script)).not.toThrow();
   });
 
 

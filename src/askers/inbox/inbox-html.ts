@@ -3,14 +3,15 @@
  * The inbox page as plain server-rendered HTML: one renderer for a pending
  * question's `article` and one for a decision's row, used both for the first
  * page and for the fragments the live stream sends (so the page and the
- * updates can never disagree), the page's frame and the login page. Pure: no I/O.
+ * updates can never disagree), the page's frame and the login page. Pure but
+ * for the page scripts' text, read once per process (inbox-script).
  */
 import { clipMiddle, visible } from "../../util/visible-text.js";
 import { callView, factLabels, type DiffLine } from "../call-view.js";
 import { ANSWER_KEYS } from "../approval-prompt.js";
 import { FORM_SUBJECT, LINK_SUBJECT, linkHost, timeLeft, visibleJson } from "../question-view.js";
 import { answeredByText, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
-import { INBOX_SCRIPT, INBOX_STYLE, LOGIN_SCRIPT } from "./inbox-script.js";
+import { INBOX_STYLE, pageScript } from "./inbox-script.js";
 
 /** Escape text for HTML element content and double-quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -220,6 +221,14 @@ function head(nonce: string, title: string): string {
 /** The page's title; with questions pending the script prefixes their count (`(3) agentkit inbox`). */
 export const PAGE_TITLE = "agentkit inbox";
 
+/** Where a page keeps its session key, per inbox base path (sessionStorage is per origin and per tab); the scripts read it from `data-key-name`. */
+function keyName(base: string): string {
+  return `agentkit-inbox-key:${base}`;
+}
+
+/** The single keys the page answers to, key → action (the terminal's, `ANSWER_KEYS`), as JSON for `data-keys`. */
+const KEYS_JSON = JSON.stringify(Object.fromEntries(Object.entries(ANSWER_KEYS).map(([act, key]) => [key, act])));
+
 /** The visible hint for the single-key answers (the terminal's keys, `ANSWER_KEYS`). */
 const KEYS_HINT = `Keys: <kbd>${ANSWER_KEYS.approve}</kbd> approve · <kbd>${ANSWER_KEYS.reject}</kbd> reject · <kbd>${ANSWER_KEYS.modify}</kbd> modify · <kbd>${ANSWER_KEYS.details}</kbd> details, for the question with focus (else the first); <kbd>j</kbd>/<kbd>k</kbd> next/previous question. Ignored while typing in a field.`;
 
@@ -234,14 +243,14 @@ const LOGGED_OUT = "You are not logged in to this inbox (or your session ended).
 export function loginPageHtml(nonceText: string, base: string): string {
   const nonce = escapeHtml(nonceText);
   return `${head(nonce, "Approval inbox: log in")}
-<body data-base="${escapeHtml(base)}" data-logged-out="${escapeHtml(LOGGED_OUT)}">
+<body data-base="${escapeHtml(base)}" data-key-name="${escapeHtml(keyName(base))}" data-logged-out="${escapeHtml(LOGGED_OUT)}">
 <header><h1>Approval inbox</h1></header>
 <main>
 <h2>Log in</h2>
 <p id="login-status" role="status" aria-live="polite">Logging in…</p>
 <noscript><p>${escapeHtml(LOGGED_OUT)} The page needs JavaScript.</p></noscript>
 </main>
-<script nonce="${nonce}">${LOGIN_SCRIPT}</script>
+<script nonce="${nonce}">${pageScript("login")}</script>
 </body>
 </html>
 `;
@@ -251,7 +260,7 @@ export function loginPageHtml(nonceText: string, base: string): string {
 export function pageHtml(state: PageState): string {
   const nonce = escapeHtml(state.nonce);
   return `${head(nonce, PAGE_TITLE)}
-<body data-base="${escapeHtml(state.base)}">
+<body data-base="${escapeHtml(state.base)}" data-key-name="${escapeHtml(keyName(state.base))}" data-title="${escapeHtml(PAGE_TITLE)}" data-keys="${escapeHtml(KEYS_JSON)}">
 <header>
 <h1>Approval inbox</h1>
 <p id="who" class="who">Decisions you make here are recorded as made by this session.</p>
@@ -279,7 +288,7 @@ export function pageHtml(state: PageState): string {
 </table>
 </section>
 </main>
-<script nonce="${nonce}">${INBOX_SCRIPT}</script>
+<script nonce="${nonce}">${pageScript("inbox")}</script>
 </body>
 </html>
 `;
