@@ -5,7 +5,8 @@
  * a file that is not there), and installing the package runs no script of its
  * own (the build runs in `prepack`, before publishing, not in `prepare`);
  * every relative link of the shipped Markdown pages names a shipped file;
- * and package.json says where the project lives (repository, homepage, bugs).
+ * and package.json says where the project lives (repository, homepage, bugs);
+ * the compiled inbox page scripts ship.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -39,6 +40,14 @@ describe("the published package", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("ships the compiled inbox page scripts the page inlines (and their sources)", () => {
+    const shipped = new Set(packedFiles());
+    for (const s of ["login", "inbox"]) {
+      expect(shipped.has(`dist/askers/inbox/page/${s}.js`), `dist/askers/inbox/page/${s}.js`).toBe(true);
+      expect(shipped.has(`src/askers/inbox/page/${s}.ts`), `src/askers/inbox/page/${s}.ts`).toBe(true);
+    }
   });
 
   it("every relative link or image in the shipped Markdown pages names a file the tarball ships", () => {
