@@ -1,4 +1,3 @@
-
 /**
  * The inbox page's script (compiled to a plain script and inlined by
  * inbox-html; no dependencies). It reads the live stream with the session
