@@ -180,6 +180,23 @@ describe("isolatingFetch", () => {
       expect(lost).toEqual([[9]]);
     });
 
+    it("every other reading method (arrayBuffer, blob) unlinks when the body has been read", async () => {
+      const shared = new AbortController();
+      const { base, signals, body } = jsonFetch();
+      const f = isolatingFetch(new Set(), base);
+      const first = await f("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const bytes = first.arrayBuffer();
+      body().enqueue(new Uint8Array([1, 2]));
+      body().close();
+      expect((await bytes).byteLength).toBe(2);
+      const second = await f("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const blob = second.blob();
+      body().close();
+      expect((await blob).size).toBe(0);
+      shared.abort("closing");
+      expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    });
+
     it("a reader of the raw body stream is unlinked when it takes the stream", async () => {
       const shared = new AbortController();
       const { base, signals } = jsonFetch();

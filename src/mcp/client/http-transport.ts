@@ -144,7 +144,7 @@ interface Watched extends Response {
 }
 
 /** The body-reading methods of a `Response` that `watchConsumed` watches. */
-const READERS = ["json", "text", "arrayBuffer", "blob", "formData"] as const;
+const READERS = ["json", "text", "arrayBuffer", "blob", "formData", "bytes"].filter((name) => typeof (Response.prototype as unknown as Record<string, unknown>)[name] === "function");
 
 /**
  * The prototype a watched response is given: `Response.prototype` with each
@@ -165,7 +165,7 @@ const WATCHED: object = (() => {
     },
   };
   for (const name of READERS) {
-    const read = Response.prototype[name] as (this: Response) => Promise<unknown>;
+    const read = (Response.prototype as unknown as Record<string, (this: Response) => Promise<unknown>>)[name]!;
     props[name] = {
       configurable: true,
       value(this: Watched) {
