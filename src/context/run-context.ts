@@ -139,7 +139,8 @@ export class RunContext {
    * @throws OptionsError for an unknown option or a value of the wrong kind, naming it and what is accepted.
    */
   constructor(options: RunContextOptions = {}) {
-    if (building === undefined) options = checkOptions(options, "RunContext", RUN_CONTEXT_OPTIONS);
+    // Only the very object child() just built skips the check (a stale mark can never waive another's).
+    if (options !== building) options = checkOptions(options, "RunContext", RUN_CONTEXT_OPTIONS);
     building = undefined;
     this.llm = options.llm;
     this.asker = options.asker;

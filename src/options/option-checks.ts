@@ -166,11 +166,12 @@ function specParts(spec: OptionSpec): SpecParts {
  * Check a decorator's options (`@Tool`, `@McpServer`, ...) against `spec`, as
  * `checkOptions` does, when the decorator is applied: every failure is a
  * `DefinitionError` naming the decorated `target` and the key, its message
- * prefixed with `where` (`@McpServer on Engine`). Missing options are refused
- * with `shape` (what a good options object looks like).
+ * prefixed with `where` (`@McpServer on Engine`). Missing options, or options
+ * that are not an object, are refused with `shape` (what a good one looks like).
  */
 export function checkDefinition<S extends OptionSpec>(options: unknown, target: string, where: string, spec: S, shape: string): CheckedOptions<S> {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new DefinitionError(target, "options", `${where}: options are required (${shape})`);
+  if (options === undefined) throw new DefinitionError(target, "options", `${where}: options are required (${shape})`);
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new DefinitionError(target, "options", `${where}: options must be an object ${shape}, got ${describeValue(options)}`);
   try {
     return checkOptions(options, where, spec);
   } catch (err) {
