@@ -85,6 +85,8 @@ export interface RunContextOptions {
 }
 
 let counter = 0;
+/** The start of a generated `runId` (the process's id does not change while it runs). */
+const RUN_ID_PREFIX = `run-${process.pid}-`;
 const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** An object with a method `name`. */
@@ -137,13 +139,14 @@ export class RunContext {
    * @throws OptionsError for an unknown option or a value of the wrong kind, naming it and what is accepted.
    */
   constructor(options: RunContextOptions = {}) {
-    if (building === undefined) options = checkOptions(options, "RunContext", RUN_CONTEXT_OPTIONS);
+    // Only the very object child() just built skips the check (a stale mark can never waive another's).
+    if (options !== building) options = checkOptions(options, "RunContext", RUN_CONTEXT_OPTIONS);
     building = undefined;
     this.llm = options.llm;
     this.asker = options.asker;
     this.autonomy = options.autonomy ?? "auto";
     this.caller = options.caller ? Object.freeze({ ...options.caller }) : NO_CALLER;
-    this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
+    this.runId = options.runId ?? RUN_ID_PREFIX + ++counter;
     this.receivers = new RunEvents(options.sink);
     this.scope = new CancelScope(options.signal);
     if (options.channel) {

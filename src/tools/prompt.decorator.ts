@@ -5,7 +5,7 @@
 import "reflect-metadata";
 import { PROMPT_METADATA } from "../keys.js";
 import { classMetadata, markInjectableClass } from "./injectable-class.js";
-import { checkOptionKeys, PROMPT_OPTION_KEYS, resolvePromptOptions, type PromptOptions, type ResolvedPromptOptions } from "./served-options.js";
+import { resolvePromptOptions, type PromptOptions, type ResolvedPromptOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { PromptRender } from "./served-items.js";
 
@@ -41,7 +41,6 @@ export function Prompt(options: PromptOptions = {}): ClassDecorator {
       signature: "render(args, ctx)",
       key: PROMPT_METADATA,
       meta: (name) => {
-        checkOptionKeys("@Prompt", name, options, PROMPT_OPTION_KEYS);
         return resolvePromptOptions(name, "@Prompt", options, name);
       },
     });

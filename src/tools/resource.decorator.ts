@@ -5,7 +5,7 @@
 import "reflect-metadata";
 import { RESOURCE_METADATA } from "../keys.js";
 import { classMetadata, markInjectableClass } from "./injectable-class.js";
-import { checkOptionKeys, RESOURCE_OPTION_KEYS, resolveResourceOptions, type ResolvedResourceOptions, type ResourceOptions } from "./served-options.js";
+import { resolveResourceOptions, type ResolvedResourceOptions, type ResourceOptions } from "./served-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ResourceListEntry, ResourceRead } from "./served-items.js";
 
@@ -42,7 +42,6 @@ export function Resource(options: ResourceOptions): ClassDecorator {
       signature: "read(params, ctx)",
       key: RESOURCE_METADATA,
       meta: (name) => {
-        checkOptionKeys("@Resource", name, options, RESOURCE_OPTION_KEYS);
         return resolveResourceOptions(name, "@Resource", options, name);
       },
     });

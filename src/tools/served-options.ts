@@ -5,7 +5,8 @@
  * the URI or URI template, the name, the declared prompt arguments.
  */
 import { DefinitionError } from "../errors/tool-definition.error.js";
-import { checkDefinition, unknownKey, unknownOptionMessage } from "../options/option-checks.js";
+import { OptionsError } from "../errors/options.error.js";
+import { checkDefinition, opt, type OptionRule } from "../options/option-checks.js";
 import { itemName } from "./tool-options.js";
 import { describeValue, snakeCase } from "../util/format.js";
 
@@ -76,15 +77,6 @@ function checkName(where: string, target: string, name: unknown): string {
   return checkDefinition({ name }, target, where, { name: itemName }, "").name!;
 }
 
-function checkKeys(where: string, target: string, options: object, known: readonly string[]): void {
-  const k = unknownKey(options, known);
-  if (k !== undefined) throw new DefinitionError(target, k, unknownOptionMessage(where, k, known));
-}
-
-function optionalString(where: string, target: string, options: Record<string, unknown>, key: string): void {
-  if (options[key] !== undefined && typeof options[key] !== "string") throw new DefinitionError(target, key, `${where}: '${key}' must be a string, got ${JSON.stringify(options[key])}`);
-}
-
 /** The variable names of a URI template; throws for an unbalanced brace or an operator other than `+`. */
 export function templateVariables(where: string, target: string, template: string): string[] {
   const stripped = template.replace(TEMPLATE_VAR, "");
@@ -94,30 +86,52 @@ export function templateVariables(where: string, target: string, template: strin
   return [...template.matchAll(TEMPLATE_VAR)].map((m) => m[2]!);
 }
 
+/** A URI: a scheme, then anything (`notes://today`). */
+const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** `uriTemplate`: a URI whose `{name}` / `{+name}` expressions this server can match, at least one. */
+const uriTemplate: OptionRule<string | undefined> = (v, where, option) => {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !HAS_SCHEME.test(v)) throw new OptionsError(where, option, `${where}: '${option}' must be a URI template with a scheme (e.g. "notes://{id}"), got ${describeValue(v)}`);
+  if (/[{}]/.test(v.replace(TEMPLATE_VAR, ""))) {
+    throw new OptionsError(where, option, `${where}: '${option}' ${JSON.stringify(v)} has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`);
+  }
+  if (v.search(TEMPLATE_VAR) < 0) throw new OptionsError(where, option, `${where}: '${option}' has no {variable}; use 'uri' for a fixed resource`);
+  return v;
+};
+
+/** `cacheHint`: `{ ttlMs?, cacheScope? }` (see `cacheHintProblem`), returned frozen. */
+const cacheHint: OptionRule<CacheHint | undefined> = (v, where, option) => {
+  if (v === undefined) return undefined;
+  const problem = cacheHintProblem(v);
+  if (problem) throw new OptionsError(where, option, `${where}: ${option} ${problem}`);
+  return frozenCacheHint(v as CacheHint);
+};
+
+/** `@Resource`'s options (and a resource definition's fields), declared once. */
+const RESOURCE_OPTIONS = {
+  uri: opt.that<string>((v) => typeof v === "string" && HAS_SCHEME.test(v), 'a URI with a scheme (e.g. "notes://today")'),
+  uriTemplate,
+  name: itemName,
+  description: opt.string(),
+  mimeType: opt.string("a MIME type (e.g. \"text/markdown\")"),
+  cacheHint,
+} satisfies Record<keyof ResourceOptions, OptionRule<unknown>>;
+
 /** Check `@Resource` options (or a resource definition's fields). Throws `DefinitionError` naming the target and the key. */
 export function resolveResourceOptions(target: string, kind: string, options: ResourceOptions | undefined, fallbackName: string): ResolvedResourceOptions {
   const where = `${kind} on ${target}`;
-  if (!options || typeof options !== "object") throw new DefinitionError(target, "options", `${where}: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })`);
-  const o = options as Record<string, unknown>;
-  for (const k of ["uri", "uriTemplate", "description", "mimeType"]) optionalString(where, target, o, k);
-  if ((options.uri === undefined) === (options.uriTemplate === undefined)) {
+  const o = checkDefinition(options, target, where, RESOURCE_OPTIONS, "{ uri | uriTemplate, name?, description?, mimeType?, cacheHint? }");
+  if ((o.uri === undefined) === (o.uriTemplate === undefined)) {
     throw new DefinitionError(target, "uri", `${where}: give exactly one of 'uri' (a fixed resource) and 'uriTemplate' (e.g. "notes://{id}")`);
   }
-  const uri = options.uri ?? options.uriTemplate!;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) throw new DefinitionError(target, options.uri !== undefined ? "uri" : "uriTemplate", `${where}: ${JSON.stringify(uri)} is not a URI (it needs a scheme, e.g. "notes://today")`);
-  const variables = options.uriTemplate !== undefined ? templateVariables(where, target, options.uriTemplate) : [];
-  if (options.uriTemplate !== undefined && variables.length === 0) throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource`);
-  const name = checkName(where, target, options.name ?? snakeCase(fallbackName));
-  const hint = options.cacheHint;
-  const problem = hint === undefined ? undefined : cacheHintProblem(hint);
-  if (problem) throw new DefinitionError(target, "cacheHint", `${where}: cacheHint ${problem}`);
   return Object.freeze({
-    ...(options.uri !== undefined ? { uri: options.uri } : { uriTemplate: options.uriTemplate }),
-    name,
-    description: options.description,
-    mimeType: options.mimeType,
-    ...(hint !== undefined ? { cacheHint: frozenCacheHint(hint) } : {}),
-    variables: Object.freeze(variables),
+    ...(o.uri !== undefined ? { uri: o.uri } : { uriTemplate: o.uriTemplate }),
+    name: o.name ?? checkName(where, target, snakeCase(fallbackName)),
+    description: o.description,
+    mimeType: o.mimeType,
+    ...(o.cacheHint !== undefined ? { cacheHint: o.cacheHint } : {}),
+    variables: Object.freeze(o.uriTemplate !== undefined ? templateVariables(where, target, o.uriTemplate) : []),
   });
 }
 
@@ -138,35 +152,35 @@ export function frozenCacheHint(hint: CacheHint): CacheHint {
   return Object.freeze({ ...(hint.ttlMs !== undefined ? { ttlMs: hint.ttlMs } : {}), ...(hint.cacheScope !== undefined ? { cacheScope: hint.cacheScope } : {}) });
 }
 
-/** Check `@Prompt` options (or a prompt definition's fields). Throws `DefinitionError` naming the target and the key. */
+/** A prompt's `arguments`: `{ name, description?, required? }` each, names of `[A-Za-z0-9_.-]` and distinct; returned checked and frozen. */
+const promptArguments: OptionRule<readonly PromptArgument[]> = (v, where, option) => {
+  if (v === undefined) return Object.freeze([]);
+  if (!Array.isArray(v)) throw new OptionsError(where, option, `${where}: '${option}' must be an array of { name, description?, required? }, got ${describeValue(v)}`);
+  const seen = new Set<string>();
+  return Object.freeze(
+    v.map((a: PromptArgument, i) => {
+      if (!a || typeof a !== "object" || typeof a.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(a.name)) {
+        throw new OptionsError(where, option, `${where}: ${option}[${i}] needs a 'name' of [A-Za-z0-9_.-], got ${describeValue(a?.name)}`);
+      }
+      if (seen.has(a.name)) throw new OptionsError(where, option, `${where}: argument '${a.name}' is declared twice`);
+      seen.add(a.name);
+      if (a.required !== undefined && typeof a.required !== "boolean") throw new OptionsError(where, option, `${where}: ${option}[${i}].required must be true or false, got ${describeValue(a.required)}`);
+      if (a.description !== undefined && typeof a.description !== "string") throw new OptionsError(where, option, `${where}: ${option}[${i}].description must be a string, got ${describeValue(a.description)}`);
+      return Object.freeze({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false });
+    }),
+  );
+};
+
+/** `@Prompt`'s options (and a prompt definition's fields), declared once. */
+const PROMPT_OPTIONS = {
+  name: itemName,
+  description: opt.string(),
+  arguments: promptArguments,
+} satisfies Record<keyof PromptOptions, OptionRule<unknown>>;
+
+/** Check `@Prompt` options (or a prompt definition's fields); none is no options. Throws `DefinitionError` naming the target and the key. */
 export function resolvePromptOptions(target: string, kind: string, options: PromptOptions | undefined, fallbackName: string): ResolvedPromptOptions {
   const where = `${kind} on ${target}`;
-  if (options !== undefined && (!options || typeof options !== "object")) throw new DefinitionError(target, "options", `${where}: options must be an object ({ name?, description?, arguments? })`);
-  const o = (options ?? {}) as Record<string, unknown>;
-  optionalString(where, target, o, "description");
-  const name = checkName(where, target, options?.name ?? snakeCase(fallbackName));
-  const args = options?.arguments ?? [];
-  if (!Array.isArray(args)) throw new DefinitionError(target, "arguments", `${where}: 'arguments' must be an array of { name, description?, required? }`);
-  const seen = new Set<string>();
-  const checked = args.map((a: PromptArgument, i) => {
-    if (!a || typeof a !== "object" || typeof a.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(a.name)) {
-      throw new DefinitionError(target, "arguments", `${where}: arguments[${i}] needs a 'name' of [A-Za-z0-9_.-], got ${JSON.stringify(a?.name)}`);
-    }
-    if (seen.has(a.name)) throw new DefinitionError(target, "arguments", `${where}: argument '${a.name}' is declared twice`);
-    seen.add(a.name);
-    if (a.required !== undefined && typeof a.required !== "boolean") throw new DefinitionError(target, "arguments", `${where}: arguments[${i}].required must be a boolean`);
-    if (a.description !== undefined && typeof a.description !== "string") throw new DefinitionError(target, "arguments", `${where}: arguments[${i}].description must be a string`);
-    return Object.freeze({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false });
-  });
-  return Object.freeze({ name, description: options?.description, arguments: Object.freeze(checked) });
-}
-
-/** The option keys each decorator accepts (for the unknown-option message). */
-export const RESOURCE_OPTION_KEYS = ["uri", "uriTemplate", "name", "description", "mimeType", "cacheHint"] as const;
-/** See `RESOURCE_OPTION_KEYS`. */
-export const PROMPT_OPTION_KEYS = ["name", "description", "arguments"] as const;
-
-/** Refuse keys a decorator does not know (a typo must not be ignored). */
-export function checkOptionKeys(kind: string, target: string, options: object | undefined, known: readonly string[]): void {
-  if (options && typeof options === "object") checkKeys(`${kind} on ${target}`, target, options, known);
+  const o = checkDefinition(options === undefined ? {} : options, target, where, PROMPT_OPTIONS, "{ name?, description?, arguments? }");
+  return Object.freeze({ name: o.name ?? checkName(where, target, snakeCase(fallbackName)), description: o.description, arguments: o.arguments });
 }

@@ -129,6 +129,10 @@ describe("bootstrap(@McpServer module)", () => {
     expect(text(await client.callTool("deploy", { target: "prod" }))).toBe("deployed to prod");
     expect(deployBodyRuns).toBe(before + 1);
     expect(app.cliOptions()).toMatchObject({ strictMcpConfig: true, allowedTools: ["mcp__engine__run_check", "mcp__engine__who_am_i"] });
+    // A misspelt option is refused under the name the user called.
+    expect(() => app.cliOptions({ builtInTools: false } as never)).toThrow(
+      expect.objectContaining({ name: "OptionsError", where: "McpApp.cliOptions", option: "builtInTools", message: expect.stringContaining("did you mean 'builtinTools'?") }),
+    );
   });
 
   it("two apps side by side share nothing; a module boots again after stop", async () => {

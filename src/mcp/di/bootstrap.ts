@@ -13,6 +13,7 @@ import type { RunContext } from "../../context/run-context.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import type { MCPClient } from "../client/index.js";
 import type { McpServerSpec } from "../serve/index.js";
+import { checkCliOptions } from "../serve/mcp-server-spec.js";
 import type { ApprovalServer, ApprovalGuard } from "../approvals/index.js";
 import { errorLine } from "../../util/format.js";
 import { scanModule } from "./scan.js";
@@ -98,7 +99,7 @@ export class McpApp implements AsyncDisposable {
    */
   cliOptions(options: { builtinTools?: boolean } = {}): McpAppCliOptions {
     if (!this.spec) throw new OptionsError("McpApp.cliOptions()", "options", "McpApp.cliOptions(): this app was bootstrapped with serve: false");
-    const spec = this.spec.cliOptions(options);
+    const spec = this.spec.cliOptions(checkCliOptions(options, "McpApp.cliOptions"));
     const approvals = this.approvals?.cliOptions();
     return {
       mcpConfig: [...spec.mcpConfig, ...(approvals?.mcpConfig ?? [])],

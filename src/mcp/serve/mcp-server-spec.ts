@@ -60,6 +60,11 @@ export interface SpecCliOptions {
 /** The options `McpServerSpec.cliOptions` accepts, declared once. */
 const CLI_OPTIONS_OPTIONS = { builtinTools: opt.boolean() } as const;
 
+/** @internal `cliOptions({ builtinTools })` checked under `where` (the spec's, or the app's that passes it on). */
+export function checkCliOptions(options: unknown, where: string): { readonly builtinTools: boolean | undefined } {
+  return checkOptions(options, where, CLI_OPTIONS_OPTIONS, { builtInTools: "did you mean 'builtinTools'?" });
+}
+
 /** @internal How `serveRegistry` builds a spec. */
 export interface SpecInit {
   readonly catalog: ServedCatalog;
@@ -213,7 +218,7 @@ export class McpServerSpec implements AsyncDisposable {
    *   is not `true`/`false`, or `null` options.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): SpecCliOptions {
-    const o = checkOptions(options, "McpServerSpec.cliOptions", CLI_OPTIONS_OPTIONS, { builtInTools: "did you mean 'builtinTools'?" });
+    const o = checkCliOptions(options, "McpServerSpec.cliOptions");
     const out: { mcpConfig: string[]; strictMcpConfig: true; builtinTools?: false } = {
       mcpConfig: [this.configPath],
       strictMcpConfig: true,

@@ -167,7 +167,6 @@ export function stdioCommand(entry: string | URL, options: { cwd?: string; nodeA
   return Object.freeze([process.execPath, ...(o.nodeArgs ?? []), file]);
 }
 
-
 function resolveEntry(entry: string | URL, cwd: string): string {
   if (entry instanceof URL || (typeof entry === "string" && entry.startsWith("file:"))) {
     return mustExist(fileURLToPath(entry), entry);

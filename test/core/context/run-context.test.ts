@@ -64,6 +64,12 @@ describe("RunContext options", () => {
     expect(thrown(() => new RunContext("gated" as never), OptionsError)).toMatchObject({ name: "OptionsError", where: "RunContext" });
   });
 
+  it("a context made after a child is checked again (child()'s skip is for its own object only)", () => {
+    const parent = new RunContext();
+    using _child = parent.child();
+    expect(thrown(() => new RunContext({ bogus: 1 } as never), OptionsError)).toMatchObject({ option: "bogus" });
+  });
+
   it("a child is built from its parent's checked values (no re-check, same run id and tier)", () => {
     const parent = new RunContext({ autonomy: "gated", runId: "r7", caller: { user: "ada" } });
     using child = parent.child({ caller: { tool: "deploy" } });
