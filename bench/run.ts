@@ -95,7 +95,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "client grows no more per call",
-    "each HTTP request gets its own `AbortController`, which follows the transport's long-lived signal through an entry in a set (one listener on that signal in all) removed when the response body ends; an SSE body is watched through the `pipeTo` its `pipeThrough` stands for. Growth above the raw client means a request's entry or controller is kept past its end",
+    "each HTTP request gets its own `AbortController`, which follows the transport's long-lived signal through an entry in a set (one listener on that signal in all) removed when the response body ends; an SSE body is watched through the `pipeTo` its `pipeThrough` stands for, a JSON or error body through its reading methods (`json()`, `text()`), neither re-wrapped. Growth above the raw client means a request's entry or controller is kept past its end",
   ],
   [
     "one agent turn's p50",
@@ -103,7 +103,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "client overhead over",
-    "client CPU per call was profiled at parity with the raw SDK v1 client once the per-call `AbortController` became a `CallSignal` and SSE bodies stopped being re-wrapped (stdio: 42–46 µs vs 38–46 µs; HTTP: the extra `ReadableStream` + `Response` per call, ~40 µs, removed); the v2 client measured 0.99x the v1 client per call when the package moved to it, and the table's v1 column keeps that comparison. What is left is scheduling: our stdio server leads its own process group (`detached`, i.e. `setsid`, so closing ends the whole tree), which on Linux with autogroup also puts it in its own scheduling group (measured 0–5 % on p50 in separate runs), and per-round p50 ratios on a ~0.1 ms stdio round trip spread 0.7–1.2 on this shared VM",
+    "client CPU per call was profiled at parity with the raw SDK v1 client once the per-call `AbortController` became a `CallSignal` and response bodies stopped being re-wrapped (stdio: 42–46 µs vs 38–46 µs; HTTP: the extra `ReadableStream` + `Response` per call, ~40 µs, removed — for SSE bodies first, then for the JSON answer every 2026-07-28 call gets, where it was 3 % of the client's busy CPU in a profile of 4,000 calls and its replacement 0.2 %); the v2 client measured 0.99x the v1 client per call when the package moved to it, and the table's v1 column keeps that comparison. What is left is scheduling: our stdio server leads its own process group (`detached`, i.e. `setsid`, so closing ends the whole tree), which on Linux with autogroup also puts it in its own scheduling group (measured 0–5 % on p50 in separate runs), and per-round p50 ratios on a ~0.1 ms stdio round trip spread 0.7–1.2 on this shared VM",
   ],
 ];
 

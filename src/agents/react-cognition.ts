@@ -148,8 +148,15 @@ export class ReActCognition implements Cognition {
       last = turn.content ?? "";
       modelStop = turn.stopReason;
       const toolCalls = turn.toolCalls ?? [];
-      ctx.emit("llm.turn", { step, content: last, toolCalls: toolCalls.map((c) => c.name), ...(turn.stopReason ? { stopReason: turn.stopReason } : {}), ...(turn.model ? { model: turn.model } : {}), ...(used ? { usage: used } : {}) });
-      messages.push({ role: "assistant", content: last, ...(toolCalls.length ? { toolCalls } : {}) });
+      // Assigned, not spread (the same keys in the same order): this runs on every turn.
+      const seen: Record<string, unknown> = { step, content: last, toolCalls: toolCalls.map((c) => c.name) };
+      if (turn.stopReason) seen["stopReason"] = turn.stopReason;
+      if (turn.model) seen["model"] = turn.model;
+      if (used) seen["usage"] = used;
+      ctx.emit("llm.turn", seen);
+      const said: { -readonly [K in keyof Message]: Message[K] } = { role: "assistant", content: last };
+      if (toolCalls.length) said.toolCalls = toolCalls;
+      messages.push(said);
       if (!toolCalls.length) return done(last, "complete", step);
       for (const call of toolCalls) {
         if (ctx.cancelled) return done(last, "cancelled", step);

@@ -85,6 +85,8 @@ export interface RunContextOptions {
 }
 
 let counter = 0;
+/** The start of a generated `runId` (the process's id does not change while it runs). */
+const RUN_ID_PREFIX = `run-${process.pid}-`;
 const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** An object with a method `name`. */
@@ -144,7 +146,7 @@ export class RunContext {
     this.asker = options.asker;
     this.autonomy = options.autonomy ?? "auto";
     this.caller = options.caller ? Object.freeze({ ...options.caller }) : NO_CALLER;
-    this.runId = options.runId ?? `run-${process.pid}-${++counter}`;
+    this.runId = options.runId ?? RUN_ID_PREFIX + ++counter;
     this.receivers = new RunEvents(options.sink);
     this.scope = new CancelScope(options.signal);
     if (options.channel) {

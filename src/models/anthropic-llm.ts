@@ -104,15 +104,17 @@ export class AnthropicLLM implements LLM {
 
   #params(request: LLMRequest, { names, tools }: { names: ToolNames; tools: Anthropic.Tool[] }): Params {
     const system = systemPrompt(request.messages);
-    const cache = this.promptCaching ? { cache_control: { type: "ephemeral" as const } } : {};
-    return {
-      model: requestModel("AnthropicLLM", request, this.model),
-      max_tokens: outputCap(this.maxTokens, request)!,
-      stream: true,
-      ...(system ? { system: [{ type: "text" as const, text: system, ...cache }] } : {}),
-      ...(tools.length ? { tools } : {}),
-      messages: anthropicMessages(request.messages, names),
-    };
+    // Assigned, not spread (the same keys in the same order): this runs on every turn.
+    // `messages` is set last, so the body keeps its key order.
+    const params = { model: requestModel("AnthropicLLM", request, this.model), max_tokens: outputCap(this.maxTokens, request)!, stream: true } as Params;
+    if (system) {
+      const block: Anthropic.TextBlockParam = { type: "text", text: system };
+      if (this.promptCaching) block.cache_control = { type: "ephemeral" };
+      params.system = [block];
+    }
+    if (tools.length) params.tools = tools;
+    params.messages = anthropicMessages(request.messages, names);
+    return params;
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
@@ -125,7 +127,14 @@ export class AnthropicLLM implements LLM {
       const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
       const { data: stream, request_id } = await client.messages.create(this.#params(request, tools), request.signal ? { signal: request.signal } : undefined).withResponse();
       out.requestId = request_id ?? undefined;
-      if (!(await readStream(stream, out, names))) {
+      // The stream is read to its end, not left at `message_stop`: leaving a
+      // raw SDK stream early aborts its request, which costs a DOMException
+      // and undici's abort path on every turn (~6 % of a turn's CPU, measured).
+      // The loop is here, not in an async helper: one promise and its
+      // microtask hops less per turn.
+      const read = new StreamReader(out, names);
+      for await (const ev of stream) read.event(ev);
+      if (!read.stopped) {
         // A raw stream just stops iterating on abort, without an error.
         checkAborted(request.signal);
         throw toModelError("anthropic", { message: "the stream ended before message_stop", requestID: out.requestId });
@@ -137,17 +146,20 @@ export class AnthropicLLM implements LLM {
   }
 }
 
-/**
- * Read the event stream into `out`; true when `message_stop` arrived. The
- * stream is read to its end, not left at `message_stop`: leaving a raw SDK
- * stream early aborts its request, which costs a DOMException and undici's
- * abort path on every turn (~6 % of a turn's CPU, measured).
- */
-async function readStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, out: TurnBuilder, names: ToolNames): Promise<boolean> {
-  const tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
-  let raw: string | null = null;
-  let stopped = false;
-  for await (const ev of stream) {
+/** What one turn's stream events make of `out`: `event()` for each, in order; `stopped` once `message_stop` arrived. */
+class StreamReader {
+  /** The tool calls being streamed, by content block index (made at the first one: most turns have none). */
+  #tools: Map<number, { id: string; name: string; json: string; input: unknown }> | undefined;
+  #raw: string | null = null;
+  stopped = false;
+
+  constructor(
+    private readonly out: TurnBuilder,
+    private readonly names: ToolNames,
+  ) {}
+
+  event(ev: Anthropic.RawMessageStreamEvent): void {
+    const out = this.out;
     switch (ev.type) {
       case "message_start":
         out.model = ev.message.model;
@@ -156,31 +168,33 @@ async function readStream(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>
       case "content_block_start":
         if (ev.content_block.type === "tool_use") {
           const b = ev.content_block;
-          tools.set(ev.index, { id: b.id, name: names.local(b.name), json: "", input: b.input });
-          out.toolStart(b.id, names.local(b.name));
+          const name = this.names.local(b.name);
+          (this.#tools ??= new Map()).set(ev.index, { id: b.id, name, json: "", input: b.input });
+          out.toolStart(b.id, name);
         } else if (ev.content_block.type === "text") out.text(ev.content_block.text);
         break;
       case "content_block_delta":
         if (ev.delta.type === "text_delta") out.text(ev.delta.text);
-        else if (ev.delta.type === "input_json_delta") tools.get(ev.index)!.json += ev.delta.partial_json;
+        else if (ev.delta.type === "input_json_delta") this.#tools!.get(ev.index)!.json += ev.delta.partial_json;
         break;
       case "content_block_stop": {
-        const t = tools.get(ev.index);
+        const t = this.#tools?.get(ev.index);
         if (t) out.toolCall(t.id, t.name, t.json || JSON.stringify(t.input ?? {}));
         break;
       }
       case "message_delta":
-        raw = ev.delta.stop_reason;
+        this.#raw = ev.delta.stop_reason;
         usage(out, ev.usage);
         break;
-      case "message_stop":
+      case "message_stop": {
+        const raw = this.#raw;
         if (raw === "refusal") throw new ModelRefusedError({ provider: "anthropic", requestId: out.requestId, providerMessage: out.content || "stop_reason: refusal" });
         out.stopReason = raw ? (STOP[raw] ?? "other") : undefined;
-        stopped = true;
+        this.stopped = true;
         break;
+      }
     }
   }
-  return stopped;
 }
 
 function usage(out: TurnBuilder, u: Partial<Anthropic.Usage> | Partial<Anthropic.MessageDeltaUsage> | null | undefined): void {

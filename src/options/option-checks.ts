@@ -127,11 +127,39 @@ export type CheckedOptions<S extends OptionSpec> = { readonly [K in keyof S]: Re
  * frozen. Throws `OptionsError` for the first failure.
  */
 export function checkOptions<S extends OptionSpec>(options: unknown, where: string, spec: S, hints: Readonly<Record<string, string>> = {}): CheckedOptions<S> {
-  const given = checkOptionsObject(options === undefined ? {} : options, where, `{ ${Object.keys(spec).join(", ")} }`);
-  checkKnownKeys(given, Object.keys(spec), where, hints);
+  const { keys, known, rules } = specParts(spec);
+  if (options === null || typeof options !== "object" || Array.isArray(options)) checkOptionsObject(options === undefined ? {} : options, where, `{ ${keys.join(", ")} }`);
+  const given = (options ?? {}) as Record<string, unknown>;
+  for (const key in given) {
+    if (Object.hasOwn(given, key) && !known.has(key)) checkKnownKeys(given, keys, where, hints);
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, rule] of Object.entries(spec)) out[key] = rule(given[key], where, key);
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = rules[i]!(given[keys[i]!], where, keys[i]!);
   return Object.freeze(out) as CheckedOptions<S>;
+}
+
+/** A spec's keys, as a list and a set, and its rules in the same order. */
+interface SpecParts {
+  readonly keys: readonly string[];
+  readonly known: ReadonlySet<string>;
+  readonly rules: readonly OptionRule<unknown>[];
+}
+
+/**
+ * Each spec's parts, made on its first check: a spec is declared once (a
+ * module constant, not changed after) and checked on every construction (a
+ * `RunContext` per run), so its keys are not listed again per call.
+ */
+const SPEC_PARTS = new WeakMap<OptionSpec, SpecParts>();
+
+function specParts(spec: OptionSpec): SpecParts {
+  let parts = SPEC_PARTS.get(spec);
+  if (!parts) {
+    const keys = Object.keys(spec);
+    parts = { keys, known: new Set(keys), rules: keys.map((k) => spec[k]!) };
+    SPEC_PARTS.set(spec, parts);
+  }
+  return parts;
 }
 
 /**

@@ -23,6 +23,20 @@ function recordingFetch() {
   return { base, signals, answers };
 }
 
+/** A base fetch answering each request with a `contentType` response whose body the test drives (the last one made). */
+function streamFetch(contentType: string, status = 200) {
+  const signals: AbortSignal[] = [];
+  const responses: Response[] = [];
+  let body!: ReadableStreamDefaultController<Uint8Array>;
+  const base = async (_u: string | URL, init?: RequestInit): Promise<Response> => {
+    signals.push(init!.signal!);
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => void (body = c) });
+    responses.push(new Response(stream, { status, headers: { "content-type": contentType } }));
+    return responses.at(-1)!;
+  };
+  return { base, signals, responses, body: () => body };
+}
+
 describe("isolatingFetch", () => {
   it("gives every request its own signal and the shared signal one listener, however many requests", async () => {
     const shared = new AbortController();
@@ -64,17 +78,7 @@ describe("isolatingFetch", () => {
   });
 
   describe("SSE bodies", () => {
-    /** A base fetch answering one SSE response whose body the test drives. */
-    function sseFetch() {
-      const signals: AbortSignal[] = [];
-      let body!: ReadableStreamDefaultController<Uint8Array>;
-      const base = async (_u: string | URL, init?: RequestInit): Promise<Response> => {
-        signals.push(init!.signal!);
-        const stream = new ReadableStream<Uint8Array>({ start: (c) => void (body = c) });
-        return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
-      };
-      return { base, signals, body: () => body };
-    }
+    const sseFetch = () => streamFetch("text/event-stream");
     const POST = (signal: AbortSignal): RequestInit => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: {} }) });
 
     it("read to its end through pipeThrough (as the SDK reads it): the request stops following the shared signal", async () => {
@@ -125,6 +129,81 @@ describe("isolatingFetch", () => {
       broken.body().error(new Error("reset"));
       await expect(reader.read()).rejects.toThrow("reset");
       await new Promise((r) => setImmediate(r)); // an unhandled rejection here would fail the run
+    });
+  });
+
+  describe("JSON and other bodies (every answer on 2026-07-28)", () => {
+    const jsonFetch = (status = 200) => streamFetch("application/json", status);
+    const POST = (signal: AbortSignal): RequestInit => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} }) });
+
+    it("the response is the one fetch gave (not a copy); read with json() to its end, the request stops following the shared signal", async () => {
+      const shared = new AbortController();
+      const { base, signals, responses, body } = jsonFetch();
+      const lost: unknown[] = [];
+      const res = await isolatingFetch(new Set(), base, (ids) => lost.push(ids))("http://127.0.0.1:1/mcp", POST(shared.signal));
+      expect(res).toBe(responses[0]);
+      const json = res.json();
+      body().enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":9,"result":{}}'));
+      body().close();
+      expect(await json).toEqual({ jsonrpc: "2.0", id: 9, result: {} });
+      shared.abort("closing");
+      expect(signals[0]!.aborted).toBe(false);
+      expect(lost).toEqual([]);
+    });
+
+    it("a body still being read when the shared signal aborts is aborted with it", async () => {
+      const shared = new AbortController();
+      const { base, signals } = jsonFetch();
+      const res = await isolatingFetch(new Set(), base)("http://127.0.0.1:1/mcp", POST(shared.signal));
+      void res.json().catch(() => {});
+      shared.abort("closing");
+      expect(signals[0]!.aborted).toBe(true);
+    });
+
+    it("an error body read with text() unlinks too; a body that breaks under json() reports the request's id as lost and rejects", async () => {
+      const shared = new AbortController();
+      const failing = jsonFetch(500);
+      const res = await isolatingFetch(new Set(), failing.base)("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const text = res.text();
+      failing.body().enqueue(new TextEncoder().encode("boom"));
+      failing.body().close();
+      expect(await text).toBe("boom");
+      const broken = jsonFetch();
+      const lost: Array<ReadonlyArray<string | number>> = [];
+      const r2 = await isolatingFetch(new Set(), broken.base, (ids) => lost.push(ids))("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const json = r2.json();
+      broken.body().error(new Error("socket hang up"));
+      await expect(json).rejects.toThrow("socket hang up");
+      shared.abort("closing");
+      expect(failing.signals[0]!.aborted).toBe(false);
+      expect(broken.signals[0]!.aborted).toBe(false);
+      expect(lost).toEqual([[9]]);
+    });
+
+    it("every other reading method (arrayBuffer, blob) unlinks when the body has been read", async () => {
+      const shared = new AbortController();
+      const { base, signals, body } = jsonFetch();
+      const f = isolatingFetch(new Set(), base);
+      const first = await f("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const bytes = first.arrayBuffer();
+      body().enqueue(new Uint8Array([1, 2]));
+      body().close();
+      expect((await bytes).byteLength).toBe(2);
+      const second = await f("http://127.0.0.1:1/mcp", POST(shared.signal));
+      const blob = second.blob();
+      body().close();
+      expect((await blob).size).toBe(0);
+      shared.abort("closing");
+      expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+    });
+
+    it("a reader of the raw body stream is unlinked when it takes the stream", async () => {
+      const shared = new AbortController();
+      const { base, signals } = jsonFetch();
+      const res = await isolatingFetch(new Set(), base)("http://127.0.0.1:1/mcp", POST(shared.signal));
+      expect(res.body).toBeInstanceOf(ReadableStream);
+      shared.abort("closing");
+      expect(signals[0]!.aborted).toBe(false);
     });
   });
 });

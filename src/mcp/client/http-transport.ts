@@ -104,8 +104,9 @@ function requestIds(body: string): Array<string | number> {
  *
  * An ok SSE body is not wrapped but watched in place (`watchSseBody`, one
  * of the two SDK reaches: see sdk-reach.ts for why and what it costs).
- * Other bodies (JSON, errors, a failed status) are rare and read with
- * `json()`/`text()`: they are wrapped.
+ * Other bodies (JSON — every answer on 2026-07-28 —, errors, a failed
+ * status) are read with `json()`/`text()`: those methods are watched in
+ * place (`watchConsumed`), not wrapped either.
  */
 function watchStream(res: Response, requestBody: string | undefined, onLost: LostResponses | undefined, done: () => void): Response {
   const source = res.body;
@@ -125,31 +126,73 @@ function watchStream(res: Response, requestBody: string | undefined, onLost: Los
   };
   if (res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream")) {
     // The SDK pipes an ok SSE body through its parser, or cancels it (a POST
-    // that carried no request); both ends are seen here. Any other body goes
-    // through the wrapper below.
+    // that carried no request); both ends are seen here. Any other body is
+    // watched through its reading methods.
     watchSseBody(source, done, failed);
     return res;
   }
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const r = await reader.read();
-        if (r.done) {
-          done();
-          controller.close();
-        } else controller.enqueue(r.value);
-      } catch (err) {
-        done();
-        controller.error(err);
-      }
+  watchConsumed(res, done, failed);
+  return res;
+}
+
+/** Where a watched response keeps what to call when its body ends or breaks. */
+const WATCH = Symbol("watch");
+
+/** A response watched by `watchConsumed`. */
+interface Watched extends Response {
+  [WATCH]: { readonly done: () => void; readonly failed: (err: unknown) => void };
+}
+
+/** The body-reading methods of a `Response` that `watchConsumed` watches. */
+const READERS = ["json", "text", "arrayBuffer", "blob", "formData", "bytes"].filter((name) => typeof (Response.prototype as unknown as Record<string, unknown>)[name] === "function");
+
+/**
+ * The prototype a watched response is given: `Response.prototype` with each
+ * body-reading method reporting the end (or the break) of the body, and a
+ * `body` getter that unlinks at once (a reader of the raw stream is not
+ * followed to its end). Made once: watching a response is then one property
+ * and one prototype change, not a closure per method.
+ */
+const WATCHED: object = (() => {
+  const body = Object.getOwnPropertyDescriptor(Response.prototype, "body")!.get!;
+  const props: PropertyDescriptorMap = {
+    body: {
+      configurable: true,
+      get(this: Watched) {
+        this[WATCH].done();
+        return body.call(this) as ReadableStream<Uint8Array> | null;
+      },
     },
-    cancel(reason) {
-      done();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  for (const name of READERS) {
+    const read = (Response.prototype as unknown as Record<string, (this: Response) => Promise<unknown>>)[name]!;
+    props[name] = {
+      configurable: true,
+      value(this: Watched) {
+        const { done, failed } = this[WATCH];
+        return read.call(this).then(
+          (v) => (done(), v),
+          (err: unknown) => {
+            failed(err);
+            throw err;
+          },
+        );
+      },
+    };
+  }
+  return Object.create(Response.prototype, props) as object;
+})();
+
+/**
+ * Watch a non-SSE response in place (the SDK reads JSON and error bodies with
+ * `json()` and `text()`): it gets the `WATCHED` prototype, so reading its body
+ * reports the end (`done`) or a break (`failed`). A wrapping `ReadableStream`
+ * plus a new `Response` cost ~30–50 µs of CPU per call more, and on
+ * 2026-07-28 every call's answer is such a body.
+ */
+function watchConsumed(res: Response, done: () => void, failed: (err: unknown) => void): void {
+  (res as Watched)[WATCH] = { done, failed };
+  Object.setPrototypeOf(res, WATCHED);
 }
 
 /** How long `close()` waits for the session's DELETE before giving up on it. */
@@ -183,6 +226,8 @@ export function httpTransport(sdk: ClientSdk, server: StreamableHttpServer): Htt
 function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => HttpTransport {
   return class StreamableHttpTransport extends sdk.StreamableHTTPClientTransport implements HttpTransport {
     readonly inflight: Set<Promise<unknown>>;
+    /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does (read on every send: looked up once). */
+    readonly oauth: AgentkitOAuthProvider | undefined;
     closing?: Promise<void>;
 
     constructor(readonly server: StreamableHttpServer) {
@@ -198,11 +243,7 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
       });
       self.t = this;
       this.inflight = inflight;
-    }
-
-    /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does. */
-    get oauth(): AgentkitOAuthProvider | undefined {
-      return this.server.auth instanceof AgentkitOAuthProvider ? this.server.auth : undefined;
+      this.oauth = server.auth instanceof AgentkitOAuthProvider ? server.auth : undefined;
     }
 
     override async start(): Promise<void> {
