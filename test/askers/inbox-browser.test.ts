@@ -46,7 +46,8 @@ describe("ApprovalInbox in Chromium", () => {
     await expect.poll(() => art.locator("pre.args").textContent()).toContain('"file_path": "notes.txt"');
     expect(await art.textContent()).toMatch(/source approval_server · from engine/);
     expect(await art.getByRole("timer").count()).toBe(0); // no deadline on this server
-    expect(await page.getByRole("status").first().textContent()).toContain("New question: Write from engine");
+    // the announcement is set 30 ms after the question is inserted (so a screen reader hears a change): poll for it
+    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("New question: Write from engine");
     await art.getByRole("button", { name: "Approve", exact: true }).click();
     expect(await answer).toEqual({ behavior: "allow", updatedInput: { file_path: "notes.txt", content: "hi" } });
     expect(server.decisions).toHaveLength(1);

@@ -205,7 +205,8 @@ describe("the reviewer's page, keyboard only", () => {
     expect(await asked.getAttribute("title")).toContain(String(new Date().getFullYear()));
     await page.keyboard.press("a");
     await one;
-    expect(await page.title()).toBe("(1) agentkit inbox");
+    // the answer reaches the asker before the page hears the question closed: poll
+    await expect.poll(() => page.title()).toBe("(1) agentkit inbox");
     const at = page.locator("#decisions tbody tr").first().locator("time");
     await expect.poll(() => at.textContent()).toMatch(/^(just now|\d+ s ago)$/);
     expect(await at.getAttribute("title")).toContain(String(new Date().getFullYear()));
