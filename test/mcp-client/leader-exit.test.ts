@@ -76,4 +76,19 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
     expect(taggedProcesses(tag)).toEqual([]);
     killTagged(tag);
   }, 30_000);
+
+  it("a call whose write meets the dying server's closed stdin (EPIPE) is named by how the server ended, not by the broken pipe", async () => {
+    const client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("stdin-gone-then-exit.mjs")] }), { requestTimeoutMs: 60_000 });
+    try {
+      await client.callTool("hang_up", {}); // the server closes its stdin now and exits 7 after 300 ms
+      const outcome = await client.callTool("echo", {}).then(
+        () => "answered",
+        (e: unknown) => e,
+      );
+      expect(outcome).toBeInstanceOf(McpRequestError);
+      expect((outcome as Error).message).toContain("the server process exited with code 7");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

@@ -17,6 +17,8 @@ import type { StdioServer } from "./servers.js";
 export const STDERR_TAIL_BYTES = 4096;
 /** After the leader exits, how long its stdout may stay open (held by a grandchild) before the session is ended anyway. */
 const LEADER_EXIT_GRACE_MS = 250;
+/** How long a failed write waits for the server's end before it fails with the write's own error (the end normally follows within LEADER_EXIT_GRACE_MS). */
+const WRITE_FAILURE_WAIT_MS = 2_000;
 /** A single stdout line longer than this is refused (the transport closes). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -77,6 +79,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private closing?: Promise<void>;
   private exited?: { code: number | null; signal: NodeJS.Signals | null };
   private closedNotified = false;
+  /** Failed writes waiting for the end (see `afterEnd`). */
+  private readonly closedWaiters: Array<() => void> = [];
   private readonly stdinGraceMs: number;
   private readonly termGraceMs: number;
 
@@ -164,7 +168,25 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     return new Promise<void>((resolve, reject) => {
       const line = `${JSON.stringify(message)}\n`;
-      stdin.write(line, (err) => (err ? reject(err) : resolve()));
+      stdin.write(line, (err) => (err ? void this.afterEnd(WRITE_FAILURE_WAIT_MS).then(() => reject(err)) : resolve()));
+    });
+  }
+
+  /**
+   * Settles once the transport has told the session it closed, or after
+   * `ms`. A write that fails (EPIPE: the server closed its stdin) races the
+   * server's exit; waiting for the end first lets the call fail with how the
+   * server ended (`exited with code 7`) rather than with the broken pipe.
+   */
+  private afterEnd(ms: number): Promise<void> {
+    if (this.closedNotified) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.closedWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
   }
 
@@ -183,6 +205,7 @@ export class ProcessGroupStdioTransport implements Transport {
     if (this.closedNotified) return;
     this.closedNotified = true;
     this.onclose?.();
+    for (const wake of this.closedWaiters.splice(0)) wake();
   }
 
   private async teardown(child: ChildProcess): Promise<void> {
