@@ -1,13 +1,15 @@
 /**
  * @module listener/hosted-listener
- * The HTTP server of a module hosted beyond loopback (`agentkit host`): the
- * listener folder stays the only place that creates an HTTP server. Unlike
- * `LoopbackListener` it binds any address and has no route table or checks of
- * its own: the handler is an express app whose `mcpRouter` checks Host,
- * Origin and the bearer token.
+ * The HTTP server of a module hosted beyond loopback (`agentkit host`), made
+ * by `listener/servers` with the same socket deadlines as the loopback
+ * listener. Unlike `LoopbackListener` it binds any address and has no route
+ * table or checks of its own: the handler is an express app whose
+ * `mcpRouter` checks Host, Origin and the bearer token (the loopback rules —
+ * 127.0.0.1 only, a generated token — are what hosting must not have).
  */
-import { createServer, type RequestListener, type Server } from "node:http";
+import type { RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
+import { httpServer, listening } from "./servers.js";
 
 /** A bound hosted server. */
 export interface HostedListener {
@@ -24,17 +26,12 @@ export interface HostedListener {
  * Rejects with Node's own error (`EADDRINUSE`, `EADDRNOTAVAIL`, ... with its
  * `code`) when the address cannot be bound.
  */
-export function listenHosted(handler: RequestListener, port: number, host: string): Promise<HostedListener> {
-  const server: Server = createServer(handler);
-  return new Promise((resolveFn, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolveFn({
-        address: server.address() as AddressInfo,
-        stopAccepting: () => new Promise<void>((r) => server.close(() => r())),
-        cutConnections: () => server.closeAllConnections(),
-      });
-    });
-  });
+export async function listenHosted(handler: RequestListener, port: number, host: string): Promise<HostedListener> {
+  const server = httpServer(handler);
+  await listening(server, { host, port }, `the hosted module at ${host}:${port}`);
+  return {
+    address: server.address() as AddressInfo,
+    stopAccepting: () => new Promise<void>((r) => server.close(() => r())),
+    cutConnections: () => server.closeAllConnections(),
+  };
 }

@@ -10,7 +10,8 @@
  * from holding it. Serving beyond loopback on your own express app is
  * `arc-agentkit/express`, not this.
  */
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
+import { httpServer, listening, LISTENER_LIMITS } from "./servers.js";
 import type { Socket } from "node:net";
 import { getLogger } from "../util/logger.js";
 import { OptionsError } from "../errors/options.error.js";
@@ -19,21 +20,6 @@ import { checkBearer, checkHost, checkOrigin, isLoopbackHost, type CheckResult }
 import { refuseCheck, writeRefusal, type RouteSpec } from "./route.js";
 
 /** The socket limits every listener applies (milliseconds and counts). */
-export const LISTENER_LIMITS = Object.freeze({
-  /** The request line and headers must arrive within this time of the connection (or of the previous request): else 408 and close. */
-  headersTimeoutMs: 5_000,
-  /** An idle keep-alive socket is closed after this. */
-  keepAliveTimeoutMs: 5_000,
-  /** The whole request, body included, must arrive within this time: else 408 and close. */
-  bodyDeadlineMs: 10_000,
-  /** How often Node checks the two deadlines above. */
-  checkIntervalMs: 500,
-  /** Sockets that have not yet sent one request passing its route's auth; past this the oldest is closed. */
-  maxUnauthenticatedSockets: 64,
-  /** A socket whose request was refused (403/401) is closed this long after the answer at the latest. */
-  refusedSocketMs: 1_000,
-});
-
 const NOT_PLAIN_HTTP = "refused: this loopback listener serves plain HTTP requests only; WebSocket upgrades and CONNECT are not accepted";
 
 function refuseRawSocket(socket: Socket): void {
@@ -108,24 +94,8 @@ export class LoopbackListener {
     checkPort(port, "LoopbackListener");
     const holder: { listener?: LoopbackListener } = {};
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => holder.listener!.dispatch(req, res);
-    const http = createServer({ connectionsCheckingInterval: LISTENER_LIMITS.checkIntervalMs, headersTimeout: LISTENER_LIMITS.headersTimeoutMs, requestTimeout: LISTENER_LIMITS.bodyDeadlineMs }, onRequest);
-    http.keepAliveTimeout = LISTENER_LIMITS.keepAliveTimeoutMs;
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException): void => {
-        http.off("listening", onListening);
-        err.message = `${err.message} (binding the loopback listener at ${endpoint})`;
-        reject(err);
-      };
-      const onListening = (): void => {
-        http.off("error", onError);
-        // After a successful bind, a late server error must never crash the host process.
-        http.on("error", (err) => getLogger().error(`loopback listener on ${host}:${port}: ${err.message}`));
-        resolve();
-      };
-      http.once("error", onError);
-      http.once("listening", onListening);
-      http.listen({ host, port });
-    });
+    const http = httpServer(onRequest);
+    await listening(http, { host, port }, `the loopback listener at ${endpoint}`);
     const listener = new LoopbackListener(host, (http.address() as { port: number }).port, http);
     holder.listener = listener;
     listener.hygiene();

@@ -31,7 +31,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { createConnection, type Server, type Socket } from "node:net";
-import { listenUnixSocket } from "../../listener/unix-socket.js";
+import { listenUnixSocket } from "../../listener/servers.js";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { getLogger } from "../../util/logger.js";
