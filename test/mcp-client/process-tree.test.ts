@@ -55,13 +55,21 @@ describe("the process-tree module (wire/process-tree)", () => {
     return sh.pid!;
   }
 
+  // The tree is ready once all three run and the setsid one has left the
+  // group: until setsid() returns, that child is still a group member, and a
+  // group signal sent then ends it too (a loaded machine widens the window).
+  async function settled(tag: string, pid: number): Promise<void> {
+    const ready = () => taggedProcesses(tag).length === 3 && groupMembers(pid).length === 2;
+    await eventually(ready, (ok) => ok, 15_000);
+    expect({ tagged: taggedProcesses(tag).length, inGroup: groupMembers(pid).length }).toEqual({ tagged: 3, inGroup: 2 });
+  }
+
   it("killTree ends the leader, its group and a descendant that left the group", async () => {
     const tag = newTag();
     const pid = shellTree(tag);
     try {
-      await eventually(() => taggedProcesses(tag), (p) => p.length === 3);
+      await settled(tag, pid); // sh and the first sleep in the group; the setsid one left it
       expect(descendants(pid)).toHaveLength(2);
-      expect(groupMembers(pid)).toHaveLength(2); // sh and the first sleep; the setsid one left
       killTree(pid);
       expect(await eventually(() => taggedProcesses(tag), (p) => p.length === 0)).toEqual([]);
     } finally {
@@ -73,7 +81,7 @@ describe("the process-tree module (wire/process-tree)", () => {
     const tag = newTag();
     const pid = shellTree(tag);
     try {
-      await eventually(() => taggedProcesses(tag), (p) => p.length === 3);
+      await settled(tag, pid);
       expect(await endGroup(pid, 2000)).toBe(true);
       expect(groupMembers(pid)).toEqual([]);
       expect(taggedProcesses(tag)).toHaveLength(1);
