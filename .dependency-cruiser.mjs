@@ -23,7 +23,7 @@
  *   testing  index.ts                     the core's entry points
  *   agents                                Agent, ReAct
  *   tools  memory  gate                   @Tool and the registry, memories, the approval engine
- *   context  prompts                      RunContext, prompt templates
+ *   context  prompts  records             RunContext, prompt templates, the in-process call records
  *   options                               option checks (throw OptionsError)
  *   errors                                the error classes
  *   util  contracts  control  types  keys.ts   leaf helpers and the contracts every layer uses
@@ -37,7 +37,7 @@
  */
 
 /** The core folders and files: everything that is not a wire, serving or program layer. */
-const CORE = "^src/(?:(?:contracts|options|tools|gate|agents|context|memory|prompts|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
+const CORE = "^src/(?:(?:contracts|options|tools|gate|agents|context|memory|prompts|records|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
 
 /**
  * The core's rows, bottom first: a folder (or top-level file) imports only
@@ -47,7 +47,7 @@ const CORE_ORDER = [
   ["util", "contracts", "control", "types", "keys\\.ts"],
   ["errors"],
   ["options"],
-  ["context", "prompts"],
+  ["context", "prompts", "records"],
   ["tools", "memory", "gate"],
   ["agents"],
   ["testing", "index\\.ts"],
