@@ -6,7 +6,7 @@
  * and removes the directory. Run as the `postgres` user when this process is
  * root (initdb refuses root). The binaries: `$PG_BIN`, else the newest
  * `/usr/lib/postgresql/<major>/bin` (Debian's `postgresql` package, which
- * `.ci/run` installs when absent), else `initdb`/`pg_ctl` on the PATH.
+ * `npm test` installs when absent), else `initdb`/`pg_ctl` on the PATH.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -12,7 +12,7 @@ import type { InboxAsker } from "../../src/askers/index.js";
 import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 
-/** Debian's chromium binary (not the /usr/bin wrapper script). `.ci/run` installs it. */
+/** Debian's chromium binary (not the /usr/bin wrapper script). `npm test` installs it when absent (scripts/test-prereqs.mjs). */
 export const CHROMIUM = "/usr/lib/chromium/chromium";
 
 /** An inbox session's label (`inbox session 2 (3fa9c1)`): the recorded actor of whatever that session answered. */

@@ -1,6 +1,6 @@
 /**
  * @module test/helpers/nginx
- * A real nginx (Debian's /usr/sbin/nginx, installed by .ci/run when absent)
+ * A real nginx (Debian's /usr/sbin/nginx, installed by `npm test` (scripts/test-prereqs.mjs) when absent)
  * started in the foreground with a generated config in a private temp dir:
  * 127.0.0.1 only, round-robin over the given upstream ports, its pid file,
  * logs and temp paths all inside that dir. `close()` ends it by its pid and
@@ -86,7 +86,7 @@ ${upstreams.map((u) => `    server 127.0.0.1:${u};`).join("\n")}
  * not come up in 10 s.
  */
 export async function startNginx(upstreams: readonly number[], options: { port?: number } = {}): Promise<TestNginx> {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; .ci/run does it)`);
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; `npm test` does it as root)`);
   const dir = mkdtempSync(join(tmpdir(), "agentkit-nginx-"));
   const port = options.port ?? (await freePort());
   writeFileSync(join(dir, "nginx.conf"), config(dir, port, upstreams), { mode: 0o600 });
