@@ -86,10 +86,16 @@ export class MemoryCallRecords implements CallRecordStore {
     return Promise.resolve([...this.#records.values()].filter((r) => r.server === server && !FINAL_CALL_STATUSES.has(r.status)));
   }
 
+  /** True when a record `id` is held (whoever's it is). */
+  has(id: string): boolean {
+    return this.#records.has(id);
+  }
+
   expireRecords(now: Date): Promise<number> {
     let n = 0;
     for (const [id, r] of this.#records) {
-      if (r.ttlMs !== null && Date.parse(r.createdAt) + r.ttlMs < now.getTime()) {
+      // only a final record goes: one still running is its process's (or its recoverer's) to end
+      if (FINAL_CALL_STATUSES.has(r.status) && r.ttlMs !== null && Date.parse(r.createdAt) + r.ttlMs < now.getTime()) {
         this.#records.delete(id);
         n++;
       }
