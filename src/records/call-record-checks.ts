@@ -86,6 +86,19 @@ function describe(v: unknown): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
+/** The fields holding free JSON (a database stores them as JSON: a value JSON cannot write is refused). */
+const JSON_FIELDS: ReadonlySet<string> = new Set<keyof CallRecord>(["arguments", "question", "answers", "result", "error"]);
+
+/** Why `value` cannot be written as JSON (a BigInt, a cycle), or undefined. */
+function jsonProblem(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 /** Why `value` is refused as field `name` (`undefined` for an optional field is accepted), or undefined. */
 function fieldProblem(name: string, value: unknown): string | undefined {
   const r = FIELDS[name as keyof CallRecord];
@@ -95,7 +108,9 @@ function fieldProblem(name: string, value: unknown): string | undefined {
     const bad = value.map(answerShapeProblem).findIndex((p) => p !== undefined);
     if (bad >= 0) return `'answers[${bad}]': ${answerShapeProblem(value[bad])}`;
   }
-  return r.ok(value) ? undefined : `'${name}' must be ${r.accepted}, got ${describe(value)}`;
+  if (!r.ok(value)) return `'${name}' must be ${r.accepted}, got ${describe(value)}`;
+  const notJson = JSON_FIELDS.has(name) ? jsonProblem(value) : undefined;
+  return notJson ? `'${name}' is not plain JSON (${notJson})` : undefined;
 }
 
 /** Names in `keys` that are not in `accepted`, as a sentence, or undefined. */

@@ -83,7 +83,9 @@ export class MemoryCallRecords implements CallRecordStore {
   }
 
   openRecords(server: string): Promise<CallRecord[]> {
-    return Promise.resolve([...this.#records.values()].filter((r) => r.server === server && !FINAL_CALL_STATUSES.has(r.status)));
+    const open = [...this.#records.values()].filter((r) => r.server === server && !FINAL_CALL_STATUSES.has(r.status));
+    // oldest first by createdAt (a stable sort: records created in the same millisecond keep their order)
+    return Promise.resolve(open.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)));
   }
 
   /** True when a record `id` is held (whoever's it is). */

@@ -374,7 +374,10 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
    * Every later record created or changed by any process on the database
    * (a worker's login: its own records), in change order, until the
    * returned function is called. A notification only names a row: the store
-   * reads it with its own login. Listening starts with the store's
+   * reads it with its own login, so a record another process changed twice
+   * before it was read is told once, as it then stood (this store's own
+   * changes are told version by version); its last version always arrives.
+   * Listening starts with the store's
    * connection: a change committed after a record operation that began after
    * this call resolves is heard; after a dropped connection every change
    * missed is read back by change number.
