@@ -102,11 +102,19 @@ export function targetOf(connectionString: string): string {
   return `${decodeURIComponent(u.username)}@${u.hostname}:${u.port || "5432"}${u.pathname}?${u.searchParams.toString()}`;
 }
 
+/**
+ * The relay's protocol, in its socket's name: a relay of an older package
+ * (one that relays only worker channels, not records channels) on the same
+ * host keeps its own socket, so a newer member never waits on it for a
+ * LISTEN it would silently ignore.
+ */
+const RELAY_PROTOCOL = 2;
+
 /** The relay socket's path for a target and schema (hashed: the path says nothing of either). */
 export function relayPlace(target: string, schema: string, env: NodeJS.ProcessEnv = process.env): RelayPlace {
   const where = relayDirectory(env);
   if ("problem" in where) return where;
-  const path = join(where.dir, `inbox-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`);
+  const path = join(where.dir, `inbox-v${RELAY_PROTOCOL}-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`);
   return Buffer.byteLength(path) > MAX_PATH ? { problem: `the socket path '${path}' is longer than ${MAX_PATH} bytes` } : { path };
 }
 
