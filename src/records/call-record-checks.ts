@@ -89,14 +89,16 @@ function describe(v: unknown): string {
 /** The fields holding free JSON (a database stores them as JSON: a value JSON cannot write is refused). */
 const JSON_FIELDS: ReadonlySet<string> = new Set<keyof CallRecord>(["arguments", "question", "answers", "result", "error"]);
 
-/** Why `value` cannot be written as JSON (a BigInt, a cycle), or undefined. */
+/** Why `value` cannot be written as JSON a database keeps (a BigInt, a cycle, a NUL character), or undefined. */
 function jsonProblem(value: unknown): string | undefined {
+  let nul = false;
   try {
-    JSON.stringify(value);
-    return undefined;
+    // PostgreSQL's jsonb (and text) cannot hold U+0000: refused here by every store alike
+    JSON.stringify(value, (key: string, v: unknown) => ((nul ||= key.includes("\0") || (typeof v === "string" && v.includes("\0"))), v));
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
+  return nul ? "a string holds a NUL character (\\u0000), which PostgreSQL cannot store" : undefined;
 }
 
 /** Why `value` is refused as field `name` (`undefined` for an optional field is accepted), or undefined. */

@@ -51,7 +51,7 @@ function record(over: Partial<CallRecord> = {}): CallRecord {
     owner: "caller-a",
     server: "files",
     tool: "write_file",
-    arguments: { path: "/tmp/x", text: "hi ✓", nested: { list: [1, "two", null, true] } },
+    arguments: { path: "/tmp/x", text: "hi ✓", escaped: "C:\\u0000 is text, not a NUL", nested: { list: [1, "two", null, true] } },
     status: "working",
     statusMessage: "running",
     started: false,
@@ -166,7 +166,9 @@ describe.each([{ make: memoryBackend }, { make: pgliteBackend }, { make: postgre
     expect(await refused(s.createRecord({ ...r, status: "done" as never }))).toBe(`createRecord '${r.id}' refused: 'status' must be 'working', 'input_required', 'completed', 'failed', 'cancelled', got "done"`);
     expect(await refused(s.createRecord({ ...r, colour: "red" } as never))).toMatch(/^createRecord '.+' refused: unknown field\(s\) 'colour'; the fields of a call record: id, kind, owner/);
     expect(await refused(s.createRecord({ ...r, answers: [{ key: "k", method: "elicitation/create", value: 1 }] as never }))).toBe(`createRecord '${r.id}' refused: 'answers[0]': an answer's 'by' must be a string (who answered, in words), got undefined`);
-    expect(await refused(s.createRecord({ ...r, arguments: { big: 10n } }))).toMatch(/not plain JSON|BigInt/);
+    expect(await refused(s.createRecord({ ...r, arguments: { big: 10n } }))).toBe(`createRecord '${r.id}' refused: 'arguments' is not plain JSON (Do not know how to serialize a BigInt)`);
+    expect(await refused(s.createRecord({ ...r, arguments: { text: "a\u0000b" } }))).toBe(`createRecord '${r.id}' refused: 'arguments' is not plain JSON (a string holds a NUL character (\\u0000), which PostgreSQL cannot store)`);
+    expect(await refused(s.expireRecords(new Date("not a date")))).toBe("expireRecords refused: 'now' must be a valid Date, got Invalid Date");
     expect(await s.getRecord(r.id, r.owner)).toBeUndefined();
     await s.createRecord(r);
     expect(await refused(s.updateRecord(r.id, 0, { owner: "caller-b" } as never))).toBe(`updateRecord '${r.id}' refused: unknown field(s) 'owner'; a change may set: status, statusMessage, started, round, question, answers, result, error, cancelRequested, worker, pollIntervalMs`);
@@ -270,7 +272,7 @@ describe.each([{ make: memoryBackend }, { make: pgliteBackend }, { make: postgre
     expect(await s.expireRecords(now)).toBe(0);
   });
 
-  it("subscribeRecords hears every creation and change in order, until it stops", async () => {
+  it("subscribeRecords hears each change's record in order (a version read late may be skipped), until it stops", async () => {
     const s = await b.store();
     const [heard, other] = [hearRecords(s), hearRecords(s)];
     await s.openRecords("warm-up"); // connected and listening
@@ -278,8 +280,12 @@ describe.each([{ make: memoryBackend }, { make: pgliteBackend }, { make: postgre
     await s.createRecord(r);
     await s.answerRecord(r.id, 1, answer("client"));
     await s.updateRecord(r.id, 1, { status: "completed", result: { content: [] } });
-    await expect.poll(() => heard.of(r.id).map((x) => [x.version, x.status]), { timeout: 10_000 }).toEqual([[0, "input_required"], [1, "working"], [2, "completed"]]);
-    expect(heard.of(r.id)[2]).toEqual(await s.getRecord(r.id, r.owner));
+    // a store reads a row when woken for it: versions changed again before the read are told once, as the row then stood
+    await expect.poll(() => heard.of(r.id).at(-1)?.status, { timeout: 10_000 }).toBe("completed");
+    const versions = heard.of(r.id).map((x) => x.version);
+    expect(versions.at(-1)).toBe(2);
+    expect(versions).toEqual([...new Set(versions)].sort());
+    expect(heard.of(r.id).at(-1)).toEqual(await s.getRecord(r.id, r.owner));
     heard.stop();
     const later = record();
     await s.createRecord(later);

@@ -15,7 +15,7 @@ import type { GateSource } from "../../gate/gate-source.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
 import { MEMORY_RECORD_LIMIT, MemoryCallRecords } from "../../records/memory-call-records.js";
 import { InboxError } from "./inbox.error.js";
-import { checkAnswer, checkChange, checkRecord, duplicateRecord } from "./record-input.js";
+import { checkAnswer, checkChange, checkExpiry, checkRecord, duplicateRecord } from "./record-input.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */
 export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" | "abandoned";
@@ -252,7 +252,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore {
    */
   async createRecord(record: CallRecord): Promise<void> {
     checkRecord(record);
-    if (this.#records.has(record.id)) throw duplicateRecord(record.id);
+    if (this.#records.has(record.id)) throw duplicateRecord(`createRecord '${record.id}'`);
     try {
       await this.#records.createRecord(record);
     } catch (err) {
@@ -282,8 +282,9 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore {
     return this.#records.openRecords(server);
   }
 
-  /** Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. */
-  expireRecords(now: Date): Promise<number> {
+  /** Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. @throws InboxStoreError `invalid` when `now` is not a valid Date. */
+  async expireRecords(now: Date): Promise<number> {
+    checkExpiry(now);
     return this.#records.expireRecords(now);
   }
 

@@ -47,7 +47,7 @@ import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordSto
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
-import { checkAnswer, checkChange, checkRecord, duplicateRecord } from "./record-input.js";
+import { checkAnswer, checkChange, checkExpiry, checkRecord, duplicateRecord } from "./record-input.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
 import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
 import { pgModule, statementRunner, type PgPool, type PgResult } from "./pg-peer.js";
@@ -326,12 +326,12 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
    */
   async createRecord(record: CallRecord): Promise<void> {
     checkRecord(record);
-    this.#told(await this.#recordStatement(() => insertRecordSql(this.schema, record), record.id));
+    this.#told(await this.#recordStatement(`createRecord '${record.id}'`, () => insertRecordSql(this.schema, record)));
   }
 
   /** The record `id` when it is bound to `owner` (and this login may read it), else `undefined`. */
   async getRecord(id: string, owner: string): Promise<CallRecord | undefined> {
-    const rows = await this.#recordStatement(() => selectRecord(this.schema, id, owner), id);
+    const rows = await this.#recordStatement(`getRecord '${String(id).slice(0, 40)}'`, () => selectRecord(this.schema, id, owner));
     return rows[0] ? recordOf(rows[0].row as Row) : undefined;
   }
 
@@ -344,7 +344,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
    */
   async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
     checkChange(id, version, change);
-    return this.#casResult(id, await this.#recordStatement(() => updateRecordSql(this.schema, id, version, change), id));
+    return this.#casResult(id, await this.#recordStatement(`updateRecord '${id}'`, () => updateRecordSql(this.schema, id, version, change)));
   }
 
   /**
@@ -356,27 +356,32 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
    */
   async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
     checkAnswer(id, round, answer);
-    return this.#casResult(id, await this.#recordStatement(() => answerRecordSql(this.schema, id, round, answer), id));
+    return this.#casResult(id, await this.#recordStatement(`answerRecord '${id}'`, () => answerRecordSql(this.schema, id, round, answer)));
   }
 
   /** The records of `server` that are not final (and this login may read), oldest first. */
   async openRecords(server: string): Promise<CallRecord[]> {
-    const rows = await this.#recordStatement(() => selectOpenRecords(this.schema, server), server);
+    const rows = await this.#recordStatement("openRecords", () => selectOpenRecords(this.schema, server));
     return rows.map((r) => recordOf(r.row as Row));
   }
 
-  /** Delete the final records whose `createdAt + ttlMs` is before `now` (a worker's login: its own); returns how many went. */
+  /**
+   * Delete the final records whose `createdAt + ttlMs` is before `now` (a worker's login: its own); returns how many went.
+   *
+   * @throws InboxStoreError `invalid` when `now` is not a valid Date; `unavailable` when the database is down.
+   */
   async expireRecords(now: Date): Promise<number> {
-    return (await this.#recordStatement(() => deleteExpiredRecords(this.schema, now), "expireRecords")).length;
+    checkExpiry(now);
+    return (await this.#recordStatement("expireRecords", () => deleteExpiredRecords(this.schema, now))).length;
   }
 
   /**
    * Every later record created or changed by any process on the database
    * (a worker's login: its own records), in change order, until the
    * returned function is called. A notification only names a row: the store
-   * reads it with its own login, so a record another process changed twice
-   * before it was read is told once, as it then stood (this store's own
-   * changes are told version by version); its last version always arrives.
+   * reads it with its own login, so a record changed again before it was
+   * read is told once, as it then stood: each record's versions arrive in
+   * order, some may be skipped, and its last version always arrives.
    * Listening starts with the store's
    * connection: a change committed after a record operation that began after
    * this call resolves is heard; after a dropped connection every change
@@ -413,27 +418,18 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
   }
 
   /**
-   * Run a records statement (built by `build`, after the store is ready and
-   * any LISTEN change asked for has taken effect) and return its rows. A
-   * value the database cannot hold (a duplicate id, a string it refuses)
-   * is `invalid`, naming `id`; anything else is the store's error.
+   * Run a records statement (`what`, e.g. `createRecord 'id'`, names it in
+   * errors) once the store is ready and any LISTEN change asked for has
+   * taken effect; returns its rows.
    */
-  async #recordStatement(build: () => Statement, id: string): Promise<Row[]> {
+  async #recordStatement(what: string, build: () => Statement): Promise<Row[]> {
     await this.#ready();
     await this.#tune;
-    let st: Statement;
     try {
-      st = build();
-    } catch (err) {
-      throw new InboxStoreError("invalid", `call record '${id.slice(0, 40)}' refused: it is not plain JSON (${(err as Error).message})`, { cause: err });
-    }
-    try {
+      const st = build();
       return (await this.#run(st.text, st.values)).rows;
     } catch (err) {
-      const code = String((err as { code?: unknown } | null)?.code ?? "");
-      if (code === "23505") throw duplicateRecord(id, err);
-      if (/^2[23]/.test(code)) throw new InboxStoreError("invalid", `call record '${id.slice(0, 40)}' refused by the database: ${(err as Error).message}`, { cause: err });
-      throw storeError(err, this.schema);
+      throw recordStoreError(err, this.schema, what);
     }
   }
 
@@ -441,7 +437,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
   async #casResult(id: string, rows: readonly Row[]): Promise<CallUpdate> {
     this.#told(rows);
     if (rows[0]) return { ok: true, record: recordOf(rows[0].row as Row) };
-    const now = await this.#recordStatement(() => selectRecordById(this.schema, id), id);
+    const now = await this.#recordStatement(`reading record '${id}' after a refused change`, () => selectRecordById(this.schema, id));
     return { ok: false, record: now[0] ? recordOf(now[0].row as Row) : undefined };
   }
 
@@ -701,6 +697,19 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
     this.#sweeper = setInterval(() => void this.sweep().catch(ignoreRejection("sweeping lapsed leases; the next tick sweeps again")), Math.max(1, Math.floor(this.leaseMs / 2)));
     this.#sweeper.unref();
   }
+}
+
+/**
+ * A failed records statement `what` as the store's error: a duplicate id
+ * (`createRecord`) or a value the database cannot hold (SQL classes 22 and
+ * 23: a string with a NUL, a number out of range) is `invalid`, naming
+ * `what`; anything else as every statement's (`storeError`).
+ */
+function recordStoreError(err: unknown, schema: string, what: string): InboxStoreError {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  if (code === "23505") return duplicateRecord(what, err);
+  if (/^2[23]/.test(code)) return new InboxStoreError("invalid", `${what} refused by the database: ${(err as Error).message}`, { cause: err });
+  return storeError(err, schema);
 }
 
 /** Say once per process that a worker store LISTENs itself because the host's relay cannot be used. */

@@ -9,7 +9,7 @@ import type { CallAnswer, CallChange, CallRecord } from "../../contracts/call-re
 import { callAnswerProblem, callChangeProblem, callRecordProblem, countProblem } from "../../records/call-record-checks.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 
-const invalid = (what: string, problem: string): InboxStoreError => new InboxStoreError("invalid", `${what} refused: ${problem}`);
+const invalid = (what: string, problem: string, cause?: unknown): InboxStoreError => new InboxStoreError("invalid", `${what} refused: ${problem}`, cause === undefined ? undefined : { cause });
 
 const idOf = (record: unknown): string => {
   const id = (record as { id?: unknown } | null)?.id;
@@ -34,7 +34,12 @@ export function checkAnswer(id: string, round: number, answer: CallAnswer): void
   if (problem) throw invalid(`answerRecord '${String(id).slice(0, 40)}'`, problem);
 }
 
-/** The error of a `createRecord` whose id is already in the store (whoever's record it is). */
-export function duplicateRecord(id: string, cause?: unknown): InboxStoreError {
-  return new InboxStoreError("invalid", `createRecord '${id.slice(0, 40)}' refused: a call record with this id already exists; each record needs a fresh id (≥ 128 random bits)`, cause === undefined ? undefined : { cause });
+/** @throws InboxStoreError `invalid` when `now` (of `expireRecords`) is not a valid Date. */
+export function checkExpiry(now: Date): void {
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalid("expireRecords", `'now' must be a valid Date, got ${String(now)}`);
+}
+
+/** The error of `what` (`createRecord '<id>'`) when the record's id is already in the store (whoever's record it is). */
+export function duplicateRecord(what: string, cause?: unknown): InboxStoreError {
+  return invalid(what, "a call record with this id already exists; each record needs a fresh id (≥ 128 random bits)", cause);
 }
