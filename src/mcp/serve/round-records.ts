@@ -36,6 +36,8 @@ export const RECORD_TTL_ROUNDS = 17;
 
 /** How often, at most, a module's rounds sweep expired records from the store. */
 const SWEEP_EVERY_MS = 60_000;
+/** A state is minted just after its record is written: a record is past its state's life this long after `lastUpdatedAt + ttl`. */
+const STATE_CLOCK_SLACK_MS = 5_000;
 
 const CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo";
 
@@ -213,12 +215,26 @@ export class RoundRecords {
     };
   }
 
-  /** Drop expired records now and then (a hosted call whose client never came back leaves its record waiting). */
+  /** Now and then: end this module's rounds whose question outlived its state, and drop expired final records. */
   private sweep(): void {
     const now = Date.now();
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    this.store.expireRecords(new Date(now)).catch((err: unknown) => getLogger().warn(`agentkit: could not drop expired call records: ${errorLine(err)}`));
+    this.sweepNow(now).catch((err: unknown) => getLogger().warn(`agentkit: could not sweep the call records of '${this.server}': ${errorLine(err)}`));
+  }
+
+  /**
+   * A hosted call whose client never came back leaves its record waiting,
+   * and no process waits in it: once its question's state has expired no
+   * retry can answer it, so it ends `cancelled` (compare-and-set: a record
+   * that moved meanwhile is left alone), and `expireRecords` drops it later.
+   */
+  private async sweepNow(now: number): Promise<void> {
+    for (const r of await this.store.openRecords(this.server)) {
+      if (r.kind !== "rounds" || r.status !== "input_required" || Date.parse(r.lastUpdatedAt) + this.signer.ttlMs + STATE_CLOCK_SLACK_MS > now) continue;
+      await this.store.updateRecord(r.id, r.version, { status: "cancelled", statusMessage: "its client did not come back with the answer before the request state expired", question: undefined });
+    }
+    await this.store.expireRecords(new Date(now));
   }
 }
 
