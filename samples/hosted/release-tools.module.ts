@@ -6,7 +6,8 @@
  *
  *   npm run build
  *   AGENTKIT_FLEET_KEY="$(openssl rand -base64 32)" npx agentkit host build/samples/hosted/release-tools.module.js \
- *     --port 8081 --resource https://tools.example.com/mcp --issuer https://auth.example.com --json
+ *     --port 8081 --resource https://tools.example.com/mcp --issuer https://auth.example.com \
+ *     --store postgres://tools@db.internal:5432/agentkit --json
  *
  * or mount it on your own express app (samples/hosted/server.ts).
  */
@@ -39,9 +40,10 @@ export class ListReleases {
 
 /**
  * Needs `releases:write`, and asks the person behind the client to confirm.
- * On 2026-07-28 the question suspends the call and the retry may reach another
- * process of the fleet, which runs this again from the top with the answer:
- * keep the code before the question free of side effects.
+ * On 2026-07-28 the question is recorded in the fleet's store and the retry
+ * may reach another process of the fleet, which runs this again from the top
+ * with the answer: code after the question runs once per call, code before it
+ * may run again, so the side effect comes after the question.
  */
 @Tool({ description: "Ship a release after the caller's user confirms it.", scopes: ["releases:write"], input: ReleaseInput })
 export class ShipRelease {

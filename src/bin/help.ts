@@ -100,18 +100,25 @@ Options:
                             may land on another process
   --fleet-key-env <VAR>   the same key from the variable VAR (default AGENTKIT_FLEET_KEY);
                             the key is never taken from argv
+  --store <URL>           the PostgreSQL database every process of the fleet shares
+                            (postgres://user@host/db; no password in argv: PGPASSWORD, or
+                            --store-env): a question a tool asks is a record there, answered
+                            once on whichever process the answer reaches (migrate it first:
+                            agentkit inbox migrate)
+  --store-env <VAR>       the same database URL, read from the variable VAR
   --export <Name>         the export to host when the file has several @McpServer classes
   --timeout-ms <N>        per-call deadline of the tools (default 60000)
   --drain-ms <N>          on SIGTERM, how long calls in flight may run on (default 30000)
   --json                  print one JSON health line on stdout when listening
-                            ({"event":"listening","pid","module","url","resource","issuer","fleetKey"})
+                            ({"event":"listening","pid","module","url","resource","issuer","fleetKey","store"})
                             and one when stopped; no secret is printed
   --verbose               stack traces on failure
   -h, --help              this text
 
 Examples:
-  AGENTKIT_FLEET_KEY="$(cat /run/secrets/fleet-key)" agentkit host dist/app.module.js \\
-    --port 8081 --resource https://tools.example.com/mcp --issuer https://auth.example.com --json
+  AGENTKIT_FLEET_KEY="$(cat /run/secrets/fleet-key)" PGPASSWORD=... agentkit host dist/app.module.js \\
+    --port 8081 --resource https://tools.example.com/mcp --issuer https://auth.example.com \\
+    --store postgres://tools@db.internal:5432/agentkit --json
 `;
 
 const TARGET = `Which server:

@@ -16,6 +16,9 @@ import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import { HOST_HELP } from "./help.js";
+import { storeUrl } from "./store-args.js";
+import type { CallRecordStore } from "../contracts/call-record.js";
+import type { McpRouterTarget } from "../express/index.js";
 
 const OPTIONS: OptionTable = {
   port: { type: "string" },
@@ -26,6 +29,8 @@ const OPTIONS: OptionTable = {
   "allowed-host": { type: "string", multiple: true },
   "fleet-key-env": { type: "string" },
   "fleet-key-file": { type: "string" },
+  store: { type: "string" },
+  "store-env": { type: "string" },
   export: { type: "string" },
   "timeout-ms": { type: "string" },
   "drain-ms": { type: "string" },
@@ -51,6 +56,8 @@ interface HostRequest {
   readonly allowedHosts?: string[];
   /** The key, and where it came from (for the health line: never the key itself). */
   readonly fleetKey?: { readonly key: string; readonly from: string };
+  /** The PostgreSQL database the fleet's call records live in (`--store` / `--store-env`). */
+  readonly store?: string;
   readonly timeoutMs?: number;
   readonly drainMs: number;
   readonly json: boolean;
@@ -132,6 +139,9 @@ function request(argv: readonly string[]): HostRequest | null {
   const allowedHosts = listOption(line, "allowed-host");
   const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
   const exportName = stringOption(line, "export");
+  const storeFlag = stringOption(line, "store");
+  const storeEnv = stringOption(line, "store-env");
+  const store = storeFlag === undefined && storeEnv === undefined ? undefined : storeUrl("host", storeFlag, storeEnv);
   return {
     file,
     port,
@@ -145,6 +155,7 @@ function request(argv: readonly string[]): HostRequest | null {
     ...(jwksUri !== undefined ? { jwksUri } : {}),
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(fleetKey ? { fleetKey } : {}),
+    ...(store !== undefined ? { store } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
 }
@@ -226,31 +237,44 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { importModuleFile, pickModule } = await import("./load-module.js");
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
     const chosen = pickModule(req.file, path, exports, req.exportName, "host");
-    const { mcpRouter, jwtVerifier } = await import("../express/index.js");
-    const { hostExpress } = await import("../express/express-peers.js");
     if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
-    const router = mcpRouter(chosen.module, {
-      resource: req.resource,
-      authorizationServers: [req.issuer],
-      verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
-      ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
-      ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
-      ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
-    });
+    else if (req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks is recorded in this process only, so its answer is taken here only; give every process of a fleet the same --store postgres://...\n");
+    // The fleet's call records: a question is a record there, answered once on whichever process the answer reaches.
+    const records = req.store === undefined ? undefined : (await import("../askers/index.js")).postgresInboxStore({ connectionString: req.store, role: "worker" });
     try {
-      await router.ready;
-      const express = hostExpress();
-      const app = express();
-      app.disable("x-powered-by");
-      const drain = new Drain();
-      app.use(drain.middleware);
-      app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);
-      return await serve(req, chosen.exportName, app as unknown as RequestListener, drain, router, stop.received);
+      return await hostModule(req, chosen, records, stop.received);
     } finally {
-      await router.close();
+      await records?.close();
     }
   } finally {
     stop.dispose();
+  }
+}
+
+/** Serve `chosen` through `mcpRouter` (its call records in `records`, when given) on an express app until `stopped`, then close the router. */
+async function hostModule(req: HostRequest, chosen: { readonly module: McpRouterTarget; readonly exportName: string }, records: CallRecordStore | undefined, stopped: Promise<NodeJS.Signals>): Promise<number> {
+  const { mcpRouter, jwtVerifier } = await import("../express/index.js");
+  const { hostExpress } = await import("../express/express-peers.js");
+  const router = mcpRouter(chosen.module, {
+    resource: req.resource,
+    authorizationServers: [req.issuer],
+    verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
+    ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
+    ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
+    ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+    ...(records ? { records } : {}),
+  });
+  try {
+    await router.ready;
+    const express = hostExpress();
+    const app = express();
+    app.disable("x-powered-by");
+    const drain = new Drain();
+    app.use(drain.middleware);
+    app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);
+    return await serve(req, chosen.exportName, app as unknown as RequestListener, drain, router, stopped);
+  } finally {
+    await router.close();
   }
 }
 
@@ -266,7 +290,7 @@ async function serve(
   const address = server.address;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${req.resource.pathname}`;
-  const health = { event: "listening", pid: process.pid, module: exportName, url, resource: req.resource.href, issuer: req.issuer, fleetKey: req.fleetKey?.from ?? "none (this process only)" };
+  const health = { event: "listening", pid: process.pid, module: exportName, url, resource: req.resource.href, issuer: req.issuer, fleetKey: req.fleetKey?.from ?? "none (this process only)", store: req.store === undefined ? "none (this process only)" : "postgres" };
   if (req.json) process.stdout.write(`${JSON.stringify(health)}\n`);
   else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${req.resource.href}; tokens from ${req.issuer}. SIGTERM drains and stops.\n`);
   const signal = await stopped;

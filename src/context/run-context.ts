@@ -268,11 +268,17 @@ export class RunContext {
    * Ask the calling MCP client's user (`elicitation/create`). Rejects with
    * `ClientRequestError` outside a served call, or when the client did not
    * declare the `elicitation` capability. On MCP 2026-07-28 a served
-   * `tools/call` is answered `input_required` and this promise resolves when
-   * the client retries with the answer (same run, same process); it waits at
-   * most `serveRegistry`'s `suspendedCalls.ttlMs`, then the context is
-   * cancelled with a `ClientGaveUp`. A resource read or prompt render cannot
-   * ask on 2026-07-28 (`ClientRequestError`).
+   * `tools/call` is answered `input_required` (the question first written to
+   * the call's record in the module's store) and the client's retry carries
+   * the answer; each question is answered once (a replayed request state is
+   * refused with `-32602`, on every process sharing the store). On loopback
+   * this promise resolves in the same run (it waits at most `serveRegistry`'s
+   * `suspendedCalls.ttlMs`, then the context is cancelled with a
+   * `ClientGaveUp`); hosted (`arc-agentkit/express`) this run ends and the
+   * retry runs the tool again from the top, this question then answered from
+   * the record. So: code after a question runs once per call; code before a
+   * question may run again — keep side effects after it. A resource read or
+   * prompt render cannot ask on 2026-07-28 (`ClientRequestError`).
    */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (!this.channel) return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): this run is not a served MCP call, so there is no client to ask; ask through ctx.asker instead"));
@@ -282,8 +288,8 @@ export class RunContext {
   /**
    * Ask the calling MCP client's model (`sampling/createMessage`). Rejects
    * with `ClientRequestError` outside a served call, or when the client did
-   * not declare the `sampling` capability. On MCP 2026-07-28 it suspends the
-   * served call as `elicit()` does.
+   * not declare the `sampling` capability. On MCP 2026-07-28 it waits as
+   * `elicit()` does, under the same contract (code before it may run again).
    */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (!this.channel) return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): this run is not a served MCP call, so there is no client to sample from; call ctx.llm instead"));

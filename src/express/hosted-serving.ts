@@ -4,8 +4,9 @@
  * the SDK v2's per-request handler (`createMcpHandler`, `legacy:
  * "stateless"`: 2026-07-28 natively and 2025-era clients without sessions)
  * and, per caller, a server whose `tools/list` holds only the tools the
- * token's scopes cover. Every call's context carries the caller; questions
- * a tool asks go through the fleet-signed replay state.
+ * token's scopes cover. Every call's context carries the caller; a question
+ * a tool asks is a record in the router's call-record store, named by a
+ * fleet-signed request state, and the retry runs the tool again.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
@@ -15,7 +16,8 @@ import { sdkServer, type SdkServer } from "../mcp/serve/sdk-server.js";
 import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js";
 import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
-import { ReplayKey } from "../mcp/serve/replay-rounds.js";
+import { RequestStateSigner } from "../mcp/serve/request-state.js";
+import { MemoryCallRecords } from "../records/memory-call-records.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -69,12 +71,13 @@ export class HostedServing {
     this.catalog = buildCatalog(parts.tools, parts.name);
     this.byName = new Map(this.catalog.tools.map((s) => [s.name, s.tool]));
     this.toolScopes = [...new Set(this.catalog.tools.flatMap((s) => [...(s.tool.scopes ?? [])]))].sort();
-    const replay = new ReplayKey(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
+    const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
     this.served = {
       ctx: parts.ctx,
       timeoutMs: options.timeoutMs,
       extras: parts.extras,
       replay,
+      records: options.records ?? new MemoryCallRecords(),
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
     };
@@ -161,7 +164,7 @@ export class HostedServing {
   }
 }
 
-/** Who a replay state is bound to: the token's client and end user. */
+/** Who a request state is bound to: the token's client and end user. */
 function principal(auth: AuthInfo | undefined): string {
   const c = callerOfAuth(auth);
   return c ? `${c.clientId}\0${c.subject ?? ""}` : "";

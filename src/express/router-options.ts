@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
+import type { CallRecordStore } from "../contracts/call-record.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
 import { checkOptions, checkPositiveInt, opt, unknownKey, unknownOptionMessage, type OptionRule, type OptionSpec } from "../options/option-checks.js";
@@ -70,6 +71,17 @@ export interface McpRouterOptions {
   readonly fleetKey?: string | Uint8Array;
   /** How long an issued `requestState` stays valid, in ms. Default 600,000. */
   readonly stateTtlMs?: number;
+  /**
+   * Where the module's waiting calls are recorded (the call-record store,
+   * `contracts/call-record`): a tool's 2026-07-28 question is a record there
+   * before the `input_required` answer leaves, and the store takes each
+   * answer once, so a replayed `requestState` is refused on every process
+   * that shares it. Give every process behind one URL the same store (a
+   * database); a retry reaching a process whose store lacks the record is
+   * refused with `-32602` naming this. Default: an in-process store (right
+   * for one process only).
+   */
+  readonly records?: CallRecordStore;
   /** RFC 9728 `resource_name`. */
   readonly resourceName?: string;
   /** RFC 9728 `scopes_supported`. Default: the union of the served tools' scopes. */
@@ -125,6 +137,7 @@ export interface CheckedRouterOptions {
   readonly rateLimit: RateLimit | false;
   readonly fleetKey: Uint8Array;
   readonly stateTtlMs: number;
+  readonly records: CallRecordStore | undefined;
   readonly resourceName: string | undefined;
   readonly scopesSupported: readonly string[] | undefined;
   readonly name: string | undefined;
@@ -165,8 +178,13 @@ function stringList(hint: string): OptionRule<readonly string[] | undefined> {
 
 /** An object with a method named `method` (a RunContext, a tsyringe container), or unset. */
 function hasMethod<T>(method: string, what: string): OptionRule<T | undefined> {
+  return hasMethods<T>([method], what);
+}
+
+/** An object with every method in `methods` (a call-record store), or unset. */
+function hasMethods<T>(methods: readonly string[], what: string): OptionRule<T | undefined> {
   return (value, _where, option) => {
-    if (value !== undefined && (!value || typeof (value as Record<string, unknown>)[method] !== "function")) fail(option, `'${option}' must be ${what}, got ${describeValue(value)}`);
+    if (value !== undefined && (!value || methods.some((m) => typeof (value as Record<string, unknown>)[m] !== "function"))) fail(option, `'${option}' must be ${what}, got ${describeValue(value)}`);
     return value as T | undefined;
   };
 }
@@ -214,6 +232,7 @@ const ROUTER_SPEC = {
     return bytes;
   },
   stateTtlMs: opt.timeoutMs(),
+  records: hasMethods<CallRecordStore>(["createRecord", "getRecord", "updateRecord", "answerRecord", "openRecords", "expireRecords", "subscribeRecords"], "a call-record store (createRecord, getRecord, updateRecord, answerRecord, ...)"),
   resourceName: opt.optional(opt.nonEmptyString()),
   scopesSupported: stringList("scope names"),
   name: opt.optional(opt.nonEmptyString("the server name")),
@@ -236,6 +255,7 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     rateLimit: o.rateLimit,
     fleetKey: o.fleetKey,
     stateTtlMs: o.stateTtlMs ?? DEFAULT_STATE_TTL_MS,
+    records: o.records,
     resourceName: o.resourceName,
     scopesSupported: o.scopesSupported,
     name: o.name,

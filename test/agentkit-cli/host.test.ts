@@ -57,7 +57,7 @@ describe("agentkit host: the command line", () => {
   it("--help documents the options and exits 0", async () => {
     const r = await runAgentkit(["host", "--help"]);
     expect(r.code).toBe(0);
-    for (const o of ["--port <N>", "--resource <URL>", "--issuer <URL>", "--bind <ADDR>", "--fleet-key-file <PATH>", "--fleet-key-env <VAR>", "--json", "--drain-ms <N>"]) expect(r.stdout).toContain(o);
+    for (const o of ["--port <N>", "--resource <URL>", "--issuer <URL>", "--bind <ADDR>", "--fleet-key-file <PATH>", "--fleet-key-env <VAR>", "--store <URL>", "--store-env <VAR>", "--json", "--drain-ms <N>"]) expect(r.stdout).toContain(o);
     expect((await runAgentkit(["--help"])).stdout).toContain("agentkit host <module-file> --port N --resource URL --issuer URL");
   });
 
@@ -68,6 +68,10 @@ describe("agentkit host: the command line", () => {
     expect(await usageError([MODULE, "--port", "0", "--resource", "tools.example.com", "--issuer", as.issuer])).toMatch(/--resource must be an absolute http\(s\) URL/);
     expect(await usageError(["--port", "0", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/name the built module file to host/);
     expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--fleet-key", "x"])).toMatch(/unknown option '--fleet-key'/);
+    const withPassword = await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--store", "postgres://tools:s3cret@db.internal/agentkit"]);
+    expect(withPassword).toMatch(/the URL holds a password.*--store-env VAR, or the password in PGPASSWORD/);
+    expect(withPassword).not.toContain("s3cret");
+    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--store", "mysql://db/x"])).toMatch(/the database must be a postgres:\/\/ or postgresql:\/\/ URL/);
   });
 
   it("takes the fleet key only from a 0600 file or the environment, and never echoes it", async () => {

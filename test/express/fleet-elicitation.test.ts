@@ -3,8 +3,9 @@
  * Questions a hosted tool asks, statelessly: on 2026-07-28 the call is
  * answered `input_required` with a `requestState` signed by the fleet key,
  * and the client's retry is sent to a SECOND router (another express app on
- * another port, same key, same resource): the tool runs again there, its
- * earlier answers replayed, and completes. A router with another key
+ * another port, same key, same resource, same call-record store): the tool
+ * runs again there, its earlier answers read from the call's record, and
+ * completes. A router with another key
  * refuses the state; a 2025-era client gets a clear tool error; the approval
  * guard's record carries the token's caller.
  */
@@ -14,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Tool, tool, type Asker, type Decision, type RunContext as Ctx } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpServer } from "../../src/mcp/index.js";
+import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
 import { closeAll, grant, hosted, messages, modernCall, post, v2Client } from "./kit.js";
 
 afterEach(closeAll);
@@ -38,8 +40,10 @@ const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }
 describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () => {
   it("the question is asked by router A, the answer lands on router B (same key), and the call completes there", async () => {
     const runs: string[] = [];
-    const a = await hosted([interview("A", runs)], { fleetKey: KEY });
-    const b = await hosted([interview("B", runs)], { fleetKey: KEY, resource: a.url });
+    // One fleet: the same key and the same call-record store.
+    const records = new MemoryCallRecords();
+    const a = await hosted([interview("A", runs)], { fleetKey: KEY, records });
+    const b = await hosted([interview("B", runs)], { fleetKey: KEY, records, resource: a.url });
     const token = grant(a, "t-fleet", []);
     b.tokens.set(token, a.tokens.get(token)!);
     // The first tools/call goes to A; every retry (with the requestState) to B.

@@ -1,7 +1,8 @@
 /**
  * @module test/express/fleet.test
  * A hosted fleet, all real: three `agentkit host` processes serving the
- * samples/hosted module with one fleet key, a real nginx on 127.0.0.1
+ * samples/hosted module with one fleet key and one PostgreSQL call-record
+ * store (`--store`), a real nginx on 127.0.0.1
  * round-robining over them, and a real local authorization server minting
  * JWTs. Clients of both eras (SDK v2 pinned to 2026-07-28 and to 2025-11-25),
  * the package's MCPClient (OAuth client_credentials, discovering everything
@@ -18,6 +19,8 @@ import { ServeProcess, ROOT, requireBuild } from "../agentkit-cli/agentkit-proce
 import { runNode } from "../helpers/procs.js";
 import { freePort, startNginx, type TestNginx } from "../helpers/nginx.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
+import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { migrateInboxStore } from "../../src/askers/index.js";
 
 const MODULE = join(ROOT, "build/samples/hosted/release-tools.module.js");
 const INSPECTOR = join(ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
@@ -27,18 +30,21 @@ const OPS = { id: "ops-bot", secret: "ops-secret-value", scopes: ["releases:read
 const READER = { id: "reader-bot", secret: "reader-secret-value", scopes: ["releases:read"] };
 
 let as: TestAuthServer;
+let pg: TestPostgres;
 let nginx: TestNginx;
 let hosts: ServeProcess[] = [];
 let resource: string;
 
 beforeAll(async () => {
   requireBuild();
-  as = await startAuthServer({ clients: [OPS, READER] });
+  [as, pg] = await Promise.all([startAuthServer({ clients: [OPS, READER] }), startPostgres()]);
+  // The fleet's call records: a question asked on one process is answered on another through them.
+  await migrateInboxStore({ connectionString: pg.connectionString, roles: false });
   const [nginxPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   resource = `http://127.0.0.1:${nginxPort}/mcp`;
   hosts = await Promise.all(
     ports.map((port) =>
-      ServeProcess.start([MODULE, "--port", String(port), "--resource", resource, "--issuer", as.issuer, "--json"], { command: "host", ready: /"event":"listening"/, env: { AGENTKIT_FLEET_KEY: FLEET_KEY } }),
+      ServeProcess.start([MODULE, "--port", String(port), "--resource", resource, "--issuer", as.issuer, "--store", pg.connectionString, "--json"], { command: "host", ready: /"event":"listening"/, env: { AGENTKIT_FLEET_KEY: FLEET_KEY } }),
     ),
   );
   nginx = await startNginx(ports, { port: nginxPort! });
@@ -48,6 +54,7 @@ afterAll(async () => {
   await nginx?.close();
   await Promise.all(hosts.map((h) => h.kill()));
   await as?.close();
+  pg?.stop();
 });
 
 /** Which host a pid is, for messages. */
@@ -108,7 +115,7 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     }
   });
 
-  it("a question asked on one process is answered on another: the retry carries the fleet-signed state", async () => {
+  it("a question asked on one process is answered on another: the retry carries the fleet-signed state naming the call's record in the shared store", async () => {
     const version = `2.0.${Date.now()}`;
     const client = await v2Client("2026-07-28", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }), true);
     let result;

@@ -128,7 +128,7 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const second = await rawCall(spec, { topic: "a" }, { ...answer, requestState: state });
     expect(second.result?.resultType).toBe("input_required");
     expect(Object.values(second.result!.inputRequests!)[0]).toMatchObject({ method: "elicitation/create", params: { message: "Second?" } });
-    expect((await rawCall(spec, { topic: "a" }, { ...answer, requestState: state })).error?.message).toContain("requestState: it is for round 1 of this call, which is at round 2 (a replayed state)");
+    expect((await rawCall(spec, { topic: "a" }, { ...answer, requestState: state })).error?.message).toContain("requestState: round 1 of this call was already answered (a replayed state: each requestState is answered once)");
     expect(log).toEqual(["start a"]);
   });
 
@@ -227,7 +227,7 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const first = (await rawExchange(spec, { topic: "who" }, {}, undefined, alice)).at(-1)!;
     const [key] = Object.keys(first.result!.inputRequests!);
     const retry = { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState };
-    expect((await rawExchange(spec, { topic: "who" }, retry, undefined, { authorization: "Bearer mallory" })).at(-1)!.error?.message).toContain("requestState: it belongs to another call (a different tool, different arguments or another caller)");
+    expect((await rawExchange(spec, { topic: "who" }, retry, undefined, { authorization: "Bearer mallory" })).at(-1)!.error?.message).toContain("requestState: it was issued to another caller");
     expect((await rawExchange(spec, { topic: "who" }, retry, undefined, alice)).at(-1)!.result?.resultType).toBe("input_required");
   });
 

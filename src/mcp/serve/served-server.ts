@@ -25,7 +25,12 @@ import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from ".
 import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls, type AskMethod, type CallRounds } from "./suspended-calls.js";
-import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
+import { ReplayRounds } from "./replay-rounds.js";
+import { RequestStateSigner } from "./request-state.js";
+import { admittedBy, recordOwner, RoundRecords, type RoundCall } from "./round-records.js";
+import type { CallRecord, CallRecordStore } from "../../contracts/call-record.js";
+import { MemoryCallRecords } from "../../records/memory-call-records.js";
+import type { Admission } from "../../tools/tool-invocation.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -73,12 +78,23 @@ export interface ServedServerOptions {
   /** The 2026-07-28 calls waiting on their client's answer (default: a fresh table with the default cap and expiry). */
   readonly suspended?: SuspendedCalls;
   /**
-   * Stateless serving (`arc-agentkit/express`): a 2026-07-28 question ends
-   * the run and the retry runs the tool again with the answers the signed
-   * state carries (see `replay-rounds`); a 2025-era client cannot be asked
-   * (no session), and the tool's `ctx.elicit()` / `ctx.sample()` say so.
+   * Stateless serving (`arc-agentkit/express`), with the fleet's signer of
+   * request states: a 2026-07-28 question ends the run and the retry runs
+   * the tool again with the answers its record holds (see `replay-rounds`);
+   * a 2025-era client cannot be asked (no session), and the tool's
+   * `ctx.elicit()` / `ctx.sample()` say so. Unset: loopback, where a
+   * question suspends the run in this process, signed with a random key of
+   * the module.
    */
-  readonly replay?: ReplayKey;
+  readonly replay?: RequestStateSigner;
+  /**
+   * Where the module's waiting calls are recorded (`contracts/call-record`):
+   * a 2026-07-28 call that asks is a record there before its question
+   * leaves, and each round is answered once on every process sharing it.
+   * Default: one in-process `MemoryCallRecords` per options object (one
+   * served module). A fleet needs one store shared by every process.
+   */
+  readonly records?: CallRecordStore;
   /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
   readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
   /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
@@ -152,27 +168,40 @@ export function makeCallHandler(
   counter: CallCounter,
 ): (request: CallToolRequest, extra: Extra, calls: InflightCalls, session?: SessionState) => Promise<CallToolResult> {
   const suspended = options.suspended ?? new SuspendedCalls();
+  const rounds = roundRecordsOf(options, catalog.server, suspended.ttlMs);
   return (request, extra, calls, session) => {
     counter.calls++;
     const name = request.params.name;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    // A 2026-07-28 retry carrying a requestState resumes the suspended run it names (or is refused, naming why).
+    // A 2026-07-28 retry carrying a requestState: the store takes its answer once (or it is refused, naming why).
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
-    // Stateless: the retry runs the tool again, its earlier questions answered from the signed state.
-    if (state !== undefined && options.replay) return options.replay.open(state, name, args, extra).then(begin);
-    if (state !== undefined) return resumeCall(suspended, name, args, extra, calls);
-    return begin([]);
-    function begin(answers: ReplayAnswers): Promise<CallToolResult> {
+    const call: RoundCall = { tool: name, args, extra };
+    // Stateless: the retry runs the tool again, its earlier questions answered from the call's record.
+    if (state !== undefined && options.replay) return rounds.open(state, call).then((claim) => rounds.take(claim, undefined, call)).then((taken) => begin(taken.record));
+    if (state !== undefined) return resumeCall(rounds, suspended, call, calls);
+    return begin(undefined);
+    function begin(record: CallRecord | undefined): Promise<CallToolResult> {
       const served = catalog.byName.get(name);
       if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
       if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
-      return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args, answers }).result;
+      return new ServedCall({ catalog, options, counter, suspended, rounds, request, extra, calls, session, served, args, record }).result;
     }
   };
 }
 
-/** The answers a replayed (stateless) call's signed state carries. */
-type ReplayAnswers = ConstructorParameters<typeof ReplayRounds>[3];
+/** One `RoundRecords` per options object (one served module, however many catalog views serve it). */
+const moduleRounds = new WeakMap<ServedServerOptions, RoundRecords>();
+
+function roundRecordsOf(options: ServedServerOptions, server: string, ttlMs: number): RoundRecords {
+  let rounds = moduleRounds.get(options);
+  if (!rounds) {
+    // Loopback: a random key of this module; the state is bound to the request's Authorization header.
+    const signer = options.replay ?? new RequestStateSigner(undefined, ttlMs, (extra) => extra.http?.req?.headers.get("authorization") ?? "");
+    rounds = new RoundRecords(options.records ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, options.callerOf?.(extra)));
+    moduleRounds.set(options, rounds);
+  }
+  return rounds;
+}
 
 /** Everything one served call starts from. */
 interface ServedCallStart {
@@ -180,14 +209,15 @@ interface ServedCallStart {
   readonly options: ServedServerOptions;
   readonly counter: CallCounter;
   readonly suspended: SuspendedCalls;
+  readonly rounds: RoundRecords;
   readonly request: CallToolRequest;
   readonly extra: Extra;
   readonly calls: InflightCalls;
   readonly session: SessionState | undefined;
   readonly served: ServedTool;
   readonly args: Record<string, unknown>;
-  /** A replayed call's earlier answers (`[]` otherwise). */
-  readonly answers: ReplayAnswers;
+  /** A replayed (hosted) call's record, its latest round answered (`undefined` on a call's first run). */
+  readonly record: CallRecord | undefined;
 }
 
 /**
@@ -214,6 +244,8 @@ class ServedCall implements CallRounds {
   private rounds: InputRounds | ReplayRounds | undefined;
   /** The call's answer, once it has one. */
   private answer: CallToolResult | undefined;
+  /** The guard's verdict on this run (the call's record keeps it for a run again). */
+  private admitted: Admission | undefined;
 
   constructor(private readonly start: ServedCallStart) {
     const { catalog, options, request, extra, session, served, args } = start;
@@ -235,7 +267,9 @@ class ServedCall implements CallRounds {
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
     start.counter.inflight?.add(this.stop);
     const guard = options.guard;
-    const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
+    // Asked once per call: a hosted call run again takes the verdict its record holds.
+    const earlier = admittedBy(start.record);
+    const admit = guard && (async (a: Record<string, unknown>) => (this.admitted = earlier ?? (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }))));
     void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
   }
 
@@ -261,9 +295,10 @@ class ServedCall implements CallRounds {
 
   /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
   private inputRounds(channel: CallChannel): InputRounds | ReplayRounds {
-    const { suspended, extra, args, options, answers } = this.start;
-    // Stateless: a question ends the run; the retry replays it with the answers (see `replay-rounds`).
-    if (options.replay) return new ReplayRounds(options.replay, this.name, args, answers, this.child, extra, this.resolve as (r: unknown) => void);
+    const { suspended, rounds, extra, args, options, record } = this.start;
+    const call: RoundCall = { tool: this.name, args, extra, admitted: () => this.admitted };
+    // Stateless: a question ends the run; the retry runs it again with the record's answers (see `replay-rounds`).
+    if (options.replay) return new ReplayRounds(rounds, record, call, this.child, this.resolve as (r: unknown) => void);
     const moves = {
       suspended: () => this.exchange.end(),
       resumed: (next: Extra, nextCalls: InflightCalls) => {
@@ -271,8 +306,7 @@ class ServedCall implements CallRounds {
         channel.rebind(next, this.exchange.progress);
       },
     };
-    const name = this.name;
-    return new InputRounds(suspended, () => suspended.binding(name, args, extra), name, this.child, moves, this.resolve as (r: unknown) => void, () => envelopeClient(extra));
+    return new InputRounds(suspended, rounds, call, this.child, moves, this.resolve as (r: unknown) => void, () => envelopeClient(extra));
   }
 
   /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
@@ -339,12 +373,10 @@ class Exchange {
   }
 }
 
-/** A 2026-07-28 retry: the suspended call its `requestState` names takes this exchange over (a bad state rejects with a JSON-RPC -32602 naming why). */
-function resumeCall(suspended: SuspendedCalls, name: string, args: Record<string, unknown>, extra: Extra, calls: InflightCalls): Promise<CallToolResult> {
-  return new Promise<CallToolResult>((resolve) => {
-    const call = suspended.open(extra.mcpReq.requestState(), suspended.binding(name, args, extra));
-    call.resume(extra, calls, resolve as (r: unknown) => void);
-  });
+/** A 2026-07-28 retry on loopback: the suspended call its `requestState` names takes this exchange over once its answer is taken (a bad state or a replayed round rejects with a JSON-RPC -32602 naming why). */
+async function resumeCall(rounds: RoundRecords, suspended: SuspendedCalls, call: RoundCall, calls: InflightCalls): Promise<CallToolResult> {
+  const claim = await rounds.open(call.extra.mcpReq.requestState(), call);
+  return (await suspended.waitingOn(claim.id).resume(claim, call.extra, calls)) as CallToolResult;
 }
 
 /** `{ toolUseId }` from the request's `_meta` (`claudecode/toolUseId`, as the Claude CLI sends it), or nothing. */

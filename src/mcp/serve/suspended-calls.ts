@@ -1,36 +1,31 @@
 /**
  * @module mcp/serve/suspended-calls
- * Multi-round-trip (protocol revision 2026-07-28) for `ctx.elicit()` /
- * `ctx.sample()` inside a served tool's `run()`. The era has no
- * server-to-client request mid-call: the call is answered `input_required`
- * (the question inside) with a signed `requestState`, the tool's promise stays
- * suspended in this process, and the client's retry (`inputResponses` plus
- * that state) resumes the same run. The state is an HMAC (a per-process random
- * key) over the call's id, round and expiry, bound to the tool name, a hash of
- * the arguments and the caller's `Authorization` header: a forged, expired,
- * replayed or re-targeted state is refused with a JSON-RPC error naming what
- * was wrong. Suspended calls are capped and expire (the tool's context is
- * cancelled with a `ClientGaveUp`).
+ * Multi-round-trip (protocol revision 2026-07-28) on loopback, for
+ * `ctx.elicit()` / `ctx.sample()` inside a served tool's `run()`. The era has
+ * no server-to-client request mid-call: the call's question is written to its
+ * record (`round-records`), the call is answered `input_required` with a
+ * `requestState` naming that record and round (the module's signer,
+ * `request-state`), and the tool's promise stays suspended in this process.
+ * The client's retry is taken once by the store (a replayed state is refused
+ * with `-32602`) and resumes the same run. Suspended calls are capped and
+ * expire (the tool's context is cancelled with a `ClientGaveUp`).
  */
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
+import type { CallRecord } from "../../contracts/call-record.js";
 import { ClientRequestError } from "../../context/client-request.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { RunContext } from "../../context/run-context.js";
-import { describeValue, seconds } from "../../util/format.js";
-import { sdkServer } from "./sdk-server.js";
+import { errorLine, seconds } from "../../util/format.js";
+import { refuse, type RoundClaim } from "./request-state.js";
+import { envelopeClient, kindOf, type AskMethod, type RoundCall, type RoundRecords } from "./round-records.js";
+
+export { envelopeClient, type AskMethod } from "./round-records.js";
 
 /** At most this many calls wait on their client's answer at once, by default. */
 export const DEFAULT_MAX_SUSPENDED = 64;
 /** A suspended call not resumed within this many ms is abandoned, by default (ten minutes). */
 export const DEFAULT_SUSPEND_TTL_MS = 600_000;
-
-const INVALID_PARAMS = -32602;
-const CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo";
-
-/** The two questions a tool can ask its client. */
-export type AskMethod = "elicitation/create" | "sampling/createMessage";
 
 /** How a call's questions reach its client: `ask` (from the call's channel), and `reply` (the call's one answer). */
 export interface CallRounds {
@@ -46,68 +41,23 @@ export interface RoundHooks {
   resumed(extra: ServerContext, calls: Map<string | number, RunContext>): void;
 }
 
-/** Reads the client's name from the 2026-07-28 envelope (for the record of a client that gave up). */
-export function envelopeClient(extra: ServerContext): string {
-  const info = (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
-  return typeof info?.name === "string" && info.name ? info.name : "the MCP client";
-}
-
-/** `value` as JSON with object keys sorted (so equal arguments hash alike). */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-const ACTIONS = new Set(["accept", "decline", "cancel"]);
-const ROLES = new Set(["assistant", "user"]);
-
-/** What is wrong with a client's answer to `method` (the shape the tool's `ctx.elicit()` / `ctx.sample()` promises), or `undefined`. */
-export function answerProblem(method: AskMethod, a: Record<string, unknown>): string | undefined {
-  if (method === "elicitation/create") {
-    const ok = typeof a.action === "string" && ACTIONS.has(a.action) && (a.action !== "accept" || a.content === undefined || (typeof a.content === "object" && a.content !== null && !Array.isArray(a.content)));
-    return ok ? undefined : `an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action ${describeValue(a.action)}`;
-  }
-  const ok = typeof a.role === "string" && ROLES.has(a.role) && typeof a.content === "object" && a.content !== null && typeof a.model === "string";
-  return ok ? undefined : `an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got ${describeValue(a)}`;
-}
-
-/** `ClientRequestError`'s kind of a question. */
-export function kindOf(method: AskMethod): "elicitation" | "sampling" {
-  return method === "elicitation/create" ? "elicitation" : "sampling";
-}
-
-/** A JSON-RPC -32602 (invalid params) the SDK sends as it is. */
-export function refuse(message: string): Error {
-  return new (sdkServer().ProtocolError)(INVALID_PARAMS, message);
-}
-
 /**
- * One 2026-07-28 call that may ask its client. Built when the call starts;
- * `ask()` is what the call's channel calls; `reply()` is the only way the
- * call's handler answers the exchange currently holding the call.
+ * One 2026-07-28 call that may ask its client, on loopback. Built when the
+ * call first asks; `ask()` is what the call's channel calls; `reply()` is the
+ * only way the call's handler answers the exchange currently holding it.
  */
 export class InputRounds implements CallRounds {
-  round = 0;
-  private callId: string | undefined;
-  private bound: string | undefined;
+  private record: CallRecord | undefined;
   private respond: ((result: unknown) => void) | undefined;
-  private pending: { key: string; method: AskMethod; resolve(v: unknown): void; reject(e: unknown): void } | undefined;
+  private pending: { method: AskMethod; resolve(v: unknown): void; reject(e: unknown): void } | undefined;
   private expiry: NodeJS.Timeout | undefined;
   private done = false;
 
-  /**
-   * `bind` computes the call's binding (see `SuspendedCalls.binding`); it runs
-   * only when the call first asks, so a call that never asks pays for no
-   * hashing. `client` names the client (from the call's envelope) when it gives up.
-   */
+  /** `client` names the client (from the call's envelope) when it gives up. */
   constructor(
     private readonly table: SuspendedCalls,
-    private readonly bind: () => string,
-    readonly tool: string,
+    private readonly records: RoundRecords,
+    private readonly call: RoundCall,
     private readonly child: RunContext,
     private readonly hooks: RoundHooks,
     respond: (result: unknown) => void,
@@ -116,59 +66,65 @@ export class InputRounds implements CallRounds {
     this.respond = respond;
   }
 
-  /** The call's id in the table of waiting calls (drawn when first read). */
-  get id(): string {
-    return (this.callId ??= randomUUID());
+  /** The tool's served name. */
+  get tool(): string {
+    return this.call.tool;
   }
 
-  /** The call's binding: its tool name, arguments and caller, signed (computed when first read). */
-  get binding(): string {
-    return (this.bound ??= this.bind());
+  /** The id of the call's record (once its first question was recorded). */
+  get recordId(): string | undefined {
+    return this.record?.id;
   }
 
-  /** Suspend the run on a question: the current exchange is answered `input_required`; resolves with the client's answer from its retry. */
+  /** The round of the question asked last (0 before the first). */
+  get round(): number {
+    return this.record?.round ?? 0;
+  }
+
+  /**
+   * Suspend the run on a question: the question is recorded, then the
+   * current exchange is answered `input_required`; resolves with the
+   * client's answer from its retry. Rejects with a `ClientRequestError` when
+   * the call cannot ask (one question at a time, the cap, the store failing).
+   */
   ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
-    if (this.done || !this.respond) return Promise.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
+    if (this.done || !this.respond || this.pending) return Promise.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
     const refusal = this.table.admit(this, kindOf(method));
     if (refusal) return Promise.reject(refusal);
-    this.round++;
-    const key = `${method === "elicitation/create" ? "elicit" : "sample"}-${this.round}`;
-    const state = this.table.mint(this.id, this.round, this.binding);
-    const answer = new Promise<unknown>((resolve, reject) => (this.pending = { key, method, resolve, reject }));
-    const respond = this.respond;
-    this.respond = undefined;
-    this.hooks.suspended();
-    this.expiry = setTimeout(() => this.expire(method), this.table.ttlMs);
-    this.expiry.unref(); // the listener keeps the process up; a waiting call alone does not
-    respond({ resultType: "input_required", inputRequests: { [key]: { method, params } }, requestState: state });
+    const answer = new Promise<unknown>((resolve, reject) => (this.pending = { method, resolve, reject }));
+    void this.suspend(method, params);
     return answer;
   }
 
-  /** Take the call over for a retry (the state was already checked): the suspended question gets the client's answer. */
-  resume(extra: ServerContext, calls: Map<string | number, RunContext>, respond: (result: unknown) => void): void {
+  /**
+   * A retry of this call (its state already verified, naming `claim`): the
+   * store takes the answer once, then the suspended question resolves with
+   * it and this exchange holds the call. Rejects with a `-32602` naming why
+   * the retry was refused (the call keeps waiting for a good one).
+   */
+  async resume(claim: RoundClaim, extra: ServerContext, calls: Map<string | number, RunContext>): Promise<unknown> {
+    if (!this.pending || this.respond || !this.record) throw refuse(`requestState: the call to '${this.tool}' is not waiting on an answer (round ${claim.round} was already answered); send each requestState once`);
+    const { record, value } = await this.records.take(claim, this.record, { ...this.call, extra });
     const pending = this.pending;
-    if (!pending || this.respond) throw refuse(`requestState: the call to '${this.tool}' is not waiting on an answer (round ${this.round} was already answered); send each requestState once`);
-    const answer = extra.mcpReq.inputResponses?.[pending.key];
-    if (answer === null || typeof answer !== "object") {
-      throw refuse(`inputResponses: the retry of '${this.tool}' carries no answer under '${pending.key}' (the key of the question in the input_required result); answer that question and retry with the same requestState`);
-    }
-    const wrong = answerProblem(pending.method, answer as Record<string, unknown>);
-    if (wrong) throw refuse(`inputResponses['${pending.key}']: ${wrong}`);
+    if (this.done || !pending) throw refuse(`requestState: the call to '${this.tool}' ended while its answer was being recorded; call the tool afresh without one`);
+    this.record = record;
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
     this.pending = undefined;
-    this.respond = respond;
+    const result = new Promise<unknown>((resolve) => (this.respond = resolve));
     this.client = () => envelopeClient(extra);
     this.hooks.resumed(extra, calls);
-    pending.resolve(answer);
+    pending.resolve(value);
+    return result;
   }
 
-  /** The call ended (a result, a cancel, the deadline, the server stopping): answer the exchange holding it, if any; forget the call. */
+  /** The call ended (a result, a cancel, the deadline, the server stopping): answer the exchange holding it, if any; its record is final; forget the call. */
   reply(result: unknown): void {
     this.done = true;
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
-    if (this.round > 0) this.table.forget(this); // a call that never asked was never in the table
+    this.table.forget(this);
+    if (this.record) this.records.ended(this.record, this.child.cancelled ? "cancelled" : "completed");
     const pending = this.pending;
     this.pending = undefined;
     // After the ending's own cancel (the deadline, the server stopping cancel right after answering): the question rejects with its reason.
@@ -178,6 +134,29 @@ export class InputRounds implements CallRounds {
     respond?.(result);
   }
 
+  /** Record the question, then answer the exchange `input_required` (unless the call ended meanwhile). */
+  private async suspend(method: AskMethod, params: Record<string, unknown>): Promise<void> {
+    let asked;
+    try {
+      asked = await this.records.asked(this.record, this.call, method, params);
+    } catch (err) {
+      const pending = this.pending;
+      this.pending = undefined;
+      this.table.forget(this);
+      pending?.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' could not record its question, so it was not asked: ${errorLine(err)}`, { cause: err }));
+      return;
+    }
+    this.record = asked.record;
+    this.table.track(asked.record.id, this);
+    const respond = this.respond;
+    if (this.done || !respond) return; // the call ended while its question was being recorded; reply() settled it
+    this.respond = undefined;
+    this.hooks.suspended();
+    this.expiry = setTimeout(() => this.expire(method), this.table.ttlMs);
+    this.expiry.unref(); // the listener keeps the process up; a waiting call alone does not
+    respond({ resultType: "input_required", inputRequests: { [asked.key]: { method, params } }, requestState: asked.state });
+  }
+
   private expire(method: AskMethod): void {
     this.expiry = undefined;
     this.child.cancel(new ClientGaveUp(this.client(), `it did not retry with the answer to ${method} within ${seconds(this.table.ttlMs)} (multi-round-trip, MCP 2026-07-28)`));
@@ -185,14 +164,13 @@ export class InputRounds implements CallRounds {
 }
 
 /**
- * The calls of one served registry waiting on their client's answer, and the
- * per-process key that signs their request states. At most `max` wait at
- * once (the next question is refused with a `ClientRequestError` naming the
- * cap); each waits at most `ttlMs`.
+ * The calls of one served registry waiting on their client's answer, by
+ * record id. At most `max` wait at once (the next question is refused with a
+ * `ClientRequestError` naming the cap); each waits at most `ttlMs`.
  */
 export class SuspendedCalls {
-  private readonly key = randomBytes(32);
-  private readonly waiting = new Map<string, InputRounds>();
+  private readonly admitted = new Set<InputRounds>();
+  private readonly byRecord = new Map<string, InputRounds>();
 
   constructor(
     readonly max: number = DEFAULT_MAX_SUSPENDED,
@@ -201,67 +179,35 @@ export class SuspendedCalls {
 
   /** How many calls wait now. */
   get size(): number {
-    return this.waiting.size;
-  }
-
-  /** The binding of a call: its tool name, a hash of its arguments and its caller's `Authorization` header, as an HMAC (nothing raw). */
-  binding(tool: string, args: unknown, extra: ServerContext): string {
-    const auth = extra.http?.req?.headers.get("authorization") ?? "";
-    const argsHash = createHash("sha256").update(canonical(args)).digest("hex");
-    return this.mac(`bind\0${tool}\0${argsHash}\0${auth}`);
+    return this.admitted.size;
   }
 
   /** `undefined` when `call` may wait (it already does, or there is room); else the refusal naming the cap. */
   admit(call: InputRounds, kind: "elicitation" | "sampling"): ClientRequestError | undefined {
-    if (this.waiting.has(call.id)) return undefined;
-    if (this.waiting.size >= this.max) {
+    if (this.admitted.has(call)) return undefined;
+    if (this.admitted.size >= this.max) {
       return new ClientRequestError(kind, `the call to '${call.tool}' cannot ask its client: ${this.max} calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap`);
     }
-    this.waiting.set(call.id, call);
+    this.admitted.add(call);
     return undefined;
+  }
+
+  /** `call` waits under record `id` (its retry finds it there). */
+  track(id: string, call: InputRounds): void {
+    if (this.admitted.has(call)) this.byRecord.set(id, call);
   }
 
   /** Drop an ended call. */
   forget(call: InputRounds): void {
-    if (this.waiting.get(call.id) === call) this.waiting.delete(call.id);
+    this.admitted.delete(call);
+    const id = call.recordId;
+    if (id !== undefined && this.byRecord.get(id) === call) this.byRecord.delete(id);
   }
 
-  /** The signed wire state of `id`'s round `round`. */
-  mint(id: string, round: number, binding: string): string {
-    const body = Buffer.from(JSON.stringify({ id, round, exp: Date.now() + this.ttlMs, b: binding })).toString("base64url");
-    return `v1.${body}.${this.mac(`state\0${body}`)}`;
-  }
-
-  /**
-   * The waiting call a retry's `requestState` names; throws a JSON-RPC
-   * `-32602` naming what was wrong: malformed, not signed by this server,
-   * bound to another call, expired, or no call waiting under it.
-   */
-  open(state: unknown, binding: string): InputRounds {
-    const [version, body, mac, extra] = typeof state === "string" ? state.split(".") : [];
-    if (version !== "v1" || !body || !mac || extra !== undefined) throw refuse("requestState: not a state this server issued (malformed); retry with the requestState of the input_required result unchanged, or call the tool afresh without one");
-    if (!this.same(mac, this.mac(`state\0${body}`))) throw refuse("requestState: its signature does not verify (forged, altered, or from another server process); call the tool afresh without one");
-    let claims: { id?: unknown; round?: unknown; exp?: unknown; b?: unknown };
-    try {
-      claims = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof claims;
-    } catch {
-      throw refuse("requestState: not a state this server issued (malformed); call the tool afresh without one");
-    }
-    if (typeof claims.b !== "string" || !this.same(claims.b, binding)) throw refuse("requestState: it belongs to another call (a different tool, different arguments or another caller); retry the call it was issued for, unchanged, or call afresh without one");
-    if (typeof claims.exp !== "number" || claims.exp <= Date.now()) throw refuse(`requestState: expired (a suspended call waits at most ${seconds(this.ttlMs)}); call the tool afresh without one`);
-    const call = typeof claims.id === "string" ? this.waiting.get(claims.id) : undefined;
+  /** The call waiting under record `id`; a `-32602` when none does here. */
+  waitingOn(id: string): InputRounds {
+    const call = this.byRecord.get(id);
     if (!call) throw refuse("requestState: no call is waiting under it (it already ended, expired, or the server restarted); call the tool afresh without one");
-    if (claims.round !== call.round) throw refuse(`requestState: it is for round ${String(claims.round)} of this call, which is at round ${call.round} (a replayed state); retry with the latest requestState`);
     return call;
-  }
-
-  private mac(text: string): string {
-    return createHmac("sha256", this.key).update(text).digest("base64url");
-  }
-
-  private same(a: string, b: string): boolean {
-    const x = Buffer.from(a);
-    const y = Buffer.from(b);
-    return x.length === y.length && timingSafeEqual(x, y);
   }
 }
