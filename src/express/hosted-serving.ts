@@ -22,6 +22,7 @@ import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
 import { callerOfAuth } from "./resource-server.js";
 import { ScopeFence } from "./scope-fence.js";
+import { ListenStreams, type ListenRefusal, type ListenSlot } from "./listen-streams.js";
 
 /** What is served: built from a module (`buildUnservedModule`) or from tools. */
 export interface HostedParts {
@@ -47,6 +48,8 @@ export class HostedServing {
   /** Which served items a token's scopes cover: what it sees listed, and which request is refused before it runs. */
   readonly fence: ScopeFence;
   readonly handler: McpHttpHandler;
+  /** The open `subscriptions/listen` streams, counted per principal and router-wide. */
+  private readonly listens: ListenStreams;
   private readonly catalog: ServedCatalog;
   private readonly views = new Map<string, () => SdkServer>();
   /** The factory for a token's scopes, keyed by the granted scopes any served item declares (joined): one lookup per request once seen. */
@@ -78,7 +81,10 @@ export class HostedServing {
       ...(parts.guard ? { guard: parts.guard } : {}),
     };
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
-    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
+    this.listens = new ListenStreams(options.listen, parts.name);
+    // The SDK's own cap is the router-wide one: `listens` refuses first, naming the option; the SDK's stays a backstop.
+    const maxSubscriptions = options.listen.maxStreams;
+    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, maxSubscriptions, onerror });
   }
 
   /** A fresh server for one request, listing only the items the caller's scopes cover. */
@@ -94,6 +100,17 @@ export class HostedServing {
       if (this.grants.size < MAX_GRANTS) this.grants.set(key, factory);
     }
     return factory();
+  }
+
+  /**
+   * A slot for one more `subscriptions/listen` stream of `auth`'s principal
+   * (its client and end user, however its token is spelled), or the refusal
+   * naming the cap it would pass. The slot ends the stream in time (`bound`:
+   * the lifetime, or the token's expiry if sooner); release it when the
+   * response is over.
+   */
+  listenSlot(auth: AuthInfo | undefined): ListenSlot | ListenRefusal {
+    return this.listens.take(principal(auth));
   }
 
   /**

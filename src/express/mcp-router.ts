@@ -4,7 +4,8 @@
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
  * middleware from the SDK's express adapter; the per-token rate limit; the
  * JSON body under its limit; the scope fence (a call, read, get,
- * completion or subscription the token does not cover); then the SDK v2's
+ * completion or subscription the token does not cover); the listen caps
+ * (`listen-streams`); then the SDK v2's
  * per-request handler for the 2026-07-28 era, and agentkit's own node:http
  * transport for a sessionless 2025-era POST (`hosted-serving`). The
  * protected-resource metadata is served beside it.
@@ -98,6 +99,10 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
  *   is checked; nothing of a refused request runs).
  * - Host not allowed / Origin not allowed: 403. Over the rate limit: 429.
  *   Body over `maxBodyBytes`: 413.
+ * - A 2026-07-28 `subscriptions/listen` past `listen.maxStreamsPerCaller`
+ *   (per client and end user) or `listen.maxStreams` (the router): 429
+ *   naming the option. A stream ends with the protocol's graceful close at
+ *   `listen.maxLifetimeMs`, or when its token expires if sooner.
  *
  * @throws OptionsError for a bad option (naming it); `BootstrapError` for a
  *   module that does not scan; `MissingPeerError` with the install line when
@@ -212,6 +217,9 @@ function surelyModern(req: Request, body: unknown): boolean {
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
   if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
+  const listen = listenId(body);
+  const slot = listen === undefined ? undefined : serving.listenSlot(req.auth);
+  if (slot && !slot.ok) return rpcError(res, 429, REFUSED, slot.message);
   const path = req.originalUrl;
   const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
   // No signal on the Request: a client that leaves before its answer ends the exchange through `leave()` (see there).
@@ -222,10 +230,18 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   res.once("close", gone);
   try {
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
-    await writeResponse(res, response);
+    // A listen stream ends at its lifetime, or when its token expires if sooner.
+    await writeResponse(res, slot ? slot.bound(response, listen, (req.auth?.expiresAt ?? Infinity) * 1000) : response);
   } finally {
     res.off("close", gone);
+    slot?.release();
   }
+}
+
+/** The id of a `subscriptions/listen` request (one message, not a batch), or `undefined` for any other body. */
+function listenId(body: unknown): unknown {
+  const m = body as { method?: unknown; id?: unknown } | null;
+  return m && typeof m === "object" && !Array.isArray(m) && m.method === "subscriptions/listen" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
 }
 
 /** The 413 of a body over `maxBodyBytes`. */
