@@ -3,10 +3,11 @@
  * What a hosted router serves with: the module's (or the tools') catalog,
  * the SDK v2's per-request handler (`createMcpHandler`, `legacy:
  * "stateless"`: 2026-07-28 natively and 2025-era clients without sessions)
- * and, per caller, a server whose `tools/list` holds only the tools the
- * token's scopes cover. Every call's context carries the caller; a question
- * a tool asks is a record in the router's call-record store, named by a
- * fleet-signed request state, and the retry runs the tool again.
+ * and, per caller, a server whose lists hold only the tools, resources,
+ * templates and prompts the token's scopes cover (`scope-fence`). Every
+ * call's, read's, render's and completion's context carries the caller; a
+ * question a tool asks is a record in the router's call-record store, named
+ * by a fleet-signed request state, and the retry runs the tool again.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
@@ -21,7 +22,9 @@ import { MemoryCallRecords } from "../records/memory-call-records.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
-import { callerOfAuth, scopesCover } from "./resource-server.js";
+import { callerOfAuth } from "./resource-server.js";
+import { ScopeFence } from "./scope-fence.js";
+import { ListenStreams, type ListenRefusal, type ListenSlot } from "./listen-streams.js";
 
 /** What is served: built from a module (`buildUnservedModule`) or from tools. */
 export interface HostedParts {
@@ -39,19 +42,19 @@ export interface HostedParts {
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
 const MAX_VIEWS = 64;
-/** Distinct granted-scope sets (restricted to the scopes tools declare) remembered at most, each naming its catalog's factory. */
+/** Distinct granted-scope sets (restricted to the scopes served items declare) remembered at most, each naming its catalog's factory. */
 const MAX_GRANTS = 256;
 
 /** One router's serving (see the module note). */
 export class HostedServing {
-  /** Every served tool, by wire name (the scope check reads it). */
-  readonly byName: ReadonlyMap<string, Tool>;
-  /** The union of the tools' declared scopes, sorted. */
-  readonly toolScopes: readonly string[];
+  /** Which served items a token's scopes cover: what it sees listed, and which request is refused before it runs. */
+  readonly fence: ScopeFence;
   readonly handler: McpHttpHandler;
+  /** The open `subscriptions/listen` streams, counted per principal and router-wide. */
+  private readonly listens: ListenStreams;
   private readonly catalog: ServedCatalog;
   private readonly views = new Map<string, () => SdkServer>();
-  /** The factory for a token's scopes, keyed by the granted scopes any tool declares (joined): one lookup per request once seen. */
+  /** The factory for a token's scopes, keyed by the granted scopes any served item declares (joined): one lookup per request once seen. */
   private readonly grants = new Map<string, () => SdkServer>();
   /** The factory of the whole catalog (every tool visible). */
   private readonly full: () => SdkServer;
@@ -69,8 +72,7 @@ export class HostedServing {
     onerror: (error: Error) => void,
   ) {
     this.catalog = buildCatalog(parts.tools, parts.name);
-    this.byName = new Map(this.catalog.tools.map((s) => [s.name, s.tool]));
-    this.toolScopes = [...new Set(this.catalog.tools.flatMap((s) => [...(s.tool.scopes ?? [])]))].sort();
+    this.fence = new ScopeFence(this.catalog, parts.extras);
     const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
     this.served = {
       ctx: parts.ctx,
@@ -82,22 +84,36 @@ export class HostedServing {
       ...(parts.guard ? { guard: parts.guard } : {}),
     };
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
-    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
+    this.listens = new ListenStreams(options.listen, parts.name);
+    // The SDK's own cap is the router-wide one: `listens` refuses first, naming the option; the SDK's stays a backstop.
+    const maxSubscriptions = options.listen.maxStreams;
+    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, maxSubscriptions, onerror });
   }
 
-  /** A fresh server for one request, listing only the tools the caller's scopes cover. */
+  /** A fresh server for one request, listing only the items the caller's scopes cover. */
   serverFor(auth: AuthInfo | undefined): SdkServer {
-    if (!this.toolScopes.length) return this.full();
+    if (!this.fence.scopes.length) return this.full();
     const granted = auth?.scopes ?? [];
-    // Only the scopes some tool declares decide what is visible: the key stays bounded by the tools, whatever else a token carries.
+    // Only the scopes some served item declares decide what is visible: the key stays bounded by the module, whatever else a token carries.
     let key = "";
-    for (const s of this.toolScopes) if (granted.includes(s)) key += `${s} `;
+    for (const s of this.fence.scopes) if (granted.includes(s)) key += `${s} `;
     let factory = this.grants.get(key);
     if (!factory) {
       factory = this.viewFor(granted);
       if (this.grants.size < MAX_GRANTS) this.grants.set(key, factory);
     }
     return factory();
+  }
+
+  /**
+   * A slot for one more `subscriptions/listen` stream of `auth`'s principal
+   * (its client and end user, however its token is spelled), or the refusal
+   * naming the cap it would pass. The slot ends the stream in time (`bound`:
+   * the lifetime, or the token's expiry if sooner); release it when the
+   * response is over.
+   */
+  listenSlot(auth: AuthInfo | undefined): ListenSlot | ListenRefusal {
+    return this.listens.take(principal(auth));
   }
 
   /**
@@ -139,15 +155,14 @@ export class HostedServing {
     return server;
   }
 
-  /** The factory of the catalog `granted` sees (built once per distinct set of visible tools, up to `MAX_VIEWS`). */
+  /** The factory of the catalog and extras `granted` sees (built once per distinct set of visible items, up to `MAX_VIEWS`). */
   private viewFor(granted: readonly string[]): () => SdkServer {
-    const visible = this.catalog.tools.filter((s) => scopesCover(s.tool, granted));
-    if (visible.length === this.catalog.tools.length) return this.full;
-    const key = visible.map((s) => s.name).join("\0");
-    let factory = this.views.get(key);
+    const view = this.fence.view(granted);
+    if (!view) return this.full;
+    let factory = this.views.get(view.key);
     if (!factory) {
-      factory = servedServerFactory(buildCatalog(visible.map((s) => s.tool), this.parts.name), this.served, this.counter);
-      if (this.views.size < MAX_VIEWS) this.views.set(key, factory);
+      factory = servedServerFactory(buildCatalog(view.tools, this.parts.name), { ...this.served, extras: view.extras }, this.counter);
+      if (this.views.size < MAX_VIEWS) this.views.set(view.key, factory);
     }
     return factory;
   }

@@ -9,6 +9,6 @@
  */
 export { mcpRouter, hostedCaller } from "./mcp-router.js";
 export type { McpRouter, McpRouterTarget } from "./mcp-router.js";
-export type { AccessTokenInfo, HostedCaller, McpRouterOptions, RateLimit } from "./router-options.js";
+export type { AccessTokenInfo, HostedCaller, ListenLimits, McpRouterOptions, RateLimit } from "./router-options.js";
 export { jwtVerifier, AccessTokenError } from "./jwt-verifier.js";
 export type { JwtVerifierOptions, AccessTokenRefusal } from "./jwt-verifier.js";

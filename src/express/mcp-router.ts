@@ -3,7 +3,9 @@
  * `mcpRouter(target, options)`: a module (or tools) on the user's express
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
  * middleware from the SDK's express adapter; the per-token rate limit; the
- * JSON body under its limit; the per-tool scope check; then the SDK v2's
+ * JSON body under its limit; the scope fence (a call, read, get,
+ * completion or subscription the token does not cover); the listen caps
+ * (`listen-streams`); then the SDK v2's
  * per-request handler for the 2026-07-28 era, and agentkit's own node:http
  * transport for a sessionless 2025-era POST (`hosted-serving`). The
  * protected-resource metadata is served beside it.
@@ -29,7 +31,8 @@ import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
-import { protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
+import { protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
+import type { ScopeRefusal } from "./scope-fence.js";
 import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
@@ -90,10 +93,16 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
  * - No token, or one `verifyAccessToken` throws for, that is expired, or
  *   whose audience is not `resource`: 401 `invalid_token` with
  *   `WWW-Authenticate: Bearer ... resource_metadata="<url>"`.
- * - A `tools/call` of a tool the token's scopes do not cover: 403
- *   `insufficient_scope` (and the tool is not listed for that token).
+ * - A tool, resource, template or prompt the token's scopes do not cover is
+ *   not listed for that token; calling, reading, getting, completing or
+ *   subscribing to it is 403 `insufficient_scope` (each message of a batch
+ *   is checked; nothing of a refused request runs).
  * - Host not allowed / Origin not allowed: 403. Over the rate limit: 429.
  *   Body over `maxBodyBytes`: 413.
+ * - A 2026-07-28 `subscriptions/listen` past `listen.maxStreamsPerCaller`
+ *   (per client and end user) or `listen.maxStreams` (the router): 429
+ *   naming the option. A stream ends with the protocol's graceful close at
+ *   `listen.maxLifetimeMs`, or when its token expires if sooner.
  *
  * @throws OptionsError for a bad option (naming it); `BootstrapError` for a
  *   module that does not scan; `MissingPeerError` with the install line when
@@ -124,11 +133,11 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
   const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
-  /** After the body: wait for the build, refuse an uncovered tool, serve. One handler, so express dispatches once for the three. */
+  /** After the body: wait for the build, refuse what the token does not cover, serve. One handler, so express dispatches once for the three. */
   const answer: RequestHandler = (req, res, next) => {
     const go = (): void => {
-      const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
-      if (missing) return insufficientScope(res, missing, checked);
+      const refused = serving!.fence.refusal(req.body, req.auth!.scopes);
+      if (refused) return insufficientScope(res, refused, checked);
       void serve(serving!, checked, req, res).catch(next);
     };
     if (serving) return go();
@@ -138,7 +147,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   if (checked.rateLimit) router.all("/", bearer, rateLimited(checked.rateLimit), body, answer);
   else router.all("/", bearer, body, answer);
   router.get(METADATA_PATH, awaitReady, (_req, res) => {
-    res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
+    res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.fence.scopes));
   });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
 
@@ -174,10 +183,10 @@ const corsHeaders: RequestHandler = (req, res, next) => {
   res.set({ "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name", "Access-Control-Max-Age": "600" }).status(204).end();
 };
 
-/** 403 `insufficient_scope` with the challenge naming the scopes the tool needs. */
-function insufficientScope(res: Response, missing: { readonly tool: string; readonly scopes: readonly string[] }, options: CheckedRouterOptions): void {
+/** 403 `insufficient_scope` with the challenge naming the scopes the refused item needs. */
+function insufficientScope(res: Response, missing: ScopeRefusal, options: CheckedRouterOptions): void {
   const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
-  const err = new OAuthError(OAuthErrorCode.InsufficientScope, `tool '${missing.tool}' needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
+  const err = new OAuthError(OAuthErrorCode.InsufficientScope, `${missing.item} needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
   const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: options.resourceMetadataUrl });
   res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
 }
@@ -208,6 +217,9 @@ function surelyModern(req: Request, body: unknown): boolean {
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
   if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
+  const listen = listenId(body);
+  const slot = listen === undefined ? undefined : serving.listenSlot(req.auth);
+  if (slot && !slot.ok) return rpcError(res, 429, REFUSED, slot.message);
   const path = req.originalUrl;
   const url = path.startsWith("/") && !path.startsWith("//") ? options.resource.origin + path : new URL(path, options.resource).href;
   // No signal on the Request: a client that leaves before its answer ends the exchange through `leave()` (see there).
@@ -218,10 +230,18 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   res.once("close", gone);
   try {
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
-    await writeResponse(res, response);
+    // A listen stream ends at its lifetime, or when its token expires if sooner.
+    await writeResponse(res, slot ? slot.bound(response, listen, (req.auth?.expiresAt ?? Infinity) * 1000) : response);
   } finally {
     res.off("close", gone);
+    slot?.release();
   }
+}
+
+/** The id of a `subscriptions/listen` request (one message, not a batch), or `undefined` for any other body. */
+function listenId(body: unknown): unknown {
+  const m = body as { method?: unknown; id?: unknown } | null;
+  return m && typeof m === "object" && !Array.isArray(m) && m.method === "subscriptions/listen" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
 }
 
 /** The 413 of a body over `maxBodyBytes`. */

@@ -3,12 +3,12 @@
  * The OAuth resource-server pieces of a hosted router, pure where they can
  * be: the user's `verifyAccessToken` adapted to the SDK's verifier (a throw
  * or a malformed answer is `invalid_token`, never a 500), the caller a call's
- * context carries, the RFC 9728 document, and which scopes a request needs.
+ * context carries, and the RFC 9728 document. (Which scopes a request needs:
+ * `scope-fence`.)
  */
 import type { AuthInfo, OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { sdkServer } from "../mcp/serve/sdk-server.js";
 import { errorLine } from "../util/format.js";
-import type { Tool } from "../tools/tool.js";
 import type { AccessTokenInfo, CheckedRouterOptions, HostedCaller } from "./router-options.js";
 
 /** Where the hosted caller travels inside the SDK's `AuthInfo.extra`. */
@@ -78,34 +78,13 @@ export function callerOfAuth(auth: AuthInfo | undefined): HostedCaller | undefin
   return auth?.extra?.[CALLER_KEY] as HostedCaller | undefined;
 }
 
-/** True when `granted` holds every scope `tool` declares (a tool without scopes: any token). */
-export function scopesCover(tool: Pick<Tool, "scopes">, granted: readonly string[]): boolean {
-  return !tool.scopes?.length || tool.scopes.every((s) => granted.includes(s));
-}
-
 /** The RFC 9728 protected-resource metadata of a router. */
-export function protectedResourceMetadata(options: CheckedRouterOptions, toolScopes: readonly string[]): Record<string, unknown> {
+export function protectedResourceMetadata(options: CheckedRouterOptions, servedScopes: readonly string[]): Record<string, unknown> {
   return {
     resource: options.resource.href,
     authorization_servers: [...options.authorizationServers],
-    scopes_supported: [...(options.scopesSupported ?? toolScopes)],
+    scopes_supported: [...(options.scopesSupported ?? servedScopes)],
     bearer_methods_supported: ["header"],
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
   };
-}
-
-/**
- * The tool a JSON-RPC message (or each message of a 2025 batch) calls whose
- * scopes `granted` does not cover, with the scopes it needs; `undefined`
- * when every call is covered. Only `tools/call` is checked: listing is
- * filtered instead.
- */
-export function uncoveredCall(body: unknown, tools: ReadonlyMap<string, Tool>, granted: readonly string[]): { readonly tool: string; readonly scopes: readonly string[] } | undefined {
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
-    if (!msg || msg.method !== "tools/call" || typeof msg.params?.name !== "string") continue;
-    const tool = tools.get(msg.params.name);
-    if (tool && !scopesCover(tool, granted)) return { tool: msg.params.name, scopes: tool.scopes ?? [] };
-  }
-  return undefined;
 }

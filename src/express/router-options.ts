@@ -43,6 +43,25 @@ export interface RateLimit {
   readonly windowMs: number;
 }
 
+/**
+ * Limits on the `subscriptions/listen` streams (MCP 2026-07-28) of one
+ * router. A stream is counted against its principal — the token's client
+ * and end user, however many tokens it holds — and against the router; past
+ * either cap a new one is refused with 429 naming the option.
+ */
+export interface ListenLimits {
+  /** Streams open at once on this router, all callers together. Default 1,024. */
+  readonly maxStreams?: number;
+  /** Streams one caller (client and end user) may hold open at once. Default 16 (at most `maxStreams`). */
+  readonly maxStreamsPerCaller?: number;
+  /**
+   * How long a stream lives, in ms, before the server ends it with the
+   * protocol's graceful close (the client listens again if it wants more);
+   * never past its token's expiry. Default 3,600,000 (an hour).
+   */
+  readonly maxLifetimeMs?: number;
+}
+
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
   /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. */
@@ -86,6 +105,8 @@ export interface McpRouterOptions {
   readonly resourceName?: string;
   /** RFC 9728 `scopes_supported`. Default: the union of the served tools' scopes. */
   readonly scopesSupported?: readonly string[];
+  /** Caps and the lifetime of `subscriptions/listen` streams (see `ListenLimits`); every field has a default. */
+  readonly listen?: ListenLimits;
   /** The server name when serving tools or a registry (a module has its own `name`). Default `"tools"`. */
   readonly name?: string;
   /** The run context every call's context derives from (its events carry `gate.check`). Default: a new `RunContext()`. */
@@ -124,6 +145,8 @@ export const DEFAULT_HOSTED_TIMEOUT_MS = 60_000;
 export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({ requests: 600, windowMs: 60_000 });
 /** Default life of an issued `requestState`: ten minutes. */
 export const DEFAULT_STATE_TTL_MS = 600_000;
+/** Default listen limits: the SDK's own cap of 1,024 streams per router, 16 per caller, an hour each. */
+export const DEFAULT_LISTEN_LIMITS: Required<ListenLimits> = Object.freeze({ maxStreams: 1024, maxStreamsPerCaller: 16, maxLifetimeMs: 3_600_000 });
 
 /** The options, checked and with defaults. */
 export interface CheckedRouterOptions {
@@ -138,6 +161,7 @@ export interface CheckedRouterOptions {
   readonly fleetKey: Uint8Array;
   readonly stateTtlMs: number;
   readonly records: CallRecordStore | undefined;
+  readonly listen: Required<ListenLimits>;
   readonly resourceName: string | undefined;
   readonly scopesSupported: readonly string[] | undefined;
   readonly name: string | undefined;
@@ -233,6 +257,15 @@ const ROUTER_SPEC = {
   },
   stateTtlMs: opt.timeoutMs(),
   records: hasMethods<CallRecordStore>(["createRecord", "getRecord", "updateRecord", "answerRecord", "openRecords", "expireRecords", "subscribeRecords"], "a call-record store (createRecord, getRecord, updateRecord, answerRecord, ...)"),
+  listen: (v: unknown, w: string, o: string): Required<ListenLimits> => {
+    const l = opt.object({ maxStreams: opt.positiveInt(DEFAULT_LISTEN_LIMITS.maxStreams), maxStreamsPerCaller: opt.optional(opt.positiveInt()), maxLifetimeMs: opt.timeoutMs() })(v, w, o);
+    const maxStreams = l?.maxStreams ?? DEFAULT_LISTEN_LIMITS.maxStreams;
+    if (l?.maxStreamsPerCaller !== undefined && l.maxStreamsPerCaller > maxStreams) {
+      throw new OptionsError(WHERE, o, `${WHERE}: listen.maxStreamsPerCaller (${l.maxStreamsPerCaller}) is more than listen.maxStreams (${maxStreams}): one caller could never hold that many`);
+    }
+    const maxStreamsPerCaller = l?.maxStreamsPerCaller ?? Math.min(DEFAULT_LISTEN_LIMITS.maxStreamsPerCaller, maxStreams);
+    return Object.freeze({ maxStreams, maxStreamsPerCaller, maxLifetimeMs: l?.maxLifetimeMs ?? DEFAULT_LISTEN_LIMITS.maxLifetimeMs });
+  },
   resourceName: opt.optional(opt.nonEmptyString()),
   scopesSupported: stringList("scope names"),
   name: opt.optional(opt.nonEmptyString("the server name")),
@@ -256,6 +289,7 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     fleetKey: o.fleetKey,
     stateTtlMs: o.stateTtlMs ?? DEFAULT_STATE_TTL_MS,
     records: o.records,
+    listen: o.listen,
     resourceName: o.resourceName,
     scopesSupported: o.scopesSupported,
     name: o.name,

@@ -45,6 +45,8 @@ export interface ServableResource {
    * every time. 2025-era reads carry no hint.
    */
   readonly cacheHint?: CacheHint;
+  /** The OAuth scopes a hosted caller's token must all carry to see, read, complete or subscribe to it (see `ResourceOptions.scopes`). */
+  readonly scopes?: readonly string[];
   /** `params` holds the template's variables (`{}` for a fixed `uri`); `ctx` is the request's context. Throwing is a JSON-RPC error carrying the message. */
   read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
   /** Concrete members of a template, listed by `resources/list`. */
@@ -67,6 +69,8 @@ export interface ServablePrompt {
   readonly name: string;
   readonly description?: string;
   readonly arguments?: readonly PromptArgument[];
+  /** The OAuth scopes a hosted caller's token must all carry to see, get or complete it (see `PromptOptions.scopes`). */
+  readonly scopes?: readonly string[];
   /** `args` holds only declared arguments (required ones present); throwing is a JSON-RPC error carrying the message. */
   render(args: Record<string, string>, ctx: RunContext): PromptRender | Promise<PromptRender>;
   /** Values for an argument that start like `value` (`completion/complete`). */

@@ -7,7 +7,7 @@
 import { DefinitionError } from "../errors/tool-definition.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { checkDefinition, opt, type OptionRule } from "../options/option-checks.js";
-import { itemName } from "./tool-options.js";
+import { frozenScopes, itemName, scopeList } from "./tool-options.js";
 import { describeValue, snakeCase } from "../util/format.js";
 
 /**
@@ -31,6 +31,13 @@ export interface ResourceOptions {
   readonly mimeType?: string;
   /** MCP 2026-07-28: how long clients may keep this resource's reads (see `CacheHint`). Default `{ ttlMs: 0, cacheScope: "private" }`. */
   readonly cacheHint?: CacheHint;
+  /**
+   * The OAuth scopes a hosted caller's token must all carry (`arc-agentkit/express`),
+   * as `@Tool({ scopes })`: without them the resource (or template) is left out of
+   * `resources/list` and `resources/templates/list`, and reading, completing or
+   * subscribing to it is 403 `insufficient_scope`. Default none (any valid token).
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** `ResourceOptions` after checking, with the template's variable names. */
@@ -42,6 +49,8 @@ export interface ResolvedResourceOptions {
   readonly mimeType?: string;
   /** The checked, frozen cache hint, when one was given. */
   readonly cacheHint?: CacheHint;
+  /** The scopes a hosted call needs, deduplicated and frozen; present only when some were declared. */
+  readonly scopes?: readonly string[];
   /** The template's variables in order (`[]` for a fixed `uri`). */
   readonly variables: readonly string[];
 }
@@ -61,6 +70,12 @@ export interface PromptOptions {
   readonly description?: string;
   /** The arguments `render(args)` accepts; a call naming another is refused. Default none. */
   readonly arguments?: readonly PromptArgument[];
+  /**
+   * The OAuth scopes a hosted caller's token must all carry (`arc-agentkit/express`),
+   * as `@Tool({ scopes })`: without them the prompt is left out of `prompts/list`,
+   * and getting or completing it is 403 `insufficient_scope`. Default none.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** `PromptOptions` after checking. */
@@ -68,6 +83,8 @@ export interface ResolvedPromptOptions {
   readonly name: string;
   readonly description?: string;
   readonly arguments: readonly PromptArgument[];
+  /** The scopes a hosted call needs, deduplicated and frozen; present only when some were declared. */
+  readonly scopes?: readonly string[];
 }
 
 const TEMPLATE_VAR = /\{(\+?)([A-Za-z0-9_]+)\}/g;
@@ -84,6 +101,11 @@ export function templateVariables(where: string, target: string, template: strin
     throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' ${JSON.stringify(template)} has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`);
   }
   return [...template.matchAll(TEMPLATE_VAR)].map((m) => m[2]!);
+}
+
+/** `{ scopes }` (frozen, deduplicated) when some were declared, else nothing: an item without scopes keeps its shape. */
+function declaredScopes(scopes: readonly string[] | undefined): { scopes?: readonly string[] } {
+  return scopes?.length ? { scopes: frozenScopes(scopes) } : {};
 }
 
 /** A URI: a scheme, then anything (`notes://today`). */
@@ -116,12 +138,13 @@ const RESOURCE_OPTIONS = {
   description: opt.string(),
   mimeType: opt.string("a MIME type (e.g. \"text/markdown\")"),
   cacheHint,
+  scopes: scopeList,
 } satisfies Record<keyof ResourceOptions, OptionRule<unknown>>;
 
 /** Check `@Resource` options (or a resource definition's fields). Throws `DefinitionError` naming the target and the key. */
 export function resolveResourceOptions(target: string, kind: string, options: ResourceOptions | undefined, fallbackName: string): ResolvedResourceOptions {
   const where = `${kind} on ${target}`;
-  const o = checkDefinition(options, target, where, RESOURCE_OPTIONS, "{ uri | uriTemplate, name?, description?, mimeType?, cacheHint? }");
+  const o = checkDefinition(options, target, where, RESOURCE_OPTIONS, "{ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }");
   if ((o.uri === undefined) === (o.uriTemplate === undefined)) {
     throw new DefinitionError(target, "uri", `${where}: give exactly one of 'uri' (a fixed resource) and 'uriTemplate' (e.g. "notes://{id}")`);
   }
@@ -131,6 +154,7 @@ export function resolveResourceOptions(target: string, kind: string, options: Re
     description: o.description,
     mimeType: o.mimeType,
     ...(o.cacheHint !== undefined ? { cacheHint: o.cacheHint } : {}),
+    ...declaredScopes(o.scopes),
     variables: Object.freeze(o.uriTemplate !== undefined ? templateVariables(where, target, o.uriTemplate) : []),
   });
 }
@@ -176,11 +200,12 @@ const PROMPT_OPTIONS = {
   name: itemName,
   description: opt.string(),
   arguments: promptArguments,
+  scopes: scopeList,
 } satisfies Record<keyof PromptOptions, OptionRule<unknown>>;
 
 /** Check `@Prompt` options (or a prompt definition's fields); none is no options. Throws `DefinitionError` naming the target and the key. */
 export function resolvePromptOptions(target: string, kind: string, options: PromptOptions | undefined, fallbackName: string): ResolvedPromptOptions {
   const where = `${kind} on ${target}`;
-  const o = checkDefinition(options === undefined ? {} : options, target, where, PROMPT_OPTIONS, "{ name?, description?, arguments? }");
-  return Object.freeze({ name: o.name ?? checkName(where, target, snakeCase(fallbackName)), description: o.description, arguments: o.arguments });
+  const o = checkDefinition(options === undefined ? {} : options, target, where, PROMPT_OPTIONS, "{ name?, description?, arguments?, scopes? }");
+  return Object.freeze({ name: o.name ?? checkName(where, target, snakeCase(fallbackName)), description: o.description, arguments: o.arguments, ...declaredScopes(o.scopes) });
 }

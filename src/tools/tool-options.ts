@@ -50,6 +50,21 @@ export const itemName: OptionRule<string | undefined> = opt.that<string>(
 
 const isStringList = (v: unknown, item: (x: string) => boolean): boolean => Array.isArray(v) && v.every((c) => typeof c === "string" && item(c));
 
+/**
+ * The `scopes` of a served item (a tool's, a resource's, a prompt's): OAuth
+ * scope names a hosted call needs, all of them. One rule, so the fence of a
+ * hosted module reads every item's scopes the same way.
+ */
+export const scopeList: OptionRule<readonly string[] | undefined> = opt.that<readonly string[]>(
+  (v) => isStringList(v, (c) => SCOPE_TOKEN.test(c)),
+  'an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"])',
+);
+
+/** `scopes` as checked by `scopeList`, deduplicated and frozen (`[]` for none). */
+export function frozenScopes(scopes: readonly string[] | undefined): readonly string[] {
+  return Object.freeze([...new Set(scopes ?? [])]);
+}
+
 /** `@Tool`'s and `tool()`'s options, declared once. */
 const TOOL_OPTIONS = {
   name: itemName,
@@ -58,10 +73,7 @@ const TOOL_OPTIONS = {
   sideEffecting: opt.boolean(),
   requiresApproval: opt.boolean(),
   caps: opt.that<readonly string[]>((v) => isStringList(v, (c) => c.trim() !== ""), 'an array of non-empty strings (e.g. ["egress"])'),
-  scopes: opt.that<readonly string[]>(
-    (v) => isStringList(v, (c) => SCOPE_TOKEN.test(c)),
-    'an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"])',
-  ),
+  scopes: scopeList,
   outputSchema: opt.that<JsonSchema>(
     (v) => !!v && typeof v === "object" && !Array.isArray(v) && (v as { type?: unknown }).type === "object",
     'a JSON Schema object with type "object" (MCP structured content is an object)',
@@ -103,6 +115,6 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     sideEffecting: o.sideEffecting ?? true,
     requiresApproval: o.requiresApproval ?? false,
     caps: Object.freeze([...(o.caps ?? [])]),
-    scopes: Object.freeze([...new Set(o.scopes ?? [])]),
+    scopes: frozenScopes(o.scopes),
   });
 }

@@ -193,14 +193,15 @@ describe("@Resource / @Prompt options are checked when applied", () => {
         }),
       );
     const cases: Array<[unknown, string, string]> = [
-      [undefined, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint? })"],
-      [null, "options", "@Resource on R: options must be an object { uri | uriTemplate, name?, description?, mimeType?, cacheHint? }, got null"],
+      [undefined, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? })"],
+      [null, "options", "@Resource on R: options must be an object { uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }, got null"],
       [{ uri: "no scheme" }, "uri", `@Resource on R: 'uri' must be a URI with a scheme (e.g. "notes://today"), got string "no scheme"`],
       [{ uriTemplate: "notes://fixed" }, "uriTemplate", "@Resource on R: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource"],
       [{ uriTemplate: "notes://{?q}" }, "uriTemplate", `@Resource on R: 'uriTemplate' "notes://{?q}" has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`],
       [{ uri: "a://b", mimeType: 7 }, "mimeType", `@Resource on R: 'mimeType' must be a MIME type (e.g. "text/markdown"), got number 7`],
       [{ uri: "a://b", name: " padded" }, "name", `@Resource on R: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got string " padded"`],
       [{ uri: "a://b", cacheHint: { cacheScope: "shared" } }, "cacheHint", `@Resource on R: cacheHint cacheScope must be "public" or "private", got string "shared"`],
+      [{ uri: "a://b", scopes: ["a b"] }, "scopes", `@Resource on R: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got array ["a b"]`],
     ];
     for (const [options, key, message] of cases) {
       expect(resource(options), JSON.stringify(options)).toMatchObject({ name: "DefinitionError", target: "R", key, message });
@@ -214,8 +215,8 @@ describe("@Resource / @Prompt options are checked when applied", () => {
     expect(prompt({ arguments: "a" })).toMatchObject({ key: "arguments", message: `@Prompt on P: 'arguments' must be an array of { name, description?, required? }, got string "a"` });
     expect(prompt({ arguments: [{ name: "a b" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0] needs a 'name' of [A-Za-z0-9_.-], got string "a b"` });
     expect(prompt({ arguments: [{ name: "a", required: "yes" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0].required must be true or false, got string "yes"` });
-    expect(prompt({ title: "t" })).toMatchObject({ key: "title", message: "@Prompt on P: unknown option 'title'. Accepted options: name, description, arguments" });
-    expect(prompt(null)).toMatchObject({ key: "options", message: "@Prompt on P: options must be an object { name?, description?, arguments? }, got null" });
+    expect(prompt({ title: "t" })).toMatchObject({ key: "title", message: "@Prompt on P: unknown option 'title'. Accepted options: name, description, arguments, scopes" });
+    expect(prompt(null)).toMatchObject({ key: "options", message: "@Prompt on P: options must be an object { name?, description?, arguments?, scopes? }, got null" });
     expect(prompt(undefined)).toBeUndefined();
   });
 });

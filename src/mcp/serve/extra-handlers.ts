@@ -44,9 +44,19 @@ function isV1McpError(err: unknown): err is Error & { code: number; data?: unkno
   return err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code);
 }
 
+/** Who is calling, merged into a request's `ctx.caller` (the hosted router: the token's identity), as a tool call's `callerOf`. */
+export type CallerOf = (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
+
+/** What every request context of these handlers derives from: the served registry's context and, when hosted, who is calling. */
+interface HandlerBase {
+  readonly ctx: RunContext;
+  readonly callerOf: CallerOf | undefined;
+}
+
 /** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <errorLine>` (`Name: message`, as a tool's failure reads). */
-async function withCtx<T>(base: RunContext, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
-  const ctx = base.child({ caller: { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id }, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
+async function withCtx<T>(base: HandlerBase, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
+  const caller = { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...base.callerOf?.(extra) };
+  const ctx = base.ctx.child({ caller, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
   try {
     return await fn(ctx);
   } catch (err) {
@@ -104,7 +114,7 @@ function resourceDescriptor(r: { name: string; description?: string; mimeType?: 
 }
 
 /** Register the resource handlers (when the catalog has resources at session start). */
-function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState): void {
   s.setRequestHandler("resources/list", (_req, extra) =>
     withCtx(ctx, session, extra, "resources/list failed", async (c) => {
       const resources = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
@@ -136,7 +146,7 @@ function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, s
 }
 
 /** Register the prompt handlers (when the catalog has prompts at session start). */
-function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState): void {
   s.setRequestHandler("prompts/list", () => ({
     prompts: [...extras.prompts.values()].map((p) => ({
       name: p.name,
@@ -157,7 +167,7 @@ function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, ses
 }
 
 /** `completion/complete`: the prompt's or resource's `complete(argument, value, ctx)`, at most 100 values; none without one. */
-function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState): void {
   s.setRequestHandler("completion/complete", (req, extra) => {
     const { ref, argument } = req.params;
     let complete: ((a: string, v: string, c: RunContext) => readonly string[] | Promise<readonly string[]>) | undefined;
@@ -168,7 +178,7 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, 
       complete = p.prompt.complete?.bind(p.prompt);
       what = `prompt '${p.name}'`;
     } else {
-      const r = extras.fixed.get(ref.uri) ?? extras.templates.find((t) => t.key === ref.uri);
+      const r = extras.byKey(ref.uri);
       if (!r) throw rpcError(INVALID_PARAMS, `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`);
       complete = r.resource.complete?.bind(r.resource);
       what = `resource '${r.key}'`;
@@ -186,9 +196,12 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: RunContext, 
 /**
  * Register every handler of this module on `s`: logging always; resources,
  * prompts and completion when the catalog has them. `session` is this
- * server's (one session's) state.
+ * server's (one session's) state; `callerOf` (the hosted router's) puts who
+ * is calling into each read's, render's and completion's `ctx.caller`, as
+ * into a tool call's.
  */
-export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, ctx: RunContext, session: SessionState): void {
+export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx: RunContext, session: SessionState, callerOf?: CallerOf): void {
+  const ctx: HandlerBase = { ctx: runCtx, callerOf };
   s.setRequestHandler("logging/setLevel", (req) => {
     session.logLevel = req.params.level;
     return {};

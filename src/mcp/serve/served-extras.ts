@@ -151,8 +151,8 @@ export function checkCacheHint(hint: CacheHint | undefined, where: string): Cach
 export function toServableResource(item: unknown, i: number, c: DependencyContainer = rootContainer): ServableResource {
   if (isResourceClass(item)) return resourceFromClass(item, once(() => c.resolve(item as never)));
   if (isServableResource(item)) {
-    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType, cacheHint: item.cacheHint } as never, "resource");
-    return Object.freeze({ ...item, name: meta.name, ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}) });
+    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType, cacheHint: item.cacheHint, scopes: item.scopes } as never, "resource");
+    return Object.freeze({ ...item, name: meta.name, ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}), ...(meta.scopes ? { scopes: meta.scopes } : {}) });
   }
   throw new OptionsError("serveRegistry", "resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
 }
@@ -165,7 +165,7 @@ export function toServablePrompts(option: PromptsOption | undefined, c: Dependen
     return Object.entries(option as Record<string, unknown>).map(([name, v]) => {
       if (typeof v === "string") return Object.freeze({ name, arguments: [], render: () => v });
       if (v instanceof PromptTemplate) return promptFromTemplate(v, name);
-      if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments }, name) });
+      if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments, scopes: (v as ServablePrompt).scopes }, name) });
       throw new OptionsError("serveRegistry", "prompts", `prompts['${name}'] must be a string, a PromptTemplate or a prompt object { name, render }, got ${typeof v}`);
     });
   }
@@ -173,7 +173,7 @@ export function toServablePrompts(option: PromptsOption | undefined, c: Dependen
     if (isPromptClass(item)) return promptFromClass(item, once(() => c.resolve(item as never)));
     if (item instanceof PromptTemplate) return promptFromTemplate(item);
     if (isServablePrompt(item)) {
-      const meta = resolvePromptOptions(item.name, "prompt", { name: item.name, description: item.description, arguments: item.arguments }, item.name);
+      const meta = resolvePromptOptions(item.name, "prompt", { name: item.name, description: item.description, arguments: item.arguments, scopes: item.scopes }, item.name);
       return Object.freeze({ ...item, ...meta });
     }
     throw new OptionsError("serveRegistry", "prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a PromptTemplate, nor a prompt object { name, render(args, ctx) }`);
@@ -242,6 +242,11 @@ export class ServedExtras {
       if (params) return { served: t, params };
     }
     return undefined;
+  }
+
+  /** The resource whose fixed URI or template text is `key` (a completion's `ref/resource` names one so), or `undefined`. */
+  byKey(key: string): ServedResource | undefined {
+    return this.fixed.get(key) ?? this.templates.find((t) => t.key === key);
   }
 
   /** `['a', 'b']`: the sorted prompt names, for the unknown-prompt message. */

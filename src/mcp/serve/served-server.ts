@@ -539,7 +539,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
-    registerExtraHandlers(s, extras, options.ctx, s.followed.session);
+    registerExtraHandlers(s, extras, options.ctx, s.followed.session, options.callerOf);
     if (live) {
       live.add(s);
       const prev = s.onclose;
