@@ -8,14 +8,17 @@
  *   dropped;
  * - change numbers come from the database: a worker cannot write one, so it
  *   cannot poison the page's catch-up point (#11);
- * - a version-4 database upgrades, its roles fenced the same way.
+ * - a version-4 database upgrades, its roles fenced the same way;
+ * - an Approve clicked while the database is down is told so (503, naming the
+ *   outage), and a question nested past the inbox's limit is refused by name.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setLogger, type Logger } from "arc-agentkit";
-import { inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { adminQuery, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
 import { migrateV4 } from "../fixtures/askers/inbox-schema-v4.js";
 
 let pg: TestPostgres;
@@ -253,5 +256,37 @@ describe("upgrading a version-4 database", () => {
     // the upgrade renumbered the row whose number the database never gave
     const [{ changed, last }] = (await admin("SELECT changed, (SELECT last_value FROM inbox_old.changes) AS last FROM inbox_old.questions WHERE id = $1", [q.id])) as [{ changed: string; last: string }];
     expect(Number(changed)).toBeLessThanOrEqual(Number(last));
+  });
+});
+
+describe("the page and the asker say what went wrong", () => {
+  it("an Approve clicked while the database is down is answered 503, naming the outage; nothing is decided", async () => {
+    const store = postgresInboxStore({ connectionString: pg.connectionString });
+    open.push(store);
+    const inbox = await ApprovalInbox.start({ store });
+    open.push({ close: () => inbox.stop() });
+    const session = await logIn(inbox.loginUrl);
+    const q = question();
+    await store.put(q);
+    pg.pause();
+    let res: Response;
+    try {
+      res = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(inbox.url).origin }, body: JSON.stringify({ id: q.id, kind: "approve" }) });
+    } finally {
+      pg.start();
+    }
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(((await res.json()) as { error: string }).error).toMatch(/^The inbox database is unavailable \(.+\): your answer was not recorded and nothing was decided\. A worker that lost the database denies its call; try again once the database is back\.$/);
+    await expect.poll(async () => (await store.get(q.id).catch(() => undefined))?.status, { timeout: 15_000 }).toBe("pending");
+  });
+
+  it("a question nested deeper than the inbox's limit is refused by name, not with a stack overflow", async () => {
+    const asker = inboxAsker({ store: storeAs("worker_a", "worker"), source: "deep" });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const refused = await asker.ask({ question: "Allow?", toolCall: { id: "d1", name: "deep_tool", arguments: deep } }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "invalid_option", where: "InboxAsker.ask", option: "request" });
+    expect((refused as Error).message).toBe("InboxAsker.ask: the question about 'deep_tool' is nested deeper than 512 levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments");
   });
 });

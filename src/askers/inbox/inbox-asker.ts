@@ -19,6 +19,8 @@ import { boundedToolFacts } from "../call-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
+import { MAX_ARGUMENT_DEPTH } from "../../tools/validate.js";
+import { nestedDeeperThan } from "../../util/nesting.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
@@ -148,7 +150,7 @@ export class InboxAsker implements Asker {
   /**
    * Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts.
    *
-   * @throws OptionsError (rejects) for a request that is not an object or a bad `questionId`.
+   * @throws OptionsError (rejects) for a request that is not an object, a bad `questionId`, or arguments nested deeper than `MAX_ARGUMENT_DEPTH` levels (the call is denied).
    */
   async ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
@@ -161,6 +163,14 @@ export class InboxAsker implements Asker {
       throw new OptionsError("InboxAsker.ask", "questionId", `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got ${describeValue(questionId)}`);
     }
     const args = toolArguments(request);
+    // A JSON text, a database and the page all walk the arguments recursively: refused here, by name, before any of them overflows.
+    if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      throw new OptionsError(
+        "InboxAsker.ask",
+        "request",
+        `InboxAsker.ask: the question about '${toolName(request).slice(0, 100)}' is nested deeper than ${MAX_ARGUMENT_DEPTH} levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments`,
+      );
+    }
     const now = Date.now();
     const question: StoredQuestion = {
       id: questionId,
