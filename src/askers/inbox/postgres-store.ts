@@ -261,6 +261,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     return rows.map((r) => decisionOf(r.row as Row));
   }
 
+  /**
+   * Insert or replace a decisions row (see `InboxStore`).
+   *
+   * @throws InboxStoreError `forbidden` when the login may not write this row: a worker's row must fit its own question (never another login's; a person's answer only as the page recorded it; see `postgres-schema`), and a row another login owns is not replaced.
+   */
   async recordDecision(d: StoredDecision): Promise<void> {
     await this.#ready();
     const s = this.schema;
