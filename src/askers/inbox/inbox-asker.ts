@@ -12,13 +12,15 @@ import { OptionsError } from "../../errors/options.error.js";
 import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
 import { verdictFromDecision } from "../../gate/decision-table.js";
-import { describeValue, seconds } from "../../util/format.js";
+import { describeValue, errorLine, seconds } from "../../util/format.js";
 import { checkOptions, checkTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
 import { boundedToolFacts } from "../call-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
-import { ignoreRejection } from "../../util/logger.js";
+import { getLogger, ignoreRejection } from "../../util/logger.js";
+import { MAX_ARGUMENT_DEPTH } from "../../tools/validate.js";
+import { nestedDeeperThan } from "../../util/nesting.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
@@ -53,6 +55,21 @@ function answeredRow(q: StoredQuestion): StoredDecision {
   const v = verdictFromDecision(answerDecision(q), { tool: q.tool, arguments: q.arguments, via: q.source ?? "inbox", questionId: q.id }, undefined);
   const { allowed, source, asked, actor, claimedActor, reason } = v.record;
   return { id: q.id, tool: q.tool, allowed, source, asked, actor, ...(claimedActor ? { claimedActor } : {}), reason, at: q.settledAt ?? v.record.at, from: q.from, confirmed: false };
+}
+
+/**
+ * Say that a decision row could not be written (the database refused it, or
+ * was down): the caller's decision stands, but the decisions list is missing
+ * this record, so it is logged as a warning, once, with the reason.
+ */
+function recordFailed(row: StoredDecision, what: string, err: unknown): void {
+  const about = row.asked || row.source === "asker" ? `question '${row.id}'` : `call '${row.id}'`;
+  const why = err instanceof Error ? err.message : errorLine(err);
+  try {
+    getLogger().warn(`inbox asker: the decisions list is missing the record of ${about} about '${row.tool}' (${what}, ${row.allowed ? "allowed" : "denied"}, source ${row.source}): ${why}`);
+  } catch {
+    // a broken logger must not turn into a broken asker
+  }
 }
 
 /** How the asking side gave up, from its signal's reason: the deadline (`TimeoutError`) or anything else. */
@@ -130,7 +147,11 @@ export class InboxAsker implements Asker {
     this.worker = o.worker?.trim();
   }
 
-  /** Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts. */
+  /**
+   * Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts.
+   *
+   * @throws OptionsError (rejects) for a request that is not an object, a bad `questionId`, or arguments nested deeper than `MAX_ARGUMENT_DEPTH` levels (the call is denied).
+   */
   async ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
       throw new OptionsError("InboxAsker.ask", "request", `InboxAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`);
@@ -141,12 +162,21 @@ export class InboxAsker implements Asker {
     if (typeof questionId !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(questionId)) {
       throw new OptionsError("InboxAsker.ask", "questionId", `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got ${describeValue(questionId)}`);
     }
+    const args = toolArguments(request);
+    // A JSON text, a database and the page all walk the arguments recursively: refused here, by name, before any of them overflows.
+    if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+      throw new OptionsError(
+        "InboxAsker.ask",
+        "request",
+        `InboxAsker.ask: the question about '${toolName(request).slice(0, 100)}' is nested deeper than ${MAX_ARGUMENT_DEPTH} levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments`,
+      );
+    }
     const now = Date.now();
     const question: StoredQuestion = {
       id: questionId,
       callId: typeof request.toolCall?.id === "string" ? request.toolCall.id : null,
       tool: toolName(request),
-      arguments: toolArguments(request),
+      arguments: args,
       question: String(request.question ?? ""),
       ...factsOf(request),
       source: typeof request.source === "string" ? request.source : null,
@@ -181,7 +211,8 @@ export class InboxAsker implements Asker {
         if (withdrawing && q.status !== "answered") return expire(q.reason ?? "withdrawn");
         if (!finish()) return;
         if (q.status === "answered") {
-          void this.#store.recordDecision(answeredRow(q)).catch(ignoreRejection("recording an answered question in the store; the decision already went to the caller"));
+          const row = answeredRow(q);
+          void this.#store.recordDecision(row).catch((err: unknown) => recordFailed(row, "the person's answer", err));
           resolve(answerDecision(q));
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));
@@ -293,7 +324,7 @@ export class InboxAsker implements Asker {
       from: this.source,
       confirmed: true,
     };
-    void this.#store.recordDecision(row).catch(ignoreRejection("recording a decision in the store; the decision already went to the caller"));
+    void this.#store.recordDecision(row).catch((err: unknown) => recordFailed(row, "the gate's record", err));
   }
 }
 

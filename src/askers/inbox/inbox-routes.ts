@@ -16,7 +16,8 @@ import { clipMiddle, visible } from "../../util/visible-text.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
 import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
-import { answeredByText, type InboxAnswer, type InboxEvent, type InboxStore, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
+import { answeredByText, type InboxAnswer, type InboxEvent, type InboxStore, type SettleResult, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
+import { InboxStoreError } from "./inbox-store.error.js";
 
 /** How many decisions the page shows. */
 export const PAGE_DECISIONS = 200;
@@ -84,6 +85,15 @@ export function parseAnswer(body: unknown, session = "inbox"): ParsedAnswer {
   const plain = plainJsonObject(parsed.value);
   if (!plain.ok) return { ok: false, error: `the gate would refuse these arguments (${plain.why.replace(/^value/, "the arguments")}); nothing was decided — edit them and save again`, field: "arguments" };
   return { ok: true, id: b.id, answer: { kind: "modify", ...who, value: plain.value } };
+}
+
+/** What a click is told when the store failed: the outage (or refusal) by name, and that nothing was decided. */
+function unreachableText(err: InboxStoreError): string {
+  const why = err.message.replace(/^the inbox database is unavailable: /, "");
+  if (err.failure === "unavailable") {
+    return `The inbox database is unavailable (${why}): your answer was not recorded and nothing was decided. A worker that lost the database denies its call; try again once the database is back.`;
+  }
+  return `The inbox store failed (${err.failure}: ${why}): your answer was not recorded and nothing was decided.`;
 }
 
 const DONE: Record<InboxAnswer["kind"], string> = {
@@ -212,7 +222,14 @@ export class InboxRoutes {
     if (!body.ok) return json(res, body.status, { error: body.error });
     const parsed = parseAnswer(body.value, this.#sessionOf.get(req)!.label);
     if (!parsed.ok) return json(res, 400, { error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
-    const result = await this.store.settle(parsed.id, { status: "answered", answer: parsed.answer });
+    let result: SettleResult;
+    try {
+      result = await this.store.settle(parsed.id, { status: "answered", answer: parsed.answer });
+    } catch (err) {
+      // The store could not be reached (or refused this login): nothing was decided, and the person is told why, not "500".
+      if (!(err instanceof InboxStoreError)) throw err;
+      return json(res, 503, { error: unreachableText(err) }, { "Retry-After": "5" });
+    }
     if (result.ok) return json(res, 200, { ok: true, status: "answered", message: DONE[parsed.answer.kind] });
     if (!result.question) return json(res, 404, { error: `no question with id ${JSON.stringify(parsed.id).slice(0, 80)} on this inbox` });
     return json(res, 409, { error: refusedText(result.question), status: result.question.status });

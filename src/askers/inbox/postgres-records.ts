@@ -68,7 +68,7 @@ export function recordsTableSql(s: string): string[] {
 /** The columns a worker's login writes when it adds a record (never `owner` or `changed`: the database sets them). */
 const CREATED = "id, kind, binding, server, tool, arguments, status, status_message, started, round, question, answers, result, error, cancel_requested, worker, created_at, last_updated_at, ttl_ms, poll_interval_ms, version";
 /** The columns a change may write. */
-const CHANGED = "status, status_message, started, round, question, answers, result, error, cancel_requested, worker, poll_interval_ms, last_updated_at, version, changed";
+const CHANGED = "status, status_message, started, round, question, answers, result, error, cancel_requested, worker, poll_interval_ms, last_updated_at, version";
 
 /** The records' grants and row-level policies for the inbox's two roles (idempotent: a policy is dropped and made again). */
 export function recordsRolesSql(s: string, roles: { readonly worker: string; readonly page: string }): string[] {
@@ -165,7 +165,7 @@ const CHANGE_COLUMNS: ReadonlyArray<readonly [keyof CallChange, string, string]>
  */
 export function updateRecordSql(s: string, id: string, version: number, change: CallChange): Statement {
   const sets = CHANGE_COLUMNS.map(([field, column, value]) => `${column} = CASE WHEN $3::jsonb ? '${field}' THEN ${value} ELSE ${column} END`);
-  const text = `WITH hit AS (UPDATE ${s}.records SET ${sets.join(", ")}, version = version + 1, last_updated_at = now(), changed = nextval('${s}.changes')
+  const text = `WITH hit AS (UPDATE ${s}.records SET ${sets.join(", ")}, version = version + 1, last_updated_at = now()
     WHERE id = $1 AND version = $2 AND status NOT IN ${FINAL_SQL} RETURNING *) ${announceRecord(s)}`;
   // a field present as undefined clears it: JSON has no undefined, so it travels as null
   const named = Object.fromEntries(Object.entries(change).map(([k, v]) => [k, v === undefined ? null : v]));
@@ -175,7 +175,7 @@ export function updateRecordSql(s: string, id: string, version: number, change: 
 /** Record `answer` to round `round`'s open question once: only while the record is not final, at that round, with that question open. */
 export function answerRecordSql(s: string, id: string, round: number, answer: CallAnswer): Statement {
   const text = `WITH hit AS (UPDATE ${s}.records SET answers = answers || jsonb_build_array($4::jsonb), question = NULL, status = 'working', status_message = 'working',
-      version = version + 1, last_updated_at = now(), changed = nextval('${s}.changes')
+      version = version + 1, last_updated_at = now()
     WHERE id = $1 AND round = $2 AND question->>'key' = $3 AND status NOT IN ${FINAL_SQL} RETURNING *) ${announceRecord(s)}`;
   return { text, values: [id, round, answer.key, JSON.stringify(answer)] };
 }

@@ -24,6 +24,18 @@
  * answers pending questions and marks a lapsed worker's questions abandoned.
  * A login with neither reads nothing; the migrating role (the tables' owner)
  * and superusers are not limited.
+ *
+ * Fence (version 6): change numbers are the database's — a trigger stamps
+ * every inserted or changed question and decision with the next value of
+ * `changes`, whatever the statement said, and no worker may name the column —
+ * so no login can move the point a listener catches up from. A worker's
+ * decision row must fit the question it is about (`worker_may_record`, read
+ * with the tables' owner's rights): a question another login asked is never
+ * its to record; a person's answer (`source` `asker`) only as the page wrote
+ * it (the same actor, and allowed only for an approve or modify); `timeout`
+ * and `error` only deny; `auto_allow` and `autonomy` only for a call nobody
+ * was asked about. A question cannot be asked under an id another login's
+ * decision already holds. Only the page's role writes anything else.
  */
 import { OptionsError } from "../../errors/options.error.js";
 import { InboxStoreError } from "./inbox-store.error.js";
@@ -34,8 +46,8 @@ import { ignoreRejection } from "../../util/logger.js";
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records). */
-export const INBOX_SCHEMA_VERSION = 5;
+/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records; 6: change numbers stamped by the database, a worker's decision rows fenced to its own questions). */
+export const INBOX_SCHEMA_VERSION = 6;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -124,19 +136,65 @@ function upgradeSql(s: string, from: number): string[] {
   return from < 2 ? [...always, ...rekey] : always;
 }
 
+/**
+ * Version 6, on every migration (idempotent, whatever the version before):
+ * a trigger gives every inserted or changed question, decision and call record the next
+ * change number, overwriting any value a statement named; a row already
+ * numbered past the sequence (a client wrote it) is renumbered.
+ */
+function stampSql(s: string): string[] {
+  return [
+    `CREATE OR REPLACE FUNCTION ${s}.stamp_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN NEW.changed := nextval('${s}.changes'); RETURN NEW; END $f$`,
+    ...["questions", "decisions", "records"].flatMap((t) => [
+      `DROP TRIGGER IF EXISTS stamp_change ON ${s}.${t}`,
+      `CREATE TRIGGER stamp_change BEFORE INSERT OR UPDATE ON ${s}.${t} FOR EACH ROW EXECUTE FUNCTION ${s}.stamp_change()`,
+      // a number past the sequence was written by a client (an older version let workers): the trigger renumbers it
+      `UPDATE ${s}.${t} SET changed = 0 WHERE changed > (SELECT last_value FROM ${s}.changes)`,
+    ]),
+  ];
+}
+
+/**
+ * Version 6's checks behind the worker's policies, as functions that read
+ * every row (SECURITY DEFINER: a worker's own rights hide other logins'
+ * questions, so "no such question" could not be told from "another's").
+ * Each answers only about the id it is given and the login that asks.
+ */
+function fenceFunctionsSql(s: string, worker: string): string[] {
+  const definer = "LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp";
+  // the actor the page's answer records: the database login that wrote it, then the session (answerActor)
+  const answeredBy = "COALESCE((q.answer->>'login') || ': ', '') || (q.answer->>'actor')";
+  const mayRecord = `CREATE OR REPLACE FUNCTION ${s}.worker_may_record(p_id text, p_owner text, p_source text, p_asked boolean, p_allowed boolean, p_actor text) RETURNS boolean ${definer} AS $f$
+    SELECT CASE
+      WHEN q.id IS NULL THEN CASE WHEN p_source IN ('auto_allow', 'autonomy') THEN NOT p_asked WHEN p_source IN ('timeout', 'error') THEN NOT p_allowed ELSE false END
+      WHEN q.owner IS DISTINCT FROM p_owner THEN false
+      WHEN p_source = 'asker' AND q.status = 'answered' THEN p_actor IS NOT DISTINCT FROM (${answeredBy}) AND (NOT p_allowed OR q.answer->>'kind' IN ('approve', 'modify'))
+      WHEN p_source = 'asker' THEN NOT p_allowed AND p_actor IS NULL
+      WHEN p_source IN ('timeout', 'error') THEN NOT p_allowed
+      ELSE false
+    END FROM (SELECT 1) AS one LEFT JOIN ${s}.questions q ON q.id = p_id $f$`;
+  const mayAsk = `CREATE OR REPLACE FUNCTION ${s}.worker_may_ask(p_id text, p_owner text) RETURNS boolean ${definer} AS $f$
+    SELECT NOT EXISTS (SELECT 1 FROM ${s}.decisions d WHERE d.id = p_id AND d.owner IS DISTINCT FROM p_owner) $f$`;
+  const signatures = [`${s}.worker_may_record(text, text, text, boolean, boolean, text)`, `${s}.worker_may_ask(text, text)`];
+  return [mayRecord, mayAsk, ...signatures.flatMap((f) => [`REVOKE ALL ON FUNCTION ${f} FROM PUBLIC`, `GRANT EXECUTE ON FUNCTION ${f} TO ${worker}`])];
+}
+
 /** The two roles, their grants and the row-level policies (idempotent: a policy is dropped and made again). */
 function rolesSql(s: string): string[] {
   const { worker: w, page: p } = inboxRoles(s);
   const role = (name: string) => `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$`;
   const asked = "id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status, tool_facts";
   const decided = "id, tool, allowed, source, asked, actor, claimed_actor, reason, at, from_, confirmed";
+  const fits = `owner = current_user AND ${s}.worker_may_record(id, owner, source, asked, allowed, actor)`;
   const policies: Array<[string, string, string]> = [
     ["questions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
-    ["questions", "worker_asks", `FOR INSERT TO ${w} WITH CHECK (owner = current_user AND status = 'pending')`],
+    ["questions", "worker_asks", `FOR INSERT TO ${w} WITH CHECK (owner = current_user AND status = 'pending' AND ${s}.worker_may_ask(id, owner))`],
     ["questions", "worker_ends_own", `FOR UPDATE TO ${w} USING (owner = current_user AND status = 'pending') WITH CHECK (owner = current_user AND status IN ('timed_out', 'withdrawn'))`],
     ["questions", "page_reads_all", `FOR SELECT TO ${p} USING (true)`],
     ["questions", "page_settles", `FOR UPDATE TO ${p} USING (status = 'pending') WITH CHECK (status <> 'pending')`],
-    ["decisions", "worker_own", `FOR ALL TO ${w} USING (owner = current_user) WITH CHECK (owner = current_user)`],
+    ["decisions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
+    ["decisions", "worker_records", `FOR INSERT TO ${w} WITH CHECK (${fits})`],
+    ["decisions", "worker_rerecords", `FOR UPDATE TO ${w} USING (owner = current_user) WITH CHECK (${fits})`],
     ["decisions", "page_all", `FOR ALL TO ${p} USING (true) WITH CHECK (true)`],
     ["workers", "worker_own_lease", `FOR ALL TO ${w} USING (owner = current_user) WITH CHECK (owner = current_user)`],
     ["workers", "page_reads_leases", `FOR SELECT TO ${p} USING (true)`],
@@ -148,12 +206,17 @@ function rolesSql(s: string): string[] {
     `GRANT USAGE ON SCHEMA ${s} TO ${w}`,
     `GRANT SELECT ON ${s}.meta TO ${w}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${w}`,
-    `GRANT SELECT, INSERT (${asked}), UPDATE (status, reason, settled_at, changed) ON ${s}.questions TO ${w}`,
-    `GRANT SELECT, INSERT (${decided}), UPDATE (${decided.slice(4)}, changed) ON ${s}.decisions TO ${w}`,
+    // version 6: `changed` is the database's (the trigger's); a grant made by an older version is taken back
+    `REVOKE INSERT (changed), UPDATE (changed) ON ${s}.questions, ${s}.decisions FROM ${w}`,
+    `GRANT SELECT, INSERT (${asked}), UPDATE (status, reason, settled_at) ON ${s}.questions TO ${w}`,
+    `GRANT SELECT, INSERT (${decided}), UPDATE (${decided.slice(4)}) ON ${s}.decisions TO ${w}`,
     `GRANT SELECT, INSERT (worker, lease_until), UPDATE (lease_until), DELETE ON ${s}.workers TO ${w}`,
     `GRANT UPDATE (answer) ON ${s}.questions TO ${p}`,
     `GRANT INSERT (owner) ON ${s}.decisions TO ${p}`,
     ...["questions", "decisions", "workers"].map((t) => `ALTER TABLE ${s}.${t} ENABLE ROW LEVEL SECURITY`),
+    ...fenceFunctionsSql(s, w),
+    // version 6 split the worker's one decisions policy by command
+    `DROP POLICY IF EXISTS worker_own ON ${s}.decisions`,
     ...policies.flatMap(([t, name, rule]) => [`DROP POLICY IF EXISTS ${name} ON ${s}.${t}`, `CREATE POLICY ${name} ON ${s}.${t} ${rule}`]),
   ];
 }
@@ -181,10 +244,9 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`agentkit:${schema}`]);
     for (const sql of migrationSql(schema)) await client.query(sql);
     const from = await versionOf(client, schema);
-    for (const sql of upgradeSql(schema, from)) await client.query(sql);
+    // version 5: call records (postgres-records); their grants and policies below, with the roles
+    for (const sql of [...upgradeSql(schema, from), ...recordsTableSql(schema), ...stampSql(schema)]) await client.query(sql);
     if (options.roles) for (const sql of rolesSql(schema)) await client.query(sql);
-    // version 5: call records (postgres-records), their grants and policies
-    for (const sql of recordsTableSql(schema)) await client.query(sql);
     if (options.roles) for (const sql of recordsRolesSql(schema, inboxRoles(schema))) await client.query(sql);
     await client.query(`DELETE FROM ${schema}.meta`);
     await client.query(`INSERT INTO ${schema}.meta (version) VALUES ($1)`, [INBOX_SCHEMA_VERSION]);

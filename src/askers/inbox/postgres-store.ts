@@ -49,7 +49,7 @@ import { InboxStoreError } from "./inbox-store.error.js";
 import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
 import { checkAnswer, checkChange, checkExpiry, checkRecord, duplicateRecord } from "./record-input.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
-import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
+import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, INBOX_SCHEMA_VERSION, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
 import { pgModule, statementRunner, type PgPool, type PgResult } from "./pg-peer.js";
 import { joinRelay, relayPlace, targetOf, type WakeupRelay } from "./wakeup-relay.js";
 
@@ -247,7 +247,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
       settlement.status === "answered"
         ? ["answer", JSON.stringify(settlement.answer), `$3::jsonb - 'login' || COALESCE((SELECT jsonb_build_object('login', rolname) FROM pg_roles WHERE rolname = session_user AND NOT rolsuper), '{}'::jsonb)`]
         : ["reason", settlement.reason, "$3"];
-    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = ${expr}, settled_at = now(), changed = nextval('${s}.changes')
+    const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = ${expr}, settled_at = now()
       WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", s, { worker: true })}`;
     const { rows } = await this.#query(sql, [id, settlement.status, value]);
     this.#told(rows);
@@ -273,12 +273,17 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
     return rows.map((r) => decisionOf(r.row as Row));
   }
 
+  /**
+   * Insert or replace a decisions row (see `InboxStore`).
+   *
+   * @throws InboxStoreError `forbidden` when the login may not write this row: a worker's row must fit its own question (never another login's; a person's answer only as the page recorded it; see `postgres-schema`), and a row another login owns is not replaced.
+   */
   async recordDecision(d: StoredDecision): Promise<void> {
     await this.#ready();
     const s = this.schema;
     const sql = `WITH hit AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, claimed_actor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
       ON CONFLICT (id) DO UPDATE SET tool = EXCLUDED.tool, allowed = EXCLUDED.allowed, source = EXCLUDED.source, asked = EXCLUDED.asked, actor = EXCLUDED.actor, claimed_actor = EXCLUDED.claimed_actor,
-        reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed, changed = nextval('${s}.changes')
+        reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed
       WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
       RETURNING *) ${announce("d", s)}`;
     this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed, d.claimedActor ?? null])).rows);
@@ -305,7 +310,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
    */
   async sweep(): Promise<number> {
     const s = this.schema;
-    const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(), changed = nextval('${s}.changes'),
+    const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(),
         reason = 'the asking process (' || q.worker || ') stopped renewing its lease: nothing is waiting for this answer'
       WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = q.owner AND w.worker = q.worker AND w.lease_until >= now())
       RETURNING *),
@@ -471,7 +476,12 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
       if (this.#listening) await line.listen(this.#channelName);
       this.#hearingRecords = this.#recordListeners.size > 0;
       if (this.#hearingRecords) await line.listen(this.#recordsChannel);
-      const { rows } = await this.#query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
+      const { rows } = await this.#query(`SELECT last_value, is_called, (SELECT max(version) FROM ${this.schema}.meta) AS version FROM ${this.schema}.changes`);
+      // An older schema numbers no change itself (the statements here leave that to the database): refuse it by name.
+      const version = Number(rows[0]?.version ?? 0);
+      if (version < INBOX_SCHEMA_VERSION) {
+        throw new InboxStoreError("not_migrated", `the inbox tables in schema '${this.schema}' are at version ${version}; this agentkit needs version ${INBOX_SCHEMA_VERSION}: run \`agentkit inbox migrate <url>\` (or migrateInboxStore()) once`);
+      }
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
       if (state.broken) throw state.broken;
       const reconnect = this.#down;
