@@ -16,6 +16,7 @@ import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js
 import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { ReplayKey } from "../mcp/serve/replay-rounds.js";
+import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -33,6 +34,8 @@ export interface HostedParts {
   readonly ctx: RunContext;
   /** Stops what the parts hold (the module's remotes), in start order. */
   readonly closers: ReadonlyArray<() => Promise<void>>;
+  /** The module's own `tasks` option (the router's wins). */
+  readonly tasks?: TasksOptions;
 }
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
@@ -77,7 +80,10 @@ export class HostedServing {
       replay,
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
+      tasks: new ServedTasks(parts.name, options.tasks ?? parts.tasks),
     };
+    // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
+    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
     this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, onerror });
   }
