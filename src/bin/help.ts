@@ -55,10 +55,11 @@ Options:
                             (the one-time login URL is printed once, on stderr; Enter on
                             this terminal prints a fresh one), or through a shared
                             inbox whose page runs elsewhere (agentkit inbox serve). http only
-  --inbox-store <DIR>     with --approve web: keep the inbox in DIR (embedded PostgreSQL,
-                            PGlite), so questions and decisions survive a restart
-  --store <URL>           with --approve web|inbox: the shared inbox's PostgreSQL database
-                            (no password in argv: PGPASSWORD, or --store-env VAR)
+  --inbox-store <DIR>     keep the inbox (with --approve web) and the module's MCP tasks in
+                            DIR (embedded PostgreSQL, PGlite), so they survive a restart
+  --store <URL>           the shared inbox's (with --approve web|inbox) and the module's
+                            MCP tasks' PostgreSQL database (no password in argv:
+                            PGPASSWORD, or --store-env VAR)
   --store-env <VAR>       the same, read from the variable VAR
   --worker <NAME>         with --approve web|inbox: this process's name on the inbox page
   --verbose               stack traces on failure
@@ -103,6 +104,9 @@ Options:
   --export <Name>         the export to host when the file has several @McpServer classes
   --timeout-ms <N>        per-call deadline of the tools (default 60000)
   --drain-ms <N>          on SIGTERM, how long calls in flight may run on (default 30000)
+  --store <URL>           keep the module's MCP tasks in this PostgreSQL database (every
+                            process of a fleet: the same one; or --store-env VAR)
+  --inbox-store <DIR>     keep them in DIR (embedded PostgreSQL, PGlite: one process)
   --json                  print one JSON health line on stdout when listening
                             ({"event":"listening","pid","module","url","resource","issuer","fleetKey"})
                             and one when stopped; no secret is printed

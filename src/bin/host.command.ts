@@ -16,6 +16,8 @@ import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import { HOST_HELP } from "./help.js";
+import { approverStore } from "./store-args.js";
+import type { ApproverStore } from "./approver.js";
 
 const OPTIONS: OptionTable = {
   port: { type: "string" },
@@ -30,6 +32,9 @@ const OPTIONS: OptionTable = {
   "timeout-ms": { type: "string" },
   "drain-ms": { type: "string" },
   json: { type: "boolean" },
+  store: { type: "string" },
+  "store-env": { type: "string" },
+  "inbox-store": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -54,6 +59,8 @@ interface HostRequest {
   readonly timeoutMs?: number;
   readonly drainMs: number;
   readonly json: boolean;
+  /** Where the module's MCP tasks live (`--store <url>` / `--store-env VAR`, or `--inbox-store <dir>`); unset: this process's memory. */
+  readonly store?: ApproverStore;
 }
 
 function urlOption(value: string | undefined, name: string, example: string): URL {
@@ -132,6 +139,7 @@ function request(argv: readonly string[]): HostRequest | null {
   const allowedHosts = listOption(line, "allowed-host");
   const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
   const exportName = stringOption(line, "export");
+  const store = approverStore("host", line, undefined);
   return {
     file,
     port,
@@ -146,6 +154,7 @@ function request(argv: readonly string[]): HostRequest | null {
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(fleetKey ? { fleetKey } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(store ? { store } : {}),
   };
 }
 
@@ -229,6 +238,9 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { mcpRouter, jwtVerifier } = await import("../express/index.js");
     const { hostExpress } = await import("../express/express-peers.js");
     if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
+    // The module's MCP tasks live in the store the flags name (a fleet shares one PostgreSQL store).
+    const { openStore } = await import("./approver.js");
+    const store = req.store ? await openStore(req.store, "worker") : undefined;
     const router = mcpRouter(chosen.module, {
       resource: req.resource,
       authorizationServers: [req.issuer],
@@ -236,6 +248,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
       ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
       ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
       ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+      ...(store ? { tasks: { store } } : {}),
     });
     try {
       await router.ready;
@@ -248,6 +261,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
       return await serve(req, chosen.exportName, app as unknown as RequestListener, drain, router, stop.received);
     } finally {
       await router.close();
+      await store?.close();
     }
   } finally {
     stop.dispose();
