@@ -187,9 +187,13 @@ function decisionOf(answer: CallAnswer): Decision {
  * module (all its sessions and requests share it).
  */
 export class ServedTasks {
+  /** Where the tasks live. */
   readonly store: CallRecordStore;
+  /** An `"auto"` call running this long becomes a task (ms; 0 at once). */
   readonly afterMs: number;
+  /** A task's `ttlMs` (null: kept until deleted). */
   readonly ttlMs: number | null;
+  /** A task's `pollIntervalMs`. */
   readonly pollIntervalMs: number;
   /** Tasks this process runs, by id. */
   private readonly live = new Map<string, TaskCall>();
@@ -345,7 +349,7 @@ export class ServedTasks {
       if (!startedRecord) return;
       current = startedRecord;
       const outcome = await invokeTool({ tool: served.tool, name: record.tool, arguments: { ...record.arguments }, ctx: child });
-      await end(finalChange(outcome, outcomeResult(outcome), child, current));
+      await end(finalChange(outcome, outcomeResult(outcome), current));
     };
     const heard = (r: CallRecord): void => {
       if (done || r.id !== record.id || r.version <= current.version) return;
@@ -381,21 +385,23 @@ function outcomeResult(o: ToolOutcome): Record<string, unknown> {
 }
 
 /** How a task ends: cancelled (the client asked), failed (the body threw a JSON-RPC error), else completed with its result. */
-function finalChange(outcome: ToolOutcome, result: Record<string, unknown>, child: RunContext, record: CallRecord): CallChange {
+function finalChange(outcome: ToolOutcome, result: Record<string, unknown>, record: CallRecord): CallChange {
   if (!outcome.ok && outcome.reason === "cancelled" && record.cancelRequested) return { status: "cancelled", statusMessage: "cancelled by the client" };
   if (!outcome.ok && outcome.reason === "failed" && isProtocolError(outcome.error)) {
     const e = outcome.error as unknown as { code: number; message: string; data?: unknown };
     const error: CallError = { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
     return { status: "failed", statusMessage: e.message, error };
   }
-  void child;
   return { status: "completed", statusMessage: outcome.ok ? "completed" : "completed with an error", result };
 }
 
 /** What one task call starts from. */
 export interface TaskCallStart {
+  /** The caller the task is bound to (`ServedTasks.ownerOf`). */
   readonly owner: string;
+  /** The tool's served name. */
   readonly tool: string;
+  /** The call's arguments as received (stored on the record: a restarted process runs the call from them). */
   readonly arguments: Record<string, unknown>;
   /** The call's own context (tasks/cancel cancels it; approvals asked under it race the client). */
   readonly ctx: RunContext;
@@ -567,7 +573,7 @@ export class TaskCall {
     } catch {
       return false;
     }
-    const end = await this.change((r) => finalChange(outcome, result, this.start.ctx, r)).catch(() => undefined);
+    const end = await this.change((r) => finalChange(outcome, result, r)).catch(() => undefined);
     this.off?.();
     this.tasks.track(this.record!.id, undefined);
     this.start.ctx.emit("mcp.task.status", { taskId: this.record!.id, status: end?.status ?? this.record!.status });
