@@ -25,6 +25,8 @@ export interface Approver {
   readonly loginUrl?: string;
   /** A fresh one-time login URL (web only; the previous unused one stops working). */
   readonly newLoginUrl?: () => string;
+  /** The store it opened (`--inbox-store`, `--store`): the served module's tasks live there too. */
+  readonly store?: import("../askers/index.js").PostgresInboxStore;
   stop(): Promise<void>;
 }
 
@@ -61,7 +63,7 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
   if (mode === "inbox") {
     const asker = inboxAsker({ store: store!, source, ...(worker !== undefined ? { worker } : {}) });
     ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
-    return { mode, asker, ctx, stop: () => store!.close() };
+    return { mode, asker, ctx, store: store!, stop: () => store!.close() };
   }
   const inbox = await ApprovalInbox.start(store ? { store } : {});
   const asker = inbox.asker({ source, ...(worker !== undefined ? { worker } : {}) });
@@ -71,6 +73,7 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
     asker,
     ctx,
     loginUrl: inbox.loginUrl,
+    ...(store ? { store } : {}),
     newLoginUrl: () => inbox.newLoginUrl(),
     stop: async () => {
       await inbox.stop();

@@ -55,10 +55,11 @@ Options:
                             (the one-time login URL is printed once, on stderr; Enter on
                             this terminal prints a fresh one), or through a shared
                             inbox whose page runs elsewhere (agentkit inbox serve). http only
-  --inbox-store <DIR>     with --approve web: keep the inbox in DIR (embedded PostgreSQL,
-                            PGlite), so questions and decisions survive a restart
-  --store <URL>           with --approve web|inbox: the shared inbox's PostgreSQL database
-                            (no password in argv: PGPASSWORD, or --store-env VAR)
+  --inbox-store <DIR>     keep the inbox (with --approve web) and the module's MCP tasks in
+                            DIR (embedded PostgreSQL, PGlite), so they survive a restart
+  --store <URL>           the shared inbox's (with --approve web|inbox) and the module's
+                            MCP tasks' PostgreSQL database (no password in argv:
+                            PGPASSWORD, or --store-env VAR)
   --store-env <VAR>       the same, read from the variable VAR
   --worker <NAME>         with --approve web|inbox: this process's name on the inbox page
   --verbose               stack traces on failure
@@ -102,10 +103,11 @@ Options:
                             the key is never taken from argv
   --store <URL>           the PostgreSQL database every process of the fleet shares
                             (postgres://user@host/db; no password in argv: PGPASSWORD, or
-                            --store-env): a question a tool asks is a record there, answered
-                            once on whichever process the answer reaches (migrate it first:
-                            agentkit inbox migrate)
+                            --store-env): a question a tool asks and an MCP task are records
+                            there, answered once on whichever process the answer reaches
+                            (migrate it first: agentkit inbox migrate)
   --store-env <VAR>       the same database URL, read from the variable VAR
+  --inbox-store <DIR>     keep them in DIR instead (embedded PostgreSQL, PGlite: one process)
   --export <Name>         the export to host when the file has several @McpServer classes
   --timeout-ms <N>        per-call deadline of the tools (default 60000)
   --drain-ms <N>          on SIGTERM, how long calls in flight may run on (default 30000)

@@ -16,7 +16,8 @@ import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import { HOST_HELP } from "./help.js";
-import { storeUrl } from "./store-args.js";
+import { approverStore } from "./store-args.js";
+import type { ApproverStore } from "./approver.js";
 import type { CallRecordStore } from "../contracts/call-record.js";
 import type { McpRouterTarget } from "../express/index.js";
 
@@ -29,12 +30,13 @@ const OPTIONS: OptionTable = {
   "allowed-host": { type: "string", multiple: true },
   "fleet-key-env": { type: "string" },
   "fleet-key-file": { type: "string" },
-  store: { type: "string" },
-  "store-env": { type: "string" },
   export: { type: "string" },
   "timeout-ms": { type: "string" },
   "drain-ms": { type: "string" },
   json: { type: "boolean" },
+  store: { type: "string" },
+  "store-env": { type: "string" },
+  "inbox-store": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -56,11 +58,11 @@ interface HostRequest {
   readonly allowedHosts?: string[];
   /** The key, and where it came from (for the health line: never the key itself). */
   readonly fleetKey?: { readonly key: string; readonly from: string };
-  /** The PostgreSQL database the fleet's call records live in (`--store` / `--store-env`). */
-  readonly store?: string;
   readonly timeoutMs?: number;
   readonly drainMs: number;
   readonly json: boolean;
+  /** Where the module's call records live — its questions' rounds and MCP tasks (`--store <url>` / `--store-env VAR`, a fleet's shared PostgreSQL; or `--inbox-store <dir>`); unset: this process's memory. */
+  readonly store?: ApproverStore;
 }
 
 function urlOption(value: string | undefined, name: string, example: string): URL {
@@ -139,9 +141,7 @@ function request(argv: readonly string[]): HostRequest | null {
   const allowedHosts = listOption(line, "allowed-host");
   const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
   const exportName = stringOption(line, "export");
-  const storeFlag = stringOption(line, "store");
-  const storeEnv = stringOption(line, "store-env");
-  const store = storeFlag === undefined && storeEnv === undefined ? undefined : storeUrl("host", storeFlag, storeEnv);
+  const store = approverStore("host", line, undefined);
   return {
     file,
     port,
@@ -155,8 +155,8 @@ function request(argv: readonly string[]): HostRequest | null {
     ...(jwksUri !== undefined ? { jwksUri } : {}),
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(fleetKey ? { fleetKey } : {}),
-    ...(store !== undefined ? { store } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(store ? { store } : {}),
   };
 }
 
@@ -238,9 +238,10 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
     const chosen = pickModule(req.file, path, exports, req.exportName, "host");
     if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
-    else if (req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks is recorded in this process only, so its answer is taken here only; give every process of a fleet the same --store postgres://...\n");
-    // The fleet's call records: a question is a record there, answered once on whichever process the answer reaches.
-    const records = req.store === undefined ? undefined : (await import("../askers/index.js")).postgresInboxStore({ connectionString: req.store, role: "worker" });
+    else if (req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks and a task are recorded in this process only, so an answer is taken here only; give every process of a fleet the same --store postgres://...\n");
+    // The fleet's call records (questions, MCP tasks): one record there, answered once on whichever process the answer reaches.
+    const { openStore } = await import("./approver.js");
+    const records = req.store ? await openStore(req.store, "worker") : undefined;
     try {
       return await hostModule(req, chosen, records, stop.received);
     } finally {
@@ -262,7 +263,7 @@ async function hostModule(req: HostRequest, chosen: { readonly module: McpRouter
     ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
     ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
-    ...(records ? { records } : {}),
+    ...(records ? { records, tasks: { store: records } } : {}),
   });
   try {
     await router.ready;

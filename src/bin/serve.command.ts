@@ -19,7 +19,7 @@ import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
 import type { ModuleClass } from "./load-module.js";
 import { SERVE_HELP } from "./help.js";
-import { approveMode, startApprover, type Approver, type ApproverStore, type ApproveMode } from "./approver.js";
+import { approveMode, openStore, startApprover, type Approver, type ApproverStore, type ApproveMode } from "./approver.js";
 import { approverStore } from "./store-args.js";
 import { loginKeyHint, offerNewLogins } from "./login-key.js";
 import { withSpinner } from "./spinner.js";
@@ -137,6 +137,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
   }
   const stop = stopSignal("serve", "a clean stop");
   let approver: Approver | undefined;
+  let tasksStore: import("../askers/index.js").PostgresInboxStore | undefined;
   try {
     // Loaded only now: --help and usage errors stay fast (no DI, no validators).
     const { importModuleFile, pickModule } = await import("./load-module.js");
@@ -150,14 +151,19 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     if (req.transport === "stdio") return await serveStdio(req, chosen.module, chosen.exportName, chosen.path, bootstrap, stop.received);
     approver = req.approve ? await startApprover(req.approve, chosen.exportName, req.store, req.worker) : undefined;
     const person = approver ? { asker: approver.asker, ctx: approver.ctx } : {};
+    // The module's MCP tasks live in the store the flags name (the inbox's own, with --approve web|inbox), so they survive a restart.
+    if (!approver?.store && req.store) tasksStore = await openStore(req.store, "worker");
+    const store = approver?.store ?? tasksStore;
+    const tasks = store ? { tasks: { store } } : {};
     const boot = (module: ModuleClass, port?: number) =>
-      bootstrap(module, { transport: "http", ...person, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}), ...(port !== undefined ? { port } : {}) });
+      bootstrap(module, { transport: "http", ...person, ...tasks, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}), ...(port !== undefined ? { port } : {}) });
     const app = await withSpinner(`starting ${chosen.exportName}…`, () => boot(chosen.module));
     const live: LiveApp = { app, module: chosen.module };
     return await serveHttp(req, live, stop.received, approver, req.watch ? { load: async (n) => (await load(n)).module, boot } : undefined);
   } finally {
     stop.dispose();
     await approver?.stop();
+    await tasksStore?.close();
   }
 }
 

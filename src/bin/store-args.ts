@@ -49,7 +49,8 @@ export function approverStore(command: string, line: CommandLine, approve: Appro
     if (approve === "inbox") throw new UsageError(`agentkit ${command}: --approve inbox asks through a shared store: give --store <postgres-url> or --store-env VAR`);
     return undefined;
   }
-  if (approve !== "web" && approve !== "inbox") throw new UsageError(`agentkit ${command}: --inbox-store, --store and --store-env go with --approve web or --approve inbox`);
+  // Without --approve the store holds the served module's MCP tasks only.
+  if (approve === "tty") throw new UsageError(`agentkit ${command}: --inbox-store, --store and --store-env go with --approve web or --approve inbox (or without --approve: the module's MCP tasks only)`);
   if (dir !== undefined) {
     if (url !== undefined || env !== undefined) throw new UsageError(`agentkit ${command}: give one store: --inbox-store <dir> (embedded) or --store / --store-env (PostgreSQL)`);
     if (approve === "inbox") throw new UsageError(`agentkit ${command}: --approve inbox needs a store other processes reach (--store <postgres-url>); --inbox-store <dir> is for --approve web`);

@@ -18,7 +18,7 @@ import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js
 import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { RequestStateSigner } from "../mcp/serve/request-state.js";
-import { MemoryCallRecords } from "../records/memory-call-records.js";
+import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -38,6 +38,8 @@ export interface HostedParts {
   readonly ctx: RunContext;
   /** Stops what the parts hold (the module's remotes), in start order. */
   readonly closers: ReadonlyArray<() => Promise<void>>;
+  /** The module's own `tasks` option (the router's wins). */
+  readonly tasks?: TasksOptions;
 }
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
@@ -74,15 +76,20 @@ export class HostedServing {
     this.catalog = buildCatalog(parts.tools, parts.name);
     this.fence = new ScopeFence(this.catalog, parts.extras);
     const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
+    const tasks = new ServedTasks(parts.name, options.tasks ?? parts.tasks);
     this.served = {
       ctx: parts.ctx,
       timeoutMs: options.timeoutMs,
       extras: parts.extras,
       replay,
-      records: options.records ?? new MemoryCallRecords(),
+      // One store for the module's waiting calls: a question's round and a task are records in the same place.
+      records: options.records ?? tasks.store,
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
+      tasks,
     };
+    // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
+    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
     this.listens = new ListenStreams(options.listen, parts.name);
     // The SDK's own cap is the router-wide one: `listens` refuses first, naming the option; the SDK's stays a backstop.

@@ -74,6 +74,7 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
       ...(built.guard ? { guard: built.guard } : {}),
       ctx: plan.ctx,
       closers: built.closers,
+      ...(plan.meta.tasks ? { tasks: plan.meta.tasks } : {}),
     }));
   }
   const registry = target instanceof ToolRegistry ? target : Array.isArray(target) ? ToolRegistry.fromTools(target) : undefined;

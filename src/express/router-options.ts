@@ -4,6 +4,7 @@
  * public shapes of `arc-agentkit/express`, checked once when the router is
  * made (a bad option throws `OptionsError` naming it, never on a request).
  */
+import { checkTasksOption, type TasksOptions } from "../mcp/serve/served-tasks.js";
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
@@ -113,6 +114,14 @@ export interface McpRouterOptions {
   readonly ctx?: RunContext;
   /** For a module: the parent container (as `bootstrap`'s `container`), e.g. holding its Asker. Default: tsyringe's root. */
   readonly container?: DependencyContainer;
+  /**
+   * MCP tasks (`io.modelcontextprotocol/tasks`, 2026-07-28): the store every
+   * process behind the URL shares (`postgresInboxStore(...)` for a fleet;
+   * default in-process memory) and the defaults (see `TasksOptions`). A task
+   * is bound to the token's principal (`clientId` and subject). A module's
+   * own `tasks` option is used when this is unset.
+   */
+  readonly tasks?: TasksOptions;
 }
 
 /**
@@ -167,6 +176,7 @@ export interface CheckedRouterOptions {
   readonly name: string | undefined;
   readonly ctx: RunContext | undefined;
   readonly container: DependencyContainer | undefined;
+  readonly tasks: TasksOptions | undefined;
   /** `${resource}/.well-known/oauth-protected-resource`. */
   readonly resourceMetadataUrl: string;
 }
@@ -271,6 +281,7 @@ const ROUTER_SPEC = {
   name: opt.optional(opt.nonEmptyString("the server name")),
   ctx: hasMethod<RunContext>("child", "a RunContext"),
   container: hasMethod<DependencyContainer>("createChildContainer", "a tsyringe DependencyContainer"),
+  tasks: (v: unknown): TasksOptions | undefined => checkTasksOption(v, WHERE),
 } satisfies OptionSpec;
 
 /** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
@@ -295,6 +306,7 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     name: o.name,
     ctx: o.ctx,
     container: o.container,
+    tasks: o.tasks,
     resourceMetadataUrl: `${o.resource.href.replace(/\/$/, "")}/.well-known/oauth-protected-resource`,
   });
 }

@@ -96,7 +96,7 @@ export class RunTracer implements RunObserver {
 
   /** False for the events the tracer ignores (see `HEARD`): `emit` builds none of them for it. */
   hears(event: string): boolean {
-    return HEARD.has(event) || event.startsWith("cli.");
+    return HEARD.has(event) || event.startsWith("cli.") || event.startsWith("mcp.task.");
   }
 
   /** True when `ctx` or an ancestor has a span open (a remote trace carried through a dormant tracer). */
@@ -177,6 +177,7 @@ export class RunTracer implements RunObserver {
         break;
       default:
         if (e.event.startsWith("cli.")) this.cli(s, e.event, d);
+        else if (e.event.startsWith("mcp.task.")) this.task(origin, e.event, d);
     }
     s.mark = Date.now();
   }
@@ -266,6 +267,21 @@ export class RunTracer implements RunObserver {
     a[ATTR.gateLinkedBy] = local || joined ? "tool_call_id" : "context";
     this.start(`gate ${str(d.tool)}`, this.kind.INTERNAL, a, parent, local?.start).end();
     (local?.span ?? joined)?.setAttributes(facts);
+  }
+
+  /**
+   * An MCP task's event (`mcp.task.created`, `.question`, `.answered`,
+   * `.status`) on the span of the call it belongs to (the served
+   * `tools/call`, joined to the client's trace): ids, statuses and who
+   * answered, never argument values.
+   */
+  private task(origin: RunContext, event: string, d: Data): void {
+    for (let sc = this.scopes.get(origin); sc; sc = sc.parent) {
+      const span = sc.innermost;
+      if (!span) continue;
+      span.addEvent(event, attrs({ "mcp.task.id": d.taskId, "mcp.task.status": d.status, "mcp.task.question": d.key, "mcp.task.method": d.method, "mcp.task.answered_by": d.by, "mcp.tool.name": d.tool }));
+      return;
+    }
   }
 
   private cli(s: SpanScope, event: string, d: Data): void {

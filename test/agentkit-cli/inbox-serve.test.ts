@@ -88,7 +88,7 @@ describe("agentkit inbox serve + agentkit serve --approve inbox", () => {
   it("store options that cannot work are refused with what can (exit 2); a password in --store is refused", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["serve", "x.js", "--approve", "inbox"], /--approve inbox asks through a shared store/],
-      [["serve", "x.js", "--store", pg.connectionString], /go with --approve web or --approve inbox/],
+      [["serve", "x.js", "--approve", "tty", "--store", pg.connectionString], /go with --approve web or --approve inbox/],
       [["serve", "x.js", "--approve", "inbox", "--inbox-store", dir], /--inbox-store <dir> is for --approve web/],
       [["serve", "x.js", "--approve", "web", "--store", pg.connectionString.replace("postgres@", "postgres:pw@")], /holds a password/],
       [["inbox", "serve"], /give the shared store/],

@@ -156,7 +156,7 @@ describe("bootstrap options", () => {
   it("are checked, naming the option and what is accepted", async () => {
     expect((await optionRefusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1");
     expect((await optionRefusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): transport must be one of "http", "stdio", got string "ws"`);
-    expect((await optionRefusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker");
+    expect((await optionRefusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker, tasks");
     expect((await optionRefusal(PlainModule, { port: -1 })).message).toBe("bootstrap(PlainModule): port must be an integer 0-65535 (0 = ephemeral), got number -1");
     expect((await optionRefusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(`bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`);
     expect((await optionRefusal(PlainModule, { transport: "stdio", serve: false })).option).toBe("serve");

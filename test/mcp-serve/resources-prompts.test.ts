@@ -141,7 +141,8 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   it("a server without resources or prompts declares neither and answers -32601 as before", async () => {
     const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none" });
     await using client = await sdkClientFor(spec.url!);
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+    // The tasks extension is advertised by every served module (a client that does not speak it ignores it).
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {}, extensions: { "io.modelcontextprotocol/tasks": {} } });
     await expect(client.listPrompts()).rejects.toMatchObject({ code: -32601 });
   });
 

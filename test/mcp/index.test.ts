@@ -198,6 +198,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type StdioServerOptions",
     "StreamableHttpServer",
     "type StreamableHttpServerOptions",
+    "type TasksOptions",
     "type TextBlock",
     "type ToolGuard",
     "type ToolGuardRequest",

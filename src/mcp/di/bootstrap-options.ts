@@ -2,6 +2,7 @@
  * @module mcp/di/bootstrap-options
  * What `bootstrap()` accepts: the module class and its options.
  */
+import type { TasksOptions } from "../serve/served-tasks.js";
 import type { Readable, Writable } from "node:stream";
 import type { DependencyContainer } from "tsyringe";
 import type { Asker } from "../../contracts/elicitation.js";
@@ -47,4 +48,9 @@ export interface BootstrapOptions {
    * module that has none.
    */
   readonly asker?: Asker;
+  /**
+   * MCP tasks for this serving (the `agentkit serve --store` flags): wins
+   * over the module's own `tasks` option. See `TasksOptions`.
+   */
+  readonly tasks?: TasksOptions;
 }

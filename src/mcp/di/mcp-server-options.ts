@@ -5,6 +5,7 @@
  * each bad option throws `DefinitionError` naming the class and the key. Facts that need more than one module (imports, names of
  * composed tools, request scope) are bootstrap's scan.
  */
+import { checkTasksOption, type TasksOptions } from "../serve/served-tasks.js";
 import type { InjectionToken } from "tsyringe";
 import { checkDefinition, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -76,6 +77,12 @@ export interface McpServerOptions {
   readonly auth?: "token" | "none";
   /** A fixed port for the listener; default ephemeral. */
   readonly port?: number;
+  /**
+   * MCP tasks (`io.modelcontextprotocol/tasks`): where the module's tasks
+   * live (`store`: an inbox store; default in-process memory) and how they
+   * are handed out (`afterMs`, `ttlMs`, `pollIntervalMs`); see `TasksOptions`.
+   */
+  readonly tasks?: TasksOptions;
 }
 
 /** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
@@ -131,6 +138,7 @@ const MCP_SERVER_OPTIONS = {
   auditPath: opt.string("a file path", true),
   auth: opt.optional(opt.oneOf<"token" | "none">(["token", "none"])),
   port: opt.optional(opt.port()),
+  tasks: (v: unknown, where: string) => checkTasksOption(v, where),
 } satisfies Record<keyof McpServerOptions, OptionRule<unknown>>;
 
 /**

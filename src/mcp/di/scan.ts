@@ -5,6 +5,7 @@
  * approvals, tool classes, request scope, how it is served — before anything
  * is built, opened or bound. The result is a plan the build step follows.
  */
+import { checkTasksOption } from "../serve/served-tasks.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
@@ -80,6 +81,7 @@ const BOOTSTRAP_OPTIONS = {
   stdin: opt.any<BootstrapOptions["stdin"]>(),
   stdout: opt.any<BootstrapOptions["stdout"]>(),
   asker: opt.any<BootstrapOptions["asker"]>(),
+  tasks: (v: unknown, where: string) => checkTasksOption(v, where),
 } as const;
 
 function checkBootstrapOptions(name: string, options: BootstrapOptions): void {

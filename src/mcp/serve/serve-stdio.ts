@@ -4,6 +4,7 @@
  * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
  * command that spawns such a child.
  */
+import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -39,6 +40,8 @@ export interface ServeStdioOptions {
   stdin?: Readable;
   /** Default `process.stdout`. Nothing else may write to it: it carries the protocol. */
   stdout?: Writable;
+  /** MCP tasks: the store and defaults (see `ServeRegistryOptions.tasks`). */
+  tasks?: TasksOptions;
 }
 
 /** A registry being served on stdin/stdout (`openStdioServing`). */
@@ -66,6 +69,7 @@ const STDIO_OPTIONS = {
   prompts: opt.any<ServeStdioOptions["prompts"]>(),
   stdin: stream<Readable>(),
   stdout: stream<Writable>(),
+  tasks: (v: unknown, where: string) => checkTasksOption(v, where),
 } as const;
 
 /** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
@@ -93,7 +97,10 @@ export function openStdioServing(tools: ToolSource, options: ServeStdioOptions):
  * `bootstrap(Module, { transport: "stdio" })`.
  */
 export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: StdioPlan): Promise<StdioServing> {
-  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras }, { calls: 0 })();
+  const tasks = new ServedTasks(plan.name, plan.tasks);
+  // Tasks a dead process left on the store (see served-tasks), decided before the first request.
+  await tasks.recover(catalog, plan.ctx);
+  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks }, { calls: 0 })();
   const stdin = plan.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();
   const transport = new StdioServerTransport(stdin, plan.stdout ?? process.stdout);

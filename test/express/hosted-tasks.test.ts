@@ -1,0 +1,35 @@
+/**
+ * @module test/express/hosted-tasks.test
+ * MCP tasks on a hosted router (`mcpRouter` on a real express app): a task
+ * is bound to its token's principal, so another principal's `tasks/get`,
+ * `tasks/update` and `tasks/cancel` get -32602 while the owner, with another
+ * token of the same principal, follows it to its result.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { tool } from "../../src/index.js";
+import { closeAll, grant, hosted } from "./kit.js";
+import { callTool, pollTask, taskRpc, type Target } from "../mcp-serve/tasks-helpers.js";
+
+afterEach(() => closeAll());
+
+describe("hosted MCP tasks", () => {
+  it("a task is the principal's: another client's tasks/* get -32602; the same principal with a new token reads it to completion", async () => {
+    let release!: () => void;
+    const job = tool({ name: "job", description: "A job.", task: "required", sideEffecting: false }, () => new Promise<string>((resolve) => (release = () => resolve("job done"))));
+    const h = await hosted([job], { name: "jobs" });
+    const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
+    const mallory: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" })}` } };
+    const aliceAgain: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice-2", [])}` } };
+    const handle = await callTool(alice, "job");
+    expect(handle.result?.resultType).toBe("task");
+    const id = handle.result!.taskId!;
+    for (const verb of ["get", "update", "cancel"] as const) {
+      const r = await taskRpc(mallory, verb, id, verb === "update" ? { inputResponses: {} } : {});
+      expect(r.error?.code, verb).toBe(-32602);
+    }
+    expect((await taskRpc(aliceAgain, "get", id)).result?.status).toBe("working");
+    release();
+    const done = await pollTask(aliceAgain, id, (t) => t.status === "completed");
+    expect(done.result).toEqual({ content: [{ type: "text", text: "job done" }] });
+  });
+});
