@@ -162,7 +162,8 @@ export class McpTask {
     if (signal?.aborted) follow();
     let ok = false;
     try {
-      this.note(traced, this.snapshot!);
+      // callTool's span already noted the task's creation; a span of its own (startTool, resumeTask) starts with the status now.
+      if (!this.driving.traced) this.note(traced, this.snapshot!);
       let polledAt = performance.now();
       while (!isTerminal(this.snapshot!.status)) {
         this.checkTtl();
