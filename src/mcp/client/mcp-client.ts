@@ -23,7 +23,7 @@ import { TtlCache } from "./ttl-cache.js";
 import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import type { TracedCall } from "../../context/run-context.js";
 import { McpTask, type McpTaskReference, type TaskChannel } from "./mcp-task.js";
-import { ANY_OBJECT, declareTasks, parseTask, taskHandleOf, type TaskSnapshot } from "./task-codec.js";
+import { ANY_OBJECT, declareTasks, parseTask, taskHandleOf, type McpTaskStatus, type TaskSnapshot } from "./task-codec.js";
 import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
@@ -175,6 +175,8 @@ export interface CallProgress {
   readonly total?: number;
   /** The server's words for this step, when it sends any. */
   readonly message?: string;
+  /** Set when the call became a task (2026-07-28 tasks extension): its id and the status this report is about. */
+  readonly task?: { readonly id: string; readonly status: McpTaskStatus };
 }
 
 type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };

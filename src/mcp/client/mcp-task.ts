@@ -221,7 +221,7 @@ export class McpTask {
     if (from === undefined || from !== s.status) noteRequest(traced, "mcp.task.status", { "mcp.task.id": s.taskId, "mcp.task.status": s.status, ...(from ? { "mcp.task.previous_status": from } : {}) });
     if (from === undefined) return;
     this.progress++;
-    this.driving.onProgress?.({ progress: this.progress, message: s.statusMessage ?? s.status });
+    this.driving.onProgress?.({ progress: this.progress, message: s.statusMessage ?? s.status, task: { id: s.taskId, status: s.status } });
   }
 
   /** Ask one question (once per key), then send the answer with `tasks/update`. */
