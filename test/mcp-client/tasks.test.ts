@@ -87,13 +87,19 @@ describe("callTool() resolves a task to its final result", () => {
   });
 
   it("aborting the run sends tasks/cancel within 100 ms and rejects with Cancelled", async () => {
+    // A slow poll, and the abort made between two polls (on the second status message): the
+    // fixture shares this process's event loop, so an abort during a poll would time its work too.
+    await srv.close();
+    srv = await startTaskServer({ pollIntervalMs: 300 });
     await using client = await open();
     const ctx = new RunContext();
-    const pending = client.callTool("forever", {}, { ctx }).catch((e: unknown) => e);
-    await srv.arrival("tasks/get", 2);
-    const abortedAt = performance.now();
-    ctx.cancel("the person pressed stop");
-    const err = await pending;
+    let abortedAt = 0;
+    const onProgress = (p: CallProgress): void => {
+      if (p.message !== "step 2") return;
+      abortedAt = performance.now();
+      ctx.cancel("the person pressed stop");
+    };
+    const err = await client.callTool("slow", { steps: 100 }, { ctx, onProgress }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Cancelled);
     expect((err as Error).message).toMatch(/cancelled while its task .+ ran; the server was sent tasks\/cancel/);
     const cancel = await srv.arrival("tasks/cancel");
@@ -101,6 +107,7 @@ describe("callTool() resolves a task to its final result", () => {
     const [task] = [...srv.tasks.values()];
     expect(cancel.mcpName).toBe(task!.taskId);
     expect(cancel.params.taskId).toBe(task!.taskId);
+    expect(srv.requests("tasks/get"), "no poll after the abort").toHaveLength(2);
   });
 
   it("input_required: the run's Asker is asked once per key, and tasks/update carries the answer", async () => {

@@ -23,7 +23,11 @@ import { TtlCache } from "./ttl-cache.js";
 import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import type { TracedCall } from "../../context/run-context.js";
 import { McpTask, type McpTaskReference, type TaskChannel } from "./mcp-task.js";
-import { ANY_OBJECT, declareTasks, parseTask, taskHandleOf, type McpTaskStatus, type TaskSnapshot } from "./task-codec.js";
+import { declareTasks, taskHandleOf, type TaskSnapshot } from "./task-codec.js";
+import { checkReference, taskChannel } from "./task-channel.js";
+import type { CallProgress } from "./call-progress.js";
+
+export type { CallProgress } from "./call-progress.js";
 import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
@@ -167,17 +171,6 @@ export interface StartToolOptions {
   readonly timeoutMs?: number;
 }
 
-/** One progress notification of a tool call (`CallToolOptions.onProgress`). */
-export interface CallProgress {
-  /** How far the call is; increases with each notification. */
-  readonly progress: number;
-  /** The total `progress` will reach, when the server knows it. */
-  readonly total?: number;
-  /** The server's words for this step, when it sends any. */
-  readonly message?: string;
-  /** Set when the call became a task (2026-07-28 tasks extension): its id and the status this report is about. */
-  readonly task?: { readonly id: string; readonly status: McpTaskStatus };
-}
 
 type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };
 
@@ -595,33 +588,17 @@ export class MCPClient implements AsyncDisposable {
     return () => outgoingRequest(ctx, { method: "tasks/get", server: this.label, name });
   }
 
-  /** What an `McpTask` sends through: `tasks/get|update|cancel` with `Mcp-Name` and the extension declared, and this client's answers and checks. */
+  /** What an `McpTask` of this client sends through (see task-channel.ts). */
   private taskChannel(timeout: number | undefined): TaskChannel {
-    const send = async (method: "tasks/get" | "tasks/update" | "tasks/cancel", params: { taskId: string } & Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> => {
-      const session = await this.live();
-      try {
-        const request = { method, params: { ...params, _meta: declareTasks(sessionCapabilities(this.recipe)) } };
-        return await session.request(request, ANY_OBJECT, { signal, ...(timeout !== undefined ? { timeout } : {}), headers: { "Mcp-Name": params.taskId } });
-      } catch (err) {
-        throw this.failure(`${method} '${params.taskId}'`, err);
-      }
-    };
-    return {
+    return taskChannel({
       server: this.label,
-      get: async (taskId, signal) => {
-        const raw = await send("tasks/get", { taskId }, signal);
-        try {
-          return parseTask(raw);
-        } catch (err) {
-          throw this.failure(`tasks/get '${taskId}'`, err);
-        }
-      },
-      update: async (taskId, inputResponses) => void (await send("tasks/update", { taskId, inputResponses })),
-      cancel: async (taskId) => void (await send("tasks/cancel", { taskId })),
-      answer: (request, asker, signal) => this.answers.answerInput(request, asker, signal),
-      checkResult: (tool, result) => this.outputs.checkResult(tool, result),
+      live: () => this.live(),
+      declaration: () => declareTasks(sessionCapabilities(this.recipe)),
+      timeout,
+      answers: this.answers,
+      outputs: this.outputs,
       failure: (request, err) => this.failure(request, err),
-    };
+    });
   }
 
   /**
@@ -882,16 +859,6 @@ function callSignal(ctx: RunContext | undefined, given: AbortSignal | undefined)
       given.removeEventListener("abort", fromGiven);
     },
   };
-}
-
-/** A stored `McpTaskReference`, checked: plain JSON from this client's server. */
-function checkReference(reference: McpTaskReference, server: string): McpTaskReference {
-  const r = reference as Partial<McpTaskReference> | null;
-  if (!r || typeof r !== "object" || r.kind !== "mcp-task" || typeof r.taskId !== "string" || r.taskId === "" || typeof r.tool !== "string" || typeof r.server !== "string") {
-    throw new OptionsError("MCPClient.resumeTask", "reference", `MCPClient.resumeTask: reference must be an McpTask's reference ({ kind: "mcp-task", server, tool, taskId, createdAt, ttlMs }), got ${JSON.stringify(reference)}`);
-  }
-  if (r.server !== server) throw new OptionsError("MCPClient.resumeTask", "reference", `MCPClient.resumeTask: the task ${r.taskId} was started on ${r.server}, and this client is connected to ${server}`);
-  return Object.freeze({ kind: "mcp-task", server: r.server, tool: r.tool, taskId: r.taskId, createdAt: typeof r.createdAt === "string" ? r.createdAt : null, ttlMs: typeof r.ttlMs === "number" ? r.ttlMs : null });
 }
 
 function causeOf(err: unknown): unknown {

@@ -11,7 +11,7 @@ import type { RunContext, TracedCall } from "../../context/run-context.js";
 import { endRequest, noteRequest } from "../../context/run-observer.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
-import type { CallProgress } from "./mcp-client.js";
+import type { CallProgress } from "./call-progress.js";
 import { McpRequestError } from "./mcp-request.error.js";
 import { isTerminal, type McpTaskStatus, type TaskSnapshot } from "./task-codec.js";
 
@@ -158,6 +158,11 @@ export class McpTask {
     const traced = this.driving.traced ?? this.driving.trace?.();
     const signal = this.driving.signal ?? this.driving.ctx?.signal;
     const follow = (): void => this.stop.abort(signal?.reason);
+    // tasks/cancel leaves in the abort's own turn, before the poll in flight unwinds (cancel() sends its own).
+    const tell = (): void => {
+      if (!(this.stop.signal.reason instanceof Cancelled)) void this.channel!.cancel(id).catch(ignoreRejection(`tasks/cancel of MCP task ${id} after its run was aborted`));
+    };
+    this.stop.signal.addEventListener("abort", tell, { once: true });
     signal?.addEventListener("abort", follow, { once: true });
     if (signal?.aborted) follow();
     let ok = false;
@@ -182,16 +187,16 @@ export class McpTask {
       throw err;
     } finally {
       signal?.removeEventListener("abort", follow);
+      this.stop.signal.removeEventListener("abort", tell);
       this.questions.abort(new Error(`MCP task ${id} ended`));
       if (!this.driving.traced) endRequest(traced, ok);
     }
   }
 
-  /** The run (or `cancel()`) stopped the task: tell the server unless `cancel()` did, and say so. */
+  /** The run (or `cancel()`) stopped the task (`tasks/cancel` is on its way): say so. */
   private cancelled(err: unknown): Cancelled {
     const reason = this.stop.signal.reason as unknown;
-    if (reason instanceof Cancelled) return reason; // cancel() sends tasks/cancel itself
-    void this.channel!.cancel(this.id!).catch(ignoreRejection(`tasks/cancel of MCP task ${this.id} after its run was aborted`));
+    if (reason instanceof Cancelled) return reason;
     return new Cancelled(`MCP tools/call '${this.tool}' on ${this.channel!.server} was cancelled while its task ${this.id} ran; the server was sent tasks/cancel`, reason ?? err);
   }
 
