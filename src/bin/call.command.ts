@@ -3,13 +3,14 @@
  * `agentkit call <tool> --args '{...}'`: call one tool of an MCP server.
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { CallProgress } from "../mcp/client/mcp-client.js";
 import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { CALL_HELP } from "./help.js";
-import { progressBar, withSpinner } from "./spinner.js";
+import { oneLine, progressBar, withSpinner } from "./spinner.js";
 
 const OPTIONS: OptionTable = {
   ...TARGET_OPTIONS,
@@ -24,6 +25,13 @@ export function resultText(result: CallToolResult): string {
   const blocks = (result.content ?? []) as readonly { type: string; text?: unknown }[];
   if (!blocks.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
   return blocks.map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : `[${b.type} content omitted]`)).join("\n");
+}
+
+/** The spinner's words for one progress report: a bar (or a count), or for a call the server made a task, the task and its status. */
+export function progressLine(p: CallProgress): string {
+  if (!p.task) return progressBar(p.progress, p.total, p.message);
+  const words = p.message && p.message !== p.task.status ? `${p.task.status}: ${p.message}` : p.task.status;
+  return oneLine(`task ${p.task.id.slice(0, 8)} ${words}`);
 }
 
 /**
@@ -58,7 +66,7 @@ export async function callCommand(argv: readonly string[], context: FailureConte
     // On a terminal the server's progress notifications redraw the spinner line as a bar; off one nothing is drawn (and none is asked for).
     const tty = process.stderr.isTTY === true;
     result = await withSpinner(`calling ${name}…`, (update) =>
-      client.callTool(name, args, { timeoutMs: target.timeoutMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressBar(p.progress, p.total, p.message)}`) } : {}) }),
+      client.callTool(name, args, { timeoutMs: target.timeoutMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressLine(p)}`) } : {}) }),
     );
   } finally {
     await client.close();

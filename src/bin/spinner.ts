@@ -73,7 +73,8 @@ function formatCount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-function oneLine(text: string): string {
+/** `text` fit for a status line: control characters removed, one line, at most 60 characters. */
+export function oneLine(text: string): string {
   const flat = visible(String(text).trim());
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }

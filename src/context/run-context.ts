@@ -37,6 +37,13 @@ export interface TracedCall {
   readonly meta: Readonly<Record<string, string>>;
   /** The request ended; `ok` false for an error result or a failure. */
   end(ok: boolean): void;
+  /**
+   * Something happened while the request is open (an MCP task's status
+   * changed: `mcp.task.status` with `mcp.task.id`, `mcp.task.status`):
+   * record `attributes` on its span and as an event named `name`. Never
+   * argument values.
+   */
+  note?(name: string, attributes: Readonly<Record<string, string | number | boolean>>): void;
 }
 
 /**

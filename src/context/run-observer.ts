@@ -50,6 +50,11 @@ export function endRequest(call: TracedCall | undefined, ok: boolean): void {
   if (call) quietly(() => call.end(ok));
 }
 
+/** Note `name` with `attributes` on `call` (if any, and if its observer takes notes), ignoring a throw. */
+export function noteRequest(call: TracedCall | undefined, name: string, attributes: Readonly<Record<string, string | number | boolean>>): void {
+  if (call?.note) quietly(() => call.note!(name, attributes));
+}
+
 /** `{ _meta }` with `call`'s entries, to spread into a request's params; `{}` when there is nothing to send. */
 export function traceMeta(call: TracedCall | undefined): { _meta?: Record<string, string> } {
   return call && Object.keys(call.meta).length ? { _meta: { ...call.meta } } : {};

@@ -16,7 +16,7 @@
  */
 import "reflect-metadata";
 export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpSessionLostError, mcpResources, mcpTools, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
-export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpResourceMemory, McpResourcesOptions, McpServerConfig, McpTool, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
+export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpTask, McpTaskReference, McpTaskStatus, StartToolOptions, McpResourceMemory, McpResourcesOptions, McpServerConfig, McpTool, McpToolsOptions, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
 export { CLIENT_ASSERTION_ALGORITHMS, clientCredentials, crossAppAccess, defaultTokenDir, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, OAuthResponseTooLargeError } from "./oauth/index.js";
 export type { AgentkitOAuthProvider, ClientCredentialsProvider, CrossAppAccessProvider, ClientAssertionAlgorithm, ClientCredentialsOptions, CrossAppAccessIdp, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
 export { McpConfigFileError } from "../wire/mcp-config-file.error.js";

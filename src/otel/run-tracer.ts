@@ -323,7 +323,15 @@ export class RunTracer implements RunObserver {
     }
     const sc = span.spanContext();
     const meta = this.api.trace.isSpanContextValid(sc) ? traceHeaders(sc) : {};
-    return { meta, end: (ok) => this.endCall(s, span, ok) };
+    return {
+      meta,
+      end: (ok) => this.endCall(s, span, ok),
+      // An MCP task's id and status transitions (mcp.task.*): the span keeps the latest, an event each change.
+      note: (name, attributes) => {
+        span.setAttributes(attributes);
+        span.addEvent(name, attributes);
+      },
+    };
   }
 
   /** An MCP request's attributes (method, server, tool, protocol era when known) on `a`. */

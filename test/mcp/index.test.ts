@@ -10,7 +10,8 @@
  * `MAX_QUALIFIED_NAME_LENGTH`) and `moduleOptions`. Exported as types only
  * (#28): the classes a factory or `bootstrap()` builds — `McpServerSpec`
  * (from `serveRegistry`), `McpApp` (from `bootstrap`), `McpTool` (from
- * `mcpTools`), `McpResourceMemory` (from `mcpResources`).
+ * `mcpTools`), `McpResourceMemory` (from `mcpResources`), `McpTask` (from
+ * `MCPClient.startTool` / `resumeTask`).
  */
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -72,7 +73,7 @@ it("arc-agentkit/mcp runtime exports, sorted", () => {
 
 it("the classes a factory or bootstrap() builds are types here, not values to construct", () => {
   const values = mcp as Record<string, unknown>;
-  for (const name of ["McpServerSpec", "McpApp", "McpTool", "McpResourceMemory"]) expect(values[name], name).toBeUndefined();
+  for (const name of ["McpServerSpec", "McpApp", "McpTool", "McpResourceMemory", "McpTask"]) expect(values[name], name).toBeUndefined();
   // their factories are the one way in
   for (const name of ["serveRegistry", "bootstrap", "mcpTools", "mcpResources"]) expect(typeof values[name], name).toBe("function");
 });
@@ -147,6 +148,9 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type McpServerOptions",
     "type McpServerSpec",
     "McpSessionLostError",
+    "type McpTask",
+    "type McpTaskReference",
+    "type McpTaskStatus",
     "type McpTool",
     "mcpTools",
     "type McpToolsOptions",
@@ -191,6 +195,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "serveRegistryStdio",
     "type ServeStdioOptions",
     "type SpecCliOptions",
+    "type StartToolOptions",
     "type StderrMode",
     "stdioCommand",
     "StdioServer",

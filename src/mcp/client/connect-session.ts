@@ -6,7 +6,7 @@
  * the error is thrown.
  */
 import { createRequire } from "node:module";
-import type { Client, Transport, VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import type { Client, ClientCapabilities, Transport, VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
 import { httpTransport } from "./http-transport.js";
@@ -15,6 +15,7 @@ import type { ClientSdk } from "./sdk-client.js";
 import { runCapabilities, type ServerRequests } from "./server-requests.js";
 import { StdioServer, type McpServerConfig, type ProtocolChoice } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { watchTaskHandles } from "./task-codec.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { name: string; version: string };
 
@@ -27,6 +28,13 @@ export interface SessionRecipe {
   /** Answers server requests; undefined: the client declares no client capabilities. */
   readonly answers?: ServerRequests;
   readonly timeout?: number;
+  /** Declare the tasks extension on 2026-07-28 tool calls (and so watch the transport for task handles). */
+  readonly tasks: boolean;
+}
+
+/** The client capabilities a session of `recipe` declares (the tasks extension is declared per request, not here). */
+export function sessionCapabilities(recipe: SessionRecipe): ClientCapabilities {
+  return recipe.answers ? runCapabilities() : {};
 }
 
 /** A connected pair. */
@@ -71,7 +79,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   const { sdk, server, answers } = recipe;
   const transport: Transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : httpTransport(sdk, server);
   const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
-    capabilities: answers ? runCapabilities() : {},
+    capabilities: sessionCapabilities(recipe),
     versionNegotiation: negotiation(protocol),
   });
   answers?.install(session, sdk);
@@ -95,6 +103,8 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }
+  // After connect: the SDK has set the transport's onmessage, which the task codec wraps.
+  if (recipe.tasks) watchTaskHandles(transport);
   return { session, transport };
 }
 

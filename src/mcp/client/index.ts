@@ -6,7 +6,9 @@
  * internal constants and renderers have one import path, their own files.
  */
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
-export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, RestartOptions } from "./mcp-client.js";
+export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, RestartOptions, StartToolOptions } from "./mcp-client.js";
+export type { McpTask, McpTaskReference } from "./mcp-task.js";
+export type { McpTaskStatus } from "./task-codec.js";
 export { StdioServer, StreamableHttpServer } from "./servers.js";
 export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig, ProtocolChoice } from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";

@@ -12,7 +12,7 @@ import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { promptText, resourceText } from "./content.js";
-import { connectSession, exitNote, isSessionGone, stderrTail, type SessionRecipe } from "./connect-session.js";
+import { connectSession, exitNote, isSessionGone, sessionCapabilities, stderrTail, type SessionRecipe } from "./connect-session.js";
 import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
 import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-requests.js";
@@ -20,7 +20,14 @@ import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/o
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { TtlCache } from "./ttl-cache.js";
-import { endRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
+import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
+import type { TracedCall } from "../../context/run-context.js";
+import { McpTask, type McpTaskReference, type TaskChannel } from "./mcp-task.js";
+import { declareTasks, taskHandleOf, type TaskSnapshot } from "./task-codec.js";
+import { checkReference, taskChannel } from "./task-channel.js";
+import type { CallProgress } from "./call-progress.js";
+
+export type { CallProgress } from "./call-progress.js";
 import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
@@ -39,6 +46,7 @@ const MCP_CLIENT_OPTIONS = {
   signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
   ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
   roots: (v: unknown, where: string) => checkRoots(v as readonly Root[] | undefined, where),
+  tasks: opt.boolean(),
   ...LIMIT_OPTION_RULES,
   restart: opt.object({
     maxRestarts: ((v, where, option) => {
@@ -100,6 +108,14 @@ export interface MCPClientOptions {
    */
   readonly maxServerRequests?: number;
   /**
+   * Declare the MCP tasks extension (`io.modelcontextprotocol/tasks`) on
+   * 2026-07-28 tool calls, so a server may answer a long call with a task,
+   * which `callTool()` and the `mcpTools()` tools drive to its final result
+   * and `startTool()` hands over. Default true; false: never declared, every
+   * call is answered in the call. A 2025-era session never declares it.
+   */
+  readonly tasks?: boolean;
+  /**
    * Stdio servers only, opt-in: when the server process dies, spawn it again
    * (after `backoffMs`, doubled each time; default 500) up to `maxRestarts`
    * times over the client's life, re-initialize and re-list its tools. Each
@@ -138,20 +154,23 @@ export interface CallToolOptions {
    * (`{ progress, total?, message? }`, as the server sent them). Passing it
    * asks the server for progress (a `progressToken` in the request); without
    * it none is asked for. It does not extend `timeoutMs`. An exception it
-   * throws is not caught for you: keep it small.
+   * throws is not caught for you: keep it small. A call the server answered
+   * with a task reports each change of the task's status here as
+   * `{ progress, message }` (`message`: its status message, else its status).
    */
   readonly onProgress?: (progress: CallProgress) => void;
 }
 
-/** One progress notification of a tool call (`CallToolOptions.onProgress`). */
-export interface CallProgress {
-  /** How far the call is; increases with each notification. */
-  readonly progress: number;
-  /** The total `progress` will reach, when the server knows it. */
-  readonly total?: number;
-  /** The server's words for this step, when it sends any. */
-  readonly message?: string;
+/** Options of `startTool()` and `resumeTask()`. */
+export interface StartToolOptions {
+  /** The run: its Asker answers the task's questions, aborting its signal cancels the task (`tasks/cancel`) while `result()` waits, and a traced run records the task. */
+  readonly ctx?: RunContext;
+  /** Each change of the task's status, as `{ progress, message }` (`message`: the server's status message, else the status). */
+  readonly onProgress?: (progress: CallProgress) => void;
+  /** The timeout of each request (`tools/call`, every `tasks/get`) in ms; the task's own life is bounded by its server's `ttlMs`. */
+  readonly timeoutMs?: number;
 }
+
 
 type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };
 
@@ -295,7 +314,7 @@ export class MCPClient implements AsyncDisposable {
     // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
     const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
     const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
-    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout };
+    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true };
     const { session, transport } = await connectSession(recipe, checked.signal);
     return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering }, answers, new ToolOutputChecks(validator, sdk));
   }
@@ -465,25 +484,121 @@ export class MCPClient implements AsyncDisposable {
     const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
     let ok = false;
     try {
-      this.outputs.checkCall(name);
       const progress = options.onProgress ? { onprogress: options.onProgress } : {};
-      const result = (await session.callTool({ name, arguments: args, ...traceMeta(traced) }, { signal: call, timeout, ...progress })) as CallToolResult;
-      this.outputs.checkResult(name, result);
+      const first = await this.firstAnswer(session, name, args, { signal: call, timeout, ...progress }, traced);
+      // A task (2026-07-28, the extension declared) is polled to its end under this call's span.
+      const result = "taskId" in first ? await new McpTask(this.taskChannel(timeout), name, first, { ctx, signal: call, onProgress: options.onProgress, traced }).result() : first;
       ok = result.isError !== true;
       return result;
-    } catch (err) {
-      if (call?.aborted) {
-        throw new Cancelled(
-          `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
-          call.reason,
-        );
-      }
-      if (isSessionGone(this.sdk, err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
-      throw this.failure(`tools/call '${name}'`, err);
     } finally {
       endRequest(traced, ok);
       unlink?.();
     }
+  }
+
+  /**
+   * Call tool `name` and hand over the call as an `McpTask`. On 2026-07-28
+   * (the tasks extension declared, see `MCPClientOptions.tasks`) a server may
+   * answer with a task: its `id` and `reference` name it, and `result()`
+   * polls it to its final `CallToolResult` (see `McpTask`). An answer that
+   * came in the call is an `McpTask` already `completed`, whose `id` and
+   * `reference` are `null`.
+   *
+   * @throws Cancelled when `ctx` was cancelled before or during the call.
+   * @throws McpRequestError when the request fails.
+   */
+  async startTool(name: string, args: Record<string, unknown> = {}, options: StartToolOptions = {}): Promise<McpTask> {
+    const session = await this.live();
+    const { ctx } = options;
+    ctx?.checkCancelled();
+    const timeout = options.timeoutMs ?? this.requestTimeoutMs;
+    const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
+    let ok = false;
+    try {
+      const first = await this.firstAnswer(session, name, args, { signal: ctx?.signal, timeout }, traced);
+      if (!("taskId" in first)) {
+        ok = first.isError !== true;
+        return new McpTask(undefined, name, first);
+      }
+      ok = true;
+      return new McpTask(this.taskChannel(timeout), name, first, { ctx, onProgress: options.onProgress, trace: this.taskTrace(ctx, name) });
+    } finally {
+      endRequest(traced, ok);
+    }
+  }
+
+  /**
+   * The task `reference` names (an `McpTask.reference` kept from this or an
+   * earlier process), as it stands now: one `tasks/get` is sent, so a task
+   * the server no longer knows fails here. `result()` then polls it as
+   * `startTool()`'s does.
+   *
+   * @throws OptionsError (option `reference`) when `reference` is not an `McpTaskReference`, or names another server.
+   * @throws McpRequestError when the server does not know the task (JSON-RPC -32602) or the request fails.
+   */
+  async resumeTask(reference: McpTaskReference, options: StartToolOptions = {}): Promise<McpTask> {
+    const ref = checkReference(reference, this.label);
+    const { ctx } = options;
+    ctx?.checkCancelled();
+    const channel = this.taskChannel(options.timeoutMs ?? this.requestTimeoutMs);
+    const now = await channel.get(ref.taskId, ctx?.signal);
+    return new McpTask(channel, ref.tool, { ...now, createdAt: now.createdAt ?? ref.createdAt ?? undefined }, { ctx, onProgress: options.onProgress, trace: this.taskTrace(ctx, ref.tool), reference: ref });
+  }
+
+  /**
+   * Send `tools/call` and return its answer: a checked `CallToolResult`, or
+   * the task the server created (a request that declared the extension).
+   */
+  private async firstAnswer(session: Client, name: string, args: Record<string, unknown>, sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void }, traced: TracedCall | undefined): Promise<CallToolResult | TaskSnapshot> {
+    try {
+      this.outputs.checkCall(name);
+      const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, sendOptions)) as CallToolResult;
+      const handle = taskHandleOf(result);
+      if (handle) {
+        noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });
+        return handle;
+      }
+      this.outputs.checkResult(name, result);
+      return result;
+    } catch (err) {
+      if (sendOptions.signal?.aborted) {
+        throw new Cancelled(
+          `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
+          sendOptions.signal.reason,
+        );
+      }
+      if (isSessionGone(this.sdk, err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
+      throw this.failure(`tools/call '${name}'`, err);
+    }
+  }
+
+  /** A tools/call's `_meta`: the trace context, and on 2026-07-28 the tasks extension (unless opened with `tasks: false`). */
+  private callMeta(session: Client, traced: TracedCall | undefined): { _meta?: Record<string, unknown> } {
+    const trace = traceMeta(traced)._meta;
+    const declared = this.declaresTasks(session) ? declareTasks(sessionCapabilities(this.recipe)) : undefined;
+    return trace || declared ? { _meta: { ...declared, ...trace } } : {};
+  }
+
+  private declaresTasks(session: Client): boolean {
+    return this.recipe.tasks && session.getProtocolEra() === "modern";
+  }
+
+  /** Opens the span a task's `result()` is traced under (`tasks/get <tool>`). */
+  private taskTrace(ctx: RunContext | undefined, name: string): () => TracedCall | undefined {
+    return () => outgoingRequest(ctx, { method: "tasks/get", server: this.label, name });
+  }
+
+  /** What an `McpTask` of this client sends through (see task-channel.ts). */
+  private taskChannel(timeout: number | undefined): TaskChannel {
+    return taskChannel({
+      server: this.label,
+      live: () => this.live(),
+      declaration: () => declareTasks(sessionCapabilities(this.recipe)),
+      timeout,
+      answers: this.answers,
+      outputs: this.outputs,
+      failure: (request, err) => this.failure(request, err),
+    });
   }
 
   /**

@@ -6,7 +6,7 @@
  * `roots/list` by the roots given to `open`.
  */
 import type { Client, ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/client";
-import type { Decision, Elicitation } from "../../contracts/elicitation.js";
+import type { Asker, Decision, Elicitation } from "../../contracts/elicitation.js";
 import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../contracts/llm.js";
 import type { RunContext } from "../../context/run-context.js";
@@ -146,8 +146,7 @@ export class ServerRequests {
    * Asker withdraws the question, and a fresh id. Its Decision is mapped back
    * to accept / decline / cancel.
    */
-  async elicit(request: ElicitRequest, signal: AbortSignal = new AbortController().signal): Promise<ElicitResult> {
-    const asker = this.ctx?.asker;
+  async elicit(request: ElicitRequest, signal: AbortSignal = new AbortController().signal, asker: Asker | undefined = this.ctx?.asker): Promise<ElicitResult> {
     if (!asker) {
       getLogger().warn(`MCP ${this.server} asked the user something (elicitation/create) and the run has no Asker: declined. Pass ctx with an asker to MCPClient.open() to answer.`);
       return { action: "decline" };
@@ -165,6 +164,22 @@ export class ServerRequests {
       return { action: "cancel" };
     }
     return elicitResult(decision, params.mode === "url");
+  }
+
+  /**
+   * One input request of an MCP task (`input_required` inside a task, answered
+   * through `tasks/update`): `elicitation/create` is asked as the server's
+   * own elicitation is (`asker`: the call's run's, else the client's),
+   * `sampling/createMessage` goes through the gate to the client's model,
+   * `roots/list` answers the roots; under the same cap on pending requests.
+   * `undefined` for any other method.
+   */
+  async answerInput(request: { readonly method: string; readonly params?: Record<string, unknown> }, asker: Asker | undefined, signal: AbortSignal): Promise<unknown> {
+    const wire = { method: request.method, params: request.params ?? {} };
+    if (request.method === "elicitation/create") return this.bounded(() => this.elicit(wire as ElicitRequest, signal, asker ?? this.ctx?.asker));
+    if (request.method === "sampling/createMessage") return this.bounded(() => this.sample(wire as CreateMessageRequest, signal));
+    if (request.method === "roots/list") return { roots: this.currentRoots.map((r) => ({ ...r })) };
+    return undefined;
   }
 
   /** `sampling/createMessage` -> the gate (under `"gated"` the Asker is asked), then the run's LLM. */

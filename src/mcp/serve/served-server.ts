@@ -205,7 +205,7 @@ function roundRecordsOf(options: ServedServerOptions, server: string, ttlMs: num
   if (!rounds) {
     // Loopback: a random key of this module; the state is bound to the request's Authorization header.
     const signer = options.replay ?? new RequestStateSigner(undefined, ttlMs, (extra) => extra.http?.req?.headers.get("authorization") ?? "");
-    rounds = new RoundRecords(options.records ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, options.callerOf?.(extra)));
+    rounds = new RoundRecords(options.records ?? options.tasks?.store ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, options.callerOf?.(extra)));
     moduleRounds.set(options, rounds);
   }
   return rounds;
