@@ -19,7 +19,7 @@ import { ReplayKey } from "../mcp/serve/replay-rounds.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
-import { callerOfAuth, scopesCover } from "./resource-server.js";
+import { callerOfAuth, principalOf, scopesCover } from "./resource-server.js";
 
 /** What is served: built from a module (`buildUnservedModule`) or from tools. */
 export interface HostedParts {
@@ -69,7 +69,7 @@ export class HostedServing {
     this.catalog = buildCatalog(parts.tools, parts.name);
     this.byName = new Map(this.catalog.tools.map((s) => [s.name, s.tool]));
     this.toolScopes = [...new Set(this.catalog.tools.flatMap((s) => [...(s.tool.scopes ?? [])]))].sort();
-    const replay = new ReplayKey(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
+    const replay = new ReplayKey(options.fleetKey, options.stateTtlMs, (extra) => principalOf(extra.http?.authInfo));
     this.served = {
       ctx: parts.ctx,
       timeoutMs: options.timeoutMs,
@@ -159,10 +159,4 @@ export class HostedServing {
     for (const close of [...this.parts.closers].reverse()) await close().catch((err: unknown) => errors.push(err));
     if (errors.length) throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
   }
-}
-
-/** Who a replay state is bound to: the token's client and end user. */
-function principal(auth: AuthInfo | undefined): string {
-  const c = callerOfAuth(auth);
-  return c ? `${c.clientId}\0${c.subject ?? ""}` : "";
 }

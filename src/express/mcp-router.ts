@@ -2,13 +2,14 @@
  * @module express/mcp-router
  * `mcpRouter(target, options)`: a module (or tools) on the user's express
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
- * middleware from the SDK's express adapter; the per-token rate limit; the
- * JSON body under its limit; the per-tool scope check; then the SDK v2's
+ * middleware from the SDK's express adapter, behind the limit on refused
+ * requests per peer address; the JSON body under its limit; the rate limit
+ * per principal (each message of a batch counted); the per-tool scope
+ * check; then the SDK v2's
  * per-request handler for the 2026-07-28 era, and agentkit's own node:http
  * transport for a sessionless 2025-era POST (`hosted-serving`). The
  * protected-resource metadata is served beside it.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { RunContext } from "../context/run-context.js";
@@ -29,7 +30,7 @@ import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
-import { protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
+import { principalOf, protectedResourceMetadata, tokenVerifier, uncoveredCall } from "./resource-server.js";
 import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
@@ -92,8 +93,9 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
  *   `WWW-Authenticate: Bearer ... resource_metadata="<url>"`.
  * - A `tools/call` of a tool the token's scopes do not cover: 403
  *   `insufficient_scope` (and the tool is not listed for that token).
- * - Host not allowed / Origin not allowed: 403. Over the rate limit: 429.
- *   Body over `maxBodyBytes`: 413.
+ * - Host not allowed / Origin not allowed: 403. Over the rate limit of the
+ *   token's principal, or past `preAuthLimit` refused requests from one
+ *   address: 429 with `Retry-After`. Body over `maxBodyBytes`: 413.
  *
  * @throws OptionsError for a bad option (naming it); `BootstrapError` for a
  *   module that does not scan; `MissingPeerError` with the install line when
@@ -123,10 +125,12 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
   router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
-  const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
-  /** After the body: wait for the build, refuse an uncovered tool, serve. One handler, so express dispatches once for the three. */
+  const bearer = preAuthLimited(adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }), checked.preAuthLimit);
+  const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
+  /** After the body: wait for the build, count the request against its principal, refuse an uncovered tool, serve. One handler, so express dispatches once for them all. */
   const answer: RequestHandler = (req, res, next) => {
     const go = (): void => {
+      if (limiter && !withinRate(limiter, req, res)) return;
       const missing = uncoveredCall(req.body, serving!.byName, req.auth!.scopes);
       if (missing) return insufficientScope(res, missing, checked);
       void serve(serving!, checked, req, res).catch(next);
@@ -135,8 +139,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
   };
   const body = jsonBody(express.json({ limit: checked.maxBodyBytes }), checked);
-  if (checked.rateLimit) router.all("/", bearer, rateLimited(checked.rateLimit), body, answer);
-  else router.all("/", bearer, body, answer);
+  router.all("/", bearer, body, answer);
   router.get(METADATA_PATH, awaitReady, (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.toolScopes));
   });
@@ -153,16 +156,53 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   }) as unknown as McpRouter;
 }
 
-/** The per-token rate limit (keyed by the token's digest, never the token): 429 with `Retry-After` past it. */
-function rateLimited(limit: RateLimit): RequestHandler {
-  const limiter = new RateLimiter(limit);
+/** 429 with `Retry-After` (whole seconds, at least 1) and a JSON-RPC error saying which limit. */
+function tooMany(res: Response, retryAfterMs: number, message: (wait: number) => string): void {
+  const wait = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  res.set("Retry-After", String(wait));
+  rpcError(res, 429, REFUSED, message(wait));
+}
+
+/**
+ * Count one request against its principal (a batch: each message): true
+ * when it fits, else the 429 is sent. The key was computed when the token
+ * was verified, so this is one Map lookup however the token is spelled.
+ */
+function withinRate(limiter: RateLimiter, req: Request, res: Response): boolean {
+  const body: unknown = req.body;
+  const n = Array.isArray(body) ? Math.max(1, body.length) : 1;
+  const verdict = limiter.take(principalOf(req.auth), Date.now(), n);
+  if (verdict.ok) return true;
+  const { requests, windowMs } = limiter.limit;
+  const what = n > 1 ? `a batch of ${n} message(s) counts each one; ` : "";
+  tooMany(res, verdict.retryAfterMs, (wait) => `rate limit: ${what}at most ${requests} requests per ${windowMs} ms for one principal (issuer, client and subject of the access token); retry after ${wait}s`);
+  return false;
+}
+
+/**
+ * The bearer check behind the limit on refused requests per peer address:
+ * an address past `limit` refusals is answered 429 before its token is
+ * read (one Map lookup, skipped while no address was refused); a request
+ * the bearer check refuses (no `req.auth` once it is done) is counted.
+ */
+function preAuthLimited(bearer: RequestHandler, limit: RateLimit | false): RequestHandler {
+  if (!limit) return bearer;
+  const refused = new RateLimiter(limit);
   return (req, res, next) => {
-    const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
-    if (verdict.ok) return next();
-    const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-    res.set("Retry-After", String(wait));
-    rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
+    if (refused.size !== 0) {
+      const verdict = refused.held(peerOf(req));
+      if (!verdict.ok) return tooMany(res, verdict.retryAfterMs, (wait) => `too many refused requests from this address: at most ${limit.requests} per ${limit.windowMs} ms without a valid access token; retry after ${wait}s`);
+    }
+    // The SDK's middleware is async: once it settles, a request without `req.auth` was answered 401.
+    void Promise.resolve(bearer(req, res, next)).then(() => {
+      if (req.auth === undefined) refused.take(peerOf(req));
+    });
   };
+}
+
+/** The peer address express names (`trust proxy` decides whether a proxy's forwarded address counts). */
+function peerOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "";
 }
 
 /** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */

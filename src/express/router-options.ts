@@ -30,11 +30,15 @@ export interface AccessTokenInfo {
   readonly resource: string | URL;
   /** The end user (JWT `sub`), when the token names one. */
   readonly subject?: string;
-  /** Anything else tools should see, under `ctx.caller.extra`. */
+  /**
+   * Anything else tools should see, under `ctx.caller.extra`. A string
+   * `issuer` here (`jwtVerifier` sets it) is part of the principal the rate
+   * limit counts, with `clientId` and `subject`.
+   */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** A per-token rate limit: at most `requests` per `windowMs`. */
+/** A fixed-window rate limit: at most `requests` per `windowMs`. */
 export interface RateLimit {
   /** Requests allowed per window (a positive integer). */
   readonly requests: number;
@@ -58,8 +62,23 @@ export interface McpRouterOptions {
   readonly maxBodyBytes?: number;
   /** A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. */
   readonly timeoutMs?: number;
-  /** Per-token rate limit (429 with `Retry-After` past it). Default 600 per minute; `false` turns it off. */
+  /**
+   * The rate limit per principal — the verified token's issuer
+   * (`extra.issuer`), `clientId` and `subject`, however the token is spelled
+   * and whichever of its tokens it sends — counting every message of a
+   * JSON-RPC batch (429 with `Retry-After` past it, the batch not run).
+   * Default 600 per minute; `false` turns it off.
+   */
   readonly rateLimit?: RateLimit | false;
+  /**
+   * The limit per peer address (express's `req.ip`: behind a proxy, set the
+   * app's `trust proxy` so it is the client's) on refused requests — no
+   * token, or one the verifier refused (401). Past it, every request from
+   * that address is 429 with `Retry-After` before its token is read, until
+   * the window ends; a good token is never counted. Default 120 per minute;
+   * `false` turns it off.
+   */
+  readonly preAuthLimit?: RateLimit | false;
   /**
    * The fleet-shared key (at least 32 bytes; a string is UTF-8) that signs
    * the 2026-07-28 multi-round-trip `requestState`, so the answer to a
@@ -108,8 +127,10 @@ const WHERE = "mcpRouter";
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 /** Default tool deadline: one minute. */
 export const DEFAULT_HOSTED_TIMEOUT_MS = 60_000;
-/** Default per-token rate limit: 600 requests a minute. */
+/** Default per-principal rate limit: 600 requests a minute. */
 export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({ requests: 600, windowMs: 60_000 });
+/** Default limit on refused requests per peer address: 120 a minute. */
+export const DEFAULT_PRE_AUTH_LIMIT: RateLimit = Object.freeze({ requests: 120, windowMs: 60_000 });
 /** Default life of an issued `requestState`: ten minutes. */
 export const DEFAULT_STATE_TTL_MS = 600_000;
 
@@ -123,6 +144,7 @@ export interface CheckedRouterOptions {
   readonly maxBodyBytes: number;
   readonly timeoutMs: number;
   readonly rateLimit: RateLimit | false;
+  readonly preAuthLimit: RateLimit | false;
   readonly fleetKey: Uint8Array;
   readonly stateTtlMs: number;
   readonly resourceName: string | undefined;
@@ -171,6 +193,19 @@ function hasMethod<T>(method: string, what: string): OptionRule<T | undefined> {
   };
 }
 
+/** A `RateLimit` option, `false` (off) or unset (`fallback`). */
+function rateLimitRule(fallback: RateLimit): OptionRule<RateLimit | false> {
+  return (v, _w, o) => {
+    if (v === undefined) return fallback;
+    if (v === false) return false;
+    if (!v || typeof v !== "object") fail(o, `'${o}' must be { requests, windowMs } (positive integers) or false, got ${describeValue(v)}`);
+    const key = unknownKey(v, ["requests", "windowMs"]);
+    if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["requests", "windowMs"]));
+    const r = v as Partial<RateLimit>;
+    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, `${o}.requests`), windowMs: checkPositiveInt(r.windowMs, WHERE, `${o}.windowMs`) });
+  };
+}
+
 /** `mcpRouter`'s options, one rule each (unknown keys are refused by name, with these). */
 const ROUTER_SPEC = {
   resource: (v: unknown, _w: string, o: string) => httpUrl(v, o),
@@ -196,15 +231,8 @@ const ROUTER_SPEC = {
   },
   maxBodyBytes: opt.positiveInt(DEFAULT_MAX_BODY_BYTES),
   timeoutMs: opt.timeoutMs(),
-  rateLimit: (v: unknown): RateLimit | false => {
-    if (v === undefined) return DEFAULT_RATE_LIMIT;
-    if (v === false) return false;
-    if (!v || typeof v !== "object") fail("rateLimit", `'rateLimit' must be { requests, windowMs } (positive integers) or false, got ${describeValue(v)}`);
-    const key = unknownKey(v, ["requests", "windowMs"]);
-    if (key !== undefined) fail("rateLimit", unknownOptionMessage("'rateLimit'", key, ["requests", "windowMs"]));
-    const r = v as Partial<RateLimit>;
-    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, "rateLimit.requests"), windowMs: checkPositiveInt(r.windowMs, WHERE, "rateLimit.windowMs") });
-  },
+  rateLimit: rateLimitRule(DEFAULT_RATE_LIMIT),
+  preAuthLimit: rateLimitRule(DEFAULT_PRE_AUTH_LIMIT),
   fleetKey: (v: unknown): Uint8Array => {
     if (v === undefined) return randomBytes(32);
     const bytes = typeof v === "string" ? Buffer.from(v, "utf8") : v instanceof Uint8Array ? v : undefined;
@@ -234,6 +262,7 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     maxBodyBytes: o.maxBodyBytes,
     timeoutMs: o.timeoutMs ?? DEFAULT_HOSTED_TIMEOUT_MS,
     rateLimit: o.rateLimit,
+    preAuthLimit: o.preAuthLimit,
     fleetKey: o.fleetKey,
     stateTtlMs: o.stateTtlMs ?? DEFAULT_STATE_TTL_MS,
     resourceName: o.resourceName,
