@@ -264,6 +264,17 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   }
 }
 
+/** The size in bytes of a body another parser produced (a JSON value measured as JSON text). */
+function bodySize(body: unknown): number {
+  if (typeof body === "string") return Buffer.byteLength(body);
+  if (body instanceof Uint8Array) return body.byteLength;
+  try {
+    return Buffer.byteLength(JSON.stringify(body) ?? "");
+  } catch {
+    return Infinity; // a value JSON cannot write (a cycle) is no MCP message
+  }
+}
+
 /** The 413 of a body over `maxBodyBytes`. */
 function tooLarge(res: Response, options: CheckedRouterOptions): void {
   rpcError(res, 413, -32600, `the request body is larger than ${options.maxBodyBytes} bytes (maxBodyBytes)`);
@@ -294,11 +305,14 @@ function plainJson(req: Request): boolean {
  * The JSON body under `maxBodyBytes`, as express.json parses it (strict: an
  * object or an array; an empty body is `{}`; a leading BOM skipped), without
  * its decoder and content-type machinery on the common body (`plainJson`).
- * A body the app's own parser already read is left as it is.
+ * A body the app's own parser already read is kept, but held to the same
+ * limit (its size as JSON): a parser in front with a larger limit does not
+ * lift `maxBodyBytes`.
  */
 function jsonBody(json: RequestHandler, options: CheckedRouterOptions): RequestHandler {
   return (req, res, next) => {
-    if (req.body !== undefined || req.readableEnded || !plainJson(req)) return json(req, res, next);
+    if (req.body !== undefined) return bodySize(req.body) > options.maxBodyBytes ? tooLarge(res, options) : json(req, res, next);
+    if (req.readableEnded || !plainJson(req)) return json(req, res, next);
     void readBody(req, res, options.maxBodyBytes).then((read) => {
       if (!read.ok) return read.reason === "too_large" ? tooLarge(res, options) : undefined; // aborted: nobody is left to answer
       const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;

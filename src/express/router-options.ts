@@ -48,9 +48,9 @@ export interface RateLimit {
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
-  /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. */
+  /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. https, or http on a loopback host (127.0.0.1, localhost, [::1]). */
   readonly resource: string | URL;
-  /** Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`); at least one. */
+  /** Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`, advertised exactly as written: issuers compare exactly); at least one. */
   readonly authorizationServers: readonly (string | URL)[];
   /** The token verifier: a good token's `AccessTokenInfo`, or a throw. Sync or async. */
   readonly verifyAccessToken: (token: string) => AccessTokenInfo | Promise<AccessTokenInfo>;
@@ -122,6 +122,8 @@ export interface HostedCaller {
 }
 
 const WHERE = "mcpRouter";
+/** Hostnames (as `URL.hostname` spells them) where a plain-http resource is allowed. */
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** Default largest POST body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -208,10 +210,17 @@ function rateLimitRule(fallback: RateLimit): OptionRule<RateLimit | false> {
 
 /** `mcpRouter`'s options, one rule each (unknown keys are refused by name, with these). */
 const ROUTER_SPEC = {
-  resource: (v: unknown, _w: string, o: string) => httpUrl(v, o),
+  resource: (v: unknown, _w: string, o: string): URL => {
+    const url = httpUrl(v, o);
+    if (url.protocol === "http:" && !LOOPBACK.has(url.hostname)) {
+      fail(o, `'${o}' must be https off loopback (a bearer token must not cross the network in clear; http only on 127.0.0.1, localhost or [::1]), got ${describeValue(v)}`);
+    }
+    return url;
+  },
+  // Each issuer as configured (a URL object: its href): an issuer identifier is compared exactly (RFC 8414 §3.3), so a trailing slash is kept.
   authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
     if (!Array.isArray(v) || v.length === 0) fail(o, `'${o}' must name at least one issuer URL, got ${describeValue(v)}`);
-    return Object.freeze(v.map((s) => httpUrl(s, o).href.replace(/\/$/, "")));
+    return Object.freeze(v.map((s: unknown) => (typeof s === "string" ? (httpUrl(s, o), s) : httpUrl(s, o).href)));
   },
   verifyAccessToken: opt.required(
     opt.fn<McpRouterOptions["verifyAccessToken"]>("(token) => { clientId, scopes, expiresAt, resource, subject? } (throw for a bad token)"),
