@@ -15,6 +15,7 @@ import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
 
 const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
+const ENV_MODULE = join(FIXTURES, "hosted-env-module.mjs");
 const RESOURCE = "http://127.0.0.1/mcp";
 const FLEET_KEY = "fleet-key-for-the-host-cli-test-0123456789abcdef";
 
@@ -40,8 +41,8 @@ async function usageError(args: string[], env: Record<string, string> = {}): Pro
 }
 
 /** `agentkit host` on a free port with --json; resolves once its health line is out. */
-async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }): Promise<ServeProcess & { health: Record<string, unknown> }> {
-  const p = await ServeProcess.start([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
+async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }, module = MODULE): Promise<ServeProcess & { health: Record<string, unknown> }> {
+  const p = await ServeProcess.start([module, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
   const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
   return Object.assign(p, { health });
 }
@@ -86,6 +87,29 @@ describe("agentkit host: the command line", () => {
     await using host = await startHost(["--fleet-key-file", file], {});
     expect(host.health).toMatchObject({ event: "listening", pid: host.child.pid, fleetKey: `file ${file}` });
     expect(`${host.stdout}${host.stderr}`).not.toContain(FLEET_KEY);
+  });
+});
+
+describe("agentkit host: the fleet key stays in the host", () => {
+  it.each([
+    ["AGENTKIT_FLEET_KEY", [] as string[]],
+    ["MY_FLEET_SECRET", ["--fleet-key-env", "MY_FLEET_SECRET"]],
+  ])("read from %s, it is gone from the environment: neither the module nor a child it spawns sees it", async (variable, extra) => {
+    await using host = await startHost(extra, { [variable]: FLEET_KEY }, ENV_MODULE);
+    expect(host.health).toMatchObject({ fleetKey: `env ${variable}` });
+    const client = await v2Client(host.health.url as string, await as.mint({ audience: RESOURCE }));
+    try {
+      const result = await client.callTool({ name: "env_report", arguments: { name: variable } });
+      expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ self: "unset", child: "unset" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a stray positional argument is not echoed (it may be the secret)", async () => {
+    const line = await usageError([MODULE, "s3cret-typed-in-the-wrong-place", "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer]);
+    expect(line).toMatch(/unexpected extra argument #2 /);
+    expect(line).not.toContain("s3cret-typed-in-the-wrong-place");
   });
 });
 
