@@ -121,7 +121,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     );
   };
   const host = adapter.hostHeaderValidation([...checked.allowedHosts]);
-  const origin = adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]);
+  const origin = checked.corsOrigins ? exactOrigin(new Set(checked.corsOrigins)) : adapter.originValidation([...checked.allowedHosts]);
   // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
   router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
@@ -203,6 +203,15 @@ function preAuthLimited(bearer: RequestHandler, limit: RateLimit | false): Reque
 /** The peer address express names (`trust proxy` decides whether a proxy's forwarded address counts). */
 function peerOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "";
+}
+
+/** The Origin check with CORS on: no Origin (not a browser), or one of `origins` exactly — scheme, host and port. */
+function exactOrigin(origins: ReadonlySet<string>): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || origins.has(origin)) return next();
+    rpcError(res, 403, REFUSED, `Invalid Origin header: ${JSON.stringify(origin.slice(0, 200))} is not one of the allowed origins (cors.origins)`);
+  };
 }
 
 /** CORS for the configured origins (the Origin check ran before): the headers a browser MCP client needs, and the preflight. */

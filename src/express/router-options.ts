@@ -56,7 +56,7 @@ export interface McpRouterOptions {
   readonly verifyAccessToken: (token: string) => AccessTokenInfo | Promise<AccessTokenInfo>;
   /** `Host` header allow-list (hostnames, no port; IPv6 in brackets). Default: the hostname of `resource`. */
   readonly allowedHosts?: readonly string[];
-  /** CORS, off unless given: the origins (hostnames, as the SDK's `originValidation` takes them) a browser may call from. */
+  /** CORS, off unless given: the origins a browser may call from, as it sends them (`https://app.example.com`, a port when not the default), matched exactly. */
   readonly cors?: { readonly origins: readonly string[] };
   /** The largest POST body accepted, in bytes (a larger one: 413). Default 1 MiB. */
   readonly maxBodyBytes?: number;
@@ -176,6 +176,20 @@ function httpUrl(value: unknown, option: string): URL {
   return url;
 }
 
+/** A CORS origin as browsers send it (`URL.origin`: scheme, host, port only when not the default). */
+function webOrigin(entry: string, option: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "") || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+    fail(option, `'${option}' origins must be origins like https://app.example.com (scheme, host and, if not the default, port; no path): a hostname alone would match any scheme and port; got '${entry}'`);
+  }
+  return url.origin;
+}
+
 /** An optional array of non-empty strings without whitespace, frozen. */
 function stringList(hint: string): OptionRule<readonly string[] | undefined> {
   return (value, _where, option) => {
@@ -236,7 +250,8 @@ const ROUTER_SPEC = {
     if (!v || typeof v !== "object") fail(o, `'cors' must be { origins: [...] } or left unset (CORS off), got ${describeValue(v)}`);
     const key = unknownKey(v, ["origins"]);
     if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["origins"]));
-    return stringList("origin hostnames (no scheme or port)")((v as { origins?: unknown }).origins ?? null, w, o);
+    const origins = stringList("origins like https://app.example.com")((v as { origins?: unknown }).origins ?? null, w, o)!;
+    return Object.freeze(origins.map((entry) => webOrigin(entry, o)));
   },
   maxBodyBytes: opt.positiveInt(DEFAULT_MAX_BODY_BYTES),
   timeoutMs: opt.timeoutMs(),

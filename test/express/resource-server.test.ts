@@ -77,7 +77,7 @@ describe("mcpRouter: off-loopback rules", () => {
   });
 
   it("with cors.origins, that origin gets the CORS headers and its preflight is answered", async () => {
-    const h = await hosted([echo], { cors: { origins: ["app.example.com"] } });
+    const h = await hosted([echo], { cors: { origins: ["https://app.example.com"] } });
     const pre = await fetch(h.url, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
@@ -157,8 +157,8 @@ describe("mcpRouter: options checked when the router is made", () => {
     [{ ...base, maxBodyBytes: -1 }, "maxBodyBytes", "maxBodyBytes must be a positive integer"],
     [{ ...base, sessions: true }, "sessions", "unknown option 'sessions'"],
     [{ ...base, rateLimit: { requests: 5, windowMs: 1000, burst: 2 } }, "rateLimit", "mcpRouter: 'rateLimit': unknown option 'burst'. Accepted options: requests, windowMs"],
-    [{ ...base, cors: { origins: ["app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
-    [{ ...base, cors: {} }, "cors", "'cors' must be an array of origin hostnames"],
+    [{ ...base, cors: { origins: ["https://app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
+    [{ ...base, cors: {} }, "cors", "'cors' must be an array of origins like https://app.example.com"],
     [{ ...base, ctx: {} }, "ctx", "'ctx' must be a RunContext"],
   ])("%#: refuses %s naming it", (options, option, text) => {
     let thrown: unknown;

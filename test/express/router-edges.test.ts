@@ -67,3 +67,26 @@ describe("mcpRouter: the body limit behind the app's own parser", () => {
     }
   });
 });
+
+describe("mcpRouter: CORS origins", () => {
+  it("match exactly — scheme, host and port: the same hostname over http or on another port is refused 403", async () => {
+    const h = await hosted([echo], { cors: { origins: ["https://app.example.com"] } });
+    h.tokens.set("t", { clientId: "c", scopes: [], expiresAt: LATER(), resource: h.url });
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+    const from = (origin: string) => post(h.url, list, { authorization: "Bearer t", "mcp-protocol-version": "2025-11-25", origin });
+    const good = await from("https://app.example.com");
+    expect(good.status).toBe(200);
+    expect(good.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    for (const origin of ["http://app.example.com", "https://app.example.com:8443", "https://evil.app.example.com"]) {
+      const res = await from(origin);
+      expect(res.status, origin).toBe(403);
+      expect(res.headers.get("access-control-allow-origin"), origin).toBeNull();
+    }
+  });
+
+  it("a bare hostname is refused when the router is made, naming the origin form", () => {
+    expect(optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["app.example.com"] } })).toMatchObject({ name: "OptionsError", option: "cors", message: expect.stringContaining("origins like https://app.example.com") });
+    expect(optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["https://app.example.com/path"] } })).toMatchObject({ option: "cors" });
+  });
+});
+
