@@ -277,11 +277,13 @@ async function serve(
   const signal = await stopped;
   const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);
+  // Counted before the router's close ends them (and their requests leave the count).
+  const abandoned = drained ? 0 : drain.pending;
   await router.close();
   server.cutConnections();
   await closed;
-  const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned: drained ? 0 : drain.pending };
+  const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned };
   if (req.json) process.stdout.write(`${JSON.stringify(stoppedLine)}\n`);
-  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${drain.pending} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
+  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${abandoned} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
   return 0;
 }

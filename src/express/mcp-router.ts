@@ -267,10 +267,19 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   res.once("close", gone);
   try {
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
+    // The SDK answers a call whose server closed under it (the router closing: a drain past its deadline) with an empty 499; a client still there is told why.
+    if (response.status === 499 && !res.destroyed) return cutOff(res, body);
     await writeResponse(res, response);
   } finally {
     res.off("close", gone);
   }
+}
+
+/** 503 for a call the router's close cut: a JSON-RPC error with the call's id, and `Retry-After` (another process may answer). */
+function cutOff(res: Response, body: unknown): void {
+  const id = (body as { id?: unknown } | null)?.id;
+  res.set({ "Retry-After": "1", Connection: "close" });
+  res.status(503).json({ jsonrpc: "2.0", error: { code: REFUSED, message: "the server stopped before the call finished (it is shutting down); retry — another process behind the same URL will answer" }, id: typeof id === "string" || typeof id === "number" ? id : null });
 }
 
 /** The size in bytes of a body another parser produced (a JSON value measured as JSON text). */

@@ -13,6 +13,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@mo
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
+import { modernCall } from "../express/kit.js";
 
 const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
 const ENV_MODULE = join(FIXTURES, "hosted-env-module.mjs");
@@ -180,5 +181,24 @@ describe("agentkit host: serving", () => {
     }
     expect(host.stderr).toMatch(/agentkit host: SIGTERM again — exiting without waiting for /);
     expect(host.stdout).not.toMatch(/"event":"stopped"/);
+  });
+
+  it("a drain past --drain-ms cuts the call: the client gets a 503 JSON-RPC error naming it (not an empty 499), and the stopped line counts it abandoned", async () => {
+    await using host = await startHost(["--drain-ms", "300"], { AGENTKIT_FLEET_KEY: FLEET_KEY }, ENV_MODULE);
+    const started = new Promise<void>((resolve) => host.child.stderr!.on("data", () => host.stderr.includes("hold started") && resolve()));
+    const { body, headers } = modernCall("hold", { ms: 30_000 });
+    const answer = fetch(host.health.url as string, {
+      method: "POST",
+      headers: { ...headers, authorization: `Bearer ${await as.mint({ audience: RESOURCE })}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(body),
+    });
+    await started;
+    host.child.kill("SIGTERM");
+    const res = await answer;
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: expect.stringContaining("stopped before the call finished") } });
+    expect(await host.exit()).toEqual({ code: 0, signal: null });
+    expect(JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: false, abandoned: 1 });
+    expect(host.stderr).toMatch(/1 call\(s\) still running after --drain-ms 300 were cut/);
   });
 });
