@@ -247,6 +247,8 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
       const express = hostExpress();
       const app = express();
       app.disable("x-powered-by");
+      // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests counts that client, not the proxy; anyone else's header is ignored.
+      app.set("trust proxy", "loopback");
       const drain = new Drain();
       app.use(drain.middleware);
       app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);

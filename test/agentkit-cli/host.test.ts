@@ -201,4 +201,16 @@ describe("agentkit host: serving", () => {
     expect(JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: false, abandoned: 1 });
     expect(host.stderr).toMatch(/1 call\(s\) still running after --drain-ms 300 were cut/);
   });
+
+  it("behind a proxy on this machine, refused requests are counted per client (X-Forwarded-For), not for the proxy's address as a whole", async () => {
+    await using host = await startHost();
+    const url = host.health.url as string;
+    const junk = (client: string) => fetch(url, { method: "POST", headers: { authorization: "Bearer junk", "x-forwarded-for": client, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push(await junk("203.0.113.7"));
+    expect(statuses.slice(0, 120).every((s) => s === 401)).toBe(true);
+    expect(statuses[120]).toBe(429);
+    expect(await junk("203.0.113.8")).toBe(401);
+  });
 });
+
