@@ -3,7 +3,6 @@
  * `agentkit inspect`: connect to an MCP server and show what agentkit would make of it.
  */
 import { flag, parseCommandLine, strayArgument, stringOption, type OptionTable } from "./args.js";
-import { UsageError } from "./cli.error.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { INSPECT_HELP } from "./help.js";
