@@ -12,7 +12,7 @@
  */
 import "reflect-metadata";
 import express from "express";
-import { jwtVerifier, mcpRouter } from "arc-agentkit/express";
+import { hostedServer, jwtVerifier, mcpRouter } from "arc-agentkit/express";
 import { ReleaseTools } from "./release-tools.module.js";
 
 const resource = process.env["RESOURCE"] ?? "http://127.0.0.1:8081/mcp";
@@ -29,7 +29,7 @@ await router.ready;
 
 const app = express();
 app.use(new URL(resource).pathname, router);
-const server = app.listen(Number(new URL(resource).port || 8081), "127.0.0.1", () => {
-  console.log(JSON.stringify({ listening: resource, pid: process.pid, metadata: router.resourceMetadataUrl }));
-});
+// hostedServer, not app.listen(): the socket deadlines of `agentkit host` (a trickled request gets 408).
+const server = await hostedServer(app, { port: Number(new URL(resource).port || 8081), host: "127.0.0.1" });
+console.log(JSON.stringify({ listening: resource, pid: process.pid, metadata: router.resourceMetadataUrl }));
 process.once("SIGTERM", () => server.close(() => void router.close()));

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { basename } from "node:path";
 import { constants } from "node:os";
 import { startApprover, type ApproveMode } from "./approver.js";
-import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
+import { flag, listOption, parseCommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
 import type { FailureContext } from "./failure-line.js";
 import { APPROVE_HELP } from "./help.js";
@@ -61,7 +61,7 @@ function request(argv: readonly string[]): ApproveRequest | null {
   const line = parseCommandLine("approve", argv, OPTIONS);
   if (flag(line, "help")) return null;
   if (flag(line, "web") === flag(line, "tty")) throw new UsageError("agentkit approve: choose who answers: --web (a page in the browser) or --tty (this terminal), exactly one");
-  if (line.positionals.length) throw new UsageError(`agentkit approve: unexpected argument '${line.positionals[0]}'; put the claude command after '--': agentkit approve --web -- claude -p "..."`);
+  if (line.positionals.length) throw strayArgument("approve", 1, `put the claude command after '--': agentkit approve --web -- claude -p "..."`);
   if (!line.rest || line.rest.length === 0) throw new UsageError('agentkit approve: give the claude command after \'--\', e.g. agentkit approve --web -- claude -p "fix the tests"');
   checkCommand(line.rest);
   const timeoutMs = parseMilliseconds("approve", "timeout-ms", stringOption(line, "timeout-ms"));

@@ -55,6 +55,17 @@ export function parseCommandLine(command: string, argv: readonly string[], optio
   }
 }
 
+/**
+ * The usage error for a positional argument a command does not take. The
+ * word itself is never repeated: a stray word is often a secret typed in the
+ * wrong place, and this line lands in terminals and CI logs.
+ *
+ * @param position which positional it was, from 1.
+ */
+export function strayArgument(command: string, position: number, hint: string): UsageError {
+  return new UsageError(`agentkit ${command}: unexpected extra argument #${position} (not repeated here: it may be a secret typed in the wrong place); ${hint}`);
+}
+
 /** The value of a string option, or `undefined`. */
 export function stringOption(line: CommandLine, name: string): string | undefined {
   const v = line.values[name];

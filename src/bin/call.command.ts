@@ -5,7 +5,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { CallProgress } from "../mcp/client/mcp-client.js";
 import { pyList } from "../util/format.js";
-import { flag, parseCommandLine, parseToolArguments, stringOption, type OptionTable } from "./args.js";
+import { flag, parseCommandLine, parseToolArguments, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
@@ -49,7 +49,7 @@ export async function callCommand(argv: readonly string[], context: FailureConte
   }
   const [tool, ...extra] = line.positionals;
   if (!tool) throw new UsageError(`agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)`);
-  if (extra.length) throw new UsageError(`agentkit call: unexpected argument '${extra[0]}'; pass the tool's arguments as JSON with --args '{...}', and the server command after '--'`);
+  if (extra.length) throw strayArgument("call", 2, "pass the tool's arguments as JSON with --args '{...}', and the server command after '--'");
   const args = parseToolArguments("call", stringOption(line, "args"));
   const target = targetOf("call", line);
   context.timeoutMs = target.timeoutMs;

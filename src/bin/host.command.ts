@@ -11,7 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { RequestListener } from "node:http";
 import { listenHosted, type HostedListener } from "../listener/hosted-listener.js";
 import { resolve } from "node:path";
-import { flag, listOption, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
+import { flag, listOption, parseCommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
@@ -88,6 +88,9 @@ function portOption(value: string | undefined): number {
  * The fleet key: from `--fleet-key-file` (a regular file no one else can read:
  * mode 0600 or 0400), from the variable `--fleet-key-env` names, or from
  * AGENTKIT_FLEET_KEY. Never from argv (any local user can read a command line).
+ * The variable is deleted from `env` once read (before the module is
+ * imported), so no subprocess of the hosted module — a stdio remote, a
+ * tool's child — inherits the key.
  */
 export function readFleetKey(file: string | undefined, envName: string | undefined, env: NodeJS.ProcessEnv = process.env): { key: string; from: string } | undefined {
   if (file !== undefined && envName !== undefined) throw new UsageError("agentkit host: give the fleet key one way: --fleet-key-file PATH or --fleet-key-env VAR, not both");
@@ -111,6 +114,8 @@ export function readFleetKey(file: string | undefined, envName: string | undefin
     const name = envName ?? FLEET_KEY_ENV;
     if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) throw new UsageError(`agentkit host: --fleet-key-env must name an environment variable (e.g. --fleet-key-env ${FLEET_KEY_ENV}), got '${envName}'`);
     key = env[name];
+    // Read once, then gone: the module's subprocesses and stdio remotes inherit this environment.
+    delete env[name];
     if (key === undefined || key === "") {
       if (envName !== undefined) throw new UsageError(`agentkit host: --fleet-key-env ${name}: the variable ${name} is ${key === undefined ? "not set" : "empty"}; set it to the key every process of the fleet shares (32 bytes or more)`);
       return undefined;
@@ -128,7 +133,7 @@ function request(argv: readonly string[]): HostRequest | null {
   if (line.rest !== null) throw new UsageError("agentkit host: unexpected '--'; host takes one module file: agentkit host <module-file> --port N --resource URL --issuer URL");
   const [file, ...extra] = line.positionals;
   if (!file) throw new UsageError("agentkit host: name the built module file to host: agentkit host <module-file> --port N --resource URL --issuer URL (see agentkit host --help)");
-  if (extra.length) throw new UsageError(`agentkit host: unexpected argument '${extra[0]}'; host takes one module file (pick a class with --export Name)`);
+  if (extra.length) throw strayArgument("host", 2, "host takes one module file (pick a class with --export Name)");
   const port = portOption(stringOption(line, "port"));
   const resource = urlOption(stringOption(line, "resource"), "resource", "https://tools.example.com/mcp");
   const issuer = stringOption(line, "issuer");
@@ -263,13 +268,15 @@ async function hostModule(req: HostRequest, chosen: { readonly module: McpRouter
     ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
     ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
-    ...(records ? { records, tasks: { store: records } } : {}),
+    ...(records ? { tasks: { store: records } } : {}),
   });
   try {
     await router.ready;
     const express = hostExpress();
     const app = express();
     app.disable("x-powered-by");
+    // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests counts that client, not the proxy; anyone else's header is ignored.
+    app.set("trust proxy", "loopback");
     const drain = new Drain();
     app.use(drain.middleware);
     app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);
@@ -297,11 +304,13 @@ async function serve(
   const signal = await stopped;
   const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);
+  // Counted before the router's close ends them (and their requests leave the count).
+  const abandoned = drained ? 0 : drain.pending;
   await router.close();
   server.cutConnections();
   await closed;
-  const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned: drained ? 0 : drain.pending };
+  const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned };
   if (req.json) process.stdout.write(`${JSON.stringify(stoppedLine)}\n`);
-  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${drain.pending} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
+  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${abandoned} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
   return 0;
 }

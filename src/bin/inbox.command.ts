@@ -7,7 +7,7 @@
  */
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, inboxRoles } from "../askers/inbox/postgres-schema.js";
 import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
-import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
+import { flag, parseCommandLine, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { isPort } from "../options/option-checks.js";
 import { approverStore, storeUrl } from "./store-args.js";
@@ -37,7 +37,7 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
     process.stdout.write(INBOX_HELP);
     return 0;
   }
-  if (line.positionals.length) throw new UsageError(`agentkit inbox serve: unexpected argument '${line.positionals[0]}'`);
+  if (line.positionals.length) throw strayArgument("inbox serve", 1, "inbox serve takes options only (see agentkit inbox --help)");
   const where = approverStore("inbox serve", line, "web");
   if (!where) throw new UsageError("agentkit inbox serve: give the shared store: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
   const portText = stringOption(line, "port");
@@ -92,7 +92,7 @@ export async function inboxCommand(argv: readonly string[], context: FailureCont
     process.stdout.write(INBOX_HELP);
     return 0;
   }
-  if (line.positionals.length > 1) throw new UsageError(`agentkit inbox migrate: unexpected argument '${line.positionals[1]}'`);
+  if (line.positionals.length > 1) throw strayArgument("inbox migrate", 2, "inbox migrate takes one store path at most (see agentkit inbox --help)");
   const connectionString = storeUrl("inbox migrate", line.positionals[0], stringOption(line, "store-env"));
   const schema = stringOption(line, "schema");
   if (schema !== undefined) {

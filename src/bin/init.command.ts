@@ -8,7 +8,8 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { visible } from "../util/visible-text.js";
-import { flag, parseCommandLine, type OptionTable } from "./args.js";
+import { shellQuote } from "../wire/shell-quote.js";
+import { flag, parseCommandLine, strayArgument, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { initFiles, type InitVersions } from "./init-files.js";
 
@@ -69,7 +70,7 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const [target = ".", extra] = line.positionals;
-  if (extra !== undefined) throw new UsageError(`agentkit init: unexpected argument '${visible(extra)}'; give one directory: agentkit init [dir]`);
+  if (extra !== undefined) throw strayArgument("init", 2, "give one directory: agentkit init [dir]");
   const dir = resolve(target);
   const problem = notEmpty(dir);
   if (problem) throw new UsageError(`agentkit init: ${problem}; give a new or empty directory (agentkit init my-agent), nothing was written`);
@@ -80,6 +81,6 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text, { flag: "wx" });
   }
-  process.stdout.write(`agentkit init: wrote ${files.size} files into ${visible(dir)}\n  cd ${visible(target)} && npm install && npm run build && npm test\n  npm run serve\n`);
+  process.stdout.write(`agentkit init: wrote ${files.size} files into ${visible(dir)}\n  cd ${shellQuote(visible(target))} && npm install && npm run build && npm test\n  npm run serve\n`);
   return 0;
 }

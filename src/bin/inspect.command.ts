@@ -2,8 +2,7 @@
  * @module bin/inspect.command
  * `agentkit inspect`: connect to an MCP server and show what agentkit would make of it.
  */
-import { flag, parseCommandLine, stringOption, type OptionTable } from "./args.js";
-import { UsageError } from "./cli.error.js";
+import { flag, parseCommandLine, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { INSPECT_HELP } from "./help.js";
@@ -33,7 +32,7 @@ export async function inspectCommand(argv: readonly string[], context: FailureCo
     return 0;
   }
   if (line.positionals.length) {
-    throw new UsageError(`agentkit inspect: unexpected argument '${line.positionals[0]}'; the server command goes after '--' (agentkit inspect -- <command...>)`);
+    throw strayArgument("inspect", 1, "the server command goes after '--' (agentkit inspect -- <command...>)");
   }
   const target = targetOf("inspect", line);
   context.timeoutMs = target.timeoutMs;

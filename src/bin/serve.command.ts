@@ -13,7 +13,7 @@ import type { McpApp } from "../mcp/di/index.js";
 import { createPrivateFile, removeEmptyDir, removeMcpConfig, removePrivateFile, writeMcpConfig, type PrivateFile, type WrittenMcpConfig } from "../wire/mcp-config-file.js";
 import { shellLine, shellQuote } from "../wire/shell-quote.js";
 import { tomlOverride } from "../wire/toml.js";
-import { flag, parseCommandLine, parseMilliseconds, stringOption, type OptionTable } from "./args.js";
+import { flag, parseCommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
@@ -77,7 +77,7 @@ function request(argv: readonly string[]): ServeRequest | null {
   if (line.rest !== null) throw new UsageError(`agentkit serve: unexpected '--'; serve takes one module file: agentkit serve <module-file> [options]`);
   const [file, ...extra] = line.positionals;
   if (!file) throw new UsageError("agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)");
-  if (extra.length) throw new UsageError(`agentkit serve: unexpected argument '${extra[0]}'; serve takes one module file (pick a class with --export Name)`);
+  if (extra.length) throw strayArgument("serve", 2, "serve takes one module file (pick a class with --export Name)");
   const transport = stringOption(line, "transport") ?? "http";
   if (transport !== "http" && transport !== "stdio") throw new UsageError(`agentkit serve: --transport must be http or stdio, got '${transport}'`);
   const writeMcpJson = stringOption(line, "write-mcp-json");

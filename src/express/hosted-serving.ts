@@ -22,7 +22,7 @@ import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
-import { callerOfAuth } from "./resource-server.js";
+import { callerOfAuth, principalOf } from "./resource-server.js";
 import { ScopeFence } from "./scope-fence.js";
 import { ListenStreams, type ListenRefusal, type ListenSlot } from "./listen-streams.js";
 
@@ -75,7 +75,7 @@ export class HostedServing {
   ) {
     this.catalog = buildCatalog(parts.tools, parts.name);
     this.fence = new ScopeFence(this.catalog, parts.extras);
-    const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principal(extra.http?.authInfo));
+    const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principalOf(extra.http?.authInfo));
     const tasks = new ServedTasks(parts.name, options.tasks ?? parts.tasks);
     this.served = {
       ctx: parts.ctx,
@@ -83,7 +83,7 @@ export class HostedServing {
       extras: parts.extras,
       replay,
       // One store for the module's waiting calls: a question's round and a task are records in the same place.
-      records: options.records ?? tasks.store,
+      records: tasks.store,
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
       tasks,
@@ -114,13 +114,13 @@ export class HostedServing {
 
   /**
    * A slot for one more `subscriptions/listen` stream of `auth`'s principal
-   * (its client and end user, however its token is spelled), or the refusal
+   * (its issuer, client and end user, however its token is spelled: `principalOf`), or the refusal
    * naming the cap it would pass. The slot ends the stream in time (`bound`:
    * the lifetime, or the token's expiry if sooner); release it when the
    * response is over.
    */
   listenSlot(auth: AuthInfo | undefined): ListenSlot | ListenRefusal {
-    return this.listens.take(principal(auth));
+    return this.listens.take(principalOf(auth));
   }
 
   /**
@@ -184,10 +184,4 @@ export class HostedServing {
     for (const close of [...this.parts.closers].reverse()) await close().catch((err: unknown) => errors.push(err));
     if (errors.length) throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
   }
-}
-
-/** Who a request state is bound to: the token's client and end user. */
-function principal(auth: AuthInfo | undefined): string {
-  const c = callerOfAuth(auth);
-  return c ? `${c.clientId}\0${c.subject ?? ""}` : "";
 }

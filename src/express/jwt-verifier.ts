@@ -2,10 +2,13 @@
  * @module express/jwt-verifier
  * `jwtVerifier()`: the ready `verifyAccessToken` for the common case — JWT
  * access tokens (RFC 9068) signed by an authorization server that publishes
- * its keys as a JWKS. Signature, `iss`, `aud`, `exp` and `nbf` are checked by
- * `jose` (an optional peer); the claims become the `AccessTokenInfo` that
- * `mcpRouter` reads. A bad token throws `AccessTokenError` (401
- * `invalid_token` on the wire); bad options throw `OptionsError` at once.
+ * its keys as a JWKS. Signature, `typ`, `iss`, `aud`, `exp` and `nbf` are
+ * checked by `jose` (an optional peer); the claims become the
+ * `AccessTokenInfo` that `mcpRouter` reads. A token is parsed, and its
+ * `alg`, `typ` and `iss` checked, before anything is fetched; a failed key
+ * discovery is remembered for a short while. A bad token throws
+ * `AccessTokenError` (401 `invalid_token` on the wire); bad options throw
+ * `OptionsError` at once.
  */
 import { AccessTokenError } from "./access-token.error.js";
 import { OptionsError } from "../errors/options.error.js";
@@ -30,6 +33,14 @@ export interface JwtVerifierOptions {
   readonly algorithms?: readonly string[];
   /** Leeway for `exp`/`nbf`/`iat` in seconds (clock skew between machines). Default 5; at most 300. */
   readonly clockToleranceSec?: number;
+  /**
+   * Default `true`: the JWS header's `typ` must be `at+jwt` (or
+   * `application/at+jwt`), as RFC 9068 §4 asks of a resource server — a
+   * token typed `JWT`, or untyped (an ID token's shape), is refused with
+   * reason `token_type`. `false` accepts any `typ`: only for an
+   * authorization server that does not type its access tokens.
+   */
+  readonly requireAtJwtType?: boolean;
 }
 
 export { AccessTokenError, type AccessTokenRefusal } from "./access-token.error.js";
@@ -38,6 +49,10 @@ const WHERE = "jwtVerifier";
 const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"] as const;
 const REFUSED_ALGORITHMS = /^(none|HS\d+)$/i;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The whole key discovery (both metadata URLs) ends after this. */
+const DISCOVERY_TIMEOUT_MS = 5_000;
+/** A failed discovery is answered from memory this long before the issuer is asked again. */
+const DISCOVERY_RETRY_MS = 10_000;
 
 /** An http(s) URL option; http only on a loopback host (a key fetched in clear off loopback could be swapped). */
 function checkUrl(value: unknown, _where: string, option: string): URL {
@@ -85,26 +100,68 @@ export function issuerMetadataUrls(issuer: URL): string[] {
   return [`${issuer.origin}/.well-known/oauth-authorization-server${path}`, `${issuer.origin}${path}/.well-known/openid-configuration`];
 }
 
-/** Fetch the issuer's metadata and return its `jwks_uri`; the document's `issuer` must be the one configured (RFC 8414 §3.3). */
+/**
+ * Fetch the issuer's metadata and return its `jwks_uri`; the document's
+ * `issuer` must be the one configured (RFC 8414 §3.3). Both URLs share one
+ * deadline (`DISCOVERY_TIMEOUT_MS`), so a hanging issuer holds a token that
+ * long at most.
+ */
 async function discoverJwksUri(issuer: URL, issuerText: string): Promise<URL> {
   const failures: string[] = [];
-  for (const url of issuerMetadataUrls(issuer)) {
-    let doc: { issuer?: unknown; jwks_uri?: unknown };
-    try {
-      const res = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal: AbortSignal.timeout(5000) });
-      if (!res.ok) {
-        failures.push(`${url}: HTTP ${res.status}`);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no answer: the issuer's metadata did not answer within ${DISCOVERY_TIMEOUT_MS} ms`)), DISCOVERY_TIMEOUT_MS);
+  try {
+    for (const url of issuerMetadataUrls(issuer)) {
+      let doc: { issuer?: unknown; jwks_uri?: unknown };
+      try {
+        const res = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal: deadline.signal });
+        if (!res.ok) {
+          failures.push(`${url}: HTTP ${res.status}`);
+          await res.body?.cancel();
+          continue;
+        }
+        doc = (await res.json()) as typeof doc;
+      } catch (err) {
+        failures.push(`${url}: ${(err as Error).message}`);
         continue;
       }
-      doc = (await res.json()) as typeof doc;
-    } catch (err) {
-      failures.push(`${url}: ${(err as Error).message}`);
-      continue;
+      if (doc.issuer !== issuerText) throw new AccessTokenError("keys_unavailable", `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`);
+      return checkUrl(doc.jwks_uri, WHERE, "jwks_uri (from the issuer's metadata)");
     }
-    if (doc.issuer !== issuerText) throw new AccessTokenError("keys_unavailable", `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`);
-    return checkUrl(doc.jwks_uri, WHERE, "jwks_uri (from the issuer's metadata)");
+  } finally {
+    clearTimeout(timer);
   }
   throw new AccessTokenError("keys_unavailable", `${WHERE}: cannot find the signing keys of ${issuerText} (${failures.join("; ")}); pass jwksUri or make the metadata reachable`);
+}
+
+/** RFC 9068's media type, as a JWS `typ` may spell it (case-insensitive, `application/` optional). */
+function isAtJwt(typ: unknown): boolean {
+  if (typeof typ !== "string") return false;
+  const t = typ.toLowerCase();
+  return t === "at+jwt" || t === "application/at+jwt";
+}
+
+/**
+ * What can be refused without a key: a token that does not parse, whose
+ * `alg` is not accepted, whose `typ` is not `at+jwt` (when required), or
+ * whose `iss` is not the issuer. Nothing is fetched for such a token.
+ */
+function precheck(jose: typeof import("jose"), token: string, expected: { readonly issuer: string; readonly algorithms: readonly string[]; readonly requireAtJwtType: boolean }): void {
+  let header: { alg?: unknown; typ?: unknown };
+  let claims: { iss?: unknown };
+  try {
+    header = jose.decodeProtectedHeader(token);
+    claims = jose.decodeJwt(token);
+  } catch (err) {
+    throw new AccessTokenError("malformed", `access token is not a valid JWT (${(err as Error).message})`, { cause: err });
+  }
+  if (typeof header.alg !== "string" || !expected.algorithms.includes(header.alg)) {
+    throw new AccessTokenError("signature", `access token signature not accepted (alg ${describeValue(header.alg)} is not one of ${expected.algorithms.join(", ")})`);
+  }
+  if (expected.requireAtJwtType && !isAtJwt(header.typ)) {
+    throw new AccessTokenError("token_type", `access token has typ ${header.typ === undefined ? "(none)" : `'${String(header.typ)}'`}, not 'at+jwt' (RFC 9068): it is not an access token (an ID token, say); requireAtJwtType: false accepts any typ`);
+  }
+  if (claims.iss !== expected.issuer) throw new AccessTokenError("issuer", `access token from another issuer (iss ${describeValue(claims.iss)}, expected ${expected.issuer})`);
 }
 
 /** jose's error codes, mapped to a refusal. */
@@ -124,6 +181,7 @@ function refusal(err: unknown): AccessTokenError {
       if (e.claim === "iss") return new AccessTokenError("issuer", `access token from another issuer (${why})`, { cause: err });
       if (e.claim === "aud") return new AccessTokenError("audience", `access token is for another audience (${why}); it must name this server's resource`, { cause: err });
       if (e.claim === "nbf") return new AccessTokenError("not_yet_valid", `access token not valid yet (${why})`, { cause: err });
+      if (e.claim === "typ") return new AccessTokenError("token_type", `access token is not typed at+jwt (${why})`, { cause: err });
       return new AccessTokenError("claims", `access token claims not accepted (${why})`, { cause: err });
     case "ERR_JWKS_TIMEOUT":
     case "ERR_JWKS_INVALID":
@@ -148,13 +206,18 @@ const JWT_SPEC = {
   jwksUri: opt.optional(checkUrl),
   algorithms: checkAlgorithms,
   clockToleranceSec: checkTolerance,
+  requireAtJwtType: opt.boolean(),
 } satisfies OptionSpec;
 
 /**
  * A `verifyAccessToken` for `mcpRouter` that accepts JWT access tokens from
- * one issuer: the signature against the issuer's JWKS (fetched and cached by
- * `jose`; a new `kid` refetches), `iss` equal to `issuer`, `aud` naming one of
- * `audience`, `exp` present and in the future, `nbf` passed. The result maps
+ * one issuer: `typ` `at+jwt` (RFC 9068 §4; see `requireAtJwtType`), the
+ * signature against the issuer's JWKS (fetched and cached by `jose`; a new
+ * `kid` refetches), `iss` equal to `issuer`, `aud` naming one of `audience`,
+ * `exp` present and in the future, `nbf` passed. A token that does not parse
+ * or names another issuer is refused before anything is fetched; the key
+ * discovery waits 5 s at most, and its failure is remembered for 10 s (every
+ * token meanwhile is refused `keys_unavailable` at once). The result maps
  * `client_id` (else `azp`, else `sub`) to `clientId`, `scope` (space-separated)
  * or `scp` to `scopes`, the matched `aud` to `resource`, `sub` to `subject`,
  * and the whole claim set to `extra.claims`.
@@ -165,26 +228,33 @@ const JWT_SPEC = {
  * app.use("/mcp", mcpRouter(Ops, { resource, authorizationServers: [issuer], verifyAccessToken: jwtVerifier({ issuer, audience: resource }) }));
  */
 export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Promise<AccessTokenInfo> {
-  if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec? }, got ${describeValue(options)}`);
-  const { issuer, audience, algorithms, clockToleranceSec: clockTolerance, jwksUri } = checkOptions(options, WHERE, JWT_SPEC);
+  if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec?, requireAtJwtType? }, got ${describeValue(options)}`);
+  const { issuer, audience, algorithms, clockToleranceSec: clockTolerance, jwksUri, requireAtJwtType = true } = checkOptions(options, WHERE, JWT_SPEC);
   // The `iss` claim is compared as written (RFC 8414: exactly the identifier), not as URL.href.
   const issuerText = options.issuer instanceof URL ? options.issuer.href : (options.issuer as string);
   josePeer.check();
-  let keys: Promise<ReturnType<typeof import("jose").createRemoteJWKSet>> | undefined;
-  const keySet = (): NonNullable<typeof keys> =>
-    (keys ??= (async () => {
+  type KeySet = ReturnType<typeof import("jose").createRemoteJWKSet>;
+  let keys: Promise<KeySet> | undefined;
+  let failed: { readonly error: unknown; readonly until: number } | undefined;
+  const keySet = (): Promise<KeySet> => {
+    if (failed && Date.now() < failed.until) return Promise.reject(failed.error);
+    return (keys ??= (async () => {
       const jose = await josePeer.load();
       return jose.createRemoteJWKSet(jwksUri ?? (await discoverJwksUri(issuer, issuerText)));
     })().catch((err: unknown) => {
-      keys = undefined; // an unreachable issuer is retried on the next token
+      keys = undefined; // retried once the pause is over
+      failed = { error: err, until: Date.now() + DISCOVERY_RETRY_MS };
       throw err;
     }));
+  };
+  const expected = { issuer: issuerText, algorithms, requireAtJwtType };
   return async (token: string): Promise<AccessTokenInfo> => {
     if (typeof token !== "string" || token.split(".").length !== 3) throw new AccessTokenError("malformed", "access token is not a JWT (three dot-separated parts)");
     let payload: Record<string, unknown>;
     try {
       const jose = await josePeer.load();
-      ({ payload } = await jose.jwtVerify(token, await keySet(), { issuer: issuerText, audience, algorithms, clockTolerance, requiredClaims: ["exp"] }));
+      precheck(jose, token, expected);
+      ({ payload } = await jose.jwtVerify(token, await keySet(), { issuer: issuerText, audience, algorithms, clockTolerance, requiredClaims: ["exp"], ...(requireAtJwtType ? { typ: "at+jwt" } : {}) }));
     } catch (err) {
       throw refusal(err);
     }

@@ -2,15 +2,15 @@
  * @module express/mcp-router
  * `mcpRouter(target, options)`: a module (or tools) on the user's express
  * app. Glue only, in request order: Host (and Origin) checks and the bearer
- * middleware from the SDK's express adapter; the per-token rate limit; the
- * JSON body under its limit; the scope fence (a call, read, get,
- * completion or subscription the token does not cover); the listen caps
- * (`listen-streams`); then the SDK v2's
+ * middleware from the SDK's express adapter, behind the limit on refused
+ * requests per peer address; the JSON body under its limit; the rate limit
+ * per principal (each message of a batch counted); the scope fence (a call,
+ * read, get, completion or subscription the token does not cover); the
+ * listen caps (`listen-streams`); then the SDK v2's
  * per-request handler for the 2026-07-28 era, and agentkit's own node:http
  * transport for a sessionless 2025-era POST (`hosted-serving`). The
  * protected-resource metadata is served beside it.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { RunContext } from "../context/run-context.js";
@@ -31,7 +31,7 @@ import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
-import { protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
+import { principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
 import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
 
@@ -98,8 +98,9 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
  *   not listed for that token; calling, reading, getting, completing or
  *   subscribing to it is 403 `insufficient_scope` (each message of a batch
  *   is checked; nothing of a refused request runs).
- * - Host not allowed / Origin not allowed: 403. Over the rate limit: 429.
- *   Body over `maxBodyBytes`: 413.
+ * - Host not allowed / Origin not allowed: 403. Over the rate limit of the
+ *   token's principal, or past `preAuthLimit` refused requests from one
+ *   address: 429 with `Retry-After`. Body over `maxBodyBytes`: 413.
  * - A 2026-07-28 `subscriptions/listen` past `listen.maxStreamsPerCaller`
  *   (per client and end user) or `listen.maxStreams` (the router): 429
  *   naming the option. A stream ends with the protocol's graceful close at
@@ -129,14 +130,16 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     );
   };
   const host = adapter.hostHeaderValidation([...checked.allowedHosts]);
-  const origin = adapter.originValidation([...(checked.corsOrigins ?? checked.allowedHosts)]);
+  const origin = checked.corsOrigins ? exactOrigin(new Set(checked.corsOrigins)) : adapter.originValidation([...checked.allowedHosts]);
   // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
   router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
   if (checked.corsOrigins) router.use(corsHeaders);
-  const bearer = adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource });
-  /** After the body: wait for the build, refuse what the token does not cover, serve. One handler, so express dispatches once for the three. */
+  const bearer = preAuthLimited(adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }), checked.preAuthLimit);
+  const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
+  /** After the body: wait for the build, count the request against its principal, refuse what the token does not cover, serve. One handler, so express dispatches once for them all. */
   const answer: RequestHandler = (req, res, next) => {
     const go = (): void => {
+      if (limiter && !withinRate(limiter, req, res)) return;
       const refused = serving!.fence.refusal(req.body, req.auth!.scopes);
       if (refused) return insufficientScope(res, refused, checked);
       void serve(serving!, checked, req, res).catch(next);
@@ -145,8 +148,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
     ready.then(go, (err: unknown) => rpcError(res, 503, REFUSED, `the hosted MCP server could not start: ${errorLine(err)}`));
   };
   const body = jsonBody(express.json({ limit: checked.maxBodyBytes }), checked);
-  if (checked.rateLimit) router.all("/", bearer, rateLimited(checked.rateLimit), body, answer);
-  else router.all("/", bearer, body, answer);
+  router.all("/", bearer, body, answer);
   router.get(METADATA_PATH, awaitReady, (_req, res) => {
     res.set("Access-Control-Allow-Origin", "*").json(protectedResourceMetadata(checked, serving!.fence.scopes));
   });
@@ -163,15 +165,61 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   }) as unknown as McpRouter;
 }
 
-/** The per-token rate limit (keyed by the token's digest, never the token): 429 with `Retry-After` past it. */
-function rateLimited(limit: RateLimit): RequestHandler {
-  const limiter = new RateLimiter(limit);
+/** 429 with `Retry-After` (whole seconds, at least 1) and a JSON-RPC error saying which limit. */
+function tooMany(res: Response, retryAfterMs: number, message: (wait: number) => string): void {
+  const wait = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  res.set("Retry-After", String(wait));
+  rpcError(res, 429, REFUSED, message(wait));
+}
+
+/**
+ * Count one request against its principal (a batch: each message): true
+ * when it fits, else the 429 is sent. The key was computed when the token
+ * was verified, so this is one Map lookup however the token is spelled.
+ */
+function withinRate(limiter: RateLimiter, req: Request, res: Response): boolean {
+  const body: unknown = req.body;
+  const n = Array.isArray(body) ? Math.max(1, body.length) : 1;
+  const verdict = limiter.take(principalOf(req.auth), Date.now(), n);
+  if (verdict.ok) return true;
+  const { requests, windowMs } = limiter.limit;
+  const what = n > 1 ? `a batch of ${n} message(s) counts each one; ` : "";
+  tooMany(res, verdict.retryAfterMs, (wait) => `rate limit: ${what}at most ${requests} requests per ${windowMs} ms for one principal (issuer, client and subject of the access token); retry after ${wait}s`);
+  return false;
+}
+
+/**
+ * The bearer check behind the limit on refused requests per peer address:
+ * an address past `limit` refusals is answered 429 before its token is
+ * read (one Map lookup, skipped while no address was refused); a request
+ * the bearer check refuses (no `req.auth` once it is done) is counted.
+ */
+function preAuthLimited(bearer: RequestHandler, limit: RateLimit | false): RequestHandler {
+  if (!limit) return bearer;
+  const refused = new RateLimiter(limit);
   return (req, res, next) => {
-    const verdict = limiter.take(createHash("sha256").update(req.auth!.token).digest("base64url"));
-    if (verdict.ok) return next();
-    const wait = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-    res.set("Retry-After", String(wait));
-    rpcError(res, 429, REFUSED, `rate limit: at most ${limit.requests} requests per ${limit.windowMs} ms for one access token; retry after ${wait}s`);
+    if (refused.size !== 0) {
+      const verdict = refused.held(peerOf(req));
+      if (!verdict.ok) return tooMany(res, verdict.retryAfterMs, (wait) => `too many refused requests from this address: at most ${limit.requests} per ${limit.windowMs} ms without a valid access token; retry after ${wait}s`);
+    }
+    // The SDK's middleware is async: once it settles, a request without `req.auth` was answered 401.
+    void Promise.resolve(bearer(req, res, next)).then(() => {
+      if (req.auth === undefined) refused.take(peerOf(req));
+    });
+  };
+}
+
+/** The peer address express names (`trust proxy` decides whether a proxy's forwarded address counts). */
+function peerOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "";
+}
+
+/** The Origin check with CORS on: no Origin (not a browser), or one of `origins` exactly — scheme, host and port. */
+function exactOrigin(origins: ReadonlySet<string>): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || origins.has(origin)) return next();
+    rpcError(res, 403, REFUSED, `Invalid Origin header: ${JSON.stringify(origin.slice(0, 200))} is not one of the allowed origins (cors.origins)`);
   };
 }
 
@@ -231,6 +279,8 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   res.once("close", gone);
   try {
     const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
+    // The SDK answers a call whose server closed under it (the router closing: a drain past its deadline) with an empty 499; a client still there is told why.
+    if (response.status === 499 && !res.destroyed) return cutOff(res, body);
     // A listen stream ends at its lifetime, or when its token expires if sooner.
     await writeResponse(res, slot ? slot.bound(response, listen, (req.auth?.expiresAt ?? Infinity) * 1000) : response);
   } finally {
@@ -243,6 +293,24 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
 function listenId(body: unknown): unknown {
   const m = body as { method?: unknown; id?: unknown } | null;
   return m && typeof m === "object" && !Array.isArray(m) && m.method === "subscriptions/listen" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
+}
+
+/** 503 for a call the router's close cut: a JSON-RPC error with the call's id, and `Retry-After` (another process may answer). */
+function cutOff(res: Response, body: unknown): void {
+  const id = (body as { id?: unknown } | null)?.id;
+  res.set({ "Retry-After": "1", Connection: "close" });
+  res.status(503).json({ jsonrpc: "2.0", error: { code: REFUSED, message: "the server stopped before the call finished (it is shutting down); retry — another process behind the same URL will answer" }, id: typeof id === "string" || typeof id === "number" ? id : null });
+}
+
+/** The size in bytes of a body another parser produced (a JSON value measured as JSON text). */
+function bodySize(body: unknown): number {
+  if (typeof body === "string") return Buffer.byteLength(body);
+  if (body instanceof Uint8Array) return body.byteLength;
+  try {
+    return Buffer.byteLength(JSON.stringify(body) ?? "");
+  } catch {
+    return Infinity; // a value JSON cannot write (a cycle) is no MCP message
+  }
 }
 
 /** The 413 of a body over `maxBodyBytes`. */
@@ -275,11 +343,14 @@ function plainJson(req: Request): boolean {
  * The JSON body under `maxBodyBytes`, as express.json parses it (strict: an
  * object or an array; an empty body is `{}`; a leading BOM skipped), without
  * its decoder and content-type machinery on the common body (`plainJson`).
- * A body the app's own parser already read is left as it is.
+ * A body the app's own parser already read is kept, but held to the same
+ * limit (its size as JSON): a parser in front with a larger limit does not
+ * lift `maxBodyBytes`.
  */
 function jsonBody(json: RequestHandler, options: CheckedRouterOptions): RequestHandler {
   return (req, res, next) => {
-    if (req.body !== undefined || req.readableEnded || !plainJson(req)) return json(req, res, next);
+    if (req.body !== undefined) return bodySize(req.body) > options.maxBodyBytes ? tooLarge(res, options) : json(req, res, next);
+    if (req.readableEnded || !plainJson(req)) return json(req, res, next);
     void readBody(req, res, options.maxBodyBytes).then((read) => {
       if (!read.ok) return read.reason === "too_large" ? tooLarge(res, options) : undefined; // aborted: nobody is left to answer
       const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;

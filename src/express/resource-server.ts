@@ -13,6 +13,8 @@ import type { AccessTokenInfo, CheckedRouterOptions, HostedCaller } from "./rout
 
 /** Where the hosted caller travels inside the SDK's `AuthInfo.extra`. */
 const CALLER_KEY = "agentkit/hostedCaller";
+/** Where the caller's principal key travels beside it (computed once, when the token is verified). */
+const PRINCIPAL_KEY = "agentkit/principal";
 
 /** The longest verifier message a 401 repeats (its first line). */
 const MAX_DESCRIPTION = 200;
@@ -68,7 +70,7 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
       const caller: { -readonly [K in keyof HostedCaller]: HostedCaller[K] } = { clientId: info.clientId, scopes: Object.freeze(scopes.slice()), expiresAt: info.expiresAt, resource: resource.href };
       if (info.subject !== undefined) caller.subject = info.subject;
       if (info.extra !== undefined) caller.extra = Object.freeze({ ...info.extra });
-      return { token, clientId: info.clientId, scopes, expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: Object.freeze(caller) } };
+      return { token, clientId: info.clientId, scopes, expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: Object.freeze(caller), [PRINCIPAL_KEY]: principalKey(caller) } };
     },
   };
 }
@@ -76,6 +78,23 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
 /** The hosted caller of a verified request (from `tokenVerifier`), or `undefined`. */
 export function callerOfAuth(auth: AuthInfo | undefined): HostedCaller | undefined {
   return auth?.extra?.[CALLER_KEY] as HostedCaller | undefined;
+}
+
+/**
+ * Who a verified token speaks for: its issuer (`extra.issuer`, a string, as
+ * `jwtVerifier` sets it), client and end user — the same for every spelling
+ * of one token and for every token of one principal. The rate limit counts
+ * it and a 2026-07-28 request state is bound to it.
+ */
+function principalKey(caller: HostedCaller): string {
+  const issuer = caller.extra?.["issuer"];
+  return `${typeof issuer === "string" ? issuer : ""}\0${caller.clientId}\0${caller.subject ?? ""}`;
+}
+
+/** The principal key of a verified request (see `principalKey`), or `""` when it carries none. */
+export function principalOf(auth: AuthInfo | undefined): string {
+  const key = auth?.extra?.[PRINCIPAL_KEY];
+  return typeof key === "string" ? key : "";
 }
 
 /** The RFC 9728 protected-resource metadata of a router. */

@@ -32,11 +32,15 @@ export interface AccessTokenInfo {
   readonly resource: string | URL;
   /** The end user (JWT `sub`), when the token names one. */
   readonly subject?: string;
-  /** Anything else tools should see, under `ctx.caller.extra`. */
+  /**
+   * Anything else tools should see, under `ctx.caller.extra`. A string
+   * `issuer` here (`jwtVerifier` sets it) is part of the principal the rate
+   * limit counts, with `clientId` and `subject`.
+   */
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** A per-token rate limit: at most `requests` per `windowMs`. */
+/** A fixed-window rate limit: at most `requests` per `windowMs`. */
 export interface RateLimit {
   /** Requests allowed per window (a positive integer). */
   readonly requests: number;
@@ -65,22 +69,37 @@ export interface ListenLimits {
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
-  /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. */
+  /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. https, or http on a loopback host (127.0.0.1, localhost, [::1]). */
   readonly resource: string | URL;
-  /** Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`); at least one. */
+  /** Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`, advertised exactly as written: issuers compare exactly); at least one. */
   readonly authorizationServers: readonly (string | URL)[];
   /** The token verifier: a good token's `AccessTokenInfo`, or a throw. Sync or async. */
   readonly verifyAccessToken: (token: string) => AccessTokenInfo | Promise<AccessTokenInfo>;
   /** `Host` header allow-list (hostnames, no port; IPv6 in brackets). Default: the hostname of `resource`. */
   readonly allowedHosts?: readonly string[];
-  /** CORS, off unless given: the origins (hostnames, as the SDK's `originValidation` takes them) a browser may call from. */
+  /** CORS, off unless given: the origins a browser may call from, as it sends them (`https://app.example.com`, a port when not the default), matched exactly. */
   readonly cors?: { readonly origins: readonly string[] };
   /** The largest POST body accepted, in bytes (a larger one: 413). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. */
   readonly timeoutMs?: number;
-  /** Per-token rate limit (429 with `Retry-After` past it). Default 600 per minute; `false` turns it off. */
+  /**
+   * The rate limit per principal — the verified token's issuer
+   * (`extra.issuer`), `clientId` and `subject`, however the token is spelled
+   * and whichever of its tokens it sends — counting every message of a
+   * JSON-RPC batch (429 with `Retry-After` past it, the batch not run).
+   * Default 600 per minute; `false` turns it off.
+   */
   readonly rateLimit?: RateLimit | false;
+  /**
+   * The limit per peer address (express's `req.ip`: behind a proxy, set the
+   * app's `trust proxy` so it is the client's) on refused requests — no
+   * token, or one the verifier refused (401). Past it, every request from
+   * that address is 429 with `Retry-After` before its token is read, until
+   * the window ends; a good token is never counted. Default 120 per minute;
+   * `false` turns it off.
+   */
+  readonly preAuthLimit?: RateLimit | false;
   /**
    * The fleet-shared key (at least 32 bytes; a string is UTF-8) that signs
    * the 2026-07-28 multi-round-trip `requestState`, so the answer to a
@@ -91,17 +110,6 @@ export interface McpRouterOptions {
   readonly fleetKey?: string | Uint8Array;
   /** How long an issued `requestState` stays valid, in ms. Default 600,000. */
   readonly stateTtlMs?: number;
-  /**
-   * Where the module's waiting calls are recorded (the call-record store,
-   * `contracts/call-record`): a tool's 2026-07-28 question is a record there
-   * before the `input_required` answer leaves, and the store takes each
-   * answer once, so a replayed `requestState` is refused on every process
-   * that shares it. Give every process behind one URL the same store (a
-   * database); a retry reaching a process whose store lacks the record is
-   * refused with `-32602` naming this. Default: an in-process store (right
-   * for one process only).
-   */
-  readonly records?: CallRecordStore;
   /** RFC 9728 `resource_name`. */
   readonly resourceName?: string;
   /** RFC 9728 `scopes_supported`. Default: the union of the served tools' scopes. */
@@ -115,11 +123,17 @@ export interface McpRouterOptions {
   /** For a module: the parent container (as `bootstrap`'s `container`), e.g. holding its Asker. Default: tsyringe's root. */
   readonly container?: DependencyContainer;
   /**
-   * MCP tasks (`io.modelcontextprotocol/tasks`, 2026-07-28): the store every
-   * process behind the URL shares (`postgresInboxStore(...)` for a fleet;
-   * default in-process memory) and the defaults (see `TasksOptions`). A task
-   * is bound to the token's principal (`clientId` and subject). A module's
-   * own `tasks` option is used when this is unset.
+   * The module's waiting calls — MCP tasks (`io.modelcontextprotocol/tasks`,
+   * 2026-07-28) and the rounds of a tool's 2026-07-28 questions — and their
+   * defaults (see `TasksOptions`). `store` is where they are recorded, the
+   * one every process behind the URL shares (`postgresInboxStore(...)` for a
+   * fleet; default in-process memory, right for one process only): a task
+   * is created there before its handle leaves, a question's round before
+   * its `input_required` answer, and the store takes each answer once, so a
+   * replayed `requestState` is refused on every process that shares it (a
+   * retry reaching a process whose store lacks the record is refused with
+   * `-32602` naming this). A task is bound to the token's principal. A
+   * module's own `tasks` option is used when this is unset.
    */
   readonly tasks?: TasksOptions;
 }
@@ -145,13 +159,17 @@ export interface HostedCaller {
 }
 
 const WHERE = "mcpRouter";
+/** Hostnames (as `URL.hostname` spells them) where a plain-http resource is allowed. */
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** Default largest POST body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 /** Default tool deadline: one minute. */
 export const DEFAULT_HOSTED_TIMEOUT_MS = 60_000;
-/** Default per-token rate limit: 600 requests a minute. */
+/** Default per-principal rate limit: 600 requests a minute. */
 export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({ requests: 600, windowMs: 60_000 });
+/** Default limit on refused requests per peer address: 120 a minute. */
+export const DEFAULT_PRE_AUTH_LIMIT: RateLimit = Object.freeze({ requests: 120, windowMs: 60_000 });
 /** Default life of an issued `requestState`: ten minutes. */
 export const DEFAULT_STATE_TTL_MS = 600_000;
 /** Default listen limits: the SDK's own cap of 1,024 streams per router, 16 per caller, an hour each. */
@@ -167,9 +185,9 @@ export interface CheckedRouterOptions {
   readonly maxBodyBytes: number;
   readonly timeoutMs: number;
   readonly rateLimit: RateLimit | false;
+  readonly preAuthLimit: RateLimit | false;
   readonly fleetKey: Uint8Array;
   readonly stateTtlMs: number;
-  readonly records: CallRecordStore | undefined;
   readonly listen: Required<ListenLimits>;
   readonly resourceName: string | undefined;
   readonly scopesSupported: readonly string[] | undefined;
@@ -199,6 +217,20 @@ function httpUrl(value: unknown, option: string): URL {
   return url;
 }
 
+/** A CORS origin as browsers send it (`URL.origin`: scheme, host, port only when not the default). */
+function webOrigin(entry: string, option: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "") || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
+    fail(option, `'${option}' origins must be origins like https://app.example.com (scheme, host and, if not the default, port; no path): a hostname alone would match any scheme and port; got '${entry}'`);
+  }
+  return url.origin;
+}
+
 /** An optional array of non-empty strings without whitespace, frozen. */
 function stringList(hint: string): OptionRule<readonly string[] | undefined> {
   return (value, _where, option) => {
@@ -223,12 +255,32 @@ function hasMethods<T>(methods: readonly string[], what: string): OptionRule<T |
   };
 }
 
+/** A `RateLimit` option, `false` (off) or unset (`fallback`). */
+function rateLimitRule(fallback: RateLimit): OptionRule<RateLimit | false> {
+  return (v, _w, o) => {
+    if (v === undefined) return fallback;
+    if (v === false) return false;
+    if (!v || typeof v !== "object") fail(o, `'${o}' must be { requests, windowMs } (positive integers) or false, got ${describeValue(v)}`);
+    const key = unknownKey(v, ["requests", "windowMs"]);
+    if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["requests", "windowMs"]));
+    const r = v as Partial<RateLimit>;
+    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, `${o}.requests`), windowMs: checkPositiveInt(r.windowMs, WHERE, `${o}.windowMs`) });
+  };
+}
+
 /** `mcpRouter`'s options, one rule each (unknown keys are refused by name, with these). */
 const ROUTER_SPEC = {
-  resource: (v: unknown, _w: string, o: string) => httpUrl(v, o),
+  resource: (v: unknown, _w: string, o: string): URL => {
+    const url = httpUrl(v, o);
+    if (url.protocol === "http:" && !LOOPBACK.has(url.hostname)) {
+      fail(o, `'${o}' must be https off loopback (a bearer token must not cross the network in clear; http only on 127.0.0.1, localhost or [::1]), got ${describeValue(v)}`);
+    }
+    return url;
+  },
+  // Each issuer as configured (a URL object: its href): an issuer identifier is compared exactly (RFC 8414 §3.3), so a trailing slash is kept.
   authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
     if (!Array.isArray(v) || v.length === 0) fail(o, `'${o}' must name at least one issuer URL, got ${describeValue(v)}`);
-    return Object.freeze(v.map((s) => httpUrl(s, o).href.replace(/\/$/, "")));
+    return Object.freeze(v.map((s: unknown) => (typeof s === "string" ? (httpUrl(s, o), s) : httpUrl(s, o).href)));
   },
   verifyAccessToken: opt.required(
     opt.fn<McpRouterOptions["verifyAccessToken"]>("(token) => { clientId, scopes, expiresAt, resource, subject? } (throw for a bad token)"),
@@ -244,19 +296,13 @@ const ROUTER_SPEC = {
     if (!v || typeof v !== "object") fail(o, `'cors' must be { origins: [...] } or left unset (CORS off), got ${describeValue(v)}`);
     const key = unknownKey(v, ["origins"]);
     if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["origins"]));
-    return stringList("origin hostnames (no scheme or port)")((v as { origins?: unknown }).origins ?? null, w, o);
+    const origins = stringList("origins like https://app.example.com")((v as { origins?: unknown }).origins ?? null, w, o)!;
+    return Object.freeze(origins.map((entry) => webOrigin(entry, o)));
   },
   maxBodyBytes: opt.positiveInt(DEFAULT_MAX_BODY_BYTES),
   timeoutMs: opt.timeoutMs(),
-  rateLimit: (v: unknown): RateLimit | false => {
-    if (v === undefined) return DEFAULT_RATE_LIMIT;
-    if (v === false) return false;
-    if (!v || typeof v !== "object") fail("rateLimit", `'rateLimit' must be { requests, windowMs } (positive integers) or false, got ${describeValue(v)}`);
-    const key = unknownKey(v, ["requests", "windowMs"]);
-    if (key !== undefined) fail("rateLimit", unknownOptionMessage("'rateLimit'", key, ["requests", "windowMs"]));
-    const r = v as Partial<RateLimit>;
-    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, "rateLimit.requests"), windowMs: checkPositiveInt(r.windowMs, WHERE, "rateLimit.windowMs") });
-  },
+  rateLimit: rateLimitRule(DEFAULT_RATE_LIMIT),
+  preAuthLimit: rateLimitRule(DEFAULT_PRE_AUTH_LIMIT),
   fleetKey: (v: unknown): Uint8Array => {
     if (v === undefined) return randomBytes(32);
     const bytes = typeof v === "string" ? Buffer.from(v, "utf8") : v instanceof Uint8Array ? v : undefined;
@@ -266,7 +312,6 @@ const ROUTER_SPEC = {
     return bytes;
   },
   stateTtlMs: opt.timeoutMs(),
-  records: hasMethods<CallRecordStore>(["createRecord", "getRecord", "updateRecord", "answerRecord", "openRecords", "expireRecords", "subscribeRecords"], "a call-record store (createRecord, getRecord, updateRecord, answerRecord, ...)"),
   listen: (v: unknown, w: string, o: string): Required<ListenLimits> => {
     const l = opt.object({ maxStreams: opt.positiveInt(DEFAULT_LISTEN_LIMITS.maxStreams), maxStreamsPerCaller: opt.optional(opt.positiveInt()), maxLifetimeMs: opt.timeoutMs() })(v, w, o);
     const maxStreams = l?.maxStreams ?? DEFAULT_LISTEN_LIMITS.maxStreams;
@@ -297,9 +342,9 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     maxBodyBytes: o.maxBodyBytes,
     timeoutMs: o.timeoutMs ?? DEFAULT_HOSTED_TIMEOUT_MS,
     rateLimit: o.rateLimit,
+    preAuthLimit: o.preAuthLimit,
     fleetKey: o.fleetKey,
     stateTtlMs: o.stateTtlMs ?? DEFAULT_STATE_TTL_MS,
-    records: o.records,
     listen: o.listen,
     resourceName: o.resourceName,
     scopesSupported: o.scopesSupported,

@@ -41,6 +41,27 @@ export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
   return ajvFor(schema).compile(schema as object);
 }
 
+/**
+ * Check `value` against a schema seen once (a question's `requestedSchema`):
+ * `undefined` when it matches, else ajv's errors as one line. The compiled
+ * schema is dropped again, so a stream of distinct schemas does not grow
+ * ajv's cache.
+ */
+export function schemaMismatch(schema: JsonSchema, value: unknown): string | undefined {
+  const ajv = ajvFor(schema);
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema as object);
+  } catch (err) {
+    return `the schema is not valid JSON Schema (${(err as Error).message})`;
+  }
+  try {
+    return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: "answer" });
+  } finally {
+    ajv.removeSchema(schema as object);
+  }
+}
+
 /** Validates one tool's arguments; returns the value `run` receives (a DTO instance for DTO tools). */
 export type ArgumentValidator = (args: unknown) => Record<string, unknown>;
 

@@ -13,8 +13,10 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@mo
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
+import { modernCall } from "../express/kit.js";
 
 const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
+const ENV_MODULE = join(FIXTURES, "hosted-env-module.mjs");
 const RESOURCE = "http://127.0.0.1/mcp";
 const FLEET_KEY = "fleet-key-for-the-host-cli-test-0123456789abcdef";
 
@@ -40,8 +42,8 @@ async function usageError(args: string[], env: Record<string, string> = {}): Pro
 }
 
 /** `agentkit host` on a free port with --json; resolves once its health line is out. */
-async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }): Promise<ServeProcess & { health: Record<string, unknown> }> {
-  const p = await ServeProcess.start([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
+async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }, module = MODULE): Promise<ServeProcess & { health: Record<string, unknown> }> {
+  const p = await ServeProcess.start([module, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
   const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
   return Object.assign(p, { health });
 }
@@ -90,6 +92,29 @@ describe("agentkit host: the command line", () => {
     await using host = await startHost(["--fleet-key-file", file], {});
     expect(host.health).toMatchObject({ event: "listening", pid: host.child.pid, fleetKey: `file ${file}` });
     expect(`${host.stdout}${host.stderr}`).not.toContain(FLEET_KEY);
+  });
+});
+
+describe("agentkit host: the fleet key stays in the host", () => {
+  it.each([
+    ["AGENTKIT_FLEET_KEY", [] as string[]],
+    ["MY_FLEET_SECRET", ["--fleet-key-env", "MY_FLEET_SECRET"]],
+  ])("read from %s, it is gone from the environment: neither the module nor a child it spawns sees it", async (variable, extra) => {
+    await using host = await startHost(extra, { [variable]: FLEET_KEY }, ENV_MODULE);
+    expect(host.health).toMatchObject({ fleetKey: `env ${variable}` });
+    const client = await v2Client(host.health.url as string, await as.mint({ audience: RESOURCE }));
+    try {
+      const result = await client.callTool({ name: "env_report", arguments: { name: variable } });
+      expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ self: "unset", child: "unset" });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a stray positional argument is not echoed (it may be the secret)", async () => {
+    const line = await usageError([MODULE, "s3cret-typed-in-the-wrong-place", "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer]);
+    expect(line).toMatch(/unexpected extra argument #2 /);
+    expect(line).not.toContain("s3cret-typed-in-the-wrong-place");
   });
 });
 
@@ -161,4 +186,35 @@ describe("agentkit host: serving", () => {
     expect(host.stderr).toMatch(/agentkit host: SIGTERM again — exiting without waiting for /);
     expect(host.stdout).not.toMatch(/"event":"stopped"/);
   });
+
+  it("a drain past --drain-ms cuts the call: the client gets a 503 JSON-RPC error naming it (not an empty 499), and the stopped line counts it abandoned", async () => {
+    await using host = await startHost(["--drain-ms", "300"], { AGENTKIT_FLEET_KEY: FLEET_KEY }, ENV_MODULE);
+    const started = new Promise<void>((resolve) => host.child.stderr!.on("data", () => host.stderr.includes("hold started") && resolve()));
+    const { body, headers } = modernCall("hold", { ms: 30_000 });
+    const answer = fetch(host.health.url as string, {
+      method: "POST",
+      headers: { ...headers, authorization: `Bearer ${await as.mint({ audience: RESOURCE })}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(body),
+    });
+    await started;
+    host.child.kill("SIGTERM");
+    const res = await answer;
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: expect.stringContaining("stopped before the call finished") } });
+    expect(await host.exit()).toEqual({ code: 0, signal: null });
+    expect(JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: false, abandoned: 1 });
+    expect(host.stderr).toMatch(/1 call\(s\) still running after --drain-ms 300 were cut/);
+  });
+
+  it("behind a proxy on this machine, refused requests are counted per client (X-Forwarded-For), not for the proxy's address as a whole", async () => {
+    await using host = await startHost();
+    const url = host.health.url as string;
+    const junk = (client: string) => fetch(url, { method: "POST", headers: { authorization: "Bearer junk", "x-forwarded-for": client, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push(await junk("203.0.113.7"));
+    expect(statuses.slice(0, 120).every((s) => s === 401)).toBe(true);
+    expect(statuses[120]).toBe(429);
+    expect(await junk("203.0.113.8")).toBe(401);
+  });
 });
+

@@ -27,6 +27,8 @@ describe("arc-agentkit/express", () => {
       "type AccessTokenRefusal",
       "hostedCaller",
       "type HostedCaller",
+      "hostedServer",
+      "type HostedServerOptions",
       "jwtVerifier",
       "type JwtVerifierOptions",
       "mcpRouter",
@@ -59,7 +61,7 @@ describe("arc-agentkit/express", () => {
       const mcp = await import("arc-agentkit/mcp");
       out.client = typeof mcp.MCPClient;
       console.log(JSON.stringify(out));`);
-    expect(out.exports).toEqual(["AccessTokenError", "hostedCaller", "jwtVerifier", "mcpRouter"]);
+    expect(out.exports).toEqual(["AccessTokenError", "hostedCaller", "hostedServer", "jwtVerifier", "mcpRouter"]);
     expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install express @modelcontextprotocol/express @modelcontextprotocol/server" });
     expect(String((out.error as { message: string }).message)).toContain("mcpRouter (arc-agentkit/express) needs the optional peer dependency express");
     expect(out.client).toBe("function");

@@ -42,8 +42,8 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
     const runs: string[] = [];
     // One fleet: the same key and the same call-record store.
     const records = new MemoryCallRecords();
-    const a = await hosted([interview("A", runs)], { fleetKey: KEY, records });
-    const b = await hosted([interview("B", runs)], { fleetKey: KEY, records, resource: a.url });
+    const a = await hosted([interview("A", runs)], { fleetKey: KEY, tasks: { store: records } });
+    const b = await hosted([interview("B", runs)], { fleetKey: KEY, tasks: { store: records }, resource: a.url });
     const token = grant(a, "t-fleet", []);
     b.tokens.set(token, a.tokens.get(token)!);
     // The first tools/call goes to A; every retry (with the requestState) to B.

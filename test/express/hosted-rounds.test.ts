@@ -66,8 +66,8 @@ describe("hosted multi-round-trip: each round is answered once", () => {
   it("two processes on one store: the state replayed to either is refused; the code after the question ran once", async () => {
     const after: string[] = [];
     const records = new MemoryCallRecords();
-    const a = await hosted([confirmer(after)], { fleetKey: KEY, records });
-    const b = await hosted([confirmer(after)], { fleetKey: KEY, records, resource: a.url });
+    const a = await hosted([confirmer(after)], { fleetKey: KEY, tasks: { store: records } });
+    const b = await hosted([confirmer(after)], { fleetKey: KEY, tasks: { store: records }, resource: a.url });
     const token = grant(a, "t-two", []);
     b.tokens.set(token, a.tokens.get(token)!);
     const asked = await call(a, token, "confirm", { what: "ship" });
@@ -82,8 +82,8 @@ describe("hosted multi-round-trip: each round is answered once", () => {
 
   it("a retry on a process whose store has no such record is refused, naming the fix (one store for the fleet)", async () => {
     const after: string[] = [];
-    const a = await hosted([confirmer(after)], { fleetKey: KEY, records: new MemoryCallRecords() });
-    const b = await hosted([confirmer(after)], { fleetKey: KEY, records: new MemoryCallRecords(), resource: a.url });
+    const a = await hosted([confirmer(after)], { fleetKey: KEY, tasks: { store: new MemoryCallRecords() } });
+    const b = await hosted([confirmer(after)], { fleetKey: KEY, tasks: { store: new MemoryCallRecords() }, resource: a.url });
     const token = grant(a, "t-split", []);
     b.tokens.set(token, a.tokens.get(token)!);
     const asked = await call(a, token, "confirm", { what: "x" });

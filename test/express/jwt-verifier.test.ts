@@ -4,7 +4,9 @@
  * its token endpoint (client_credentials) and minted broken on purpose.
  */
 import { rmSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OptionsError } from "../../src/errors/index.js";
 import { AccessTokenError, jwtVerifier } from "../../src/express/index.js";
 import { startAuthServer } from "../helpers/oauth-server.js";
@@ -106,3 +108,86 @@ describe("jwtVerifier", () => {
     }
   });
 });
+
+describe("jwtVerifier: RFC 9068 §4 token type", () => {
+  it("refuses a token typed JWT and one with no typ (an ID token's shape); accepts at+jwt and application/at+jwt", async () => {
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri });
+    const typed = await refusalOf(verify, await as.mint({ audience: RESOURCE, type: "JWT" }));
+    expect(typed.reason).toBe("token_type");
+    expect(typed.message).toMatch(/typ 'JWT', not 'at\+jwt' \(RFC 9068\)/);
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, type: null }))).reason).toBe("token_type");
+    await expect(verify(await as.mint({ audience: RESOURCE }))).resolves.toMatchObject({ resource: RESOURCE });
+    await expect(verify(await as.mint({ audience: RESOURCE, type: "application/at+jwt" }))).resolves.toMatchObject({ resource: RESOURCE });
+  });
+
+  it("requireAtJwtType: false accepts any typ (an authorization server that types access tokens JWT)", async () => {
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri, requireAtJwtType: false });
+    await expect(verify(await as.mint({ audience: RESOURCE, type: "JWT" }))).resolves.toMatchObject({ resource: RESOURCE });
+    await expect(verify(await as.mint({ audience: RESOURCE, type: null }))).resolves.toMatchObject({ resource: RESOURCE });
+    expect(() => jwtVerifier({ issuer: as.issuer, audience: RESOURCE, requireAtJwtType: "no" as never })).toThrow(/'requireAtJwtType' must be true or false/);
+  });
+});
+
+describe("jwtVerifier: discovery touches the network only for a token worth it, and remembers a failure", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a token that does not parse, names another issuer or has the wrong typ is refused before any metadata fetch", async () => {
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    expect((await refusalOf(verify, "a.b.c")).reason).toBe("malformed");
+    expect((await refusalOf(verify, "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.c2ln")).reason).toBe("malformed");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, issuer: "https://elsewhere.example" }))).reason).toBe("issuer");
+    expect((await refusalOf(verify, await as.mint({ audience: RESOURCE, type: "JWT" }))).reason).toBe("token_type");
+    expect(as.hits["/.well-known/oauth-authorization-server"]).toBeUndefined();
+    expect(as.hits["/jwks"]).toBeUndefined();
+  });
+
+  it("a failed discovery is remembered for a short while: 20 tokens, one fetch of each metadata URL; after the pause it is tried again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await using as = await startAuthServer();
+    const issuer = `${as.issuer}/tenant`; // no metadata there: 404 on both well-known URLs
+    const verify = jwtVerifier({ issuer, audience: RESOURCE });
+    for (let i = 0; i < 20; i++) {
+      const err = await refusalOf(verify, await as.mint({ audience: RESOURCE, issuer }));
+      expect(err.reason).toBe("keys_unavailable");
+    }
+    expect(as.hits["/.well-known/oauth-authorization-server/tenant"]).toBe(1);
+    expect(as.hits["/tenant/.well-known/openid-configuration"]).toBe(1);
+    vi.setSystemTime(Date.now() + 30_000);
+    await refusalOf(verify, await as.mint({ audience: RESOURCE, issuer }));
+    expect(as.hits["/.well-known/oauth-authorization-server/tenant"]).toBe(2);
+  });
+
+  it("a hanging issuer: concurrent tokens share one bounded wait (5 s on the clock), then the failure answers at once", async () => {
+    let seen = 0;
+    let arrived!: () => void;
+    const first = new Promise<void>((r) => (arrived = r));
+    const hanging = createServer(() => {
+      seen++;
+      arrived();
+    });
+    await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
+    const issuer = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    try {
+      await using as = await startAuthServer();
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      const verify = jwtVerifier({ issuer, audience: RESOURCE });
+      const tokens = await Promise.all([1, 2, 3, 4, 5].map(() => as.mint({ audience: RESOURCE, issuer })));
+      const refusals = tokens.map((t) => verify(t).then(() => undefined, (e: unknown) => e as AccessTokenError));
+      await first;
+      await vi.advanceTimersByTimeAsync(5_000);
+      const errors = await Promise.all(refusals);
+      for (const e of errors) expect(e).toMatchObject({ reason: "keys_unavailable", message: expect.stringContaining("did not answer within 5000 ms") });
+      expect(seen).toBe(1);
+      expect((await refusalOf(verify, tokens[0]!)).reason).toBe("keys_unavailable");
+      expect(seen).toBe(1);
+    } finally {
+      vi.useRealTimers();
+      hanging.closeAllConnections();
+      await new Promise<void>((r) => hanging.close(() => r()));
+    }
+  });
+});
+

@@ -1,6 +1,6 @@
 /**
  * @module test/express/rate-limiter.test
- * The per-token fixed window, as pure bookkeeping: the limit, the wait it
+ * The per-key fixed window, as pure bookkeeping: the limit, the wait it
  * names, the window reopening, keys apart, and the sweep that keeps a stream
  * of one-off keys from growing the table.
  */
@@ -23,5 +23,16 @@ describe("RateLimiter", () => {
     expect(limiter.size).toBe(10_000);
     limiter.take("late", 50);
     expect(limiter.size).toBe(1);
+  });
+
+  it("counts n at once (a batch), refusing without counting when they do not all fit; held() asks without counting", () => {
+    const limiter = new RateLimiter({ requests: 3, windowMs: 1000 });
+    expect(limiter.take("a", 0, 5)).toEqual({ ok: false, retryAfterMs: 1000 });
+    expect(limiter.held("a", 0)).toEqual({ ok: true });
+    expect(limiter.take("a", 0, 2)).toEqual({ ok: true });
+    expect(limiter.take("a", 10, 2)).toEqual({ ok: false, retryAfterMs: 990 });
+    expect(limiter.take("a", 10)).toEqual({ ok: true });
+    expect(limiter.held("a", 20)).toEqual({ ok: false, retryAfterMs: 980 });
+    expect(limiter.held("a", 1000)).toEqual({ ok: true });
   });
 });

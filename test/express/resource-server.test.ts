@@ -3,7 +3,7 @@
  * The OAuth resource-server and off-loopback rules of `mcpRouter`, over a
  * real express app on 127.0.0.1: the 401 shapes (no token, unknown, expired,
  * wrong audience, a verifier that throws — never a 500), the Host and Origin
- * checks, the body limit, the per-token rate limit, and options refused when
+ * checks, the body limit, the per-principal rate limit, and options refused when
  * the router is made.
  */
 import { request as httpRequest } from "node:http";
@@ -77,7 +77,7 @@ describe("mcpRouter: off-loopback rules", () => {
   });
 
   it("with cors.origins, that origin gets the CORS headers and its preflight is answered", async () => {
-    const h = await hosted([echo], { cors: { origins: ["app.example.com"] } });
+    const h = await hosted([echo], { cors: { origins: ["https://app.example.com"] } });
     const pre = await fetch(h.url, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
@@ -134,15 +134,15 @@ describe("mcpRouter: off-loopback rules", () => {
     expect(await version.json()).toMatchObject({ error: { message: expect.stringContaining("Unsupported protocol version: 1999-01-01") } });
   });
 
-  it("past the per-token rate limit: 429 with Retry-After; another token is not held back", async () => {
+  it("past the per-principal rate limit: 429 with Retry-After; another principal is not held back", async () => {
     const h = await hosted([echo], { rateLimit: { requests: 3, windowMs: 60_000 } });
     const busy = grant(h, "t-busy", []);
     for (let i = 0; i < 3; i++) expect((await post(h.url, LIST, bearer(busy))).status).toBe(200);
     const refused = await post(h.url, LIST, bearer(busy));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("at most 3 requests per 60000 ms for one access token") } });
-    expect((await post(h.url, LIST, bearer(grant(h, "t-calm", [])))).status).toBe(200);
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("at most 3 requests per 60000 ms for one principal") } });
+    expect((await post(h.url, LIST, bearer(grant(h, "t-calm", [], { clientId: "client-b" })))).status).toBe(200);
   });
 });
 
@@ -157,8 +157,8 @@ describe("mcpRouter: options checked when the router is made", () => {
     [{ ...base, maxBodyBytes: -1 }, "maxBodyBytes", "maxBodyBytes must be a positive integer"],
     [{ ...base, sessions: true }, "sessions", "unknown option 'sessions'"],
     [{ ...base, rateLimit: { requests: 5, windowMs: 1000, burst: 2 } }, "rateLimit", "mcpRouter: 'rateLimit': unknown option 'burst'. Accepted options: requests, windowMs"],
-    [{ ...base, cors: { origins: ["app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
-    [{ ...base, cors: {} }, "cors", "'cors' must be an array of origin hostnames"],
+    [{ ...base, cors: { origins: ["https://app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
+    [{ ...base, cors: {} }, "cors", "'cors' must be an array of origins like https://app.example.com"],
     [{ ...base, ctx: {} }, "ctx", "'ctx' must be a RunContext"],
   ])("%#: refuses %s naming it", (options, option, text) => {
     let thrown: unknown;

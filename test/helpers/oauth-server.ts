@@ -41,6 +41,8 @@ export interface MintOptions {
   readonly issuer?: string;
   /** Sign with a key this server does not publish (the signature check must refuse it). */
   readonly foreignKey?: boolean;
+  /** The JWS header's `typ` (default `at+jwt`, RFC 9068); `null`: no `typ` at all. */
+  readonly type?: string | null;
 }
 
 /** A running test authorization server. */
@@ -115,7 +117,7 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
     if (o.scopes?.length) claims.scope = o.scopes.join(" ");
     if (o.notBeforeInSec !== undefined) claims.nbf = now + o.notBeforeInSec;
     const jwt = new SignJWT(claims)
-      .setProtectedHeader({ alg: ALG, typ: "at+jwt", kid: keyId })
+      .setProtectedHeader({ alg: ALG, kid: keyId, ...(o.type === null ? {} : { typ: o.type ?? "at+jwt" }) })
       .setIssuer(o.issuer ?? issuer)
       .setSubject(o.subject ?? clientId)
       .setIssuedAt(now)

@@ -10,6 +10,8 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/client-channel.js";
 import { errorLine } from "../../util/format.js";
+import { schemaMismatch } from "../../tools/validate.js";
+import type { JsonSchema } from "../../contracts/tool-schema.js";
 import { RequestProgress } from "./heartbeat.js";
 import type { CallRounds } from "./suspended-calls.js";
 import { ignoreRejection } from "../../util/logger.js";
@@ -104,13 +106,17 @@ export class CallChannel implements ClientChannel {
     this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(ignoreRejection("a log notification to a client that may have gone"));
   }
 
-  /** `elicitation/create` to the client; `ClientRequestError` when it declared no `elicitation` capability. */
+  /**
+ * `elicitation/create` to the client; `ClientRequestError` when it declared
+ * no `elicitation` capability, or when it accepted with content that does not
+ * match the `requestedSchema` (the tool never sees such an answer).
+ */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (this.noSession) return Promise.reject(noSession("elicitation"));
     if (!this.session.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
-    return this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>;
+    return (this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>).then((answer) => checkedAnswer(request, answer));
   }
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
@@ -143,4 +149,12 @@ export class CallChannel implements ClientChannel {
     this.timer = undefined;
     this.pending = undefined;
   }
+}
+
+/** An accepted answer's content, checked against the schema the question asked with; `ClientRequestError` naming the mismatch otherwise. */
+function checkedAnswer(request: ElicitRequest, answer: ElicitResult): ElicitResult {
+  if (answer.action !== "accept" || answer.content === undefined) return answer;
+  const mismatch = schemaMismatch(request.requestedSchema as JsonSchema, answer.content);
+  if (mismatch !== undefined) throw new ClientRequestError("elicitation", `ctx.elicit(): the client's answer does not match the schema it asked with: ${mismatch}`);
+  return answer;
 }
