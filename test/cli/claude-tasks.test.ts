@@ -80,7 +80,7 @@ async function runClaude(h: Hermetic, server: TasksProbeServer, env: Record<stri
 const capabilitiesOf = (params: Record<string, unknown> | undefined) => (params?._meta as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/clientCapabilities"];
 
 describe("Claude Code 2.1.332 and MCP Tasks in -p mode (real binary, probe server)", { timeout: E2E_TIMEOUT_MS }, () => {
-  it.each([
+  it.each<{ label: string; env: Record<string, string> }>([
     { label: "default settings", env: {} },
     { label: "CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1", env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" } },
     { label: "CLAUDE_CODE_DISABLE_MCP_TASKS=1", env: { CLAUDE_CODE_DISABLE_MCP_TASKS: "1" } },
