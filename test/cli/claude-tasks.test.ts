@@ -35,43 +35,20 @@
  *   `input_required` question ("A background MCP task has a question") are
  *   unreachable in `-p`: no task is ever created there.
  */
-import { chmodSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { TASKS_EXTENSION, TasksProbeServer, type ProbeTool } from "../fixtures/servers/tasks-probe-server.js";
+import { TASKS_EXTENSION, TasksProbeServer } from "../fixtures/servers/tasks-probe-server.js";
+import { slowJob } from "../fixtures/servers/tasks-probe-tools.js";
+import { mcpConfigFile } from "./kit/claude-terminal.js";
 import { hermeticClaude } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { E2E_TIMEOUT_MS, Hermetic } from "./kit/hermetic.js";
 
-/** A 0600 MCP config naming the probe server at `url` (no auth: the probe has none). */
-function configFor(h: Hermetic, name: string, url: string): string {
-  const path = join(h.tmp, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ mcpServers: { [name]: { type: "http", url } } }), { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return path;
-}
-
-/** A tool that answers in the call when no task was made, and as a task after the second `tasks/get` otherwise. */
-function slowJob(server: () => TasksProbeServer, task: ProbeTool["task"]): ProbeTool {
-  return {
-    name: "slow_job",
-    description: "A slow job.",
-    task,
-    run: async (_args, t) => {
-      if (t.id === null) return { content: [{ type: "text", text: "slow_job finished in the call" }] };
-      const polls = () => server().log.filter((r) => r.method === "tasks/get" && r.params?.taskId === t.id).length;
-      await server().waitFor(() => polls() >= 2);
-      return { content: [{ type: "text", text: "slow_job finished as a task" }] };
-    },
-  };
-}
-
 /** One `claude -p` run calling `mcp__probe__slow_job` once, then saying "done". */
 async function runClaude(h: Hermetic, server: TasksProbeServer, env: Record<string, string>) {
   const api = await FakeAnthropic.start((_body, i) => (i === 0 ? { toolUses: [{ name: "mcp__probe__slow_job", input: {} }] } : { text: "done" }));
-  const cognition = hermeticClaude(h, api, { allowedTools: ["mcp__probe__slow_job"], mcpConfig: [configFor(h, "probe", server.url)], strictMcpConfig: true, builtinTools: false, env });
+  const cognition = hermeticClaude(h, api, { allowedTools: ["mcp__probe__slow_job"], mcpConfig: [mcpConfigFile(h, "probe", server.url)], strictMcpConfig: true, builtinTools: false, env });
   const started = Date.now();
   const result = await new Agent({ name: "dev", cognition }).run("run the slow job", makeTestCtx());
   return { api, result, ms: Date.now() - started };
