@@ -39,7 +39,7 @@ export { AccessTokenError } from "./express/access-token.error.js";
 export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
-export type { ToolDeclarations } from "./tools/tool.js";
+export type { ToolDeclarations, ToolTaskMode } from "./tools/tool.js";
 export { Tool } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";

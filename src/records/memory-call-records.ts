@@ -83,13 +83,21 @@ export class MemoryCallRecords implements CallRecordStore {
   }
 
   openRecords(server: string): Promise<CallRecord[]> {
-    return Promise.resolve([...this.#records.values()].filter((r) => r.server === server && !FINAL_CALL_STATUSES.has(r.status)));
+    const open = [...this.#records.values()].filter((r) => r.server === server && !FINAL_CALL_STATUSES.has(r.status));
+    // oldest first by createdAt (a stable sort: records created in the same millisecond keep their order)
+    return Promise.resolve(open.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)));
+  }
+
+  /** True when a record `id` is held (whoever's it is). */
+  has(id: string): boolean {
+    return this.#records.has(id);
   }
 
   expireRecords(now: Date): Promise<number> {
     let n = 0;
     for (const [id, r] of this.#records) {
-      if (r.ttlMs !== null && Date.parse(r.createdAt) + r.ttlMs < now.getTime()) {
+      // only a final record goes: one still running is its process's (or its recoverer's) to end
+      if (FINAL_CALL_STATUSES.has(r.status) && r.ttlMs !== null && Date.parse(r.createdAt) + r.ttlMs < now.getTime()) {
         this.#records.delete(id);
         n++;
       }

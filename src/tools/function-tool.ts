@@ -6,7 +6,7 @@ import { OptionsError } from "../errors/options.error.js";
 import { makeValidator, type ArgumentValidator } from "./validate.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
 import type { RunContext } from "../context/run-context.js";
-import type { JsonSchema, Tool, ToolSchema } from "./tool.js";
+import type { JsonSchema, Tool, ToolSchema, ToolTaskMode } from "./tool.js";
 
 /** A tool body: receives validated arguments and the run's context. */
 export type ToolFn<I = Record<string, unknown>> = (input: I, ctx: RunContext) => unknown;
@@ -27,6 +27,8 @@ export class FunctionTool implements Tool {
   readonly scopes?: readonly string[];
   /** The structured result's schema, when declared (`outputSchema`). */
   readonly outputSchema?: JsonSchema;
+  /** When a served call becomes an MCP task (`"auto"` unless declared). */
+  readonly task: ToolTaskMode;
   /** Who defined the tool (class or function name), for error messages. */
   readonly owner: string;
   private readonly validate: ArgumentValidator;
@@ -44,6 +46,7 @@ export class FunctionTool implements Tool {
     this.caps = options.caps;
     if (options.scopes.length) this.scopes = options.scopes;
     if (options.outputSchema) this.outputSchema = options.outputSchema;
+    this.task = options.task;
     this.owner = owner;
     this.validate = makeValidator(options.name, options.input, options.parameters);
     Object.freeze(this);

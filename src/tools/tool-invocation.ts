@@ -37,7 +37,7 @@ export type NotRunReason = "malformed" | "refused" | "failed" | "timeout" | "can
 /** How an invocation ended; `arguments` are the ones the tool ran with (or would have). */
 export type ToolOutcome =
   | { readonly ok: true; readonly value: unknown; readonly arguments: Record<string, unknown> }
-  | { readonly ok: false; readonly reason: NotRunReason; readonly message: string; readonly running: boolean; readonly arguments: Record<string, unknown> };
+  | { readonly ok: false; readonly reason: NotRunReason; readonly message: string; readonly running: boolean; readonly arguments: Record<string, unknown>; /** What the body threw (reason `failed`). */ readonly error?: unknown };
 
 /** `unknown tool 'x'. Available tools: ['a', 'b']`, given the list already formatted. */
 export function unknownToolMessage(name: string, available: string): string {
@@ -134,11 +134,11 @@ class ToolInvocation {
     if (err instanceof Cancelled || ctx.cancelled) return this.notRun("cancelled", cancelledMessage(name, true));
     // The model authored this call and is the only party that can fix it: the message verbatim (not a nested tool's).
     if (err instanceof ToolArgumentError && err.tool === tool.name) return this.notRun("malformed", err.message);
-    this.notRun("failed", `tool '${name}' failed: ${errorLine(err)}`);
+    this.notRun("failed", `tool '${name}' failed: ${errorLine(err)}`, err);
   }
 
-  private notRun(reason: NotRunReason, message: string): void {
-    this.settle({ ok: false, reason, message, running: this.running, arguments: this.args });
+  private notRun(reason: NotRunReason, message: string, error?: unknown): void {
+    this.settle({ ok: false, reason, message, running: this.running, arguments: this.args, ...(error !== undefined ? { error } : {}) });
   }
 
   private settle(outcome: ToolOutcome): void {

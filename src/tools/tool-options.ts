@@ -7,7 +7,7 @@ import { checkDefinition, opt, type OptionRule } from "../options/option-checks.
 import { snakeCase } from "../util/format.js";
 import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
 import { compileJsonSchema } from "./validate.js";
-import type { JsonSchema, ToolDeclarations } from "./tool.js";
+import type { JsonSchema, ToolDeclarations, ToolTaskMode } from "./tool.js";
 
 /** Options shared by `@Tool` and `tool()`. */
 export interface ToolOptions extends ToolDeclarations {
@@ -23,6 +23,8 @@ export interface ToolOptions extends ToolDeclarations {
    * out as `structuredContent` (and as JSON text).
    */
   readonly outputSchema?: JsonSchema;
+  /** When a served call becomes an MCP task: `"auto"` (default), `"required"` or `"never"` (see `ToolTaskMode`). */
+  readonly task?: ToolTaskMode;
 }
 
 /** Options after checking: complete, with the derived schema. */
@@ -37,6 +39,8 @@ export interface ResolvedToolOptions {
   /** The OAuth scopes a hosted call needs; empty for none. */
   readonly scopes: readonly string[];
   readonly outputSchema?: JsonSchema;
+  /** `"auto"` unless declared. */
+  readonly task: ToolTaskMode;
 }
 
 /** One OAuth scope token (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E). */
@@ -66,6 +70,7 @@ const TOOL_OPTIONS = {
     (v) => !!v && typeof v === "object" && !Array.isArray(v) && (v as { type?: unknown }).type === "object",
     'a JSON Schema object with type "object" (MCP structured content is an object)',
   ),
+  task: opt.that<ToolTaskMode>((v) => v === "auto" || v === "required" || v === "never", '"auto" (a task once the call waits for a person or runs long), "required" or "never"'),
 } satisfies Record<keyof ToolOptions, OptionRule<unknown>>;
 
 /**
@@ -104,5 +109,6 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     requiresApproval: o.requiresApproval ?? false,
     caps: Object.freeze([...(o.caps ?? [])]),
     scopes: Object.freeze([...new Set(o.scopes ?? [])]),
+    task: o.task ?? "auto",
   });
 }

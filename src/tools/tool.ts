@@ -31,6 +31,13 @@ export interface Tool {
   readonly scopes?: readonly string[];
   /** The JSON Schema of the tool's structured result, when it declares one (served as `outputSchema`). */
   readonly outputSchema?: JsonSchema;
+  /**
+   * When a served call of this tool becomes an MCP task
+   * (`io.modelcontextprotocol/tasks`, 2026-07-28): `"auto"` (absent) once
+   * the call waits for a person or has run `tasks.afterMs`; `"required"`
+   * always; `"never"` never. See `ToolTaskMode`.
+   */
+  readonly task?: ToolTaskMode;
   /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
   /**
@@ -41,6 +48,15 @@ export interface Tool {
    */
   checkArguments?(args: Record<string, unknown>): Record<string, unknown>;
 }
+
+/**
+ * How a served tool's calls use MCP tasks: `"auto"` (the default) answers a
+ * 2026-07-28 client that declared the tasks extension with a task handle as
+ * soon as the call waits for a person or has run `tasks.afterMs`;
+ * `"required"` answers with a task at once (a client without the extension
+ * is refused, naming it); `"never"` always answers in the call.
+ */
+export type ToolTaskMode = "auto" | "required" | "never";
 
 /** The safety declarations shared by `@Tool` and `tool()`. */
 export interface ToolDeclarations {

@@ -5,12 +5,17 @@
  * settles it (compare-and-set: the first settlement wins). The default store
  * lives in this process; a database-backed one (rows for the truth, a
  * notification for the wake-up) implements the same interface so asking
- * processes elsewhere and the one page meet there.
+ * processes elsewhere and the one page meet there. Every inbox store is
+ * also a `CallRecordStore` (`contracts/call-record`): the same database
+ * holds questions, decisions and the records of calls that wait.
  */
+import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordStore, CallUpdate } from "../../contracts/call-record.js";
 import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
+import { MEMORY_RECORD_LIMIT, MemoryCallRecords } from "../../records/memory-call-records.js";
 import { InboxError } from "./inbox.error.js";
+import { checkAnswer, checkChange, checkRecord, duplicateRecord } from "./record-input.js";
 
 /** Where a question stands. Only `pending` can change, exactly once. */
 export type QuestionStatus = "pending" | "answered" | "timed_out" | "withdrawn" | "abandoned";
@@ -158,25 +163,32 @@ export const MEMORY_PENDING_LIMIT = 500;
 export interface MemoryInboxStoreOptions {
   /** The most questions pending at once (default `MEMORY_PENDING_LIMIT`, 500); `put` past it rejects with `InboxError` `inbox_full`. */
   readonly maxPending?: number;
+  /** The most call records held at once (default 10 000); past it the oldest final record is dropped, and with none final `createRecord` rejects with `InboxError` `inbox_full`. */
+  readonly maxRecords?: number;
 }
 
 /**
  * The default store: everything in this process's memory, bounded (the
  * newest `MEMORY_STORE_LIMIT` decisions and settled questions are kept; at
  * most `maxPending` questions pending, a question past that is refused with
- * `InboxError` `inbox_full`, which the gate turns into a deny).
+ * `InboxError` `inbox_full`, which the gate turns into a deny). Its call
+ * records are a `MemoryCallRecords` (at most `maxRecords`): the contract of
+ * `CallRecordStore` in this process, gone with it.
  * Listeners are called synchronously, in order; one that throws is skipped.
  */
-export class MemoryInboxStore implements InboxStore {
+export class MemoryInboxStore implements InboxStore, CallRecordStore {
   readonly #questions = new Map<string, StoredQuestion>();
   readonly #decisions = new Map<string, StoredDecision>();
   readonly #listeners = new Set<(event: InboxEvent) => void>();
   readonly #maxPending: number;
+  readonly #records: MemoryCallRecords;
   #pendingCount = 0;
 
-  /** @throws OptionsError when `maxPending` is not a positive integer. */
+  /** @throws OptionsError when `maxPending` or `maxRecords` is not a positive integer. */
   constructor(options: MemoryInboxStoreOptions = {}) {
-    this.#maxPending = checkOptions(options, "MemoryInboxStore", { maxPending: opt.positiveInt(MEMORY_PENDING_LIMIT) }).maxPending;
+    const o = checkOptions(options, "MemoryInboxStore", { maxPending: opt.positiveInt(MEMORY_PENDING_LIMIT), maxRecords: opt.positiveInt(MEMORY_RECORD_LIMIT) });
+    this.#maxPending = o.maxPending;
+    this.#records = new MemoryCallRecords(o.maxRecords);
   }
 
   put(question: StoredQuestion): Promise<void> {
@@ -231,6 +243,53 @@ export class MemoryInboxStore implements InboxStore {
   subscribe(listener: (event: InboxEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Add a call record (see `CallRecordStore`).
+   *
+   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is already held; InboxError `inbox_full` when `maxRecords` records are held and none is final.
+   */
+  async createRecord(record: CallRecord): Promise<void> {
+    checkRecord(record);
+    if (this.#records.has(record.id)) throw duplicateRecord(record.id);
+    try {
+      await this.#records.createRecord(record);
+    } catch (err) {
+      throw new InboxError("inbox_full", (err as Error).message, { cause: err });
+    }
+  }
+
+  /** The record `id` when it is bound to `owner`, else `undefined`. */
+  getRecord(id: string, owner: string): Promise<CallRecord | undefined> {
+    return this.#records.getRecord(id, owner);
+  }
+
+  /** Compare-and-set (see `CallRecordStore`). @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind. */
+  async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
+    checkChange(id, version, change);
+    return this.#records.updateRecord(id, version, change);
+  }
+
+  /** Record the answer to round `round`'s open question once (see `CallRecordStore`). @throws InboxStoreError `invalid` for an answer that is not `{ key, method, value, by }`. */
+  async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
+    checkAnswer(id, round, answer);
+    return this.#records.answerRecord(id, round, answer);
+  }
+
+  /** The records of `server` that are not final, oldest first. */
+  openRecords(server: string): Promise<CallRecord[]> {
+    return this.#records.openRecords(server);
+  }
+
+  /** Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. */
+  expireRecords(now: Date): Promise<number> {
+    return this.#records.expireRecords(now);
+  }
+
+  /** Every later record created or changed in this store, synchronously and in order, until the returned function is called. */
+  subscribeRecords(listener: (event: CallRecordEvent) => void): () => void {
+    return this.#records.subscribeRecords(listener);
   }
 
   #emit(event: InboxEvent): void {

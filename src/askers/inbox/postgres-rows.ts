@@ -65,9 +65,9 @@ export function decisionOf(r: Row): StoredDecision {
   });
 }
 
-/** What a change notification says: which row, and its change number. Anything else is dropped. */
+/** What a change notification says: which row (`q` a question, `d` a decision, `r` a call record), and its change number. Anything else is dropped. */
 export interface Wakeup {
-  readonly kind: "q" | "d";
+  readonly kind: "q" | "d" | "r";
   readonly id: string;
   readonly changed: number;
 }
@@ -77,7 +77,7 @@ export function wakeupOf(payload: string | undefined): Wakeup | undefined {
   if (!payload || payload.length > 1000) return undefined;
   try {
     const m = JSON.parse(payload) as { k?: unknown; id?: unknown; c?: unknown };
-    if ((m.k !== "q" && m.k !== "d") || typeof m.id !== "string" || m.id.length > 500) return undefined;
+    if ((m.k !== "q" && m.k !== "d" && m.k !== "r") || typeof m.id !== "string" || m.id.length > 500) return undefined;
     return { kind: m.k, id: m.id, changed: typeof m.c === "number" && Number.isFinite(m.c) ? m.c : Number.MAX_SAFE_INTEGER };
   } catch {
     return undefined;

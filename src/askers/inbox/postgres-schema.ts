@@ -9,9 +9,11 @@
  * - `decisions`: the decisions list, one row per id (the page's row, then
  *   the gate's record replacing it);
  * - `workers`: each asking process's lease, renewed by its heartbeat;
- * - the `changes` sequence: every insert or change of a question or decision
- *   takes the next value, so a listener catches up on everything after the
- *   last change it saw, in order, whatever notifications it missed.
+ * - `records` (version 5): one row per call record (an MCP task, a call
+ *   that waits), see `postgres-records`;
+ * - the `changes` sequence: every insert or change of a question, decision
+ *   or record takes the next value, so a listener catches up on everything
+ *   after the last change it saw, in order, whatever notifications it missed.
  *
  * Authority (version 2): every row carries its `owner`, the database login
  * that wrote it (`current_user`, never a value the client sends). Two group
@@ -26,13 +28,14 @@
 import { OptionsError } from "../../errors/options.error.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import type { PgClient, PgPool } from "./pg-peer.js";
+import { recordsRolesSql, recordsTableSql } from "./postgres-records.js";
 import { ignoreRejection } from "../../util/logger.js";
 
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts). */
-export const INBOX_SCHEMA_VERSION = 4;
+/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records). */
+export const INBOX_SCHEMA_VERSION = 5;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -180,6 +183,9 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
     const from = await versionOf(client, schema);
     for (const sql of upgradeSql(schema, from)) await client.query(sql);
     if (options.roles) for (const sql of rolesSql(schema)) await client.query(sql);
+    // version 5: call records (postgres-records), their grants and policies
+    for (const sql of recordsTableSql(schema)) await client.query(sql);
+    if (options.roles) for (const sql of recordsRolesSql(schema, inboxRoles(schema))) await client.query(sql);
     await client.query(`DELETE FROM ${schema}.meta`);
     await client.query(`INSERT INTO ${schema}.meta (version) VALUES ($1)`, [INBOX_SCHEMA_VERSION]);
     await client.query("COMMIT");

@@ -43,8 +43,11 @@ import { hostname } from "node:os";
 import { OptionsError } from "../../errors/options.error.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { checkOptions, checkTimeoutMs, opt, type CheckedOptions, type OptionSpec } from "../../options/option-checks.js";
+import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordStore, CallUpdate } from "../../contracts/call-record.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
+import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
+import { checkAnswer, checkChange, checkRecord, duplicateRecord } from "./record-input.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
 import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
 import { pgModule, statementRunner, type PgPool, type PgResult } from "./pg-peer.js";
@@ -102,6 +105,9 @@ export type InboxStoreRole = "worker" | "page";
 
 type Row = Record<string, unknown>;
 type Listener = (event: InboxEvent) => void;
+type RecordListener = (event: CallRecordEvent) => void;
+/** The kind of a row a store delivers: a question, a decision, a call record. */
+type RowKind = "q" | "d" | "r";
 
 /** How many recently delivered rows are remembered, so one delivered twice (notification, then catch-up) is told once. */
 const SEEN_LIMIT = 10_000;
@@ -143,7 +149,7 @@ function checkStoreOptions<S extends typeof CONNECTION_RULES>(options: unknown, 
  * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
  * migrate <url>`) once per database first. `close()` when done.
  */
-export class PostgresInboxStore implements InboxStore, AsyncDisposable {
+export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDisposable {
   readonly schema: string;
   readonly worker: string;
   /** `"worker"` or `"page"` (see the option). */
@@ -155,6 +161,11 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   readonly #run: (text: string, values?: readonly unknown[]) => Promise<PgResult>;
   readonly #channel: string;
   readonly #listeners = new Set<Listener>();
+  /** `subscribeRecords`' listeners: while there are any, the store LISTENs on the schema's records channel. */
+  readonly #recordListeners = new Set<RecordListener>();
+  readonly #recordsChannel: string;
+  /** True while the listening line hears the records channel. */
+  #hearingRecords = false;
   readonly #seen = new Map<string, number>();
   /** Rows woken for and not read yet, by `kind:id`. */
   readonly #wanted = new Map<string, Wakeup>();
@@ -186,6 +197,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.worker = o.worker ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = o.leaseMs;
     this.#channel = channelOf(this.schema);
+    this.#recordsChannel = recordsChannelOf(this.schema);
     this.#ownPool = options.pool === undefined || options.ownsPool === true;
     // The page serves every worker's questions and every click: a wider pool, and a click waits for a
     // busy pool (up to 15 s) rather than failing at once; a worker keeps two connections and fails fast.
@@ -306,6 +318,80 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     return rows.filter((r) => (r.kind as string) === "q").length;
   }
 
+  /**
+   * Add a call record (see `CallRecordStore`): resolves once its INSERT has
+   * committed, so every process on the database finds it.
+   *
+   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is already there; `unavailable` when the database is down; `forbidden` when the login may not add records.
+   */
+  async createRecord(record: CallRecord): Promise<void> {
+    checkRecord(record);
+    this.#told(await this.#recordStatement(() => insertRecordSql(this.schema, record), record.id));
+  }
+
+  /** The record `id` when it is bound to `owner` (and this login may read it), else `undefined`. */
+  async getRecord(id: string, owner: string): Promise<CallRecord | undefined> {
+    const rows = await this.#recordStatement(() => selectRecord(this.schema, id, owner), id);
+    return rows[0] ? recordOf(rows[0].row as Row) : undefined;
+  }
+
+  /**
+   * Compare-and-set (see `CallRecordStore`): one `UPDATE ... WHERE id AND
+   * version AND status NOT IN (final)`; a field the change names as
+   * `undefined` is cleared.
+   *
+   * @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind; `unavailable` when the database is down.
+   */
+  async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
+    checkChange(id, version, change);
+    return this.#casResult(id, await this.#recordStatement(() => updateRecordSql(this.schema, id, version, change), id));
+  }
+
+  /**
+   * Record the answer to round `round`'s open question once (see
+   * `CallRecordStore`): one conditional `UPDATE`, so of any number of
+   * processes answering at once exactly one is applied.
+   *
+   * @throws InboxStoreError `invalid` for an answer that is not `{ key, method, value, by }`; `unavailable` when the database is down.
+   */
+  async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
+    checkAnswer(id, round, answer);
+    return this.#casResult(id, await this.#recordStatement(() => answerRecordSql(this.schema, id, round, answer), id));
+  }
+
+  /** The records of `server` that are not final (and this login may read), oldest first. */
+  async openRecords(server: string): Promise<CallRecord[]> {
+    const rows = await this.#recordStatement(() => selectOpenRecords(this.schema, server), server);
+    return rows.map((r) => recordOf(r.row as Row));
+  }
+
+  /** Delete the final records whose `createdAt + ttlMs` is before `now` (a worker's login: its own); returns how many went. */
+  async expireRecords(now: Date): Promise<number> {
+    return (await this.#recordStatement(() => deleteExpiredRecords(this.schema, now), "expireRecords")).length;
+  }
+
+  /**
+   * Every later record created or changed by any process on the database
+   * (a worker's login: its own records), in change order, until the
+   * returned function is called. A notification only names a row: the store
+   * reads it with its own login, so a record another process changed twice
+   * before it was read is told once, as it then stood (this store's own
+   * changes are told version by version); its last version always arrives.
+   * Listening starts with the store's
+   * connection: a change committed after a record operation that began after
+   * this call resolves is heard; after a dropped connection every change
+   * missed is read back by change number.
+   */
+  subscribeRecords(listener: (event: CallRecordEvent) => void): () => void {
+    this.#recordListeners.add(listener);
+    void this.#ready()
+      .then(() => this.#tuneRecords())
+      .catch(ignoreRejection("starting to hear records on subscribe; the next record operation connects again"));
+    return () => {
+      if (this.#recordListeners.delete(listener) && this.#recordListeners.size === 0) void this.#tuneRecords().catch(ignoreRejection("stopping LISTEN on the records channel; a wake-up heard meanwhile is only a read"));
+    };
+  }
+
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -324,6 +410,39 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /**
+   * Run a records statement (built by `build`, after the store is ready and
+   * any LISTEN change asked for has taken effect) and return its rows. A
+   * value the database cannot hold (a duplicate id, a string it refuses)
+   * is `invalid`, naming `id`; anything else is the store's error.
+   */
+  async #recordStatement(build: () => Statement, id: string): Promise<Row[]> {
+    await this.#ready();
+    await this.#tune;
+    let st: Statement;
+    try {
+      st = build();
+    } catch (err) {
+      throw new InboxStoreError("invalid", `call record '${id.slice(0, 40)}' refused: it is not plain JSON (${(err as Error).message})`, { cause: err });
+    }
+    try {
+      return (await this.#run(st.text, st.values)).rows;
+    } catch (err) {
+      const code = String((err as { code?: unknown } | null)?.code ?? "");
+      if (code === "23505") throw duplicateRecord(id, err);
+      if (/^2[23]/.test(code)) throw new InboxStoreError("invalid", `call record '${id.slice(0, 40)}' refused by the database: ${(err as Error).message}`, { cause: err });
+      throw storeError(err, this.schema);
+    }
+  }
+
+  /** A compare-and-set's outcome: the changed row it returned (told to subscribers), or the record as it now stands. */
+  async #casResult(id: string, rows: readonly Row[]): Promise<CallUpdate> {
+    this.#told(rows);
+    if (rows[0]) return { ok: true, record: recordOf(rows[0].row as Row) };
+    const now = await this.#recordStatement(() => selectRecordById(this.schema, id), id);
+    return { ok: false, record: now[0] ? recordOf(now[0].row as Row) : undefined };
   }
 
   async #query(sql: string, values?: readonly unknown[]): Promise<{ rows: Row[] }> {
@@ -354,6 +473,8 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
       this.#channelName ||= this.role === "page" ? this.#channel : String((await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
       this.#listening = this.role === "page" || this.#mine.size > 0;
       if (this.#listening) await line.listen(this.#channelName);
+      this.#hearingRecords = this.#recordListeners.size > 0;
+      if (this.#hearingRecords) await line.listen(this.#recordsChannel);
       const { rows } = await this.#query(`SELECT last_value, is_called FROM ${this.schema}.changes`);
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
       if (state.broken) throw state.broken;
@@ -371,7 +492,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   /** The host's relay when this store shares one (joined, or hosted when none answers), else an own LISTEN connection. */
   async #openLine(onLost: (err: Error) => void): Promise<WakeLine> {
     const onWake = (channel: string, wake: Wakeup): void => {
-      if (channel === this.#channelName) this.#woken(wake);
+      if (channel === this.#channelName || channel === this.#recordsChannel) this.#woken(wake);
     };
     if (this.#relayPath) {
       try {
@@ -418,7 +539,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   }
 
   #reconnectLater(ms: number): void {
-    if (this.#closed || this.#listeners.size === 0) return;
+    if (this.#closed || this.#listeners.size + this.#recordListeners.size === 0) return;
     this.#retry = setTimeout(() => {
       this.#ready().then(
         () => undefined,
@@ -432,6 +553,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     const line = this.#line;
     this.#line = undefined;
     this.#listening = false;
+    this.#hearingRecords = false;
     line?.close(broken);
   }
 
@@ -453,28 +575,32 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
   async #readWoken(): Promise<void> {
     const wanted = [...this.#wanted.values()];
     this.#wanted.clear();
-    const ids = (kind: "q" | "d") => wanted.filter((w) => w.kind === kind).map((w) => w.id);
+    const ids = (kind: RowKind) => wanted.filter((w) => w.kind === kind).map((w) => w.id);
     const s = this.schema;
+    // records only when one was woken for: a database not migrated to version 5 still serves questions
+    const records = ids("r");
+    const alsoRecords = records.length ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE id = ANY($3::text[])` : "";
     let rows: Row[];
     try {
       ({ rows } = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
-        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[]) ORDER BY changed`, [ids("q"), ids("d")]));
+        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[])${alsoRecords} ORDER BY changed`, [ids("q"), ids("d"), ...(records.length ? [records] : [])]));
     } catch (err) {
       // not lost: read again shortly (a busy pool, a blip); a dropped listening connection catches up on its own
       for (const w of wanted) if (!this.#wanted.has(`${w.kind}:${w.id}`)) this.#wanted.set(`${w.kind}:${w.id}`, w);
       if (!this.#closed) setTimeout(() => this.#wanted.size && this.#enqueue(() => this.#readWoken()), 250).unref();
       throw err;
     }
-    for (const r of rows) this.#deliver(r.k as "q" | "d", r.row as Row);
+    for (const r of rows) this.#deliver(r.k as RowKind, r.row as Row);
   }
 
   /** After a reconnect: every change since (a little before) the last one seen, in order, then `available`. */
   async #catchUp(): Promise<void> {
     const since = Math.max(0, this.#lastChange - CATCH_UP_MARGIN);
     const s = this.schema;
+    const alsoRecords = this.#recordListeners.size ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE changed > $1` : "";
     const q = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE changed > $1
-      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE changed > $1 ORDER BY changed`, [since]);
-    for (const r of q.rows) this.#deliver(r.k as "q" | "d", r.row as Row);
+      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE changed > $1${alsoRecords} ORDER BY changed`, [since]);
+    for (const r of q.rows) this.#deliver(r.k as RowKind, r.row as Row);
     this.#down = false;
     this.#emit({ type: "available" });
   }
@@ -497,6 +623,19 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     return step;
   }
 
+  /** Hear the records channel exactly while `subscribeRecords` has listeners (LISTEN or UNLISTEN, after the LISTEN changes before it). Rejects when the statement fails. */
+  #tuneRecords(): Promise<void> {
+    const step = this.#tune.then(async () => {
+      const [line, want] = [this.#line, this.#recordListeners.size > 0];
+      if (!line || want === this.#hearingRecords) return;
+      await (want ? line.listen(this.#recordsChannel) : line.unlisten(this.#recordsChannel));
+      this.#hearingRecords = want;
+    });
+    // Swallow kept: the tail only orders the next LISTEN change; the caller awaits `step`.
+    this.#tune = step.catch(() => {});
+    return step;
+  }
+
   /** One of this worker's questions is settled: when none is left pending, stop listening after a second without one. */
   #settledMine(id: string): void {
     if (!this.#mine.delete(id) || this.#mine.size > 0) return;
@@ -507,10 +646,10 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
 
   /** This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is then skipped: no read). */
   #told(rows: readonly Row[]): void {
-    if (rows.length) this.#enqueue(async () => rows.forEach((r) => this.#deliver(r.kind as "q" | "d", r.row as Row)));
+    if (rows.length) this.#enqueue(async () => rows.forEach((r) => this.#deliver(r.kind as RowKind, r.row as Row)));
   }
 
-  #deliver(kind: "q" | "d", row: Row): void {
+  #deliver(kind: RowKind, row: Row): void {
     const changed = changedOf(row);
     const key = `${kind}:${String(row.id)}`;
     if ((this.#seen.get(key) ?? -1) >= changed) return;
@@ -518,6 +657,7 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     this.#seen.set(key, changed);
     if (this.#seen.size > SEEN_LIMIT) this.#seen.delete(this.#seen.keys().next().value!);
     this.#lastChange = Math.max(this.#lastChange, changed);
+    if (kind === "r") return this.#emitRecord(recordOf(row));
     if (kind === "d") return this.#emit({ type: "decision", decision: decisionOf(row) });
     const question = questionOf(row);
     if (question.status !== "pending") this.#settledMine(question.id);
@@ -528,6 +668,16 @@ export class PostgresInboxStore implements InboxStore, AsyncDisposable {
     for (const l of [...this.#listeners]) {
       try {
         l(event);
+      } catch {
+        // one broken subscriber must not keep the others from hearing it
+      }
+    }
+  }
+
+  #emitRecord(record: CallRecord): void {
+    for (const l of [...this.#recordListeners]) {
+      try {
+        l({ type: "record", record });
       } catch {
         // one broken subscriber must not keep the others from hearing it
       }

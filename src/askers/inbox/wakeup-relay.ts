@@ -24,8 +24,8 @@
  * - a stale socket file (its process killed) refuses connections: it is
  *   replaced by the rename;
  * - every frame is a line of at most 1024 bytes, at most 200 a second, 64
- *   channels per member, only a worker channel's shape
- *   (`agentkit_w_<md5>`); a member breaking a bound is disconnected, junk
+ *   channels per member, only a worker channel's or a records channel's
+ *   shape (`agentkit_w_<md5>`, `agentkit_r_<md5>`); a member breaking a bound is disconnected, junk
  *   lines are ignored, and the relay keeps serving the others.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -38,8 +38,8 @@ import { getLogger } from "../../util/logger.js";
 import type { PgClient } from "./pg-peer.js";
 import { wakeupOf, type Wakeup } from "./postgres-rows.js";
 
-/** The only channels a relay listens on: a worker's (see `workerChannelSql`). */
-const WORKER_CHANNEL = /^agentkit_w_[0-9a-f]{32}$/;
+/** The only channels a relay listens on: a worker's (see `workerChannelSql`) and a schema's records channel (see `recordsChannelOf`). */
+const WORKER_CHANNEL = /^agentkit_[wr]_[0-9a-f]{32}$/;
 /** Longest frame (one JSON line), either way: a wake-up's id is at most 500 characters (see `wakeupOf`). */
 const MAX_FRAME = 1024;
 /** Most frames a member may send in one second. */
@@ -102,11 +102,19 @@ export function targetOf(connectionString: string): string {
   return `${decodeURIComponent(u.username)}@${u.hostname}:${u.port || "5432"}${u.pathname}?${u.searchParams.toString()}`;
 }
 
+/**
+ * The relay's protocol, in its socket's name: a relay of an older package
+ * (one that relays only worker channels, not records channels) on the same
+ * host keeps its own socket, so a newer member never waits on it for a
+ * LISTEN it would silently ignore.
+ */
+const RELAY_PROTOCOL = 2;
+
 /** The relay socket's path for a target and schema (hashed: the path says nothing of either). */
 export function relayPlace(target: string, schema: string, env: NodeJS.ProcessEnv = process.env): RelayPlace {
   const where = relayDirectory(env);
   if ("problem" in where) return where;
-  const path = join(where.dir, `inbox-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`);
+  const path = join(where.dir, `inbox-v${RELAY_PROTOCOL}-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`);
   return Buffer.byteLength(path) > MAX_PATH ? { problem: `the socket path '${path}' is longer than ${MAX_PATH} bytes` } : { path };
 }
 

@@ -14,6 +14,7 @@ import { describeValue, pyStr } from "../../util/format.js";
 import { ApprovalAudit } from "./approval-audit.js";
 import { isJsonObject, SEAM_OPTION_RULES } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
+import { taskAwareAsker } from "../serve/task-asking.js";
 
 /** What a guard is asked about: one call to a served tool, before it runs. */
 export interface ApprovalGuardRequest {
@@ -112,7 +113,8 @@ export function guardFromPolicy(policy: Partial<ApprovalGuardPolicy> & Pick<Appr
       : isJsonObject(request.arguments)
       ? await gateVerdict({
           ...subject,
-          asker,
+          // A call that became an MCP task asks its client too (tasks/update); the first answer decides.
+          asker: taskAwareAsker(asker, request.ctx),
           timeoutMs,
           requiresApproval: true,
           question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,

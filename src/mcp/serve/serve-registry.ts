@@ -20,6 +20,7 @@ import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS } from "./heartbeat.js";
 import { SuspendedCalls } from "./suspended-calls.js";
 import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 import type { CacheHint } from "../../tools/served-options.js";
+import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -77,6 +78,14 @@ export interface ServeRegistryOptions {
    * resource's own `cacheHint` covers its reads.
    */
   cacheHint?: CacheHint;
+  /**
+   * MCP tasks (`io.modelcontextprotocol/tasks`, 2026-07-28): where task
+   * records live (`store`, default in-process memory) and how they are
+   * handed out (`afterMs` default 10,000, `ttlMs` default a day,
+   * `pollIntervalMs` default 1,000). A call becomes a task only for a client
+   * that declared the extension; see the tool option `task`.
+   */
+  tasks?: TasksOptions;
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms). */
@@ -116,6 +125,7 @@ const SERVE_OPTIONS = {
   prompts: opt.any<ServeRegistryOptions["prompts"]>(),
   suspendedCalls: opt.object({ max: suspendedField, ttlMs: suspendedField }),
   cacheHint: (v: unknown, where: string) => checkCacheHint(v as CacheHint | undefined, `${where}: cacheHint`),
+  tasks: (v: unknown, where: string) => checkTasksOption(v, where),
 } as const;
 
 /**
@@ -148,7 +158,7 @@ export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
 export function servePlan(name: string, ctx: RunContext, given: Partial<ServePlan> = {}): ServePlan {
   const defaults: ServePlan = {
     name, ctx, transport: "http", command: undefined, env: undefined, timeoutMs: undefined, heartbeatMs: DEFAULT_HEARTBEAT_MS, configPath: undefined, auth: "token", port: 0,
-    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined,
   };
   return Object.freeze({ ...defaults, ...given });
 }
@@ -195,7 +205,10 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
     return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener: null, stdio, guarded: false, extras, toolTimeoutSec });
   }
   const live = new Set<SdkServer>();
-  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint };
+  const tasks = new ServedTasks(plan.name, plan.tasks);
+  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks };
+  // Tasks a dead process left on the store: decided before the first request (see served-tasks).
+  await tasks.recover(catalog, plan.ctx);
   const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
   try {
     return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec });

@@ -26,6 +26,7 @@ import { registerExtraHandlers, servedCapabilities, type SessionState } from "./
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls, type AskMethod, type CallRounds } from "./suspended-calls.js";
 import { ReplayRounds, type ReplayKey } from "./replay-rounds.js";
+import { TASKS_EXTENSION, type ServedTasks, type TaskCall } from "./served-tasks.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -83,6 +84,8 @@ export interface ServedServerOptions {
   readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
   /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
   readonly cacheHint?: CacheHint;
+  /** MCP tasks (`io.modelcontextprotocol/tasks`): the module's store and defaults; absent, no call becomes a task. */
+  readonly tasks?: ServedTasks;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -166,7 +169,12 @@ export function makeCallHandler(
       const served = catalog.byName.get(name);
       if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
       if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
-      return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args, answers }).result;
+      // --- MCP tasks (see served-tasks): refused before anything runs when the tool needs a task the client cannot take.
+      const plan = options.tasks && answers.length === 0 ? options.tasks.plan(served.tool.task, extra, name) : undefined;
+      if (plan?.kind === "refuse") return plan.error ? Promise.reject(plan.error) : Promise.resolve(textResult(plan.text!, true));
+      const tasking = plan?.kind === "task" ? served.tool.task ?? "auto" : undefined;
+      // --- end MCP tasks
+      return new ServedCall({ catalog, options, counter, suspended, request, extra, calls, session, served, args, answers, tasking }).result;
     }
   };
 }
@@ -188,6 +196,8 @@ interface ServedCallStart {
   readonly args: Record<string, unknown>;
   /** A replayed call's earlier answers (`[]` otherwise). */
   readonly answers: ReplayAnswers;
+  /** The call may become an MCP task (the client declared the extension): how (`"auto"` or `"required"`). */
+  readonly tasking?: "auto" | "required" | "never";
 }
 
 /**
@@ -201,6 +211,7 @@ interface ServedCallStart {
 class ServedCall implements CallRounds {
   readonly result: Promise<CallToolResult>;
   private resolve!: (r: CallToolResult) => void;
+  private reject!: (err: unknown) => void;
   private settled = false;
   private running = false;
   private stopped = false;
@@ -214,10 +225,15 @@ class ServedCall implements CallRounds {
   private rounds: InputRounds | ReplayRounds | undefined;
   /** The call's answer, once it has one. */
   private answer: CallToolResult | undefined;
+  /** The call's MCP task, when it may become one (see `served-tasks`). */
+  private readonly task: TaskCall | undefined;
 
   constructor(private readonly start: ServedCallStart) {
     const { catalog, options, request, extra, session, served, args } = start;
-    this.result = new Promise<CallToolResult>((resolve) => (this.resolve = resolve));
+    this.result = new Promise<CallToolResult>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
     const name = (this.name = request.params.name);
     const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...options.callerOf?.(extra) };
     const progress = new RequestProgress(extra);
@@ -235,8 +251,37 @@ class ServedCall implements CallRounds {
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
     start.counter.inflight?.add(this.stop);
     const guard = options.guard;
-    const admit = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
-    void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o)));
+    const guarded = guard && ((a: Record<string, unknown>) => guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }));
+    // --- MCP tasks: the call's task (recorded once it waits for a person, runs afterMs, or at once when required).
+    const tasks = options.tasks;
+    const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(options.callerOf?.(extra)), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
+    const admit = task ? taskAdmission(task, guarded) : guarded;
+    const invoke = (): void =>
+      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o), o));
+    if (task && start.tasking === "required") {
+      task.become("working").then(invoke, (err: unknown) => this.refuse(err));
+      return;
+    }
+    task?.startTimer();
+    // --- end MCP tasks
+    invoke();
+  }
+
+  /** The call became an MCP task: the request is answered with its handle; the call goes on without the request. */
+  private handOut(handle: Record<string, unknown>): void {
+    this.exchange.end();
+    this.resolve(handle as unknown as CallToolResult);
+  }
+
+  /** A `"required"` task could not be recorded (the store failed): the request gets a JSON-RPC error naming why; nothing ran. */
+  private refuse(err: unknown): void {
+    this.settled = true;
+    this.exchange.end();
+    this.start.counter.inflight?.delete(this.stop);
+    endRequest(this.traced, false);
+    this.child.release();
+    this.task?.dispose();
+    this.reject(new (sdkServer().ProtocolError)(-32603, (err as Error).message));
   }
 
   /**
@@ -245,6 +290,8 @@ class ServedCall implements CallRounds {
    * already answered, so the question is refused as it always was.
    */
   ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
+    // A call that may be a task asks through its task (input_required on the record, answered by tasks/update).
+    if (this.task) return this.task.ask(method, params);
     if (!this.rounds) {
       this.rounds = this.inputRounds(this.asking!);
       if (this.answer) this.rounds.reply(this.answer);
@@ -299,11 +346,22 @@ class ServedCall implements CallRounds {
     return cancelledMessage(name, running);
   }
 
-  private finish(result: CallToolResult): void {
+  private finish(result: CallToolResult, outcome?: ToolOutcome): void {
     if (this.settled) return;
     this.settled = true;
     this.exchange.end();
     this.start.counter.inflight?.delete(this.stop);
+    const task = this.task;
+    // A task's end goes to its record (the request was answered with the handle); a call that never became one answers here.
+    if (task && outcome) {
+      void task.finish(outcome, result as unknown as Record<string, unknown>).then((took) => {
+        endRequest(this.traced, result.isError !== true);
+        this.child.release();
+        if (!took) this.reply(result);
+      });
+      return;
+    }
+    task?.dispose();
     endRequest(this.traced, result.isError !== true);
     this.child.release();
     this.reply(result);
@@ -337,6 +395,16 @@ class Exchange {
     this.progress.end();
     if (this.calls.get(this.requestId) === this.child) this.calls.delete(this.requestId);
   }
+}
+
+/** A task call's admission: the guard (when there is one), then `started` recorded before the body runs. */
+function taskAdmission(task: TaskCall, guarded: ((a: Record<string, unknown>) => Promise<ToolGuardResult>) | undefined): (a: Record<string, unknown>) => Promise<ToolGuardResult> {
+  return async (a) => {
+    const admitted = guarded ? await guarded(a) : ({ allowed: true } as const);
+    if (!admitted.allowed) return admitted;
+    const refused = await task.admitted();
+    return refused === undefined ? admitted : { allowed: false, message: refused };
+  };
 }
 
 /** A 2026-07-28 retry: the suspended call its `requestState` names takes this exchange over (a bad state rejects with a JSON-RPC -32602 naming why). */
@@ -504,10 +572,13 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const hint = options.cacheHint;
   const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
   return () => {
-    const s = new ServedSdkServer(info, { capabilities: servedCapabilities(extras), jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
+    const capabilities = options.tasks ? { ...servedCapabilities(extras), extensions: { [TASKS_EXTENSION]: {} } } : servedCapabilities(extras);
+    const s = new ServedSdkServer(info, { capabilities, jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
     registerExtraHandlers(s, extras, options.ctx, s.followed.session);
+    const tasks = options.tasks;
+    if (tasks) tasks.register(s, (extra) => tasks.ownerOf(options.callerOf?.(extra)));
     if (live) {
       live.add(s);
       const prev = s.onclose;
