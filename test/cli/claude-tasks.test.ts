@@ -33,7 +33,9 @@
  * - `Mcp-Name` is sent on `tools/call` (the tool name). Its `tasks/get`
  *   header, `pollIntervalMs` pacing, the background hand-off and the
  *   `input_required` question ("A background MCP task has a question") are
- *   unreachable in `-p`: no task is ever created there.
+ *   unreachable in `-p`: no task is ever created there. They are measured
+ *   in the interactive terminal (claude-tasks-terminal.test.ts) and against
+ *   the package's own served module (claude-tasks-served.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/index.js";
