@@ -19,6 +19,10 @@
  *   own reads `completed`, "deployed to staging"), but Claude never asks
  *   again: in the 10 s watched after the approval no `tasks/get` and no
  *   model request arrive, so the result does NOT reach the model.
+ * - The same with `CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1`: handle in
+ *   ≈0.15 s, one `tasks/get` seeing `input_required`, then nothing; the
+ *   model is never answered (its first request stays the only one) and the
+ *   turn waits inside the call after the approval has completed the task.
  * - Claude Code in `-p` declares no tasks extension: no task; the guarded
  *   call waits inside `tools/call` for the inbox, and the approval's result
  *   is the `tool_result` of that same call.
@@ -110,6 +114,32 @@ describe("the package's served module as a task server, real clients", { timeout
     expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/update");
     expect(api.messageRequests).toHaveLength(models);
     expect(api.messageRequests.map(newText).join("\n")).not.toContain("deployed to staging");
+    await terminal[Symbol.asyncDispose]();
+    expect(processesWithHome(h.home)).toEqual([]);
+  });
+
+  it.skipIf(!HAS_SCRIPT)("Claude Code terminal, CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1: the same single poll at input_required; the turn then waits inside the call and the approved result never comes back", async () => {
+    await using h = Hermetic.create();
+    const s = await servedGuarded(h);
+    await using _serve = s.serve;
+    await using _proxy = s.proxy;
+    await using api = await FakeAnthropic.start(deployOnce);
+    await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: s.config, allowedTools: ["mcp__ops__deploy"], prompt: "deploy staging", env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" } });
+    await until("the first tasks/get answered", () => s.proxy.log.some((l) => l.method === "tasks/get" && l.answeredMs !== undefined), 90_000);
+    const call = s.proxy.log.find((l) => l.method === "tools/call")!;
+    expect(call.answeredMs).toBeLessThan(1000);
+    expect(call.answer).toContain('"resultType":"task"');
+    await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
+    await until("deploy to run", () => s.ran().length > 0, 20_000);
+    // Absence needs a window: 10 s is ten of the server's poll intervals.
+    await new Promise((r) => setTimeout(r, 10_000));
+    expect(s.ran()).toEqual(["staging"]);
+    const gets = s.proxy.log.filter((l) => l.method === "tasks/get");
+    expect(gets).toHaveLength(1);
+    expect(gets[0]!.answer).toContain('"status":"input_required"');
+    expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/update");
+    // In-call mode: the model was never answered at all (its first request is the only one).
+    expect(api.messageRequests).toHaveLength(1);
     await terminal[Symbol.asyncDispose]();
     expect(processesWithHome(h.home)).toEqual([]);
   });
