@@ -4,7 +4,8 @@
  * 127.0.0.1:0 that forwards every request unchanged (headers, body, the
  * streamed answer) to `target` and records, per POST, the JSON-RPC method,
  * the `MCP-Protocol-Version` and `Mcp-Session-Id` headers and the envelope's
- * protocol version. What the CLI really sent, not what the server made of it.
+ * protocol version, the `Mcp-Name` header, when it arrived and how long
+ * its answer took. What the CLI really sent, not what the server made of it.
  */
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,11 +17,19 @@ export interface LoggedRequest {
   readonly session: string | undefined;
   readonly envelopeVersion: unknown;
   readonly params: Record<string, unknown> | undefined;
+  readonly mcpName: string | undefined;
+  /** Milliseconds from the proxy's start to the request's arrival. */
+  readonly at: number;
+  /** Milliseconds from the request's arrival to the end of its answer (set when the answer has ended). */
+  answeredMs?: number;
+  /** The answer's body (JSON or SSE text), once it has ended. */
+  answer?: string;
 }
 
 /** The running proxy: `url` to give the CLI, `log` of what it sent. */
 export class WireLogProxy implements AsyncDisposable {
   readonly log: LoggedRequest[] = [];
+  private readonly started = Date.now();
   private constructor(
     private readonly server: Server,
     readonly url: string,
@@ -34,9 +43,16 @@ export class WireLogProxy implements AsyncDisposable {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         const body = Buffer.concat(chunks);
-        if (req.method === "POST") ref.self!.record(req.headers, body);
+        const entry = req.method === "POST" ? ref.self!.record(req.headers, body) : undefined;
         const out = request({ host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
+          const parts: Buffer[] = [];
+          answer.on("data", (c: Buffer) => parts.push(c));
+          answer.on("end", () => {
+            if (!entry) return;
+            entry.answeredMs = Date.now() - ref.self!.started - entry.at;
+            entry.answer = Buffer.concat(parts).toString("utf8");
+          });
           answer.pipe(res);
         });
         out.on("error", () => res.destroy());
@@ -49,7 +65,7 @@ export class WireLogProxy implements AsyncDisposable {
     return (ref.self = new WireLogProxy(server, `http://127.0.0.1:${port}${to.pathname}`));
   }
 
-  private record(headers: Record<string, string | string[] | undefined>, body: Buffer): void {
+  private record(headers: Record<string, string | string[] | undefined>, body: Buffer): LoggedRequest {
     const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
     let parsed: { method?: string; params?: Record<string, unknown> } = {};
     try {
@@ -58,13 +74,17 @@ export class WireLogProxy implements AsyncDisposable {
       // not JSON: logged as such
     }
     const meta = parsed.params?._meta as Record<string, unknown> | undefined;
-    this.log.push({
+    const entry: LoggedRequest = {
       method: parsed.method ?? "(no method)",
       protocolHeader: one(headers["mcp-protocol-version"]),
       session: one(headers["mcp-session-id"]),
       envelopeVersion: meta?.["io.modelcontextprotocol/protocolVersion"],
       params: parsed.params,
-    });
+      mcpName: one(headers["mcp-name"]),
+      at: Date.now() - this.started,
+    };
+    this.log.push(entry);
+    return entry;
   }
 
   /** The logged JSON-RPC methods in order. */

@@ -1,0 +1,186 @@
+/**
+ * @module test/cli/claude-tasks-served.test
+ * The package's own served module as an MCP task server, end to end:
+ * `agentkit serve test/fixtures/modules/guarded-tasks-module.mjs --approve
+ * web --inbox-store <dir>` (the real program; `deploy` requires approval and
+ * the module's guard asks the inbox page), a request log in front of its
+ * `ops` endpoint, the inbox page answered through its own endpoints
+ * (inbox-page.ts), and the pinned clients spawned directly against fake
+ * model APIs.
+ *
+ * Measured (2026-12-06, a machine at load ≈20 on 2 cores), asserted below:
+ * - Claude Code 2.1.332 in its terminal (tasks on): `tools/call` is answered
+ *   with a task handle in ≈0.15 s (`resultType: "task"`, `statusMessage:
+ *   "waiting for approval"`, `pollIntervalMs: 1000`); the model is told at
+ *   once that the task "was moved to the background"; ≈0.3 s later one
+ *   `tasks/get` (`Mcp-Name` = the task id) sees `input_required` with the
+ *   approve form, and Claude polls no more. Approving on the inbox page runs
+ *   `deploy` once and completes the task on the server (a `tasks/get` of our
+ *   own reads `completed`, "deployed to staging"), but Claude never asks
+ *   again: in the 10 s watched after the approval no `tasks/get` and no
+ *   model request arrive, so the result does NOT reach the model.
+ * - The same with `CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1`: handle in
+ *   ≈0.15 s, one `tasks/get` seeing `input_required`, then nothing; the
+ *   model is never answered (its first request stays the only one) and the
+ *   turn waits inside the call after the approval has completed the task.
+ * - Claude Code in `-p` declares no tasks extension: no task; the guarded
+ *   call waits inside `tools/call` for the inbox, and the approval's result
+ *   is the `tool_result` of that same call.
+ * - Codex 0.171.0 (2025-06-18, `initialize`): no task either; the same.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Agent } from "../../src/index.js";
+import { asCodexMcp } from "../../src/cli/index.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { FIXTURES, requireBuild, ServeProcess } from "../agentkit-cli/agentkit-process.js";
+import { answerOnPage, logIn, type PageSession } from "../agentkit-cli/inbox-page.js";
+import { taskRpc } from "../mcp-serve/tasks-helpers.js";
+import { ClaudeTerminal, HAS_SCRIPT, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
+import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
+import { FakeOpenAI } from "./kit/fake-openai.js";
+import { Hermetic, processesWithHome } from "./kit/hermetic.js";
+import { WireLogProxy } from "./kit/wire-log-proxy.js";
+
+beforeAll(() => requireBuild());
+
+/** `agentkit serve guarded-tasks-module --approve web --inbox-store <dir>`, logged in on its inbox page, its `ops` endpoint behind a request log. */
+async function servedGuarded(h: Hermetic) {
+  const deploys = join(h.root, "deploys.txt");
+  // Startup (PGlite in the inbox store) took 7 s to over 45 s on the shared machine.
+  const serve = await ServeProcess.start([join(FIXTURES, "guarded-tasks-module.mjs"), "--approve", "web", "--inbox-store", join(h.root, "inbox"), "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 90_000 });
+  try {
+    await until("the inbox login link", () => /log in to the approval inbox with: http:\S+/.test(serve.stderr), 15_000);
+    const session: PageSession = await logIn(/log in to the approval inbox with: (\S+)/.exec(serve.stderr)![1]!);
+    const ops = (JSON.parse(readFileSync(serve.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers.ops!;
+    const proxy = await WireLogProxy.start(ops.url);
+    const ran = (): string[] => {
+      try {
+        return readFileSync(deploys, "utf8").split("\n").filter(Boolean);
+      } catch {
+        return [];
+      }
+    };
+    return { serve, session, proxy, ops, config: mcpConfigFile(h, "ops", proxy.url, ops.headers), ran };
+  } catch (e) {
+    await serve[Symbol.asyncDispose]();
+    throw e;
+  }
+}
+
+/** What the model was newly told in a request: every message after its own last one (tool results as JSON). */
+function newText(body: AnthropicRequest): string {
+  const from = body.messages.map((m) => m.role).lastIndexOf("assistant") + 1;
+  return body.messages
+    .slice(from)
+    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "tool_result" ? JSON.stringify(b.content) : typeof b.text === "string" ? b.text : "")).join("\n")))
+    .join("\n");
+}
+
+const deployOnce = (_b: unknown, i: number) => (i === 0 ? { toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] } : { text: `turn ${i}` });
+
+describe("the package's served module as a task server, real clients", { timeout: 180_000 }, () => {
+  it.skipIf(!HAS_SCRIPT)("Claude Code terminal: the handle comes back in under a second; the approval on the inbox page completes the task, but Claude stopped polling at input_required and the result never reaches the model", async () => {
+    await using h = Hermetic.create();
+    const s = await servedGuarded(h);
+    await using _serve = s.serve;
+    await using _proxy = s.proxy;
+    await using api = await FakeAnthropic.start(deployOnce);
+    await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: s.config, allowedTools: ["mcp__ops__deploy"], prompt: "deploy staging" });
+    await until("the model told of the background task", () => api.messageRequests.length >= 2 && s.proxy.log.some((l) => l.method === "tasks/get" && l.answeredMs !== undefined), 90_000);
+    const call = s.proxy.log.find((l) => l.method === "tools/call")!;
+    expect(JSON.stringify((call.params?._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"])).toContain("io.modelcontextprotocol/tasks");
+    expect(call.answeredMs).toBeLessThan(1000);
+    const handle = (JSON.parse(call.answer!) as { result: { resultType: string; taskId: string; statusMessage: string } }).result;
+    expect(handle).toMatchObject({ resultType: "task", statusMessage: "waiting for approval" });
+    expect(newText(api.messageRequests[1]!)).toContain(`started server-side task ${handle.taskId}. It was moved to the background`);
+    const first = s.proxy.log.find((l) => l.method === "tasks/get")!;
+    expect(first.mcpName).toBe(handle.taskId);
+    expect(first.answer).toContain('"status":"input_required"');
+    expect(s.ran()).toEqual([]);
+    await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
+    await until("deploy to run", () => s.ran().length > 0, 20_000);
+    const after = s.proxy.log.length;
+    const models = api.messageRequests.length;
+    // Absence needs a window: 10 s is ten of the server's poll intervals.
+    await new Promise((r) => setTimeout(r, 10_000));
+    const ours = await taskRpc({ url: s.ops.url, headers: s.ops.headers }, "get", handle.taskId);
+    expect(ours.result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "deployed to staging" }] } });
+    expect(s.ran()).toEqual(["staging"]);
+    expect(s.proxy.log.slice(after).map((l) => l.method)).toEqual([]);
+    expect(s.proxy.log.filter((l) => l.method === "tasks/get")).toHaveLength(1);
+    expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/update");
+    expect(api.messageRequests).toHaveLength(models);
+    expect(api.messageRequests.map(newText).join("\n")).not.toContain("deployed to staging");
+    await terminal[Symbol.asyncDispose]();
+    expect(processesWithHome(h.home)).toEqual([]);
+  });
+
+  it.skipIf(!HAS_SCRIPT)("Claude Code terminal, CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1: the same single poll at input_required; the turn then waits inside the call and the approved result never comes back", async () => {
+    await using h = Hermetic.create();
+    const s = await servedGuarded(h);
+    await using _serve = s.serve;
+    await using _proxy = s.proxy;
+    await using api = await FakeAnthropic.start(deployOnce);
+    await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: s.config, allowedTools: ["mcp__ops__deploy"], prompt: "deploy staging", env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" } });
+    await until("the first tasks/get answered", () => s.proxy.log.some((l) => l.method === "tasks/get" && l.answeredMs !== undefined), 90_000);
+    const call = s.proxy.log.find((l) => l.method === "tools/call")!;
+    expect(call.answeredMs).toBeLessThan(1000);
+    expect(call.answer).toContain('"resultType":"task"');
+    await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
+    await until("deploy to run", () => s.ran().length > 0, 20_000);
+    // Absence needs a window: 10 s is ten of the server's poll intervals.
+    await new Promise((r) => setTimeout(r, 10_000));
+    expect(s.ran()).toEqual(["staging"]);
+    const gets = s.proxy.log.filter((l) => l.method === "tasks/get");
+    expect(gets).toHaveLength(1);
+    expect(gets[0]!.answer).toContain('"status":"input_required"');
+    expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/update");
+    // In-call mode: the model was never answered at all (its first request is the only one).
+    expect(api.messageRequests).toHaveLength(1);
+    await terminal[Symbol.asyncDispose]();
+    expect(processesWithHome(h.home)).toEqual([]);
+  });
+
+  it("Claude Code -p: no task; the guarded call waits in tools/call and the inbox approval's result is that call's tool_result", async () => {
+    await using h = Hermetic.create();
+    const s = await servedGuarded(h);
+    await using _serve = s.serve;
+    await using _proxy = s.proxy;
+    await using api = await FakeAnthropic.start(deployOnce);
+    const run = new Agent({ name: "dev", cognition: hermeticClaude(h, api, { allowedTools: ["mcp__ops__deploy"], mcpConfig: [s.config], strictMcpConfig: true, builtinTools: false, timeoutMs: 120_000 }) }).run("deploy staging", makeTestCtx());
+    await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
+    await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
+    const result = await run;
+    expect(result.error).toBeUndefined();
+    const call = s.proxy.log.find((l) => l.method === "tools/call")!;
+    expect(JSON.stringify(call.params?._meta)).not.toContain("io.modelcontextprotocol/tasks");
+    expect(call.answer).not.toContain('"resultType":"task"');
+    expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/get");
+    expect(s.ran()).toEqual(["staging"]);
+    expect(api.messageRequests).toHaveLength(2);
+    expect(newText(api.messageRequests[1]!)).toContain("deployed to staging");
+  });
+
+  it("Codex 0.171.0: no task; the guarded call is answered in the call once the inbox approves", async () => {
+    await using h = Hermetic.create();
+    const s = await servedGuarded(h);
+    await using _serve = s.serve;
+    await using _proxy = s.proxy;
+    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__ops", name: "deploy", arguments: { target: "staging" } }] }, { text: "deployed" }]);
+    const mcp = asCodexMcp({ name: "ops", transport: "http", url: s.proxy.url, authHeaders: s.ops.headers, autoApprove: [], requiresApproval: ["mcp__ops__deploy"], guarded: true, mcpNames: { deploy: "mcp__ops__deploy" } });
+    const run = new Agent({ name: "dev", cognition: hermeticCodex(h, api, { ...mcp, timeoutMs: 120_000 }) }).run("deploy staging", makeTestCtx());
+    await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
+    await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
+    const result = await run;
+    expect(result.error).toBeUndefined();
+    expect(s.proxy.log[0]!.method).toBe("initialize");
+    const call = s.proxy.log.find((l) => l.method === "tools/call")!;
+    expect(call.answer).not.toContain('"resultType":"task"');
+    expect(s.proxy.log.map((l) => l.method)).not.toContain("tasks/get");
+    expect(s.ran()).toEqual(["staging"]);
+    expect(api.functionOutputs()[0]!.text).toContain("deployed to staging");
+  });
+});
