@@ -8,7 +8,6 @@ import { checkTasksOption, type TasksOptions } from "../mcp/serve/served-tasks.j
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
-import type { CallRecordStore } from "../contracts/call-record.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue } from "../util/format.js";
 import { checkOptions, checkPositiveInt, opt, unknownKey, unknownOptionMessage, type OptionRule, type OptionSpec } from "../options/option-checks.js";
