@@ -83,7 +83,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
   },
   expected: [
     { rule: "no-circular", from: "src/agents/llm.ts", to: "src/tools/tool.ts" },
-    { rule: "core-order-context-prompts", from: "src/context/ctx.ts", to: "src/agents/llm.ts" },
+    { rule: "core-order-context-prompts-records", from: "src/context/ctx.ts", to: "src/agents/llm.ts" },
     { rule: "core-order-util-contracts-control-types-keys", from: "src/util/upward.ts", to: "src/errors/options.error.ts" },
     { rule: "core-order-errors", from: "src/errors/upward.ts", to: "src/options/check.ts" },
     { rule: "core-order-options", from: "src/options/upward.ts", to: "src/context/ctx.ts" },

@@ -62,7 +62,11 @@ describe("the request _meta envelope on 2026-07-28, as the server read it", () =
     const envelope = JSON.parse(text(await client.callTool("envelope"))) as Record<string, unknown>;
     expect(envelope["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
     expect(envelope["io.modelcontextprotocol/clientInfo"]).toEqual({ name: pkg.name, version: pkg.version });
-    expect(envelope["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
+    // A tools/call declares the tasks extension (the server may answer it with a task); with tasks: false it declares none.
+    expect(envelope["io.modelcontextprotocol/clientCapabilities"]).toEqual({ extensions: { "io.modelcontextprotocol/tasks": {} } });
+    await using plain = await MCPClient.open(modernStdio(), { tasks: false });
+    const bare = JSON.parse(text(await plain.callTool("envelope"))) as Record<string, unknown>;
+    expect(bare["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
   });
 
   it("a client opened with a run declares elicitation (and the rest) in every request's envelope", async () => {

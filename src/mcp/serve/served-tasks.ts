@@ -25,6 +25,7 @@ import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, 
 import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
+import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { MemoryCallRecords, newRecordId } from "../../records/memory-call-records.js";
 import { invokeTool, type ToolOutcome } from "../../tools/tool-invocation.js";
 import type { ToolTaskMode } from "../../tools/tool.js";
@@ -39,6 +40,18 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The request `_meta` key of the 2026-07-28 per-request client capabilities. */
 const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
+
+/** Who answered a task's approval question when the run's Asker did (its answer, or its failure). */
+const ASKER_ANSWERED = "the run's Asker";
+
+/** `value` as plain JSON for the record (`{ unreadable: true }` when it cannot be written as JSON). */
+function jsonCopy(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value) ?? "null") as unknown;
+  } catch {
+    return { unreadable: true };
+  }
+}
 
 /** Who answered a question through `tasks/update`, as the record and the approval audit name it. */
 export const CLIENT_ANSWERER = "the MCP client (tasks/update)";
@@ -468,7 +481,8 @@ export class TaskCall {
   private heard(r: CallRecord): void {
     if (!this.record || r.id !== this.record.id || r.version <= this.record.version) return;
     this.record = r;
-    if (r.cancelRequested && !this.start.ctx.cancelled) this.start.ctx.cancel(new Cancelled("the MCP client cancelled the task (tasks/cancel)"));
+    // The client stopped waiting: a person still asked about the call is told so (the gate records it as the client's timeout, as for a cancelled request).
+    if (r.cancelRequested && !this.start.ctx.cancelled) this.start.ctx.cancel(new ClientGaveUp("the MCP client", "it cancelled the task (tasks/cancel)"));
     for (const w of [...this.waiters]) w(r);
   }
 
@@ -532,19 +546,35 @@ export class TaskCall {
     options.signal.addEventListener("abort", onAbort, { once: true });
     try {
       // Once the question is on the record, the run's Asker is asked too; its answer goes through the same compare-and-set.
+      // The run's Asker's own answer (or failure) is kept as it came: the gate reads it as it would without a task (an
+      // answer that is not a Decision, a throwing getter, an Asker that threw); the record holds its JSON for the race.
+      let own: { readonly decision: unknown } | { readonly error: unknown } | undefined;
       const askAsker = (asked: CallRecord): void => {
         const open = asked.question!;
+        const settle = (value: Record<string, unknown>, by: string) => this.tasks.store.answerRecord(asked.id, asked.round, { key: open.key, method: open.method, value, by });
         void Promise.resolve()
           .then(() => asker.ask(elicitation, { signal: withdraw.signal, questionId: options.questionId }))
-          .then(async (decision) => {
-            if (withdraw.signal.aborted) return;
-            await this.tasks.store.answerRecord(asked.id, asked.round, { key: open.key, method: open.method, value: { decision }, by: decision.actor ? `the run's Asker (${decision.actor})` : "the run's Asker" });
-          })
+          .then(
+            async (decision: unknown) => {
+              if (withdraw.signal.aborted) return;
+              own = { decision };
+              await settle({ decision: jsonCopy(decision) }, ASKER_ANSWERED);
+            },
+            async (error: unknown) => {
+              if (withdraw.signal.aborted) return;
+              own = { error };
+              await settle({ error: errorLine(error) }, ASKER_ANSWERED);
+            },
+          )
           .catch(() => undefined);
       };
       const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker);
-      if (answer.by === CLIENT_ANSWERER) withdraw.abort(new Cancelled("answered by the MCP client (tasks/update)"));
-      return decisionOf(answer);
+      if (answer.by === CLIENT_ANSWERER) {
+        withdraw.abort(new Cancelled("answered by the MCP client (tasks/update)"));
+        return decisionOf(answer);
+      }
+      if (own && "error" in own) throw own.error;
+      return (own ? own.decision : decisionOf(answer)) as Decision;
     } finally {
       options.signal.removeEventListener("abort", onAbort);
     }

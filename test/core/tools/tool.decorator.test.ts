@@ -123,7 +123,7 @@ describe("@Tool: metadata", () => {
     });
   });
 
-  it("defaults: sideEffecting true, requiresApproval false, caps [], scopes [], no-argument schema", () => {
+  it("defaults: sideEffecting true, requiresApproval false, caps [], scopes [], task auto, no-argument schema", () => {
     expect(getToolMetadata(NoDeps)).toEqual({
       name: "no_deps",
       description: "Takes nothing.",
@@ -133,6 +133,7 @@ describe("@Tool: metadata", () => {
       requiresApproval: false,
       caps: [],
       scopes: [],
+      task: "auto",
     });
   });
 
