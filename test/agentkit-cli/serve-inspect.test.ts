@@ -66,7 +66,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(inspected.stderr).toBe("");
     expect(inspected.code).toBe(0);
     const report = JSON.parse(inspected.stdout) as InspectReport;
-    expect(report.server).toMatchObject({ name: "engine", qualifiedAs: "engine", capabilities: ["logging", "tools"] });
+    expect(report.server).toMatchObject({ name: "engine", qualifiedAs: "engine", capabilities: ["extensions", "logging", "tools"] });
     const byName = Object.fromEntries(report.tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual(["deploy", "run_check"]);
     expect(byName.run_check).toMatchObject({
