@@ -3,6 +3,7 @@
  * Argument validation before `run`: precise `ToolArgumentError`s, no implicit
  * type conversion. Synchronous, so the call path adds no awaits.
  */
+import { MAX_ARGUMENT_DEPTH } from "../util/nesting.js";
 import { plainToInstance } from "class-transformer";
 import { validateSync, type ValidationError } from "class-validator";
 import { Ajv, type ErrorObject, type Options as AjvOptions, type ValidateFunction } from "ajv";
@@ -69,8 +70,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Arguments nested deeper than this are refused before validation (they would overflow the validators' recursion). */
-export const MAX_ARGUMENT_DEPTH = 512;
 
 /**
  * What JSON Schema validation cannot see: numbers that are not finite (a

@@ -5,6 +5,9 @@
  * can walk is refused by name before any of them overflows its stack.
  */
 
+/** Arguments nested deeper than this are refused before validation (they would overflow the validators' recursion). */
+export const MAX_ARGUMENT_DEPTH = 512;
+
 /**
  * Whether `value` has objects or arrays nested more than `limit` levels deep
  * (the top-level object is level 1; primitives do not count). Walks with an

@@ -31,6 +31,7 @@ describe("arc-agentkit/express", () => {
       "type HostedServerOptions",
       "jwtVerifier",
       "type JwtVerifierOptions",
+      "type ListenLimits",
       "mcpRouter",
       "type McpRouter",
       "type McpRouterOptions",

@@ -19,8 +19,7 @@ import { boundedToolFacts } from "../call-view.js";
 import { InboxError } from "./inbox.error.js";
 import { answerActor, type InboxEvent, type InboxStore, type Settlement, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
-import { MAX_ARGUMENT_DEPTH } from "../../tools/validate.js";
-import { nestedDeeperThan } from "../../util/nesting.js";
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from "../../util/nesting.js";
 
 /** Options of `inboxAsker()` / `inbox.asker()`. */
 export interface InboxAskerOptions {
