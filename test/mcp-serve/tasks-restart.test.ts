@@ -10,9 +10,9 @@
  * machine: the limits are generous, nothing sleeps.)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -28,7 +28,10 @@ afterEach(async () => {
 
 /** Start the fixture on `dataDir`; resolves with where it serves once it printed its line. */
 function serving(dataDir: string, counter: string): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, DATA_DIR: dataDir, COUNTER: counter }, stdio: ["ignore", "pipe", "inherit"] });
+  // The fixture's own temp files (its MCP config) go under the test's directory: a process killed with SIGKILL cannot remove them.
+  const tmp = join(dirname(dataDir), "tmp");
+  mkdirSync(tmp, { recursive: true });
+  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, DATA_DIR: dataDir, COUNTER: counter, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once("exit", (code, signal) => reject(new Error(`the fixture exited before serving (${code ?? signal})`)));
