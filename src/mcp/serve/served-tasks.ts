@@ -18,7 +18,6 @@
  * silently could repeat them. A task still waiting for its approval is taken
  * over: when answered (through `tasks/update`), the body runs once, here.
  */
-import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
@@ -26,6 +25,7 @@ import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/e
 import type { RunContext } from "../../context/run-context.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
+import { recordOwner } from "./round-records.js";
 import { MemoryCallRecords, newRecordId } from "../../records/memory-call-records.js";
 import { invokeTool, type ToolOutcome } from "../../tools/tool-invocation.js";
 import type { ToolTaskMode } from "../../tools/tool.js";
@@ -233,8 +233,8 @@ export class ServedTasks {
    * name), so the same module restarted with a new token finds its tasks.
    */
   ownerOf(caller: Readonly<Record<string, unknown>> | undefined): string {
-    const principal = caller && typeof caller.clientId === "string" ? `principal\0${caller.clientId}\0${typeof caller.subject === "string" ? caller.subject : ""}` : `module\0${this.server}`;
-    return createHash("sha256").update(principal).digest("base64url");
+    // One binding for every record of the module: a task's owner is what a question round's is.
+    return recordOwner(this.server, caller);
   }
 
   /** How a call of a tool declaring `mode` goes: a task call, in the call, or refused (the error or result to answer). */
