@@ -17,7 +17,7 @@ import type { CallAnswer, CallRecord, CallRecordEvent, CallRecordStore } from ".
 import { newRecordId } from "../../src/records/memory-call-records.js";
 import { InboxStoreError, MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore } from "../../src/askers/index.js";
 import { recordsChannelOf } from "../../src/askers/inbox/postgres-records.js";
-import { adminQuery, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
 
 let pg: TestPostgres;
 const opened: PostgresInboxStore[] = [];
@@ -350,17 +350,7 @@ describe("postgresInboxStore: records and the inbox's roles (row-level security)
   });
 
   /** One statement as `user`, straight to the database (what anything holding that login can do): rows touched, or the error. */
-  async function sqlAs(user: string, sql: string, values?: readonly unknown[]): Promise<number | Error> {
-    const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
-    const pool = new (pgModule().Pool)({ connectionString: urlAs(user), max: 1 });
-    try {
-      return (await pool.query(sql, values)).rowCount ?? 0;
-    } catch (err) {
-      return err as Error;
-    } finally {
-      await pool.end();
-    }
-  }
+  const sqlAs = (user: string, sql: string, values?: readonly unknown[]): Promise<number | Error> => sqlOn(urlAs(user), sql, values);
 
   it("worker login B neither reads, changes, answers nor expires worker login A's records; the page's login reads all and changes none", async () => {
     const [a, b, page] = [pgStore({ user: "rec_worker_a", role: "worker" }), pgStore({ user: "rec_worker_b", role: "worker" }), pgStore({ user: "rec_reviewer", role: "page" })];

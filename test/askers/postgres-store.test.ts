@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InboxStoreError, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
-import { adminQuery, startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
 
 let pg: TestPostgres;
 const open: PostgresInboxStore[] = [];
@@ -206,18 +206,8 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     return s;
   }
 
-  /** One statement as `user`, straight to the database (what anything holding that login can do). */
-  async function sqlAs(user: string, sql: string, values?: readonly unknown[]): Promise<number | Error> {
-    const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
-    const pool = new (pgModule().Pool)({ connectionString: urlAs(user), max: 1 });
-    try {
-      return (await pool.query(sql, values)).rowCount ?? 0;
-    } catch (err) {
-      return err as Error;
-    } finally {
-      await pool.end();
-    }
-  }
+  /** One statement as `user`, straight to the database (what anything holding that login can do): rows touched, or the error. */
+  const sqlAs = (user: string, sql: string, values?: readonly unknown[]): Promise<number | Error> => sqlOn(urlAs(user), sql, values);
 
   it("a store opened as a worker refuses settle with an answer, naming the page's role; its login cannot answer with SQL either; the page's can", async () => {
     const [a, page] = [storeAs("worker_a", "worker"), storeAs("reviewer", "page")];

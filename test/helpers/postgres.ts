@@ -16,3 +16,20 @@ export async function adminQuery(pg: TestPostgres, sql: string, values?: readonl
     await pool.end();
   }
 }
+
+/**
+ * Run one statement on `connectionString` (a login's own URL: what anything
+ * holding that login can do), in a pool of one connection ended after: the
+ * rows it touched, or the error the database answered.
+ */
+export async function sqlOn(connectionString: string, sql: string, values?: readonly unknown[]): Promise<number | Error> {
+  const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
+  const pool = new (pgModule().Pool)({ connectionString, max: 1 });
+  try {
+    return (await pool.query(sql, values)).rowCount ?? 0;
+  } catch (err) {
+    return err as Error;
+  } finally {
+    await pool.end();
+  }
+}
