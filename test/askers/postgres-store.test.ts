@@ -323,7 +323,9 @@ describe("postgresInboxStore: statements prepared once per connection", () => {
   it("on a pg.Pool each statement is parsed once per connection, and a column added by a later migration does not break the prepared ones", async () => {
     const { default: pgLib } = await import("pg");
     const pool = new pgLib.Pool({ connectionString: pg.connectionString, max: 2 }); // one listens, one runs the statements
-    const s = postgresInboxStore({ pool, ownsPool: true, schema: "inbox_prepared" });
+    // An hour's lease: the page's sweeper (every leaseMs/2) and the lease heartbeat (every leaseMs/3) do not fire inside the test, so the
+    // statements compared below are the rounds' own (on a loaded machine a 15 s lease's timers fired between rounds).
+    const s = postgresInboxStore({ pool, ownsPool: true, schema: "inbox_prepared", leaseMs: 3_600_000 });
     open.push(s);
     await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_prepared" });
     const round = async (): Promise<void> => {
