@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // vite 8 (Oxc) emits decorator metadata from tsconfig's emitDecoratorMetadata;
@@ -7,6 +8,10 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["test/reliability/**", "node_modules/**"],
     pool: "forks",
+    // Two files at a time at least (vitest's default on 2 cores is one): most of a
+    // file's time is spent waiting on what it drives — subprocesses, the real
+    // CLIs, PostgreSQL, Chromium, sockets — not on this process's core.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     execArgv: ["--throw-deprecation"],
