@@ -15,11 +15,11 @@ import type { RunContext } from "../context/run-context.js";
 import type { Tool } from "../tools/tool.js";
 import { sdkServer, type SdkServer } from "../mcp/serve/sdk-server.js";
 import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js";
-import { addResultReader, newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
+import { newCallCounter, serveResults, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { RequestStateSigner } from "../mcp/serve/request-state.js";
 import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
-import { ServedResults, type ResultsOptions } from "../mcp/serve/served-results.js";
+import type { ResultsOptions } from "../mcp/serve/served-results.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -77,10 +77,9 @@ export class HostedServing {
     onerror: (error: Error) => void,
   ) {
     const resultsOption = options.results ?? parts.results;
-    const results = new ServedResults(parts.name, resultsOption);
     this.catalog = buildCatalog(parts.tools, parts.name, undefined, resultsOption?.maxChars);
-    // The module's read_result tool and results resource: visible to every token (they read only the caller's own results).
-    addResultReader(this.catalog, parts.extras, results);
+    // The module's read_result tool and results resource when budgets are on: visible to every token (they read only the caller's own results).
+    const results = serveResults(this.catalog, parts.extras, resultsOption);
     this.fence = new ScopeFence(this.catalog, parts.extras);
     const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principalOf(extra.http?.authInfo));
     const tasks = new ServedTasks(parts.name, options.tasks ?? parts.tasks);
@@ -94,7 +93,7 @@ export class HostedServing {
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
       tasks,
-      results,
+      ...(results ? { results } : {}),
     };
     // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
     void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));

@@ -54,7 +54,7 @@ const structured = tool(
 );
 
 async function served(options: Partial<Parameters<typeof serveRegistry>[1]> = {}): Promise<McpServerSpec> {
-  const spec = await serveRegistry([dump, small, wide, hinted, structured], { name: "engine", ctx: new RunContext(), ...options });
+  const spec = await serveRegistry([dump, small, wide, hinted, structured], { name: "engine", ctx: new RunContext(), results: {}, ...options });
   specs.track(spec);
   await spec.start();
   return spec;
@@ -145,6 +145,20 @@ describe("served results within a budget", () => {
     });
   }
 
+  it("budgets are off unless asked for: without a results option or a tool declaring maxResultChars, no read_result, no results resource, a result goes out whole", async () => {
+    const spec = await serveRegistry([dump, hinted], { name: "engine", ctx: new RunContext() });
+    specs.track(spec);
+    await spec.start();
+    const c = await client(spec);
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["dump", "hinted"]);
+      expect(c.getServerCapabilities()).not.toHaveProperty("resources");
+      expect(texts((await c.callTool({ name: "dump", arguments: {} })).content)).toBe(BIG);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("structuredContent is never cut: a tool with an outputSchema over budget keeps it whole beside the preview", async () => {
     const spec = await served();
     const c = await client(spec);
@@ -189,7 +203,7 @@ describe("served results within a budget", () => {
   });
 
   it("hosted: a kept result is its principal's; another principal's read_result and resources/read are refused alike, the owner reads it with a new token", async () => {
-    const h = await hosted([dump], { name: "engine" });
+    const h = await hosted([dump], { name: "engine", results: {} });
     const alice = await hostedClient(h.url, grant(h, "tok-alice", []));
     const mallory = await hostedClient(h.url, grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" }), "2026-07-28");
     const aliceAgain = await hostedClient(h.url, grant(h, "tok-alice-2", []), "2026-07-28");
@@ -277,8 +291,8 @@ describe("served results within a budget", () => {
       return M;
     }).toThrow(/results\.maxChars must be a positive whole number/);
     const router = { resource: "http://127.0.0.1:9/mcp", authorizationServers: ["http://127.0.0.1:9/issuer"], verifyAccessToken: () => ({ clientId: "c", scopes: [] }) };
-    expect(() => mcpRouter([small], { ...router, results: { maxChars: "big" as never } })).toThrow(/results\.maxChars must be a positive whole number/);
+    expect(() => mcpRouter([small], { ...router, results: { maxChars: "big" } } as never)).toThrow(/results\.maxChars must be a positive whole number/);
     const mine = tool({ name: "read_result", description: "Mine.", sideEffecting: false }, () => "");
-    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext() })).rejects.toThrow(/tool 'read_result' serves as 'read_result', the name of the module's own tool/);
+    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext(), results: {} })).rejects.toThrow(/tool 'read_result' serves as 'read_result', the name of the module's own tool/);
   });
 });

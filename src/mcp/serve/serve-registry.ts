@@ -21,8 +21,8 @@ import { SuspendedCalls } from "./suspended-calls.js";
 import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 import type { CacheHint } from "../../tools/served-options.js";
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
-import { checkResultsOption, ServedResults, type ResultsOptions } from "./served-results.js";
-import { addResultReader } from "./served-server.js";
+import { checkResultsOption, type ResultsOptions } from "./served-results.js";
+import { serveResults } from "./served-server.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -210,9 +210,8 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
 export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: ServePlan): Promise<McpServerSpec> {
   const counter: CallCounter = newCallCounter();
   const toolTimeoutSec = codexToolTimeoutSec(plan.timeoutMs, plan.heartbeatMs);
-  const results = new ServedResults(plan.name, plan.results);
-  // The module's read_result tool (and its resource), listed on every path: a stdio child serves the same.
-  addResultReader(catalog, extras, results);
+  // The module's read_result tool (and its resource) when budgets are on, listed on every path: a stdio child serves the same.
+  const results = serveResults(catalog, extras, plan.results);
   if (plan.transport === "stdio") {
     const [command, ...args] = plan.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(plan.env ?? {}) }) });

@@ -5,7 +5,7 @@
  * command that spawns such a child.
  */
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
-import { checkResultsOption, ServedResults, type ResultsOptions } from "./served-results.js";
+import { checkResultsOption, type ResultsOptions } from "./served-results.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,7 +16,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
-import { addResultReader, servedServerFactory, type ToolGuard } from "./served-server.js";
+import { serveResults, servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
@@ -102,8 +102,7 @@ export function openStdioServing(tools: ToolSource, options: ServeStdioOptions):
  */
 export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: StdioPlan): Promise<StdioServing> {
   const tasks = new ServedTasks(plan.name, plan.tasks);
-  const results = new ServedResults(plan.name, plan.results);
-  addResultReader(catalog, extras, results);
+  const results = serveResults(catalog, extras, plan.results);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
   await tasks.recover(catalog, plan.ctx);
   const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results }, { calls: 0 })();

@@ -32,7 +32,7 @@ import type { CallRecord, CallRecordStore } from "../../contracts/call-record.js
 import { MemoryCallRecords } from "../../records/memory-call-records.js";
 import type { Admission } from "../../tools/tool-invocation.js";
 import { TASKS_EXTENSION, type ServedTasks, type TaskCall } from "./served-tasks.js";
-import { READ_RESULT, resultChars, type ServedResults } from "./served-results.js";
+import { READ_RESULT, resultChars, ServedResults, type ResultsOptions } from "./served-results.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
 import { errorLine } from "../../util/format.js";
 
@@ -110,12 +110,16 @@ export interface ServedServerOptions {
 }
 
 /**
- * Serve `results`' `read_result` tool in `catalog` and its
- * `agentkit://results/{id}` resource in `extras` (once: a catalog already
- * holding them is left as it is). A module tool of its own named
- * `read_result` is refused (`McpNameError`), naming why.
+ * A module's results within a budget, when budgets are on: the module gave a
+ * `results` option, or one of its tools declares `maxResultChars` (otherwise
+ * `undefined`: every result goes out whole, and nothing is added). Adds the
+ * module's `read_result` tool to `catalog` and its `agentkit://results/{id}`
+ * resource to `extras`. A module tool of its own named `read_result` is
+ * refused (`McpNameError`), naming why.
  */
-export function addResultReader(catalog: ServedCatalog, extras: ServedExtras | undefined, results: ServedResults): void {
+export function serveResults(catalog: ServedCatalog, extras: ServedExtras | undefined, option: ResultsOptions | undefined): ServedResults | undefined {
+  if (option === undefined && !catalog.tools.some((s) => s.tool.maxResultChars !== undefined)) return undefined;
+  const results = new ServedResults(catalog.server, option);
   const reader = results.reader;
   const held = catalog.byName.get(READ_RESULT);
   if (held && held.tool !== reader) {
@@ -123,6 +127,7 @@ export function addResultReader(catalog: ServedCatalog, extras: ServedExtras | u
   }
   if (!held) catalog.add(reader);
   if (extras && !extras.byKey(results.resourceTemplate)) extras.addResource(results.resource());
+  return results;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
