@@ -81,8 +81,9 @@ async function readAll(c: V2Client, id: string): Promise<{ joined: string; calls
     const r = await c.callTool({ name: "read_result", arguments: { id, offset } });
     calls++;
     expect(r.isError).toBeFalsy();
-    const sc = r.structuredContent as { offset: number; nextOffset: number | null; total: number };
+    const sc = r.structuredContent as { offset: number; nextOffset: number | null; total: number; text: string };
     const page = (r.content as Block[])[0]!.text!;
+    expect(sc.text === page).toBe(true);
     expect(sc.offset).toBe(offset);
     expect(sc.total).toBe(BIG.length);
     expect(page.length).toBeLessThanOrEqual(20_000);

@@ -45,6 +45,8 @@ export const MEDIA_BLOCK_CHARS = 1_600 * 4;
 export const CLAUDE_INLINE_CHARS = 50_000;
 /** The most `anthropic/maxResultSizeChars` Claude Code honours. */
 export const CLAUDE_MAX_RESULT_CHARS = 500_000;
+/** The most characters `read_result` answers in one page. */
+export const PAGE_CHARS = 20_000;
 /** The URI prefix of spilled results. */
 export const RESULTS_URI = "agentkit://results/";
 /** The module's tool that pages a spilled result. */
@@ -128,9 +130,14 @@ export class ServedResults {
     return Math.min(t.maxResultChars ?? this.maxChars, CLAUDE_MAX_RESULT_CHARS);
   }
 
-  /** The longest page `read_result` answers: the module's budget, and under what Claude Code shows without saving to a file. */
+  /**
+   * The longest page `read_result` answers: the module's budget, at most
+   * 20,000 (Claude Code shows a result's `structuredContent` instead of its
+   * text, so the page travels there too, JSON-escaped, and must stay under
+   * the 50,000 it shows without saving to a file).
+   */
   get pageChars(): number {
-    return Math.min(this.maxChars, CLAUDE_INLINE_CHARS - 1_000);
+    return Math.min(this.maxChars, PAGE_CHARS);
   }
 
   /** True when `result` is over `budget` (the check on every call: one pass over the blocks). */
@@ -208,11 +215,15 @@ export class ServedResults {
       required: ["id"],
       additionalProperties: false,
     };
-    const outputSchema = { type: "object", properties: { offset: { type: "integer" }, nextOffset: { type: ["integer", "null"] }, total: { type: "integer" } }, required: ["offset", "nextOffset", "total"] };
+    const outputSchema = {
+      type: "object",
+      properties: { offset: { type: "integer" }, nextOffset: { type: ["integer", "null"] }, total: { type: "integer" }, text: { type: "string", description: "The page (the first text block's characters)" } },
+      required: ["offset", "nextOffset", "total", "text"],
+    };
     return tool(
       {
         name: READ_RESULT,
-        description: `Read a tool result that was too long to show whole, by the id in its note: the characters [offset, offset + length), cut after a whole JSON value or NDJSON line when it can. The first text block is exactly those characters; structuredContent.nextOffset is where the next page starts (null at the end).`,
+        description: `Read a tool result that was too long to show whole, by the id in its note: the characters [offset, offset + length), cut after a whole JSON value or NDJSON line when it can. The first text block (and structuredContent.text) is exactly those characters; structuredContent.nextOffset is where the next page starts (null at the end).`,
         input,
         outputSchema,
         sideEffecting: false,
@@ -230,7 +241,8 @@ export class ServedResults {
             { type: "text", text: page.text },
             { type: "text", text: `[characters ${fmt(page.offset)}–${fmt(end)} of ${fmt(page.total)}; ${more}]` },
           ],
-          structuredContent: { offset: page.offset, nextOffset: page.nextOffset, total: page.total },
+          // The page in structuredContent too: Claude Code shows a result's structuredContent to the model instead of its text blocks.
+          structuredContent: { offset: page.offset, nextOffset: page.nextOffset, total: page.total, text: page.text },
         };
       },
     );
