@@ -15,10 +15,11 @@ import type { RunContext } from "../context/run-context.js";
 import type { Tool } from "../tools/tool.js";
 import { sdkServer, type SdkServer } from "../mcp/serve/sdk-server.js";
 import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js";
-import { newCallCounter, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
+import { newCallCounter, serveResults, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { RequestStateSigner } from "../mcp/serve/request-state.js";
 import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
+import type { ResultsOptions } from "../mcp/serve/served-results.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -40,6 +41,8 @@ export interface HostedParts {
   readonly closers: ReadonlyArray<() => Promise<void>>;
   /** The module's own `tasks` option (the router's wins). */
   readonly tasks?: TasksOptions;
+  /** The module's own `results` option (the router's wins). */
+  readonly results?: ResultsOptions;
 }
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
@@ -73,7 +76,10 @@ export class HostedServing {
     options: CheckedRouterOptions,
     onerror: (error: Error) => void,
   ) {
-    this.catalog = buildCatalog(parts.tools, parts.name);
+    const resultsOption = options.results ?? parts.results;
+    this.catalog = buildCatalog(parts.tools, parts.name, undefined, resultsOption?.maxChars);
+    // The module's read_result tool and results resource when budgets are on: visible to every token (they read only the caller's own results).
+    const results = serveResults(this.catalog, parts.extras, resultsOption);
     this.fence = new ScopeFence(this.catalog, parts.extras);
     const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principalOf(extra.http?.authInfo));
     const tasks = new ServedTasks(parts.name, options.tasks ?? parts.tasks);
@@ -87,6 +93,7 @@ export class HostedServing {
       callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
       ...(parts.guard ? { guard: parts.guard } : {}),
       tasks,
+      ...(results ? { results } : {}),
     };
     // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
     void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));
@@ -168,7 +175,7 @@ export class HostedServing {
     if (!view) return this.full;
     let factory = this.views.get(view.key);
     if (!factory) {
-      factory = servedServerFactory(buildCatalog(view.tools, this.parts.name), { ...this.served, extras: view.extras }, this.counter);
+      factory = servedServerFactory(buildCatalog(view.tools, this.parts.name, undefined, this.served.results?.maxChars), { ...this.served, extras: view.extras }, this.counter);
       if (this.views.size < MAX_VIEWS) this.views.set(view.key, factory);
     }
     return factory;

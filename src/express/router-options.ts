@@ -5,6 +5,7 @@
  * made (a bad option throws `OptionsError` naming it, never on a request).
  */
 import { checkTasksOption, type TasksOptions } from "../mcp/serve/served-tasks.js";
+import { checkResultsOption, type ResultsOptions } from "../mcp/serve/served-results.js";
 import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
@@ -135,6 +136,13 @@ export interface McpRouterOptions {
    * module's own `tasks` option is used when this is unset.
    */
   readonly tasks?: TasksOptions;
+  /**
+   * Served results within a budget (see `ResultsOptions`): a result over
+   * `maxChars` (default 20,000) is a preview and a link, bound to the token's
+   * principal; `store` is where the whole is kept (a fleet shares one). A
+   * module's own `results` option is used when this is unset.
+   */
+  readonly results?: ResultsOptions;
 }
 
 /**
@@ -194,6 +202,7 @@ export interface CheckedRouterOptions {
   readonly ctx: RunContext | undefined;
   readonly container: DependencyContainer | undefined;
   readonly tasks: TasksOptions | undefined;
+  readonly results: ResultsOptions | undefined;
   /** `${resource}/.well-known/oauth-protected-resource`. */
   readonly resourceMetadataUrl: string;
 }
@@ -326,6 +335,7 @@ const ROUTER_SPEC = {
   ctx: hasMethod<RunContext>("child", "a RunContext"),
   container: hasMethod<DependencyContainer>("createChildContainer", "a tsyringe DependencyContainer"),
   tasks: (v: unknown): TasksOptions | undefined => checkTasksOption(v, WHERE),
+  results: (v: unknown): ResultsOptions | undefined => checkResultsOption(v, WHERE),
 } satisfies OptionSpec;
 
 /** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
@@ -351,6 +361,7 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     ctx: o.ctx,
     container: o.container,
     tasks: o.tasks,
+    results: o.results,
     resourceMetadataUrl: `${o.resource.href.replace(/\/$/, "")}/.well-known/oauth-protected-resource`,
   });
 }

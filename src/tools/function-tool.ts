@@ -29,6 +29,12 @@ export class FunctionTool implements Tool {
   readonly outputSchema?: JsonSchema;
   /** When a served call becomes an MCP task (`"auto"` unless declared). */
   readonly task: ToolTaskMode;
+  /** The served result's budget in characters, when declared. */
+  readonly maxResultChars?: number;
+  /** Claude Code's tool-search hint, when declared. */
+  readonly searchHint?: string;
+  /** Load up front in Claude Code, when declared. */
+  readonly alwaysLoad?: boolean;
   /** Who defined the tool (class or function name), for error messages. */
   readonly owner: string;
   private readonly validate: ArgumentValidator;
@@ -47,6 +53,9 @@ export class FunctionTool implements Tool {
     if (options.scopes.length) this.scopes = options.scopes;
     if (options.outputSchema) this.outputSchema = options.outputSchema;
     this.task = options.task;
+    if (options.maxResultChars !== undefined) this.maxResultChars = options.maxResultChars;
+    if (options.searchHint !== undefined) this.searchHint = options.searchHint;
+    if (options.alwaysLoad !== undefined) this.alwaysLoad = options.alwaysLoad;
     this.owner = owner;
     this.validate = makeValidator(options.name, options.input, options.parameters);
     Object.freeze(this);

@@ -41,6 +41,12 @@ export interface ResolvedToolOptions {
   readonly outputSchema?: JsonSchema;
   /** `"auto"` unless declared. */
   readonly task: ToolTaskMode;
+  /** The served result's budget, when declared. */
+  readonly maxResultChars?: number;
+  /** Claude Code's tool-search hint, when declared. */
+  readonly searchHint?: string;
+  /** Load up front in Claude Code, when declared. */
+  readonly alwaysLoad?: boolean;
 }
 
 /** One OAuth scope token (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E). */
@@ -69,6 +75,14 @@ export function frozenScopes(scopes: readonly string[] | undefined): readonly st
   return Object.freeze([...new Set(scopes ?? [])]);
 }
 
+/** What a result budget (`maxResultChars`, `results.maxChars`) accepts, in an error's words. */
+export const RESULT_BUDGET = "a positive whole number of characters (e.g. 20000; over 50000 Claude Code is told to show results that long whole)";
+
+/** True for a result budget: a positive safe integer. */
+export function isResultBudget(v: unknown): v is number {
+  return Number.isSafeInteger(v) && (v as number) > 0;
+}
+
 /** `@Tool`'s and `tool()`'s options, declared once. */
 const TOOL_OPTIONS = {
   name: itemName,
@@ -82,6 +96,9 @@ const TOOL_OPTIONS = {
     (v) => !!v && typeof v === "object" && !Array.isArray(v) && (v as { type?: unknown }).type === "object",
     'a JSON Schema object with type "object" (MCP structured content is an object)',
   ),
+  maxResultChars: opt.that<number>(isResultBudget, RESULT_BUDGET),
+  searchHint: opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string of words Claude Code's tool search matches"),
+  alwaysLoad: opt.boolean(),
   task: opt.that<ToolTaskMode>((v) => v === "auto" || v === "required" || v === "never", '"auto" (a task once the call waits for a person or runs long), "required" or "never"'),
 } satisfies Record<keyof ToolOptions, OptionRule<unknown>>;
 
@@ -122,5 +139,8 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
     caps: Object.freeze([...(o.caps ?? [])]),
     scopes: frozenScopes(o.scopes),
     task: o.task ?? "auto",
+    ...(o.maxResultChars !== undefined ? { maxResultChars: o.maxResultChars } : {}),
+    ...(o.searchHint !== undefined ? { searchHint: o.searchHint } : {}),
+    ...(o.alwaysLoad !== undefined ? { alwaysLoad: o.alwaysLoad } : {}),
   });
 }

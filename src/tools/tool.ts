@@ -38,6 +38,17 @@ export interface Tool {
    * always; `"never"` never. See `ToolTaskMode`.
    */
   readonly task?: ToolTaskMode;
+  /**
+   * The most characters of a served result (every text block counted, images
+   * and audio as Claude counts them) the client receives whole; over it, the
+   * served module answers a preview and a link to the rest (see the serve
+   * option `results`). Absent: the module's `results.maxChars`.
+   */
+  readonly maxResultChars?: number;
+  /** A phrase Claude Code's tool search matches this tool by (`_meta["anthropic/searchHint"]` in `tools/list`). */
+  readonly searchHint?: string;
+  /** True: Claude Code loads this tool up front instead of deferring it behind its tool search (`_meta["anthropic/alwaysLoad"]`). */
+  readonly alwaysLoad?: boolean;
   /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
   /**
@@ -68,4 +79,10 @@ export interface ToolDeclarations {
   readonly caps?: readonly string[];
   /** OAuth scopes a hosted call needs (all of them); default `[]` (any valid token). See `Tool.scopes`. */
   readonly scopes?: readonly string[];
+  /** The served result's budget in characters (a positive integer); see `Tool.maxResultChars`. Default: the module's `results.maxChars` (20,000). */
+  readonly maxResultChars?: number;
+  /** Words Claude Code's tool search finds the tool by; see `Tool.searchHint`. */
+  readonly searchHint?: string;
+  /** Load the tool up front in Claude Code (not behind its tool search); see `Tool.alwaysLoad`. */
+  readonly alwaysLoad?: boolean;
 }

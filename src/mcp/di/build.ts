@@ -204,7 +204,7 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { appro
  */
 function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
   try {
-    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames);
+    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames, plan.meta.results?.maxChars);
   } catch (err) {
     throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
   }
@@ -214,7 +214,7 @@ function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
 async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
   const catalog = catalogOf(plan, registry);
-  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks };
+  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks, results: plan.meta.results };
   let stdio: StdioServing;
   try {
     stdio = await openStdioCatalog(catalog, items.extras, checked);
@@ -237,7 +237,7 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
   const how = plan.serve === "command" ? { transport: "stdio" as const, command: meta.command, env: meta.env && { ...meta.env } } : { auth: meta.auth ?? "token", ...listenerPort(plan), guard: guard ?? undefined };
   const catalog = catalogOf(plan, registry);
   try {
-    const spec = await serveCatalog(catalog, items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, tasks: plan.options.tasks ?? meta.tasks, ...how }));
+    const spec = await serveCatalog(catalog, items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, tasks: plan.options.tasks ?? meta.tasks, results: meta.results, ...how }));
     closers.push(() => spec.stop());
     await spec.start();
     return spec;

@@ -6,6 +6,7 @@
  * composed tools, request scope) are bootstrap's scan.
  */
 import { checkTasksOption, type TasksOptions } from "../serve/served-tasks.js";
+import { checkResultsOption, type ResultsOptions } from "../serve/served-results.js";
 import type { InjectionToken } from "tsyringe";
 import { checkDefinition, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -83,6 +84,12 @@ export interface McpServerOptions {
    * are handed out (`afterMs`, `ttlMs`, `pollIntervalMs`); see `TasksOptions`.
    */
   readonly tasks?: TasksOptions;
+  /**
+   * Served results within a budget (`maxChars`, default 20,000; `store`):
+   * a result over it is a preview and a link, read on with the module's
+   * `read_result` tool. See `ResultsOptions`.
+   */
+  readonly results?: ResultsOptions;
 }
 
 /** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
@@ -139,6 +146,7 @@ const MCP_SERVER_OPTIONS = {
   auth: opt.optional(opt.oneOf<"token" | "none">(["token", "none"])),
   port: opt.optional(opt.port()),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
+  results: (v: unknown, where: string) => checkResultsOption(v, where),
 } satisfies Record<keyof McpServerOptions, OptionRule<unknown>>;
 
 /**

@@ -10,6 +10,10 @@
 export { serveRegistry } from "./serve-registry.js";
 export type { ServeRegistryOptions } from "./serve-registry.js";
 export type { TasksOptions } from "./served-tasks.js";
+export type { ResultsOptions } from "./served-results.js";
+export type { ResultStore, SpilledResult } from "../../contracts/result-store.js";
+export { MemoryResultStore } from "../../records/memory-result-store.js";
+export type { MemoryResultStoreOptions } from "../../records/memory-result-store.js";
 export type { McpServerSpec } from "./mcp-server-spec.js";
 export type { HttpServerEntry, StdioServerEntry, McpConfigDocument, SpecCliOptions } from "./mcp-server-spec.js";
 export { serveRegistryStdio, stdioCommand } from "./serve-stdio.js";

@@ -21,6 +21,8 @@ import { SuspendedCalls } from "./suspended-calls.js";
 import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 import type { CacheHint } from "../../tools/served-options.js";
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
+import { checkResultsOption, type ResultsOptions } from "./served-results.js";
+import { serveResults } from "./served-server.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -86,6 +88,14 @@ export interface ServeRegistryOptions {
    * that declared the extension; see the tool option `task`.
    */
   tasks?: TasksOptions;
+  /**
+   * Served results within a budget: `maxChars` (default 20,000) is a tool's
+   * budget unless it declares `maxResultChars`; a result over it is answered
+   * with a preview and a link to `agentkit://results/<id>`, readable with the
+   * module's `read_result` tool, kept in `store` (default in-process, an
+   * hour). See `ResultsOptions`.
+   */
+  results?: ResultsOptions;
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms). */
@@ -126,6 +136,7 @@ const SERVE_OPTIONS = {
   suspendedCalls: opt.object({ max: suspendedField, ttlMs: suspendedField }),
   cacheHint: (v: unknown, where: string) => checkCacheHint(v as CacheHint | undefined, `${where}: cacheHint`),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
+  results: (v: unknown, where: string) => checkResultsOption(v, where),
 } as const;
 
 /**
@@ -158,7 +169,7 @@ export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
 export function servePlan(name: string, ctx: RunContext, given: Partial<ServePlan> = {}): ServePlan {
   const defaults: ServePlan = {
     name, ctx, transport: "http", command: undefined, env: undefined, timeoutMs: undefined, heartbeatMs: DEFAULT_HEARTBEAT_MS, configPath: undefined, auth: "token", port: 0,
-    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined, results: undefined,
   };
   return Object.freeze({ ...defaults, ...given });
 }
@@ -188,7 +199,7 @@ export function servePlan(name: string, ctx: RunContext, given: Partial<ServePla
  */
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
   const plan = checkServeOptions(options);
-  return serveCatalog(buildCatalog(registryOrTools, plan.name), servedExtras(plan), plan);
+  return serveCatalog(buildCatalog(registryOrTools, plan.name, undefined, plan.results?.maxChars), servedExtras(plan), plan);
 }
 
 /**
@@ -199,6 +210,8 @@ export async function serveRegistry(registryOrTools: ToolSource, options: ServeR
 export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: ServePlan): Promise<McpServerSpec> {
   const counter: CallCounter = newCallCounter();
   const toolTimeoutSec = codexToolTimeoutSec(plan.timeoutMs, plan.heartbeatMs);
+  // The module's read_result tool (and its resource) when budgets are on, listed on every path: a stdio child serves the same.
+  const results = serveResults(catalog, extras, plan.results);
   if (plan.transport === "stdio") {
     const [command, ...args] = plan.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(plan.env ?? {}) }) });
@@ -206,7 +219,7 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
   }
   const live = new Set<SdkServer>();
   const tasks = new ServedTasks(plan.name, plan.tasks);
-  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks };
+  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks, results };
   // Tasks a dead process left on the store: decided before the first request (see served-tasks).
   await tasks.recover(catalog, plan.ctx);
   const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });

@@ -5,6 +5,7 @@
  * command that spawns such a child.
  */
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
+import { checkResultsOption, type ResultsOptions } from "./served-results.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,7 +16,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
-import { servedServerFactory, type ToolGuard } from "./served-server.js";
+import { serveResults, servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
@@ -42,6 +43,8 @@ export interface ServeStdioOptions {
   stdout?: Writable;
   /** MCP tasks: the store and defaults (see `ServeRegistryOptions.tasks`). */
   tasks?: TasksOptions;
+  /** Served results within a budget (see `ServeRegistryOptions.results`). */
+  results?: ResultsOptions;
 }
 
 /** A registry being served on stdin/stdout (`openStdioServing`). */
@@ -70,6 +73,7 @@ const STDIO_OPTIONS = {
   stdin: stream<Readable>(),
   stdout: stream<Writable>(),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
+  results: (v: unknown, where: string) => checkResultsOption(v, where),
 } as const;
 
 /** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
@@ -88,7 +92,7 @@ export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegist
  */
 export function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
   const plan = checkStdioOptions(options);
-  return openStdioCatalog(buildCatalog(tools, plan.name), servedExtras(plan), plan);
+  return openStdioCatalog(buildCatalog(tools, plan.name, undefined, plan.results?.maxChars), servedExtras(plan), plan);
 }
 
 /**
@@ -98,9 +102,10 @@ export function openStdioServing(tools: ToolSource, options: ServeStdioOptions):
  */
 export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: StdioPlan): Promise<StdioServing> {
   const tasks = new ServedTasks(plan.name, plan.tasks);
+  const results = serveResults(catalog, extras, plan.results);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
   await tasks.recover(catalog, plan.ctx);
-  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks }, { calls: 0 })();
+  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results }, { calls: 0 })();
   const stdin = plan.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();
   const transport = new StdioServerTransport(stdin, plan.stdout ?? process.stdout);

@@ -12,6 +12,7 @@ import type { Tool } from "../../tools/tool.js";
 import { pyList } from "../../util/format.js";
 import { checkQualifiedName, sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
+import { DEFAULT_RESULT_CHARS, resultSizeHint } from "./served-results.js";
 
 /** The `_meta` key under which a served tool's declarations travel (namespaced: `_meta` is a shared bag). */
 export const META_KEY = "agentkit";
@@ -74,7 +75,21 @@ function toTools(source: ToolSource): Tool[] {
 }
 
 /** One tool's catalog entry; throws `McpNameError` for a name that collides once sanitised or a qualified name over 64 characters. */
-function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>, checked?: ReadonlyMap<string, string>): ServedTool {
+/**
+ * What Claude Code reads in a tool's `_meta` (`anthropic/*`): its search hint,
+ * whether it loads up front, and how long a result it shows whole (only a
+ * budget over 50,000; `defaultBudget` is the module's `results.maxChars`).
+ */
+export function claudeToolMeta(tool: Tool, defaultBudget: number): Record<string, unknown> {
+  const hint = resultSizeHint(tool.maxResultChars ?? defaultBudget);
+  return {
+    ...(tool.searchHint !== undefined ? { "anthropic/searchHint": tool.searchHint } : {}),
+    ...(tool.alwaysLoad !== undefined ? { "anthropic/alwaysLoad": tool.alwaysLoad } : {}),
+    ...(hint !== undefined ? { "anthropic/maxResultSizeChars": hint } : {}),
+  };
+}
+
+function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>, checked?: ReadonlyMap<string, string>, defaultBudget = DEFAULT_RESULT_CHARS): ServedTool {
   const name = sanitiseToolName(tool.name);
   const clash = byName.get(name);
   if (clash) {
@@ -93,7 +108,7 @@ function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, Serv
     // The tool's own frozen schema object, untouched: serialised as is.
     inputSchema: tool.schema!.parameters as SdkTool["inputSchema"],
     annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly },
-    _meta: { [META_KEY]: meta },
+    _meta: { [META_KEY]: meta, ...claudeToolMeta(tool, defaultBudget) },
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as SdkTool["outputSchema"] } : {}),
   };
   return Object.freeze({ tool, name, qualifiedName, descriptor });
@@ -115,11 +130,13 @@ class Catalog implements ServedCatalog {
     readonly server: string,
     /** Tool name -> qualified name, checked by the caller (bootstrap's scan). */
     private readonly checked?: ReadonlyMap<string, string>,
+    /** The module's `results.maxChars` (a tool's budget unless it declares its own). */
+    private readonly defaultBudget = DEFAULT_RESULT_CHARS,
   ) {}
 
   add(tool: Tool): ServedTool | undefined {
     if (!tool.schema) return undefined;
-    const entry = servedTool(tool, this.server, this.byName, this.checked);
+    const entry = servedTool(tool, this.server, this.byName, this.checked, this.defaultBudget);
     this.served.push(entry);
     this.byName.set(entry.name, entry);
     this.listResult.tools.push(entry.descriptor);
@@ -176,9 +193,11 @@ function computeViews(served: readonly ServedTool[]): NonNullable<Catalog["views
  * characters throws (reason `"too_long"`). The server name must already be
  * checked (`checkServerName`); a tool named in `checked` has its qualified
  * name from there, already checked (bootstrap's scan), and is not checked again.
+ * `defaultBudget` is the module's `results.maxChars` (default 20,000): a tool
+ * whose budget is over 50,000 declares `anthropic/maxResultSizeChars`.
  */
-export function buildCatalog(source: ToolSource, server: string, checked?: ReadonlyMap<string, string>): ServedCatalog {
-  const catalog = new Catalog(server, checked);
+export function buildCatalog(source: ToolSource, server: string, checked?: ReadonlyMap<string, string>, defaultBudget?: number): ServedCatalog {
+  const catalog = new Catalog(server, checked, defaultBudget);
   for (const tool of toTools(source)) catalog.add(tool);
   return catalog;
 }

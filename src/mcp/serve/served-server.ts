@@ -32,6 +32,9 @@ import type { CallRecord, CallRecordStore } from "../../contracts/call-record.js
 import { MemoryCallRecords } from "../../records/memory-call-records.js";
 import type { Admission } from "../../tools/tool-invocation.js";
 import { TASKS_EXTENSION, type ServedTasks, type TaskCall } from "./served-tasks.js";
+import { READ_RESULT, resultChars, ServedResults, type ResultsOptions } from "./served-results.js";
+import { McpNameError } from "../../wire/mcp-name.error.js";
+import { errorLine } from "../../util/format.js";
 
 const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -102,6 +105,29 @@ export interface ServedServerOptions {
   readonly cacheHint?: CacheHint;
   /** MCP tasks (`io.modelcontextprotocol/tasks`): the module's store and defaults; absent, no call becomes a task. */
   readonly tasks?: ServedTasks;
+  /** Results within a budget (see `served-results`): absent, every result goes out whole. */
+  readonly results?: ServedResults;
+}
+
+/**
+ * A module's results within a budget, when budgets are on: the module gave a
+ * `results` option, or one of its tools declares `maxResultChars` (otherwise
+ * `undefined`: every result goes out whole, and nothing is added). Adds the
+ * module's `read_result` tool to `catalog` and its `agentkit://results/{id}`
+ * resource to `extras`. A module tool of its own named `read_result` is
+ * refused (`McpNameError`), naming why.
+ */
+export function serveResults(catalog: ServedCatalog, extras: ServedExtras | undefined, option: ResultsOptions | undefined): ServedResults | undefined {
+  if (option === undefined && !catalog.tools.some((s) => s.tool.maxResultChars !== undefined)) return undefined;
+  const results = new ServedResults(catalog.server, option);
+  const reader = results.reader;
+  const held = catalog.byName.get(READ_RESULT);
+  if (held && held.tool !== reader) {
+    throw new McpNameError(held.tool.name, "collision", `tool '${held.tool.name}' serves as '${READ_RESULT}', the name of the module's own tool that reads results over their budget (see the 'results' option); rename it`);
+  }
+  if (!held) catalog.add(reader);
+  if (extras && !extras.byKey(results.resourceTemplate)) extras.addResource(results.resource());
+  return results;
 }
 
 /** Counts `tools/call` requests that reached the server (unknown names included). */
@@ -291,7 +317,7 @@ class ServedCall implements CallRounds {
     const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(options.callerOf?.(extra)), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
     const admit = task ? taskAdmission(task, guarded) : guarded;
     const invoke = (): void =>
-      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.finish(this.resultOf(o), o));
+      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.answerWith(o));
     if (task && start.tasking === "required") {
       task.become("working").then(invoke, (err: unknown) => this.refuse(err));
       return;
@@ -366,6 +392,26 @@ class ServedCall implements CallRounds {
     this.finish(textResult(this.cancelledText(this.running), true));
     this.child.cancel(new Cancelled(`the server stopped while '${this.name}' was running`));
   };
+
+  /**
+   * The outcome's result, within the tool's budget (see `served-results`): a
+   * result over it is answered with a preview and a link (the whole kept for
+   * this caller); one under it goes out as it is, after one pass over its blocks.
+   */
+  private answerWith(o: ToolOutcome): void {
+    const result = this.resultOf(o);
+    const results = this.start.options.results;
+    const tool = this.start.served.tool;
+    if (!o.ok || !results || tool === results.reader) return this.finish(result, o);
+    const budget = results.budgetOf(tool);
+    if (!results.over(result, budget)) return this.finish(result, o);
+    const { catalog, options, extra } = this.start;
+    const owner = recordOwner(catalog.server, options.callerOf?.(extra));
+    results.spill(result, budget, owner, this.name).then(
+      (fitted) => this.finish(fitted, o),
+      (err: unknown) => this.finish(textResult(`the result of '${this.name}' (${resultChars(result)} characters) is over its budget of ${budget} characters and could not be kept for reading: ${errorLine(err)}`, true), o),
+    );
+  }
 
   private resultOf(o: ToolOutcome): CallToolResult {
     if (o.ok) return typeof o.value === "string" ? textResult(o.value, false) : valueResult(o.value, this.start.served);

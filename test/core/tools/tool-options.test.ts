@@ -100,7 +100,7 @@ describe("@Tool options are checked at decoration time", () => {
     expect(err.target).toBe("PySpelling");
     expect(err.key).toBe("side_effecting");
     expect(err.message).toBe(
-      "@Tool on PySpelling: unknown option 'side_effecting'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, scopes, outputSchema, task",
+      "@Tool on PySpelling: unknown option 'side_effecting'. Accepted options: name, description, input, sideEffecting, requiresApproval, caps, scopes, outputSchema, maxResultChars, searchHint, alwaysLoad, task",
     );
   });
 
