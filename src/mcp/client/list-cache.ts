@@ -11,7 +11,9 @@
  * - the client's TTL (`MCPClientOptions.ttlMs`, 30 s) is the most a list is
  *   kept: the store caps each list's expiry (the SDK keeps a list without a
  *   server `ttlMs` not at all, and a server's `ttlMs` for as long as it says);
- * - concurrent callers share one walk (the SDK walks once per call);
+ * - concurrent callers share one walk (the SDK walks once per call), and a
+ *   list served from the cache again is the same frozen items (the SDK
+ *   parses each hit anew);
  * - a failed listing drops the cached list (the SDK keeps serving the old one
  *   while it is fresh);
  * - a dropped listen stream is opened again (the SDK never re-listens);
@@ -51,6 +53,9 @@ export function listRevision(owner: object, list: ChangedList): number {
 export class ListCache {
   private readonly store: ResponseCacheStore;
   private readonly inflight = new Map<CachedList, Promise<readonly unknown[]>>();
+  /** Lists written to the store so far (a listing that wrote none was served from it). */
+  private writes = 0;
+  private readonly last = new Map<CachedList, { readonly json: string; readonly items: readonly unknown[] }>();
   /** Changes counted per list (see `listRevision`). */
   readonly revisions: Record<ChangedList, number> = { tools: 0, resources: 0, prompts: 0 };
   /** The session whose listen stream is followed; undefined once stopped. */
@@ -68,7 +73,11 @@ export class ListCache {
     const inner = new sdk.InMemoryResponseCacheStore();
     this.store = {
       get: (key) => inner.get(key),
-      set: (key, entry) => inner.set(key, CACHED.has(key.method) && entry.expiresAt !== undefined ? { ...entry, expiresAt: this.expiry(entry.value, entry.expiresAt) } : entry),
+      set: (key, entry) => {
+        if (!CACHED.has(key.method) || entry.expiresAt === undefined) return inner.set(key, entry);
+        this.writes++;
+        return inner.set(key, { ...entry, expiresAt: this.expiry(entry.value, entry.expiresAt) });
+      },
       delete: (key) => inner.delete(key),
       evict: (method) => inner.evict(method),
       clear: () => inner.clear(),
@@ -106,14 +115,27 @@ export class ListCache {
   get<T>(list: CachedList, load: (mode: CacheMode) => Promise<readonly T[]>, refresh = false): Promise<readonly T[]> {
     const shared = this.inflight.get(list);
     if (shared && !refresh) return shared as Promise<readonly T[]>;
-    const walk = load(refresh ? "refresh" : "use").catch(async (err: unknown) => {
-      await this.store.evict(list);
-      throw err;
-    });
+    const writes = this.writes;
+    const walk = load(refresh ? "refresh" : "use").then(
+      (items) => this.same(list, items, this.writes === writes),
+      async (err: unknown) => {
+        await this.store.evict(list);
+        throw err;
+      },
+    );
     this.inflight.set(list, walk);
     const done = (): void => void (this.inflight.get(list) === walk && this.inflight.delete(list));
     walk.then(done, done);
     return walk;
+  }
+
+  /** `items`, or, for a list served from the cache (`hit`: nothing was written), the equal one handed out last: the SDK parses each hit anew. */
+  private same<T>(list: CachedList, items: readonly T[], hit: boolean): readonly T[] {
+    const json = JSON.stringify(items);
+    const last = this.last.get(list);
+    if (hit && last?.json === json) return last.items as readonly T[];
+    this.last.set(list, { json, items });
+    return items;
   }
 
   /** The server said `list` changed (the SDK has evicted it already): count it, and a walk in flight is not shared any more. */

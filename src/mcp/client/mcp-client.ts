@@ -66,7 +66,7 @@ interface ClientSetup {
 export interface MCPClientOptions {
   /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** TTL of the tools and resources list caches, in ms. Default `DEFAULT_TTL_MS` (30 000). */
+  /** TTL of the tools and resources list caches, in ms: the most a list is kept (a 2026-07-28 server's shorter `ttlMs` wins). Default `DEFAULT_TTL_MS` (30 000). */
   readonly ttlMs?: number;
   /**
    * Default timeout of every request (initialize included), in ms. Default:
