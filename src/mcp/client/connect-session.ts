@@ -10,6 +10,7 @@ import type { Client, ClientCapabilities, Transport, VersionNegotiationOptions }
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
 import { httpTransport } from "./http-transport.js";
+import { refuseRepeatedCursor, type ListCache } from "./list-cache.js";
 import { McpConnectError } from "./mcp-connect.error.js";
 import type { ClientSdk } from "./sdk-client.js";
 import { runCapabilities, type ServerRequests } from "./server-requests.js";
@@ -30,6 +31,8 @@ export interface SessionRecipe {
   readonly timeout?: number;
   /** Declare the tasks extension on 2026-07-28 tool calls (and so watch the transport for task handles). */
   readonly tasks: boolean;
+  /** The client's lists: every session caches in its store and reports changes to it. */
+  readonly lists: ListCache;
 }
 
 /** The client capabilities a session of `recipe` declares (the tasks extension is declared per request, not here). */
@@ -81,7 +84,9 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
     capabilities: sessionCapabilities(recipe),
     versionNegotiation: negotiation(protocol),
+    ...recipe.lists.sessionOptions(),
   });
+  refuseRepeatedCursor(session);
   answers?.install(session, sdk);
   session.onerror = (err) => getLogger().debug(`MCPClient ${server}: ${err.message}`);
   // The SDK's version probe does not watch the connect signal (2.4.0): an

@@ -4,9 +4,9 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
-import { ChangeFeed, noteListChanged, type ChangedList } from "./change-feed.js";
-import { ToolOutputChecks } from "./tool-output.js";
+import type { CacheMode, CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
+import { ListCache, type CachedList } from "./list-cache.js";
+import { TaskOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
 import { AgentkitError } from "../../errors/agentkit.error.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
@@ -19,7 +19,6 @@ import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-request
 import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
-import { TtlCache } from "./ttl-cache.js";
 import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import type { TracedCall } from "../../context/run-context.js";
 import { McpTask, type McpTaskReference, type TaskChannel } from "./mcp-task.js";
@@ -34,9 +33,6 @@ import { ignoreRejection } from "../../util/logger.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
-
-/** More pages than this in one list is taken as a server bug. */
-const MAX_PAGES = 10_000;
 
 /** The options of `MCPClient.open()`, declared once. */
 const MCP_CLIENT_OPTIONS = {
@@ -60,7 +56,6 @@ const MCP_CLIENT_OPTIONS = {
 /** What a client keeps of its checked `open()` options. */
 interface ClientSetup {
   readonly ctx: RunContext | undefined;
-  readonly ttlMs: number;
   readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
   /** Opened with `ctx` or `roots`. */
   readonly answering: boolean;
@@ -71,7 +66,7 @@ interface ClientSetup {
 export interface MCPClientOptions {
   /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** TTL of the tools and resources list caches, in ms. Default `DEFAULT_TTL_MS` (30 000). */
+  /** TTL of the tools and resources list caches, in ms: the most a list is kept (a 2026-07-28 server's shorter `ttlMs` wins). Default `DEFAULT_TTL_MS` (30 000). */
   readonly ttlMs?: number;
   /**
    * Default timeout of every request (initialize included), in ms. Default:
@@ -171,14 +166,12 @@ export interface StartToolOptions {
   readonly timeoutMs?: number;
 }
 
-
-type Page<T> = { readonly items: readonly T[]; readonly nextCursor?: string; readonly ttlMs?: unknown };
-
-/** The TTL each listing's server sent with it (2026-07-28 `ttlMs`), by the frozen list it came with. */
-const serverTtl = new WeakMap<object, number>();
-
-/** A listing's own TTL: what its server sent (`ttlMs`), if any. */
-const listingTtl = (list: object): number | undefined => serverTtl.get(list);
+/** What each list is called, and where its items are, in the SDK. */
+const LISTS = {
+  "tools/list": { capability: "tools", items: (r: { tools: SdkTool[] }) => r.tools },
+  "resources/list": { capability: "resources", items: (r: { resources: Resource[] }) => r.resources },
+  "prompts/list": { capability: "prompts", items: (r: { prompts: SdkPrompt[] }) => r.prompts },
+} as const;
 
 /**
  * One connection to one MCP server. Open with `MCPClient.open(server)` — it
@@ -203,9 +196,9 @@ export class MCPClient implements AsyncDisposable {
   private current?: Client;
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
-  private readonly tools: TtlCache<readonly SdkTool[]>;
-  private readonly resources: TtlCache<readonly Resource[]>;
-  private readonly outputs: ToolOutputChecks;
+  /** The tools and resources lists, on the SDK's cache (see list-cache.ts). */
+  private readonly lists: ListCache;
+  private readonly outputs: TaskOutputChecks;
   /** The session's state (see session-state.ts); changed only by `move()`. */
   private state: SessionState = "open";
   /** The teardown close() started (shared by concurrent callers). */
@@ -223,10 +216,8 @@ export class MCPClient implements AsyncDisposable {
   private readonly retired = new Set<Promise<void>>();
   /** Ends a respawn's backoff wait early (close()). */
   private wake?: () => void;
-  /** The current session's list_changed news (a listen stream on 2026-07-28). */
-  private feed?: ChangeFeed;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: ToolOutputChecks) {
+  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: TaskOutputChecks) {
     this.server = recipe.server;
     this.label = String(recipe.server);
     this.recipe = recipe;
@@ -237,18 +228,14 @@ export class MCPClient implements AsyncDisposable {
     this.current = session;
     this.transport = transport;
     this.requestTimeoutMs = recipe.timeout;
-    const ttl = options.ttlMs;
-    // A server's ttlMs (2026-07-28) shortens the client's TTL for its listing; servers that send none get the client's.
-    this.tools = new TtlCache<readonly SdkTool[]>(ttl, undefined, listingTtl);
-    this.resources = new TtlCache<readonly Resource[]>(ttl, undefined, listingTtl);
+    this.lists = recipe.lists;
+    this.lists.bind(this);
     this.restartPolicy = options.restart ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 } : undefined;
     this.watch(session);
   }
 
   private watch(session: Client): void {
-    const old = this.feed;
-    this.feed = new ChangeFeed(session, this.label, (list) => this.evict(list), this.requestTimeoutMs);
-    void old?.close();
+    this.lists.follow(session, this.requestTimeoutMs);
     session.onclose = () => {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
@@ -257,22 +244,11 @@ export class MCPClient implements AsyncDisposable {
     };
   }
 
-  /** The server said `list` changed: the next listing asks it again. */
-  private evict(list: ChangedList): void {
-    noteListChanged(this, list);
-    if (list === "tools") this.tools.clear();
-    else if (list === "resources") this.resources.clear();
-  }
-
   /** Apply `event` to the session state (session-state.ts) and carry out its effect. */
   private move(event: SessionEvent): void {
     const { state, effect } = nextSession(this.state, event);
     this.state = state;
-    if (effect !== "none") {
-      this.tools.clear();
-      this.resources.clear();
-      noteListChanged(this, "resources");
-    }
+    if (effect !== "none") this.lists.clear();
   }
 
   /**
@@ -307,16 +283,15 @@ export class MCPClient implements AsyncDisposable {
     const server = normalise(config);
     const checked = checkOptions(options, "MCPClient.open", MCP_CLIENT_OPTIONS);
     if (checked.restart !== undefined && !(server instanceof StdioServer)) throw new OptionsError("MCPClient.open", "restart", `MCPClient.open: 'restart' is for stdio servers only; ${server} is not one`);
-    // One validator provider, shared with the session (whose own output checks
-    // see no listed tools: see listTools()).
     const answering = checked.ctx !== undefined || options.roots !== undefined;
     const answers = new ServerRequests(String(server), checked.ctx, checked.roots, checked);
     // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
     const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
     const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
-    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true };
+    const lists = new ListCache(sdk, checked.ttlMs);
+    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true, lists };
     const { session, transport } = await connectSession(recipe, checked.signal);
-    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering }, answers, new ToolOutputChecks(validator, sdk));
+    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, restart: checked.restart, answering }, answers, new TaskOutputChecks(validator, sdk));
   }
 
   /**
@@ -409,20 +384,14 @@ export class MCPClient implements AsyncDisposable {
    */
   async listTools(options: ListOptions = {}): Promise<SdkTool[]> {
     void this.session; // closed: McpNotEnteredError, at once
-    const tools = await this.tools.get(async () => this.fetchTools(await this.live()), options.forceRefresh);
-    return [...tools];
+    return [...(await this.cached("tools/list", async (mode) => this.list("tools/list", await this.live(), mode), options.forceRefresh))];
   }
 
-  private async fetchTools(first: Client): Promise<readonly SdkTool[]> {
-    // Listed page by page with plain requests, not session.listTools(): its
-    // walk ends quietly on a repeated cursor, and its output checks cover
-    // only a listing it aggregated; the checks are ours, from every page (see tool-output.ts).
-    const all = await this.listAll("tools/list", first, async (session, cursor) => {
-      const r = await session.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
-      return { items: r.tools, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
-    });
-    this.outputs.learn(all);
-    return all;
+  /** A cached list (see list-cache.ts); every tools listing is what task results are checked against. */
+  private async cached<T>(method: CachedList, load: (mode: CacheMode) => Promise<readonly T[]>, refresh?: boolean): Promise<readonly T[]> {
+    const list = await this.lists.get(method, load, refresh);
+    if (method === "tools/list") this.outputs.learn(list as readonly SdkTool[]);
+    return list;
   }
 
   /**
@@ -433,15 +402,7 @@ export class MCPClient implements AsyncDisposable {
    */
   async listResources(options: ListOptions = {}): Promise<Resource[]> {
     void this.session;
-    const resources = await this.resources.get(
-      async () =>
-        this.listAll("resources/list", await this.live(), async (session, cursor) => {
-          const r = await session.request({ method: "resources/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
-          return { items: r.resources, nextCursor: r.nextCursor, ttlMs: (r as { ttlMs?: unknown }).ttlMs };
-        }),
-      options.forceRefresh,
-    );
-    return [...resources];
+    return [...(await this.cached("resources/list", async (mode) => this.list("resources/list", await this.live(), mode), options.forceRefresh))];
   }
 
   /**
@@ -450,12 +411,7 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when listing fails.
    */
   async listPrompts(): Promise<SdkPrompt[]> {
-    return [
-      ...(await this.listAll("prompts/list", await this.live(), async (session, cursor) => {
-        const r = await session.request({ method: "prompts/list", params: cursor === undefined ? undefined : { cursor } }, this.requestOptions());
-        return { items: r.prompts, nextCursor: r.nextCursor };
-      })),
-    ];
+    return [...(await this.list("prompts/list", await this.live(), "bypass"))];
   }
 
   /**
@@ -551,14 +507,12 @@ export class MCPClient implements AsyncDisposable {
    */
   private async firstAnswer(session: Client, name: string, args: Record<string, unknown>, sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void }, traced: TracedCall | undefined): Promise<CallToolResult | TaskSnapshot> {
     try {
-      this.outputs.checkCall(name);
       const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, sendOptions)) as CallToolResult;
       const handle = taskHandleOf(result);
       if (handle) {
         noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });
         return handle;
       }
-      this.outputs.checkResult(name, result);
       return result;
     } catch (err) {
       if (sendOptions.signal?.aborted) {
@@ -667,7 +621,7 @@ export class MCPClient implements AsyncDisposable {
         try {
           // Swallow kept: waiting for a renewal to settle; its failure is the client state, reported on the next call.
           await this.renewing?.catch(() => {});
-          await this.feed?.close();
+          this.lists.stop();
           await session?.close();
         } finally {
           await this.transport.close();
@@ -754,7 +708,7 @@ export class MCPClient implements AsyncDisposable {
       if (!isUsable(this.state)) return;
       try {
         await this.replaceSession();
-        const tools = await this.tools.get(() => this.fetchTools(this.session), true);
+        const tools = await this.cached("tools/list", (mode) => this.list("tools/list", this.session, mode), true);
         this.ctx?.emit("mcp.restart", { server, attempt, maxRestarts: policy.maxRestarts, reason, ok: true, tools: tools.length });
         return;
       } catch (err) {
@@ -768,49 +722,39 @@ export class MCPClient implements AsyncDisposable {
   }
 
   /**
-   * Every page of a list. A list is idempotent: when the server answers 404
-   * for the session, the client re-initializes once and lists again.
+   * Every page of a list, as the SDK walks and caches it (frozen); a server
+   * that declared no such capability is not asked (the SDK's empty answer).
+   * A list is idempotent: when the server answers 404 for the session, the
+   * client re-initializes once and lists again.
    */
-  private async listAll<T>(method: string, session: Client, page: (session: Client, cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
+  private async list<M extends keyof typeof LISTS>(method: M, session: Client, cacheMode: CacheMode): Promise<ReturnType<(typeof LISTS)[M]["items"]>> {
+    const { capability, items } = LISTS[method];
+    const once = async (s: Client) => {
+      if (!s.getServerCapabilities()?.[capability]) return [];
+      const options = { ...this.requestOptions(), cacheMode };
+      const r = method === "tools/list" ? await s.listTools(undefined, options) : method === "resources/list" ? await s.listResources(undefined, options) : await s.listPrompts(undefined, options);
+      return deepFreeze((items as (r: unknown) => unknown[])(r));
+    };
     try {
-      return await this.pages(method, session, page);
-    } catch (err) {
-      if (!isSessionGone(this.sdk, causeOf(err))) throw err;
       try {
-        await this.reinitialize(session);
-      } catch (again) {
-        throw new McpSessionLostError(method, String(this.server), causeOf(err), false, `the server lost the session (HTTP 404) and re-initializing failed: ${(again as Error).message}`);
-      }
-      try {
-        return await this.pages(method, this.session, page);
-      } catch (retry) {
-        if (!isSessionGone(this.sdk, causeOf(retry))) throw retry;
-        throw new McpSessionLostError(method, String(this.server), causeOf(retry), false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
-      }
-    }
-  }
-
-  private async pages<T>(method: string, session: Client, page: (session: Client, cursor: string | undefined) => Promise<Page<T>>): Promise<readonly T[]> {
-    const items: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let ttl: number | undefined;
-    try {
-      for (let n = 0; ; n++) {
-        const p = await page(session, cursor);
-        if (n === 0 && typeof p.ttlMs === "number" && Number.isFinite(p.ttlMs)) ttl = Math.max(0, p.ttlMs);
-        items.push(...p.items);
-        cursor = p.nextCursor;
-        if (cursor === undefined) break;
-        if (seen.has(cursor) || n >= MAX_PAGES) throw new Error(`the server repeated cursor ${JSON.stringify(cursor)} (or sent over ${MAX_PAGES} pages)`);
-        seen.add(cursor);
+        return (await once(session)) as ReturnType<(typeof LISTS)[M]["items"]>;
+      } catch (err) {
+        if (!isSessionGone(this.sdk, err)) throw err;
+        try {
+          await this.reinitialize(session);
+        } catch (again) {
+          throw new McpSessionLostError(method, String(this.server), err, false, `the server lost the session (HTTP 404) and re-initializing failed: ${(again as Error).message}`);
+        }
+        try {
+          return (await once(this.session)) as ReturnType<(typeof LISTS)[M]["items"]>;
+        } catch (retry) {
+          if (!isSessionGone(this.sdk, retry)) throw retry;
+          throw new McpSessionLostError(method, String(this.server), retry, false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
+        }
       }
     } catch (err) {
       throw this.failure(method, err);
     }
-    const list = deepFreeze(items);
-    if (ttl !== undefined) serverTtl.set(list, ttl);
-    return list;
   }
 
   private failure(request: string, err: unknown): Error {
@@ -861,7 +805,4 @@ function callSignal(ctx: RunContext | undefined, given: AbortSignal | undefined)
   };
 }
 
-function causeOf(err: unknown): unknown {
-  return err instanceof Error ? err.cause : undefined;
-}
 

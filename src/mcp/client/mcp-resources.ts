@@ -7,7 +7,7 @@ import type { RunContext } from "../../context/run-context.js";
 import { NotImplementedError } from "../../errors/not-implemented.error.js";
 import { checkK, memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../memory/memory.js";
 import { DEFAULT_TTL_MS, type MCPClient } from "./mcp-client.js";
-import { listRevision } from "./change-feed.js";
+import { listRevision } from "./list-cache.js";
 import { serverDeclares } from "./server-capabilities.js";
 import { TtlCache } from "./ttl-cache.js";
 import { checkOptions, opt } from "../../options/option-checks.js";

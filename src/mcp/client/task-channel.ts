@@ -12,7 +12,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import type { McpTaskReference, TaskChannel } from "./mcp-task.js";
 import type { ServerRequests } from "./server-requests.js";
 import { ANY_OBJECT, parseTask } from "./task-codec.js";
-import type { ToolOutputChecks } from "./tool-output.js";
+import type { TaskOutputChecks } from "./tool-output.js";
 
 /** What `taskChannel` needs of its client. */
 export interface TaskChannelSource {
@@ -25,7 +25,7 @@ export interface TaskChannelSource {
   /** Each request's timeout in ms (undefined: the SDK's). */
   readonly timeout: number | undefined;
   readonly answers: ServerRequests;
-  readonly outputs: ToolOutputChecks;
+  readonly outputs: TaskOutputChecks;
   /** The client's error for a failed request. */
   failure(request: string, err: unknown): Error;
 }

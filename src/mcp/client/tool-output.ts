@@ -1,74 +1,49 @@
 /**
  * @module mcp/client/tool-output
- * The checks `MCPClient.callTool` makes from the listed tools: a tool with an
- * `outputSchema` must return `structuredContent` that matches it (unless the
- * result is an error), and a tool whose `execution.taskSupport` is
- * `"required"` is not called directly. These are the SDK `Client`'s own
- * checks, with its texts and error codes; they live here because the
- * client walks the pages itself (so that a server repeating its cursor is
- * refused, not cut short silently as the SDK 2.4 walk does), and the SDK
- * checks only against a listing it aggregated and cached itself. The session
- * lists with plain requests, so its own checks never run twice.
+ * The output check of a task's final result. The SDK `Client` checks a
+ * `tools/call` answer against the `outputSchema` of its cached `tools/list`
+ * itself; a task's result comes from `tasks/get`, which SDK 2.4 does not
+ * know (it has no tasks runtime: typescript-sdk#2637, see task-codec.ts), so
+ * it is checked here, with the SDK's rules, texts and error codes, against
+ * the tools the client listed last.
  */
 import type { CallToolResult, JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator, Tool as SdkTool } from "@modelcontextprotocol/client";
 import type { ClientSdk } from "./sdk-client.js";
 
-/** Output checks for the tools of the latest complete listing (every page). */
-export class ToolOutputChecks {
-  private validators = new Map<string, JsonSchemaValidator<unknown>>();
-  private taskRequired = new Set<string>();
+/** Output checks of task results, from the latest listing. */
+export class TaskOutputChecks {
+  private tools: readonly SdkTool[] = [];
+  private readonly validators = new WeakMap<SdkTool, JsonSchemaValidator<unknown>>();
 
   constructor(
     private readonly provider: jsonSchemaValidator,
     private readonly sdk: ClientSdk,
   ) {}
 
-  private error(code: "InvalidRequest" | "InvalidParams", message: string): Error {
-    return new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode[code], message);
-  }
-
-  /** Replace the checks with those of `tools` (a whole listing). */
+  /** Check against `tools` (a whole listing) from now on. */
   learn(tools: readonly SdkTool[]): void {
-    const validators = new Map<string, JsonSchemaValidator<unknown>>();
-    const taskRequired = new Set<string>();
-    for (const tool of tools) {
-      if (tool.outputSchema) validators.set(tool.name, this.provider.getValidator(tool.outputSchema as JsonSchemaType));
-      if (tool.execution?.taskSupport === "required") taskRequired.add(tool.name);
-    }
-    this.validators = validators;
-    this.taskRequired = taskRequired;
+    this.tools = tools;
   }
 
   /**
-   * Before calling `name`.
-   *
-   * @throws ProtocolError (InvalidRequest) when the tool requires task-based execution.
-   */
-  checkCall(name: string): void {
-    if (this.taskRequired.has(name)) {
-      throw this.error("InvalidRequest", `Tool "${name}" requires task-based execution. Use client.experimental.tasks.callToolStream() instead.`);
-    }
-  }
-
-  /**
-   * After `name` answered `result`.
+   * After a task of tool `name` completed with `result`; an error result is not checked (as the SDK's own call check).
    *
    * @throws ProtocolError (InvalidRequest) when a tool with an output schema returned no structured content;
    *   (InvalidParams) when the structured content does not match the schema.
    */
   checkResult(name: string, result: CallToolResult): void {
-    const validator = this.validators.get(name);
-    if (!validator) return;
-    if (!result.structuredContent) {
-      if (result.isError) return;
-      throw this.error("InvalidRequest", `Tool ${name} has an output schema but did not return structured content`);
-    }
+    const tool = this.tools.find((t) => t.name === name);
+    if (!tool?.outputSchema || result.isError) return;
+    const { ProtocolError, ProtocolErrorCode } = this.sdk;
+    if (result.structuredContent === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Tool ${name} has an output schema but did not return structured content`);
     let verdict: ReturnType<JsonSchemaValidator<unknown>>;
     try {
+      let validator = this.validators.get(tool);
+      if (!validator) this.validators.set(tool, (validator = this.provider.getValidator(tool.outputSchema as JsonSchemaType)));
       verdict = validator(result.structuredContent);
     } catch (err) {
-      throw this.error("InvalidParams", `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!verdict.valid) throw this.error("InvalidParams", `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
+    if (!verdict.valid) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * @module mcp/client/ttl-cache
- * One cached value with a time-to-live: the list caches of `MCPClient` and of
- * `mcpResources()` are each one of these.
+ * One cached value with a time-to-live: `mcpResources()`' own list cache, a
+ * layer over the client's (whose lists live in the SDK `Client`'s cache, see
+ * list-cache.ts).
  */
 import { OptionsError } from "../../errors/options.error.js";
 
@@ -12,7 +13,7 @@ import { OptionsError } from "../../errors/options.error.js";
  * and a load that was in flight when it ran does not repopulate the cache.
  */
 export class TtlCache<T> {
-  private entry?: { readonly value: T; readonly at: number; readonly ttl: number };
+  private entry?: { readonly value: T; readonly at: number };
   private inflight?: Promise<T>;
   private generation = 0;
 
@@ -20,8 +21,6 @@ export class TtlCache<T> {
     /** How long a loaded value is served, in ms. */
     readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
-    /** A value's own TTL (e.g. the one its server sent); `ttlMs` is the most it is kept. Default: `ttlMs` for every value. */
-    private readonly ttlOf: (value: T) => number | undefined = () => undefined,
   ) {
     if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new OptionsError("TtlCache", "ttlMs", `TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
   }
@@ -29,13 +28,13 @@ export class TtlCache<T> {
   /** The cached value if still fresh, else the result of `load()` (shared with concurrent callers unless `forceRefresh`). */
   get(load: () => Promise<T>, forceRefresh = false): Promise<T> {
     if (!forceRefresh) {
-      if (this.entry && this.now() - this.entry.at < this.entry.ttl) return Promise.resolve(this.entry.value);
+      if (this.entry && this.now() - this.entry.at < this.ttlMs) return Promise.resolve(this.entry.value);
       if (this.inflight) return this.inflight;
     }
     const gen = this.generation;
     const p = load().then(
       (value) => {
-        if (gen === this.generation) this.entry = { value, at: this.now(), ttl: Math.min(this.ttlMs, this.ttlOf(value) ?? this.ttlMs) };
+        if (gen === this.generation) this.entry = { value, at: this.now() };
         return value;
       },
       (err: unknown) => {
