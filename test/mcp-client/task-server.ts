@@ -73,6 +73,7 @@ const FORM_QUESTION = {
  * - `fail`: working once, then failed with JSON-RPC error -32603 "disk on fire".
  * - `forever`: working until cancelled.
  * - `expiring`: working forever, ttlMs 300 (the client gives up after it).
+ * - `shaped`: completed on the first poll with `structuredContent: { n: args.n }` (and `isError` when `args.isError`); listed with the output schema `SHAPED_OUTPUT`.
  */
 const TASK_TOOLS: Record<string, (t: FixtureTask) => void> = {
   slow(t) {
@@ -102,7 +103,14 @@ const TASK_TOOLS: Record<string, (t: FixtureTask) => void> = {
   expiring(t) {
     t.ttlMs = 300;
   },
+  shaped(t) {
+    complete(t, "shaped");
+    t.result = { ...t.result, structuredContent: { n: t.args.n }, ...(t.args.isError ? { isError: true } : {}) };
+  },
 };
+
+/** The output schema `shaped` is listed with: `{ n: number }`. */
+const SHAPED_OUTPUT = { type: "object" as const, properties: { n: { type: "number" } }, required: ["n"] };
 
 function complete(t: FixtureTask, text: string): void {
   t.status = "completed";
@@ -180,7 +188,7 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   const makeServer = (): Server => {
     const server = new Server({ name: "task-fixture", version: "1.0.0" }, { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } });
     server.setRequestHandler("tools/list", () => ({
-      tools: [...Object.keys(TASK_TOOLS), "quick"].map((name) => ({ name, description: `task fixture tool ${name}`, inputSchema: { type: "object" as const } })),
+      tools: [...Object.keys(TASK_TOOLS), "quick"].map((name) => ({ name, description: `task fixture tool ${name}`, inputSchema: { type: "object" as const }, ...(name === "shaped" ? { outputSchema: SHAPED_OUTPUT } : {}) })),
     }));
     server.setRequestHandler("tools/call", (request, ctx) => {
       const { name } = request.params;

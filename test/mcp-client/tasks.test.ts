@@ -141,6 +141,16 @@ describe("callTool() resolves a task to its final result", () => {
     expect(sent).toEqual({ colour: { action: "accept", content: { colour: "red" } }, size: { action: "accept", content: { size: "L" } } });
   });
 
+  it("a task's final result is checked against the listed tool's outputSchema (the SDK checks only a call's own answer); an error result is not", async () => {
+    await using client = await open();
+    await client.listTools();
+    expect((await client.callTool("shaped", { n: 1 })).structuredContent).toEqual({ n: 1 });
+    const err = await client.callTool("shaped", { n: "one" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpRequestError);
+    expect((err as Error).message).toMatch(/^MCP tools\/call 'shaped' on .* failed: Structured content does not match the tool's output schema: /);
+    expect((await client.callTool("shaped", { n: "one", isError: true })).isError).toBe(true);
+  });
+
   it("a failed task surfaces as McpRequestError naming the task and its JSON-RPC error", async () => {
     await using client = await open();
     const err = await client.callTool("fail").catch((e: unknown) => e);

@@ -57,7 +57,13 @@ export function taskChannel(source: TaskChannelSource): TaskChannel {
     update: async (taskId, inputResponses) => void (await send("tasks/update", { taskId, inputResponses })),
     cancel: async (taskId) => void (await send("tasks/cancel", { taskId })),
     answer: (request, asker, signal) => source.answers.answerInput(request, asker, signal),
-    checkResult: (tool, result) => source.outputs.checkResult(tool, result),
+    checkResult: (tool, result) => {
+      try {
+        source.outputs.checkResult(tool, result);
+      } catch (err) {
+        throw source.failure(`tools/call '${tool}'`, err); // as a call's own answer fails the SDK's check
+      }
+    },
     failure: (request, err) => source.failure(request, err),
   };
 }
