@@ -52,6 +52,7 @@ export { dtoToJsonSchema } from "./tools/schema.js";
 export { ToolContent, isToolContent } from "./tools/tool-content.js";
 export type { ContentPart } from "./contracts/content-part.js";
 export type { DtoClass, ToolInput } from "./tools/schema.js";
+export type { StandardSchemaIssue, StandardSchemaOutput, StandardSchemaResult, StandardSchemaV1 } from "./tools/standard-schema.js";
 
 export { RunContext } from "./context/run-context.js";
 export type { Autonomy, RunContextOptions } from "./context/run-context.js";

@@ -83,17 +83,18 @@ export class GreeterModule {}
 `;
 
 const TEST = `import { describe, expect, it } from "vitest";
-import { bootstrap } from "arc-agentkit/mcp";
-import { makeTestCtx } from "arc-agentkit/testing";
+import { connectInMemory, toolResultText } from "arc-agentkit/mcp";
 import { GreeterModule } from "./greeter.module.js";
 
 describe("GreeterModule", () => {
-  it("serves greet, whose service is one per module", async () => {
-    await using app = await bootstrap(GreeterModule, { serve: false }); // built, not served; stopped at the end of this block
-    const greet = app.registry.get("greet")!;
-    expect(await greet.run({ name: "Ada" }, makeTestCtx())).toBe("Hello, Ada! (greeting 1)");
-    expect(await greet.run({ name: "Grace" }, makeTestCtx())).toBe("Hello, Grace! (greeting 2)");
-    await expect(greet.run({ name: "Ada", loud: true }, makeTestCtx())).rejects.toThrow(/unexpected argument\\(s\\) \\['loud'\\]/);
+  it("serves greet over MCP, whose service is one per module", async () => {
+    // The module served and connected in memory (no port, no process), closed at the end of this block.
+    await using conn = await connectInMemory(GreeterModule);
+    const greet = async (args: Record<string, unknown>) => toolResultText(await conn.client.callTool("greet", args));
+    expect((await conn.client.listTools()).map((t) => t.name)).toEqual(["greet"]);
+    expect(await greet({ name: "Ada" })).toBe("Hello, Ada! (greeting 1)");
+    expect(await greet({ name: "Grace" })).toBe("Hello, Grace! (greeting 2)");
+    expect(await greet({ name: "Ada", loud: true })).toMatch(/^ERROR: .*unexpected argument\\(s\\) \\['loud'\\]/);
   });
 });
 `;

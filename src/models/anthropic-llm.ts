@@ -18,6 +18,18 @@ import { ToolNames } from "./tool-names.js";
 import { TurnBuilder } from "./turn-builder.js";
 
 type Params = Anthropic.MessageCreateParamsStreaming;
+
+/**
+ * A streaming Messages API request body (`AnthropicLLM.params()`): `model`,
+ * `max_tokens`, `stream: true`, then `system`, `tools`, `messages` and the
+ * rest as the API documents them.
+ */
+export interface AnthropicRequestBody {
+  readonly model: string;
+  readonly max_tokens: number;
+  readonly stream: true;
+  readonly [key: string]: unknown;
+}
 type Block = Anthropic.ContentBlockParam;
 
 /** Options of an `AnthropicLLM`. */
@@ -97,9 +109,14 @@ export class AnthropicLLM implements LLM {
     return { names, tools };
   });
 
-  /** The streaming request `complete()` sends for `request` (exposed for tests and for logging a request without sending it). */
-  params(request: LLMRequest): Params {
-    return this.#params(request, this.#tools.get(request.tools));
+  /**
+   * The streaming request `complete()` sends for `request` (exposed for tests
+   * and for logging a request without sending it): the Messages API body as
+   * plain JSON. Typed without the SDK's types, so `arc-agentkit/models`
+   * compiles for a user who installed only `openai`.
+   */
+  params(request: LLMRequest): AnthropicRequestBody {
+    return this.#params(request, this.#tools.get(request.tools)) as unknown as AnthropicRequestBody;
   }
 
   #params(request: LLMRequest, { names, tools }: { names: ToolNames; tools: Anthropic.Tool[] }): Params {
@@ -206,7 +223,7 @@ function usage(out: TurnBuilder, u: Partial<Anthropic.Usage> | Partial<Anthropic
 }
 
 /** A tool as the Messages API takes it: the schema passed through, `type: "object"` added when absent. */
-export function anthropicTool(t: ToolSchema, names: ToolNames): Anthropic.Tool {
+function anthropicTool(t: ToolSchema, names: ToolNames): Anthropic.Tool {
   const schema: JsonSchema = t.parameters.type === undefined ? { type: "object", ...t.parameters } : t.parameters;
   return { name: names.wire(t.name), ...(t.description ? { description: t.description } : {}), input_schema: schema as Anthropic.Tool.InputSchema };
 }
@@ -219,7 +236,7 @@ function resultContent(m: Message): string | Anthropic.ToolResultBlockParam["con
 }
 
 /** The conversation as Messages API turns: tool results merged into one user turn, system messages left out (they go to `system`). */
-export function anthropicMessages(messages: readonly Message[], names: ToolNames): Anthropic.MessageParam[] {
+function anthropicMessages(messages: readonly Message[], names: ToolNames): Anthropic.MessageParam[] {
   const out: Anthropic.MessageParam[] = [];
   let results: Block[] | null = null;
   for (const m of messages) {

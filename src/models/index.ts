@@ -6,7 +6,7 @@
  * loaded when a provider is constructed: importing this module needs neither.
  */
 export { AnthropicLLM } from "./anthropic-llm.js";
-export type { AnthropicLLMOptions } from "./anthropic-llm.js";
+export type { AnthropicLLMOptions, AnthropicRequestBody } from "./anthropic-llm.js";
 export { OpenAILLM } from "./openai-llm.js";
 export type { OpenAILLMOptions } from "./openai-llm.js";
 export { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "./model.error.js";

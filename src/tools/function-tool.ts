@@ -7,6 +7,8 @@ import { makeValidator, type ArgumentValidator } from "./validate.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
 import type { RunContext } from "../context/run-context.js";
 import type { JsonSchema, Tool, ToolSchema, ToolTaskMode } from "./tool.js";
+import type { DtoClass } from "./schema.js";
+import type { StandardSchemaOutput, StandardSchemaV1 } from "./standard-schema.js";
 
 /** A tool body: receives validated arguments and the run's context. */
 export type ToolFn<I = Record<string, unknown>> = (input: I, ctx: RunContext) => unknown;
@@ -87,18 +89,25 @@ export class FunctionTool implements Tool {
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const runCheck = tool(
- *   { description: "Run the named check.", sideEffecting: false,
- *     input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } },
- *   async function runCheck({ name }) { return `${name}:ok`; },
+ *   { description: "Run the named check.", sideEffecting: false, input: z.object({ name: z.string() }) },
+ *   async function runCheck({ name }) { return `${name}:ok`; }, // name: string, from the schema
  * );
  * ```
- * The name defaults to the function's name in snake_case. Options are checked
- * now; a bad one throws `DefinitionError` naming the function and the key.
+ * `input` is a Standard Schema (zod 4.2+, valibot, arktype: the function's
+ * input type is the schema's output type, and the library validates every
+ * call), a JSON Schema object, or a class-validator DTO class; omitted, the
+ * tool takes no arguments. The name defaults to the function's name in
+ * snake_case. Options are checked now; a bad one (an `input` agentkit cannot
+ * read among them) throws `DefinitionError` naming the function and the key.
  */
-export function tool<I = Record<string, unknown>>(options: ToolOptions, fn: ToolFn<I>): FunctionTool {
+export function tool<S extends StandardSchemaV1>(options: ToolOptions<S> & { readonly input: S }, fn: ToolFn<StandardSchemaOutput<S>>): FunctionTool;
+/** A tool whose `input` is a JSON Schema or a DTO class (or absent): the function's input type is yours to declare. */
+export function tool<I = Record<string, unknown>>(options: ToolOptions<JsonSchema | DtoClass>, fn: ToolFn<I>): FunctionTool;
+export function tool(options: ToolOptions, fn: ToolFn<never>): FunctionTool {
   if (typeof fn !== "function") throw new OptionsError("tool()", "fn", `tool(): the second argument must be the tool's function, got ${typeof fn}`);
   const owner = fn.name || options?.name || "anonymous function";
   const resolved = resolveToolOptions(owner, "tool()", options, fn.name || "");
-  return new FunctionTool(resolved, fn as ToolFn<never>, `function ${owner}`);
+  return new FunctionTool(resolved, fn, `function ${owner}`);
 }

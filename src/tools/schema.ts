@@ -1,7 +1,7 @@
 /**
  * @module tools/schema
- * Turning a tool's `input` (a class-validator DTO class or a JSON Schema) into
- * the frozen JSON Schema a model is shown.
+ * Turning a tool's `input` (a Standard Schema, a class-validator DTO class or
+ * a JSON Schema) into the frozen JSON Schema a model is shown.
  */
 import { OptionsError } from "../errors/options.error.js";
 import { getMetadataStorage } from "class-validator";
@@ -9,16 +9,20 @@ import { targetConstructorToSchema, validationMetadatasToSchemas } from "class-v
 import { defaultMetadataStorage } from "class-transformer/cjs/storage.js";
 import { deepFreeze } from "../util/format.js";
 import type { JsonSchema } from "./tool.js";
+import { claimsStandardSchema, standardJsonSchema, type StandardSchemaV1 } from "./standard-schema.js";
 
 /** A class whose properties carry class-validator decorators. */
 export type DtoClass = new (...args: never[]) => object;
 
-/** A tool's input: a DTO class or a raw JSON Schema object. */
-export type ToolInput = DtoClass | JsonSchema;
+/**
+ * A tool's input: a Standard Schema (zod 4, valibot, arktype), a DTO class or
+ * a raw JSON Schema object.
+ */
+export type ToolInput = StandardSchemaV1 | DtoClass | JsonSchema;
 
-/** True when `input` is a class (a DTO), not a schema object. */
+/** True when `input` is a class (a DTO), not a schema object (an arktype schema is a function too: not a class). */
 export function isDtoClass(input: unknown): input is DtoClass {
-  return typeof input === "function";
+  return typeof input === "function" && !claimsStandardSchema(input);
 }
 
 const options = () => ({
@@ -91,16 +95,37 @@ export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
   return deepFreeze(JSON.parse(JSON.stringify(out)) as JsonSchema);
 }
 
+const INPUT_KINDS = "a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object";
+
+/**
+ * The JSON Schema of a tool's `input`: derived from a Standard Schema by its
+ * library's converter, or copied from a raw schema (DTO classes go through
+ * `dtoToJsonSchema`). Throws `OptionsError` saying what is wrong.
+ */
+export function inputJsonSchema(input: StandardSchemaV1 | JsonSchema): JsonSchema {
+  if (claimsStandardSchema(input)) {
+    // Kept with its `$schema` (2020-12, MCP's default dialect): ajv validates by the same dialect.
+    return copyJsonSchema(standardJsonSchema(input) as JsonSchema, "the JSON Schema its library derived");
+  }
+  const proto: unknown = input && typeof input === "object" && !Array.isArray(input) ? Object.getPrototypeOf(input) : null;
+  if (proto !== null && proto !== Object.prototype) {
+    // A class instance (a zod 3 schema, an unknown library's object) is not JSON Schema; read as one, it would validate nothing.
+    const kind = (input as { constructor?: { name?: string } }).constructor?.name || "an object with a prototype";
+    throw new OptionsError("@Tool", "input", `input is a ${kind} instance, not a plain JSON Schema object, and carries no '~standard' member to read it by. Accepted: ${INPUT_KINDS}`);
+  }
+  return copyJsonSchema(input as JsonSchema);
+}
+
 /**
  * A deep, frozen copy of a raw JSON Schema; throws `OptionsError` saying what is
  * wrong when it is not an object schema (the caller names where).
  */
-export function copyJsonSchema(schema: JsonSchema): JsonSchema {
+export function copyJsonSchema(schema: JsonSchema, what = "a JSON Schema input"): JsonSchema {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
-    throw new OptionsError("@Tool", "input", `input must be a class-validator DTO class or a JSON Schema object, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
+    throw new OptionsError("@Tool", "input", `input must be ${INPUT_KINDS}, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }
   if (schema.type !== "object") {
-    throw new OptionsError("@Tool", "input", `a JSON Schema input must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
+    throw new OptionsError("@Tool", "input", `${what} must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
   }
   return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }

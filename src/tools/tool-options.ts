@@ -5,18 +5,24 @@
 import { DefinitionError } from "../errors/tool-definition.error.js";
 import { checkDefinition, opt, type OptionRule } from "../options/option-checks.js";
 import { snakeCase } from "../util/format.js";
-import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, isDtoClass, type ToolInput } from "./schema.js";
+import { copyJsonSchema, dtoToJsonSchema, EMPTY_SCHEMA, inputJsonSchema, isDtoClass, type ToolInput } from "./schema.js";
 import { compileJsonSchema } from "./validate.js";
 import type { JsonSchema, ToolDeclarations, ToolTaskMode } from "./tool.js";
 
 /** Options shared by `@Tool` and `tool()`. */
-export interface ToolOptions extends ToolDeclarations {
+export interface ToolOptions<In extends ToolInput = ToolInput> extends ToolDeclarations {
   /** Default: the class or function name in snake_case. */
   readonly name?: string;
   /** Required: what the tool does, shown to the model. */
   readonly description: string;
-  /** A class-validator DTO class or a JSON Schema object; omitted means "no arguments". */
-  readonly input?: ToolInput;
+  /**
+   * The tool's arguments: a Standard Schema (a zod 4.2+, valibot or arktype
+   * schema; `tool()` then types its function's input from it), a
+   * class-validator DTO class, or a JSON Schema object with `type: "object"`.
+   * Omitted: the tool takes no arguments (its schema is an empty object that
+   * admits none, and a call with any argument is refused).
+   */
+  readonly input?: In;
   /**
    * A JSON Schema (`type: "object"`) of the tool's structured result. Served
    * as the tool's `outputSchema`; a plain object the tool returns then goes
@@ -113,7 +119,7 @@ export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", opt
   const name = o.name ?? checkDefinition({ name: snakeCase(fallbackName) }, target, where, { name: itemName }, "").name!;
   let parameters: JsonSchema;
   try {
-    parameters = o.input === undefined ? EMPTY_SCHEMA : isDtoClass(o.input) ? dtoToJsonSchema(o.input) : copyJsonSchema(o.input);
+    parameters = o.input === undefined ? EMPTY_SCHEMA : isDtoClass(o.input) ? dtoToJsonSchema(o.input) : inputJsonSchema(o.input);
     // A raw schema that is not valid JSON Schema is refused now, not on the first call.
     if (!isDtoClass(o.input)) compileJsonSchema(parameters);
   } catch (err) {

@@ -7,7 +7,9 @@ import { TOOL_METADATA } from "../keys.js";
 import { resolveToolOptions, type ResolvedToolOptions, type ToolOptions } from "./tool-options.js";
 import { classMetadata, markInjectableClass } from "./injectable-class.js";
 import type { RunContext } from "../context/run-context.js";
-import type { Tool as ToolContract } from "./tool.js";
+import type { JsonSchema, Tool as ToolContract } from "./tool.js";
+import type { DtoClass } from "./schema.js";
+import type { StandardSchemaOutput, StandardSchemaV1 } from "./standard-schema.js";
 
 /**
  * The structural tool contract (see `tools/tool.ts`). Declared here as well so
@@ -33,12 +35,23 @@ export type ToolMetadata = ResolvedToolOptions;
  * TypeScript applies a constructor's parameter decorators before its class
  * decorators, so the `@inject` tokens are visible here.
  *
+ * `input` is a Standard Schema (zod 4.2+, valibot, arktype), a
+ * class-validator DTO class or a JSON Schema object; omitted, the tool takes
+ * no arguments. With a Standard Schema, `run`'s input must accept the
+ * schema's output type (a mismatch is a compile error), e.g.
+ * `run(input: z.infer<typeof RunCheckInput>)`.
+ *
  * @example
  * ```ts
  * @Tool({ description: "Run the named check.", input: RunCheckInput, sideEffecting: false })
  * class RunCheck { constructor(private checks: CheckService) {} run(input: RunCheckInput) { ... } }
  * ```
  */
+export function Tool<S extends StandardSchemaV1>(options: ToolOptions<S> & { readonly input: S }): <C extends ToolClass<StandardSchemaOutput<S>>>(target: C) => void;
+/** A tool class whose `input` is a JSON Schema or a DTO class (or absent). */
+export function Tool(options: ToolOptions<JsonSchema | DtoClass>): ClassDecorator;
+/** Options whose `input` kind is known only at run time (a `ToolOptions` value): checked when applied. */
+export function Tool(options: ToolOptions): ClassDecorator;
 export function Tool(options: ToolOptions): ClassDecorator {
   return (target) => {
     markInjectableClass(target, { decorator: "@Tool", method: "run", signature: "run(input, ctx)", key: TOOL_METADATA, meta: (name) => resolveToolOptions(name, "@Tool", options, name) });

@@ -13,6 +13,7 @@ import addFormatsModule from "ajv-formats";
 import { ToolArgumentError, type InvalidArgument } from "../errors/tool-argument.error.js";
 import { describeValue } from "../util/format.js";
 import { isDtoClass, schemaProperties, type DtoClass, type ToolInput } from "./schema.js";
+import { isStandardSchema, standardValidate, type StandardSchemaV1 } from "./standard-schema.js";
 import type { JsonSchema } from "./tool.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -97,11 +98,27 @@ function structuralProblems(value: Record<string, unknown>): InvalidArgument[] {
 /**
  * Build the validator for a tool. The schema decides unexpected/missing
  * arguments (so DTO and raw-schema tools word them the same); a DTO's
- * class-validator constraints, or ajv for a raw schema, decide the rest.
+ * class-validator constraints, or ajv for a raw schema, decide the rest. A
+ * Standard Schema's derived JSON Schema is checked by ajv first (so its
+ * messages read like every other tool's), then the library validates what
+ * JSON Schema cannot say (refinements) and its output is what `run` gets.
  */
 export function makeValidator(toolName: string, input: ToolInput | undefined, schema: JsonSchema): ArgumentValidator {
   const accepted = schemaProperties(schema);
   if (isDtoClass(input)) return dtoValidator(toolName, input, schema, accepted);
+  const checked = jsonValidator(toolName, schema, accepted);
+  return isStandardSchema(input) ? (args) => libraryChecked(toolName, input, checked(args), accepted) : checked;
+}
+
+/** The library's verdict on arguments that matched its derived JSON Schema: its output, or its issues as a `ToolArgumentError`. */
+function libraryChecked(toolName: string, schema: StandardSchemaV1, value: Record<string, unknown>, accepted: string[]): Record<string, unknown> {
+  const r = standardValidate(toolName, schema, value);
+  if (r.ok) return r.value as Record<string, unknown>;
+  const invalid = r.issues.map((i) => ({ argument: i.path.map(String).join("/") || "(arguments)", expected: `valid (${i.message})`, received: describeValue(i.value) }));
+  throw new ToolArgumentError(toolName, [], [], invalid, accepted);
+}
+
+function jsonValidator(toolName: string, schema: JsonSchema, accepted: string[]): ArgumentValidator {
   const validate = compileJsonSchema(schema);
   return (args) => {
     const value = args === undefined ? {} : args;

@@ -4,7 +4,8 @@
  * project into a temporary directory, the packed tarball is installed there
  * offline (extracted, the other packages linked from this checkout, the
  * `.bin` links npm would make), and the project's own `npm run build`,
- * `npm test` and `npm run serve` work as generated. Its tsconfig is the one
+ * `npm test` (its module test connected over MCP in memory) and
+ * `npm run serve` work as generated. Its tsconfig is the one
  * nest-cli-free.md documents. A directory that holds anything is refused
  * (exit 2, naming it and what it holds), and nothing is written there.
  * Needs `npm run build`.
@@ -45,6 +46,8 @@ describe("agentkit init", () => {
     // the tsconfig nest-cli-free.md documents (the consumer-compilers test compiles it with TypeScript 5.9, 6.0 and 7.x)
     const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!.replace(/\s\/\/[^\n]*/g, "");
     expect(JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8"))).toEqual(JSON.parse(documented));
+    // the generated test drives the module over MCP in memory (no port, no process): what a CLI would see
+    expect(readFileSync(join(app, "src/greeter.test.ts"), "utf8")).toContain("await using conn = await connectInMemory(GreeterModule);");
     const readme = readFileSync(join(app, "README.md"), "utf8");
     for (const command of ["npm install", "npm run build", "npm test", "npm run serve"]) expect(readme).toContain(`\`${command}\``);
 

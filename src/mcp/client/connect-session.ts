@@ -14,7 +14,7 @@ import { refuseRepeatedCursor, type ListCache } from "./list-cache.js";
 import { McpConnectError } from "./mcp-connect.error.js";
 import type { ClientSdk } from "./sdk-client.js";
 import { runCapabilities, type ServerRequests } from "./server-requests.js";
-import { StdioServer, type McpServerConfig, type ProtocolChoice } from "./servers.js";
+import { InMemoryServer, StdioServer, type McpServerConfig, type ProtocolChoice } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { watchTaskHandles } from "./task-codec.js";
 
@@ -80,7 +80,8 @@ export function negotiation(protocol: ProtocolChoice): VersionNegotiationOptions
 
 async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, signal: AbortSignal | undefined): Promise<Connected> {
   const { sdk, server, answers } = recipe;
-  const transport: Transport = server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : httpTransport(sdk, server);
+  const transport: Transport =
+    server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : server instanceof InMemoryServer ? server.transport() : httpTransport(sdk, server);
   const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
     capabilities: sessionCapabilities(recipe),
     versionNegotiation: negotiation(protocol),

@@ -17,7 +17,7 @@ import { McpNotEnteredError } from "./mcp-not-entered.error.js";
 import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
 import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-requests.js";
 import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
-import { StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
+import { InMemoryServer, StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import type { TracedCall } from "../../context/run-context.js";
@@ -777,7 +777,7 @@ export class MCPClient implements AsyncDisposable {
 // to dist) is not an instance of these classes; rebuild it by its `kind`,
 // which re-validates every field.
 function normalise(server: McpServerConfig): McpServerConfig {
-  if (server instanceof StdioServer || server instanceof StreamableHttpServer) return server;
+  if (server instanceof StdioServer || server instanceof StreamableHttpServer || server instanceof InMemoryServer) return server;
   const { kind, ...fields } = (server ?? {}) as { kind?: unknown };
   if (kind === "stdio") return new StdioServer(fields as StdioServer);
   if (kind === "http") return new StreamableHttpServer(fields as StreamableHttpServer);

@@ -8,7 +8,7 @@
 import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { deepFreeze } from "../../util/format.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import { AgentkitOAuthProvider, oauthProvider } from "../oauth/oauth-provider.js";
 
 /** Where a stdio server's stderr goes: `"pipe"` keeps a tail for error messages; `"inherit"` shares the parent's stderr. */
@@ -234,5 +234,41 @@ function boundAuth(auth: OAuthClientProvider | "oauth" | undefined, url: string)
   return auth;
 }
 
+/**
+ * A server in this process, reached without a port or a process: each
+ * connect asks `transport()` for a fresh SDK transport to it. Built by
+ * `connectInMemory()` (for tests); its identity is the object itself.
+ */
+export class InMemoryServer {
+  /** Discriminant of the server config union. */
+  readonly kind = "memory" as const;
+  /** The protocol era to speak: `"auto"`. */
+  readonly protocol: ProtocolChoice = "auto";
+
+  constructor(
+    /** The served module's name, for messages. */
+    readonly name: string,
+    /** A transport to the server, one per connect. */
+    readonly transport: () => Transport,
+  ) {
+    Object.freeze(this);
+  }
+
+  /** A string identity, unique to this object. */
+  get key(): string {
+    return JSON.stringify(["memory", this.name]);
+  }
+
+  /** True only for this very object. */
+  equals(other: unknown): boolean {
+    return other === this;
+  }
+
+  /** For messages: `in-memory server 'greeter'`. */
+  toString(): string {
+    return `in-memory server '${this.name}'`;
+  }
+}
+
 /** What `MCPClient.open()` accepts. */
-export type McpServerConfig = StdioServer | StreamableHttpServer;
+export type McpServerConfig = StdioServer | StreamableHttpServer | InMemoryServer;

@@ -132,9 +132,9 @@ describe("@Tool options are checked at decoration time", () => {
   it.each([
     [{ type: "array", items: { type: "string" } }, 'a JSON Schema input must have type "object" (tool arguments are a JSON object), got "array"'],
     [{ properties: { a: { type: "string" } } }, 'a JSON Schema input must have type "object" (tool arguments are a JSON object), got no type'],
-    [5, "input must be a class-validator DTO class or a JSON Schema object, got number"],
-    [null, "input must be a class-validator DTO class or a JSON Schema object, got null"],
-    [["name"], "input must be a class-validator DTO class or a JSON Schema object, got an array"],
+    [5, "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got number"],
+    [null, "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got null"],
+    [["name"], "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got an array"],
   ])("a bad input %j", (input, why) => {
     const err = definitionError(() => decorate("BadInput", { description: "d", input }));
     expect(err.key).toBe("input");
