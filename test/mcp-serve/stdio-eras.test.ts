@@ -126,9 +126,14 @@ describe("serveRegistryStdio serves both eras", () => {
     await stderr.seen(SERVED_TO_THE_END);
   });
 
-  it("an SDK v2 client on auto settles on 2026-07-28; on the 2025 handshake it gets 2025-11-25; the SDK v1 client too", async () => {
+  it("an SDK v2 client on auto settles on 2026-07-28, and ctx.caller is the stdio client", async () => {
     const auto = await v2Child("auto");
     expect(auto.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await auto.client.listTools()).tools.find((t) => t.name === "run_check")!.inputSchema).toEqual(SCHEMA);
+    expect(JSON.parse(firstText(await auto.client.callTool({ name: "whoami", arguments: {} })))).toEqual({ kind: "stdio", server: "engine", requestId: expect.anything() });
+  });
+
+  it("an SDK v2 client on the 2025 handshake gets 2025-11-25, the SDK v1 client too: the same schema, calls and ctx.caller", async () => {
     const legacy = await v2Child("legacy");
     expect(legacy.client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
     const v1Transport = new V1Stdio({ command: process.execPath, args: [CHILD], stderr: "pipe" });
@@ -141,14 +146,11 @@ describe("serveRegistryStdio serves both eras", () => {
     await v1.connect(v1Transport);
     expect(v1Version).toBe("2025-11-25");
     expect(v1.getServerVersion()?.name).toBe("engine");
-    const schemas = await Promise.all([auto.client.listTools(), legacy.client.listTools(), v1.listTools()]);
+    const schemas = await Promise.all([legacy.client.listTools(), v1.listTools()]);
     for (const { tools } of schemas) expect(tools.find((t) => t.name === "run_check")!.inputSchema).toEqual(SCHEMA);
-    const texts = await Promise.all([
-      auto.client.callTool({ name: "run_check", arguments: { name: "a" } }),
-      legacy.client.callTool({ name: "run_check", arguments: { name: "b" } }),
-      v1.callTool({ name: "run_check", arguments: { name: "c" } }),
-    ]);
-    expect(texts.map((t) => firstText(t).split(" in ")[0])).toEqual(["a: ok", "b: ok", "c: ok"]);
+    const texts = await Promise.all([legacy.client.callTool({ name: "run_check", arguments: { name: "b" } }), v1.callTool({ name: "run_check", arguments: { name: "c" } })]);
+    expect(texts.map((t) => firstText(t).split(" in ")[0])).toEqual(["b: ok", "c: ok"]);
+    expect(JSON.parse(firstText(await legacy.client.callTool({ name: "whoami", arguments: {} })))).toEqual({ kind: "stdio", server: "engine", requestId: expect.anything() });
     await legacy.client.close();
     await legacy.stderr.seen(SERVED_TO_THE_END);
     await v1.close();

@@ -13,6 +13,8 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
+import type { StdioCaller } from "../../context/caller.js";
+import type { CallerOf } from "./extra-handlers.js";
 import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
@@ -103,7 +105,7 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const tasks = new ServedTasks(plan.name, plan.tasks);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
   await tasks.recover(catalog, plan.ctx);
-  const options = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks };
+  const options = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, callerOf: stdioCaller };
   const factory = servedServerFactory(catalog, options, { calls: 0 });
   const { serveStdio, StdioServerTransport } = sdkStdioServer();
   let ended!: () => void;
@@ -123,6 +125,9 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const close = (): Promise<void> => (stopping ??= handle.close().then(() => closed, () => closed));
   return { closed, close };
 }
+
+/** The client that spawned this process (`ctx.caller` of each request served on stdio). */
+const stdioCaller: CallerOf = (extra, server): StdioCaller => Object.freeze({ kind: "stdio", server, requestId: extra.mcpReq.id });
 
 /**
  * Serve `tools` on stdin/stdout with the same advertising and error contract
