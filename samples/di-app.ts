@@ -51,7 +51,7 @@ class Deploy {
     private readonly call: RunContext,
   ) {}
   run(input: DeployInput): string {
-    return `deployed to ${input.target} (checks so far: ${this.checks.ran.length}, caller: ${String(this.call.caller.server)})`;
+    return `deployed to ${input.target} (checks so far: ${this.checks.ran.length}, caller: ${String(this.call.caller?.server)})`;
   }
 }
 

@@ -56,6 +56,7 @@ export type { StandardSchemaIssue, StandardSchemaOutput, StandardSchemaResult, S
 
 export { RunContext } from "./context/run-context.js";
 export type { Autonomy, RunContextOptions } from "./context/run-context.js";
+export type { Caller, HostedCaller, LoopbackCaller, StdioCaller, TaskCaller } from "./context/caller.js";
 export type { RunEvent, EventSink } from "./context/run-events.js";
 export { LOG_LEVELS } from "./context/client-channel.js";
 export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/client-channel.js";

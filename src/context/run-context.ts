@@ -10,6 +10,7 @@ import type { Asker } from "../contracts/elicitation.js";
 import type { LLM } from "../contracts/llm.js";
 import { callQuietly } from "../util/quietly.js";
 import { CancelScope } from "./cancel-scope.js";
+import { CALLER_KINDS, type Caller } from "./caller.js";
 import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "./client-channel.js";
 import { ClientRequestError } from "./client-request.error.js";
 import { RunEvents, type EventSink, type RunEvent } from "./run-events.js";
@@ -83,8 +84,8 @@ export interface RunContextOptions {
   readonly sink?: EventSink;
   /** A parent signal: aborting it cancels this context. */
   readonly signal?: AbortSignal;
-  /** Who is calling (a served client's identity, a user id); free-form. */
-  readonly caller?: Readonly<Record<string, unknown>>;
+  /** Who is calling (set by the serving layer on each served request's context; see `Caller`). Default none. */
+  readonly caller?: Caller;
   /** A run id; generated when absent. */
   readonly runId?: string;
   /** The calling MCP client, for a served call (set by the serving layer). */
@@ -94,7 +95,6 @@ export interface RunContextOptions {
 let counter = 0;
 /** The start of a generated `runId` (the process's id does not change while it runs). */
 const RUN_ID_PREFIX = `run-${process.pid}-`;
-const NO_CALLER: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** An object with a method `name`. */
 function hasMethod(name: string): (v: unknown) => boolean {
@@ -108,7 +108,10 @@ const RUN_CONTEXT_OPTIONS = {
   autonomy: opt.optional(opt.oneOf<Autonomy>(["auto", "gated"], "auto")),
   sink: opt.fn<EventSink>("(event) => void"),
   signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
-  caller: opt.that<Readonly<Record<string, unknown>>>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "an object (who is calling, e.g. { user: \"ada\" })"),
+  caller: opt.that<Caller>(
+    (v) => typeof v === "object" && v !== null && CALLER_KINDS.includes((v as Caller).kind),
+    `a Caller, an object whose kind is one of ${CALLER_KINDS.map((k) => JSON.stringify(k)).join(", ")} (set by the serving layer)`,
+  ),
   runId: opt.string("a non-empty string", true),
   channel: opt.that<ClientChannel>(
     (v) => ["progress", "log", "elicit", "sample", "end"].every((m) => hasMethod(m)(v)),
@@ -128,7 +131,8 @@ export class RunContext {
   readonly llm?: LLM;
   readonly asker?: Asker;
   readonly autonomy: Autonomy;
-  readonly caller: Readonly<Record<string, unknown>>;
+  /** Who is calling: switch on `caller.kind` (`"loopback"`, `"stdio"`, `"hosted"`, `"task"`); `undefined` for a run this process started itself. */
+  readonly caller: Caller | undefined;
   readonly runId: string;
   /** This context's node of the cancellation tree. */
   private readonly scope: CancelScope;
@@ -152,7 +156,8 @@ export class RunContext {
     this.llm = options.llm;
     this.asker = options.asker;
     this.autonomy = options.autonomy ?? "auto";
-    this.caller = options.caller ? Object.freeze({ ...options.caller }) : NO_CALLER;
+    // A child is handed its parent's caller, already frozen: kept as it is, not copied per call.
+    this.caller = !options.caller || Object.isFrozen(options.caller) ? options.caller : Object.freeze({ ...options.caller });
     this.runId = options.runId ?? RUN_ID_PREFIX + ++counter;
     this.receivers = new RunEvents(options.sink);
     this.scope = new CancelScope(options.signal);
@@ -218,11 +223,12 @@ export class RunContext {
 
   /**
    * A child context for one call: same llm, asker, tier and sink; cancelled
-   * when this one is (or when `signal` aborts); with its own `caller`. Call
+   * when this one is (or when `signal` aborts); with its own `caller` (this
+   * one's when none is given). Call
    * `release()` (or `using child = ctx.child(...)`) when the call ends, so a
    * long-lived run does not keep every finished call's context.
    */
-  child(options: { caller?: Record<string, unknown>; signal?: AbortSignal; channel?: ClientChannel } = {}): RunContext {
+  child(options: { caller?: Caller; signal?: AbortSignal; channel?: ClientChannel } = {}): RunContext {
     const receivers = this.receivers;
     building = {
       llm: this.llm,
@@ -230,7 +236,7 @@ export class RunContext {
       autonomy: this.autonomy,
       // A child's events reach this context's sink and listeners (not the observer: it heard them at their origin).
       sink: (e) => receivers.deliver(e),
-      caller: { ...this.caller, ...(options.caller ?? {}) },
+      caller: options.caller ?? this.caller,
       runId: this.runId,
       channel: options.channel,
     };

@@ -23,7 +23,7 @@ import type { ResultsOptions } from "../mcp/serve/served-results.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
-import { callerOfAuth, principalOf } from "./resource-server.js";
+import { hostedCallerOf, principalOf } from "./resource-server.js";
 import { ScopeFence } from "./scope-fence.js";
 import { ListenStreams, type ListenRefusal, type ListenSlot } from "./listen-streams.js";
 
@@ -90,7 +90,7 @@ export class HostedServing {
       replay,
       // One store for the module's waiting calls: a question's round and a task are records in the same place.
       records: tasks.store,
-      callerOf: (extra) => callerOfAuth(extra.http?.authInfo) as Readonly<Record<string, unknown>> | undefined,
+      callerOf: hostedCallerOf,
       ...(parts.guard ? { guard: parts.guard } : {}),
       tasks,
       ...(results ? { results } : {}),

@@ -33,7 +33,8 @@ import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
-import { checkRouterOptions, type CheckedRouterOptions, type HostedCaller, type McpRouterOptions, type RateLimit } from "./router-options.js";
+import { checkRouterOptions, type CheckedRouterOptions, type McpRouterOptions, type RateLimit } from "./router-options.js";
+import type { HostedCaller } from "../context/caller.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
 export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
@@ -385,6 +386,5 @@ function bodyError(err: unknown, res: Response, next: NextFunction, options: Che
 
 /** The hosted caller of `ctx` (set by `mcpRouter` on each call's context), or `undefined` outside a hosted call. */
 export function hostedCaller(ctx: RunContext): HostedCaller | undefined {
-  const c = ctx.caller as Partial<HostedCaller>;
-  return typeof c.clientId === "string" && Array.isArray(c.scopes) ? (c as HostedCaller) : undefined;
+  return ctx.caller?.kind === "hosted" ? ctx.caller : undefined;
 }

@@ -6,10 +6,14 @@
  * context carries, and the RFC 9728 document. (Which scopes a request needs:
  * `scope-fence`.)
  */
-import type { AuthInfo, OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import type { AuthInfo, OAuthTokenVerifier, ServerContext } from "@modelcontextprotocol/server";
 import { sdkServer } from "../mcp/serve/sdk-server.js";
 import { errorLine } from "../util/format.js";
-import type { AccessTokenInfo, CheckedRouterOptions, HostedCaller } from "./router-options.js";
+import type { AccessTokenInfo, CheckedRouterOptions } from "./router-options.js";
+import type { HostedCaller } from "../context/caller.js";
+
+/** What a verified token says of its caller: a `HostedCaller` but the request's own fields. */
+type TokenIdentity = Omit<HostedCaller, "kind" | "server" | "requestId">;
 
 /** Where the hosted caller travels inside the SDK's `AuthInfo.extra`. */
 const CALLER_KEY = "agentkit/hostedCaller";
@@ -67,7 +71,7 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
         throw invalidToken("the access token's audience is not a URL");
       }
       const scopes = [...info.scopes];
-      const caller: { -readonly [K in keyof HostedCaller]: HostedCaller[K] } = { clientId: info.clientId, scopes: Object.freeze(scopes.slice()), expiresAt: info.expiresAt, resource: resource.href };
+      const caller: { -readonly [K in keyof TokenIdentity]: TokenIdentity[K] } = { clientId: info.clientId, scopes: Object.freeze(scopes.slice()), expiresAt: info.expiresAt, resource: resource.href };
       if (info.subject !== undefined) caller.subject = info.subject;
       if (info.extra !== undefined) caller.extra = Object.freeze({ ...info.extra });
       return { token, clientId: info.clientId, scopes, expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: Object.freeze(caller), [PRINCIPAL_KEY]: principalKey(caller) } };
@@ -75,9 +79,15 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
   };
 }
 
-/** The hosted caller of a verified request (from `tokenVerifier`), or `undefined`. */
-export function callerOfAuth(auth: AuthInfo | undefined): HostedCaller | undefined {
-  return auth?.extra?.[CALLER_KEY] as HostedCaller | undefined;
+/**
+ * The hosted caller of a request of module `server` (its `ctx.caller`): the
+ * identity its verified token established (see `tokenVerifier`) and the request.
+ * @throws Error when the request carries no verified token (the router verifies every request before serving it).
+ */
+export function hostedCallerOf(extra: ServerContext, server: string): HostedCaller {
+  const identity = extra.http?.authInfo?.extra?.[CALLER_KEY] as TokenIdentity | undefined;
+  if (!identity) throw new Error(`mcpRouter: a request reached module '${server}' without a verified access token`);
+  return Object.freeze({ kind: "hosted", server, requestId: extra.mcpReq.id, ...identity });
 }
 
 /**
@@ -86,7 +96,7 @@ export function callerOfAuth(auth: AuthInfo | undefined): HostedCaller | undefin
  * of one token and for every token of one principal. The rate limit counts
  * it and a 2026-07-28 request state is bound to it.
  */
-function principalKey(caller: HostedCaller): string {
+function principalKey(caller: TokenIdentity): string {
   const issuer = caller.extra?.["issuer"];
   return `${typeof issuer === "string" ? issuer : ""}\0${caller.clientId}\0${caller.subject ?? ""}`;
 }

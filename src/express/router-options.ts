@@ -145,26 +145,6 @@ export interface McpRouterOptions {
   readonly results?: ResultsOptions;
 }
 
-/**
- * `ctx.caller` in a hosted call (`ctx.caller` stays a free-form record; this
- * is the shape the router puts there, beside `server` and `requestId`).
- * Read it typed with `hostedCaller(ctx)`.
- */
-export interface HostedCaller {
-  /** The OAuth client the token was issued to. */
-  readonly clientId: string;
-  /** The token's scopes. */
-  readonly scopes: readonly string[];
-  /** The end user, when the token names one. */
-  readonly subject?: string;
-  /** Token expiry, seconds since the epoch. */
-  readonly expiresAt: number;
-  /** The resource (audience) the token was checked against. */
-  readonly resource: string;
-  /** What the verifier returned under `extra`. */
-  readonly extra?: Readonly<Record<string, unknown>>;
-}
-
 const WHERE = "mcpRouter";
 /** Hostnames (as `URL.hostname` spells them) where a plain-http resource is allowed. */
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);

@@ -20,6 +20,9 @@ export interface GateAuditSink {
   append(record: GateRecord): Promise<void>;
 }
 
+/** How many records a recorder keeps in memory (`decisions`): the newest; the durable sink keeps every one. */
+export const DECISIONS_KEPT = 1_000;
+
 /** Options of a `GateRecorder`. */
 export interface GateRecorderOptions {
   /** Where `gate.check` events go (best-effort). */
@@ -28,7 +31,7 @@ export interface GateRecorderOptions {
   readonly auditPath?: string;
   /** Any other durable sink instead of `auditPath` (one of the two at most). */
   readonly audit?: GateAuditSink;
-  /** The array to append records to (to share one list between entry points); a new one by default. */
+  /** The array to append records to (to share one list between entry points); a new one by default. It keeps the newest `DECISIONS_KEPT` (1,000): older records are removed from it. */
   readonly decisions?: GateRecord[];
   /** Who owns this recorder, for option errors (`"approvals"`, `"ReActCognition"`). Default `"approvals"`. */
   readonly where?: string;
@@ -54,10 +57,11 @@ const GATE_RECORDER_OPTIONS = {
  * a deny (source `error`, "the decision could not be written to the audit
  * file ...") — a decision that could not be recorded is not given — and that
  * deny is offered to the sink too; a deny stays a deny. The in-memory list
- * and the event always get the final record. Never throws.
+ * (bounded: the newest `DECISIONS_KEPT`) and the event always get the final
+ * record. Never throws.
  */
 export class GateRecorder {
-  /** Every record, in the order settled. */
+  /** The newest `DECISIONS_KEPT` (1,000) records, in the order settled (the durable sink, when there is one, keeps every one). */
   readonly decisions: GateRecord[];
   /** The durable sink, when one was configured (a `JsonlAuditSink` for `auditPath`). */
   readonly sink?: GateAuditSink;
@@ -106,6 +110,8 @@ export class GateRecorder {
       }
     }
     this.decisions.push(verdict.record);
+    // A bounded log: a long-lived server (and a guard reading its answers) keeps the newest only.
+    if (this.decisions.length > DECISIONS_KEPT) this.decisions.splice(0, this.decisions.length - DECISIONS_KEPT);
     emitGateCheck(this.ctx ?? fallbackCtx, verdict.record);
     return verdict;
   }

@@ -4,6 +4,7 @@
  */
 import { RunContext, type Autonomy } from "../context/run-context.js";
 import type { RunEvent } from "../context/run-events.js";
+import type { Caller } from "../context/caller.js";
 import type { Asker } from "../contracts/elicitation.js";
 import type { LLM } from "../contracts/llm.js";
 
@@ -12,7 +13,7 @@ export class TestRunContext extends RunContext {
   /** Every emitted `{ event, data }`, in emission order. */
   readonly events: RunEvent[];
 
-  constructor(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Record<string, unknown> } = {}) {
+  constructor(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Caller } = {}) {
     const events: RunEvent[] = [];
     super({ ...options, sink: (e) => events.push(e) });
     this.events = events;
@@ -25,6 +26,6 @@ export class TestRunContext extends RunContext {
 }
 
 /** A context for tests and samples: records events on `ctx.events`. */
-export function makeTestCtx(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Record<string, unknown> } = {}): TestRunContext {
+export function makeTestCtx(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Caller } = {}): TestRunContext {
   return new TestRunContext(options);
 }

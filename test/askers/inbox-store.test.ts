@@ -2,7 +2,7 @@
  * @module test/askers/inbox-store.test
  * The inbox's parts without a browser: the in-process store's
  * compare-and-set and its events; the asker's answers, deadline and
- * decisions rows (the page's row replaced by the gate's record); the answer
+ * decisions rows (the gate's record, written once); the answer
  * parser the server applies; HTML escaping; option errors; the entry's exports.
  */
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { questionHtml, decisionHtml } from "../../src/askers/inbox/inbox-html.js
 import { pageScript } from "../../src/askers/inbox/inbox-script.js";
 import { parseAnswer } from "../../src/askers/inbox/inbox-routes.js";
 import { gateVerdict } from "../../src/gate/index.js";
+import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
 
 function questionFor(id: string, tool = "Write"): StoredQuestion {
   return { id, callId: null, tool, arguments: { a: 1 }, question: "ok?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
@@ -56,23 +57,41 @@ describe("MemoryInboxStore", () => {
 });
 
 describe("InboxAsker", () => {
-  it("returns the page's answer as a Decision with the actor; the gate's record replaces the page's row", async () => {
+  it("returns the page's answer as a Decision with the actor; the decisions row is the gate's record, written once", async () => {
     const store = new MemoryInboxStore();
     const asker = inboxAsker({ store, source: "engine" });
+    const writes: string[] = [];
+    store.subscribe((e) => e.type === "decision" && writes.push(e.decision.id));
     answerNext(store, { status: "answered", answer: { kind: "modify", actor: "ada", value: { path: "b" } } });
     const verdict = await gateVerdict({ tool: "Edit", arguments: { path: "a" }, via: "approval_server", id: "toolu_9", asker });
     expect(verdict).toMatchObject({ allowed: true, source: "asker", arguments: { path: "b" } });
-    const [provisional] = await store.decisions(10);
-    expect(provisional).toMatchObject({ tool: "Edit", allowed: true, actor: "ada", from: "engine", confirmed: false });
+    // The asker only asks: the answer alone writes no row.
+    expect(await store.decisions(10)).toEqual([]);
     asker.emit("gate.check", { ...verdict.record, arguments: undefined });
     const rows = await store.decisions(10);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: provisional!.id, confirmed: true, source: "asker", actor: "ada" });
+    expect(rows[0]).toMatchObject({ id: verdict.record.questionId, tool: "Edit", allowed: true, from: "engine", confirmed: true, source: "asker", actor: "ada" });
+    expect(writes).toEqual([verdict.record.questionId]);
     asker.emit("gate.check", { tool: "Read", allowed: true, source: "auto_allow", asked: false, actor: null, reason: "pre-approved", id: null, at: "2026-01-01T00:00:00Z" });
     expect((await store.decisions(10)).map((d) => d.source)).toEqual(["auto_allow", "asker"]);
     asker.emit("tool.call", { tool: "x" });
     asker.emit("gate.check", { tool: "x", source: "made-up" });
     expect(await store.decisions(10)).toHaveLength(2);
+  });
+
+  it("wired as the guard's ctx, each decision is one write: the gate's record", async () => {
+    const store = new MemoryInboxStore();
+    const asker = inboxAsker({ store, source: "engine" });
+    const writes: Array<[string, boolean]> = [];
+    store.subscribe((e) => e.type === "decision" && writes.push([e.decision.id, e.decision.confirmed]));
+    const guard = approvalGuard({ asker, ctx: asker });
+    const call = (env: string) => guard({ tool: { requiresApproval: true }, name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { env } });
+    answerNext(store, { status: "answered", answer: { kind: "approve", actor: "ada" } });
+    expect(await call("staging")).toEqual({ allowed: true });
+    answerNext(store, { status: "answered", answer: { kind: "reject", actor: "ada", note: "not prod" } });
+    expect(await call("prod")).toMatchObject({ allowed: false });
+    expect(writes).toEqual(guard.decisions.map((d) => [d.questionId, true]));
+    expect(writes).toHaveLength(2);
   });
 
   it("at its deadline the question is marked timed out and ask() answers expired; a later answer is refused", async () => {

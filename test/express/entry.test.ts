@@ -26,7 +26,6 @@ describe("arc-agentkit/express", () => {
       "type AccessTokenInfo",
       "type AccessTokenRefusal",
       "hostedCaller",
-      "type HostedCaller",
       "hostedServer",
       "type HostedServerOptions",
       "jwtVerifier",

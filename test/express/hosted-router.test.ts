@@ -14,7 +14,7 @@ import { closeAll, grant, hosted, messages, modernCall, post, v2Client } from ".
 
 afterEach(closeAll);
 
-const whoami = tool({ name: "whoami", description: "Who is calling.", sideEffecting: false }, (_input, ctx) => JSON.stringify(hostedCaller(ctx) ?? null));
+const whoami = tool({ name: "whoami", description: "Who is calling.", sideEffecting: false }, (_input, ctx) => JSON.stringify({ ...hostedCaller(ctx), same: hostedCaller(ctx) === ctx.caller }));
 const deploy = tool(
   { name: "deploy", description: "Deploy to a target.", scopes: ["deploy:write"], input: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false } },
   ({ target }: { target: string }) => `deployed to ${target}`,
@@ -31,7 +31,8 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "prod" } }))).toBe("deployed to prod");
     const caller = JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })));
-    expect(caller).toMatchObject({ clientId: "client-a", subject: "alice", scopes: ["deploy:write", "read"], resource: h.url });
+    expect(caller).toMatchObject({ kind: "hosted", requestId: expect.anything(), clientId: "client-a", subject: "alice", scopes: ["deploy:write", "read"], resource: h.url, same: true });
+    expect(typeof caller.server).toBe("string");
   });
 
   it("an SDK v2 client on the 2025 handshake is served without a session: each POST stands alone", async () => {

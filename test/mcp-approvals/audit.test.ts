@@ -16,6 +16,7 @@ import { ApprovalAudit } from "../../src/mcp/approvals/approval-audit.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
 import { AuditSinkError } from "../../src/gate/audit-sink.error.js";
 import { JsonlAuditSink } from "../../src/gate/jsonl-audit-sink.js";
+import { DECISIONS_KEPT } from "../../src/gate/gate-recorder.js";
 import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
 
 const dirs: string[] = [];
@@ -184,6 +185,26 @@ describe("approvalGuard (called directly)", () => {
     const pending = guard(req({}, ctx));
     ctx.cancel(new Error("client went away"));
     expect(await pending).toEqual({ allowed: false, message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' failed: client went away; denied (not a policy decision)" });
+  });
+
+  it("keeps a bounded decisions log: the newest DECISIONS_KEPT; answeredBy takes a tool-use id's answer from what the server still keeps", async () => {
+    const guard = approvalGuard({ asker: askerAnswering({ kind: "approve", actor: "ops" }) });
+    for (let i = 0; i <= DECISIONS_KEPT; i++) await guard(req({ n: i }));
+    expect(guard.decisions).toHaveLength(DECISIONS_KEPT);
+    expect(guard.decisions[0]!.arguments).toEqual({ n: 1 });
+    // The approval server's log is bounded the same way; the guard looks its tool-use id up there.
+    // An ApprovalServer's `decisions` are its ApprovalAudit's.
+    const audit = new ApprovalAudit();
+    const asked = askerAnswering({ kind: "approve", actor: "here" });
+    const follower = approvalGuard({ asker: asked, answeredBy: audit });
+    const prompted = (id: string): GateSubject => ({ tool: "mcp__engine__deploy", arguments: { env: id }, via: "approval_server" });
+    await audit.record(prompted("old"), verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted("old"), id: "toolu_old" }, undefined));
+    for (let i = 0; i < DECISIONS_KEPT; i++) await audit.record(prompted(`n${i}`), verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted(`n${i}`), id: `toolu_${i}` }, undefined));
+    expect(await follower({ ...req({ env: `n${DECISIONS_KEPT - 1}` }), toolUseId: `toolu_${DECISIONS_KEPT - 1}` })).toEqual({ allowed: true });
+    expect(asked.seen).toHaveLength(0);
+    // The oldest answer has left the server's log: that call is asked here.
+    expect(await follower({ ...req({ env: "old" }), toolUseId: "toolu_old" })).toEqual({ allowed: true });
+    expect(asked.seen).toHaveLength(1);
   });
 
   it("shares a decisions array and writes the JSONL sink before answering", async () => {

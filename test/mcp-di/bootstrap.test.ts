@@ -67,7 +67,8 @@ class WhoAmI {
     private readonly call: RunContext,
   ) {}
   run(): string {
-    return JSON.stringify({ server: this.call.caller.server, hasSession: typeof this.call.caller.sessionId === "string", checksSeen: this.checks.calls });
+    const caller = this.call.caller;
+    return JSON.stringify({ server: caller?.server, hasSession: caller?.kind === "loopback" && typeof caller.sessionId === "string", checksSeen: this.checks.calls });
   }
 }
 

@@ -38,7 +38,8 @@ class Counter {
 
 function seen(call: RunContext, ctx: RunContext, counter: Counter) {
   counter.n++;
-  return JSON.stringify({ session: call.caller.sessionId, request: call.caller.requestId, cancelled: call.cancelled, isThisCall: call === ctx, n: counter.n });
+  const caller = call.caller?.kind === "loopback" ? call.caller : undefined;
+  return JSON.stringify({ session: caller?.sessionId, request: caller?.requestId, cancelled: call.cancelled, isThisCall: call === ctx, n: counter.n });
 }
 
 @Tool({ description: "Report the context a provider was built with; the tool takes the context too.", sideEffecting: false })

@@ -38,7 +38,7 @@ class NoteResource {
     private readonly call: RunContext,
   ) {}
   read({ id }: Record<string, string>, ctx: RunContext): string {
-    return `${this.store.get(id)} (same ctx: ${String(ctx === this.call)}, session: ${typeof ctx.caller.sessionId})`;
+    return `${this.store.get(id)} (same ctx: ${String(ctx === this.call)}, session: ${ctx.caller?.kind === "loopback" ? typeof ctx.caller.sessionId : ctx.caller?.kind})`;
   }
   list() {
     return this.store.ids().map((id) => ({ uri: `notes://${id}`, name: `note ${id}` }));

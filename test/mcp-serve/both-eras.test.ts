@@ -7,6 +7,7 @@
  * same hand-written schema byte for byte, runs the tool in this process, and
  * gets the package's own `ToolArgumentError` text for a bad call.
  */
+import { readFileSync } from "node:fs";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
@@ -18,14 +19,7 @@ const specs = new ServedSpecs();
 afterEach(() => specs.stopAll());
 
 /** A hand-written schema with what a translation would lose: an `x-` keyword, `$defs`, a draft-07 `$schema`. */
-const SCHEMA = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  type: "object",
-  properties: { name: { type: "string", "x-agentkit-hint": "a check's name" }, level: { $ref: "#/$defs/level" } },
-  required: ["name"],
-  additionalProperties: false,
-  $defs: { level: { type: "integer", minimum: 1 } },
-};
+const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
 /** One wire request as the client sent it. */
 interface Sent {

@@ -140,7 +140,7 @@ describe("the same calls in an in-process run (no MCP client)", () => {
   it("progress and log become ctx events; elicit and sample reject with ClientRequestError", async () => {
     const events: RunEvent[] = [];
     const ctx = new RunContext({ sink: (e) => events.push(e) });
-    const call = ctx.child({ caller: { who: "react" } });
+    const call = ctx.child();
     call.progress(1, 2, "half");
     call.log("warning", { disk: "low" });
     call.log("nonsense" as never, "x");

@@ -28,7 +28,7 @@ const ping = tool({ description: "Answer pong.", sideEffecting: false }, functio
 @Resource({ uri: "notes://readme", description: "The readme.", mimeType: "text/markdown" })
 class Readme {
   read(_params: Record<string, string>, ctx: RunContext): string {
-    return `# readme (caller server ${String(ctx.caller.server)})`;
+    return `# readme (caller server ${String(ctx.caller?.server)})`;
   }
 }
 

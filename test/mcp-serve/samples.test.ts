@@ -87,11 +87,13 @@ describe("serve samples print what they show", () => {
   it("serve-stdio-child, spawned as the parent's config says, serves the tool and exits when stdin closes", async () => {
     const client = await MCPClient.open(new StdioServer({ command: process.execPath, args: [CHILD], env: { NODE_PATH: "/srv/app" } }));
     try {
+      // The stdio child serves both eras; the client's default "auto" settles on 2026-07-28.
+      expect(client.protocolVersion).toBe("2026-07-28");
       const tools = await client.listTools();
       expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([["run_check", true]]);
       expect((await client.callTool("run_check", { name: "lint" })).content).toEqual([{ type: "text", text: "lint:ok" }]);
       const bad = await client.callTool("run_check", { name: "lint", verbose: true });
-      expect(bad).toEqual({
+      expect({ content: bad.content, isError: bad.isError }).toEqual({
         content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']" }],
         isError: true,
       });

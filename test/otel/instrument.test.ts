@@ -139,7 +139,7 @@ describe("arc-agentkit/otel", () => {
     const { provider, spans } = memoryProvider();
     const inner = new Agent({ name: "inner", cognition: new ReActCognition({ tools: [] }) });
     const delegate = tool({ name: "delegate", description: "Ask the inner agent.", sideEffecting: false }, async (_args, ctx) => {
-      using child = ctx.child({ caller: { via: "delegate" } });
+      using child = ctx.child();
       return (await inner.run("sub-task", child)).output;
     });
     const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "d1", name: "delegate", arguments: {} }] }), new Turn({ content: "inner says hi" }), new Turn({ content: "done" })]);

@@ -1,17 +1,16 @@
 /**
  * @module askers/inbox/inbox-asker
  * `InboxAsker`: the `Asker` whose questions appear on an inbox page. It puts
- * each question in the store, waits for the page to settle it (or for the
- * asking side's deadline), and writes the decisions list: a row when the
- * person answers, replaced by the gate's own record when the asker is also
- * the asking server's `ctx` (it is a `gate.check` target).
+ * each question in the store and waits for the page to settle it (or for the
+ * asking side's deadline). As a `gate.check` target (the asking server's
+ * `ctx`) it writes the decisions list: one row per decision, the gate's own
+ * record.
  */
 import { randomUUID } from "node:crypto";
 import type { AskOptions, Asker, Decision, Elicitation } from "../../contracts/elicitation.js";
 import { OptionsError } from "../../errors/options.error.js";
 import type { GateCheck } from "../../gate/gate-record.js";
 import { GATE_SOURCES, type GateSource } from "../../gate/gate-source.js";
-import { verdictFromDecision } from "../../gate/decision-table.js";
 import { describeValue, errorLine, seconds } from "../../util/format.js";
 import { checkOptions, checkTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { FORM_SUBJECT, toolArguments, toolName } from "../question-view.js";
@@ -43,17 +42,6 @@ function answerDecision(q: StoredQuestion): Decision {
   const shown = a.kind === "approve" && q.callId === null && q.tool === FORM_SUBJECT ? { value: q.arguments } : {};
   const claimed = a.claimed ? { claimedActor: a.claimed } : {};
   return Object.freeze({ kind: a.kind, actor: answerActor(a), ...claimed, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
-}
-
-/**
- * The row the page shows as soon as the person answers: the engine's own
- * words for that answer (its decision table), keyed by the question id, which
- * is the gate record's `questionId` — so the gate's record replaces it.
- */
-function answeredRow(q: StoredQuestion): StoredDecision {
-  const v = verdictFromDecision(answerDecision(q), { tool: q.tool, arguments: q.arguments, via: q.source ?? "inbox", questionId: q.id }, undefined);
-  const { allowed, source, asked, actor, claimedActor, reason } = v.record;
-  return { id: q.id, tool: q.tool, allowed, source, asked, actor, ...(claimedActor ? { claimedActor } : {}), reason, at: q.settledAt ?? v.record.at, from: q.from, confirmed: false };
 }
 
 /**
@@ -120,11 +108,13 @@ const INBOX_ASKER_OPTIONS = {
  * denied) and the question is withdrawn as soon as the store is back, so a
  * late Approve cannot claim success.
  *
- * It is also a `gate.check` target: pass it as the asking server's `ctx`
- * (`new ApprovalServer({ asker, ctx: asker })`) and the decisions list shows
- * every settled call — `auto_allow`, `autonomy`, `timeout` and `error` too —
- * with the gate's own record; a record replaces the row of the question with
- * the same `questionId`, nothing is matched by tool name.
+ * It is also a `gate.check` target, and the decisions list's one writer: pass
+ * it as the asking server's `ctx` (`new ApprovalServer({ asker, ctx: asker })`,
+ * or forward its context's `gate.check` events to `emit`) and the list shows
+ * every settled call — answered, `auto_allow`, `autonomy`, `timeout` and
+ * `error` — as the gate's own record, written once, keyed by its
+ * `questionId`; nothing is matched by tool name. Without that the questions
+ * still show their answers, but the decisions list stays empty.
  */
 export class InboxAsker implements Asker {
   /** Which run or server this asker's questions come from. */
@@ -210,8 +200,7 @@ export class InboxAsker implements Asker {
         if (withdrawing && q.status !== "answered") return expire(q.reason ?? "withdrawn");
         if (!finish()) return;
         if (q.status === "answered") {
-          const row = answeredRow(q);
-          void this.#store.recordDecision(row).catch((err: unknown) => recordFailed(row, "the person's answer", err));
+          // No row here: the gate's record of this call is the row (see emit), one write per decision.
           resolve(answerDecision(q));
         } else if (q.status === "timed_out") {
           resolve(Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" }));

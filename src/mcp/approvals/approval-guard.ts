@@ -129,11 +129,11 @@ export function guardFromPolicy(policy: Partial<ApprovalGuardPolicy> & Pick<Appr
   return Object.defineProperty(guard, "decisions", { get: () => audit.decisions, enumerable: true }) as ApprovalGuard;
 }
 
-/** The hosted caller a call's context carries (`ctx.caller.clientId`, set by `arc-agentkit/express`), as the audit records it. */
+/** The hosted caller a call's context carries (set by `arc-agentkit/express`), as the audit records it. */
 function gateCallerOf(ctx: RunContext | undefined): GateCaller | undefined {
   const c = ctx?.caller;
-  if (!c || typeof c.clientId !== "string") return undefined;
-  return { clientId: c.clientId, subject: typeof c.subject === "string" ? c.subject : null };
+  if (c?.kind !== "hosted") return undefined;
+  return { clientId: c.clientId, subject: c.subject ?? null };
 }
 
 /** The approval prompt's allowing record for this tool use, tool and arguments (newest first), if there is one. */

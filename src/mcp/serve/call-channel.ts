@@ -15,6 +15,7 @@ import type { JsonSchema } from "../../contracts/tool-schema.js";
 import { RequestProgress } from "./heartbeat.js";
 import type { CallRounds } from "./suspended-calls.js";
 import { ignoreRejection } from "../../util/logger.js";
+import { sdkServer } from "./sdk-server.js";
 
 type Extra = ServerContext;
 
@@ -113,7 +114,7 @@ export class CallChannel implements ClientChannel {
  */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (this.noSession) return Promise.reject(noSession("elicitation"));
-    if (!this.session.clientCapabilities()?.elicitation) {
+    if (!this.clientCapabilities()?.elicitation) {
       return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
     }
     return (this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>).then((answer) => checkedAnswer(request, answer));
@@ -122,10 +123,21 @@ export class CallChannel implements ClientChannel {
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (this.noSession) return Promise.reject(noSession("sampling"));
-    if (!this.session.clientCapabilities()?.sampling) {
+    if (!this.clientCapabilities()?.sampling) {
       return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
     }
     return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
+  }
+
+  /**
+   * What the client declared it can answer: on 2026-07-28 the request's own
+   * `_meta` envelope (each request declares it; a stdio connection keeps one
+   * server for all its requests), on a 2025-era session its `initialize`.
+   */
+  private clientCapabilities(): { readonly elicitation?: object; readonly sampling?: object } | undefined {
+    const envelope = this.extra.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (!envelope) return this.session.clientCapabilities();
+    return envelope[sdkServer().CLIENT_CAPABILITIES_META_KEY] as { readonly elicitation?: object; readonly sampling?: object } | undefined;
   }
 
   private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {

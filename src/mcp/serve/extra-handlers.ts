@@ -8,6 +8,7 @@
  */
 import type { GetPromptResult, ReadResourceResult, ServerContext } from "@modelcontextprotocol/server";
 import type { RunContext } from "../../context/run-context.js";
+import type { Caller, LoopbackCaller } from "../../context/caller.js";
 import type { LogLevel } from "../../context/client-channel.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
@@ -44,18 +45,23 @@ function isV1McpError(err: unknown): err is Error & { code: number; data?: unkno
   return err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code);
 }
 
-/** Who is calling, merged into a request's `ctx.caller` (the hosted router: the token's identity), as a tool call's `callerOf`. */
-export type CallerOf = (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
+/** Who is calling a request of module `server` (its `ctx.caller`): the loopback listener's client (`loopbackCaller`), stdio's, or a hosted router's. */
+export type CallerOf = (extra: ServerContext, server: string) => Caller;
+
+/** A client of the loopback listener: its 2025-era session (none on 2026-07-28) and the request. */
+export function loopbackCaller(extra: ServerContext, server: string): LoopbackCaller {
+  return Object.freeze({ kind: "loopback", server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id });
+}
 
 /** What every request context of these handlers derives from: the served registry's context and, when hosted, who is calling. */
 interface HandlerBase {
   readonly ctx: RunContext;
-  readonly callerOf: CallerOf | undefined;
+  readonly callerOf: CallerOf;
 }
 
 /** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <errorLine>` (`Name: message`, as a tool's failure reads). */
 async function withCtx<T>(base: HandlerBase, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
-  const caller = { server: session.serverName, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...base.callerOf?.(extra) };
+  const caller = base.callerOf(extra, session.serverName);
   const ctx = base.ctx.child({ caller, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
   try {
     return await fn(ctx);
@@ -196,11 +202,11 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase,
 /**
  * Register every handler of this module on `s`: logging always; resources,
  * prompts and completion when the catalog has them. `session` is this
- * server's (one session's) state; `callerOf` (the hosted router's) puts who
- * is calling into each read's, render's and completion's `ctx.caller`, as
- * into a tool call's.
+ * server's (one session's) state; `callerOf` (default `loopbackCaller`) puts
+ * who is calling into each read's, render's and completion's `ctx.caller`,
+ * as into a tool call's.
  */
-export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx: RunContext, session: SessionState, callerOf?: CallerOf): void {
+export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx: RunContext, session: SessionState, callerOf: CallerOf = loopbackCaller): void {
   const ctx: HandlerBase = { ctx: runCtx, callerOf };
   s.setRequestHandler("logging/setLevel", (req) => {
     session.logLevel = req.params.level;

@@ -18,6 +18,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
+import type { Caller } from "../../context/caller.js";
 import { FINAL_CALL_STATUSES, type CallAnswer, type CallQuestion, type CallRecord, type CallRecordStore, type CallStatus } from "../../contracts/call-record.js";
 import { newRecordId } from "../../records/memory-call-records.js";
 import type { Admission } from "../../tools/tool-invocation.js";
@@ -239,7 +240,7 @@ export class RoundRecords {
 }
 
 /** The owner of a record: a hash of the served module's name and (hosted) the caller's client and subject. */
-export function recordOwner(server: string, caller: Readonly<Record<string, unknown>> | undefined): string {
-  const who = caller && typeof caller.clientId === "string" ? `${caller.clientId}\0${typeof caller.subject === "string" ? caller.subject : ""}` : "";
+export function recordOwner(server: string, caller: Caller | undefined): string {
+  const who = caller?.kind === "hosted" ? `${caller.clientId}\0${caller.subject ?? ""}` : "";
   return createHash("sha256").update(`${server}\0${who}`).digest("base64url");
 }

@@ -31,7 +31,7 @@ function missing(id: string): (cause: unknown) => MissingPeerError {
  */
 export const sdkServer: () => typeof ServerModule = lazyPeer<typeof ServerModule>("@modelcontextprotocol/server", missing("@modelcontextprotocol/server"));
 
-/** `StdioServerTransport` (`@modelcontextprotocol/server/stdio`), loaded on first call. */
+/** `serveStdio` and `StdioServerTransport` (`@modelcontextprotocol/server/stdio`), loaded on first call. */
 export const sdkStdioServer: () => typeof StdioServerModule = lazyPeer<typeof StdioServerModule>("@modelcontextprotocol/server/stdio", missing("@modelcontextprotocol/server/stdio"));
 
 /** The low-level SDK v2 `Server` class's instance type. */

@@ -1,8 +1,9 @@
 /**
  * @module mcp/serve/serve-stdio
  * The stdio half: `serveRegistryStdio()` serves a registry on this process's
- * stdin/stdout (the child a CLI spawns), and `stdioCommand()` builds the
- * command that spawns such a child.
+ * stdin/stdout (the child a CLI spawns) in both protocol eras, through the
+ * SDK's `serveStdio()`, and `stdioCommand()` builds the command that spawns
+ * such a child.
  */
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
 import { checkResultsOption, type ResultsOptions } from "./served-results.js";
@@ -13,12 +14,16 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import type { RunContext } from "../../context/run-context.js";
+import type { StdioCaller } from "../../context/caller.js";
+import type { CallerOf } from "./extra-handlers.js";
 import { checkServerName } from "../../wire/names.js";
 import { sdkStdioServer } from "./sdk-server.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { serveResults, servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
+import { errorLine } from "../../util/format.js";
+import { getLogger } from "../../util/logger.js";
 import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 
 /** Options of `serveRegistryStdio()`. */
@@ -105,40 +110,37 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const results = serveResults(catalog, extras, plan.results);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
   await tasks.recover(catalog, plan.ctx);
-  const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results }, { calls: 0 })();
-  const stdin = plan.stdin ?? process.stdin;
-  const { StdioServerTransport } = sdkStdioServer();
-  const transport = new StdioServerTransport(stdin, plan.stdout ?? process.stdout);
-  let finished: Promise<void> | undefined;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-  const finish = (): Promise<void> => {
-    if (finished) return finished;
-    stdin.off("end", onEnd);
-    stdin.off("close", onEnd);
-    finished = server.close().then(resolveClosed, resolveClosed);
-    return finished;
-  };
-  // finish() never rejects (both outcomes resolve `closed`), so the listener drops its promise.
-  const onEnd = (): void => void finish();
-  // The SDK transport does not notice the end of stdin; the peer closing it is our signal to go.
-  stdin.once("end", onEnd);
-  stdin.once("close", onEnd);
-  server.onclose = onEnd;
-  try {
-    await server.connect(transport);
-  } catch (err) {
-    stdin.off("end", onEnd);
-    stdin.off("close", onEnd);
-    throw err;
+  const options = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results, callerOf: stdioCaller };
+  const factory = servedServerFactory(catalog, options, { calls: 0 });
+  const { serveStdio, StdioServerTransport } = sdkStdioServer();
+  let ended!: () => void;
+  const closed = new Promise<void>((resolve) => (ended = resolve));
+  /** The SDK's stdio transport, telling `closed` when it closed: stdin ended, stdout failed, or `close()`. */
+  class EndingTransport extends StdioServerTransport {
+    override async close(): Promise<void> {
+      await super.close();
+      ended();
+    }
   }
-  return { closed, close: finish };
+  const wire = new EndingTransport(plan.stdin ?? process.stdin, plan.stdout ?? process.stdout);
+  // The SDK's entry picks the era from the opening message (2026-07-28 `server/discover` or an envelope,
+  // else the 2025 `initialize`) and pins one server from the factory to the connection.
+  const handle = serveStdio(() => factory(), { transport: wire, onerror: (err) => getLogger().debug(`serveRegistryStdio '${plan.name}': ${errorLine(err)}`) });
+  let stopping: Promise<void> | undefined;
+  const close = (): Promise<void> => (stopping ??= handle.close().then(() => closed, () => closed));
+  return { closed, close };
 }
+
+/** The client that spawned this process (`ctx.caller` of each request served on stdio). */
+const stdioCaller: CallerOf = (extra, server): StdioCaller => Object.freeze({ kind: "stdio", server, requestId: extra.mcpReq.id });
 
 /**
  * Serve `tools` on stdin/stdout with the same advertising and error contract
- * as `serveRegistry` over HTTP. Writes no config file (a process spawned by a
- * config cannot also author it). Resolves when the peer closes stdin (calls
+ * as `serveRegistry` over HTTP, in both protocol eras: a client opening with
+ * `server/discover` (or a 2026-07-28 `_meta` envelope) is served 2026-07-28,
+ * one opening with `initialize` 2025-11-25 (the SDK's `serveStdio()` decides
+ * on the first message and keeps one server for the connection). Writes no
+ * config file (a process spawned by a config cannot also author it). Resolves when the peer closes stdin (calls
  * still in flight are cancelled through their context's signal), so the
  * process can exit; rejects only for bad options or names, before serving.
  */

@@ -22,7 +22,7 @@ import { sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";
-import { registerExtraHandlers, servedCapabilities, type SessionState } from "./extra-handlers.js";
+import { loopbackCaller, registerExtraHandlers, servedCapabilities, type CallerOf, type SessionState } from "./extra-handlers.js";
 import { ServedExtras } from "./served-extras.js";
 import { envelopeClient, InputRounds, SuspendedCalls, type AskMethod, type CallRounds } from "./suspended-calls.js";
 import { ReplayRounds } from "./replay-rounds.js";
@@ -99,8 +99,8 @@ export interface ServedServerOptions {
    * served module). A fleet needs one store shared by every process.
    */
   readonly records?: CallRecordStore;
-  /** Who is calling, merged into each call's `ctx.caller` (the hosted router puts the token's identity here). */
-  readonly callerOf?: (extra: ServerContext) => Readonly<Record<string, unknown>> | undefined;
+  /** Who is calling: each request's `ctx.caller` (default `loopbackCaller`; stdio and the hosted router pass their own). */
+  readonly callerOf?: CallerOf;
   /** The cache hint of the 2026-07-28 list results (default none: the SDK's `{ ttlMs: 0, cacheScope: "private" }`). */
   readonly cacheHint?: CacheHint;
   /** MCP tasks (`io.modelcontextprotocol/tasks`): the module's store and defaults; absent, no call becomes a task. */
@@ -231,7 +231,7 @@ function roundRecordsOf(options: ServedServerOptions, server: string, ttlMs: num
   if (!rounds) {
     // Loopback: a random key of this module; the state is bound to the request's Authorization header.
     const signer = options.replay ?? new RequestStateSigner(undefined, ttlMs, (extra) => extra.http?.req?.headers.get("authorization") ?? "");
-    rounds = new RoundRecords(options.records ?? options.tasks?.store ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, options.callerOf?.(extra)));
+    rounds = new RoundRecords(options.records ?? options.tasks?.store ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, (options.callerOf ?? loopbackCaller)(extra, server)));
     moduleRounds.set(options, rounds);
   }
   return rounds;
@@ -293,7 +293,7 @@ class ServedCall implements CallRounds {
       this.reject = reject;
     });
     const name = (this.name = request.params.name);
-    const caller = { server: catalog.server, sessionId: extra.sessionId ?? null, requestId: extra.mcpReq.id, ...options.callerOf?.(extra) };
+    const caller = (options.callerOf ?? loopbackCaller)(extra, catalog.server);
     const progress = new RequestProgress(extra);
     const channel = session ? new CallChannel(session, extra, progress) : undefined;
     this.child = options.ctx.child(channel ? { caller, channel } : { caller });
@@ -314,7 +314,7 @@ class ServedCall implements CallRounds {
     const guarded = guard && (async (a: Record<string, unknown>) => (this.admitted = earlier ?? (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }))));
     // --- MCP tasks: the call's task (recorded once it waits for a person, runs afterMs, or at once when required).
     const tasks = options.tasks;
-    const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(options.callerOf?.(extra)), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
+    const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(caller), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
     const admit = task ? taskAdmission(task, guarded) : guarded;
     const invoke = (): void =>
       void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.answerWith(o));
@@ -406,7 +406,7 @@ class ServedCall implements CallRounds {
     const budget = results.budgetOf(tool);
     if (!results.over(result, budget)) return this.finish(result, o);
     const { catalog, options, extra } = this.start;
-    const owner = recordOwner(catalog.server, options.callerOf?.(extra));
+    const owner = recordOwner(catalog.server, (options.callerOf ?? loopbackCaller)(extra, catalog.server));
     results.spill(result, budget, owner, this.name).then(
       (fitted) => this.finish(fitted, o),
       (err: unknown) => this.finish(textResult(`the result of '${this.name}' (${resultChars(result)} characters) is over its budget of ${budget} characters and could not be kept for reading: ${errorLine(err)}`, true), o),
@@ -656,7 +656,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
     registerExtraHandlers(s, extras, options.ctx, s.followed.session, options.callerOf);
     const tasks = options.tasks;
-    if (tasks) tasks.register(s, (extra) => tasks.ownerOf(options.callerOf?.(extra)));
+    if (tasks) tasks.register(s, (extra) => tasks.ownerOf((options.callerOf ?? loopbackCaller)(extra, catalog.server)));
     if (live) {
       live.add(s);
       const prev = s.onclose;

@@ -23,6 +23,7 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
 import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
+import type { Caller } from "../../context/caller.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { recordOwner } from "./round-records.js";
@@ -232,7 +233,7 @@ export class ServedTasks {
    * (`clientId` and `subject`) when there is one, else the serving module (its
    * name), so the same module restarted with a new token finds its tasks.
    */
-  ownerOf(caller: Readonly<Record<string, unknown>> | undefined): string {
+  ownerOf(caller: Caller | undefined): string {
     // One binding for every record of the module: a task's owner is what a question round's is.
     return recordOwner(this.server, caller);
   }
@@ -344,7 +345,7 @@ export class ServedTasks {
   private readmit(record: CallRecord, catalog: ServedCatalog, ctx: RunContext): void {
     const served = catalog.byName.get(record.tool);
     const index = record.answers.length;
-    const child = ctx.child({ caller: { server: this.server, task: record.id } });
+    const child = ctx.child({ caller: Object.freeze({ kind: "task", server: this.server, task: record.id }) });
     let current = record;
     let done = false;
     const end = (change: CallChange): Promise<unknown> => {

@@ -17,12 +17,12 @@ function recorder(into: RunEvent[]): (e: RunEvent) => void {
 }
 
 describe("RunContext options", () => {
-  it("defaults: autonomy auto, no llm, no asker, empty caller, a run id", () => {
+  it("defaults: autonomy auto, no llm, no asker, no caller, a run id", () => {
     const ctx = new RunContext();
     expect(ctx.autonomy).toBe("auto");
     expect(ctx.llm).toBeUndefined();
     expect(ctx.asker).toBeUndefined();
-    expect(ctx.caller).toEqual({});
+    expect(ctx.caller).toBeUndefined();
     expect(ctx.runId).toMatch(/^run-\d+-\d+$/);
     expect(new RunContext().runId).not.toBe(ctx.runId);
   });
@@ -30,11 +30,17 @@ describe("RunContext options", () => {
   it("carries what it is given; caller is a frozen copy", () => {
     const llm = { complete: async () => ({ content: "x" }) };
     const asker = { ask: async () => ({ kind: "approve" }) };
-    const caller = { user: "ada" };
+    const caller = { kind: "stdio" as const, server: "engine", requestId: 1 };
     const ctx = new RunContext({ llm, asker, autonomy: "gated", caller, runId: "r1" });
-    caller.user = "eve";
-    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller, ctx.runId]).toEqual([llm, asker, "gated", { user: "ada" }, "r1"]);
+    caller.requestId = 2;
+    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller, ctx.runId]).toEqual([llm, asker, "gated", { kind: "stdio", server: "engine", requestId: 1 }, "r1"]);
     expect(Object.isFrozen(ctx.caller)).toBe(true);
+  });
+
+  it("refuses a caller that is not a Caller (a free-form record), naming the accepted kinds", () => {
+    const err = thrown(() => new RunContext({ caller: { user: "ada" } as never }), OptionsError);
+    expect(err).toMatchObject({ option: "caller" });
+    expect(err.message).toContain('a Caller, an object whose kind is one of "loopback", "stdio", "hosted", "task" (set by the serving layer)');
   });
 
   it("refuses an unknown autonomy tier", () => {
@@ -71,9 +77,9 @@ describe("RunContext options", () => {
   });
 
   it("a child is built from its parent's checked values (no re-check, same run id and tier)", () => {
-    const parent = new RunContext({ autonomy: "gated", runId: "r7", caller: { user: "ada" } });
-    using child = parent.child({ caller: { tool: "deploy" } });
-    expect([child.autonomy, child.runId, child.caller]).toEqual(["gated", "r7", { user: "ada", tool: "deploy" }]);
+    const parent = new RunContext({ autonomy: "gated", runId: "r7", caller: { kind: "stdio", server: "engine", requestId: 1 } });
+    using child = parent.child({ caller: { kind: "task", server: "engine", task: "t1" } });
+    expect([child.autonomy, child.runId, child.caller]).toEqual(["gated", "r7", { kind: "task", server: "engine", task: "t1" }]);
   });
 });
 
@@ -218,13 +224,14 @@ describe("cancellation", () => {
 });
 
 describe("child()", () => {
-  it("shares llm, asker, tier and run id; merges caller", () => {
+  it("shares llm, asker, tier and run id; its own caller replaces the parent's, which it keeps otherwise", () => {
     const llm = { complete: async () => ({}) };
     const asker = { ask: async () => ({ kind: "approve" }) };
-    const parent = new RunContext({ llm, asker, autonomy: "gated", caller: { user: "ada", app: "x" }, runId: "r9" });
-    const c = parent.child({ caller: { session: "s1", app: "y" } });
+    const parent = new RunContext({ llm, asker, autonomy: "gated", caller: { kind: "stdio", server: "engine", requestId: 1 }, runId: "r9" });
+    const c = parent.child({ caller: { kind: "loopback", server: "engine", sessionId: "s1", requestId: 2 } });
     expect([c.llm, c.asker, c.autonomy, c.runId]).toEqual([llm, asker, "gated", "r9"]);
-    expect(c.caller).toEqual({ user: "ada", app: "y", session: "s1" });
+    expect(c.caller).toEqual({ kind: "loopback", server: "engine", sessionId: "s1", requestId: 2 });
+    expect(parent.child().caller).toBe(parent.caller);
   });
 
   it("its events reach the parent's sink and listeners, in order", () => {
