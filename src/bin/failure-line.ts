@@ -122,6 +122,13 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   }
   if (isTimeout(errs)) {
     const within = context.timeoutMs !== undefined ? ` within ${seconds(context.timeoutMs)}` : "";
+    if (named.request?.startsWith("tools/call")) {
+      // A connected server that went quiet mid-call: not a question of whether it speaks MCP.
+      return {
+        line: `${who}: ${named.request} on ${server} sent nothing (no result, no progress)${within.replace(" within", " for")}; the tool may still be running there. Raise ${context.timeoutFlag ?? "--timeout-ms"} to wait longer`,
+        exitCode: EXIT_RUNTIME,
+      };
+    }
     const what = named.request ? `${named.request} on ${server}` : server;
     return {
       line: `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise ${context.timeoutFlag ?? "--timeout-ms"}`,
