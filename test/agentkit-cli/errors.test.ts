@@ -93,6 +93,15 @@ describe("agentkit inspect / call: the server", () => {
     );
   });
 
+  it("a process that prints something else on stdout: what it printed, within 10 s (issue #43 point 5)", async () => {
+    const started = Date.now();
+    const fixture = join(ROOT, "test/fixtures/servers/prints-to-stdout.mjs");
+    expect(await oneLineFailure(["inspect", "--", "node", fixture], 1)).toBe(
+      `agentkit inspect: could not connect to stdio server 'node ${fixture}': no MCP answer within 8s of its start (it printed on stdout, where only JSON-RPC may go: 'hello world, I am not an MCP server'; is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?)`,
+    );
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 40_000);
+
   it("a command that does not exist", async () => {
     expect(await oneLineFailure(["call", "x", "--", "agentkit-no-such-server-command", "--stdio"], 1)).toBe(
       "agentkit call: cannot start stdio server 'agentkit-no-such-server-command --stdio': command not found (ENOENT); check the command after '--' and your PATH",
