@@ -25,9 +25,8 @@ describe("agentkit serve --approve web on a module without an Asker", () => {
     await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
     expect(server.stdout).not.toContain("nothing will be asked");
     expect(server.stdout).toContain("approvals are answered in the browser");
-    await expect.poll(() => server.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
-    const session = await logIn(/log in to the approval inbox with: (\S+)/.exec(server.stderr)![1]!);
-    const ops = (JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers.ops!;
+    const session = await logIn(await server.loginLink());
+    const ops = server.serverEntry("ops");
     await using client = await MCPClient.open(new StreamableHttpServer({ url: ops.url, headers: ops.headers, protocol: "2025-11-25" }));
 
     const approved = client.callTool("deploy", { target: "qa" });

@@ -30,10 +30,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("agentkit call on a tool that waits for a person", () => {
   it("waits past 45 s for an inbox answer with the default deadline, and says so on stderr", async () => {
     const deploys = join(dir, "deploys");
-    await using server = await ServeProcess.start([join(FIXTURES, "guarded-tasks-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
-    await expect.poll(() => server.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
-    const session = await logIn(/log in to the approval inbox with: (\S+)/.exec(server.stderr)![1]!);
-    const ops = (JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers.ops!;
+    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
+    const session = await logIn(await server.loginLink());
+    const ops = server.serverEntry("ops");
     const started = Date.now();
     let ended: number | undefined;
     const call = runAgentkit(["call", "deploy", "--args", '{"target": "prod"}', "--url", ops.url, "--header-env", "Authorization=OPS_AUTH", "--protocol", "2025-11-25"], {
@@ -54,8 +53,8 @@ describe("agentkit call on a tool that waits for a person", () => {
   }, 150_000);
 
   it("a tool call the server stays silent on ends at --timeout-ms with a sentence about the call, not about MCP", async () => {
-    await using server = await ServeProcess.start([join(FIXTURES, "guarded-tasks-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: join(dir, "silent") } });
-    const ops = (JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers.ops!;
+    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: join(dir, "silent") } });
+    const ops = server.serverEntry("ops");
     // 8 s is shorter than the server's 30 s heartbeat: the call hears nothing.
     const r = await runAgentkit(["call", "deploy", "--args", '{"target": "prod"}', "--url", ops.url, "--header-env", "Authorization=OPS_AUTH", "--protocol", "2025-11-25", "--timeout-ms", "8000"], {
       env: { OPS_AUTH: ops.headers.Authorization! },
