@@ -135,7 +135,8 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     await session.connect(transport, { signal, timeout: recipe.timeout });
   } catch (caught) {
     // Closed for its stray output: the SDK's own words ("closed during the probe") are not the story.
-    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : caught;
+    const metadata = metadataProblem(caught);
+    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : metadata ? new Error(metadata) : caught;
     const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
     const why = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? pinnedNote(err, protocol) ?? httpStatusNote(sdk, err);
     const printed = strayNote(transport);
@@ -195,6 +196,26 @@ function versionNote(err: unknown, protocol: ProtocolChoice): string | undefined
   if (!supported) return undefined;
   const fix = protocol === "auto" ? "" : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
   return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)}${fix}`;
+}
+
+/**
+ * OAuth metadata the SDK's schema refused (a zod error's `issues`, anywhere in
+ * the cause chain), as one sentence naming each field: `has no
+ * 'authorization_endpoint' (expected a string; ...)`. Undefined otherwise.
+ */
+function metadataProblem(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const issues = (e as { issues?: unknown }).issues;
+    if (!Array.isArray(issues) || !issues.length) continue;
+    const parts = (issues as Array<{ path?: unknown[]; expected?: unknown; input?: unknown; message?: unknown }>).map((i) => {
+      const field = (i.path ?? []).join(".");
+      const expected = typeof i.expected === "string" ? `expected a ${i.expected}` : String(i.message ?? "invalid");
+      const why = field === "authorization_endpoint" ? `${expected}; the MCP SDK needs it even for client_credentials` : expected;
+      return /received undefined/.test(String(i.message)) ? `has no '${field}' (${why})` : `has a bad '${field}' (${why})`;
+    });
+    return `the OAuth metadata the client fetched ${parts.join(", and ")}`;
+  }
+  return undefined;
 }
 
 /**
