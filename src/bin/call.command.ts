@@ -7,7 +7,7 @@ import type { CallProgress } from "../mcp/client/mcp-client.js";
 import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
-import { openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
+import { DEFAULT_CALL_SILENCE_MS, openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { CALL_HELP } from "./help.js";
 import { oneLine, progressBar, withSpinner } from "./spinner.js";
@@ -34,6 +34,12 @@ export function progressLine(p: CallProgress): string {
   return oneLine(`task ${p.task.id.slice(0, 8)} ${words}`);
 }
 
+/** True when a listed tool's `_meta.agentkit` (what an agentkit server declares) says it requires approval. */
+function needsApproval(meta: unknown): boolean {
+  const declared = (meta as { agentkit?: { requires_approval?: unknown } } | undefined)?.agentkit;
+  return declared?.requires_approval === true;
+}
+
 /**
  * Run `agentkit call` with `argv` (the words after `call`); resolves with the
  * exit code: 0, or 1 when the tool reported an error (its text on stderr).
@@ -56,17 +62,26 @@ export async function callCommand(argv: readonly string[], context: FailureConte
   const client = await openTarget(target);
   let result: CallToolResult;
   try {
-    const names = (await client.listTools()).map((t) => t.name);
+    const tools = await client.listTools();
+    const names = tools.map((t) => t.name);
     let name = tool;
     if (!names.includes(name)) {
       const bare = /^mcp__[A-Za-z0-9_-]+?__(.+)$/.exec(tool)?.[1];
       if (bare && names.includes(bare)) name = bare;
       else throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
     }
-    // On a terminal the server's progress notifications redraw the spinner line as a bar; off one nothing is drawn (and none is asked for).
+    // The call may wait for a person: its deadline is the silence between the
+    // server's words (each progress notification restarts it), 2 minutes
+    // unless --timeout-ms says otherwise.
+    const silenceMs = target.timeoutGiven ? target.timeoutMs : DEFAULT_CALL_SILENCE_MS;
+    context.timeoutMs = silenceMs;
+    if (needsApproval(tools.find((t) => t.name === name)?._meta)) {
+      process.stderr.write(`agentkit call: '${name}' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n`);
+    }
+    // On a terminal the server's progress notifications redraw the spinner line as a bar; off one nothing is drawn.
     const tty = process.stderr.isTTY === true;
     result = await withSpinner(`calling ${name}…`, (update) =>
-      client.callTool(name, args, { timeoutMs: target.timeoutMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressLine(p)}`) } : {}) }),
+      client.callTool(name, args, { timeoutMs: silenceMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressLine(p)}`) } : {}) }),
     );
   } finally {
     await client.close();

@@ -5,13 +5,23 @@
  * HTTP; `--header-env` reads the value from the environment), opened with a
  * deadline and a spinner.
  */
-import type { MCPClient, StdioServer, StreamableHttpServer } from "../mcp/client/index.js";
+import type { MCPClient, ProtocolChoice, StdioServer, StreamableHttpServer } from "../mcp/client/index.js";
+import { PROTOCOL_CHOICES } from "../mcp/client/servers.js";
+import { pyList } from "../util/format.js";
 import { listOption, parseEnv, parseHeaderEnv, parseHeaders, parseMilliseconds, stringOption, type CommandLine, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { withSpinner } from "./spinner.js";
 
 /** The default deadline of connecting and of each request: 30 s. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * How long `agentkit call` lets the tool's call go without a word from the
+ * server when `--timeout-ms` is not given: 2 minutes. Each progress
+ * notification restarts it, and an agentkit server sends one every 30 s
+ * while a person decides, so such a call waits as long as the person takes.
+ */
+export const DEFAULT_CALL_SILENCE_MS = 120_000;
 
 /** The options every command that connects to a server accepts. */
 export const TARGET_OPTIONS: OptionTable = {
@@ -21,12 +31,28 @@ export const TARGET_OPTIONS: OptionTable = {
   env: { type: "string", multiple: true },
   cwd: { type: "string" },
   "timeout-ms": { type: "string" },
+  protocol: { type: "string" },
 };
+
+/** What every target has: its deadline (and whether `--timeout-ms` set it) and the protocol asked for. */
+interface TargetCommon {
+  readonly timeoutMs: number;
+  /** True when `--timeout-ms` was given (else `timeoutMs` is the default). */
+  readonly timeoutGiven: boolean;
+  readonly protocol?: ProtocolChoice;
+}
 
 /** Which server to open, as the command line said. */
 export type Target =
-  | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd?: string; readonly timeoutMs: number }
-  | { readonly kind: "http"; readonly url: string; readonly headers: Record<string, string>; readonly timeoutMs: number };
+  | (TargetCommon & { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env: Record<string, string>; readonly cwd?: string })
+  | (TargetCommon & { readonly kind: "http"; readonly url: string; readonly headers: Record<string, string> });
+
+/** `--protocol`: one of the client's protocol choices. */
+function protocolOption(command: string, value: string | undefined): { protocol?: ProtocolChoice } {
+  if (value === undefined) return {};
+  if (!(PROTOCOL_CHOICES as readonly string[]).includes(value)) throw new UsageError(`agentkit ${command}: --protocol must be one of ${pyList(PROTOCOL_CHOICES)} (default auto), got '${value}'`);
+  return { protocol: value as ProtocolChoice };
+}
 
 /**
  * The target of a parsed command line: exactly one of `--url` or `-- <command...>`.
@@ -35,7 +61,8 @@ export type Target =
  */
 export function targetOf(command: string, line: CommandLine): Target {
   const url = stringOption(line, "url");
-  const timeoutMs = parseMilliseconds(command, "timeout-ms", stringOption(line, "timeout-ms")) ?? DEFAULT_TIMEOUT_MS;
+  const given = parseMilliseconds(command, "timeout-ms", stringOption(line, "timeout-ms"));
+  const common = { timeoutMs: given ?? DEFAULT_TIMEOUT_MS, timeoutGiven: given !== undefined, ...protocolOption(command, stringOption(line, "protocol")) };
   const headers = listOption(line, "header");
   const headerEnv = listOption(line, "header-env");
   const env = listOption(line, "env");
@@ -51,12 +78,12 @@ export function targetOf(command: string, line: CommandLine): Target {
     } catch {
       throw new UsageError(`agentkit ${command}: --url is not a valid URL: '${url}'`);
     }
-    return { kind: "http", url, headers: httpHeaders(command, headers, headerEnv), timeoutMs };
+    return { kind: "http", url, headers: httpHeaders(command, headers, headerEnv), ...common };
   }
   if (headers.length || headerEnv.length) throw new UsageError(`agentkit ${command}: --header${headers.length ? "" : "-env"} is for --url; a stdio server takes --env NAME=value instead`);
   const [cmd, ...args] = line.rest!;
   if (!cmd) throw new UsageError(`agentkit ${command}: nothing after '--'; give the server command, e.g. -- npx -y @modelcontextprotocol/server-everything`);
-  return { kind: "stdio", command: cmd, args, env: parseEnv(command, env), ...(cwd !== undefined ? { cwd } : {}), timeoutMs };
+  return { kind: "stdio", command: cmd, args, env: parseEnv(command, env), ...(cwd !== undefined ? { cwd } : {}), ...common };
 }
 
 /** `--header` and `--header-env` together; one header named by both (in any letter case) is refused. */
@@ -72,9 +99,10 @@ function httpHeaders(command: string, headers: readonly string[], headerEnv: rea
 /** The client-side server config of `target`. */
 export async function serverOf(target: Target): Promise<StdioServer | StreamableHttpServer> {
   const { StdioServer, StreamableHttpServer } = await import("../mcp/client/index.js");
+  const protocol = target.protocol !== undefined ? { protocol: target.protocol } : {};
   return target.kind === "stdio"
-    ? new StdioServer({ command: target.command, args: target.args, env: target.env, ...(target.cwd !== undefined ? { cwd: target.cwd } : {}) })
-    : new StreamableHttpServer({ url: target.url, headers: target.headers, timeoutMs: target.timeoutMs });
+    ? new StdioServer({ command: target.command, args: target.args, env: target.env, ...(target.cwd !== undefined ? { cwd: target.cwd } : {}), ...protocol })
+    : new StreamableHttpServer({ url: target.url, headers: target.headers, timeoutMs: target.timeoutMs, ...protocol });
 }
 
 /**

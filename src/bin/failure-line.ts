@@ -97,6 +97,19 @@ function firstLine(err: unknown): string {
   return m.split("\n")[0]!;
 }
 
+/** The sentence of a timeout: a call the server went quiet on, or a server that never answered. */
+function timeoutLine(who: string, server: string, request: string | undefined, context: FailureContext): string {
+  const flag = context.timeoutFlag ?? "--timeout-ms";
+  const within = context.timeoutMs !== undefined ? ` within ${seconds(context.timeoutMs)}` : "";
+  // A connected server that went quiet mid-call: not a question of whether it speaks MCP.
+  if (request?.startsWith("tools/call")) {
+    const silent = context.timeoutMs !== undefined ? ` for ${seconds(context.timeoutMs)}` : "";
+    return `${who}: ${request} on ${server} sent nothing (no result, no progress)${silent}; the tool may still be running there. Raise ${flag} to wait longer`;
+  }
+  const what = request ? `${request} on ${server}` : server;
+  return `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise ${flag}`;
+}
+
 /**
  * Render `err` as one line plus an exit code: a `CliError` keeps its own
  * message and code; the rest are runtime failures (1).
@@ -120,14 +133,7 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   if (status === 404) {
     return { line: `${who}: ${server} answered 404 Not Found — check the URL's path (agentkit serves on /mcp)`, exitCode: EXIT_RUNTIME };
   }
-  if (isTimeout(errs)) {
-    const within = context.timeoutMs !== undefined ? ` within ${seconds(context.timeoutMs)}` : "";
-    const what = named.request ? `${named.request} on ${server}` : server;
-    return {
-      line: `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise ${context.timeoutFlag ?? "--timeout-ms"}`,
-      exitCode: EXIT_RUNTIME,
-    };
-  }
+  if (isTimeout(errs)) return { line: timeoutLine(who, server, named.request, context), exitCode: EXIT_RUNTIME };
   const sys = sysCode(errs);
   const code = agentkitCode(err);
   if (code === "mcp_connect") {
@@ -140,6 +146,9 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
     // undici says only "fetch failed"; the reason is a cause further down.
     const deepest = errs[errs.length - 1];
     if (deepest !== cause && deepest instanceof Error && !why.includes(deepest.message)) why += ` (${deepest.message})`;
+    // What the client learnt besides (what a stdio server printed on stdout, a version hint).
+    const detail = (err as { detail?: unknown }).detail;
+    if (typeof detail === "string" && detail && !why.includes(detail)) why += ` (${detail})`;
     if (named.exit || tail) {
       return {
         line: oneLine(`${who}: ${server} failed to start${named.exit ? ` (${named.exit})` : ""}: ${why}${tail ? `; its stderr ended with: ${tail}` : "; it wrote nothing to stderr"}`),

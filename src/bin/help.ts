@@ -131,7 +131,8 @@ const TARGET = `Which server:
     --header <'Name: value'>  sent on every request (repeatable), e.g. 'Authorization: Bearer <token>'
     --header-env <Name=VAR>   the same, the value read from environment variable VAR (repeatable),
                               so a token is not typed into argv, which any local user can read
-  --timeout-ms <N>          deadline of connecting and of each request (default 30000)`;
+  --timeout-ms <N>          deadline of connecting and of each request (default 30000)
+  --protocol <P>            auto (default), 2026-07-28 or 2025-11-25: the protocol version to speak`;
 
 /** `agentkit inspect --help`. */
 export const INSPECT_HELP = `Usage: agentkit inspect [options] -- <command...>
@@ -174,6 +175,12 @@ Calls one tool and prints the text of its result on stdout (text blocks joined b
 newlines; other blocks as [<type> content omitted]). When the tool reports an
 error (isError), its error text goes to stderr and the exit code is 1.
 <tool> is the server's name for it (a qualified mcp__<server>__<tool> is accepted too).
+
+A call that waits for a person (an approval in the inbox) is waited for: each
+progress notification of the call restarts its deadline, and an agentkit server
+sends one every 30 s while the person decides; stderr says when the tool needs
+approval. Without --timeout-ms the call may be silent for 2 minutes (connecting
+and listing: 30 s); with it, the call may be silent that long. Ctrl-C gives up.
 
 ${TARGET}
 

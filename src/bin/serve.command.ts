@@ -245,9 +245,8 @@ function claudeLines(app: McpApp, configPath: string): string[] {
 }
 
 /** The lines saying who answers the approval prompts, when `--approve` chose someone. */
-function approverLines(app: McpApp, approver: Approver | undefined): string[] {
+function approverLines(approver: Approver | undefined): string[] {
   if (!approver) return [];
-  if (!app.approvals && !app.guard) return ["  --approve: this module names no approvals (no approval server, no guard): nothing will be asked"];
   if (approver.loginUrl) return ["  approvals are answered in the browser: the one-time login link is on stderr (never on stdout, which may be piped or kept)"];
   if (approver.mode === "inbox") return ["  approvals are answered on the shared inbox's page (agentkit inbox serve, on the same store)"];
   return ["  approvals are answered on this terminal"];
@@ -281,7 +280,7 @@ async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<Node
     out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
     for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
     if (app.approvals) out.push(`  approvals: ${app.approvals.toolName} at ${app.approvals.url}`);
-    out.push(...approverLines(app, approver));
+    out.push(...approverLines(approver));
     out.push("");
     out.push(...(req.codex ? codexLines(app, files) : claudeLines(app, configPath)));
     out.push("");

@@ -179,7 +179,9 @@ export function renderReport(report: InspectReport): string {
     out.push(`  ${t.adaptedName}${d ? ` — ${d}` : ""}`);
     out.push(`    qualified: ${t.qualifiedName}`);
     const hint = t.readOnlyHint === null ? "unset" : yesNo(t.readOnlyHint);
-    let flags = `side-effecting: ${yesNo(t.sideEffecting)}   read-only hint: ${hint}`;
+    // An adapted tool is side-effecting whatever the server says, unless told to trust its hint: say so where the two disagree.
+    const untrusted = t.sideEffecting && (t.readOnlyHint === true || t.agentkit?.side_effecting === false) ? " (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)" : "";
+    let flags = `side-effecting: ${yesNo(t.sideEffecting)}${untrusted}   read-only hint: ${hint}`;
     if (t.agentkit) {
       const caps = Array.isArray(t.agentkit.caps) && t.agentkit.caps.length ? `   caps: ${(t.agentkit.caps as string[]).join(", ")}` : "";
       flags += `   declared: side_effecting=${String(t.agentkit.side_effecting)} requires_approval=${String(t.agentkit.requires_approval)}${caps}`;

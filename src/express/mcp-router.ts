@@ -31,7 +31,7 @@ import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
-import { principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
+import { hostRefusal, principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
 import { checkRouterOptions, type CheckedRouterOptions, type McpRouterOptions, type RateLimit } from "./router-options.js";
 import type { HostedCaller } from "../context/caller.js";
@@ -134,7 +134,12 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   const host = adapter.hostHeaderValidation([...checked.allowedHosts]);
   const origin = checked.corsOrigins ? exactOrigin(new Set(checked.corsOrigins)) : adapter.originValidation([...checked.allowedHosts]);
   // The SDK's two checks in one layer (Host first, then Origin): one dispatch by express instead of two.
-  router.use((req, res, next) => host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err))));
+  // Our own sentence first for a foreign Host (the SDK's says only "Invalid Host: <name>"); the SDK's check still runs.
+  router.use((req, res, next) => {
+    const refused = hostRefusal(req.headers.host, checked.allowedHosts);
+    if (refused) return rpcError(res, 403, REFUSED, refused);
+    host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err)));
+  });
   if (checked.corsOrigins) router.use(corsHeaders);
   const bearer = preAuthLimited(adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }), checked.preAuthLimit);
   const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;

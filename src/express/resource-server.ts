@@ -8,7 +8,7 @@
  */
 import type { AuthInfo, OAuthTokenVerifier, ServerContext } from "@modelcontextprotocol/server";
 import { sdkServer } from "../mcp/serve/sdk-server.js";
-import { errorLine } from "../util/format.js";
+import { errorLine, pyList, pyStr } from "../util/format.js";
 import type { AccessTokenInfo, CheckedRouterOptions } from "./router-options.js";
 import type { HostedCaller } from "../context/caller.js";
 
@@ -117,3 +117,23 @@ export function protectedResourceMetadata(options: CheckedRouterOptions, servedS
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
   };
 }
+
+/**
+ * The refusal of a request whose `Host` names a hostname outside
+ * `allowedHosts` (port-agnostic, as the SDK's own check), as one sentence
+ * naming the hostname, the option, its value and the fix; undefined when the
+ * hostname is allowed, or when there is no parsable Host (the SDK's check
+ * answers those). Pure.
+ */
+export function hostRefusal(host: string | undefined, allowedHosts: readonly string[]): string | undefined {
+  if (!host) return undefined;
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
+  if (allowedHosts.includes(name)) return undefined;
+  return `Invalid Host: ${name}. This router answers only for the hostnames in mcpRouter's 'allowedHosts' (now ${pyList(allowedHosts)}: by default the hostname of 'resource'); call it by one of them, or add ${pyStr(name)} to allowedHosts (and serve a 'resource' on it, since tokens are bound to the resource)`;
+}
+

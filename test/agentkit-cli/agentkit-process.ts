@@ -5,7 +5,7 @@
  * its own process group so the whole tree can be ended by pid.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,6 +136,23 @@ export class ServeProcess implements AsyncDisposable {
     const m = /--mcp-config (\S+)/.exec(this.stdout);
     if (!m) throw new Error(`no --mcp-config in serve output:\n${this.stdout}`);
     return m[1]!;
+  }
+
+  /** The entry the config file (`configPath`) has for server `name`: its URL and headers (the bearer token). */
+  serverEntry(name: string): { url: string; headers: Record<string, string> } {
+    const config = JSON.parse(readFileSync(this.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    const entry = config.mcpServers[name];
+    if (!entry) throw new Error(`no server '${name}' in ${this.configPath}: ${Object.keys(config.mcpServers).join(", ")}`);
+    return entry;
+  }
+
+  /** The one-time inbox login link `--approve web` printed on stderr (waits up to `timeoutMs` for it). */
+  async loginLink(timeoutMs = 10_000): Promise<string> {
+    const pattern = /log in to the approval inbox with: (http:\S+)/;
+    for (const deadline = Date.now() + timeoutMs; !pattern.test(this.stderr); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() > deadline) throw new Error(`no inbox login link on stderr within ${timeoutMs} ms:\n${this.stderr}`);
+    }
+    return pattern.exec(this.stderr)![1]!;
   }
 
   /** The port it listens on. */

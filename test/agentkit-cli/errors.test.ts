@@ -93,6 +93,15 @@ describe("agentkit inspect / call: the server", () => {
     );
   });
 
+  it("a process that prints something else on stdout: what it printed, within 10 s (issue #43 point 5)", async () => {
+    const started = Date.now();
+    const fixture = join(ROOT, "test/fixtures/servers/prints-to-stdout.mjs");
+    expect(await oneLineFailure(["inspect", "--", "node", fixture], 1)).toBe(
+      `agentkit inspect: could not connect to stdio server 'node ${fixture}': no MCP answer within 8s of its start (it printed on stdout, where only JSON-RPC may go: 'hello world, I am not an MCP server'; is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?)`,
+    );
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 40_000);
+
   it("a command that does not exist", async () => {
     expect(await oneLineFailure(["call", "x", "--", "agentkit-no-such-server-command", "--stdio"], 1)).toBe(
       "agentkit call: cannot start stdio server 'agentkit-no-such-server-command --stdio': command not found (ENOENT); check the command after '--' and your PATH",
@@ -108,9 +117,9 @@ describe("agentkit inspect / call: the server", () => {
     expect(pidsMatching(marker)).toEqual([]);
   });
 
-  it("a tool call that outlives --timeout-ms", async () => {
-    expect(await oneLineFailure(["call", "trigger-long-running-operation", "--args", '{"duration": 20, "steps": 2}', "--timeout-ms", "2000", "--", ...EVERYTHING], 1)).toBe(
-      `agentkit call: tools/call 'trigger-long-running-operation' on stdio server '${EVERYTHING.join(" ")}' did not answer within 2s. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise --timeout-ms`,
+  it("a tool call silent for longer than --timeout-ms (its first progress comes at 15 s)", async () => {
+    expect(await oneLineFailure(["call", "trigger-long-running-operation", "--args", '{"duration": 30, "steps": 2}', "--timeout-ms", "8000", "--", ...EVERYTHING], 1)).toBe(
+      `agentkit call: tools/call 'trigger-long-running-operation' on stdio server '${EVERYTHING.join(" ")}' sent nothing (no result, no progress) for 8s; the tool may still be running there. Raise --timeout-ms to wait longer`,
     );
   });
 

@@ -20,12 +20,12 @@ describe("agentkit inspect -- <server-everything>", () => {
       [
         "  get-sum — Returns the sum of two numbers",
         "    qualified: mcp__mcp-servers_everything__get-sum",
-        "    side-effecting: yes   read-only hint: yes",
+        "    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes",
         "    args: a: number (required), b: number (required)",
       ].join("\n"),
     );
     expect(out).toContain('    args: messageType: "error"|"success"|"debug" (required), includeImage: boolean');
-    expect(out).toContain("  get-tiny-image — Returns a tiny MCP logo image.\n    qualified: mcp__mcp-servers_everything__get-tiny-image\n    side-effecting: yes   read-only hint: yes\n    args: (no arguments)");
+    expect(out).toContain("  get-tiny-image — Returns a tiny MCP logo image.\n    qualified: mcp__mcp-servers_everything__get-tiny-image\n    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes\n    args: (no arguments)");
     expect(out).toContain("resources (7):\n  demo://resource/static/document/architecture.md  architecture.md (text/markdown)");
     expect(out).toContain("prompts (4):\n  simple-prompt  static — A prompt with no arguments\n  args-prompt  argumented (city (required), state)");
   });

@@ -84,7 +84,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     const text = await runAgentkit(["inspect", "--url", url, "--header", header]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      "  run_check — Run the named check and report whether it passed.\n    qualified: mcp__engine__run_check\n    side-effecting: yes   read-only hint: yes   declared: side_effecting=false requires_approval=false\n    args: name: string (required), strict: boolean",
+      "  run_check — Run the named check and report whether it passed.\n    qualified: mcp__engine__run_check\n    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes   declared: side_effecting=false requires_approval=false\n    args: name: string (required), strict: boolean",
     );
 
     expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--url", url, "--header", header])).toMatchObject({ code: 0, stdout: "lint:lax:ok\n", stderr: "" });
@@ -154,7 +154,8 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(await call("web")).toMatchObject({ code: 0, stdout: "restarted web\n" });
     const refused = await call("db");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("tool 'restart' was not run: rejected by ops: not the database\n");
+    // stderr first says the call waits for a person (the tool requires approval), then the refusal.
+    expect(refused.stderr).toBe("agentkit call: 'restart' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\ntool 'restart' was not run: rejected by ops: not the database\n");
     expect((await serve.stop()).code).toBe(0);
     expect(existsSync(path)).toBe(false);
     expect(existsSync(dirname(path))).toBe(false);

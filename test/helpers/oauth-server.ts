@@ -95,12 +95,18 @@ function authenticate(req: IncomingMessage, form: URLSearchParams, clients: read
   return timingSafeEqual(digest(client.secret), digest(secret)) ? client : undefined;
 }
 
+/** `doc` without the fields named (an incomplete metadata document, as some issuers serve). */
+function withoutFields(fields: readonly string[], doc: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(doc).filter(([k]) => !fields.includes(k)));
+}
+
 /**
  * Start the server on 127.0.0.1 (a free port). `defaultAudience` is what
  * `mint()` and a token request without `resource` put in `aud`;
- * `tokenLifetimeSec` is the token endpoint's `expires_in` (default 300).
+ * `tokenLifetimeSec` is the token endpoint's `expires_in` (default 300);
+ * `omitMetadata` names RFC 8414 fields its metadata leaves out.
  */
-export async function startAuthServer(options: { clients?: readonly TestClient[]; defaultAudience?: string; tokenLifetimeSec?: number } = {}): Promise<TestAuthServer> {
+export async function startAuthServer(options: { clients?: readonly TestClient[]; defaultAudience?: string; tokenLifetimeSec?: number; omitMetadata?: readonly string[] } = {}): Promise<TestAuthServer> {
   const clients = options.clients ?? [];
   const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
   const foreign = await generateKeyPair(ALG);
@@ -144,7 +150,7 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
     const path = new URL(req.url ?? "/", "http://x").pathname;
     hits[path] = (hits[path] ?? 0) + 1;
     if (req.method === "GET" && path === "/.well-known/oauth-authorization-server") {
-      return json(res, 200, {
+      return json(res, 200, withoutFields(options.omitMetadata ?? [], {
         issuer,
         // Required by RFC 8414 (and the SDK's schema) though this server grants no code: /authorize answers 400.
         authorization_endpoint: `${issuer}/authorize`,
@@ -154,7 +160,7 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
         token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
         response_types_supported: ["token"],
         scopes_supported: [...new Set(clients.flatMap((c) => c.scopes))],
-      });
+      }));
     }
     if (path === "/authorize") return json(res, 400, { error: "unsupported_response_type", error_description: "this test server grants client_credentials only" });
     if (req.method === "GET" && path === "/jwks") return json(res, 200, { keys: [publicJwk] });

@@ -7,7 +7,9 @@
  */
 import { createRequire } from "node:module";
 import type { Client, ClientCapabilities, Transport, VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { pyStr, seconds } from "../../util/format.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
+import { visible } from "../../util/visible-text.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
 import { httpTransport } from "./http-transport.js";
 import { refuseRepeatedCursor, type ListCache } from "./list-cache.js";
@@ -78,6 +80,45 @@ export function negotiation(protocol: ProtocolChoice): VersionNegotiationOptions
   return { mode: "auto" };
 }
 
+/**
+ * How long after its start a stdio server that printed something other than
+ * JSON-RPC on stdout (before any message) has to answer: 8 s (with the
+ * 2 s its teardown gives it to exit, the error arrives within 10 s). A banner line
+ * before a real server's answer is tolerated; a process that is not an MCP
+ * server fails here, naming what it printed, rather than at the request
+ * timeout (60 s for each of the version probe and initialize).
+ */
+export const STRAY_OUTPUT_DEADLINE_MS = 8_000;
+
+/** Close a stdio transport whose server printed stray output and did not answer by `started + STRAY_OUTPUT_DEADLINE_MS`; returns the stop. */
+function watchStrayOutput(transport: Transport, started: number): { readonly fired: () => boolean; readonly stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let fired = false;
+  if (transport instanceof ProcessGroupStdioTransport) {
+    transport.onstray = () => {
+      const close = (): void => {
+        fired = true;
+        void transport.close().catch(ignoreRejection("closing a stdio server that printed stray output"));
+      };
+      timer = setTimeout(close, Math.max(0, started + STRAY_OUTPUT_DEADLINE_MS - Date.now()));
+      timer.unref();
+    };
+  }
+  return {
+    fired: () => fired,
+    stop: () => {
+      if (transport instanceof ProcessGroupStdioTransport) transport.onstray = undefined;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+  };
+}
+
+/** What a stdio server printed on stdout that is not JSON-RPC, as a sentence for a connect error. */
+function strayNote(transport: Transport): string | undefined {
+  const stray = transport instanceof ProcessGroupStdioTransport ? transport.strayOutput : undefined;
+  return stray === undefined ? undefined : `it printed on stdout, where only JSON-RPC may go: ${pyStr(visible(stray))}; is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?`;
+}
+
 async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, signal: AbortSignal | undefined): Promise<Connected> {
   const { sdk, server, answers } = recipe;
   const transport: Transport =
@@ -94,13 +135,18 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   // abort closes the transport, which ends the probe (and initialize) at once.
   const onAbort = (): void => void transport.close().catch(ignoreRejection("closing the transport of a connect the caller aborted"));
   signal?.addEventListener("abort", onAbort, { once: true });
+  const stray = watchStrayOutput(transport, Date.now());
   try {
     signal?.throwIfAborted();
     await session.connect(transport, { signal, timeout: recipe.timeout });
   } catch (caught) {
-    const err: unknown = signal?.aborted ? signal.reason : caught;
+    // Closed for its stray output: the SDK's own words ("closed during the probe") are not the story.
+    const metadata = metadataProblem(caught);
+    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : metadata ? new Error(metadata) : caught;
     const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
-    const detail = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? httpStatusNote(sdk, err);
+    const why = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? pinnedNote(err, protocol) ?? httpStatusNote(sdk, err);
+    const printed = strayNote(transport);
+    const detail = why && printed ? `${why}; ${printed}` : (why ?? printed);
     await session.close().catch(ignoreRejection("closing a session that failed to connect; the connect error is thrown"));
     await transport.close().catch(ignoreRejection("closing a transport that failed to connect; the connect error is thrown"));
     const login = loginError(err);
@@ -108,6 +154,7 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     throw new McpConnectError(String(server), stderrTail(transport), err, detail, exit !== undefined);
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    stray.stop();
   }
   // After connect: the SDK has set the transport's onmessage, which the task codec wraps.
   if (recipe.tasks) watchTaskHandles(transport);
@@ -155,6 +202,42 @@ function versionNote(err: unknown, protocol: ProtocolChoice): string | undefined
   if (!supported) return undefined;
   const fix = protocol === "auto" ? "" : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
   return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)}${fix}`;
+}
+
+/**
+ * OAuth metadata the SDK's schema refused (a zod error's `issues`, anywhere in
+ * the cause chain), as one sentence naming each field: `has no
+ * 'authorization_endpoint' (expected a string; ...)`. Undefined otherwise.
+ */
+function metadataProblem(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const issues = (e as { issues?: unknown }).issues;
+    if (!Array.isArray(issues) || !issues.length) continue;
+    const parts = (issues as Array<{ path?: unknown[]; expected?: unknown; input?: unknown; message?: unknown }>).map((i) => {
+      const field = (i.path ?? []).join(".");
+      const expected = typeof i.expected === "string" ? `expected a ${i.expected}` : String(i.message ?? "invalid");
+      const why = field === "authorization_endpoint" ? `${expected}; the MCP SDK needs it even for client_credentials` : expected;
+      return /received undefined/.test(String(i.message)) ? `has no '${field}' (${why})` : `has a bad '${field}' (${why})`;
+    });
+    return `the OAuth metadata the client fetched ${parts.join(", and ")}`;
+  }
+  return undefined;
+}
+
+/**
+ * A pinned protocol the server did not offer, when it listed no versions (a
+ * 2025-only stdio server answers `server/discover` with "method not found"):
+ * the same hint as `versionNote`.
+ */
+function pinnedNote(err: unknown, protocol: ProtocolChoice): string | undefined {
+  if (protocol === "auto") return undefined;
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === "ERA_NEGOTIATION_FAILED") {
+      const other = protocol === "2026-07-28" ? "2025-11-25" : "2026-07-28";
+      return `the server does not offer protocol ${protocol}; open it with protocol "auto" or "${other}"`;
+    }
+  }
+  return undefined;
 }
 
 /** The versions a refusing server listed (`data.supported` of a -32022, or the same in an HTTP error body), searched down the cause chain. */

@@ -142,13 +142,20 @@ export interface CallToolOptions {
   readonly ctx?: RunContext;
   /** A further signal that cancels this call. */
   readonly signal?: AbortSignal;
-  /** This call's timeout in ms (overrides the client's default). */
+  /**
+   * How long, in ms, this call may go without hearing from the server
+   * (overrides the client's `requestTimeoutMs`). Each progress notification
+   * of the call restarts it, so a call an agentkit server keeps alive (its
+   * heartbeat while a person decides, every 30 s by default) waits as long as
+   * the person takes; a server silent for `timeoutMs` ends the call with
+   * `McpRequestError`. Keep it above the server's heartbeat.
+   */
   readonly timeoutMs?: number;
   /**
    * Called with each `notifications/progress` the server sends for this call
-   * (`{ progress, total?, message? }`, as the server sent them). Passing it
-   * asks the server for progress (a `progressToken` in the request); without
-   * it none is asked for. It does not extend `timeoutMs`. An exception it
+   * (`{ progress, total?, message? }`, as the server sent them). Progress is
+   * asked for (a `progressToken` in the request) whether or not this is
+   * given, since it restarts `timeoutMs`. An exception it
    * throws is not caught for you: keep it small. A call the server answered
    * with a task reports each change of the task's status here as
    * `{ progress, message }` (`message`: its status message, else its status).
@@ -172,6 +179,9 @@ const LISTS = {
   "resources/list": { capability: "resources", items: (r: { resources: Resource[] }) => r.resources },
   "prompts/list": { capability: "prompts", items: (r: { prompts: SdkPrompt[] }) => r.prompts },
 } as const;
+
+/** The progress handler of a call whose caller passed none (the progress still restarts its deadline). */
+const ignoreProgress = (): void => {};
 
 /**
  * One connection to one MCP server. Open with `MCPClient.open(server)` — it
@@ -440,8 +450,7 @@ export class MCPClient implements AsyncDisposable {
     const traced = outgoingRequest(ctx, { method: "tools/call", server: this.label, name });
     let ok = false;
     try {
-      const progress = options.onProgress ? { onprogress: options.onProgress } : {};
-      const first = await this.firstAnswer(session, name, args, { signal: call, timeout, ...progress }, traced);
+      const first = await this.firstAnswer(session, name, args, { signal: call, timeout, onprogress: options.onProgress }, traced);
       // A task (2026-07-28, the extension declared) is polled to its end under this call's span.
       const result = "taskId" in first ? await new McpTask(this.taskChannel(timeout), name, first, { ctx, signal: call, onProgress: options.onProgress, traced }).result() : first;
       ok = result.isError !== true;
@@ -507,7 +516,11 @@ export class MCPClient implements AsyncDisposable {
    */
   private async firstAnswer(session: Client, name: string, args: Record<string, unknown>, sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void }, traced: TracedCall | undefined): Promise<CallToolResult | TaskSnapshot> {
     try {
-      const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, sendOptions)) as CallToolResult;
+      // Progress is always asked for, and each notification restarts the
+      // deadline: a server that keeps saying it is alive (a person deciding)
+      // is waited for; only a silent one times out.
+      const keepAlive = { ...sendOptions, onprogress: sendOptions.onprogress ?? ignoreProgress, resetTimeoutOnProgress: true };
+      const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, keepAlive)) as CallToolResult;
       const handle = taskHandleOf(result);
       if (handle) {
         noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });

@@ -73,6 +73,18 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /** The last ~4 KiB of the server's stderr (empty with `stderr: "inherit"`). */
   readonly stderrTail = new TailBuffer();
+  /**
+   * Called once, with the line, when the server prints a stdout line that is
+   * not JSON-RPC before its first message (a process that is not an MCP
+   * server, or a server that needs a flag to speak MCP on stdio).
+   */
+  onstray?: (line: string) => void;
+  /** The first stdout line that was not JSON-RPC, cut to 120 characters; undefined while there is none. */
+  private firstStray?: string;
+  /** True once a JSON-RPC message has been read. */
+  private spoke = false;
+  /** True when `close()` was called while the process ran: how it then exits is this side's doing, not the server's story. */
+  private closedHere = false;
   private child?: ChildProcess;
   private pending: Buffer[] = [];
   private pendingSize = 0;
@@ -114,9 +126,21 @@ export class ProcessGroupStdioTransport implements Transport {
     return this.child?.stderr ?? null;
   }
 
-  /** How the server exited, once it has. */
+  /** How the server exited, once it has; undefined too when this side closed it first (its exit is then not the server's story). */
   get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
-    return this.exited;
+    return this.closedHere ? undefined : this.exited;
+  }
+
+  /**
+   * What the server printed on stdout that is not JSON-RPC, before its first
+   * message: its first such line, else the start of an unfinished line
+   * (120 characters at most); undefined when there is none.
+   */
+  get strayOutput(): string | undefined {
+    if (this.firstStray !== undefined) return this.firstStray;
+    if (this.spoke || !this.pending.length) return undefined;
+    const partial = Buffer.concat(this.pending).toString("utf8").trim();
+    return partial ? partial.slice(0, 120) : undefined;
   }
 
   start(): Promise<void> {
@@ -191,6 +215,7 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   close(): Promise<void> {
+    if (!this.closing && this.child && !this.exited) this.closedHere = true;
     if (!this.closing) this.closing = this.child ? this.teardown(this.child) : Promise.resolve();
     return this.closing.finally(() => this.notifyClosed());
   }
@@ -265,8 +290,13 @@ export class ProcessGroupStdioTransport implements Transport {
     } catch (err) {
       // A stray non-JSON line on stdout is the server's bug, not fatal to the session.
       this.onerror?.(new Error(`${this.server}: ignored a stdout line that is not JSON-RPC: ${line.slice(0, 120)}`, { cause: err }));
+      if (!this.spoke && this.firstStray === undefined) {
+        this.firstStray = line.trim().slice(0, 120);
+        this.onstray?.(this.firstStray);
+      }
       return;
     }
+    this.spoke = true;
     this.onmessage?.(message);
   }
 }

@@ -42,10 +42,12 @@ export interface BootstrapOptions {
   /** For `transport: "stdio"`: write the protocol here, and nothing else may. Default `process.stdout`. */
   readonly stdout?: Writable;
   /**
-   * Answers the module's approval prompts instead of the Asker its
-   * `approvals` token resolves to (the `agentkit serve --approve` flag). Used
-   * only when the module names `approvals`: it does not add approvals to a
-   * module that has none.
+   * The person who answers (the `agentkit serve --approve` flag): it answers
+   * the module's approval prompts instead of the Asker its `approvals` token
+   * resolves to, or where the module names none; and the module's
+   * `requiresApproval` tools ask it before they run, as with `guard: "asker"`,
+   * unless the module says `guard: "none"`. So a module needs no Asker class
+   * of its own to be served with a person at hand.
    */
   readonly asker?: Asker;
   /**

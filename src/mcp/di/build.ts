@@ -170,9 +170,10 @@ function buildRegistry(c: DependencyContainer, plan: ModulePlan): ToolRegistry {
 }
 
 function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefined {
+  // The person bootstrap was handed (agentkit serve --approve) answers, whether or not the module names an Asker of its own.
+  if (plan.options.asker !== undefined) return plan.options.asker;
   const token = plan.meta.approvals;
   if (token === undefined) return undefined;
-  if (plan.options.asker !== undefined) return plan.options.asker;
   let asker: Asker;
   try {
     asker = c.resolve(token);
@@ -184,12 +185,21 @@ function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefin
 }
 
 /**
+ * Whether the module's `requiresApproval` tools ask first: `guard: "asker"`,
+ * or a person handed to bootstrap (`options.asker`) and no `guard: "none"`
+ * written in the module.
+ */
+function guarded(plan: ModulePlan): boolean {
+  return plan.meta.guard === "asker" || (plan.options.asker !== undefined && plan.meta.guard !== "none");
+}
+
+/**
  * The module's server-side guard. With an `ApprovalServer` beside it (over
  * HTTP), the Claude CLI's permission prompt asks first, and the guard takes
  * that answer for the same tool-use id (`answeredBy`): a person is asked once.
  */
 function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { approvals: ApprovalServer | null }): ApprovalGuard | null {
-  if (plan.meta.guard !== "asker" || !asker) return null;
+  if (!asker || !guarded(plan)) return null;
   const { timeoutMs, ctx } = plan;
   const answeredBy = { get decisions() {
     return approvals.approvals?.decisions ?? [];

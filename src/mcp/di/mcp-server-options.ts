@@ -70,7 +70,12 @@ export interface McpServerOptions {
   readonly approvals?: InjectionToken<Asker>;
   /** Tools the `ApprovalServer` allows without asking (by CLI tool name, e.g. `"Read"`). */
   readonly autoAllow?: readonly string[];
-  /** `"asker"`: calls to `requiresApproval` tools ask the `approvals` Asker server-side first. Default `"none"`. */
+  /**
+   * `"asker"`: calls to `requiresApproval` tools ask the `approvals` Asker
+   * server-side first. Unset: they do when a person is handed to bootstrap
+   * (`agentkit serve --approve web|tty|inbox`, `BootstrapOptions.asker`),
+   * and not otherwise; `"none"`: never, even then.
+   */
   readonly guard?: "asker" | "none";
   /** A JSONL audit file shared by the guard and the `ApprovalServer`: one fsync'd line per decision, written before the answer. */
   readonly auditPath?: string;
