@@ -578,6 +578,19 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     }
 
     /**
+     * The capabilities as advertised: the tasks extension exists only on
+     * 2026-07-28 (`server/discover`), so a session negotiated on a 2025-era
+     * revision (`initialize`) is not told of it (its calls never become tasks).
+     */
+    override getCapabilities(): ReturnType<Server["getCapabilities"]> {
+      const all = super.getCapabilities();
+      const version = this.getNegotiatedProtocolVersion();
+      if (!all.extensions || version === undefined || isModernVersion(version)) return all;
+      const { extensions: _legacyHasNone, ...rest } = all;
+      return rest;
+    }
+
+    /**
      * The connection closed: the calls still running are cancelled first
      * (`ClientGaveUp`), then the SDK tears the protocol down. A 2026-07-28
      * server serves one exchange and is closed right after its answer; the
