@@ -211,7 +211,7 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
   await tasks.recover(catalog, plan.ctx);
   const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec });
+    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec, tasks });
   } catch (err) {
     await listener.stop();
     throw err;

@@ -111,6 +111,7 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
     if (finished) return finished;
     stdin.off("end", onEnd);
     stdin.off("close", onEnd);
+    tasks.stopSweeping();
     finished = server.close().then(resolveClosed, resolveClosed);
     return finished;
   };
@@ -127,6 +128,7 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
     stdin.off("close", onEnd);
     throw err;
   }
+  tasks.startSweeping();
   return { closed, close: finish };
 }
 

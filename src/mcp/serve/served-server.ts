@@ -582,7 +582,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
      * 2026-07-28 (`server/discover`), so a session negotiated on a 2025-era
      * revision (`initialize`) is not told of it (its calls never become tasks).
      */
-    override getCapabilities(): ReturnType<Server["getCapabilities"]> {
+    override getCapabilities(): ReturnType<SdkServer["getCapabilities"]> {
       const all = super.getCapabilities();
       const version = this.getNegotiatedProtocolVersion();
       if (!all.extensions || version === undefined || isModernVersion(version)) return all;

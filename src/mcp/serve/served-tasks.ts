@@ -34,6 +34,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { askThroughTask } from "./task-asking.js";
+import { getLogger } from "../../util/logger.js";
 
 /** The extension's identifier, as clients declare it and servers advertise it. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -79,6 +80,21 @@ export interface TasksOptions {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * How often a serving process drops the expired records of its store
+ * (`expireRecords`): a tenth of the tasks' `ttlMs`, never more often than a
+ * minute nor less often than an hour (hourly when tasks are kept until
+ * deleted, for the store's other records). A record may so outlive its TTL by
+ * at most this long.
+ */
+export function expirySweepMs(ttlMs: number | null): number {
+  if (ttlMs === null) return HOUR_MS;
+  return Math.min(HOUR_MS, Math.max(MINUTE_MS, Math.round(ttlMs / 10)));
+}
 
 /**
  * Check a `tasks` option (`where` names the entry point): an object with an
@@ -220,6 +236,37 @@ export class ServedTasks {
     this.afterMs = options.afterMs ?? TASK_DEFAULTS.afterMs;
     this.ttlMs = options.ttlMs === undefined ? TASK_DEFAULTS.ttlMs : options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs;
+  }
+
+  /** The expiry sweep's timer while the module serves (see `startSweeping`). */
+  private sweeper: NodeJS.Timeout | undefined;
+  /** The sweep in progress, if any: one at a time. */
+  private sweeping: Promise<void> | undefined;
+
+  /**
+   * Drop the store's expired records every `expirySweepMs(ttlMs)` while the
+   * module serves (an unref'd timer: it never keeps the process alive; one
+   * sweep at a time). A sweep that fails is logged and tried at the next
+   * tick. Idempotent; `stopSweeping` ends it.
+   */
+  startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.store
+        .expireRecords(new Date())
+        .then(
+          () => undefined,
+          (err: unknown) => getLogger().warn(`agentkit: could not drop the expired task records of '${this.server}': ${errorLine(err)} (tried again in ${expirySweepMs(this.ttlMs) / 1000} s)`),
+        )
+        .finally(() => (this.sweeping = undefined));
+    }, expirySweepMs(this.ttlMs));
+    this.sweeper.unref();
+  }
+
+  /** Stop the expiry sweep (the module stopped serving). Idempotent. */
+  stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   /** This process, as records name their worker. */
