@@ -34,7 +34,7 @@ export interface ServeRegistryOptions {
   command?: readonly string[];
   /** stdio only: environment for the spawned command (often the only way it can find your package). */
   env?: Record<string, string>;
-  /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. */
+  /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. A call that became an MCP task is no longer held to it. */
   timeoutMs?: number;
   /**
    * While a call is pending (a guard waiting on a person, or a slow tool), its
