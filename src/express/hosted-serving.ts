@@ -89,7 +89,7 @@ export class HostedServing {
       tasks,
     };
     // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
-    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));
+    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))), parts.guard);
     tasks.startSweeping();
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
     this.listens = new ListenStreams(options.listen, parts.name);

@@ -208,7 +208,7 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
   const tasks = new ServedTasks(plan.name, plan.tasks);
   const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks };
   // Tasks a dead process left on the store: decided before the first request (see served-tasks).
-  await tasks.recover(catalog, plan.ctx);
+  await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
   const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
   try {
     return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec, tasks });

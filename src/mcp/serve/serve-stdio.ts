@@ -99,7 +99,7 @@ export function openStdioServing(tools: ToolSource, options: ServeStdioOptions):
 export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExtras, plan: StdioPlan): Promise<StdioServing> {
   const tasks = new ServedTasks(plan.name, plan.tasks);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
-  await tasks.recover(catalog, plan.ctx);
+  await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
   const server = servedServerFactory(catalog, { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks }, { calls: 0 })();
   const stdin = plan.stdin ?? process.stdin;
   const { StdioServerTransport } = sdkStdioServer();

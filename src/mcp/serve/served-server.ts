@@ -291,7 +291,7 @@ class ServedCall implements CallRounds {
     const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(options.callerOf?.(extra)), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
     const admit = task ? taskAdmission(task, guarded) : guarded;
     const invoke = (): void =>
-      // A call that became a task is no longer held to the request's deadline: the task's record (its ttlMs) bounds it.
+      // A call that became a task is no longer held to the request's deadline: it ends on its own or with tasks/cancel.
       void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}), ...(task ? { outlivesDeadline: () => task.isTask } : {}) }).then((o) => this.finish(this.resultOf(o), o));
     if (task && start.tasking === "required") {
       task.become("working").then(invoke, (err: unknown) => this.refuse(err));
