@@ -93,7 +93,7 @@ describe("tasks a dead process left on the store", () => {
     await expect.poll(async () => (await store.pending()).length, { timeout: 10_000 }).toBe(1);
     const [question] = await store.pending();
     expect(question!.question).toContain("deploy");
-    expect((await taskRpc(target, "get", record.id)).result).toMatchObject({ status: "input_required" });
+    expect((await taskRpc(target, "get", record.id)).result).toMatchObject({ status: "working", statusMessage: "waiting for approval" });
     expect((await store.settle(question!.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok).toBe(true);
     const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "deployed prod" }] } });

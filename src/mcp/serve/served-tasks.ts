@@ -444,8 +444,9 @@ function taskChannel(ask: (method: "elicitation/create" | "sampling/createMessag
 /** True for a task a person must answer next: its open question is an approval (the body has not run) or the body's own question. */
 function waitsForAPerson(r: CallRecord): boolean {
   const key = r.question?.key ?? "";
-  if (r.status !== "input_required") return false;
-  return r.started ? key.startsWith("elicit-") || key.startsWith("sample-") : key.startsWith("approve-");
+  // An approval waits with the task `working` (the run's Asker has it); the body's own question with it `input_required`.
+  if (!r.started) return key.startsWith("approve-");
+  return r.status === "input_required" && (key.startsWith("elicit-") || key.startsWith("sample-"));
 }
 
 /** The guard's verdict a task's record already holds (an answered approval), so a recovered call is not asked again. */
@@ -532,7 +533,7 @@ export class TaskCall {
       this.creating = Promise.resolve(resumed);
       this.started = resumed.started;
       this.replay = resumed.answers.filter((a) => !a.key.startsWith("approve-"));
-      this.open = resumed.status === "input_required" ? resumed.question : undefined;
+      this.open = resumed.question;
       tasks.track(resumed.id, this);
       this.off = tasks.store.subscribeRecords((e) => this.heard(e.record));
     }
@@ -590,7 +591,7 @@ export class TaskCall {
   }
 
   /** Put a question to the client (status `input_required`); resolves with the answer the record takes first. */
-  private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void): Promise<CallAnswer> {
+  private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void, status: "input_required" | "working" = "input_required"): Promise<CallAnswer> {
     // A resumed task's body asks again what it asked before its restart: answered from the record, in order.
     const replayed = this.replay[0];
     if (replayed && replayed.key.startsWith(`${prefix}-`) && replayed.method === method) return this.replay.shift()!;
@@ -608,15 +609,15 @@ export class TaskCall {
           key = open.key;
           round = r.round;
           if (r.answers.length > index) return {};
-          return { status: "input_required", statusMessage, ...(questionId && r.question ? { question: { ...r.question, questionId } } : {}) };
+          return { status, statusMessage, ...(questionId && r.question ? { question: { ...r.question, questionId } } : {}) };
         })
       : await this.change((r) => {
           round = r.round + 1;
           key = `${prefix}-${round}`;
-          return { status: "input_required", statusMessage, round, question: { key, method, params, ...(questionId ? { questionId } : {}) } };
+          return { status, statusMessage, round, question: { key, method, params, ...(questionId ? { questionId } : {}) } };
         });
     if (!asked) throw new Cancelled(`the task of '${this.start.tool}' ended before its question was asked`);
-    this.start.ctx.emit("mcp.task.question", { taskId: asked.id, key, method, status: "input_required" });
+    this.start.ctx.emit("mcp.task.question", { taskId: asked.id, key, method, status });
     // The Asker is asked only while the question is open (a recovered one may be answered already).
     if (asked.answers.length <= index) onAsked?.(asked);
     const answer = await new Promise<CallAnswer>((resolve, reject) => {
@@ -680,7 +681,10 @@ export class TaskCall {
           )
           .catch(() => undefined);
       };
-      const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker);
+      // The module's own Asker has the question: the task stays `working` ("waiting for approval"), so a client keeps polling
+      // and gets the result once the person answers there (Claude Code stops polling at input_required until its own user
+      // answers in /tasks). The question is on the record all the same: a tasks/update naming its key still races the Asker.
+      const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker, "working");
       if (answer.by === CLIENT_ANSWERER) {
         withdraw.abort(new Cancelled("answered by the MCP client (tasks/update)"));
         return decisionOf(answer);
