@@ -116,4 +116,17 @@ describe("tasks a dead process left on the store", () => {
     await expect.poll(async () => (await store.get(question!.id))?.status).toBe("withdrawn");
     expect(guard.decisions.map((d) => [d.allowed, d.actor])).toEqual([[true, "the MCP client (tasks/update)"]]);
   });
+
+  it("a task approved whose body had not begun (the process died between the answer and the run) runs once here, from the record's verdict: the guard is not asked again", async () => {
+    const { store, ran, deploy, guard, form } = approvalParts();
+    const left = leftBehind("deploy", { target: "canary" }, { key: "approve-1", method: "elicitation/create", params: form }, false);
+    const record: CallRecord = { ...left, status: "working", statusMessage: "working", question: undefined, answers: [{ key: "approve-1", method: "elicitation/create", value: { decision: { kind: "approve", actor: "inbox session 1 (abc123)" } }, by: "the run's Asker" }] };
+    await store.createRecord(record);
+    const target = await serving(serveRegistry([deploy], { name: "engine", ctx: makeTestCtx(), guard, tasks: { store } }));
+    const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "deployed canary" }] } });
+    expect(ran).toEqual(["canary"]);
+    expect(await store.pending()).toEqual([]);
+    expect(guard.decisions).toEqual([]);
+  });
 });

@@ -383,12 +383,12 @@ export class ServedTasks {
     for (const r of open) {
       if (r.kind !== "task" || this.live.has(r.id) || !workerGone(r.worker)) continue;
       try {
-        if (waitsForAPerson(r)) {
+        if (resumable(r)) {
           const taken = await changeRecord(this.store, r, () => ({ worker: WORKER }));
           if (taken) this.resume(taken, catalog, ctx, guard);
           continue;
         }
-        const message = r.started ? `the server restarted while '${r.tool}' was running; it was not run again` : `the server restarted before '${r.tool}' ran; it was not run`;
+        const message = `the server restarted while '${r.tool}' was running; it was not run again`;
         await changeRecord(this.store, r, () => ({ status: "failed", statusMessage: message, error: { code: INTERNAL_ERROR, message } }));
       } catch (err) {
         onError(err);
@@ -441,11 +441,15 @@ function taskChannel(ask: (method: "elicitation/create" | "sampling/createMessag
   };
 }
 
-/** True for a task a person must answer next: its open question is an approval (the body has not run) or the body's own question. */
-function waitsForAPerson(r: CallRecord): boolean {
+/**
+ * True for a task that can be run again safely here: its body never began
+ * (`started` is recorded before it runs: waiting for its approval, approved
+ * but not yet begun, or not yet admitted), or it waits on its own question
+ * (`input_required`: code before a question may run again).
+ */
+function resumable(r: CallRecord): boolean {
   const key = r.question?.key ?? "";
-  // An approval waits with the task `working` (the run's Asker has it); the body's own question with it `input_required`.
-  if (!r.started) return key.startsWith("approve-");
+  if (!r.started) return true;
   return r.status === "input_required" && (key.startsWith("elicit-") || key.startsWith("sample-"));
 }
 
