@@ -100,18 +100,21 @@ function lines(counter: string): string[] {
 
 /**
  * Drive a task to its end after the restart: approve it in the inbox while
- * it waits for approval, answer its question while it is `input_required`.
+ * it waits for approval, answer its question while it is `input_required`
+ * (again each second while it still waits: the restarted process puts an
+ * approval back in its inbox a moment after the record reads "waiting", and
+ * an answer to a question already answered is ignored).
  */
 async function settle(s: Serving, id: string, answer: () => Promise<void>): Promise<Record<string, unknown>> {
-  let answered = false;
+  let answeredAt = 0;
   return pollTask(
     s.target,
     id,
     (t) => {
       if (FINAL.has(t.status as string)) return true;
       const waiting = t.statusMessage === "waiting for approval" || t.status === "input_required";
-      if (waiting && !answered) {
-        answered = true;
+      if (waiting && Date.now() - answeredAt >= 1_000) {
+        answeredAt = Date.now();
         void answer();
       }
       return false;
