@@ -34,7 +34,6 @@ import { asCodexMcp } from "../../src/cli/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { FIXTURES, requireBuild, ServeProcess } from "../agentkit-cli/agentkit-process.js";
 import { answerOnPage, logIn, type PageSession } from "../agentkit-cli/inbox-page.js";
-import { taskRpc } from "../mcp-serve/tasks-helpers.js";
 import { ClaudeTerminal, HAS_SCRIPT, mcpConfigFile, until } from "./kit/claude-terminal.js";
 import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
