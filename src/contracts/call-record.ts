@@ -26,6 +26,9 @@
  *   id is indistinguishable from an unknown one.
  * - `open({ server })` lists the records of one served module that are not
  *   terminal, oldest first: what a restarted process recovers.
+ * - `subscribeRecords` tells of changes from every process on the store: not
+ *   necessarily every version (a database may skip intermediate ones), but
+ *   each record's versions in order, and always its last one.
  * - Every method may reject with the store's error (the database is down):
  *   a caller fails closed (no task is handed out, no answer is taken) and
  *   nothing already recorded is lost.
@@ -137,6 +140,12 @@ export interface CallRecordStore {
   openRecords(server: string): Promise<CallRecord[]>;
   /** Delete final records whose `createdAt + ttlMs` is before `now`; returns how many went. */
   expireRecords(now: Date): Promise<number>;
-  /** Every later record event, in order, until the returned function is called. */
+  /**
+   * Later record events until the returned function is called. A database
+   * store may skip intermediate versions of a record (it reads a record when
+   * woken, and several changes may have landed by then); each record's events
+   * arrive in version order, and its last version always arrives. A listener
+   * must therefore act on the record as it now stands, never count events.
+   */
   subscribeRecords(listener: (event: CallRecordEvent) => void): () => void;
 }

@@ -96,7 +96,8 @@ export class HostedServing {
       ...(results ? { results } : {}),
     };
     // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
-    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))));
+    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))), parts.guard);
+    tasks.startSweeping();
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
     this.listens = new ListenStreams(options.listen, parts.name);
     // The SDK's own cap is the router-wide one: `listens` refuses first, naming the option; the SDK's stays a backstop.
@@ -184,6 +185,7 @@ export class HostedServing {
   /** End the calls in flight, close the handler, stop the parts. Errors of the parts are collected and thrown together. */
   async close(): Promise<void> {
     this.closed = true;
+    this.served.tasks!.stopSweeping();
     stopInflight(this.counter);
     await Promise.all([this.handler.close(), ...[...this.oneShots].map((close) => close())]);
     this.oneShots.clear();

@@ -81,7 +81,7 @@ export interface McpRouterOptions {
   readonly cors?: { readonly origins: readonly string[] };
   /** The largest POST body accepted, in bytes (a larger one: 413). Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. */
+  /** A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. A call that became an MCP task is no longer held to it. */
   readonly timeoutMs?: number;
   /**
    * The rate limit per principal — the verified token's issuer

@@ -27,6 +27,8 @@ export interface InvocationPlan {
   readonly admit?: (args: Record<string, unknown>) => Promise<Admission> | Admission;
   /** The run's deadline in ms: at it the call ends with a message and `ctx` is cancelled. Unset: none. */
   readonly timeoutMs?: number;
+  /** Asked when the deadline comes: `true` lets the run go on past it (a served call that became an MCP task: its record, not the request, holds it). */
+  readonly outlivesDeadline?: () => boolean;
   /** Called as the tool starts running. */
   readonly onRunning?: () => void;
 }
@@ -112,6 +114,7 @@ class ToolInvocation {
     this.plan.onRunning?.();
     if (timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
+        if (this.plan.outlivesDeadline?.()) return;
         this.notRun("timeout", `tool '${name}' did not return within ${seconds(timeoutMs)} and was abandoned`);
         ctx.cancel(new Cancelled(`tool '${name}' was abandoned at its ${seconds(timeoutMs)} deadline`));
       }, timeoutMs);

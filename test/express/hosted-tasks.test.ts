@@ -5,12 +5,15 @@
  * `tasks/update` and `tasks/cancel` get -32602 while the owner, with another
  * token of the same principal, follows it to its result.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool } from "../../src/index.js";
 import { closeAll, grant, hosted } from "./kit.js";
 import { callTool, pollTask, taskRpc, type Target } from "../mcp-serve/tasks-helpers.js";
 
-afterEach(() => closeAll());
+afterEach(async () => {
+  vi.useRealTimers();
+  await closeAll();
+});
 
 describe("hosted MCP tasks", () => {
   it("a task is the principal's: another client's tasks/* get -32602; the same principal with a new token reads it to completion", async () => {
@@ -31,5 +34,32 @@ describe("hosted MCP tasks", () => {
     release();
     const done = await pollTask(aliceAgain, id, (t) => t.status === "completed");
     expect(done.result).toEqual({ content: [{ type: "text", text: "job done" }] });
+  });
+
+  it("a task outlives the hosted per-call deadline (60 s by default, fake clock): still working past it, its ctx not cancelled, then completed; a call answered in the request is still held to it", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout"] });
+    let release!: () => void;
+    let cancelled = false;
+    const job = tool({ name: "job", description: "A job.", task: "required", sideEffecting: false }, (_a, ctx) => {
+      ctx.onCancel(() => (cancelled = true));
+      return new Promise<string>((resolve) => (release = () => resolve("job done")));
+    });
+    const inline = tool({ name: "inline", description: "Never a task.", task: "never", sideEffecting: false }, () => new Promise<string>(() => {}));
+    const h = await hosted([job, inline], { name: "jobs" });
+    const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
+    const id = (await callTool(alice, "job")).result!.taskId!;
+    await expect.poll(() => release).toBeTypeOf("function");
+    vi.advanceTimersByTime(61_000);
+    expect((await taskRpc(alice, "get", id)).result).toMatchObject({ status: "working" });
+    expect(cancelled).toBe(false);
+    release();
+    const done = await pollTask(alice, id, (t) => t.status === "completed");
+    expect(done.result).toEqual({ content: [{ type: "text", text: "job done" }] });
+    const pending = callTool(alice, "inline");
+    await new Promise((r) => setImmediate(r));
+    await expect.poll(async () => {
+      vi.advanceTimersByTime(61_000);
+      return (await Promise.race([pending, Promise.resolve(undefined)]))?.result;
+    }).toMatchObject({ isError: true, content: [{ text: "tool 'inline' did not return within 60s and was abandoned" }] });
   });
 });

@@ -1,11 +1,12 @@
 /**
  * @module test/mcp-serve/tasks-approval.test
  * `task: "auto"` (the default) over a real loopback socket: a call whose
- * guard asks a person becomes a task at once (`input_required` with the
- * approval form), and the same question is in the run's inbox; the first
- * answer wins (through `tasks/update` or the inbox), the other side is
- * withdrawn, and the decision is recorded once naming who answered. A call
- * that only runs long becomes a task at `afterMs` (fake timers).
+ * guard asks a person becomes a task at once; the question is the run's
+ * inbox's, so the task is `working` ("waiting for approval", no input
+ * requests: a client keeps polling and gets the result once the person
+ * answers); the decision is recorded once naming who answered; a cancel
+ * withdraws the inbox question. A call that only runs long becomes a task at
+ * `afterMs` (fake timers).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { inboxAsker, MemoryInboxStore } from "../../src/askers/index.js";
@@ -39,57 +40,52 @@ async function guarded(ran: string[]): Promise<{ spec: McpServerSpec & Target; i
   return { spec: Object.assign(spec, { url: spec.url!, headers: { ...spec.authHeaders } }), inbox, guard };
 }
 
-/** Start a guarded call and wait until it is a task waiting for approval; the task id, its question key and form. */
-async function waitingForApproval(spec: Target, target: string): Promise<{ id: string; key: string; params: { message: string; requestedSchema: unknown } }> {
+/** Start a guarded call and wait until it is a task waiting for approval (in the run's inbox); the task id and the inbox question. */
+async function waitingForApproval(spec: Target, inbox: MemoryInboxStore, target: string): Promise<{ id: string; question: { id: string; question: string } }> {
   const handle = await callTool(spec, "deploy", { target });
-  expect(handle.result?.resultType).toBe("task");
+  expect(handle.result).toMatchObject({ resultType: "task", status: "working", statusMessage: "waiting for approval" });
   const id = handle.result!.taskId!;
-  const waiting = await pollTask(spec, id, (t) => t.status === "input_required");
-  const [key, request] = Object.entries(waiting.inputRequests as Record<string, { method: string; params: { message: string; requestedSchema: unknown } }>)[0]!;
-  expect(request.method).toBe("elicitation/create");
-  return { id, key, params: request.params };
+  await expect.poll(async () => (await inbox.pending()).length).toBe(1);
+  const [question] = await inbox.pending();
+  return { id, question: question! };
 }
 
-describe('task "auto": a call waiting for a person is a task; the first answer wins', () => {
-  it("the guard asks: input_required with an approve form naming the tool and arguments; approving through tasks/update runs it once and withdraws the inbox question; one decision, by the client", async () => {
+describe('task "auto": a call waiting for a person is a task; the person answers in the module\'s own Asker', () => {
+  it("the guard asks: the task is working, 'waiting for approval', with no inputRequests (the question is the run's inbox's, so a client keeps polling); the inbox approval runs it once; one decision, by the inbox session", async () => {
     const ran: string[] = [];
     const { spec, inbox, guard } = await guarded(ran);
-    const { id, key, params } = await waitingForApproval(spec, "staging");
-    expect(params.requestedSchema).toEqual({ type: "object", properties: { approve: { type: "boolean", title: "Approve", description: "Run 'mcp__engine__deploy' with these arguments" } }, required: ["approve"] });
-    expect(params.message).toContain('Arguments: {"target":"staging"}');
-    const [question] = await inbox.pending();
-    expect(question).toBeDefined();
-    await taskRpc(spec, "update", id, { inputResponses: { [key]: { action: "accept", content: { approve: true } } } });
-    const done = await pollTask(spec, id, (t) => t.status === "completed");
-    expect(done.result).toEqual({ content: [{ type: "text", text: "deployed staging" }] });
-    expect(ran).toEqual(["staging"]);
-    await expect.poll(async () => (await inbox.get(question!.id))?.status).toBe("withdrawn");
-    expect(guard.decisions.map((d) => [d.allowed, d.actor])).toEqual([[true, "the MCP client (tasks/update)"]]);
-  });
-
-  it("answering in the inbox first completes the task; a later tasks/update for that question is ignored; one decision, by the inbox session", async () => {
-    const ran: string[] = [];
-    const { spec, inbox, guard } = await guarded(ran);
-    const { id, key } = await waitingForApproval(spec, "prod");
-    const [question] = await inbox.pending();
-    expect((await inbox.settle(question!.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok).toBe(true);
+    const { id, question } = await waitingForApproval(spec, inbox, "prod");
+    expect(question.question).toContain("'deploy'");
+    const polled = await taskRpc(spec, "get", id);
+    expect(polled.result).toMatchObject({ status: "working", statusMessage: "waiting for approval" });
+    expect(polled.result).not.toHaveProperty("inputRequests");
+    expect((await inbox.settle(question.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok).toBe(true);
     const done = await pollTask(spec, id, (t) => t.status === "completed");
     expect(done.result).toEqual({ content: [{ type: "text", text: "deployed prod" }] });
-    await taskRpc(spec, "update", id, { inputResponses: { [key]: { action: "accept", content: { approve: false } } } });
     expect(ran).toEqual(["prod"]);
     expect(guard.decisions.map((d) => [d.allowed, d.actor])).toEqual([[true, "inbox session 1 (abc123)"]]);
   });
 
-  it("anything but accept with approve:true denies: the tool is not run and the task completes with the refusal", async () => {
+  it("a denial in the inbox: the tool is not run and the task completes with the refusal", async () => {
     const ran: string[] = [];
-    const { spec, guard } = await guarded(ran);
-    const { id, key } = await waitingForApproval(spec, "prod");
-    await taskRpc(spec, "update", id, { inputResponses: { [key]: { action: "decline" } } });
+    const { spec, inbox, guard } = await guarded(ran);
+    const { id, question } = await waitingForApproval(spec, inbox, "prod");
+    expect((await inbox.settle(question.id, { status: "answered", answer: { kind: "reject", actor: "inbox session 1 (abc123)", note: "not today" } })).ok).toBe(true);
     const done = await pollTask(spec, id, (t) => t.status === "completed");
     expect(done.result).toMatchObject({ isError: true });
     expect(JSON.stringify(done.result)).toContain("was not run");
     expect(ran).toEqual([]);
-    expect(guard.decisions.map((d) => [d.allowed, d.actor])).toEqual([[false, "the MCP client (tasks/update)"]]);
+    expect(guard.decisions.map((d) => [d.allowed, d.actor])).toEqual([[false, "inbox session 1 (abc123)"]]);
+  });
+
+  it("tasks/cancel while the inbox asks: the inbox question is withdrawn, the tool is not run, the task ends cancelled", async () => {
+    const ran: string[] = [];
+    const { spec, inbox } = await guarded(ran);
+    const { id, question } = await waitingForApproval(spec, inbox, "prod");
+    await taskRpc(spec, "cancel", id);
+    await pollTask(spec, id, (t) => t.status === "cancelled");
+    await expect.poll(async () => (await inbox.get(question.id))?.status).toBe("withdrawn");
+    expect(ran).toEqual([]);
   });
 
   it("a call that only runs long becomes a task at afterMs, not before (fake timers); it then completes in the record", async () => {

@@ -10,11 +10,14 @@ import "reflect-metadata";
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
 import { container } from "tsyringe";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DefinitionError, OptionsError, RunContext, Tool, tool } from "../../src/index.js";
 import { bootstrap, McpServer, serveRegistry, type McpApp } from "../../src/mcp/index.js";
 import { openStdioServing } from "../../src/mcp/serve/serve-stdio.js";
-import { callTool, envelope, pollTask, type Target } from "./tasks-helpers.js";
+import { expirySweepMs } from "../../src/mcp/serve/served-tasks.js";
+import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
+import { makeTestCtx } from "../../src/testing/index.js";
+import { callTool, envelope, pollTask, taskRpc, type Target } from "./tasks-helpers.js";
 
 const apps: McpApp[] = [];
 afterEach(async () => {
@@ -101,5 +104,48 @@ describe("task options", () => {
       lines.close();
       await serving.close();
     }
+  });
+});
+
+describe("expired task records are dropped on a schedule", () => {
+  it("a serving module calls the store's expireRecords every expirySweepMs (fake clock) while it serves, and not after stop(); a completed task past its ttlMs is gone", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    let serving: { stop(): Promise<void> } | undefined;
+    try {
+      const store = new MemoryCallRecords();
+      const sweeps: Date[] = [];
+      const expire = store.expireRecords.bind(store);
+      store.expireRecords = (now: Date) => {
+        sweeps.push(now);
+        return expire(now);
+      };
+      const quick = tool({ name: "quick", description: "Quick.", task: "required", sideEffecting: false }, async () => "done");
+      const spec = await serveRegistry([quick], { name: "engine", ctx: makeTestCtx(), tasks: { store, ttlMs: 1 } });
+      serving = spec;
+      await spec.start();
+      const target = { url: spec.url!, headers: { ...spec.authHeaders } };
+      const taskId = (await callTool(target, "quick")).result!.taskId!;
+      await pollTask(target, taskId, (t) => t.status === "completed");
+      const every = expirySweepMs(1);
+      expect(every).toBe(60_000);
+      vi.advanceTimersByTime(every - 1);
+      expect(sweeps).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(sweeps).toHaveLength(1);
+      await expect.poll(() => taskRpc(target, "get", taskId).then((r) => r.error?.code)).toBe(-32602);
+      await spec.stop();
+      vi.advanceTimersByTime(every * 3);
+      expect(sweeps).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      await serving?.stop();
+    }
+  });
+
+  it("expirySweepMs: a tenth of the TTL, never under a minute nor over an hour (hourly for tasks kept until deleted)", () => {
+    expect(expirySweepMs(86_400_000)).toBe(3_600_000);
+    expect(expirySweepMs(3_000_000)).toBe(300_000);
+    expect(expirySweepMs(1_000)).toBe(60_000);
+    expect(expirySweepMs(null)).toBe(3_600_000);
   });
 });

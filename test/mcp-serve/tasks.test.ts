@@ -72,6 +72,16 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     expect((r as { taskId?: unknown }).taskId).toBeUndefined();
   });
 
+  it("the tasks extension is advertised only on 2026-07-28 (server/discover), never to a 2025-era session (initialize)", async () => {
+    const spec = await served([tool({ name: "t", description: "T.", sideEffecting: false }, async () => "x")]);
+    const discovered = await rpc(spec, "server/discover", {}, { name: undefined });
+    expect((discovered.result as { capabilities?: { extensions?: unknown } }).capabilities?.extensions).toEqual({ "io.modelcontextprotocol/tasks": {} });
+    const { sdkClientFor } = await import("./helpers.js");
+    await using client = await sdkClientFor(spec.url, spec.headers);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {} });
+    expect(client.getServerCapabilities()?.extensions).toBeUndefined();
+  });
+
   it('task "required" without the extension: -32021 naming it on 2026-07-28, an isError result naming it on a 2025-era session; tasks/* without the extension -32021', async () => {
     let ran = 0;
     const req = tool({ name: "needs_task", description: "Needs a task.", task: "required", sideEffecting: false }, async () => String(++ran));

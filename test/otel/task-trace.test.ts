@@ -12,15 +12,21 @@ import { approvalGuard } from "../../src/mcp/approvals/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { instrument } from "../../src/otel/index.js";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { callTool, pollTask, taskRpc, type Target } from "../mcp-serve/tasks-helpers.js";
+import { callTool, pollTask, type Target } from "../mcp-serve/tasks-helpers.js";
 
 const stops: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const s of stops.splice(0).reverse()) await s();
 });
 
-/** An Asker that never answers (the client answers through tasks/update). */
-const silent: Asker = { ask: (_q, o) => new Promise((_resolve, reject) => o?.signal.addEventListener("abort", () => reject(new Error("withdrawn")), { once: true })) };
+/** An Asker the test answers (`approve()`), as a person would. */
+function personAsker(): Asker & { approve(): void; asked: Promise<void> } {
+  let approve!: () => void;
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+  const answer = new Promise<void>((resolve) => (approve = resolve));
+  return { ask: () => (asked(), answer.then(() => ({ kind: "approve", actor: "a person" }) as const)), approve, asked: wasAsked };
+}
 
 describe("MCP task events in the trace", () => {
   it("the served call's span carries mcp.task.* events with the task id, statuses and who answered, never argument values", async () => {
@@ -30,20 +36,20 @@ describe("MCP task events in the trace", () => {
     const detach = instrument(ctx, { tracerProvider: provider });
     stops.push(detach);
     const deploy = tool({ name: "deploy", description: "Deploy.", input: { type: "object", properties: { secret: { type: "string" } } }, requiresApproval: true }, async () => "deployed");
-    const spec: McpServerSpec = await serveRegistry([deploy], { name: "engine", ctx, guard: approvalGuard({ asker: silent }) });
+    const person = personAsker();
+    const spec: McpServerSpec = await serveRegistry([deploy], { name: "engine", ctx, guard: approvalGuard({ asker: person }) });
     stops.push(() => spec.stop());
     await spec.start();
     const target: Target = { url: spec.url!, headers: { ...spec.authHeaders } };
     const id = (await callTool(target, "deploy", { secret: "hunter2-value" })).result!.taskId!;
-    const waiting = await pollTask(target, id, (t) => t.status === "input_required");
-    const key = Object.keys(waiting.inputRequests as object)[0]!;
-    await taskRpc(target, "update", id, { inputResponses: { [key]: { action: "accept", content: { approve: true } } } });
+    await person.asked;
+    person.approve();
     await pollTask(target, id, (t) => t.status === "completed");
     await expect.poll(() => exporter.getFinishedSpans().flatMap((s) => s.events.map((e) => e.name)).filter((n) => n.startsWith("mcp.task.")), { timeout: 5_000 }).toEqual(["mcp.task.created", "mcp.task.question", "mcp.task.answered", "mcp.task.status"]);
     const span = exporter.getFinishedSpans().find((s) => s.events.some((e) => e.name === "mcp.task.created"))!;
     const events = Object.fromEntries(span.events.map((e) => [e.name, e.attributes]));
     expect(events["mcp.task.created"]).toMatchObject({ "mcp.task.id": id, "mcp.task.status": "working", "mcp.tool.name": "deploy" });
-    expect(events["mcp.task.answered"]).toMatchObject({ "mcp.task.id": id, "mcp.task.answered_by": "the MCP client (tasks/update)" });
+    expect(events["mcp.task.answered"]).toMatchObject({ "mcp.task.id": id, "mcp.task.answered_by": "the run's Asker" });
     expect(events["mcp.task.status"]).toMatchObject({ "mcp.task.status": "completed" });
     expect(JSON.stringify(span.events)).not.toContain("hunter2-value");
   });

@@ -9,6 +9,7 @@ import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import type { SdkServer } from "./sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
+import type { ServedTasks } from "./served-tasks.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";
 import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -81,6 +82,8 @@ export interface SpecInit {
   readonly extras?: ServedExtras;
   /** The live sessions' servers (HTTP), for `list_changed`. */
   readonly live?: Set<SdkServer>;
+  /** The module's tasks (HTTP): their expiry sweep runs between `start()` and `stop()`. */
+  readonly tasks?: ServedTasks;
 }
 
 /**
@@ -148,6 +151,7 @@ export class McpServerSpec implements AsyncDisposable {
   private readonly counter: CallCounter;
   private readonly config: WrittenMcpConfig;
   private readonly listener: LoopbackMcpTransport | null;
+  private readonly tasks: ServedTasks | undefined;
   private configWritten = true;
   private started = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -167,6 +171,7 @@ export class McpServerSpec implements AsyncDisposable {
     this.toolTimeoutSec = init.toolTimeoutSec ?? null;
     this.counter = init.counter;
     this.listener = init.listener;
+    this.tasks = init.tasks;
     this.config = writeMcpConfig(this.configDocument(), { configPath: init.configPath });
     this.configPath = this.config.path;
   }
@@ -247,6 +252,7 @@ export class McpServerSpec implements AsyncDisposable {
       }
       try {
         await this.listener?.start();
+        this.tasks?.startSweeping();
       } catch (err) {
         this.removeConfig();
         throw err;
@@ -259,6 +265,7 @@ export class McpServerSpec implements AsyncDisposable {
   stop(): Promise<void> {
     return this.serialise(async () => {
       this.started = false;
+      this.tasks?.stopSweeping();
       try {
         if (this.listener && this.counter.inflight?.size) {
           // Answer the calls in flight before their streams close.

@@ -36,7 +36,7 @@ export interface ServeRegistryOptions {
   command?: readonly string[];
   /** stdio only: environment for the spawned command (often the only way it can find your package). */
   env?: Record<string, string>;
-  /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. */
+  /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. A call that became an MCP task is no longer held to it. */
   timeoutMs?: number;
   /**
    * While a call is pending (a guard waiting on a person, or a slow tool), its
@@ -221,10 +221,10 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
   const tasks = new ServedTasks(plan.name, plan.tasks);
   const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks, results };
   // Tasks a dead process left on the store: decided before the first request (see served-tasks).
-  await tasks.recover(catalog, plan.ctx);
+  await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
   const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec });
+    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec, tasks });
   } catch (err) {
     await listener.stop();
     throw err;

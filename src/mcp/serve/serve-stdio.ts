@@ -109,7 +109,7 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const tasks = new ServedTasks(plan.name, plan.tasks);
   const results = serveResults(catalog, extras, plan.results);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
-  await tasks.recover(catalog, plan.ctx);
+  await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
   const options = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results, callerOf: stdioCaller };
   const factory = servedServerFactory(catalog, options, { calls: 0 });
   const { serveStdio, StdioServerTransport } = sdkStdioServer();
@@ -127,7 +127,13 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   // else the 2025 `initialize`) and pins one server from the factory to the connection.
   const handle = serveStdio(() => factory(), { transport: wire, onerror: (err) => getLogger().debug(`serveRegistryStdio '${plan.name}': ${errorLine(err)}`) });
   let stopping: Promise<void> | undefined;
-  const close = (): Promise<void> => (stopping ??= handle.close().then(() => closed, () => closed));
+  const close = (): Promise<void> => {
+    tasks.stopSweeping();
+    return (stopping ??= handle.close().then(() => closed, () => closed));
+  };
+  // Stdin ending closes the transport without close(): the expiry sweep stops then too.
+  void closed.then(() => tasks.stopSweeping());
+  tasks.startSweeping();
   return { closed, close };
 }
 

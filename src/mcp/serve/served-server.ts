@@ -317,7 +317,8 @@ class ServedCall implements CallRounds {
     const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(caller), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
     const admit = task ? taskAdmission(task, guarded) : guarded;
     const invoke = (): void =>
-      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}) }).then((o) => this.answerWith(o));
+      // A call that became a task is no longer held to the request's deadline: it ends on its own or with tasks/cancel.
+      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}), ...(task ? { outlivesDeadline: () => task.isTask } : {}) }).then((o) => this.answerWith(o));
     if (task && start.tasking === "required") {
       task.become("working").then(invoke, (err: unknown) => this.refuse(err));
       return;
@@ -621,6 +622,19 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
       super._onnotification(notification, extra);
       this.followed.notified(notification);
+    }
+
+    /**
+     * The capabilities as advertised: the tasks extension exists only on
+     * 2026-07-28 (`server/discover`), so a session negotiated on a 2025-era
+     * revision (`initialize`) is not told of it (its calls never become tasks).
+     */
+    override getCapabilities(): ReturnType<SdkServer["getCapabilities"]> {
+      const all = super.getCapabilities();
+      const version = this.getNegotiatedProtocolVersion();
+      if (!all.extensions || version === undefined || isModernVersion(version)) return all;
+      const { extensions: _legacyHasNone, ...rest } = all;
+      return rest;
     }
 
     /**

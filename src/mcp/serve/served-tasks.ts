@@ -12,29 +12,37 @@
  * caller's id reads as unknown (`-32602`).
  *
  * Restart: a process starting on a store recovers the open records of its
- * module whose worker is a dead process on this host. A task whose body had
- * started ends `failed` ("the server restarted while 'x' was running; it was
- * not run again"): its side effects may have happened, and running it again
- * silently could repeat them. A task still waiting for its approval is taken
- * over: when answered (through `tasks/update`), the body runs once, here.
+ * module whose worker is a dead process on this host. A task waiting for a
+ * person is taken over and run again here: an approval is asked of the
+ * module's guard again (so it is back in the run's Asker, raced with
+ * `tasks/update` on the same record) and an approved body runs once; a body
+ * waiting on its own `ctx.elicit()` / `ctx.sample()` keeps its question and
+ * runs from the top, its earlier questions answered from the record (code
+ * before a question may run again). A task whose body was running ends
+ * `failed` ("the server restarted while 'x' was running; it was not run
+ * again"): its side effects may have happened, and running it again silently
+ * could repeat them.
  */
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
+import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, type CallQuestion, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
 import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { Caller } from "../../context/caller.js";
+import type { ClientChannel, ElicitRequest, ElicitResult, SampleRequest, SampleResult } from "../../context/client-channel.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import { recordOwner } from "./round-records.js";
 import { MemoryCallRecords, newRecordId } from "../../records/memory-call-records.js";
-import { invokeTool, type ToolOutcome } from "../../tools/tool-invocation.js";
+import { invokeTool, type Admission, type ToolOutcome } from "../../tools/tool-invocation.js";
+import type { Tool } from "../../tools/tool.js";
 import type { ToolTaskMode } from "../../tools/tool.js";
 import { describeValue, errorLine } from "../../util/format.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { askThroughTask } from "./task-asking.js";
+import { getLogger } from "../../util/logger.js";
 
 /** The extension's identifier, as clients declare it and servers advertise it. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -80,6 +88,21 @@ export interface TasksOptions {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * How often a serving process drops the expired records of its store
+ * (`expireRecords`): a tenth of the tasks' `ttlMs`, never more often than a
+ * minute nor less often than an hour (hourly when tasks are kept until
+ * deleted, for the store's other records). A record may so outlive its TTL by
+ * at most this long.
+ */
+export function expirySweepMs(ttlMs: number | null): number {
+  if (ttlMs === null) return HOUR_MS;
+  return Math.min(HOUR_MS, Math.max(MINUTE_MS, Math.round(ttlMs / 10)));
+}
 
 /**
  * Check a `tasks` option (`where` names the entry point): an object with an
@@ -223,6 +246,37 @@ export class ServedTasks {
     this.pollIntervalMs = options.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs;
   }
 
+  /** The expiry sweep's timer while the module serves (see `startSweeping`). */
+  private sweeper: NodeJS.Timeout | undefined;
+  /** The sweep in progress, if any: one at a time. */
+  private sweeping: Promise<void> | undefined;
+
+  /**
+   * Drop the store's expired records every `expirySweepMs(ttlMs)` while the
+   * module serves (an unref'd timer: it never keeps the process alive; one
+   * sweep at a time). A sweep that fails is logged and tried at the next
+   * tick. Idempotent; `stopSweeping` ends it.
+   */
+  startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.store
+        .expireRecords(new Date())
+        .then(
+          () => undefined,
+          (err: unknown) => getLogger().warn(`agentkit: could not drop the expired task records of '${this.server}': ${errorLine(err)} (tried again in ${expirySweepMs(this.ttlMs) / 1000} s)`),
+        )
+        .finally(() => (this.sweeping = undefined));
+    }, expirySweepMs(this.ttlMs));
+    this.sweeper.unref();
+  }
+
+  /** Stop the expiry sweep (the module stopped serving). Idempotent. */
+  stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
   /** This process, as records name their worker. */
   get worker(): string {
     return WORKER;
@@ -316,9 +370,11 @@ export class ServedTasks {
   /**
    * Recover this module's open tasks left by a process that died (see the
    * module note). Resolves once each record was decided; never rejects (a
-   * store that fails is logged through `onError`).
+   * store that fails is logged through `onError`). `guard` is the module's
+   * guard: a task recovered while waiting for approval asks it again, so the
+   * question is back in the run's Asker (the inbox), bound to the same record.
    */
-  async recover(catalog: ServedCatalog, ctx: RunContext, onError: (err: unknown) => void = () => {}): Promise<void> {
+  async recover(catalog: ServedCatalog, ctx: RunContext, onError: (err: unknown) => void = () => {}, guard?: RecoveryGuard): Promise<void> {
     let open: CallRecord[];
     try {
       open = await this.store.openRecords(this.server);
@@ -328,12 +384,12 @@ export class ServedTasks {
     for (const r of open) {
       if (r.kind !== "task" || this.live.has(r.id) || !workerGone(r.worker)) continue;
       try {
-        if (!r.started && r.question?.key.startsWith("approve-")) {
+        if (resumable(r)) {
           const taken = await changeRecord(this.store, r, () => ({ worker: WORKER }));
-          if (taken) this.readmit(taken, catalog, ctx);
+          if (taken) this.resume(taken, catalog, ctx, guard);
           continue;
         }
-        const message = r.started ? `the server restarted while '${r.tool}' was running; it was not run again` : `the server restarted before '${r.tool}' ran; it was not run`;
+        const message = `the server restarted while '${r.tool}' was running; it was not run again`;
         await changeRecord(this.store, r, () => ({ status: "failed", statusMessage: message, error: { code: INTERNAL_ERROR, message } }));
       } catch (err) {
         onError(err);
@@ -341,45 +397,73 @@ export class ServedTasks {
     }
   }
 
-  /** A task recovered while waiting for approval: when answered, its body runs once, here (a denial ends it with the reason). */
-  private readmit(record: CallRecord, catalog: ServedCatalog, ctx: RunContext): void {
+  /**
+   * A task recovered while it waited for a person, run again here: its
+   * open question stays the one the client sees (`tasks/update` answers it),
+   * an approval is asked of the module's guard again (the run's Asker, raced
+   * with the client as before), and once answered the tool runs from the top
+   * with the questions it already asked answered from the record (code before
+   * a question may run again, as for every question round; a guard's verdict
+   * on the record is not asked again).
+   */
+  private resume(record: CallRecord, catalog: ServedCatalog, ctx: RunContext, guard: RecoveryGuard | undefined): void {
     const served = catalog.byName.get(record.tool);
-    const index = record.answers.length;
-    const child = ctx.child({ caller: Object.freeze({ kind: "task", server: this.server, task: record.id }) });
-    let current = record;
-    let done = false;
-    const end = (change: CallChange): Promise<unknown> => {
-      done = true;
-      off();
+    const asking: { task?: TaskCall } = {};
+    const child = ctx.child({ caller: Object.freeze({ kind: "task", server: this.server, task: record.id }), channel: taskChannel((method, params) => asking.task!.ask(method, params)) });
+    const task = (asking.task = new TaskCall(this, { owner: record.owner, tool: record.tool, arguments: { ...record.arguments }, ctx: child, handOut: () => {}, resumed: record }));
+    const end = async (outcome: ToolOutcome): Promise<void> => {
+      await task.finish(outcome, outcomeResult(outcome));
       child.release();
-      return changeRecord(this.store, current, () => change);
     };
-    const run = async (): Promise<void> => {
-      const answer = current.answers[index]!;
-      const decision = decisionOf(answer);
-      if (!served) return void (await end({ status: "failed", error: { code: INTERNAL_ERROR, message: `tool '${record.tool}' is no longer served` } }));
-      if (decision.kind !== "approve") return void (await end({ status: "completed", result: { content: [{ type: "text", text: `tool '${record.tool}' was not run: rejected by ${decision.actor ?? answer.by}${decision.note ? `: ${decision.note}` : ""}` }], isError: true } }));
-      const startedRecord = await changeRecord(this.store, current, () => ({ started: true, statusMessage: "running" }));
-      if (!startedRecord) return;
-      current = startedRecord;
-      const outcome = await invokeTool({ tool: served.tool, name: record.tool, arguments: { ...record.arguments }, ctx: child });
-      await end(finalChange(outcome, outcomeResult(outcome), current));
+    if (!served) {
+      const message = `tool '${record.tool}' is no longer served`;
+      void end({ ok: false, reason: "failed", message, running: false, arguments: record.arguments, error: rpcError(INTERNAL_ERROR, message) });
+      return;
+    }
+    const earlier = recordedApproval(record);
+    const guarded = async (a: Record<string, unknown>): Promise<Admission> => {
+      const admitted = earlier ?? (guard ? await guard({ tool: served.tool, name: record.tool, qualifiedName: served.qualifiedName, arguments: a, ctx: child }) : ({ allowed: true } as const));
+      if (!admitted.allowed) return admitted;
+      const refused = await task.admitted();
+      return refused === undefined ? admitted : { allowed: false, message: refused };
     };
-    const heard = (r: CallRecord): void => {
-      if (done || r.id !== record.id || r.version <= current.version) return;
-      current = r;
-      if (FINAL_CALL_STATUSES.has(r.status)) return void end({});
-      if (r.cancelRequested) return void end({ status: "cancelled", statusMessage: "cancelled by the client" });
-      if (r.answers.length > index) {
-        done = true;
-        void run().catch(() => undefined);
-      }
-    };
-    const off = this.store.subscribeRecords((e) => heard(e.record));
-    // An answer that came before the subscription.
-    void this.store.getRecord(record.id, record.owner).then((r) => r && heard(r), () => undefined);
+    void invokeTool({ tool: served.tool, name: record.tool, arguments: { ...record.arguments }, ctx: child, admit: guarded }).then(end, () => undefined);
   }
 }
+
+/** The client channel of a resumed task's body: its questions are the task's (`ask`); progress and logs have no request to go to. */
+function taskChannel(ask: (method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>) => Promise<unknown>): ClientChannel {
+  return {
+    progress: () => {},
+    log: () => {},
+    elicit: (request: ElicitRequest) => ask("elicitation/create", { ...request }) as Promise<ElicitResult>,
+    sample: (request: SampleRequest) => ask("sampling/createMessage", { ...request }) as Promise<SampleResult>,
+    end: () => {},
+  };
+}
+
+/**
+ * True for a task that can be run again safely here: its body never began
+ * (`started` is recorded before it runs: waiting for its approval, approved
+ * but not yet begun, or not yet admitted), or it waits on its own question
+ * (`input_required`: code before a question may run again).
+ */
+function resumable(r: CallRecord): boolean {
+  const key = r.question?.key ?? "";
+  if (!r.started) return true;
+  return r.status === "input_required" && (key.startsWith("elicit-") || key.startsWith("sample-"));
+}
+
+/** The guard's verdict a task's record already holds (an answered approval), so a recovered call is not asked again. */
+function recordedApproval(record: CallRecord): Admission | undefined {
+  const answer = record.answers.find((a) => a.key.startsWith("approve-"));
+  if (!answer) return undefined;
+  const d = decisionOf(answer);
+  return d.kind === "approve" ? { allowed: true } : { allowed: false, message: `tool '${record.tool}' was not run: rejected by ${d.actor ?? answer.by}${d.note ? `: ${d.note}` : ""}` };
+}
+
+/** What a module's guard is asked when a recovered task asks it again (a `ToolGuard` fits). */
+export type RecoveryGuard = (request: { readonly tool: Tool; readonly name: string; readonly qualifiedName: string; readonly arguments: Record<string, unknown>; readonly ctx: RunContext }) => Promise<Admission>;
 
 /** Compare-and-set `change(record)` onto the stored record, re-reading on a conflict (a few times); the new record, or `undefined` when it is gone or final. */
 export async function changeRecord(store: CallRecordStore, record: CallRecord, change: (r: CallRecord) => CallChange): Promise<CallRecord | undefined> {
@@ -421,6 +505,8 @@ export interface TaskCallStart {
   readonly ctx: RunContext;
   /** Answer the `tools/call` request with this task handle. */
   readonly handOut: (handle: Record<string, unknown>) => void;
+  /** A task recovered from its record (a process that died left it waiting): it is a task already, its answers are replayed, its open question is kept. */
+  readonly resumed?: CallRecord;
 }
 
 /**
@@ -436,13 +522,28 @@ export class TaskCall {
   private off: (() => void) | undefined;
   private readonly waiters = new Set<(r: CallRecord) => void>();
   private readonly stopAsking: () => void;
+  /** A resumed task's answers from before its restart, answered again in order (approvals left out: the record's verdict admits the call). */
+  private readonly replay: CallAnswer[] = [];
+  /** A resumed task's question left open by the process that died: the next question of the same kind is it. */
+  private open: CallQuestion | undefined;
 
   constructor(
     private readonly tasks: ServedTasks,
     private readonly start: TaskCallStart,
   ) {
     this.stopAsking = askThroughTask(start.ctx, (asker, elicitation, options) => this.approval(asker, elicitation, options));
+    const resumed = start.resumed;
+    if (resumed) {
+      this.record = resumed;
+      this.creating = Promise.resolve(resumed);
+      this.started = resumed.started;
+      this.replay = resumed.answers.filter((a) => !a.key.startsWith("approve-"));
+      this.open = resumed.question;
+      tasks.track(resumed.id, this);
+      this.off = tasks.store.subscribeRecords((e) => this.heard(e.record));
+    }
   }
+
 
   /** True once the call is (or is being made) a task: its result goes to the record, not the request. */
   get isTask(): boolean {
@@ -495,19 +596,35 @@ export class TaskCall {
   }
 
   /** Put a question to the client (status `input_required`); resolves with the answer the record takes first. */
-  private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void): Promise<CallAnswer> {
+  private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void, status: "input_required" | "working" = "input_required"): Promise<CallAnswer> {
+    // A resumed task's body asks again what it asked before its restart: answered from the record, in order.
+    const replayed = this.replay[0];
+    if (replayed && replayed.key.startsWith(`${prefix}-`) && replayed.method === method) return this.replay.shift()!;
+    this.replay.length = 0;
     await this.become(statusMessage);
     let key = "";
     let round = 0;
-    const index = this.record!.answers.length;
-    const asked = await this.change((r) => {
-      round = r.round + 1;
-      key = `${prefix}-${round}`;
-      return { status: "input_required", statusMessage, round, question: { key, method, params, ...(questionId ? { questionId } : {}) } };
-    });
+    // The question the dead process left open is this one: it stays the client's (same key), bound to the same record.
+    const open = this.open?.key.startsWith(`${prefix}-`) && this.open.method === method ? this.open : undefined;
+    this.open = undefined;
+    // Its answer may have come already (tasks/update before the body asked again): it is the one after the answers the record held.
+    const index = open ? this.start.resumed!.answers.length : this.record!.answers.length;
+    const asked = open
+      ? await this.change((r) => {
+          key = open.key;
+          round = r.round;
+          if (r.answers.length > index) return {};
+          return { status, statusMessage, ...(questionId && r.question ? { question: { ...r.question, questionId } } : {}) };
+        })
+      : await this.change((r) => {
+          round = r.round + 1;
+          key = `${prefix}-${round}`;
+          return { status, statusMessage, round, question: { key, method, params, ...(questionId ? { questionId } : {}) } };
+        });
     if (!asked) throw new Cancelled(`the task of '${this.start.tool}' ended before its question was asked`);
-    this.start.ctx.emit("mcp.task.question", { taskId: asked.id, key, method, status: "input_required" });
-    onAsked?.(asked);
+    this.start.ctx.emit("mcp.task.question", { taskId: asked.id, key, method, status });
+    // The Asker is asked only while the question is open (a recovered one may be answered already).
+    if (asked.answers.length <= index) onAsked?.(asked);
     const answer = await new Promise<CallAnswer>((resolve, reject) => {
       const check = (r: CallRecord): void => {
         if (r.answers.length > index) return done(() => resolve(r.answers[index]!));
@@ -569,7 +686,10 @@ export class TaskCall {
           )
           .catch(() => undefined);
       };
-      const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker);
+      // The module's own Asker has the question: the task stays `working` ("waiting for approval"), so a client keeps polling
+      // and gets the result once the person answers there (Claude Code stops polling at input_required until its own user
+      // answers in /tasks). The question is on the record all the same: a tasks/update naming its key still races the Asker.
+      const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker, "working");
       if (answer.by === CLIENT_ANSWERER) {
         withdraw.abort(new Cancelled("answered by the MCP client (tasks/update)"));
         return decisionOf(answer);
@@ -583,6 +703,8 @@ export class TaskCall {
 
   /** The guard admitted the call: `started` is recorded before the body runs (a store that fails refuses the run). */
   async admitted(): Promise<string | undefined> {
+    // A resumed task whose body had started is running it again: its record says so already (and may hold its open question).
+    if (this.start.resumed?.started) return undefined;
     this.started = true;
     if (!this.creating) return undefined;
     try {
