@@ -194,6 +194,7 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type ServeRegistryOptions",
     "serveRegistryStdio",
     "type ServeStdioOptions",
+    "type SkillsOption",
     "type SpecCliOptions",
     "type StartToolOptions",
     "type StderrMode",

@@ -32,11 +32,14 @@ import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
 import type { PromptTemplate } from "../../prompts/prompt-template.js";
 import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "../serve/served-extras.js";
+import { loadSkillsOption, type ServedSkills } from "../serve/served-skills.js";
 
-/** The module's resources and prompts, with decorated classes built by its container. */
+/** The module's resources, prompts and skills, with decorated classes built by its container. */
 export interface ServedItems {
   readonly resources: readonly ResourceSource[];
   readonly prompts: PromptsOption | undefined;
+  /** The module's folder of skills, read and checked (`@McpServer({ skills })`), or `undefined`. */
+  readonly skills: ServedSkills | undefined;
   /** The same, checked and indexed once (URIs and names unique): what is served. */
   readonly extras: ServedExtras;
 }
@@ -139,16 +142,22 @@ function instanceOf<T>(c: DependencyContainer, cls: new (...args: never[]) => T,
   return (ctx) => callScope(c, ctx).resolve(cls as never) as T;
 }
 
-/** The plan's resources and prompts as served items, checked now (names, URIs) so a clash fails before a remote opens. */
-function buildServedItems(c: DependencyContainer, plan: ModulePlan): ServedItems {
+/** The plan's resources, prompts and skills as served items, checked now (names, URIs, the skills folder) so a clash fails before a remote opens. */
+async function buildServedItems(c: DependencyContainer, plan: ModulePlan): Promise<ServedItems> {
   const resources = plan.resources.map(({ item, perCall }): ResourceSource =>
     isResourceClass(item) ? resourceFromClass(item, instanceOf(c, item as ResourceClass as never, perCall !== null)) : (item as ServableResource),
   );
   const prompts: PromptsOption | undefined = Array.isArray(plan.prompts)
     ? plan.prompts.map(({ item, perCall }) => (isPromptClass(item) ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null)) : (item as ServablePrompt)))
     : (plan.prompts as PromptsOption);
+  let skills: ServedSkills | undefined;
   try {
-    return { resources, prompts, extras: servedExtras({ resources, prompts }) };
+    skills = await loadSkillsOption(plan.meta.skills, `@McpServer on ${plan.name}`);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "skills", (err as Error).message, { cause: err });
+  }
+  try {
+    return { resources, prompts, skills, extras: servedExtras({ resources, prompts, skills }) };
   } catch (err) {
     throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
   }
@@ -214,7 +223,7 @@ function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
 async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
   const catalog = catalogOf(plan, registry);
-  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks };
+  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks, skills: undefined };
   let stdio: StdioServing;
   try {
     stdio = await openStdioCatalog(catalog, items.extras, checked);
@@ -289,7 +298,7 @@ async function buildParts<T>(plan: ModulePlan, then: (parts: Omit<UnservedModule
   const remotes = new Map<string, MCPClient>();
   try {
     registerProviders(c, plan);
-    const items = buildServedItems(c, plan);
+    const items = await buildServedItems(c, plan);
     const owners = new Map<string, string>();
     for (const r of plan.meta.remotes ?? []) remotes.set(r.alias, await openRemote(c, plan, r, owners, closers));
     const registry = buildRegistry(c, plan);

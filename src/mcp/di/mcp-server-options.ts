@@ -6,6 +6,7 @@
  * composed tools, request scope) are bootstrap's scan.
  */
 import { checkTasksOption, type TasksOptions } from "../serve/served-tasks.js";
+import { checkSkillsOption, type SkillsOption } from "../serve/served-skills.js";
 import type { InjectionToken } from "tsyringe";
 import { checkDefinition, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -83,6 +84,15 @@ export interface McpServerOptions {
    * are handed out (`afterMs`, `ttlMs`, `pollIntervalMs`); see `TasksOptions`.
    */
   readonly tasks?: TasksOptions;
+  /**
+   * A folder of skills the module serves (`<name>/SKILL.md` plus files, one
+   * folder per skill; a relative path is from the working directory), or
+   * `{ dir, scopes }` when hosted tokens need scopes to see them; see
+   * `ServeRegistryOptions.skills`. Read when the module is built: a missing
+   * folder or a malformed `SKILL.md` fails `bootstrap` (step `skills`),
+   * naming the file. Only the module's own: an imported module's are not served.
+   */
+  readonly skills?: SkillsOption;
 }
 
 /** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
@@ -139,6 +149,7 @@ const MCP_SERVER_OPTIONS = {
   auth: opt.optional(opt.oneOf<"token" | "none">(["token", "none"])),
   port: opt.optional(opt.port()),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
+  skills: (v: unknown, where: string) => checkSkillsOption(v, where),
 } satisfies Record<keyof McpServerOptions, OptionRule<unknown>>;
 
 /**

@@ -10,6 +10,7 @@
 export { serveRegistry } from "./serve-registry.js";
 export type { ServeRegistryOptions } from "./serve-registry.js";
 export type { TasksOptions } from "./served-tasks.js";
+export type { SkillsOption } from "./served-skills.js";
 export type { McpServerSpec } from "./mcp-server-spec.js";
 export type { HttpServerEntry, StdioServerEntry, McpConfigDocument, SpecCliOptions } from "./mcp-server-spec.js";
 export { serveRegistryStdio, stdioCommand } from "./serve-stdio.js";

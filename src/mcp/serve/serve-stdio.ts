@@ -19,6 +19,7 @@ import { servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkHeartbeatMs } from "./heartbeat.js";
 import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
+import { checkSkillsOption, loadSkillsOption, type SkillsOption } from "./served-skills.js";
 
 /** Options of `serveRegistryStdio()`. */
 export interface ServeStdioOptions {
@@ -42,6 +43,8 @@ export interface ServeStdioOptions {
   stdout?: Writable;
   /** MCP tasks: the store and defaults (see `ServeRegistryOptions.tasks`). */
   tasks?: TasksOptions;
+  /** A folder of skills to serve (see `ServeRegistryOptions.skills`); read before serving starts. */
+  skills?: SkillsOption;
 }
 
 /** A registry being served on stdin/stdout (`openStdioServing`). */
@@ -70,6 +73,7 @@ const STDIO_OPTIONS = {
   stdin: stream<Readable>(),
   stdout: stream<Writable>(),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
+  skills: (v: unknown, where: string) => checkSkillsOption(v, where),
 } as const;
 
 /** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
@@ -86,9 +90,11 @@ export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegist
  * handle whose `closed` resolves when the peer closes stdin. The same checks
  * and contract as `serveRegistryStdio` (which is this, awaited to the end).
  */
-export function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
+export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
   const plan = checkStdioOptions(options);
-  return openStdioCatalog(buildCatalog(tools, plan.name), servedExtras(plan), plan);
+  const catalog = buildCatalog(tools, plan.name);
+  const skills = await loadSkillsOption(plan.skills, "serveRegistryStdio");
+  return openStdioCatalog(catalog, servedExtras({ resources: plan.resources, prompts: plan.prompts, skills }), plan);
 }
 
 /**
