@@ -28,7 +28,10 @@ import { checkReference, taskChannel } from "./task-channel.js";
 import type { CallProgress } from "./call-progress.js";
 
 export type { CallProgress } from "./call-progress.js";
-import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
+import { clientSdk, clientSkills, clientValidator, type ClientSdk } from "./sdk-client.js";
+import type { Skill, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { skillEntry, type McpSkill, type McpSkillEntry } from "./skill-entry.js";
+import { pyList } from "../../util/format.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
 
@@ -628,6 +631,63 @@ export class MCPClient implements AsyncDisposable {
       return promptText(await session.getPrompt({ name, arguments: args }, this.requestOptions()));
     } catch (err) {
       throw this.failure(`prompts/get '${name}'`, err);
+    }
+  }
+
+  /**
+   * The server's skills (the MCP Skills extension): each one's name,
+   * description, `SKILL.md` URI and files, all pages joined, in the
+   * server's order. Listed through the SDK's `SkillsClient`, which refuses
+   * an invalid entry. Never cached. A server that does not declare the
+   * extension: `[]`, and nothing is sent.
+   *
+   * @throws McpRequestError when listing fails.
+   */
+  async listSkills(): Promise<McpSkillEntry[]> {
+    return (await this.skillListing()).skills.map(skillEntry);
+  }
+
+  /**
+   * Skill `name` read: its entry, its `SKILL.md` instructions (checked
+   * against the listed size and sha256 digest, and its frontmatter against
+   * the listing) and `read(path)` for its other files, checked the same way
+   * when read.
+   *
+   * @throws OptionsError (option `name`) when the server lists no skill of that name, naming the ones it does;
+   *   McpRequestError when listing or the read fails, or the file does not match its digest.
+   */
+  async readSkill(name: string): Promise<McpSkill> {
+    const { reader, skills } = await this.skillListing();
+    const skill = skills.find((s) => s.frontmatter.name === name);
+    if (!skill) {
+      throw new OptionsError("MCPClient.readSkill", "name", `MCPClient.readSkill: ${this.server} lists no skill named ${JSON.stringify(name)}; its skills: ${pyList(skills.map((s) => s.frontmatter.name))}`);
+    }
+    const manifest = await this.readSkillFile(reader, skill, undefined);
+    return Object.freeze({
+      ...skillEntry(skill),
+      instructions: manifest.body ?? manifest.text ?? "",
+      read: async (path: string) => {
+        const file = await this.readSkillFile(reader, skill, path);
+        return file.text ?? file.bytes;
+      },
+    });
+  }
+
+  private async skillListing(): Promise<{ reader: SkillsClient; skills: Skill[] }> {
+    const session = await this.live();
+    const reader = new (await clientSkills()).SkillsClient(session);
+    try {
+      return { reader, skills: (await reader.list(undefined, this.requestOptions())).skills };
+    } catch (err) {
+      throw this.failure("skills/list", err);
+    }
+  }
+
+  private async readSkillFile(reader: SkillsClient, skill: Skill, path: string | undefined): ReturnType<SkillsClient["read"]> {
+    try {
+      return await reader.read(skill, path, this.requestOptions());
+    } catch (err) {
+      throw this.failure(`resources/read '${path ?? "SKILL.md"}' of skill '${skill.frontmatter.name}'`, err);
     }
   }
 

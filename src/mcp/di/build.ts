@@ -13,7 +13,7 @@ import { ToolRegistry } from "../../tools/tool-registry.js";
 import { callScope, classTool } from "../../tools/tool-class.js";
 import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
-import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
+import { MCPClient, mcpPrompts, mcpResources, mcpSkills, mcpTools } from "../client/index.js";
 import type { McpServerSpec } from "../serve/index.js";
 import { serveCatalog, servePlan } from "../serve/serve-registry.js";
 import { openStdioCatalog, type StdioServing } from "../serve/serve-stdio.js";
@@ -23,7 +23,8 @@ import type { ApprovalGuard, ApprovalServer } from "../approvals/index.js";
 import { guardFromPolicy } from "../approvals/approval-guard.js";
 import { approvalPolicy, approvalServerFromPolicy } from "../approvals/approval-server.js";
 import type { RemoteDeclaration } from "./remote.js";
-import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
+import type { McpSkill } from "../client/mcp-skills.js";
+import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpSkillsToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
 import { tokenName } from "./request-scope.js";
 import type { ModulePlan } from "./scan.js";
@@ -100,6 +101,15 @@ async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promi
   };
 }
 
+/** The remote's skills, read now (a remote that serves none: `{}`); a failure is the step `remote`, naming the alias. */
+async function remoteSkills(c: DependencyContainer, plan: ModulePlan, r: RemoteDeclaration, client: MCPClient): Promise<Record<string, McpSkill>> {
+  try {
+    return await mcpSkills(client, { logger: c.resolve<Logger>(LOGGER) });
+  } catch (err) {
+    throw new BootstrapError(plan.name, "remote", `the skills of remote '${r.alias}' could not be read: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 function describeServer(s: object): string {
   const o = s as { command?: string; args?: readonly string[]; url?: string };
   if (typeof o.command === "string") return `stdio: ${[o.command, ...(o.args ?? [])].join(" ")}`;
@@ -126,6 +136,7 @@ async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDec
   c.register(mcpToolsToken(r.alias), { useValue: tools });
   c.register(mcpResourcesToken(r.alias), { useValue: mcpResources(client, { name: r.alias }) });
   c.register(mcpPromptsToken(r.alias), { useFactory: instanceCachingFactory(await deferredPrompts(c, client)) });
+  c.register(mcpSkillsToken(r.alias), { useValue: await remoteSkills(c, plan, r, client) });
   return client;
 }
 
