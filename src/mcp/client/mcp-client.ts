@@ -32,6 +32,7 @@ import { clientSdk, clientSkills, clientValidator, type ClientSdk } from "./sdk-
 import type { Skill, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { skillEntry, type McpSkill, type McpSkillEntry } from "./skill-entry.js";
 import { pyList } from "../../util/format.js";
+import { checkMaxResultChars, cutText, SpilledResults } from "./result-budget.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
 
@@ -50,6 +51,7 @@ const MCP_CLIENT_OPTIONS = {
   ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
   roots: (v: unknown, where: string) => checkRoots(v as readonly Root[] | undefined, where),
   tasks: opt.boolean(),
+  maxResultChars: (v: unknown, where: string) => checkMaxResultChars(v, where),
   ...LIMIT_OPTION_RULES,
   restart: opt.object({
     maxRestarts: ((v, where, option) => {
@@ -67,11 +69,21 @@ interface ClientSetup {
   readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
   /** Opened with `ctx` or `roots`. */
   readonly answering: boolean;
+  /** The adapters' default result budget. */
+  readonly maxResultChars?: number;
 }
 
 
 /** Options of `MCPClient.open()`. */
 export interface MCPClientOptions {
+  /**
+   * The budget of a tool result this client's `mcpTools` adapters hand the
+   * model, in characters (a positive whole number; `mcpTools`' own option
+   * wins). A result over it is cut head and tail around a line naming what
+   * was cut and the id `spilledResult(id)` returns the whole text for.
+   * `callTool()` itself always returns what the server sent. Default: none.
+   */
+  readonly maxResultChars?: number;
   /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** TTL of the tools and resources list caches, in ms. Default `DEFAULT_TTL_MS` (30 000). */
@@ -204,6 +216,9 @@ export class MCPClient implements AsyncDisposable {
   /** `String(server)`, made once: a traced call names its server, and an HTTP server's name parses its URL. */
   private readonly label: string;
   private current?: Client;
+  /** The default budget of this client's `mcpTools` adapters (see `MCPClientOptions.maxResultChars`); `undefined`: none. */
+  readonly maxResultChars: number | undefined;
+  private readonly spills = new SpilledResults();
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
   private readonly tools: TtlCache<readonly SdkTool[]>;
@@ -236,6 +251,7 @@ export class MCPClient implements AsyncDisposable {
     this.answers = answers;
     this.ctx = options.ctx;
     this.answering = options.answering;
+    this.maxResultChars = options.maxResultChars;
     this.outputs = outputs;
     this.current = session;
     this.transport = transport;
@@ -319,7 +335,7 @@ export class MCPClient implements AsyncDisposable {
     const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
     const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true };
     const { session, transport } = await connectSession(recipe, checked.signal);
-    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering }, answers, new ToolOutputChecks(validator, sdk));
+    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, ttlMs: checked.ttlMs, restart: checked.restart, answering, maxResultChars: checked.maxResultChars }, answers, new ToolOutputChecks(validator, sdk));
   }
 
   /**
@@ -689,6 +705,26 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       throw this.failure(`resources/read '${path ?? "SKILL.md"}' of skill '${skill.frontmatter.name}'`, err);
     }
+  }
+
+  /**
+   * The whole text of a result an adapter cut (the id its cut line names).
+   * The client keeps the last 64.
+   *
+   * @throws OptionsError (option `id`) for an id it does not keep, naming it and the ids it keeps.
+   */
+  spilledResult(id: string): string {
+    return this.spills.get(id, "MCPClient.spilledResult");
+  }
+
+  /**
+   * @internal `text` within `budget` (default this client's `maxResultChars`):
+   * as it is when it fits, else cut and its whole kept (see `spilledResult`).
+   */
+  budgeted(text: string, budget = this.maxResultChars): { text: string; total: number; cut: number; id?: string } {
+    if (budget === undefined || text.length <= budget) return { text, total: text.length, cut: 0 };
+    const id = this.spills.put(text);
+    return { ...cutText(text, budget, id), id };
   }
 
   /** The roots `roots/list` answers (frozen). */
