@@ -71,7 +71,7 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
     return buildUnservedModule(plan).then((built) => ({
       name: plan.meta.name,
       tools: built.registry.tools(),
-      extras: servedExtras({ resources: built.items.resources, ...(built.items.prompts ? { prompts: built.items.prompts } : {}) }),
+      extras: servedExtras({ resources: built.items.resources, ...(built.items.prompts ? { prompts: built.items.prompts } : {}), ...(built.items.skills ? { skills: built.items.skills } : {}) }),
       ...(built.guard ? { guard: built.guard } : {}),
       ctx: plan.ctx,
       closers: built.closers,

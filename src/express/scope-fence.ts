@@ -1,8 +1,8 @@
 /**
  * @module express/scope-fence
  * One fence for a hosted module: which of the items it serves — tools, fixed
- * resources, resource templates, prompts — a token's scopes cover. The same
- * rule decides what a token sees listed (`view`: a catalog and extras holding
+ * resources, resource templates, prompts, its folder of skills — a token's
+ * scopes cover. The same rule decides what a token sees listed (`view`: a catalog and extras holding
  * only the covered items) and which request is refused 403
  * `insufficient_scope` before anything runs (`refusal`: a call, a read, a
  * get, a completion, a subscription — each message of a 2025 batch too).
@@ -34,6 +34,9 @@ export interface FencedView {
   readonly extras: ServedExtras;
 }
 
+/** Where the skills extension serves a catalog's files (`skill://<skill>/<path>`). */
+const SKILL_BASE = "skill://";
+
 type Message = { method?: unknown; params?: Record<string, unknown> } | null;
 
 /** The fence of one hosted router (see the module note). The catalog and extras are fixed when it is made. */
@@ -48,7 +51,7 @@ export class ScopeFence {
     private readonly extras: ServedExtras,
   ) {
     this.resources = [...extras.fixed.values(), ...extras.templates];
-    const declared = [...catalog.tools.map((s) => s.tool), ...this.resources.map((r) => r.resource), ...[...extras.prompts.values()].map((p) => p.prompt)];
+    const declared = [...catalog.tools.map((s) => s.tool), ...this.resources.map((r) => r.resource), ...[...extras.prompts.values()].map((p) => p.prompt), ...(extras.skills ? [extras.skills] : [])];
     this.scopes = Object.freeze([...new Set(declared.flatMap((i) => [...(i.scopes ?? [])]))].sort());
   }
 
@@ -61,18 +64,21 @@ export class ScopeFence {
     const tools = this.catalog.tools.filter((s) => scopesCover(s.tool, granted));
     const resources = this.resources.filter((r) => scopesCover(r.resource, granted));
     const prompts = [...this.extras.prompts.values()].filter((p) => scopesCover(p.prompt, granted));
-    if (tools.length === this.catalog.tools.length && resources.length === this.resources.length && prompts.length === this.extras.prompts.size) return undefined;
-    const key = [tools.map((s) => s.name), resources.map((r) => r.key), prompts.map((p) => p.name)].map((names) => names.join("\0")).join("\u0001");
-    return { key, tools: tools.map((s) => s.tool), extras: new ServedExtras(resources.map((r) => r.resource), prompts.map((p) => p.prompt)) };
+    const skills = this.extras.skills && scopesCover(this.extras.skills, granted) ? this.extras.skills : undefined;
+    if (tools.length === this.catalog.tools.length && resources.length === this.resources.length && prompts.length === this.extras.prompts.size && skills === this.extras.skills) return undefined;
+    const key = [tools.map((s) => s.name), resources.map((r) => r.key), prompts.map((p) => p.name), skills ? ["skills"] : []].map((names) => names.join("\0")).join("\u0001");
+    return { key, tools: tools.map((s) => s.tool), extras: new ServedExtras(resources.map((r) => r.resource), prompts.map((p) => p.prompt), skills) };
   }
 
   /**
    * The first request in `body` (one JSON-RPC message, or each message of a
    * batch) that `granted` does not cover, or `undefined`. Checked:
    * `tools/call`, `resources/read`, `resources/subscribe`, `prompts/get`,
-   * `completion/complete` (its `ref`) and `subscriptions/listen` (its
-   * `resourceSubscriptions`). A request naming nothing served is left to the
-   * server, which answers it as unknown; listing is filtered by `view`.
+   * `completion/complete` (its `ref`), `subscriptions/listen` (its
+   * `resourceSubscriptions`), and the skills extension's `skills/list`,
+   * `skills/get` and `resources/directory/read`. A request naming nothing
+   * served is left to the server, which answers it as unknown; listing is
+   * filtered by `view`.
    */
   refusal(body: unknown, granted: readonly string[]): ScopeRefusal | undefined {
     if (!this.scopes.length) return undefined;
@@ -95,6 +101,10 @@ export class ScopeFence {
       case "resources/read":
       case "resources/subscribe":
         return this.resourceRefusal(text(params.uri), check);
+      case "skills/list":
+      case "skills/get":
+      case "resources/directory/read":
+        return check("the skills", this.extras.skills);
       case "prompts/get": {
         const name = text(params.name);
         return name === undefined ? undefined : check(`prompt '${name}'`, this.extras.prompts.get(name)?.prompt);
@@ -121,7 +131,10 @@ export class ScopeFence {
 
   /** The refusal of a request for `uri`, judged by the resource that serves it (a fixed URI first, then the templates in order, as a read finds it). */
   private resourceRefusal(uri: string | undefined, check: (what: string, item: Scoped | undefined) => ScopeRefusal | undefined): ScopeRefusal | undefined {
-    return uri === undefined ? undefined : check(`resource '${uri}'`, this.extras.find(uri)?.served.resource);
+    if (uri === undefined) return undefined;
+    const found = this.extras.find(uri)?.served.resource;
+    // A `skill://` file the module's own resources do not serve is the skills' (as a read finds it).
+    return check(`resource '${uri}'`, found ?? (uri.startsWith(SKILL_BASE) ? this.extras.skills : undefined));
   }
 
 }

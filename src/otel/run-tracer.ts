@@ -96,7 +96,7 @@ export class RunTracer implements RunObserver {
 
   /** False for the events the tracer ignores (see `HEARD`): `emit` builds none of them for it. */
   hears(event: string): boolean {
-    return HEARD.has(event) || event.startsWith("cli.") || event.startsWith("mcp.task.");
+    return HEARD.has(event) || event.startsWith("cli.") || event.startsWith("mcp.task.") || event === "mcp.result.cut";
   }
 
   /** True when `ctx` or an ancestor has a span open (a remote trace carried through a dormant tracer). */
@@ -178,6 +178,7 @@ export class RunTracer implements RunObserver {
       default:
         if (e.event.startsWith("cli.")) this.cli(s, e.event, d);
         else if (e.event.startsWith("mcp.task.")) this.task(origin, e.event, d);
+        else if (e.event === "mcp.result.cut") this.innermostEvent(origin, e.event, attrs({ "mcp.tool.name": d.tool, "mcp.result.chars": d.chars, "mcp.result.kept_chars": d.kept, "mcp.result.cut_chars": d.cut, "mcp.result.spill_id": d.spillId }));
     }
     s.mark = Date.now();
   }
@@ -276,10 +277,15 @@ export class RunTracer implements RunObserver {
    * answered, never argument values.
    */
   private task(origin: RunContext, event: string, d: Data): void {
+    this.innermostEvent(origin, event, attrs({ "mcp.task.id": d.taskId, "mcp.task.status": d.status, "mcp.task.question": d.key, "mcp.task.method": d.method, "mcp.task.answered_by": d.by, "mcp.tool.name": d.tool }));
+  }
+
+  /** `event` on the innermost open span of `origin`'s scope or its parents' (sizes and ids only: never a result's content). */
+  private innermostEvent(origin: RunContext, event: string, a: Attributes): void {
     for (let sc = this.scopes.get(origin); sc; sc = sc.parent) {
       const span = sc.innermost;
       if (!span) continue;
-      span.addEvent(event, attrs({ "mcp.task.id": d.taskId, "mcp.task.status": d.status, "mcp.task.question": d.key, "mcp.task.method": d.method, "mcp.task.answered_by": d.by, "mcp.tool.name": d.tool }));
+      span.addEvent(event, a);
       return;
     }
   }

@@ -230,7 +230,7 @@ describe("adapters over stdio", () => {
     const run = (name: string, args: Record<string, unknown> = {}) => tools.find((t) => t.name === name)!.run(args, ctx);
     expect(await run("demo_add", { a: 2, b: 3 })).toBe("5");
     expect(await run("demo_mixed")).toBe(
-      "first\n[image content omitted]\n[audio content omitted]\n[resource content omitted]\n[resource_link content omitted]\nlast",
+      "first\n[image content omitted]\n[audio content omitted]\n[resource content omitted]\n[Resource link: y] docs://y\nlast",
     );
     expect(await run("demo_fail")).toBe("ERROR: nope: the tool failed");
     expect(await run("demo_structured")).toBe('{"ok":true}');

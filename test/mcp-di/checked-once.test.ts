@@ -54,7 +54,7 @@ describe("a bad module is one error, at decoration", () => {
     ["NumberEnv", { name: "env", tools: [], transport: "stdio", command: ["node", "x.js"], env: { A: 1 } as never }, "env", "@McpServer on NumberEnv: 'env.A' must be a string, got number"],
     ["BadTool", { name: "t", tools: [class Plain {}] as never }, "tools", "@McpServer on BadTool: tools[0] (Plain) is not a @Tool class or a Tool object"],
     ["BadProvider", { name: "p", tools: [], providers: [{ provide: "X" }] as never }, "providers", `@McpServer on BadProvider: providers[0] (object {"provide":"X"}) is not a class or { provide, useClass | useValue | useFactory }`],
-    ["Typo", { name: "y", tools: [], provider: [] } as never, "provider", "@McpServer on Typo: unknown option 'provider'. Accepted options: name, imports, tools, resources, prompts, providers, remotes, transport, command, env, timeoutMs, approvals, autoAllow, guard, auditPath, auth, port, tasks, results"],
+    ["Typo", { name: "y", tools: [], provider: [] } as never, "provider", "@McpServer on Typo: unknown option 'provider'. Accepted options: name, imports, tools, resources, prompts, providers, remotes, transport, command, env, timeoutMs, approvals, autoAllow, guard, auditPath, auth, port, tasks, results, skills"],
   ];
   for (const [className, options, member, message] of cases) {
     it(`${className}: names the class, '${member}' and what is accepted, with no chain of wrapped errors`, async () => {

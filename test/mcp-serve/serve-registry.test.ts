@@ -388,10 +388,10 @@ describe("serveRegistry: options", () => {
     expect(err).toBeInstanceOf(OptionsError);
     expect([err!.code, err!.where, err!.option]).toEqual(["invalid_option", "serveRegistry", "host"]);
     expect(err!.message).toBe(
-      "serveRegistry: unknown option 'host'. Accepted options: name, ctx, transport, command, env, timeoutMs, heartbeatMs, configPath, auth, port, sessionIdleMs, maxSessions, guard, resources, prompts, suspendedCalls, cacheHint, tasks, results",
+      "serveRegistry: unknown option 'host'. Accepted options: name, ctx, transport, command, env, timeoutMs, heartbeatMs, configPath, auth, port, sessionIdleMs, maxSessions, guard, resources, prompts, suspendedCalls, cacheHint, tasks, results, skills",
     );
     await expect(serveRegistryStdio([runCheck], { name: "engine", ctx, transport: "stdio" } as never)).rejects.toThrow(
-      "serveRegistryStdio: unknown option 'transport'. Accepted options: name, ctx, timeoutMs, heartbeatMs, guard, resources, prompts, stdin, stdout, tasks, results",
+      "serveRegistryStdio: unknown option 'transport'. Accepted options: name, ctx, timeoutMs, heartbeatMs, guard, resources, prompts, stdin, stdout, tasks, results, skills",
     );
     await expect(serveRegistry([runCheck], { name: "engine", ctx, auth: "basic" } as never)).rejects.toThrow('serveRegistry: auth must be one of "token", "none" (default "token"), got string "basic"');
     await expect(serveRegistry([runCheck], { name: "engine", ctx, port: 65536 })).rejects.toThrow("serveRegistry: port must be an integer 0-65535 (0 = ephemeral), got number 65536");

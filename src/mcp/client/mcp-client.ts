@@ -27,7 +27,11 @@ import { checkReference, taskChannel } from "./task-channel.js";
 import type { CallProgress } from "./call-progress.js";
 
 export type { CallProgress } from "./call-progress.js";
-import { clientSdk, clientValidator, type ClientSdk } from "./sdk-client.js";
+import { clientSdk, clientSkills, clientValidator, type ClientSdk } from "./sdk-client.js";
+import type { Skill, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { skillEntry, type McpSkill, type McpSkillEntry } from "./skill-entry.js";
+import { pyList } from "../../util/format.js";
+import { checkMaxResultChars, cutText, SpilledResults } from "./result-budget.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
 
@@ -43,6 +47,7 @@ const MCP_CLIENT_OPTIONS = {
   ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
   roots: (v: unknown, where: string) => checkRoots(v as readonly Root[] | undefined, where),
   tasks: opt.boolean(),
+  maxResultChars: (v: unknown, where: string) => checkMaxResultChars(v, where),
   ...LIMIT_OPTION_RULES,
   restart: opt.object({
     maxRestarts: ((v, where, option) => {
@@ -59,11 +64,21 @@ interface ClientSetup {
   readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
   /** Opened with `ctx` or `roots`. */
   readonly answering: boolean;
+  /** The adapters' default result budget. */
+  readonly maxResultChars?: number;
 }
 
 
 /** Options of `MCPClient.open()`. */
 export interface MCPClientOptions {
+  /**
+   * The budget of a tool result this client's `mcpTools` adapters hand the
+   * model, in characters (a positive whole number; `mcpTools`' own option
+   * wins). A result over it is cut head and tail around a line naming what
+   * was cut and the id `spilledResult(id)` returns the whole text for.
+   * `callTool()` itself always returns what the server sent. Default: none.
+   */
+  readonly maxResultChars?: number;
   /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** TTL of the tools and resources list caches, in ms: the most a list is kept (a 2026-07-28 server's shorter `ttlMs` wins). Default `DEFAULT_TTL_MS` (30 000). */
@@ -204,6 +219,9 @@ export class MCPClient implements AsyncDisposable {
   /** `String(server)`, made once: a traced call names its server, and an HTTP server's name parses its URL. */
   private readonly label: string;
   private current?: Client;
+  /** The default budget of this client's `mcpTools` adapters (see `MCPClientOptions.maxResultChars`); `undefined`: none. */
+  readonly maxResultChars: number | undefined;
+  private readonly spills = new SpilledResults();
   private transport: Transport;
   private readonly requestTimeoutMs?: number;
   /** The tools and resources lists, on the SDK's cache (see list-cache.ts). */
@@ -234,6 +252,7 @@ export class MCPClient implements AsyncDisposable {
     this.answers = answers;
     this.ctx = options.ctx;
     this.answering = options.answering;
+    this.maxResultChars = options.maxResultChars;
     this.outputs = outputs;
     this.current = session;
     this.transport = transport;
@@ -301,7 +320,7 @@ export class MCPClient implements AsyncDisposable {
     const lists = new ListCache(sdk, checked.ttlMs);
     const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true, lists };
     const { session, transport } = await connectSession(recipe, checked.signal);
-    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, restart: checked.restart, answering }, answers, new TaskOutputChecks(validator, sdk));
+    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, restart: checked.restart, answering, maxResultChars: checked.maxResultChars }, answers, new TaskOutputChecks(validator, sdk));
   }
 
   /**
@@ -596,6 +615,83 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       throw this.failure(`prompts/get '${name}'`, err);
     }
+  }
+
+  /**
+   * The server's skills (the MCP Skills extension): each one's name,
+   * description, `SKILL.md` URI and files, all pages joined, in the
+   * server's order. Listed through the SDK's `SkillsClient`, which refuses
+   * an invalid entry. Never cached. A server that does not declare the
+   * extension: `[]`, and nothing is sent.
+   *
+   * @throws McpRequestError when listing fails.
+   */
+  async listSkills(): Promise<McpSkillEntry[]> {
+    return (await this.skillListing()).skills.map(skillEntry);
+  }
+
+  /**
+   * Skill `name` read: its entry, its `SKILL.md` instructions (checked
+   * against the listed size and sha256 digest, and its frontmatter against
+   * the listing) and `read(path)` for its other files, checked the same way
+   * when read.
+   *
+   * @throws OptionsError (option `name`) when the server lists no skill of that name, naming the ones it does;
+   *   McpRequestError when listing or the read fails, or the file does not match its digest.
+   */
+  async readSkill(name: string): Promise<McpSkill> {
+    const { reader, skills } = await this.skillListing();
+    const skill = skills.find((s) => s.frontmatter.name === name);
+    if (!skill) {
+      throw new OptionsError("MCPClient.readSkill", "name", `MCPClient.readSkill: ${this.server} lists no skill named ${JSON.stringify(name)}; its skills: ${pyList(skills.map((s) => s.frontmatter.name))}`);
+    }
+    const manifest = await this.readSkillFile(reader, skill, undefined);
+    return Object.freeze({
+      ...skillEntry(skill),
+      instructions: manifest.body ?? manifest.text ?? "",
+      read: async (path: string) => {
+        const file = await this.readSkillFile(reader, skill, path);
+        return file.text ?? file.bytes;
+      },
+    });
+  }
+
+  private async skillListing(): Promise<{ reader: SkillsClient; skills: Skill[] }> {
+    const session = await this.live();
+    const reader = new (await clientSkills()).SkillsClient(session);
+    try {
+      return { reader, skills: (await reader.list(undefined, this.requestOptions())).skills };
+    } catch (err) {
+      throw this.failure("skills/list", err);
+    }
+  }
+
+  private async readSkillFile(reader: SkillsClient, skill: Skill, path: string | undefined): ReturnType<SkillsClient["read"]> {
+    try {
+      return await reader.read(skill, path, this.requestOptions());
+    } catch (err) {
+      throw this.failure(`resources/read '${path ?? "SKILL.md"}' of skill '${skill.frontmatter.name}'`, err);
+    }
+  }
+
+  /**
+   * The whole text of a result an adapter cut (the id its cut line names).
+   * The client keeps the last 64.
+   *
+   * @throws OptionsError (option `id`) for an id it does not keep, naming it and the ids it keeps.
+   */
+  spilledResult(id: string): string {
+    return this.spills.get(id, "MCPClient.spilledResult");
+  }
+
+  /**
+   * @internal `text` within `budget` (default this client's `maxResultChars`):
+   * as it is when it fits, else cut and its whole kept (see `spilledResult`).
+   */
+  budgeted(text: string, budget = this.maxResultChars): { text: string; total: number; cut: number; id?: string } {
+    if (budget === undefined || text.length <= budget) return { text, total: text.length, cut: 0 };
+    const id = this.spills.put(text);
+    return { ...cutText(text, budget, id), id };
   }
 
   /** The roots `roots/list` answers (frozen). */

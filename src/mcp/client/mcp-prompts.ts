@@ -18,8 +18,8 @@ export interface McpPromptsOptions {
   readonly logger?: Logger;
 }
 
-/** The options of `mcpPrompts()`, declared once. */
-const MCP_PROMPTS_OPTIONS = {
+/** The options of `mcpPrompts()` (and of `mcpSkills()`, which takes the same one), declared once. */
+export const LOGGER_ONLY_OPTIONS = {
   logger: opt.that<Logger>((v) => ["debug", "info", "warn", "error"].every((m) => typeof (v as Record<string, unknown>)?.[m] === "function"), "a Logger { debug, info, warn, error }"),
 } as const;
 
@@ -37,7 +37,7 @@ const MCP_PROMPTS_OPTIONS = {
  * @throws OptionsError naming a bad or unknown option; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
  */
 export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, PromptTemplate>> {
-  const logger = checkOptions(options, "mcpPrompts", MCP_PROMPTS_OPTIONS).logger ?? getLogger();
+  const logger = checkOptions(options, "mcpPrompts", LOGGER_ONLY_OPTIONS).logger ?? getLogger();
   if (!serverDeclares(client, "prompts", "mcpPrompts", logger)) return {};
   const out: [string, PromptTemplate][] = [];
   for (const p of await client.listPrompts()) {

@@ -10,6 +10,7 @@ import { deepFreeze } from "../../util/format.js";
 import type { ToolContent } from "../../tools/tool-content.js";
 import { toolResultContent, toolResultText } from "./content.js";
 import type { MCPClient } from "./mcp-client.js";
+import { checkMaxResultChars } from "./result-budget.js";
 
 /** Options of `mcpTools()`. */
 export interface McpToolsOptions {
@@ -31,6 +32,15 @@ export interface McpToolsOptions {
    * the server's claim, not a guarantee — opt in only for a server you trust.
    */
   readonly trustReadOnlyHint?: boolean;
+  /**
+   * The budget of a result handed to the model, in characters (a positive
+   * whole number); wins over the client's `maxResultChars`. Over it, the
+   * text is cut head and tail around a line naming how much was cut and the
+   * id `client.spilledResult(id)` returns the whole for. A result kept as
+   * `ToolContent` (`keepImages`, with an image) is not cut. Default: the
+   * client's, else none.
+   */
+  readonly maxResultChars?: number;
 }
 
 /**
@@ -68,6 +78,8 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
     readonly keepImages = false,
     /** See `McpToolsOptions.trustReadOnlyHint`. */
     trustReadOnlyHint = false,
+    /** See `McpToolsOptions.maxResultChars` (`undefined`: the client's). */
+    readonly maxResultChars?: number,
   ) {
     this.mcpName = tool.name;
     this.name = `${prefix}${tool.name}`;
@@ -85,12 +97,23 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
    * @throws Cancelled when the run is cancelled; McpRequestError when the request itself fails.
    */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<R> {
-    return this.client.callTool(this.mcpName, args, { ctx }).then((r) => (this.keepImages ? toolResultContent(r) : toolResultText(r)) as R);
+    return this.client.callTool(this.mcpName, args, { ctx }).then((r) => {
+      const out = this.keepImages ? toolResultContent(r) : toolResultText(r);
+      if (typeof out !== "string") return out as R;
+      const kept = this.client.budgeted(out, this.maxResultChars ?? this.client.maxResultChars);
+      if (kept.id !== undefined) ctx.emit("mcp.result.cut", { tool: this.name, chars: kept.total, kept: kept.text.length, cut: kept.cut, spillId: kept.id });
+      return kept.text as R;
+    });
   }
 }
 
 /** The options of `mcpTools()`, declared once. */
-const MCP_TOOLS_OPTIONS = { prefix: opt.string("a string put before each tool name (e.g. \"fs_\")"), keepImages: opt.boolean(), trustReadOnlyHint: opt.boolean() } as const;
+const MCP_TOOLS_OPTIONS = {
+  prefix: opt.string("a string put before each tool name (e.g. \"fs_\")"),
+  keepImages: opt.boolean(),
+  trustReadOnlyHint: opt.boolean(),
+  maxResultChars: (v: unknown, where: string) => checkMaxResultChars(v, where),
+} as const;
 
 /**
  * Adapt every tool of `client`'s server (from its cached `listTools()`) to a
@@ -105,5 +128,5 @@ export async function mcpTools(client: MCPClient, options: McpToolsOptions & { r
 export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const o = checkOptions(options, "mcpTools", MCP_TOOLS_OPTIONS);
-  return (await client.listTools()).map((t) => new McpTool(client, t, o.prefix ?? "", o.keepImages ?? false, o.trustReadOnlyHint ?? false));
+  return (await client.listTools()).map((t) => new McpTool(client, t, o.prefix ?? "", o.keepImages ?? false, o.trustReadOnlyHint ?? false, o.maxResultChars));
 }

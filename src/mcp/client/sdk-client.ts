@@ -12,6 +12,7 @@
  */
 import type * as ClientModule from "@modelcontextprotocol/client";
 import type * as AjvModule from "@modelcontextprotocol/client/validators/ajv";
+import type * as SkillsModule from "@modelcontextprotocol/client/ext/skills";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { importedPeer } from "../../util/optional-peer.js";
 
@@ -31,6 +32,7 @@ function missing(id: string, cause: unknown): MissingPeerError {
 }
 
 const peer = importedPeer<ClientSdk>("@modelcontextprotocol/client", (cause) => missing("@modelcontextprotocol/client", cause));
+const skills = importedPeer<typeof SkillsModule>("@modelcontextprotocol/client/ext/skills", (cause) => missing("@modelcontextprotocol/client/ext/skills", cause));
 const ajv = importedPeer<typeof AjvModule>("@modelcontextprotocol/client/validators/ajv", (cause) => missing("@modelcontextprotocol/client/validators/ajv", cause));
 
 /**
@@ -50,4 +52,15 @@ export function clientSdk(): Promise<ClientSdk> {
  */
 export async function clientValidator(): Promise<InstanceType<typeof AjvModule.AjvJsonSchemaValidator>> {
   return new (await ajv.load()).AjvJsonSchemaValidator();
+}
+
+/**
+ * The client SDK's skills extension (`@modelcontextprotocol/client/ext/skills`:
+ * `SkillsClient`, which lists, gets and reads a server's skills and checks
+ * every file against its digest), imported on the first call.
+ *
+ * @throws MissingPeerError when `@modelcontextprotocol/client` is not installed.
+ */
+export function clientSkills(): Promise<typeof SkillsModule> {
+  return skills.load();
 }

@@ -7,8 +7,11 @@
 import { getLogger, type Logger } from "../../util/logger.js";
 import type { MCPClient } from "./mcp-client.js";
 
-/** The server capabilities the adapters check before listing. */
-export type ListedCapability = "prompts" | "resources";
+/** The server capabilities the adapters check before listing (`skills`: the extension `io.modelcontextprotocol/skills`). */
+export type ListedCapability = "prompts" | "resources" | "skills";
+
+/** The skills extension's identifier, as a server declares it under `capabilities.extensions`. */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 /**
  * True when `client`'s server declared `capability` in its `initialize`
@@ -19,7 +22,9 @@ export type ListedCapability = "prompts" | "resources";
  */
 export function serverDeclares(client: MCPClient, capability: ListedCapability, who: string, logger: Logger = getLogger()): boolean {
   const caps = client.session.getServerCapabilities();
-  if (caps?.[capability] !== undefined) return true;
-  logger.debug(`${who}: ${client.server} declares no ${capability} capability; returning none (nothing was requested)`);
+  const declared = capability === "skills" ? caps?.extensions?.[SKILLS_EXTENSION] : caps?.[capability];
+  if (declared !== undefined) return true;
+  const what = capability === "skills" ? `${SKILLS_EXTENSION} extension` : `${capability} capability`;
+  logger.debug(`${who}: ${client.server} declares no ${what}; returning none (nothing was requested)`);
   return false;
 }

@@ -9,7 +9,7 @@ export class BootstrapError extends AgentkitError {
   constructor(
     /** The module class's name. */
     readonly module: string,
-    /** What bootstrap was doing: `providers`, `remote`, `tools`, `serve`, `approvals`. */
+    /** What bootstrap was doing: `providers`, `remote`, `skills`, `tools`, `serve`, `approvals`. */
     readonly step: string,
     message: string,
     options?: { cause?: unknown },

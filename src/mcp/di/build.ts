@@ -13,7 +13,7 @@ import { ToolRegistry } from "../../tools/tool-registry.js";
 import { callScope, classTool } from "../../tools/tool-class.js";
 import type { Asker } from "../../contracts/elicitation.js";
 import { errorLine } from "../../util/format.js";
-import { MCPClient, mcpPrompts, mcpResources, mcpTools } from "../client/index.js";
+import { MCPClient, mcpPrompts, mcpResources, mcpSkills, mcpTools } from "../client/index.js";
 import type { McpServerSpec } from "../serve/index.js";
 import { serveCatalog, servePlan } from "../serve/serve-registry.js";
 import { openStdioCatalog, type StdioServing } from "../serve/serve-stdio.js";
@@ -23,7 +23,8 @@ import type { ApprovalGuard, ApprovalServer } from "../approvals/index.js";
 import { guardFromPolicy } from "../approvals/approval-guard.js";
 import { approvalPolicy, approvalServerFromPolicy } from "../approvals/approval-server.js";
 import type { RemoteDeclaration } from "./remote.js";
-import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
+import type { McpSkill } from "../client/mcp-skills.js";
+import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpSkillsToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
 import { tokenName } from "./request-scope.js";
 import type { ModulePlan } from "./scan.js";
@@ -32,11 +33,14 @@ import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
 import type { PromptTemplate } from "../../prompts/prompt-template.js";
 import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "../serve/served-extras.js";
+import { loadSkillsOption, type ServedSkills } from "../serve/served-skills.js";
 
-/** The module's resources and prompts, with decorated classes built by its container. */
+/** The module's resources, prompts and skills, with decorated classes built by its container. */
 export interface ServedItems {
   readonly resources: readonly ResourceSource[];
   readonly prompts: PromptsOption | undefined;
+  /** The module's folder of skills, read and checked (`@McpServer({ skills })`), or `undefined`. */
+  readonly skills: ServedSkills | undefined;
   /** The same, checked and indexed once (URIs and names unique): what is served. */
   readonly extras: ServedExtras;
 }
@@ -97,6 +101,15 @@ async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promi
   };
 }
 
+/** The remote's skills, read now (a remote that serves none: `{}`); a failure is the step `remote`, naming the alias. */
+async function remoteSkills(c: DependencyContainer, plan: ModulePlan, r: RemoteDeclaration, client: MCPClient): Promise<Record<string, McpSkill>> {
+  try {
+    return await mcpSkills(client, { logger: c.resolve<Logger>(LOGGER) });
+  } catch (err) {
+    throw new BootstrapError(plan.name, "remote", `the skills of remote '${r.alias}' could not be read: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 function describeServer(s: object): string {
   const o = s as { command?: string; args?: readonly string[]; url?: string };
   if (typeof o.command === "string") return `stdio: ${[o.command, ...(o.args ?? [])].join(" ")}`;
@@ -123,6 +136,7 @@ async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDec
   c.register(mcpToolsToken(r.alias), { useValue: tools });
   c.register(mcpResourcesToken(r.alias), { useValue: mcpResources(client, { name: r.alias }) });
   c.register(mcpPromptsToken(r.alias), { useFactory: instanceCachingFactory(await deferredPrompts(c, client)) });
+  c.register(mcpSkillsToken(r.alias), { useValue: await remoteSkills(c, plan, r, client) });
   return client;
 }
 
@@ -139,16 +153,22 @@ function instanceOf<T>(c: DependencyContainer, cls: new (...args: never[]) => T,
   return (ctx) => callScope(c, ctx).resolve(cls as never) as T;
 }
 
-/** The plan's resources and prompts as served items, checked now (names, URIs) so a clash fails before a remote opens. */
-function buildServedItems(c: DependencyContainer, plan: ModulePlan): ServedItems {
+/** The plan's resources, prompts and skills as served items, checked now (names, URIs, the skills folder) so a clash fails before a remote opens. */
+async function buildServedItems(c: DependencyContainer, plan: ModulePlan): Promise<ServedItems> {
   const resources = plan.resources.map(({ item, perCall }): ResourceSource =>
     isResourceClass(item) ? resourceFromClass(item, instanceOf(c, item as ResourceClass as never, perCall !== null)) : (item as ServableResource),
   );
   const prompts: PromptsOption | undefined = Array.isArray(plan.prompts)
     ? plan.prompts.map(({ item, perCall }) => (isPromptClass(item) ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null)) : (item as ServablePrompt)))
     : (plan.prompts as PromptsOption);
+  let skills: ServedSkills | undefined;
   try {
-    return { resources, prompts, extras: servedExtras({ resources, prompts }) };
+    skills = await loadSkillsOption(plan.meta.skills, `@McpServer on ${plan.name}`);
+  } catch (err) {
+    throw new BootstrapError(plan.name, "skills", (err as Error).message, { cause: err });
+  }
+  try {
+    return { resources, prompts, skills, extras: servedExtras({ resources, prompts, skills }) };
   } catch (err) {
     throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
   }
@@ -224,7 +244,7 @@ function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
 async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
   const catalog = catalogOf(plan, registry);
-  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks, results: plan.meta.results };
+  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks, results: plan.meta.results, skills: undefined };
   let stdio: StdioServing;
   try {
     stdio = await openStdioCatalog(catalog, items.extras, checked);
@@ -299,7 +319,7 @@ async function buildParts<T>(plan: ModulePlan, then: (parts: Omit<UnservedModule
   const remotes = new Map<string, MCPClient>();
   try {
     registerProviders(c, plan);
-    const items = buildServedItems(c, plan);
+    const items = await buildServedItems(c, plan);
     const owners = new Map<string, string>();
     for (const r of plan.meta.remotes ?? []) remotes.set(r.alias, await openRemote(c, plan, r, owners, closers));
     const registry = buildRegistry(c, plan);

@@ -7,6 +7,7 @@
  */
 import { checkTasksOption, type TasksOptions } from "../serve/served-tasks.js";
 import { checkResultsOption, type ResultsOptions } from "../serve/served-results.js";
+import { checkSkillsOption, type SkillsOption } from "../serve/served-skills.js";
 import type { InjectionToken } from "tsyringe";
 import { checkDefinition, opt, type OptionRule } from "../../options/option-checks.js";
 import { OptionsError } from "../../errors/options.error.js";
@@ -95,6 +96,15 @@ export interface McpServerOptions {
    * `read_result` tool. See `ResultsOptions`.
    */
   readonly results?: ResultsOptions;
+  /**
+   * A folder of skills the module serves (`<name>/SKILL.md` plus files, one
+   * folder per skill; a relative path is from the working directory), or
+   * `{ dir, scopes }` when hosted tokens need scopes to see them; see
+   * `ServeRegistryOptions.skills`. Read when the module is built: a missing
+   * folder or a malformed `SKILL.md` fails `bootstrap` (step `skills`),
+   * naming the file. Only the module's own: an imported module's are not served.
+   */
+  readonly skills?: SkillsOption;
 }
 
 /** The name rule is `serveRegistry`'s own (`checkServerName`), so a module that decorates is a module that serves. */
@@ -152,6 +162,7 @@ const MCP_SERVER_OPTIONS = {
   port: opt.optional(opt.port()),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
   results: (v: unknown, where: string) => checkResultsOption(v, where),
+  skills: (v: unknown, where: string) => checkSkillsOption(v, where),
 } satisfies Record<keyof McpServerOptions, OptionRule<unknown>>;
 
 /**

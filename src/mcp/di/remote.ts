@@ -69,6 +69,11 @@ export function mcpPromptsToken(alias: string): symbol {
   return Symbol.for(`agentkit:mcp:${alias}:prompts`);
 }
 
+/** The DI token of the skills (`Record<string, McpSkill>`, read when the module was built) of remote `alias`. */
+export function mcpSkillsToken(alias: string): symbol {
+  return Symbol.for(`agentkit:mcp:${alias}:skills`);
+}
+
 /** Constructor-parameter decorator: inject the adapted tools (`Tool[]`) of remote `alias`. */
 export function InjectMcpTools(alias: string): ParameterDecorator {
   return inject(mcpToolsToken(alias)) as ParameterDecorator;
@@ -84,4 +89,8 @@ export function InjectMcpResources(alias: string): ParameterDecorator {
 /** Constructor-parameter decorator: inject the static prompts (`Record<string, Prompt>`) of remote `alias`. */
 export function InjectMcpPrompts(alias: string): ParameterDecorator {
   return inject(mcpPromptsToken(alias)) as ParameterDecorator;
+}
+/** Constructor-parameter decorator: inject the skills (`Record<string, McpSkill>`: name, description, instructions, `read(path)`) of remote `alias`; `{}` when it serves none. */
+export function InjectMcpSkills(alias: string): ParameterDecorator {
+  return inject(mcpSkillsToken(alias)) as ParameterDecorator;
 }

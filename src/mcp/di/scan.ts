@@ -18,7 +18,7 @@ import type { Asker } from "../../contracts/elicitation.js";
 import { checkQualifiedName, sanitiseToolName } from "../../wire/names.js";
 import { getMcpServerMetadata } from "./mcp-server.decorator.js";
 import type { McpServerOptions, Provider } from "./mcp-server-options.js";
-import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpToolsToken } from "./remote.js";
+import { mcpClientToken, mcpPromptsToken, mcpResourcesToken, mcpSkillsToken, mcpToolsToken } from "./remote.js";
 import { BootstrapError } from "./bootstrap.error.js";
 import { composeModule } from "./module-imports.js";
 import { ScopeScanner, providerClass, providerToken, tokenName, type ScopePath } from "./request-scope.js";
@@ -133,7 +133,7 @@ function fixedTokens(meta: Readonly<McpServerOptions>): Map<unknown, boolean> {
     [TOKENS.ToolRegistry, false],
     [LOGGER, false],
   ]);
-  for (const r of meta.remotes ?? []) for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken]) fixed.set(token(r.alias), false);
+  for (const r of meta.remotes ?? []) for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken, mcpSkillsToken]) fixed.set(token(r.alias), false);
   return fixed;
 }
 

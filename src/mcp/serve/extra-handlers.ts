@@ -16,6 +16,7 @@ import { describeValue, errorLine, pyList } from "../../util/format.js";
 import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
 import { CallChannel, type SessionView } from "./call-channel.js";
 import type { ServedExtras, ServedPrompt } from "./served-extras.js";
+import type { AttachedSkills } from "../sdk-reach.js";
 
 type Extra = ServerContext;
 
@@ -119,22 +120,29 @@ function resourceDescriptor(r: { name: string; description?: string; mimeType?: 
   return { name: r.name, ...(r.description !== undefined ? { description: r.description } : {}), ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}) };
 }
 
-/** Register the resource handlers (when the catalog has resources at session start). */
-function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState): void {
+/**
+ * Register the resource handlers (when the catalog has resources or skills
+ * at session start). The skills' `skill://` files are listed, templated and
+ * read after the module's own resources, by the SDK's skills extension.
+ */
+function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState, skills: AttachedSkills | undefined): void {
   s.setRequestHandler("resources/list", (_req, extra) =>
     withCtx(ctx, session, extra, "resources/list failed", async (c) => {
-      const resources = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
+      const resources: Array<{ uri: string; name: string }> = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
       for (const t of extras.templates) {
         if (!t.resource.list) continue;
         for (const e of await t.resource.list(c)) resources.push({ ...resourceDescriptor({ name: t.resource.name, description: t.resource.description, mimeType: t.resource.mimeType, ...e }), uri: e.uri });
       }
+      if (skills) resources.push(...(await skills.list(extra)));
       return { resources };
     }),
   );
-  s.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })) }));
+  const skillTemplate = skills ? [{ uriTemplate: skills.uriTemplate, name: skills.name }] : [];
+  s.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [...extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })), ...skillTemplate] }));
   s.setRequestHandler("resources/read", (req, extra) => {
     const uri = req.params.uri;
     const found = extras.find(uri);
+    if (!found && skills?.owns(uri)) return skills.read(uri, extra);
     if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`, { uri });
     const r = found.served.resource;
     // A resource's own cache hint, on 2026-07-28 only (a 2025 result has no such fields).
@@ -201,10 +209,11 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase,
 
 /**
  * Register every handler of this module on `s`: logging always; resources,
- * prompts and completion when the catalog has them. `session` is this
- * server's (one session's) state; `callerOf` (default `loopbackCaller`) puts
- * who is calling into each read's, render's and completion's `ctx.caller`,
- * as into a tool call's.
+ * prompts and completion when the catalog has them; the skills extension
+ * (`skills/list`, `skills/get`, `resources/directory/read`, `skill://` reads)
+ * when it has skills. `session` is this server's (one session's) state;
+ * `callerOf` (default `loopbackCaller`) puts who is calling into each read's,
+ * render's and completion's `ctx.caller`, as into a tool call's.
  */
 export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx: RunContext, session: SessionState, callerOf: CallerOf = loopbackCaller): void {
   const ctx: HandlerBase = { ctx: runCtx, callerOf };
@@ -212,7 +221,9 @@ export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx
     session.logLevel = req.params.level;
     return {};
   });
-  if (extras.hasResources) resourceHandlers(s, extras, ctx, session);
+  // Skills first: the extension declares its capability and methods on the server before anything connects.
+  const skills = extras.skills?.attach(s);
+  if (extras.hasResources) resourceHandlers(s, extras, ctx, session, skills);
   if (extras.hasPrompts) promptHandlers(s, extras, ctx, session);
   if (extras.hasResources || extras.hasPrompts) completionHandler(s, extras, ctx, session);
 }

@@ -14,6 +14,7 @@ export type { ResultsOptions } from "./served-results.js";
 export type { ResultStore, SpilledResult } from "../../contracts/result-store.js";
 export { MemoryResultStore } from "../../records/memory-result-store.js";
 export type { MemoryResultStoreOptions } from "../../records/memory-result-store.js";
+export type { SkillsOption } from "./served-skills.js";
 export type { McpServerSpec } from "./mcp-server-spec.js";
 export type { HttpServerEntry, StdioServerEntry, McpConfigDocument, SpecCliOptions } from "./mcp-server-spec.js";
 export { serveRegistryStdio, stdioCommand } from "./serve-stdio.js";

@@ -8,6 +8,7 @@
  */
 import type * as ServerModule from "@modelcontextprotocol/server";
 import type * as StdioServerModule from "@modelcontextprotocol/server/stdio";
+import type * as SkillsNodeModule from "@modelcontextprotocol/server/ext/skills/node";
 import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { lazyPeer } from "../../util/optional-peer.js";
 
@@ -33,6 +34,9 @@ export const sdkServer: () => typeof ServerModule = lazyPeer<typeof ServerModule
 
 /** `serveStdio` and `StdioServerTransport` (`@modelcontextprotocol/server/stdio`), loaded on first call. */
 export const sdkStdioServer: () => typeof StdioServerModule = lazyPeer<typeof StdioServerModule>("@modelcontextprotocol/server/stdio", missing("@modelcontextprotocol/server/stdio"));
+
+/** The skills extension's Node part (`@modelcontextprotocol/server/ext/skills/node`: `loadSkills`, `nodeSkillFiles`), loaded on first call. */
+export const sdkSkills: () => typeof SkillsNodeModule = lazyPeer<typeof SkillsNodeModule>("@modelcontextprotocol/server/ext/skills/node", missing("@modelcontextprotocol/server/ext/skills/node"));
 
 /** The low-level SDK v2 `Server` class's instance type. */
 export type SdkServer = ServerModule.Server;

@@ -23,6 +23,7 @@ import type { CacheHint } from "../../tools/served-options.js";
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
 import { checkResultsOption, type ResultsOptions } from "./served-results.js";
 import { serveResults } from "./served-server.js";
+import { checkSkillsOption, loadSkillsOption, type SkillsOption } from "./served-skills.js";
 
 /** Options of `serveRegistry()`. */
 export interface ServeRegistryOptions {
@@ -96,6 +97,16 @@ export interface ServeRegistryOptions {
    * hour). See `ResultsOptions`.
    */
   results?: ResultsOptions;
+  /**
+   * A folder of skills to serve (the MCP Skills extension, through the SDK's
+   * `ext/skills`): `<name>/SKILL.md` plus its files, one folder per skill, as
+   * `skills/list`, `skills/get` and `skill://<skill>/<path>` resources with
+   * their sha256 digests, on both protocol eras. A path, or `{ dir, scopes }`
+   * (hosted: the scopes a token needs to see them). Read once, at serve: a
+   * missing folder or a skill the extension refuses (a malformed `SKILL.md`,
+   * a name unlike its folder) rejects, naming the file.
+   */
+  skills?: SkillsOption;
 }
 
 /** The longest delay a Node timer takes (2^31 - 1 ms). */
@@ -137,6 +148,7 @@ const SERVE_OPTIONS = {
   cacheHint: (v: unknown, where: string) => checkCacheHint(v as CacheHint | undefined, `${where}: cacheHint`),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
   results: (v: unknown, where: string) => checkResultsOption(v, where),
+  skills: (v: unknown, where: string) => checkSkillsOption(v, where),
 } as const;
 
 /**
@@ -169,7 +181,7 @@ export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
 export function servePlan(name: string, ctx: RunContext, given: Partial<ServePlan> = {}): ServePlan {
   const defaults: ServePlan = {
     name, ctx, transport: "http", command: undefined, env: undefined, timeoutMs: undefined, heartbeatMs: DEFAULT_HEARTBEAT_MS, configPath: undefined, auth: "token", port: 0,
-    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined, results: undefined,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined, results: undefined, skills: undefined,
   };
   return Object.freeze({ ...defaults, ...given });
 }
@@ -199,7 +211,9 @@ export function servePlan(name: string, ctx: RunContext, given: Partial<ServePla
  */
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
   const plan = checkServeOptions(options);
-  return serveCatalog(buildCatalog(registryOrTools, plan.name, undefined, plan.results?.maxChars), servedExtras(plan), plan);
+  const catalog = buildCatalog(registryOrTools, plan.name, undefined, plan.results?.maxChars);
+  const skills = await loadSkillsOption(plan.skills, "serveRegistry");
+  return serveCatalog(catalog, servedExtras({ resources: plan.resources, prompts: plan.prompts, skills }), plan);
 }
 
 /**

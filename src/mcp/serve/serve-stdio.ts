@@ -25,6 +25,7 @@ import { checkHeartbeatMs } from "./heartbeat.js";
 import { errorLine } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
+import { checkSkillsOption, loadSkillsOption, type SkillsOption } from "./served-skills.js";
 
 /** Options of `serveRegistryStdio()`. */
 export interface ServeStdioOptions {
@@ -50,6 +51,8 @@ export interface ServeStdioOptions {
   tasks?: TasksOptions;
   /** Served results within a budget (see `ServeRegistryOptions.results`). */
   results?: ResultsOptions;
+  /** A folder of skills to serve (see `ServeRegistryOptions.skills`); read before serving starts. */
+  skills?: SkillsOption;
 }
 
 /** A registry being served on stdin/stdout (`openStdioServing`). */
@@ -79,6 +82,7 @@ const STDIO_OPTIONS = {
   stdout: stream<Writable>(),
   tasks: (v: unknown, where: string) => checkTasksOption(v, where),
   results: (v: unknown, where: string) => checkResultsOption(v, where),
+  skills: (v: unknown, where: string) => checkSkillsOption(v, where),
 } as const;
 
 /** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
@@ -95,9 +99,11 @@ export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegist
  * handle whose `closed` resolves when the peer closes stdin. The same checks
  * and contract as `serveRegistryStdio` (which is this, awaited to the end).
  */
-export function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
+export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
   const plan = checkStdioOptions(options);
-  return openStdioCatalog(buildCatalog(tools, plan.name, undefined, plan.results?.maxChars), servedExtras(plan), plan);
+  const catalog = buildCatalog(tools, plan.name, undefined, plan.results?.maxChars);
+  const skills = await loadSkillsOption(plan.skills, "serveRegistryStdio");
+  return openStdioCatalog(catalog, servedExtras({ resources: plan.resources, prompts: plan.prompts, skills }), plan);
 }
 
 /**

@@ -18,6 +18,7 @@ import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
 import { OptionsError } from "../../errors/options.error.js";
+import type { ServedSkills } from "./served-skills.js";
 
 /** A resource to serve: a `@Resource` class (built once by the container) or a `ServableResource` object. */
 export type ResourceSource = ResourceClass | ServableResource;
@@ -191,14 +192,19 @@ export class ServedExtras {
   readonly templates: ServedResource[] = [];
   readonly prompts = new Map<string, ServedPrompt>();
 
-  constructor(resources: readonly ServableResource[] = [], prompts: readonly ServablePrompt[] = []) {
+  constructor(
+    resources: readonly ServableResource[] = [],
+    prompts: readonly ServablePrompt[] = [],
+    /** A folder of skills served beside them (loaded: `loadServedSkills`), attached to each session's server. */
+    readonly skills?: ServedSkills,
+  ) {
     for (const r of resources) this.addResource(r);
     for (const p of prompts) this.addPrompt(p);
   }
 
-  /** True when there is at least one resource. */
+  /** True when there is at least one resource, or skills (their files are `skill://` resources). */
   get hasResources(): boolean {
-    return this.fixed.size > 0 || this.templates.length > 0;
+    return this.fixed.size > 0 || this.templates.length > 0 || this.skills !== undefined;
   }
 
   /** True when there is at least one prompt. */
@@ -260,7 +266,7 @@ export class ServedExtras {
  * item of no accepted form, `DefinitionError` for a bad definition object,
  * `McpNameError` for two resources on one URI or two prompts on one name.
  */
-export function servedExtras(options: { resources?: readonly ResourceSource[]; prompts?: PromptsOption }): ServedExtras {
+export function servedExtras(options: { resources?: readonly ResourceSource[]; prompts?: PromptsOption; skills?: ServedSkills }): ServedExtras {
   if (options.resources !== undefined && !Array.isArray(options.resources)) throw new OptionsError("serveRegistry", "resources", "resources must be an array of @Resource classes or resource objects");
-  return new ServedExtras((options.resources ?? []).map((r, i) => toServableResource(r, i)), toServablePrompts(options.prompts));
+  return new ServedExtras((options.resources ?? []).map((r, i) => toServableResource(r, i)), toServablePrompts(options.prompts), options.skills);
 }
