@@ -18,8 +18,9 @@ interface HeldRun {
 }
 
 /** The message of a write by a worker that does not hold the run. */
-export function notHolderMessage(runId: string, holder: string, current: string | null): string {
-  return `run '${runId}' is not held by '${holder}' (${current === null ? "nobody holds it" : `'${current}' does`}); the step was not written`;
+export function notHolderMessage(runId: string, holder: string, current?: string | null): string {
+  const now = current === undefined ? "another worker took it, or it was let go" : current === null ? "nobody holds it" : `'${current}' does`;
+  return `run '${runId}' is not held by '${holder}' (${now}); the step was not written`;
 }
 
 /** Runs in this process's memory (see the module note). */

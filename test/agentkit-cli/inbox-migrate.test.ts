@@ -38,7 +38,7 @@ describe("agentkit inbox migrate", () => {
       const r = await runAgentkit(["inbox", "migrate", pg.connectionString, "--schema", "approvals"]);
       expect(r.stderr).toBe("");
       expect(r.stdout).toBe(
-        "inbox tables ready in schema 'approvals' (version 6)\n" +
+        "inbox tables ready in schema 'approvals' (version 7)\n" +
           "  workers log in as members of approvals_worker (ask, read their own): GRANT approvals_worker TO <worker login>\n" +
           "  the page logs in as a member of approvals_page (reads all, answers): GRANT approvals_page TO <page login>\n",
       );

@@ -1,16 +1,21 @@
 /**
  * @module test/askers/runs/durable-runs.test
- * Durable agent runs on the in-process store (`MemoryInboxStore`):
- * `agent.run(input, { store, runId })` records every step before the next,
- * and `agent.resume(runId, { store })` keeps the resume rules. A run here
- * "crashes" by having its context cancelled at the chosen point (a
- * cancelled durable run stops where it is and stays resumable, exactly as
- * a dead process leaves it); the same rules on PGlite and PostgreSQL, with
- * real processes killed, are in the store tests beside this one.
+ * Durable agent runs on each store — in-process (`MemoryInboxStore`),
+ * embedded (`pgliteInboxStore`) and a real PostgreSQL
+ * (`postgresInboxStore`): `agent.run(input, { store, runId })` records
+ * every step before the next, and `agent.resume(runId, { store })` keeps
+ * the resume rules. A run here "crashes" by having its context cancelled at
+ * the chosen point (a cancelled durable run stops where it is and stays
+ * resumable, as a dead process leaves it); runs whose processes are really
+ * killed are in `durable-crash.test.ts`.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RunContext, RunResumeError, type Asker, type AskOptions, type Decision, type Elicitation } from "../../../src/index.js";
-import { inboxAsker, MemoryInboxStore } from "../../../src/askers/index.js";
+import { inboxAsker, migrateInboxStore, MemoryInboxStore, pgliteInboxStore, postgresInboxStore, type InboxStore, type RunStore } from "../../../src/askers/index.js";
+import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 import { RUN_STATE_FORMAT } from "../../../src/contracts/run-record.js";
 import { makeAgent, noEffects, StepModel, until, type Effects } from "./run-kit.js";
 
@@ -37,7 +42,7 @@ interface Crash {
 }
 
 /** Start run `runId` and stop it (its context cancelled: it stays resumable) once `crash.when` holds; the first process's model. */
-async function crashRun(store: MemoryInboxStore, runId: string, effects: Effects, crash: Crash): Promise<StepModel> {
+async function crashRun(store: Store, runId: string, effects: Effects, crash: Crash): Promise<StepModel> {
   const model = new StepModel(undefined, crash.hangTurn);
   const ctx = new RunContext({ llm: model, asker: crash.asker ?? answering() });
   const agent = makeAgent(effects, { ...(crash.hang ? { hang: crash.hang } : {}), ...(crash.approvalTimeoutMs ? { approvalTimeoutMs: crash.approvalTimeoutMs } : {}) });
@@ -48,13 +53,50 @@ async function crashRun(store: MemoryInboxStore, runId: string, effects: Effects
   return model;
 }
 
+/** A store of each kind under test. */
+type Store = InboxStore & RunStore;
+
+let pg: TestPostgres | undefined;
+const dirs: string[] = [];
+const opened: Array<{ close(): Promise<void> }> = [];
+let schemas = 0;
+
+/** A fresh store of `kind` (closed after the file). */
+async function storeOf(kind: string): Promise<Store> {
+  if (kind === "memory") return new MemoryInboxStore();
+  if (kind === "pglite") {
+    const dir = mkdtempSync(join(tmpdir(), "runs-pglite-"));
+    dirs.push(dir);
+    const store = await pgliteInboxStore({ dataDir: dir });
+    opened.push(store);
+    return store;
+  }
+  pg ??= await startPostgres();
+  const schema = `runs_${++schemas}`;
+  await migrateInboxStore({ connectionString: pg.connectionString, schema });
+  const store = postgresInboxStore({ connectionString: pg.connectionString, schema, leaseMs: 1000 });
+  opened.push(store);
+  return store;
+}
+
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()));
+  pg?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}, 120_000);
+
 afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("durable runs: recording", () => {
+// Opening a database takes seconds on a loaded machine (PGlite's first open, a PostgreSQL server's start).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+const KINDS = (process.env["RUNS_STORES"] ?? "memory,pglite,postgres").split(",");
+
+describe.each(KINDS)("durable runs on %s: recording", (kind) => {
   it("records every turn, question and call (started, finished) in order, and names the run", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     const llm = new StepModel();
     const r = await makeAgent(effects).run("ship it", { store, runId: "run-a", ctx: new RunContext({ llm, asker: answering({ kind: "approve", actor: "ada" }) }) });
@@ -79,7 +121,7 @@ describe("durable runs: recording", () => {
   });
 
   it("refuses a runId already in the store, and runs nothing", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await makeAgent(effects).run("first", { store, runId: "dup", ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }) });
     const llm = new StepModel();
@@ -98,9 +140,9 @@ describe("durable runs: recording", () => {
   });
 });
 
-describe("durable runs: resume", () => {
+describe.each(KINDS)("durable runs on %s: resume", (kind) => {
   it("reads finished model turns back and never requests them again; finished calls are not run again", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r1", effects, { hangTurn: 3, when: (m) => m.asked.includes(3) });
     expect((await store.runs())[0]).toMatchObject({ runId: "r1", status: "running" });
@@ -118,7 +160,7 @@ describe("durable runs: resume", () => {
   });
 
   it("asks a pending question again under the same questionId, and continues when it is answered in the inbox", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r2", effects, { asker: inboxAsker({ store, source: "w1" }), when: async () => (await store.runs())[0]?.status === "waiting" && (await store.pending()).length === 1 });
     const [asked] = await store.pending();
@@ -134,7 +176,7 @@ describe("durable runs: resume", () => {
   });
 
   it("picks up a decision made while no worker was alive", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r3", effects, { asker: inboxAsker({ store, source: "w1" }), when: async () => (await store.pending()).length === 1 });
     const [asked] = await store.pending();
@@ -148,7 +190,7 @@ describe("durable runs: resume", () => {
   });
 
   it("runs a started-but-unfinished side-effecting call again only after a `resume` question is approved", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r4", effects, { hang: "send", when: () => effects.send.length === 1 });
 
@@ -164,7 +206,7 @@ describe("durable runs: resume", () => {
   });
 
   it("a resume question answered modify runs the edited arguments", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r5", effects, { hang: "send", when: () => effects.send.length === 1 });
     const asker = answering({ kind: "modify", value: { to: "dev" } }, { kind: "approve" });
@@ -176,7 +218,7 @@ describe("durable runs: resume", () => {
     ["reject", { kind: "reject", note: "already sent" }],
     ["expired", { kind: "expired" }],
   ] as const)("a resume question answered %s does not run the call, and the model is told", async (_, decision) => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r6", effects, { hang: "send", when: () => effects.send.length === 1 });
     const llm = new StepModel();
@@ -189,7 +231,7 @@ describe("durable runs: resume", () => {
   });
 
   it("runs a started-but-unfinished read-only call again without asking", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r7", effects, { hang: "read", when: () => effects.read === 1 });
     const asker = answering({ kind: "approve" });
@@ -200,7 +242,7 @@ describe("durable runs: resume", () => {
   });
 
   it("refuses a run whose agent changed, naming each change, and runs nothing", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "r8", effects, { hangTurn: 2, when: (m) => m.asked.includes(2) });
     const llm = new StepModel();
@@ -214,36 +256,34 @@ describe("durable runs: resume", () => {
   });
 
   it("a deadline that passed while no worker was alive denies as a timeout, in the same words as a live timeout", async () => {
-    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
-    // the live timeout, for the words
-    const live = new MemoryInboxStore();
-    const liveCtx = new RunContext({ llm: new StepModel(), asker: inboxAsker({ store: live }) });
-    const liveRun = makeAgent(noEffects(), { approvalTimeoutMs: 60_000 }).run("ship it", { store: live, ctx: liveCtx });
-    await vi.waitUntil(async () => (await live.pending()).length === 1);
-    await vi.advanceTimersByTimeAsync(60_000);
-    const liveResult = await liveRun;
-    const liveReason = liveResult.toolCalls[2]!.result;
-    expect(liveReason).toMatch(/timed out: nobody answered within 60s/);
-
-    const store = new MemoryInboxStore();
+    const words = "tool 'deploy' was not run: approval for 'deploy' timed out: nobody answered within 60s; denied (a timeout, not a refusal)";
+    if (kind === "memory") {
+      // the live timeout, for the words (a fake clock: the 60 s pass at once)
+      vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+      const live = await storeOf(kind);
+      const liveRun = makeAgent(noEffects(), { approvalTimeoutMs: 60_000 }).run("ship it", { store: live, ctx: new RunContext({ llm: new StepModel(), asker: inboxAsker({ store: live }) }) });
+      await vi.waitUntil(async () => (await live.pending()).length === 1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect((await liveRun).toolCalls[2]!.result).toBe(words);
+      vi.useRealTimers();
+    }
+    const store = await storeOf(kind);
     const effects = noEffects();
-    const ctx = new RunContext({ llm: new StepModel(), asker: inboxAsker({ store }) });
-    const running = makeAgent(effects, { approvalTimeoutMs: 60_000 }).run("ship it", { store, runId: "r9", ctx });
-    await vi.waitUntil(async () => (await store.pending()).length === 1);
+    await crashRun(store, "r9", effects, { asker: inboxAsker({ store }), approvalTimeoutMs: 60_000, when: async () => (await store.pending()).length === 1 });
     const [asked] = await store.pending();
-    ctx.cancel();
-    await running;
+    // no process alive for 61 s (only the clock is fake: the database's own timers run)
+    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61_000);
     const asker = answering({ kind: "approve" });
     const r = await makeAgent(effects, { approvalTimeoutMs: 60_000 }).resume("r9", { store, ctx: new RunContext({ llm: new StepModel(), asker }) });
     expect(asker.asked).toEqual([]);
     expect(effects.deploy).toEqual([]);
-    expect(r.toolCalls[2]!.result).toBe(liveReason);
+    expect(r.toolCalls[2]!.result).toBe(words);
     expect((await store.get(asked!.id))!.status).toBe("timed_out");
   });
 
   it("returns a finished run's stored result without running anything", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     const done = await makeAgent(effects).run("ship it", { store, runId: "r10", ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }) });
     const llm = new StepModel();
@@ -254,7 +294,7 @@ describe("durable runs: resume", () => {
   });
 
   it("refuses to resume a run a live worker holds, naming the holder", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const first = new StepModel(undefined, 2);
     const ctx = new RunContext({ llm: first });
     const running = makeAgent(noEffects()).run("ship it", { store, runId: "r11", ctx });
@@ -268,9 +308,9 @@ describe("durable runs: resume", () => {
   });
 });
 
-describe("durable runs: bad input", () => {
+describe.each(KINDS)("durable runs on %s: bad input", (kind) => {
   it("an unknown run id is refused by name", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     await expect(makeAgent(noEffects()).resume("nope", { store, ctx: new RunContext({ llm: new StepModel() }) })).rejects.toMatchObject({
       failure: "unknown_run",
       message: "there is no run 'nope' in the store; store.runs() (or `agentkit runs`) lists the runs it holds",
@@ -278,7 +318,7 @@ describe("durable runs: bad input", () => {
   });
 
   it("a run written in another state format is refused, naming both formats; nothing ran", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const now = new Date().toISOString();
     await store.createRun({ runId: "old", status: "running", agent: "ops", updatedAt: now, createdAt: now, format: 2, input: "x", fingerprint: {}, holder: null });
     const llm = new StepModel();
@@ -289,7 +329,7 @@ describe("durable runs: bad input", () => {
   });
 
   it("a truncated step is refused, naming the step and what is missing; nothing ran", async () => {
-    const store = new MemoryInboxStore();
+    const store = await storeOf(kind);
     const effects = noEffects();
     await crashRun(store, "cut", effects, { hangTurn: 2, when: (m) => m.asked.includes(2) });
     await store.claimRun("cut", "vandal");

@@ -5,6 +5,7 @@
  * requested again), tools that count their side effects, and one that can
  * be made to hang until its run is cancelled (a "crash" inside a call).
  */
+import { vi } from "vitest";
 import { Agent, Cancelled, ReActCognition, tool, toolCall, type LLM, type LLMRequest, type LLMTurn, type RunContext } from "../../../src/index.js";
 
 /** How many times each tool's body ran, and with what. */
@@ -83,11 +84,11 @@ export function makeAgent(effects: Effects, options: { hang?: "read" | "send" | 
   return new Agent({ name: "ops", model: options.model ?? "m1", prompt: "operate", cognition: new ReActCognition({ tools: makeTools(effects, options), ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) }) });
 }
 
-/** Resolves once `check()` is true, polling each macrotask (bounded). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, limit = 2000): Promise<void> {
-  for (let i = 0; i < limit; i++) {
-    if (await check()) return;
-    await new Promise((r) => setImmediate(r));
+/** Resolves once `check()` is true (polled every 5 ms, for at most 30 s; names `what` when it never is). */
+export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  try {
+    await vi.waitUntil(check, { timeout: 30_000, interval: 5 });
+  } catch {
+    throw new Error(`never happened: ${what}`);
   }
-  throw new Error(`never happened: ${what}`);
 }
