@@ -44,12 +44,12 @@ describe("agentkit inbox migrate", () => {
       );
       expect(r.code).toBe(0);
     }
-    expect(await tables("approvals")).toEqual(["decisions", "meta", "questions", "records", "workers"]);
+    expect(await tables("approvals")).toEqual(["decisions", "meta", "questions", "records", "run_steps", "runs", "workers"]);
     expect(await query("SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'approvals_%' ORDER BY rolname")).toEqual([
       { rolname: "approvals_page", rolcanlogin: false },
       { rolname: "approvals_worker", rolcanlogin: false },
     ]);
-    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "records" }, { relname: "workers" }]);
+    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "records" }, { relname: "run_steps" }, { relname: "runs" }, { relname: "workers" }]);
   });
 
   it("refuses a URL holding a password on the command line (exit 2) without echoing it; --store-env reads it from a variable", async () => {

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RunContext, RunResumeError, type Asker, type AskOptions, type Decision, type Elicitation } from "../../../src/index.js";
-import { inboxAsker, migrateInboxStore, MemoryInboxStore, pgliteInboxStore, postgresInboxStore, type InboxStore, type RunStore } from "../../../src/askers/index.js";
+import { inboxAsker, migrateInboxStore, MemoryInboxStore, pgliteInboxStore, postgresInboxStore, type InboxStore, type PostgresInboxStore, type RunStore } from "../../../src/askers/index.js";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 import { RUN_STATE_FORMAT } from "../../../src/contracts/run-record.js";
 import { makeAgent, noEffects, StepModel, until, type Effects } from "./run-kit.js";
@@ -60,6 +60,13 @@ let pg: TestPostgres | undefined;
 const dirs: string[] = [];
 const opened: Array<{ close(): Promise<void> }> = [];
 let schemas = 0;
+
+/** Another worker's store on the same PostgreSQL schema as `store` (closed after the file). */
+function sameDatabase(store: Store): PostgresInboxStore {
+  const other = postgresInboxStore({ connectionString: pg!.connectionString, schema: (store as PostgresInboxStore).schema, leaseMs: 1000 });
+  opened.push(other);
+  return other;
+}
 
 /** A fresh store of `kind` (closed after the file). */
 async function storeOf(kind: string): Promise<Store> {
@@ -341,5 +348,57 @@ describe.each(KINDS)("durable runs on %s: bad input", (kind) => {
     );
     expect(llm.asked).toEqual([]);
     expect(effects.read).toBe(1);
+  });
+});
+
+describe.each(KINDS.filter((k) => k !== "memory"))("durable runs on %s: a store that is down", (kind) => {
+  it("resume on a closed store is a clear error, and nothing runs", async () => {
+    const store = await storeOf(kind);
+    await crashRun(store, "down", noEffects(), { hangTurn: 2, when: (m) => m.asked.includes(2) });
+    await (store as PostgresInboxStore).close();
+    const llm = new StepModel();
+    const effects = noEffects();
+    await expect(makeAgent(effects).resume("down", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
+      failure: "store",
+      message: expect.stringMatching(/^run 'down': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/),
+    });
+    expect(llm.asked).toEqual([]);
+    expect(effects.read).toBe(0);
+  });
+});
+
+describe.each(KINDS.filter((k) => k === "postgres"))("durable runs on %s: two workers", (kind) => {
+  it("a run held by a live worker is refused naming it; once that worker is gone the next one takes it", async () => {
+    const a = await storeOf(kind);
+    const b = sameDatabase(a);
+    const first = new StepModel(undefined, 2);
+    const ctxA = new RunContext({ llm: first });
+    const running = makeAgent(noEffects()).run("ship it", { store: a, runId: "two", ctx: ctxA });
+    await until(() => first.asked.includes(2), "worker a at turn 2");
+    const llm = new StepModel();
+    await expect(makeAgent(noEffects()).resume("two", { store: b, ctx: new RunContext({ llm }) })).rejects.toMatchObject({ failure: "held", holder: (a as PostgresInboxStore).worker });
+    expect(llm.asked).toEqual([]);
+    // worker a's process ends without letting go of the run (its lease row goes with it)
+    await (a as PostgresInboxStore).close();
+    ctxA.cancel();
+    await running;
+    const r = await makeAgent(noEffects()).resume("two", { store: b, ctx: new RunContext({ llm, asker: answering({ kind: "approve" }) }) });
+    expect(r.stopReason).toBe("complete");
+    expect(llm.asked).toEqual([2, 3, 4]);
+  });
+
+  it("two workers resuming the same run at once: one wins, the other is told which worker holds it", async () => {
+    const a = await storeOf(kind);
+    await crashRun(a, "race", noEffects(), { hangTurn: 2, when: (m) => m.asked.includes(2) });
+    const [b, c] = [sameDatabase(a), sameDatabase(a)];
+    const [ctxB, ctxC] = [new RunContext({ llm: new StepModel(undefined, 2) }), new RunContext({ llm: new StepModel(undefined, 2) })];
+    const outcomes = [makeAgent(noEffects()).resume("race", { store: b, ctx: ctxB }), makeAgent(noEffects()).resume("race", { store: c, ctx: ctxC })];
+    const loser = await Promise.race(outcomes.map((p, i) => p.then(() => undefined, (err: unknown) => ({ i, err }))));
+    expect(loser).toBeDefined();
+    const winner = loser!.i === 0 ? c : b;
+    expect(loser!.err).toMatchObject({ failure: "held", holder: winner.worker, message: expect.stringContaining(`held by worker '${winner.worker}'`) });
+    ctxB.cancel();
+    ctxC.cancel();
+    await Promise.allSettled(outcomes);
   });
 });
