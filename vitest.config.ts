@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/reliability/**", "node_modules/**"],
+    // the durable-run crash matrix (minutes of child processes) is its own CI part: `npm run test:crash`
+    exclude: ["test/reliability/**", "node_modules/**", ...(process.env["RUNS_CRASH"] ? [] : ["test/askers/runs/durable-crash.test.ts"])],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -8,7 +8,8 @@
  * most once more per `resume` question a person approved; no model turn is
  * answered again once it was recorded. PGlite (RUNS_CRASH_PGLITE runs,
  * default 100) and a real PostgreSQL (RUNS_CRASH_POSTGRES, default 50).
- * Needs `npm run build`.
+ * Its own CI part (`npm run test:crash`; `npm test` leaves it out unless
+ * RUNS_CRASH is set). Needs `npm run build`.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
