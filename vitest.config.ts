@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/reliability/**", "node_modules/**"],
+    // the durable-run crash matrix (minutes of child processes) is its own CI part: `npm run test:crash`
+    exclude: ["test/reliability/**", "node_modules/**", ...(process.env["RUNS_CRASH"] ? [] : ["test/askers/runs/durable-crash.test.ts"])],
     pool: "forks",
     // Two files at a time at least (vitest's default on 2 cores is one): most of a
     // file's time is spent waiting on what it drives — subprocesses, the real

@@ -10,8 +10,8 @@
 import "reflect-metadata";
 
 export { LOGGER } from "./keys.js";
-export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError, OptionsError, MissingPeerError } from "./errors/index.js";
-export type { AgentkitErrorCode, InvalidArgument } from "./errors/index.js";
+export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError, OptionsError, MissingPeerError, RunResumeError } from "./errors/index.js";
+export type { AgentkitErrorCode, InvalidArgument, RunResumeFailure } from "./errors/index.js";
 // Every error class a user may catch, from every layer: each is a leaf file, so importing it loads nothing of its layer.
 export { AuditSinkError } from "./gate/audit-sink.error.js";
 export { McpConfigFileError } from "./wire/mcp-config-file.error.js";
@@ -63,7 +63,10 @@ export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleReques
 export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
-export type { AgentOptions, AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
+export type { AgentOptions, AgentResult, AgentResumeOptions, AgentRunOptions, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
+export type { RunJournal } from "./agents/run-journal.js";
+export { RUN_STATUSES, RUN_STATE_FORMAT } from "./contracts/run-record.js";
+export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "./contracts/run-record.js";
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { GATE_SOURCES, shouldGate } from "./gate/index.js";

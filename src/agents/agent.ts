@@ -3,53 +3,62 @@
  * `Agent`: a name, a model, a prompt and a cognition that runs the loop.
  */
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
-import type { RunContext } from "../context/run-context.js";
-import type { ContentPart } from "../contracts/content-part.js";
+import { RunContext } from "../context/run-context.js";
+import type { AgentResult } from "./agent-result.js";
+import type { RunStore } from "../contracts/run-record.js";
+import { OptionsError } from "../errors/options.error.js";
+import type { Tool } from "../tools/tool.js";
+import { errorLine } from "../util/format.js";
+import { resultFromStored, RunJournal } from "./run-journal.js";
 
-/** Why a run ended. */
-export type StopReason = "complete" | "max_steps" | "cancelled" | "error";
-
-/** One tool call made during a run, with what came of it. */
-export interface ToolCallRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-  /** The text fed back to the model. */
-  readonly result: string;
-  /** False when the call was refused, failed or rejected its arguments. */
-  readonly ok: boolean;
-  /** The result as content parts, when the tool kept non-text content (see `ToolContent`). */
-  readonly parts?: readonly ContentPart[];
-}
-
-/** What `agent.run()` returns. */
-export interface AgentResult {
-  /** The final text. */
-  readonly output: string;
-  readonly stopReason: StopReason;
-  /** Model turns taken. */
-  readonly steps: number;
-  /** Every tool call, in order. */
-  readonly toolCalls: readonly ToolCallRecord[];
-  /** Summed token usage, where the model reported it. */
-  readonly usage: Readonly<Record<string, number>>;
-  /** Set when `stopReason` is `"error"`. */
-  readonly error?: Error;
-  /** Extra facts a cognition reports (e.g. a CLI's permission denials). */
-  readonly details?: Readonly<Record<string, unknown>>;
-}
+export type { AgentResult, StopReason, ToolCallRecord } from "./agent-result.js";
 
 /** What a cognition is handed to run. */
 export interface CognitionInput {
   readonly task: string;
   readonly agent: Agent;
   readonly ctx: RunContext;
+  /** A durable run's journal: what the loop writes before each next step, and reads back on resume. */
+  readonly journal?: RunJournal;
 }
 
 /** The loop behind an agent: ReAct over local tools, or a CLI that owns its own loop. */
 export interface Cognition {
   run(input: CognitionInput): Promise<AgentResult>;
+  /** Present on a cognition that records durable runs (`ReActCognition`): the tools a resume compares. */
+  readonly durable?: { readonly tools: readonly Tool[] };
 }
+
+/** Options of `agent.run(input, options)` (the second argument may also be just the `RunContext`). */
+export interface AgentRunOptions {
+  /** The run's context (model, Asker, tier, events). Default: a new `RunContext()`. */
+  readonly ctx?: RunContext;
+  /** The durable run's id (default: a fresh UUID); one already in the store is refused (use `resume`). Needs `store`. */
+  readonly runId?: string;
+  /** Where the run is recorded, step by step (an inbox store: `new MemoryInboxStore()`, `pgliteInboxStore()`, `postgresInboxStore()`). */
+  readonly store?: RunStore;
+}
+
+/** Options of `agent.resume(runId, options)`. */
+export interface AgentResumeOptions {
+  /** The store the run was recorded in. */
+  readonly store: RunStore;
+  /** The context the run goes on in (the model and the Asker come from it, as in `run`). Default: a new `RunContext()`. */
+  readonly ctx?: RunContext;
+}
+
+/** A `RunStore`: an object with the run methods. */
+const isRunStore = (v: unknown): v is RunStore =>
+  v !== null && typeof v === "object" && ["createRun", "loadRun", "claimRun", "appendRunStep", "setRunStatus", "releaseRun", "runs"].every((m) => typeof (v as Record<string, unknown>)[m] === "function");
+
+const STORE_RULE = opt.that<RunStore>(isRunStore, "a run store (an inbox store: new MemoryInboxStore(), pgliteInboxStore({ dataDir }) or postgresInboxStore({ ... }))");
+const CTX_RULE = opt.that<RunContext>((v) => v instanceof RunContext, "a RunContext (new RunContext({ llm, asker }) or makeTestCtx())");
+
+/** `agent.run`'s options, declared once. */
+const RUN_OPTIONS = { ctx: CTX_RULE, runId: opt.string("a non-empty run id", true), store: STORE_RULE } satisfies Record<keyof AgentRunOptions, OptionRule<unknown>>;
+
+/** `agent.resume`'s options, declared once. */
+const RESUME_OPTIONS = { store: opt.required(STORE_RULE, "the store the run was recorded in"), ctx: CTX_RULE } satisfies Record<keyof AgentResumeOptions, OptionRule<unknown>>;
 
 /** Options of an `Agent`. */
 export interface AgentOptions {
@@ -96,10 +105,73 @@ export class Agent {
     this.cognition = o.cognition;
   }
 
-  /** Run `task` to its end. Never throws for a model or tool failure: those end in `stopReason: "error"`. */
-  async run(task: string, ctx: RunContext): Promise<AgentResult> {
-    ctx.emit("agent.start", { agent: this.name, task });
-    const result = await this.cognition.run({ task, agent: this, ctx });
+  /**
+   * Run `task` to its end. The second argument is the run's `RunContext`, or
+   * options `{ ctx?, runId?, store? }`: with a `store` the run is durable —
+   * every model turn, tool call (started, finished) and question is recorded
+   * before the next step, `result.runId` names it, and `resume` continues it
+   * after its process died. Cancelling a durable run's context stops it
+   * where it is; it stays resumable. Never throws for a model or tool
+   * failure: those end in `stopReason: "error"`.
+   *
+   * @throws OptionsError for bad options (a `runId` without a `store`, a cognition that does not record runs).
+   * @throws RunResumeError (rejects) when `runId` is already in the store, or the store fails before the run starts; nothing ran.
+   */
+  async run(task: string, options: RunContext | AgentRunOptions = {}): Promise<AgentResult> {
+    if (options instanceof RunContext) return this.#drive(task, options);
+    const o = checkOptions(options, "agent.run", RUN_OPTIONS);
+    const ctx = o.ctx ?? new RunContext();
+    if (!o.store) {
+      if (o.runId !== undefined) throw new OptionsError("agent.run", "runId", "agent.run: 'runId' names a durable run, which needs a 'store' (an inbox store) to be recorded in");
+      return this.#drive(task, ctx);
+    }
+    const tools = this.#durableTools("agent.run");
+    return this.#drive(task, ctx, await RunJournal.start(o.store, this, tools, task, o.runId));
+  }
+
+  /**
+   * Continue the durable run `runId` from `store` after its process died:
+   * finished model turns are read back, finished tool calls are not run
+   * again, a pending question is asked again under the same `questionId`, a
+   * side-effecting call that started but never finished runs again only
+   * after the Asker says yes to a question with source `resume` (a
+   * read-only one runs again), and a finished run returns its stored result.
+   *
+   * @throws RunResumeError (rejects), nothing run, when the run is unknown, held by a live worker (named), was started by a changed agent (each change named), or cannot be read (another version's state, a truncated step), or the store fails.
+   */
+  async resume(runId: string, options: AgentResumeOptions): Promise<AgentResult> {
+    const o = checkOptions(options, "agent.resume", RESUME_OPTIONS);
+    const tools = this.#durableTools("agent.resume");
+    const journal = await RunJournal.resume(o.store, this, tools, runId);
+    if (journal.ended) return resultFromStored(journal.head.result ?? {}, runId);
+    return this.#drive(journal.head.input, o.ctx ?? new RunContext(), journal);
+  }
+
+  #durableTools(where: string): readonly Tool[] {
+    const durable = this.cognition.durable;
+    if (!durable) {
+      throw new OptionsError(where, "store", `${where}: agent '${this.name}' runs on ${this.cognition.constructor?.name ?? "a cognition"}, which does not record durable runs; a 'store' needs ReActCognition`);
+    }
+    return durable.tools;
+  }
+
+  async #drive(task: string, ctx: RunContext, journal?: RunJournal): Promise<AgentResult> {
+    ctx.emit("agent.start", { agent: this.name, task, ...(journal ? { runId: journal.runId } : {}) });
+    let result: AgentResult;
+    if (!journal) result = await this.cognition.run({ task, agent: this, ctx });
+    else {
+      try {
+        result = await this.cognition.run({ task, agent: this, ctx, journal });
+        result = Object.freeze({ ...result, runId: journal.runId });
+        await journal.end(result);
+      } catch (err) {
+        // The store stopped taking steps: the run stops here, resumable from what was written.
+        const error = new Error(`run '${journal.runId}' stopped: its step could not be recorded (${errorLine(err)}); resume it once the store is back`, { cause: err });
+        result = Object.freeze({ output: "", stopReason: "error", steps: 0, toolCalls: [], usage: {}, error, runId: journal.runId });
+      } finally {
+        await journal.release();
+      }
+    }
     ctx.emit("agent.end", { agent: this.name, stopReason: result.stopReason, steps: result.steps });
     return result;
   }

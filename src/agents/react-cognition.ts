@@ -2,19 +2,54 @@
  * @module agents/react-cognition
  * `ReActCognition`: ask the model, run the tools it calls, feed the results back, repeat.
  */
+import { randomUUID } from "node:crypto";
 import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import { pyList } from "../util/format.js";
 import { invokeTool, unknownToolMessage, type Admission, type ToolOutcome } from "../tools/tool-invocation.js";
-import { GateRecorder, gateVerdict, notRunMessage, type GateRecord, type GateSubject } from "../gate/index.js";
+import { GateRecorder, gateVerdict, notRunMessage, timeoutVerdict, type GateRecord, type GateSubject, type GateVerdict } from "../gate/index.js";
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
-import { toolFactsOf, type ToolCall } from "../contracts/elicitation.js";
+import { toolFactsOf, type Asker, type ToolCall } from "../contracts/elicitation.js";
 import type { LLMStreamEvent, Message, ModelStopReason } from "../contracts/llm.js";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool, ToolSchema } from "../tools/tool.js";
 import { isToolContent } from "../tools/tool-content.js";
+import type { PastCall, PastQuestion, RunJournal } from "./run-journal.js";
+
+/** A call of a durable run: its journal and its key there (`<step>.<index>`). */
+interface Journaled {
+  readonly journal: RunJournal;
+  readonly key: string;
+}
+
+/** How one call is put to the gate: the approval of a call, or a resume's "run it again?". */
+interface Settling {
+  readonly args: Record<string, unknown>;
+  readonly via: string;
+  readonly question: string;
+  readonly requiresApproval: boolean;
+  readonly purpose: PastQuestion["purpose"];
+  /** For a resume question: the start it is about. */
+  readonly start: number;
+  /** The question asked before, when the run asked it before it stopped. */
+  readonly past: PastQuestion | undefined;
+}
+
+const CANCELLED = Symbol("cancelled");
+
+/** `work`, or, when `ctx` is cancelled first, what `instead` gives (`work` is left to settle unheard). */
+async function unlessCancelled<T>(ctx: RunContext, work: Promise<T>, instead: () => Promise<T>): Promise<T> {
+  let off: () => void = () => undefined;
+  const cancelled = new Promise<typeof CANCELLED>((resolve) => (off = ctx.onCancel(() => resolve(CANCELLED))));
+  try {
+    const first = await Promise.race([work, cancelled]);
+    return first === CANCELLED ? await instead() : first;
+  } finally {
+    off();
+  }
+}
 
 /** Options of a `ReActCognition`. */
 export interface ReActOptions {
@@ -116,7 +151,12 @@ export class ReActCognition implements Cognition {
     return this.recorder.decisions;
   }
 
-  async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
+  /** What a durable run records and a resume compares: this cognition's tools. */
+  get durable(): { readonly tools: readonly Tool[] } {
+    return { tools: this.tools };
+  }
+
+  async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const llm = ctx.llm;
     const calls: ToolCallRecord[] = [];
     const usage: Record<string, number> = {};
@@ -135,13 +175,17 @@ export class ReActCognition implements Cognition {
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
-      let turn;
-      ctx.emit("llm.request", { step, model: agent.model });
-      try {
-        turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
-      } catch (err) {
-        if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
-        return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
+      // A durable run's finished turn is read back, never requested again.
+      let turn = journal?.turn(step);
+      if (!turn) {
+        ctx.emit("llm.request", { step, model: agent.model });
+        try {
+          turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
+        } catch (err) {
+          if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
+          return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
+        }
+        if (journal) await journal.recordTurn(step, turn);
       }
       const used = turn.usage;
       if (used) for (const k in used) usage[k] = (usage[k] ?? 0) + used[k]!;
@@ -158,9 +202,16 @@ export class ReActCognition implements Cognition {
       if (toolCalls.length) said.toolCalls = toolCalls;
       messages.push(said);
       if (!toolCalls.length) return done(last, "complete", step);
-      for (const call of toolCalls) {
+      for (const [i, call] of toolCalls.entries()) {
         if (ctx.cancelled) return done(last, "cancelled", step);
-        const record = await this.execute(call, ctx);
+        const j: Journaled | undefined = journal && { journal, key: `${step}.${i}` };
+        let record = j?.journal.call(j.key).finished;
+        if (!record) {
+          record = await this.execute(call, ctx, j);
+          // A cancelled durable run stops where it is: the call stays unfinished, for a resume to settle.
+          if (ctx.cancelled) return done(last, "cancelled", step);
+          if (j) await j.journal.recordFinished(j.key, record);
+        }
         calls.push(record);
         messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name, ...(record.parts ? { parts: record.parts } : {}) });
         if (ctx.cancelled) return done(last, "cancelled", step);
@@ -170,12 +221,34 @@ export class ReActCognition implements Cognition {
   }
 
   /** One call through the core's invocation (`tools/tool-invocation`), admitted by the gate, recorded as the model reads it. */
-  private async execute(call: ToolCall, ctx: RunContext): Promise<ToolCallRecord> {
+  private async execute(call: ToolCall, ctx: RunContext, j?: Journaled): Promise<ToolCallRecord> {
     const args = call.arguments ?? {};
     const rec = (result: string, ok: boolean, used = args): ToolCallRecord => Object.freeze({ id: call.id, name: call.name, arguments: used, result, ok });
     const t = this.byName.get(call.name);
+    const past = j?.journal.call(j.key);
     ctx.emit("tool.call", { id: call.id, tool: call.name });
-    const outcome: ToolOutcome | undefined = t && (await invokeTool({ tool: t, name: call.name, arguments: args, ctx, admit: () => this.gate(t, call, ctx) }));
+    let outcome: ToolOutcome | undefined;
+    if (t && j && past && past.starts > 0) {
+      const again = await this.rerun(t, call, ctx, j, past);
+      if ("refused" in again) {
+        ctx.emit("tool.result", { id: call.id, tool: call.name, ok: false });
+        return rec(again.refused, false, past.startedWith ?? args);
+      }
+      outcome = again.outcome;
+    } else if (t) {
+      const settling: Settling = { args, via: "react", question: `Allow ${t.name}?`, requiresApproval: t.requiresApproval, purpose: "gate", start: 0, past: past?.gate };
+      outcome = await invokeTool({
+        tool: t,
+        name: call.name,
+        arguments: args,
+        ctx,
+        admit: async () => {
+          const admission = await this.gate(t, call, ctx, settling, j);
+          if (admission.allowed && j) await j.journal.recordStarted(j.key, t.name, admission.arguments ?? args);
+          return admission;
+        },
+      });
+    }
     ctx.emit("tool.result", { id: call.id, tool: call.name, ok: outcome?.ok === true });
     if (!outcome) return rec(unknownToolMessage(call.name, pyList([...this.byName.keys()].sort())), false);
     if (outcome.ok) return withParts(rec(resultText(outcome.value), true, outcome.arguments), outcome.value);
@@ -184,23 +257,91 @@ export class ReActCognition implements Cognition {
     return rec(message, false, outcome.arguments);
   }
 
-  /** Settle one call with the approval engine (ungated: source `autonomy`) and record it; never throws. */
-  private async gate(t: Tool, call: ToolCall, ctx: RunContext): Promise<Admission> {
-    const subject: GateSubject = { tool: t.name, arguments: call.arguments ?? {}, id: call.id, via: "react" };
-    const given = await gateVerdict({
-      ...subject,
-      asker: ctx.asker,
-      requiresApproval: t.requiresApproval,
-      keyStep: t.sideEffecting,
-      autonomy: ctx.autonomy,
-      timeoutMs: this.approvalTimeoutMs,
-      // An Asker may wait forever; a cancelled run must not wait with it.
-      signal: ctx.signal,
-      abandoned: "the run was cancelled while waiting for approval",
-      question: `Allow ${t.name}?`,
-      toolFacts: toolFactsOf(t),
+  /**
+   * A call a durable run started before it stopped, and never saw finish: a
+   * read-only tool runs again; a side-effecting one only when the Asker says
+   * yes to a question with source `resume` (modify: with the edited
+   * arguments). A refusal is the text the model reads.
+   */
+  private async rerun(t: Tool, call: ToolCall, ctx: RunContext, j: Journaled, past: PastCall): Promise<{ outcome: ToolOutcome } | { refused: string }> {
+    const args = past.startedWith ?? call.arguments ?? {};
+    let runWith = args;
+    if (t.sideEffecting) {
+      const question = `The run stopped while '${t.name}' was running, so it may or may not have taken effect. Run it again?`;
+      const settling: Settling = { args, via: "resume", question, requiresApproval: true, purpose: "resume", start: past.starts, past: past.resume.get(past.starts) };
+      const admission = await this.gate(t, { ...call, arguments: args }, ctx, settling, j);
+      if (!admission.allowed) return { refused: `'${t.name}' was started before the run stopped and was not run again: ${admission.message}` };
+      runWith = admission.arguments ?? args;
+    }
+    const outcome = await invokeTool({
+      tool: t,
+      name: call.name,
+      arguments: runWith,
+      ctx,
+      admit: async () => {
+        await j.journal.recordStarted(j.key, t.name, runWith);
+        return { allowed: true, arguments: runWith };
+      },
     });
+    return { outcome };
+  }
+
+  /**
+   * Settle one call with the approval engine (ungated: source `autonomy`) and
+   * record it; never throws. In a durable run the question is written to the
+   * run before the Asker is asked, under the id it had before the run stopped
+   * (so the Asker finds an answer given meanwhile), and its deadline is the
+   * one it had: a deadline that passed while no process was alive is a
+   * timeout, in the same words as before a restart.
+   */
+  private async gate(t: Tool, call: ToolCall, ctx: RunContext, how: Settling, j?: Journaled): Promise<Admission> {
+    const questionId = how.past?.questionId ?? (j ? randomUUID() : undefined);
+    const subject: GateSubject = { tool: t.name, arguments: how.args, id: call.id, via: how.via, ...(questionId ? { questionId } : {}) };
+    const deadline = how.past?.deadlineAt ? Date.parse(how.past.deadlineAt) : undefined;
+    let given: GateVerdict;
+    if (deadline !== undefined && deadline <= Date.now()) {
+      given = timeoutVerdict(subject, this.approvalTimeoutMs ?? 0);
+      await withdrawTimedOut(j, questionId!, given.record.reason);
+    } else {
+      const ask = {
+        ...subject,
+        asker: j ? this.recordingAsker(ctx.asker, j, how, questionId!) : ctx.asker,
+        requiresApproval: how.requiresApproval,
+        keyStep: t.sideEffecting,
+        autonomy: ctx.autonomy,
+        timeoutMs: deadline !== undefined ? deadline - Date.now() : this.approvalTimeoutMs,
+        question: how.question,
+        toolFacts: toolFactsOf(t),
+      };
+      // A durable run's question outlives a cancelled context (the run is resumable): the gate stops waiting, the question stays.
+      given = j
+        ? await unlessCancelled(ctx, gateVerdict(ask), () => gateVerdict({ ...ask, signal: ctx.signal, abandoned: "the run was cancelled while waiting for approval", asker: undefined }))
+        : await gateVerdict({ ...ask, signal: ctx.signal, abandoned: "the run was cancelled while waiting for approval" });
+      if (given.record.source === "timeout" && deadline !== undefined && this.approvalTimeoutMs !== undefined) given = timeoutVerdict(subject, this.approvalTimeoutMs);
+    }
     const verdict = await this.recorder.record(subject, given, ctx);
     return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, message: notRunMessage(t.name, verdict) };
   }
+
+  /** `asker`, writing the question to the run before it is asked (once: a question asked before the run stopped is already there). */
+  private recordingAsker(asker: Asker | undefined, j: Journaled, how: Settling, questionId: string): Asker | undefined {
+    if (!asker) return undefined;
+    const timeoutMs = this.approvalTimeoutMs;
+    return {
+      ask: async (request, options) => {
+        if (!how.past) {
+          const deadlineAt = timeoutMs === undefined ? null : new Date(Date.now() + timeoutMs).toISOString();
+          await j.journal.recordQuestion(j.key, { questionId, deadlineAt, purpose: how.purpose, start: how.start });
+        }
+        return asker.ask(request, how.past && options ? { ...options, again: true } : options);
+      },
+    };
+  }
+}
+
+/** A question whose deadline passed while no process was alive: taken off the inbox as timed out, when the run's store is an inbox store (best effort). */
+async function withdrawTimedOut(j: Journaled | undefined, questionId: string, reason: string): Promise<void> {
+  const settle = (j?.journal.store as { settle?: (id: string, s: { status: "timed_out"; reason: string }) => Promise<unknown> } | undefined)?.settle;
+  if (typeof settle !== "function") return;
+  await settle.call(j!.journal.store, questionId, { status: "timed_out", reason: `timed out: ${reason}` }).catch(() => undefined);
 }

@@ -17,6 +17,7 @@ Usage:
   agentkit approve --web|--tty -- claude -p "..."   answer a headless claude run's permission prompts
   agentkit inbox migrate <postgres-url>          create the shared approval inbox's tables (once per database)
   agentkit inbox serve --store <postgres-url>    the approval page alone, for workers on other machines
+  agentkit runs --store <postgres-url>           list the durable agent runs a store holds
 
 Options for every command:
   -h, --help      this text (agentkit <command> --help for the command's)
@@ -278,4 +279,20 @@ Example:
   PGPASSWORD=... agentkit inbox migrate postgres://inbox@db.internal:5432/approvals
   PGPASSWORD=... agentkit inbox serve --store postgres://inbox@db.internal:5432/approvals
   PGPASSWORD=... agentkit serve ./dist/engine.js --approve inbox --store postgres://inbox@db.internal:5432/approvals
+`;
+
+/** `agentkit runs --help`. */
+export const RUNS_HELP = `Usage: agentkit runs (--store <postgres-url> | --store-env VAR | --inbox-store <dir>) [options]
+
+List the durable agent runs (agent.run(input, { store })) a store holds, newest change
+first: RUN, STATUS (running, waiting, finished, failed), AGENT, UPDATED. A run whose
+process crashed stays running or waiting until agent.resume(runId, { store }) continues it.
+
+Options:
+  --store URL          the PostgreSQL database (no password: use PGPASSWORD)
+  --store-env VAR      read the database URL from the variable VAR
+  --inbox-store DIR    the embedded store's directory (no other process may have it open)
+  --status S           only the runs with status S
+  --json               one JSON array instead of the table
+  -h, --help           this help
 `;

@@ -10,15 +10,13 @@ import { migrateInboxStore } from "../askers/inbox/postgres-store.js";
 import { flag, parseCommandLine, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { isPort } from "../options/option-checks.js";
-import { approverStore, storeUrl } from "./store-args.js";
+import { approverStore, STORE_OPTIONS, storeUrl } from "./store-args.js";
 import type { FailureContext } from "./failure-line.js";
 import { INBOX_HELP } from "./help.js";
 import { loginKeyHint, offerNewLogins } from "./login-key.js";
 
 const SERVE_OPTIONS: OptionTable = {
-  store: { type: "string" },
-  "store-env": { type: "string" },
-  "inbox-store": { type: "string" },
+  ...STORE_OPTIONS,
   port: { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },

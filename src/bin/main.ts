@@ -8,7 +8,7 @@ import { EXIT_USAGE } from "./cli.error.js";
 import { explainFailure, verboseDetail, type FailureContext } from "./failure-line.js";
 import { MAIN_HELP } from "./help.js";
 
-const COMMANDS = ["init", "serve", "host", "inspect", "call", "login", "approve", "inbox"] as const;
+const COMMANDS = ["init", "serve", "host", "inspect", "call", "login", "approve", "inbox", "runs"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function version(): string {
@@ -35,6 +35,8 @@ async function run(command: Command, argv: readonly string[], context: FailureCo
       return (await import("./approve.command.js")).approveCommand(argv, context);
     case "inbox":
       return (await import("./inbox.command.js")).inboxCommand(argv, context);
+    case "runs":
+      return (await import("./runs.command.js")).runsCommand(argv, context);
   }
 }
 

@@ -7,8 +7,15 @@
  */
 import { dataDirProblem } from "../askers/inbox/data-dir.js";
 import type { ApproveMode, ApproverStore } from "./approver.js";
-import { stringOption, type CommandLine } from "./args.js";
+import { stringOption, type CommandLine, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
+
+/** The options naming a store on a command line: `--store URL`, `--store-env VAR`, `--inbox-store DIR` (read by `approverStore`). */
+export const STORE_OPTIONS: OptionTable = {
+  store: { type: "string" },
+  "store-env": { type: "string" },
+  "inbox-store": { type: "string" },
+};
 
 /**
  * The database URL: the positional (which must hold no password: argv is

@@ -120,6 +120,14 @@ export interface AskOptions {
    * ties what a person sees to what was decided. Never correlate by tool name.
    */
   readonly questionId: string;
+  /**
+   * True when this question was asked before under the same `questionId`
+   * and its asking process stopped (a durable run resumed by
+   * `agent.resume`): an Asker that keeps its questions (the inbox) answers
+   * from an answer given meanwhile, or waits on the question still pending,
+   * instead of asking anew. Absent otherwise.
+   */
+  readonly again?: boolean;
 }
 
 /**

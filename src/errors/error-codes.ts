@@ -16,6 +16,7 @@ export const AGENTKIT_ERROR_CODES = [
   "not_implemented",
   "client_request",
   "audit_sink",
+  "run_resume",
   // wire
   "mcp_config_file",
   "codex_mcp",

@@ -11,3 +11,4 @@ export { DuplicateToolError } from "./duplicate-tool.error.js";
 export { DefinitionError } from "./tool-definition.error.js";
 export { OptionsError } from "./options.error.js";
 export { MissingPeerError } from "./missing-peer.error.js";
+export { RunResumeError, type RunResumeFailure } from "./run-resume.error.js";

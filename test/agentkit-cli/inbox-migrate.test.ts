@@ -38,18 +38,18 @@ describe("agentkit inbox migrate", () => {
       const r = await runAgentkit(["inbox", "migrate", pg.connectionString, "--schema", "approvals"]);
       expect(r.stderr).toBe("");
       expect(r.stdout).toBe(
-        "inbox tables ready in schema 'approvals' (version 6)\n" +
+        "inbox tables ready in schema 'approvals' (version 7)\n" +
           "  workers log in as members of approvals_worker (ask, read their own): GRANT approvals_worker TO <worker login>\n" +
           "  the page logs in as a member of approvals_page (reads all, answers): GRANT approvals_page TO <page login>\n",
       );
       expect(r.code).toBe(0);
     }
-    expect(await tables("approvals")).toEqual(["decisions", "meta", "questions", "records", "workers"]);
+    expect(await tables("approvals")).toEqual(["decisions", "meta", "questions", "records", "run_steps", "runs", "workers"]);
     expect(await query("SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'approvals_%' ORDER BY rolname")).toEqual([
       { rolname: "approvals_page", rolcanlogin: false },
       { rolname: "approvals_worker", rolcanlogin: false },
     ]);
-    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "records" }, { relname: "workers" }]);
+    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "records" }, { relname: "run_steps" }, { relname: "runs" }, { relname: "workers" }]);
   });
 
   it("refuses a URL holding a password on the command line (exit 2) without echoing it; --store-env reads it from a variable", async () => {

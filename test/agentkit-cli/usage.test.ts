@@ -62,7 +62,7 @@ describe("agentkit --help and --version", () => {
 
 describe("command lines that cannot run as written exit 2 with one line", () => {
   it("names an unknown command and lists the real ones", async () => {
-    expect(await usageError(["frobnicate"])).toBe("agentkit: unknown command 'frobnicate'. Commands: init, serve, host, inspect, call, login, approve, inbox (see agentkit --help)");
+    expect(await usageError(["frobnicate"])).toBe("agentkit: unknown command 'frobnicate'. Commands: init, serve, host, inspect, call, login, approve, inbox, runs (see agentkit --help)");
   });
 
   it("names an unknown option and lists the accepted ones", async () => {

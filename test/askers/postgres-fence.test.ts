@@ -242,10 +242,10 @@ describe("upgrading a version-4 database", () => {
     expect(await store.get(q.id).catch((e: unknown) => e)).toMatchObject({
       code: "inbox_store",
       failure: "not_migrated",
-      message: "the inbox tables in schema 'inbox_old' are at version 4; this agentkit needs version 6: run `agentkit inbox migrate <url>` (or migrateInboxStore()) once",
+      message: "the inbox tables in schema 'inbox_old' are at version 4; this agentkit needs version 7: run `agentkit inbox migrate <url>` (or migrateInboxStore()) once",
     });
-    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(6);
-    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(6);
+    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(7);
+    expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(7);
     expect(await store.get(q.id)).toMatchObject({ status: "withdrawn" });
     const later = question();
     await store.put(later);

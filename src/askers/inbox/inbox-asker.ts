@@ -108,6 +108,11 @@ const INBOX_ASKER_OPTIONS = {
  * denied) and the question is withdrawn as soon as the store is back, so a
  * late Approve cannot claim success.
  *
+ * A question asked again (`AskOptions.again`: a resumed durable run) is
+ * looked up by its id first: an answer given meanwhile (while no worker was
+ * alive) is the decision; a question still pending is taken over by this
+ * process and waited on; one the deadline took is `expired`.
+ *
  * It is also a `gate.check` target, and the decisions list's one writer: pass
  * it as the asking server's `ctx` (`new ApprovalServer({ asker, ctx: asker })`,
  * or forward its context's `gate.check` events to `emit`) and the list shows
@@ -160,6 +165,9 @@ export class InboxAsker implements Asker {
         `InboxAsker.ask: the question about '${toolName(request).slice(0, 100)}' is nested deeper than ${MAX_ARGUMENT_DEPTH} levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments`,
       );
     }
+    // Asked again under its id (a durable run resumed): an answer given meanwhile decides; a pending question is waited on.
+    const before = options?.again === true ? await this.#store.get(questionId) : undefined;
+    if (before) return await this.#again(before, timeoutMs, options?.signal);
     const now = Date.now();
     const question: StoredQuestion = {
       id: questionId,
@@ -178,7 +186,28 @@ export class InboxAsker implements Asker {
     return await this.#await(question, timeoutMs, options?.signal);
   }
 
-  #await(question: StoredQuestion, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<Decision> {
+  /**
+   * A question already in the store, asked again (a resumed run): its answer
+   * when it has one; when still pending, this process takes it over
+   * (`adopt`, on a shared store) and waits for it; a question the deadline
+   * took is `expired`; one withdrawn or abandoned denies.
+   */
+  async #again(q: StoredQuestion, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<Decision> {
+    // The decisions row is the gate's record of this call (one write per decision), as for a fresh question.
+    if (q.status === "answered") return answerDecision(q);
+    if (q.status === "timed_out") return Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" });
+    if (q.status !== "pending") throw new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`);
+    return await this.#await(q, timeoutMs, signal, false);
+  }
+
+  /** Put a new question in the store; or take over one asked before (`adopt` on a shared store), resolving with it as it stands. */
+  #place(question: StoredQuestion, fresh: boolean): Promise<StoredQuestion | undefined | void> {
+    if (fresh) return this.#store.put(question);
+    const adopt = (this.#store as InboxStore & { adopt?: (id: string) => Promise<StoredQuestion | undefined> }).adopt;
+    return typeof adopt === "function" ? adopt.call(this.#store, question.id) : this.#store.get(question.id);
+  }
+
+  #await(question: StoredQuestion, timeoutMs: number | undefined, signal: AbortSignal | undefined, fresh = true): Promise<Decision> {
     return new Promise<Decision>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let done = false;
@@ -235,11 +264,10 @@ export class InboxAsker implements Asker {
       }
       this.#pending.add(question.id);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#store.put(question).then(
-        () => signal?.aborted && onAbort(),
-        (err: unknown) => {
-          if (finish()) reject(err);
-        },
+      // (a question taken over may have been settled between the read and the take-over: that settlement is the answer)
+      this.#place(question, fresh).then(
+        (now) => (now && now.status !== "pending" ? settled(now) : signal?.aborted && onAbort()),
+        (err: unknown) => finish() && reject(err),
       );
     });
   }

@@ -14,6 +14,8 @@ import type { ToolFacts } from "../../contracts/elicitation.js";
 import type { GateSource } from "../../gate/gate-source.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
 import { MEMORY_RECORD_LIMIT, MemoryCallRecords } from "../../records/memory-call-records.js";
+import type { RunClaim, RunHead, RunStatus, RunStep, RunStore, RunSummary } from "../../contracts/run-record.js";
+import { MemoryRuns } from "../../records/memory-runs.js";
 import { InboxError } from "./inbox.error.js";
 import { checkAnswer, checkChange, checkExpiry, checkRecord, duplicateRecord } from "./record-input.js";
 
@@ -176,13 +178,14 @@ export interface MemoryInboxStoreOptions {
  * `CallRecordStore` in this process, gone with it.
  * Listeners are called synchronously, in order; one that throws is skipped.
  */
-export class MemoryInboxStore implements InboxStore, CallRecordStore {
+export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   readonly #questions = new Map<string, StoredQuestion>();
   readonly #decisions = new Map<string, StoredDecision>();
   readonly #listeners = new Set<(event: InboxEvent) => void>();
   readonly #maxPending: number;
   readonly #records: MemoryCallRecords;
   #pendingCount = 0;
+  readonly #runs = new MemoryRuns();
 
   /** @throws OptionsError when `maxPending` or `maxRecords` is not a positive integer. */
   constructor(options: MemoryInboxStoreOptions = {}) {
@@ -291,6 +294,46 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore {
   /** Every later record created or changed in this store, synchronously and in order, until the returned function is called. */
   subscribeRecords(listener: (event: CallRecordEvent) => void): () => void {
     return this.#records.subscribeRecords(listener);
+  }
+
+  /** This store's worker name: the holder of the durable runs it runs. */
+  get worker(): string {
+    return this.#runs.worker;
+  }
+
+  /** Add a durable run (see `RunStore`); rejects when its id is taken. */
+  createRun(head: RunHead): Promise<void> {
+    return this.#runs.createRun(head);
+  }
+
+  /** A durable run and its steps, or `undefined`. */
+  loadRun(runId: string): Promise<{ head: RunHead; steps: readonly RunStep[] } | undefined> {
+    return this.#runs.loadRun(runId);
+  }
+
+  /** Take a durable run nobody holds (in this process: one whose worker let go of it). */
+  claimRun(runId: string, holder: string): Promise<RunClaim> {
+    return this.#runs.claimRun(runId, holder);
+  }
+
+  /** Append a step to a run `holder` holds. */
+  appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
+    return this.#runs.appendRunStep(runId, holder, step);
+  }
+
+  /** Set a held run's status (and its result). */
+  setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
+    return this.#runs.setRunStatus(runId, holder, status, result);
+  }
+
+  /** Let go of a run. */
+  releaseRun(runId: string, holder: string): Promise<void> {
+    return this.#runs.releaseRun(runId, holder);
+  }
+
+  /** The durable runs, newest change first (`{ status }`: only those). */
+  runs(filter?: { readonly status?: RunStatus }): Promise<RunSummary[]> {
+    return this.#runs.runs(filter);
   }
 
   #emit(event: InboxEvent): void {

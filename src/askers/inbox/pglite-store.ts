@@ -15,7 +15,7 @@ import { lazyPeer } from "../../util/optional-peer.js";
 import { dataDirProblem, lockDataDir, type DataDirLock } from "./data-dir.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
-import { PostgresInboxStore } from "./postgres-store.js";
+import { EMBEDDED_STORES, PostgresInboxStore } from "./postgres-store.js";
 import type { PgClient, PgPool, PgResult } from "./pg-peer.js";
 import { ignoreRejection } from "../../util/logger.js";
 
@@ -120,5 +120,7 @@ export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promis
     await pool.end().catch(ignoreRejection("ending the pglite pool while closing"));
     throw storeError(err, schema);
   }
-  return new PostgresInboxStore({ pool, schema, ownsPool: true });
+  const store = new PostgresInboxStore({ pool, schema, ownsPool: true });
+  EMBEDDED_STORES.add(store);
+  return store;
 }

@@ -11,6 +11,8 @@
  * - `workers`: each asking process's lease, renewed by its heartbeat;
  * - `records` (version 5): one row per call record (an MCP task, a call
  *   that waits), see `postgres-records`;
+ * - `runs` and `run_steps` (version 7): durable agent runs and their
+ *   steps, see `postgres-runs`;
  * - the `changes` sequence: every insert or change of a question, decision
  *   or record takes the next value, so a listener catches up on everything
  *   after the last change it saw, in order, whatever notifications it missed.
@@ -41,13 +43,14 @@ import { OptionsError } from "../../errors/options.error.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import type { PgClient, PgPool } from "./pg-peer.js";
 import { recordsRolesSql, recordsTableSql } from "./postgres-records.js";
+import { runsRolesSql, runsTableSql } from "./postgres-runs.js";
 import { ignoreRejection } from "../../util/logger.js";
 
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records; 6: change numbers stamped by the database, a worker's decision rows fenced to its own questions). */
-export const INBOX_SCHEMA_VERSION = 6;
+/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records; 6: change numbers stamped by the database, a worker's decision rows fenced to its own questions; 7: durable agent runs and their steps). */
+export const INBOX_SCHEMA_VERSION = 7;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -245,9 +248,10 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
     for (const sql of migrationSql(schema)) await client.query(sql);
     const from = await versionOf(client, schema);
     // version 5: call records (postgres-records); their grants and policies below, with the roles
-    for (const sql of [...upgradeSql(schema, from), ...recordsTableSql(schema), ...stampSql(schema)]) await client.query(sql);
+    // version 7: durable runs (postgres-runs)
+    for (const sql of [...upgradeSql(schema, from), ...recordsTableSql(schema), ...runsTableSql(schema), ...stampSql(schema)]) await client.query(sql);
     if (options.roles) for (const sql of rolesSql(schema)) await client.query(sql);
-    if (options.roles) for (const sql of recordsRolesSql(schema, inboxRoles(schema))) await client.query(sql);
+    if (options.roles) for (const sql of [...recordsRolesSql(schema, inboxRoles(schema)), ...runsRolesSql(schema, inboxRoles(schema))]) await client.query(sql);
     await client.query(`DELETE FROM ${schema}.meta`);
     await client.query(`INSERT INTO ${schema}.meta (version) VALUES ($1)`, [INBOX_SCHEMA_VERSION]);
     await client.query("COMMIT");

@@ -44,6 +44,9 @@ import { OptionsError } from "../../errors/options.error.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { checkOptions, checkTimeoutMs, opt, type CheckedOptions, type OptionSpec } from "../../options/option-checks.js";
 import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordStore, CallUpdate } from "../../contracts/call-record.js";
+import type { RunClaim, RunHead, RunStatus, RunStep, RunStore, RunSummary } from "../../contracts/run-record.js";
+import { notHolderMessage } from "../../records/memory-runs.js";
+import { adoptQuestionSql, appendRunStepSql, claimRunSql, insertRunSql, questionOfOpenRun, releaseRunSql, runHeadOf, runStepOf, runSummaryOf, selectRun, selectRunSteps, selectRuns, setRunStatusSql } from "./postgres-runs.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
@@ -149,7 +152,10 @@ function checkStoreOptions<S extends typeof CONNECTION_RULES>(options: unknown, 
  * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
  * migrate <url>`) once per database first. `close()` when done.
  */
-export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDisposable {
+/** Stores on an embedded database (PGlite): one process owns it, so a run held by any other worker is a dead process's. */
+export const EMBEDDED_STORES = new WeakSet<PostgresInboxStore>();
+
+export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore, AsyncDisposable {
   readonly schema: string;
   readonly worker: string;
   /** `"worker"` or `"page"` (see the option). */
@@ -189,6 +195,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
   #sweeper?: NodeJS.Timeout;
   #retry?: NodeJS.Timeout;
   #leaseRenewedAt = 0;
+  /** The runs this store's process is running now (claimed or created, not released). */
+  readonly #runsHeld = new Set<string>();
 
   constructor(options: PostgresInboxStoreOptions) {
     const o = checkStoreOptions(options, "postgresInboxStore", STORE_SPEC);
@@ -313,6 +321,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
     const sql = `WITH hit AS (UPDATE ${s}.questions q SET status = 'abandoned', settled_at = now(),
         reason = 'the asking process (' || q.worker || ') stopped renewing its lease: nothing is waiting for this answer'
       WHERE q.status = 'pending' AND NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = q.owner AND w.worker = q.worker AND w.lease_until >= now())
+        AND NOT ${questionOfOpenRun(s, "q")}
       RETURNING *),
     listed AS (INSERT INTO ${s}.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, owner)
       SELECT id, tool, false, 'error', true, NULL, 'abandoned: ' || reason || '; nothing was decided', settled_at, from_, false, owner FROM hit
@@ -402,6 +411,83 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
     };
   }
 
+  /**
+   * Take over a pending question another process of this login asked (a
+   * durable run resumed here): this store's worker becomes its asker, so it
+   * hears the answer and its lease keeps the question from being abandoned.
+   * Returns the question as it stands.
+   */
+  async adopt(id: string): Promise<StoredQuestion | undefined> {
+    await this.#ready();
+    await this.#renewLease();
+    this.#mine.add(id);
+    try {
+      await this.#tuneListening();
+      await this.#statement("adopting a question", adoptQuestionSql(this.schema, id, this.worker));
+    } catch (err) {
+      this.#mine.delete(id);
+      throw storeError(err, this.schema);
+    }
+    return await this.get(id);
+  }
+
+  /**
+   * Add a durable run held by this store's worker (see `RunStore`).
+   *
+   * @throws InboxStoreError `invalid` when the id is taken; `unavailable` when the database is down; `forbidden` when the login may not add runs.
+   */
+  async createRun(head: RunHead): Promise<void> {
+    await this.#renewLease();
+    await this.#statement(`createRun '${head.runId}'`, insertRunSql(this.schema, head));
+    this.#runsHeld.add(head.runId);
+  }
+
+  /** A durable run and its steps (this login's, on a worker), or `undefined`. */
+  async loadRun(runId: string): Promise<{ head: RunHead; steps: readonly RunStep[] } | undefined> {
+    const heads = await this.#statement(`loadRun '${runId}'`, selectRun(this.schema, runId));
+    if (!heads[0]) return undefined;
+    const steps = await this.#statement(`loadRun '${runId}'`, selectRunSteps(this.schema, runId));
+    return { head: runHeadOf(heads[0].row as Row), steps: steps.map((r) => runStepOf(r.row as Row)) };
+  }
+
+  /** Take a run nobody alive holds (a worker whose lease lapsed; on an embedded store, any other process). */
+  async claimRun(runId: string, holder: string): Promise<RunClaim> {
+    if (this.#runsHeld.has(runId)) return { ok: false, holder: this.worker };
+    await this.#renewLease();
+    const taken = await this.#statement(`claimRun '${runId}'`, claimRunSql(this.schema, runId, holder, EMBEDDED_STORES.has(this)));
+    if (taken[0]) {
+      this.#runsHeld.add(runId);
+      return { ok: true };
+    }
+    const now = await this.#statement(`claimRun '${runId}'`, selectRun(this.schema, runId));
+    if (!now[0]) return { ok: false, missing: true };
+    return { ok: false, holder: runHeadOf(now[0].row as Row).holder ?? "(none: the run ended)" };
+  }
+
+  /** Append a step while `holder` holds the run. @throws InboxStoreError `invalid` when it does not hold it (or the step's number is taken). */
+  async appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
+    const rows = await this.#statement(`appendRunStep '${runId}' ${step.seq}`, appendRunStepSql(this.schema, runId, holder, step));
+    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+  }
+
+  /** Set a held run's status (and result). @throws InboxStoreError `invalid` when `holder` does not hold it. */
+  async setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
+    const rows = await this.#statement(`setRunStatus '${runId}'`, setRunStatusSql(this.schema, runId, holder, status, result));
+    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+  }
+
+  /** Let go of a run (its row keeps its status: resumable when not finished). */
+  async releaseRun(runId: string, holder: string): Promise<void> {
+    this.#runsHeld.delete(runId);
+    await this.#statement(`releaseRun '${runId}'`, releaseRunSql(this.schema, runId, holder));
+  }
+
+  /** The durable runs (this login's, on a worker), newest change first; `{ status }`: only those. */
+  async runs(filter: { readonly status?: RunStatus } = {}): Promise<RunSummary[]> {
+    const rows = await this.#statement("runs", selectRuns(this.schema, filter.status));
+    return rows.map((r) => runSummaryOf(r.row as Row));
+  }
+
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -436,6 +522,11 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, AsyncDis
     } catch (err) {
       throw recordStoreError(err, this.schema, what);
     }
+  }
+
+  /** Run `st` (named `what` in errors) once the store is ready; its rows. */
+  async #statement(what: string, st: Statement): Promise<Row[]> {
+    return await this.#recordStatement(what, () => st);
   }
 
   /** A compare-and-set's outcome: the changed row it returned (told to subscribers), or the record as it now stands. */

@@ -1,0 +1,316 @@
+/**
+ * @module agents/run-journal
+ * The journal of a durable run: what the agent loop writes to a `RunStore`
+ * before each next step (a model turn, a question, a tool call started, a
+ * tool call finished), and, on resume, what it reads back so a finished
+ * turn is never requested again and a finished call never run again. Also
+ * the agent's fingerprint (name, model, instructions, tools) that a resume
+ * compares, and the checks of what was read (format, truncated steps).
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { RunResumeError } from "../errors/run-resume.error.js";
+import { RUN_STATE_FORMAT, type RunHead, type RunStatus, type RunStep, type RunStepKind, type RunStore } from "../contracts/run-record.js";
+import type { LLMTurn } from "../contracts/llm.js";
+import type { Tool } from "../tools/tool.js";
+import { errorLine } from "../util/format.js";
+import type { AgentResult, StopReason, ToolCallRecord } from "./agent-result.js";
+
+/** What the journal needs of an agent: its identity and its tools. */
+export interface JournaledAgent {
+  readonly name: string;
+  readonly model: string;
+  readonly prompt: string;
+}
+
+/** A tool as the fingerprint keeps it. */
+interface ToolPrint {
+  readonly schema: string;
+  readonly sideEffecting: boolean;
+  readonly requiresApproval: boolean;
+  readonly caps: readonly string[];
+}
+
+/** JSON with object keys sorted, so equal values give equal text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** The fingerprint of `agent` with `tools`: what a resume must find unchanged. */
+export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[]): Record<string, unknown> {
+  const printed: Record<string, ToolPrint> = {};
+  for (const t of tools) {
+    printed[t.name] = {
+      schema: createHash("sha256").update(canonical(t.schema)).digest("hex").slice(0, 16),
+      sideEffecting: t.sideEffecting,
+      requiresApproval: t.requiresApproval,
+      caps: [...t.caps].sort(),
+    };
+  }
+  return { agent: agent.name, model: agent.model, instructions: createHash("sha256").update(agent.prompt).digest("hex").slice(0, 16), tools: printed };
+}
+
+/** Each difference between a stored fingerprint and the agent's now, in words (empty: the same agent). */
+export function fingerprintChanges(stored: Readonly<Record<string, unknown>>, now: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  if (stored.agent !== now.agent) out.push(`name: '${String(stored.agent)}' -> '${String(now.agent)}'`);
+  if (stored.model !== now.model) out.push(`model: '${String(stored.model)}' -> '${String(now.model)}'`);
+  if (stored.instructions !== now.instructions) out.push("instructions (the prompt) changed");
+  const was = (stored.tools ?? {}) as Record<string, ToolPrint>;
+  const is = (now.tools ?? {}) as Record<string, ToolPrint>;
+  for (const name of Object.keys(was).sort()) {
+    const a = was[name]!;
+    const b = is[name];
+    if (!b) {
+      out.push(`tool '${name}' is gone`);
+      continue;
+    }
+    if (a.schema !== b.schema) out.push(`tool '${name}': its schema changed`);
+    if (a.sideEffecting !== b.sideEffecting) out.push(`tool '${name}': sideEffecting ${String(a.sideEffecting)} -> ${String(b.sideEffecting)}`);
+    if (a.requiresApproval !== b.requiresApproval) out.push(`tool '${name}': requiresApproval ${String(a.requiresApproval)} -> ${String(b.requiresApproval)}`);
+    if (canonical(a.caps) !== canonical(b.caps)) out.push(`tool '${name}': caps ${canonical(a.caps)} -> ${canonical(b.caps)}`);
+  }
+  for (const name of Object.keys(is).sort()) if (!was[name]) out.push(`tool '${name}' is new`);
+  return out;
+}
+
+/** A question a call asked (the approval, or a resume's "run it again?"). */
+export interface PastQuestion {
+  readonly questionId: string;
+  /** ISO 8601, or null (no deadline). */
+  readonly deadlineAt: string | null;
+  /** `gate`: the call's approval; `resume`: whether to run a started call again (for its `start`-th start). */
+  readonly purpose: "gate" | "resume";
+  readonly start: number;
+}
+
+/** What the journal knows of one call (by its key, `<step>.<index>`). */
+export interface PastCall {
+  gate?: PastQuestion;
+  /** Resume questions, by the start they are about. */
+  readonly resume: Map<number, PastQuestion>;
+  /** How many times it was started (its arguments the last time). */
+  starts: number;
+  startedWith?: Record<string, unknown>;
+  finished?: ToolCallRecord;
+}
+
+const STEP_KINDS: readonly RunStepKind[] = ["turn", "question", "call_started", "call_finished"];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Why step `s` cannot be read (`undefined` when it can). */
+function stepProblem(s: RunStep, expectedSeq: number): string | undefined {
+  if (!isObject(s)) return "it is not an object";
+  if (s.seq !== expectedSeq) return `its number is ${String(s.seq)}, expected ${expectedSeq} (a step is missing)`;
+  if (!STEP_KINDS.includes(s.kind)) return `its kind ${JSON.stringify(s.kind)} is none of ${STEP_KINDS.join(", ")}`;
+  const d = s.data;
+  if (!isObject(d)) return "it has no data";
+  const need = (k: string, test: (v: unknown) => boolean, what: string): string | undefined => (test(d[k]) ? undefined : `its '${k}' is missing or not ${what}`);
+  const str = (v: unknown) => typeof v === "string";
+  switch (s.kind) {
+    case "turn":
+      return need("step", Number.isInteger, "a step number") ?? need("content", str, "text") ?? need("toolCalls", Array.isArray, "a list");
+    case "question":
+      return need("key", str, "a call key") ?? need("questionId", str, "a question id") ?? need("purpose", (v) => v === "gate" || v === "resume", '"gate" or "resume"');
+    case "call_started":
+      return need("key", str, "a call key") ?? need("arguments", isObject, "an object");
+    default:
+      return need("key", str, "a call key") ?? need("record", (v) => isObject(v) && typeof v.result === "string" && typeof v.ok === "boolean", "a tool call record");
+  }
+}
+
+/** A stored result as an `AgentResult` (its error, when it had one, as a plain `Error` with the stored message). */
+export function resultFromStored(stored: Readonly<Record<string, unknown>>, runId: string): AgentResult {
+  const { error, ...rest } = stored as Record<string, unknown> & { error?: { message?: string } };
+  return Object.freeze({ ...(rest as unknown as AgentResult), runId, ...(error ? { error: new Error(String(error.message ?? "the run failed")) } : {}) });
+}
+
+/** An `AgentResult` as plain JSON for the store. */
+function storedResult(result: AgentResult): Record<string, unknown> {
+  const { error, ...rest } = result;
+  return JSON.parse(JSON.stringify({ ...rest, ...(error ? { error: { name: error.name, message: error.message } } : {}) })) as Record<string, unknown>;
+}
+
+/**
+ * One durable run's journal, held by this process while the run goes on.
+ * Writes go to the store in order; the first write that fails is kept
+ * (`failed`) and every later write throws it, so the loop stops where the
+ * store stopped taking steps.
+ */
+export class RunJournal {
+  readonly #turns = new Map<number, LLMTurn>();
+  readonly #calls = new Map<string, PastCall>();
+  #seq: number;
+  #failed: Error | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly store: RunStore,
+    readonly runId: string,
+    readonly head: RunHead,
+    steps: readonly RunStep[],
+  ) {
+    this.#seq = steps.length;
+    for (const s of steps) this.#read(s);
+  }
+
+  /** The first write that failed, once one has. */
+  get failed(): Error | undefined {
+    return this.#failed;
+  }
+
+  /** True when the run had already ended (its result is stored). */
+  get ended(): boolean {
+    return this.head.status === "finished" || this.head.status === "failed";
+  }
+
+  /**
+   * Create run `runId` (a fresh UUID when absent) in `store`, held by its worker.
+   *
+   * @throws RunResumeError `duplicate_run` when the id is already there; `store` when the store failed.
+   */
+  static async start(store: RunStore, agent: JournaledAgent, tools: readonly Tool[], input: string, runId: string = randomUUID()): Promise<RunJournal> {
+    const existing = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
+    if (existing) throw new RunResumeError("duplicate_run", runId, `run '${runId}' is already in the store (${existing.head.status}); continue it with agent.resume('${runId}', { store }) or give a new runId`);
+    const now = new Date().toISOString();
+    const head: RunHead = { runId, status: "running", agent: agent.name, updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input, fingerprint: agentFingerprint(agent, tools), holder: store.worker };
+    await RunJournal.#storeCall(runId, () => store.createRun(head));
+    return new RunJournal(store, runId, head, []);
+  }
+
+  /**
+   * Read run `runId` back, check it is this agent's and readable, and take it
+   * (a lease in the store). Nothing is written unless every check passes.
+   *
+   * @throws RunResumeError naming the run and what is wrong; nothing ran.
+   */
+  static async resume(store: RunStore, agent: JournaledAgent, tools: readonly Tool[], runId: string): Promise<RunJournal> {
+    const loaded = await RunJournal.#load(store, runId);
+    const changes = fingerprintChanges(loaded.head.fingerprint, agentFingerprint(agent, tools));
+    if (changes.length) {
+      throw new RunResumeError("agent_changed", runId, `run '${runId}' was started by a different agent; nothing ran. What changed: ${changes.join("; ")}. Resume it with the agent it was started with, or start a new run`, { changes });
+    }
+    if (loaded.head.status === "finished" || loaded.head.status === "failed") return new RunJournal(store, runId, loaded.head, loaded.steps);
+    const claim = await RunJournal.#storeCall(runId, () => store.claimRun(runId, store.worker));
+    if (!claim.ok) {
+      if ("missing" in claim) throw new RunResumeError("unknown_run", runId, `run '${runId}' is not in the store any more`);
+      throw new RunResumeError("held", runId, `run '${runId}' is held by worker '${claim.holder}', which is still alive; it resumes there (or here once that worker stops and its lease lapses)`, { holder: claim.holder });
+    }
+    // Read again under the lease: a worker that died after the first read may have written more.
+    const held = await RunJournal.#load(store, runId);
+    return new RunJournal(store, runId, held.head, held.steps);
+  }
+
+  static async #load(store: RunStore, runId: string): Promise<{ head: RunHead; steps: readonly RunStep[] }> {
+    if (typeof runId !== "string" || runId.trim() === "") throw new RunResumeError("unknown_run", String(runId), `agent.resume: the run id must be a non-empty string, got ${JSON.stringify(runId)}`);
+    const loaded = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
+    if (!loaded) throw new RunResumeError("unknown_run", runId, `there is no run '${runId}' in the store; store.runs() (or \`agentkit runs\`) lists the runs it holds`);
+    const { head, steps } = loaded;
+    if (head.format !== RUN_STATE_FORMAT) {
+      throw new RunResumeError("unreadable", runId, `run '${runId}' was written in run state format ${JSON.stringify(head.format)} (another version of arc-agentkit); this version reads format ${RUN_STATE_FORMAT} only. Resume it with the version that started it; nothing ran`);
+    }
+    if (!isObject(head.fingerprint) || typeof head.input !== "string") throw new RunResumeError("unreadable", runId, `run '${runId}' is truncated: its ${typeof head.input !== "string" ? "input" : "fingerprint"} is missing; nothing ran`);
+    steps.forEach((s, i) => {
+      const problem = stepProblem(s, i + 1);
+      if (problem) throw new RunResumeError("unreadable", runId, `run '${runId}' is truncated or damaged at step ${i + 1} of ${steps.length}: ${problem}; nothing ran`);
+    });
+    return loaded;
+  }
+
+  static async #storeCall<T>(runId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw new RunResumeError("store", runId, `run '${runId}': the run store failed (${errorLine(err)}); nothing ran`, { cause: err });
+    }
+  }
+
+  /** The recorded model turn `step`, when it finished before. */
+  turn(step: number): LLMTurn | undefined {
+    return this.#turns.get(step);
+  }
+
+  /** What is known of call `key`. */
+  call(key: string): PastCall {
+    let c = this.#calls.get(key);
+    if (!c) this.#calls.set(key, (c = { resume: new Map(), starts: 0 }));
+    return c;
+  }
+
+  /** Record model turn `step` (before its tool calls run). */
+  recordTurn(step: number, turn: LLMTurn): Promise<void> {
+    const data: Record<string, unknown> = { step, content: turn.content ?? "", toolCalls: turn.toolCalls ?? [] };
+    if (turn.stopReason) data.stopReason = turn.stopReason;
+    if (turn.usage) data.usage = turn.usage;
+    if (turn.model) data.model = turn.model;
+    return this.#append("turn", data);
+  }
+
+  /** Record that call `key` asks `question` (before the Asker is asked). */
+  recordQuestion(key: string, question: PastQuestion): Promise<void> {
+    return this.#append("question", { key, ...question });
+  }
+
+  /** Record that call `key` starts with `args` (before the tool runs). */
+  recordStarted(key: string, name: string, args: Record<string, unknown>): Promise<void> {
+    return this.#append("call_started", { key, name, arguments: args });
+  }
+
+  /** Record how call `key` ended (before the model reads it). */
+  recordFinished(key: string, record: ToolCallRecord): Promise<void> {
+    return this.#append("call_finished", { key, record: JSON.parse(JSON.stringify(record)) as Record<string, unknown> });
+  }
+
+  /** The run ended: `finished` (or `failed` for an error) with its result; a cancelled run is left as it stands, resumable. */
+  async end(result: AgentResult): Promise<void> {
+    if (result.stopReason === "cancelled" || this.#failed) return;
+    const status: RunStatus = (result.stopReason as StopReason) === "error" ? "failed" : "finished";
+    await this.#writing;
+    await this.store.setRunStatus(this.runId, this.store.worker, status, storedResult(result));
+  }
+
+  /** Let go of the run's lease (best effort: a lease the store cannot end lapses by itself). */
+  async release(): Promise<void> {
+    await this.#writing.catch(() => undefined);
+    await this.store.releaseRun(this.runId, this.store.worker).catch(() => undefined);
+  }
+
+  #append(kind: RunStepKind, data: Record<string, unknown>): Promise<void> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    const step: RunStep = { seq: ++this.#seq, kind, data, at: new Date().toISOString() };
+    this.#read(step);
+    const write = this.#writing.then(() => this.store.appendRunStep(this.runId, this.store.worker, step));
+    this.#writing = write.catch((err: unknown) => {
+      this.#failed ??= err instanceof Error ? err : new Error(String(err));
+    });
+    return write;
+  }
+
+  #read(s: RunStep): void {
+    const d = s.data as Record<string, unknown>;
+    if (s.kind === "turn") {
+      this.#turns.set(d.step as number, Object.freeze({ content: d.content as string, toolCalls: d.toolCalls as LLMTurn["toolCalls"], ...(d.stopReason ? { stopReason: d.stopReason as LLMTurn["stopReason"] } : {}), ...(d.usage ? { usage: d.usage as LLMTurn["usage"] } : {}), ...(d.model ? { model: d.model as string } : {}) }));
+      return;
+    }
+    const c = this.call(d.key as string);
+    if (s.kind === "question") {
+      const q: PastQuestion = { questionId: d.questionId as string, deadlineAt: (d.deadlineAt as string | null | undefined) ?? null, purpose: d.purpose as PastQuestion["purpose"], start: Number(d.start ?? 0) };
+      if (q.purpose === "gate") c.gate = q;
+      else c.resume.set(q.start, q);
+    } else if (s.kind === "call_started") {
+      c.starts++;
+      c.startedWith = d.arguments as Record<string, unknown>;
+    } else {
+      c.finished = Object.freeze(d.record as unknown as ToolCallRecord);
+    }
+  }
+}

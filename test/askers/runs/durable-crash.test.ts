@@ -1,0 +1,116 @@
+/**
+ * @module test/askers/runs/durable-crash.test
+ * The crash matrix of durable runs, in real processes (the built package):
+ * a 10-turn run with three side-effecting tools (one needing approval) is
+ * SIGKILLed at a seeded random point (a model answer, a tool body or a
+ * store write: before or after it), then resumed by a new process until it
+ * finishes. Per run: it finishes; each side effect happened once, or at
+ * most once more per `resume` question a person approved; no model turn is
+ * answered again once it was recorded. PGlite (RUNS_CRASH_PGLITE runs,
+ * default 100) and a real PostgreSQL (RUNS_CRASH_POSTGRES, default 50).
+ * Its own CI part (`npm run test:crash`; `npm test` leaves it out unless
+ * RUNS_CRASH is set). Needs `npm run build`.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateInboxStore } from "../../../src/askers/index.js";
+import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
+
+const WORKER = fileURLToPath(new URL("../../fixtures/askers/durable-run-worker.mjs", import.meta.url));
+const COUNTS = { pglite: Number(process.env["RUNS_CRASH_PGLITE"] ?? 100), postgres: Number(process.env["RUNS_CRASH_POSTGRES"] ?? 50) };
+const dir = mkdtempSync(join(tmpdir(), "runs-crash-"));
+let pg: TestPostgres | undefined;
+
+afterAll(() => {
+  pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A seeded generator (mulberry32): the same points on every machine. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Run the worker once; its exit code or signal and its stdout. */
+function worker(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** What one matrix run's log shows, checked. */
+function checkLog(lines: readonly string[]): { killedAt: string; resumeYes: number } {
+  const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
+  const resumeYes = (name: string) => count(new RegExp(`^\\d+ approved ${name} resume$`));
+  for (const name of ["send", "notify", "deploy"]) {
+    const effects = count(new RegExp(`^\\d+ effect ${name} `));
+    expect.soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`).toBeGreaterThanOrEqual(1);
+    expect.soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`).toBeLessThanOrEqual(1 + resumeYes(name));
+  }
+  for (let n = 1; n <= 10; n++) {
+    const recordedIn1 = lines.some((l) => l.startsWith("1 recorded turn ") && l.endsWith(` turn ${n}`));
+    const answers = count(new RegExp(`^\\d+ answer ${n}$`));
+    const answeredAgain = count(new RegExp(`^2 answer ${n}$`));
+    expect.soft(answers, `turn ${n} answered ${answers} times`).toBeGreaterThanOrEqual(1);
+    if (recordedIn1) expect.soft(answeredAgain, `turn ${n} was recorded before the crash and answered again after it`).toBe(0);
+  }
+  return { killedAt: lines.find((l) => / kill /.test(l)) ?? "never", resumeYes: resumeYes("send") + resumeYes("notify") + resumeYes("deploy") };
+}
+
+describe.each([
+  ["pglite", COUNTS.pglite],
+  ["postgres", COUNTS.postgres],
+] as const)("durable runs on %s survive SIGKILL at seeded random points", (kind, runs) => {
+  it(`${runs} runs, each killed once and resumed to the end`, { timeout: 60_000 + runs * 30_000 }, async () => {
+    const storeEnv: Record<string, string> = {};
+    if (kind === "pglite") storeEnv["STORE_DIR"] = join(dir, "pglite");
+    else {
+      pg ??= await startPostgres();
+      await migrateInboxStore({ connectionString: pg.connectionString, schema: "crash" });
+      Object.assign(storeEnv, { STORE_URL: pg.connectionString, SCHEMA: "crash", LEASE_MS: "1000" });
+    }
+    // the points an uninterrupted run passes
+    const calibrate = join(dir, `${kind}-calibrate.log`);
+    writeFileSync(calibrate, "");
+    const whole = await worker({ ...storeEnv, MODE: "start", RUN_ID: `${kind}-whole`, LOG: calibrate, PROC: "1", KILL_AT: "0" });
+    expect(whole.code, whole.stderr).toBe(0);
+    const { points, output } = JSON.parse(whole.stdout.trim()) as { points: number; output: string };
+    expect(output).toBe("done after 9 turns");
+    const random = seeded(kind === "pglite" ? 40 : 4050);
+    const tally = { finished: 0, killed: 0, resumeYes: 0 };
+    for (let i = 1; i <= runs; i++) {
+      const killAt = 1 + Math.floor(random() * points);
+      const log = join(dir, `${kind}-${i}.log`);
+      writeFileSync(log, "");
+      const runId = `${kind}-${i}`;
+      const first = await worker({ ...storeEnv, MODE: "start", RUN_ID: runId, LOG: log, PROC: "1", KILL_AT: String(killAt) });
+      expect(first.signal, `run ${i} (kill at ${killAt}) was not killed: ${first.stderr}`).toBe("SIGKILL");
+      tally.killed++;
+      const second = await worker({ ...storeEnv, MODE: "resume", RUN_ID: runId, LOG: log, PROC: "2", KILL_AT: "0" });
+      expect(second.code, `run ${i} (kill at ${killAt}) did not resume: ${second.stderr}`).toBe(0);
+      const end = JSON.parse(second.stdout.trim()) as { output: string; stopReason: string };
+      expect(end, `run ${i}`).toMatchObject({ output: "done after 9 turns", stopReason: "complete" });
+      tally.finished++;
+      tally.resumeYes += checkLog(readFileSync(log, "utf8").trim().split("\n")).resumeYes;
+    }
+    process.stdout.write(`crash matrix ${kind}: ${tally.finished}/${runs} finished after SIGKILL (${points} points per run; ${tally.resumeYes} resume questions approved)\n`);
+    expect(tally.finished).toBe(runs);
+  });
+});
