@@ -209,7 +209,7 @@ export class ReActCognition implements Cognition {
         if (!record) {
           record = await this.execute(call, ctx, j);
           // A cancelled durable run stops where it is: the call stays unfinished, for a resume to settle.
-          if (ctx.cancelled) return done(last, "cancelled", step);
+          if (j && ctx.cancelled) return done(last, "cancelled", step);
           if (j) await j.journal.recordFinished(j.key, record);
         }
         calls.push(record);

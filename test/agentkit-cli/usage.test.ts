@@ -67,7 +67,7 @@ describe("command lines that cannot run as written exit 2 with one line", () => 
 
   it("names an unknown option and lists the accepted ones", async () => {
     expect(await usageError(["inspect", "--bogus"])).toBe(
-      "agentkit inspect: unknown option '--bogus'. Accepted options: --url <value>, --header <value>, --header-env <value>, --env <value>, --cwd <value>, --timeout-ms <value>, --prefix <value>, --name <value>, --json, --verbose, --help (see agentkit inspect --help)",
+      "agentkit inspect: unknown option '--bogus'. Accepted options: --url <value>, --header <value>, --header-env <value>, --env <value>, --cwd <value>, --timeout-ms <value>, --protocol <value>, --prefix <value>, --name <value>, --json, --verbose, --help (see agentkit inspect --help)",
     );
   });
 

@@ -284,11 +284,14 @@ describe("a shared inbox on PostgreSQL", () => {
     let pageStore = postgresInboxStore({ connectionString: pg.connectionString });
     let inbox = await ApprovalInbox.start({ store: pageStore });
     try {
-      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" });
+      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" }, { questionId: "restart-q1" });
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       const [q1] = (await pageStore.pending()).filter((q) => q.from === "restart");
       expect((await pageStore.settle(q1!.id, { status: "answered", answer: { kind: "approve", actor: "before" } })).ok).toBe(true);
       expect(await first).toMatchObject({ kind: "approve", actor: "before" });
+      // The decisions row is the gate's record of the call (the asker is its gate.check target), written once.
+      asker.emit("gate.check", { tool: "Bash", id: "t1", questionId: "restart-q1", via: "approval_server", allowed: true, source: "asker", asked: true, kind: "approve", actor: "before", reason: "approved", at: new Date().toISOString() });
+      await expect.poll(async () => (await pageStore.decisions(50)).some((d) => d.from === "restart" && d.actor === "before")).toBe(true);
       const second = asker.ask({ question: "Allow Bash?", toolCall: { id: "t2", name: "Bash", arguments: { command: "pwd" } }, source: "approval_server" });
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       // the page process goes away (its store too) while the worker waits

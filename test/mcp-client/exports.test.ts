@@ -17,6 +17,7 @@ const CLIENT_EXPORTS = [
   "StreamableHttpServer",
   "mcpPrompts",
   "mcpResources",
+  "mcpSkills",
   "mcpTools",
   "toolResultText",
 ];

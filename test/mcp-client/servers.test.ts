@@ -95,7 +95,7 @@ describe("MCPClient.open argument checks", () => {
       `StreamableHttpServer: 'auth' must be "oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... })), got string "basic"`,
     );
     await expect(MCPClient.open(new StdioServer({ command: "x" }), { timeout: 5 } as never)).rejects.toThrow(
-      "MCPClient.open: unknown option 'timeout'. Accepted options: clientInfo, ttlMs, requestTimeoutMs, signal, ctx, roots, tasks, allowSampling, maxSamplingTokens, maxServerRequests, restart",
+      "MCPClient.open: unknown option 'timeout'. Accepted options: clientInfo, ttlMs, requestTimeoutMs, signal, ctx, roots, tasks, maxResultChars, allowSampling, maxSamplingTokens, maxServerRequests, restart",
     );
     await expect(MCPClient.open(new StdioServer({ command: "x" }), { restart: { maxRestarts: 1, backoff: 5 } } as never)).rejects.toThrow(
       "MCPClient.open: 'restart': unknown option 'backoff'. Accepted options: maxRestarts, backoffMs",

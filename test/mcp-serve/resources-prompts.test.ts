@@ -141,8 +141,8 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   it("a server without resources or prompts declares neither and answers -32601 as before", async () => {
     const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none" });
     await using client = await sdkClientFor(spec.url!);
-    // The tasks extension is advertised by every served module (a client that does not speak it ignores it).
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {}, extensions: { "io.modelcontextprotocol/tasks": {} } });
+    // A 2025-era session is told of no extension (the tasks extension exists only on 2026-07-28).
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     await expect(client.listPrompts()).rejects.toMatchObject({ code: -32601 });
   });
 

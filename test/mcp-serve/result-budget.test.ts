@@ -285,7 +285,7 @@ describe("served results within a budget", () => {
     await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 0 } })).rejects.toThrow(/serveRegistry: results\.maxChars must be a positive whole number of characters.*got number 0/);
     await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 100, store: {} as never } })).rejects.toThrow(/results\.store must be a result store/);
     await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { max: 1 } as never })).rejects.toThrow(/results\.max must be one of maxChars, store/);
-    expect(() => openStdioServing([small], { name: "engine", ctx: new RunContext(), stdin: new PassThrough(), stdout: new PassThrough(), results: { maxChars: 2.5 } })).toThrow(OptionsError);
+    await expect(openStdioServing([small], { name: "engine", ctx: new RunContext(), stdin: new PassThrough(), stdout: new PassThrough(), results: { maxChars: 2.5 } })).rejects.toThrow(OptionsError);
     expect(() => {
       @McpServer({ name: "engine", tools: [], results: { maxChars: -1 } })
       class M {}

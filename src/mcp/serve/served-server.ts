@@ -627,14 +627,17 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     /**
      * The capabilities as advertised: the tasks extension exists only on
      * 2026-07-28 (`server/discover`), so a session negotiated on a 2025-era
-     * revision (`initialize`) is not told of it (its calls never become tasks).
+     * revision (`initialize`) is not told of it (its calls never become tasks);
+     * other extensions (skills) stay.
      */
     override getCapabilities(): ReturnType<SdkServer["getCapabilities"]> {
       const all = super.getCapabilities();
       const version = this.getNegotiatedProtocolVersion();
-      if (!all.extensions || version === undefined || isModernVersion(version)) return all;
-      const { extensions: _legacyHasNone, ...rest } = all;
-      return rest;
+      if (!all.extensions?.[TASKS_EXTENSION] || version === undefined || isModernVersion(version)) return all;
+      // Only the tasks extension goes (skills are served in both eras).
+      const { [TASKS_EXTENSION]: _modernOnly, ...others } = all.extensions;
+      const { extensions: _all, ...rest } = all;
+      return Object.keys(others).length ? { ...rest, extensions: others } : rest;
     }
 
     /**
@@ -664,7 +667,8 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const hint = options.cacheHint;
   const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
   return () => {
-    const capabilities = options.tasks ? { ...servedCapabilities(extras), extensions: { [TASKS_EXTENSION]: {} } } : servedCapabilities(extras);
+    const served = servedCapabilities(extras);
+    const capabilities = options.tasks ? { ...served, extensions: { ...served.extensions, [TASKS_EXTENSION]: {} } } : served;
     const s = new ServedSdkServer(info, { capabilities, jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
