@@ -284,7 +284,7 @@ describe("a shared inbox on PostgreSQL", () => {
     let pageStore = postgresInboxStore({ connectionString: pg.connectionString });
     let inbox = await ApprovalInbox.start({ store: pageStore });
     try {
-      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" }, { questionId: "restart-q1" });
+      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" }, { questionId: "restart-q1", signal: new AbortController().signal });
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       const [q1] = (await pageStore.pending()).filter((q) => q.from === "restart");
       expect((await pageStore.settle(q1!.id, { status: "answered", answer: { kind: "approve", actor: "before" } })).ok).toBe(true);
