@@ -13,18 +13,8 @@ import { RunContext } from "../../src/index.js";
 import { PayloadLayout } from "../../src/mcp/serve/result-pages.js";
 import { resultChars, ServedResults } from "../../src/mcp/serve/served-results.js";
 import { recordOwner } from "../../src/mcp/serve/round-records.js";
+import { seeded as rng } from "../helpers/seeded.js";
 
-/** mulberry32: a small seeded generator, so a failure names a payload that comes back. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = ["a", "b", "z", " ", "\n", "\"", "\\", "é", "😀", "{", "]", ",", "\t", "0"];
 

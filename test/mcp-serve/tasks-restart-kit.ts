@@ -17,6 +17,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { callTool, pollTask, taskRpc, type Target } from "./tasks-helpers.js";
+import { seeded } from "../helpers/seeded.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/servers/task-restart-server.mjs", import.meta.url));
 
@@ -62,17 +63,6 @@ export async function killAll(): Promise<void> {
   for (const c of children.splice(0)) await killed(c, "SIGKILL");
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same kill points. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A whole number from an environment variable (`fallback` when unset). */
 export function envCount(name: string, fallback: number): number {

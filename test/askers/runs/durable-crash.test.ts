@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateInboxStore } from "../../../src/askers/index.js";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
+import { seeded } from "../../helpers/seeded.js";
 
 const WORKER = fileURLToPath(new URL("../../fixtures/askers/durable-run-worker.mjs", import.meta.url));
 const COUNTS = { pglite: Number(process.env["RUNS_CRASH_PGLITE"] ?? 100), postgres: Number(process.env["RUNS_CRASH_POSTGRES"] ?? 50) };
@@ -30,17 +31,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A seeded generator (mulberry32): the same points on every machine. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Run the worker once; its exit code or signal and its stdout. */
 function worker(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
