@@ -9,6 +9,8 @@
  * - nginx (run in the foreground with a generated config): the hosted-fleet
  *   tests put it in front of three `agentkit host` processes;
  * - Chromium: the inbox page tests (playwright-core never downloads a browser);
+ * - script (bsdutils): the Claude Code terminal tests run the real CLI on a
+ *   pseudo-terminal;
  * - curl, runuser and setpriv (util-linux): the OAuth login tests play a
  *   second local user, and run as root the inbox-directory test drops root's
  *   write-anywhere capability.
@@ -40,6 +42,7 @@ const NEEDS = [
   ["chromium", () => existsSync("/usr/lib/chromium/chromium")],
   ["curl", () => onPath("curl")],
   ["util-linux", () => onPath("runuser") && onPath("setpriv")],
+  ["bsdutils", () => existsSync("/usr/bin/script")],
 ];
 
 if (process.env.AGENTKIT_SKIP_PREREQS === "1") process.exit(0);

@@ -34,7 +34,7 @@ import { asCodexMcp } from "../../src/cli/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { FIXTURES, requireBuild, ServeProcess } from "../agentkit-cli/agentkit-process.js";
 import { answerOnPage, logIn, type PageSession } from "../agentkit-cli/inbox-page.js";
-import { ClaudeTerminal, HAS_SCRIPT, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { ClaudeTerminal, mcpConfigFile, until } from "./kit/claude-terminal.js";
 import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
@@ -79,7 +79,7 @@ function newText(body: AnthropicRequest): string {
 const deployOnce = (_b: unknown, i: number) => (i === 0 ? { toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] } : { text: `turn ${i}` });
 
 describe("the package's served module as a task server, real clients", { timeout: 180_000 }, () => {
-  it.skipIf(!HAS_SCRIPT)("Claude Code terminal: the handle comes back in under a second; the task is working 'waiting for approval' (the module's inbox asks), Claude keeps polling, and the approval on the inbox page reaches the model as a task notification with no new tool call", async () => {
+  it("Claude Code terminal: the handle comes back in under a second; the task is working 'waiting for approval' (the module's inbox asks), Claude keeps polling, and the approval on the inbox page reaches the model as a task notification with no new tool call", async () => {
     await using h = Hermetic.create();
     const s = await servedGuarded(h);
     await using _serve = s.serve;
@@ -110,7 +110,7 @@ describe("the package's served module as a task server, real clients", { timeout
     expect(processesWithHome(h.home)).toEqual([]);
   });
 
-  it.skipIf(!HAS_SCRIPT)("Claude Code terminal, CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1: it polls the working task inside the call, and the inbox approval's result is that call's tool_result", async () => {
+  it("Claude Code terminal, CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1: it polls the working task inside the call, and the inbox approval's result is that call's tool_result", async () => {
     await using h = Hermetic.create();
     const s = await servedGuarded(h);
     await using _serve = s.serve;

@@ -33,7 +33,7 @@
 import { describe, expect, it } from "vitest";
 import { TASKS_EXTENSION, TasksProbeServer } from "../fixtures/servers/tasks-probe-server.js";
 import { guardedJob, slowJob } from "../fixtures/servers/tasks-probe-tools.js";
-import { ClaudeTerminal, HAS_SCRIPT, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { ClaudeTerminal, mcpConfigFile, until } from "./kit/claude-terminal.js";
 import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
 import { Hermetic, processesWithHome } from "./kit/hermetic.js";
 
@@ -59,7 +59,7 @@ async function session(h: Hermetic, tool: string, env: Record<string, string> = 
 
 const gets = (server: TasksProbeServer) => server.log.filter((r) => r.method === "tasks/get");
 
-describe.skipIf(!HAS_SCRIPT)("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real binary, probe server)", { timeout: 60_000 }, () => {
+describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real binary, probe server)", { timeout: 60_000 }, () => {
   it("default: the task is handed to the background at once, polled with Mcp-Name, and its result reaches the model as a task notification with no new tool call", async () => {
     await using h = Hermetic.create();
     const { server, api, terminal } = await session(h, "mcp__probe__slow_job");

@@ -18,7 +18,6 @@ import { CLAUDE_BIN, type Hermetic } from "./hermetic.js";
 
 /** util-linux `script`, which gives the child a terminal. */
 export const SCRIPT_BIN = "/usr/bin/script";
-export const HAS_SCRIPT = existsSync(SCRIPT_BIN);
 
 /** An API key the seeded config approves (interactive Claude asks about an unknown one). */
 const KEY = "sk-ant-fake-terminal-0123456789abcdefghij";
@@ -51,6 +50,8 @@ export class ClaudeTerminal implements AsyncDisposable {
   }
 
   static start(h: Hermetic, api: FakeAnthropic, o: TerminalOptions): ClaudeTerminal {
+    // A missing program fails the test, naming the install (bsdutils is an essential Debian package); never a skip.
+    if (!existsSync(SCRIPT_BIN)) throw new Error(`${SCRIPT_BIN} is missing: install Debian's bsdutils (apt-get install -y bsdutils)`);
     writeFileSync(
       join(h.home, ".claude.json"),
       JSON.stringify({ hasCompletedOnboarding: true, theme: "dark", customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects: { [h.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } } }),
