@@ -120,6 +120,15 @@ export default {
       from: {},
       to: { circular: true },
     },
+    {
+      name: "no-folder-cycle",
+      comment:
+        "A folder inside a layer (src/<a>/<b>) imports a folder that imports it back, type-only imports included: move what both need into a folder of its own (as mcp/peers holds the SDK loaders both mcp/serve and mcp/loopback use). Between the layers themselves (src/<a>) the layer and core-order rules below already forbid every edge back.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/[^/]+/[^/]+" },
+      to: { path: "^src/[^/]+/[^/]+", circular: true },
+    },
     ...coreOrderRules(),
     {
       ...layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),

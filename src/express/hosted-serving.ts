@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { RunContext } from "../context/run-context.js";
 import type { Tool } from "../tools/tool.js";
-import { sdkServer, type SdkServer } from "../mcp/serve/sdk-server.js";
+import { sdkServer, type SdkServer } from "../mcp/peers/sdk-server.js";
 import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js";
 import { newCallCounter, serveResults, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";

@@ -10,7 +10,7 @@
  */
 import { createRequire } from "node:module";
 import type { ListenLimits } from "./router-options.js";
-import { sdkServer } from "../mcp/serve/sdk-server.js";
+import { sdkServer } from "../mcp/peers/sdk-server.js";
 import { ignoreRejection } from "../util/logger.js";
 
 const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };

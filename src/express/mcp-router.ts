@@ -21,7 +21,7 @@ import { getMcpServerMetadata } from "../mcp/di/mcp-server.decorator.js";
 import { scanModule } from "../mcp/di/scan.js";
 import { buildUnservedModule } from "../mcp/di/build.js";
 import { servedExtras } from "../mcp/serve/served-extras.js";
-import { sdkServer } from "../mcp/serve/sdk-server.js";
+import { sdkServer } from "../mcp/peers/sdk-server.js";
 import { claimsModernEra, headerPairs, writeResponse } from "../mcp/loopback/modern-leg.js";
 import { RunContext as Ctx } from "../context/run-context.js";
 import { errorLine } from "../util/format.js";

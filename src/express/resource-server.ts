@@ -7,7 +7,7 @@
  * `scope-fence`.)
  */
 import type { AuthInfo, OAuthTokenVerifier, ServerContext } from "@modelcontextprotocol/server";
-import { sdkServer } from "../mcp/serve/sdk-server.js";
+import { sdkServer } from "../mcp/peers/sdk-server.js";
 import { errorLine, pyList, pyStr } from "../util/format.js";
 import type { AccessTokenInfo, CheckedRouterOptions } from "./router-options.js";
 import type { HostedCaller } from "../context/caller.js";

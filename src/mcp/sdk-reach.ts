@@ -37,7 +37,7 @@
 
 import type { ReadResourceResult, Resource, ResourceTemplate, ServerContext } from "@modelcontextprotocol/server";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
-import type { SdkServer } from "./serve/sdk-server.js";
+import type { SdkServer } from "./peers/sdk-server.js";
 
 /** The members of an SSE body stream the SDK is expected to use (checked by the reach test). */
 export const SSE_BODY_MEMBERS_USED = ["pipeThrough", "cancel"] as const;

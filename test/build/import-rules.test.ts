@@ -80,6 +80,11 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/memory/sibling.ts": `import type { Tool } from "../tools/tool.js";\nexport type Sib = Tool;\n`,
     "src/agents/upward.ts": `import { fake } from "../testing/fake.js";\nexport const up = fake;\n`,
     "src/stray/helper.ts": `import { KEY } from "../keys.js";\nexport const stray = KEY;\n`,
+    // Two folders inside one layer that import each other (the shape mcp/serve <-> mcp/loopback had: an SDK loader
+    // living in a feature folder), the one way back type-only.
+    "src/mcp/serve/serve.ts": `import { listen } from "../loopback/listen.js";\nexport const serve = listen;\n`,
+    "src/mcp/serve/sdk.ts": `export const sdk = (): string => "sdk";\n`,
+    "src/mcp/loopback/listen.ts": `import type { sdk } from "../serve/sdk.js";\nexport const listen = (s?: typeof sdk): unknown => s;\n`,
   },
   expected: [
     { rule: "no-circular", from: "src/agents/llm.ts", to: "src/tools/tool.ts" },
@@ -103,6 +108,9 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     { rule: "core-no-serving-or-model-peer", from: "src/prompts/peer.ts", to: "node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts" },
     { rule: "not-to-unresolvable", from: "src/errors/missing.ts", to: "./nowhere.js" },
     { rule: "src-file-in-a-layer", from: "src/stray/helper.ts", to: "src/keys.ts" },
+    // A folder-level cycle names folders, once from each side.
+    { rule: "no-folder-cycle", from: "src/mcp/loopback", to: "src/mcp/serve" },
+    { rule: "no-folder-cycle", from: "src/mcp/serve", to: "src/mcp/loopback" },
   ],
 };
 

@@ -15,7 +15,7 @@ import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, SESSION_OPTION_RULES } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import { qualifiedName } from "../../wire/names.js";
-import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
+import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
 import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";

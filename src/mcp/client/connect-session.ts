@@ -14,7 +14,7 @@ import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.erro
 import { httpTransport } from "./http-transport.js";
 import { refuseRepeatedCursor, type ListCache } from "./list-cache.js";
 import { McpConnectError } from "./mcp-connect.error.js";
-import type { ClientSdk } from "./sdk-client.js";
+import type { ClientSdk } from "../peers/sdk-client.js";
 import { runCapabilities, type ServerRequests } from "./server-requests.js";
 import { InMemoryServer, StdioServer, type McpServerConfig, type ProtocolChoice } from "./servers.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";

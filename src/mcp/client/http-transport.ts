@@ -10,7 +10,7 @@ import { cappedAuthFetch } from "../oauth/capped-fetch.js";
 import { AgentkitOAuthProvider } from "../oauth/oauth-provider.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { watchSseBody } from "../sdk-reach.js";
-import type { ClientSdk } from "./sdk-client.js";
+import type { ClientSdk } from "../peers/sdk-client.js";
 import type { StreamableHttpServer } from "./servers.js";
 
 /**

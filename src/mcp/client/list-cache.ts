@@ -22,7 +22,7 @@
  */
 import type { CacheMode, Client, ClientOptions, McpSubscription, ResponseCacheStore } from "@modelcontextprotocol/client";
 import { getLogger } from "../../util/logger.js";
-import type { ClientSdk } from "./sdk-client.js";
+import type { ClientSdk } from "../peers/sdk-client.js";
 
 /** The lists a server may say changed. */
 export type ChangedList = "tools" | "resources" | "prompts";

@@ -27,7 +27,7 @@ import { checkReference, taskChannel } from "./task-channel.js";
 import type { CallProgress } from "./call-progress.js";
 
 export type { CallProgress } from "./call-progress.js";
-import { clientSdk, clientSkills, clientValidator, type ClientSdk } from "./sdk-client.js";
+import { clientSdk, clientSkills, clientValidator, type ClientSdk } from "../peers/sdk-client.js";
 import type { Skill, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { skillEntry, type McpSkill, type McpSkillEntry } from "./skill-entry.js";
 import { pyList } from "../../util/format.js";

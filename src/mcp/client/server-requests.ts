@@ -18,7 +18,7 @@ import { deepFreeze } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { opt, type OptionRule } from "../../options/option-checks.js";
 import { contentText } from "../../wire/content.js";
-import type { ClientSdk } from "./sdk-client.js";
+import type { ClientSdk } from "../peers/sdk-client.js";
 
 /** The gate's `via` for a server's sampling request (handed to the Asker as `Elicitation.source`). */
 export const SAMPLING_VIA = "mcp_sampling";

@@ -8,7 +8,7 @@
  * the tools the client listed last.
  */
 import type { CallToolResult, JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator, Tool as SdkTool } from "@modelcontextprotocol/client";
-import type { ClientSdk } from "./sdk-client.js";
+import type { ClientSdk } from "../peers/sdk-client.js";
 
 /** Output checks of task results, from the latest listing. */
 export class TaskOutputChecks {

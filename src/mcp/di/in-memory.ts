@@ -14,7 +14,7 @@ import { OptionsError } from "../../errors/options.error.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
 import { MCPClient, type MCPClientOptions } from "../client/mcp-client.js";
 import { InMemoryServer } from "../client/servers.js";
-import { sdkStdioServer } from "../serve/sdk-server.js";
+import { sdkStdioServer } from "../peers/sdk-server.js";
 import { bootstrap, type McpApp } from "./bootstrap.js";
 import type { ModuleClass } from "./bootstrap-options.js";
 

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerEvent } from "@modelcontextprotocol/server";
-import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
+import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { generateToken, isLoopbackHost, tokenDigest } from "../../listener/loopback-checks.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
 import { readJsonBody } from "../../listener/read-body.js";

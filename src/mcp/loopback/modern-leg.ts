@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpHttpHandler, ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
-import { sdkServer, type SdkServer } from "../serve/sdk-server.js";
+import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { ignoreRejection } from "../../util/logger.js";
 
 /** One header of a node request as a string (the first of a repeated one), or undefined. */

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { readJsonBody } from "../../listener/read-body.js";
 import { isJsonContentType } from "../../wire/media-type.js";
-import { sdkServer } from "../serve/sdk-server.js";
+import { sdkServer } from "../peers/sdk-server.js";
 
 /** Options of a `NodeHttpServerTransport`, as the SDK transport's of the same names. */
 export interface NodeHttpTransportOptions {

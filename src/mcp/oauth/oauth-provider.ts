@@ -16,7 +16,7 @@ import { checkOptions, opt } from "../../options/option-checks.js";
 import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
 import { visible } from "../../util/visible-text.js";
-import { clientSdk } from "../client/sdk-client.js";
+import { clientSdk } from "../peers/sdk-client.js";
 import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
 import { defaultTokenDir, TokenFile, type StoredLogin } from "./token-store.js";

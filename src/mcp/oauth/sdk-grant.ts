@@ -18,7 +18,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
 import type { OptionRule } from "../../options/option-checks.js";
-import { clientSdk, type ClientSdk } from "../client/sdk-client.js";
+import { clientSdk, type ClientSdk } from "../peers/sdk-client.js";
 import { OAuthCallbackError } from "./oauth.error.js";
 
 /** The grant options as spec rules: a secret (never echoed), a `scope`, an issuer or endpoint URL. */

@@ -15,7 +15,7 @@ import type { JsonSchema } from "../../contracts/tool-schema.js";
 import { RequestProgress } from "./heartbeat.js";
 import type { CallRounds } from "./suspended-calls.js";
 import { ignoreRejection } from "../../util/logger.js";
-import { sdkServer } from "./sdk-server.js";
+import { sdkServer } from "../peers/sdk-server.js";
 
 type Extra = ServerContext;
 

@@ -13,7 +13,7 @@ import type { LogLevel } from "../../context/client-channel.js";
 import { isContentBlock, isResourceContents, type ResourceContents } from "../../tools/mcp-content.js";
 import type { PromptMessage, PromptRender, ResourceRead } from "../../tools/served-items.js";
 import { describeValue, errorLine, pyList } from "../../util/format.js";
-import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
+import { isProtocolError, sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { CallChannel, type SessionView } from "./call-channel.js";
 import type { ServedExtras, ServedPrompt } from "./served-extras.js";
 import type { AttachedSkills } from "../sdk-reach.js";

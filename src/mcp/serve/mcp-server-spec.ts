@@ -7,7 +7,7 @@
 import { asCodexMcp, type CodexMcpOptions } from "../../wire/codex-mcp.js";
 import type { LoopbackMcpTransport } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, rewriteMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
-import type { SdkServer } from "./sdk-server.js";
+import type { SdkServer } from "../peers/sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import type { ServedTasks } from "./served-tasks.js";
 import { ServedExtras, toServablePrompts, toServableResource, type PromptSource, type ResourceSource } from "./served-extras.js";

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RequestStateCodec, ServerContext } from "@modelcontextprotocol/server";
 import { seconds } from "../../util/format.js";
-import { sdkServer } from "./sdk-server.js";
+import { sdkServer } from "../peers/sdk-server.js";
 
 const INVALID_PARAMS = -32602;
 

@@ -4,7 +4,7 @@
  * MCP server the Claude and Codex CLIs can call — over the loopback listener
  * in this process, or as a stdio command the CLI spawns.
  */
-import type { SdkServer } from "./sdk-server.js";
+import type { SdkServer } from "../peers/sdk-server.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { describeValue } from "../../util/format.js";
 import type { RunContext } from "../../context/run-context.js";

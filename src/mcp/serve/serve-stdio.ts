@@ -17,7 +17,7 @@ import type { RunContext } from "../../context/run-context.js";
 import type { StdioCaller } from "../../context/caller.js";
 import type { CallerOf } from "./extra-handlers.js";
 import { checkServerName } from "../../wire/names.js";
-import { sdkStdioServer } from "./sdk-server.js";
+import { sdkStdioServer } from "../peers/sdk-server.js";
 import { buildCatalog, type ServedCatalog, type ToolSource } from "./served-catalog.js";
 import { serveResults, servedServerFactory, type ToolGuard } from "./served-server.js";
 import { OptionsError } from "../../errors/options.error.js";

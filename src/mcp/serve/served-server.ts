@@ -18,7 +18,7 @@ import { ToolArgumentError } from "../../errors/tool-argument.error.js";
 import type { Tool } from "../../tools/tool.js";
 import { cancelledMessage, invokeTool, unknownToolMessage, type ToolOutcome } from "../../tools/tool-invocation.js";
 import type { CacheHint } from "../../tools/served-options.js";
-import { sdkServer, type SdkServer } from "./sdk-server.js";
+import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import type { ServedCatalog, ServedTool } from "./served-catalog.js";
 import { CallChannel } from "./call-channel.js";
 import { DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "./heartbeat.js";

@@ -15,8 +15,8 @@ import { OptionsError } from "../../errors/options.error.js";
 import { describeValue } from "../../util/format.js";
 import { getLogger } from "../../util/logger.js";
 import { attachSkills, type AttachedSkills } from "../sdk-reach.js";
-import type { SdkServer } from "./sdk-server.js";
-import { sdkSkills } from "./sdk-server.js";
+import type { SdkServer } from "../peers/sdk-server.js";
+import { sdkSkills } from "../peers/sdk-server.js";
 
 /**
  * The `skills` option: the path of a folder of skill folders (each

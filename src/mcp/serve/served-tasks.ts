@@ -39,7 +39,7 @@ import type { Tool } from "../../tools/tool.js";
 import type { ToolTaskMode } from "../../tools/tool.js";
 import { describeValue, errorLine } from "../../util/format.js";
 import { OptionsError } from "../../errors/options.error.js";
-import { isProtocolError, sdkServer, type SdkServer } from "./sdk-server.js";
+import { isProtocolError, sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import type { ServedCatalog } from "./served-catalog.js";
 import { askThroughTask } from "./task-asking.js";
 import { getLogger } from "../../util/logger.js";

@@ -1,5 +1,5 @@
 /**
- * @module mcp/client/sdk-client
+ * @module mcp/peers/sdk-client
  * The one place the MCP client SDK (`@modelcontextprotocol/client` 2.x) is
  * loaded: by `import()` when a client opens (`MCPClient.open`,
  * `connectSession`), never at import time. `import()` gets the SDK's ES

@@ -1,5 +1,5 @@
 /**
- * @module mcp/serve/sdk-server
+ * @module mcp/peers/sdk-server
  * The one place the serving side loads the official MCP SDK v2 server
  * package (`@modelcontextprotocol/server` 2.x), on first use, so a client-only
  * user never pays for it and a missing package fails with the install line.
