@@ -6,7 +6,7 @@
  * 30 s default otherwise; `await using` of an `MCPClient` really closes it:
  * after the block the stdio server process is gone.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, StdioServer, mcpResources } from "../../src/mcp/index.js";
 import { NODE, eventually, fixture, newTag, taggedProcesses } from "./support.js";
 
@@ -21,36 +21,46 @@ async function resourceLists(client: MCPClient): Promise<number> {
   return (JSON.parse((r.content[0] as { text: string }).text) as Record<string, number>)["resources/list"]!;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+describe("mcpResources list cache TTL (a fake clock: only performance.now, the cache's clock, is faked; the stdio server and its pipes run for real)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-describe("mcpResources list cache TTL", () => {
   it("serves its own cached list within ttlMs and lists again once it has expired", async () => {
     // ttlMs: 0 on the client: every client.listResources() reaches the server, so what the count shows is the adapter's cache.
     await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    vi.useFakeTimers({ toFake: ["performance"] });
     const memory = mcpResources(client, { ttlMs: 1_000 });
     expect((await memory.query("runbook"))[0]!.metadata.uri).toBe("docs://runbook");
     expect((await memory.query("guide"))[0]!.metadata.uri).toBe("docs://guide");
     expect(await resourceLists(client)).toBe(1);
-    await sleep(1_200);
+    vi.advanceTimersByTime(999);
+    await memory.query("runbook");
+    expect(await resourceLists(client)).toBe(1);
+    vi.advanceTimersByTime(2);
     expect((await memory.query("runbook"))[0]!.metadata.uri).toBe("docs://runbook");
     expect(await resourceLists(client)).toBe(2);
     await memory.query("guide");
     expect(await resourceLists(client)).toBe(2);
-    await sleep(1_200);
+    vi.advanceTimersByTime(1_001);
     await memory.query("logo");
     expect(await resourceLists(client)).toBe(3);
   });
 
-  it("without ttlMs the list is kept for the 30 s default (not re-listed a moment later)", async () => {
+  it("without ttlMs the list is kept for the 30 s default, and listed again after it", async () => {
     await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    vi.useFakeTimers({ toFake: ["performance"] });
     const memory = mcpResources(client);
     await memory.query("runbook");
-    await sleep(1_200);
+    vi.advanceTimersByTime(29_999);
     await memory.query("runbook");
     expect(await resourceLists(client)).toBe(1);
+    vi.advanceTimersByTime(2);
+    await memory.query("runbook");
+    expect(await resourceLists(client)).toBe(2);
     // The client itself does not cache here: a direct listing reaches the server.
     await client.listResources();
-    expect(await resourceLists(client)).toBe(2);
+    expect(await resourceLists(client)).toBe(3);
   });
 });
 

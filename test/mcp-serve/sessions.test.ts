@@ -6,7 +6,7 @@
  * first, and with none idle a new initialize gets 503; a JSON-RPC batch with
  * a duplicate id is refused before any tool body runs (issue 14 item 6).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
@@ -42,17 +42,25 @@ async function initialize(s: McpServerSpec): Promise<string> {
   return res.headers.get("mcp-session-id")!;
 }
 const inSession = (s: McpServerSpec, sid: string, body: unknown) => rawPost(s.url!, body, { ...s.authHeaders, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25" });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("sessionIdleMs", () => {
+describe("sessionIdleMs (a fake clock: performance.now and setInterval, the session table's clock and sweeper; sockets are real)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a session never deleted is gone after its idle time: 404, and a fresh initialize works", async () => {
+    vi.useFakeTimers({ toFake: ["performance", "setInterval", "clearInterval"] });
     const s = await served({ sessionIdleMs: 300 });
     const sid = await initialize(s);
     const alive = await inSession(s, sid, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     expect(alive.status).toBe(200);
     await alive.text();
-    await sleep(900);
-    const gone = await inSession(s, sid, { jsonrpc: "2.0", id: 3, method: "tools/list" });
+    await vi.advanceTimersByTimeAsync(200);
+    const still = await inSession(s, sid, { jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect(still.status).toBe(200);
+    await still.text();
+    await vi.advanceTimersByTimeAsync(400);
+    const gone = await inSession(s, sid, { jsonrpc: "2.0", id: 4, method: "tools/list" });
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain("Session not found");
     const fresh = await initialize(s);
@@ -62,15 +70,18 @@ describe("sessionIdleMs", () => {
     expect((await client.callTool({ name: "echo", arguments: { text: "again" } })).content).toEqual([{ type: "text", text: "again" }]);
   });
 
-  it("activity keeps a session alive past its idle time", async () => {
+  it("activity keeps a session alive past its idle time, and the idle time counts from the last request", async () => {
+    vi.useFakeTimers({ toFake: ["performance", "setInterval", "clearInterval"] });
     const s = await served({ sessionIdleMs: 400 });
     const sid = await initialize(s);
     for (let i = 0; i < 6; i++) {
-      await sleep(150);
+      await vi.advanceTimersByTimeAsync(300);
       const r = await inSession(s, sid, { jsonrpc: "2.0", id: 10 + i, method: "tools/list" });
       expect(r.status).toBe(200);
       await r.text();
     }
+    await vi.advanceTimersByTimeAsync(600);
+    expect((await inSession(s, sid, { jsonrpc: "2.0", id: 20, method: "tools/list" })).status).toBe(404);
   });
 
   it("the options are checked when given", async () => {
@@ -97,7 +108,10 @@ describe("maxSessions", () => {
   it("with every session busy, a new initialize gets 503 with a message", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
+    let started: () => void = () => {};
+    const running = new Promise<void>((r) => (started = r));
     const slow = tool({ name: "slow", description: "Waits.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, async () => {
+      started();
       await gate;
       return "done";
     });
@@ -106,7 +120,7 @@ describe("maxSessions", () => {
     await s.start();
     await using client = await sdkClientFor(s.url!, { ...s.authHeaders });
     const pending = client.callTool({ name: "slow", arguments: {} });
-    await sleep(100);
+    await running;
     const refused = await rawPost(s.url!, INITIALIZE, s.authHeaders);
     expect(refused.status).toBe(503);
     expect(await refused.text()).toMatch(/maxSessions \(1\)/);
