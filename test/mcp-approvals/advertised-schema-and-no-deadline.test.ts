@@ -10,8 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
+import type { Decision } from "../../src/contracts/elicitation.js";
 import { ApprovalServer, APPROVAL_TOOL_NAME } from "../../src/mcp/approvals/index.js";
+import { askerAnswering, type ScriptedAsker } from "../helpers/asker.js";
 
 /** An SDK client on the approval server (one dependent signal per request, as the other approval tests do). */
 async function clientFor(server: ApprovalServer): Promise<Client & AsyncDisposable> {
@@ -25,9 +26,8 @@ async function clientFor(server: ApprovalServer): Promise<Client & AsyncDisposab
 }
 
 /** An Asker that answers `decision` after `ms`. */
-function askerAnsweringAfter(ms: number, decision: Decision): Asker & { seen: Elicitation[] } {
-  const seen: Elicitation[] = [];
-  return { seen, ask: (r) => (seen.push(r), new Promise<Decision>((resolve) => setTimeout(() => resolve(decision), ms))) };
+function askerAnsweringAfter(ms: number, decision: Decision): ScriptedAsker {
+  return askerAnswering(() => new Promise<Decision>((resolve) => setTimeout(() => resolve(decision), ms)));
 }
 
 describe("the advertised approve tool", () => {

@@ -14,17 +14,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/tools/function-tool.js";
-import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
+import type { Decision } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry, type ToolGuard } from "../../src/mcp/serve/index.js";
 import { approvalGuard, type ApprovalGuardOptions } from "../../src/mcp/approvals/index.js";
 import type { GateRecord } from "../../src/index.js";
+import { askerAnswering } from "../helpers/asker.js";
 
-function askerAnswering(decide: (r: Elicitation) => Decision | Promise<Decision>): Asker & { seen: Elicitation[] } {
-  const seen: Elicitation[] = [];
-  return { seen, ask: async (r) => (seen.push(r), decide(r)) };
-}
 
 const ran: string[] = [];
 const deploy = tool(

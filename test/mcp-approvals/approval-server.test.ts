@@ -19,13 +19,10 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { ApprovalServer, ApprovalServerStateError, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 // ---- factories -------------------------------------------------------------
 
-function askerAnswering(decision: Decision | ((r: Elicitation) => Decision | Promise<Decision>)): Asker & { seen: Elicitation[] } {
-  const seen: Elicitation[] = [];
-  return { seen, ask: async (r) => (seen.push(r), typeof decision === "function" ? decision(r) : decision) };
-}
 function askerNeverAnswering(): Asker & { seen: Elicitation[]; signals: AbortSignal[] } {
   const seen: Elicitation[] = [];
   const signals: AbortSignal[] = [];

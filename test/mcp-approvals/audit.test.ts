@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitation.js";
+import type { Asker } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
 import type { GateRecord } from "../../src/index.js";
@@ -18,6 +18,7 @@ import { AuditSinkError } from "../../src/gate/audit-sink.error.js";
 import { JsonlAuditSink } from "../../src/gate/jsonl-audit-sink.js";
 import { DECISIONS_KEPT } from "../../src/gate/gate-recorder.js";
 import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -35,10 +36,6 @@ const readLines = (path: string): GateRecord[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as GateRecord);
 
-function askerAnswering(decision: Decision): Asker & { seen: Elicitation[] } {
-  const seen: Elicitation[] = [];
-  return { seen, ask: async (r) => (seen.push(r), decision) };
-}
 
 const prompt: GateSubject = { tool: "Write", arguments: { file_path: "/etc/passwd" }, via: "approval_server" };
 

@@ -6,27 +6,13 @@
  * asks it before the run's model is sampled. Roots answer roots/list.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, RunContext, type AskOptions, type Asker, type Decision, type Elicitation } from "../../src/index.js";
+import { Agent, ReActCognition, RunContext } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn } from "../../src/testing/index.js";
 import { EVERYTHING, NODE, captureLog, eventually, startEverythingHttp, type ServerProcess } from "./support.js";
+import { askerScripted } from "../helpers/asker.js";
 
 /** An Asker that answers from `answers` in order and records what it was asked (and the options it was handed). */
-function askerAnswering(...answers: Decision[]): Asker & { asked: Elicitation[]; options: Array<AskOptions | undefined> } {
-  const asked: Elicitation[] = [];
-  const options: Array<AskOptions | undefined> = [];
-  return {
-    asked,
-    options,
-    ask: async (q, o) => {
-      asked.push(q);
-      options.push(o);
-      const a = answers.shift();
-      if (!a) throw new Error(`scripted Asker: no answer left for ${JSON.stringify(q.question)}`);
-      return a;
-    },
-  };
-}
 
 const stdio = () => new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] });
 let http: ServerProcess | undefined;
@@ -45,13 +31,13 @@ async function agentRun(client: MCPClient, ctx: RunContext) {
 describe("elicitation -> the run's Asker", () => {
   it("a form elicitation mid tool call is answered by the scripted Asker; exactly its values are sent, no default it left out is added (issue #25.5)", async () => {
     const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "1", name: "ev_trigger-elicitation-request", arguments: {} }] }), new Turn({ content: "done" })]);
-    const asker = askerAnswering({ kind: "approve", value: { name: "Ada Lovelace" } });
+    const asker = askerScripted({ kind: "approve", value: { name: "Ada Lovelace" } });
     const ctx = new RunContext({ llm, asker, autonomy: "auto" });
     await using client = await MCPClient.open(stdio(), { ctx });
     const result = await agentRun(client, ctx);
     expect(result.stopReason).toBe("complete");
-    expect(asker.asked).toHaveLength(1);
-    const q = asker.asked[0]!;
+    expect(asker.seen).toHaveLength(1);
+    const q = asker.seen[0]!;
     expect(q.source).toBe("mcp_elicitation");
     // The question carries its request: a signal (aborted when the server gives up) and an id.
     expect(asker.options[0]!.signal).toBeInstanceOf(AbortSignal);
@@ -67,7 +53,7 @@ describe("elicitation -> the run's Asker", () => {
 
   it("reject declines and expired cancels; the tool reports each", async () => {
     for (const [kind, word] of [["reject", "decline"], ["expired", "cancel"]] as const) {
-      const asker = askerAnswering({ kind });
+      const asker = askerScripted({ kind });
       await using client = await MCPClient.open(stdio(), { ctx: new RunContext({ asker }) });
       const r = await client.callTool("trigger-elicitation-request", {});
       expect(JSON.stringify(r.content).toLowerCase()).toContain(word);
@@ -75,11 +61,11 @@ describe("elicitation -> the run's Asker", () => {
   });
 
   it("a URL elicitation reaches the Asker as a link to open", async () => {
-    const asker = askerAnswering({ kind: "approve" });
+    const asker = askerScripted({ kind: "approve" });
     await using client = await MCPClient.open(stdio(), { ctx: new RunContext({ asker }) });
     await client.callTool("trigger-url-elicitation", { url: "https://example.com/connect", message: "Connect your account" });
-    expect(asker.asked[0]).toMatchObject({ url: "https://example.com/connect", source: "mcp_elicitation" });
-    expect(asker.asked[0]!.question).toContain("https://example.com/connect");
+    expect(asker.seen[0]).toMatchObject({ url: "https://example.com/connect", source: "mcp_elicitation" });
+    expect(asker.seen[0]!.question).toContain("https://example.com/connect");
   });
 
   it("no Asker: declined, with a warning naming the server", async () => {
@@ -103,7 +89,7 @@ describe("sampling -> the run's LLM, through the gate", () => {
         new Turn({ content: "the answer is 42" }), // the server's sampling request
         new Turn({ content: "done" }),
       ]);
-      const asker = askerAnswering({ kind: "approve" }, { kind: "approve" });
+      const asker = askerScripted({ kind: "approve" }, { kind: "approve" });
       const checks: unknown[] = [];
       const ctx = new RunContext({ llm, asker, autonomy: "gated", sink: (e) => e.event === "gate.check" && checks.push(e.data) });
       if (transport === "http") http = await startEverythingHttp();
@@ -111,8 +97,8 @@ describe("sampling -> the run's LLM, through the gate", () => {
       const result = await agentRun(client, ctx);
       expect(result.stopReason).toBe("complete");
       expect(result.toolCalls[0]!.result).toContain("the answer is 42");
-      expect(asker.asked.map((q) => q.source)).toEqual(["react", "mcp_sampling"]);
-      expect(asker.asked[1]!.question).toMatch(/asks to use the model \(sampling, up to 42 tokens\)/);
+      expect(asker.seen.map((q) => q.source)).toEqual(["react", "mcp_sampling"]);
+      expect(asker.seen[1]!.question).toMatch(/asks to use the model \(sampling, up to 42 tokens\)/);
       const sampled = llm.requests[1]!;
       expect(sampled.maxTokens).toBe(42);
       expect(sampled.messages.at(-1)).toMatchObject({ role: "user", content: expect.stringContaining("What is 6 x 7?") });
@@ -125,7 +111,7 @@ describe("sampling -> the run's LLM, through the gate", () => {
 
   it('a rejected sampling is refused to the server and the model is never called; under "auto" a server with allowSampling is not asked', async () => {
     const llm = FakeLLM.script([new Turn({ content: "sampled freely" })]);
-    const asker = askerAnswering({ kind: "reject", note: "not now" });
+    const asker = askerScripted({ kind: "reject", note: "not now" });
     await using gated = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "gated" }) });
     const refused = await gated.callTool("trigger-sampling-request", { prompt: "hi" }).catch((e: Error) => e);
     expect(JSON.stringify(refused instanceof Error ? refused.message : refused)).toMatch(/sampling refused: rejected/);
@@ -133,7 +119,7 @@ describe("sampling -> the run's LLM, through the gate", () => {
     await using auto = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "auto" }), allowSampling: true });
     const r = await auto.callTool("trigger-sampling-request", { prompt: "hi" });
     expect(JSON.stringify(r.content)).toContain("sampled freely");
-    expect(asker.asked).toHaveLength(1);
+    expect(asker.seen).toHaveLength(1);
   });
 });
 

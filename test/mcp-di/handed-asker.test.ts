@@ -7,15 +7,12 @@
  */
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { tool, type Asker, type Decision } from "../../src/index.js";
+import { tool, type Asker } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, McpServer, StreamableHttpServer, bootstrap } from "../../src/mcp/index.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 /** An Asker that answers `decision` and records the tools it was asked about. */
-function askerAnswering(decision: Decision): Asker & { asked: string[] } {
-  const asked: string[] = [];
-  return { asked, ask: async (req) => (asked.push(req.toolCall?.name ?? "?"), decision) };
-}
 
 const deploy = tool({ name: "deploy", description: "Deploy.", requiresApproval: true }, () => "deployed");
 
@@ -36,7 +33,7 @@ describe("a person handed to bootstrap", () => {
     const rejecting = askerAnswering({ kind: "reject", actor: "ops", note: "not today" });
     const r = await callDeploy(Plain, rejecting);
     expect(r.guarded).toBe(true);
-    expect(rejecting.asked).toEqual(["mcp__plain__deploy"]);
+    expect(rejecting.seen.map((q) => q.toolCall?.name)).toEqual(["mcp__plain__deploy"]);
     expect(r.text).toBe("tool 'deploy' was not run: rejected by ops: not today");
   });
 
@@ -44,7 +41,7 @@ describe("a person handed to bootstrap", () => {
     const rejecting = askerAnswering({ kind: "reject", actor: "ops" });
     const r = await callDeploy(Unguarded, rejecting);
     expect(r.guarded).toBe(false);
-    expect(rejecting.asked).toEqual([]);
+    expect(rejecting.seen).toEqual([]);
     expect(r.text).toBe("deployed");
   });
 });

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, RunContext, tool, type Asker, type Cognition } from "arc-agentkit";
+import { Agent, ReActCognition, RunContext, tool, type Cognition } from "arc-agentkit";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { FakeLLM, Turn } from "arc-agentkit/testing";
 import * as otel from "arc-agentkit/otel";
@@ -16,6 +16,7 @@ import { instrument } from "arc-agentkit/otel";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { context, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from "@opentelemetry/api";
 import { declaredExports } from "../core/surface.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 const SECRET = "hunter2-argument-value";
 
@@ -43,7 +44,6 @@ const contextManagerHolding = (held: Context): ContextManager => ({
     return this;
   },
 });
-const askerAnswering = (decision: { kind: string; actor?: string }): Asker => ({ ask: async () => decision });
 const echo = (name: string, options: { requiresApproval?: boolean } = {}) =>
   tool({ name, description: `The ${name} tool.`, requiresApproval: options.requiresApproval ?? false, input: { type: "object", properties: { secret: { type: "string" } } } }, async () => "done");
 

@@ -6,10 +6,11 @@
  * record, and the plain-JSON check of a modify value.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Asker, Decision, Elicitation } from "../../../src/contracts/elicitation.js";
+import type { Asker, Decision } from "../../../src/contracts/elicitation.js";
 import { setLogger, type Logger } from "../../../src/util/logger.js";
 import { checkTimeoutMs } from "../../../src/options/option-checks.js";
 import { GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
+import { askerAnswering as answering, type ScriptedAsker } from "../../helpers/asker.js";
 
 const write = (path = "/etc/passwd"): GateSubject => ({ tool: "Write", arguments: { file_path: path }, id: "toolu_1", via: "approval_server" });
 type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
@@ -17,10 +18,8 @@ type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
 const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) => gateVerdict({ via: "approval_server", ...subject, ...policy });
 
 /** An Asker that answers `decision` and remembers what it was asked. */
-function askerAnswering(decision: unknown): Asker & { seen: Elicitation[] } {
-  const seen: Elicitation[] = [];
-  return { seen, ask: async (r) => (seen.push(r), decision as Decision) };
-}
+/** A scripted person whose answer may be anything (the engine's checks of a malformed decision are under test). */
+const askerAnswering = (decision: unknown): ScriptedAsker => answering(decision as Decision);
 /** An Asker that never answers. */
 const askerNeverAnswering = (): Asker & { calls: number } => {
   const a = { calls: 0, ask: () => (a.calls++, new Promise<Decision>(() => {})) };
