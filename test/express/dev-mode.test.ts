@@ -139,6 +139,19 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     expect(late.headers.get("www-authenticate")).toMatch(new RegExp(`error="invalid_token", error_description="the access token was refused: AccessTokenError: the token expired at \\S+; the current one is in ${router.devFiles!.authorization.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   });
 
+  it("the token files are renewed every 5 minutes with a fresh token; the previous one stays good until its own expiry", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const { url, router } = await devHosted();
+    const first = readFileSync(router.devFiles!.authorization, "utf8").trim();
+    vi.advanceTimersByTime((DEV_TOKEN_TTL_SEC / 2) * 1000);
+    const second = readFileSync(router.devFiles!.authorization, "utf8").trim();
+    expect(second).not.toBe(first);
+    expect(JSON.parse(readFileSync(router.devFiles!.mcpConfig, "utf8"))).toMatchObject({ mcpServers: { tools: { headers: { Authorization: second } } } });
+    expect(statSync(router.devFiles!.authorization).mode & 0o777).toBe(0o600);
+    const { body, headers } = modernCall("echo", { text: "hi" });
+    for (const authorization of [first, second]) expect((await post(url, body, { ...headers, authorization })).status).toBe(200);
+  });
+
   it("a token of another dev router (a restarted server) or a forged one is refused 401", async () => {
     const a = await devHosted();
     const b = await devHosted();
