@@ -10,6 +10,7 @@ Usage:
   agentkit init [dir]                             write a new project (a @Tool, a module, a test) into a new or empty dir
   agentkit serve <module-file> [options]          serve a built @McpServer module
   agentkit host <module-file> --port N --resource URL --issuer URL   host it off loopback behind OAuth (a fleet)
+  agentkit host <module-file> --port N --dev                         the same on this machine, tokens issued in process
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
   agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
@@ -78,6 +79,7 @@ Examples:
 
 /** `agentkit host --help`. */
 export const HOST_HELP = `Usage: agentkit host <module-file> --port N --resource URL --issuer URL [options]
+       agentkit host <module-file> --port N --dev [options]    (on this machine, no issuer)
 
 Hosts a built @McpServer module off loopback (arc-agentkit/express's mcpRouter
 on an express app): stateless, so any number of these processes behind one
@@ -88,6 +90,11 @@ then it exits 0.
 
 Options:
   --port <N>              the port to listen on (0: a free one; the --json line names it)
+  --dev                   development mode, on this machine only: no --resource or --issuer;
+                            this process issues its own short-lived tokens (every scope of
+                            the module) and serves http://127.0.0.1:<port>/mcp; a warning on
+                            stderr names the 0600 files holding the token and a ready MCP
+                            config; refused off loopback (--bind) and when NODE_ENV=production
   --resource <URL>        this server's public URL as clients reach it (e.g. the load
                             balancer's https://tools.example.com/mcp): the token audience,
                             the RFC 9728 resource, the path served, the Host allowed
@@ -113,7 +120,8 @@ Options:
   --timeout-ms <N>        per-call deadline of the tools (default 60000)
   --drain-ms <N>          on SIGTERM, how long calls in flight may run on (default 30000)
   --json                  print one JSON health line on stdout when listening
-                            ({"event":"listening","pid","module","url","resource","issuer","fleetKey","store"})
+                            ({"event":"listening","pid","module","url","resource","issuer","fleetKey","store"};
+                            with --dev, "dev": {"authorization","mcpConfig"} (file paths) for "issuer")
                             and one when stopped; no secret is printed
   --verbose               stack traces on failure
   -h, --help              this text

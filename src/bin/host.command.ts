@@ -11,7 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { RequestListener } from "node:http";
 import { listenHosted, type HostedListener } from "../listener/hosted-listener.js";
 import { resolve } from "node:path";
-import { flag, listOption, parseCommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
+import { flag, listOption, parseCommandLine, type CommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
@@ -19,7 +19,8 @@ import { HOST_HELP } from "./help.js";
 import { approverStore } from "./store-args.js";
 import type { ApproverStore } from "./approver.js";
 import type { CallRecordStore } from "../contracts/call-record.js";
-import type { McpRouterTarget } from "../express/index.js";
+import type { DevTokenFiles, McpRouterTarget } from "../express/index.js";
+import { devRefusal, isLoopbackHost } from "../express/dev-refusal.js";
 
 const OPTIONS: OptionTable = {
   port: { type: "string" },
@@ -37,6 +38,7 @@ const OPTIONS: OptionTable = {
   store: { type: "string" },
   "store-env": { type: "string" },
   "inbox-store": { type: "string" },
+  dev: { type: "boolean" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -50,10 +52,14 @@ interface HostRequest {
   readonly exportName?: string;
   readonly port: number;
   readonly bind: string;
+  /** `--resource`; with `--dev`, `http://<bind>/mcp` (the bound port is added once listening). */
   readonly resource: URL;
   /** The accepted token audiences: `--resource` as written and as a URL (`https://a.example` is also `https://a.example/`). */
   readonly audience: string[];
-  readonly issuer: string;
+  /** `--issuer`; unset with `--dev` (the router issues its own tokens). */
+  readonly issuer?: string;
+  /** `--dev`: development mode, loopback only, tokens issued in process (see `mcpRouter({ dev: true })`). */
+  readonly dev: boolean;
   readonly jwksUri?: string;
   readonly allowedHosts?: string[];
   /** The key, and where it came from (for the health line: never the key itself). */
@@ -135,18 +141,13 @@ function request(argv: readonly string[]): HostRequest | null {
   if (!file) throw new UsageError("agentkit host: name the built module file to host: agentkit host <module-file> --port N --resource URL --issuer URL (see agentkit host --help)");
   if (extra.length) throw strayArgument("host", 2, "host takes one module file (pick a class with --export Name)");
   const port = portOption(stringOption(line, "port"));
+  if (flag(line, "dev")) return devRequest(line, file, port);
   const resource = urlOption(stringOption(line, "resource"), "resource", "https://tools.example.com/mcp");
   const issuer = stringOption(line, "issuer");
   urlOption(issuer, "issuer", "https://auth.example.com");
   const jwksUri = stringOption(line, "jwks-uri");
   if (jwksUri !== undefined) urlOption(jwksUri, "jwks-uri", "https://auth.example.com/jwks");
   const bind = stringOption(line, "bind") ?? "127.0.0.1";
-  const timeoutMs = parseMilliseconds("host", "timeout-ms", stringOption(line, "timeout-ms"));
-  const drainMs = parseMilliseconds("host", "drain-ms", stringOption(line, "drain-ms")) ?? 30_000;
-  const allowedHosts = listOption(line, "allowed-host");
-  const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
-  const exportName = stringOption(line, "export");
-  const store = approverStore("host", line, undefined);
   return {
     file,
     port,
@@ -154,15 +155,46 @@ function request(argv: readonly string[]): HostRequest | null {
     resource,
     audience: [...new Set([stringOption(line, "resource")!, resource.href])],
     issuer: issuer!,
+    dev: false,
+    ...(jwksUri !== undefined ? { jwksUri } : {}),
+    ...common(line),
+  };
+}
+
+/** What every `host` request has, from `line`. */
+function common(line: CommandLine): Pick<HostRequest, "drainMs" | "json" | "exportName" | "allowedHosts" | "fleetKey" | "timeoutMs" | "store"> {
+  const timeoutMs = parseMilliseconds("host", "timeout-ms", stringOption(line, "timeout-ms"));
+  const drainMs = parseMilliseconds("host", "drain-ms", stringOption(line, "drain-ms")) ?? 30_000;
+  const allowedHosts = listOption(line, "allowed-host");
+  const fleetKey = readFleetKey(stringOption(line, "fleet-key-file"), stringOption(line, "fleet-key-env"));
+  const exportName = stringOption(line, "export");
+  const store = approverStore("host", line, undefined);
+  return {
     drainMs,
     json: flag(line, "json"),
     ...(exportName !== undefined ? { exportName } : {}),
-    ...(jwksUri !== undefined ? { jwksUri } : {}),
     ...(allowedHosts.length ? { allowedHosts } : {}),
     ...(fleetKey ? { fleetKey } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(store ? { store } : {}),
   };
+}
+
+/**
+ * `agentkit host --dev`: no --resource, --issuer or --jwks-uri (the router
+ * is its own issuer and serves `http://<bind>:<port>/mcp`); --bind must be a
+ * loopback address; refused under NODE_ENV=production.
+ */
+function devRequest(line: CommandLine, file: string, port: number): HostRequest {
+  const refused = devRefusal("agentkit host", "--dev");
+  if (refused) throw new UsageError(refused);
+  for (const name of ["resource", "issuer", "jwks-uri"]) {
+    if (stringOption(line, name) !== undefined) throw new UsageError(`agentkit host: --${name} is not taken with --dev: development mode issues its own tokens and serves http://127.0.0.1:<port>/mcp; drop --${name}, or drop --dev to use your authorization server`);
+  }
+  const bind = stringOption(line, "bind") ?? "127.0.0.1";
+  if (!isLoopbackHost(bind.replace(/^\[(.*)\]$/, "$1"))) throw new UsageError(`agentkit host: --dev serves on loopback only (its tokens are for this machine), and --bind ${bind} is not a loopback address; use --bind 127.0.0.1 (the default) or ::1, or drop --dev and give --resource and --issuer`);
+  const resource = new URL(`http://${bind.includes(":") && !bind.startsWith("[") ? `[${bind}]` : bind}/mcp`);
+  return { file, port, bind, resource, audience: [], dev: true, ...common(line) };
 }
 
 /**
@@ -242,8 +274,9 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { importModuleFile, pickModule } = await import("./load-module.js");
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
     const chosen = pickModule(req.file, path, exports, req.exportName, "host");
-    if (!req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
-    else if (req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks and a task are recorded in this process only, so an answer is taken here only; give every process of a fleet the same --store postgres://...\n");
+    // --dev is one process on this machine: no fleet to warn about (the router's own warning says what it is).
+    if (!req.dev && !req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
+    else if (!req.dev && req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks and a task are recorded in this process only, so an answer is taken here only; give every process of a fleet the same --store postgres://...\n");
     // The fleet's call records (questions, MCP tasks): one record there, answered once on whichever process the answer reaches.
     const { openStore } = await import("./approver.js");
     const records = req.store ? await openStore(req.store, "worker") : undefined;
@@ -261,46 +294,77 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
 async function hostModule(req: HostRequest, chosen: { readonly module: McpRouterTarget; readonly exportName: string }, records: CallRecordStore | undefined, stopped: Promise<NodeJS.Signals>): Promise<number> {
   const { mcpRouter, jwtVerifier } = await import("../express/index.js");
   const { hostExpress } = await import("../express/express-peers.js");
-  const router = mcpRouter(chosen.module, {
-    resource: req.resource,
-    authorizationServers: [req.issuer],
-    verifyAccessToken: jwtVerifier({ issuer: req.issuer, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }),
-    ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
-    ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
-    ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
-    ...(records ? { tasks: { store: records } } : {}),
-  });
+  let app: RequestListener | undefined;
+  const handler: RequestListener = (q, s) => (app ? app(q, s) : s.writeHead(503, { "retry-after": "1" }).end());
+  // --dev binds first: its resource (the tokens' audience) names the bound port, which --port 0 picks.
+  let server = req.dev ? await listen(handler, req.port, req.bind) : undefined;
+  let served = false;
   try {
-    await router.ready;
-    const express = hostExpress();
-    const app = express();
-    app.disable("x-powered-by");
-    // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests counts that client, not the proxy; anyone else's header is ignored.
-    app.set("trust proxy", "loopback");
-    const drain = new Drain();
-    app.use(drain.middleware);
-    app.use(req.resource.pathname.replace(/\/$/, "") || "/", router);
-    return await serve(req, chosen.exportName, app as unknown as RequestListener, drain, router, stopped);
+    const resource = server ? new URL(`http://${hostOf(server)}:${server.address.port}${req.resource.pathname}`) : req.resource;
+    const common = {
+      resource,
+      ...(req.allowedHosts ? { allowedHosts: req.allowedHosts } : {}),
+      ...(req.fleetKey ? { fleetKey: req.fleetKey.key } : {}),
+      ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+      ...(records ? { tasks: { store: records } } : {}),
+    };
+    const router = req.dev
+      ? mcpRouter(chosen.module, { ...common, dev: true })
+      : mcpRouter(chosen.module, { ...common, authorizationServers: [req.issuer!], verifyAccessToken: jwtVerifier({ issuer: req.issuer!, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }) });
+    try {
+      await router.ready;
+      const express = hostExpress();
+      const hosted = express();
+      hosted.disable("x-powered-by");
+      // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests counts that client, not the proxy; anyone else's header is ignored.
+      hosted.set("trust proxy", "loopback");
+      const drain = new Drain();
+      hosted.use(drain.middleware);
+      hosted.use(resource.pathname.replace(/\/$/, "") || "/", router);
+      app = hosted as unknown as RequestListener;
+      server ??= await listen(handler, req.port, req.bind);
+      served = true;
+      return await serve(req, resource, chosen.exportName, server, drain, router, stopped);
+    } finally {
+      await router.close();
+    }
   } finally {
-    await router.close();
+    if (server && !served) {
+      server.cutConnections();
+      await server.stopAccepting();
+    }
   }
+}
+
+/** The bound address as a URL's host (IPv6 in brackets). */
+function hostOf(server: HostedListener): string {
+  return server.address.family === "IPv6" ? `[${server.address.address}]` : server.address.address;
 }
 
 async function serve(
   req: HostRequest,
+  resource: URL,
   exportName: string,
-  handler: RequestListener,
+  server: HostedListener,
   drain: Drain,
-  router: { close(): Promise<void> },
+  router: { close(): Promise<void>; readonly devFiles: DevTokenFiles | undefined },
   stopped: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const server = await listen(handler, req.port, req.bind);
-  const address = server.address;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}${req.resource.pathname}`;
-  const health = { event: "listening", pid: process.pid, module: exportName, url, resource: req.resource.href, issuer: req.issuer, fleetKey: req.fleetKey?.from ?? "none (this process only)", store: req.store === undefined ? "none (this process only)" : "postgres" };
+  const url = `http://${hostOf(server)}:${server.address.port}${resource.pathname}`;
+  const dev = router.devFiles;
+  const tokens = dev ? `issued by this process (--dev; the token in ${dev.authorization})` : `from ${req.issuer}`;
+  const health = {
+    event: "listening",
+    pid: process.pid,
+    module: exportName,
+    url,
+    resource: resource.href,
+    ...(dev ? { dev: { authorization: dev.authorization, mcpConfig: dev.mcpConfig } } : { issuer: req.issuer }),
+    fleetKey: req.fleetKey?.from ?? "none (this process only)",
+    store: req.store === undefined ? "none (this process only)" : "postgres",
+  };
   if (req.json) process.stdout.write(`${JSON.stringify(health)}\n`);
-  else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${req.resource.href}; tokens from ${req.issuer}. SIGTERM drains and stops.\n`);
+  else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${resource.href}; tokens ${tokens}. SIGTERM drains and stops.\n`);
   const signal = await stopped;
   const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);

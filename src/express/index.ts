@@ -9,7 +9,8 @@
  */
 export { mcpRouter, hostedCaller } from "./mcp-router.js";
 export type { McpRouter, McpRouterTarget } from "./mcp-router.js";
-export type { AccessTokenInfo, ListenLimits, McpRouterOptions, RateLimit } from "./router-options.js";
+export type { AccessTokenInfo, ListenLimits, McpRouterDevOptions, McpRouterOptions, RateLimit } from "./router-options.js";
+export type { DevTokenFiles } from "./dev-issuer.js";
 export { jwtVerifier, AccessTokenError } from "./jwt-verifier.js";
 export { hostedServer } from "./hosted-server.js";
 export type { HostedServerOptions } from "./hosted-server.js";

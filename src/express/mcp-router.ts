@@ -12,6 +12,7 @@
  * protected-resource metadata is served beside it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
@@ -33,7 +34,9 @@ import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { hostRefusal, principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
-import { checkRouterOptions, type CheckedRouterOptions, type McpRouterOptions, type RateLimit } from "./router-options.js";
+import { checkRouterOptions, type CheckedRouterOptions, type McpRouterDevOptions, type McpRouterOptions, type RateLimit } from "./router-options.js";
+import { DEV_TOKEN_TTL_SEC, DevIssuer, type DevTokenFiles } from "./dev-issuer.js";
+import { isLoopbackAddress } from "./dev-refusal.js";
 import type { HostedCaller } from "../context/caller.js";
 
 /** What `mcpRouter` serves: an `@McpServer` module class, tools, or a `ToolRegistry`. */
@@ -51,6 +54,13 @@ export interface McpRouter {
   readonly ready: Promise<void>;
   /** The absolute URL of the RFC 9728 document, named in every 401's `WWW-Authenticate`. */
   readonly resourceMetadataUrl: string;
+  /**
+   * Development mode only (`dev: true`): where the router's current token is
+   * (`authorization`: the header's value; `mcpConfig`: a ready MCP config),
+   * written once `ready` resolves, renewed every 5 minutes, removed by
+   * `close()`. `undefined` for a router with an authorization server.
+   */
+  readonly devFiles: DevTokenFiles | undefined;
   /** End the calls in flight and stop the module (remote clients closed). Idempotent. */
   close(): Promise<void>;
 }
@@ -112,18 +122,25 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
  *   module that does not scan; `MissingPeerError` with the install line when
  *   express or `@modelcontextprotocol/express` is missing.
  */
-export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): McpRouter {
-  const checked = checkRouterOptions(options);
+export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions | McpRouterDevOptions): McpRouter {
+  const base = checkRouterOptions(options);
   const express = hostExpress();
   const adapter = sdkExpress();
-  const parts = partsOf(target, checked);
+  const parts = partsOf(target, base);
+  // Made last: a refused target or a missing peer leaves no token directory behind.
+  const { checked, dev } = withDevIssuer(base);
   const onerror = (err: Error): void => GLOBAL_LOGGER.debug(`mcpRouter: ${errorLine(err)}`);
   let serving: HostedServing | undefined;
   let closing: Promise<void> | undefined;
-  const ready: Promise<void> = parts instanceof Promise ? parts.then((p) => void (serving = new HostedServing(p, checked, onerror))) : Promise.resolve(void (serving = new HostedServing(parts, checked, onerror)));
+  const started = (p: HostedParts): void => {
+    serving = new HostedServing(p, checked, onerror);
+    if (dev) startDev(dev, p.name, serving.fence.scopes);
+  };
+  const ready: Promise<void> = parts instanceof Promise ? parts.then(started) : Promise.resolve(started(parts));
   ready.catch(() => {}); // a failed build answers each request 503; the caller sees it through `ready`
 
   const router = express.Router();
+  if (dev) router.use(loopbackOnly());
   const awaitReady: RequestHandler = (_req, res, next) => {
     if (serving) return next();
     ready.then(
@@ -164,12 +181,44 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions): M
   return Object.assign(router, {
     ready,
     resourceMetadataUrl: checked.resourceMetadataUrl,
-    close: () =>
-      (closing ??= ready.then(
-        () => serving!.close(),
-        () => {},
-      )),
+    devFiles: dev?.files,
+    close: () => (closing ??= ready.then(() => serving!.close(), () => {}).finally(() => dev?.close())),
   }) as unknown as McpRouter;
+}
+
+/** In development mode, the router's own issuer, its verifier in place of `verifyAccessToken`; else the options as they are. */
+function withDevIssuer(checked: CheckedRouterOptions): { checked: CheckedRouterOptions; dev?: DevIssuer } {
+  if (!checked.dev) return { checked };
+  const dev = new DevIssuer(checked.resource);
+  return { checked: { ...checked, verifyAccessToken: dev.verify }, dev };
+}
+
+/** Start the development issuer once the module is built (its scopes known), and say loudly where its token is. */
+function startDev(dev: DevIssuer, name: string, scopes: readonly string[]): void {
+  dev.start(name, scopes);
+  const { authorization, mcpConfig } = dev.files;
+  process.stderr.write(
+    `mcpRouter: DEVELOPMENT MODE (dev: true) for ${dev.resource.href}: this process issues its own access tokens (every scope: ${scopes.length ? scopes.join(" ") : "none declared"}; valid ${DEV_TOKEN_TTL_SEC / 60} min, renewed every ${DEV_TOKEN_TTL_SEC / 120} min) and answers on loopback only; never ship it (refused when NODE_ENV=production). ` +
+      `The current token is in ${authorization} and a ready MCP config in ${mcpConfig} (mode 0600): claude --mcp-config ${mcpConfig}, or AGENTKIT_DEV_AUTH="$(cat ${authorization})" npx agentkit call --url ${dev.resource.href} --header-env Authorization=AGENTKIT_DEV_AUTH <tool>\n`,
+  );
+}
+
+/**
+ * Development mode's guard on every request: the server it reached must be
+ * bound to a loopback address (not 0.0.0.0, not a public one), else 403
+ * saying so — whatever its Host header says.
+ */
+function loopbackOnly(): RequestHandler {
+  let warned = false;
+  return (req, res, next) => {
+    const bound = (req.socket as { server?: { address(): AddressInfo | string | null } }).server?.address();
+    const address = bound && typeof bound === "object" ? bound.address : req.socket.localAddress;
+    if (isLoopbackAddress(address)) return next();
+    const message = `mcpRouter: dev: true answers on loopback only, and this server is bound to ${address ?? "an unknown address"}, which other machines may reach; bind 127.0.0.1 (hostedServer's default host), or drop dev and configure an authorization server (authorizationServers, verifyAccessToken)`;
+    if (!warned) process.stderr.write(`${message}\n`);
+    warned = true;
+    rpcError(res, 403, REFUSED, message);
+  };
 }
 
 /** 429 with `Retry-After` (whole seconds, at least 1) and a JSON-RPC error saying which limit. */

@@ -111,7 +111,8 @@ export function principalOf(auth: AuthInfo | undefined): string {
 export function protectedResourceMetadata(options: CheckedRouterOptions, servedScopes: readonly string[]): Record<string, unknown> {
   return {
     resource: options.resource.href,
-    authorization_servers: [...options.authorizationServers],
+    // Development mode has no authorization server to name (its tokens come from its own files).
+    ...(options.authorizationServers.length ? { authorization_servers: [...options.authorizationServers] } : {}),
     scopes_supported: [...(options.scopesSupported ?? servedScopes)],
     bearer_methods_supported: ["header"],
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),

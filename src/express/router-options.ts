@@ -10,7 +10,8 @@ import { randomBytes } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
-import { describeValue } from "../util/format.js";
+import { describeValue, pyStr } from "../util/format.js";
+import { devRefusal, isLoopbackHost } from "./dev-refusal.js";
 import { checkOptions, checkPositiveInt, opt, unknownKey, unknownOptionMessage, type OptionRule, type OptionSpec } from "../options/option-checks.js";
 
 /**
@@ -77,6 +78,8 @@ export interface McpRouterOptions {
   readonly verifyAccessToken: (token: string) => AccessTokenInfo | Promise<AccessTokenInfo>;
   /** `Host` header allow-list (hostnames, no port; IPv6 in brackets). Default: the hostname of `resource`. */
   readonly allowedHosts?: readonly string[];
+  /** Development mode is off for a router with an authorization server (see `McpRouterDevOptions`). */
+  readonly dev?: false;
   /** CORS, off unless given: the origins a browser may call from, as it sends them (`https://app.example.com`, a port when not the default), matched exactly. */
   readonly cors?: { readonly origins: readonly string[] };
   /** The largest POST body accepted, in bytes (a larger one: 413). Default 1 MiB. */
@@ -145,6 +148,25 @@ export interface McpRouterOptions {
   readonly results?: ResultsOptions;
 }
 
+/**
+ * Options of `mcpRouter` in development mode: no authorization server —
+ * the router issues its own short-lived tokens (an in-memory key; the
+ * `resource` as audience, every scope the module declares; 10 minutes,
+ * renewed every 5 in 0600 files a warning on stderr names). Refused when
+ * `NODE_ENV=production` or when `resource` or an `allowedHosts` entry is
+ * not a loopback host; a request reaching a server not bound to a loopback
+ * address is answered 403. For trying a hosted module on your machine;
+ * never for a deployment.
+ */
+export interface McpRouterDevOptions extends Omit<McpRouterOptions, "authorizationServers" | "verifyAccessToken" | "dev"> {
+  /** Development mode on: `resource` must be on 127.0.0.1, localhost or [::1] (e.g. `http://127.0.0.1:8081/mcp`). */
+  readonly dev: true;
+  /** Not with `dev: true`: the router is its own issuer. */
+  readonly authorizationServers?: never;
+  /** Not with `dev: true`: the router verifies the tokens it issued. */
+  readonly verifyAccessToken?: never;
+}
+
 const WHERE = "mcpRouter";
 /** Hostnames (as `URL.hostname` spells them) where a plain-http resource is allowed. */
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -185,6 +207,8 @@ export interface CheckedRouterOptions {
   readonly results: ResultsOptions | undefined;
   /** `${resource}/.well-known/oauth-protected-resource`. */
   readonly resourceMetadataUrl: string;
+  /** True in development mode (`dev: true`): `mcpRouter` then puts its own issuer's verifier in place of `verifyAccessToken`. */
+  readonly dev: boolean;
 }
 
 function fail(option: string, message: string): never {
@@ -318,10 +342,43 @@ const ROUTER_SPEC = {
   results: (v: unknown): ResultsOptions | undefined => checkResultsOption(v, WHERE),
 } satisfies OptionSpec;
 
+/** The rules of development mode: no issuer of the user's, loopback hosts only. */
+const DEV_SPEC = {
+  ...ROUTER_SPEC,
+  resource: (v: unknown, w: string, o: string): URL => {
+    const url = ROUTER_SPEC.resource(v, w, o);
+    if (!isLoopbackHost(url.hostname)) fail(o, `dev: true serves on loopback only: 'resource' must be on 127.0.0.1, localhost or [::1] (e.g. "http://127.0.0.1:8081/mcp"), got ${describeValue(v)}; for a server other machines reach, drop dev and configure authorizationServers and verifyAccessToken`);
+    return url;
+  },
+  allowedHosts: (v: unknown, w: string, o: string) => {
+    const hosts = ROUTER_SPEC.allowedHosts(v, w, o);
+    const foreign = hosts?.find((h) => !isLoopbackHost(h));
+    if (foreign !== undefined) fail(o, `dev: true serves on loopback only: 'allowedHosts' may name only 127.0.0.1, localhost or [::1], got ${pyStr(foreign)}`);
+    return hosts;
+  },
+  authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
+    if (v !== undefined) fail(o, `'${o}' is not taken with dev: true (the router issues its own tokens); leave it out, or drop dev to use your authorization server`);
+    return Object.freeze([]);
+  },
+  verifyAccessToken: (v: unknown, _w: string, o: string): McpRouterOptions["verifyAccessToken"] => {
+    if (v !== undefined) fail(o, `'${o}' is not taken with dev: true (the router verifies the tokens it issued); leave it out, or drop dev to verify your authorization server's tokens`);
+    return () => {
+      throw new Error("the development issuer is not started");
+    };
+  },
+  dev: (v: unknown): unknown => v,
+} satisfies OptionSpec;
+
 /** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
-export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOptions {
-  if (!options || typeof options !== "object") fail("options", "options { resource, authorizationServers, verifyAccessToken } are required");
-  const o = checkOptions(options, WHERE, ROUTER_SPEC);
+export function checkRouterOptions(options: McpRouterOptions | McpRouterDevOptions): CheckedRouterOptions {
+  if (!options || typeof options !== "object") fail("options", "options { resource, authorizationServers, verifyAccessToken } are required (or { dev: true, resource } on this machine)");
+  const dev = (options as { dev?: unknown }).dev;
+  if (dev !== undefined && typeof dev !== "boolean") fail("dev", `'dev' must be true (development mode: the router issues its own tokens, loopback only) or false, got ${describeValue(dev)}`);
+  if (dev === true) {
+    const refused = devRefusal(WHERE, "dev: true");
+    if (refused) throw new OptionsError(WHERE, "dev", refused);
+  }
+  const o = checkOptions(options, WHERE, dev === true ? DEV_SPEC : { ...ROUTER_SPEC, dev: DEV_SPEC.dev });
   return Object.freeze({
     resource: o.resource,
     authorizationServers: o.authorizationServers,
@@ -343,5 +400,6 @@ export function checkRouterOptions(options: McpRouterOptions): CheckedRouterOpti
     tasks: o.tasks,
     results: o.results,
     resourceMetadataUrl: `${o.resource.href.replace(/\/$/, "")}/.well-known/oauth-protected-resource`,
+    dev: dev === true,
   });
 }
