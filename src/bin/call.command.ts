@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { CallProgress } from "../mcp/client/mcp-client.js";
+import { Cancelled } from "../errors/cancelled.error.js";
 import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
@@ -34,6 +35,25 @@ export function progressLine(p: CallProgress): string {
   return oneLine(`task ${p.task.id.slice(0, 8)} ${words}`);
 }
 
+/** The exit code of a call the person interrupted (Ctrl-C): 128 + SIGINT, as shells report it. */
+const EXIT_INTERRUPTED = 130;
+
+/**
+ * Until `stop()`: the first SIGINT (Ctrl-C) aborts `signal` — the call is
+ * cancelled (`tasks/cancel` for a task, `notifications/cancelled` otherwise)
+ * and the client, closing, waits for that to reach the server; a second one
+ * exits at once.
+ */
+function interruptible(): { readonly signal: AbortSignal; readonly interrupted: () => boolean; stop(): void } {
+  const abort = new AbortController();
+  const onSigint = (): void => {
+    if (abort.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    abort.abort(new Cancelled("agentkit call: interrupted (Ctrl-C)"));
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: abort.signal, interrupted: () => abort.signal.aborted, stop: () => void process.off("SIGINT", onSigint) };
+}
+
 /** True when a listed tool's `_meta.agentkit` (what an agentkit server declares) says it requires approval. */
 function needsApproval(meta: unknown): boolean {
   const declared = (meta as { agentkit?: { requires_approval?: unknown } } | undefined)?.agentkit;
@@ -60,7 +80,10 @@ export async function callCommand(argv: readonly string[], context: FailureConte
   const target = targetOf("call", line);
   context.timeoutMs = target.timeoutMs;
   const client = await openTarget(target);
-  let result: CallToolResult;
+  let result: CallToolResult | undefined;
+  const ctrlC = interruptible();
+  /** The task the server made of the call, once it did. */
+  let taskId: string | undefined;
   try {
     const tools = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -78,13 +101,23 @@ export async function callCommand(argv: readonly string[], context: FailureConte
     if (needsApproval(tools.find((t) => t.name === name)?._meta)) {
       process.stderr.write(`agentkit call: '${name}' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n`);
     }
-    // On a terminal the server's progress notifications redraw the spinner line as a bar; off one nothing is drawn.
-    const tty = process.stderr.isTTY === true;
-    result = await withSpinner(`calling ${name}…`, (update) =>
-      client.callTool(name, args, { timeoutMs: silenceMs, ...(tty ? { onProgress: (p) => update(`calling ${name}… ${progressLine(p)}`) } : {}) }),
-    );
+    // On a terminal the server's progress notifications redraw the spinner line as a bar (a task: its id and status); off one nothing is drawn.
+    const onProgress = (update: (text: string) => void) => (p: CallProgress) => {
+      taskId = p.task?.id ?? taskId;
+      update(`calling ${name}… ${progressLine(p)}`);
+    };
+    result = await withSpinner(`calling ${name}…`, (update) => client.callTool(name, args, { timeoutMs: silenceMs, signal: ctrlC.signal, onProgress: onProgress(update) }));
+  } catch (err) {
+    if (!(ctrlC.interrupted() && err instanceof Cancelled)) throw err;
   } finally {
+    // Closing waits (briefly) for a tasks/cancel in flight to reach the server.
     await client.close();
+    ctrlC.stop();
+  }
+  if (!result) {
+    const told = taskId ? `tasks/cancel for task ${taskId}` : "notifications/cancelled for the call";
+    process.stderr.write(`agentkit call: interrupted; the server was sent ${told}\n`);
+    return EXIT_INTERRUPTED;
   }
   if (flag(line, "json")) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

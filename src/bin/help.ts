@@ -189,7 +189,11 @@ A call that waits for a person (an approval in the inbox) is waited for: each
 progress notification of the call restarts its deadline, and an agentkit server
 sends one every 30 s while the person decides; stderr says when the tool needs
 approval. Without --timeout-ms the call may be silent for 2 minutes (connecting
-and listing: 30 s); with it, the call may be silent that long. Ctrl-C gives up.
+and listing: 30 s); with it, the call may be silent that long. On 2026-07-28 an
+agentkit server makes such a call an MCP task: it is polled, and on a terminal
+the line under the call names the task and its status. Ctrl-C gives up: the
+server is sent tasks/cancel (or notifications/cancelled) and the exit code is
+130; a second Ctrl-C exits at once.
 
 ${TARGET}
 

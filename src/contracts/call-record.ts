@@ -18,8 +18,9 @@
  *   as it now stands (`undefined` when there is none). A terminal status
  *   (`completed`, `failed`, `cancelled`) never changes again.
  * - `answer(id, round, key, value)` is the compare-and-set of a question:
- *   it records the answer only while round `round`'s question `key` is the
- *   open one, so a replayed answer (the same `requestState` again, a second
+ *   it records the answer only while round `round`'s question `key` is open
+ *   (the record's `question` or one of its `others`; an answered one leaves
+ *   the rest open, and the last one answered sets the call `working`), so a replayed answer (the same `requestState` again, a second
  *   `tasks/update`, another process) is refused with the record as it stands.
  * - `owner` binds a record to its caller; a store never returns a record to
  *   a reader that names another owner (`get(id, owner)`), so another caller's
@@ -50,6 +51,25 @@ export interface CallQuestion {
   readonly params: Readonly<Record<string, unknown>>;
   /** The inbox question mirroring it (an approval also asked of the run's Asker), when there is one. */
   readonly questionId?: string;
+  /**
+   * Further questions open at the same time (a body asking several at once:
+   * `Promise.all([ctx.elicit(a), ctx.elicit(b)])`), each answered on its own
+   * and in any order; the call waits until the last is answered. Never nested.
+   */
+  readonly others?: readonly CallQuestion[];
+}
+
+/** Every question `question` holds open: itself (without `others`), then its `others`, in the order asked. */
+export function openQuestions(question: CallQuestion | undefined): CallQuestion[] {
+  if (!question) return [];
+  const { others, ...first } = question;
+  return [first, ...(others ?? [])];
+}
+
+/** The record's `question` holding `open` (the first, the rest as its `others`), or `undefined` when none is left. */
+export function questionOf(open: readonly CallQuestion[]): CallQuestion | undefined {
+  const [first, ...rest] = open;
+  return first && Object.freeze({ ...first, ...(rest.length > 0 ? { others: rest } : {}) });
 }
 
 /** An answered question, in the order the call asked: what a call run again on another process (or after a restart) is answered from. */
@@ -90,7 +110,7 @@ export interface CallRecord {
   readonly started: boolean;
   /** The number of the current question (0 before the first). */
   readonly round: number;
-  /** The question the call waits on (status `input_required`), if any. */
+  /** The question the call waits on (status `input_required`), if any, with any others open at once (`question.others`). */
   readonly question?: CallQuestion;
   /** Every question answered so far, in order. */
   readonly answers: readonly CallAnswer[];

@@ -31,7 +31,20 @@ const isoDate = (v: unknown): boolean => typeof v === "string" && !Number.isNaN(
 
 const rule = (ok: (v: unknown) => boolean, accepted: string): FieldRule => ({ ok, accepted });
 
-const questionRule = rule((v) => isObject(v) && nonEmpty(v.key) && QUESTION_METHODS.includes(v.method as CallQuestionMethod) && isObject(v.params) && (v.questionId === undefined || typeof v.questionId === "string"), "a question { key, method ('elicitation/create' or 'sampling/createMessage'), params: an object, questionId? }");
+/** One question's own fields (`key`, `method`, `params`, `questionId?`). */
+const oneQuestion = (v: unknown): v is Record<string, unknown> => isObject(v) && nonEmpty(v.key) && QUESTION_METHODS.includes(v.method as CallQuestionMethod) && isObject(v.params) && (v.questionId === undefined || typeof v.questionId === "string");
+
+/** A question, and the others open with it: each a question without `others`, every key distinct. */
+const questionRule = rule(
+  (v) => {
+    if (!oneQuestion(v)) return false;
+    if (v.others === undefined) return true;
+    if (!Array.isArray(v.others) || v.others.length === 0 || !v.others.every((o) => oneQuestion(o) && o.others === undefined)) return false;
+    const keys = [v.key, ...v.others.map((o: Record<string, unknown>) => o.key)];
+    return new Set(keys).size === keys.length;
+  },
+  "a question { key, method ('elicitation/create' or 'sampling/createMessage'), params: an object, questionId?, others?: a non-empty array of such questions (no others of their own), every key distinct }",
+);
 
 /** `{ key, method, value, by }`: why `v` is not an answer, or undefined. */
 function answerShapeProblem(v: unknown): string | undefined {

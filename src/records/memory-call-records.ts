@@ -8,7 +8,7 @@
  * (`postgresInboxStore`) store.
  */
 import { randomBytes } from "node:crypto";
-import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallRecord, type CallRecordEvent, type CallRecordStore, type CallUpdate } from "../contracts/call-record.js";
+import { FINAL_CALL_STATUSES, openQuestions, questionOf, type CallAnswer, type CallChange, type CallRecord, type CallRecordEvent, type CallRecordStore, type CallUpdate } from "../contracts/call-record.js";
 
 /** How many records the in-process store holds at once by default (a `createRecord` past it rejects, so the call is not made a task). */
 export const MEMORY_RECORD_LIMIT = 10_000;
@@ -28,13 +28,17 @@ export function answerRefusal(record: CallRecord, round: number, answer: CallAns
   if (FINAL_CALL_STATUSES.has(record.status)) return `the call already ended (${record.status})`;
   if (record.round !== round) return `round ${round} is not the open one (the call is at round ${record.round})`;
   if (!record.question) return `round ${round} was already answered`;
-  if (record.question.key !== answer.key) return `'${answer.key}' is not the open question ('${record.question.key}' is)`;
+  const open = openQuestions(record.question).map((q) => q.key);
+  if (!open.includes(answer.key)) return `'${answer.key}' is not an open question (${open.map((k) => `'${k}'`).join(", ")} ${open.length === 1 ? "is" : "are"})`;
   return undefined;
 }
 
-/** The change that records `answer` (the question closed, the call working again). */
+/** The change that records `answer`: its question closed; the call working again once no other question is open. */
 export function answeredChange(record: CallRecord, answer: CallAnswer): CallChange {
-  return { answers: [...record.answers, Object.freeze({ ...answer })], question: undefined, status: "working", statusMessage: "working" };
+  const answers = [...record.answers, Object.freeze({ ...answer })];
+  const left = openQuestions(record.question).filter((q) => q.key !== answer.key);
+  if (left.length > 0) return { answers, question: questionOf(left) };
+  return { answers, question: undefined, status: "working", statusMessage: "working" };
 }
 
 /**

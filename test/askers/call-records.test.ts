@@ -218,6 +218,28 @@ describe.each([{ make: memoryBackend }, { make: pgliteBackend }, { make: postgre
     expect(await s.getRecord(r.id, r.owner)).toEqual(first.record);
   });
 
+  it("questions open at once (`question.others`) are each answered on their own, in any order; the call waits until the last", async () => {
+    const s = await b.store();
+    const q = (key: string, message: string) => ({ key, method: "elicitation/create" as const, params: { message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } } });
+    const r = waiting({ round: 3, question: { ...q("elicit-1", "First?"), others: [q("elicit-2", "Second?"), q("elicit-3", "Third?")] } });
+    await s.createRecord(r);
+    expect((await s.getRecord(r.id, r.owner))?.question).toEqual(r.question);
+    const second = answer("client", { key: "elicit-2", value: { action: "accept", content: { name: "two" } } });
+    const a = await s.answerRecord(r.id, 3, second);
+    expect(a.ok).toBe(true);
+    expect(a.record).toMatchObject({ status: "input_required", statusMessage: "waiting for approval", round: 3, answers: [second], question: { ...q("elicit-1", "First?"), others: [q("elicit-3", "Third?")] } });
+    expect(await s.answerRecord(r.id, 3, second)).toEqual({ ok: false, record: a.record });
+    const first = answer("client", { key: "elicit-1" });
+    const b1 = await s.answerRecord(r.id, 3, first);
+    expect(b1.record).toMatchObject({ status: "input_required", answers: [second, first], question: q("elicit-3", "Third?") });
+    expect(b1.record!.question!.others).toBeUndefined();
+    const third = answer("client", { key: "elicit-3" });
+    const c = await s.answerRecord(r.id, 3, third);
+    expect(c.record).toMatchObject({ status: "working", statusMessage: "working", answers: [second, first, third] });
+    expect(c.record!.question).toBeUndefined();
+    expect(await s.getRecord(r.id, r.owner)).toEqual(c.record);
+  });
+
   it("of two stores answering the same question at once, exactly one answer is recorded", async () => {
     const [x, y] = await b.peers();
     const r = waiting();

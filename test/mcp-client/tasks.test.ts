@@ -73,9 +73,10 @@ describe("callTool() resolves a task to its final result", () => {
     expect(Math.min(...periods), `never faster than asked: ${seen}`).toBeGreaterThanOrEqual(PERIOD_POLL_MS * 0.8);
     expect(call!.at).toBeLessThan(gets[0]!.at);
 
-    // Each status change, as { progress, message }.
-    expect(progress.map((p) => p.message)).toEqual(["step 1", "step 2", "step 3", "step 4", "step 5", "completed"]);
-    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The status the task was handed out with (no message: its status), then each change, as { progress, message }.
+    expect(progress.map((p) => p.message)).toEqual(["working", "step 1", "step 2", "step 3", "step 4", "step 5", "completed"]);
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(progress[0]!.task).toEqual({ id: task!.taskId, status: "working" });
   });
 
   it("the mcpTools() adapter resolves it the same way", async () => {
@@ -108,6 +109,21 @@ describe("callTool() resolves a task to its final result", () => {
     expect(cancel.mcpName).toBe(task!.taskId);
     expect(cancel.params.taskId).toBe(task!.taskId);
     expect(srv.requests("tasks/get"), "no poll after the abort").toHaveLength(2);
+  });
+
+  it("a signal aborted with a Cancelled as its reason (agentkit call's Ctrl-C) still sends tasks/cancel, and close() at once lets it reach the server", async () => {
+    const client = await open();
+    const stop = new AbortController();
+    const onProgress = (p: CallProgress): void => {
+      if (p.message === "step 1") stop.abort(new Cancelled("interrupted (Ctrl-C)"));
+    };
+    const err = await client.callTool("slow", { steps: 100 }, { signal: stop.signal, onProgress }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Cancelled);
+    await client.close();
+    const [task] = [...srv.tasks.values()];
+    const cancels = srv.requests("tasks/cancel");
+    expect(cancels.map((c) => c.params.taskId)).toEqual([task!.taskId]);
+    expect(cancels[0]!.mcpName).toBe(task!.taskId);
   });
 
   it("input_required: the run's Asker is asked once per key, and tasks/update carries the answer", async () => {

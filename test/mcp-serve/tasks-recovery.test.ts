@@ -85,6 +85,27 @@ describe("tasks a dead process left on the store", () => {
     expect(runs).toEqual(["before the question"]);
   });
 
+  it("a task waiting on two questions asked at once, the second answered before the process died: after the restart only the first is open; answered, the body gets each answer for its own question", async () => {
+    const store = new MemoryInboxStore();
+    const runs: string[] = [];
+    const both = tool({ name: "both", description: "Asks two colours at once.", sideEffecting: false }, async (_a, ctx) => {
+      runs.push("before the questions");
+      const [a, b] = await Promise.all([ctx.elicit({ ...COLOUR, message: "First colour?" }), ctx.elicit({ ...COLOUR, message: "Second colour?" })]);
+      return `first ${String(a.content?.colour)}, second ${String(b.content?.colour)}`;
+    });
+    const second = { key: "elicit-2", method: "elicitation/create" as const, value: { action: "accept", content: { colour: "blue" } }, by: "the MCP client (tasks/update)" };
+    const record = { ...leftBehind("both", {}, { key: "elicit-1", method: "elicitation/create", params: { ...COLOUR, message: "First colour?" } }, true), round: 2, answers: [second] };
+    await store.createRecord(record);
+    const target = await serving(serveRegistry([both], { name: "engine", ctx: makeTestCtx(), tasks: { store } }));
+    const waiting = await pollTask(target, record.id, (t) => t.status !== "working");
+    expect(waiting).toMatchObject({ status: "input_required" });
+    expect(Object.keys(waiting.inputRequests as object)).toEqual(["elicit-1"]);
+    await taskRpc(target, "update", record.id, { inputResponses: { "elicit-1": { action: "accept", content: { colour: "red" } } } });
+    const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "first red, second blue" }] } });
+    expect(runs).toEqual(["before the questions"]);
+  });
+
   it("a task waiting for approval is put back in the inbox, bound to the same record: the inbox answer runs it once and completes it; one decision, by the inbox", async () => {
     const { store, ran, deploy, guard, form } = approvalParts();
     const record = leftBehind("deploy", { target: "prod" }, { key: "approve-1", method: "elicitation/create", params: form, questionId: "asked-before-the-restart" }, false);

@@ -8,7 +8,8 @@
  * `ctx.elicit()`; `tasks/cancel`; a JSON-RPC error ends a task `failed`.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { tool } from "../../src/index.js";
+import { RunContext, tool, type Asker, type Decision } from "../../src/index.js";
+import { MCPClient, StreamableHttpServer, type CallProgress } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
@@ -142,6 +143,34 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     // The same key again is ignored: the task stays completed with the first answer.
     await taskRpc(spec, "update", id, { inputResponses: { [key]: { action: "accept", content: { colour: "red" } } } });
     expect((await taskRpc(spec, "get", id)).result?.result).toEqual(done.result);
+  });
+
+  it("the package's own MCPClient on a served task asking two questions at once: the run's Asker answers each once (tasks/update), onProgress hears the statuses, the result names both answers", async () => {
+    const both = tool({ name: "both", description: "Asks two at once.", task: "required", sideEffecting: false }, async (_a, ctx) => {
+      const form = (message: string) => ({ message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } as never });
+      const [a, b] = await Promise.all([ctx.elicit(form("First name?")), ctx.elicit(form("Second name?"))]);
+      return `first ${String(a.content?.name)}, second ${String(b.content?.name)}`;
+    });
+    const spec = await served([both]);
+    const asked: string[] = [];
+    const asker: Asker = {
+      ask: async (q): Promise<Decision> => {
+        asked.push(q.question);
+        return { kind: "approve", value: { name: q.question.startsWith("First") ? "Ada" : "Grace" } };
+      },
+    };
+    // The run opens the client (so it declares elicitation) and answers the task's questions.
+    const ctx = new RunContext({ asker });
+    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url, headers: spec.headers, protocol: "2026-07-28" }), { ctx });
+    const progress: CallProgress[] = [];
+    const result = await client.callTool("both", {}, { ctx, onProgress: (p) => progress.push(p) });
+    expect(result.content).toEqual([{ type: "text", text: "first Ada, second Grace" }]);
+    expect(asked.sort()).toEqual(["First name?", "Second name?"]);
+    const statuses = progress.map((p) => p.task?.status);
+    expect(statuses[0]).toBe("working");
+    expect(statuses).toContain("input_required");
+    expect(statuses.at(-1)).toBe("completed");
+    expect(progress.map((p) => p.progress)).toEqual(progress.map((_p, i) => i + 1));
   });
 
   it("tasks/cancel aborts the tool's ctx.signal; the task ends cancelled", async () => {

@@ -172,11 +172,25 @@ export function updateRecordSql(s: string, id: string, version: number, change: 
   return { text, values: [id, version, JSON.stringify(named)] };
 }
 
-/** Record `answer` to round `round`'s open question once: only while the record is not final, at that round, with that question open. */
+/** The questions a record holds open (`question`, then its `others`), as a JSON array. */
+const OPEN_SQL = "(jsonb_build_array(question - 'others') || COALESCE(question->'others', '[]'::jsonb))";
+
+/** The open questions left once `$3`'s is answered, in order (NULL when none is). */
+const LEFT_SQL = `(SELECT jsonb_agg(q ORDER BY n) FROM jsonb_array_elements(${OPEN_SQL}) WITH ORDINALITY AS t(q, n) WHERE q->>'key' <> $3::text)`;
+
+/**
+ * Record `answer` to one of round `round`'s open questions once: only while
+ * the record is not final, at that round, with that question open (the
+ * record's `question` or one of its `others`). The others stay open; the
+ * last one answered sets the call `working`.
+ */
 export function answerRecordSql(s: string, id: string, round: number, answer: CallAnswer): Statement {
-  const text = `WITH hit AS (UPDATE ${s}.records SET answers = answers || jsonb_build_array($4::jsonb), question = NULL, status = 'working', status_message = 'working',
+  const text = `WITH hit AS (UPDATE ${s}.records SET answers = answers || jsonb_build_array($4::jsonb),
+      question = CASE WHEN ${LEFT_SQL} IS NULL THEN NULL WHEN jsonb_array_length(${LEFT_SQL}) = 1 THEN ${LEFT_SQL}->0 ELSE (${LEFT_SQL}->0) || jsonb_build_object('others', ${LEFT_SQL} - 0) END,
+      status = CASE WHEN ${LEFT_SQL} IS NULL THEN 'working' ELSE status END, status_message = CASE WHEN ${LEFT_SQL} IS NULL THEN 'working' ELSE status_message END,
       version = version + 1, last_updated_at = now()
-    WHERE id = $1 AND round = $2 AND question->>'key' = $3 AND status NOT IN ${FINAL_SQL} RETURNING *) ${announceRecord(s)}`;
+    WHERE id = $1 AND round = $2 AND status NOT IN ${FINAL_SQL}
+      AND (question->>'key' = $3::text OR COALESCE(question->'others', '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('key', $3::text))) RETURNING *) ${announceRecord(s)}`;
   return { text, values: [id, round, answer.key, JSON.stringify(answer)] };
 }
 

@@ -172,8 +172,9 @@ export interface CallToolOptions {
    * asked for (a `progressToken` in the request) whether or not this is
    * given, since it restarts `timeoutMs`. An exception it
    * throws is not caught for you: keep it small. A call the server answered
-   * with a task reports each change of the task's status here as
-   * `{ progress, message }` (`message`: its status message, else its status).
+   * with a task reports here the status the task was handed out with, then
+   * each change of it, as `{ progress, message, task }` (`message`: its status
+   * message, else its status; `task`: its id and status).
    */
   readonly onProgress?: (progress: CallProgress) => void;
 }
@@ -182,7 +183,7 @@ export interface CallToolOptions {
 export interface StartToolOptions {
   /** The run: its Asker answers the task's questions, aborting its signal cancels the task (`tasks/cancel`) while `result()` waits, and a traced run records the task. */
   readonly ctx?: RunContext;
-  /** Each change of the task's status, as `{ progress, message }` (`message`: the server's status message, else the status). */
+  /** The task's status when `result()` starts polling, then each change of it, as `{ progress, message, task }` (`message`: the server's status message, else the status). */
   readonly onProgress?: (progress: CallProgress) => void;
   /** The timeout of each request (`tools/call`, every `tasks/get`) in ms; the task's own life is bounded by its server's `ttlMs`. */
   readonly timeoutMs?: number;
@@ -194,6 +195,21 @@ const LISTS = {
   "resources/list": { capability: "resources", items: (r: { resources: Resource[] }) => r.resources },
   "prompts/list": { capability: "prompts", items: (r: { prompts: SdkPrompt[] }) => r.prompts },
 } as const;
+
+/** How long `close()` waits for `tasks/cancel` requests in flight before it ends the session anyway. */
+const CANCEL_GRACE_MS = 5_000;
+
+/** Resolves once every one of `promises` settled, or after `ms` (an unref'd timer), whichever is first. */
+async function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([Promise.allSettled(promises), late]);
+  clearTimeout(timer);
+}
 
 /** The progress handler of a call whose caller passed none (the progress still restarts its deadline). */
 const ignoreProgress = (): void => {};
@@ -229,6 +245,8 @@ export class MCPClient implements AsyncDisposable {
   private readonly outputs: TaskOutputChecks;
   /** The session's state (see session-state.ts); changed only by `move()`. */
   private state: SessionState = "open";
+  /** `tasks/cancel` requests in flight (an aborted call's task): `close()` lets them reach the server first. */
+  private readonly cancels = new Set<Promise<void>>();
   /** The teardown close() started (shared by concurrent callers). */
   private closing?: Promise<void>;
   private readonly answers: ServerRequests;
@@ -574,9 +592,9 @@ export class MCPClient implements AsyncDisposable {
     return () => outgoingRequest(ctx, { method: "tasks/get", server: this.label, name });
   }
 
-  /** What an `McpTask` of this client sends through (see task-channel.ts). */
+  /** What an `McpTask` of this client sends through (see task-channel.ts); its `tasks/cancel` requests in flight are kept for `close()`. */
   private taskChannel(timeout: number | undefined): TaskChannel {
-    return taskChannel({
+    const channel = taskChannel({
       server: this.label,
       live: () => this.live(),
       declaration: () => declareTasks(sessionCapabilities(this.recipe)),
@@ -585,6 +603,14 @@ export class MCPClient implements AsyncDisposable {
       outputs: this.outputs,
       failure: (request, err) => this.failure(request, err),
     });
+    const cancel = (taskId: string): Promise<void> => {
+      const sent = channel.cancel(taskId);
+      const kept = sent.catch(() => {}); // its failure is the caller's (McpTask), not close()'s
+      this.cancels.add(kept);
+      void kept.finally(() => this.cancels.delete(kept));
+      return sent;
+    };
+    return { ...channel, cancel };
   }
 
   /**
@@ -731,6 +757,8 @@ export class MCPClient implements AsyncDisposable {
           // Swallow kept: waiting for a renewal to settle; its failure is the client state, reported on the next call.
           await this.renewing?.catch(() => {});
           this.lists.stop();
+          // An aborted call's tasks/cancel in flight reaches the server before the session ends (at most CANCEL_GRACE_MS).
+          await settledWithin([...this.cancels], CANCEL_GRACE_MS);
           await session?.close();
         } finally {
           await this.transport.close();

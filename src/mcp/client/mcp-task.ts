@@ -80,7 +80,8 @@ export interface TaskDriving {
  * `result()` polls `tasks/get` at the server's `pollIntervalMs` (the first
  * call starts polling; later calls share it), answers `input_required`
  * questions through the run's Asker (each key once, sent with `tasks/update`),
- * reports status changes to `onProgress` as `{ progress, message }`, and
+ * reports the status it starts from and each change of it to `onProgress` as
+ * `{ progress, message }`, and
  * resolves with the final `CallToolResult`. Aborting the run sends
  * `tasks/cancel` and rejects with `Cancelled`.
  */
@@ -102,6 +103,8 @@ export class McpTask {
   private progress = 0;
   /** When the first snapshot (or the answer) arrived: a task whose server named no `createdAt` lives from here. */
   private readonly receivedAt = Date.now();
+  /** True once `cancel()` was called (it sends its own `tasks/cancel`; a run aborted, whatever its reason, gets one sent for it). */
+  private cancelling = false;
   /** The `tasks/update` in flight. */
   private sending?: Promise<void>;
 
@@ -148,6 +151,7 @@ export class McpTask {
    */
   async cancel(): Promise<void> {
     if (!this.id || isTerminal(this.status) || this.stop.signal.aborted) return;
+    this.cancelling = true;
     this.stop.abort(new Cancelled(`MCP task ${this.id} ('${this.tool}') on ${this.channel!.server} was cancelled by its caller`));
     await this.channel!.cancel(this.id);
   }
@@ -160,7 +164,7 @@ export class McpTask {
     const follow = (): void => this.stop.abort(signal?.reason);
     // tasks/cancel leaves in the abort's own turn, before the poll in flight unwinds (cancel() sends its own).
     const tell = (): void => {
-      if (!(this.stop.signal.reason instanceof Cancelled)) void this.channel!.cancel(id).catch(ignoreRejection(`tasks/cancel of MCP task ${id} after its run was aborted`));
+      if (!this.cancelling) void this.channel!.cancel(id).catch(ignoreRejection(`tasks/cancel of MCP task ${id} after its run was aborted`));
     };
     this.stop.signal.addEventListener("abort", tell, { once: true });
     signal?.addEventListener("abort", follow, { once: true });
@@ -169,6 +173,8 @@ export class McpTask {
     try {
       // callTool's span already noted the task's creation; a span of its own (startTool, resumeTask) starts with the status now.
       if (!this.driving.traced) this.note(traced, this.snapshot!);
+      // The caller hears of the task at once (`agentkit call` draws its line): the status it was handed out (or resumed) with.
+      this.report(this.snapshot!);
       let polledAt = performance.now();
       while (!isTerminal(this.snapshot!.status)) {
         this.checkTtl();
@@ -224,7 +230,11 @@ export class McpTask {
 
   private note(traced: TracedCall | undefined, s: TaskSnapshot, from?: McpTaskStatus): void {
     if (from === undefined || from !== s.status) noteRequest(traced, "mcp.task.status", { "mcp.task.id": s.taskId, "mcp.task.status": s.status, ...(from ? { "mcp.task.previous_status": from } : {}) });
-    if (from === undefined) return;
+    if (from !== undefined) this.report(s);
+  }
+
+  /** Tell `onProgress` where the task stands (`progress` counts the reports, from 1). */
+  private report(s: TaskSnapshot): void {
     this.progress++;
     this.driving.onProgress?.({ progress: this.progress, message: s.statusMessage ?? s.status, task: { id: s.taskId, status: s.status } });
   }

@@ -25,7 +25,7 @@
  */
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { FINAL_CALL_STATUSES, type CallAnswer, type CallChange, type CallError, type CallQuestion, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
+import { FINAL_CALL_STATUSES, openQuestions, questionOf, type CallAnswer, type CallChange, type CallError, type CallQuestion, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
 import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { Caller } from "../../context/caller.js";
@@ -150,7 +150,7 @@ export function taskOf(r: CallRecord): Record<string, unknown> {
 function detailedTask(r: CallRecord): Record<string, unknown> {
   return {
     ...taskOf(r),
-    ...(r.status === "input_required" && r.question ? { inputRequests: { [r.question.key]: { method: r.question.method, params: r.question.params } } } : {}),
+    ...(r.status === "input_required" && r.question ? { inputRequests: Object.fromEntries(openQuestions(r.question).map((q) => [q.key, { method: q.method, params: q.params }])) } : {}),
     ...(r.status === "completed" && r.result ? { result: r.result } : {}),
     ...(r.status === "failed" && r.error ? { error: r.error } : {}),
   };
@@ -350,10 +350,11 @@ export class ServedTasks {
     guarded("tasks/get", (r) => Promise.resolve(detailedTask(r)));
     guarded<{ taskId: string; inputResponses?: unknown }>("tasks/update", async (r, params, extra) => {
       const responses = extra.mcpReq.inputResponses ?? (isObject(params.inputResponses) ? params.inputResponses : {});
+      const open = openQuestions(r.question);
       for (const [key, value] of Object.entries(responses)) {
         // Unknown or already answered keys are ignored (the spec's SHOULD); the store's compare-and-set decides a race.
-        if (r.question?.key !== key) continue;
-        await this.store.answerRecord(r.id, r.round, { key, method: r.question.method, value, by: CLIENT_ANSWERER });
+        const q = open.find((o) => o.key === key);
+        if (q) await this.store.answerRecord(r.id, r.round, { key, method: q.method, value, by: CLIENT_ANSWERER });
       }
       return {};
     });
@@ -442,6 +443,23 @@ function taskChannel(ask: (method: "elicitation/create" | "sampling/createMessag
   };
 }
 
+/** One question a resumed task asked before its restart: its answer, or none (it was left open). */
+interface PastQuestion {
+  readonly key: string;
+  readonly method: CallQuestion["method"];
+  readonly answer?: CallAnswer;
+}
+
+/** The number a question key ends with (`elicit-3` → 3): the order the call asked in. */
+const keyNumber = (key: string): number => Number(key.slice(key.lastIndexOf("-") + 1)) || 0;
+
+/** A resumed record's questions in the order asked: answered ones (approvals left out) and those left open. */
+function pastQuestions(r: CallRecord): PastQuestion[] {
+  const answered = r.answers.filter((a) => !a.key.startsWith("approve-")).map((a) => ({ key: a.key, method: a.method, answer: a }));
+  const open = openQuestions(r.question).map((q) => ({ key: q.key, method: q.method }));
+  return [...answered, ...open].sort((a, b) => keyNumber(a.key) - keyNumber(b.key));
+}
+
 /**
  * True for a task that can be run again safely here: its body never began
  * (`started` is recorded before it runs: waiting for its approval, approved
@@ -522,10 +540,14 @@ export class TaskCall {
   private off: (() => void) | undefined;
   private readonly waiters = new Set<(r: CallRecord) => void>();
   private readonly stopAsking: () => void;
-  /** A resumed task's answers from before its restart, answered again in order (approvals left out: the record's verdict admits the call). */
-  private readonly replay: CallAnswer[] = [];
-  /** A resumed task's question left open by the process that died: the next question of the same kind is it. */
-  private open: CallQuestion | undefined;
+  /**
+   * A resumed task's questions from before its restart, in the order they
+   * were asked (their keys' numbers): an answered one is answered again from
+   * the record, one left open by the process that died stays the client's
+   * (same key). Approvals answered are left out: the record's verdict admits
+   * the call.
+   */
+  private readonly past: PastQuestion[] = [];
 
   constructor(
     private readonly tasks: ServedTasks,
@@ -537,8 +559,7 @@ export class TaskCall {
       this.record = resumed;
       this.creating = Promise.resolve(resumed);
       this.started = resumed.started;
-      this.replay = resumed.answers.filter((a) => !a.key.startsWith("approve-"));
-      this.open = resumed.question;
+      this.past = pastQuestions(resumed);
       tasks.track(resumed.id, this);
       this.off = tasks.store.subscribeRecords((e) => this.heard(e.record));
     }
@@ -597,37 +618,39 @@ export class TaskCall {
 
   /** Put a question to the client (status `input_required`); resolves with the answer the record takes first. */
   private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void, status: "input_required" | "working" = "input_required"): Promise<CallAnswer> {
-    // A resumed task's body asks again what it asked before its restart: answered from the record, in order.
-    const replayed = this.replay[0];
-    if (replayed && replayed.key.startsWith(`${prefix}-`) && replayed.method === method) return this.replay.shift()!;
-    this.replay.length = 0;
+    // A resumed task's body asks again what it asked before its restart, in order: answered from the record, or the
+    // question the dead process left open (it stays the client's, same key, bound to the same record).
+    const next = this.past[0]?.key.startsWith(`${prefix}-`) && this.past[0].method === method ? this.past.shift()! : undefined;
+    if (next?.answer) return next.answer;
+    if (!next) this.past.length = 0;
     await this.become(statusMessage);
     let key = "";
     let round = 0;
-    // The question the dead process left open is this one: it stays the client's (same key), bound to the same record.
-    const open = this.open?.key.startsWith(`${prefix}-`) && this.open.method === method ? this.open : undefined;
-    this.open = undefined;
-    // Its answer may have come already (tasks/update before the body asked again): it is the one after the answers the record held.
-    const index = open ? this.start.resumed!.answers.length : this.record!.answers.length;
-    const asked = open
+    const answered = (r: CallRecord): CallAnswer | undefined => r.answers.find((a) => a.key === key);
+    const asked = next
       ? await this.change((r) => {
-          key = open.key;
+          key = next.key;
           round = r.round;
-          if (r.answers.length > index) return {};
+          // Its answer may have come already (tasks/update before the body asked again).
+          if (answered(r)) return {};
           return { status, statusMessage, ...(questionId && r.question ? { question: { ...r.question, questionId } } : {}) };
         })
       : await this.change((r) => {
           round = r.round + 1;
           key = `${prefix}-${round}`;
-          return { status, statusMessage, round, question: { key, method, params, ...(questionId ? { questionId } : {}) } };
+          const mine: CallQuestion = { key, method, params, ...(questionId ? { questionId } : {}) };
+          // The body asks while its other question is open (Promise.all of two ctx.elicit()): both are open at once.
+          const beside = status === "input_required" && r.status === "input_required" ? openQuestions(r.question).filter((q) => !q.key.startsWith("approve-")) : [];
+          return { status, statusMessage, round, question: questionOf([...beside, mine]) };
         });
     if (!asked) throw new Cancelled(`the task of '${this.start.tool}' ended before its question was asked`);
     this.start.ctx.emit("mcp.task.question", { taskId: asked.id, key, method, status });
     // The Asker is asked only while the question is open (a recovered one may be answered already).
-    if (asked.answers.length <= index) onAsked?.(asked);
+    if (!answered(asked)) onAsked?.(asked);
     const answer = await new Promise<CallAnswer>((resolve, reject) => {
       const check = (r: CallRecord): void => {
-        if (r.answers.length > index) return done(() => resolve(r.answers[index]!));
+        const answer = answered(r);
+        if (answer) return done(() => resolve(answer));
         if (FINAL_CALL_STATUSES.has(r.status)) return done(() => reject(new Cancelled(`the task of '${this.start.tool}' ended (${r.status}) before its question was answered`)));
       };
       const aborted = (): void => done(() => reject(signal.reason instanceof Error ? signal.reason : new Cancelled("the question was withdrawn")));
