@@ -83,15 +83,16 @@ export class GreeterModule {}
 `;
 
 const TEST = `import { describe, expect, it } from "vitest";
-import { connectInMemory, toolResultText } from "arc-agentkit/mcp";
+import { toolResultText } from "arc-agentkit/mcp";
+import { connectModule } from "arc-agentkit/testing";
 import { GreeterModule } from "./greeter.module.js";
 
 describe("GreeterModule", () => {
   it("serves greet over MCP, whose service is one per module", async () => {
-    // The module served and connected in memory (no port, no process), closed at the end of this block.
-    await using conn = await connectInMemory(GreeterModule);
-    const greet = async (args: Record<string, unknown>) => toolResultText(await conn.client.callTool("greet", args));
-    expect((await conn.client.listTools()).map((t) => t.name)).toEqual(["greet"]);
+    // A client of the module served in memory (no port, no process); closing it at the end of this block stops the module.
+    await using client = await connectModule(GreeterModule);
+    const greet = async (args: Record<string, unknown>) => toolResultText(await client.callTool("greet", args));
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["greet"]);
     expect(await greet({ name: "Ada" })).toBe("Hello, Ada! (greeting 1)");
     expect(await greet({ name: "Grace" })).toBe("Hello, Grace! (greeting 2)");
     expect(await greet({ name: "Ada", loud: true })).toMatch(/^ERROR: .*unexpected argument\\(s\\) \\['loud'\\]/);

@@ -47,7 +47,9 @@ describe("agentkit init", () => {
     const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!.replace(/\s\/\/[^\n]*/g, "");
     expect(JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8"))).toEqual(JSON.parse(documented));
     // the generated test drives the module over MCP in memory (no port, no process): what a CLI would see
-    expect(readFileSync(join(app, "src/greeter.test.ts"), "utf8")).toContain("await using conn = await connectInMemory(GreeterModule);");
+    const generatedTest = readFileSync(join(app, "src/greeter.test.ts"), "utf8");
+    expect(generatedTest).toContain(`import { connectModule } from "arc-agentkit/testing";`);
+    expect(generatedTest).toContain("await using client = await connectModule(GreeterModule);");
     const readme = readFileSync(join(app, "README.md"), "utf8");
     for (const command of ["npm install", "npm run build", "npm test", "npm run serve"]) expect(readme).toContain(`\`${command}\``);
 
