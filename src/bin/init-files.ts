@@ -7,12 +7,15 @@
  * the exact tools this package is built and tested with.
  */
 
-/** What the project's package.json pins, read from this package's package.json. */
+/** What the project's package.json pins, read from this package's package.json (and the Node that runs `init`). */
 export interface InitVersions {
   /** This package's version (the project depends on `^` it). */
   readonly agentkit: string;
   readonly peerDependencies: Readonly<Record<string, string>>;
+  /** This package's dev tools; `typescript-7` (an npm alias) gives the project's TypeScript, the fastest of the three this package is tested with. */
   readonly devDependencies: Readonly<Record<string, string>>;
+  /** The major version of the Node that runs `init`: the project's `@types/node` is `^<major>.0.0`. */
+  readonly nodeMajor: number;
 }
 
 const TSCONFIG = {
@@ -40,9 +43,20 @@ function packageJson(name: string, v: InitVersions): string {
       version: "0.1.0",
       private: true,
       type: "module",
-      scripts: { build: "tsc -p tsconfig.json", test: "vitest run src", serve: "agentkit serve dist/greeter.module.js" },
-      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "express"]) },
-      devDependencies: pick(v.devDependencies, ["@types/node", "typescript", "vite", "vitest"]),
+      scripts: {
+        build: "tsc -p tsconfig.json",
+        test: "vitest run src",
+        serve: "agentkit serve dist/greeter.module.js",
+        watch: "tsc -p tsconfig.json --watch --preserveWatchOutput",
+        dev: "agentkit serve dist/greeter.module.js --watch",
+      },
+      // The module is served by `agentkit serve` and tested through an MCPClient: the MCP server and client, no express.
+      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server"]) },
+      devDependencies: {
+        "@types/node": `^${v.nodeMajor}.0.0`,
+        typescript: v.devDependencies["typescript-7"]!.replace(/^npm:typescript@/, ""),
+        ...pick(v.devDependencies, ["vite", "vitest"]),
+      },
     },
     null,
     2,
@@ -108,6 +122,7 @@ An MCP server built with [arc-agentkit](https://www.npmjs.com/package/arc-agentk
 - \`npm run build\` — compile with tsc into \`dist/\` (decorator metadata on: see tsconfig.json).
 - \`npm test\` — run \`src/*.test.ts\` with vitest (vite 8 emits the decorator metadata tsyringe injects by).
 - \`npm run serve\` — serve the module on 127.0.0.1 and print the \`claude --mcp-config …\` line to paste; Ctrl-C stops it.
+- \`npm run watch\` and \`npm run dev\`, side by side (after one \`npm run build\`) — recompile on each change, and serve each rebuild on the same URL and config path.
 `;
 
 const GITIGNORE = "node_modules/\ndist/\n";
