@@ -132,7 +132,11 @@ export default {
     ...coreOrderRules(),
     {
       ...layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
-      from: { path: CORE, pathNot: "^src/index\\.ts$" },
+      from: { path: CORE, pathNot: "^src/(?:testing/)?index\\.ts$" },
+    },
+    {
+      ...layer("testing-entry-imports-connect-module-only", "The testing entry point (arc-agentkit/testing) imports from above the core only `connectModule` (mcp/di/in-memory.ts), which serves a module to an MCPClient in memory for users' tests.", "^src/testing/index\\.ts$", [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+      to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|"), pathNot: "^src/mcp/di/in-memory\\.ts$" },
     },
     {
       ...layer("root-exports-errors-only", "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.", "^src/index\\.ts$", [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),

@@ -8,7 +8,8 @@ import { Cancelled } from "../errors/cancelled.error.js";
 import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
-import { DEFAULT_CALL_SILENCE_MS, openTarget, TARGET_OPTIONS, targetOf } from "./connect-target.js";
+import type { MCPClient } from "../mcp/client/mcp-client.js";
+import { configTargets, DEFAULT_CALL_SILENCE_MS, openTarget, TARGET_OPTIONS, targetOf, type NamedTarget, type Target } from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { CALL_HELP } from "./help.js";
 import { oneLine, progressBar, withSpinner } from "./spinner.js";
@@ -54,6 +55,35 @@ function interruptible(): { readonly signal: AbortSignal; readonly interrupted: 
   return { signal: abort.signal, interrupted: () => abort.signal.aborted, stop: () => void process.off("SIGINT", onSigint) };
 }
 
+/** `tool` as `names` holds it: itself, or the bare name of a qualified `mcp__<server>__<tool>`; `undefined` when neither is there. */
+function toolNameIn(names: readonly string[], tool: string): string | undefined {
+  if (names.includes(tool)) return tool;
+  const bare = /^mcp__[A-Za-z0-9_-]+?__(.+)$/.exec(tool)?.[1];
+  return bare && names.includes(bare) ? bare : undefined;
+}
+
+/**
+ * Of the servers of an `--mcp-config` document, the one that has `tool`,
+ * opened (the others are closed).
+ *
+ * @throws CliError when none has it (naming each server's tools); UsageError when several have it.
+ */
+async function serverWithTool(file: string, servers: readonly NamedTarget[], tool: string): Promise<{ target: Target; client: MCPClient }> {
+  const having: Array<{ target: Target; client: MCPClient; name: string }> = [];
+  const listed: string[] = [];
+  for (const { name, target } of servers) {
+    const client = await openTarget(target);
+    const names = (await client.listTools().catch(async (err: unknown) => (await client.close(), Promise.reject(err)))).map((t) => t.name);
+    listed.push(`'${name}' (${[...names].sort().join(", ")})`);
+    if (toolNameIn(names, tool) !== undefined) having.push({ target, client, name });
+    else await client.close();
+  }
+  if (having.length === 1) return having[0]!;
+  for (const h of having) await h.client.close();
+  if (!having.length) throw new CliError(`agentkit call: no server in '${file}' has a tool '${tool}'. Its servers: ${listed.join(", ")}`);
+  throw new UsageError(`agentkit call: servers ${pyList(having.map((h) => h.name))} of '${file}' all have a tool '${tool}'; pick one with --server <name>`);
+}
+
 /** True when a listed tool's `_meta.agentkit` (what an agentkit server declares) says it requires approval. */
 function needsApproval(meta: unknown): boolean {
   const declared = (meta as { agentkit?: { requires_approval?: unknown } } | undefined)?.agentkit;
@@ -77,9 +107,11 @@ export async function callCommand(argv: readonly string[], context: FailureConte
   if (!tool) throw new UsageError(`agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)`);
   if (extra.length) throw strayArgument("call", 2, "pass the tool's arguments as JSON with --args '{...}', and the server command after '--'");
   const args = parseToolArguments("call", stringOption(line, "args"));
-  const target = targetOf("call", line);
-  context.timeoutMs = target.timeoutMs;
-  const client = await openTarget(target);
+  const servers = configTargets("call", line);
+  const target = servers && servers.length > 1 ? undefined : targetOf("call", line);
+  context.timeoutMs = (target ?? servers![0]!.target).timeoutMs;
+  const opened = target ? { target, client: await openTarget(target) } : await serverWithTool(stringOption(line, "mcp-config")!, servers!, tool);
+  const client = opened.client;
   let result: CallToolResult | undefined;
   const ctrlC = interruptible();
   /** The task the server made of the call, once it did. */
@@ -87,16 +119,12 @@ export async function callCommand(argv: readonly string[], context: FailureConte
   try {
     const tools = await client.listTools();
     const names = tools.map((t) => t.name);
-    let name = tool;
-    if (!names.includes(name)) {
-      const bare = /^mcp__[A-Za-z0-9_-]+?__(.+)$/.exec(tool)?.[1];
-      if (bare && names.includes(bare)) name = bare;
-      else throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
-    }
+    const name = toolNameIn(names, tool);
+    if (name === undefined) throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
     // The call may wait for a person: its deadline is the silence between the
     // server's words (each progress notification restarts it), 2 minutes
     // unless --timeout-ms says otherwise.
-    const silenceMs = target.timeoutGiven ? target.timeoutMs : DEFAULT_CALL_SILENCE_MS;
+    const silenceMs = opened.target.timeoutGiven ? opened.target.timeoutMs : DEFAULT_CALL_SILENCE_MS;
     context.timeoutMs = silenceMs;
     if (needsApproval(tools.find((t) => t.name === name)?._meta)) {
       process.stderr.write(`agentkit call: '${name}' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n`);

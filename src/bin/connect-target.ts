@@ -1,10 +1,13 @@
 /**
  * @module bin/connect-target
- * The server `inspect` and `call` talk to: `-- <command...>` (stdio) or
+ * The server `inspect` and `call` talk to: `-- <command...>` (stdio),
  * `--url URL [--header 'Name: value']... [--header-env Name=VAR]...` (streamable
- * HTTP; `--header-env` reads the value from the environment), opened with a
- * deadline and a spinner.
+ * HTTP; `--header-env` reads the value from the environment), or
+ * `--mcp-config FILE [--server NAME]` (a server of the document `agentkit
+ * serve` writes, its token read from the file), opened with a deadline and a
+ * spinner.
  */
+import { readFileSync } from "node:fs";
 import type { MCPClient, ProtocolChoice, StdioServer, StreamableHttpServer } from "../mcp/client/index.js";
 import { PROTOCOL_CHOICES } from "../mcp/client/servers.js";
 import { pyList } from "../util/format.js";
@@ -32,6 +35,8 @@ export const TARGET_OPTIONS: OptionTable = {
   cwd: { type: "string" },
   "timeout-ms": { type: "string" },
   protocol: { type: "string" },
+  "mcp-config": { type: "string" },
+  server: { type: "string" },
 };
 
 /** What every target has: its deadline (and whether `--timeout-ms` set it) and the protocol asked for. */
@@ -60,14 +65,18 @@ function protocolOption(command: string, value: string | undefined): { protocol?
  * @throws UsageError when neither or both are given, or a flag belongs to the other kind.
  */
 export function targetOf(command: string, line: CommandLine): Target {
+  const servers = configTargets(command, line);
+  if (servers) {
+    if (servers.length === 1) return servers[0]!.target;
+    throw new UsageError(`agentkit ${command}: '${stringOption(line, "mcp-config")}' holds ${servers.length} servers ${pyList(servers.map((s) => s.name))}; pick one with --server <name>`);
+  }
   const url = stringOption(line, "url");
-  const given = parseMilliseconds(command, "timeout-ms", stringOption(line, "timeout-ms"));
-  const common = { timeoutMs: given ?? DEFAULT_TIMEOUT_MS, timeoutGiven: given !== undefined, ...protocolOption(command, stringOption(line, "protocol")) };
+  const common = commonOf(command, line);
   const headers = listOption(line, "header");
   const headerEnv = listOption(line, "header-env");
   const env = listOption(line, "env");
   const cwd = stringOption(line, "cwd");
-  const usage = `agentkit ${command} ... -- <command...>  or  agentkit ${command} ... --url URL [--header 'Name: value']`;
+  const usage = `agentkit ${command} ... -- <command...>  or  agentkit ${command} ... --url URL [--header 'Name: value']  or  agentkit ${command} ... --mcp-config <file> [--server <name>]`;
   if (url !== undefined && line.rest !== null) throw new UsageError(`agentkit ${command}: give --url or a command after '--', not both: ${usage}`);
   if (url === undefined && line.rest === null) throw new UsageError(`agentkit ${command}: say which server to connect to: ${usage}`);
   if (url !== undefined) {
@@ -84,6 +93,81 @@ export function targetOf(command: string, line: CommandLine): Target {
   const [cmd, ...args] = line.rest!;
   if (!cmd) throw new UsageError(`agentkit ${command}: nothing after '--'; give the server command, e.g. -- npx -y @modelcontextprotocol/server-everything`);
   return { kind: "stdio", command: cmd, args, env: parseEnv(command, env), ...(cwd !== undefined ? { cwd } : {}), ...common };
+}
+
+/** The deadline and protocol every target has. */
+function commonOf(command: string, line: CommandLine): TargetCommon {
+  const given = parseMilliseconds(command, "timeout-ms", stringOption(line, "timeout-ms"));
+  return { timeoutMs: given ?? DEFAULT_TIMEOUT_MS, timeoutGiven: given !== undefined, ...protocolOption(command, stringOption(line, "protocol")) };
+}
+
+/** One server of an `--mcp-config` document, by its name there. */
+export interface NamedTarget {
+  readonly name: string;
+  readonly target: Target;
+}
+
+/**
+ * `--mcp-config FILE [--server NAME]`: the servers of the document `agentkit
+ * serve` writes (`{"mcpServers": {"<name>": {...}}}`), only NAME's with
+ * `--server`; `undefined` without `--mcp-config`. The file's headers (the
+ * bearer token) go to the server only, never into a message.
+ *
+ * @throws UsageError for `--server` without `--mcp-config`, `--mcp-config` with another target or its flags, a file that cannot be read or is not such a document, or a NAME it does not hold.
+ */
+export function configTargets(command: string, line: CommandLine): NamedTarget[] | undefined {
+  const file = stringOption(line, "mcp-config");
+  const only = stringOption(line, "server");
+  if (file === undefined) {
+    if (only !== undefined) throw new UsageError(`agentkit ${command}: --server picks a server of --mcp-config <file>; give --mcp-config too`);
+    return undefined;
+  }
+  if (stringOption(line, "url") !== undefined || line.rest !== null) throw new UsageError(`agentkit ${command}: give one of --mcp-config, --url or a command after '--'`);
+  for (const flagName of ["header", "header-env", "env"] as const) {
+    if (listOption(line, flagName).length) throw new UsageError(`agentkit ${command}: --${flagName} is not for --mcp-config: the file gives the server's headers and environment`);
+  }
+  if (stringOption(line, "cwd") !== undefined) throw new UsageError(`agentkit ${command}: --cwd is not for --mcp-config`);
+  const common = commonOf(command, line);
+  const servers = Object.entries(readMcpConfig(command, file)).map(([name, entry]) => ({ name, target: entryTarget(command, file, name, entry, common) }));
+  if (only === undefined) return servers;
+  const picked = servers.filter((s) => s.name === only);
+  if (!picked.length) throw new UsageError(`agentkit ${command}: '${file}' has no server '${only}'. Its servers: ${pyList(servers.map((s) => s.name))}`);
+  return picked;
+}
+
+/** The `mcpServers` object of the document at `file`. */
+function readMcpConfig(command: string, file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UsageError(`agentkit ${command}: cannot read --mcp-config '${file}' (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the file agentkit serve wrote (--write-mcp-json)`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // Not quoted: the file may hold a token.
+    throw new UsageError(`agentkit ${command}: --mcp-config '${file}' is not JSON`);
+  }
+  const servers = (doc as { mcpServers?: unknown } | null)?.mcpServers;
+  if (!servers || typeof servers !== "object" || Array.isArray(servers) || !Object.keys(servers).length) {
+    throw new UsageError(`agentkit ${command}: --mcp-config '${file}' has no "mcpServers" object (the document agentkit serve writes: {"mcpServers": {"<name>": {...}}})`);
+  }
+  return servers as Record<string, unknown>;
+}
+
+/** The target of entry `name` of the document: `{ type: "http", url, headers? }` or `{ type: "stdio", command, args?, env? }`. */
+function entryTarget(command: string, file: string, name: string, entry: unknown, common: TargetCommon): Target {
+  const e = (entry ?? {}) as { type?: unknown; url?: unknown; headers?: unknown; command?: unknown; args?: unknown; env?: unknown };
+  const strings = (v: unknown): v is Record<string, string> => !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+  if ((e.type === "http" || e.type === undefined) && typeof e.url === "string" && /^https?:\/\//i.test(e.url) && (e.headers === undefined || strings(e.headers))) {
+    return { kind: "http", url: e.url, headers: { ...(e.headers ?? {}) }, ...common };
+  }
+  if ((e.type === "stdio" || e.type === undefined) && typeof e.command === "string" && e.command && (e.args === undefined || (Array.isArray(e.args) && e.args.every((a) => typeof a === "string"))) && (e.env === undefined || strings(e.env))) {
+    return { kind: "stdio", command: e.command, args: (e.args as string[] | undefined) ?? [], env: { ...(e.env ?? {}) }, ...common };
+  }
+  throw new UsageError(`agentkit ${command}: server '${name}' of --mcp-config '${file}' is neither {"type": "http", "url": "http(s)://...", "headers"?} nor {"type": "stdio", "command": "...", "args"?, "env"?}`);
 }
 
 /** `--header` and `--header-env` together; one header named by both (in any letter case) is refused. */

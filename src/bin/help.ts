@@ -13,7 +13,7 @@ Usage:
   agentkit host <module-file> --port N --dev                         the same on this machine, tokens issued in process
   agentkit inspect [options] -- <command...>      list a stdio server's tools, resources, prompts
   agentkit inspect --url URL [--header K:V]...    the same for a streamable HTTP server (or --header-env K=VAR)
-  agentkit call <tool> --args '{...}' (-- <command...> | --url URL)   call one tool
+  agentkit call <tool> --args '{...}' (-- <command...> | --url URL | --mcp-config FILE)   call one tool
   agentkit login <url> [--scope S]...             log in to an MCP server behind OAuth; tokens kept 0600
   agentkit approve --web|--tty -- claude -p "..."   answer a headless claude run's permission prompts
   agentkit inbox migrate <postgres-url>          create the shared approval inbox's tables (once per database)
@@ -140,12 +140,16 @@ const TARGET = `Which server:
     --header <'Name: value'>  sent on every request (repeatable), e.g. 'Authorization: Bearer <token>'
     --header-env <Name=VAR>   the same, the value read from environment variable VAR (repeatable),
                               so a token is not typed into argv, which any local user can read
+  --mcp-config <file>       a server of the document agentkit serve writes (--write-mcp-json), its
+                            token read from the file: the only server, else (call) the one with the tool
+    --server <name>         the server of that file to use
   --timeout-ms <N>          deadline of connecting and of each request (default 30000)
   --protocol <P>            auto (default), 2026-07-28 or 2025-11-25: the protocol version to speak`;
 
 /** `agentkit inspect --help`. */
 export const INSPECT_HELP = `Usage: agentkit inspect [options] -- <command...>
        agentkit inspect [options] --url URL [--header 'Name: value' | --header-env Name=VAR]...
+       agentkit inspect [options] --mcp-config <file> [--server <name>]
 
 Connects to an MCP server and prints its tools as agentkit adapts them (name with
 --prefix, the Claude Code name mcp__<server>__<tool>, side-effecting, the server's
@@ -171,6 +175,7 @@ Options:
 
 Examples:
   agentkit inspect -- npx -y @modelcontextprotocol/server-everything
+  agentkit inspect --mcp-config mcp.json --json
   agentkit inspect --url http://127.0.0.1:41234/mcp --header "Authorization: Bearer $TOKEN" --json
   MCP_AUTH="$(jq -r .mcpServers.engine.headers.Authorization mcp.json)" \\
     agentkit inspect --url http://127.0.0.1:41234/mcp --header-env Authorization=MCP_AUTH
@@ -179,6 +184,7 @@ Examples:
 /** `agentkit call --help`. */
 export const CALL_HELP = `Usage: agentkit call <tool> [--args '{...}'] [options] -- <command...>
        agentkit call <tool> [--args '{...}'] [options] --url URL [--header 'Name: value' | --header-env Name=VAR]...
+       agentkit call <tool> [--args '{...}'] [options] --mcp-config <file> [--server <name>]
 
 Calls one tool and prints the text of its result on stdout (text blocks joined by
 newlines; other blocks as [<type> content omitted]). When the tool reports an
@@ -203,8 +209,9 @@ Options:
   --verbose                 stack traces and the server's stderr tail on failure
   -h, --help                this text
 
-Example:
+Examples:
   agentkit call get-sum --args '{"a": 2, "b": 3}' -- npx -y @modelcontextprotocol/server-everything
+  agentkit call run_check --args '{"name": "lint"}' --mcp-config mcp.json
 `;
 
 /** `agentkit login --help`. */

@@ -7,12 +7,15 @@
  * the exact tools this package is built and tested with.
  */
 
-/** What the project's package.json pins, read from this package's package.json. */
+/** What the project's package.json pins, read from this package's package.json (and the Node that runs `init`). */
 export interface InitVersions {
   /** This package's version (the project depends on `^` it). */
   readonly agentkit: string;
   readonly peerDependencies: Readonly<Record<string, string>>;
+  /** This package's dev tools; `typescript-7` (an npm alias) gives the project's TypeScript, the fastest of the three this package is tested with. */
   readonly devDependencies: Readonly<Record<string, string>>;
+  /** The major version of the Node that runs `init`: the project's `@types/node` is `^<major>.0.0`. */
+  readonly nodeMajor: number;
 }
 
 const TSCONFIG = {
@@ -40,9 +43,20 @@ function packageJson(name: string, v: InitVersions): string {
       version: "0.1.0",
       private: true,
       type: "module",
-      scripts: { build: "tsc -p tsconfig.json", test: "vitest run src", serve: "agentkit serve dist/greeter.module.js" },
-      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "express"]) },
-      devDependencies: pick(v.devDependencies, ["@types/node", "typescript", "vite", "vitest"]),
+      scripts: {
+        build: "tsc -p tsconfig.json",
+        test: "vitest run src",
+        serve: "agentkit serve dist/greeter.module.js",
+        watch: "tsc -p tsconfig.json --watch --preserveWatchOutput",
+        dev: "agentkit serve dist/greeter.module.js --watch",
+      },
+      // The module is served by `agentkit serve` and tested through an MCPClient: the MCP server and client, no express.
+      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server"]) },
+      devDependencies: {
+        "@types/node": `^${v.nodeMajor}.0.0`,
+        typescript: v.devDependencies["typescript-7"]!.replace(/^npm:typescript@/, ""),
+        ...pick(v.devDependencies, ["vite", "vitest"]),
+      },
     },
     null,
     2,
@@ -83,15 +97,16 @@ export class GreeterModule {}
 `;
 
 const TEST = `import { describe, expect, it } from "vitest";
-import { connectInMemory, toolResultText } from "arc-agentkit/mcp";
+import { toolResultText } from "arc-agentkit/mcp";
+import { connectModule } from "arc-agentkit/testing";
 import { GreeterModule } from "./greeter.module.js";
 
 describe("GreeterModule", () => {
   it("serves greet over MCP, whose service is one per module", async () => {
-    // The module served and connected in memory (no port, no process), closed at the end of this block.
-    await using conn = await connectInMemory(GreeterModule);
-    const greet = async (args: Record<string, unknown>) => toolResultText(await conn.client.callTool("greet", args));
-    expect((await conn.client.listTools()).map((t) => t.name)).toEqual(["greet"]);
+    // A client of the module served in memory (no port, no process); closing it at the end of this block stops the module.
+    await using client = await connectModule(GreeterModule);
+    const greet = async (args: Record<string, unknown>) => toolResultText(await client.callTool("greet", args));
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["greet"]);
     expect(await greet({ name: "Ada" })).toBe("Hello, Ada! (greeting 1)");
     expect(await greet({ name: "Grace" })).toBe("Hello, Grace! (greeting 2)");
     expect(await greet({ name: "Ada", loud: true })).toMatch(/^ERROR: .*unexpected argument\\(s\\) \\['loud'\\]/);
@@ -107,6 +122,7 @@ An MCP server built with [arc-agentkit](https://www.npmjs.com/package/arc-agentk
 - \`npm run build\` — compile with tsc into \`dist/\` (decorator metadata on: see tsconfig.json).
 - \`npm test\` — run \`src/*.test.ts\` with vitest (vite 8 emits the decorator metadata tsyringe injects by).
 - \`npm run serve\` — serve the module on 127.0.0.1 and print the \`claude --mcp-config …\` line to paste; Ctrl-C stops it.
+- \`npm run watch\` and \`npm run dev\`, side by side (after one \`npm run build\`) — recompile on each change, and serve each rebuild on the same URL and config path.
 `;
 
 const GITIGNORE = "node_modules/\ndist/\n";

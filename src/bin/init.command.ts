@@ -75,7 +75,7 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
   const problem = notEmpty(dir);
   if (problem) throw new UsageError(`agentkit init: ${problem}; give a new or empty directory (agentkit init my-agent), nothing was written`);
   const pkg = createRequire(import.meta.url)("../../package.json") as { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const versions: InitVersions = { agentkit: pkg.version, peerDependencies: pkg.peerDependencies, devDependencies: pkg.devDependencies };
+  const versions: InitVersions = { agentkit: pkg.version, peerDependencies: pkg.peerDependencies, devDependencies: pkg.devDependencies, nodeMajor: Number(process.versions.node.split(".")[0]) };
   const files = initFiles(projectName(dir), versions);
   for (const [path, text] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

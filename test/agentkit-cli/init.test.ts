@@ -41,17 +41,24 @@ describe("agentkit init", () => {
     expect(readdirSync(join(app, "src")).sort()).toEqual(["greet.tool.ts", "greeter.module.ts", "greeter.test.ts"]);
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
     const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
-    expect(pkg).toMatchObject({ name: "my-agent", type: "module", dependencies: { "arc-agentkit": `^${String(ours.version)}`, "@modelcontextprotocol/client": ours.peerDependencies!["@modelcontextprotocol/client"], "@modelcontextprotocol/server": ours.peerDependencies!["@modelcontextprotocol/server"], express: ours.peerDependencies!.express } });
-    expect(Object.keys(pkg.devDependencies!).sort()).toEqual(["@types/node", "typescript", "vite", "vitest"]);
+    // only what the project uses (no express: it serves through agentkit serve); TypeScript 7 (the fastest); @types/node of the Node that ran init
+    expect(pkg.dependencies).toEqual({ "arc-agentkit": `^${String(ours.version)}`, "@modelcontextprotocol/client": ours.peerDependencies!["@modelcontextprotocol/client"], "@modelcontextprotocol/server": ours.peerDependencies!["@modelcontextprotocol/server"] });
+    expect(pkg).toMatchObject({ name: "my-agent", type: "module" });
+    expect(pkg.devDependencies).toEqual({ "@types/node": `^${process.versions.node.split(".")[0]}.0.0`, typescript: ours.devDependencies!["typescript-7"]!.replace(/^npm:typescript@/, ""), vite: ours.devDependencies!.vite, vitest: ours.devDependencies!.vitest });
+    expect(pkg.devDependencies!.typescript).toMatch(/^7\./);
+    // a dev loop: tsc --watch beside agentkit serve --watch, one script each
+    expect(pkg.scripts).toMatchObject({ watch: "tsc -p tsconfig.json --watch --preserveWatchOutput", dev: "agentkit serve dist/greeter.module.js --watch" });
     // the tsconfig nest-cli-free.md documents (the consumer-compilers test compiles it with TypeScript 5.9, 6.0 and 7.x)
     const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!.replace(/\s\/\/[^\n]*/g, "");
     expect(JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8"))).toEqual(JSON.parse(documented));
     // the generated test drives the module over MCP in memory (no port, no process): what a CLI would see
-    expect(readFileSync(join(app, "src/greeter.test.ts"), "utf8")).toContain("await using conn = await connectInMemory(GreeterModule);");
+    const generatedTest = readFileSync(join(app, "src/greeter.test.ts"), "utf8");
+    expect(generatedTest).toContain(`import { connectModule } from "arc-agentkit/testing";`);
+    expect(generatedTest).toContain("await using client = await connectModule(GreeterModule);");
     const readme = readFileSync(join(app, "README.md"), "utf8");
     for (const command of ["npm install", "npm run build", "npm test", "npm run serve"]) expect(readme).toContain(`\`${command}\``);
 
-    await installPacked(ROOT, app, { bins: { tsc: "typescript/bin/tsc", vitest: "vitest/vitest.mjs", agentkit: "arc-agentkit/dist/bin/agentkit.js" } });
+    await installPacked(ROOT, app, { bins: { tsc: "typescript-7/bin/tsc", vitest: "vitest/vitest.mjs", agentkit: "arc-agentkit/dist/bin/agentkit.js" } });
     const build = await npmRun("build", app);
     expect(build.code, build.out).toBe(0);
     expect(existsSync(join(app, "dist/greeter.module.js"))).toBe(true);

@@ -67,12 +67,12 @@ describe("command lines that cannot run as written exit 2 with one line", () => 
 
   it("names an unknown option and lists the accepted ones", async () => {
     expect(await usageError(["inspect", "--bogus"])).toBe(
-      "agentkit inspect: unknown option '--bogus'. Accepted options: --url <value>, --header <value>, --header-env <value>, --env <value>, --cwd <value>, --timeout-ms <value>, --protocol <value>, --prefix <value>, --name <value>, --json, --verbose, --help (see agentkit inspect --help)",
+      "agentkit inspect: unknown option '--bogus'. Accepted options: --url <value>, --header <value>, --header-env <value>, --env <value>, --cwd <value>, --timeout-ms <value>, --protocol <value>, --mcp-config <value>, --server <value>, --prefix <value>, --name <value>, --json, --verbose, --help (see agentkit inspect --help)",
     );
   });
 
   it("asks which server when neither --url nor a command is given, and refuses both", async () => {
-    const usage = "agentkit inspect ... -- <command...>  or  agentkit inspect ... --url URL [--header 'Name: value']";
+    const usage = "agentkit inspect ... -- <command...>  or  agentkit inspect ... --url URL [--header 'Name: value']  or  agentkit inspect ... --mcp-config <file> [--server <name>]";
     expect(await usageError(["inspect"])).toBe(`agentkit inspect: say which server to connect to: ${usage}`);
     expect(await usageError(["inspect", "--url", "http://127.0.0.1:1/mcp", "--", "node", "x.js"])).toBe(`agentkit inspect: give --url or a command after '--', not both: ${usage}`);
   });

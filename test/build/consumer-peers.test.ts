@@ -48,10 +48,16 @@ const COMBINATIONS: Record<string, Combination> = {
     program: `import { AnthropicLLM, type AnthropicRequestBody } from "arc-agentkit/models";\nexport const parts = [AnthropicLLM];\nexport type B = AnthropicRequestBody;\n`,
     leftOut: "openai",
   },
-  "no peers (the core and arc-agentkit/testing)": {
+  "no peers (the core)": {
     peers: [],
-    program: `import { tool, ToolRegistry } from "arc-agentkit";\nimport { FakeLLM, makeTestCtx } from "arc-agentkit/testing";\nexport const parts = [tool, ToolRegistry, FakeLLM, makeTestCtx];\n`,
+    program: `import { Agent, tool, ToolRegistry } from "arc-agentkit";\nexport const parts = [Agent, tool, ToolRegistry];\n`,
     leftOut: "@modelcontextprotocol/client",
+  },
+  // connectModule returns an MCPClient, whose declarations name the MCP SDK's types.
+  "the testing kit (arc-agentkit/testing with the MCP client and server, no model SDK)": {
+    peers: ["@modelcontextprotocol/client", "@modelcontextprotocol/server"],
+    program: `import { connectModule, FakeLLM, makeTestCtx, type ConnectModuleOptions } from "arc-agentkit/testing";\nexport const parts = [connectModule, FakeLLM, makeTestCtx];\nexport type O = ConnectModuleOptions;\n`,
+    leftOut: "openai",
   },
 };
 

@@ -35,6 +35,8 @@ const LAYERED: Record<string, string> = {
   "src/memory/memory.ts": `import type { Ctx } from "../context/ctx.js";\nexport const remember = (c: Ctx): string => c.id;\n`,
   "src/agents/agent.ts": `import { gate } from "../gate/gate.js";\nimport type { Tool } from "../tools/tool.js";\nimport type { Asker } from "../contracts/asker.js";\nexport const agent = (t: Tool, a: Asker): unknown => [gate, t, a];\n`,
   "src/testing/fake.ts": `import type { LLM } from "../agents/llm.js";\nimport { agent } from "../agents/agent.js";\nexport const fake = (l: LLM): unknown => [l, agent];\n`,
+  "src/mcp/di/in-memory.ts": `import type { Served } from "../server.js";\nexport const connectModule = (): Served | undefined => undefined;\n`,
+  "src/testing/index.ts": `export { fake } from "./fake.js";\nexport { connectModule } from "../mcp/di/in-memory.js";\n`,
   "src/index.ts": `export { KEY } from "./keys.js";\nexport type { Tool } from "./tools/tool.js";\nexport type { LLM } from "./agents/llm.js";\n`,
   "src/wire/names.ts": `import { KEY } from "../keys.js";\nexport const qualified = (s: string): string => KEY + s;\n`,
   "src/listener/listener.ts": `import type { Request } from "express";\nimport { qualified } from "../wire/names.js";\nexport const route = (r: Request): string => qualified(r.path);\n`,
@@ -85,6 +87,8 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     "src/mcp/serve/serve.ts": `import { listen } from "../loopback/listen.js";\nexport const serve = listen;\n`,
     "src/mcp/serve/sdk.ts": `export const sdk = (): string => "sdk";\n`,
     "src/mcp/loopback/listen.ts": `import type { sdk } from "../serve/sdk.js";\nexport const listen = (s?: typeof sdk): unknown => s;\n`,
+    // The testing entry point imports connectModule from the MCP layer, and nothing else above the core.
+    "src/testing/index.ts": `export { fake } from "./fake.js";\nexport { connectModule } from "../mcp/di/in-memory.js";\nexport type { Served } from "../mcp/server.js";\n`,
   },
   expected: [
     { rule: "no-circular", from: "src/agents/llm.ts", to: "src/tools/tool.ts" },
@@ -96,6 +100,7 @@ const PLANTED: { files: Record<string, string>; expected: Planted[] } = {
     { rule: "core-order-tools-memory-gate", from: "src/memory/sibling.ts", to: "src/tools/tool.ts" },
     { rule: "core-order-agents", from: "src/agents/upward.ts", to: "src/testing/fake.ts" },
     { rule: "core-imports-core-only", from: "src/memory/remote.ts", to: "src/mcp/server.ts" },
+    { rule: "testing-entry-imports-connect-module-only", from: "src/testing/index.ts", to: "src/mcp/server.ts" },
     { rule: "wire-imports-core-only", from: "src/wire/upward.ts", to: "src/listener/listener.ts" },
     { rule: "listener-imports-wire-and-core", from: "src/listener/upward.ts", to: "src/mcp/server.ts" },
     { rule: "mcp-imports-listener-wire-core", from: "src/mcp/upward.ts", to: "src/cli/cognition.ts" },

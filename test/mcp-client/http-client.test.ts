@@ -47,13 +47,14 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     expect(() => client.session).toThrow("MCPClient not entered — use await using c = await MCPClient.open(...)");
   });
 
-  it("an endpoint answering 401: McpConnectError, and nothing of ours is left talking to the server", async () => {
+  it("an endpoint answering 401: McpConnectError with the server's reason, and nothing of ours is left talking to the server", async () => {
     const before = await httpStats(server);
     const err = await MCPClient.open(config({ Authorization: "Bearer wrong" })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toBe(
-      `MCPClient could not open streamable HTTP server ${server.url}: Version negotiation failed: the server requires authorization (HTTP 401) (HTTP 401: check the Authorization header). Check the command/URL and credentials, then retry.`,
+      `MCPClient could not open streamable HTTP server ${server.url}: the server refused the credentials with HTTP 401, saying "invalid_token" (check the Authorization header). Check the command/URL and credentials, then retry.`,
     );
+    expect((err as Error).message).not.toContain("Version negotiation");
     const after = await httpStats(server);
     expect(after.openRequests).toBe(0);
     expect(after.sessions).toBe(before.sessions);

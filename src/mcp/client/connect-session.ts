@@ -142,9 +142,10 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
   } catch (caught) {
     // Closed for its stray output: the SDK's own words ("closed during the probe") are not the story.
     const metadata = metadataProblem(caught);
-    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : metadata ? new Error(metadata) : caught;
+    const refused = refusal(sdk, caught);
+    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : metadata ? new Error(metadata) : (refused ?? caught);
     const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
-    const why = exit ?? authNote(sdk, err) ?? versionNote(err, protocol) ?? pinnedNote(err, protocol) ?? httpStatusNote(sdk, err);
+    const why = exit ?? authNote(sdk, err) ?? (refused ? "check the Authorization header" : undefined) ?? versionNote(err, protocol) ?? pinnedNote(err, protocol) ?? httpStatusNote(sdk, err);
     const printed = strayNote(transport);
     const detail = why && printed ? `${why}; ${printed}` : (why ?? printed);
     await session.close().catch(ignoreRejection("closing a session that failed to connect; the connect error is thrown"));
@@ -184,6 +185,33 @@ function httpStatusNote(sdk: ClientSdk, err: unknown): string | undefined {
   const status = httpStatus(sdk, err);
   if (status === undefined || status < 100) return undefined;
   return status === 401 || status === 403 ? `HTTP ${status}: check the Authorization header` : `HTTP ${status}`;
+}
+
+/**
+ * A 401 or 403 answer, in the server's own words (its body's
+ * `error_description` or `error`, or its text) instead of the SDK's
+ * "Version negotiation failed"; the SDK's error is the `cause`. Undefined
+ * for any other error.
+ */
+function refusal(sdk: ClientSdk, err: unknown): Error | undefined {
+  const status = httpStatus(sdk, err);
+  if (status !== 401 && status !== 403) return undefined;
+  const reason = serverReason((err as { data?: { text?: unknown } }).data?.text);
+  return new Error(`the server refused the credentials with HTTP ${status}${reason ? `, saying ${JSON.stringify(reason)}` : ""}`, { cause: err });
+}
+
+/** What an error answer's body says: a JSON body's `error_description` (else `error`, else `message`), or its text, on one line and at most 200 characters. */
+function serverReason(body: unknown): string | undefined {
+  if (typeof body !== "string" || !body.trim()) return undefined;
+  let said: unknown = body;
+  try {
+    const o = JSON.parse(body) as Record<string, unknown> | null;
+    said = o?.error_description ?? o?.error ?? o?.message ?? body;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  const line = (typeof said === "string" ? said : JSON.stringify(said)).replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line || undefined;
 }
 
 /** The OAuth provider (the shipped one or the app's own) could not authorize: the SDK's `UnauthorizedError`, the app's copy of it included. */

@@ -744,7 +744,8 @@ export class MCPClient implements AsyncDisposable {
    * Close the session and the transport, and drop both caches. For stdio the
    * server's whole process group is ended (stdin closed, then SIGTERM, then
    * SIGKILL, 2 s apart); for HTTP the session is ended (DELETE) and every
-   * request is settled. Idempotent; concurrent callers share one teardown.
+   * request is settled; for an in-memory server (`connectModule`) the module
+   * is stopped. Idempotent; concurrent callers share one teardown.
    */
   close(): Promise<void> {
     if (!this.closing) {
@@ -761,9 +762,14 @@ export class MCPClient implements AsyncDisposable {
           await settledWithin([...this.cancels], CANCEL_GRACE_MS);
           await session?.close();
         } finally {
-          await this.transport.close();
-          await Promise.allSettled([...this.retired]);
-          this.move("closed");
+          try {
+            await this.transport.close();
+            await Promise.allSettled([...this.retired]);
+          } finally {
+            // An in-memory server lives as long as its one client (connectModule).
+            if (this.server instanceof InMemoryServer) await this.server.stop();
+            this.move("closed");
+          }
         }
       })();
     }

@@ -236,8 +236,9 @@ function boundAuth(auth: OAuthClientProvider | "oauth" | undefined, url: string)
 
 /**
  * A server in this process, reached without a port or a process: each
- * connect asks `transport()` for a fresh SDK transport to it. Built by
- * `connectInMemory()` (for tests); its identity is the object itself.
+ * connect asks `transport()` for a fresh SDK transport to it; the client's
+ * `close()` ends with `stop()` (the server's own end). Built by
+ * `connectModule()` (for tests); its identity is the object itself.
  */
 export class InMemoryServer {
   /** Discriminant of the server config union. */
@@ -250,6 +251,8 @@ export class InMemoryServer {
     readonly name: string,
     /** A transport to the server, one per connect. */
     readonly transport: () => Transport,
+    /** Stop the server; the client's `close()` calls it last. */
+    readonly stop: () => Promise<void> = async () => {},
   ) {
     Object.freeze(this);
   }

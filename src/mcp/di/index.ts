@@ -9,5 +9,5 @@ export type { RemoteDeclaration } from "./remote.js";
 export { bootstrap } from "./bootstrap.js";
 export type { BootstrapOptions, McpApp, McpAppCliOptions, ModuleClass } from "./bootstrap.js";
 export { BootstrapError } from "./bootstrap.error.js";
-export { connectInMemory } from "./in-memory.js";
-export type { InMemoryConnection, InMemoryOptions } from "./in-memory.js";
+export { connectModule } from "./in-memory.js";
+export type { ConnectedModule, ConnectModuleOptions } from "./in-memory.js";

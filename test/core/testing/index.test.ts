@@ -10,10 +10,10 @@ import { declaredExports } from "../surface.js";
 
 describe("arc-agentkit/testing public surface", () => {
   it("runtime exports, sorted", () => {
-    expect(Object.keys(testing).sort()).toEqual(["FakeLLM", "TestRunContext", "Turn", "makeTestCtx"]);
+    expect(Object.keys(testing).sort()).toEqual(["FakeLLM", "TestRunContext", "Turn", "connectModule", "makeTestCtx"]);
   });
 
   it("every export the compiler sees, types included, sorted", () => {
-    expect(declaredExports(fileURLToPath(new URL("../../../src/testing/index.ts", import.meta.url)))).toEqual(["FakeLLM", "makeTestCtx", "TestRunContext", "Turn"]);
+    expect(declaredExports(fileURLToPath(new URL("../../../src/testing/index.ts", import.meta.url)))).toEqual(["type ConnectedModule", "connectModule", "type ConnectModuleOptions", "FakeLLM", "makeTestCtx", "TestRunContext", "Turn"]);
   });
 });
