@@ -64,7 +64,7 @@ export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
 export type { AgentOptions, AgentResult, AgentResumeOptions, AgentRunOptions, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
-export type { RunJournal } from "./agents/run-journal.js";
+export type { CliSession, DurableSpec, RunJournal } from "./agents/run-journal.js";
 export { RUN_STATUSES, RUN_STATE_FORMAT } from "./contracts/run-record.js";
 export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "./contracts/run-record.js";
 export { ReActCognition } from "./agents/react-cognition.js";

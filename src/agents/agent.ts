@@ -7,9 +7,8 @@ import { RunContext } from "../context/run-context.js";
 import type { AgentResult } from "./agent-result.js";
 import type { RunStore } from "../contracts/run-record.js";
 import { OptionsError } from "../errors/options.error.js";
-import type { Tool } from "../tools/tool.js";
 import { errorLine } from "../util/format.js";
-import { resultFromStored, RunJournal } from "./run-journal.js";
+import { resultFromStored, RunJournal, type DurableSpec } from "./run-journal.js";
 
 export type { AgentResult, StopReason, ToolCallRecord } from "./agent-result.js";
 
@@ -25,8 +24,12 @@ export interface CognitionInput {
 /** The loop behind an agent: ReAct over local tools, or a CLI that owns its own loop. */
 export interface Cognition {
   run(input: CognitionInput): Promise<AgentResult>;
-  /** Present on a cognition that records durable runs (`ReActCognition`): the tools a resume compares. */
-  readonly durable?: { readonly tools: readonly Tool[] };
+  /**
+   * Present on a cognition that records durable runs (`ReActCognition`,
+   * `ClaudeCliCognition`, `CodexCliCognition`): the tools a resume compares,
+   * and for a CLI which CLI and model.
+   */
+  readonly durable?: DurableSpec;
 }
 
 /** Options of `agent.run(input, options)` (the second argument may also be just the `RunContext`). */
@@ -125,8 +128,8 @@ export class Agent {
       if (o.runId !== undefined) throw new OptionsError("agent.run", "runId", "agent.run: 'runId' names a durable run, which needs a 'store' (an inbox store) to be recorded in");
       return this.#drive(task, ctx);
     }
-    const tools = this.#durableTools("agent.run");
-    return this.#drive(task, ctx, await RunJournal.start(o.store, this, tools, task, o.runId));
+    const durable = this.#durable("agent.run");
+    return this.#drive(task, ctx, await RunJournal.start(o.store, this, durable, task, o.runId));
   }
 
   /**
@@ -141,18 +144,18 @@ export class Agent {
    */
   async resume(runId: string, options: AgentResumeOptions): Promise<AgentResult> {
     const o = checkOptions(options, "agent.resume", RESUME_OPTIONS);
-    const tools = this.#durableTools("agent.resume");
-    const journal = await RunJournal.resume(o.store, this, tools, runId);
+    const durable = this.#durable("agent.resume");
+    const journal = await RunJournal.resume(o.store, this, durable, runId);
     if (journal.ended) return resultFromStored(journal.head.result ?? {}, runId);
     return this.#drive(journal.head.input, o.ctx ?? new RunContext(), journal);
   }
 
-  #durableTools(where: string): readonly Tool[] {
+  #durable(where: string): DurableSpec {
     const durable = this.cognition.durable;
     if (!durable) {
-      throw new OptionsError(where, "store", `${where}: agent '${this.name}' runs on ${this.cognition.constructor?.name ?? "a cognition"}, which does not record durable runs; a 'store' needs ReActCognition`);
+      throw new OptionsError(where, "store", `${where}: agent '${this.name}' runs on ${this.cognition.constructor?.name ?? "a cognition"}, which does not record durable runs; a 'store' needs ReActCognition, ClaudeCliCognition or CodexCliCognition`);
     }
-    return durable.tools;
+    return durable;
   }
 
   async #drive(task: string, ctx: RunContext, journal?: RunJournal): Promise<AgentResult> {

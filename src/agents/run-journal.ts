@@ -22,6 +22,13 @@ export interface JournaledAgent {
   readonly prompt: string;
 }
 
+/** What a durable cognition offers a run's fingerprint: its tools, and for a cognition that owns its loop (a CLI) which CLI and model. */
+export interface DurableSpec {
+  readonly tools: readonly Tool[];
+  /** E.g. `{ cli: "claude", model: "sonnet" }`: a resume on another CLI or model is refused. */
+  readonly cognition?: Readonly<Record<string, string>>;
+}
+
 /** A tool as the fingerprint keeps it. */
 interface ToolPrint {
   readonly schema: string;
@@ -44,8 +51,12 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** The fingerprint of `agent` with `tools`: what a resume must find unchanged. */
-export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[]): Record<string, unknown> {
+/**
+ * The fingerprint of `agent` with `tools` (and, for a cognition that owns its
+ * loop, such as a CLI, `cognition`: which CLI and model): what a resume must
+ * find unchanged.
+ */
+export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[], cognition?: Readonly<Record<string, string>>): Record<string, unknown> {
   const printed: Record<string, ToolPrint> = {};
   for (const t of tools) {
     printed[t.name] = {
@@ -55,7 +66,7 @@ export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[]):
       caps: [...t.caps].sort(),
     };
   }
-  return { agent: agent.name, model: agent.model, instructions: createHash("sha256").update(agent.prompt).digest("hex").slice(0, 16), tools: printed };
+  return { agent: agent.name, model: agent.model, instructions: createHash("sha256").update(agent.prompt).digest("hex").slice(0, 16), tools: printed, ...(cognition ? { cognition } : {}) };
 }
 
 /** Each difference between a stored fingerprint and the agent's now, in words (empty: the same agent). */
@@ -64,6 +75,7 @@ export function fingerprintChanges(stored: Readonly<Record<string, unknown>>, no
   if (stored.agent !== now.agent) out.push(`name: '${String(stored.agent)}' -> '${String(now.agent)}'`);
   if (stored.model !== now.model) out.push(`model: '${String(stored.model)}' -> '${String(now.model)}'`);
   if (stored.instructions !== now.instructions) out.push("instructions (the prompt) changed");
+  if (canonical(stored.cognition) !== canonical(now.cognition)) out.push(`cognition: ${canonical(stored.cognition ?? "a ReActCognition")} -> ${canonical(now.cognition ?? "a ReActCognition")}`);
   const was = (stored.tools ?? {}) as Record<string, ToolPrint>;
   const is = (now.tools ?? {}) as Record<string, ToolPrint>;
   for (const name of Object.keys(was).sort()) {
@@ -103,7 +115,17 @@ export interface PastCall {
   finished?: ToolCallRecord;
 }
 
-const STEP_KINDS: readonly RunStepKind[] = ["turn", "question", "call_started", "call_finished"];
+const STEP_KINDS: readonly RunStepKind[] = ["turn", "question", "call_started", "call_finished", "cli_session"];
+
+/** The session a CLI cognition's run goes on in (the CLI's own id, which its resume flag takes). */
+export interface CliSession {
+  /** Which CLI: `claude` or `codex`. */
+  readonly cli: string;
+  /** Claude Code's session id, or Codex's thread id. */
+  readonly sessionId: string;
+  /** The mark the session's processes carry in their environment (so a resume can end a CLI a dead worker left running); default `sessionId`. */
+  readonly mark?: string;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -123,6 +145,8 @@ function stepProblem(s: RunStep, expectedSeq: number): string | undefined {
       return need("key", str, "a call key") ?? need("questionId", str, "a question id") ?? need("purpose", (v) => v === "gate" || v === "resume", '"gate" or "resume"');
     case "call_started":
       return need("key", str, "a call key") ?? need("arguments", isObject, "an object");
+    case "cli_session":
+      return need("cli", str, "a CLI name") ?? need("sessionId", (v) => str(v) && v !== "", "a session id") ?? need("mark", (v) => v === undefined || str(v), "text");
     default:
       return need("key", str, "a call key") ?? need("record", (v) => isObject(v) && typeof v.result === "string" && typeof v.ok === "boolean", "a tool call record");
   }
@@ -150,6 +174,7 @@ export class RunJournal {
   readonly #turns = new Map<number, LLMTurn>();
   readonly #calls = new Map<string, PastCall>();
   #seq: number;
+  #cliSession: CliSession | undefined;
   #failed: Error | undefined;
   #writing: Promise<void> = Promise.resolve();
 
@@ -178,11 +203,11 @@ export class RunJournal {
    *
    * @throws RunResumeError `duplicate_run` when the id is already there; `store` when the store failed.
    */
-  static async start(store: RunStore, agent: JournaledAgent, tools: readonly Tool[], input: string, runId: string = randomUUID()): Promise<RunJournal> {
+  static async start(store: RunStore, agent: JournaledAgent, durable: DurableSpec, input: string, runId: string = randomUUID()): Promise<RunJournal> {
     const existing = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
     if (existing) throw new RunResumeError("duplicate_run", runId, `run '${runId}' is already in the store (${existing.head.status}); continue it with agent.resume('${runId}', { store }) or give a new runId`);
     const now = new Date().toISOString();
-    const head: RunHead = { runId, status: "running", agent: agent.name, updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input, fingerprint: agentFingerprint(agent, tools), holder: store.worker };
+    const head: RunHead = { runId, status: "running", agent: agent.name, updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input, fingerprint: agentFingerprint(agent, durable.tools, durable.cognition), holder: store.worker };
     await RunJournal.#storeCall(runId, () => store.createRun(head));
     return new RunJournal(store, runId, head, []);
   }
@@ -193,9 +218,9 @@ export class RunJournal {
    *
    * @throws RunResumeError naming the run and what is wrong; nothing ran.
    */
-  static async resume(store: RunStore, agent: JournaledAgent, tools: readonly Tool[], runId: string): Promise<RunJournal> {
+  static async resume(store: RunStore, agent: JournaledAgent, durable: DurableSpec, runId: string): Promise<RunJournal> {
     const loaded = await RunJournal.#load(store, runId);
-    const changes = fingerprintChanges(loaded.head.fingerprint, agentFingerprint(agent, tools));
+    const changes = fingerprintChanges(loaded.head.fingerprint, agentFingerprint(agent, durable.tools, durable.cognition));
     if (changes.length) {
       throw new RunResumeError("agent_changed", runId, `run '${runId}' was started by a different agent; nothing ran. What changed: ${changes.join("; ")}. Resume it with the agent it was started with, or start a new run`, { changes });
     }
@@ -244,6 +269,16 @@ export class RunJournal {
     let c = this.#calls.get(key);
     if (!c) this.#calls.set(key, (c = { resume: new Map(), starts: 0 }));
     return c;
+  }
+
+  /** The CLI session this run goes on in, once one was recorded. */
+  get cliSession(): CliSession | undefined {
+    return this.#cliSession;
+  }
+
+  /** Record the CLI session the run goes on in (a CLI cognition, before it lets the CLI take its first step). */
+  recordCliSession(session: CliSession): Promise<void> {
+    return this.#append("cli_session", { cli: session.cli, sessionId: session.sessionId, ...(session.mark !== undefined ? { mark: session.mark } : {}) });
   }
 
   /** Record model turn `step` (before its tool calls run). */
@@ -299,6 +334,10 @@ export class RunJournal {
     const d = s.data as Record<string, unknown>;
     if (s.kind === "turn") {
       this.#turns.set(d.step as number, Object.freeze({ content: d.content as string, toolCalls: d.toolCalls as LLMTurn["toolCalls"], ...(d.stopReason ? { stopReason: d.stopReason as LLMTurn["stopReason"] } : {}), ...(d.usage ? { usage: d.usage as LLMTurn["usage"] } : {}), ...(d.model ? { model: d.model as string } : {}) }));
+      return;
+    }
+    if (s.kind === "cli_session") {
+      this.#cliSession = Object.freeze({ cli: d.cli as string, sessionId: d.sessionId as string, ...(typeof d.mark === "string" ? { mark: d.mark } : {}) });
       return;
     }
     const c = this.call(d.key as string);

@@ -4,6 +4,7 @@
  * (`claude -p --output-format stream-json --verbose`) and turns its event
  * stream into the agent's events and result.
  */
+import { randomUUID } from "node:crypto";
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { CLI_SPAWN_RULES, isPlainObject, modelRule, stringOrList } from "./cli-option-rules.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
@@ -13,6 +14,8 @@ import { CliRunError, McpServerNotConnectedError, tail } from "./cli-run.error.j
 import { runCliCognition, type CliStream } from "./cli-run.js";
 import type { CliAgentDefinition } from "./cli-agents.js";
 import { contentText } from "../wire/content.js";
+import type { DurableSpec } from "../agents/run-journal.js";
+import { DEFAULT_RESUME_PROMPT, endOrphanedSession, SESSION_MARK_ENV } from "./cli-session.js";
 
 /** Options of `ClaudeCliCognition`. `spec.cliOptions()`, `approvals.cliOptions()` and `hooks.cliOptions()` spread into it. */
 export interface ClaudeCliOptions {
@@ -59,6 +62,20 @@ export interface ClaudeCliOptions {
   readonly permissionMode?: string;
   /** Extra arguments placed before the prompt, verbatim. */
   readonly extraArgs?: readonly string[];
+  /**
+   * What a resumed durable run (`agent.resume`) tells the CLI when it goes on
+   * with `--resume <session-id>` (the CLI needs a new user message). Default:
+   * a line saying the process stopped and to continue from where it stopped.
+   */
+  readonly resumePrompt?: string;
+}
+
+/** The session flags of one run: a new session under our id, or the recorded one resumed. */
+export interface ClaudeSessionArgs {
+  /** The session id (a UUID). */
+  readonly id: string;
+  /** `true`: `--resume <id>`; `false`: `--session-id <id>`. */
+  readonly resume: boolean;
 }
 
 /** The options a `ClaudeCliCognition` accepts, declared once. */
@@ -128,6 +145,17 @@ const USAGE_KEYS: Record<string, string> = {
  * `details` holds `sessionId`, `permissionDenials` (`{ toolName, toolUseId,
  * toolInput }` for every call the CLI refused), `costUsd`, `durationMs`,
  * `numTurns`, `mcpServers`, `exitCode`, `stderr` (its last 20 lines).
+ *
+ * Durable runs (`agent.run(input, { store })`): the run's session id (a new
+ * UUID, passed as `--session-id`) is recorded in the store before the CLI
+ * starts; `agent.resume` goes on with `--resume <session-id>` and
+ * `resumePrompt`. Claude Code keeps the session under `$HOME/.claude/projects/`
+ * (measured on 2.1.332): the resumed request carries the whole conversation
+ * so far, finished tool results included (nothing is run or requested
+ * again); a model turn that was cut off is closed by the CLI with a
+ * placeholder assistant message. A CLI the dead worker left running on the
+ * session (same machine) is ended before the resume starts. The resumed
+ * run's `toolCalls` and `steps` are those of the resumed process only.
  */
 export class ClaudeCliCognition implements Cognition {
   readonly options: ClaudeCliOptions;
@@ -146,8 +174,13 @@ export class ClaudeCliCognition implements Cognition {
     return this.options.binary ?? "claude";
   }
 
-  /** The argument vector for `task` (without the binary), in the order `run` passes it. */
-  args(task: string, systemPrompt = ""): string[] {
+  /** What a durable run records and a resume compares: no local tools (the CLI owns its loop), the CLI and its model. */
+  get durable(): DurableSpec {
+    return { tools: [], cognition: { cli: "claude", model: this.options.model } };
+  }
+
+  /** The argument vector for `task` (without the binary), in the order `run` passes it; `session` adds `--session-id` or `--resume`. */
+  args(task: string, systemPrompt = "", session?: ClaudeSessionArgs): string[] {
     const o = this.options;
     const a = ["-p", "--output-format", "stream-json", "--verbose", "--model", o.model];
     const mcp = asList(o.mcpConfig);
@@ -163,16 +196,31 @@ export class ClaudeCliCognition implements Cognition {
     if (o.agents !== undefined) a.push("--agents", jsonArg(o.agents));
     if (o.permissionMode) a.push("--permission-mode", o.permissionMode);
     if (systemPrompt) a.push("--append-system-prompt", systemPrompt);
+    if (session) a.push(session.resume ? "--resume" : "--session-id", session.id);
     if (o.extraArgs?.length) a.push(...o.extraArgs);
     // "--" ends the variadic flags (--mcp-config, --allowedTools, ...), so the task is never read as one of their values.
     a.push("--", task);
     return a;
   }
 
-  async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
+  async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const o = this.options;
+    let session: ClaudeSessionArgs | undefined;
+    if (journal) {
+      const had = journal.cliSession;
+      if (had) {
+        session = { id: had.sessionId, resume: true };
+        const ended = await endOrphanedSession(had.sessionId);
+        if (ended.length) ctx.emit("cli.orphan_ended", { cli: "claude", sessionId: had.sessionId, pids: ended });
+      } else {
+        // Recorded before the CLI starts: a crash at any later point leaves a session to resume.
+        session = { id: randomUUID(), resume: false };
+        await journal.recordCliSession({ cli: "claude", sessionId: session.id });
+      }
+    }
+    const prompt = session?.resume ? (o.resumePrompt ?? DEFAULT_RESUME_PROMPT) : task;
     return runCliCognition(
-      { cli: "claude", binary: this.binary, args: this.args(task, agent.prompt), cwd: o.cwd, env: o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@anthropic-ai/claude-code" },
+      { cli: "claude", binary: this.binary, args: this.args(prompt, agent.prompt, session), cwd: o.cwd, env: session ? { ...o.env, [SESSION_MARK_ENV]: session.id } : o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@anthropic-ai/claude-code" },
       ctx,
       new ClaudeStream(ctx),
     );

@@ -31,6 +31,7 @@ export const CLI_SPAWN_RULES = {
   inheritEnv: opt.boolean(),
   timeoutMs: opt.timeoutMs(),
   extraArgs: opt.stringArray(),
+  resumePrompt: opt.string("a non-empty prompt", true),
 } as const;
 
 /** `model`, required; `hint` names what a good one looks like. */

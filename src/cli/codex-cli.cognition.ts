@@ -3,6 +3,7 @@
  * `CodexCliCognition`: hands the agent loop to the Codex CLI (`codex exec
  * --json`) and turns its JSONL events into the agent's events and result.
  */
+import { randomUUID } from "node:crypto";
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { CLI_SPAWN_RULES, isPlainObject, modelRule } from "./cli-option-rules.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
@@ -12,6 +13,9 @@ import { CliRunError, tail } from "./cli-run.error.js";
 import { runCliCognition, type CliStream } from "./cli-run.js";
 import { tomlOverride, type TomlValue } from "../wire/toml.js";
 import { contentText } from "../wire/content.js";
+import type { DurableSpec, RunJournal } from "../agents/run-journal.js";
+import { OptionsError } from "../errors/options.error.js";
+import { DEFAULT_RESUME_PROMPT, endOrphanedSession, SESSION_MARK_ENV } from "./cli-session.js";
 
 /** Codex's sandbox modes (`-s`). */
 export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";
@@ -34,7 +38,7 @@ export interface CodexCliOptions {
   readonly config?: Readonly<Record<string, TomlValue>>;
   /** `-s`: what shell commands the model runs may touch. Default: Codex's own (`read-only` for `exec`). */
   readonly sandbox?: CodexSandbox;
-  /** `--ephemeral`: keep no session files. Default true. */
+  /** `--ephemeral`: keep no session files. Default true; a durable run (`agent.run` with a `store`) keeps them, to resume from. */
   readonly ephemeral?: boolean;
   /** `--enable <feature>` for each. */
   readonly enable?: readonly string[];
@@ -42,6 +46,12 @@ export interface CodexCliOptions {
   readonly disable?: readonly string[];
   /** Extra arguments placed before the prompt, verbatim. */
   readonly extraArgs?: readonly string[];
+  /**
+   * What a resumed durable run (`agent.resume`) tells Codex when it goes on
+   * with `codex exec resume <thread-id>` (a new user message). Default: a
+   * line saying the process stopped and to continue from where it stopped.
+   */
+  readonly resumePrompt?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -83,6 +93,18 @@ function mcpResultText(result: unknown): string {
  *
  * Codex has no tool allow-list and no approval callback in `exec`: contain
  * shell with `sandbox`, and guard tools that need a human on the server side.
+ *
+ * Durable runs (`agent.run(input, { store })`): the run keeps Codex's session
+ * (no `--ephemeral`; an explicit `ephemeral: true` is refused) and records
+ * its thread id as soon as Codex prints it (`thread.started`, before its
+ * first model answer can arrive; the id is Codex's own, so a crash in that
+ * first moment leaves nothing to resume and the resume starts the task
+ * afresh). `agent.resume` goes on with `codex exec resume <thread-id>` and
+ * `resumePrompt`. Codex 0.171.0 keeps the thread in `$CODEX_HOME` (SQLite,
+ * measured): the resumed request carries the conversation so far, finished
+ * tool calls and their outputs included (nothing is run again); a model turn
+ * that was cut off is dropped. The resumed run's `toolCalls` and `steps` are
+ * those of the resumed process only.
  */
 export class CodexCliCognition implements Cognition {
   readonly options: CodexCliOptions;
@@ -103,29 +125,60 @@ export class CodexCliCognition implements Cognition {
     return this.options.binary ?? "codex";
   }
 
-  /** The argument vector for `task` (without the binary), in the order `run` passes it. */
-  args(task: string, developerInstructions = ""): string[] {
+  /**
+   * What a durable run records and a resume compares: no local tools (Codex owns its loop), the CLI and its model.
+   *
+   * @throws OptionsError when `ephemeral` is true: an ephemeral run keeps no session to resume.
+   */
+  get durable(): DurableSpec {
+    if (this.options.ephemeral === true) {
+      throw new OptionsError("CodexCliCognition", "ephemeral", "CodexCliCognition: a durable run (agent.run with a store) needs Codex's session to resume from, and ephemeral: true keeps none; drop 'ephemeral' (a durable run keeps the session) or run without a store");
+    }
+    return { tools: [], cognition: { cli: "codex", model: this.options.model } };
+  }
+
+  /**
+   * The argument vector for `task` (without the binary), in the order `run`
+   * passes it. `session`: `{ persist: true }` keeps Codex's session files (a
+   * durable run's first process); `{ resume: threadId }` continues that
+   * thread (`exec resume`, which takes the sandbox as `-c sandbox_mode`).
+   */
+  args(task: string, developerInstructions = "", session?: { readonly persist: true } | { readonly resume: string }): string[] {
     const o = this.options;
-    const a = ["exec", "--json", "--skip-git-repo-check"];
-    if (o.ephemeral ?? true) a.push("--ephemeral");
+    const resume = session && "resume" in session ? session.resume : undefined;
+    const a = resume !== undefined ? ["exec", "resume", "--json", "--skip-git-repo-check"] : ["exec", "--json", "--skip-git-repo-check"];
+    if ((o.ephemeral ?? true) && !session) a.push("--ephemeral");
     a.push("-m", o.model);
-    if (o.sandbox) a.push("-s", o.sandbox);
+    if (o.sandbox) a.push(...(resume !== undefined ? ["-c", tomlOverride("sandbox_mode", o.sandbox)] : ["-s", o.sandbox]));
     for (const [k, v] of Object.entries(o.config ?? {})) a.push("-c", tomlOverride(k, v));
     if (developerInstructions) a.push("-c", tomlOverride("developer_instructions", developerInstructions));
     for (const f of o.enable ?? []) a.push("--enable", f);
     for (const f of o.disable ?? []) a.push("--disable", f);
     if (o.extraArgs?.length) a.push(...o.extraArgs);
-    a.push("--", task);
+    a.push("--", ...(resume !== undefined ? [resume] : []), task);
     return a;
   }
 
-  async run({ task, agent, ctx }: CognitionInput): Promise<AgentResult> {
+  async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const o = this.options;
-    return runCliCognition(
-      { cli: "codex", binary: this.binary, args: this.args(task, agent.prompt), cwd: o.cwd, env: o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@openai/codex (the native executable)" },
+    const had = journal?.cliSession;
+    // Every process of a durable run's Codex carries the mark, so a resume finds the one a dead worker left running.
+    const mark = journal ? (had?.mark ?? had?.sessionId ?? randomUUID()) : undefined;
+    if (had && mark) {
+      const ended = await endOrphanedSession(mark);
+      if (ended.length) ctx.emit("cli.orphan_ended", { cli: "codex", sessionId: had.sessionId, pids: ended });
+    }
+    const args = had ? this.args(o.resumePrompt ?? DEFAULT_RESUME_PROMPT, agent.prompt, { resume: had.sessionId }) : this.args(task, agent.prompt, journal ? { persist: true } : undefined);
+    const stream = new CodexStream(ctx, journal && !had && mark ? { journal, mark } : undefined);
+    const result = await runCliCognition(
+      { cli: "codex", binary: this.binary, args, cwd: o.cwd, env: mark ? { ...o.env, [SESSION_MARK_ENV]: mark } : o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@openai/codex (the native executable)" },
       ctx,
-      new CodexStream(ctx),
+      stream,
     );
+    // The thread id's write must have landed: a run the store could not record ends as the agent's own store failure.
+    await stream.recorded;
+    if (stream.recordError !== undefined) throw stream.recordError instanceof Error ? stream.recordError : new Error(String(stream.recordError));
+    return result;
   }
 }
 
@@ -139,8 +192,16 @@ class CodexStream implements CliStream {
   private threadId: string | null = null;
   private completed = false;
   private failed?: string;
+  /** The write of the thread id to a durable run's journal (never rejects: a failure lands in `recordError`). */
+  recorded: Promise<void> = Promise.resolve();
+  /** Why the thread id could not be written (the store failed). */
+  recordError: unknown;
 
-  constructor(private readonly ctx: RunContext) {}
+  constructor(
+    private readonly ctx: RunContext,
+    /** A durable run's journal that has no session yet: the thread id (with the processes' mark) is recorded there as soon as Codex prints it. */
+    private readonly durable?: { readonly journal: RunJournal; readonly mark: string },
+  ) {}
 
   line(line: string): void {
     let ev: Json;
@@ -153,6 +214,12 @@ class CodexStream implements CliStream {
     switch (ev.type) {
       case "thread.started":
         this.threadId = typeof ev.thread_id === "string" ? ev.thread_id : null;
+        if (this.durable && this.threadId) {
+          this.recorded = this.durable.journal.recordCliSession({ cli: "codex", sessionId: this.threadId, mark: this.durable.mark }).then(
+            () => undefined,
+            (err: unknown) => void (this.recordError = err),
+          );
+        }
         this.ctx.emit("cli.init", { cli: "codex", threadId: this.threadId });
         return;
       case "item.started":

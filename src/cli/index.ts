@@ -10,7 +10,7 @@
  * with `sandbox` and guard tools that need a human on the server side.
  */
 export { ClaudeCliCognition } from "./claude-cli.cognition.js";
-export type { ClaudeCliOptions, CliMcpServerStatus } from "./claude-cli.cognition.js";
+export type { ClaudeCliOptions, ClaudeSessionArgs, CliMcpServerStatus } from "./claude-cli.cognition.js";
 export { asCliAgents } from "./cli-agents.js";
 export { CliAgentsError } from "./cli-agents.error.js";
 export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-agents.js";

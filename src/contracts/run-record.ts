@@ -3,7 +3,8 @@
  * The record of a durable agent run (`agent.run(input, { store })`): one run
  * row and its steps, in the same database as the inbox's questions,
  * decisions and call records (memory, PGlite, PostgreSQL). Every model turn,
- * tool call (started, finished) and question is a step, written before the
+ * tool call (started, finished) and question is a step (on a CLI cognition,
+ * the CLI's session id), written before the
  * loop takes its next step, so a run whose process died is continued by
  * `agent.resume(runId, { store })` from what is written.
  *
@@ -57,8 +58,8 @@ export interface RunHead extends RunSummary {
   readonly createdAt: string;
 }
 
-/** What a step records. */
-export type RunStepKind = "turn" | "question" | "call_started" | "call_finished";
+/** What a step records (`cli_session`: the session a CLI cognition's run goes on in, `{ cli, sessionId }`). */
+export type RunStepKind = "turn" | "question" | "call_started" | "call_finished" | "cli_session";
 
 /** One step of a run, in order (`seq` from 1). */
 export interface RunStep {

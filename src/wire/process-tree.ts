@@ -84,6 +84,35 @@ export function descendants(root: number): number[] {
   return out;
 }
 
+/**
+ * The pids of live processes (not this one) started with `entry` (`NAME=value`)
+ * in their environment (Linux: read from /proc/<pid>/environ; elsewhere
+ * empty). Processes that are not ours to read are skipped.
+ */
+export function findProcessesWithEnv(entry: string): number[] {
+  const out: number[] = [];
+  for (const p of processTable()) {
+    if (p.state === "Z" || p.pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0").includes(entry)) out.push(p.pid);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Wait until none of `pids` is alive (a zombie counts as gone), polling, for at most `ms`. True when all are gone. */
+export async function waitPidsGone(pids: readonly number[], ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const live = new Set(processTable().filter((p) => p.state !== "Z").map((p) => p.pid));
+    if (!pids.some((pid) => live.has(pid))) return true;
+    if (performance.now() >= deadline) return false;
+    await sleep(25);
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Wait until group `pgid` has no live member, polling, for at most `ms`. True when it is empty. */

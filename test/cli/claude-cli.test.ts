@@ -229,7 +229,7 @@ describe("ClaudeCliCognition options", () => {
     expect(() => new ClaudeCliCognition({ model: "m", allowedTool: ["Bash"] } as never)).toThrow(
       expect.objectContaining({
         name: "OptionsError", code: "invalid_option", where: "ClaudeCliCognition", option: "allowedTool",
-        message: "ClaudeCliCognition: unknown option 'allowedTool'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, mcpConfig, strictMcpConfig, permissionPromptTool, allowedTools, disallowedTools, builtinTools, settingSources, settings, agents, permissionMode",
+        message: "ClaudeCliCognition: unknown option 'allowedTool'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, resumePrompt, mcpConfig, strictMcpConfig, permissionPromptTool, allowedTools, disallowedTools, builtinTools, settingSources, settings, agents, permissionMode",
       }),
     );
   });

@@ -95,7 +95,7 @@ describe("CodexCliCognition options", () => {
     expect(() => new CodexCliCognition({ model: "m", allowedTools: ["x"] } as never)).toThrow(
       expect.objectContaining({
         name: "OptionsError", code: "invalid_option", where: "CodexCliCognition", option: "allowedTools",
-        message: "CodexCliCognition: unknown option 'allowedTools'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, config, sandbox, ephemeral, enable, disable",
+        message: "CodexCliCognition: unknown option 'allowedTools'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, resumePrompt, config, sandbox, ephemeral, enable, disable",
       }),
     );
   });

@@ -48,6 +48,7 @@ describe("arc-agentkit/cli", () => {
       "ClaudeCliCognition",
       "type ClaudeCliOptions",
       "type ClaudeHookSettings",
+      "type ClaudeSessionArgs",
       "type CliAgentDefinition",
       "type CliAgentInput",
       "CliAgentsError",
