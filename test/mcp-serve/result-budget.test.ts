@@ -16,6 +16,7 @@ import { createInterface } from "node:readline";
 import { container } from "tsyringe";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { DefinitionError, OptionsError, RunContext, Tool, tool } from "../../src/index.js";
 import { bootstrap, McpServer, serveRegistry, type McpApp, type McpServerSpec } from "../../src/mcp/index.js";
 import { openStdioServing } from "../../src/mcp/serve/serve-stdio.js";
@@ -49,7 +50,17 @@ const small = tool({ name: "small", description: "A short answer.", sideEffectin
 const wide = tool({ name: "wide", description: "A long answer shown whole.", sideEffecting: false, maxResultChars: 120_000 }, () => "w".repeat(100_000));
 const hinted = tool({ name: "hinted", description: "Find by hint.", sideEffecting: false, searchHint: "weather forecast by city", alwaysLoad: true }, () => "sunny");
 const structured = tool(
-  { name: "structured", description: "Structured.", sideEffecting: false, outputSchema: { type: "object", properties: { rows: { type: "array" } } } },
+  {
+    name: "structured",
+    description: "Structured.",
+    sideEffecting: false,
+    outputSchema: {
+      type: "object",
+      properties: { rows: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, tags: { type: "array", items: { type: "string" } } }, required: ["id", "name", "tags"], additionalProperties: false } } },
+      required: ["rows"],
+      additionalProperties: false,
+    },
+  },
   () => ({ rows: JSON.parse(BIG) as unknown[] }),
 );
 
@@ -160,19 +171,28 @@ describe("served results within a budget", () => {
     }
   });
 
-  it("structuredContent is never cut: a tool with an outputSchema over budget keeps it whole beside the preview", async () => {
+  it("structuredContent is never cut: a tool with an outputSchema over budget keeps it whole and valid against its schema while its text is spilled and read back whole", async () => {
     const spec = await served();
     const c = await client(spec);
     try {
+      // Listed first, so the SDK client checks structuredContent against the outputSchema on the call too.
+      const listed = (await c.listTools()).tools.find((t) => t.name === "structured")!;
       const r = await c.callTool({ name: "structured", arguments: {} });
+      expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toEqual({ rows: JSON.parse(BIG) });
+      const valid = new Ajv2020({ strict: false }).compile(listed.outputSchema!);
+      expect(valid(r.structuredContent), JSON.stringify(valid.errors)).toBe(true);
+      // The text is what is spilled: within the budget, a link, and the whole read back equals structuredContent.
       expect(chars(r.content)).toBeLessThanOrEqual(20_000);
       // One member too long for the preview: the preview is the object with none of its members, still valid JSON.
       expect(JSON.parse((r.content as Block[])[0]!.text!)).toEqual({});
+      const read = await c.readResource({ uri: linkOf(r.content) });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(r.structuredContent);
     } finally {
       await c.close();
     }
   });
+
 
   it("a module's results.maxChars over 50,000 is every tool's hint, capped at 500,000; a budget of 1,000,000 still answers within 500,000", async () => {
     const spec = await served({ results: { maxChars: 1_000_000 } });

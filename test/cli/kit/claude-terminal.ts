@@ -64,6 +64,11 @@ export class ClaudeTerminal implements AsyncDisposable {
     return new ClaudeTerminal(child);
   }
 
+  /** Type `keys` into the terminal (what a person types; no newline added). */
+  type(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
   /** Everything the terminal showed so far, escape sequences removed, whitespace collapsed. */
   screen(): string {
     return this.raw
