@@ -117,6 +117,16 @@ export function insertRunSql(s: string, head: RunHead): Statement {
 /** The run `runId` (as JSON). */
 export const selectRun = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.runs r WHERE run_id = $1`, values: [runId] });
 
+/** The run `runId` (as JSON), the login that started it, and whether that is this login (`own`). */
+export const selectRunOwner = (s: string, runId: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row, r.owner AS owner, r.owner = current_user AS own, current_user AS login FROM ${s}.runs r WHERE run_id = $1`,
+  values: [runId],
+});
+
+/** Why a login may not take run `runId`: another login started it (the row policies let a worker change only its own login's runs). */
+export const notOwnRunMessage = (runId: string, owner: string, login: string): string =>
+  `run '${runId}' was started by the database login '${owner}'; this store's login '${login}' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login '${owner}'`;
+
 /** The steps of `runId`, in order. */
 export const selectRunSteps = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(t) AS row FROM ${s}.run_steps t WHERE run_id = $1 ORDER BY seq`, values: [runId] });
 
