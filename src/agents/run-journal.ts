@@ -211,8 +211,8 @@ export class RunJournal {
       if ("missing" in claim) throw new RunResumeError("unknown_run", runId, `run '${runId}' is not in the store any more`);
       throw new RunResumeError("held", runId, `run '${runId}' is held by worker '${claim.holder}', which is still alive; it resumes there (or here once that worker stops and its lease lapses)`, { holder: claim.holder });
     }
-    // Read again under the lease: a worker that died after the first read may have written more.
-    const held = await RunJournal.#load(store, runId);
+    // Read again under the lease when a worker that died after the first read wrote more (or the store does not say).
+    const held = claim.steps === loaded.steps.length ? loaded : await RunJournal.#load(store, runId);
     return new RunJournal(store, runId, held.head, held.steps);
   }
 

@@ -134,12 +134,13 @@ export const selectRunSteps = (s: string, runId: string): Statement => ({ text: 
  * Take run `runId` for `holder` when nobody alive holds it: no holder, the
  * same one, or one whose worker lease lapsed (on an embedded store,
  * `anyDead`: every other holder is a process that is gone). Returns the
- * run's id when taken.
+ * run's id and how many steps it has when taken.
  */
 export function claimRunSql(s: string, runId: string, holder: string, anyDead: boolean): Statement {
   const lapsed = anyDead ? "true" : `NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = r.owner AND w.worker = r.holder AND w.lease_until >= now())`;
   return {
-    text: `UPDATE ${s}.runs r SET holder = $2, updated_at = now() WHERE run_id = $1 AND status IN ('running', 'waiting') AND (holder IS NULL OR holder = $2 OR ${lapsed}) RETURNING run_id`,
+    text: `UPDATE ${s}.runs r SET holder = $2, updated_at = now() WHERE run_id = $1 AND status IN ('running', 'waiting') AND (holder IS NULL OR holder = $2 OR ${lapsed})
+      RETURNING run_id, (SELECT count(*)::int FROM ${s}.run_steps st WHERE st.run_id = r.run_id) AS steps`,
     values: [runId, holder],
   };
 }

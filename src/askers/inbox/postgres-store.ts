@@ -461,7 +461,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     const taken = await this.#statement(`claimRun '${runId}'`, claimRunSql(this.schema, runId, holder, EMBEDDED_STORES.has(this)));
     if (taken[0]) {
       this.#runsHeld.add(runId);
-      return { ok: true };
+      return { ok: true, steps: Number(taken[0].steps) };
     }
     const now = await this.#statement(`claimRun '${runId}'`, selectRunOwner(this.schema, runId));
     if (!now[0]) return { ok: false, missing: true };
