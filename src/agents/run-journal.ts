@@ -152,6 +152,12 @@ function stepProblem(s: RunStep, expectedSeq: number): string | undefined {
   }
 }
 
+/** True for a store logged in in the inbox's worker role (`postgresInboxStore({ role: "worker" })`): its login sees only the runs it started. */
+const onlyOwnRuns = (store: RunStore): boolean => (store as { role?: unknown }).role === "worker";
+
+/** What an unknown run id adds on such a store: the run may be another login's. */
+const WORKER_SEES_OWN = ". This store logs in in the inbox's worker role, which sees only the runs its own login started: resume a run with a store on the login that started it";
+
 /** A stored result as an `AgentResult` (its error, when it had one, as a plain `Error` with the stored message). */
 export function resultFromStored(stored: Readonly<Record<string, unknown>>, runId: string): AgentResult {
   const { error, ...rest } = stored as Record<string, unknown> & { error?: { message?: string } };
@@ -230,15 +236,15 @@ export class RunJournal {
       if ("missing" in claim) throw new RunResumeError("unknown_run", runId, `run '${runId}' is not in the store any more`);
       throw new RunResumeError("held", runId, `run '${runId}' is held by worker '${claim.holder}', which is still alive; it resumes there (or here once that worker stops and its lease lapses)`, { holder: claim.holder });
     }
-    // Read again under the lease: a worker that died after the first read may have written more.
-    const held = await RunJournal.#load(store, runId);
+    // Read again under the lease when a worker that died after the first read wrote more (or the store does not say).
+    const held = claim.steps === loaded.steps.length ? loaded : await RunJournal.#load(store, runId);
     return new RunJournal(store, runId, held.head, held.steps);
   }
 
   static async #load(store: RunStore, runId: string): Promise<{ head: RunHead; steps: readonly RunStep[] }> {
     if (typeof runId !== "string" || runId.trim() === "") throw new RunResumeError("unknown_run", String(runId), `agent.resume: the run id must be a non-empty string, got ${JSON.stringify(runId)}`);
     const loaded = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
-    if (!loaded) throw new RunResumeError("unknown_run", runId, `there is no run '${runId}' in the store; store.runs() (or \`agentkit runs\`) lists the runs it holds`);
+    if (!loaded) throw new RunResumeError("unknown_run", runId, `there is no run '${runId}' in the store; store.runs() (or \`agentkit runs\`) lists the runs it holds${onlyOwnRuns(store) ? WORKER_SEES_OWN : ""}`);
     const { head, steps } = loaded;
     if (head.format !== RUN_STATE_FORMAT) {
       throw new RunResumeError("unreadable", runId, `run '${runId}' was written in run state format ${JSON.stringify(head.format)} (another version of arc-agentkit); this version reads format ${RUN_STATE_FORMAT} only. Resume it with the version that started it; nothing ran`);

@@ -71,8 +71,12 @@ export interface RunStep {
   readonly at: string;
 }
 
-/** A claim of a run: taken (`ok`), or held by a live worker (named), or unknown (`holder` undefined, `missing`). */
-export type RunClaim = { readonly ok: true } | { readonly ok: false; readonly holder: string } | { readonly ok: false; readonly missing: true };
+/**
+ * A claim of a run: taken (`ok`; `steps`, when the store says, is how many steps the run had as
+ * it was taken, which spares a resume a second read when it matches what it read), or held by a
+ * live worker (named), or unknown (`holder` undefined, `missing`).
+ */
+export type RunClaim = { readonly ok: true; readonly steps?: number } | { readonly ok: false; readonly holder: string } | { readonly ok: false; readonly missing: true };
 
 /** The store seam of durable runs (implemented by the inbox stores). */
 export interface RunStore {

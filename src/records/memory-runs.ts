@@ -44,7 +44,7 @@ export class MemoryRuns implements RunStore {
     if (!r) return Promise.resolve({ ok: false, missing: true });
     if (r.head.holder !== null) return Promise.resolve({ ok: false, holder: r.head.holder });
     this.#change(r, { holder });
-    return Promise.resolve({ ok: true });
+    return Promise.resolve({ ok: true, steps: r.steps.length });
   }
 
   appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {

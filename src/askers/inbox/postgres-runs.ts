@@ -117,6 +117,16 @@ export function insertRunSql(s: string, head: RunHead): Statement {
 /** The run `runId` (as JSON). */
 export const selectRun = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.runs r WHERE run_id = $1`, values: [runId] });
 
+/** The run `runId` (as JSON), the login that started it, and whether that is this login (`own`). */
+export const selectRunOwner = (s: string, runId: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row, r.owner AS owner, r.owner = current_user AS own, current_user AS login FROM ${s}.runs r WHERE run_id = $1`,
+  values: [runId],
+});
+
+/** Why a login may not take run `runId`: another login started it (the row policies let a worker change only its own login's runs). */
+export const notOwnRunMessage = (runId: string, owner: string, login: string): string =>
+  `run '${runId}' was started by the database login '${owner}'; this store's login '${login}' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login '${owner}'`;
+
 /** The steps of `runId`, in order. */
 export const selectRunSteps = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(t) AS row FROM ${s}.run_steps t WHERE run_id = $1 ORDER BY seq`, values: [runId] });
 
@@ -124,12 +134,13 @@ export const selectRunSteps = (s: string, runId: string): Statement => ({ text: 
  * Take run `runId` for `holder` when nobody alive holds it: no holder, the
  * same one, or one whose worker lease lapsed (on an embedded store,
  * `anyDead`: every other holder is a process that is gone). Returns the
- * run's id when taken.
+ * run's id and how many steps it has when taken.
  */
 export function claimRunSql(s: string, runId: string, holder: string, anyDead: boolean): Statement {
   const lapsed = anyDead ? "true" : `NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = r.owner AND w.worker = r.holder AND w.lease_until >= now())`;
   return {
-    text: `UPDATE ${s}.runs r SET holder = $2, updated_at = now() WHERE run_id = $1 AND status IN ('running', 'waiting') AND (holder IS NULL OR holder = $2 OR ${lapsed}) RETURNING run_id`,
+    text: `UPDATE ${s}.runs r SET holder = $2, updated_at = now() WHERE run_id = $1 AND status IN ('running', 'waiting') AND (holder IS NULL OR holder = $2 OR ${lapsed})
+      RETURNING run_id, (SELECT count(*)::int FROM ${s}.run_steps st WHERE st.run_id = r.run_id) AS steps`,
     values: [runId, holder],
   };
 }

@@ -46,7 +46,7 @@ import { checkOptions, checkTimeoutMs, opt, type CheckedOptions, type OptionSpec
 import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordStore, CallUpdate } from "../../contracts/call-record.js";
 import type { RunClaim, RunHead, RunStatus, RunStep, RunStore, RunSummary } from "../../contracts/run-record.js";
 import { notHolderMessage } from "../../records/memory-runs.js";
-import { adoptQuestionSql, appendRunStepSql, claimRunSql, insertRunSql, questionOfOpenRun, releaseRunSql, runHeadOf, runStepOf, runSummaryOf, selectRun, selectRunSteps, selectRuns, setRunStatusSql } from "./postgres-runs.js";
+import { adoptQuestionSql, appendRunStepSql, claimRunSql, insertRunSql, notOwnRunMessage, questionOfOpenRun, releaseRunSql, runHeadOf, runStepOf, runSummaryOf, selectRun, selectRunOwner, selectRunSteps, selectRuns, setRunStatusSql } from "./postgres-runs.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
@@ -450,17 +450,22 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     return { head: runHeadOf(heads[0].row as Row), steps: steps.map((r) => runStepOf(r.row as Row)) };
   }
 
-  /** Take a run nobody alive holds (a worker whose lease lapsed; on an embedded store, any other process). */
+  /**
+   * Take a run nobody alive holds (a worker whose lease lapsed; on an embedded store, any other process).
+   *
+   * @throws InboxStoreError `forbidden` when another database login started the run (a login resumes only its own runs), naming both logins.
+   */
   async claimRun(runId: string, holder: string): Promise<RunClaim> {
     if (this.#runsHeld.has(runId)) return { ok: false, holder: this.worker };
     await this.#renewLease();
     const taken = await this.#statement(`claimRun '${runId}'`, claimRunSql(this.schema, runId, holder, EMBEDDED_STORES.has(this)));
     if (taken[0]) {
       this.#runsHeld.add(runId);
-      return { ok: true };
+      return { ok: true, steps: Number(taken[0].steps) };
     }
-    const now = await this.#statement(`claimRun '${runId}'`, selectRun(this.schema, runId));
+    const now = await this.#statement(`claimRun '${runId}'`, selectRunOwner(this.schema, runId));
     if (!now[0]) return { ok: false, missing: true };
+    if (now[0].own !== true) throw new InboxStoreError("forbidden", notOwnRunMessage(runId, String(now[0].owner), String(now[0].login)));
     return { ok: false, holder: runHeadOf(now[0].row as Row).holder ?? "(none: the run ended)" };
   }
 

@@ -349,6 +349,21 @@ describe.each(KINDS)("durable runs on %s: bad input", (kind) => {
     expect(llm.asked).toEqual([]);
     expect(effects.read).toBe(1);
   });
+
+  it("a truncated run row (its agent's fingerprint gone) is refused, naming what is missing; nothing ran, nothing lost", async () => {
+    const store = await storeOf(kind);
+    const now = new Date().toISOString();
+    await store.createRun({ runId: "headless", status: "running", agent: "ops", updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input: "ship it", fingerprint: null as unknown as Record<string, unknown>, holder: null });
+    const llm = new StepModel();
+    const effects = noEffects();
+    await expect(makeAgent(effects).resume("headless", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
+      failure: "unreadable",
+      message: "run 'headless' is truncated: its fingerprint is missing; nothing ran",
+    });
+    expect(llm.asked).toEqual([]);
+    expect(effects.read).toBe(0);
+    expect(await store.loadRun("headless")).toMatchObject({ head: { runId: "headless", status: "running", input: "ship it" }, steps: [] });
+  });
 });
 
 describe.each(KINDS.filter((k) => k !== "memory"))("durable runs on %s: a store that is down", (kind) => {
