@@ -3,8 +3,9 @@
  * A real nginx (Debian's /usr/sbin/nginx, installed by `npm test` (scripts/test-prereqs.mjs) when absent)
  * started in the foreground with a generated config in a private temp dir:
  * 127.0.0.1 only, round-robin over the given upstream ports, its pid file,
- * logs and temp paths all inside that dir. `close()` ends it by its pid and
- * removes the dir.
+ * logs and temp paths all inside that dir. Each response names the upstream
+ * that served it (`X-Upstream: 127.0.0.1:<port>`). `close()` ends it by its
+ * pid and removes the dir.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -74,6 +75,7 @@ ${upstreams.map((u) => `    server 127.0.0.1:${u};`).join("\n")}
       proxy_set_header Host $http_host;
       proxy_buffering off;
       proxy_read_timeout 60s;
+      add_header X-Upstream $upstream_addr always;
     }
   }
 }

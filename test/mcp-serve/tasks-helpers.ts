@@ -19,6 +19,8 @@ export interface Target {
 /** A JSON-RPC answer as the tests read it. */
 export interface Rpc {
   readonly status: number;
+  /** The response's headers (behind the test nginx, `x-upstream` names the process that served it). */
+  readonly headers?: Headers;
   readonly result?: Record<string, unknown> & { resultType?: string; taskId?: string; status?: string; content?: Array<{ text: string }>; isError?: boolean };
   readonly error?: { code: number; message: string; data?: Record<string, unknown> };
 }
@@ -52,7 +54,7 @@ export async function rpc(target: Target, method: string, params: Record<string,
   const text = await res.text();
   const messages = text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
   const last = (messages.at(-1) ?? {}) as Omit<Rpc, "status">;
-  return { status: res.status, ...last };
+  return { status: res.status, headers: res.headers, ...last };
 }
 
 /** `tools/call` of `name` with `args` on 2026-07-28. */
