@@ -20,8 +20,9 @@ import { models } from "./suites/models.bench.js";
 import { otelSuite } from "./suites/otel.bench.js";
 import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
+import { tasks } from "./suites/tasks.bench.js";
 
-const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite];
+const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite, tasks];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;

@@ -15,24 +15,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHostedFleet, type HostedFleet } from "../../bench/lib/hosted-fleet.js";
 import { migrateInboxStore } from "../../src/askers/index.js";
-import { FIXTURES, ServeProcess, requireBuild } from "../agentkit-cli/agentkit-process.js";
-import { freePort, startNginx, type TestNginx } from "../helpers/nginx.js";
-import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
+import { FIXTURES, requireBuild } from "../agentkit-cli/agentkit-process.js";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { callTool, taskRpc, type Rpc, type Target } from "../mcp-serve/tasks-helpers.js";
 
-const MODULE = join(FIXTURES, "hosted-tasks-module.mjs");
-const FLEET_KEY = "a-fleet-key-shared-by-three-processes-0123456789";
 const ALICE = { id: "alice-bot", secret: "alice-secret-value", scopes: [] as string[] };
 const MALLORY = { id: "mallory-bot", secret: "mallory-secret-value", scopes: [] as string[] };
 
-let as: TestAuthServer;
 let pg: TestPostgres;
-let nginx: TestNginx;
-let hosts: ServeProcess[] = [];
-let ports: number[] = [];
-let resource: string;
+let fleet: HostedFleet;
 let dir: string;
 let notes: string;
 
@@ -41,43 +34,29 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "agentkit-fleet-tasks-"));
   notes = join(dir, "notes.txt");
   writeFileSync(notes, "");
-  [as, pg] = await Promise.all([startAuthServer({ clients: [ALICE, MALLORY] }), startPostgres()]);
+  pg = await startPostgres();
   await migrateInboxStore({ connectionString: pg.connectionString, roles: false });
-  const [nginxPort, ...upstreams] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  ports = upstreams;
-  resource = `http://127.0.0.1:${nginxPort}/mcp`;
-  hosts = await Promise.all(
-    ports.map((port) =>
-      ServeProcess.start([MODULE, "--port", String(port), "--resource", resource, "--issuer", as.issuer, "--json", "--store", pg.connectionString], {
-        command: "host",
-        ready: /"event":"listening"/,
-        env: { AGENTKIT_FLEET_KEY: FLEET_KEY, AGENTKIT_TEST_TASKS: notes },
-      }),
-    ),
-  );
-  nginx = await startNginx(ports, { port: nginxPort! });
+  fleet = await startHostedFleet({
+    module: join(FIXTURES, "hosted-tasks-module.mjs"),
+    flags: ["--store", pg.connectionString],
+    env: { AGENTKIT_FLEET_KEY: "a-fleet-key-shared-by-three-processes-0123456789", AGENTKIT_TEST_TASKS: notes },
+    clients: [ALICE, MALLORY],
+  });
 }, 90_000);
 
 afterAll(async () => {
-  await nginx?.close();
-  await Promise.all(hosts.map((h) => h.kill()));
-  await as?.close();
+  await fleet?.close();
   pg?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** nginx, with a token of `client`. */
 async function through(client: { id: string; scopes: string[] }): Promise<Target> {
-  return { url: resource, headers: { authorization: `Bearer ${await as.mint({ audience: resource, clientId: client.id, scopes: client.scopes })}` } };
+  return { url: fleet.resource, headers: { authorization: `Bearer ${await fleet.mint(client)}` } };
 }
 
 /** The pid of the fleet process that served `r` (nginx's `X-Upstream`). */
-function servedBy(r: Rpc): number {
-  const upstream = r.headers?.get("x-upstream") ?? "";
-  const i = ports.findIndex((p) => upstream === `127.0.0.1:${p}`);
-  if (i < 0) throw new Error(`a response with no known upstream (X-Upstream: ${upstream || "none"}; fleet ports ${ports.join(", ")})`);
-  return hosts[i]!.child.pid!;
-}
+const servedBy = (r: Rpc): number => fleet.servedBy(r.headers!);
 
 /** The lines of the shared notes file that start with `prefix`. */
 const noted = (prefix: string): string[] => readFileSync(notes, "utf8").split("\n").filter((l) => l.startsWith(prefix));
