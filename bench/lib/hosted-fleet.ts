@@ -88,7 +88,7 @@ async function endGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Start `agentkit host` on `port`, resolved once it prints its listening line (rejects with its output after 30 s or on exit). */
+/** Start `agentkit host` on `port`, resolved once it prints its listening line (rejects with its output after 120 s or on exit). */
 async function startHost(o: HostedFleetOptions, port: number, resource: string, issuer: string): Promise<FleetHost> {
   const args = [...(o.nodeArgs ?? []), agentkitBin(), "host", o.module, "--port", String(port), "--resource", resource, "--issuer", issuer, "--json", ...(o.flags ?? [])];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -96,11 +96,13 @@ async function startHost(o: HostedFleetOptions, port: number, resource: string, 
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  const deadline = Date.now() + 30_000;
+  // PGlite's WebAssembly start takes tens of seconds on a loaded 2-core VM.
+  const deadline = Date.now() + 120_000;
   while (!stdout.includes('"event":"listening"')) {
     if (child.exitCode !== null || Date.now() > deadline) {
+      const why = child.exitCode !== null ? `exit ${child.exitCode}` : "not listening within 120 s";
       await endGroup(child);
-      throw new Error(`agentkit host on port ${port} did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : "timeout"}):\nstdout: ${stdout}\nstderr: ${stderr}`);
+      throw new Error(`agentkit host on port ${port} did not start (${why}):\nstdout: ${stdout}\nstderr: ${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
