@@ -22,8 +22,9 @@ import { otelSuite } from "./suites/otel.bench.js";
 import { runsSuite } from "./suites/runs.bench.js";
 import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
+import { tasks } from "./suites/tasks.bench.js";
 
-const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite, budgets, runsSuite];
+const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite, budgets, runsSuite, tasks];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;
@@ -62,6 +63,10 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   [
     "PGlite in-process: resume of a 100-step run",
     "a resume reads the whole run once (301 rows as JSON for 100 steps) to check it, takes the lease (one write that also counts the steps, so the run is read again only when a dying worker wrote more meanwhile), replays, and writes the new turn and the end; on PGlite every statement runs in WebAssembly in this process, and on this shared VM at a load average of ~15 one read of a 100-step run took 12–60 ms in a profile (before the single read, a resume read the run twice: 51 and 190 ms p50 in two loaded runs; 30 ms after, at a load of ~9, with the other goals of the section re-measured in the same run). On PostgreSQL the same resume is well under the goal",
+  ],
+  [
+    "tasks/get p50 under 2 ms",
+    "measured on the shared 2-vCPU VM at load average 9–14 (8 people), where the in-the-call anchor itself read 5–20 ms. The store is not the cost: PostgreSQL spends 0.19 ms of CPU per poll (one primary-key SELECT), and the agentkit process spends about the same CPU per poll on the in-memory store (2.2 ms) as on PostgreSQL (2.1 ms) — that is the hosted request path every request takes (a fresh SDK server per 2026-07-28 request, the JWT check, express), not the task lookup. The fleet row adds nginx and three processes sharing the two cores with the client and PostgreSQL. Not yet profiled: a CPU profile of one host answering tasks/get is the next step (a quiet-machine run decides whether the one-process goal is met: 2.55 ms under this load)",
   ],
   [
     "batch exporter p50 within 1.10x",

@@ -5,10 +5,21 @@
  * `tasks/update` and `tasks/cancel` get -32602 while the owner, with another
  * token of the same principal, follows it to its result.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool } from "../../src/index.js";
 import { closeAll, grant, hosted } from "./kit.js";
 import { callTool, pollTask, taskRpc, type Target } from "../mcp-serve/tasks-helpers.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** The heap in use after full GCs (bytes). */
+function heap(): number {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
+}
 
 afterEach(async () => {
   vi.useRealTimers();
@@ -61,5 +72,21 @@ describe("hosted MCP tasks", () => {
       vi.advanceTimersByTime(61_000);
       return (await Promise.race([pending, Promise.resolve(undefined)]))?.result;
     }).toMatchObject({ isError: true, content: [{ text: "tool 'inline' did not return within 60s and was abandoned" }] });
+  });
+
+  it("an open task lets its request go once the handle is out (its per-request server, stream and session): 400 open tasks hold under 12 KiB of heap each", async () => {
+    const release: Array<() => void> = [];
+    const hold = tool({ name: "hold", description: "Runs until released.", task: "required", sideEffecting: false }, () => new Promise<string>((resolve) => release.push(() => resolve("done"))));
+    const h = await hosted([hold], { name: "jobs", rateLimit: false });
+    const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
+    // Warm: the first calls build what every call shares (schemas, code, pools).
+    for (let i = 0; i < 20; i++) expect((await callTool(alice, "hold")).result?.resultType).toBe("task");
+    const before = heap();
+    const N = 400;
+    for (let i = 0; i < N; i++) expect((await callTool(alice, "hold")).result?.resultType).toBe("task");
+    const perTask = (heap() - before) / N;
+    // Before the call let its request go, an open task kept ~27 KiB here (the request's SDK server, transport, web Request and headers).
+    expect(perTask, `${Math.round(perTask)} bytes of heap per open task`).toBeLessThan(12 * 1024);
+    for (const r of release) r();
   });
 });

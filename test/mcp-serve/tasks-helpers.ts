@@ -3,67 +3,13 @@
  * Raw 2026-07-28 requests for the MCP tasks tests (the SDK v2 `Client`
  * rejects a task result, typescript-sdk#2637): a `tools/call` declaring (or
  * not) the tasks extension, `tasks/*` with `Mcp-Name`, and polling a task to
- * a status without fixed sleeps.
+ * a status without fixed sleeps. The requests themselves are
+ * bench/lib/task-rpc.ts (shared with the tasks benchmark).
  */
 import { expect } from "vitest";
+import { taskRpc, type Target } from "../../bench/lib/task-rpc.js";
 
-/** The extension's identifier. */
-export const EXT = "io.modelcontextprotocol/tasks";
-
-/** Where and how to reach a served module. */
-export interface Target {
-  readonly url: string;
-  readonly headers: Record<string, string>;
-}
-
-/** A JSON-RPC answer as the tests read it. */
-export interface Rpc {
-  readonly status: number;
-  readonly result?: Record<string, unknown> & { resultType?: string; taskId?: string; status?: string; content?: Array<{ text: string }>; isError?: boolean };
-  readonly error?: { code: number; message: string; data?: Record<string, unknown> };
-}
-
-/** The 2026-07-28 `_meta` envelope; `declare` puts the tasks extension in the client capabilities. */
-export function envelope(declare: boolean, capabilities: Record<string, unknown> = { elicitation: { form: {} } }): Record<string, unknown> {
-  return {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": { name: "tasks-test", version: "1" },
-    "io.modelcontextprotocol/clientCapabilities": declare ? { ...capabilities, extensions: { [EXT]: {} } } : capabilities,
-  };
-}
-
-let nextId = 1;
-
-/** One raw 2026-07-28 request: `method` with `params` (the envelope added), `Mcp-Name` set to `name` when given. */
-export async function rpc(target: Target, method: string, params: Record<string, unknown>, options: { declare?: boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Rpc> {
-  const res = await fetch(target.url, {
-    method: "POST",
-    headers: {
-      ...target.headers,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(options.name !== undefined ? { "mcp-name": options.name } : {}),
-      ...options.headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: envelope(options.declare ?? true) } }),
-  });
-  const text = await res.text();
-  const messages = text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
-  const last = (messages.at(-1) ?? {}) as Omit<Rpc, "status">;
-  return { status: res.status, ...last };
-}
-
-/** `tools/call` of `name` with `args` on 2026-07-28. */
-export function callTool(target: Target, name: string, args: Record<string, unknown> = {}, declare = true): Promise<Rpc> {
-  return rpc(target, "tools/call", { name, arguments: args }, { declare, name });
-}
-
-/** `tasks/<verb>` for `taskId`, with `Mcp-Name` = the id. */
-export function taskRpc(target: Target, verb: "get" | "update" | "cancel", taskId: string, more: Record<string, unknown> = {}, declare = true): Promise<Rpc> {
-  return rpc(target, `tasks/${verb}`, { taskId, ...more }, { declare, name: taskId });
-}
+export { EXT, callTool, envelope, rpc, taskRpc, type Rpc, type Target } from "../../bench/lib/task-rpc.js";
 
 /** Poll `tasks/get` until `done(task)` (each poll waits for the next event-loop turn plus `pollMs`); fails after `limitMs`. */
 export async function pollTask(target: Target, taskId: string, done: (task: Record<string, unknown>) => boolean, limitMs = 10_000, pollMs = 20): Promise<Record<string, unknown>> {

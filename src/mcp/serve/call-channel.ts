@@ -57,7 +57,7 @@ export class CallChannel implements ClientChannel {
   noSession?: boolean;
 
   constructor(
-    private readonly session: SessionView,
+    private session: SessionView,
     private extra: Extra,
     /** The request's progress notifications (shared with its heartbeat, when it has one). */
     private requestProgress: RequestProgress = new RequestProgress(extra),
@@ -152,6 +152,23 @@ export class CallChannel implements ClientChannel {
     } catch (err) {
       throw new ClientRequestError(kind, `the MCP client's answer to ${request.method} failed: ${errorLine(err)}`, { cause: err });
     }
+  }
+
+  /**
+   * The call goes on without its request (it became an MCP task, whose
+   * questions go through `rounds`): nothing more is sent on the request, and
+   * the request, its session and its server are let go — only the client's
+   * declared capabilities and the request's `_meta` envelope are kept.
+   */
+  detach(): void {
+    this.end();
+    const capabilities = this.clientCapabilities();
+    const { serverName } = this.session;
+    const { envelope } = this.extra.mcpReq;
+    this.session = { serverName, logLevel: undefined, clientCapabilities: () => capabilities };
+    const gone = (): Promise<never> => Promise.reject(new Error("the request this call came with was answered (the call became an MCP task)"));
+    this.extra = { mcpReq: { envelope, _meta: undefined, notify: gone, send: gone } } as unknown as Extra;
+    this.requestProgress = new RequestProgress(this.extra);
   }
 
   /** The request ended: drop a coalesced progress value. */

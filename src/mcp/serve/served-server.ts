@@ -11,6 +11,7 @@ import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
 import type { RunContext } from "../../context/run-context.js";
+import type { Caller } from "../../context/caller.js";
 import { endRequest, incomingRequest } from "../../context/run-observer.js";
 import { Cancelled } from "../../errors/cancelled.error.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
@@ -218,7 +219,7 @@ export function makeCallHandler(
       if (plan?.kind === "refuse") return plan.error ? Promise.reject(plan.error) : Promise.resolve(textResult(plan.text!, true));
       const tasking = plan?.kind === "task" ? served.tool.task ?? "auto" : undefined;
       // --- end MCP tasks
-      return new ServedCall({ catalog, options, counter, suspended, rounds, request, extra, calls, session, served, args, record, tasking }).result;
+      return new ServedCall({ catalog, options, counter, suspended, rounds, served, args, record, tasking }, { request, extra, calls, session }).result;
     }
   };
 }
@@ -237,17 +238,21 @@ function roundRecordsOf(options: ServedServerOptions, server: string, ttlMs: num
   return rounds;
 }
 
-/** Everything one served call starts from. */
-interface ServedCallStart {
+/** The request one served call starts from (a call that becomes an MCP task lets it go once the handle is out). */
+interface ServedCallRequest {
+  readonly request: CallToolRequest;
+  readonly extra: Extra;
+  readonly calls: InflightCalls;
+  readonly session: SessionState | undefined;
+}
+
+/** What one served call keeps for its whole life. */
+interface ServedCallLife {
   readonly catalog: ServedCatalog;
   readonly options: ServedServerOptions;
   readonly counter: CallCounter;
   readonly suspended: SuspendedCalls;
   readonly rounds: RoundRecords;
-  readonly request: CallToolRequest;
-  readonly extra: Extra;
-  readonly calls: InflightCalls;
-  readonly session: SessionState | undefined;
   readonly served: ServedTool;
   readonly args: Record<string, unknown>;
   /** A replayed (hosted) call's record, its latest round answered (`undefined` on a call's first run). */
@@ -274,9 +279,13 @@ class ServedCall implements CallRounds {
   private readonly name: string;
   private readonly child: RunContext;
   private readonly traced: ReturnType<typeof incomingRequest>;
-  private exchange: Exchange;
+  private exchange: Exchange | undefined;
   /** A 2026-07-28 call's channel: its questions go through `ask()`. */
   private readonly asking: CallChannel | undefined;
+  /** Who called (bound into the records of what the call keeps). */
+  private readonly caller: Caller;
+  /** The request the call came with, until the call goes on without it (it became an MCP task). */
+  private extra: Extra | undefined;
   /** The call's rounds, made by its first question (most calls never ask). */
   private rounds: InputRounds | ReplayRounds | undefined;
   /** The call's answer, once it has one. */
@@ -286,20 +295,22 @@ class ServedCall implements CallRounds {
   /** The call's MCP task, when it may become one (see `served-tasks`). */
   private readonly task: TaskCall | undefined;
 
-  constructor(private readonly start: ServedCallStart) {
-    const { catalog, options, request, extra, session, served, args } = start;
+  constructor(private readonly start: ServedCallLife, begun: ServedCallRequest) {
+    const { catalog, options, served, args } = start;
+    const { request, extra, session, calls } = begun;
+    this.extra = extra;
     this.result = new Promise<CallToolResult>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
     const name = (this.name = request.params.name);
-    const caller = (options.callerOf ?? loopbackCaller)(extra, catalog.server);
+    const caller = (this.caller = (options.callerOf ?? loopbackCaller)(extra, catalog.server));
     const progress = new RequestProgress(extra);
     const channel = session ? new CallChannel(session, extra, progress) : undefined;
     this.child = options.ctx.child(channel ? { caller, channel } : { caller });
     // A traced server (arc-agentkit/otel) continues the client's trace from the request's _meta.
     this.traced = incomingRequest(this.child, { method: "tools/call", server: catalog.server, name, meta: request.params._meta });
-    this.exchange = new Exchange(extra, start.calls, this.child, progress, this.beat);
+    this.exchange = new Exchange(extra, calls, this.child, progress, this.beat);
     if (channel && extra.mcpReq.envelope) {
       this.asking = channel;
       channel.rounds = this;
@@ -311,7 +322,9 @@ class ServedCall implements CallRounds {
     const guard = options.guard;
     // Asked once per call: a hosted call run again takes the verdict its record holds.
     const earlier = admittedBy(start.record);
-    const guarded = guard && (async (a: Record<string, unknown>) => (this.admitted = earlier ?? (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseIdOf(request) }))));
+    // Read now: the guard's closure keeps no part of the request (a task outlives it).
+    const toolUseId = toolUseIdOf(request);
+    const guarded = guard && (async (a: Record<string, unknown>) => (this.admitted = earlier ?? (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseId }))));
     // --- MCP tasks: the call's task (recorded once it waits for a person, runs afterMs, or at once when required).
     const tasks = options.tasks;
     const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(caller), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
@@ -330,14 +343,18 @@ class ServedCall implements CallRounds {
 
   /** The call became an MCP task: the request is answered with its handle; the call goes on without the request. */
   private handOut(handle: Record<string, unknown>): void {
-    this.exchange.end();
+    this.exchange?.end();
+    // The request is answered: the task lets it go (its stream, its per-request server, its session), keeping only what it runs on.
+    this.exchange = undefined;
+    this.extra = undefined;
+    this.asking?.detach();
     this.resolve(handle as unknown as CallToolResult);
   }
 
   /** A `"required"` task could not be recorded (the store failed): the request gets a JSON-RPC error naming why; nothing ran. */
   private refuse(err: unknown): void {
     this.settled = true;
-    this.exchange.end();
+    this.exchange?.end();
     this.start.counter.inflight?.delete(this.stop);
     endRequest(this.traced, false);
     this.child.release();
@@ -369,15 +386,16 @@ class ServedCall implements CallRounds {
 
   /** On 2026-07-28 a question suspends the call between exchanges: each exchange keeps its own progress, heartbeat and cancellation. */
   private inputRounds(channel: CallChannel): InputRounds | ReplayRounds {
-    const { suspended, rounds, extra, args, options, record } = this.start;
+    const { suspended, rounds, args, options, record } = this.start;
+    const extra = this.extra!;
     const call: RoundCall = { tool: this.name, args, extra, admitted: () => this.admitted };
     // Stateless: a question ends the run; the retry runs it again with the record's answers (see `replay-rounds`).
     if (options.replay) return new ReplayRounds(rounds, record, call, this.child, this.resolve as (r: unknown) => void);
     const moves = {
-      suspended: () => this.exchange.end(),
+      suspended: () => this.exchange?.end(),
       resumed: (next: Extra, nextCalls: InflightCalls) => {
-        this.exchange = new Exchange(next, nextCalls, this.child, new RequestProgress(next), this.beat);
-        channel.rebind(next, this.exchange.progress);
+        const exchange = (this.exchange = new Exchange(next, nextCalls, this.child, new RequestProgress(next), this.beat));
+        channel.rebind(next, exchange.progress);
       },
     };
     return new InputRounds(suspended, rounds, call, this.child, moves, this.resolve as (r: unknown) => void, () => envelopeClient(extra));
@@ -406,8 +424,7 @@ class ServedCall implements CallRounds {
     if (!o.ok || !results || tool === results.reader) return this.finish(result, o);
     const budget = results.budgetOf(tool);
     if (!results.over(result, budget)) return this.finish(result, o);
-    const { catalog, options, extra } = this.start;
-    const owner = recordOwner(catalog.server, (options.callerOf ?? loopbackCaller)(extra, catalog.server));
+    const owner = recordOwner(this.start.catalog.server, this.caller);
     results.spill(result, budget, owner, this.name).then(
       (fitted) => this.finish(fitted, o),
       (err: unknown) => this.finish(textResult(`the result of '${this.name}' (${resultChars(result)} characters) is over its budget of ${budget} characters and could not be kept for reading: ${errorLine(err)}`, true), o),
@@ -430,7 +447,7 @@ class ServedCall implements CallRounds {
   private finish(result: CallToolResult, outcome?: ToolOutcome): void {
     if (this.settled) return;
     this.settled = true;
-    this.exchange.end();
+    this.exchange?.end();
     this.start.counter.inflight?.delete(this.stop);
     const task = this.task;
     // A task's end goes to its record (the request was answered with the handle); a call that never became one answers here.
