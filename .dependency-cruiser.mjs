@@ -37,7 +37,8 @@
  */
 
 /** The core folders and files: everything that is not a wire, serving or program layer. */
-const CORE = "^src/(?:(?:contracts|options|tools|gate|agents|context|memory|prompts|records|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
+const CORE =
+  "^src/(?:(?:contracts|options|tools|gate|agents|context|memory|prompts|records|control|errors|util|testing|types)/|(?:index|keys)\\.ts$)";
 
 /**
  * The core's rows, bottom first: a folder (or top-level file) imports only
@@ -71,7 +72,12 @@ function corePath(names) {
 function coreOrderRules() {
   return CORE_ORDER.slice(0, -1).map((row, i) => ({
     name: `core-order-${row.map((name) => name.replace(/\\.ts$/, "")).join("-")}`,
-    comment: `Inside the core, ${row.join(", ").replace(/\\/g, "")} import only rows below them (${CORE_ORDER.slice(0, i).flat().join(", ").replace(/\\/g, "") || "nothing in the core"}), never ${CORE_ORDER.slice(i + 1).flat().join(", ").replace(/\\/g, "")}${row.length > 1 ? " or each other" : ""}; what two share moves down (a contract goes to contracts/).`,
+    comment: `Inside the core, ${row.join(", ").replace(/\\/g, "")} import only rows below them (${CORE_ORDER.slice(0, i).flat().join(", ").replace(/\\/g, "") || "nothing in the core"}), never ${CORE_ORDER.slice(
+      i + 1,
+    )
+      .flat()
+      .join(", ")
+      .replace(/\\/g, "")}${row.length > 1 ? " or each other" : ""}; what two share moves down (a contract goes to contracts/).`,
     severity: "error",
     from: { path: corePath(row) },
     to: { path: corePath([...row, ...CORE_ORDER.slice(i + 1).flat()]), pathNot: "^src/$1(?:/|$)" },
@@ -96,7 +102,8 @@ const KNOWN = [CORE, WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BI
  * hoisted install resolves outside ./node_modules) or as the bare specifier
  * of a peer that is not installed.
  */
-const SERVING_AND_MODEL_PEERS = "(?:^|node_modules/)(?:@modelcontextprotocol/(?:sdk|server|core)|express|@types/express|@anthropic-ai/sdk|openai)(?:/|$)";
+const SERVING_AND_MODEL_PEERS =
+  "(?:^|node_modules/)(?:@modelcontextprotocol/(?:sdk|server|core)|express|@types/express|@anthropic-ai/sdk|openai)(?:/|$)";
 
 /**
  * One rule per layer: `from` may not reach any folder in `to`.
@@ -131,35 +138,99 @@ export default {
     },
     ...coreOrderRules(),
     {
-      ...layer("core-imports-core-only", "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.", CORE, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+      ...layer(
+        "core-imports-core-only",
+        "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.",
+        CORE,
+        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
+      ),
       from: { path: CORE, pathNot: "^src/(?:testing/)?index\\.ts$" },
     },
     {
-      ...layer("testing-entry-imports-connect-module-only", "The testing entry point (arc-agentkit/testing) imports from above the core only `connectModule` (mcp/di/in-memory.ts), which serves a module to an MCPClient in memory for users' tests.", "^src/testing/index\\.ts$", [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+      ...layer(
+        "testing-entry-imports-connect-module-only",
+        "The testing entry point (arc-agentkit/testing) imports from above the core only `connectModule` (mcp/di/in-memory.ts), which serves a module to an MCPClient in memory for users' tests.",
+        "^src/testing/index\\.ts$",
+        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
+      ),
       to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|"), pathNot: "^src/mcp/di/in-memory\\.ts$" },
     },
     {
-      ...layer("root-exports-errors-only", "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.", "^src/index\\.ts$", [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
+      ...layer(
+        "root-exports-errors-only",
+        "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.",
+        "^src/index\\.ts$",
+        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
+      ),
       to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|"), pathNot: "\\.error\\.ts$" },
     },
-    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
-    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
-    layer("mcp-imports-listener-wire-core", "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel, express or the agentkit program.", MCP, [CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN]),
-    layer("cli-not-siblings", "cli/ does not import its siblings models/, askers/, otel/ and express/ (what two share moves down), nor the agentkit program.", CLI, [MODELS, ASKERS, OTEL, EXPRESS, BIN]),
-    layer("models-not-siblings", "models/ does not import its siblings cli/, askers/, otel/ and express/, nor the agentkit program.", MODELS, [CLI, ASKERS, OTEL, EXPRESS, BIN]),
-    layer("askers-not-siblings", "askers/ does not import its siblings cli/, models/, otel/ and express/, nor the agentkit program.", ASKERS, [CLI, MODELS, OTEL, EXPRESS, BIN]),
-    layer("otel-not-siblings", "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).", OTEL, [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, EXPRESS, BIN]),
-    layer("express-not-siblings", "express/ (mcpRouter, the hosted module) builds on mcp/, listener/, wire/ and the core; it does not import its siblings cli/, models/, askers/ and otel/, nor the agentkit program.", EXPRESS, [CLI, MODELS, ASKERS, OTEL, BIN]),
+    layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [
+      LISTENER,
+      MCP,
+      CLI,
+      MODELS,
+      ASKERS,
+      OTEL,
+      EXPRESS,
+      BIN,
+    ]),
+    layer("listener-imports-wire-and-core", "listener/ is the one loopback listener; it imports only wire/ and the core.", LISTENER, [
+      MCP,
+      CLI,
+      MODELS,
+      ASKERS,
+      OTEL,
+      EXPRESS,
+      BIN,
+    ]),
+    layer(
+      "mcp-imports-listener-wire-core",
+      "mcp/ imports listener/, wire/ and the core; never the CLI cognitions, models, askers, otel, express or the agentkit program.",
+      MCP,
+      [CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
+    ),
+    layer(
+      "cli-not-siblings",
+      "cli/ does not import its siblings models/, askers/, otel/ and express/ (what two share moves down), nor the agentkit program.",
+      CLI,
+      [MODELS, ASKERS, OTEL, EXPRESS, BIN],
+    ),
+    layer(
+      "models-not-siblings",
+      "models/ does not import its siblings cli/, askers/, otel/ and express/, nor the agentkit program.",
+      MODELS,
+      [CLI, ASKERS, OTEL, EXPRESS, BIN],
+    ),
+    layer(
+      "askers-not-siblings",
+      "askers/ does not import its siblings cli/, models/, otel/ and express/, nor the agentkit program.",
+      ASKERS,
+      [CLI, MODELS, OTEL, EXPRESS, BIN],
+    ),
+    layer(
+      "otel-not-siblings",
+      "otel/ traces through the core's observer seam; it imports only the core (the wire layers call the seam, not otel/).",
+      OTEL,
+      [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, EXPRESS, BIN],
+    ),
+    layer(
+      "express-not-siblings",
+      "express/ (mcpRouter, the hosted module) builds on mcp/, listener/, wire/ and the core; it does not import its siblings cli/, models/, askers/ and otel/, nor the agentkit program.",
+      EXPRESS,
+      [CLI, MODELS, ASKERS, OTEL, BIN],
+    ),
     {
       name: "core-no-serving-or-model-peer",
-      comment: "The core works without the optional peers: it imports neither the MCP SDK (@modelcontextprotocol/sdk, /server, /core), express nor a model SDK (each is loaded behind one small module in its own layer).",
+      comment:
+        "The core works without the optional peers: it imports neither the MCP SDK (@modelcontextprotocol/sdk, /server, /core), express nor a model SDK (each is loaded behind one small module in its own layer).",
       severity: "error",
       from: { path: CORE },
       to: { path: SERVING_AND_MODEL_PEERS },
     },
     {
       name: "src-file-in-a-layer",
-      comment: "A file under src/ outside every layer above escapes all of these rules; put it in a layer's folder, or add the folder to the config with its layer.",
+      comment:
+        "A file under src/ outside every layer above escapes all of these rules; put it in a layer's folder, or add the folder to the config with its layer.",
       severity: "error",
       from: { path: "^src/", pathNot: KNOWN },
       to: {},

@@ -24,7 +24,21 @@ import { serving } from "./suites/serving.bench.js";
 import { startup } from "./suites/startup.bench.js";
 import { tasks } from "./suites/tasks.bench.js";
 
-const SUITES: readonly Suite[] = [serving, hosted, client, lists, startup, approvals, memory, models, inbox, otelSuite, budgets, runsSuite, tasks];
+const SUITES: readonly Suite[] = [
+  serving,
+  hosted,
+  client,
+  lists,
+  startup,
+  approvals,
+  memory,
+  models,
+  inbox,
+  otelSuite,
+  budgets,
+  runsSuite,
+  tasks,
+];
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string> | null; out: string | null } {
   let quick = false;
@@ -34,7 +48,10 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<string>
     if (a === "--quick") quick = true;
     else if (a.startsWith("--only=")) only = new Set(a.slice(7).split(",").filter(Boolean));
     else if (a.startsWith("--out=")) out = a.slice(6);
-    else throw new Error(`bench: unknown argument ${JSON.stringify(a)}; use --quick, --only=<${SUITES.map((s) => s.id).join(",")}>, --out=<file>`);
+    else
+      throw new Error(
+        `bench: unknown argument ${JSON.stringify(a)}; use --quick, --only=<${SUITES.map((s) => s.id).join(",")}>, --out=<file>`,
+      );
   }
   if (only) {
     const unknown = [...only].filter((id) => !SUITES.some((s) => s.id === id));
@@ -118,7 +135,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "one agent turn's p50",
-    "agentkit's own work per turn was timed phase by phase inside a turn (medians of 2,500 turns): about 14 µs before the SDK call (RunContext, the loop, the request body) and 12 µs after the stream ends (the turn, usage, the frozen result), against ~13 µs and ~2 µs for the bare call, which makes its own AbortController too — about 2–3 % of a ~1.1 ms turn. The tool list is converted once per list, and the loop makes no object spreads on its path. The rest is this VM: ratios from one process to the next spread by ±4 %, which is why the section takes the median over several processes; a single run can still land either side of 1.05"
+    "agentkit's own work per turn was timed phase by phase inside a turn (medians of 2,500 turns): about 14 µs before the SDK call (RunContext, the loop, the request body) and 12 µs after the stream ends (the turn, usage, the frozen result), against ~13 µs and ~2 µs for the bare call, which makes its own AbortController too — about 2–3 % of a ~1.1 ms turn. The tool list is converted once per list, and the loop makes no object spreads on its path. The rest is this VM: ratios from one process to the next spread by ±4 %, which is why the section takes the median over several processes; a single run can still land either side of 1.05",
   ],
   [
     "client overhead over",
@@ -136,7 +153,9 @@ function document(sections: readonly Section[], args: ReturnType<typeof parseArg
     return held.find(([k]) => !held.some(([o]) => o !== k && o.includes(k)))?.[1] ?? "not analysed yet";
   };
   const summary = sections.flatMap((s) =>
-    s.goals.map((g) => `| ${s.title.replace(/\|/g, "\\|")} | ${g.goal} | ${g.measured} | ${g.met ? "met" : `**missed** — why: ${why(g.goal)}`} |`),
+    s.goals.map(
+      (g) => `| ${s.title.replace(/\|/g, "\\|")} | ${g.goal} | ${g.measured} | ${g.met ? "met" : `**missed** — why: ${why(g.goal)}`} |`,
+    ),
   );
   return [
     "# Benchmarks",
@@ -184,7 +203,8 @@ async function main(): Promise<void> {
     process.stdout.write(`wrote ${target}\n`);
   }
   const missed = sections.flatMap((s) => s.goals).filter((g) => !g.met);
-  if (missed.length) process.stdout.write(`${missed.length} goal(s) missed on this run; see the table above (a benchmark reports, it does not fail).\n`);
+  if (missed.length)
+    process.stdout.write(`${missed.length} goal(s) missed on this run; see the table above (a benchmark reports, it does not fail).\n`);
 }
 
 main().catch((err: unknown) => {

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     await client.callTool("approve", { tool_name: "Read", input: { file_path: path } });
     const decision = approvals.decisions.at(-1)!;
     const auto = decision.source === "auto_allow";
-    console.log(`${label} auto-allowed: ${auto}${auto ? "" : `   // falls through to the reviewer: source=${decision.source} asked=${decision.asked}`}`);
+    console.log(
+      `${label} auto-allowed: ${auto}${auto ? "" : `   // falls through to the reviewer: source=${decision.source} asked=${decision.asked}`}`,
+    );
   }
 }
 

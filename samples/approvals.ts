@@ -26,9 +26,14 @@ type ServerEntry = { headers?: Record<string, string>; env?: Record<string, stri
 
 /** An `mcpConfig` entry's servers, read inline or from the file it names, with header and env values left out. */
 function servers(entry: string): Record<string, unknown> {
-  const doc = JSON.parse(entry.trimStart().startsWith("{") ? entry : readFileSync(entry, "utf8")) as { mcpServers: Record<string, ServerEntry> };
+  const doc = JSON.parse(entry.trimStart().startsWith("{") ? entry : readFileSync(entry, "utf8")) as {
+    mcpServers: Record<string, ServerEntry>;
+  };
   return Object.fromEntries(
-    Object.entries(doc.mcpServers).map(([name, { headers, env, ...rest }]) => [name, { ...rest, headers: headers && Object.keys(headers), env: env && Object.keys(env) }]),
+    Object.entries(doc.mcpServers).map(([name, { headers, env, ...rest }]) => [
+      name,
+      { ...rest, headers: headers && Object.keys(headers), env: env && Object.keys(env) },
+    ]),
   );
 }
 
@@ -36,7 +41,8 @@ function servers(entry: string): Record<string, unknown> {
 function showCliOptions(options: object): void {
   console.log(`cliOptions: ${JSON.stringify(Object.keys(options))}`);
   for (const [key, value] of Object.entries(options)) {
-    const shown = key === "mcpConfig" ? [value].flat().map((e) => servers(String(e))) : key === "env" ? Object.keys(value as object) : value;
+    const shown =
+      key === "mcpConfig" ? [value].flat().map((e) => servers(String(e))) : key === "env" ? Object.keys(value as object) : value;
     console.log(`  ${`${key}:`.padEnd(22)}${JSON.stringify(shown)}`);
   }
 }

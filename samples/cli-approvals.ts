@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const ctx = makeTestCtx();
   const { result, decisions } = await run(new Reviewer(), "write the sample config", ctx);
   if (result.error) throw result.error;
-  for (const d of decisions) console.log(`decision:    ${d.tool} allowed=${d.allowed} source=${d.source} asked=${d.asked} reason=${JSON.stringify(d.reason)}`);
+  for (const d of decisions)
+    console.log(`decision:    ${d.tool} allowed=${d.allowed} source=${d.source} asked=${d.asked} reason=${JSON.stringify(d.reason)}`);
   console.log("denials:    ", JSON.stringify(result.details?.permissionDenials ?? []));
   console.log("stop:       ", result.stopReason);
   console.log("output:     ", result.output);

@@ -49,7 +49,10 @@ async function main(): Promise<void> {
   console.log("-c overrides:");
   for (const o of overrides) console.log("   ", o);
   console.log("env names:    ", Object.keys(codex.env).join(", "));
-  console.log("token in argv:", argv.some((a) => a.includes(token)));
+  console.log(
+    "token in argv:",
+    argv.some((a) => a.includes(token)),
+  );
   console.log("token in env: ", Object.values(codex.env).includes(token));
 }
 

@@ -44,7 +44,12 @@ class RunCheck {
 
 // Takes the call's RunContext in its constructor, so it is built per call
 // (request scope) while CheckService stays a module singleton.
-@Tool({ description: "Deploy the current build to the named target environment.", input: DeployInput, requiresApproval: true, caps: ["egress"] })
+@Tool({
+  description: "Deploy the current build to the named target environment.",
+  input: DeployInput,
+  requiresApproval: true,
+  caps: ["egress"],
+})
 class Deploy {
   constructor(
     private readonly checks: CheckService,
@@ -60,7 +65,9 @@ class Deploy {
 class Reviewer implements Asker {
   async ask(request: Elicitation): Promise<Decision> {
     const target = String(request.toolCall?.arguments.target ?? "");
-    return target === "prod" ? { kind: "reject", actor: "ops-lead", note: "no prod deploys on a Friday" } : { kind: "approve", actor: "ops-lead" };
+    return target === "prod"
+      ? { kind: "reject", actor: "ops-lead", note: "no prod deploys on a Friday" }
+      : { kind: "approve", actor: "ops-lead" };
   }
 }
 
@@ -81,7 +88,9 @@ class OpsAgent {
   name: "engine",
   tools: [RunCheck, Deploy],
   providers: [CheckService, Reviewer, OpsAgent],
-  remotes: [remote("ops", new StdioServer({ command: process.execPath, args: [join(here, "servers", "ops-server.js")] }), { prefix: "ops_" })],
+  remotes: [
+    remote("ops", new StdioServer({ command: process.execPath, args: [join(here, "servers", "ops-server.js")] }), { prefix: "ops_" }),
+  ],
   approvals: Reviewer,
   guard: "asker",
   timeoutMs: 30_000,

@@ -39,7 +39,10 @@ async function main(): Promise<void> {
   console.log("metadata:", JSON.stringify(items[0]!.metadata));
 
   const prompts = await mcpPrompts(mcp);
-  console.log("static:", JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, { version: v.version, template: v.template }]))));
+  console.log(
+    "static:",
+    JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, { version: v.version, template: v.template }]))),
+  );
   console.log("argumented, fetched directly:", await mcp.getPrompt("review", { diff: "-a +b" }));
 }
 

@@ -28,9 +28,21 @@ async function refresh(client: MCPClient) {
 }
 
 async function main(): Promise<void> {
-  console.log("frozen:              ", Object.isFrozen(local), Object.isFrozen(local.env), Object.isFrozen(remote), Object.isFrozen(remote.headers));
-  console.log("env not identity:    ", local.equals(new StdioServer({ command: local.command, args: [...local.args], cwd: local.cwd, env: { TZ: "Europe/Paris" } })));
-  console.log("headers not identity:", remote.equals(new StreamableHttpServer({ url: remote.url, headers: { Authorization: "Bearer other" }, timeoutMs: 30_000 })));
+  console.log(
+    "frozen:              ",
+    Object.isFrozen(local),
+    Object.isFrozen(local.env),
+    Object.isFrozen(remote),
+    Object.isFrozen(remote.headers),
+  );
+  console.log(
+    "env not identity:    ",
+    local.equals(new StdioServer({ command: local.command, args: [...local.args], cwd: local.cwd, env: { TZ: "Europe/Paris" } })),
+  );
+  console.log(
+    "headers not identity:",
+    remote.equals(new StreamableHttpServer({ url: remote.url, headers: { Authorization: "Bearer other" }, timeoutMs: 30_000 })),
+  );
   try {
     (local.env as Record<string, string>).TZ = "edited after review";
   } catch (err) {
@@ -41,7 +53,11 @@ async function main(): Promise<void> {
   const cached = await client.listTools();
   const fresh = await refresh(client);
   console.log("cached is a copy:    ", first !== cached && first[0] === cached[0]);
-  console.log("refreshed:           ", fresh.map((t) => t.name), fresh[0] !== first[0]);
+  console.log(
+    "refreshed:           ",
+    fresh.map((t) => t.name),
+    fresh[0] !== first[0],
+  );
 }
 
 main().catch((err) => {

@@ -55,7 +55,10 @@ const PARTS: readonly Part[] = [
   {
     title: "2. Consuming: spawn a real MCP server over stdio and call its tool as a Tool",
     sample: "mcp-smallest",
-    fields: ["params: the JSON Schema of the tool's arguments, as the server sent it", "sideEffecting: true — an MCP tool is assumed to change something unless you opt in (mcpTools trustReadOnlyHint)"],
+    fields: [
+      "params: the JSON Schema of the tool's arguments, as the server sent it",
+      "sideEffecting: true — an MCP tool is assumed to change something unless you opt in (mcpTools trustReadOnlyHint)",
+    ],
   },
   {
     title: "3. Consuming: the same server's tools driven by an agent",
@@ -65,7 +68,10 @@ const PARTS: readonly Part[] = [
   {
     title: "4. Consuming: its resources as memory and its prompts as PromptTemplate objects",
     sample: "mcp-resources-prompts",
-    fields: ["memory / metadata: the best-matching resource's text and where it came from", "static: prompts without required arguments, rendered once; the one with arguments is fetched directly"],
+    fields: [
+      "memory / metadata: the best-matching resource's text and where it came from",
+      "static: prompts without required arguments, rendered once; the one with arguments is fetched directly",
+    ],
   },
   {
     title: "5. Serving: a ToolRegistry on a loopback MCP listener with a generated bearer token",
@@ -80,12 +86,18 @@ const PARTS: readonly Part[] = [
   {
     title: "6. Serving: a tool deadline (ours) next to a client timeout (theirs), and how each reads",
     sample: "serve-timeouts",
-    fields: ["our deadline: the server gave up on a slow tool and said so as a tool error", "their error: the client stopped waiting first; the message is the client's"],
+    fields: [
+      "our deadline: the server gave up on a slow tool and said so as a tool error",
+      "their error: the client stopped waiting first; the message is the client's",
+    ],
   },
   {
     title: "7. Approvals: ApprovalServer answers permission prompts through an Asker",
     sample: "approvals",
-    fields: ["promptsSeen: permission prompts the server received", "source: who decided (asker = a person, autoAllow = a rule, autonomy = the tier); asked: whether the Asker was asked"],
+    fields: [
+      "promptsSeen: permission prompts the server received",
+      "source: who decided (asker = a person, autoAllow = a rule, autonomy = the tier); asked: whether the Asker was asked",
+    ],
   },
   {
     title: "8. DI: an @McpServer module with injected services, a remote MCP server as a provider, and the approval guard",
@@ -130,13 +142,20 @@ async function main(): Promise<void> {
   console.log("   code: samples/quickstart.ts (this file); every later part names its own");
   console.log("tools:", registry.names());
   const real = realModel();
-  const llm = real?.llm ?? FakeLLM.script([
-    new Turn({ toolCalls: [{ id: "1", name: "run_check", arguments: { name: "lint", verbose: true } }] }),
-    new Turn({ toolCalls: [{ id: "2", name: "run_check", arguments: { name: "lint" } }] }),
-    new Turn({ content: "lint passed." }),
-  ]);
+  const llm =
+    real?.llm ??
+    FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "1", name: "run_check", arguments: { name: "lint", verbose: true } }] }),
+      new Turn({ toolCalls: [{ id: "2", name: "run_check", arguments: { name: "lint" } }] }),
+      new Turn({ content: "lint passed." }),
+    ]);
   const ctx = makeTestCtx({ llm });
-  const agent = new Agent({ name: "dev", model: real?.model ?? "fake", prompt: "Use the tools.", cognition: new ReActCognition({ tools: registry.tools() }) });
+  const agent = new Agent({
+    name: "dev",
+    model: real?.model ?? "fake",
+    prompt: "Use the tools.",
+    cognition: new ReActCognition({ tools: registry.tools() }),
+  });
   const result = await agent.run("Is lint clean?", ctx);
   for (const c of result.toolCalls) console.log(`  ${c.name}(${JSON.stringify(c.arguments)}) -> ${c.result}`);
   console.log("output:", result.output, "| stopReason:", result.stopReason);

@@ -32,7 +32,13 @@ class DeployInput {
   @IsString() target!: string;
 }
 
-@Tool({ description: "Deploy the current build to the named target environment.", input: DeployInput, sideEffecting: true, requiresApproval: true, caps: ["egress"] })
+@Tool({
+  description: "Deploy the current build to the named target environment.",
+  input: DeployInput,
+  sideEffecting: true,
+  requiresApproval: true,
+  caps: ["egress"],
+})
 class Deploy {
   run({ target }: DeployInput): string {
     return `deployed to ${target}`;
@@ -58,7 +64,10 @@ async function main(): Promise<void> {
     const listed = new Map((await client.listTools()).map((t) => [t.name, t]));
     console.log("advertised:         ", JSON.stringify([...listed.keys()].sort()));
     const runCheck = registry.get("run_check")!;
-    console.log("schema unchanged:   ", JSON.stringify(listed.get("run_check")!.inputSchema) === JSON.stringify(runCheck.schema!.parameters));
+    console.log(
+      "schema unchanged:   ",
+      JSON.stringify(listed.get("run_check")!.inputSchema) === JSON.stringify(runCheck.schema!.parameters),
+    );
     console.log("deploy _meta:       ", JSON.stringify(listed.get("deploy")!._meta![META_KEY]));
     console.log("deploy readOnlyHint:", listed.get("deploy")!.annotations!.readOnlyHint);
 

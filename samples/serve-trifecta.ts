@@ -18,21 +18,36 @@ const oneString = (key: string, ...more: string[]) => ({
 });
 
 const readRecord = tool(
-  { description: "Read one customer record out of the private store.", sideEffecting: false, caps: ["private_data"], input: oneString("customer") },
+  {
+    description: "Read one customer record out of the private store.",
+    sideEffecting: false,
+    caps: ["private_data"],
+    input: oneString("customer"),
+  },
   function readRecord({ customer }: { customer: string }) {
     return customer;
   },
 );
 
 const fetchPage = tool(
-  { description: "Fetch a page of untrusted web content and return its text.", sideEffecting: false, caps: ["untrusted_content"], input: oneString("url") },
+  {
+    description: "Fetch a page of untrusted web content and return its text.",
+    sideEffecting: false,
+    caps: ["untrusted_content"],
+    input: oneString("url"),
+  },
   function fetchPage({ url }: { url: string }) {
     return url;
   },
 );
 
 const notify = tool(
-  { description: "Post a message to the named chat channel — the egress leg.", sideEffecting: true, caps: ["egress"], input: oneString("channel", "text") },
+  {
+    description: "Post a message to the named chat channel — the egress leg.",
+    sideEffecting: true,
+    caps: ["egress"],
+    input: oneString("channel", "text"),
+  },
   function notify({ channel }: { channel: string; text: string }) {
     return `sent to ${channel}`;
   },

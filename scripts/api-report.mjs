@@ -89,7 +89,8 @@ function describe(checker, exported) {
       const optional = prop.flags & ts.SymbolFlags.Optional ? "?" : "";
       const ptype = checker.getTypeOfSymbolAtLocation(prop, pdecl);
       if (prop.flags & ts.SymbolFlags.Method) {
-        for (const sig of ptype.getCallSignatures()) lines.push(`${indent}${prop.getName()}${optional}${checker.signatureToString(sig, pdecl, FLAGS)}`);
+        for (const sig of ptype.getCallSignatures())
+          lines.push(`${indent}${prop.getName()}${optional}${checker.signatureToString(sig, pdecl, FLAGS)}`);
       } else lines.push(`${indent}${readonly}${prop.getName()}${optional}: ${type(ptype)}`);
     }
   };
@@ -116,7 +117,13 @@ function describe(checker, exported) {
       }
       const statics = checker
         .getPropertiesOfType(ctorType)
-        .filter((p) => p.getName() !== "prototype" && p.declarations?.some(ours) && !p.getName().startsWith("#") && !hidden(p.valueDeclaration ?? p.declarations?.[0]));
+        .filter(
+          (p) =>
+            p.getName() !== "prototype" &&
+            p.declarations?.some(ours) &&
+            !p.getName().startsWith("#") &&
+            !hidden(p.valueDeclaration ?? p.declarations?.[0]),
+        );
       for (const s of statics) lines.push(`  static ${s.getName()}: ${type(checker.getTypeOfSymbolAtLocation(s, decl))}`);
     }
     members(checker.getDeclaredTypeOfSymbol(symbol), "  ");
@@ -128,7 +135,8 @@ function describe(checker, exported) {
   } else if (symbol.flags & ts.SymbolFlags.TypeAlias && decl && ts.isTypeAliasDeclaration(decl)) {
     lines.push(`type ${name} = ${decl.type.getText().replace(/\s+/g, " ")}`);
   } else if (symbol.flags & ts.SymbolFlags.Function && decl) {
-    for (const sig of checker.getTypeOfSymbolAtLocation(symbol, decl).getCallSignatures()) lines.push(`function ${name}${checker.signatureToString(sig, decl, FLAGS)}`);
+    for (const sig of checker.getTypeOfSymbolAtLocation(symbol, decl).getCallSignatures())
+      lines.push(`function ${name}${checker.signatureToString(sig, decl, FLAGS)}`);
   } else if (symbol.flags & ts.SymbolFlags.Variable && decl) {
     lines.push(`const ${name}: ${type(checker.getTypeOfSymbolAtLocation(symbol, decl))}`);
   } else if (symbol.flags & ts.SymbolFlags.Enum) {
@@ -170,12 +178,20 @@ function report(program, entry) {
 }
 
 const entries = entryPoints().filter((entry) => existsSync(entry.source));
-const program = ts.createProgram(entries.map((entry) => entry.source), { ...readCompilerOptions(), noEmit: true });
-const fileOf = (/** @type {{ name: string }} */ entry) => join(DIR, `${entry.name.replace(/^arc-agentkit\/?/, "").replace(/\//g, "-") || "index"}.api.md`);
+const program = ts.createProgram(
+  entries.map((entry) => entry.source),
+  { ...readCompilerOptions(), noEmit: true },
+);
+const fileOf = (/** @type {{ name: string }} */ entry) =>
+  join(DIR, `${entry.name.replace(/^arc-agentkit\/?/, "").replace(/\//g, "-") || "index"}.api.md`);
 
 /** @returns {ts.CompilerOptions} the repository's build options */
 function readCompilerOptions() {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.build.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   return config?.options ?? {};
 }
 
@@ -186,10 +202,17 @@ if (check) {
     if (!existsSync(path)) problems.push(`${path}: missing`);
     else if (readFileSync(path, "utf8") !== text) problems.push(`${path}: stale (the entry point's exports changed)`);
   }
-  const extra = existsSync(DIR) ? readdirSync(DIR).filter((n) => n.endsWith(".api.md")).map((n) => join(DIR, n)).filter((p) => !wanted.has(p)) : [];
+  const extra = existsSync(DIR)
+    ? readdirSync(DIR)
+        .filter((n) => n.endsWith(".api.md"))
+        .map((n) => join(DIR, n))
+        .filter((p) => !wanted.has(p))
+    : [];
   for (const path of extra) problems.push(`${path}: no entry point of package.json writes this report`);
   if (problems.length) {
-    console.error(`api-report: the public surface differs from the checked-in reports:\n  ${problems.join("\n  ")}\nReview the change, then run \`node scripts/api-report.mjs\` and commit the api/ folder.`);
+    console.error(
+      `api-report: the public surface differs from the checked-in reports:\n  ${problems.join("\n  ")}\nReview the change, then run \`node scripts/api-report.mjs\` and commit the api/ folder.`,
+    );
     process.exit(1);
   }
   console.log(`api-report: ${wanted.size} reports up to date`);

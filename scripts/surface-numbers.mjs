@@ -15,7 +15,16 @@ import ts from "typescript";
 
 const ROOT = process.cwd();
 /** The entry points of package.json's `exports` map, as their sources. */
-const ENTRIES = ["src/index.ts", "src/testing/index.ts", "src/mcp/index.ts", "src/cli/index.ts", "src/models/index.ts", "src/askers/index.ts", "src/otel/index.ts", "src/express/index.ts"];
+const ENTRIES = [
+  "src/index.ts",
+  "src/testing/index.ts",
+  "src/mcp/index.ts",
+  "src/cli/index.ts",
+  "src/models/index.ts",
+  "src/askers/index.ts",
+  "src/otel/index.ts",
+  "src/express/index.ts",
+];
 const LONG = 45;
 
 /**
@@ -33,7 +42,16 @@ function sources(dir) {
 
 const files = sources(join(ROOT, "src"));
 const entries = ENTRIES.map((entry) => join(ROOT, entry)).filter((entry) => files.includes(entry));
-const program = ts.createProgram(entries, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, experimentalDecorators: true, emitDecoratorMetadata: true, strict: true, noEmit: true, skipLibCheck: true });
+const program = ts.createProgram(entries, {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+});
 const checker = program.getTypeChecker();
 
 console.log("exports per entry point");
@@ -57,7 +75,11 @@ for (const path of files) {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true);
   /** @param {ts.Node} node */
   const visit = (node) => {
-    if (ts.isClassDeclaration(node) && node.heritageClauses?.some((clause) => clause.types.some((type) => /Error$/.test(type.expression.getText(source))))) errorClasses += 1;
+    if (
+      ts.isClassDeclaration(node) &&
+      node.heritageClauses?.some((clause) => clause.types.some((type) => /Error$/.test(type.expression.getText(source))))
+    )
+      errorClasses += 1;
     if (ts.isFunctionLike(node) && "body" in node && node.body) {
       const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;

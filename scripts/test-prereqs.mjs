@@ -52,7 +52,9 @@ if (missing.length === 0) process.exit(0);
 const line = `apt-get update && apt-get install -y ${missing.join(" ")}`;
 const root = typeof process.getuid === "function" && process.getuid() === 0;
 if (!root || !onPath("apt-get")) {
-  process.stderr.write(`npm test: the suite drives real ${missing.join(", ")}, missing here. Install them (Debian: ${line}, as root), or set AGENTKIT_SKIP_PREREQS=1 to run without them (their tests then fail naming what is missing).\n`);
+  process.stderr.write(
+    `npm test: the suite drives real ${missing.join(", ")}, missing here. Install them (Debian: ${line}, as root), or set AGENTKIT_SKIP_PREREQS=1 to run without them (their tests then fail naming what is missing).\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`npm test: installing what the suite drives for real: ${missing.join(", ")} (Debian's packages)\n`);

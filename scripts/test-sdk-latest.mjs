@@ -31,7 +31,18 @@ const NM = join(ROOT, "node_modules");
 const SCOPE = "@modelcontextprotocol";
 const ALIAS = join(NM, SCOPE, "sdk-latest");
 /** What the copy holds besides node_modules. */
-const COPIED = ["src", "test", "dist", "build", "samples", "package.json", "tsconfig.json", "tsconfig.base.json", "tsconfig.build.json", "vitest.config.ts"];
+const COPIED = [
+  "src",
+  "test",
+  "dist",
+  "build",
+  "samples",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.base.json",
+  "tsconfig.build.json",
+  "vitest.config.ts",
+];
 /** The default test set: the client and serving directories, less the real-CLI run (the CLIs bring their own MCP clients). */
 const DEFAULT_TESTS = ["test/mcp-client", "test/mcp-serve"];
 const EXCLUDED = ["test/mcp-serve/real-clis.test.ts"];
@@ -87,8 +98,17 @@ function main() {
     if (!seen.startsWith(realpathSync(ALIAS) + sep)) throw new Error(`the copy resolves the SDK to ${seen}, not the alias`);
     process.stdout.write(`test:sdk-latest: @modelcontextprotocol/sdk ${latest} (the main suite runs on ${base}), in ${copyRoot}\n`);
     const filters = process.argv.slice(2);
-    const args = [join(NM, "vitest", "vitest.mjs"), "run", ...(filters.length ? filters : DEFAULT_TESTS), ...EXCLUDED.flatMap((e) => ["--exclude", e])];
-    const run = spawnSync(process.execPath, args, { cwd: copyRoot, stdio: "inherit", env: { ...process.env, AGENTKIT_SDK_UNDER_TEST: latest } });
+    const args = [
+      join(NM, "vitest", "vitest.mjs"),
+      "run",
+      ...(filters.length ? filters : DEFAULT_TESTS),
+      ...EXCLUDED.flatMap((e) => ["--exclude", e]),
+    ];
+    const run = spawnSync(process.execPath, args, {
+      cwd: copyRoot,
+      stdio: "inherit",
+      env: { ...process.env, AGENTKIT_SDK_UNDER_TEST: latest },
+    });
     status = run.status ?? 1;
     process.stdout.write(`test:sdk-latest: @modelcontextprotocol/sdk ${latest}: ${status === 0 ? "passed" : `FAILED (exit ${status})`}\n`);
   } finally {

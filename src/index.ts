@@ -10,7 +10,18 @@
 import "reflect-metadata";
 
 export { LOGGER } from "./keys.js";
-export { AgentkitError, ToolArgumentError, Cancelled, ClientGaveUp, NotImplementedError, DuplicateToolError, DefinitionError, OptionsError, MissingPeerError, RunResumeError } from "./errors/index.js";
+export {
+  AgentkitError,
+  ToolArgumentError,
+  Cancelled,
+  ClientGaveUp,
+  NotImplementedError,
+  DuplicateToolError,
+  DefinitionError,
+  OptionsError,
+  MissingPeerError,
+  RunResumeError,
+} from "./errors/index.js";
 export type { AgentkitErrorCode, InvalidArgument, RunResumeFailure } from "./errors/index.js";
 // Every error class a user may catch, from every layer: each is a leaf file, so importing it loads nothing of its layer.
 export { AuditSinkError } from "./gate/audit-sink.error.js";
@@ -40,7 +51,17 @@ export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
 export type { ToolDeclarations, ToolTaskMode } from "./tools/tool.js";
-export type { CallAnswer, CallChange, CallError, CallQuestion, CallRecord, CallRecordEvent, CallRecordStore, CallStatus, CallUpdate } from "./contracts/call-record.js";
+export type {
+  CallAnswer,
+  CallChange,
+  CallError,
+  CallQuestion,
+  CallRecord,
+  CallRecordEvent,
+  CallRecordStore,
+  CallStatus,
+  CallUpdate,
+} from "./contracts/call-record.js";
 export { Tool } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
@@ -63,7 +84,16 @@ export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleReques
 export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
-export type { AgentOptions, AgentResult, AgentResumeOptions, AgentRunOptions, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agents/agent.js";
+export type {
+  AgentOptions,
+  AgentResult,
+  AgentResumeOptions,
+  AgentRunOptions,
+  Cognition,
+  CognitionInput,
+  StopReason,
+  ToolCallRecord,
+} from "./agents/agent.js";
 export type { CliSession, DurableSpec, RunJournal } from "./agents/run-journal.js";
 export { RUN_STATUSES, RUN_STATE_FORMAT } from "./contracts/run-record.js";
 export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "./contracts/run-record.js";

@@ -21,7 +21,9 @@ afterAll(async () => {
   // A warning is emitted on process.nextTick; let any raised by the last hook arrive.
   await new Promise((r) => setImmediate(r));
   process.off("warning", collectWarning);
-  const problems = unexpectedWarnings().map((w) => `unexpected process warning: ${w} (a file that means to cause it calls expectWarnings() from test/helpers/hygiene.ts)`);
+  const problems = unexpectedWarnings().map(
+    (w) => `unexpected process warning: ${w} (a file that means to cause it calls expectWarnings() from test/helpers/hygiene.ts)`,
+  );
   // A close() already in flight gets a moment; a forgotten server does not go away.
   let left = ownListenSockets().filter((s) => !before.has(s.inode));
   for (let i = 0; i < 20 && left.length; i++) {

@@ -47,7 +47,8 @@ export function setup(): () => Promise<void> {
   process.env.NODE_DISABLE_COMPILE_CACHE = "1";
   // No test calls a real model API: a developer's keys never reach the
   // workers or the samples they spawn (npm start picks a real model when set).
-  for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"]) delete process.env[k];
+  for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"])
+    delete process.env[k];
   return async () => {
     let left = markedProcesses(id);
     for (let i = 0; i < 30 && left.length; i++) {
@@ -57,10 +58,7 @@ export function setup(): () => Promise<void> {
     const dirs = readdirSync(privateTmp).map((d) => join(privateTmp, d));
     process.env.TMPDIR = outer;
     rmSync(privateTmp, { recursive: true, force: true });
-    const problems = [
-      ...left.map((p) => `leaked process ${p}`),
-      ...dirs.map((d) => `leaked temp directory ${d}`),
-    ];
+    const problems = [...left.map((p) => `leaked process ${p}`), ...dirs.map((d) => `leaked temp directory ${d}`)];
     if (problems.length) {
       // vitest ignores an error thrown from a global teardown (the run still
       // exits 0), so say it and fail the process explicitly.

@@ -27,7 +27,12 @@ export async function abba<T>(
 }
 
 /** Per round, `metric(contender's batches) / metric(baseline's batches)`. */
-export function roundRatios<T>(results: Map<string, RoundResults<T>>, name: string, baseline: string, metric: (batches: T[]) => number): number[] {
+export function roundRatios<T>(
+  results: Map<string, RoundResults<T>>,
+  name: string,
+  baseline: string,
+  metric: (batches: T[]) => number,
+): number[] {
   const a = results.get(name)!;
   const b = results.get(baseline)!;
   return a.map((batches, r) => metric(batches) / metric(b[r]!));
@@ -44,6 +49,11 @@ export function medianRatio(ratios: readonly number[]): { median: number; min: n
  * `baseline`'s. The rounds interleave finely, so drift in machine speed
  * reaches every contender alike.
  */
-export function pooledRatio<T>(results: Map<string, RoundResults<T>>, name: string, baseline: string, metric: (batches: T[]) => number): number {
+export function pooledRatio<T>(
+  results: Map<string, RoundResults<T>>,
+  name: string,
+  baseline: string,
+  metric: (batches: T[]) => number,
+): number {
   return metric(results.get(name)!.flat()) / metric(results.get(baseline)!.flat());
 }

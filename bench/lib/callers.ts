@@ -9,7 +9,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Client as Client2, StreamableHTTPClientTransport as StreamableHTTPClientTransport2, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransport2,
+  type VersionNegotiationOptions,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioClientTransport2 } from "@modelcontextprotocol/client/stdio";
 import { echoArgs, echoText, ECHO } from "../servers/echo.js";
 
@@ -142,7 +146,12 @@ export function fetchEchoCaller(url: string, headers: Record<string, string>): C
  * (no initialize), the SSE or JSON answer parsed by hand.
  */
 export function statelessCaller(url: string, headers: Record<string, string>): Caller {
-  const h = { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25" };
+  const h = {
+    ...headers,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "Mcp-Protocol-Version": "2025-11-25",
+  };
   return {
     async call(i) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: ECHO, arguments: echoArgs(i) } });
@@ -193,7 +202,11 @@ export async function interleaved(callers: readonly Caller[], calls: number, sta
 }
 
 /** Every caller makes `perCaller` sequential calls, all at once; returns calls/s and every latency. */
-export async function concurrent(callers: readonly Caller[], perCaller: number, start = 0): Promise<{ callsPerSec: number; latencies: number[] }> {
+export async function concurrent(
+  callers: readonly Caller[],
+  perCaller: number,
+  start = 0,
+): Promise<{ callsPerSec: number; latencies: number[] }> {
   const t0 = performance.now();
   const parts = await Promise.all(callers.map((c, j) => sequential(c, perCaller, start + j * perCaller)));
   const secs = (performance.now() - t0) / 1000;

@@ -71,7 +71,9 @@ const serverFlags = (process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter(
 
 /** Spawn `node build/bench/servers/http-server.js <kind> [args...]` and wait for READY (at most 20 s). */
 export async function startServer(kind: ServerKind, args: readonly string[] = []): Promise<ChildServer> {
-  const child = spawn(process.execPath, ["--expose-gc", ...serverFlags, serverScript, kind, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--expose-gc", ...serverFlags, serverScript, kind, ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! });
   const waiters: Array<(line: string) => void> = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -81,7 +83,10 @@ export async function startServer(kind: ServerKind, args: readonly string[] = []
   });
   const next = (prefix: string, timeoutMs: number): Promise<string> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`bench server '${kind}' (pid ${child.pid}) sent no ${prefix} line within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`bench server '${kind}' (pid ${child.pid}) sent no ${prefix} line within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const onExit = (): void => reject(new Error(`bench server '${kind}' exited before sending ${prefix}`));
       child.once("exit", onExit);
       const take = (line: string): void => {

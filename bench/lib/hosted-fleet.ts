@@ -90,7 +90,20 @@ async function endGroup(child: ChildProcess): Promise<void> {
 
 /** Start `agentkit host` on `port`, resolved once it prints its listening line (rejects with its output after 120 s or on exit). */
 async function startHost(o: HostedFleetOptions, port: number, resource: string, issuer: string): Promise<FleetHost> {
-  const args = [...(o.nodeArgs ?? []), agentkitBin(), "host", o.module, "--port", String(port), "--resource", resource, "--issuer", issuer, "--json", ...(o.flags ?? [])];
+  const args = [
+    ...(o.nodeArgs ?? []),
+    agentkitBin(),
+    "host",
+    o.module,
+    "--port",
+    String(port),
+    "--resource",
+    resource,
+    "--issuer",
+    issuer,
+    "--json",
+    ...(o.flags ?? []),
+  ];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
@@ -145,7 +158,14 @@ export async function startHostedFleet(o: HostedFleetOptions): Promise<HostedFle
       if (!host) throw new Error(`a response with no known upstream (X-Upstream: ${upstream || "none"}; fleet ports ${ports.join(", ")})`);
       return host.pid;
     },
-    mint: (client, subject) => auth.mint({ audience: resource, clientId: client.id, scopes: client.scopes ?? [], expiresInSec: 3600, ...(subject !== undefined ? { subject } : {}) }),
+    mint: (client, subject) =>
+      auth.mint({
+        audience: resource,
+        clientId: client.id,
+        scopes: client.scopes ?? [],
+        expiresInSec: 3600,
+        ...(subject !== undefined ? { subject } : {}),
+      }),
     cpuMs: () => hosts.reduce((sum, h) => sum + procCpuMs(h.pid), 0),
     close,
     [Symbol.asyncDispose]: close,

@@ -24,14 +24,20 @@ interface Member {
 
 function member(url: string, i: number, wakeups: string): Member {
   // small heaps: the worker keeps a few questions at a time
-  const child = spawn(process.execPath, ["--max-old-space-size=48", "--max-semi-space-size=2", WORKER], { env: { ...process.env, INBOX_URL: url, INBOX_WORKER: String(i), INBOX_WAKEUPS: wakeups }, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--max-old-space-size=48", "--max-semi-space-size=2", WORKER], {
+    env: { ...process.env, INBOX_URL: url, INBOX_WORKER: String(i), INBOX_WAKEUPS: wakeups },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! });
   const waiters: Array<(line: string) => void> = [];
   const buffered: string[] = [];
   lines.on("line", (line) => (waiters.length ? waiters.shift()!(line) : buffered.push(line)));
   const next = (prefix: string, timeoutMs: number): Promise<string> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`inbox worker ${i} (pid ${child.pid}) sent no ${prefix} line within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`inbox worker ${i} (pid ${child.pid}) sent no ${prefix} line within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const take = (line: string): void => {
         clearTimeout(timer);
         if (line.startsWith(prefix)) resolve(line.slice(prefix.length).trim());

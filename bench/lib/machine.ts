@@ -21,7 +21,20 @@ export function machine(): { line: string; versions: string; load: string } {
   const model = c[0]?.model.trim() ?? "unknown CPU";
   return {
     line: `${c.length} x ${model}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Linux ${release()}, Node ${process.version}`,
-    versions: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node", "@modelcontextprotocol/sdk", "@opentelemetry/sdk-trace", "fastmcp", "express", "zod"].map((p) => `${p} ${version(p)}`).join(", "),
-    load: loadavg().map((x) => x.toFixed(2)).join(" / "),
+    versions: [
+      "@modelcontextprotocol/client",
+      "@modelcontextprotocol/server",
+      "@modelcontextprotocol/node",
+      "@modelcontextprotocol/sdk",
+      "@opentelemetry/sdk-trace",
+      "fastmcp",
+      "express",
+      "zod",
+    ]
+      .map((p) => `${p} ${version(p)}`)
+      .join(", "),
+    load: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" / "),
   };
 }

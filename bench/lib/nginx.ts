@@ -90,11 +90,14 @@ ${upstreams.map((u) => `    server 127.0.0.1:${u};`).join("\n")}
  * not come up in 10 s.
  */
 export async function startNginx(upstreams: readonly number[], options: { port?: number } = {}): Promise<TestNginx> {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; npm test does it as root)`);
+  if (!existsSync(NGINX))
+    throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx; npm test does it as root)`);
   const dir = mkdtempSync(join(tmpdir(), "agentkit-nginx-"));
   const port = options.port ?? (await freePort());
   writeFileSync(join(dir, "nginx.conf"), config(dir, port, upstreams), { mode: 0o600 });
-  const child = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const exited = new Promise<void>((r) => child.once("exit", () => r()));

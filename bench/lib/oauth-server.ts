@@ -106,7 +106,9 @@ function withoutFields(fields: readonly string[], doc: Record<string, unknown>):
  * `tokenLifetimeSec` is the token endpoint's `expires_in` (default 300);
  * `omitMetadata` names RFC 8414 fields its metadata leaves out.
  */
-export async function startAuthServer(options: { clients?: readonly TestClient[]; defaultAudience?: string; tokenLifetimeSec?: number; omitMetadata?: readonly string[] } = {}): Promise<TestAuthServer> {
+export async function startAuthServer(
+  options: { clients?: readonly TestClient[]; defaultAudience?: string; tokenLifetimeSec?: number; omitMetadata?: readonly string[] } = {},
+): Promise<TestAuthServer> {
   const clients = options.clients ?? [];
   const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
   const foreign = await generateKeyPair(ALG);
@@ -134,14 +136,24 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
 
   const token = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const form = await formBody(req);
-    if (form.get("grant_type") !== "client_credentials") return json(res, 400, { error: "unsupported_grant_type", error_description: "only client_credentials is supported" });
+    if (form.get("grant_type") !== "client_credentials")
+      return json(res, 400, { error: "unsupported_grant_type", error_description: "only client_credentials is supported" });
     const client = authenticate(req, form, clients);
     if (!client) return json(res, 401, { error: "invalid_client" }, { "www-authenticate": 'Basic realm="test-as"' });
     const asked = (form.get("scope") ?? "").split(" ").filter(Boolean);
     const scopes = asked.length ? asked.filter((s) => client.scopes.includes(s)) : [...client.scopes];
     const lifetime = options.tokenLifetimeSec ?? 300;
     const resource = form.getAll("resource");
-    const access = await sign({ clientId: client.id, scopes, expiresInSec: lifetime, ...(resource.length ? { audience: resource.length === 1 ? resource[0]! : resource } : {}) }, privateKey, kid);
+    const access = await sign(
+      {
+        clientId: client.id,
+        scopes,
+        expiresInSec: lifetime,
+        ...(resource.length ? { audience: resource.length === 1 ? resource[0]! : resource } : {}),
+      },
+      privateKey,
+      kid,
+    );
     issued++;
     json(res, 200, { access_token: access, token_type: "Bearer", expires_in: lifetime, scope: scopes.join(" ") });
   };
@@ -150,19 +162,24 @@ export async function startAuthServer(options: { clients?: readonly TestClient[]
     const path = new URL(req.url ?? "/", "http://x").pathname;
     hits[path] = (hits[path] ?? 0) + 1;
     if (req.method === "GET" && path === "/.well-known/oauth-authorization-server") {
-      return json(res, 200, withoutFields(options.omitMetadata ?? [], {
-        issuer,
-        // Required by RFC 8414 (and the SDK's schema) though this server grants no code: /authorize answers 400.
-        authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
-        jwks_uri: `${issuer}/jwks`,
-        grant_types_supported: ["client_credentials"],
-        token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-        response_types_supported: ["token"],
-        scopes_supported: [...new Set(clients.flatMap((c) => c.scopes))],
-      }));
+      return json(
+        res,
+        200,
+        withoutFields(options.omitMetadata ?? [], {
+          issuer,
+          // Required by RFC 8414 (and the SDK's schema) though this server grants no code: /authorize answers 400.
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          grant_types_supported: ["client_credentials"],
+          token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+          response_types_supported: ["token"],
+          scopes_supported: [...new Set(clients.flatMap((c) => c.scopes))],
+        }),
+      );
     }
-    if (path === "/authorize") return json(res, 400, { error: "unsupported_response_type", error_description: "this test server grants client_credentials only" });
+    if (path === "/authorize")
+      return json(res, 400, { error: "unsupported_response_type", error_description: "this test server grants client_credentials only" });
     if (req.method === "GET" && path === "/jwks") return json(res, 200, { keys: [publicJwk] });
     if (req.method === "POST" && path === "/token") {
       token(req, res).catch((err: unknown) => json(res, 400, { error: "invalid_request", error_description: (err as Error).message }));

@@ -34,7 +34,9 @@ function binDir(): string {
   if (process.env.PG_BIN) return process.env.PG_BIN;
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {
-    const majors = readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(root)
+      .filter((d) => /^\d+$/.test(d))
+      .sort((a, b) => Number(b) - Number(a));
     for (const m of majors) if (existsSync(join(root, m, "bin", "initdb"))) return join(root, m, "bin");
   }
   return "";

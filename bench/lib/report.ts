@@ -39,8 +39,7 @@ function widths(t: Table): number[] {
 /** Aligned plain-text table (first column left, the rest right). */
 export function textTable(t: Table): string {
   const w = widths(t);
-  const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ");
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join("  ");
   return [line(t.head), w.map((n) => "-".repeat(n)).join("  "), ...t.rows.map(line)].join("\n");
 }
 
@@ -69,7 +68,8 @@ export function textSection(s: Section): string {
 /** The section for BENCHMARKS.md. */
 export function markdownSection(s: Section): string {
   const parts = [`## ${s.title}`, s.method, ...s.tables.map(markdownTable)];
-  if (s.goals.length) parts.push(s.goals.map((g) => `- **${g.met ? "Met" : "Missed"}** — ${g.goal}: ${g.measured}${g.note ? `. ${g.note}` : ""}`).join("\n"));
+  if (s.goals.length)
+    parts.push(s.goals.map((g) => `- **${g.met ? "Met" : "Missed"}** — ${g.goal}: ${g.measured}${g.note ? `. ${g.note}` : ""}`).join("\n"));
   if (s.notes.length) parts.push(s.notes.map((n) => `- ${n}`).join("\n"));
   if (s.seconds !== undefined) parts.push(`_This section took ${s.seconds.toFixed(0)} s._`);
   return parts.join("\n\n");

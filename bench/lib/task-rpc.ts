@@ -20,7 +20,13 @@ export interface Rpc {
   readonly status: number;
   /** The response's headers (behind the test nginx, `x-upstream` names the process that served it). */
   readonly headers?: Headers;
-  readonly result?: Record<string, unknown> & { resultType?: string; taskId?: string; status?: string; content?: Array<{ text: string }>; isError?: boolean };
+  readonly result?: Record<string, unknown> & {
+    resultType?: string;
+    taskId?: string;
+    status?: string;
+    content?: Array<{ text: string }>;
+    isError?: boolean;
+  };
   readonly error?: { code: number; message: string; data?: Record<string, unknown> };
 }
 
@@ -36,7 +42,12 @@ export function envelope(declare: boolean, capabilities: Record<string, unknown>
 let nextId = 1;
 
 /** One raw 2026-07-28 request: `method` with `params` (the envelope added), `Mcp-Name` set to `name` when given. */
-export async function rpc(target: Target, method: string, params: Record<string, unknown>, options: { declare?: boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Rpc> {
+export async function rpc(
+  target: Target,
+  method: string,
+  params: Record<string, unknown>,
+  options: { declare?: boolean; name?: string; headers?: Record<string, string> } = {},
+): Promise<Rpc> {
   const res = await fetch(target.url, {
     method: "POST",
     headers: {
@@ -51,7 +62,12 @@ export async function rpc(target: Target, method: string, params: Record<string,
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: envelope(options.declare ?? true) } }),
   });
   const text = await res.text();
-  const messages = text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  const messages = text.startsWith("{")
+    ? [JSON.parse(text)]
+    : text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => JSON.parse(l.slice(6)));
   const last = (messages.at(-1) ?? {}) as Omit<Rpc, "status">;
   return { status: res.status, headers: res.headers, ...last };
 }
@@ -62,6 +78,12 @@ export function callTool(target: Target, name: string, args: Record<string, unkn
 }
 
 /** `tasks/<verb>` for `taskId`, with `Mcp-Name` = the id. */
-export function taskRpc(target: Target, verb: "get" | "update" | "cancel", taskId: string, more: Record<string, unknown> = {}, declare = true): Promise<Rpc> {
+export function taskRpc(
+  target: Target,
+  verb: "get" | "update" | "cancel",
+  taskId: string,
+  more: Record<string, unknown> = {},
+  declare = true,
+): Promise<Rpc> {
   return rpc(target, `tasks/${verb}`, { taskId, ...more }, { declare, name: taskId });
 }

@@ -36,8 +36,18 @@ import { join } from "node:path";
 import { writeHeapSnapshot } from "node:v8";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Server as Server2, createMcpHandler, isInitializeRequest as isInitializeRequest2, type CallToolResult as CallToolResult2 } from "@modelcontextprotocol/server";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  isInitializeRequest,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  Server as Server2,
+  createMcpHandler,
+  isInitializeRequest as isInitializeRequest2,
+  type CallToolResult as CallToolResult2,
+} from "@modelcontextprotocol/server";
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
 import { RunContext, tool } from "arc-agentkit";
 import { ApprovalServer, serveRegistry } from "arc-agentkit/mcp";
@@ -97,7 +107,9 @@ function freePort(): Promise<number> {
 
 function sdkEchoServer(): Server {
   const s = new Server({ name: "bench", version: "1.0.0" }, { capabilities: { tools: {} } });
-  s.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: ECHO, description: ECHO_DESCRIPTION, inputSchema: ECHO_SCHEMA as never }] }));
+  s.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: ECHO, description: ECHO_DESCRIPTION, inputSchema: ECHO_SCHEMA as never }],
+  }));
   s.setRequestHandler(CallToolRequestSchema, (req): CallToolResult => {
     const a = (req.params.arguments ?? {}) as { i?: unknown; text?: unknown };
     return { content: [{ type: "text", text: JSON.stringify({ i: a.i, text: a.text }) }] };
@@ -108,7 +120,13 @@ function sdkEchoServer(): Server {
 function sdkApproveServer(): Server {
   const s = new Server({ name: "bench_approvals", version: "1.0.0" }, { capabilities: { tools: {} } });
   s.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: "approve", description: "allow", inputSchema: { type: "object", properties: { tool_name: { type: "string" }, input: { type: "object" } } } }],
+    tools: [
+      {
+        name: "approve",
+        description: "allow",
+        inputSchema: { type: "object", properties: { tool_name: { type: "string" }, input: { type: "object" } } },
+      },
+    ],
   }));
   s.setRequestHandler(CallToolRequestSchema, (req): CallToolResult => {
     const input = (req.params.arguments as { input?: unknown } | undefined)?.input ?? {};
@@ -201,7 +219,10 @@ async function sdkHttp(mode: "sse" | "json" | "stateless", factory: () => Server
 }
 
 /** A node:http server that checks the bearer and the path, then hands the POST (body parsed) or GET/DELETE to `serve`. */
-async function bearerHttp(serve: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>, extraClose: () => Promise<void>): Promise<Running & { token: string }> {
+async function bearerHttp(
+  serve: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>,
+  extraClose: () => Promise<void>,
+): Promise<Running & { token: string }> {
   const token = randomBytes(32).toString("base64url");
   const authorized = bearerCheck(token);
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -263,15 +284,24 @@ async function sdk2Modern(): Promise<Running> {
 }
 
 async function agentkit(): Promise<Running> {
-  const echo = tool({ name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false }, (args: { i: number; text: string }) => ({
-    i: args.i,
-    text: args.text,
-  }));
+  const echo = tool(
+    { name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false },
+    (args: { i: number; text: string }) => ({
+      i: args.i,
+      text: args.text,
+    }),
+  );
   // A plain RunContext: no event recording, so nothing here grows per call but the server itself.
   const ctx = new RunContext();
   const spec = await serveRegistry([echo], { name: "bench", ctx });
   await spec.start();
-  return { url: spec.url!, headers: { ...spec.authHeaders }, sessions: () => -1, retained: () => dependants(ctx.signal), close: () => spec.stop() };
+  return {
+    url: spec.url!,
+    headers: { ...spec.authHeaders },
+    sessions: () => -1,
+    retained: () => dependants(ctx.signal),
+    close: () => spec.stop(),
+  };
 }
 
 /**
@@ -286,7 +316,10 @@ function dependants(signal: AbortSignal): number {
 }
 
 /** The verifier both hosted kinds use: the bench token (digest compare), else a throw; `resource` is the served URL. */
-function benchVerifier(token: string, resource: string): (t: string) => { token: string; clientId: string; scopes: string[]; expiresAt: number; resource: URL } {
+function benchVerifier(
+  token: string,
+  resource: string,
+): (t: string) => { token: string; clientId: string; scopes: string[]; expiresAt: number; resource: URL } {
   const authorized = bearerCheck(token);
   const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
   const url = new URL(resource);
@@ -321,8 +354,16 @@ async function hosted(): Promise<Running> {
   const token = randomBytes(32).toString("base64url");
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const echo = tool({ name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false }, (args: { i: number; text: string }) => ({ i: args.i, text: args.text }));
-  const router = mcpRouter([echo], { resource, authorizationServers: ["http://127.0.0.1:1"], verifyAccessToken: benchVerifier(token, resource), rateLimit: false });
+  const echo = tool(
+    { name: ECHO, description: ECHO_DESCRIPTION, input: ECHO_SCHEMA, sideEffecting: false },
+    (args: { i: number; text: string }) => ({ i: args.i, text: args.text }),
+  );
+  const router = mcpRouter([echo], {
+    resource,
+    authorizationServers: ["http://127.0.0.1:1"],
+    verifyAccessToken: benchVerifier(token, resource),
+    rateLimit: false,
+  });
   await router.ready;
   const app = express();
   app.use("/mcp", router);
@@ -343,14 +384,23 @@ async function sdkExpress(): Promise<Running> {
   const input = z.object({ i: z.number().int(), text: z.string() }).strict();
   const factory = (): InstanceType<typeof V2Server> => {
     const s = new V2Server({ name: "bench", version: "1.0.0" });
-    s.registerTool(ECHO, { description: ECHO_DESCRIPTION, inputSchema: input }, ({ i, text }) => ({ content: [{ type: "text", text: JSON.stringify({ i, text }) }] }));
+    s.registerTool(ECHO, { description: ECHO_DESCRIPTION, inputSchema: input }, ({ i, text }) => ({
+      content: [{ type: "text", text: JSON.stringify({ i, text }) }],
+    }));
     return s;
   };
   const node = toNodeHandler(createMcpHandler(factory, { legacy: "stateless" }));
   const app = createMcpExpressApp({ host: "127.0.0.1" });
-  app.post("/mcp", requireBearerAuth({ verifier: { verifyAccessToken: async (t: string) => verify(t) }, resourceMetadataUrl: `${resource}/.well-known/oauth-protected-resource` }), (req, res) => {
-    void node(req, res, req.body);
-  });
+  app.post(
+    "/mcp",
+    requireBearerAuth({
+      verifier: { verifyAccessToken: async (t: string) => verify(t) },
+      resourceMetadataUrl: `${resource}/.well-known/oauth-protected-resource`,
+    }),
+    (req, res) => {
+      void node(req, res, req.body);
+    },
+  );
   const http = await listenOn(app, port);
   return { url: resource, headers: { Authorization: `Bearer ${token}` }, sessions: () => -1, close: closer(http) };
 }
@@ -378,7 +428,12 @@ async function fastmcp(): Promise<Running> {
   });
   const port = await freePort();
   await server.start({ transportType: "httpStream", httpStream: { port, host: "127.0.0.1", endpoint: "/mcp" } });
-  return { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` }, sessions: () => server.sessions.length, close: () => server.stop() };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    headers: { Authorization: `Bearer ${token}` },
+    sessions: () => server.sessions.length,
+    close: () => server.stop(),
+  };
 }
 
 async function expressEcho(): Promise<Running> {
@@ -412,7 +467,18 @@ async function approvals(): Promise<Running> {
 function modelTurns(): Record<string, string> {
   const ev = (event: string, data: object): string => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
   const anthropic = [
-    ev("message_start", { message: { id: "msg_b", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+    ev("message_start", {
+      message: {
+        id: "msg_b",
+        type: "message",
+        role: "assistant",
+        model: "m",
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    }),
     ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
     ev("ping", {}),
     ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello, " } }),
@@ -421,9 +487,21 @@ function modelTurns(): Record<string, string> {
     ev("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }),
     ev("message_stop", {}),
   ].join("");
-  const msg = { id: "msg_o", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello, world.", annotations: [] }] };
+  const msg = {
+    id: "msg_o",
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text: "Hello, world.", annotations: [] }],
+  };
   const base = { item_id: "msg_o", output_index: 0, content_index: 0 };
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   const openai = [
     ev("response.created", { response: { id: "resp_b", object: "response", status: "in_progress", model: "m", output: [] } }),
     ev("response.output_item.added", { output_index: 0, item: { ...msg, status: "in_progress", content: [] } }),
@@ -519,7 +597,9 @@ async function main(): Promise<void> {
         gc?.();
         const m = process.memoryUsage();
         if (snapshotDir) writeHeapSnapshot(join(snapshotDir, `${kind}-${process.pid}-${++snapshots}.heapsnapshot`));
-        process.stdout.write(`MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites, retained: running.retained?.() ?? -1 })}\n`);
+        process.stdout.write(
+          `MEM ${JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, sessions: running.sessions(), socketWrites, retained: running.retained?.() ?? -1 })}\n`,
+        );
       } else if (cmd === "CPU") {
         const c = process.cpuUsage();
         process.stdout.write(`CPU ${c.user + c.system}\n`);

@@ -31,7 +31,11 @@ for (let n = 1; n < toolCount; n++) {
   tools.push({
     name: `filler_${n}`,
     description: `Filler tool number ${n}, for list sizes.`,
-    inputSchema: { type: "object", properties: { q: { type: "string", description: "query" }, limit: { type: "integer" } }, required: ["q"] },
+    inputSchema: {
+      type: "object",
+      properties: { q: { type: "string", description: "query" }, limit: { type: "integer" } },
+      required: ["q"],
+    },
   });
 }
 const resources: Resource[] = Array.from({ length: resourceCount }, (_, n) => ({
@@ -41,7 +45,10 @@ const resources: Resource[] = Array.from({ length: resourceCount }, (_, n) => ({
   mimeType: "text/plain",
 }));
 
-const server = new Server({ name: "bench-stdio", version: "1.0.0" }, { capabilities: { tools: {}, ...(resourceCount ? { resources: {} } : {}) } });
+const server = new Server(
+  { name: "bench-stdio", version: "1.0.0" },
+  { capabilities: { tools: {}, ...(resourceCount ? { resources: {} } : {}) } },
+);
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, (req): CallToolResult => {
   const a = (req.params.arguments ?? {}) as { i?: unknown; text?: unknown };

@@ -13,9 +13,18 @@ import { McpServer } from "arc-agentkit/mcp";
 
 const I = { type: "object", properties: { i: { type: "integer" } }, required: ["i"], additionalProperties: false } as const;
 
-const quick = tool({ name: "quick", description: "Answer at once, as a task.", input: I, task: "required", sideEffecting: false }, ({ i }: { i: number }) => `done ${i}`);
-const quickInline = tool({ name: "quick_inline", description: "Answer at once, in the call.", input: I, task: "never", sideEffecting: false }, ({ i }: { i: number }) => `done ${i}`);
-const hold = tool({ name: "hold", description: "Run until cancelled, as a task.", input: I, task: "required", sideEffecting: false }, (_args, ctx) => new Promise<string>((_resolve, reject) => void ctx.onCancel(reject)));
+const quick = tool(
+  { name: "quick", description: "Answer at once, as a task.", input: I, task: "required", sideEffecting: false },
+  ({ i }: { i: number }) => `done ${i}`,
+);
+const quickInline = tool(
+  { name: "quick_inline", description: "Answer at once, in the call.", input: I, task: "never", sideEffecting: false },
+  ({ i }: { i: number }) => `done ${i}`,
+);
+const hold = tool(
+  { name: "hold", description: "Run until cancelled, as a task.", input: I, task: "required", sideEffecting: false },
+  (_args, ctx) => new Promise<string>((_resolve, reject) => void ctx.onCancel(reject)),
+);
 const heap = tool({ name: "heap", description: "The heap in use after a full GC, in bytes.", task: "never", sideEffecting: false }, () => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("heap: run the host with node --expose-gc");

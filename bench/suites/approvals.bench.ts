@@ -19,10 +19,14 @@ const CONCURRENCY = 16;
 function approveCaller(client: Client): Caller {
   return {
     async call(i) {
-      const r = (await client.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: `echo ${i}` }, tool_use_id: `tu-${i}` } })) as CallToolResult;
+      const r = (await client.callTool({
+        name: "approve",
+        arguments: { tool_name: "Bash", input: { command: `echo ${i}` }, tool_use_id: `tu-${i}` },
+      })) as CallToolResult;
       const first = r.content[0];
       const answer = JSON.parse(first?.type === "text" ? first.text : "{}") as { behavior?: string; updatedInput?: { command?: string } };
-      if (answer.behavior !== "allow" || answer.updatedInput?.command !== `echo ${i}`) throw new Error(`decision ${i}: unexpected answer ${JSON.stringify(answer)}`);
+      if (answer.behavior !== "allow" || answer.updatedInput?.command !== `echo ${i}`)
+        throw new Error(`decision ${i}: unexpected answer ${JSON.stringify(answer)}`);
     },
     close: () => client.close(),
   };
@@ -41,7 +45,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
       const s = await startServer(k);
       servers.set(k, s);
       one.set(k, approveCaller(await sdkHttpClient(s.url, s.headers)));
-      pools.set(k, await Promise.all(Array.from({ length: CONCURRENCY }, async () => approveCaller(await sdkHttpClient(s.url, s.headers)))));
+      pools.set(
+        k,
+        await Promise.all(Array.from({ length: CONCURRENCY }, async () => approveCaller(await sdkHttpClient(s.url, s.headers)))),
+      );
       await sequential(one.get(k)!, 100);
       await concurrent(pools.get(k)!, 5);
     }
@@ -81,12 +88,21 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `${CONCURRENCY} concurrent clients x ${perClient} decisions. The ApprovalServer path includes the decision table, the audit record and the gate.check emission.`,
       tables: [
         {
-          head: ["server", "p50 ms", "p99 ms", "sequential decisions/s (1000/p50)", `${CONCURRENCY}-client decisions/s`, "latency / throughput vs floor"],
+          head: [
+            "server",
+            "p50 ms",
+            "p99 ms",
+            "sequential decisions/s (1000/p50)",
+            `${CONCURRENCY}-client decisions/s`,
+            "latency / throughput vs floor",
+          ],
           rows,
         },
       ],
       goals: [],
-      notes: ["ApprovalServer keeps every decision in `decisions` (its audit trail, by design), so its memory grows per decision until the server is dropped."],
+      notes: [
+        "ApprovalServer keeps every decision in `decisions` (its audit trail, by design), so its memory grows per decision until the server is dropped.",
+      ],
     };
   } finally {
     await Promise.allSettled([...pools.values()].flat().map((c) => c.close()));

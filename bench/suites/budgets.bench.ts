@@ -83,7 +83,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const textLat = await timed(spillN, () => call(on.client, "text_mb"));
     const shortLat = await timed(spillN, () => call(on.client, "short"));
     const goals: Goal[] = [
-      { goal: "a result under its budget: p50 within 1.02x of a served call with budgets off", measured: `${ratio(under.median)} (rounds ${ratio(under.min)}–${ratio(under.max)})`, met: under.median <= 1.02 },
+      {
+        goal: "a result under its budget: p50 within 1.02x of a served call with budgets off",
+        measured: `${ratio(under.median)} (rounds ${ratio(under.min)}–${ratio(under.max)})`,
+        met: under.median <= 1.02,
+      },
       {
         goal: "a spill of 1 MB under 20 ms p50, store included",
         measured: `JSON ${ms(percentile(jsonLat, 0.5))} ms, text ${ms(percentile(textLat, 0.5))} ms (whole served calls; a short call ${ms(percentile(shortLat, 0.5))} ms)`,
@@ -102,7 +106,13 @@ async function run(cfg: BenchConfig): Promise<Section> {
       tables: [
         {
           head: ["operation", "ops", "p50 ms", "p99 ms"],
-          rows: [row("short result, budgets on", onLat), row("short result, budgets off", offLat), row("1 MB JSON, spilled", jsonLat), row("1 MB text, spilled", textLat), row("short result (same client, beside the spills)", shortLat)],
+          rows: [
+            row("short result, budgets on", onLat),
+            row("short result, budgets off", offLat),
+            row("1 MB JSON, spilled", jsonLat),
+            row("1 MB text, spilled", textLat),
+            row("short result (same client, beside the spills)", shortLat),
+          ],
         },
       ],
       goals,

@@ -13,7 +13,18 @@ import { fileURLToPath } from "node:url";
 import { RunContext } from "arc-agentkit";
 import { MCPClient, StdioServer, StreamableHttpServer, mcpTools } from "arc-agentkit/mcp";
 import { medianRatio, roundRatios } from "../lib/abba.js";
-import { checkEcho, interleaved, sdk2Caller, sdk2HttpClient, sdk2StdioClient, sdkCaller, sdkHttpClient, sdkStdioClient, sequential, type Caller } from "../lib/callers.js";
+import {
+  checkEcho,
+  interleaved,
+  sdk2Caller,
+  sdk2HttpClient,
+  sdk2StdioClient,
+  sdkCaller,
+  sdkHttpClient,
+  sdkStdioClient,
+  sequential,
+  type Caller,
+} from "../lib/callers.js";
 import { startServer, type ChildServer } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import type { Goal, Section } from "../lib/report.js";
@@ -71,7 +82,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
         name: "stdio",
         era: "2025-11-25",
         open: {
-          agentkit: async () => agentkitCaller(await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" })), "2025-11-25"),
+          agentkit: async () =>
+            agentkitCaller(
+              await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" })),
+              "2025-11-25",
+            ),
           sdk2: async () => {
             const c = await sdk2StdioClient(stdioScript);
             await c.listTools();
@@ -88,7 +103,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
         name: "HTTP",
         era: "2025-11-25",
         open: {
-          agentkit: async () => agentkitCaller(await MCPClient.open(new StreamableHttpServer({ url: http.url, headers: http.headers })), "2025-11-25"),
+          agentkit: async () =>
+            agentkitCaller(await MCPClient.open(new StreamableHttpServer({ url: http.url, headers: http.headers })), "2025-11-25"),
           sdk2: async () => sdk2Caller(await sdk2HttpClient(http.url, http.headers)),
           sdk1: async () => sdkCaller(await sdkHttpClient(http.url, http.headers)),
         },
@@ -98,7 +114,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
         era: "2026-07-28",
         open: {
           agentkit: async () =>
-            agentkitCaller(await MCPClient.open(new StreamableHttpServer({ url: modern.url, headers: modern.headers, protocol: "2026-07-28" })), "2026-07-28"),
+            agentkitCaller(
+              await MCPClient.open(new StreamableHttpServer({ url: modern.url, headers: modern.headers, protocol: "2026-07-28" })),
+              "2026-07-28",
+            ),
           sdk2: async () => sdk2Caller(await sdk2HttpClient(modern.url, modern.headers, "2026-07-28")),
         },
       },
@@ -137,7 +156,16 @@ async function run(cfg: BenchConfig): Promise<Section> {
           const r = vs(n, base);
           return `${ratio(r.median)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
         };
-        rows.push([t.name, t.era, LABEL[n], int(all.length), ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), cell("sdk2"), cell("sdk1")]);
+        rows.push([
+          t.name,
+          t.era,
+          LABEL[n],
+          int(all.length),
+          ms(percentile(all, 0.5)),
+          ms(percentile(all, 0.99)),
+          cell("sdk2"),
+          cell("sdk1"),
+        ]);
       }
       const r = vs("agentkit", "sdk2");
       goals.push({

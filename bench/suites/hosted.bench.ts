@@ -26,10 +26,34 @@ interface Contender {
 }
 
 const CONTENDERS: readonly Contender[] = [
-  { id: "hosted-2026", kind: "hosted", era: "2026-07-28", label: "agentkit mcpRouter on express, client on 2026-07-28", baseline: "sdk-2026" },
-  { id: "sdk-2026", kind: "sdk-express", era: "2026-07-28", label: "raw SDK v2 express adapter, client on 2026-07-28 (baseline)", baseline: "sdk-2026" },
-  { id: "hosted-2025", kind: "hosted", era: "2025-11-25", label: "agentkit mcpRouter on express, client on 2025-11-25 (stateless)", baseline: "sdk-2025" },
-  { id: "sdk-2025", kind: "sdk-express", era: "2025-11-25", label: "raw SDK v2 express adapter, client on 2025-11-25 (baseline)", baseline: "sdk-2025" },
+  {
+    id: "hosted-2026",
+    kind: "hosted",
+    era: "2026-07-28",
+    label: "agentkit mcpRouter on express, client on 2026-07-28",
+    baseline: "sdk-2026",
+  },
+  {
+    id: "sdk-2026",
+    kind: "sdk-express",
+    era: "2026-07-28",
+    label: "raw SDK v2 express adapter, client on 2026-07-28 (baseline)",
+    baseline: "sdk-2026",
+  },
+  {
+    id: "hosted-2025",
+    kind: "hosted",
+    era: "2025-11-25",
+    label: "agentkit mcpRouter on express, client on 2025-11-25 (stateless)",
+    baseline: "sdk-2025",
+  },
+  {
+    id: "sdk-2025",
+    kind: "sdk-express",
+    era: "2025-11-25",
+    label: "raw SDK v2 express adapter, client on 2025-11-25 (baseline)",
+    baseline: "sdk-2025",
+  },
 ];
 const IDS = CONTENDERS.map((c) => c.id);
 const CONCURRENCY = 16;
@@ -73,7 +97,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
     });
     const p50 = (batches: number[][]): number => percentile(batches.flat(), 0.5);
     const tput = (batches: { callsPerSec: number }[]): number => batches.length / batches.reduce((s, b) => s + 1 / b.callsPerSec, 0);
-    const cpuPerCall = (batches: { serverCpuUs: number; calls: number }[]): number => batches.reduce((s, b) => s + b.serverCpuUs, 0) / batches.reduce((s, b) => s + b.calls, 0);
+    const cpuPerCall = (batches: { serverCpuUs: number; calls: number }[]): number =>
+      batches.reduce((s, b) => s + b.serverCpuUs, 0) / batches.reduce((s, b) => s + b.calls, 0);
     const rows: string[][] = [];
     const lat = new Map<string, ReturnType<typeof medianRatio>>();
     const thr = new Map<string, ReturnType<typeof medianRatio>>();
@@ -86,7 +111,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
       lat.set(c.id, lr);
       thr.set(c.id, tr);
       const cAll = conc.get(c.id)!.flat();
-      const shown = (r: { median: number; min: number; max: number }): string => (base ? "1.00x" : `${ratio(r.median)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`);
+      const shown = (r: { median: number; min: number; max: number }): string =>
+        base ? "1.00x" : `${ratio(r.median)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
       rows.push([
         c.label,
         int(all.length),
@@ -105,7 +131,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
       const l = lat.get(id)!;
       const t = thr.get(id)!;
       goals.push(
-        { goal: `hosted p50 within 1.10x of the raw SDK v2 express adapter (${era})`, measured: `median of ${rounds} per-round p50 ratios ${ratio(l.median)} (range ${l.min.toFixed(2)}–${l.max.toFixed(2)})`, met: l.median <= 1.1 },
+        {
+          goal: `hosted p50 within 1.10x of the raw SDK v2 express adapter (${era})`,
+          measured: `median of ${rounds} per-round p50 ratios ${ratio(l.median)} (range ${l.min.toFixed(2)}–${l.max.toFixed(2)})`,
+          met: l.median <= 1.1,
+        },
         {
           goal: `hosted throughput with ${CONCURRENCY} concurrent clients at least the raw SDK v2 express adapter's (${era})`,
           measured: `median of ${cRounds} per-round throughput ratios ${ratio(t.median)} (range ${t.min.toFixed(2)}–${t.max.toFixed(2)})`,
@@ -126,7 +156,17 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `Throughput: ${CONCURRENCY} clients making ${perClient} sequential calls each, all at once, ${cRounds} ABBA rounds; "server CPU" is the server process's user + system CPU per call.`,
       tables: [
         {
-          head: ["server", "calls", "p50 ms", "p99 ms", "p50 vs SDK", `${CONCURRENCY}-client calls/s`, "throughput vs SDK", "server CPU µs/call under load", "server CPU vs SDK"],
+          head: [
+            "server",
+            "calls",
+            "p50 ms",
+            "p99 ms",
+            "p50 vs SDK",
+            `${CONCURRENCY}-client calls/s`,
+            "throughput vs SDK",
+            "server CPU µs/call under load",
+            "server CPU vs SDK",
+          ],
           rows,
         },
       ],

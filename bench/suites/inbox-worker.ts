@@ -30,7 +30,18 @@ store.subscribe((e: InboxEvent) => {
 });
 
 function question(): StoredQuestion {
-  return { id: randomUUID(), callId: null, tool: "write_file", arguments: { path: `/tmp/w${me}` }, question: "Allow?", source: "approval_server", from: `worker-${me}`, askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
+  return {
+    id: randomUUID(),
+    callId: null,
+    tool: "write_file",
+    arguments: { path: `/tmp/w${me}` },
+    question: "Allow?",
+    source: "approval_server",
+    from: `worker-${me}`,
+    askedAt: new Date().toISOString(),
+    deadlineAt: null,
+    status: "pending",
+  };
 }
 
 async function ask(n: number): Promise<number[]> {

@@ -19,7 +19,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pgDriver from "pg";
-import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxEvent, type InboxStore, type InboxWakeups, type StoredQuestion } from "arc-agentkit/askers";
+import {
+  MemoryInboxStore,
+  migrateInboxStore,
+  pgliteInboxStore,
+  postgresInboxStore,
+  type InboxEvent,
+  type InboxStore,
+  type InboxWakeups,
+  type StoredQuestion,
+} from "arc-agentkit/askers";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import { startFleet } from "../lib/inbox-fleet.js";
 import { startPostgres, type TestPostgres } from "../lib/postgres.js";
@@ -55,19 +64,32 @@ interface Fleet {
 }
 
 function question(worker: number): StoredQuestion {
-  return { id: randomUUID(), callId: null, tool: "write_file", arguments: { path: `/tmp/w${worker}` }, question: "Allow?", source: "approval_server", from: `worker-${worker}`, askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
+  return {
+    id: randomUUID(),
+    callId: null,
+    tool: "write_file",
+    arguments: { path: `/tmp/w${worker}` },
+    question: "Allow?",
+    source: "approval_server",
+    from: `worker-${worker}`,
+    askedAt: new Date().toISOString(),
+    deadlineAt: null,
+    status: "pending",
+  };
 }
 
 /** Resolves when `store`'s subscriber hears an event for which `match` is true. */
 function waiter(store: InboxStore, subscriptions: Array<() => void> = []): (match: (e: InboxEvent) => boolean) => Promise<void> {
   const waiting = new Set<{ match: (e: InboxEvent) => boolean; done: () => void }>();
-  subscriptions.push(store.subscribe((e) => {
-    for (const w of waiting) {
-      if (!w.match(e)) continue;
-      waiting.delete(w);
-      w.done();
-    }
-  }));
+  subscriptions.push(
+    store.subscribe((e) => {
+      for (const w of waiting) {
+        if (!w.match(e)) continue;
+        waiting.delete(w);
+        w.done();
+      }
+    }),
+  );
   return (match) => new Promise<void>((done) => waiting.add({ match, done }));
 }
 
@@ -99,7 +121,8 @@ async function answeringPage(setup: Pick<Setup, "store">, subscriptions: Array<(
   const page = setup.store("page");
   subscriptions.push(
     page.subscribe((e) => {
-      if (e.type === "question") page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "bench" } }).catch(() => {});
+      if (e.type === "question")
+        page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "bench" } }).catch(() => {});
     }),
   );
   await page.pending();
@@ -180,7 +203,11 @@ async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: str
 async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
   const made: Array<{ close(): Promise<void> }> = [];
   const store = (role: "page" | "worker"): InboxStore => {
-    const s = postgresInboxStore({ connectionString: role === "page" ? urls.page : urls.worker, role, ...(role === "worker" ? { wakeups } : {}) });
+    const s = postgresInboxStore({
+      connectionString: role === "page" ? urls.page : urls.worker,
+      role,
+      ...(role === "worker" ? { wakeups } : {}),
+    });
     made.push(s);
     return s;
   };
@@ -227,19 +254,46 @@ async function measure(setup: Setup, n: number, perWorker: number, cfg: BenchCon
     cfg.log(`inbox: ${setup.name}: ${workers} workers`);
     last = await setup.fleet(workers, perWorker, workers === FLEETS.at(-1) ? Math.min(n, 200) : 0);
     rates.push(last.perSecond);
-    cfg.log(`inbox: ${setup.name}: ${workers} workers: ${int(last.perSecond)} answered/s, CPU ms per answer database / workers / page ${[last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")}`);
+    cfg.log(
+      `inbox: ${setup.name}: ${workers} workers: ${int(last.perSecond)} answered/s, CPU ms per answer database / workers / page ${[last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")}`,
+    );
     cpuTotals.push([last.cpu.db, last.cpu.workers, last.cpu.page].filter((x) => !Number.isNaN(x)).reduce((a, b) => a + b, 0));
   }
   const [probeMs, loaded] = [last.probe, last.took];
-  const row = [setup.name, ms(percentile(visible, 0.5)), ms(percentile(visible, 0.99)), ms(percentile(answered, 0.5)), ms(percentile(answered, 0.99)), ms(percentile(both, 0.5)), ...rates.map(int), ms(percentile(probeMs, 0.5)), ms(percentile(probeMs, 0.99)), ms(percentile(loaded, 0.5)), ...cpuTotals.map(ms), [last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / ")];
+  const row = [
+    setup.name,
+    ms(percentile(visible, 0.5)),
+    ms(percentile(visible, 0.99)),
+    ms(percentile(answered, 0.5)),
+    ms(percentile(answered, 0.99)),
+    ms(percentile(both, 0.5)),
+    ...rates.map(int),
+    ms(percentile(probeMs, 0.5)),
+    ms(percentile(probeMs, 0.99)),
+    ms(percentile(loaded, 0.5)),
+    ...cpuTotals.map(ms),
+    [last.cpu.db, last.cpu.workers, last.cpu.page].map((x) => (Number.isNaN(x) ? "—" : ms(x))).join(" / "),
+  ];
   if (!setup.name.startsWith("PostgreSQL 127")) return { row, goals: [] };
   const [t8, t32, t128] = rates as [number, number, number];
   return {
     row,
     goals: [
-      { goal: `PostgreSQL: ask-to-visible + decide-to-answer p50 under ${TARGET_MS} ms`, measured: `${ms(percentile(both, 0.5))} ms`, met: percentile(both, 0.5) < TARGET_MS },
-      { goal: "PostgreSQL: answered/s with 32 and 128 worker processes at least the 8-worker figure", measured: `${int(t8)} → ${int(t32)} → ${int(t128)} /s`, met: t32 >= t8 && t128 >= t8 },
-      { goal: `PostgreSQL: ask-to-answer p50 under ${TARGET_MS} ms with 128 worker processes attached`, measured: `${ms(percentile(probeMs, 0.5))} ms`, met: percentile(probeMs, 0.5) < TARGET_MS },
+      {
+        goal: `PostgreSQL: ask-to-visible + decide-to-answer p50 under ${TARGET_MS} ms`,
+        measured: `${ms(percentile(both, 0.5))} ms`,
+        met: percentile(both, 0.5) < TARGET_MS,
+      },
+      {
+        goal: "PostgreSQL: answered/s with 32 and 128 worker processes at least the 8-worker figure",
+        measured: `${int(t8)} → ${int(t32)} → ${int(t128)} /s`,
+        met: t32 >= t8 && t128 >= t8,
+      },
+      {
+        goal: `PostgreSQL: ask-to-answer p50 under ${TARGET_MS} ms with 128 worker processes attached`,
+        measured: `${ms(percentile(probeMs, 0.5))} ms`,
+        met: percentile(probeMs, 0.5) < TARGET_MS,
+      },
     ],
   };
 }
@@ -256,7 +310,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
     pg = await startPostgres({ maxConnections: 450 });
     await migrateInboxStore({ connectionString: pg.connectionString });
     const urls = await makeLogins(pg);
-    for (const make of [async () => memorySetup(), () => postgresSetup(pg!, urls, "shared"), () => postgresSetup(pg!, urls, "own"), () => pgliteSetup(dir)]) {
+    for (const make of [
+      async () => memorySetup(),
+      () => postgresSetup(pg!, urls, "shared"),
+      () => postgresSetup(pg!, urls, "own"),
+      () => pgliteSetup(dir),
+    ]) {
       const setup = await make();
       try {
         const m = await measure(setup, n, perWorker, cfg);
@@ -283,7 +342,20 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `"CPU ms per answer": user + system CPU of every process taking part in a throughput run (this one, the page; on PostgreSQL also the worker processes and the server's processes, read from /proc) divided by the questions answered — what a loaded machine does not inflate the way it inflates wall time; the last column splits the 128-worker figure.`,
     tables: [
       {
-        head: ["store", "ask→visible p50 ms", "p99", "decide→answer p50 ms", "p99", "both p50 ms", ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)), "ask→answer p50 ms, 128 attached", "p99", "p50 during the 128 run", ...FLEETS.map((w, i) => (i === 0 ? `CPU ms per answer, ${w} workers` : `${w} workers`)), "128: database / workers / page"],
+        head: [
+          "store",
+          "ask→visible p50 ms",
+          "p99",
+          "decide→answer p50 ms",
+          "p99",
+          "both p50 ms",
+          ...FLEETS.map((w, i) => (i === 0 ? `answered/s, ${w} workers` : `${w} workers`)),
+          "ask→answer p50 ms, 128 attached",
+          "p99",
+          "p50 during the 128 run",
+          ...FLEETS.map((w, i) => (i === 0 ? `CPU ms per answer, ${w} workers` : `${w} workers`)),
+          "128: database / workers / page",
+        ],
         rows,
       },
     ],

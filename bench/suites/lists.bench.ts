@@ -36,7 +36,11 @@ async function rawQuery(c: Client, text: string): Promise<number> {
   const all = (await c.listResources()).resources;
   const needle = text.toLowerCase();
   const hits = all
-    .map((r, order) => ({ r, order, score: [r.name, r.description, r.uri].filter((f) => typeof f === "string" && f.toLowerCase().includes(needle)).length }))
+    .map((r, order) => ({
+      r,
+      order,
+      score: [r.name, r.description, r.uri].filter((f) => typeof f === "string" && f.toLowerCase().includes(needle)).length,
+    }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, K);

@@ -8,7 +8,17 @@
  */
 import { RunContext } from "arc-agentkit";
 import { MCPClient, StreamableHttpServer, mcpTools } from "arc-agentkit/mcp";
-import { checkEcho, concurrent, sdk2Caller, sdk2HttpClient, sdkCaller, sdkHttpClient, sequential, statelessCaller, type Caller } from "../lib/callers.js";
+import {
+  checkEcho,
+  concurrent,
+  sdk2Caller,
+  sdk2HttpClient,
+  sdkCaller,
+  sdkHttpClient,
+  sequential,
+  statelessCaller,
+  type Caller,
+} from "../lib/callers.js";
 import { ECHO, echoArgs } from "../servers/echo.js";
 import { startServer, type MemorySample, type ServerKind } from "../lib/child-server.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
@@ -220,8 +230,27 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `(V8's optimized code, feedback and inline caches for the paths the calls take, about 1 MiB for a server whatever the number of calls), so it falls as the window grows and is not growth per call. Per session = heap growth when ${sessions} more ` +
       `sessions are opened (initialize + tools/list) and held / ${sessions}. "After close" = heap after every session is closed, minus the heap before the calls.`,
     tables: [
-      { head: ["server", "heap before", "first window (warm-up included)", "heap growth per call", "RSS growth per call", "heap per open session", "after close vs before", "composites left on run signal per call"], rows },
-      { head: [`client path (this process, two windows of ${clientCalls.toLocaleString("en-US")} sequential calls, one session)`, "first window (warm-up included)", "heap growth per call"], rows: clientRows },
+      {
+        head: [
+          "server",
+          "heap before",
+          "first window (warm-up included)",
+          "heap growth per call",
+          "RSS growth per call",
+          "heap per open session",
+          "after close vs before",
+          "composites left on run signal per call",
+        ],
+        rows,
+      },
+      {
+        head: [
+          `client path (this process, two windows of ${clientCalls.toLocaleString("en-US")} sequential calls, one session)`,
+          "first window (warm-up included)",
+          "heap growth per call",
+        ],
+        rows: clientRows,
+      },
     ],
     goals,
     notes: [

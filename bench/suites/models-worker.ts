@@ -30,7 +30,10 @@ function bareAnthropic(url: string, signal: boolean): Caller {
   return {
     async call() {
       let text = "";
-      const stream = await client.messages.create({ model: "m", max_tokens: 64, stream: true, messages: [{ role: "user", content: "hi" }] }, options(signal));
+      const stream = await client.messages.create(
+        { model: "m", max_tokens: 64, stream: true, messages: [{ role: "user", content: "hi" }] },
+        options(signal),
+      );
       for await (const ev of stream) if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") text += ev.delta.text;
       check(text);
     },
@@ -75,7 +78,9 @@ async function main(): Promise<void> {
   const rounds = Number(roundsArg);
   const batch = Number(batchArg);
   if (!url || !Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(batch) || batch < 1) {
-    throw new Error(`models-worker: usage: models-worker.js <api url> <rounds >= 1> <batch >= 1>, got ${JSON.stringify(process.argv.slice(2))}`);
+    throw new Error(
+      `models-worker: usage: models-worker.js <api url> <rounds >= 1> <batch >= 1>, got ${JSON.stringify(process.argv.slice(2))}`,
+    );
   }
   const callers = new Map<string, Caller>([
     ["anthropic-agent", agentCaller(new AnthropicLLM({ apiKey: "bench", baseURL: url, maxRetries: 0, maxTokens: 64 }))],

@@ -24,7 +24,10 @@ const run$ = promisify(execFile);
 
 /** One worker process's rounds, as a map for the ABBA helpers. */
 async function worker(url: string, rounds: number, batch: number): Promise<Map<string, ModelBatch[][]>> {
-  const { stdout } = await run$(process.execPath, ["--expose-gc", WORKER, url, String(rounds), String(batch)], { maxBuffer: 64 << 20, timeout: 600_000 });
+  const { stdout } = await run$(process.execPath, ["--expose-gc", WORKER, url, String(rounds), String(batch)], {
+    maxBuffer: 64 << 20,
+    timeout: 600_000,
+  });
   return new Map(Object.entries(JSON.parse(stdout) as WorkerResult));
 }
 
@@ -44,7 +47,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
       cfg.log(`models: process ${i + 1}/${processes}`);
       runs.push(await worker(server.url, rounds, batch));
     }
-    const p50 = (b: ModelBatch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
+    const p50 = (b: ModelBatch[]): number =>
+      percentile(
+        b.flatMap((x) => x.lat),
+        0.5,
+      );
     const cpu = (b: ModelBatch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
     /** Per process, `metric` of `k` over all its rounds vs `base`'s; summarised by the median and range over processes. */
     const across = (k: string, base: string, metric: (b: ModelBatch[]) => number) => {
@@ -65,10 +72,22 @@ async function run(cfg: BenchConfig): Promise<Section> {
       for (const k of [agent, bare, signal]) {
         const batches = runs.flatMap((res) => res.get(k)!.flat());
         const all = batches.flatMap((x) => x.lat);
-        rows.push([label[k]!, ms(percentile(all, 0.5)), ms(percentile(all, 0.99)), k === bare ? "1.00x" : range(across(k, bare, p50)), k === signal ? "1.00x" : range(across(k, signal, p50)), cpu(batches).toFixed(0), k === signal ? "1.00x" : range(across(k, signal, cpu))]);
+        rows.push([
+          label[k]!,
+          ms(percentile(all, 0.5)),
+          ms(percentile(all, 0.99)),
+          k === bare ? "1.00x" : range(across(k, bare, p50)),
+          k === signal ? "1.00x" : range(across(k, signal, p50)),
+          cpu(batches).toFixed(0),
+          k === signal ? "1.00x" : range(across(k, signal, cpu)),
+        ]);
       }
       const own = across(agent, signal, p50);
-      goals.push({ goal: `${provider}: one agent turn's p50 within ${TARGET.toFixed(2)}x of a bare SDK streaming call that can be cancelled the same way (a signal)`, measured: ratio(own.median), met: own.median <= TARGET });
+      goals.push({
+        goal: `${provider}: one agent turn's p50 within ${TARGET.toFixed(2)}x of a bare SDK streaming call that can be cancelled the same way (a signal)`,
+        measured: ratio(own.median),
+        met: own.median <= TARGET,
+      });
     }
     return {
       id: "models",
@@ -78,7 +97,20 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `Ours: \`agent.run("hi", new RunContext({ llm }))\` with \`ReActCognition({ tools: [] })\` — one model turn through the provider adapter, ` +
         `\`llm.delta\`/\`llm.turn\` emitted on ctx, usage summed, the frozen result. Floor: the same SDK's raw streaming create, reading the ` +
         `same events and keeping the text, without a signal and with a fresh \`AbortController\`'s signal per call (a run hands the SDK its own, so it can be cancelled). ${processes} processes one after another, each warming up every contender and then running ${rounds} ABBA rounds of ${batch} sequential turns per contender (short rounds, so drift in this VM's speed reaches every contender alike); per process, ratio = p50 over all its rounds vs the baseline's; shown: the median over the processes (in brackets: the lowest and highest process).`,
-      tables: [{ head: ["path", "p50 ms", "p99 ms", "p50 vs bare SDK", "p50 vs bare SDK + signal", "client CPU µs/turn", "CPU vs bare SDK + signal"], rows }],
+      tables: [
+        {
+          head: [
+            "path",
+            "p50 ms",
+            "p99 ms",
+            "p50 vs bare SDK",
+            "p50 vs bare SDK + signal",
+            "client CPU µs/turn",
+            "CPU vs bare SDK + signal",
+          ],
+          rows,
+        },
+      ],
       goals,
       notes: [
         "All contenders use the same SDK client code path and the same loopback connection pool; against the bare call with a signal, the difference is the adapter (request building, tool-name map, event dispatch) and the loop (messages, events, result).",

@@ -62,10 +62,23 @@ async function sink(): Promise<{ url: string; bytes: () => number; close: () => 
  * around an untraced call on the same provider.
  */
 async function floorCall(tracer: Tracer, call: () => Promise<unknown>): Promise<void> {
-  const client = tracer.startSpan("tools/call echo", { kind: SpanKind.CLIENT, attributes: { "mcp.method.name": "tools/call", "agentkit.mcp.server": "bench", "gen_ai.tool.name": "echo" } });
+  const client = tracer.startSpan("tools/call echo", {
+    kind: SpanKind.CLIENT,
+    attributes: { "mcp.method.name": "tools/call", "agentkit.mcp.server": "bench", "gen_ai.tool.name": "echo" },
+  });
   const server = tracer.startSpan(
     "tools/call echo",
-    { kind: SpanKind.SERVER, attributes: { "mcp.method.name": "tools/call", "agentkit.mcp.server": "bench", "gen_ai.tool.name": "echo", "agentkit.run.id": "run-1", "agentkit.trace.linked_by": "traceparent", "gen_ai.operation.name": "execute_tool" } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        "mcp.method.name": "tools/call",
+        "agentkit.mcp.server": "bench",
+        "gen_ai.tool.name": "echo",
+        "agentkit.run.id": "run-1",
+        "agentkit.trace.linked_by": "traceparent",
+        "gen_ai.operation.name": "execute_tool",
+      },
+    },
     trace.setSpan(ROOT_CONTEXT, client),
   );
   await call();
@@ -75,10 +88,21 @@ async function floorCall(tracer: Tracer, call: () => Promise<unknown>): Promise<
 
 /** The SDK's own share of one ReAct turn: `invoke_agent` and `chat` with the traced modes' attributes, made by hand around an untraced run. */
 async function floorTurn<T>(tracer: Tracer, run: () => Promise<T>): Promise<T> {
-  const agent = tracer.startSpan("invoke_agent bench", { attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "agentkit.run.id": "run-1" } });
-  const chat = tracer.startSpan("chat m", { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "agentkit.step": 1 } }, trace.setSpan(ROOT_CONTEXT, agent));
+  const agent = tracer.startSpan("invoke_agent bench", {
+    attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "agentkit.run.id": "run-1" },
+  });
+  const chat = tracer.startSpan(
+    "chat m",
+    { kind: SpanKind.CLIENT, attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "agentkit.step": 1 } },
+    trace.setSpan(ROOT_CONTEXT, agent),
+  );
   const result = await run();
-  chat.setAttributes({ "gen_ai.response.model": "m", "gen_ai.usage.input_tokens": 5, "gen_ai.usage.output_tokens": 2, "gen_ai.response.finish_reasons": ["end_turn"] });
+  chat.setAttributes({
+    "gen_ai.response.model": "m",
+    "gen_ai.usage.input_tokens": 5,
+    "gen_ai.usage.output_tokens": 2,
+    "gen_ai.response.finish_reasons": ["end_turn"],
+  });
   chat.end();
   agent.setAttributes({ "agentkit.stop_reason": "complete", "agentkit.step": 1 });
   agent.end();
@@ -93,14 +117,24 @@ function tracedCtx(mode: Mode, provider: TracerProvider, options: ConstructorPar
   return ctx;
 }
 
-const echo = tool({ name: "echo", description: "Echo the text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, async ({ text }: { text: string }) => text);
+const echo = tool(
+  {
+    name: "echo",
+    description: "Echo the text.",
+    sideEffecting: false,
+    input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
+  async ({ text }: { text: string }) => text,
+);
 
 async function run(cfg: BenchConfig): Promise<Section> {
   const rounds = pick(cfg, 6, 3);
   const batch = pick(cfg, 300, 60);
   const receiver = await sink();
   let modelApi: ChildServer | undefined;
-  const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url }) })] });
+  const provider = new TracerProvider({
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url }) })],
+  });
   const floor = provider.getTracer("bench-sdk-floor");
   const specs = new Map<Mode, McpServerSpec>();
   const clients = new Map<Mode, { client: MCPClient; ctx: RunContext }>();
@@ -130,7 +164,15 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const loop = async (mode: Mode, start: number, n: number): Promise<number[]> => {
       const lat: number[] = [];
       for (let k = 0; k < n; k++) {
-        const ctx = tracedCtx(mode, provider, { llm: FakeLLM.script([new Turn({ toolCalls: [{ id: `c${k}`, name: "echo", arguments: { text: `t${start + k}` } }], usage: { inputTokens: 5, outputTokens: 2 } }), new Turn({ content: "done" })]) });
+        const ctx = tracedCtx(mode, provider, {
+          llm: FakeLLM.script([
+            new Turn({
+              toolCalls: [{ id: `c${k}`, name: "echo", arguments: { text: `t${start + k}` } }],
+              usage: { inputTokens: 5, outputTokens: 2 },
+            }),
+            new Turn({ content: "done" }),
+          ]),
+        });
         const t0 = performance.now();
         const result = await agent.run(`task ${start + k}`, ctx);
         lat.push(performance.now() - t0);
@@ -146,7 +188,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
       for (let k = 0; k < n; k++) {
         const ctx = tracedCtx(mode, provider, { llm });
         const t0 = performance.now();
-        const result = mode === "sdk" ? await floorTurn(floor, () => talker.run(`hello ${start + k}`, ctx)) : await talker.run(`hello ${start + k}`, ctx);
+        const result =
+          mode === "sdk"
+            ? await floorTurn(floor, () => talker.run(`hello ${start + k}`, ctx))
+            : await talker.run(`hello ${start + k}`, ctx);
         lat.push(performance.now() - t0);
         if (result.stopReason !== "complete") throw new Error(`turn ${k}: ${result.stopReason} ${result.error?.message ?? ""}`);
       }
@@ -169,7 +214,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const turnRounds = await abba(FLOOR_MODES, rounds, (m) => timed(() => turn(m as Mode, (next += batch), batch)));
     const loopRounds = await abba(MODES, rounds, (m) => timed(() => loop(m as Mode, (next += batch * 4), batch * 4)));
     await provider.forceFlush();
-    const p50 = (b: Batch[]): number => percentile(b.flatMap((x) => x.lat), 0.5);
+    const p50 = (b: Batch[]): number =>
+      percentile(
+        b.flatMap((x) => x.lat),
+        0.5,
+      );
     const cpuPerOp = (b: Batch[]): number => b.reduce((t, x) => t + x.cpuUs, 0) / b.reduce((t, x) => t + x.lat.length, 0);
     const rows: string[][] = [];
     const goals: Goal[] = [];
@@ -180,7 +229,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
     ] as const;
     for (const [what, results, judged] of paths) {
       for (const mode of judged ? FLOOR_MODES : MODES) {
-        const all = results.get(mode)!.flat().flatMap((b) => b.lat);
+        const all = results
+          .get(mode)!
+          .flat()
+          .flatMap((b) => b.lat);
         const r = mode === "off" ? undefined : medianRatio(roundRatios(results, mode, "off", p50));
         const c = mode === "off" ? undefined : medianRatio(roundRatios(results, mode, "off", cpuPerOp));
         const cpuAll = cpuPerOp(results.get(mode)!.flat());
@@ -194,8 +246,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
           c ? `${ratio(c.median)} (${ratio(c.min)}–${ratio(c.max)})` : "1.00x",
         ]);
         if (!judged) continue;
-        if (mode === "noop") goals.push({ goal: `${what}: no-op provider p50 within 1.02x of off`, measured: ratio(r!.median), met: r!.median <= 1.02 });
-        if (mode === "batch") goals.push({ goal: `${what}: batch exporter p50 within 1.10x of off`, measured: ratio(r!.median), met: r!.median <= 1.1 });
+        if (mode === "noop")
+          goals.push({ goal: `${what}: no-op provider p50 within 1.02x of off`, measured: ratio(r!.median), met: r!.median <= 1.02 });
+        if (mode === "batch")
+          goals.push({ goal: `${what}: batch exporter p50 within 1.10x of off`, measured: ratio(r!.median), met: r!.median <= 1.1 });
       }
     }
     return {
@@ -208,7 +262,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
         "CPU µs/op is this process's user + system CPU over each batch divided by its ops — client, server, tracer and the batch exporter all run in this process, so it is what tracing costs apart from how a shared machine scheduled the time (read it when the p50 ranges are wide). " +
         "On the no-op provider `instrument()` is dormant (see its docs): it checks that no SDK is registered behind the provider and builds nothing, so that row should read 1.00x within noise. " +
         "The SDK floor rows (served call and turn only) make the batch rows' spans by hand — the same names, kinds, parent links and attribute counts, on the same provider and exporter — around an untraced op (the served call through its own untraced pair): what the SDK's span bookkeeping and export cost with no agentkit code in the way; the batch row's distance from it is agentkit's own share (events, parent contexts, `traceparent` in `_meta` and parsed back).",
-      tables: [{ head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)", "CPU µs/op", "CPU vs off (median of rounds)"], rows }],
+      tables: [
+        {
+          head: ["path", "tracing", "p50 ms", "p99 ms", "p50 vs off (median of rounds)", "CPU µs/op", "CPU vs off (median of rounds)"],
+          rows,
+        },
+      ],
       goals,
       notes: [`The receiver took ${Math.round(receiver.bytes() / 1024)} KiB of OTLP/JSON over the run.`],
     };

@@ -18,7 +18,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pgDriver from "pg";
 import { Agent, ReActCognition, RunContext, tool, toolCall, type LLM, type LLMRequest, type LLMTurn } from "arc-agentkit";
-import { MemoryInboxStore, migrateInboxStore, pgliteInboxStore, postgresInboxStore, type InboxStore, type RunStep, type RunStore } from "arc-agentkit/askers";
+import {
+  MemoryInboxStore,
+  migrateInboxStore,
+  pgliteInboxStore,
+  postgresInboxStore,
+  type InboxStore,
+  type RunStep,
+  type RunStore,
+} from "arc-agentkit/askers";
 import { abba, medianRatio, roundRatios } from "../lib/abba.js";
 import { pick, type BenchConfig, type Suite } from "../lib/config.js";
 import { startPostgres, type TestPostgres } from "../lib/postgres.js";
@@ -57,13 +65,23 @@ class StepsModel implements LLM {
         else request.signal?.addEventListener("abort", stop, { once: true });
       });
     }
-    return Promise.resolve(n <= this.steps ? { content: "", toolCalls: [toolCall(`c${n}`, "note", { n })] } : { content: `done after ${n - 1} steps` });
+    return Promise.resolve(
+      n <= this.steps ? { content: "", toolCalls: [toolCall(`c${n}`, "note", { n })] } : { content: `done after ${n - 1} steps` },
+    );
   }
 }
 
 function makeAgent(): Agent {
-  const note = tool({ name: "note", description: "notes a number", sideEffecting: true, input: { type: "object", properties: { n: { type: "number" } } } }, (args: Record<string, unknown>) => Promise.resolve(`noted ${String(args.n)}`));
-  return new Agent({ name: "bench", model: "fake", prompt: "note the numbers", cognition: new ReActCognition({ tools: [note], maxSteps: 1000 }) });
+  const note = tool(
+    { name: "note", description: "notes a number", sideEffecting: true, input: { type: "object", properties: { n: { type: "number" } } } },
+    (args: Record<string, unknown>) => Promise.resolve(`noted ${String(args.n)}`),
+  );
+  return new Agent({
+    name: "bench",
+    model: "fake",
+    prompt: "note the numbers",
+    cognition: new ReActCognition({ tools: [note], maxSteps: 1000 }),
+  });
 }
 
 /** `store` with each `appendRunStep` timed into `times` by the step's kind (the store's own methods bound, private fields and all). */
@@ -93,7 +111,8 @@ async function oneRun(agent: Agent, steps: number, store?: Store): Promise<numbe
   const t = performance.now();
   const r = store ? await agent.run("note", { ctx, store, runId: `bench-${process.pid}-${++runs}` }) : await agent.run("note", ctx);
   const took = performance.now() - t;
-  if (r.stopReason !== "complete" || r.steps !== steps + 1) throw new Error(`runs bench: a ${steps}-step run ended ${r.stopReason} after ${r.steps} turns${r.error ? `: ${r.error.message}` : ""}`);
+  if (r.stopReason !== "complete" || r.steps !== steps + 1)
+    throw new Error(`runs bench: a ${steps}-step run ended ${r.stopReason} after ${r.steps} turns${r.error ? `: ${r.error.message}` : ""}`);
   return took;
 }
 
@@ -153,7 +172,8 @@ async function measure(name: string, store: Store, cfg: BenchConfig): Promise<Me
     const t = performance.now();
     const r = await agent.resume(runId, { store, ctx: new RunContext({ llm: model }) });
     resume.push(performance.now() - t);
-    if (r.stopReason !== "complete" || r.steps !== RESUME_STEPS + 1) throw new Error(`runs bench: resume ended ${r.stopReason} after ${r.steps} turns${r.error ? `: ${r.error.message}` : ""}`);
+    if (r.stopReason !== "complete" || r.steps !== RESUME_STEPS + 1)
+      throw new Error(`runs bench: resume ended ${r.stopReason} after ${r.steps} turns${r.error ? `: ${r.error.message}` : ""}`);
   }
   return {
     name,
@@ -189,7 +209,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const makers: Array<[string, () => Promise<Store>]> = [
       ["in-process (MemoryInboxStore)", () => Promise.resolve(new MemoryInboxStore())],
       ["PGlite in-process (pgliteInboxStore)", () => pgliteInboxStore({ dataDir: join(dir, "pglite") })],
-      ["PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)", () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" }))],
+      [
+        "PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)",
+        () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" })),
+      ],
     ];
     for (const [name, make] of makers) {
       const store = await make();
@@ -207,9 +230,21 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const pgRow = measured.find((m) => m.name.startsWith("PostgreSQL"))!;
   const perStep = (m: Measured): number => (m.recorded - m.unrecorded) / steps;
   const goals: Goal[] = [
-    { goal: `PostgreSQL: recording p50 at most ${STEP_P50_MS} ms per recorded step (one row: a model turn, a call's start, a call's end)`, measured: `${ms(percentile(pgRow.step, 0.5))} ms (a turn ${ms(percentile(pgRow.turn, 0.5))} ms, a tool call's two ${ms(percentile(pgRow.call, 0.5))} ms)`, met: percentile(pgRow.step, 0.5) <= STEP_P50_MS },
-    { goal: `PostgreSQL: a recorded run's wall time within ${WALL_RATIO.toFixed(2)}x of the unrecorded run's (fake model answering at once)`, measured: `${ratio(pgRow.ratio.median)} (rounds ${ratio(pgRow.ratio.min)}–${ratio(pgRow.ratio.max)})`, met: pgRow.ratio.median <= WALL_RATIO },
-    ...measured.map((m) => ({ goal: `${m.name.split(" (")[0]}: resume of a ${RESUME_STEPS}-step run under ${RESUME_MS} ms (p50)`, measured: `${ms(percentile(m.resume, 0.5))} ms`, met: percentile(m.resume, 0.5) < RESUME_MS })),
+    {
+      goal: `PostgreSQL: recording p50 at most ${STEP_P50_MS} ms per recorded step (one row: a model turn, a call's start, a call's end)`,
+      measured: `${ms(percentile(pgRow.step, 0.5))} ms (a turn ${ms(percentile(pgRow.turn, 0.5))} ms, a tool call's two ${ms(percentile(pgRow.call, 0.5))} ms)`,
+      met: percentile(pgRow.step, 0.5) <= STEP_P50_MS,
+    },
+    {
+      goal: `PostgreSQL: a recorded run's wall time within ${WALL_RATIO.toFixed(2)}x of the unrecorded run's (fake model answering at once)`,
+      measured: `${ratio(pgRow.ratio.median)} (rounds ${ratio(pgRow.ratio.min)}–${ratio(pgRow.ratio.max)})`,
+      met: pgRow.ratio.median <= WALL_RATIO,
+    },
+    ...measured.map((m) => ({
+      goal: `${m.name.split(" (")[0]}: resume of a ${RESUME_STEPS}-step run under ${RESUME_MS} ms (p50)`,
+      measured: `${ms(percentile(m.resume, 0.5))} ms`,
+      met: percentile(m.resume, 0.5) < RESUME_MS,
+    })),
   ];
   return {
     id: "runs",
@@ -223,7 +258,21 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database), the store logged in as a member of the inbox's worker role; PGlite runs in this process on a directory.`,
     tables: [
       {
-        head: ["store", "step p50 ms", "p99", "turn p50 ms", "p99", "tool call p50 ms", "p99", "unrecorded run ms", "recorded run ms", "recorded / unrecorded", "recording per step ms", "resume 100 steps p50 ms", "p99"],
+        head: [
+          "store",
+          "step p50 ms",
+          "p99",
+          "turn p50 ms",
+          "p99",
+          "tool call p50 ms",
+          "p99",
+          "unrecorded run ms",
+          "recorded run ms",
+          "recorded / unrecorded",
+          "recording per step ms",
+          "resume 100 steps p50 ms",
+          "p99",
+        ],
         rows: measured.map((m) => [
           m.name,
           ms(percentile(m.step, 0.5)),

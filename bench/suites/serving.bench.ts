@@ -28,19 +28,39 @@ interface Contender {
 
 const CONTENDERS: readonly Contender[] = [
   { id: "agentkit", kind: "agentkit", era: "2025-11-25", label: "agentkit serveRegistry", anchor: "sdk2" },
-  { id: "sdk2", kind: "sdk2", era: "2025-11-25", label: "raw SDK v2 low-level Server + NodeStreamableHTTPServerTransport (anchor)", anchor: "sdk2" },
-  { id: "sdk", kind: "sdk", era: "2025-11-25", label: "raw SDK v1 low-level Server + StreamableHTTPServerTransport (v1-era figure)", anchor: "sdk2" },
+  {
+    id: "sdk2",
+    kind: "sdk2",
+    era: "2025-11-25",
+    label: "raw SDK v2 low-level Server + NodeStreamableHTTPServerTransport (anchor)",
+    anchor: "sdk2",
+  },
+  {
+    id: "sdk",
+    kind: "sdk",
+    era: "2025-11-25",
+    label: "raw SDK v1 low-level Server + StreamableHTTPServerTransport (v1-era figure)",
+    anchor: "sdk2",
+  },
   { id: "fastmcp", kind: "fastmcp", era: "2025-11-25", label: "fastmcp 4.20.16 (httpStream)", anchor: "sdk2" },
   { id: "express", kind: "express", era: "2025-11-25", label: "express JSON echo, no MCP (floor)", anchor: "sdk2" },
   { id: "agentkit-2026", kind: "agentkit", era: "2026-07-28", label: "agentkit serveRegistry (the same endpoint)", anchor: "sdk2-modern" },
-  { id: "sdk2-modern", kind: "sdk2-modern", era: "2026-07-28", label: "raw SDK v2 createMcpHandler via toNodeHandler (anchor)", anchor: "sdk2-modern" },
+  {
+    id: "sdk2-modern",
+    kind: "sdk2-modern",
+    era: "2026-07-28",
+    label: "raw SDK v2 createMcpHandler via toNodeHandler (anchor)",
+    anchor: "sdk2-modern",
+  },
 ];
 const BY_ID = new Map(CONTENDERS.map((c) => [c.id, c]));
 const IDS = CONTENDERS.map((c) => c.id);
 const CONCURRENCY = 16;
 
 async function callerFor(server: ChildServer, era: Era): Promise<Caller> {
-  return server.kind === "express" ? fetchEchoCaller(server.url, server.headers) : sdk2Caller(await sdk2HttpClient(server.url, server.headers, era));
+  return server.kind === "express"
+    ? fetchEchoCaller(server.url, server.headers)
+    : sdk2Caller(await sdk2HttpClient(server.url, server.headers, era));
 }
 
 async function run(cfg: BenchConfig): Promise<Section> {
@@ -96,7 +116,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
     const ratios = new Map<string, ReturnType<typeof medianRatio>>();
     const tputRatios = new Map<string, ReturnType<typeof medianRatio>>();
     // Server CPU per call over a round's batches (the child's own user + system CPU).
-    const cpuPerCall = (batches: { serverCpuUs: number; calls: number }[]): number => batches.reduce((s, b) => s + b.serverCpuUs, 0) / batches.reduce((s, b) => s + b.calls, 0);
+    const cpuPerCall = (batches: { serverCpuUs: number; calls: number }[]): number =>
+      batches.reduce((s, b) => s + b.serverCpuUs, 0) / batches.reduce((s, b) => s + b.calls, 0);
     for (const c of CONTENDERS) {
       const k = c.id;
       const base = c.anchor === k;
@@ -115,7 +136,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
         ms(percentile(all, 0.99)),
         base ? "1.00x" : `${ratio(lr.median)} (${lr.min.toFixed(2)}–${lr.max.toFixed(2)})`,
         int(median(cAll.map((b) => b.callsPerSec))),
-        ms(percentile(cAll.flatMap((b) => b.latencies), 0.99)),
+        ms(
+          percentile(
+            cAll.flatMap((b) => b.latencies),
+            0.99,
+          ),
+        ),
         base ? "1.00x" : `${ratio(tr.median)} (${tr.min.toFixed(2)}–${tr.max.toFixed(2)})`,
         int(median(conc.get(k)!.map(cpuPerCall))),
         base ? "1.00x" : `${ratio(cr.median)} (${cr.min.toFixed(2)}–${cr.max.toFixed(2)})`,
@@ -139,7 +165,9 @@ async function run(cfg: BenchConfig): Promise<Section> {
         goal: `throughput with ${CONCURRENCY} concurrent clients at least the raw SDK v2 server's (2025-11-25)`,
         measured: `median of ${cRounds} per-round throughput ratios ${ratio(thr.median)} (range ${thr.min.toFixed(2)}–${thr.max.toFixed(2)})`,
         met: thr.median >= 1.0,
-        ...(thr.median < 1.0 && thr.median >= 0.95 ? { note: "within the ±5 % round-to-round noise of this 2-core machine, but below 1.00 on this run" } : {}),
+        ...(thr.median < 1.0 && thr.median >= 0.95
+          ? { note: "within the ±5 % round-to-round noise of this 2-core machine, but below 1.00 on this run" }
+          : {}),
       },
       {
         goal: "2026-07-28: p50 within 1.10x of the raw SDK v2 createMcpHandler on node:http",
@@ -169,7 +197,20 @@ async function run(cfg: BenchConfig): Promise<Section> {
         `"writes/resp" counts the server's socket writes per sequential call (200 calls, outside the timed batches).`,
       tables: [
         {
-          head: ["era", "server", "calls", "p50 ms", "p99 ms", "p50 vs anchor", `${CONCURRENCY}-client calls/s`, "p99 ms under load", "throughput vs anchor", "server CPU µs/call under load", "server CPU vs anchor", "writes/resp"],
+          head: [
+            "era",
+            "server",
+            "calls",
+            "p50 ms",
+            "p99 ms",
+            "p50 vs anchor",
+            `${CONCURRENCY}-client calls/s`,
+            "p99 ms under load",
+            "throughput vs anchor",
+            "server CPU µs/call under load",
+            "server CPU vs anchor",
+            "writes/resp",
+          ],
           rows,
         },
       ],

@@ -37,7 +37,13 @@ async function ours(i: number): Promise<Sample> {
   return { openAndCall: t1 - t0, close: performance.now() - t1 };
 }
 
-async function raw(i: number, open: () => Promise<{ callTool: (p: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>; close: () => Promise<void> }>): Promise<Sample> {
+async function raw(
+  i: number,
+  open: () => Promise<{
+    callTool: (p: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
+    close: () => Promise<void>;
+  }>,
+): Promise<Sample> {
   const t0 = performance.now();
   const c = await open();
   checkEcho(i, text((await c.callTool({ name: ECHO, arguments: echoArgs(i) })) as CallToolResult));
@@ -79,7 +85,12 @@ async function run(cfg: BenchConfig): Promise<Section> {
       ms(percentile(oc, 0.5)),
       ms(Math.max(...oc)),
       n === "agentkit" ? "—" : `${ratio(r.median)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`,
-      ms(percentile(all.map((s) => s.close), 0.5)),
+      ms(
+        percentile(
+          all.map((s) => s.close),
+          0.5,
+        ),
+      ),
     ];
   });
   const anchor = medianRatio(roundRatios(res, "agentkit", "sdk2-env", openMedian));

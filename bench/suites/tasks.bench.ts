@@ -36,7 +36,11 @@ function principals(fleet: HostedFleet): (subject: string) => Promise<Target> {
   const made = new Map<string, Promise<Target>>();
   return (subject) => {
     let t = made.get(subject);
-    if (!t) made.set(subject, (t = fleet.mint(CLIENT, subject).then((token) => ({ url: fleet.resource, headers: { authorization: `Bearer ${token}` } }))));
+    if (!t)
+      made.set(
+        subject,
+        (t = fleet.mint(CLIENT, subject).then((token) => ({ url: fleet.resource, headers: { authorization: `Bearer ${token}` } }))),
+      );
     return t;
   };
 }
@@ -83,7 +87,8 @@ function textOf(r: Rpc, what: string): string {
 /** Start a task of `tool`; its id (throws when the answer is not a task handle). */
 async function startTask(target: Target, tool: string, i: number): Promise<string> {
   const handle = await callTool(target, tool, { i });
-  if (handle.result?.resultType !== "task" || typeof handle.result.taskId !== "string") throw new Error(`${tool} ${i}: not a task handle: ${JSON.stringify(handle.error ?? handle.result)}`);
+  if (handle.result?.resultType !== "task" || typeof handle.result.taskId !== "string")
+    throw new Error(`${tool} ${i}: not a task handle: ${JSON.stringify(handle.error ?? handle.result)}`);
   return handle.result.taskId;
 }
 
@@ -139,7 +144,8 @@ async function poll(fleet: HostedFleet, open: readonly Open[], n: number, db: Te
     const t0 = performance.now();
     const r = await taskRpc(owner, "get", id);
     latencies.push(performance.now() - t0);
-    if (r.result?.status !== "working" || r.result.taskId !== id) throw new Error(`tasks/get ${id}: ${JSON.stringify(r.error ?? r.result)}`);
+    if (r.result?.status !== "working" || r.result.taskId !== id)
+      throw new Error(`tasks/get ${id}: ${JSON.stringify(r.error ?? r.result)}`);
     served.add(fleet.servedBy(r.headers!));
   }
   return {
@@ -204,7 +210,12 @@ async function oneProcess(cfg: BenchConfig, store: string, flags: readonly strin
 
 /** Three `agentkit host` on one PostgreSQL database behind nginx: `tasks/get` through nginx with the tasks open. */
 async function onFleet(cfg: BenchConfig, url: string, db: TestPostgres): Promise<PollRun> {
-  const fleet = await startHostedFleet({ module: MODULE, flags: ["--store", url], env: { AGENTKIT_FLEET_KEY: "a-fleet-key-for-the-tasks-benchmark-0123456789" }, clients: [CLIENT] });
+  const fleet = await startHostedFleet({
+    module: MODULE,
+    flags: ["--store", url],
+    env: { AGENTKIT_FLEET_KEY: "a-fleet-key-for-the-tasks-benchmark-0123456789" },
+    clients: [CLIENT],
+  });
   try {
     cfg.log(`tasks: fleet: opening ${OPEN} tasks through nginx`);
     const open = await openTasks(principals(fleet), OPEN);
@@ -262,11 +273,19 @@ async function run(cfg: BenchConfig): Promise<Section> {
         ["PostgreSQL, fleet of three behind nginx", fleet],
       ].map(([where, p]) => {
         const got = p50((p as PollRun).latencies);
-        return { goal: `tasks/get p50 under 2 ms with ${OPEN.toLocaleString("en-US")} tasks open (${where as string})`, measured: `${ms(got)} ms`, met: got < 2 };
+        return {
+          goal: `tasks/get p50 under 2 ms with ${OPEN.toLocaleString("en-US")} tasks open (${where as string})`,
+          measured: `${ms(got)} ms`,
+          met: got < 2,
+        };
       }),
       ...runs.map((r) => {
         const total = r.heapOpen - r.heapBefore;
-        return { goal: `${OPEN.toLocaleString("en-US")} open tasks under 10 MiB of heap on one process (${r.store} store)`, measured: bytes(total), met: total < 10 * MIB };
+        return {
+          goal: `${OPEN.toLocaleString("en-US")} open tasks under 10 MiB of heap on one process (${r.store} store)`,
+          measured: bytes(total),
+          met: total < 10 * MIB,
+        };
       }),
     ];
     return {
@@ -282,11 +301,30 @@ async function run(cfg: BenchConfig): Promise<Section> {
       tables: [
         {
           head: ["store", "in the call p50 ms (anchor)", "task create → complete p50 ms", "p99 ms", "vs anchor", "tasks/get per task"],
-          rows: runs.map((r) => [r.store, ms(p50(r.inline)), ms(p50(r.roundTrip)), ms(percentile(r.roundTrip, 0.99)), ratio(p50(r.roundTrip) / p50(r.inline)), r.roundTripPolls.toFixed(2)]),
+          rows: runs.map((r) => [
+            r.store,
+            ms(p50(r.inline)),
+            ms(p50(r.roundTrip)),
+            ms(percentile(r.roundTrip, 0.99)),
+            ratio(p50(r.roundTrip) / p50(r.inline)),
+            r.roundTripPolls.toFixed(2),
+          ]),
         },
         {
-          head: [`tasks/get, ${OPEN} open`, "in the call p50 ms (anchor)", "p50 ms", "p99 ms", "agentkit CPU ms/poll", "PostgreSQL CPU ms/poll", "nginx CPU ms/poll", "processes serving"],
-          rows: [...runs.map((r) => pollRow(`${r.store}, one process`, p50(r.inline), r.polls)), pollRow("PostgreSQL, fleet of 3 + nginx", undefined, fleet)],
+          head: [
+            `tasks/get, ${OPEN} open`,
+            "in the call p50 ms (anchor)",
+            "p50 ms",
+            "p99 ms",
+            "agentkit CPU ms/poll",
+            "PostgreSQL CPU ms/poll",
+            "nginx CPU ms/poll",
+            "processes serving",
+          ],
+          rows: [
+            ...runs.map((r) => pollRow(`${r.store}, one process`, p50(r.inline), r.polls)),
+            pollRow("PostgreSQL, fleet of 3 + nginx", undefined, fleet),
+          ],
         },
         {
           head: ["store", "heap before", `heap with ${OPEN} open`, `${OPEN} open tasks`, "per open task"],

@@ -41,7 +41,12 @@ export class RunCheck {
   }
 }
 
-@Tool({ description: "Deploy the current build to the named target environment.", input: DeployInput, requiresApproval: true, caps: ["egress"] })
+@Tool({
+  description: "Deploy the current build to the named target environment.",
+  input: DeployInput,
+  requiresApproval: true,
+  caps: ["egress"],
+})
 export class Deploy {
   constructor(private readonly checks: CheckService) {}
   run(input: DeployInput): string {

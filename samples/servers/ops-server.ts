@@ -16,12 +16,9 @@ server.registerTool(
   async ({ queue }) => ({ content: [{ type: "text", text: `${queue}: 42 messages waiting` }] }),
 );
 
-server.registerResource(
-  "runbook",
-  "docs://runbook",
-  { description: "On-call runbook.", mimeType: "text/plain" },
-  async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "Restart the ingest worker, then check the queue depth." }] }),
-);
+server.registerResource("runbook", "docs://runbook", { description: "On-call runbook.", mimeType: "text/plain" }, async (uri) => ({
+  contents: [{ uri: uri.href, mimeType: "text/plain", text: "Restart the ingest worker, then check the queue depth." }],
+}));
 
 server.registerPrompt("triage", { description: "Static triage prompt." }, async () => ({
   messages: [{ role: "user", content: { type: "text", text: "You triage incidents. Be terse." } }],

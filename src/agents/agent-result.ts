@@ -39,4 +39,3 @@ export interface AgentResult {
   /** The durable run's id (`agent.run(input, { store })`, `agent.resume()`); absent for a run without a store. */
   readonly runId?: string;
 }
-

@@ -52,16 +52,29 @@ export interface AgentResumeOptions {
 
 /** A `RunStore`: an object with the run methods. */
 const isRunStore = (v: unknown): v is RunStore =>
-  v !== null && typeof v === "object" && ["createRun", "loadRun", "claimRun", "appendRunStep", "setRunStatus", "releaseRun", "runs"].every((m) => typeof (v as Record<string, unknown>)[m] === "function");
+  v !== null &&
+  typeof v === "object" &&
+  ["createRun", "loadRun", "claimRun", "appendRunStep", "setRunStatus", "releaseRun", "runs"].every(
+    (m) => typeof (v as Record<string, unknown>)[m] === "function",
+  );
 
-const STORE_RULE = opt.that<RunStore>(isRunStore, "a run store (an inbox store: new MemoryInboxStore(), pgliteInboxStore({ dataDir }) or postgresInboxStore({ ... }))");
+const STORE_RULE = opt.that<RunStore>(
+  isRunStore,
+  "a run store (an inbox store: new MemoryInboxStore(), pgliteInboxStore({ dataDir }) or postgresInboxStore({ ... }))",
+);
 const CTX_RULE = opt.that<RunContext>((v) => v instanceof RunContext, "a RunContext (new RunContext({ llm, asker }) or makeTestCtx())");
 
 /** `agent.run`'s options, declared once. */
-const RUN_OPTIONS = { ctx: CTX_RULE, runId: opt.string("a non-empty run id", true), store: STORE_RULE } satisfies Record<keyof AgentRunOptions, OptionRule<unknown>>;
+const RUN_OPTIONS = { ctx: CTX_RULE, runId: opt.string("a non-empty run id", true), store: STORE_RULE } satisfies Record<
+  keyof AgentRunOptions,
+  OptionRule<unknown>
+>;
 
 /** `agent.resume`'s options, declared once. */
-const RESUME_OPTIONS = { store: opt.required(STORE_RULE, "the store the run was recorded in"), ctx: CTX_RULE } satisfies Record<keyof AgentResumeOptions, OptionRule<unknown>>;
+const RESUME_OPTIONS = { store: opt.required(STORE_RULE, "the store the run was recorded in"), ctx: CTX_RULE } satisfies Record<
+  keyof AgentResumeOptions,
+  OptionRule<unknown>
+>;
 
 /** Options of an `Agent`. */
 export interface AgentOptions {
@@ -77,11 +90,17 @@ export interface AgentOptions {
 
 /** The options an `Agent` accepts, declared once. */
 const AGENT_OPTIONS = {
-  name: opt.required(opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string"), "a non-empty string"),
+  name: opt.required(
+    opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string"),
+    "a non-empty string",
+  ),
   model: opt.string(),
   prompt: opt.string(),
   cognition: opt.required(
-    opt.that<Cognition>((v) => typeof (v as Cognition | null)?.run === "function", "a Cognition (an object with run(input)), e.g. new ReActCognition({ tools })"),
+    opt.that<Cognition>(
+      (v) => typeof (v as Cognition | null)?.run === "function",
+      "a Cognition (an object with run(input)), e.g. new ReActCognition({ tools })",
+    ),
     "e.g. new ReActCognition({ tools })",
   ),
   description: opt.string(),
@@ -125,7 +144,12 @@ export class Agent {
     const o = checkOptions(options, "agent.run", RUN_OPTIONS);
     const ctx = o.ctx ?? new RunContext();
     if (!o.store) {
-      if (o.runId !== undefined) throw new OptionsError("agent.run", "runId", "agent.run: 'runId' names a durable run, which needs a 'store' (an inbox store) to be recorded in");
+      if (o.runId !== undefined)
+        throw new OptionsError(
+          "agent.run",
+          "runId",
+          "agent.run: 'runId' names a durable run, which needs a 'store' (an inbox store) to be recorded in",
+        );
       return this.#drive(task, ctx);
     }
     const durable = this.#durable("agent.run");
@@ -140,7 +164,9 @@ export class Agent {
    * after the Asker says yes to a question with source `resume` (a
    * read-only one runs again), and a finished run returns its stored result.
    *
-   * @throws RunResumeError (rejects), nothing run, when the run is unknown, held by a live worker (named), was started by a changed agent (each change named), or cannot be read (another version's state, a truncated step), or the store fails.
+   * @throws RunResumeError (rejects), nothing run, when the run is unknown, held by a live worker (named), was started
+   * by a changed agent (each change named), or cannot be read (another version's state, a truncated step), or the store
+   * fails.
    */
   async resume(runId: string, options: AgentResumeOptions): Promise<AgentResult> {
     const o = checkOptions(options, "agent.resume", RESUME_OPTIONS);
@@ -153,7 +179,12 @@ export class Agent {
   #durable(where: string): DurableSpec {
     const durable = this.cognition.durable;
     if (!durable) {
-      throw new OptionsError(where, "store", `${where}: agent '${this.name}' runs on ${this.cognition.constructor?.name ?? "a cognition"}, which does not record durable runs; a 'store' needs ReActCognition, ClaudeCliCognition or CodexCliCognition`);
+      throw new OptionsError(
+        where,
+        "store",
+        `${where}: agent '${this.name}' runs on ${this.cognition.constructor?.name ?? "a cognition"}, which does ` +
+          `not record durable runs; a 'store' needs ReActCognition, ClaudeCliCognition or CodexCliCognition`,
+      );
     }
     return durable;
   }
@@ -169,7 +200,10 @@ export class Agent {
         await journal.end(result);
       } catch (err) {
         // The store stopped taking steps: the run stops here, resumable from what was written.
-        const error = new Error(`run '${journal.runId}' stopped: its step could not be recorded (${errorLine(err)}); resume it once the store is back`, { cause: err });
+        const error = new Error(
+          `run '${journal.runId}' stopped: its step could not be recorded (${errorLine(err)}); resume it once the store is back`,
+          { cause: err },
+        );
         result = Object.freeze({ output: "", stopReason: "error", steps: 0, toolCalls: [], usage: {}, error, runId: journal.runId });
       } finally {
         await journal.release();

@@ -70,8 +70,13 @@ export function formValuesError(schema: Schema | undefined, values: Record<strin
   const unknown = Object.keys(values).filter((k) => !fields.includes(k));
   if (unknown.length > 0) return `not a field of this form: ${JSON.stringify(unknown)}. The form's fields: ${JSON.stringify(fields)}`;
   for (const [k, v] of Object.entries(values)) {
-    const ok = v === null || ["string", "number", "boolean"].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === "string"));
-    if (!ok) return `field ${JSON.stringify(k)} must be a string, number, boolean, list of strings or null (left empty), got ${Array.isArray(v) ? "a list" : typeof v}`;
+    const ok =
+      v === null || ["string", "number", "boolean"].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+    if (!ok)
+      return (
+        `field ${JSON.stringify(k)} must be a string, number, boolean, list of strings or null (left empty), got ` +
+        `${Array.isArray(v) ? "a list" : typeof v}`
+      );
   }
   return undefined;
 }

@@ -7,7 +7,15 @@ import { OptionsError } from "../errors/options.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
 import { pyList } from "../util/format.js";
 import { invokeTool, unknownToolMessage, type Admission, type ToolOutcome } from "../tools/tool-invocation.js";
-import { GateRecorder, gateVerdict, notRunMessage, timeoutVerdict, type GateRecord, type GateSubject, type GateVerdict } from "../gate/index.js";
+import {
+  GateRecorder,
+  gateVerdict,
+  notRunMessage,
+  timeoutVerdict,
+  type GateRecord,
+  type GateSubject,
+  type GateVerdict,
+} from "../gate/index.js";
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { resultText } from "../tools/result-text.js";
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "./agent.js";
@@ -71,7 +79,10 @@ export interface ReActOptions {
 /** The options a `ReActCognition` accepts, declared once. */
 const REACT_OPTIONS = {
   tools: opt.required(
-    opt.that<Iterable<Tool>>((v) => typeof v === "object" && v !== null && typeof (v as Iterable<Tool>)[Symbol.iterator] === "function", "an array (or other iterable) of tools"),
+    opt.that<Iterable<Tool>>(
+      (v) => typeof v === "object" && v !== null && typeof (v as Iterable<Tool>)[Symbol.iterator] === "function",
+      "an array (or other iterable) of tools",
+    ),
     "an array of tools, e.g. ToolRegistry.fromTools([...]).tools() or []",
   ),
   maxSteps: opt.positiveInt(10),
@@ -125,7 +136,10 @@ export class ReActCognition implements Cognition {
   readonly approvalTimeoutMs: number | undefined;
   private readonly byName: Map<string, Tool>;
   private readonly recorder: GateRecorder;
-  /** The schemas the model is shown (tools with `schema: null` left out): one list for every turn, so a provider can keep its converted form. */
+  /**
+   * The schemas the model is shown (tools with `schema: null` left out): one list for every turn, so a provider can
+   * keep its converted form.
+   */
   private readonly schemas: readonly ToolSchema[];
 
   /**
@@ -141,7 +155,8 @@ export class ReActCognition implements Cognition {
     this.recorder = new GateRecorder({ auditPath: o.auditPath, where: "ReActCognition" });
     this.byName = new Map();
     for (const t of this.tools) {
-      if (this.byName.has(t.name)) throw new OptionsError("ReActCognition", "options", `ReActCognition: two tools are named '${t.name}'; give one a prefix`);
+      if (this.byName.has(t.name))
+        throw new OptionsError("ReActCognition", "options", `ReActCognition: two tools are named '${t.name}'; give one a prefix`);
       this.byName.set(t.name, t);
     }
   }
@@ -171,7 +186,17 @@ export class ReActCognition implements Cognition {
       if (modelStop) result.details = Object.freeze({ modelStopReason: modelStop });
       return Object.freeze(result);
     };
-    if (!llm) return done("", "error", 0, new OptionsError("ReActCognition", "llm", `agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`));
+    if (!llm)
+      return done(
+        "",
+        "error",
+        0,
+        new OptionsError(
+          "ReActCognition",
+          "llm",
+          `agent '${agent.name}': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))`,
+        ),
+      );
     let last = "";
     for (let step = 1; step <= this.maxSteps; step++) {
       if (ctx.cancelled) return done(last, "cancelled", step - 1);
@@ -180,7 +205,13 @@ export class ReActCognition implements Cognition {
       if (!turn) {
         ctx.emit("llm.request", { step, model: agent.model });
         try {
-          turn = await llm.complete({ model: agent.model, messages: [...messages], tools: schemas, signal: ctx.signal, onEvent: streamEvents(ctx, step) });
+          turn = await llm.complete({
+            model: agent.model,
+            messages: [...messages],
+            tools: schemas,
+            signal: ctx.signal,
+            onEvent: streamEvents(ctx, step),
+          });
         } catch (err) {
           if (ctx.cancelled || err instanceof Cancelled) return done(last, "cancelled", step);
           return done(last, "error", step, err instanceof Error ? err : new Error(String(err)));
@@ -213,7 +244,13 @@ export class ReActCognition implements Cognition {
           if (j) await j.journal.recordFinished(j.key, record);
         }
         calls.push(record);
-        messages.push({ role: "tool", content: record.result, toolCallId: call.id, name: call.name, ...(record.parts ? { parts: record.parts } : {}) });
+        messages.push({
+          role: "tool",
+          content: record.result,
+          toolCallId: call.id,
+          name: call.name,
+          ...(record.parts ? { parts: record.parts } : {}),
+        });
         if (ctx.cancelled) return done(last, "cancelled", step);
       }
     }
@@ -223,7 +260,8 @@ export class ReActCognition implements Cognition {
   /** One call through the core's invocation (`tools/tool-invocation`), admitted by the gate, recorded as the model reads it. */
   private async execute(call: ToolCall, ctx: RunContext, j?: Journaled): Promise<ToolCallRecord> {
     const args = call.arguments ?? {};
-    const rec = (result: string, ok: boolean, used = args): ToolCallRecord => Object.freeze({ id: call.id, name: call.name, arguments: used, result, ok });
+    const rec = (result: string, ok: boolean, used = args): ToolCallRecord =>
+      Object.freeze({ id: call.id, name: call.name, arguments: used, result, ok });
     const t = this.byName.get(call.name);
     const past = j?.journal.call(j.key);
     ctx.emit("tool.call", { id: call.id, tool: call.name });
@@ -236,7 +274,15 @@ export class ReActCognition implements Cognition {
       }
       outcome = again.outcome;
     } else if (t) {
-      const settling: Settling = { args, via: "react", question: `Allow ${t.name}?`, requiresApproval: t.requiresApproval, purpose: "gate", start: 0, past: past?.gate };
+      const settling: Settling = {
+        args,
+        via: "react",
+        question: `Allow ${t.name}?`,
+        requiresApproval: t.requiresApproval,
+        purpose: "gate",
+        start: 0,
+        past: past?.gate,
+      };
       outcome = await invokeTool({
         tool: t,
         name: call.name,
@@ -263,14 +309,29 @@ export class ReActCognition implements Cognition {
    * yes to a question with source `resume` (modify: with the edited
    * arguments). A refusal is the text the model reads.
    */
-  private async rerun(t: Tool, call: ToolCall, ctx: RunContext, j: Journaled, past: PastCall): Promise<{ outcome: ToolOutcome } | { refused: string }> {
+  private async rerun(
+    t: Tool,
+    call: ToolCall,
+    ctx: RunContext,
+    j: Journaled,
+    past: PastCall,
+  ): Promise<{ outcome: ToolOutcome } | { refused: string }> {
     const args = past.startedWith ?? call.arguments ?? {};
     let runWith = args;
     if (t.sideEffecting) {
       const question = `The run stopped while '${t.name}' was running, so it may or may not have taken effect. Run it again?`;
-      const settling: Settling = { args, via: "resume", question, requiresApproval: true, purpose: "resume", start: past.starts, past: past.resume.get(past.starts) };
+      const settling: Settling = {
+        args,
+        via: "resume",
+        question,
+        requiresApproval: true,
+        purpose: "resume",
+        start: past.starts,
+        past: past.resume.get(past.starts),
+      };
       const admission = await this.gate(t, { ...call, arguments: args }, ctx, settling, j);
-      if (!admission.allowed) return { refused: `'${t.name}' was started before the run stopped and was not run again: ${admission.message}` };
+      if (!admission.allowed)
+        return { refused: `'${t.name}' was started before the run stopped and was not run again: ${admission.message}` };
       runWith = admission.arguments ?? args;
     }
     const outcome = await invokeTool({
@@ -315,9 +376,12 @@ export class ReActCognition implements Cognition {
       };
       // A durable run's question outlives a cancelled context (the run is resumable): the gate stops waiting, the question stays.
       given = j
-        ? await unlessCancelled(ctx, gateVerdict(ask), () => gateVerdict({ ...ask, signal: ctx.signal, abandoned: "the run was cancelled while waiting for approval", asker: undefined }))
+        ? await unlessCancelled(ctx, gateVerdict(ask), () =>
+            gateVerdict({ ...ask, signal: ctx.signal, abandoned: "the run was cancelled while waiting for approval", asker: undefined }),
+          )
         : await gateVerdict({ ...ask, signal: ctx.signal, abandoned: "the run was cancelled while waiting for approval" });
-      if (given.record.source === "timeout" && deadline !== undefined && this.approvalTimeoutMs !== undefined) given = timeoutVerdict(subject, this.approvalTimeoutMs);
+      if (given.record.source === "timeout" && deadline !== undefined && this.approvalTimeoutMs !== undefined)
+        given = timeoutVerdict(subject, this.approvalTimeoutMs);
     }
     const verdict = await this.recorder.record(subject, given, ctx);
     return verdict.allowed ? { allowed: true, arguments: verdict.arguments } : { allowed: false, message: notRunMessage(t.name, verdict) };
@@ -339,9 +403,13 @@ export class ReActCognition implements Cognition {
   }
 }
 
-/** A question whose deadline passed while no process was alive: taken off the inbox as timed out, when the run's store is an inbox store (best effort). */
+/**
+ * A question whose deadline passed while no process was alive: taken off the inbox as timed out, when the run's store
+ * is an inbox store (best effort).
+ */
 async function withdrawTimedOut(j: Journaled | undefined, questionId: string, reason: string): Promise<void> {
-  const settle = (j?.journal.store as { settle?: (id: string, s: { status: "timed_out"; reason: string }) => Promise<unknown> } | undefined)?.settle;
+  const settle = (j?.journal.store as { settle?: (id: string, s: { status: "timed_out"; reason: string }) => Promise<unknown> } | undefined)
+    ?.settle;
   if (typeof settle !== "function") return;
   await settle.call(j!.journal.store, questionId, { status: "timed_out", reason: `timed out: ${reason}` }).catch(() => undefined);
 }

@@ -56,7 +56,11 @@ function canonical(v: unknown): string {
  * loop, such as a CLI, `cognition`: which CLI and model): what a resume must
  * find unchanged.
  */
-export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[], cognition?: Readonly<Record<string, string>>): Record<string, unknown> {
+export function agentFingerprint(
+  agent: JournaledAgent,
+  tools: readonly Tool[],
+  cognition?: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const printed: Record<string, ToolPrint> = {};
   for (const t of tools) {
     printed[t.name] = {
@@ -66,7 +70,13 @@ export function agentFingerprint(agent: JournaledAgent, tools: readonly Tool[], 
       caps: [...t.caps].sort(),
     };
   }
-  return { agent: agent.name, model: agent.model, instructions: createHash("sha256").update(agent.prompt).digest("hex").slice(0, 16), tools: printed, ...(cognition ? { cognition } : {}) };
+  return {
+    agent: agent.name,
+    model: agent.model,
+    instructions: createHash("sha256").update(agent.prompt).digest("hex").slice(0, 16),
+    tools: printed,
+    ...(cognition ? { cognition } : {}),
+  };
 }
 
 /** Each difference between a stored fingerprint and the agent's now, in words (empty: the same agent). */
@@ -75,7 +85,8 @@ export function fingerprintChanges(stored: Readonly<Record<string, unknown>>, no
   if (stored.agent !== now.agent) out.push(`name: '${String(stored.agent)}' -> '${String(now.agent)}'`);
   if (stored.model !== now.model) out.push(`model: '${String(stored.model)}' -> '${String(now.model)}'`);
   if (stored.instructions !== now.instructions) out.push("instructions (the prompt) changed");
-  if (canonical(stored.cognition) !== canonical(now.cognition)) out.push(`cognition: ${canonical(stored.cognition ?? "a ReActCognition")} -> ${canonical(now.cognition ?? "a ReActCognition")}`);
+  if (canonical(stored.cognition) !== canonical(now.cognition))
+    out.push(`cognition: ${canonical(stored.cognition ?? "a ReActCognition")} -> ${canonical(now.cognition ?? "a ReActCognition")}`);
   const was = (stored.tools ?? {}) as Record<string, ToolPrint>;
   const is = (now.tools ?? {}) as Record<string, ToolPrint>;
   for (const name of Object.keys(was).sort()) {
@@ -86,8 +97,10 @@ export function fingerprintChanges(stored: Readonly<Record<string, unknown>>, no
       continue;
     }
     if (a.schema !== b.schema) out.push(`tool '${name}': its schema changed`);
-    if (a.sideEffecting !== b.sideEffecting) out.push(`tool '${name}': sideEffecting ${String(a.sideEffecting)} -> ${String(b.sideEffecting)}`);
-    if (a.requiresApproval !== b.requiresApproval) out.push(`tool '${name}': requiresApproval ${String(a.requiresApproval)} -> ${String(b.requiresApproval)}`);
+    if (a.sideEffecting !== b.sideEffecting)
+      out.push(`tool '${name}': sideEffecting ${String(a.sideEffecting)} -> ${String(b.sideEffecting)}`);
+    if (a.requiresApproval !== b.requiresApproval)
+      out.push(`tool '${name}': requiresApproval ${String(a.requiresApproval)} -> ${String(b.requiresApproval)}`);
     if (canonical(a.caps) !== canonical(b.caps)) out.push(`tool '${name}': caps ${canonical(a.caps)} -> ${canonical(b.caps)}`);
   }
   for (const name of Object.keys(is).sort()) if (!was[name]) out.push(`tool '${name}' is new`);
@@ -123,7 +136,10 @@ export interface CliSession {
   readonly cli: string;
   /** Claude Code's session id, or Codex's thread id. */
   readonly sessionId: string;
-  /** The mark the session's processes carry in their environment (so a resume can end a CLI a dead worker left running); default `sessionId`. */
+  /**
+   * The mark the session's processes carry in their environment (so a resume can end a CLI a dead worker left running);
+   * default `sessionId`.
+   */
   readonly mark?: string;
 }
 
@@ -136,38 +152,61 @@ function stepProblem(s: RunStep, expectedSeq: number): string | undefined {
   if (!STEP_KINDS.includes(s.kind)) return `its kind ${JSON.stringify(s.kind)} is none of ${STEP_KINDS.join(", ")}`;
   const d = s.data;
   if (!isObject(d)) return "it has no data";
-  const need = (k: string, test: (v: unknown) => boolean, what: string): string | undefined => (test(d[k]) ? undefined : `its '${k}' is missing or not ${what}`);
+  const need = (k: string, test: (v: unknown) => boolean, what: string): string | undefined =>
+    test(d[k]) ? undefined : `its '${k}' is missing or not ${what}`;
   const str = (v: unknown) => typeof v === "string";
   switch (s.kind) {
     case "turn":
       return need("step", Number.isInteger, "a step number") ?? need("content", str, "text") ?? need("toolCalls", Array.isArray, "a list");
     case "question":
-      return need("key", str, "a call key") ?? need("questionId", str, "a question id") ?? need("purpose", (v) => v === "gate" || v === "resume", '"gate" or "resume"');
+      return (
+        need("key", str, "a call key") ??
+        need("questionId", str, "a question id") ??
+        need("purpose", (v) => v === "gate" || v === "resume", '"gate" or "resume"')
+      );
     case "call_started":
       return need("key", str, "a call key") ?? need("arguments", isObject, "an object");
     case "cli_session":
-      return need("cli", str, "a CLI name") ?? need("sessionId", (v) => str(v) && v !== "", "a session id") ?? need("mark", (v) => v === undefined || str(v), "text");
+      return (
+        need("cli", str, "a CLI name") ??
+        need("sessionId", (v) => str(v) && v !== "", "a session id") ??
+        need("mark", (v) => v === undefined || str(v), "text")
+      );
     default:
-      return need("key", str, "a call key") ?? need("record", (v) => isObject(v) && typeof v.result === "string" && typeof v.ok === "boolean", "a tool call record");
+      return (
+        need("key", str, "a call key") ??
+        need("record", (v) => isObject(v) && typeof v.result === "string" && typeof v.ok === "boolean", "a tool call record")
+      );
   }
 }
 
-/** True for a store logged in in the inbox's worker role (`postgresInboxStore({ role: "worker" })`): its login sees only the runs it started. */
+/**
+ * True for a store logged in in the inbox's worker role (`postgresInboxStore({ role: "worker" })`): its login sees only
+ * the runs it started.
+ */
 const onlyOwnRuns = (store: RunStore): boolean => (store as { role?: unknown }).role === "worker";
 
 /** What an unknown run id adds on such a store: the run may be another login's. */
-const WORKER_SEES_OWN = ". This store logs in in the inbox's worker role, which sees only the runs its own login started: resume a run with a store on the login that started it";
+const WORKER_SEES_OWN =
+  ". This store logs in in the inbox's worker role, which sees only the runs its own login started: resume a run with a store on the login that started it";
 
 /** A stored result as an `AgentResult` (its error, when it had one, as a plain `Error` with the stored message). */
 export function resultFromStored(stored: Readonly<Record<string, unknown>>, runId: string): AgentResult {
   const { error, ...rest } = stored as Record<string, unknown> & { error?: { message?: string } };
-  return Object.freeze({ ...(rest as unknown as AgentResult), runId, ...(error ? { error: new Error(String(error.message ?? "the run failed")) } : {}) });
+  return Object.freeze({
+    ...(rest as unknown as AgentResult),
+    runId,
+    ...(error ? { error: new Error(String(error.message ?? "the run failed")) } : {}),
+  });
 }
 
 /** An `AgentResult` as plain JSON for the store. */
 function storedResult(result: AgentResult): Record<string, unknown> {
   const { error, ...rest } = result;
-  return JSON.parse(JSON.stringify({ ...rest, ...(error ? { error: { name: error.name, message: error.message } } : {}) })) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify({ ...rest, ...(error ? { error: { name: error.name, message: error.message } } : {}) })) as Record<
+    string,
+    unknown
+  >;
 }
 
 /**
@@ -209,11 +248,33 @@ export class RunJournal {
    *
    * @throws RunResumeError `duplicate_run` when the id is already there; `store` when the store failed.
    */
-  static async start(store: RunStore, agent: JournaledAgent, durable: DurableSpec, input: string, runId: string = randomUUID()): Promise<RunJournal> {
+  static async start(
+    store: RunStore,
+    agent: JournaledAgent,
+    durable: DurableSpec,
+    input: string,
+    runId: string = randomUUID(),
+  ): Promise<RunJournal> {
     const existing = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
-    if (existing) throw new RunResumeError("duplicate_run", runId, `run '${runId}' is already in the store (${existing.head.status}); continue it with agent.resume('${runId}', { store }) or give a new runId`);
+    if (existing)
+      throw new RunResumeError(
+        "duplicate_run",
+        runId,
+        `run '${runId}' is already in the store (${existing.head.status}); continue it with ` +
+          `agent.resume('${runId}', { store }) or give a new runId`,
+      );
     const now = new Date().toISOString();
-    const head: RunHead = { runId, status: "running", agent: agent.name, updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input, fingerprint: agentFingerprint(agent, durable.tools, durable.cognition), holder: store.worker };
+    const head: RunHead = {
+      runId,
+      status: "running",
+      agent: agent.name,
+      updatedAt: now,
+      createdAt: now,
+      format: RUN_STATE_FORMAT,
+      input,
+      fingerprint: agentFingerprint(agent, durable.tools, durable.cognition),
+      holder: store.worker,
+    };
     await RunJournal.#storeCall(runId, () => store.createRun(head));
     return new RunJournal(store, runId, head, []);
   }
@@ -228,13 +289,26 @@ export class RunJournal {
     const loaded = await RunJournal.#load(store, runId);
     const changes = fingerprintChanges(loaded.head.fingerprint, agentFingerprint(agent, durable.tools, durable.cognition));
     if (changes.length) {
-      throw new RunResumeError("agent_changed", runId, `run '${runId}' was started by a different agent; nothing ran. What changed: ${changes.join("; ")}. Resume it with the agent it was started with, or start a new run`, { changes });
+      throw new RunResumeError(
+        "agent_changed",
+        runId,
+        `run '${runId}' was started by a different agent; nothing ran. What changed: ${changes.join("; ")}. Resume ` +
+          `it with the agent it was started with, or start a new run`,
+        { changes },
+      );
     }
-    if (loaded.head.status === "finished" || loaded.head.status === "failed") return new RunJournal(store, runId, loaded.head, loaded.steps);
+    if (loaded.head.status === "finished" || loaded.head.status === "failed")
+      return new RunJournal(store, runId, loaded.head, loaded.steps);
     const claim = await RunJournal.#storeCall(runId, () => store.claimRun(runId, store.worker));
     if (!claim.ok) {
       if ("missing" in claim) throw new RunResumeError("unknown_run", runId, `run '${runId}' is not in the store any more`);
-      throw new RunResumeError("held", runId, `run '${runId}' is held by worker '${claim.holder}', which is still alive; it resumes there (or here once that worker stops and its lease lapses)`, { holder: claim.holder });
+      throw new RunResumeError(
+        "held",
+        runId,
+        `run '${runId}' is held by worker '${claim.holder}', which is still alive; it resumes there (or here once ` +
+          `that worker stops and its lease lapses)`,
+        { holder: claim.holder },
+      );
     }
     // Read again under the lease when a worker that died after the first read wrote more (or the store does not say).
     const held = claim.steps === loaded.steps.length ? loaded : await RunJournal.#load(store, runId);
@@ -242,17 +316,44 @@ export class RunJournal {
   }
 
   static async #load(store: RunStore, runId: string): Promise<{ head: RunHead; steps: readonly RunStep[] }> {
-    if (typeof runId !== "string" || runId.trim() === "") throw new RunResumeError("unknown_run", String(runId), `agent.resume: the run id must be a non-empty string, got ${JSON.stringify(runId)}`);
+    if (typeof runId !== "string" || runId.trim() === "")
+      throw new RunResumeError(
+        "unknown_run",
+        String(runId),
+        `agent.resume: the run id must be a non-empty string, got ${JSON.stringify(runId)}`,
+      );
     const loaded = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
-    if (!loaded) throw new RunResumeError("unknown_run", runId, `there is no run '${runId}' in the store; store.runs() (or \`agentkit runs\`) lists the runs it holds${onlyOwnRuns(store) ? WORKER_SEES_OWN : ""}`);
+    if (!loaded)
+      throw new RunResumeError(
+        "unknown_run",
+        runId,
+        `there is no run '${runId}' in the store; store.runs() (or \`agentkit runs\`) lists the runs it ` +
+          `holds${onlyOwnRuns(store) ? WORKER_SEES_OWN : ""}`,
+      );
     const { head, steps } = loaded;
     if (head.format !== RUN_STATE_FORMAT) {
-      throw new RunResumeError("unreadable", runId, `run '${runId}' was written in run state format ${JSON.stringify(head.format)} (another version of arc-agentkit); this version reads format ${RUN_STATE_FORMAT} only. Resume it with the version that started it; nothing ran`);
+      throw new RunResumeError(
+        "unreadable",
+        runId,
+        `run '${runId}' was written in run state format ${JSON.stringify(head.format)} (another version of ` +
+          `arc-agentkit); this version reads format ${RUN_STATE_FORMAT} only. Resume it with the version that ` +
+          `started it; nothing ran`,
+      );
     }
-    if (!isObject(head.fingerprint) || typeof head.input !== "string") throw new RunResumeError("unreadable", runId, `run '${runId}' is truncated: its ${typeof head.input !== "string" ? "input" : "fingerprint"} is missing; nothing ran`);
+    if (!isObject(head.fingerprint) || typeof head.input !== "string")
+      throw new RunResumeError(
+        "unreadable",
+        runId,
+        `run '${runId}' is truncated: its ${typeof head.input !== "string" ? "input" : "fingerprint"} is missing; nothing ran`,
+      );
     steps.forEach((s, i) => {
       const problem = stepProblem(s, i + 1);
-      if (problem) throw new RunResumeError("unreadable", runId, `run '${runId}' is truncated or damaged at step ${i + 1} of ${steps.length}: ${problem}; nothing ran`);
+      if (problem)
+        throw new RunResumeError(
+          "unreadable",
+          runId,
+          `run '${runId}' is truncated or damaged at step ${i + 1} of ${steps.length}: ${problem}; nothing ran`,
+        );
     });
     return loaded;
   }
@@ -284,7 +385,11 @@ export class RunJournal {
 
   /** Record the CLI session the run goes on in (a CLI cognition, before it lets the CLI take its first step). */
   recordCliSession(session: CliSession): Promise<void> {
-    return this.#append("cli_session", { cli: session.cli, sessionId: session.sessionId, ...(session.mark !== undefined ? { mark: session.mark } : {}) });
+    return this.#append("cli_session", {
+      cli: session.cli,
+      sessionId: session.sessionId,
+      ...(session.mark !== undefined ? { mark: session.mark } : {}),
+    });
   }
 
   /** Record model turn `step` (before its tool calls run). */
@@ -339,16 +444,34 @@ export class RunJournal {
   #read(s: RunStep): void {
     const d = s.data as Record<string, unknown>;
     if (s.kind === "turn") {
-      this.#turns.set(d.step as number, Object.freeze({ content: d.content as string, toolCalls: d.toolCalls as LLMTurn["toolCalls"], ...(d.stopReason ? { stopReason: d.stopReason as LLMTurn["stopReason"] } : {}), ...(d.usage ? { usage: d.usage as LLMTurn["usage"] } : {}), ...(d.model ? { model: d.model as string } : {}) }));
+      this.#turns.set(
+        d.step as number,
+        Object.freeze({
+          content: d.content as string,
+          toolCalls: d.toolCalls as LLMTurn["toolCalls"],
+          ...(d.stopReason ? { stopReason: d.stopReason as LLMTurn["stopReason"] } : {}),
+          ...(d.usage ? { usage: d.usage as LLMTurn["usage"] } : {}),
+          ...(d.model ? { model: d.model as string } : {}),
+        }),
+      );
       return;
     }
     if (s.kind === "cli_session") {
-      this.#cliSession = Object.freeze({ cli: d.cli as string, sessionId: d.sessionId as string, ...(typeof d.mark === "string" ? { mark: d.mark } : {}) });
+      this.#cliSession = Object.freeze({
+        cli: d.cli as string,
+        sessionId: d.sessionId as string,
+        ...(typeof d.mark === "string" ? { mark: d.mark } : {}),
+      });
       return;
     }
     const c = this.call(d.key as string);
     if (s.kind === "question") {
-      const q: PastQuestion = { questionId: d.questionId as string, deadlineAt: (d.deadlineAt as string | null | undefined) ?? null, purpose: d.purpose as PastQuestion["purpose"], start: Number(d.start ?? 0) };
+      const q: PastQuestion = {
+        questionId: d.questionId as string,
+        deadlineAt: (d.deadlineAt as string | null | undefined) ?? null,
+        purpose: d.purpose as PastQuestion["purpose"],
+        start: Number(d.start ?? 0),
+      };
       if (q.purpose === "gate") c.gate = q;
       else c.resume.set(q.start, q);
     } else if (s.kind === "call_started") {

@@ -117,7 +117,8 @@ export function approvalPrompt(core: typeof CoreModule): ApprovalPrompt {
       else if (isDownKey(key)) setCursor((cursor + 1) % items.length);
       else if (isEnterKey(key)) pick(cursor);
       else if (key.name === "pagedown" || key.name === "j") setScroll(Math.min(maxScroll.current, scroll + (key.name === "j" ? 1 : page)));
-      else if (key.name === "pageup" || key.name === "k") setScroll(Math.max(0, Math.min(maxScroll.current, scroll) - (key.name === "k" ? 1 : page)));
+      else if (key.name === "pageup" || key.name === "k")
+        setScroll(Math.max(0, Math.min(maxScroll.current, scroll) - (key.name === "k" ? 1 : page)));
       else {
         const index = items.findIndex((i) => i.key === key.name && !key.ctrl);
         if (index >= 0) pick(index);

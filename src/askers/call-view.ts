@@ -35,7 +35,10 @@ export function boundedToolFacts(facts: ToolFacts | undefined): ToolFacts | unde
     out.description = d.length > MAX_DESCRIPTION_CHARS ? `${d.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : d;
   }
   if (Array.isArray(facts.caps)) {
-    const caps = facts.caps.filter((c) => typeof c === "string" && c !== "").slice(0, MAX_FACT_ITEMS).map((c) => clipMiddle(c, 60));
+    const caps = facts.caps
+      .filter((c) => typeof c === "string" && c !== "")
+      .slice(0, MAX_FACT_ITEMS)
+      .map((c) => clipMiddle(c, 60));
     if (caps.length > 0) out.caps = caps;
   }
   if (typeof facts.sideEffecting === "boolean") out.sideEffecting = facts.sideEffecting;
@@ -95,10 +98,22 @@ export function callView(args: Record<string, unknown>): CallView | undefined {
   const edits = multiEdit(args.edits);
   if (edits) return { kind: "edit", path: pathOf(args), ...bounded(edits) };
   if (str(args.old_string) && str(args.new_string)) {
-    return { kind: "edit", path: pathOf(args), ...bounded(lineDiff(shown(args.old_string).split("\n"), shown(args.new_string).split("\n"))) };
+    return {
+      kind: "edit",
+      path: pathOf(args),
+      ...bounded(lineDiff(shown(args.old_string).split("\n"), shown(args.new_string).split("\n"))),
+    };
   }
   if (str(args.content) && [args.file_path, args.path, args.filename].some(str)) {
-    return { kind: "write", path: pathOf(args), ...bounded(shown(args.content).split("\n").map((text) => ({ op: "+" as const, text }))) };
+    return {
+      kind: "write",
+      path: pathOf(args),
+      ...bounded(
+        shown(args.content)
+          .split("\n")
+          .map((text) => ({ op: "+" as const, text })),
+      ),
+    };
   }
   if (str(args.command)) {
     const cwd = [args.cwd, args.workdir].find(str);
@@ -114,7 +129,10 @@ export function callView(args: Record<string, unknown>): CallView | undefined {
   return undefined;
 }
 
-/** A MultiEdit-style `edits` list (`[{ old_string, new_string }, ...]`, at most 100) as one diff, each edit under an `@` heading; else `undefined`. */
+/**
+ * A MultiEdit-style `edits` list (`[{ old_string, new_string }, ...]`, at most 100) as one diff, each edit under an `@`
+ * heading; else `undefined`.
+ */
 function multiEdit(edits: unknown): DiffLine[] | undefined {
   if (!Array.isArray(edits) || edits.length === 0 || edits.length > 100) return undefined;
   const pairs = edits as Array<{ old_string?: unknown; new_string?: unknown }>;
@@ -157,7 +175,8 @@ function lcsDiff(b: readonly string[], a: readonly string[]): DiffLine[] {
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * (m + 1) + j] = b[i] === a[j] ? lcs[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
+      lcs[i * (m + 1) + j] =
+        b[i] === a[j] ? lcs[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(lcs[(i + 1) * (m + 1) + j]!, lcs[i * (m + 1) + j + 1]!);
     }
   }
   const out: DiffLine[] = [];

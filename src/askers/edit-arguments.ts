@@ -12,9 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** What came back from the editor. */
-export type EditorResult =
-  | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly error: string };
+export type EditorResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
 /**
  * Runs `editor` on a temp file holding `text` on this process's terminal

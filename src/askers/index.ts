@@ -12,8 +12,28 @@ export type { ApprovalInboxOptions, InboxAskerFor } from "./inbox/approval-inbox
 export { inboxAsker } from "./inbox/inbox-asker.js";
 export type { InboxAsker, InboxAskerOptions } from "./inbox/inbox-asker.js";
 export { MemoryInboxStore, MEMORY_PENDING_LIMIT } from "./inbox/inbox-store.js";
-export type { InboxStore, InboxEvent, InboxAnswer, MemoryInboxStoreOptions, QuestionStatus, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox/inbox-store.js";
-export type { CallAnswer, CallChange, CallError, CallQuestion, CallRecord, CallRecordEvent, CallRecordStore, CallStatus, CallUpdate } from "../contracts/call-record.js";
+export type {
+  InboxStore,
+  InboxEvent,
+  InboxAnswer,
+  MemoryInboxStoreOptions,
+  QuestionStatus,
+  SettleResult,
+  Settlement,
+  StoredDecision,
+  StoredQuestion,
+} from "./inbox/inbox-store.js";
+export type {
+  CallAnswer,
+  CallChange,
+  CallError,
+  CallQuestion,
+  CallRecord,
+  CallRecordEvent,
+  CallRecordStore,
+  CallStatus,
+  CallUpdate,
+} from "../contracts/call-record.js";
 export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "../contracts/run-record.js";
 export { InboxError } from "./inbox/inbox.error.js";
 export type { InboxErrorCode } from "./inbox/inbox.error.js";

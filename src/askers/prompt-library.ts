@@ -25,7 +25,8 @@ function missing(id: string, cause: unknown): MissingPeerError {
   return new MissingPeerError(
     id,
     PROMPTS_INSTALL_LINE,
-    `TerminalAsker needs the optional peer dependencies @inquirer/core and @inquirer/prompts, and '${id}' could not be found. Install them with: ${PROMPTS_INSTALL_LINE}`,
+    `TerminalAsker needs the optional peer dependencies @inquirer/core and @inquirer/prompts, and '${id}' could ` +
+      `not be found. Install them with: ${PROMPTS_INSTALL_LINE}`,
     { cause },
   );
 }

@@ -105,7 +105,9 @@ export function questionLines(request: Elicitation, state: QuestionState): strin
 }
 
 function indented(text: unknown, by: number): string[] {
-  return visible(String(text ?? ""), { newlines: true }).split("\n").map((l) => `${" ".repeat(by)}${l}`);
+  return visible(String(text ?? ""), { newlines: true })
+    .split("\n")
+    .map((l) => `${" ".repeat(by)}${l}`);
 }
 
 function argumentLines(args: Record<string, unknown>, details: boolean): string[] {
@@ -158,7 +160,8 @@ function detailLines(request: Elicitation, state: QuestionState): string[] {
 }
 
 /** The outcome of reading edited arguments: a JSON object, or the reason it is not one. */
-export type ParsedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly error: string };
+export type ParsedArguments =
+  { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly error: string };
 
 /** Parses edited text; only a JSON object is accepted (not an array, string, number or null). */
 export function parseArguments(text: string): ParsedArguments {

@@ -56,7 +56,8 @@ export function fitScreen(parts: ScreenParts, size: ScreenSize): FittedScreen {
   // Footer lines are the menu and this package's own messages: wrapped (at most FOOTER_ROWS rows each), not cut.
   const footer = parts.footer.flatMap((l) => wrapLine(l, width).slice(0, FOOTER_ROWS));
   let body = size.whole ? parts.body.flatMap((l) => wrapLine(l, width)) : parts.body.map(cut);
-  if (!size.whole && body.some((l, i) => l !== parts.body[i])) body.push(cut("    (long lines are cut in the middle, …N cut…; d shows every line whole)"));
+  if (!size.whole && body.some((l, i) => l !== parts.body[i]))
+    body.push(cut("    (long lines are cut in the middle, …N cut…; d shows every line whole)"));
   const room = Math.max(1, rows - SPARE_ROWS - header.length - footer.length);
   if (body.length <= room) return { lines: [...header, ...body, ...footer], maxScroll: 0 };
   const shown = Math.max(1, room - 1);

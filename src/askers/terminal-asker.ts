@@ -39,8 +39,14 @@ const EXPIRE_GRACE_MS = 1000;
 /** The outcome of one "modify" attempt. */
 /** The options a `TerminalAsker` accepts, declared once. */
 const TERMINAL_ASKER_OPTIONS = {
-  input: opt.that<NodeJS.ReadableStream>((v) => typeof (v as NodeJS.ReadableStream | null)?.on === "function" && typeof (v as NodeJS.ReadableStream).read === "function", "a readable stream (a TTY, e.g. process.stdin)"),
-  output: opt.that<NodeJS.WritableStream>((v) => typeof (v as NodeJS.WritableStream | null)?.write === "function", "a writable stream (e.g. process.stdout)"),
+  input: opt.that<NodeJS.ReadableStream>(
+    (v) => typeof (v as NodeJS.ReadableStream | null)?.on === "function" && typeof (v as NodeJS.ReadableStream).read === "function",
+    "a readable stream (a TTY, e.g. process.stdin)",
+  ),
+  output: opt.that<NodeJS.WritableStream>(
+    (v) => typeof (v as NodeJS.WritableStream | null)?.write === "function",
+    "a writable stream (e.g. process.stdout)",
+  ),
   editor: opt.string('a command string (or "" to edit inline)'),
 } satisfies Record<keyof TerminalAskerOptions, OptionRule<unknown>>;
 
@@ -49,7 +55,9 @@ type EditOutcome = { readonly value: Record<string, unknown> } | { readonly erro
 /** Why a form cannot be sent yet (required fields left empty), or `undefined`. */
 function emptyRequiredError(schema: Readonly<Record<string, unknown>> | undefined, values: FormValues): string | undefined {
   const missing = emptyRequired(schema, values);
-  return missing.length > 0 ? `required field(s) ${visible(JSON.stringify(missing))} are empty: press m to fill them in (nothing was sent)` : undefined;
+  return missing.length > 0
+    ? `required field(s) ${visible(JSON.stringify(missing))} are empty: press m to fill them in (nothing was sent)`
+    : undefined;
 }
 
 /** Why the asking side gave up, in words, from its signal's reason. */
@@ -117,7 +125,13 @@ export class TerminalAsker implements Asker {
   /** Queues `request` and resolves with the person's `Decision` (or `expired` at its deadline, or when `options.signal` aborts). */
   ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
-      return Promise.reject(new OptionsError("TerminalAsker.ask", "request", `TerminalAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`));
+      return Promise.reject(
+        new OptionsError(
+          "TerminalAsker.ask",
+          "request",
+          `TerminalAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`,
+        ),
+      );
     }
     let timeoutMs: number | undefined;
     try {
@@ -133,7 +147,10 @@ export class TerminalAsker implements Asker {
     }
     this.#queue.push(question);
     if (signal) {
-      const onAbort = (): void => ((signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError" ? this.#onDeadline(question) : this.#onWithdrawn(question, givenUpWhy(signal)));
+      const onAbort = (): void =>
+        (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError"
+          ? this.#onDeadline(question)
+          : this.#onWithdrawn(question, givenUpWhy(signal));
       signal.addEventListener("abort", onAbort, { once: true });
       void question.decision.then(
         () => signal.removeEventListener("abort", onAbort),
@@ -233,18 +250,34 @@ export class TerminalAsker implements Asker {
     let draft: string | undefined;
     try {
       for (;;) {
-        const config = { elicitation: q.request, deadlineAt: q.deadlineAt, queued: () => this.#queue.length, error, values, size: () => this.#size() };
+        const config = {
+          elicitation: q.request,
+          deadlineAt: q.deadlineAt,
+          queued: () => this.#queue.length,
+          error,
+          values,
+          size: () => this.#size(),
+        };
         const choice = await menu(config, this.#context(q));
         if (choice === "approve") {
           error = values ? emptyRequiredError(schema, values) : undefined;
           if (error) continue;
-          if (values) this.#decide(q, { kind: "approve", actor: this.#actor, value: formContent(values) }, `✔ form sent: ${clipMiddle(visible(JSON.stringify(formContent(values))), 200)}`);
+          if (values)
+            this.#decide(
+              q,
+              { kind: "approve", actor: this.#actor, value: formContent(values) },
+              `✔ form sent: ${clipMiddle(visible(JSON.stringify(formContent(values))), 200)}`,
+            );
           else this.#decide(q, { kind: "approve", actor: this.#actor }, `✔ ${tool} approved`);
           return;
         }
         if (choice === "reject") {
           const note = (await lib.prompts.input({ message: `Reject ${tool}: note (optional, Enter for none)` }, this.#context(q))).trim();
-          this.#decide(q, { kind: "reject", actor: this.#actor, ...(note ? { note } : {}) }, `✖ ${tool} rejected${note ? `: ${clipMiddle(visible(note), 200)}` : ""}`);
+          this.#decide(
+            q,
+            { kind: "reject", actor: this.#actor, ...(note ? { note } : {}) },
+            `✖ ${tool} rejected${note ? `: ${clipMiddle(visible(note), 200)}` : ""}`,
+          );
           return;
         }
         const edited = await this.#modify(q, lib, draft, values);
@@ -254,7 +287,11 @@ export class TerminalAsker implements Asker {
           continue;
         }
         if ("value" in edited) {
-          this.#decide(q, { kind: "modify", actor: this.#actor, value: edited.value }, `✎ ${tool} approved with modified arguments ${clipMiddle(visible(JSON.stringify(edited.value), { style: "json" }), 400)}`);
+          this.#decide(
+            q,
+            { kind: "modify", actor: this.#actor, value: edited.value },
+            `✎ ${tool} approved with modified arguments ${clipMiddle(visible(JSON.stringify(edited.value), { style: "json" }), 400)}`,
+          );
           return;
         }
         if (q.signal.aborted) throw q.signal.reason;
@@ -290,7 +327,10 @@ export class TerminalAsker implements Asker {
     }
   }
 
-  /** One modify attempt: the edited object (a form's values: checked against its fields), or why it was refused and the text to start from next time. */
+  /**
+   * One modify attempt: the edited object (a form's values: checked against its fields), or why it was refused and the
+   * text to start from next time.
+   */
   async #modify(q: PendingQuestion, lib: PromptLibrary, draft: string | undefined, values: FormValues | undefined): Promise<EditOutcome> {
     const current = values ?? toolArguments(q.request);
     const check = (text: string): EditOutcome => {
@@ -302,16 +342,29 @@ export class TerminalAsker implements Asker {
     };
     if (this.#editor === "") {
       const text = await lib.prompts.input(
-        { message: values ? "Form values (JSON object, null = empty):" : "Arguments (JSON object):", default: draft ?? visible(JSON.stringify(current), { style: "json" }), prefill: "editable", validate: (t) => { const c = check(t); return "value" in c || (c.error ?? false); } },
+        {
+          message: values ? "Form values (JSON object, null = empty):" : "Arguments (JSON object):",
+          default: draft ?? visible(JSON.stringify(current), { style: "json" }),
+          prefill: "editable",
+          validate: (t) => {
+            const c = check(t);
+            return "value" in c || (c.error ?? false);
+          },
+        },
         this.#context(q),
       );
       return check(text);
     }
-    this.#say(`Opening ${visible(this.#editor)} on the ${values ? "form values" : "arguments"} (save and quit to continue; save an empty file to go back)…`);
+    this.#say(
+      `Opening ${visible(this.#editor)} on the ${values ? "form values" : "arguments"} (save and quit to continue; ` +
+        `save an empty file to go back)…`,
+    );
     const result = await editInEditor(this.#editor, draft ?? visibleJson(current), q.signal);
     if (!result.ok) return { error: result.error, draft };
     if (result.text.trim() === "") return {};
     const outcome = check(result.text);
-    return "value" in outcome ? outcome : { error: `edited ${values ? "values" : "arguments"} refused, ${outcome.error}`, draft: result.text };
+    return "value" in outcome
+      ? outcome
+      : { error: `edited ${values ? "values" : "arguments"} refused, ${outcome.error}`, draft: result.text };
   }
 }

@@ -52,7 +52,10 @@ function checkCommand(command: readonly string[]): void {
     if (REFUSED_FLAGS[name]) throw new UsageError(`agentkit approve: the command holds ${name}: ${REFUSED_FLAGS[name]}`);
     const mode = name === "--permission-mode" ? (word.includes("=") ? word.slice(word.indexOf("=") + 1) : command[i + 1]) : undefined;
     if (mode === "bypassPermissions" || mode === "dontAsk") {
-      throw new UsageError(`agentkit approve: the command holds --permission-mode ${mode}, which settles every prompt without asking; remove it so the person is asked`);
+      throw new UsageError(
+        `agentkit approve: the command holds --permission-mode ${mode}, which settles every prompt without asking; ` +
+          `remove it so the person is asked`,
+      );
     }
   }
 }
@@ -60,9 +63,14 @@ function checkCommand(command: readonly string[]): void {
 function request(argv: readonly string[]): ApproveRequest | null {
   const line = parseCommandLine("approve", argv, OPTIONS);
   if (flag(line, "help")) return null;
-  if (flag(line, "web") === flag(line, "tty")) throw new UsageError("agentkit approve: choose who answers: --web (a page in the browser) or --tty (this terminal), exactly one");
-  if (line.positionals.length) throw strayArgument("approve", 1, `put the claude command after '--': agentkit approve --web -- claude -p "..."`);
-  if (!line.rest || line.rest.length === 0) throw new UsageError('agentkit approve: give the claude command after \'--\', e.g. agentkit approve --web -- claude -p "fix the tests"');
+  if (flag(line, "web") === flag(line, "tty"))
+    throw new UsageError("agentkit approve: choose who answers: --web (a page in the browser) or --tty (this terminal), exactly one");
+  if (line.positionals.length)
+    throw strayArgument("approve", 1, `put the claude command after '--': agentkit approve --web -- claude -p "..."`);
+  if (!line.rest || line.rest.length === 0)
+    throw new UsageError(
+      "agentkit approve: give the claude command after '--', e.g. agentkit approve --web -- claude -p \"fix the tests\"",
+    );
   checkCommand(line.rest);
   const timeoutMs = parseMilliseconds("approve", "timeout-ms", stringOption(line, "timeout-ms"));
   const auditPath = stringOption(line, "audit");
@@ -118,7 +126,9 @@ function runChild(words: readonly string[], mode: ApproveMode, prompts: PendingP
     };
     child.once("error", (err) => {
       done();
-      reject(new CliError(`agentkit approve: could not run '${words[0]}': ${err.message}; check the command after '--'`, 1, { cause: err }));
+      reject(
+        new CliError(`agentkit approve: could not run '${words[0]}': ${err.message}; check the command after '--'`, 1, { cause: err }),
+      );
     });
     child.once("close", (code, signal) => {
       done();
@@ -135,7 +145,8 @@ function finish(command: string, code: number, decided: number, prompts: Pending
     return code;
   }
   process.stderr.write(
-    `agentkit approve: interrupted with ${withdrawn.length} permission prompt(s) pending; withdrawn (never answered by a person): ${withdrawn.join(", ")}. ` +
+    `agentkit approve: interrupted with ${withdrawn.length} permission prompt(s) pending; withdrawn (never ` +
+      `answered by a person): ${withdrawn.join(", ")}. ` +
       `${command} exited ${code}\n`,
   );
   return code !== 0 ? code : INTERRUPTED_EXIT;
@@ -170,9 +181,16 @@ export async function approveCommand(argv: readonly string[], context: FailureCo
     });
     try {
       if (approver.loginUrl) {
-        process.stderr.write(`agentkit approve: answer the permission prompts in your browser: ${approver.loginUrl}\n  (a one-time link: it logs one browser in and is printed only here)\n`);
+        process.stderr.write(
+          `agentkit approve: answer the permission prompts in your browser: ${approver.loginUrl}\n  (a one-time ` +
+            `link: it logs one browser in and is printed only here)\n`,
+        );
       }
-      const code = await runChild(withApprovalFlags(req.command, { toolName: server.toolName, configPath: server.configPath }), req.mode, prompts);
+      const code = await runChild(
+        withApprovalFlags(req.command, { toolName: server.toolName, configPath: server.configPath }),
+        req.mode,
+        prompts,
+      );
       return finish(basename(req.command[0]!), code, server.decisions.length, prompts);
     } finally {
       await server.stop();

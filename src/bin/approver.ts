@@ -34,13 +34,22 @@ export interface Approver {
 export function approveMode(command: string, value: string | undefined): ApproveMode | undefined {
   if (value === undefined) return undefined;
   if (value !== "tty" && value !== "web" && value !== "inbox") {
-    throw new UsageError(`agentkit ${command}: --approve must be tty (this terminal), web (a page in the browser) or inbox (a shared store: --store), got '${value}'`);
+    throw new UsageError(
+      `agentkit ${command}: --approve must be tty (this terminal), web (a page in the browser) or inbox (a shared ` +
+        `store: --store), got '${value}'`,
+    );
   }
   return value;
 }
 
-/** Open the store an approver or an inbox page was given: as the page's (answers; default) or as a worker's (`--approve inbox`: asks only). */
-export async function openStore(store: ApproverStore, role: "worker" | "page" = "page"): Promise<import("../askers/index.js").PostgresInboxStore> {
+/**
+ * Open the store an approver or an inbox page was given: as the page's (answers; default) or as a worker's (`--approve
+ * inbox`: asks only).
+ */
+export async function openStore(
+  store: ApproverStore,
+  role: "worker" | "page" = "page",
+): Promise<import("../askers/index.js").PostgresInboxStore> {
   const { pgliteInboxStore, postgresInboxStore } = await import("../askers/index.js");
   return "dir" in store ? pgliteInboxStore({ dataDir: store.dir }) : postgresInboxStore({ connectionString: store.url, role });
 }

@@ -45,7 +45,9 @@ export function parseCommandLine(command: string, argv: readonly string[], optio
     const message = (err as Error).message;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const opt = /'([^']+)'/.exec(message)?.[1] ?? "?";
-      throw new UsageError(`agentkit ${command}: unknown option '${opt}'. Accepted options: ${optionList(options)} (see agentkit ${command} --help)`);
+      throw new UsageError(
+        `agentkit ${command}: unknown option '${opt}'. Accepted options: ${optionList(options)} (see agentkit ${command} --help)`,
+      );
     }
     if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       const opt = /'(--?[A-Za-z-]+)/.exec(message)?.[1] ?? "an option";
@@ -63,7 +65,9 @@ export function parseCommandLine(command: string, argv: readonly string[], optio
  * @param position which positional it was, from 1.
  */
 export function strayArgument(command: string, position: number, hint: string): UsageError {
-  return new UsageError(`agentkit ${command}: unexpected extra argument #${position} (not repeated here: it may be a secret typed in the wrong place); ${hint}`);
+  return new UsageError(
+    `agentkit ${command}: unexpected extra argument #${position} (not repeated here: it may be a secret typed in the wrong place); ${hint}`,
+  );
 }
 
 /** The value of a string option, or `undefined`. */
@@ -92,7 +96,9 @@ export function parseMilliseconds(command: string, name: string, value: string |
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(`agentkit ${command}: --${name} must be a positive whole number of milliseconds (e.g. --${name} 30000), got '${value}'`);
+    throw new UsageError(
+      `agentkit ${command}: --${name} must be a positive whole number of milliseconds (e.g. --${name} 30000), got '${value}'`,
+    );
   }
   return n;
 }
@@ -113,7 +119,9 @@ export function parseHeaders(command: string, list: readonly string[]): Record<s
     const name = colon < 0 ? "" : h.slice(0, colon).trim();
     if (colon < 0 || !HEADER_NAME.test(name)) {
       throw new UsageError(
-        `agentkit ${command}: --header #${i + 1} is not 'Name: value' (${colon < 0 ? "it has no ':'" : "its name is not a valid HTTP header name"}); pass e.g. --header 'Authorization: Bearer <token>'`,
+        `agentkit ${command}: --header #${i + 1} is not 'Name: value' ` +
+          `(${colon < 0 ? "it has no ':'" : "its name is not a valid HTTP header name"}); pass e.g. --header ` +
+          `'Authorization: Bearer <token>'`,
       );
     }
     out[name] = h.slice(colon + 1).trim();
@@ -141,12 +149,21 @@ export function parseHeaderEnv(command: string, list: readonly string[], env: No
     const name = eq < 0 ? "" : entry.slice(0, eq).trim();
     const variable = eq < 0 ? "" : entry.slice(eq + 1).trim();
     if (eq < 0 || !HEADER_NAME.test(name) || !ENV_NAME.test(variable)) {
-      const why = eq < 0 ? "it has no '='" : !HEADER_NAME.test(name) ? "its header name is not a valid HTTP header name" : "its variable is not a valid environment variable name";
+      const why =
+        eq < 0
+          ? "it has no '='"
+          : !HEADER_NAME.test(name)
+            ? "its header name is not a valid HTTP header name"
+            : "its variable is not a valid environment variable name";
       throw new UsageError(`agentkit ${command}: --header-env #${i + 1} is not 'Name=VAR' (${why}); ${example}`);
     }
     const value = env[variable];
     if (value === undefined || value === "") {
-      throw new UsageError(`agentkit ${command}: --header-env ${name}=${variable}: the environment variable ${variable} is ${value === undefined ? "not set" : "empty"}; set it to the header's value (e.g. export ${variable}='Bearer <token>')`);
+      throw new UsageError(
+        `agentkit ${command}: --header-env ${name}=${variable}: the environment variable ${variable} is ` +
+          `${value === undefined ? "not set" : "empty"}; set it to the header's value (e.g. export ` +
+          `${variable}='Bearer <token>')`,
+      );
     }
     out[name] = value.trim();
   });

@@ -9,7 +9,15 @@ import { pyList } from "../util/format.js";
 import { flag, parseCommandLine, parseToolArguments, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { CliError, UsageError } from "./cli.error.js";
 import type { MCPClient } from "../mcp/client/mcp-client.js";
-import { configTargets, DEFAULT_CALL_SILENCE_MS, openTarget, TARGET_OPTIONS, targetOf, type NamedTarget, type Target } from "./connect-target.js";
+import {
+  configTargets,
+  DEFAULT_CALL_SILENCE_MS,
+  openTarget,
+  TARGET_OPTIONS,
+  targetOf,
+  type NamedTarget,
+  type Target,
+} from "./connect-target.js";
 import type { FailureContext } from "./failure-line.js";
 import { CALL_HELP } from "./help.js";
 import { oneLine, progressBar, withSpinner } from "./spinner.js";
@@ -22,7 +30,10 @@ const OPTIONS: OptionTable = {
   help: { type: "boolean", short: "h" },
 };
 
-/** The text of a tool result: text blocks joined with `\n`, other blocks `[<type> content omitted]`, structured content as JSON when there are no blocks. */
+/**
+ * The text of a tool result: text blocks joined with `\n`, other blocks `[<type> content omitted]`, structured content
+ * as JSON when there are no blocks.
+ */
 export function resultText(result: CallToolResult): string {
   const blocks = (result.content ?? []) as readonly { type: string; text?: unknown }[];
   if (!blocks.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
@@ -81,7 +92,9 @@ async function serverWithTool(file: string, servers: readonly NamedTarget[], too
   if (having.length === 1) return having[0]!;
   for (const h of having) await h.client.close();
   if (!having.length) throw new CliError(`agentkit call: no server in '${file}' has a tool '${tool}'. Its servers: ${listed.join(", ")}`);
-  throw new UsageError(`agentkit call: servers ${pyList(having.map((h) => h.name))} of '${file}' all have a tool '${tool}'; pick one with --server <name>`);
+  throw new UsageError(
+    `agentkit call: servers ${pyList(having.map((h) => h.name))} of '${file}' all have a tool '${tool}'; pick one with --server <name>`,
+  );
 }
 
 /** True when a listed tool's `_meta.agentkit` (what an agentkit server declares) says it requires approval. */
@@ -104,13 +117,19 @@ export async function callCommand(argv: readonly string[], context: FailureConte
     return 0;
   }
   const [tool, ...extra] = line.positionals;
-  if (!tool) throw new UsageError(`agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)`);
-  if (extra.length) throw strayArgument("call", 2, "pass the tool's arguments as JSON with --args '{...}', and the server command after '--'");
+  if (!tool)
+    throw new UsageError(
+      `agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)`,
+    );
+  if (extra.length)
+    throw strayArgument("call", 2, "pass the tool's arguments as JSON with --args '{...}', and the server command after '--'");
   const args = parseToolArguments("call", stringOption(line, "args"));
   const servers = configTargets("call", line);
   const target = servers && servers.length > 1 ? undefined : targetOf("call", line);
   context.timeoutMs = (target ?? servers![0]!.target).timeoutMs;
-  const opened = target ? { target, client: await openTarget(target) } : await serverWithTool(stringOption(line, "mcp-config")!, servers!, tool);
+  const opened = target
+    ? { target, client: await openTarget(target) }
+    : await serverWithTool(stringOption(line, "mcp-config")!, servers!, tool);
   const client = opened.client;
   let result: CallToolResult | undefined;
   const ctrlC = interruptible();
@@ -120,21 +139,28 @@ export async function callCommand(argv: readonly string[], context: FailureConte
     const tools = await client.listTools();
     const names = tools.map((t) => t.name);
     const name = toolNameIn(names, tool);
-    if (name === undefined) throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
+    if (name === undefined)
+      throw new CliError(`agentkit call: ${client.server} has no tool '${tool}'. Its tools: ${pyList([...names].sort())}`);
     // The call may wait for a person: its deadline is the silence between the
     // server's words (each progress notification restarts it), 2 minutes
     // unless --timeout-ms says otherwise.
     const silenceMs = opened.target.timeoutGiven ? opened.target.timeoutMs : DEFAULT_CALL_SILENCE_MS;
     context.timeoutMs = silenceMs;
     if (needsApproval(tools.find((t) => t.name === name)?._meta)) {
-      process.stderr.write(`agentkit call: '${name}' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n`);
+      process.stderr.write(
+        `agentkit call: '${name}' needs a person's approval; waiting for their answer as long as the server keeps ` +
+          `the call alive (Ctrl-C gives up)\n`,
+      );
     }
-    // On a terminal the server's progress notifications redraw the spinner line as a bar (a task: its id and status); off one nothing is drawn.
+    // On a terminal the server's progress notifications redraw the spinner line as a bar (a task: its id and status);
+    // off one nothing is drawn.
     const onProgress = (update: (text: string) => void) => (p: CallProgress) => {
       taskId = p.task?.id ?? taskId;
       update(`calling ${name}… ${progressLine(p)}`);
     };
-    result = await withSpinner(`calling ${name}…`, (update) => client.callTool(name, args, { timeoutMs: silenceMs, signal: ctrlC.signal, onProgress: onProgress(update) }));
+    result = await withSpinner(`calling ${name}…`, (update) =>
+      client.callTool(name, args, { timeoutMs: silenceMs, signal: ctrlC.signal, onProgress: onProgress(update) }),
+    );
   } catch (err) {
     if (!(ctrlC.interrupted() && err instanceof Cancelled)) throw err;
   } finally {

@@ -104,10 +104,16 @@ function timeoutLine(who: string, server: string, request: string | undefined, c
   // A connected server that went quiet mid-call: not a question of whether it speaks MCP.
   if (request?.startsWith("tools/call")) {
     const silent = context.timeoutMs !== undefined ? ` for ${seconds(context.timeoutMs)}` : "";
-    return `${who}: ${request} on ${server} sent nothing (no result, no progress)${silent}; the tool may still be running there. Raise ${flag} to wait longer`;
+    return (
+      `${who}: ${request} on ${server} sent nothing (no result, no progress)${silent}; the tool may still be running ` +
+      `there. Raise ${flag} to wait longer`
+    );
   }
   const what = request ? `${request} on ${server}` : server;
-  return `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on stdout), or raise ${flag}`;
+  return (
+    `${who}: ${what} did not answer${within}. Check that it is an MCP server (a stdio server must speak JSON-RPC on ` +
+    `stdout), or raise ${flag}`
+  );
 }
 
 /**
@@ -123,12 +129,18 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   const status = httpStatus(errs);
   if (status === 401) {
     return {
-      line: `${who}: ${server} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header-env Authorization=VAR (VAR holding 'Bearer <token>'; agentkit serve --write-mcp-json PATH writes it there, mode 0600) or --header 'Authorization: Bearer <token>'`,
+      line:
+        `${who}: ${server} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header-env ` +
+        `Authorization=VAR (VAR holding 'Bearer <token>'; agentkit serve --write-mcp-json PATH writes it there, mode ` +
+        `0600) or --header 'Authorization: Bearer <token>'`,
       exitCode: EXIT_RUNTIME,
     };
   }
   if (status === 403) {
-    return { line: `${who}: ${server} answered 403 Forbidden — it refused this client (a loopback server also refuses a foreign Host or Origin)`, exitCode: EXIT_RUNTIME };
+    return {
+      line: `${who}: ${server} answered 403 Forbidden — it refused this client (a loopback server also refuses a foreign Host or Origin)`,
+      exitCode: EXIT_RUNTIME,
+    };
   }
   if (status === 404) {
     return { line: `${who}: ${server} answered 404 Not Found — check the URL's path (agentkit serves on /mcp)`, exitCode: EXIT_RUNTIME };
@@ -138,9 +150,20 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
   const code = agentkitCode(err);
   if (code === "mcp_connect") {
     const tail = named.stderrTail ? tailLine(named.stderrTail) : "";
-    if (sys === "ENOENT") return { line: `${who}: cannot start ${server}: command not found (ENOENT); check the command after '--' and your PATH`, exitCode: EXIT_RUNTIME };
-    if (sys === "EACCES") return { line: `${who}: cannot start ${server}: permission denied (EACCES); is the command executable?`, exitCode: EXIT_RUNTIME };
-    if (sys === "ECONNREFUSED") return { line: `${who}: nothing is listening at ${server.replace(/^streamable HTTP server /, "")} (connection refused); is the server running, and is the port right?`, exitCode: EXIT_RUNTIME };
+    if (sys === "ENOENT")
+      return {
+        line: `${who}: cannot start ${server}: command not found (ENOENT); check the command after '--' and your PATH`,
+        exitCode: EXIT_RUNTIME,
+      };
+    if (sys === "EACCES")
+      return { line: `${who}: cannot start ${server}: permission denied (EACCES); is the command executable?`, exitCode: EXIT_RUNTIME };
+    if (sys === "ECONNREFUSED")
+      return {
+        line:
+          `${who}: nothing is listening at ${server.replace(/^streamable HTTP server /, "")} (connection refused); ` +
+          `is the server running, and is the port right?`,
+        exitCode: EXIT_RUNTIME,
+      };
     const cause = (err as Error).cause;
     let why = cause instanceof Error ? cause.message : String(cause);
     // undici says only "fetch failed"; the reason is a cause further down.
@@ -151,7 +174,10 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
     if (typeof detail === "string" && detail && !why.includes(detail)) why += ` (${detail})`;
     if (named.exit || tail) {
       return {
-        line: oneLine(`${who}: ${server} failed to start${named.exit ? ` (${named.exit})` : ""}: ${why}${tail ? `; its stderr ended with: ${tail}` : "; it wrote nothing to stderr"}`),
+        line: oneLine(
+          `${who}: ${server} failed to start${named.exit ? ` (${named.exit})` : ""}: ` +
+            `${why}${tail ? `; its stderr ended with: ${tail}` : "; it wrote nothing to stderr"}`,
+        ),
         exitCode: EXIT_RUNTIME,
       };
     }

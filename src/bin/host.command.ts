@@ -11,7 +11,16 @@ import { readFileSync, statSync } from "node:fs";
 import type { RequestListener } from "node:http";
 import { listenHosted, type HostedListener } from "../listener/hosted-listener.js";
 import { resolve } from "node:path";
-import { flag, listOption, parseCommandLine, type CommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
+import {
+  flag,
+  listOption,
+  parseCommandLine,
+  type CommandLine,
+  parseMilliseconds,
+  strayArgument,
+  stringOption,
+  type OptionTable,
+} from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { stopSignal } from "./stop-signal.js";
 import type { FailureContext } from "./failure-line.js";
@@ -67,26 +76,33 @@ interface HostRequest {
   readonly timeoutMs?: number;
   readonly drainMs: number;
   readonly json: boolean;
-  /** Where the module's call records live — its questions' rounds and MCP tasks (`--store <url>` / `--store-env VAR`, a fleet's shared PostgreSQL; or `--inbox-store <dir>`); unset: this process's memory. */
+  /**
+   * Where the module's call records live — its questions' rounds and MCP tasks (`--store <url>` / `--store-env VAR`, a
+   * fleet's shared PostgreSQL; or `--inbox-store <dir>`); unset: this process's memory.
+   */
   readonly store?: ApproverStore;
 }
 
 function urlOption(value: string | undefined, name: string, example: string): URL {
-  if (value === undefined) throw new UsageError(`agentkit host: --${name} is required, e.g. --${name} ${example} (see agentkit host --help)`);
+  if (value === undefined)
+    throw new UsageError(`agentkit host: --${name} is required, e.g. --${name} ${example} (see agentkit host --help)`);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new UsageError(`agentkit host: --${name} must be an absolute http(s) URL, e.g. --${name} ${example}; got '${value}'`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`agentkit host: --${name} must be an http(s) URL, e.g. --${name} ${example}; got '${value}'`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UsageError(`agentkit host: --${name} must be an http(s) URL, e.g. --${name} ${example}; got '${value}'`);
   return url;
 }
 
 function portOption(value: string | undefined): number {
-  if (value === undefined) throw new UsageError("agentkit host: --port is required (0 picks a free one; the --json line says which), e.g. --port 8080");
+  if (value === undefined)
+    throw new UsageError("agentkit host: --port is required (0 picks a free one; the --json line says which), e.g. --port 8080");
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`agentkit host: --port must be a whole number from 0 to 65535, got '${value}'`);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new UsageError(`agentkit host: --port must be a whole number from 0 to 65535, got '${value}'`);
   return n;
 }
 
@@ -98,8 +114,13 @@ function portOption(value: string | undefined): number {
  * imported), so no subprocess of the hosted module — a stdio remote, a
  * tool's child — inherits the key.
  */
-export function readFleetKey(file: string | undefined, envName: string | undefined, env: NodeJS.ProcessEnv = process.env): { key: string; from: string } | undefined {
-  if (file !== undefined && envName !== undefined) throw new UsageError("agentkit host: give the fleet key one way: --fleet-key-file PATH or --fleet-key-env VAR, not both");
+export function readFleetKey(
+  file: string | undefined,
+  envName: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { key: string; from: string } | undefined {
+  if (file !== undefined && envName !== undefined)
+    throw new UsageError("agentkit host: give the fleet key one way: --fleet-key-file PATH or --fleet-key-env VAR, not both");
   let key: string | undefined;
   let from: string;
   if (file !== undefined) {
@@ -108,37 +129,59 @@ export function readFleetKey(file: string | undefined, envName: string | undefin
     try {
       info = statSync(path);
     } catch (err) {
-      throw new UsageError(`agentkit host: --fleet-key-file: cannot read '${file}' (${(err as NodeJS.ErrnoException).code ?? "unreadable"}); write the shared key there with mode 0600`, { cause: err });
+      throw new UsageError(
+        `agentkit host: --fleet-key-file: cannot read '${file}' ` +
+          `(${(err as NodeJS.ErrnoException).code ?? "unreadable"}); write the shared key there with mode 0600`,
+        { cause: err },
+      );
     }
     if (!info.isFile()) throw new UsageError(`agentkit host: --fleet-key-file: '${file}' is not a regular file`);
     if ((info.mode & 0o077) !== 0) {
-      throw new UsageError(`agentkit host: --fleet-key-file: '${file}' is readable by others (mode ${(info.mode & 0o777).toString(8)}); it holds a secret: chmod 600 '${file}'`);
+      throw new UsageError(
+        `agentkit host: --fleet-key-file: '${file}' is readable by others (mode ` +
+          `${(info.mode & 0o777).toString(8)}); it holds a secret: chmod 600 '${file}'`,
+      );
     }
     key = readFileSync(path, "utf8").trim();
     from = `file ${path}`;
   } else {
     const name = envName ?? FLEET_KEY_ENV;
-    if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) throw new UsageError(`agentkit host: --fleet-key-env must name an environment variable (e.g. --fleet-key-env ${FLEET_KEY_ENV}), got '${envName}'`);
+    if (envName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName))
+      throw new UsageError(
+        `agentkit host: --fleet-key-env must name an environment variable (e.g. --fleet-key-env ${FLEET_KEY_ENV}), got '${envName}'`,
+      );
     key = env[name];
     // Read once, then gone: the module's subprocesses and stdio remotes inherit this environment.
     delete env[name];
     if (key === undefined || key === "") {
-      if (envName !== undefined) throw new UsageError(`agentkit host: --fleet-key-env ${name}: the variable ${name} is ${key === undefined ? "not set" : "empty"}; set it to the key every process of the fleet shares (32 bytes or more)`);
+      if (envName !== undefined)
+        throw new UsageError(
+          `agentkit host: --fleet-key-env ${name}: the variable ${name} is ` +
+            `${key === undefined ? "not set" : "empty"}; set it to the key every process of the fleet shares (32 ` +
+            `bytes or more)`,
+        );
       return undefined;
     }
     key = key.trim();
     from = `env ${name}`;
   }
-  if (Buffer.byteLength(key, "utf8") < 32) throw new UsageError(`agentkit host: the fleet key (${from}) is shorter than 32 bytes; make one with: openssl rand -base64 32`);
+  if (Buffer.byteLength(key, "utf8") < 32)
+    throw new UsageError(`agentkit host: the fleet key (${from}) is shorter than 32 bytes; make one with: openssl rand -base64 32`);
   return { key, from };
 }
 
 function request(argv: readonly string[]): HostRequest | null {
   const line = parseCommandLine("host", argv, OPTIONS);
   if (flag(line, "help")) return null;
-  if (line.rest !== null) throw new UsageError("agentkit host: unexpected '--'; host takes one module file: agentkit host <module-file> --port N --resource URL --issuer URL");
+  if (line.rest !== null)
+    throw new UsageError(
+      "agentkit host: unexpected '--'; host takes one module file: agentkit host <module-file> --port N --resource URL --issuer URL",
+    );
   const [file, ...extra] = line.positionals;
-  if (!file) throw new UsageError("agentkit host: name the built module file to host: agentkit host <module-file> --port N --resource URL --issuer URL (see agentkit host --help)");
+  if (!file)
+    throw new UsageError(
+      "agentkit host: name the built module file to host: agentkit host <module-file> --port N --resource URL --issuer URL (see agentkit host --help)",
+    );
   if (extra.length) throw strayArgument("host", 2, "host takes one module file (pick a class with --export Name)");
   const port = portOption(stringOption(line, "port"));
   if (flag(line, "dev")) return devRequest(line, file, port);
@@ -162,7 +205,9 @@ function request(argv: readonly string[]): HostRequest | null {
 }
 
 /** What every `host` request has, from `line`. */
-function common(line: CommandLine): Pick<HostRequest, "drainMs" | "json" | "exportName" | "allowedHosts" | "fleetKey" | "timeoutMs" | "store"> {
+function common(
+  line: CommandLine,
+): Pick<HostRequest, "drainMs" | "json" | "exportName" | "allowedHosts" | "fleetKey" | "timeoutMs" | "store"> {
   const timeoutMs = parseMilliseconds("host", "timeout-ms", stringOption(line, "timeout-ms"));
   const drainMs = parseMilliseconds("host", "drain-ms", stringOption(line, "drain-ms")) ?? 30_000;
   const allowedHosts = listOption(line, "allowed-host");
@@ -189,10 +234,18 @@ function devRequest(line: CommandLine, file: string, port: number): HostRequest 
   const refused = devRefusal("agentkit host", "--dev");
   if (refused) throw new UsageError(refused);
   for (const name of ["resource", "issuer", "jwks-uri"]) {
-    if (stringOption(line, name) !== undefined) throw new UsageError(`agentkit host: --${name} is not taken with --dev: development mode issues its own tokens and serves http://127.0.0.1:<port>/mcp; drop --${name}, or drop --dev to use your authorization server`);
+    if (stringOption(line, name) !== undefined)
+      throw new UsageError(
+        `agentkit host: --${name} is not taken with --dev: development mode issues its own tokens and serves ` +
+          `http://127.0.0.1:<port>/mcp; drop --${name}, or drop --dev to use your authorization server`,
+      );
   }
   const bind = stringOption(line, "bind") ?? "127.0.0.1";
-  if (!isLoopbackHost(bind.replace(/^\[(.*)\]$/, "$1"))) throw new UsageError(`agentkit host: --dev serves on loopback only (its tokens are for this machine), and --bind ${bind} is not a loopback address; use --bind 127.0.0.1 (the default) or ::1, or drop --dev and give --resource and --issuer`);
+  if (!isLoopbackHost(bind.replace(/^\[(.*)\]$/, "$1")))
+    throw new UsageError(
+      `agentkit host: --dev serves on loopback only (its tokens are for this machine), and --bind ${bind} is not a ` +
+        `loopback address; use --bind 127.0.0.1 (the default) or ::1, or drop --dev and give --resource and --issuer`,
+    );
   const resource = new URL(`http://${bind.includes(":") && !bind.startsWith("[") ? `[${bind}]` : bind}/mcp`);
   return { file, port, bind, resource, audience: [], dev: true, ...common(line) };
 }
@@ -208,12 +261,20 @@ class Drain {
   served = 0;
   refused = 0;
 
-  readonly middleware = (req: { method: string }, res: { on(e: "close", f: () => void): void; setHeader(n: string, v: string): void; status(n: number): { json(b: unknown): void } }, next: () => void): void => {
+  readonly middleware = (
+    req: { method: string },
+    res: { on(e: "close", f: () => void): void; setHeader(n: string, v: string): void; status(n: number): { json(b: unknown): void } },
+    next: () => void,
+  ): void => {
     if (this.draining) {
       this.refused++;
       res.setHeader("connection", "close");
       res.setHeader("retry-after", "1");
-      res.status(503).json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "this server is shutting down; retry (another process behind the same URL will answer)" } });
+      res.status(503).json({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: "this server is shutting down; retry (another process behind the same URL will answer)" },
+      });
       return;
     }
     this.inFlight++;
@@ -249,7 +310,12 @@ async function listen(handler: RequestListener, port: number, bind: string): Pro
     return await listenHosted(handler, port, bind);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "EADDRINUSE" ? `port ${port} on ${bind} is in use; choose another --port` : code === "EADDRNOTAVAIL" ? `${bind} is not an address of this machine; check --bind` : (err as Error).message;
+    const why =
+      code === "EADDRINUSE"
+        ? `port ${port} on ${bind} is in use; choose another --port`
+        : code === "EADDRNOTAVAIL"
+          ? `${bind} is not an address of this machine; check --bind`
+          : (err as Error).message;
     throw new UsageError(`agentkit host: cannot listen: ${why}`, { cause: err });
   }
 }
@@ -275,8 +341,15 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     const { path, exports } = await importModuleFile(req.file, process.cwd(), undefined, "host");
     const chosen = pickModule(req.file, path, exports, req.exportName, "host");
     // --dev is one process on this machine: no fleet to warn about (the router's own warning says what it is).
-    if (!req.dev && !req.fleetKey) process.stderr.write(`agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this process only; give every process of a fleet the same key\n`);
-    else if (!req.dev && req.store === undefined) process.stderr.write("agentkit host: no --store: a question a tool asks and a task are recorded in this process only, so an answer is taken here only; give every process of a fleet the same --store postgres://...\n");
+    if (!req.dev && !req.fleetKey)
+      process.stderr.write(
+        `agentkit host: no fleet key (${FLEET_KEY_ENV} unset): a question a tool asks can be answered on this ` +
+          `process only; give every process of a fleet the same key\n`,
+      );
+    else if (!req.dev && req.store === undefined)
+      process.stderr.write(
+        "agentkit host: no --store: a question a tool asks and a task are recorded in this process only, so an answer is taken here only; give every process of a fleet the same --store postgres://...\n",
+      );
     // The fleet's call records (questions, MCP tasks): one record there, answered once on whichever process the answer reaches.
     const { openStore } = await import("./approver.js");
     const records = req.store ? await openStore(req.store, "worker") : undefined;
@@ -290,8 +363,16 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
   }
 }
 
-/** Serve `chosen` through `mcpRouter` (its call records in `records`, when given) on an express app until `stopped`, then close the router. */
-async function hostModule(req: HostRequest, chosen: { readonly module: McpRouterTarget; readonly exportName: string }, records: CallRecordStore | undefined, stopped: Promise<NodeJS.Signals>): Promise<number> {
+/**
+ * Serve `chosen` through `mcpRouter` (its call records in `records`, when given) on an express app until `stopped`,
+ * then close the router.
+ */
+async function hostModule(
+  req: HostRequest,
+  chosen: { readonly module: McpRouterTarget; readonly exportName: string },
+  records: CallRecordStore | undefined,
+  stopped: Promise<NodeJS.Signals>,
+): Promise<number> {
   const { mcpRouter, jwtVerifier } = await import("../express/index.js");
   const { hostExpress } = await import("../express/express-peers.js");
   let app: RequestListener | undefined;
@@ -310,13 +391,22 @@ async function hostModule(req: HostRequest, chosen: { readonly module: McpRouter
     };
     const router = req.dev
       ? mcpRouter(chosen.module, { ...common, dev: true })
-      : mcpRouter(chosen.module, { ...common, authorizationServers: [req.issuer!], verifyAccessToken: jwtVerifier({ issuer: req.issuer!, audience: req.audience, ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}) }) });
+      : mcpRouter(chosen.module, {
+          ...common,
+          authorizationServers: [req.issuer!],
+          verifyAccessToken: jwtVerifier({
+            issuer: req.issuer!,
+            audience: req.audience,
+            ...(req.jwksUri !== undefined ? { jwksUri: req.jwksUri } : {}),
+          }),
+        });
     try {
       await router.ready;
       const express = hostExpress();
       const hosted = express();
       hosted.disable("x-powered-by");
-      // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests counts that client, not the proxy; anyone else's header is ignored.
+      // A proxy on this machine (nginx on 127.0.0.1) names the client in X-Forwarded-For: the limit on refused requests
+      // counts that client, not the proxy; anyone else's header is ignored.
       hosted.set("trust proxy", "loopback");
       const drain = new Drain();
       hosted.use(drain.middleware);
@@ -364,7 +454,11 @@ async function serve(
     store: req.store === undefined ? "none (this process only)" : "postgres",
   };
   if (req.json) process.stdout.write(`${JSON.stringify(health)}\n`);
-  else process.stdout.write(`agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${resource.href}; tokens ${tokens}. SIGTERM drains and stops.\n`);
+  else
+    process.stdout.write(
+      `agentkit host: '${exportName}' (pid ${process.pid}) listening on ${url} for ${resource.href}; tokens ` +
+        `${tokens}. SIGTERM drains and stops.\n`,
+    );
   const signal = await stopped;
   const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);
@@ -375,6 +469,9 @@ async function serve(
   await closed;
   const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned };
   if (req.json) process.stdout.write(`${JSON.stringify(stoppedLine)}\n`);
-  process.stderr.write(`agentkit host: stopped on ${signal} after ${drain.served} request(s)${drained ? "; every call in flight finished" : `; ${abandoned} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`);
+  process.stderr.write(
+    `agentkit host: stopped on ${signal} after ${drain.served} ` +
+      `request(s)${drained ? "; every call in flight finished" : `; ${abandoned} call(s) still running after --drain-ms ${req.drainMs} were cut`}\n`,
+  );
   return 0;
 }

@@ -37,7 +37,8 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
   }
   if (line.positionals.length) throw strayArgument("inbox serve", 1, "inbox serve takes options only (see agentkit inbox --help)");
   const where = approverStore("inbox serve", line, "web");
-  if (!where) throw new UsageError("agentkit inbox serve: give the shared store: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
+  if (!where)
+    throw new UsageError("agentkit inbox serve: give the shared store: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
   const portText = stringOption(line, "port");
   const port = portText === undefined ? 0 : Number(portText);
   if (!isPort(port)) throw new UsageError(`agentkit inbox serve: --port must be an integer 0-65535, got '${portText}'`);
@@ -48,7 +49,10 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
     const inbox = await ApprovalInbox.start({ store, port });
     try {
       const key = process.stdin.isTTY ? `\n${loginKeyHint()}` : "";
-      process.stderr.write(`agentkit inbox serve: the approval inbox is at ${inbox.url}\n  log in once with: ${inbox.loginUrl}\n  (a one-time link, printed only here; Ctrl-C stops)${key}\n`);
+      process.stderr.write(
+        `agentkit inbox serve: the approval inbox is at ${inbox.url}\n  log in once with: ${inbox.loginUrl}\n  (a ` +
+          `one-time link, printed only here; Ctrl-C stops)${key}\n`,
+      );
       const stopOffering = offerNewLogins("inbox serve", () => inbox.newLoginUrl());
       await new Promise<void>((resolve) => {
         process.once("SIGINT", () => resolve());
@@ -83,21 +87,27 @@ export async function inboxCommand(argv: readonly string[], context: FailureCont
     return sub === undefined ? 2 : 0;
   }
   if (sub === "serve") return servePage(rest, context);
-  if (sub !== "migrate") throw new UsageError(`agentkit inbox: unknown subcommand '${sub}'. Subcommands: migrate, serve (see agentkit inbox --help)`);
+  if (sub !== "migrate")
+    throw new UsageError(`agentkit inbox: unknown subcommand '${sub}'. Subcommands: migrate, serve (see agentkit inbox --help)`);
   context.command = "inbox migrate";
   const line = parseCommandLine("inbox migrate", rest, OPTIONS);
   if (flag(line, "help")) {
     process.stdout.write(INBOX_HELP);
     return 0;
   }
-  if (line.positionals.length > 1) throw strayArgument("inbox migrate", 2, "inbox migrate takes one store path at most (see agentkit inbox --help)");
+  if (line.positionals.length > 1)
+    throw strayArgument("inbox migrate", 2, "inbox migrate takes one store path at most (see agentkit inbox --help)");
   const connectionString = storeUrl("inbox migrate", line.positionals[0], stringOption(line, "store-env"));
   const schema = stringOption(line, "schema");
   if (schema !== undefined) {
     try {
       checkSchemaName(schema, "agentkit inbox migrate");
     } catch (err) {
-      throw new UsageError(`agentkit inbox migrate: --schema must be a lower-case SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`, { cause: err });
+      throw new UsageError(
+        `agentkit inbox migrate: --schema must be a lower-case SQL identifier (letters, digits, _; at most 63), ` +
+          `got ${JSON.stringify(schema)}`,
+        { cause: err },
+      );
     }
   }
   const version = await migrateInboxStore({ connectionString, ...(schema !== undefined ? { schema } : {}) });

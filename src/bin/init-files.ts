@@ -12,7 +12,10 @@ export interface InitVersions {
   /** This package's version (the project depends on `^` it). */
   readonly agentkit: string;
   readonly peerDependencies: Readonly<Record<string, string>>;
-  /** This package's dev tools; `typescript-7` (an npm alias) gives the project's TypeScript, the fastest of the three this package is tested with. */
+  /**
+   * This package's dev tools; `typescript-7` (an npm alias) gives the project's TypeScript, the fastest of the three
+   * this package is tested with.
+   */
   readonly devDependencies: Readonly<Record<string, string>>;
   /** The major version of the Node that runs `init`: the project's `@types/node` is `^<major>.0.0`. */
   readonly nodeMajor: number;
@@ -51,7 +54,10 @@ function packageJson(name: string, v: InitVersions): string {
         dev: "agentkit serve dist/greeter.module.js --watch",
       },
       // The module is served by `agentkit serve` and tested through an MCPClient: the MCP server and client, no express.
-      dependencies: { "arc-agentkit": `^${v.agentkit}`, ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server"]) },
+      dependencies: {
+        "arc-agentkit": `^${v.agentkit}`,
+        ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server"]),
+      },
       devDependencies: {
         "@types/node": `^${v.nodeMajor}.0.0`,
         typescript: v.devDependencies["typescript-7"]!.replace(/^npm:typescript@/, ""),

@@ -37,7 +37,11 @@ Exit codes: 0 written, 2 dir is not empty (or not a directory), 1 it could not b
 
 /** npm's rule for a package name, so the written package.json installs. */
 function projectName(dir: string): string {
-  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "").slice(0, 100);
+  const name = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[._-]+/, "")
+    .slice(0, 100);
   return name || "agentkit-project";
 }
 
@@ -52,8 +56,15 @@ function notEmpty(dir: string): string | undefined {
     return code === "ENOENT" ? undefined : `'${visible(dir)}' cannot be read (${code ?? String(err)})`;
   }
   if (entries.length === 0) return undefined;
-  const shown = entries.sort().slice(0, 3).map((e) => `'${visible(e)}'`).join(", ");
-  return `'${visible(dir)}' is not empty (${entries.length} entr${entries.length === 1 ? "y" : "ies"}: ${shown}${entries.length > 3 ? ", …" : ""})`;
+  const shown = entries
+    .sort()
+    .slice(0, 3)
+    .map((e) => `'${visible(e)}'`)
+    .join(", ");
+  return (
+    `'${visible(dir)}' is not empty (${entries.length} entr${entries.length === 1 ? "y" : "ies"}: ` +
+    `${shown}${entries.length > 3 ? ", …" : ""})`
+  );
 }
 
 /**
@@ -73,14 +84,27 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
   if (extra !== undefined) throw strayArgument("init", 2, "give one directory: agentkit init [dir]");
   const dir = resolve(target);
   const problem = notEmpty(dir);
-  if (problem) throw new UsageError(`agentkit init: ${problem}; give a new or empty directory (agentkit init my-agent), nothing was written`);
-  const pkg = createRequire(import.meta.url)("../../package.json") as { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const versions: InitVersions = { agentkit: pkg.version, peerDependencies: pkg.peerDependencies, devDependencies: pkg.devDependencies, nodeMajor: Number(process.versions.node.split(".")[0]) };
+  if (problem)
+    throw new UsageError(`agentkit init: ${problem}; give a new or empty directory (agentkit init my-agent), nothing was written`);
+  const pkg = createRequire(import.meta.url)("../../package.json") as {
+    version: string;
+    peerDependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const versions: InitVersions = {
+    agentkit: pkg.version,
+    peerDependencies: pkg.peerDependencies,
+    devDependencies: pkg.devDependencies,
+    nodeMajor: Number(process.versions.node.split(".")[0]),
+  };
   const files = initFiles(projectName(dir), versions);
   for (const [path, text] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text, { flag: "wx" });
   }
-  process.stdout.write(`agentkit init: wrote ${files.size} files into ${visible(dir)}\n  cd ${shellQuote(visible(target))} && npm install && npm run build && npm test\n  npm run serve\n`);
+  process.stdout.write(
+    `agentkit init: wrote ${files.size} files into ${visible(dir)}\n  cd ${shellQuote(visible(target))} && npm ` +
+      `install && npm run build && npm test\n  npm run serve\n`,
+  );
   return 0;
 }

@@ -39,7 +39,10 @@ export async function inspectCommand(argv: readonly string[], context: FailureCo
   const client = await openTarget(target);
   try {
     const report = await withSpinner("listing tools, resources and prompts…", () =>
-      inspectServer(client, { prefix: stringOption(line, "prefix") ?? "", ...(stringOption(line, "name") !== undefined ? { serverName: stringOption(line, "name") } : {}) }),
+      inspectServer(client, {
+        prefix: stringOption(line, "prefix") ?? "",
+        ...(stringOption(line, "name") !== undefined ? { serverName: stringOption(line, "name") } : {}),
+      }),
     );
     process.stdout.write(flag(line, "json") ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
   } finally {

@@ -45,15 +45,22 @@ export async function importModuleFile(
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : errorLine(err);
-    throw new UsageError(`agentkit ${command}: cannot read module file '${file}' (${path}): ${why}. Pass the built .js file of an @McpServer module, e.g. dist/app.module.js`, { cause: err });
+    throw new UsageError(
+      `agentkit ${command}: cannot read module file '${file}' (${path}): ${why}. Pass the built .js file of an ` +
+        `@McpServer module, e.g. dist/app.module.js`,
+      { cause: err },
+    );
   }
   if (info.isDirectory()) {
-    throw new UsageError(`agentkit ${command}: '${file}' is a directory; pass the built .js file of an @McpServer module, e.g. dist/app.module.js`);
+    throw new UsageError(
+      `agentkit ${command}: '${file}' is a directory; pass the built .js file of an @McpServer module, e.g. dist/app.module.js`,
+    );
   }
   const ext = extname(path);
   if (ext === ".ts" || ext === ".mts" || ext === ".cts" || ext === ".tsx") {
     throw new UsageError(
-      `agentkit ${command}: '${file}' is TypeScript source; compile it with tsc (experimentalDecorators and emitDecoratorMetadata on) and pass the built .js file`,
+      `agentkit ${command}: '${file}' is TypeScript source; compile it with tsc (experimentalDecorators and ` +
+        `emitDecoratorMetadata on) and pass the built .js file`,
     );
   }
   try {
@@ -71,7 +78,13 @@ export async function importModuleFile(
  *   when nothing is decorated, or when several are and none was chosen (the
  *   message lists them and says to pass `--export`).
  */
-export function pickModule(file: string, path: string, exports: Record<string, unknown>, exportName?: string, command = "serve"): ChosenModule {
+export function pickModule(
+  file: string,
+  path: string,
+  exports: Record<string, unknown>,
+  exportName?: string,
+  command = "serve",
+): ChosenModule {
   const decorated = new Map<ModuleClass, string>();
   for (const [name, value] of Object.entries(exports)) {
     if (getMcpServerMetadata(value) && !decorated.has(value as ModuleClass)) decorated.set(value as ModuleClass, name);
@@ -80,22 +93,31 @@ export function pickModule(file: string, path: string, exports: Record<string, u
   const listed = names.length ? names.join(", ") : "none";
   if (exportName !== undefined) {
     if (!(exportName in exports)) {
-      throw new UsageError(`agentkit ${command}: module file '${file}' has no export '${exportName}'; its @McpServer exports are: ${listed}`);
+      throw new UsageError(
+        `agentkit ${command}: module file '${file}' has no export '${exportName}'; its @McpServer exports are: ${listed}`,
+      );
     }
     const value = exports[exportName];
     if (!getMcpServerMetadata(value)) {
-      throw new UsageError(`agentkit ${command}: export '${exportName}' of '${file}' is not decorated with @McpServer; its @McpServer exports are: ${listed}`);
+      throw new UsageError(
+        `agentkit ${command}: export '${exportName}' of '${file}' is not decorated with @McpServer; its @McpServer exports are: ${listed}`,
+      );
     }
     return { module: value as ModuleClass, exportName, path };
   }
   if (decorated.size === 0) {
     const all = Object.keys(exports);
     throw new UsageError(
-      `agentkit ${command}: module file '${file}' exports no @McpServer class (its exports: ${all.length ? all.join(", ") : "none"}); decorate a module class with @McpServer({ name, tools }) and export it`,
+      `agentkit ${command}: module file '${file}' exports no @McpServer class (its exports: ` +
+        `${all.length ? all.join(", ") : "none"}); decorate a module class with @McpServer({ name, tools }) and ` +
+        `export it`,
     );
   }
   if (decorated.size > 1) {
-    throw new UsageError(`agentkit ${command}: module file '${file}' exports ${decorated.size} @McpServer classes (${listed}); choose one with --export ${names[0]}`);
+    throw new UsageError(
+      `agentkit ${command}: module file '${file}' exports ${decorated.size} @McpServer classes (${listed}); choose ` +
+        `one with --export ${names[0]}`,
+    );
   }
   const [[module, name]] = [...decorated.entries()];
   return { module: module!, exportName: name!, path };

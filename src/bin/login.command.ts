@@ -42,7 +42,10 @@ export async function loginCommand(argv: readonly string[], context: FailureCont
     return 0;
   }
   const [url, extra] = line.positionals;
-  if (url === undefined || extra !== undefined) throw new UsageError(`agentkit login: give exactly one MCP server URL (agentkit login https://mcp.example.com/mcp), got ${line.positionals.length}`);
+  if (url === undefined || extra !== undefined)
+    throw new UsageError(
+      `agentkit login: give exactly one MCP server URL (agentkit login https://mcp.example.com/mcp), got ${line.positionals.length}`,
+    );
   const timeoutMs = parseMilliseconds("login", "timeout-ms", stringOption(line, "timeout-ms")) ?? LOGIN_TIMEOUT_MS;
   context.timeoutMs = timeoutMs;
   context.timeoutFlag = "--timeout-ms";

@@ -12,7 +12,10 @@ const MAX_NAME_CHARS = 80;
 /** A tool name as one safe terminal word: control, C1 and bidi characters escaped, bounded. */
 function shownName(request: Elicitation): string {
   const raw = request.toolCall?.name ?? "(no tool)";
-  const safe = raw.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const safe = raw.replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return safe.length > MAX_NAME_CHARS ? `${safe.slice(0, 50)}…${safe.slice(-20)}` : safe;
 }
 

@@ -34,7 +34,8 @@ export async function runsCommand(argv: readonly string[], context: FailureConte
     throw new UsageError(`agentkit runs: --status must be one of ${RUN_STATUSES.join(", ")}, got '${status}'`);
   }
   const where = approverStore("runs", line, "web");
-  if (!where) throw new UsageError("agentkit runs: give the store the runs are in: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
+  if (!where)
+    throw new UsageError("agentkit runs: give the store the runs are in: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
   const { openStore } = await import("./approver.js");
   const store = await openStore(where, "worker");
   try {

@@ -10,7 +10,15 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpApp } from "../mcp/di/index.js";
-import { createPrivateFile, removeEmptyDir, removeMcpConfig, removePrivateFile, writeMcpConfig, type PrivateFile, type WrittenMcpConfig } from "../wire/mcp-config-file.js";
+import {
+  createPrivateFile,
+  removeEmptyDir,
+  removeMcpConfig,
+  removePrivateFile,
+  writeMcpConfig,
+  type PrivateFile,
+  type WrittenMcpConfig,
+} from "../wire/mcp-config-file.js";
 import { shellLine, shellQuote } from "../wire/shell-quote.js";
 import { tomlOverride } from "../wire/toml.js";
 import { flag, parseCommandLine, parseMilliseconds, strayArgument, stringOption, type OptionTable } from "./args.js";
@@ -42,7 +50,6 @@ const OPTIONS: OptionTable = {
   help: { type: "boolean", short: "h" },
 };
 
-
 /** What `serve` asked for, checked before anything is loaded. */
 interface ServeRequest {
   readonly file: string;
@@ -64,9 +71,13 @@ interface ServeRequest {
 /** Check `--worker NAME`: only with `--approve inbox|web`; 1-100 printable characters. */
 function workerOption(value: string | undefined, approve: ApproveMode | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (approve !== "inbox" && approve !== "web") throw new UsageError("agentkit serve: --worker names this process on the inbox page, so it goes with --approve inbox or --approve web");
+  if (approve !== "inbox" && approve !== "web")
+    throw new UsageError("agentkit serve: --worker names this process on the inbox page, so it goes with --approve inbox or --approve web");
   if (value.trim() === "" || value.length > 100 || /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(value)) {
-    throw new UsageError(`agentkit serve: --worker must be a name of 1-100 printable characters (no control or bidi characters), e.g. --worker build-3; got ${JSON.stringify(value.slice(0, 120))}`);
+    throw new UsageError(
+      `agentkit serve: --worker must be a name of 1-100 printable characters (no control or bidi characters), e.g. ` +
+        `--worker build-3; got ${JSON.stringify(value.slice(0, 120))}`,
+    );
   }
   return value.trim();
 }
@@ -74,12 +85,17 @@ function workerOption(value: string | undefined, approve: ApproveMode | undefine
 function request(argv: readonly string[]): ServeRequest | null {
   const line = parseCommandLine("serve", argv, OPTIONS);
   if (flag(line, "help")) return null;
-  if (line.rest !== null) throw new UsageError(`agentkit serve: unexpected '--'; serve takes one module file: agentkit serve <module-file> [options]`);
+  if (line.rest !== null)
+    throw new UsageError(`agentkit serve: unexpected '--'; serve takes one module file: agentkit serve <module-file> [options]`);
   const [file, ...extra] = line.positionals;
-  if (!file) throw new UsageError("agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)");
+  if (!file)
+    throw new UsageError(
+      "agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)",
+    );
   if (extra.length) throw strayArgument("serve", 2, "serve takes one module file (pick a class with --export Name)");
   const transport = stringOption(line, "transport") ?? "http";
-  if (transport !== "http" && transport !== "stdio") throw new UsageError(`agentkit serve: --transport must be http or stdio, got '${transport}'`);
+  if (transport !== "http" && transport !== "stdio")
+    throw new UsageError(`agentkit serve: --transport must be http or stdio, got '${transport}'`);
   const writeMcpJson = stringOption(line, "write-mcp-json");
   if (writeMcpJson !== undefined) {
     if (transport === "stdio") {
@@ -88,15 +104,20 @@ function request(argv: readonly string[]): ServeRequest | null {
       );
     }
     const dir = dirname(resolve(writeMcpJson));
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`agentkit serve: --write-mcp-json: '${dir}' is not an existing directory; create it or choose another path`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UsageError(`agentkit serve: --write-mcp-json: '${dir}' is not an existing directory; create it or choose another path`);
   }
   if (flag(line, "watch") && transport === "stdio") {
-    throw new UsageError("agentkit serve: --watch is for --transport http; with --transport stdio the CLI that spawned this process restarts it (a restart here would cut its session)");
+    throw new UsageError(
+      "agentkit serve: --watch is for --transport http; with --transport stdio the CLI that spawned this process restarts it (a restart here would cut its session)",
+    );
   }
   const timeoutMs = parseMilliseconds("serve", "timeout-ms", stringOption(line, "timeout-ms"));
   const approve = approveMode("serve", stringOption(line, "approve"));
   if (approve !== undefined && transport === "stdio") {
-    throw new UsageError("agentkit serve: --approve is for --transport http; with --transport stdio this process's stdin and stdout carry the protocol, so no person can be asked here");
+    throw new UsageError(
+      "agentkit serve: --approve is for --transport http; with --transport stdio this process's stdin and stdout carry the protocol, so no person can be asked here",
+    );
   }
   const store = approverStore("serve", line, approve);
   const worker = workerOption(stringOption(line, "worker"), approve);
@@ -143,7 +164,11 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const { importModuleFile, pickModule } = await import("./load-module.js");
     const { generationUrl } = await import("./serve-watch.js");
     const load = async (generation: number) => {
-      const { path, exports } = await importModuleFile(req.file, process.cwd(), req.watch ? (p) => generationUrl(p, generation) : undefined);
+      const { path, exports } = await importModuleFile(
+        req.file,
+        process.cwd(),
+        req.watch ? (p) => generationUrl(p, generation) : undefined,
+      );
       return pickModule(req.file, path, exports, req.exportName);
     };
     const chosen = await load(0);
@@ -156,7 +181,13 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
     const store = approver?.store ?? tasksStore;
     const tasks = store ? { tasks: { store } } : {};
     const boot = (module: ModuleClass, port?: number) =>
-      bootstrap(module, { transport: "http", ...person, ...tasks, ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}), ...(port !== undefined ? { port } : {}) });
+      bootstrap(module, {
+        transport: "http",
+        ...person,
+        ...tasks,
+        ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+        ...(port !== undefined ? { port } : {}),
+      });
     const app = await withSpinner(`starting ${chosen.exportName}…`, () => boot(chosen.module));
     const live: LiveApp = { app, module: chosen.module };
     return await serveHttp(req, live, stop.received, approver, req.watch ? { load: async (n) => (await load(n)).module, boot } : undefined);
@@ -226,12 +257,24 @@ function claudeDocument(app: McpApp): object {
 function codexLines(app: McpApp, files: ServeFiles): string[] {
   const spec = app.spec!;
   const { config, env } = app.codexOptions();
-  const envFile = files.file("codex.env", Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}\n`).join(""), "the Codex env file");
+  const envFile = files.file(
+    "codex.env",
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${shellQuote(v)}\n`)
+      .join(""),
+    "the Codex env file",
+  );
   const overrides = Object.entries(config).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
-  const out = [`Codex: the token travels in ${Object.keys(env).join(", ") || "no variable"}, never in argv; ${envFile} (mode 0600) sets it:`];
+  const out = [
+    `Codex: the token travels in ${Object.keys(env).join(", ") || "no variable"}, never in argv; ${envFile} (mode 0600) sets it:`,
+  ];
   out.push(`  set -a; . ${shellQuote(envFile)}; set +a`);
   out.push(`  ${shellLine(["codex", "exec", ...overrides])} '<task>'`);
-  if (spec.requiresApproval.length) out.push(`  (codex exec has no approval callback: ${spec.requiresApproval.join(", ")} will be refused unless the module guards it server-side)`);
+  if (spec.requiresApproval.length)
+    out.push(
+      `  (codex exec has no approval callback: ${spec.requiresApproval.join(", ")} will be refused unless the ` +
+        `module guards it server-side)`,
+    );
   return out;
 }
 
@@ -247,7 +290,8 @@ function claudeLines(app: McpApp, configPath: string): string[] {
 /** The lines saying who answers the approval prompts, when `--approve` chose someone. */
 function approverLines(approver: Approver | undefined): string[] {
   if (!approver) return [];
-  if (approver.loginUrl) return ["  approvals are answered in the browser: the one-time login link is on stderr (never on stdout, which may be piped or kept)"];
+  if (approver.loginUrl)
+    return ["  approvals are answered in the browser: the one-time login link is on stderr (never on stdout, which may be piped or kept)"];
   if (approver.mode === "inbox") return ["  approvals are answered on the shared inbox's page (agentkit inbox serve, on the same store)"];
   return ["  approvals are answered on this terminal"];
 }
@@ -264,7 +308,13 @@ interface Restarter {
   boot(module: ModuleClass, port?: number): Promise<McpApp>;
 }
 
-async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<NodeJS.Signals>, approver?: Approver, restarter?: Restarter): Promise<number> {
+async function serveHttp(
+  req: ServeRequest,
+  live: LiveApp,
+  stopped: Promise<NodeJS.Signals>,
+  approver?: Approver,
+  restarter?: Restarter,
+): Promise<number> {
   const files = new ServeFiles();
   // A credential must not outlive its server, also if we die on the way out.
   process.once("exit", files.cleanup);
@@ -277,14 +327,21 @@ async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<Node
     if (req.writeMcpJson !== undefined) configPath = files.config(claudeDocument(app), req.writeMcpJson);
     else if (app.approvals || restarter) configPath = files.config(claudeDocument(app), join(files.scratchDir(), "mcp.json"));
     const out: string[] = [];
-    out.push(`agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer token is in ${configPath} (mode 0600), never printed`);
+    out.push(
+      `agentkit serve: '${spec.name}' is serving ${spec.toolNames.length} tool(s) at ${spec.url} — the bearer ` +
+        `token is in ${configPath} (mode 0600), never printed`,
+    );
     for (const t of spec.toolNames) out.push(`  ${t}${spec.requiresApproval.includes(t) ? "  (requires approval)" : ""}`);
     if (app.approvals) out.push(`  approvals: ${app.approvals.toolName} at ${app.approvals.url}`);
     out.push(...approverLines(approver));
     out.push("");
     out.push(...(req.codex ? codexLines(app, files) : claudeLines(app, configPath)));
     out.push("");
-    if (restarter) out.push(`Watching ${dirname(resolve(req.file))} for changes (run tsc --watch beside it): a rebuild restarts the module here, same URL and config path.`);
+    if (restarter)
+      out.push(
+        `Watching ${dirname(resolve(req.file))} for changes (run tsc --watch beside it): a rebuild restarts the ` +
+          `module here, same URL and config path.`,
+      );
     out.push("Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.");
     process.stdout.write(`${out.join("\n")}\n`);
     if (restarter) unwatch = await startWatching(req, live, restarter, files, configPath);
@@ -293,7 +350,10 @@ async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<Node
     unwatch();
     await live.app.stop();
     files.cleanup();
-    process.stderr.write(`agentkit serve: stopped '${live.app.spec!.name}' on ${signal} after ${live.app.spec!.callsSeen} call(s); config removed, port released\n`);
+    process.stderr.write(
+      `agentkit serve: stopped '${live.app.spec!.name}' on ${signal} after ${live.app.spec!.callsSeen} call(s); ` +
+        `config removed, port released\n`,
+    );
     return 0;
   } finally {
     unwatch();
@@ -304,7 +364,13 @@ async function serveHttp(req: ServeRequest, live: LiveApp, stopped: Promise<Node
 }
 
 /** `--watch`: on a change, load the rebuilt module, stop the app, boot the new one on the same port, rewrite the config in place. */
-async function startWatching(req: ServeRequest, live: LiveApp, restarter: Restarter, files: ServeFiles, configPath: string): Promise<() => void> {
+async function startWatching(
+  req: ServeRequest,
+  live: LiveApp,
+  restarter: Restarter,
+  files: ServeFiles,
+  configPath: string,
+): Promise<() => void> {
   const { watchModuleDir } = await import("./serve-watch.js");
   let generation = 0;
   const say = (line: string): boolean => process.stderr.write(`agentkit serve --watch: ${line}\n`);
@@ -327,19 +393,29 @@ async function startWatching(req: ServeRequest, live: LiveApp, restarter: Restar
     }
     files.rewriteConfig(claudeDocument(live.app), configPath);
     const spec = live.app.spec!;
-    say(`restarted '${spec.name}' with ${spec.toolNames.length} tool(s) at ${spec.url}; ${configPath} now holds its new token (the command line above is unchanged)`);
+    say(
+      `restarted '${spec.name}' with ${spec.toolNames.length} tool(s) at ${spec.url}; ${configPath} now holds its ` +
+        `new token (the command line above is unchanged)`,
+    );
   });
 }
 
 /** Print the login link on stderr (once) and offer Enter for a fresh one; returns what stops listening. */
 function loginLink(loginUrl: string, newLoginUrl: () => string): () => void {
   const key = process.stdin.isTTY ? `\n${loginKeyHint()}` : "";
-  process.stderr.write(`agentkit serve: log in to the approval inbox with: ${loginUrl}\n  (a one-time link: it logs one browser tab in, expires unused, and is printed only here)${key}\n`);
+  process.stderr.write(
+    `agentkit serve: log in to the approval inbox with: ${loginUrl}\n  (a one-time link: it logs one browser tab ` +
+      `in, expires unused, and is printed only here)${key}\n`,
+  );
   return offerNewLogins("serve", newLoginUrl);
 }
 
 /** The `{"mcpServers": ...}` entry a CLI needs to spawn this command as a stdio child. */
-export function stdioEntry(modulePath: string, exportName: string | undefined, timeoutMs: number | undefined): { type: "stdio"; command: string; args: string[] } {
+export function stdioEntry(
+  modulePath: string,
+  exportName: string | undefined,
+  timeoutMs: number | undefined,
+): { type: "stdio"; command: string; args: string[] } {
   const bin = fileURLToPath(new URL("./agentkit.js", import.meta.url));
   const args = [bin, "serve", modulePath, "--transport", "stdio"];
   if (exportName !== undefined) args.push("--export", exportName);
@@ -370,13 +446,24 @@ async function serveStdio(
       const { qualifiedName, sanitiseToolName } = await import("../wire/names.js");
       const doc = JSON.stringify({ mcpServers: { [meta.name]: stdioEntry(modulePath, req.exportName, req.timeoutMs) } });
       const allowed = tools.filter((t) => !t.requiresApproval).map((t) => qualifiedName(meta.name, sanitiseToolName(t.name)));
-      const words = ["claude", "--mcp-config", doc, "--strict-mcp-config", ...(allowed.length ? ["--allowedTools", allowed.sort().join(",")] : [])];
-      process.stderr.write(`agentkit serve: '${meta.name}' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\n  ${shellLine(words)}\n`);
+      const words = [
+        "claude",
+        "--mcp-config",
+        doc,
+        "--strict-mcp-config",
+        ...(allowed.length ? ["--allowedTools", allowed.sort().join(",")] : []),
+      ];
+      process.stderr.write(
+        `agentkit serve: '${meta.name}' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude ` +
+          `Code at it with:\n  ${shellLine(words)}\n`,
+      );
     } else {
       process.stderr.write(`agentkit serve: '${meta.name}' (${exportName}) serving ${tools.length} tool(s) on stdio\n`);
     }
     if (meta.approvals !== undefined && !app.guard) {
-      process.stderr.write("agentkit serve: note: the approval server is not served on stdio (it is HTTP); requires-approval tools rely on the CLI's own prompts\n");
+      process.stderr.write(
+        "agentkit serve: note: the approval server is not served on stdio (it is HTTP); requires-approval tools rely on the CLI's own prompts\n",
+      );
     }
     const why = await Promise.race([app.closed.then(() => "stdin closed"), stopped]);
     // Stopped by a signal: stop reading, or the open stdin holds the process.

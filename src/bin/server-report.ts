@@ -114,7 +114,12 @@ export function argumentSummary(args: readonly ArgumentReport[]): string {
 
 function promptReport(p: SdkPrompt): PromptReport {
   const args = (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, description: a.description ?? null }));
-  return { name: p.name, description: p.description ?? null, kind: args.some((a) => a.required) ? "argumented" : "static", arguments: args };
+  return {
+    name: p.name,
+    description: p.description ?? null,
+    kind: args.some((a) => a.required) ? "argumented" : "static",
+    arguments: args,
+  };
 }
 
 function resourceReport(r: Resource): ResourceReport {
@@ -180,7 +185,10 @@ export function renderReport(report: InspectReport): string {
     out.push(`    qualified: ${t.qualifiedName}`);
     const hint = t.readOnlyHint === null ? "unset" : yesNo(t.readOnlyHint);
     // An adapted tool is side-effecting whatever the server says, unless told to trust its hint: say so where the two disagree.
-    const untrusted = t.sideEffecting && (t.readOnlyHint === true || t.agentkit?.side_effecting === false) ? " (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)" : "";
+    const untrusted =
+      t.sideEffecting && (t.readOnlyHint === true || t.agentkit?.side_effecting === false)
+        ? " (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)"
+        : "";
     let flags = `side-effecting: ${yesNo(t.sideEffecting)}${untrusted}   read-only hint: ${hint}`;
     if (t.agentkit) {
       const caps = Array.isArray(t.agentkit.caps) && t.agentkit.caps.length ? `   caps: ${(t.agentkit.caps as string[]).join(", ")}` : "";

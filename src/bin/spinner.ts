@@ -79,8 +79,15 @@ export function oneLine(text: string): string {
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 
-/** Run `work` with a spinner showing `text`; `work` may `update` the text (e.g. with a progress bar). The spinner is erased however `work` ends. */
-export async function withSpinner<T>(text: string, work: (update: (text: string) => void) => Promise<T>, stream: NodeJS.WriteStream = process.stderr): Promise<T> {
+/**
+ * Run `work` with a spinner showing `text`; `work` may `update` the text (e.g. with a progress bar). The spinner is
+ * erased however `work` ends.
+ */
+export async function withSpinner<T>(
+  text: string,
+  work: (update: (text: string) => void) => Promise<T>,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<T> {
   const spinner = startSpinner(text, stream);
   try {
     return await work((next) => spinner.update(next));

@@ -50,7 +50,10 @@ export interface ClaudeCliOptions {
   readonly allowedTools?: readonly string[];
   /** `--disallowedTools`: tools removed from the model's list entirely. */
   readonly disallowedTools?: readonly string[];
-  /** `--tools`: `false` disables every built-in tool (`--tools ""`, the model sees only MCP tools); a list keeps only those. Default: the CLI's own set. */
+  /**
+   * `--tools`: `false` disables every built-in tool (`--tools ""`, the model sees only MCP tools); a list keeps only
+   * those. Default: the CLI's own set.
+   */
   readonly builtinTools?: boolean | readonly string[];
   /** `--setting-sources`: which of `user`, `project`, `local` to load; `""` (or `[]`) loads none. Default: the CLI's (all). */
   readonly settingSources?: string | readonly string[];
@@ -87,11 +90,17 @@ const CLAUDE_CLI_OPTIONS = {
   permissionPromptTool: opt.string("an MCP tool name such as mcp__approvals__approve", true),
   allowedTools: opt.stringArray(),
   disallowedTools: opt.stringArray(),
-  builtinTools: opt.that<boolean | readonly string[]>((v) => v === false || v === true || (Array.isArray(v) && v.every((x) => typeof x === "string")), "false (no built-in tools), true, or an array of tool names"),
+  builtinTools: opt.that<boolean | readonly string[]>(
+    (v) => v === false || v === true || (Array.isArray(v) && v.every((x) => typeof x === "string")),
+    "false (no built-in tools), true, or an array of tool names",
+  ),
   settingSources: stringOrList(),
   settings: opt.that<string | object>((v) => typeof v === "string" || isPlainObject(v), "a settings object, its JSON text or a file path"),
-  agents: opt.that<string | object>((v) => typeof v === "string" || isPlainObject(v), "an object of subagent definitions (asCliAgents(...)) or its JSON text"),
-  permissionMode: opt.string("a permission mode such as \"default\" or \"dontAsk\"", true),
+  agents: opt.that<string | object>(
+    (v) => typeof v === "string" || isPlainObject(v),
+    "an object of subagent definitions (asCliAgents(...)) or its JSON text",
+  ),
+  permissionMode: opt.string('a permission mode such as "default" or "dontAsk"', true),
 } satisfies Record<keyof ClaudeCliOptions, OptionRule<unknown>>;
 
 /** One MCP server as the CLI's `system/init` event reports it. */
@@ -220,7 +229,16 @@ export class ClaudeCliCognition implements Cognition {
     }
     const prompt = session?.resume ? (o.resumePrompt ?? DEFAULT_RESUME_PROMPT) : task;
     return runCliCognition(
-      { cli: "claude", binary: this.binary, args: this.args(prompt, agent.prompt, session), cwd: o.cwd, env: session ? { ...o.env, [SESSION_MARK_ENV]: session.id } : o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@anthropic-ai/claude-code" },
+      {
+        cli: "claude",
+        binary: this.binary,
+        args: this.args(prompt, agent.prompt, session),
+        cwd: o.cwd,
+        env: session ? { ...o.env, [SESSION_MARK_ENV]: session.id } : o.env,
+        inheritEnv: o.inheritEnv,
+        timeoutMs: o.timeoutMs,
+        installHint: "@anthropic-ai/claude-code",
+      },
       ctx,
       new ClaudeStream(ctx),
     );
@@ -288,7 +306,12 @@ class ClaudeStream implements CliStream {
         stop();
       }
     } else if (ev.subtype === "api_retry") {
-      this.ctx.emit("cli.retry", { cli: "claude", attempt: ev.attempt ?? null, maxRetries: ev.max_retries ?? null, error: ev.error ?? null });
+      this.ctx.emit("cli.retry", {
+        cli: "claude",
+        attempt: ev.attempt ?? null,
+        maxRetries: ev.max_retries ?? null,
+        error: ev.error ?? null,
+      });
     }
   }
 
@@ -296,13 +319,21 @@ class ClaudeStream implements CliStream {
     const msg = (ev.message ?? {}) as Json;
     const content = Array.isArray(msg.content) ? (msg.content as Json[]) : [];
     const parent = typeof ev.parent_tool_use_id === "string" ? ev.parent_tool_use_id : null;
-    const text = content.filter((b) => b.type === "text").map((b) => String(b.text ?? "")).join("");
+    const text = content
+      .filter((b) => b.type === "text")
+      .map((b) => String(b.text ?? ""))
+      .join("");
     const uses = content.filter((b) => b.type === "tool_use");
     if (!parent) {
       this.steps++;
       if (text) this.lastText = text;
     }
-    this.ctx.emit("llm.turn", { step: this.steps, content: text, toolCalls: uses.map((u) => String(u.name)), ...(parent ? { parentToolUseId: parent } : {}) });
+    this.ctx.emit("llm.turn", {
+      step: this.steps,
+      content: text,
+      toolCalls: uses.map((u) => String(u.name)),
+      ...(parent ? { parentToolUseId: parent } : {}),
+    });
     for (const u of uses) {
       const id = String(u.id);
       const input = (u.input && typeof u.input === "object" ? u.input : {}) as Json;
@@ -364,18 +395,46 @@ class ClaudeStream implements CliStream {
     this.stderr = tail(exit.stderr, 20);
     const f = this.final;
     const stderr = exit.stderr;
-    if (this.notConnected) return this.result("error", new McpServerNotConnectedError("claude", this.notConnected.name, this.notConnected.status, stderr), exit.code);
+    if (this.notConnected)
+      return this.result(
+        "error",
+        new McpServerNotConnectedError("claude", this.notConnected.name, this.notConnected.status, stderr),
+        exit.code,
+      );
     if (f && f.is_error === true) {
-      const said = typeof f.result === "string" && f.result ? f.result : Array.isArray(f.errors) ? (f.errors as unknown[]).join("; ") : String(f.subtype ?? "error");
+      const said =
+        typeof f.result === "string" && f.result
+          ? f.result
+          : Array.isArray(f.errors)
+            ? (f.errors as unknown[]).join("; ")
+            : String(f.subtype ?? "error");
       const stop: StopReason = f.subtype === "error_max_turns" ? "max_steps" : "error";
-      return this.result(stop, new CliRunError("cli_failed", "claude", `claude reported an error (exit code ${exit.code}): ${said}`, { exitCode: exit.code, stderr }), exit.code);
+      return this.result(
+        stop,
+        new CliRunError("cli_failed", "claude", `claude reported an error (exit code ${exit.code}): ${said}`, {
+          exitCode: exit.code,
+          stderr,
+        }),
+        exit.code,
+      );
     }
     if (exit.code !== 0) {
       const said = tail(stderr) || `no output on stderr (signal ${exit.signal ?? "none"})`;
-      return this.result("error", new CliRunError("cli_failed", "claude", `claude exited with code ${exit.code}: ${said}`, { exitCode: exit.code, stderr }), exit.code);
+      return this.result(
+        "error",
+        new CliRunError("cli_failed", "claude", `claude exited with code ${exit.code}: ${said}`, { exitCode: exit.code, stderr }),
+        exit.code,
+      );
     }
     if (!f) {
-      return this.result("error", new CliRunError("cli_no_result", "claude", `claude exited 0 without a result event: ${tail(stderr) || "no output on stderr"}`, { exitCode: exit.code, stderr }), exit.code);
+      return this.result(
+        "error",
+        new CliRunError("cli_no_result", "claude", `claude exited 0 without a result event: ${tail(stderr) || "no output on stderr"}`, {
+          exitCode: exit.code,
+          stderr,
+        }),
+        exit.code,
+      );
     }
     if (f.subtype === "error_max_turns") return this.result("max_steps", undefined, exit.code);
     return this.result("complete", undefined, exit.code);

@@ -43,7 +43,10 @@ const CLI_AGENTS_OPTIONS = {
 
 /** An `{ agent, tools, model }` entry, declared once. */
 const ENTRY_OPTIONS = {
-  agent: opt.required(opt.that<Agent>(isAgent, "an Agent (new Agent({ ... }))"), `an Agent, e.g. { agent: new Agent({ ... }), tools: ["Read"] }`),
+  agent: opt.required(
+    opt.that<Agent>(isAgent, "an Agent (new Agent({ ... }))"),
+    `an Agent, e.g. { agent: new Agent({ ... }), tools: ["Read"] }`,
+  ),
   tools: opt.stringArray(true),
   model: opt.string("a model alias or id", true),
 } as const;
@@ -59,7 +62,11 @@ function isAgent(v: unknown): v is Agent {
 function entryOf(input: unknown, i: number): { readonly agent: Agent; readonly tools?: readonly string[]; readonly model?: string } {
   if (isAgent(input)) return { agent: input };
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new OptionsError("asCliAgents", "agents", `asCliAgents: agents[${i}] must be an Agent or { agent, tools?, model? }, got ${describeValue(input)}`);
+    throw new OptionsError(
+      "asCliAgents",
+      "agents",
+      `asCliAgents: agents[${i}] must be an Agent or { agent, tools?, model? }, got ${describeValue(input)}`,
+    );
   }
   return checkOptions(input, `asCliAgents(agents[${i}])`, ENTRY_OPTIONS);
 }
@@ -90,7 +97,11 @@ function localTools(agent: Agent): readonly Tool[] | undefined {
 export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsOptions = {}): Record<string, CliAgentDefinition> {
   const o = checkOptions(options, "asCliAgents", CLI_AGENTS_OPTIONS);
   if (typeof (agents as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== "function") {
-    throw new OptionsError("asCliAgents", "agents", `asCliAgents: agents must be an iterable of Agent or { agent, tools?, model? }, got ${describeValue(agents)}`);
+    throw new OptionsError(
+      "asCliAgents",
+      "agents",
+      `asCliAgents: agents must be an iterable of Agent or { agent, tools?, model? }, got ${describeValue(agents)}`,
+    );
   }
   const out: Record<string, CliAgentDefinition> = {};
   let i = 0;
@@ -99,13 +110,21 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
     const agent = explicit.agent;
     const name = agent.name;
     if (!AGENT_NAME.test(name)) {
-      throw new CliAgentsError(`asCliAgents: agent name '${name}' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'`);
+      throw new CliAgentsError(
+        `asCliAgents: agent name '${name}' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'`,
+      );
     }
     if (Object.hasOwn(out, name)) throw new CliAgentsError(`asCliAgents: two agents are named '${name}'`);
     if (!agent.description.trim()) {
-      throw new CliAgentsError(`asCliAgents: agent '${name}' has no description; the CLI shows it to the model to decide when to delegate (new Agent({ description }))`);
+      throw new CliAgentsError(
+        `asCliAgents: agent '${name}' has no description; the CLI shows it to the model to decide when to delegate ` +
+          `(new Agent({ description }))`,
+      );
     }
-    if (!agent.prompt.trim()) throw new CliAgentsError(`asCliAgents: agent '${name}' has no prompt; it becomes the subagent's system prompt (new Agent({ prompt }))`);
+    if (!agent.prompt.trim())
+      throw new CliAgentsError(
+        `asCliAgents: agent '${name}' has no prompt; it becomes the subagent's system prompt (new Agent({ prompt }))`,
+      );
     let tools: string[] | undefined;
     if (explicit.tools) tools = [...explicit.tools];
     else {
@@ -115,7 +134,8 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
           const q = o.mcpNames && Object.hasOwn(o.mcpNames, t.name) ? o.mcpNames[t.name] : undefined;
           if (!q) {
             throw new CliAgentsError(
-              `asCliAgents: agent '${name}' uses tool '${t.name}', which is not served to the CLI; serve it (serveRegistry) and pass { mcpNames: spec.mcpNames }, or list the agent's CLI tools explicitly`,
+              `asCliAgents: agent '${name}' uses tool '${t.name}', which is not served to the CLI; serve it ` +
+                `(serveRegistry) and pass { mcpNames: spec.mcpNames }, or list the agent's CLI tools explicitly`,
             );
           }
           return q;

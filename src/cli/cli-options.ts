@@ -6,7 +6,6 @@
  */
 import { OptionsError } from "../errors/options.error.js";
 
-
 /** List-valued options: concatenated in order, duplicates dropped. */
 const LISTS = new Set(["mcpConfig", "allowedTools", "disallowedTools", "enable", "disable", "extraArgs"]);
 /** Object-valued options: merged key by key; one key with two different values is a conflict. */
@@ -39,14 +38,23 @@ export function mergeCliOptions<T extends object>(...parts: readonly T[]): T {
         const merged: Record<string, unknown> = { ...((prev as Record<string, unknown> | undefined) ?? {}) };
         for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
           if (k in merged && !same(merged[k], v)) {
-            throw new OptionsError("mergeCliOptions", key, `mergeCliOptions: two parts set ${key}.${k} to different values; choose one before merging`);
+            throw new OptionsError(
+              "mergeCliOptions",
+              key,
+              `mergeCliOptions: two parts set ${key}.${k} to different values; choose one before merging`,
+            );
           }
           merged[k] = v;
         }
         out[key] = merged;
       } else {
         if (prev !== undefined && !same(prev, value)) {
-          throw new OptionsError("mergeCliOptions", key, `mergeCliOptions: two parts set '${key}' to different values (${JSON.stringify(prev)} and ${JSON.stringify(value)}); choose one before merging`);
+          throw new OptionsError(
+            "mergeCliOptions",
+            key,
+            `mergeCliOptions: two parts set '${key}' to different values (${JSON.stringify(prev)} and ` +
+              `${JSON.stringify(value)}); choose one before merging`,
+          );
         }
         out[key] = value;
       }

@@ -60,7 +60,13 @@ export function runCli(spec: CliRunSpec): Promise<CliExit> {
   return new Promise<CliExit>((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(spec.binary, [...spec.args], { cwd: spec.cwd, env: spec.env, stdio: ["ignore", "pipe", "pipe"], detached: true, windowsHide: true });
+      child = spawn(spec.binary, [...spec.args], {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+        windowsHide: true,
+      });
     } catch (err) {
       resolve({ how: "spawn_error", code: null, signal: null, stderr: "", error: err as Error });
       return;

@@ -31,7 +31,12 @@ export class CliRunError extends AgentkitError {
   /** The tail of the CLI's stderr. */
   readonly stderr: string;
 
-  constructor(code: CliRunErrorCode, cli: string, message: string, details: { exitCode?: number | null; stderr?: string; cause?: unknown } = {}) {
+  constructor(
+    code: CliRunErrorCode,
+    cli: string,
+    message: string,
+    details: { exitCode?: number | null; stderr?: string; cause?: unknown } = {},
+  ) {
     super(code, message, details.cause !== undefined ? { cause: details.cause } : undefined);
     this.cli = cli;
     this.exitCode = details.exitCode ?? null;
@@ -54,7 +59,8 @@ export class McpServerNotConnectedError extends CliRunError {
     super(
       "cli_mcp_not_connected",
       cli,
-      `${cli}: MCP server '${server}' is not connected (status "${status}"); the run was stopped rather than left to run without its tools. ` +
+      `${cli}: MCP server '${server}' is not connected (status "${status}"); the run was stopped rather than left ` +
+        `to run without its tools. ` +
         `Check that the server is listening at the configured URL and that its token matches.`,
       { stderr },
     );

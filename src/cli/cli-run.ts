@@ -54,7 +54,15 @@ export async function runCliCognition(inv: CliInvocation, ctx: RunContext, strea
   if (exit.how === "cancelled") return stream.result("cancelled", undefined, exit.code);
   if (exit.how === "spawn_error") {
     const why = exit.error?.message ?? "unknown error";
-    return stream.result("error", new CliRunError("cli_spawn", inv.cli, `could not start the ${inv.cli} binary '${inv.binary}': ${why}. Install ${inv.installHint} or pass 'binary'`, { cause: exit.error }));
+    return stream.result(
+      "error",
+      new CliRunError(
+        "cli_spawn",
+        inv.cli,
+        `could not start the ${inv.cli} binary '${inv.binary}': ${why}. Install ${inv.installHint} or pass 'binary'`,
+        { cause: exit.error },
+      ),
+    );
   }
   if (exit.how === "timeout") {
     const msg = `${inv.cli} did not finish within ${seconds(inv.timeoutMs ?? 0)} and was killed with its process tree`;

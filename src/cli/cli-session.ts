@@ -8,7 +8,8 @@
 import { findProcessesWithEnv, killTree, waitPidsGone } from "../wire/process-tree.js";
 
 /** What a resumed CLI session is told when `resumePrompt` is not set. */
-export const DEFAULT_RESUME_PROMPT = "The process running this task stopped before the task was finished. Continue the task from where it stopped; do not repeat steps that already finished.";
+export const DEFAULT_RESUME_PROMPT =
+  "The process running this task stopped before the task was finished. Continue the task from where it stopped; do not repeat steps that already finished.";
 
 /** The environment variable marking every process of a durable run's CLI session (its value: the session's mark, a UUID). */
 export const SESSION_MARK_ENV = "AGENTKIT_CLI_SESSION";

@@ -132,7 +132,11 @@ export class CodexCliCognition implements Cognition {
    */
   get durable(): DurableSpec {
     if (this.options.ephemeral === true) {
-      throw new OptionsError("CodexCliCognition", "ephemeral", "CodexCliCognition: a durable run (agent.run with a store) needs Codex's session to resume from, and ephemeral: true keeps none; drop 'ephemeral' (a durable run keeps the session) or run without a store");
+      throw new OptionsError(
+        "CodexCliCognition",
+        "ephemeral",
+        "CodexCliCognition: a durable run (agent.run with a store) needs Codex's session to resume from, and ephemeral: true keeps none; drop 'ephemeral' (a durable run keeps the session) or run without a store",
+      );
     }
     return { tools: [], cognition: { cli: "codex", model: this.options.model } };
   }
@@ -168,16 +172,28 @@ export class CodexCliCognition implements Cognition {
       const ended = await endOrphanedSession(mark);
       if (ended.length) ctx.emit("cli.orphan_ended", { cli: "codex", sessionId: had.sessionId, pids: ended });
     }
-    const args = had ? this.args(o.resumePrompt ?? DEFAULT_RESUME_PROMPT, agent.prompt, { resume: had.sessionId }) : this.args(task, agent.prompt, journal ? { persist: true } : undefined);
+    const args = had
+      ? this.args(o.resumePrompt ?? DEFAULT_RESUME_PROMPT, agent.prompt, { resume: had.sessionId })
+      : this.args(task, agent.prompt, journal ? { persist: true } : undefined);
     const stream = new CodexStream(ctx, journal && !had && mark ? { journal, mark } : undefined);
     const result = await runCliCognition(
-      { cli: "codex", binary: this.binary, args, cwd: o.cwd, env: mark ? { ...o.env, [SESSION_MARK_ENV]: mark } : o.env, inheritEnv: o.inheritEnv, timeoutMs: o.timeoutMs, installHint: "@openai/codex (the native executable)" },
+      {
+        cli: "codex",
+        binary: this.binary,
+        args,
+        cwd: o.cwd,
+        env: mark ? { ...o.env, [SESSION_MARK_ENV]: mark } : o.env,
+        inheritEnv: o.inheritEnv,
+        timeoutMs: o.timeoutMs,
+        installHint: "@openai/codex (the native executable)",
+      },
       ctx,
       stream,
     );
     // The thread id's write must have landed: a run the store could not record ends as the agent's own store failure.
     await stream.recorded;
-    if (stream.recordError !== undefined) throw stream.recordError instanceof Error ? stream.recordError : new Error(String(stream.recordError));
+    if (stream.recordError !== undefined)
+      throw stream.recordError instanceof Error ? stream.recordError : new Error(String(stream.recordError));
     return result;
   }
 }
@@ -199,7 +215,10 @@ class CodexStream implements CliStream {
 
   constructor(
     private readonly ctx: RunContext,
-    /** A durable run's journal that has no session yet: the thread id (with the processes' mark) is recorded there as soon as Codex prints it. */
+    /**
+     * A durable run's journal that has no session yet: the thread id (with the processes' mark) is recorded there as
+     * soon as Codex prints it.
+     */
     private readonly durable?: { readonly journal: RunJournal; readonly mark: string },
   ) {}
 
@@ -229,7 +248,12 @@ class CodexStream implements CliStream {
       case "turn.completed": {
         this.completed = true;
         const u = (ev.usage ?? {}) as Json;
-        const keys: Record<string, string> = { input_tokens: "inputTokens", cached_input_tokens: "cachedInputTokens", output_tokens: "outputTokens", reasoning_output_tokens: "reasoningOutputTokens" };
+        const keys: Record<string, string> = {
+          input_tokens: "inputTokens",
+          cached_input_tokens: "cachedInputTokens",
+          output_tokens: "outputTokens",
+          reasoning_output_tokens: "reasoningOutputTokens",
+        };
         for (const [k, v] of Object.entries(u)) if (typeof v === "number" && keys[k]) this.usage[keys[k]] = (this.usage[keys[k]] ?? 0) + v;
         return;
       }
@@ -264,14 +288,20 @@ class CodexStream implements CliStream {
       this.ctx.emit("llm.turn", { step: this.steps, content: this.lastText, toolCalls: [] });
     } else if (item.type === "mcp_tool_call") {
       const err = item.error as Json | null | undefined;
-      const ok = item.status === "completed" && !err && (item.result as Json | null)?.is_error !== true && (item.result as Json | null)?.isError !== true;
+      const ok =
+        item.status === "completed" &&
+        !err &&
+        (item.result as Json | null)?.is_error !== true &&
+        (item.result as Json | null)?.isError !== true;
       const result = err ? String(err.message ?? "") : mcpResultText(item.result);
       const args = item.arguments && typeof item.arguments === "object" ? (item.arguments as Record<string, unknown>) : {};
       this.calls.push(Object.freeze({ id, name: this.toolName(item), arguments: args, result, ok }));
       this.ctx.emit("tool.result", { id, tool: this.toolName(item), ok });
     } else if (item.type === "command_execution") {
       const ok = item.status === "completed" && (item.exit_code === 0 || item.exit_code === undefined);
-      this.calls.push(Object.freeze({ id, name: "shell", arguments: { command: item.command ?? "" }, result: String(item.aggregated_output ?? ""), ok }));
+      this.calls.push(
+        Object.freeze({ id, name: "shell", arguments: { command: item.command ?? "" }, result: String(item.aggregated_output ?? ""), ok }),
+      );
       this.ctx.emit("tool.result", { id, tool: "shell", ok });
     } else if (item.type === "error") {
       this.warnings.push(String(item.message ?? ""));
@@ -294,14 +324,42 @@ class CodexStream implements CliStream {
   finish(exit: CliExit): AgentResult {
     const stderr = exit.stderr;
     if (this.failed !== undefined) {
-      return this.result("error", new CliRunError("cli_failed", "codex", `codex reported an error (exit code ${exit.code}): ${this.failed}`, { exitCode: exit.code, stderr }), exit.code);
+      return this.result(
+        "error",
+        new CliRunError("cli_failed", "codex", `codex reported an error (exit code ${exit.code}): ${this.failed}`, {
+          exitCode: exit.code,
+          stderr,
+        }),
+        exit.code,
+      );
     }
     if (exit.code !== 0) {
-      const said = tail(stderr.split(/\r?\n/).filter((l) => !/^WARNING: proceeding, even though we could not create PATH aliases/.test(l) && l.trim() !== "Reading additional input from stdin...").join("\n")) || `no output on stderr (signal ${exit.signal ?? "none"})`;
-      return this.result("error", new CliRunError("cli_failed", "codex", `codex exited with code ${exit.code}: ${said}`, { exitCode: exit.code, stderr }), exit.code);
+      const said =
+        tail(
+          stderr
+            .split(/\r?\n/)
+            .filter(
+              (l) =>
+                !/^WARNING: proceeding, even though we could not create PATH aliases/.test(l) &&
+                l.trim() !== "Reading additional input from stdin...",
+            )
+            .join("\n"),
+        ) || `no output on stderr (signal ${exit.signal ?? "none"})`;
+      return this.result(
+        "error",
+        new CliRunError("cli_failed", "codex", `codex exited with code ${exit.code}: ${said}`, { exitCode: exit.code, stderr }),
+        exit.code,
+      );
     }
     if (!this.completed) {
-      return this.result("error", new CliRunError("cli_no_result", "codex", `codex exited 0 without completing its turn: ${tail(stderr) || "no output on stderr"}`, { exitCode: exit.code, stderr }), exit.code);
+      return this.result(
+        "error",
+        new CliRunError("cli_no_result", "codex", `codex exited 0 without completing its turn: ${tail(stderr) || "no output on stderr"}`, {
+          exitCode: exit.code,
+          stderr,
+        }),
+        exit.code,
+      );
     }
     return this.result("complete", undefined, exit.code);
   }

@@ -12,7 +12,11 @@ import { request } from "node:http";
 
 /** Print a deny the CLI obeys, naming why, and end. */
 function deny(why: string): never {
-  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `agentkit hook: ${why}` } }));
+  process.stdout.write(
+    JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `agentkit hook: ${why}` },
+    }),
+  );
   process.exit(0);
 }
 

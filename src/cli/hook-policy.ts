@@ -8,18 +8,21 @@ import type { HookVerdict } from "./hook-verdict.js";
 
 const PASSED_ON = "handed to the Claude CLI's own permission rules";
 
-/** A `decide` policy's answer as the Decision an Asker would give (actor `"policy"`); a non-object is passed through for the engine to refuse. */
+/**
+ * A `decide` policy's answer as the Decision an Asker would give (actor `"policy"`); a non-object is passed through for
+ * the engine to refuse.
+ */
 export function policyDecision(v: unknown): unknown {
   if (!v || typeof v !== "object") return v;
   const { decision, reason, updatedInput } = v as HookVerdict;
   const note = typeof reason === "string" && reason !== "" ? reason : undefined;
   const base = { actor: "policy", ...(note ? { note } : {}) };
-  if (decision === "allow") return updatedInput === undefined ? { kind: "approve", ...base } : { kind: "modify", value: updatedInput, ...base };
+  if (decision === "allow")
+    return updatedInput === undefined ? { kind: "approve", ...base } : { kind: "modify", value: updatedInput, ...base };
   if (decision === "deny") return { kind: "reject", ...base };
   if (decision === "ask" || decision === "defer") return { kind: decision, ...base, note: note ?? `${PASSED_ON} (${decision})` };
   return { kind: decision, ...base };
 }
-
 
 /**
  * The hook's verdict for what the gate settled. An `ask`/`defer` from a

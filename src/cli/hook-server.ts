@@ -21,7 +21,6 @@ import { answer, encodeVerdict, reasonText, type HookVerdict } from "./hook-verd
 import { hookVerdictOf, policyDecision } from "./hook-policy.js";
 import { hookSettings, type ClaudeHookSettings } from "./hook-settings.js";
 
-
 /** The options of `new HookServer(...)`, declared once. */
 const HOOK_SERVER_OPTIONS = {
   ctx: opt.any<RunContext | undefined>(),
@@ -74,7 +73,10 @@ export interface HookRecord {
 export interface HookServerOptions {
   /** Where `hook.pre_tool_use` and `gate.check` events go; its cancellation denies every later call. */
   readonly ctx?: RunContext;
-  /** When set (and `decide` is not), every hooked tool use is put to it; approve -> allow, modify -> allow with the edited input, anything else -> deny. */
+  /**
+   * When set (and `decide` is not), every hooked tool use is put to it; approve -> allow, modify -> allow with the
+   * edited input, anything else -> deny.
+   */
   readonly asker?: Asker;
   /** A policy of your own; wins over `asker`. A policy that throws denies. */
   readonly decide?: (request: PreToolUseRequest) => HookVerdict | Promise<HookVerdict>;
@@ -182,7 +184,8 @@ export class HookServer implements AsyncDisposable {
 
   /** The endpoint the hook posts to. Throws before `start()`. */
   get url(): string {
-    if (!this.lease || !this.route) throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
+    if (!this.lease || !this.route)
+      throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
     return `http://127.0.0.1:${this.lease.listener.port}${this.route.path}`;
   }
 
@@ -215,7 +218,10 @@ export class HookServer implements AsyncDisposable {
     await this.stop();
   }
 
-  /** The route's handler: never throws, never rejects; whatever goes wrong is an answer (or a dropped request) and the host keeps serving. */
+  /**
+   * The route's handler: never throws, never rejects; whatever goes wrong is an answer (or a dropped request) and the
+   * host keeps serving.
+   */
   private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.handle(req, res).catch((err: unknown) => {
       getLogger().error(`agentkit hook endpoint: ${errorLine(err)}`);
@@ -224,7 +230,8 @@ export class HookServer implements AsyncDisposable {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "POST") return json(res, 404, { error: `no such endpoint: ${String(req.method).slice(0, 20)} ${String(req.url).slice(0, 200)}` });
+    if (req.method !== "POST")
+      return json(res, 404, { error: `no such endpoint: ${String(req.method).slice(0, 20)} ${String(req.url).slice(0, 200)}` });
     const body = await readJsonBody(req, res, BODY_LIMIT);
     if (!body.ok) {
       if (body.reason === "too_large") return json(res, 413, { error: `hook body larger than ${BODY_LIMIT} bytes` });
@@ -240,7 +247,12 @@ export class HookServer implements AsyncDisposable {
     } catch (err) {
       // decide() means not to throw; a ctx whose emit throws can still make it. Fail closed.
       const reason = `tool '${request.toolName}' was not run: the hook's decision failed: ${errorLine(err)}`;
-      decided = { verdict: { decision: "deny", reason }, source: "error", asked: this.options.asker !== undefined && this.options.decide === undefined, record: null };
+      decided = {
+        verdict: { decision: "deny", reason },
+        source: "error",
+        asked: this.options.asker !== undefined && this.options.decide === undefined,
+        record: null,
+      };
     } finally {
       gone.dispose();
     }
@@ -260,7 +272,13 @@ export class HookServer implements AsyncDisposable {
     });
     this.seen.push(record);
     try {
-      this.options.ctx?.emit("hook.pre_tool_use", { tool: request.toolName, id: request.toolUseId, decision: verdict.decision, source, reason });
+      this.options.ctx?.emit("hook.pre_tool_use", {
+        tool: request.toolName,
+        id: request.toolUseId,
+        decision: verdict.decision,
+        source,
+        reason,
+      });
     } catch (err) {
       getLogger().error(`agentkit hook endpoint: ctx.emit("hook.pre_tool_use") threw: ${errorLine(err)}`);
     }
@@ -300,7 +318,10 @@ function preToolUse(value: unknown): PreToolUseRequest | undefined {
   if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.tool_name !== "string") return undefined;
   return Object.freeze({
     toolName: raw.tool_name,
-    toolInput: raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input) ? (raw.tool_input as Record<string, unknown>) : {},
+    toolInput:
+      raw.tool_input && typeof raw.tool_input === "object" && !Array.isArray(raw.tool_input)
+        ? (raw.tool_input as Record<string, unknown>)
+        : {},
     toolUseId: typeof raw.tool_use_id === "string" ? raw.tool_use_id : "",
     sessionId: typeof raw.session_id === "string" ? raw.session_id : null,
     cwd: typeof raw.cwd === "string" ? raw.cwd : null,
@@ -321,10 +342,15 @@ interface Decided {
  * A signal that aborts when the run is cancelled ("the run was cancelled") or
  * the hook's HTTP request closes before it was answered (the CLI stopped waiting).
  */
-function requestGone(req: IncomingMessage, res: ServerResponse, run: AbortSignal | undefined): { readonly signal: AbortSignal; dispose(): void } {
+function requestGone(
+  req: IncomingMessage,
+  res: ServerResponse,
+  run: AbortSignal | undefined,
+): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onClose = (): void => {
-    if (!res.writableEnded) controller.abort(new Error("the Claude CLI's hook stopped waiting (its request closed) before anyone answered"));
+    if (!res.writableEnded)
+      controller.abort(new Error("the Claude CLI's hook stopped waiting (its request closed) before anyone answered"));
   };
   const onRun = (): void => controller.abort(new Error("the run was cancelled"));
   if (run?.aborted) onRun();

@@ -30,7 +30,10 @@ const HOOK_SETTINGS_FIELDS = {
     "pass a started HookServer: hookSettings(await HookServer.start())",
   ),
   tokenEnvVar: opt.required(
-    opt.that<string>((v) => typeof v === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), "an environment variable name (letters, digits, '_')"),
+    opt.that<string>(
+      (v) => typeof v === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v),
+      "an environment variable name (letters, digits, '_')",
+    ),
     "the variable the CLI is given the token in (HookServer's tokenEnvVar)",
   ),
   matcher: opt.nonEmptyString('a tool-name pattern: a name, "A|B", or "*"'),
@@ -41,7 +44,8 @@ const HOOK_SETTINGS_FIELDS = {
 function serverFields(server: unknown): CheckedOptions<typeof HOOK_SETTINGS_FIELDS> {
   const where = "hookSettings";
   const s = checkOptionsObject(server, where, `{ ${Object.keys(HOOK_SETTINGS_FIELDS).join(", ")} }`);
-  if (Object.getPrototypeOf(s) === Object.prototype || Object.getPrototypeOf(s) === null) return checkOptions(s, where, HOOK_SETTINGS_FIELDS);
+  if (Object.getPrototypeOf(s) === Object.prototype || Object.getPrototypeOf(s) === null)
+    return checkOptions(s, where, HOOK_SETTINGS_FIELDS);
   return checkOptions({ url: s.url, tokenEnvVar: s.tokenEnvVar, matcher: s.matcher, timeoutMs: s.timeoutMs }, where, HOOK_SETTINGS_FIELDS);
 }
 
@@ -81,7 +85,12 @@ export function hookClientPath(): string {
  * @throws HookServerError when the `HookServer` is not started, or the hook
  *   program is not built.
  */
-export function hookSettings(server: { readonly url: string; readonly tokenEnvVar: string; readonly matcher: string; readonly timeoutMs: number | undefined }): ClaudeHookSettings {
+export function hookSettings(server: {
+  readonly url: string;
+  readonly tokenEnvVar: string;
+  readonly matcher: string;
+  readonly timeoutMs: number | undefined;
+}): ClaudeHookSettings {
   const fields = serverFields(server);
   const limitMs = fields.timeoutMs !== undefined ? fields.timeoutMs + CLIENT_MARGIN_MS : 0;
   const timeout = limitMs ? Math.ceil(limitMs / 1000) + 5 : FOREVER_S;

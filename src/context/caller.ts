@@ -21,7 +21,10 @@ export interface LoopbackCaller extends ServedRequestCaller {
   readonly sessionId: string | null;
 }
 
-/** The client that spawned this process and speaks to it on stdin/stdout (`serveRegistryStdio`, `bootstrap(..., { transport: "stdio" })`). */
+/**
+ * The client that spawned this process and speaks to it on stdin/stdout (`serveRegistryStdio`, `bootstrap(..., {
+ * transport: "stdio" })`).
+ */
 export interface StdioCaller extends ServedRequestCaller {
   readonly kind: "stdio";
 }

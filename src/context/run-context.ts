@@ -11,7 +11,15 @@ import type { LLM } from "../contracts/llm.js";
 import { callQuietly } from "../util/quietly.js";
 import { CancelScope } from "./cancel-scope.js";
 import { CALLER_KINDS, type Caller } from "./caller.js";
-import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "./client-channel.js";
+import {
+  LOG_LEVELS,
+  type ClientChannel,
+  type ElicitRequest,
+  type ElicitResult,
+  type LogLevel,
+  type SampleRequest,
+  type SampleResult,
+} from "./client-channel.js";
 import { ClientRequestError } from "./client-request.error.js";
 import { RunEvents, type EventSink, type RunEvent } from "./run-events.js";
 
@@ -103,7 +111,10 @@ function hasMethod(name: string): (v: unknown) => boolean {
 
 /** `RunContext`'s options, declared once (checked by `new RunContext()`, never by `child()`). */
 const RUN_CONTEXT_OPTIONS = {
-  llm: opt.that<LLM>(hasMethod("complete"), "an LLM (an object with complete(request)), e.g. new AnthropicLLM(), new OpenAILLM() or FakeLLM.script([...])"),
+  llm: opt.that<LLM>(
+    hasMethod("complete"),
+    "an LLM (an object with complete(request)), e.g. new AnthropicLLM(), new OpenAILLM() or FakeLLM.script([...])",
+  ),
   asker: opt.that<Asker>(hasMethod("ask"), "an Asker (an object with ask(request)), e.g. new TerminalAsker()"),
   autonomy: opt.optional(opt.oneOf<Autonomy>(["auto", "gated"], "auto")),
   sink: opt.fn<EventSink>("(event) => void"),
@@ -119,7 +130,10 @@ const RUN_CONTEXT_OPTIONS = {
   ),
 } satisfies Record<keyof RunContextOptions, OptionRule<unknown>>;
 
-/** Set by `child()` for the one construction it makes: a child is built from its parent's checked values, unchecked (a served call's hot path). */
+/**
+ * Set by `child()` for the one construction it makes: a child is built from its parent's checked values, unchecked (a
+ * served call's hot path).
+ */
 let building: RunContextOptions | undefined;
 
 /**
@@ -131,7 +145,10 @@ export class RunContext {
   readonly llm?: LLM;
   readonly asker?: Asker;
   readonly autonomy: Autonomy;
-  /** Who is calling: switch on `caller.kind` (`"loopback"`, `"stdio"`, `"hosted"`, `"task"`); `undefined` for a run this process started itself. */
+  /**
+   * Who is calling: switch on `caller.kind` (`"loopback"`, `"stdio"`, `"hosted"`, `"task"`); `undefined` for a run this
+   * process started itself.
+   */
   readonly caller: Caller | undefined;
   readonly runId: string;
   /** This context's node of the cancellation tree. */
@@ -294,7 +311,13 @@ export class RunContext {
    * prompt render cannot ask on 2026-07-28 (`ClientRequestError`).
    */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
-    if (!this.channel) return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): this run is not a served MCP call, so there is no client to ask; ask through ctx.asker instead"));
+    if (!this.channel)
+      return Promise.reject(
+        new ClientRequestError(
+          "elicitation",
+          "ctx.elicit(): this run is not a served MCP call, so there is no client to ask; ask through ctx.asker instead",
+        ),
+      );
     return this.channel.elicit(request);
   }
 
@@ -305,7 +328,13 @@ export class RunContext {
    * `elicit()` does, under the same contract (code before it may run again).
    */
   sample(request: SampleRequest): Promise<SampleResult> {
-    if (!this.channel) return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): this run is not a served MCP call, so there is no client to sample from; call ctx.llm instead"));
+    if (!this.channel)
+      return Promise.reject(
+        new ClientRequestError(
+          "sampling",
+          "ctx.sample(): this run is not a served MCP call, so there is no client to sample from; call ctx.llm instead",
+        ),
+      );
     return this.channel.sample(request);
   }
 

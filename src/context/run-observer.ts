@@ -16,7 +16,12 @@ import { observerSlotOf, type RunContext, type RunObserver, type TracedCall, typ
  */
 export function attachObserver(ctx: RunContext, observer: RunObserver, where: string): () => void {
   const slot = observerSlotOf(ctx);
-  if (slot.observer) throw new OptionsError(where, "ctx", `${where}: this run is already instrumented; call the detach function instrument() returned first`);
+  if (slot.observer)
+    throw new OptionsError(
+      where,
+      "ctx",
+      `${where}: this run is already instrumented; call the detach function instrument() returned first`,
+    );
   slot.observer = observer;
   return () => {
     if (slot.observer === observer) slot.observer = undefined;
@@ -32,7 +37,10 @@ function quietly<T>(fn: () => T): T | undefined {
   }
 }
 
-/** A request leaving under `ctx`: the observer's `_meta` entries and end callback, or `undefined` (no observer, or no `ctx`). Never throws. */
+/**
+ * A request leaving under `ctx`: the observer's `_meta` entries and end callback, or `undefined` (no observer, or no
+ * `ctx`). Never throws.
+ */
 export function outgoingRequest(ctx: RunContext | undefined, request: TracedRequest): TracedCall | undefined {
   if (!ctx) return undefined;
   const observer = observerSlotOf(ctx).observer;
@@ -51,7 +59,11 @@ export function endRequest(call: TracedCall | undefined, ok: boolean): void {
 }
 
 /** Note `name` with `attributes` on `call` (if any, and if its observer takes notes), ignoring a throw. */
-export function noteRequest(call: TracedCall | undefined, name: string, attributes: Readonly<Record<string, string | number | boolean>>): void {
+export function noteRequest(
+  call: TracedCall | undefined,
+  name: string,
+  attributes: Readonly<Record<string, string | number | boolean>>,
+): void {
   if (call?.note) quietly(() => call.note!(name, attributes));
 }
 

@@ -120,7 +120,10 @@ export interface CallRecord {
   readonly error?: CallError;
   /** True once the client asked to cancel (cooperative: the running process cancels the tool's context). */
   readonly cancelRequested: boolean;
-  /** The process running the call (`host:pid:start`), for recovery: a record whose worker is gone is recovered by the next process on the store. */
+  /**
+   * The process running the call (`host:pid:start`), for recovery: a record whose worker is gone is recovered by the
+   * next process on the store.
+   */
   readonly worker: string;
   /** ISO 8601. */
   readonly createdAt: string;
@@ -135,10 +138,26 @@ export interface CallRecord {
 }
 
 /** What `update` may change (never the id, kind, owner, server, tool, arguments, createdAt or version). */
-export type CallChange = Partial<Pick<CallRecord, "status" | "statusMessage" | "started" | "round" | "question" | "answers" | "result" | "error" | "cancelRequested" | "worker" | "pollIntervalMs">>;
+export type CallChange = Partial<
+  Pick<
+    CallRecord,
+    | "status"
+    | "statusMessage"
+    | "started"
+    | "round"
+    | "question"
+    | "answers"
+    | "result"
+    | "error"
+    | "cancelRequested"
+    | "worker"
+    | "pollIntervalMs"
+  >
+>;
 
 /** How a compare-and-set went: applied (the new record), or not (the record as it stands, `undefined` when there is none). */
-export type CallUpdate = { readonly ok: true; readonly record: CallRecord } | { readonly ok: false; readonly record: CallRecord | undefined };
+export type CallUpdate =
+  { readonly ok: true; readonly record: CallRecord } | { readonly ok: false; readonly record: CallRecord | undefined };
 
 /** What a call-record store tells its subscribers: a record was created or changed (any process on the store). */
 export interface CallRecordEvent {
@@ -146,7 +165,10 @@ export interface CallRecordEvent {
   readonly record: CallRecord;
 }
 
-/** The store seam of served tasks and waiting calls (implemented by the inbox stores: `MemoryInboxStore`, `pgliteInboxStore`, `postgresInboxStore`). */
+/**
+ * The store seam of served tasks and waiting calls (implemented by the inbox stores: `MemoryInboxStore`,
+ * `pgliteInboxStore`, `postgresInboxStore`).
+ */
 export interface CallRecordStore {
   /** Add a record (durably: resolves once any process on the store can `get` it). Rejects when the id exists. */
   createRecord(record: CallRecord): Promise<void>;
@@ -154,7 +176,10 @@ export interface CallRecordStore {
   getRecord(id: string, owner: string): Promise<CallRecord | undefined>;
   /** Compare-and-set (see the module's contract). */
   updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate>;
-  /** Record the answer to round `round`'s open question `key` once (see the module's contract); the record then has no open question and status `working`. */
+  /**
+   * Record the answer to round `round`'s open question `key` once (see the module's contract); the record then has no
+   * open question and status `working`.
+   */
   answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate>;
   /** The records of `server` that are not final, oldest first. */
   openRecords(server: string): Promise<CallRecord[]>;

@@ -6,5 +6,4 @@
 
 /** One part of a tool result shown to a model. `data` is base64. */
 export type ContentPart =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "image"; readonly data: string; readonly mimeType: string };
+  { readonly type: "text"; readonly text: string } | { readonly type: "image"; readonly data: string; readonly mimeType: string };

@@ -40,7 +40,10 @@ export function toolFactsOf(tool: unknown): ToolFacts {
   if (tool === null || typeof tool !== "object") return {};
   const t = tool as Record<string, unknown>;
   const caps = Array.isArray(t.caps) ? t.caps.filter((c): c is string => typeof c === "string") : undefined;
-  const annotations = t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations) ? (t.annotations as Record<string, unknown>) : undefined;
+  const annotations =
+    t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations)
+      ? (t.annotations as Record<string, unknown>)
+      : undefined;
   return Object.freeze({
     ...(typeof t.description === "string" && t.description.trim() !== "" ? { description: t.description } : {}),
     ...(caps && caps.length > 0 ? { caps: Object.freeze(caps) } : {}),

@@ -37,7 +37,10 @@ export type ModelStopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_seq
 export interface LLMTurn {
   readonly content?: string;
   readonly toolCalls?: readonly ToolCall[];
-  /** Token usage when the provider reports it (the shipped providers use `inputTokens`, `outputTokens`, `cacheReadInputTokens`, `cacheCreationInputTokens`). */
+  /**
+   * Token usage when the provider reports it (the shipped providers use `inputTokens`, `outputTokens`,
+   * `cacheReadInputTokens`, `cacheCreationInputTokens`).
+   */
   readonly usage?: Readonly<Record<string, number>>;
   /** Why the model stopped, when the provider says. */
   readonly stopReason?: ModelStopReason;
@@ -51,8 +54,7 @@ export interface LLMTurn {
  * streaming; the complete call comes in the `LLMTurn`).
  */
 export type LLMStreamEvent =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "tool_call"; readonly id: string; readonly name: string };
+  { readonly type: "text"; readonly text: string } | { readonly type: "tool_call"; readonly id: string; readonly name: string };
 
 /** One completion request. */
 export interface LLMRequest {

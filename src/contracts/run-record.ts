@@ -76,7 +76,10 @@ export interface RunStep {
  * it was taken, which spares a resume a second read when it matches what it read), or held by a
  * live worker (named), or unknown (`holder` undefined, `missing`).
  */
-export type RunClaim = { readonly ok: true; readonly steps?: number } | { readonly ok: false; readonly holder: string } | { readonly ok: false; readonly missing: true };
+export type RunClaim =
+  | { readonly ok: true; readonly steps?: number }
+  | { readonly ok: false; readonly holder: string }
+  | { readonly ok: false; readonly missing: true };
 
 /** The store seam of durable runs (implemented by the inbox stores). */
 export interface RunStore {

@@ -17,7 +17,8 @@ export class DuplicateToolError extends AgentkitError {
   ) {
     super(
       "duplicate_tool",
-      `duplicate tool name '${toolName}' in ${context}: already registered by ${existingOwner}, refused for ${incomingOwner}. Rename one of them (the 'name' option of @Tool/tool()).`,
+      `duplicate tool name '${toolName}' in ${context}: already registered by ${existingOwner}, refused for ` +
+        `${incomingOwner}. Rename one of them (the 'name' option of @Tool/tool()).`,
     );
   }
 }

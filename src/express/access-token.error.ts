@@ -5,7 +5,8 @@
 import { AgentkitError } from "../errors/agentkit.error.js";
 
 /** Why a token was refused (`AccessTokenError.reason`). */
-export type AccessTokenRefusal = "malformed" | "signature" | "expired" | "not_yet_valid" | "issuer" | "audience" | "claims" | "token_type" | "keys_unavailable";
+export type AccessTokenRefusal =
+  "malformed" | "signature" | "expired" | "not_yet_valid" | "issuer" | "audience" | "claims" | "token_type" | "keys_unavailable";
 
 /**
  * A bearer token `jwtVerifier()` refused. `mcpRouter` answers it with 401

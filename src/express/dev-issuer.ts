@@ -62,7 +62,18 @@ export class DevIssuer {
   /** A token for `scopes`, valid `DEV_TOKEN_TTL_SEC` from now. */
   mint(scopes: readonly string[]): string {
     const iat = Math.floor(Date.now() / 1000);
-    const payload = b64(JSON.stringify({ iss: DEV_ISSUER, sub: "developer", client_id: DEV_CLIENT_ID, aud: this.audience, scope: scopes.join(" "), iat, exp: iat + DEV_TOKEN_TTL_SEC, jti: randomUUID() }));
+    const payload = b64(
+      JSON.stringify({
+        iss: DEV_ISSUER,
+        sub: "developer",
+        client_id: DEV_CLIENT_ID,
+        aud: this.audience,
+        scope: scopes.join(" "),
+        iat,
+        exp: iat + DEV_TOKEN_TTL_SEC,
+        jti: randomUUID(),
+      }),
+    );
     return `${HEADER}.${payload}.${this.sign(`${HEADER}.${payload}`)}`;
   }
 
@@ -73,14 +84,36 @@ export class DevIssuer {
    */
   readonly verify = (token: string): AccessTokenInfo => {
     const parts = token.split(".");
-    if (parts.length !== 3 || parts[0] !== HEADER) throw new AccessTokenError("malformed", "not a development token of this router (dev: true accepts only the tokens it issued)");
+    if (parts.length !== 3 || parts[0] !== HEADER)
+      throw new AccessTokenError("malformed", "not a development token of this router (dev: true accepts only the tokens it issued)");
     const expected = Buffer.from(this.sign(`${parts[0]}.${parts[1]}`));
     const got = Buffer.from(parts[2]!);
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw new AccessTokenError("signature", "not a development token of this router: its signature is not this process's key (a restarted server has a new one; read the token file again)");
-    const claims = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as { aud: string; scope: string; exp: number; sub: string };
-    if (claims.aud !== this.audience) throw new AccessTokenError("audience", `the development token is for ${claims.aud}, not ${this.audience}`);
-    if (claims.exp <= Date.now() / 1000) throw new AccessTokenError("expired", `the token expired at ${new Date(claims.exp * 1000).toISOString()}; the current one is in ${this.files.authorization}`);
-    return { clientId: DEV_CLIENT_ID, scopes: claims.scope ? claims.scope.split(" ") : [], expiresAt: claims.exp, resource: claims.aud, subject: claims.sub, extra: { issuer: DEV_ISSUER } };
+    if (got.length !== expected.length || !timingSafeEqual(got, expected))
+      throw new AccessTokenError(
+        "signature",
+        "not a development token of this router: its signature is not this process's key (a restarted server has a new one; read the token file again)",
+      );
+    const claims = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as {
+      aud: string;
+      scope: string;
+      exp: number;
+      sub: string;
+    };
+    if (claims.aud !== this.audience)
+      throw new AccessTokenError("audience", `the development token is for ${claims.aud}, not ${this.audience}`);
+    if (claims.exp <= Date.now() / 1000)
+      throw new AccessTokenError(
+        "expired",
+        `the token expired at ${new Date(claims.exp * 1000).toISOString()}; the current one is in ${this.files.authorization}`,
+      );
+    return {
+      clientId: DEV_CLIENT_ID,
+      scopes: claims.scope ? claims.scope.split(" ") : [],
+      expiresAt: claims.exp,
+      resource: claims.aud,
+      subject: claims.sub,
+      extra: { issuer: DEV_ISSUER },
+    };
   };
 
   /** Write the first token for `scopes` (server `name` in the MCP config) and renew it at half its life until `close()`. */

@@ -24,5 +24,9 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  */
 export function devRefusal(where: string, flag: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env["NODE_ENV"] !== "production") return undefined;
-  return `${where}: ${flag} is refused because NODE_ENV=production: development mode issues its own access tokens to anyone on this machine and must never be shipped; configure an authorization server instead (resource, authorizationServers and verifyAccessToken: jwtVerifier(...); agentkit host --resource URL --issuer URL)`;
+  return (
+    `${where}: ${flag} is refused because NODE_ENV=production: development mode issues its own access tokens to ` +
+    `anyone on this machine and must never be shipped; configure an authorization server instead (resource, ` +
+    `authorizationServers and verifyAccessToken: jwtVerifier(...); agentkit host --resource URL --issuer URL)`
+  );
 }

@@ -16,11 +16,20 @@ export const HOST_INSTALL_LINE = "npm install express @modelcontextprotocol/expr
 
 function missing(id: string): (cause: unknown) => MissingPeerError {
   return (cause) =>
-    new MissingPeerError(id, HOST_INSTALL_LINE, `mcpRouter (arc-agentkit/express) needs the optional peer dependency ${id}, and it could not be loaded. Install the hosting peers with: ${HOST_INSTALL_LINE}`, { cause });
+    new MissingPeerError(
+      id,
+      HOST_INSTALL_LINE,
+      `mcpRouter (arc-agentkit/express) needs the optional peer dependency ${id}, and it could not be loaded. ` +
+        `Install the hosting peers with: ${HOST_INSTALL_LINE}`,
+      { cause },
+    );
 }
 
 /** express, loaded on first call; `MissingPeerError` with the install line when it is not installed. */
 export const hostExpress: () => typeof ExpressModule = lazyPeer<typeof ExpressModule>("express", missing("express"));
 
 /** `@modelcontextprotocol/express`, loaded on first call; `MissingPeerError` with the install line when it is not installed. */
-export const sdkExpress: () => typeof SdkExpressModule = lazyPeer<typeof SdkExpressModule>("@modelcontextprotocol/express", missing("@modelcontextprotocol/express"));
+export const sdkExpress: () => typeof SdkExpressModule = lazyPeer<typeof SdkExpressModule>(
+  "@modelcontextprotocol/express",
+  missing("@modelcontextprotocol/express"),
+);

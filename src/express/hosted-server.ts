@@ -17,7 +17,10 @@ import { httpServer, listening } from "../listener/servers.js";
 export interface HostedServerOptions {
   /** The port to listen on (0: a free one; read it from `server.address()`). */
   readonly port: number;
-  /** The address to bind. Default `127.0.0.1` (a proxy on the same machine in front); `0.0.0.0` or `::` to take connections from elsewhere. */
+  /**
+   * The address to bind. Default `127.0.0.1` (a proxy on the same machine in front); `0.0.0.0` or `::` to take
+   * connections from elsewhere.
+   */
   readonly host?: string;
 }
 
@@ -42,9 +45,18 @@ const SPEC = {
  * const server = await hostedServer(app, { port: 8081 });
  * process.once("SIGTERM", () => server.close(() => void router.close()));
  */
-export async function hostedServer(app: (req: IncomingMessage, res: ServerResponse) => void, options: HostedServerOptions): Promise<Server> {
-  if (typeof app !== "function") throw new OptionsError(WHERE, "app", `${WHERE}: the first argument must be your express app (or a (req, res) handler), got ${describeValue(app)}`);
-  if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { port, host? }, e.g. { port: 8081 }; got ${describeValue(options)}`);
+export async function hostedServer(
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+  options: HostedServerOptions,
+): Promise<Server> {
+  if (typeof app !== "function")
+    throw new OptionsError(
+      WHERE,
+      "app",
+      `${WHERE}: the first argument must be your express app (or a (req, res) handler), got ${describeValue(app)}`,
+    );
+  if (options === null || typeof options !== "object")
+    throw new OptionsError(WHERE, "options", `${WHERE}: pass { port, host? }, e.g. { port: 8081 }; got ${describeValue(options)}`);
   const { port, host = "127.0.0.1" } = checkOptions(options, WHERE, SPEC);
   const server = httpServer(app);
   await listening(server, { host, port }, `${WHERE} at ${host}:${port}`);

@@ -15,7 +15,15 @@ import type { RunContext } from "../context/run-context.js";
 import type { Tool } from "../tools/tool.js";
 import { sdkServer, type SdkServer } from "../mcp/peers/sdk-server.js";
 import { buildCatalog, type ServedCatalog } from "../mcp/serve/served-catalog.js";
-import { newCallCounter, serveResults, servedServerFactory, stopInflight, type CallCounter, type ServedServerOptions, type ToolGuard } from "../mcp/serve/served-server.js";
+import {
+  newCallCounter,
+  serveResults,
+  servedServerFactory,
+  stopInflight,
+  type CallCounter,
+  type ServedServerOptions,
+  type ToolGuard,
+} from "../mcp/serve/served-server.js";
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { RequestStateSigner } from "../mcp/serve/request-state.js";
 import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
@@ -78,7 +86,8 @@ export class HostedServing {
   ) {
     const resultsOption = options.results ?? parts.results;
     this.catalog = buildCatalog(parts.tools, parts.name, undefined, resultsOption?.maxChars);
-    // The module's read_result tool and results resource when budgets are on: visible to every token (they read only the caller's own results).
+    // The module's read_result tool and results resource when budgets are on: visible to every token (they read only
+    // the caller's own results).
     const results = serveResults(this.catalog, parts.extras, resultsOption);
     this.fence = new ScopeFence(this.catalog, parts.extras);
     const replay = new RequestStateSigner(options.fleetKey, options.stateTtlMs, (extra) => principalOf(extra.http?.authInfo));
@@ -96,13 +105,23 @@ export class HostedServing {
       ...(results ? { results } : {}),
     };
     // Tasks a dead process of this host left on the store (see served-tasks); a store that fails is reported, not thrown.
-    void this.served.tasks!.recover(this.catalog, parts.ctx, (err) => onerror(err instanceof Error ? err : new Error(String(err))), parts.guard);
+    void this.served.tasks!.recover(
+      this.catalog,
+      parts.ctx,
+      (err) => onerror(err instanceof Error ? err : new Error(String(err))),
+      parts.guard,
+    );
     tasks.startSweeping();
     this.full = servedServerFactory(this.catalog, this.served, this.counter);
     this.listens = new ListenStreams(options.listen, parts.name);
     // The SDK's own cap is the router-wide one: `listens` refuses first, naming the option; the SDK's stays a backstop.
     const maxSubscriptions = options.listen.maxStreams;
-    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), { legacy: "stateless", maxRequestBodySize: options.maxBodyBytes, maxSubscriptions, onerror });
+    this.handler = sdkServer().createMcpHandler((rc) => this.follow(rc.requestInfo, this.serverFor(rc.authInfo)), {
+      legacy: "stateless",
+      maxRequestBodySize: options.maxBodyBytes,
+      maxSubscriptions,
+      onerror,
+    });
   }
 
   /** A fresh server for one request, listing only the items the caller's scopes cover. */
@@ -176,7 +195,11 @@ export class HostedServing {
     if (!view) return this.full;
     let factory = this.views.get(view.key);
     if (!factory) {
-      factory = servedServerFactory(buildCatalog(view.tools, this.parts.name, undefined, this.served.results?.maxChars), { ...this.served, extras: view.extras }, this.counter);
+      factory = servedServerFactory(
+        buildCatalog(view.tools, this.parts.name, undefined, this.served.results?.maxChars),
+        { ...this.served, extras: view.extras },
+        this.counter,
+      );
       if (this.views.size < MAX_VIEWS) this.views.set(view.key, factory);
     }
     return factory;
@@ -191,6 +214,7 @@ export class HostedServing {
     this.oneShots.clear();
     const errors: unknown[] = [];
     for (const close of [...this.parts.closers].reverse()) await close().catch((err: unknown) => errors.push(err));
-    if (errors.length) throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
+    if (errors.length)
+      throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
   }
 }

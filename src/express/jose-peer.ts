@@ -14,7 +14,13 @@ export const JOSE_INSTALL_LINE = "npm install jose@6";
 export const josePeer = importedPeer<typeof import("jose")>(
   "jose",
   (cause) =>
-    new MissingPeerError("jose", JOSE_INSTALL_LINE, `jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose (6.x) to check JWT access tokens, and it could not be loaded. Install it with: ${JOSE_INSTALL_LINE}`, {
-      cause,
-    }),
+    new MissingPeerError(
+      "jose",
+      JOSE_INSTALL_LINE,
+      `jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose (6.x) to check JWT access ` +
+        `tokens, and it could not be loaded. Install it with: ${JOSE_INSTALL_LINE}`,
+      {
+        cause,
+      },
+    ),
 );

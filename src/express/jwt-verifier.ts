@@ -64,15 +64,29 @@ function checkUrl(value: unknown, _where: string, option: string): URL {
   }
   const ok = url && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname)));
   if (!url || !ok) {
-    throw new OptionsError(WHERE, option, `${WHERE}: ${option} must be an https URL (http only on 127.0.0.1, localhost or [::1]), e.g. https://auth.example.com; got ${describeValue(value)}`);
+    throw new OptionsError(
+      WHERE,
+      option,
+      `${WHERE}: ${option} must be an https URL (http only on 127.0.0.1, localhost or [::1]), e.g. ` +
+        `https://auth.example.com; got ${describeValue(value)}`,
+    );
   }
   return url;
 }
 
 function checkAlgorithms(value: unknown): string[] {
   if (value === undefined) return [...DEFAULT_ALGORITHMS];
-  if (!Array.isArray(value) || value.length === 0 || !value.every((a) => typeof a === "string" && a !== "" && !REFUSED_ALGORITHMS.test(a))) {
-    throw new OptionsError(WHERE, "algorithms", `${WHERE}: algorithms must be a non-empty array of asymmetric JWS algorithm names (e.g. ["RS256", "ES256"]; 'none' and HS* are refused), got ${describeValue(value)}`);
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((a) => typeof a === "string" && a !== "" && !REFUSED_ALGORITHMS.test(a))
+  ) {
+    throw new OptionsError(
+      WHERE,
+      "algorithms",
+      `${WHERE}: algorithms must be a non-empty array of asymmetric JWS algorithm names (e.g. ["RS256", "ES256"]; ` +
+        `'none' and HS* are refused), got ${describeValue(value)}`,
+    );
   }
   return [...(value as string[])];
 }
@@ -80,7 +94,11 @@ function checkAlgorithms(value: unknown): string[] {
 function checkTolerance(value: unknown): number {
   if (value === undefined) return 5;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 300) {
-    throw new OptionsError(WHERE, "clockToleranceSec", `${WHERE}: clockToleranceSec must be a whole number of seconds from 0 to 300, got ${describeValue(value)}`);
+    throw new OptionsError(
+      WHERE,
+      "clockToleranceSec",
+      `${WHERE}: clockToleranceSec must be a whole number of seconds from 0 to 300, got ${describeValue(value)}`,
+    );
   }
   return value;
 }
@@ -89,7 +107,12 @@ function checkAudience(value: unknown): string[] {
   const list = Array.isArray(value) ? (value as unknown[]) : [value];
   const out = list.map((a) => (a instanceof URL ? a.href : a));
   if (out.length === 0 || !out.every((a): a is string => typeof a === "string" && a !== "")) {
-    throw new OptionsError(WHERE, "audience", `${WHERE}: audience must be this server's resource URL (or a non-empty array of accepted audiences), e.g. "https://tools.example.com/mcp"; got ${describeValue(value)}`);
+    throw new OptionsError(
+      WHERE,
+      "audience",
+      `${WHERE}: audience must be this server's resource URL (or a non-empty array of accepted audiences), e.g. ` +
+        `"https://tools.example.com/mcp"; got ${describeValue(value)}`,
+    );
   }
   return out;
 }
@@ -109,7 +132,10 @@ export function issuerMetadataUrls(issuer: URL): string[] {
 async function discoverJwksUri(issuer: URL, issuerText: string): Promise<URL> {
   const failures: string[] = [];
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`no answer: the issuer's metadata did not answer within ${DISCOVERY_TIMEOUT_MS} ms`)), DISCOVERY_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`no answer: the issuer's metadata did not answer within ${DISCOVERY_TIMEOUT_MS} ms`)),
+    DISCOVERY_TIMEOUT_MS,
+  );
   try {
     for (const url of issuerMetadataUrls(issuer)) {
       let doc: { issuer?: unknown; jwks_uri?: unknown };
@@ -125,13 +151,20 @@ async function discoverJwksUri(issuer: URL, issuerText: string): Promise<URL> {
         failures.push(`${url}: ${(err as Error).message}`);
         continue;
       }
-      if (doc.issuer !== issuerText) throw new AccessTokenError("keys_unavailable", `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`);
+      if (doc.issuer !== issuerText)
+        throw new AccessTokenError(
+          "keys_unavailable",
+          `${WHERE}: the metadata at ${url} names issuer ${describeValue(doc.issuer)}, not the configured ${issuerText}; refusing its keys`,
+        );
       return checkUrl(doc.jwks_uri, WHERE, "jwks_uri (from the issuer's metadata)");
     }
   } finally {
     clearTimeout(timer);
   }
-  throw new AccessTokenError("keys_unavailable", `${WHERE}: cannot find the signing keys of ${issuerText} (${failures.join("; ")}); pass jwksUri or make the metadata reachable`);
+  throw new AccessTokenError(
+    "keys_unavailable",
+    `${WHERE}: cannot find the signing keys of ${issuerText} (${failures.join("; ")}); pass jwksUri or make the metadata reachable`,
+  );
 }
 
 /** RFC 9068's media type, as a JWS `typ` may spell it (case-insensitive, `application/` optional). */
@@ -146,7 +179,11 @@ function isAtJwt(typ: unknown): boolean {
  * `alg` is not accepted, whose `typ` is not `at+jwt` (when required), or
  * whose `iss` is not the issuer. Nothing is fetched for such a token.
  */
-function precheck(jose: typeof import("jose"), token: string, expected: { readonly issuer: string; readonly algorithms: readonly string[]; readonly requireAtJwtType: boolean }): void {
+function precheck(
+  jose: typeof import("jose"),
+  token: string,
+  expected: { readonly issuer: string; readonly algorithms: readonly string[]; readonly requireAtJwtType: boolean },
+): void {
   let header: { alg?: unknown; typ?: unknown };
   let claims: { iss?: unknown };
   try {
@@ -156,12 +193,23 @@ function precheck(jose: typeof import("jose"), token: string, expected: { readon
     throw new AccessTokenError("malformed", `access token is not a valid JWT (${(err as Error).message})`, { cause: err });
   }
   if (typeof header.alg !== "string" || !expected.algorithms.includes(header.alg)) {
-    throw new AccessTokenError("signature", `access token signature not accepted (alg ${describeValue(header.alg)} is not one of ${expected.algorithms.join(", ")})`);
+    throw new AccessTokenError(
+      "signature",
+      `access token signature not accepted (alg ${describeValue(header.alg)} is not one of ${expected.algorithms.join(", ")})`,
+    );
   }
   if (expected.requireAtJwtType && !isAtJwt(header.typ)) {
-    throw new AccessTokenError("token_type", `access token has typ ${header.typ === undefined ? "(none)" : `'${String(header.typ)}'`}, not 'at+jwt' (RFC 9068): it is not an access token (an ID token, say); requireAtJwtType: false accepts any typ`);
+    throw new AccessTokenError(
+      "token_type",
+      `access token has typ ${header.typ === undefined ? "(none)" : `'${String(header.typ)}'`}, not 'at+jwt' (RFC ` +
+        `9068): it is not an access token (an ID token, say); requireAtJwtType: false accepts any typ`,
+    );
   }
-  if (claims.iss !== expected.issuer) throw new AccessTokenError("issuer", `access token from another issuer (iss ${describeValue(claims.iss)}, expected ${expected.issuer})`);
+  if (claims.iss !== expected.issuer)
+    throw new AccessTokenError(
+      "issuer",
+      `access token from another issuer (iss ${describeValue(claims.iss)}, expected ${expected.issuer})`,
+    );
 }
 
 /** jose's error codes, mapped to a refusal. */
@@ -179,7 +227,10 @@ function refusal(err: unknown): AccessTokenError {
       return new AccessTokenError("signature", `access token signature not accepted (${why})`, { cause: err });
     case "ERR_JWT_CLAIM_VALIDATION_FAILED":
       if (e.claim === "iss") return new AccessTokenError("issuer", `access token from another issuer (${why})`, { cause: err });
-      if (e.claim === "aud") return new AccessTokenError("audience", `access token is for another audience (${why}); it must name this server's resource`, { cause: err });
+      if (e.claim === "aud")
+        return new AccessTokenError("audience", `access token is for another audience (${why}); it must name this server's resource`, {
+          cause: err,
+        });
       if (e.claim === "nbf") return new AccessTokenError("not_yet_valid", `access token not valid yet (${why})`, { cause: err });
       if (e.claim === "typ") return new AccessTokenError("token_type", `access token is not typed at+jwt (${why})`, { cause: err });
       return new AccessTokenError("claims", `access token claims not accepted (${why})`, { cause: err });
@@ -225,11 +276,24 @@ const JWT_SPEC = {
  * @throws OptionsError at once for bad options; MissingPeerError at once when `jose` is not installed.
  * @returns a function that resolves with the token's AccessTokenInfo, or rejects with AccessTokenError.
  * @example
- * app.use("/mcp", mcpRouter(Ops, { resource, authorizationServers: [issuer], verifyAccessToken: jwtVerifier({ issuer, audience: resource }) }));
+ * app.use("/mcp", mcpRouter(Ops, { resource, authorizationServers: [issuer], verifyAccessToken: jwtVerifier({ issuer,
+ * audience: resource }) }));
  */
 export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Promise<AccessTokenInfo> {
-  if (options === null || typeof options !== "object") throw new OptionsError(WHERE, "options", `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec?, requireAtJwtType? }, got ${describeValue(options)}`);
-  const { issuer, audience, algorithms, clockToleranceSec: clockTolerance, jwksUri, requireAtJwtType = true } = checkOptions(options, WHERE, JWT_SPEC);
+  if (options === null || typeof options !== "object")
+    throw new OptionsError(
+      WHERE,
+      "options",
+      `${WHERE}: pass { issuer, audience, jwksUri?, algorithms?, clockToleranceSec?, requireAtJwtType? }, got ${describeValue(options)}`,
+    );
+  const {
+    issuer,
+    audience,
+    algorithms,
+    clockToleranceSec: clockTolerance,
+    jwksUri,
+    requireAtJwtType = true,
+  } = checkOptions(options, WHERE, JWT_SPEC);
   // The `iss` claim is compared as written (RFC 8414: exactly the identifier), not as URL.href.
   const issuerText = options.issuer instanceof URL ? options.issuer.href : (options.issuer as string);
   josePeer.check();
@@ -249,12 +313,20 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
   };
   const expected = { issuer: issuerText, algorithms, requireAtJwtType };
   return async (token: string): Promise<AccessTokenInfo> => {
-    if (typeof token !== "string" || token.split(".").length !== 3) throw new AccessTokenError("malformed", "access token is not a JWT (three dot-separated parts)");
+    if (typeof token !== "string" || token.split(".").length !== 3)
+      throw new AccessTokenError("malformed", "access token is not a JWT (three dot-separated parts)");
     let payload: Record<string, unknown>;
     try {
       const jose = await josePeer.load();
       precheck(jose, token, expected);
-      ({ payload } = await jose.jwtVerify(token, await keySet(), { issuer: issuerText, audience, algorithms, clockTolerance, requiredClaims: ["exp"], ...(requireAtJwtType ? { typ: "at+jwt" } : {}) }));
+      ({ payload } = await jose.jwtVerify(token, await keySet(), {
+        issuer: issuerText,
+        audience,
+        algorithms,
+        clockTolerance,
+        requiredClaims: ["exp"],
+        ...(requireAtJwtType ? { typ: "at+jwt" } : {}),
+      }));
     } catch (err) {
       throw refusal(err);
     }

@@ -18,7 +18,10 @@ const pkg = createRequire(import.meta.url)("../../package.json") as { version: s
 /** An admitted stream: end it in time with `bound`, and `release` its slot once its response is over. */
 export interface ListenSlot {
   readonly ok: true;
-  /** The SDK's listen response with its body ended gracefully at `endsAtMs` (epoch ms); a response that is not a stream is returned as it is. */
+  /**
+   * The SDK's listen response with its body ended gracefully at `endsAtMs` (epoch ms); a response that is not a stream
+   * is returned as it is.
+   */
   bound(response: Response, id: unknown, endsAtMs: number): Response;
   /** Give the slot back (idempotent). */
   release(): void;
@@ -46,9 +49,20 @@ export class ListenStreams {
     const { maxStreams, maxStreamsPerCaller } = this.limits;
     const held = this.byCaller.get(principal) ?? 0;
     if (held >= maxStreamsPerCaller) {
-      return { ok: false, message: `subscriptions/listen refused: at most ${maxStreamsPerCaller} open subscriptions/listen streams for one caller (listen.maxStreamsPerCaller), and this caller holds them all; close one (or raise the option)` };
+      return {
+        ok: false,
+        message:
+          `subscriptions/listen refused: at most ${maxStreamsPerCaller} open subscriptions/listen streams for one ` +
+          `caller (listen.maxStreamsPerCaller), and this caller holds them all; close one (or raise the option)`,
+      };
     }
-    if (this.open >= maxStreams) return { ok: false, message: `subscriptions/listen refused: at most ${maxStreams} open subscriptions/listen streams (listen.maxStreams) on this server, all taken; retry later (or raise the option)` };
+    if (this.open >= maxStreams)
+      return {
+        ok: false,
+        message:
+          `subscriptions/listen refused: at most ${maxStreams} open subscriptions/listen streams (listen.maxStreams) ` +
+          `on this server, all taken; retry later (or raise the option)`,
+      };
     this.open++;
     this.byCaller.set(principal, held + 1);
     let released = false;
@@ -80,7 +94,10 @@ export class ListenStreams {
   /** The graceful close of stream `id`: the empty listen result, `_meta` naming the subscription and the server (the SDK's own frame). */
   private closing(id: unknown): Uint8Array {
     const { SUBSCRIPTION_ID_META_KEY, SERVER_INFO_META_KEY } = sdkServer();
-    const result = { resultType: "complete", _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: { name: this.serverName, version: pkg.version } } };
+    const result = {
+      resultType: "complete",
+      _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: { name: this.serverName, version: pkg.version } },
+    };
     return new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
   }
 }

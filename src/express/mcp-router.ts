@@ -34,7 +34,13 @@ import { HostedServing, type HostedParts } from "./hosted-serving.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { hostRefusal, principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
-import { checkRouterOptions, type CheckedRouterOptions, type McpRouterDevOptions, type McpRouterOptions, type RateLimit } from "./router-options.js";
+import {
+  checkRouterOptions,
+  type CheckedRouterOptions,
+  type McpRouterDevOptions,
+  type McpRouterOptions,
+  type RateLimit,
+} from "./router-options.js";
 import { DEV_TOKEN_TTL_SEC, DevIssuer, type DevTokenFiles } from "./dev-issuer.js";
 import { isLoopbackAddress } from "./dev-refusal.js";
 import type { HostedCaller } from "../context/caller.js";
@@ -50,7 +56,10 @@ export type McpRouterTarget = ModuleClass | readonly ToolLike[] | ToolRegistry;
 export interface McpRouter {
   /** The express middleware. */
   (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
-  /** Resolves once the module is built (its remotes connected); rejects with the `BootstrapError`. Requests wait for it (503 if it failed). */
+  /**
+   * Resolves once the module is built (its remotes connected); rejects with the `BootstrapError`. Requests wait for it
+   * (503 if it failed).
+   */
   readonly ready: Promise<void>;
   /** The absolute URL of the RFC 9728 document, named in every 401's `WWW-Authenticate`. */
   readonly resourceMetadataUrl: string;
@@ -77,11 +86,20 @@ function rpcError(res: Response, status: number, code: number, message: string):
 /** `target` as served parts: at once for tools, after the build for a module. Throws `OptionsError`/`BootstrapError` synchronously. */
 function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): HostedParts | Promise<HostedParts> {
   if (typeof target === "function" && getMcpServerMetadata(target)) {
-    const plan = scanModule(target, { serve: false, timeoutMs: options.timeoutMs, ...(options.ctx ? { ctx: options.ctx } : {}), ...(options.container ? { container: options.container } : {}) });
+    const plan = scanModule(target, {
+      serve: false,
+      timeoutMs: options.timeoutMs,
+      ...(options.ctx ? { ctx: options.ctx } : {}),
+      ...(options.container ? { container: options.container } : {}),
+    });
     return buildUnservedModule(plan).then((built) => ({
       name: plan.meta.name,
       tools: built.registry.tools(),
-      extras: servedExtras({ resources: built.items.resources, ...(built.items.prompts ? { prompts: built.items.prompts } : {}), ...(built.items.skills ? { skills: built.items.skills } : {}) }),
+      extras: servedExtras({
+        resources: built.items.resources,
+        ...(built.items.prompts ? { prompts: built.items.prompts } : {}),
+        ...(built.items.skills ? { skills: built.items.skills } : {}),
+      }),
       ...(built.guard ? { guard: built.guard } : {}),
       ctx: plan.ctx,
       closers: built.closers,
@@ -91,7 +109,11 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
   }
   const registry = target instanceof ToolRegistry ? target : Array.isArray(target) ? ToolRegistry.fromTools(target) : undefined;
   if (!registry) {
-    throw new OptionsError("mcpRouter", "target", "mcpRouter: the first argument must be an @McpServer module class, an array of tools (tool(...) or @Tool classes), or a ToolRegistry");
+    throw new OptionsError(
+      "mcpRouter",
+      "target",
+      "mcpRouter: the first argument must be an @McpServer module class, an array of tools (tool(...) or @Tool classes), or a ToolRegistry",
+    );
   }
   return { name: options.name ?? "tools", tools: registry.tools(), extras: servedExtras({}), ctx: options.ctx ?? new Ctx(), closers: [] };
 }
@@ -158,9 +180,19 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions | M
     host(req, res, (err?: unknown) => (err === undefined ? origin(req, res, next) : next(err)));
   });
   if (checked.corsOrigins) router.use(corsHeaders);
-  const bearer = preAuthLimited(adapter.requireBearerAuth({ verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)), resourceMetadataUrl: checked.resourceMetadataUrl, expectedResource: checked.resource }), checked.preAuthLimit);
+  const bearer = preAuthLimited(
+    adapter.requireBearerAuth({
+      verifier: tokenVerifier(checked, (m) => GLOBAL_LOGGER.warn(m)),
+      resourceMetadataUrl: checked.resourceMetadataUrl,
+      expectedResource: checked.resource,
+    }),
+    checked.preAuthLimit,
+  );
   const limiter = checked.rateLimit ? new RateLimiter(checked.rateLimit) : undefined;
-  /** After the body: wait for the build, count the request against its principal, refuse what the token does not cover, serve. One handler, so express dispatches once for them all. */
+  /**
+   * After the body: wait for the build, count the request against its principal, refuse what the token does not cover,
+   * serve. One handler, so express dispatches once for them all.
+   */
   const answer: RequestHandler = (req, res, next) => {
     const go = (): void => {
       if (limiter && !withinRate(limiter, req, res)) return;
@@ -182,7 +214,13 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions | M
     ready,
     resourceMetadataUrl: checked.resourceMetadataUrl,
     devFiles: dev?.files,
-    close: () => (closing ??= ready.then(() => serving!.close(), () => {}).finally(() => dev?.close())),
+    close: () =>
+      (closing ??= ready
+        .then(
+          () => serving!.close(),
+          () => {},
+        )
+        .finally(() => dev?.close())),
   }) as unknown as McpRouter;
 }
 
@@ -198,8 +236,13 @@ function startDev(dev: DevIssuer, name: string, scopes: readonly string[]): void
   dev.start(name, scopes);
   const { authorization, mcpConfig } = dev.files;
   process.stderr.write(
-    `mcpRouter: DEVELOPMENT MODE (dev: true) for ${dev.resource.href}: this process issues its own access tokens (every scope: ${scopes.length ? scopes.join(" ") : "none declared"}; valid ${DEV_TOKEN_TTL_SEC / 60} min, renewed every ${DEV_TOKEN_TTL_SEC / 120} min) and answers on loopback only; never ship it (refused when NODE_ENV=production). ` +
-      `The current token is in ${authorization} and a ready MCP config in ${mcpConfig} (mode 0600): claude --mcp-config ${mcpConfig}, or AGENTKIT_DEV_AUTH="$(cat ${authorization})" npx agentkit call --url ${dev.resource.href} --header-env Authorization=AGENTKIT_DEV_AUTH <tool>\n`,
+    `mcpRouter: DEVELOPMENT MODE (dev: true) for ${dev.resource.href}: this process issues its own access tokens ` +
+      `(every scope: ${scopes.length ? scopes.join(" ") : "none declared"}; valid ${DEV_TOKEN_TTL_SEC / 60} min, ` +
+      `renewed every ${DEV_TOKEN_TTL_SEC / 120} min) and answers on loopback only; never ship it (refused when ` +
+      `NODE_ENV=production). ` +
+      `The current token is in ${authorization} and a ready MCP config in ${mcpConfig} (mode 0600): claude ` +
+      `--mcp-config ${mcpConfig}, or AGENTKIT_DEV_AUTH="$(cat ${authorization})" npx agentkit call --url ` +
+      `${dev.resource.href} --header-env Authorization=AGENTKIT_DEV_AUTH <tool>\n`,
   );
 }
 
@@ -214,7 +257,10 @@ function loopbackOnly(): RequestHandler {
     const bound = (req.socket as { server?: { address(): AddressInfo | string | null } }).server?.address();
     const address = bound && typeof bound === "object" ? bound.address : req.socket.localAddress;
     if (isLoopbackAddress(address)) return next();
-    const message = `mcpRouter: dev: true answers on loopback only, and this server is bound to ${address ?? "an unknown address"}, which other machines may reach; bind 127.0.0.1 (hostedServer's default host), or drop dev and configure an authorization server (authorizationServers, verifyAccessToken)`;
+    const message =
+      `mcpRouter: dev: true answers on loopback only, and this server is bound to ` +
+      `${address ?? "an unknown address"}, which other machines may reach; bind 127.0.0.1 (hostedServer's default ` +
+      `host), or drop dev and configure an authorization server (authorizationServers, verifyAccessToken)`;
     if (!warned) process.stderr.write(`${message}\n`);
     warned = true;
     rpcError(res, 403, REFUSED, message);
@@ -240,7 +286,13 @@ function withinRate(limiter: RateLimiter, req: Request, res: Response): boolean 
   if (verdict.ok) return true;
   const { requests, windowMs } = limiter.limit;
   const what = n > 1 ? `a batch of ${n} message(s) counts each one; ` : "";
-  tooMany(res, verdict.retryAfterMs, (wait) => `rate limit: ${what}at most ${requests} requests per ${windowMs} ms for one principal (issuer, client and subject of the access token); retry after ${wait}s`);
+  tooMany(
+    res,
+    verdict.retryAfterMs,
+    (wait) =>
+      `rate limit: ${what}at most ${requests} requests per ${windowMs} ms for one principal (issuer, client and ` +
+      `subject of the access token); retry after ${wait}s`,
+  );
   return false;
 }
 
@@ -256,7 +308,14 @@ function preAuthLimited(bearer: RequestHandler, limit: RateLimit | false): Reque
   return (req, res, next) => {
     if (refused.size !== 0) {
       const verdict = refused.held(peerOf(req));
-      if (!verdict.ok) return tooMany(res, verdict.retryAfterMs, (wait) => `too many refused requests from this address: at most ${limit.requests} per ${limit.windowMs} ms without a valid access token; retry after ${wait}s`);
+      if (!verdict.ok)
+        return tooMany(
+          res,
+          verdict.retryAfterMs,
+          (wait) =>
+            `too many refused requests from this address: at most ${limit.requests} per ${limit.windowMs} ms ` +
+            `without a valid access token; retry after ${wait}s`,
+        );
     }
     // The SDK's middleware is async: once it settles, a request without `req.auth` was answered 401.
     void Promise.resolve(bearer(req, res, next)).then(() => {
@@ -275,7 +334,12 @@ function exactOrigin(origins: ReadonlySet<string>): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined || origins.has(origin)) return next();
-    rpcError(res, 403, REFUSED, `Invalid Origin header: ${JSON.stringify(origin.slice(0, 200))} is not one of the allowed origins (cors.origins)`);
+    rpcError(
+      res,
+      403,
+      REFUSED,
+      `Invalid Origin header: ${JSON.stringify(origin.slice(0, 200))} is not one of the allowed origins (cors.origins)`,
+    );
   };
 }
 
@@ -283,17 +347,37 @@ function exactOrigin(origins: ReadonlySet<string>): RequestHandler {
 const corsHeaders: RequestHandler = (req, res, next) => {
   const origin = req.headers.origin;
   if (!origin) return next();
-  res.set({ "Access-Control-Allow-Origin": origin, Vary: "Origin", "Access-Control-Expose-Headers": "WWW-Authenticate, Mcp-Protocol-Version, Retry-After" });
+  res.set({
+    "Access-Control-Allow-Origin": origin,
+    Vary: "Origin",
+    "Access-Control-Expose-Headers": "WWW-Authenticate, Mcp-Protocol-Version, Retry-After",
+  });
   if (req.method !== "OPTIONS") return next();
-  res.set({ "Access-Control-Allow-Methods": "GET, POST, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name", "Access-Control-Max-Age": "600" }).status(204).end();
+  res
+    .set({
+      "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+      "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name",
+      "Access-Control-Max-Age": "600",
+    })
+    .status(204)
+    .end();
 };
 
 /** 403 `insufficient_scope` with the challenge naming the scopes the refused item needs. */
 function insufficientScope(res: Response, missing: ScopeRefusal, options: CheckedRouterOptions): void {
   const { OAuthError, OAuthErrorCode, bearerAuthChallengeResponse } = sdkServer();
-  const err = new OAuthError(OAuthErrorCode.InsufficientScope, `${missing.item} needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`);
-  const challenge = bearerAuthChallengeResponse(err, { requiredScopes: [...missing.scopes], resourceMetadataUrl: options.resourceMetadataUrl });
-  res.status(challenge.status).set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer").json(err.toResponseObject());
+  const err = new OAuthError(
+    OAuthErrorCode.InsufficientScope,
+    `${missing.item} needs the scope(s) ${missing.scopes.join(" ")}; the access token does not carry them all`,
+  );
+  const challenge = bearerAuthChallengeResponse(err, {
+    requiredScopes: [...missing.scopes],
+    resourceMetadataUrl: options.resourceMetadataUrl,
+  });
+  res
+    .status(challenge.status)
+    .set("WWW-Authenticate", challenge.headers.get("WWW-Authenticate") ?? "Bearer")
+    .json(err.toResponseObject());
 }
 
 /** The first revision of the 2026 era: a protocol-version header at or past it names the modern era (the SDK's own rule). */
@@ -309,7 +393,14 @@ const FIRST_MODERN = "2026-07-28";
  */
 function surelyModern(req: Request, body: unknown): boolean {
   const v = req.headers["mcp-protocol-version"];
-  return typeof v === "string" && v >= FIRST_MODERN && typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { method?: unknown }).method === "string";
+  return (
+    typeof v === "string" &&
+    v >= FIRST_MODERN &&
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    typeof (body as { method?: unknown }).method === "string"
+  );
 }
 
 /**
@@ -321,7 +412,8 @@ function surelyModern(req: Request, body: unknown): boolean {
  */
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
-  if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body)) return serving.serveLegacy(req, res, body);
+  if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body))
+    return serving.serveLegacy(req, res, body);
   const listen = listenId(body);
   const slot = listen === undefined ? undefined : serving.listenSlot(req.auth);
   if (slot && !slot.ok) return rpcError(res, 429, REFUSED, slot.message);
@@ -334,8 +426,12 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   };
   res.once("close", gone);
   try {
-    const response = await serving.handler.fetch(request, { ...(req.auth ? { authInfo: req.auth } : {}), ...(req.body !== undefined ? { parsedBody: req.body } : {}) });
-    // The SDK answers a call whose server closed under it (the router closing: a drain past its deadline) with an empty 499; a client still there is told why.
+    const response = await serving.handler.fetch(request, {
+      ...(req.auth ? { authInfo: req.auth } : {}),
+      ...(req.body !== undefined ? { parsedBody: req.body } : {}),
+    });
+    // The SDK answers a call whose server closed under it (the router closing: a drain past its deadline) with an empty
+    // 499; a client still there is told why.
     if (response.status === 499 && !res.destroyed) return cutOff(res, body);
     // A listen stream ends at its lifetime, or when its token expires if sooner.
     await writeResponse(res, slot ? slot.bound(response, listen, (req.auth?.expiresAt ?? Infinity) * 1000) : response);
@@ -348,14 +444,27 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
 /** The id of a `subscriptions/listen` request (one message, not a batch), or `undefined` for any other body. */
 function listenId(body: unknown): unknown {
   const m = body as { method?: unknown; id?: unknown } | null;
-  return m && typeof m === "object" && !Array.isArray(m) && m.method === "subscriptions/listen" && (typeof m.id === "string" || typeof m.id === "number") ? m.id : undefined;
+  return m &&
+    typeof m === "object" &&
+    !Array.isArray(m) &&
+    m.method === "subscriptions/listen" &&
+    (typeof m.id === "string" || typeof m.id === "number")
+    ? m.id
+    : undefined;
 }
 
 /** 503 for a call the router's close cut: a JSON-RPC error with the call's id, and `Retry-After` (another process may answer). */
 function cutOff(res: Response, body: unknown): void {
   const id = (body as { id?: unknown } | null)?.id;
   res.set({ "Retry-After": "1", Connection: "close" });
-  res.status(503).json({ jsonrpc: "2.0", error: { code: REFUSED, message: "the server stopped before the call finished (it is shutting down); retry — another process behind the same URL will answer" }, id: typeof id === "string" || typeof id === "number" ? id : null });
+  res.status(503).json({
+    jsonrpc: "2.0",
+    error: {
+      code: REFUSED,
+      message: "the server stopped before the call finished (it is shutting down); retry — another process behind the same URL will answer",
+    },
+    id: typeof id === "string" || typeof id === "number" ? id : null,
+  });
 }
 
 /** The size in bytes of a body another parser produced (a JSON value measured as JSON text). */
@@ -387,11 +496,19 @@ function notJson(res: Response): void {
  */
 function plainJson(req: Request): boolean {
   const h = req.headers;
-  if (h["content-length"] === undefined || h["transfer-encoding"] !== undefined || (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity")) return false;
+  if (
+    h["content-length"] === undefined ||
+    h["transfer-encoding"] !== undefined ||
+    (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity")
+  )
+    return false;
   const type = h["content-type"];
   if (type === "application/json") return true;
   if (!isJsonContentType(type)) return false;
-  const params = type!.slice(type!.indexOf(";") + 1).trim().toLowerCase();
+  const params = type!
+    .slice(type!.indexOf(";") + 1)
+    .trim()
+    .toLowerCase();
   return params === "charset=utf-8" || params === 'charset="utf-8"';
 }
 
@@ -433,7 +550,8 @@ function bodyError(err: unknown, res: Response, next: NextFunction, options: Che
   const type = (err as { type?: unknown } | null)?.type;
   if (type === "entity.too.large") return tooLarge(res, options);
   if (type === "entity.parse.failed") return notJson(res);
-  if (typeof (err as { status?: unknown } | null)?.status === "number" && (err as { status: number }).status < 500) return rpcError(res, (err as { status: number }).status, -32600, `the request was refused: ${errorLine(err)}`);
+  if (typeof (err as { status?: unknown } | null)?.status === "number" && (err as { status: number }).status < 500)
+    return rpcError(res, (err as { status: number }).status, -32600, `the request was refused: ${errorLine(err)}`);
   GLOBAL_LOGGER.error(`mcpRouter: a request failed: ${errorLine(err)}`);
   rpcError(res, 500, -32603, "internal error");
 }

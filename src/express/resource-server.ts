@@ -60,7 +60,11 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
       }
       const problem = infoProblem(info);
       if (problem) {
-        if (!warned.has(problem)) warn(`mcpRouter: verifyAccessToken answered a token wrongly (${problem}); the token was refused. It must return { clientId, scopes, expiresAt, resource, subject? } or throw`);
+        if (!warned.has(problem))
+          warn(
+            `mcpRouter: verifyAccessToken answered a token wrongly (${problem}); the token was refused. It must ` +
+              `return { clientId, scopes, expiresAt, resource, subject? } or throw`,
+          );
         warned.add(problem);
         throw invalidToken("the access token could not be verified");
       }
@@ -71,10 +75,22 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
         throw invalidToken("the access token's audience is not a URL");
       }
       const scopes = [...info.scopes];
-      const caller: { -readonly [K in keyof TokenIdentity]: TokenIdentity[K] } = { clientId: info.clientId, scopes: Object.freeze(scopes.slice()), expiresAt: info.expiresAt, resource: resource.href };
+      const caller: { -readonly [K in keyof TokenIdentity]: TokenIdentity[K] } = {
+        clientId: info.clientId,
+        scopes: Object.freeze(scopes.slice()),
+        expiresAt: info.expiresAt,
+        resource: resource.href,
+      };
       if (info.subject !== undefined) caller.subject = info.subject;
       if (info.extra !== undefined) caller.extra = Object.freeze({ ...info.extra });
-      return { token, clientId: info.clientId, scopes, expiresAt: info.expiresAt, resource, extra: { [CALLER_KEY]: Object.freeze(caller), [PRINCIPAL_KEY]: principalKey(caller) } };
+      return {
+        token,
+        clientId: info.clientId,
+        scopes,
+        expiresAt: info.expiresAt,
+        resource,
+        extra: { [CALLER_KEY]: Object.freeze(caller), [PRINCIPAL_KEY]: principalKey(caller) },
+      };
     },
   };
 }
@@ -135,6 +151,9 @@ export function hostRefusal(host: string | undefined, allowedHosts: readonly str
     return undefined;
   }
   if (allowedHosts.includes(name)) return undefined;
-  return `Invalid Host: ${name}. This router answers only for the hostnames in mcpRouter's 'allowedHosts' (now ${pyList(allowedHosts)}: by default the hostname of 'resource'); call it by one of them, or add ${pyStr(name)} to allowedHosts (and serve a 'resource' on it, since tokens are bound to the resource)`;
+  return (
+    `Invalid Host: ${name}. This router answers only for the hostnames in mcpRouter's 'allowedHosts' (now ` +
+    `${pyList(allowedHosts)}: by default the hostname of 'resource'); call it by one of them, or add ${pyStr(name)} ` +
+    `to allowedHosts (and serve a 'resource' on it, since tokens are bound to the resource)`
+  );
 }
-

@@ -12,7 +12,15 @@ import type { RunContext } from "../context/run-context.js";
 import { OptionsError } from "../errors/options.error.js";
 import { describeValue, pyStr } from "../util/format.js";
 import { devRefusal, isLoopbackHost } from "./dev-refusal.js";
-import { checkOptions, checkPositiveInt, opt, unknownKey, unknownOptionMessage, type OptionRule, type OptionSpec } from "../options/option-checks.js";
+import {
+  checkOptions,
+  checkPositiveInt,
+  opt,
+  unknownKey,
+  unknownOptionMessage,
+  type OptionRule,
+  type OptionSpec,
+} from "../options/option-checks.js";
 
 /**
  * What `verifyAccessToken` returns for a good token. A verifier that throws
@@ -70,9 +78,15 @@ export interface ListenLimits {
 
 /** Options of `mcpRouter`. */
 export interface McpRouterOptions {
-  /** This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path. https, or http on a loopback host (127.0.0.1, localhost, [::1]). */
+  /**
+   * This server's public URL (`https://tools.example.com/mcp`), the RFC 9728 `resource`. Mount the router at its path.
+   * https, or http on a loopback host (127.0.0.1, localhost, [::1]).
+   */
   readonly resource: string | URL;
-  /** Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`, advertised exactly as written: issuers compare exactly); at least one. */
+  /**
+   * Issuer URLs of the authorization servers that mint tokens for this resource (RFC 9728 `authorization_servers`,
+   * advertised exactly as written: issuers compare exactly); at least one.
+   */
   readonly authorizationServers: readonly (string | URL)[];
   /** The token verifier: a good token's `AccessTokenInfo`, or a throw. Sync or async. */
   readonly verifyAccessToken: (token: string) => AccessTokenInfo | Promise<AccessTokenInfo>;
@@ -80,11 +94,17 @@ export interface McpRouterOptions {
   readonly allowedHosts?: readonly string[];
   /** Development mode is off for a router with an authorization server (see `McpRouterDevOptions`). */
   readonly dev?: false;
-  /** CORS, off unless given: the origins a browser may call from, as it sends them (`https://app.example.com`, a port when not the default), matched exactly. */
+  /**
+   * CORS, off unless given: the origins a browser may call from, as it sends them (`https://app.example.com`, a port
+   * when not the default), matched exactly.
+   */
   readonly cors?: { readonly origins: readonly string[] };
   /** The largest POST body accepted, in bytes (a larger one: 413). Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. A call that became an MCP task is no longer held to it. */
+  /**
+   * A tool call's deadline in ms (then an `isError` result naming it). Default 60,000. A call that became an MCP task
+   * is no longer held to it.
+   */
   readonly timeoutMs?: number;
   /**
    * The rate limit per principal — the verified token's issuer
@@ -182,7 +202,11 @@ export const DEFAULT_PRE_AUTH_LIMIT: RateLimit = Object.freeze({ requests: 120, 
 /** Default life of an issued `requestState`: ten minutes. */
 export const DEFAULT_STATE_TTL_MS = 600_000;
 /** Default listen limits: the SDK's own cap of 1,024 streams per router, 16 per caller, an hour each. */
-export const DEFAULT_LISTEN_LIMITS: Required<ListenLimits> = Object.freeze({ maxStreams: 1024, maxStreamsPerCaller: 16, maxLifetimeMs: 3_600_000 });
+export const DEFAULT_LISTEN_LIMITS: Required<ListenLimits> = Object.freeze({
+  maxStreams: 1024,
+  maxStreamsPerCaller: 16,
+  maxLifetimeMs: 3_600_000,
+});
 
 /** The options, checked and with defaults. */
 export interface CheckedRouterOptions {
@@ -224,7 +248,11 @@ function httpUrl(value: unknown, option: string): URL {
     url = undefined;
   }
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.hash || url.username || url.password) {
-    fail(option, `'${option}' must be an absolute http(s) URL without a fragment or credentials (e.g. "https://tools.example.com/mcp"), got ${describeValue(value)}`);
+    fail(
+      option,
+      `'${option}' must be an absolute http(s) URL without a fragment or credentials (e.g. ` +
+        `"https://tools.example.com/mcp"), got ${describeValue(value)}`,
+    );
   }
   return url;
 }
@@ -237,8 +265,21 @@ function webOrigin(entry: string, option: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "") || !/^https?:\/\/[^/]+\/?$/i.test(entry)) {
-    fail(option, `'${option}' origins must be origins like https://app.example.com (scheme, host and, if not the default, port; no path): a hostname alone would match any scheme and port; got '${entry}'`);
+  if (
+    !url ||
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    !/^https?:\/\/[^/]+\/?$/i.test(entry)
+  ) {
+    fail(
+      option,
+      `'${option}' origins must be origins like https://app.example.com (scheme, host and, if not the default, ` +
+        `port; no path): a hostname alone would match any scheme and port; got '${entry}'`,
+    );
   }
   return url.origin;
 }
@@ -262,7 +303,8 @@ function hasMethod<T>(method: string, what: string): OptionRule<T | undefined> {
 /** An object with every method in `methods` (a call-record store), or unset. */
 function hasMethods<T>(methods: readonly string[], what: string): OptionRule<T | undefined> {
   return (value, _where, option) => {
-    if (value !== undefined && (!value || methods.some((m) => typeof (value as Record<string, unknown>)[m] !== "function"))) fail(option, `'${option}' must be ${what}, got ${describeValue(value)}`);
+    if (value !== undefined && (!value || methods.some((m) => typeof (value as Record<string, unknown>)[m] !== "function")))
+      fail(option, `'${option}' must be ${what}, got ${describeValue(value)}`);
     return value as T | undefined;
   };
 }
@@ -276,7 +318,10 @@ function rateLimitRule(fallback: RateLimit): OptionRule<RateLimit | false> {
     const key = unknownKey(v, ["requests", "windowMs"]);
     if (key !== undefined) fail(o, unknownOptionMessage(`'${o}'`, key, ["requests", "windowMs"]));
     const r = v as Partial<RateLimit>;
-    return Object.freeze({ requests: checkPositiveInt(r.requests, WHERE, `${o}.requests`), windowMs: checkPositiveInt(r.windowMs, WHERE, `${o}.windowMs`) });
+    return Object.freeze({
+      requests: checkPositiveInt(r.requests, WHERE, `${o}.requests`),
+      windowMs: checkPositiveInt(r.windowMs, WHERE, `${o}.windowMs`),
+    });
   };
 }
 
@@ -285,11 +330,16 @@ const ROUTER_SPEC = {
   resource: (v: unknown, _w: string, o: string): URL => {
     const url = httpUrl(v, o);
     if (url.protocol === "http:" && !LOOPBACK.has(url.hostname)) {
-      fail(o, `'${o}' must be https off loopback (a bearer token must not cross the network in clear; http only on 127.0.0.1, localhost or [::1]), got ${describeValue(v)}`);
+      fail(
+        o,
+        `'${o}' must be https off loopback (a bearer token must not cross the network in clear; http only on ` +
+          `127.0.0.1, localhost or [::1]), got ${describeValue(v)}`,
+      );
     }
     return url;
   },
-  // Each issuer as configured (a URL object: its href): an issuer identifier is compared exactly (RFC 8414 §3.3), so a trailing slash is kept.
+  // Each issuer as configured (a URL object: its href): an issuer identifier is compared exactly (RFC 8414 §3.3), so a
+  // trailing slash is kept.
   authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
     if (!Array.isArray(v) || v.length === 0) fail(o, `'${o}' must name at least one issuer URL, got ${describeValue(v)}`);
     return Object.freeze(v.map((s: unknown) => (typeof s === "string" ? (httpUrl(s, o), s) : httpUrl(s, o).href)));
@@ -319,16 +369,30 @@ const ROUTER_SPEC = {
     if (v === undefined) return randomBytes(32);
     const bytes = typeof v === "string" ? Buffer.from(v, "utf8") : v instanceof Uint8Array ? v : undefined;
     if (!bytes || bytes.length < 32) {
-      fail("fleetKey", `'fleetKey' must be a secret of at least 32 bytes (a string is UTF-8; e.g. 32 random bytes as base64url), shared by every process behind the URL; got ${typeof v === "string" || v instanceof Uint8Array ? `${bytes?.length ?? 0} bytes` : describeValue(v)}`);
+      fail(
+        "fleetKey",
+        `'fleetKey' must be a secret of at least 32 bytes (a string is UTF-8; e.g. 32 random bytes as base64url), ` +
+          `shared by every process behind the URL; got ` +
+          `${typeof v === "string" || v instanceof Uint8Array ? `${bytes?.length ?? 0} bytes` : describeValue(v)}`,
+      );
     }
     return bytes;
   },
   stateTtlMs: opt.timeoutMs(),
   listen: (v: unknown, w: string, o: string): Required<ListenLimits> => {
-    const l = opt.object({ maxStreams: opt.positiveInt(DEFAULT_LISTEN_LIMITS.maxStreams), maxStreamsPerCaller: opt.optional(opt.positiveInt()), maxLifetimeMs: opt.timeoutMs() })(v, w, o);
+    const l = opt.object({
+      maxStreams: opt.positiveInt(DEFAULT_LISTEN_LIMITS.maxStreams),
+      maxStreamsPerCaller: opt.optional(opt.positiveInt()),
+      maxLifetimeMs: opt.timeoutMs(),
+    })(v, w, o);
     const maxStreams = l?.maxStreams ?? DEFAULT_LISTEN_LIMITS.maxStreams;
     if (l?.maxStreamsPerCaller !== undefined && l.maxStreamsPerCaller > maxStreams) {
-      throw new OptionsError(WHERE, o, `${WHERE}: listen.maxStreamsPerCaller (${l.maxStreamsPerCaller}) is more than listen.maxStreams (${maxStreams}): one caller could never hold that many`);
+      throw new OptionsError(
+        WHERE,
+        o,
+        `${WHERE}: listen.maxStreamsPerCaller (${l.maxStreamsPerCaller}) is more than listen.maxStreams ` +
+          `(${maxStreams}): one caller could never hold that many`,
+      );
     }
     const maxStreamsPerCaller = l?.maxStreamsPerCaller ?? Math.min(DEFAULT_LISTEN_LIMITS.maxStreamsPerCaller, maxStreams);
     return Object.freeze({ maxStreams, maxStreamsPerCaller, maxLifetimeMs: l?.maxLifetimeMs ?? DEFAULT_LISTEN_LIMITS.maxLifetimeMs });
@@ -347,21 +411,37 @@ const DEV_SPEC = {
   ...ROUTER_SPEC,
   resource: (v: unknown, w: string, o: string): URL => {
     const url = ROUTER_SPEC.resource(v, w, o);
-    if (!isLoopbackHost(url.hostname)) fail(o, `dev: true serves on loopback only: 'resource' must be on 127.0.0.1, localhost or [::1] (e.g. "http://127.0.0.1:8081/mcp"), got ${describeValue(v)}; for a server other machines reach, drop dev and configure authorizationServers and verifyAccessToken`);
+    if (!isLoopbackHost(url.hostname))
+      fail(
+        o,
+        `dev: true serves on loopback only: 'resource' must be on 127.0.0.1, localhost or [::1] (e.g. ` +
+          `"http://127.0.0.1:8081/mcp"), got ${describeValue(v)}; for a server other machines reach, drop dev and ` +
+          `configure authorizationServers and verifyAccessToken`,
+      );
     return url;
   },
   allowedHosts: (v: unknown, w: string, o: string) => {
     const hosts = ROUTER_SPEC.allowedHosts(v, w, o);
     const foreign = hosts?.find((h) => !isLoopbackHost(h));
-    if (foreign !== undefined) fail(o, `dev: true serves on loopback only: 'allowedHosts' may name only 127.0.0.1, localhost or [::1], got ${pyStr(foreign)}`);
+    if (foreign !== undefined)
+      fail(o, `dev: true serves on loopback only: 'allowedHosts' may name only 127.0.0.1, localhost or [::1], got ${pyStr(foreign)}`);
     return hosts;
   },
   authorizationServers: (v: unknown, _w: string, o: string): readonly string[] => {
-    if (v !== undefined) fail(o, `'${o}' is not taken with dev: true (the router issues its own tokens); leave it out, or drop dev to use your authorization server`);
+    if (v !== undefined)
+      fail(
+        o,
+        `'${o}' is not taken with dev: true (the router issues its own tokens); leave it out, or drop dev to use your authorization server`,
+      );
     return Object.freeze([]);
   },
   verifyAccessToken: (v: unknown, _w: string, o: string): McpRouterOptions["verifyAccessToken"] => {
-    if (v !== undefined) fail(o, `'${o}' is not taken with dev: true (the router verifies the tokens it issued); leave it out, or drop dev to verify your authorization server's tokens`);
+    if (v !== undefined)
+      fail(
+        o,
+        `'${o}' is not taken with dev: true (the router verifies the tokens it issued); leave it out, or drop dev ` +
+          `to verify your authorization server's tokens`,
+      );
     return () => {
       throw new Error("the development issuer is not started");
     };
@@ -371,9 +451,17 @@ const DEV_SPEC = {
 
 /** Check `options` once, when the router is made; throws `OptionsError` naming the option, what is accepted and what was got. */
 export function checkRouterOptions(options: McpRouterOptions | McpRouterDevOptions): CheckedRouterOptions {
-  if (!options || typeof options !== "object") fail("options", "options { resource, authorizationServers, verifyAccessToken } are required (or { dev: true, resource } on this machine)");
+  if (!options || typeof options !== "object")
+    fail(
+      "options",
+      "options { resource, authorizationServers, verifyAccessToken } are required (or { dev: true, resource } on this machine)",
+    );
   const dev = (options as { dev?: unknown }).dev;
-  if (dev !== undefined && typeof dev !== "boolean") fail("dev", `'dev' must be true (development mode: the router issues its own tokens, loopback only) or false, got ${describeValue(dev)}`);
+  if (dev !== undefined && typeof dev !== "boolean")
+    fail(
+      "dev",
+      `'dev' must be true (development mode: the router issues its own tokens, loopback only) or false, got ${describeValue(dev)}`,
+    );
   if (dev === true) {
     const refused = devRefusal(WHERE, "dev: true");
     if (refused) throw new OptionsError(WHERE, "dev", refused);

@@ -21,7 +21,10 @@ export function scopesCover(item: Scoped, granted: readonly string[]): boolean {
   return !item.scopes?.length || item.scopes.every((s) => granted.includes(s));
 }
 
-/** A request the token's scopes do not cover: what it asked for (`tool 'deploy'`, `resource 'notes://1'`, `prompt 'x'`) and the scopes that needs. */
+/**
+ * A request the token's scopes do not cover: what it asked for (`tool 'deploy'`, `resource 'notes://1'`, `prompt 'x'`)
+ * and the scopes that needs.
+ */
 export interface ScopeRefusal {
   readonly item: string;
   readonly scopes: readonly string[];
@@ -51,7 +54,12 @@ export class ScopeFence {
     private readonly extras: ServedExtras,
   ) {
     this.resources = [...extras.fixed.values(), ...extras.templates];
-    const declared = [...catalog.tools.map((s) => s.tool), ...this.resources.map((r) => r.resource), ...[...extras.prompts.values()].map((p) => p.prompt), ...(extras.skills ? [extras.skills] : [])];
+    const declared = [
+      ...catalog.tools.map((s) => s.tool),
+      ...this.resources.map((r) => r.resource),
+      ...[...extras.prompts.values()].map((p) => p.prompt),
+      ...(extras.skills ? [extras.skills] : []),
+    ];
     this.scopes = Object.freeze([...new Set(declared.flatMap((i) => [...(i.scopes ?? [])]))].sort());
   }
 
@@ -65,9 +73,25 @@ export class ScopeFence {
     const resources = this.resources.filter((r) => scopesCover(r.resource, granted));
     const prompts = [...this.extras.prompts.values()].filter((p) => scopesCover(p.prompt, granted));
     const skills = this.extras.skills && scopesCover(this.extras.skills, granted) ? this.extras.skills : undefined;
-    if (tools.length === this.catalog.tools.length && resources.length === this.resources.length && prompts.length === this.extras.prompts.size && skills === this.extras.skills) return undefined;
-    const key = [tools.map((s) => s.name), resources.map((r) => r.key), prompts.map((p) => p.name), skills ? ["skills"] : []].map((names) => names.join("\0")).join("\u0001");
-    return { key, tools: tools.map((s) => s.tool), extras: new ServedExtras(resources.map((r) => r.resource), prompts.map((p) => p.prompt), skills) };
+    if (
+      tools.length === this.catalog.tools.length &&
+      resources.length === this.resources.length &&
+      prompts.length === this.extras.prompts.size &&
+      skills === this.extras.skills
+    )
+      return undefined;
+    const key = [tools.map((s) => s.name), resources.map((r) => r.key), prompts.map((p) => p.name), skills ? ["skills"] : []]
+      .map((names) => names.join("\0"))
+      .join("\u0001");
+    return {
+      key,
+      tools: tools.map((s) => s.tool),
+      extras: new ServedExtras(
+        resources.map((r) => r.resource),
+        prompts.map((p) => p.prompt),
+        skills,
+      ),
+    };
   }
 
   /**
@@ -91,7 +115,8 @@ export class ScopeFence {
   }
 
   private refusalOf(method: string, params: Record<string, unknown>, granted: readonly string[]): ScopeRefusal | undefined {
-    const check = (what: string, item: Scoped | undefined): ScopeRefusal | undefined => (item && !scopesCover(item, granted) ? { item: what, scopes: item.scopes ?? [] } : undefined);
+    const check = (what: string, item: Scoped | undefined): ScopeRefusal | undefined =>
+      item && !scopesCover(item, granted) ? { item: what, scopes: item.scopes ?? [] } : undefined;
     const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
     switch (method) {
       case "tools/call": {
@@ -129,12 +154,17 @@ export class ScopeFence {
     }
   }
 
-  /** The refusal of a request for `uri`, judged by the resource that serves it (a fixed URI first, then the templates in order, as a read finds it). */
-  private resourceRefusal(uri: string | undefined, check: (what: string, item: Scoped | undefined) => ScopeRefusal | undefined): ScopeRefusal | undefined {
+  /**
+   * The refusal of a request for `uri`, judged by the resource that serves it (a fixed URI first, then the templates in
+   * order, as a read finds it).
+   */
+  private resourceRefusal(
+    uri: string | undefined,
+    check: (what: string, item: Scoped | undefined) => ScopeRefusal | undefined,
+  ): ScopeRefusal | undefined {
     if (uri === undefined) return undefined;
     const found = this.extras.find(uri)?.served.resource;
     // A `skill://` file the module's own resources do not serve is the skills' (as a read finds it).
     return check(`resource '${uri}'`, found ?? (uri.startsWith(SKILL_BASE) ? this.extras.skills : undefined));
   }
-
 }

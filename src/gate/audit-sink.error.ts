@@ -16,7 +16,9 @@ export class AuditSinkError extends AgentkitError {
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
       "audit_sink",
-      `approval audit file '${path}' could not ${operation === "open" ? "be opened for appending" : "be appended to and flushed"}: ${why}. Check that its directory exists and is writable (auditPath).`,
+      `approval audit file '${path}' could not ` +
+        `${operation === "open" ? "be opened for appending" : "be appended to and flushed"}: ${why}. Check that its ` +
+        `directory exists and is writable (auditPath).`,
       { cause },
     );
   }

@@ -37,7 +37,8 @@ export interface GateVerdict extends GateFacts {
   readonly record: GateRecord;
 }
 
-type Fields = Pick<GateVerdict, "allowed" | "source" | "asked" | "reason"> & Partial<Pick<GateVerdict, "kind" | "actor" | "refusal" | "arguments" | "modified">> & { readonly claimedActor?: string | null };
+type Fields = Pick<GateVerdict, "allowed" | "source" | "asked" | "reason"> &
+  Partial<Pick<GateVerdict, "kind" | "actor" | "refusal" | "arguments" | "modified">> & { readonly claimedActor?: string | null };
 
 function frozenCopy(value: Record<string, unknown>): Readonly<Record<string, unknown>> {
   try {
@@ -50,7 +51,15 @@ function frozenCopy(value: Record<string, unknown>): Readonly<Record<string, unk
 /** Build the frozen verdict and its record. */
 export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
   const modified = f.allowed && f.modified === true;
-  const facts: GateFacts = { allowed: f.allowed, source: f.source, asked: f.asked, kind: f.kind ?? null, actor: f.actor ?? null, ...(f.claimedActor ? { claimedActor: f.claimedActor } : {}), reason: f.reason };
+  const facts: GateFacts = {
+    allowed: f.allowed,
+    source: f.source,
+    asked: f.asked,
+    kind: f.kind ?? null,
+    actor: f.actor ?? null,
+    ...(f.claimedActor ? { claimedActor: f.claimedActor } : {}),
+    reason: f.reason,
+  };
   const record: GateRecord = Object.freeze({
     tool: subject.tool,
     id: subject.id ?? null,
@@ -74,24 +83,35 @@ export function verdictOf(subject: GateSubject, f: Fields): GateVerdict {
 
 /** A denial that is not a policy decision (source `error`). */
 export function errorVerdict(subject: GateSubject, why: string, asked: boolean): GateVerdict {
-  return verdictOf(subject, { allowed: false, source: "error", asked, reason: `approval for ${pyStr(subject.tool)} failed: ${why}; denied (not a policy decision)` });
+  return verdictOf(subject, {
+    allowed: false,
+    source: "error",
+    asked,
+    reason: `approval for ${pyStr(subject.tool)} failed: ${why}; denied (not a policy decision)`,
+  });
 }
 
 /** The gate's own deadline fired (source `timeout`, asked). */
 export function timeoutVerdict(subject: GateSubject, timeoutMs: number): GateVerdict {
-  const reason = `approval for ${pyStr(subject.tool)} timed out: nobody answered within ${seconds(timeoutMs)}; denied (a timeout, not a refusal)`;
+  const reason =
+    `approval for ${pyStr(subject.tool)} timed out: nobody answered within ${seconds(timeoutMs)}; denied (a timeout, ` + `not a refusal)`;
   return verdictOf(subject, { allowed: false, source: "timeout", asked: true, reason });
 }
 
 /** The client the answer was for stopped waiting before anyone answered (source `timeout`, asked): a timeout on its side, not a refusal. */
 export function gaveUpVerdict(subject: GateSubject, gaveUp: string): GateVerdict {
-  const reason = `approval for ${pyStr(subject.tool)} timed out: ${gaveUp} before anyone answered; the call is gone, denied (a timeout, not a refusal)`;
+  const reason =
+    `approval for ${pyStr(subject.tool)} timed out: ${gaveUp} before anyone answered; the call is gone, denied (a ` +
+    `timeout, not a refusal)`;
   return verdictOf(subject, { allowed: false, source: "timeout", asked: true, reason });
 }
 
 /** A verdict nobody was asked for: pre-approved (`auto_allow`) or not gated by the tier (`autonomy`). */
 export function unaskedVerdict(subject: GateSubject, source: "auto_allow" | "autonomy", autonomy: Autonomy): GateVerdict {
-  const reason = source === "auto_allow" ? `${pyStr(subject.tool)} is in autoAllow; no one was asked` : `autonomy ${JSON.stringify(autonomy)} does not gate ${pyStr(subject.tool)}; no one was asked`;
+  const reason =
+    source === "auto_allow"
+      ? `${pyStr(subject.tool)} is in autoAllow; no one was asked`
+      : `autonomy ${JSON.stringify(autonomy)} does not gate ${pyStr(subject.tool)}; no one was asked`;
   return verdictOf(subject, { allowed: true, source, asked: false, reason });
 }
 
@@ -103,7 +123,18 @@ export function unaskedVerdict(subject: GateSubject, source: "auto_allow" | "aut
  */
 export function answeredVerdict(subject: GateSubject, earlier: GateRecord): GateVerdict {
   const reason = `${earlier.reason} (answered once, at the ${earlier.via} prompt for this tool use)`;
-  return verdictOf({ ...subject, questionId: earlier.questionId }, { allowed: true, source: earlier.source, asked: false, kind: earlier.kind, actor: earlier.actor, claimedActor: earlier.claimedActor, reason });
+  return verdictOf(
+    { ...subject, questionId: earlier.questionId },
+    {
+      allowed: true,
+      source: earlier.source,
+      asked: false,
+      kind: earlier.kind,
+      actor: earlier.actor,
+      claimedActor: earlier.claimedActor,
+      reason,
+    },
+  );
 }
 
 /** How much of a `Decision.claimedActor` the record keeps (it is self-declared text, shown to people). */
@@ -121,7 +152,13 @@ interface ReadDecision {
 function readDecision(d: object): ReadDecision {
   const { kind, actor, claimedActor, note, value } = d as Record<string, unknown>;
   const claimed = typeof claimedActor === "string" ? claimedActor.trim().slice(0, CLAIMED_ACTOR_MAX) : "";
-  return { kind, actor: typeof actor === "string" && actor !== "" ? actor : null, claimedActor: claimed || null, note: typeof note === "string" && note !== "" ? note : null, value };
+  return {
+    kind,
+    actor: typeof actor === "string" && actor !== "" ? actor : null,
+    claimedActor: claimed || null,
+    note: typeof note === "string" && note !== "" ? note : null,
+    value,
+  };
 }
 
 /**
@@ -134,7 +171,12 @@ function readDecision(d: object): ReadDecision {
  * value that is not a Decision, or one whose fields throw when read, is a
  * deny with source `error` — asked, since the Asker was called. Never throws.
  */
-export function verdictFromDecision(decision: unknown, subject: GateSubject, timeoutMs: number | undefined, answerer = "the Asker"): GateVerdict {
+export function verdictFromDecision(
+  decision: unknown,
+  subject: GateSubject,
+  timeoutMs: number | undefined,
+  answerer = "the Asker",
+): GateVerdict {
   try {
     return tableVerdict(decision, subject, timeoutMs, answerer);
   } catch (err) {
@@ -157,20 +199,36 @@ function tableVerdict(decision: unknown, subject: GateSubject, timeoutMs: number
   const who = d.actor ?? "the reviewer";
   const base = { source: "asker" as const, asked: true, actor: d.actor, claimedActor: d.claimedActor, kind };
   const tool = pyStr(subject.tool);
-  if (d.kind === "approve") return verdictOf(subject, { ...base, allowed: true, reason: `approved by ${who}${d.note ? `: ${d.note}` : ""}` });
+  if (d.kind === "approve")
+    return verdictOf(subject, { ...base, allowed: true, reason: `approved by ${who}${d.note ? `: ${d.note}` : ""}` });
   if (d.kind === "modify") {
     const checked = plainJsonObject(d.value);
     if (checked.ok) {
-      return verdictOf(subject, { ...base, allowed: true, arguments: checked.value, modified: true, reason: `approved with changes by ${who}${d.note ? `: ${d.note}` : ""}` });
+      return verdictOf(subject, {
+        ...base,
+        allowed: true,
+        arguments: checked.value,
+        modified: true,
+        reason: `approved with changes by ${who}${d.note ? `: ${d.note}` : ""}`,
+      });
     }
-    return verdictOf(subject, { ...base, allowed: false, reason: `denied: 'modify' from ${who} carried no plain JSON object to run with (${checked.why})${d.note ? ` (${d.note})` : ""}` });
+    return verdictOf(subject, {
+      ...base,
+      allowed: false,
+      reason: `denied: 'modify' from ${who} carried no plain JSON object to run with (${checked.why})${d.note ? ` (${d.note})` : ""}`,
+    });
   }
   if (d.kind === "expired") {
     const deadline = timeoutMs === undefined ? "the Asker's own deadline (no timeoutMs is set)" : `the ${seconds(timeoutMs)} deadline`;
-    return verdictOf(subject, { ...base, allowed: false, reason: `approval for ${tool} expired: nobody answered before ${deadline}${d.note ? ` (${d.note})` : ""}` });
+    return verdictOf(subject, {
+      ...base,
+      allowed: false,
+      reason: `approval for ${tool} expired: nobody answered before ${deadline}${d.note ? ` (${d.note})` : ""}`,
+    });
   }
   const why = d.note ? `: ${d.note}` : "";
-  if (d.kind === "reject") return verdictOf(subject, { ...base, allowed: false, reason: d.note ?? `rejected by ${who}`, refusal: `rejected by ${who}${why}` });
+  if (d.kind === "reject")
+    return verdictOf(subject, { ...base, allowed: false, reason: d.note ?? `rejected by ${who}`, refusal: `rejected by ${who}${why}` });
   const shown = describeValue(d.kind);
   return verdictOf(subject, {
     ...base,
@@ -203,5 +261,7 @@ export type GateOutcome =
  */
 export function decisionOutcome(decision: unknown, original: Record<string, unknown>, toolName: string): GateOutcome {
   const v = verdictFromDecision(decision, { tool: toolName, arguments: original, via: "react" }, undefined);
-  return v.allowed ? { allowed: true, arguments: v.arguments, modified: v.modified } : { allowed: false, reason: notRunMessage(toolName, v) };
+  return v.allowed
+    ? { allowed: true, arguments: v.arguments, modified: v.modified }
+    : { allowed: false, reason: notRunMessage(toolName, v) };
 }

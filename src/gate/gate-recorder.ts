@@ -31,7 +31,10 @@ export interface GateRecorderOptions {
   readonly auditPath?: string;
   /** Any other durable sink instead of `auditPath` (one of the two at most). */
   readonly audit?: GateAuditSink;
-  /** The array to append records to (to share one list between entry points); a new one by default. It keeps the newest `DECISIONS_KEPT` (1,000): older records are removed from it. */
+  /**
+   * The array to append records to (to share one list between entry points); a new one by default. It keeps the newest
+   * `DECISIONS_KEPT` (1,000): older records are removed from it.
+   */
   readonly decisions?: GateRecord[];
   /** Who owns this recorder, for option errors (`"approvals"`, `"ReActCognition"`). Default `"approvals"`. */
   readonly where?: string;
@@ -39,14 +42,20 @@ export interface GateRecorderOptions {
 
 /** Where a settled call is recorded to, as every seam accepts it: the event target `ctx` and the JSONL `auditPath`. */
 export const GATE_SINK_RULES = {
-  ctx: opt.that<GateEventTarget>((v) => typeof (v as GateEventTarget | null)?.emit === "function", "a RunContext (an object with emit(event, data)), or be left unset"),
+  ctx: opt.that<GateEventTarget>(
+    (v) => typeof (v as GateEventTarget | null)?.emit === "function",
+    "a RunContext (an object with emit(event, data)), or be left unset",
+  ),
   auditPath: opt.string("a file path", true),
 } as const;
 
 /** The options a `GateRecorder` accepts, declared once; errors are named by `where`. */
 const GATE_RECORDER_OPTIONS = {
   ...GATE_SINK_RULES,
-  audit: opt.that<GateAuditSink>((v) => typeof (v as GateAuditSink | null)?.append === "function", "an audit sink (an object with append(record) returning a promise), or be left unset"),
+  audit: opt.that<GateAuditSink>(
+    (v) => typeof (v as GateAuditSink | null)?.append === "function",
+    "an audit sink (an object with append(record) returning a promise), or be left unset",
+  ),
   decisions: opt.that<GateRecord[]>(Array.isArray, "an array to append to, or be left unset"),
   where: opt.string("the owner's name", true),
 } satisfies Record<keyof GateRecorderOptions, OptionRule<unknown>>;
@@ -105,7 +114,9 @@ export class GateRecorder {
         if (verdict.allowed) {
           const why = `the decision could not be written to the audit file (${err instanceof Error ? err.message : String(err)})`;
           verdict = errorVerdict({ ...subject, questionId: verdict.record.questionId }, why, verdict.asked);
-          await this.sink.append(verdict.record).catch(ignoreRejection("writing the error record after a failed audit write; the first failure was warned"));
+          await this.sink
+            .append(verdict.record)
+            .catch(ignoreRejection("writing the error record after a failed audit write; the first failure was warned"));
         }
       }
     }

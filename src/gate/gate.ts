@@ -15,7 +15,15 @@ import type { Autonomy } from "../context/run-context.js";
 import { ClientGaveUp } from "../errors/client-gave-up.error.js";
 import { getLogger } from "../util/logger.js";
 import { errorLine } from "../util/format.js";
-import { errorVerdict, gaveUpVerdict, timeoutVerdict, unaskedVerdict, verdictFromDecision, type GateSubject, type GateVerdict } from "./decision-table.js";
+import {
+  errorVerdict,
+  gaveUpVerdict,
+  timeoutVerdict,
+  unaskedVerdict,
+  verdictFromDecision,
+  type GateSubject,
+  type GateVerdict,
+} from "./decision-table.js";
 
 /**
  * The opt-in filter on `autoAllow`: return `true` to keep a pre-approved tool
@@ -77,7 +85,11 @@ function warn(message: string): void {
  * throws is logged and counts as "no": a bug in a filter costs a prompt, not
  * an approval. Never throws.
  */
-export function isAutoAllowed(subject: Pick<GateSubject, "tool" | "arguments">, autoAllow: ReadonlySet<string> | undefined, autoAllowWhen: AutoAllowWhen | undefined): boolean {
+export function isAutoAllowed(
+  subject: Pick<GateSubject, "tool" | "arguments">,
+  autoAllow: ReadonlySet<string> | undefined,
+  autoAllowWhen: AutoAllowWhen | undefined,
+): boolean {
   if (!autoAllow || !autoAllow.has(subject.tool)) return false;
   if (!autoAllowWhen) return true;
   try {
@@ -88,7 +100,11 @@ export function isAutoAllowed(subject: Pick<GateSubject, "tool" | "arguments">, 
   }
 }
 
-type Settled = { readonly kind: "answer"; readonly value: unknown } | { readonly kind: "threw"; readonly error: unknown } | { readonly kind: "timeout" } | { readonly kind: "aborted" };
+type Settled =
+  | { readonly kind: "answer"; readonly value: unknown }
+  | { readonly kind: "threw"; readonly error: unknown }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "aborted" };
 
 function abandonedWhy(request: GateRequest): string {
   if (request.abandoned) return request.abandoned;
@@ -116,7 +132,10 @@ function elicitation(request: GateRequest): Elicitation {
   });
 }
 
-/** The reason the Asker's signal carries when the gate's own deadline fires (`name` is `"TimeoutError"`, as `AbortSignal.timeout()` uses). */
+/**
+ * The reason the Asker's signal carries when the gate's own deadline fires (`name` is `"TimeoutError"`, as
+ * `AbortSignal.timeout()` uses).
+ */
 function deadlineReason(request: GateRequest): DOMException {
   return new DOMException(`the ${request.timeoutMs} ms deadline for '${request.tool}' passed before anyone answered`, "TimeoutError");
 }

@@ -65,7 +65,11 @@ function copyOf(value: unknown, path: string, seen: Set<object>): unknown {
     }
     const out: Record<string, unknown> = {};
     for (const k of keys) {
-      const v = copyOf((value as Record<string, unknown>)[k], /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, seen);
+      const v = copyOf(
+        (value as Record<string, unknown>)[k],
+        /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
+        seen,
+      );
       // defineProperty, not assignment: a "__proto__" key stays a key, never a prototype.
       Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
     }
@@ -87,7 +91,8 @@ function copyOf(value: unknown, path: string, seen: Set<object>): unknown {
 export function plainJsonObject(value: unknown): JsonObjectCheck {
   try {
     if (value === undefined) return { ok: false, why: "there is no value" };
-    if (value === null || typeof value !== "object") return { ok: false, why: `the value is ${value === null ? "null" : `a ${typeof value}`}, not an object` };
+    if (value === null || typeof value !== "object")
+      return { ok: false, why: `the value is ${value === null ? "null" : `a ${typeof value}`}, not an object` };
     if (Array.isArray(value)) return { ok: false, why: "the value is an array, not an object" };
     return { ok: true, value: copyOf(value, "value", new Set()) as Record<string, unknown> };
   } catch (err) {

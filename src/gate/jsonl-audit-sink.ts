@@ -26,7 +26,12 @@ export class JsonlAuditSink {
   private dirSynced = false;
 
   constructor(path: string) {
-    if (typeof path !== "string" || path === "") throw new OptionsError("JsonlAuditSink", "auditPath", `JsonlAuditSink: auditPath must be a non-empty file path, got ${JSON.stringify(path)}`);
+    if (typeof path !== "string" || path === "")
+      throw new OptionsError(
+        "JsonlAuditSink",
+        "auditPath",
+        `JsonlAuditSink: auditPath must be a non-empty file path, got ${JSON.stringify(path)}`,
+      );
     this.path = resolve(path);
   }
 
@@ -66,7 +71,9 @@ export class JsonlAuditSink {
     if (!this.dirSynced) {
       // The first append may have created the file: flush its directory entry too (best-effort).
       this.dirSynced = true;
-      const dir = await open(dirname(this.path), "r").catch(ignoreRejection("opening the audit directory to fsync it (not every platform allows it)"));
+      const dir = await open(dirname(this.path), "r").catch(
+        ignoreRejection("opening the audit directory to fsync it (not every platform allows it)"),
+      );
       await dir?.sync().catch(ignoreRejection("fsync of the audit directory (best effort: the file itself was synced)"));
       await dir?.close().catch(ignoreRejection("closing the audit directory handle"));
     }

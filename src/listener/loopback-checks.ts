@@ -13,7 +13,17 @@ export type CheckResult =
   | {
       readonly ok: false;
       /** Stable machine-readable reason, e.g. `"host_not_allowed"`. */
-      readonly code: "host_missing" | "host_not_allowed" | "origin_not_allowed" | "origin_missing" | "token_missing" | "token_invalid" | "session_missing" | "session_invalid" | "session_key_missing" | "session_expired";
+      readonly code:
+        | "host_missing"
+        | "host_not_allowed"
+        | "origin_not_allowed"
+        | "origin_missing"
+        | "token_missing"
+        | "token_invalid"
+        | "session_missing"
+        | "session_invalid"
+        | "session_key_missing"
+        | "session_expired";
       /** The HTTP status to answer with (403 for Host/Origin, 401 for the token or the session). */
       readonly status: 401 | 403;
       /** What went wrong, for the response body. Never contains the expected token. */
@@ -66,7 +76,11 @@ export function checkOrigin(origin: string | undefined, port: number): CheckResu
     return { ok: false, code: "origin_not_allowed", status: 403, message: `Invalid Origin: ${origin}` };
   }
   const urlPort = url.port || (url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "");
-  if ((url.protocol === "http:" || url.protocol === "https:") && LOOPBACK_NAMES.has(url.hostname.toLowerCase()) && urlPort === String(port)) {
+  if (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    LOOPBACK_NAMES.has(url.hostname.toLowerCase()) &&
+    urlPort === String(port)
+  ) {
     return OK;
   }
   return { ok: false, code: "origin_not_allowed", status: 403, message: `Invalid Origin: ${origin}` };
@@ -90,11 +104,17 @@ export function checkBearer(authorization: string | undefined, expectedDigest: B
       ok: false,
       code: "token_missing",
       status: 401,
-      message: "Unauthorized: this MCP listener requires 'Authorization: Bearer <token>'; use the spec's authHeaders (or the headers in its config document)",
+      message:
+        "Unauthorized: this MCP listener requires 'Authorization: Bearer <token>'; use the spec's authHeaders (or the headers in its config document)",
     };
   }
   if (!timingSafeEqual(tokenDigest(m[1]!), expectedDigest)) {
-    return { ok: false, code: "token_invalid", status: 401, message: "Unauthorized: the bearer token does not match this listener's token" };
+    return {
+      ok: false,
+      code: "token_invalid",
+      status: 401,
+      message: "Unauthorized: the bearer token does not match this listener's token",
+    };
   }
   return OK;
 }

@@ -25,7 +25,9 @@ const NOT_PLAIN_HTTP = "refused: this loopback listener serves plain HTTP reques
 function refuseRawSocket(socket: Socket): void {
   const body = `${NOT_PLAIN_HTTP}\n`;
   socket.on("error", () => {});
-  socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
   socket.destroySoon?.();
 }
 
@@ -90,7 +92,12 @@ export class LoopbackListener {
    * appended to its message.
    */
   static async bind(host: string, port: number, endpoint = `http://${host}:${port}`): Promise<LoopbackListener> {
-    if (!isLoopbackHost(host)) throw new OptionsError("LoopbackListener", "host", `LoopbackListener: refusing to bind '${host}': loopback only (127.0.0.1, another 127.x address, or ::1)`);
+    if (!isLoopbackHost(host))
+      throw new OptionsError(
+        "LoopbackListener",
+        "host",
+        `LoopbackListener: refusing to bind '${host}': loopback only (127.0.0.1, another 127.x address, or ::1)`,
+      );
     checkPort(port, "LoopbackListener");
     const holder: { listener?: LoopbackListener } = {};
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => holder.listener!.dispatch(req, res);
@@ -145,11 +152,24 @@ export class LoopbackListener {
    * in this package, not an error a user can receive (no public code for it).
    */
   mount(spec: RouteSpec): RouteMount {
-    if (this.closed) throw new Error(`LoopbackListener ${this.host}:${this.port} is closed: a route was mounted without a lease on it (a bug in arc-agentkit; lease a new one)`);
+    if (this.closed)
+      throw new Error(
+        `LoopbackListener ${this.host}:${this.port} is closed: a route was mounted without a lease on it (a bug in ` +
+          `arc-agentkit; lease a new one)`,
+      );
     if (typeof spec.path !== "string" || !spec.path.startsWith("/") || /[?#\s]/.test(spec.path)) {
-      throw new OptionsError("LoopbackListener.mount", "path", `LoopbackListener: a route path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(spec.path)}`);
+      throw new OptionsError(
+        "LoopbackListener.mount",
+        "path",
+        `LoopbackListener: a route path must start with '/' and hold no query, fragment or space, got ${JSON.stringify(spec.path)}`,
+      );
     }
-    if (!this.isFree(spec.path)) throw new OptionsError("LoopbackListener.mount", "path", `LoopbackListener: ${spec.path} is already served on ${this.host}:${this.port}`);
+    if (!this.isFree(spec.path))
+      throw new OptionsError(
+        "LoopbackListener.mount",
+        "path",
+        `LoopbackListener: ${spec.path} is already served on ${this.host}:${this.port}`,
+      );
     const m: Mounted = { spec, serving: false };
     if (spec.prefix) this.prefixed.push(m);
     else this.exact.set(spec.path, m);

@@ -17,7 +17,10 @@ export type BodyText =
   | { readonly ok: false; readonly reason: "aborted" };
 
 /** A body parsed as JSON, or why it could not be. */
-export type JsonBody = { readonly ok: true; readonly value: unknown } | Exclude<BodyText, { ok: true }> | { readonly ok: false; readonly reason: "not_json"; readonly error: string };
+export type JsonBody =
+  | { readonly ok: true; readonly value: unknown }
+  | Exclude<BodyText, { ok: true }>
+  | { readonly ok: false; readonly reason: "not_json"; readonly error: string };
 
 /**
  * Read `req`'s body, at most `limit` bytes. A larger `Content-Length` is

@@ -37,7 +37,14 @@ export interface RouteSpec {
 }
 
 /** Write a refusal in the route's format. Ends the response; a response already started is just ended. */
-export function writeRefusal(res: ServerResponse, format: "jsonrpc" | "json", status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
+export function writeRefusal(
+  res: ServerResponse,
+  format: "jsonrpc" | "json",
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -47,11 +54,15 @@ export function writeRefusal(res: ServerResponse, format: "jsonrpc" | "json", st
   res.end(body);
 }
 
-/** The refusal of a failed check: 403 for Host/Origin, 401 with `WWW-Authenticate: Bearer` for the token, plain 401 for a session cookie. */
+/**
+ * The refusal of a failed check: 403 for Host/Origin, 401 with `WWW-Authenticate: Bearer` for the token, plain 401 for
+ * a session cookie.
+ */
 export function refuseCheck(res: ServerResponse, format: "jsonrpc" | "json", check: Exclude<CheckResult, { ok: true }>): void {
   const headers: Record<string, string> = {};
   if (check.status === 401 && (check.code === "token_missing" || check.code === "token_invalid")) {
-    headers["WWW-Authenticate"] = check.code === "token_missing" ? 'Bearer realm="agentkit"' : 'Bearer realm="agentkit", error="invalid_token"';
+    headers["WWW-Authenticate"] =
+      check.code === "token_missing" ? 'Bearer realm="agentkit"' : 'Bearer realm="agentkit", error="invalid_token"';
   }
   writeRefusal(res, format, check.status, check.message, headers, check.status === 401 ? -32001 : -32000);
 }

@@ -30,7 +30,11 @@ export const LISTENER_LIMITS = Object.freeze({
 /** An HTTP server for `onRequest` with the package's socket deadlines (headers, whole request, keep-alive). Not yet bound. */
 export function httpServer(onRequest: RequestListener): HttpServer {
   const http = createHttpServer(
-    { connectionsCheckingInterval: LISTENER_LIMITS.checkIntervalMs, headersTimeout: LISTENER_LIMITS.headersTimeoutMs, requestTimeout: LISTENER_LIMITS.bodyDeadlineMs },
+    {
+      connectionsCheckingInterval: LISTENER_LIMITS.checkIntervalMs,
+      headersTimeout: LISTENER_LIMITS.headersTimeoutMs,
+      requestTimeout: LISTENER_LIMITS.bodyDeadlineMs,
+    },
     onRequest,
   );
   http.keepAliveTimeout = LISTENER_LIMITS.keepAliveTimeoutMs;

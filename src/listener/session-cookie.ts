@@ -60,16 +60,39 @@ export type SessionCheck<S> = { readonly ok: true; readonly session: S } | Exclu
  * cannot carry a header) `key` must be that session's key. Each refusal is a
  * 401 saying what was missing and how to get back in.
  */
-export function checkSession<S extends LiveSession>(cookieHeader: string | undefined, key: string | string[] | undefined, name: string, live: Iterable<S>, now: number, cookieOnly = false): SessionCheck<S> {
+export function checkSession<S extends LiveSession>(
+  cookieHeader: string | undefined,
+  key: string | string[] | undefined,
+  name: string,
+  live: Iterable<S>,
+  now: number,
+  cookieOnly = false,
+): SessionCheck<S> {
   const value = readCookie(cookieHeader, name);
-  if (!value) return { ok: false, code: "session_missing", status: 401, message: `Unauthorized: this page needs its session cookie; ${RELOGIN}` };
+  if (!value)
+    return { ok: false, code: "session_missing", status: 401, message: `Unauthorized: this page needs its session cookie; ${RELOGIN}` };
   const session = sessionOf(value, live);
-  if (!session) return { ok: false, code: "session_invalid", status: 401, message: `Unauthorized: this session is not (or no longer) valid for this inbox; ${RELOGIN}` };
-  if (session.expiresAt <= now) return { ok: false, code: "session_expired", status: 401, message: `Unauthorized: this session has expired; ${RELOGIN}` };
+  if (!session)
+    return {
+      ok: false,
+      code: "session_invalid",
+      status: 401,
+      message: `Unauthorized: this session is not (or no longer) valid for this inbox; ${RELOGIN}`,
+    };
+  if (session.expiresAt <= now)
+    return { ok: false, code: "session_expired", status: 401, message: `Unauthorized: this session has expired; ${RELOGIN}` };
   if (cookieOnly) return { ok: true, session };
   const given = typeof key === "string" ? key : undefined;
   if (!given || !timingSafeEqual(tokenDigest(given), session.key)) {
-    return { ok: false, code: "session_key_missing", status: 401, message: `Unauthorized: the session cookie alone is not enough; requests must carry the session key (header X-Agentkit-Session) that only the inbox page's own script holds — open the inbox page in the tab you logged in with, or ${RELOGIN}` };
+    return {
+      ok: false,
+      code: "session_key_missing",
+      status: 401,
+      message:
+        `Unauthorized: the session cookie alone is not enough; requests must carry the session key (header ` +
+        `X-Agentkit-Session) that only the inbox page's own script holds — open the inbox page in the tab you logged ` +
+        `in with, or ${RELOGIN}`,
+    };
   }
   return { ok: true, session };
 }
@@ -84,12 +107,20 @@ export function checkWriteOrigin(method: string | undefined, origin: string | un
   const m = (method ?? "GET").toUpperCase();
   if (m === "GET" || m === "HEAD" || m === "OPTIONS") return OK;
   if (origin === undefined || origin === "") {
-    return { ok: false, code: "origin_missing", status: 403, message: "Forbidden: a state-changing request must carry this page's own Origin header" };
+    return {
+      ok: false,
+      code: "origin_missing",
+      status: 403,
+      message: "Forbidden: a state-changing request must carry this page's own Origin header",
+    };
   }
   return OK;
 }
 
-/** `Set-Cookie` for a session: HttpOnly, SameSite=Strict, scoped to `path`, ending with the browser session (the server ends it sooner: `LiveSession.expiresAt`). */
+/**
+ * `Set-Cookie` for a session: HttpOnly, SameSite=Strict, scoped to `path`, ending with the browser session (the server
+ * ends it sooner: `LiveSession.expiresAt`).
+ */
 export function sessionCookie(name: string, value: string, path: string): string {
   return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict`;
 }

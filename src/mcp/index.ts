@@ -15,14 +15,166 @@
  * naming its install line when missing.
  */
 import "reflect-metadata";
-export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, DEFAULT_TTL_MS, MCPClient, McpConnectError, McpNotEnteredError, mcpPrompts, McpRequestError, McpSessionLostError, mcpResources, mcpSkills, mcpTools, StdioServer, StreamableHttpServer, toolResultText } from "./client/index.js";
-export type { CallProgress, CallToolOptions, ListOptions, MCPClientOptions, McpPromptsOptions, McpSkill, McpSkillEntry, McpSkillsOptions, McpTask, McpTaskReference, McpTaskStatus, StartToolOptions, McpResourceMemory, McpResourcesOptions, McpServerConfig, McpTool, McpToolsOptions, InMemoryServer, ProtocolChoice, RestartOptions, StderrMode, StdioServerOptions, StreamableHttpServerOptions } from "./client/index.js";
-export { CLIENT_ASSERTION_ALGORITHMS, clientCredentials, crossAppAccess, defaultTokenDir, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, OAuthResponseTooLargeError } from "./oauth/index.js";
-export type { AgentkitOAuthProvider, ClientCredentialsProvider, CrossAppAccessProvider, ClientAssertionAlgorithm, ClientCredentialsOptions, CrossAppAccessIdp, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
+export {
+  DEFAULT_MAX_SAMPLING_TOKENS,
+  DEFAULT_MAX_SERVER_REQUESTS,
+  DEFAULT_TTL_MS,
+  MCPClient,
+  McpConnectError,
+  McpNotEnteredError,
+  mcpPrompts,
+  McpRequestError,
+  McpSessionLostError,
+  mcpResources,
+  mcpSkills,
+  mcpTools,
+  StdioServer,
+  StreamableHttpServer,
+  toolResultText,
+} from "./client/index.js";
+export type {
+  CallProgress,
+  CallToolOptions,
+  ListOptions,
+  MCPClientOptions,
+  McpPromptsOptions,
+  McpSkill,
+  McpSkillEntry,
+  McpSkillsOptions,
+  McpTask,
+  McpTaskReference,
+  McpTaskStatus,
+  StartToolOptions,
+  McpResourceMemory,
+  McpResourcesOptions,
+  McpServerConfig,
+  McpTool,
+  McpToolsOptions,
+  InMemoryServer,
+  ProtocolChoice,
+  RestartOptions,
+  StderrMode,
+  StdioServerOptions,
+  StreamableHttpServerOptions,
+} from "./client/index.js";
+export {
+  CLIENT_ASSERTION_ALGORITHMS,
+  clientCredentials,
+  crossAppAccess,
+  defaultTokenDir,
+  OAuthCallbackError,
+  OAuthLoginRequiredError,
+  oauthProvider,
+  OAuthResponseTooLargeError,
+} from "./oauth/index.js";
+export type {
+  AgentkitOAuthProvider,
+  ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  ClientAssertionAlgorithm,
+  ClientCredentialsOptions,
+  CrossAppAccessIdp,
+  CrossAppAccessOptions,
+  OAuthProviderOptions,
+} from "./oauth/index.js";
 export { McpConfigFileError } from "../wire/mcp-config-file.error.js";
-export { APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer, ApprovalServerStateError, AuditSinkError } from "./approvals/index.js";
-export type { ApprovalCliOptions, ApprovalConfigDocument, ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult, ApprovalServerOptions, AutoAllowWhen, ServedArgumentCheck } from "./approvals/index.js";
-export { McpNameError, MemoryResultStore, META_KEY, Prompt, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
-export type { AgentkitToolMeta, AudioBlock, CacheHint, MemoryResultStoreOptions, ResultsOptions, ResultStore, SpilledResult, ContentBlock, EmbeddedResourceBlock, HttpServerEntry, ImageBlock, McpConfigDocument, McpServerSpec, PromptArgument, PromptClass, PromptMessage, PromptMetadata, PromptOptions, PromptRender, PromptsOption, PromptSource, ResourceClass, ResourceContents, ResourceLinkBlock, ResourceListEntry, ResourceMetadata, ResourceOptions, ResourceRead, ResourceSource, RichToolResult, ServablePrompt, ServableResource, ServeRegistryOptions, ServeStdioOptions, SkillsOption, SpecCliOptions, StdioServerEntry, TasksOptions, TextBlock, ToolGuard, ToolGuardRequest, ToolGuardResult, ToolSource } from "./serve/index.js";
-export { bootstrap, BootstrapError, InjectMcpClient, InjectMcpPrompts, InjectMcpResources, InjectMcpSkills, InjectMcpTools, mcpClientToken, mcpPromptsToken, mcpResourcesToken, McpServer, mcpSkillsToken, mcpToolsToken, remote } from "./di/index.js";
-export type { BootstrapOptions, McpApp, McpAppCliOptions, McpServerOptions, ModuleClass, ModuleImport, Provider, RemoteDeclaration } from "./di/index.js";
+export {
+  APPROVAL_SERVER_NAME,
+  APPROVAL_TOOL_NAME,
+  approvalGuard,
+  ApprovalServer,
+  ApprovalServerStateError,
+  AuditSinkError,
+} from "./approvals/index.js";
+export type {
+  ApprovalCliOptions,
+  ApprovalConfigDocument,
+  ApprovalGuard,
+  ApprovalGuardOptions,
+  ApprovalGuardRequest,
+  ApprovalGuardResult,
+  ApprovalServerOptions,
+  AutoAllowWhen,
+  ServedArgumentCheck,
+} from "./approvals/index.js";
+export {
+  McpNameError,
+  MemoryResultStore,
+  META_KEY,
+  Prompt,
+  Resource,
+  serveRegistry,
+  serveRegistryStdio,
+  stdioCommand,
+} from "./serve/index.js";
+export type {
+  AgentkitToolMeta,
+  AudioBlock,
+  CacheHint,
+  MemoryResultStoreOptions,
+  ResultsOptions,
+  ResultStore,
+  SpilledResult,
+  ContentBlock,
+  EmbeddedResourceBlock,
+  HttpServerEntry,
+  ImageBlock,
+  McpConfigDocument,
+  McpServerSpec,
+  PromptArgument,
+  PromptClass,
+  PromptMessage,
+  PromptMetadata,
+  PromptOptions,
+  PromptRender,
+  PromptsOption,
+  PromptSource,
+  ResourceClass,
+  ResourceContents,
+  ResourceLinkBlock,
+  ResourceListEntry,
+  ResourceMetadata,
+  ResourceOptions,
+  ResourceRead,
+  ResourceSource,
+  RichToolResult,
+  ServablePrompt,
+  ServableResource,
+  ServeRegistryOptions,
+  ServeStdioOptions,
+  SkillsOption,
+  SpecCliOptions,
+  StdioServerEntry,
+  TasksOptions,
+  TextBlock,
+  ToolGuard,
+  ToolGuardRequest,
+  ToolGuardResult,
+  ToolSource,
+} from "./serve/index.js";
+export {
+  bootstrap,
+  BootstrapError,
+  InjectMcpClient,
+  InjectMcpPrompts,
+  InjectMcpResources,
+  InjectMcpSkills,
+  InjectMcpTools,
+  mcpClientToken,
+  mcpPromptsToken,
+  mcpResourcesToken,
+  McpServer,
+  mcpSkillsToken,
+  mcpToolsToken,
+  remote,
+} from "./di/index.js";
+export type {
+  BootstrapOptions,
+  McpApp,
+  McpAppCliOptions,
+  McpServerOptions,
+  ModuleClass,
+  ModuleImport,
+  Provider,
+  RemoteDeclaration,
+} from "./di/index.js";

@@ -55,7 +55,10 @@ export function watchSseBody(body: ReadableStream<Uint8Array>, ended: () => void
   Object.defineProperties(body, {
     pipeThrough: {
       configurable: true,
-      value: (transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<unknown> }, options?: Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1]): ReadableStream<unknown> => {
+      value: (
+        transform: { writable: WritableStream<Uint8Array>; readable: ReadableStream<unknown> },
+        options?: Parameters<ReadableStream<Uint8Array>["pipeTo"]>[1],
+      ): ReadableStream<unknown> => {
         body.pipeTo(transform.writable, options).then(ended, broke);
         return transform.readable;
       },
@@ -87,7 +90,11 @@ export interface AttachedSkills {
   read(uri: string, extra: ServerContext): Promise<ReadResourceResult>;
 }
 
-type SkillRead = (uri: URL, variables: Record<string, string | string[]>, extra: ServerContext) => Promise<ReadResourceResult> | ReadResourceResult;
+type SkillRead = (
+  uri: URL,
+  variables: Record<string, string | string[]>,
+  extra: ServerContext,
+) => Promise<ReadResourceResult> | ReadResourceResult;
 
 /**
  * Attach `extension` to the low-level `server` (before it connects): the
@@ -108,7 +115,8 @@ export function attachSkills(extension: Pick<SkillsExtension, "attach">, server:
     },
   };
   extension.attach(host as unknown as Parameters<SkillsExtension["attach"]>[0]);
-  if (!captured) throw new Error("the MCP SDK's skills extension registered no resource template on attach(); see src/mcp/sdk-reach.ts (attachSkills)");
+  if (!captured)
+    throw new Error("the MCP SDK's skills extension registered no resource template on attach(); see src/mcp/sdk-reach.ts (attachSkills)");
   const { name, template, read } = captured;
   const uriTemplate = template.uriTemplate.toString();
   const base = uriTemplate.slice(0, uriTemplate.indexOf("{"));

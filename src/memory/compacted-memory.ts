@@ -48,7 +48,8 @@ export class CompactedMemory implements MemorySource {
       if (budget <= 0) {
         const last = out.pop();
         const omitted = items.length - i;
-        if (last) out.push(memoryItem(`${last.content}\n[+${omitted} more items omitted]`, { ...last.metadata, truncated: true }, last.score));
+        if (last)
+          out.push(memoryItem(`${last.content}\n[+${omitted} more items omitted]`, { ...last.metadata, truncated: true }, last.score));
         break;
       }
       let content = item.content;

@@ -39,7 +39,11 @@ export class CompositeMemory implements MemorySource {
     const o = checkOptions(options, "CompositeMemory", COMPOSITE_MEMORY_OPTIONS);
     this.name = o.name ?? `composite(${sources.map((s) => s.name).join(",")})`;
     if (o.writeTo !== undefined && !sources.some((s) => s.name === o.writeTo)) {
-      throw new OptionsError("CompositeMemory", "writeTo", `CompositeMemory: writeTo '${o.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`);
+      throw new OptionsError(
+        "CompositeMemory",
+        "writeTo",
+        `CompositeMemory: writeTo '${o.writeTo}' names no source; sources: ${sources.map((s) => s.name).join(", ")}`,
+      );
     }
     this.writeTo = o.writeTo;
   }

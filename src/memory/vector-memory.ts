@@ -20,7 +20,8 @@ export interface Embedder {
  */
 export class HashingEmbedder implements Embedder {
   constructor(readonly dimensions = 512) {
-    if (!Number.isInteger(dimensions) || dimensions < 8) throw new OptionsError("HashingEmbedder", "dimensions", `HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
+    if (!Number.isInteger(dimensions) || dimensions < 8)
+      throw new OptionsError("HashingEmbedder", "dimensions", `HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
@@ -47,7 +48,9 @@ export class HashingEmbedder implements Embedder {
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0, na = 0, nb = 0;
+  let dot = 0,
+    na = 0,
+    nb = 0;
   for (let i = 0; i < a.length; i++) {
     dot += a[i]! * b[i]!;
     na += a[i]! * a[i]!;
@@ -60,7 +63,8 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 const VECTOR_MEMORY_OPTIONS = {
   name: memoryNameRule(),
   embedder: opt.that<Embedder>(
-    (v) => typeof (v as Embedder | null)?.embed === "function" && Number.isInteger((v as Embedder).dimensions) && (v as Embedder).dimensions > 0,
+    (v) =>
+      typeof (v as Embedder | null)?.embed === "function" && Number.isInteger((v as Embedder).dimensions) && (v as Embedder).dimensions > 0,
     "an Embedder (a positive integer dimensions and embed(texts)), e.g. new HashingEmbedder()",
   ),
 } as const;
@@ -93,14 +97,25 @@ export class VectorMemory implements MemorySource {
   private async embedOne(text: string, where: string): Promise<number[]> {
     const [vector] = await this.embedder.embed([text]);
     if (!Array.isArray(vector) || vector.length !== this.embedder.dimensions) {
-      throw new OptionsError(`${this.name}.${where}`, "embedder", `${this.name}.${where}: the embedder returned a vector of length ${Array.isArray(vector) ? vector.length : "(none)"}, expected ${this.embedder.dimensions}`);
+      throw new OptionsError(
+        `${this.name}.${where}`,
+        "embedder",
+        `${this.name}.${where}: the embedder returned a vector of length ` +
+          `${Array.isArray(vector) ? vector.length : "(none)"}, expected ${this.embedder.dimensions}`,
+      );
     }
-    if (!vector.every((x) => Number.isFinite(x))) throw new OptionsError(`${this.name}.${where}`, "embedder", `${this.name}.${where}: the embedder returned a vector with a non-finite entry`);
+    if (!vector.every((x) => Number.isFinite(x)))
+      throw new OptionsError(
+        `${this.name}.${where}`,
+        "embedder",
+        `${this.name}.${where}: the embedder returned a vector with a non-finite entry`,
+      );
     return vector;
   }
 
   async write(item: MemoryItem): Promise<void> {
-    if (!item || typeof item.content !== "string") throw new OptionsError(`${this.name}.write`, "item", `${this.name}.write: item.content must be a string`);
+    if (!item || typeof item.content !== "string")
+      throw new OptionsError(`${this.name}.write`, "item", `${this.name}.write: item.content must be a string`);
     const vector = await this.embedOne(item.content, "write");
     this.rows.push({ item: memoryItem(item.content, item.metadata ?? {}), vector });
   }

@@ -56,7 +56,13 @@ export interface AnthropicLLMOptions {
   readonly promptCaching?: boolean;
 }
 
-const STOP: Record<string, ModelStopReason> = { end_turn: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens", model_context_window_exceeded: "max_tokens", stop_sequence: "stop_sequence" };
+const STOP: Record<string, ModelStopReason> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  model_context_window_exceeded: "max_tokens",
+  stop_sequence: "stop_sequence",
+};
 
 /** The options of `new AnthropicLLM(...)`, declared once. */
 const OPTIONS = {
@@ -123,7 +129,11 @@ export class AnthropicLLM implements LLM {
     const system = systemPrompt(request.messages);
     // Assigned, not spread (the same keys in the same order): this runs on every turn.
     // `messages` is set last, so the body keeps its key order.
-    const params = { model: requestModel("AnthropicLLM", request, this.model), max_tokens: outputCap(this.maxTokens, request)!, stream: true } as Params;
+    const params = {
+      model: requestModel("AnthropicLLM", request, this.model),
+      max_tokens: outputCap(this.maxTokens, request)!,
+      stream: true,
+    } as Params;
     if (system) {
       const block: Anthropic.TextBlockParam = { type: "text", text: system };
       if (this.promptCaching) block.cache_control = { type: "ephemeral" };
@@ -142,7 +152,9 @@ export class AnthropicLLM implements LLM {
     const out = new TurnBuilder("anthropic", request);
     try {
       const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
-      const { data: stream, request_id } = await client.messages.create(this.#params(request, tools), request.signal ? { signal: request.signal } : undefined).withResponse();
+      const { data: stream, request_id } = await client.messages
+        .create(this.#params(request, tools), request.signal ? { signal: request.signal } : undefined)
+        .withResponse();
       out.requestId = request_id ?? undefined;
       // The stream is read to its end, not left at `message_stop`: leaving a
       // raw SDK stream early aborts its request, which costs a DOMException
@@ -205,7 +217,12 @@ class StreamReader {
         break;
       case "message_stop": {
         const raw = this.#raw;
-        if (raw === "refusal") throw new ModelRefusedError({ provider: "anthropic", requestId: out.requestId, providerMessage: out.content || "stop_reason: refusal" });
+        if (raw === "refusal")
+          throw new ModelRefusedError({
+            provider: "anthropic",
+            requestId: out.requestId,
+            providerMessage: out.content || "stop_reason: refusal",
+          });
         out.stopReason = raw ? (STOP[raw] ?? "other") : undefined;
         this.stopped = true;
         break;
@@ -225,14 +242,22 @@ function usage(out: TurnBuilder, u: Partial<Anthropic.Usage> | Partial<Anthropic
 /** A tool as the Messages API takes it: the schema passed through, `type: "object"` added when absent. */
 function anthropicTool(t: ToolSchema, names: ToolNames): Anthropic.Tool {
   const schema: JsonSchema = t.parameters.type === undefined ? { type: "object", ...t.parameters } : t.parameters;
-  return { name: names.wire(t.name), ...(t.description ? { description: t.description } : {}), input_schema: schema as Anthropic.Tool.InputSchema };
+  return {
+    name: names.wire(t.name),
+    ...(t.description ? { description: t.description } : {}),
+    input_schema: schema as Anthropic.Tool.InputSchema,
+  };
 }
 
 function resultContent(m: Message): string | Anthropic.ToolResultBlockParam["content"] {
   if (!m.parts) return m.content;
   return m.parts
     .filter((p: ContentPart) => p.type !== "text" || p.text !== "")
-    .map((p) => (p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image" as const, source: { type: "base64" as const, media_type: p.mimeType as "image/png", data: p.data } }));
+    .map((p) =>
+      p.type === "text"
+        ? { type: "text" as const, text: p.text }
+        : { type: "image" as const, source: { type: "base64" as const, media_type: p.mimeType as "image/png", data: p.data } },
+    );
 }
 
 /** The conversation as Messages API turns: tool results merged into one user turn, system messages left out (they go to `system`). */
@@ -242,7 +267,12 @@ function anthropicMessages(messages: readonly Message[], names: ToolNames): Anth
   for (const m of messages) {
     if (m.role === "tool") {
       if (!results) out.push({ role: "user", content: (results = []) });
-      results.push({ type: "tool_result", tool_use_id: m.toolCallId ?? "", content: resultContent(m), ...(m.content.startsWith("ERROR: ") ? { is_error: true } : {}) });
+      results.push({
+        type: "tool_result",
+        tool_use_id: m.toolCallId ?? "",
+        content: resultContent(m),
+        ...(m.content.startsWith("ERROR: ") ? { is_error: true } : {}),
+      });
       continue;
     }
     results = null;

@@ -14,4 +14,7 @@ import { ModelSdkMissingError } from "./model-sdk.error.js";
 export const ANTHROPIC_INSTALL_LINE = "npm install @anthropic-ai/sdk@1.14.0";
 
 /** The SDK module: `check()` at construction, `load()` on the first request. @throws ModelSdkMissingError when it is not installed. */
-export const anthropicSdk = importedPeer<typeof AnthropicModule>("@anthropic-ai/sdk", (cause) => new ModelSdkMissingError("AnthropicLLM", "@anthropic-ai/sdk", ANTHROPIC_INSTALL_LINE, cause));
+export const anthropicSdk = importedPeer<typeof AnthropicModule>(
+  "@anthropic-ai/sdk",
+  (cause) => new ModelSdkMissingError("AnthropicLLM", "@anthropic-ai/sdk", ANTHROPIC_INSTALL_LINE, cause),
+);

@@ -14,6 +14,11 @@ export class ModelSdkMissingError extends MissingPeerError {
     installLine: string,
     cause: unknown,
   ) {
-    super(sdk, installLine, `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`, { cause });
+    super(
+      sdk,
+      installLine,
+      `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`,
+      { cause },
+    );
   }
 }

@@ -34,8 +34,14 @@ export class ModelError extends AgentkitError {
   readonly providerMessage: string;
 
   constructor(facts: ModelErrorFacts, what = "the model request failed", code: ModelErrorCode = "model_request") {
-    const where = [facts.status !== undefined ? `HTTP ${facts.status}` : "", facts.requestId ? `request id ${facts.requestId}` : ""].filter(Boolean).join(", ");
-    super(code, `${facts.provider}: ${what}${where ? ` (${where})` : ""}: ${facts.providerMessage}`, facts.cause === undefined ? undefined : { cause: facts.cause });
+    const where = [facts.status !== undefined ? `HTTP ${facts.status}` : "", facts.requestId ? `request id ${facts.requestId}` : ""]
+      .filter(Boolean)
+      .join(", ");
+    super(
+      code,
+      `${facts.provider}: ${what}${where ? ` (${where})` : ""}: ${facts.providerMessage}`,
+      facts.cause === undefined ? undefined : { cause: facts.cause },
+    );
     this.provider = facts.provider;
     this.status = facts.status;
     this.requestId = facts.requestId;

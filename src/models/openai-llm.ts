@@ -9,7 +9,17 @@ import { OptionsError } from "../errors/options.error.js";
 import { checkOptions, opt } from "../options/option-checks.js";
 import { openaiSdk } from "./openai-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
-import { chatBody, chatTools, openaiTool, readChat, readResponses, responsesBody, responsesTools, truncated, type WireTool } from "./openai-wire.js";
+import {
+  chatBody,
+  chatTools,
+  openaiTool,
+  readChat,
+  readResponses,
+  responsesBody,
+  responsesTools,
+  truncated,
+  type WireTool,
+} from "./openai-wire.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
 import { outputCap, requestModel } from "./request-defaults.js";
 import { ToolListMemo } from "./tool-list-memo.js";
@@ -33,7 +43,10 @@ export interface OpenAILLMOptions {
    * by the SDK, which then backs off on its own). Default 2. 0 turns it off.
    */
   readonly maxRetries?: number;
-  /** The output token limit (`max_output_tokens` / `max_tokens`); a request asking fewer, such as a server's sampling request, gets its own. Default: the server's. */
+  /**
+   * The output token limit (`max_output_tokens` / `max_tokens`); a request asking fewer, such as a server's sampling
+   * request, gets its own. Default: the server's.
+   */
   readonly maxTokens?: number;
   /**
    * The model of a request that names none: an MCP server's
@@ -92,7 +105,11 @@ export class OpenAILLM implements LLM {
     // The SDK's own constructor refuses a missing key; it is made on the first
     // request, so the same check happens here, where the caller can act on it.
     if (options.apiKey === undefined && !process.env["OPENAI_API_KEY"]) {
-      throw new OptionsError("OpenAILLM", "apiKey", "OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string)");
+      throw new OptionsError(
+        "OpenAILLM",
+        "apiKey",
+        "OpenAILLM: no API key: pass apiKey or set OPENAI_API_KEY (a local server that needs none takes any string)",
+      );
     }
     this.api = options.api ?? "responses";
     this.strict = options.strict ?? false;
@@ -105,7 +122,12 @@ export class OpenAILLM implements LLM {
   readonly #tools = new ToolListMemo((list) => {
     const names = new ToolNames(list.map((t) => t.name));
     const tools = list.map((t) => openaiTool(t, names, this.strict));
-    return { names, tools, byWire: new Map(tools.map((t) => [t.name, t])), sent: this.api === "chat" ? chatTools(tools) : responsesTools(tools) };
+    return {
+      names,
+      tools,
+      byWire: new Map(tools.map((t) => [t.name, t])),
+      sent: this.api === "chat" ? chatTools(tools) : responsesTools(tools),
+    };
   });
 
   /** The tools as sent, and the request body `complete()` sends for `request` (exposed for tests and logging). */
@@ -117,7 +139,12 @@ export class OpenAILLM implements LLM {
   #request(request: LLMRequest) {
     const t = this.#tools.get(request.tools);
     const make = this.api === "chat" ? chatBody : responsesBody;
-    return { names: t.names, tools: t.tools, byWire: t.byWire, body: make(requestModel("OpenAILLM", request, this.model), request.messages, t.sent, t.names, outputCap(this.maxTokens, request)) };
+    return {
+      names: t.names,
+      tools: t.tools,
+      byWire: t.byWire,
+      body: make(requestModel("OpenAILLM", request, this.model), request.messages, t.sent, t.names, outputCap(this.maxTokens, request)),
+    };
   }
 
   async complete(request: LLMRequest): Promise<LLMTurn> {
@@ -128,9 +155,10 @@ export class OpenAILLM implements LLM {
     try {
       const opts = request.signal ? { signal: request.signal } : undefined;
       const client = this.#sdkClient.current ?? (await this.#sdkClient.get());
-      const sent = this.api === "chat"
-        ? client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
-        : client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
+      const sent =
+        this.api === "chat"
+          ? client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, opts)
+          : client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, opts);
       const { data: stream, request_id } = await sent.withResponse();
       out.requestId = request_id ?? undefined;
       const read = this.api === "chat" ? readChat : readResponses;

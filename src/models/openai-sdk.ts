@@ -14,4 +14,7 @@ import { ModelSdkMissingError } from "./model-sdk.error.js";
 export const OPENAI_INSTALL_LINE = "npm install openai@7.59.0";
 
 /** The SDK module: `check()` at construction, `load()` on the first request. @throws ModelSdkMissingError when it is not installed. */
-export const openaiSdk = importedPeer<typeof OpenAIModule>("openai", (cause) => new ModelSdkMissingError("OpenAILLM", "openai", OPENAI_INSTALL_LINE, cause));
+export const openaiSdk = importedPeer<typeof OpenAIModule>(
+  "openai",
+  (cause) => new ModelSdkMissingError("OpenAILLM", "openai", OPENAI_INSTALL_LINE, cause),
+);

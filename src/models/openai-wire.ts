@@ -36,7 +36,13 @@ export function openaiTool(t: ToolSchema, names: ToolNames, strict: boolean): Wi
   const loose: JsonSchema = base.type === "object" && base.properties === undefined ? { ...base, properties: {} } : base;
   const narrow = strict ? strictSchema(loose) : null;
   return narrow
-    ? { name: names.wire(t.name), description: t.description, parameters: narrow, strict: true, widen: (a) => stripNulls(a, t.parameters) as Record<string, unknown> }
+    ? {
+        name: names.wire(t.name),
+        description: t.description,
+        parameters: narrow,
+        strict: true,
+        widen: (a) => stripNulls(a, t.parameters) as Record<string, unknown>,
+      }
     : { name: names.wire(t.name), description: t.description, parameters: loose, strict: false };
 }
 
@@ -48,16 +54,25 @@ export function responsesTools(tools: readonly WireTool[]): Json[] {
 }
 
 /** A streamed Responses API request body; `tools` as `responsesTools()` made them. */
-export function responsesBody(model: string, messages: readonly Message[], tools: readonly Json[], names: ToolNames, maxTokens?: number): Json {
+export function responsesBody(
+  model: string,
+  messages: readonly Message[],
+  tools: readonly Json[],
+  names: ToolNames,
+  maxTokens?: number,
+): Json {
   const input: Json[] = [];
   for (const m of messages) {
     if (m.role === "user") input.push({ role: "user", content: m.content });
     else if (m.role === "assistant") {
       if (m.content) input.push({ role: "assistant", content: m.content });
-      for (const c of m.toolCalls ?? []) input.push({ type: "function_call", call_id: c.id, name: names.wire(c.name), arguments: JSON.stringify(c.arguments ?? {}) });
+      for (const c of m.toolCalls ?? [])
+        input.push({ type: "function_call", call_id: c.id, name: names.wire(c.name), arguments: JSON.stringify(c.arguments ?? {}) });
     } else if (m.role === "tool") {
       const output = m.parts
-        ? m.parts.map((p) => (p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: dataUrl(p), detail: "auto" }))
+        ? m.parts.map((p) =>
+            p.type === "text" ? { type: "input_text", text: p.text } : { type: "input_image", image_url: dataUrl(p), detail: "auto" },
+          )
         : m.content;
       input.push({ type: "function_call_output", call_id: m.toolCallId ?? "", output });
     }
@@ -77,7 +92,12 @@ export function responsesBody(model: string, messages: readonly Message[], tools
  * leaving a raw SDK stream early aborts its request (a DOMException and
  * undici's abort path on every turn).
  */
-export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBuilder, names: ToolNames, tools: ReadonlyMap<string, WireTool>): Promise<boolean> {
+export async function readResponses(
+  stream: AsyncIterable<unknown>,
+  out: TurnBuilder,
+  names: ToolNames,
+  tools: ReadonlyMap<string, WireTool>,
+): Promise<boolean> {
   let refusal = "";
   let calls = 0;
   let finished = false;
@@ -100,7 +120,12 @@ export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBui
       case "response.output_item.done":
         if (item?.type === "function_call") {
           calls++;
-          out.toolCall(String(item.call_id), names.local(String(item.name)), String(item.arguments ?? ""), tools.get(String(item.name))?.widen);
+          out.toolCall(
+            String(item.call_id),
+            names.local(String(item.name)),
+            String(item.arguments ?? ""),
+            tools.get(String(item.name))?.widen,
+          );
         }
         break;
       case "response.completed":
@@ -119,7 +144,11 @@ export async function readResponses(stream: AsyncIterable<unknown>, out: TurnBui
 
 function streamError(out: TurnBuilder, e: Json): Error {
   // Shaped like the SDK's APIError (error.code, message), so toModelError classifies it.
-  return Object.assign(new Error(String(e.message ?? "the response failed")), { error: { error: { message: e.message, code: e.code } }, requestID: out.requestId, status: undefined });
+  return Object.assign(new Error(String(e.message ?? "the response failed")), {
+    error: { error: { message: e.message, code: e.code } },
+    requestID: out.requestId,
+    status: undefined,
+  });
 }
 
 function setModel(out: TurnBuilder, response: unknown): void {
@@ -134,14 +163,24 @@ function finishResponse(response: Json, out: TurnBuilder, refusal: string, calls
   out.usage("outputTokens", u.output_tokens);
   out.usage("cacheReadInputTokens", (u.input_tokens_details as Json | undefined)?.cached_tokens);
   const reason = (response.incomplete_details as Json | null | undefined)?.reason;
-  if (refusal || reason === "content_filter") throw new ModelRefusedError({ provider: "openai", requestId: out.requestId, providerMessage: refusal || "incomplete: content_filter" });
-  out.stopReason = calls ? "tool_use" : reason === "max_output_tokens" ? "max_tokens" : response.status === "completed" ? "end_turn" : "other";
+  if (refusal || reason === "content_filter")
+    throw new ModelRefusedError({ provider: "openai", requestId: out.requestId, providerMessage: refusal || "incomplete: content_filter" });
+  out.stopReason = calls
+    ? "tool_use"
+    : reason === "max_output_tokens"
+      ? "max_tokens"
+      : response.status === "completed"
+        ? "end_turn"
+        : "other";
   return true;
 }
 
 /** The `tools` of a Chat Completions request. */
 export function chatTools(tools: readonly WireTool[]): Json[] {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters, strict: t.strict } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.parameters, strict: t.strict },
+  }));
 }
 
 /**
@@ -162,7 +201,11 @@ export function chatBody(model: string, messages: readonly Message[], tools: rea
     if (m.role !== "tool") flush();
     if (m.role === "user") out.push({ role: "user", content: m.content });
     else if (m.role === "assistant") {
-      const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, type: "function", function: { name: names.wire(c.name), arguments: JSON.stringify(c.arguments ?? {}) } }));
+      const calls = (m.toolCalls ?? []).map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: names.wire(c.name), arguments: JSON.stringify(c.arguments ?? {}) },
+      }));
       out.push({ role: "assistant", content: m.content || null, ...(calls.length ? { tool_calls: calls } : {}) });
     } else if (m.role === "tool") {
       out.push({ role: "tool", tool_call_id: m.toolCallId ?? "", content: m.content });
@@ -177,7 +220,12 @@ export function chatBody(model: string, messages: readonly Message[], tools: rea
 }
 
 /** Read a Chat Completions chunk stream into `out`; true when a `finish_reason` arrived. */
-export async function readChat(stream: AsyncIterable<unknown>, out: TurnBuilder, names: ToolNames, tools: ReadonlyMap<string, WireTool>): Promise<boolean> {
+export async function readChat(
+  stream: AsyncIterable<unknown>,
+  out: TurnBuilder,
+  names: ToolNames,
+  tools: ReadonlyMap<string, WireTool>,
+): Promise<boolean> {
   const calls = new Map<number, { id: string; name: string; args: string }>();
   let finish: string | null = null;
   let refusal = "";
@@ -208,7 +256,12 @@ export async function readChat(stream: AsyncIterable<unknown>, out: TurnBuilder,
     if (typeof choice.finish_reason === "string") finish = choice.finish_reason;
   }
   if (finish === null) return false;
-  if (refusal || finish === "content_filter") throw new ModelRefusedError({ provider: "openai", requestId: out.requestId, providerMessage: refusal || "finish_reason: content_filter" });
+  if (refusal || finish === "content_filter")
+    throw new ModelRefusedError({
+      provider: "openai",
+      requestId: out.requestId,
+      providerMessage: refusal || "finish_reason: content_filter",
+    });
   for (const c of calls.values()) out.toolCall(c.id, names.local(c.name), c.args, tools.get(c.name)?.widen);
   out.stopReason = calls.size ? "tool_use" : finish === "length" ? "max_tokens" : finish === "stop" ? "end_turn" : "other";
   return true;
@@ -216,5 +269,9 @@ export async function readChat(stream: AsyncIterable<unknown>, out: TurnBuilder,
 
 /** A stream that ended without its last event. */
 export function truncated(out: TurnBuilder): ModelError {
-  return new ModelError({ provider: "openai", requestId: out.requestId, providerMessage: "the stream ended before the response was complete" }, "the model's answer was cut off", "model_response");
+  return new ModelError(
+    { provider: "openai", requestId: out.requestId, providerMessage: "the stream ended before the response was complete" },
+    "the model's answer was cut off",
+    "model_response",
+  );
 }

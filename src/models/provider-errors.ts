@@ -8,7 +8,14 @@
  */
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
-import { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError, type ModelErrorFacts } from "./model.error.js";
+import {
+  ModelAuthError,
+  ModelContextTooLongError,
+  ModelError,
+  ModelRateLimitError,
+  ModelRefusedError,
+  type ModelErrorFacts,
+} from "./model.error.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null;
@@ -55,7 +62,8 @@ export function toModelError(provider: string, err: unknown, signal?: AbortSigna
   const code = isObj(err.error) ? (isObj(err.error.error) ? err.error.error.code : err.error.code) : undefined;
   if (status === 401 || status === 403) return new ModelAuthError(facts);
   if (status === 429) return new ModelRateLimitError({ ...facts, retryAfterSeconds: retryAfter(err.headers) });
-  if (code === "context_length_exceeded" || ((status === 400 || status === 413) && CONTEXT.test(facts.providerMessage))) return new ModelContextTooLongError(facts);
+  if (code === "context_length_exceeded" || ((status === 400 || status === 413) && CONTEXT.test(facts.providerMessage)))
+    return new ModelContextTooLongError(facts);
   if (code === "content_filter" || code === "content_policy_violation") return new ModelRefusedError(facts);
   return new ModelError(facts);
 }

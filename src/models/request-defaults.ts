@@ -17,12 +17,20 @@ export function requestModel(provider: string, request: LLMRequest, fallback: st
   const model = request.model || fallback;
   if (!model) {
     const hints = request.modelHints?.length ? ` (its hints: ${request.modelHints.map((h) => JSON.stringify(h)).join(", ")})` : "";
-    throw new OptionsError(provider, "model", `${provider}: no model to use: the request names none${hints}; pass 'model' to ${provider} for requests that name none, such as an MCP server's sampling request`);
+    throw new OptionsError(
+      provider,
+      "model",
+      `${provider}: no model to use: the request names none${hints}; pass 'model' to ${provider} for requests that ` +
+        `name none, such as an MCP server's sampling request`,
+    );
   }
   return model;
 }
 
-/** The output token cap: the smaller of the provider's `own` and the request's `maxTokens` (ignored unless a positive integer); undefined when neither sets one. */
+/**
+ * The output token cap: the smaller of the provider's `own` and the request's `maxTokens` (ignored unless a positive
+ * integer); undefined when neither sets one.
+ */
 export function outputCap(own: number | undefined, request: LLMRequest): number | undefined {
   const asked = request.maxTokens;
   if (asked === undefined || !Number.isInteger(asked) || asked < 1) return own;

@@ -25,7 +25,11 @@ export interface LazySdkClient<C> {
  * called on the first call; the same promise after. Only the options given
  * are passed, so the SDK's own defaults (and environment variables) apply to the rest.
  */
-export function lazySdkClient<M, C>(peer: ImportedPeer<M>, options: SdkClientOptions, make: (sdk: M, options: SdkClientOptions) => C): LazySdkClient<C> {
+export function lazySdkClient<M, C>(
+  peer: ImportedPeer<M>,
+  options: SdkClientOptions,
+  make: (sdk: M, options: SdkClientOptions) => C,
+): LazySdkClient<C> {
   const given: SdkClientOptions = {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),

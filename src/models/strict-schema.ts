@@ -14,9 +14,31 @@ import type { JsonSchema } from "../tools/tool.js";
 
 /** Keywords strict mode rejects; dropped (they only narrow what the model may send). */
 const UNSUPPORTED = new Set([
-  "$schema", "$id", "default", "examples", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
-  "patternProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "minProperties", "maxProperties",
-  "contains", "minContains", "maxContains", "contentEncoding", "contentMediaType", "readOnly", "writeOnly", "deprecated",
+  "$schema",
+  "$id",
+  "default",
+  "examples",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "contains",
+  "minContains",
+  "maxContains",
+  "contentEncoding",
+  "contentMediaType",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
 ]);
 
 /** Thrown inside the conversion when a schema has no strict form (a map type, `allOf`): the tool is then sent non-strict. */
@@ -27,7 +49,10 @@ const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && 
 
 function nullable(schema: Json): Json {
   const t = schema.type;
-  if (typeof t === "string") return t === "null" ? schema : { ...schema, type: [t, "null"], ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
+  if (typeof t === "string")
+    return t === "null"
+      ? schema
+      : { ...schema, type: [t, "null"], ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
   if (Array.isArray(t)) return t.includes("null") ? schema : { ...schema, type: [...t, "null"] };
   return { anyOf: [schema, { type: "null" }] };
 }
@@ -40,14 +65,16 @@ function convert(schema: unknown): unknown {
   for (const [k, v] of Object.entries(schema)) {
     if (UNSUPPORTED.has(k)) continue;
     if (k === "properties" && isObj(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, convert(s)]));
-    else if (k === "$defs" || k === "definitions") out[k] = isObj(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, convert(s)])) : v;
+    else if (k === "$defs" || k === "definitions")
+      out[k] = isObj(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, convert(s)])) : v;
     else if (k === "items" || k === "anyOf" || k === "oneOf" || k === "prefixItems") out[k === "oneOf" ? "anyOf" : k] = convert(v);
     else if (k === "additionalProperties" || k === "required") continue;
     else out[k] = v;
   }
   const isObject = schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object")) || isObj(schema.properties);
   if (!isObject) return out;
-  if (isObj(schema.additionalProperties) || (schema.additionalProperties === true && !isObj(schema.properties))) throw new NoStrictForm("map");
+  if (isObj(schema.additionalProperties) || (schema.additionalProperties === true && !isObj(schema.properties)))
+    throw new NoStrictForm("map");
   const props = isObj(out.properties) ? (out.properties as Json) : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   out.type ??= "object";

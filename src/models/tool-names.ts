@@ -34,7 +34,10 @@ export class ToolNames {
     for (const n of all) {
       if (this.toWire.has(n)) continue;
       const clean = n.replace(/[^a-zA-Z0-9_-]/g, "_") || "tool";
-      let wire = clean.length <= MAX_WIRE_NAME_LENGTH && !this.fromWire.has(clean) ? clean : `${clean.slice(0, MAX_WIRE_NAME_LENGTH - 9)}_${suffix(n)}`;
+      let wire =
+        clean.length <= MAX_WIRE_NAME_LENGTH && !this.fromWire.has(clean)
+          ? clean
+          : `${clean.slice(0, MAX_WIRE_NAME_LENGTH - 9)}_${suffix(n)}`;
       for (let i = 2; this.fromWire.has(wire); i++) wire = `${clean.slice(0, MAX_WIRE_NAME_LENGTH - 12)}_${suffix(`${n}#${i}`)}`;
       this.add(n, wire);
     }

@@ -53,10 +53,27 @@ export class TurnBuilder {
     try {
       args = json.trim() === "" ? {} : JSON.parse(json);
     } catch (err) {
-      throw new ModelError({ provider: this.provider, requestId: this.requestId, providerMessage: `the arguments of tool call '${name}' (${id}) are not JSON: ${json.slice(0, 200)}`, cause: err }, "the model's answer could not be read", "model_response");
+      throw new ModelError(
+        {
+          provider: this.provider,
+          requestId: this.requestId,
+          providerMessage: `the arguments of tool call '${name}' (${id}) are not JSON: ${json.slice(0, 200)}`,
+          cause: err,
+        },
+        "the model's answer could not be read",
+        "model_response",
+      );
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      throw new ModelError({ provider: this.provider, requestId: this.requestId, providerMessage: `the arguments of tool call '${name}' (${id}) are not a JSON object: ${json.slice(0, 200)}` }, "the model's answer could not be read", "model_response");
+      throw new ModelError(
+        {
+          provider: this.provider,
+          requestId: this.requestId,
+          providerMessage: `the arguments of tool call '${name}' (${id}) are not a JSON object: ${json.slice(0, 200)}`,
+        },
+        "the model's answer could not be read",
+        "model_response",
+      );
     }
     const obj = args as Record<string, unknown>;
     this.calls.push({ id, name, arguments: widen ? widen(obj) : obj });

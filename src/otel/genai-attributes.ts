@@ -56,7 +56,10 @@ function attrValue(v: unknown): string | number | boolean | undefined {
   return undefined;
 }
 
-/** Set `key` on `out` to `v` as an attribute value (strings bounded); `null`, `undefined` and non-scalar values are skipped. Returns `out`. */
+/**
+ * Set `key` on `out` to `v` as an attribute value (strings bounded); `null`, `undefined` and non-scalar values are
+ * skipped. Returns `out`.
+ */
 export function put(out: Attributes, key: string, v: unknown): Attributes {
   const value = attrValue(v);
   if (value !== undefined) out[key] = value;

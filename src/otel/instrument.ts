@@ -62,7 +62,12 @@ const INSTRUMENT_OPTIONS = {
  * @throws MissingPeerError when `@opentelemetry/api` is not installed.
  */
 export function instrument(ctx: RunContext, options: InstrumentOptions = {}): () => void {
-  if (!(ctx instanceof RunContext)) throw new OptionsError("instrument", "ctx", "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()");
+  if (!(ctx instanceof RunContext))
+    throw new OptionsError(
+      "instrument",
+      "ctx",
+      "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()",
+    );
   const provider = checkOptions(options, "instrument", INSTRUMENT_OPTIONS).tracerProvider;
   const api = otelApi();
   const source = provider ?? api.trace.getTracerProvider();

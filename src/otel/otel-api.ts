@@ -13,5 +13,12 @@ export const OTEL_INSTALL_LINE = "npm install @opentelemetry/api";
 /** The `@opentelemetry/api` module, loaded on first call. @throws MissingPeerError when it is not installed. */
 export const otelApi = lazyPeer<typeof OtelApi>(
   "@opentelemetry/api",
-  (cause) => new MissingPeerError("@opentelemetry/api", OTEL_INSTALL_LINE, `instrument() needs the optional peer '@opentelemetry/api' (your tracer provider and exporter come from the OpenTelemetry SDK): ${OTEL_INSTALL_LINE}`, { cause }),
+  (cause) =>
+    new MissingPeerError(
+      "@opentelemetry/api",
+      OTEL_INSTALL_LINE,
+      `instrument() needs the optional peer '@opentelemetry/api' (your tracer provider and exporter come from the ` +
+        `OpenTelemetry SDK): ${OTEL_INSTALL_LINE}`,
+      { cause },
+    ),
 );

@@ -28,7 +28,15 @@ const NO_META: Readonly<Record<string, string>> = Object.freeze({});
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** The events a tracer reads (and every `cli.*` one): `emit` builds no other for it (no `llm.delta` per streamed piece). */
-const HEARD: ReadonlySet<string> = new Set(["agent.start", "agent.end", "llm.request", "llm.turn", "tool.call", "tool.result", "gate.check"]);
+const HEARD: ReadonlySet<string> = new Set([
+  "agent.start",
+  "agent.end",
+  "llm.request",
+  "llm.turn",
+  "tool.call",
+  "tool.result",
+  "gate.check",
+]);
 
 /** The no-op provider of each copy of the API (the one a fresh proxy delegates to), looked up once. */
 const noopProviders = new WeakMap<Api, TracerProvider>();
@@ -178,7 +186,18 @@ export class RunTracer implements RunObserver {
       default:
         if (e.event.startsWith("cli.")) this.cli(s, e.event, d);
         else if (e.event.startsWith("mcp.task.")) this.task(origin, e.event, d);
-        else if (e.event === "mcp.result.cut") this.innermostEvent(origin, e.event, attrs({ "mcp.tool.name": d.tool, "mcp.result.chars": d.chars, "mcp.result.kept_chars": d.kept, "mcp.result.cut_chars": d.cut, "mcp.result.spill_id": d.spillId }));
+        else if (e.event === "mcp.result.cut")
+          this.innermostEvent(
+            origin,
+            e.event,
+            attrs({
+              "mcp.tool.name": d.tool,
+              "mcp.result.chars": d.chars,
+              "mcp.result.kept_chars": d.kept,
+              "mcp.result.cut_chars": d.cut,
+              "mcp.result.spill_id": d.spillId,
+            }),
+          );
     }
     s.mark = Date.now();
   }
@@ -211,7 +230,16 @@ export class RunTracer implements RunObserver {
     let span = s.chat;
     s.chat = undefined;
     // A CLI reports a turn once it is whole: its span covers the time since the last event.
-    if (!span) span = s.push(this.start(`chat ${str(d.model)}`.trimEnd(), this.kind.CLIENT, attrs({ [ATTR.operation]: "chat", [ATTR.step]: d.step }), parent ?? this.parentOf(origin), s.mark));
+    if (!span)
+      span = s.push(
+        this.start(
+          `chat ${str(d.model)}`.trimEnd(),
+          this.kind.CLIENT,
+          attrs({ [ATTR.operation]: "chat", [ATTR.step]: d.step }),
+          parent ?? this.parentOf(origin),
+          s.mark,
+        ),
+      );
     const a = putUsage(put({}, ATTR.responseModel, d.model), d.usage);
     if (typeof d.stopReason === "string") a[ATTR.finishReasons] = [d.stopReason];
     span.setAttributes(a);
@@ -230,7 +258,9 @@ export class RunTracer implements RunObserver {
     put(a, ATTR.toolName, d.tool);
     put(a, ATTR.toolCallId, id);
     a[ATTR.toolType] = "function";
-    const span = s.push(this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)));
+    const span = s.push(
+      this.start(`execute_tool ${str(d.tool)}`, this.kind.INTERNAL, a, this.toolParent(d.parentToolUseId) ?? this.parentOf(origin)),
+    );
     (s.tools ??= new Map()).set(id, { span, start: Date.now() });
     if (id) openTools.set(id, span);
   }
@@ -246,12 +276,19 @@ export class RunTracer implements RunObserver {
     s.end(open.span);
   }
 
-  /** One gate decision: a span under the call it settled (found by call id, in any instrumented context of this process) or under the current span. Never the arguments. */
+  /**
+   * One gate decision: a span under the call it settled (found by call id, in any instrumented context of this process)
+   * or under the current span. Never the arguments.
+   */
   private gate(origin: RunContext, s: SpanScope, d: Data): void {
     const id = str(d.id);
     const local = s.tools?.get(id);
     const joined = local ? undefined : id ? openTools.get(id) : undefined;
-    const parent = local ? this.api.trace.setSpan(this.api.context.active(), local.span) : joined ? this.api.trace.setSpan(this.api.context.active(), joined) : this.parentOf(origin);
+    const parent = local
+      ? this.api.trace.setSpan(this.api.context.active(), local.span)
+      : joined
+        ? this.api.trace.setSpan(this.api.context.active(), joined)
+        : this.parentOf(origin);
     const facts: Attributes = {};
     put(facts, ATTR.gateSource, d.source);
     put(facts, ATTR.gateAllowed, d.allowed);
@@ -277,7 +314,18 @@ export class RunTracer implements RunObserver {
    * answered, never argument values.
    */
   private task(origin: RunContext, event: string, d: Data): void {
-    this.innermostEvent(origin, event, attrs({ "mcp.task.id": d.taskId, "mcp.task.status": d.status, "mcp.task.question": d.key, "mcp.task.method": d.method, "mcp.task.answered_by": d.by, "mcp.tool.name": d.tool }));
+    this.innermostEvent(
+      origin,
+      event,
+      attrs({
+        "mcp.task.id": d.taskId,
+        "mcp.task.status": d.status,
+        "mcp.task.question": d.key,
+        "mcp.task.method": d.method,
+        "mcp.task.answered_by": d.by,
+        "mcp.tool.name": d.tool,
+      }),
+    );
   }
 
   /** `event` on the innermost open span of `origin`'s scope or its parents' (sizes and ids only: never a result's content). */

@@ -32,7 +32,10 @@ export class SpanScope {
     return this.open[this.open.length - 1];
   }
 
-  /** The context a span nested under the innermost open one starts in (`wrap` makes it, once per innermost span); `undefined` with none open. */
+  /**
+   * The context a span nested under the innermost open one starts in (`wrap` makes it, once per innermost span);
+   * `undefined` with none open.
+   */
   nesting(wrap: (span: Span) => Context): Context | undefined {
     const span = this.open[this.open.length - 1];
     if (!span) return undefined;
@@ -49,7 +52,10 @@ export class SpanScope {
     return span;
   }
 
-  /** End `span` (if this scope still holds it): true when it was open. `last` runs just before the span ends (its final attributes, its status). */
+  /**
+   * End `span` (if this scope still holds it): true when it was open. `last` runs just before the span ends (its final
+   * attributes, its status).
+   */
   end(span: Span | undefined, at?: number, last?: (span: Span) => void): boolean {
     if (!span) return false;
     const i = this.open.lastIndexOf(span);

@@ -28,7 +28,11 @@ export function traceHeaders(sc: SpanContext): Record<string, string> {
  * absent or malformed (version `00` only; all-zero ids rejected, as W3C says).
  * `makeState` builds the api's `TraceState` from a `tracestate` string.
  */
-export function parseTraceparent(traceparent: unknown, tracestate: unknown, makeState: (raw: string) => TraceState): SpanContext | undefined {
+export function parseTraceparent(
+  traceparent: unknown,
+  tracestate: unknown,
+  makeState: (raw: string) => TraceState,
+): SpanContext | undefined {
   if (typeof traceparent !== "string") return undefined;
   const m = TRACEPARENT.exec(traceparent.trim());
   if (!m || m[1] === ZERO_TRACE || m[2] === ZERO_SPAN) return undefined;

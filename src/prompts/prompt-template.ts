@@ -10,7 +10,7 @@ import { checkOptions, opt } from "../options/option-checks.js";
 const PROMPT_TEMPLATE_OPTIONS = {
   name: opt.nonEmptyString("a non-empty string"),
   template: opt.required(opt.string("a string with {{placeholders}}"), "a string with {{placeholders}}"),
-  version: opt.string("a string such as \"2\"", true),
+  version: opt.string('a string such as "2"', true),
 } as const;
 
 /** A named, versioned prompt template. `{{name}}` placeholders are filled by `render`. */
@@ -34,7 +34,8 @@ export class PromptTemplate {
   /** Fill `{{key}}` placeholders; throws naming a placeholder that has no value. */
   render(values: Record<string, unknown> = {}): string {
     return this.template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, key: string) => {
-      if (!(key in values)) throw new OptionsError("PromptTemplate.render", "values", `PromptTemplate '${this.name}': no value for placeholder '${key}'`);
+      if (!(key in values))
+        throw new OptionsError("PromptTemplate.render", "values", `PromptTemplate '${this.name}': no value for placeholder '${key}'`);
       return String(values[key]);
     });
   }

@@ -32,28 +32,33 @@ const isoDate = (v: unknown): boolean => typeof v === "string" && !Number.isNaN(
 const rule = (ok: (v: unknown) => boolean, accepted: string): FieldRule => ({ ok, accepted });
 
 /** One question's own fields (`key`, `method`, `params`, `questionId?`). */
-const oneQuestion = (v: unknown): v is Record<string, unknown> => isObject(v) && nonEmpty(v.key) && QUESTION_METHODS.includes(v.method as CallQuestionMethod) && isObject(v.params) && (v.questionId === undefined || typeof v.questionId === "string");
+const oneQuestion = (v: unknown): v is Record<string, unknown> =>
+  isObject(v) &&
+  nonEmpty(v.key) &&
+  QUESTION_METHODS.includes(v.method as CallQuestionMethod) &&
+  isObject(v.params) &&
+  (v.questionId === undefined || typeof v.questionId === "string");
 
 /** A question, and the others open with it: each a question without `others`, every key distinct. */
-const questionRule = rule(
-  (v) => {
-    if (!oneQuestion(v)) return false;
-    if (v.others === undefined) return true;
-    if (!Array.isArray(v.others) || v.others.length === 0 || !v.others.every((o) => oneQuestion(o) && o.others === undefined)) return false;
-    const keys = [v.key, ...v.others.map((o: Record<string, unknown>) => o.key)];
-    return new Set(keys).size === keys.length;
-  },
-  "a question { key, method ('elicitation/create' or 'sampling/createMessage'), params: an object, questionId?, others?: a non-empty array of such questions (no others of their own), every key distinct }",
-);
+const questionRule = rule((v) => {
+  if (!oneQuestion(v)) return false;
+  if (v.others === undefined) return true;
+  if (!Array.isArray(v.others) || v.others.length === 0 || !v.others.every((o) => oneQuestion(o) && o.others === undefined)) return false;
+  const keys = [v.key, ...v.others.map((o: Record<string, unknown>) => o.key)];
+  return new Set(keys).size === keys.length;
+}, "a question { key, method ('elicitation/create' or 'sampling/createMessage'), params: an object, questionId?, others?: a non-empty array of such questions (no others of their own), every key distinct }");
 
 /** `{ key, method, value, by }`: why `v` is not an answer, or undefined. */
 function answerShapeProblem(v: unknown): string | undefined {
   if (!isObject(v)) return `an answer must be an object { key, method, value, by }, got ${describe(v)}`;
   if (!nonEmpty(v.key)) return `an answer's 'key' must be a non-empty string, got ${describe(v.key)}`;
-  if (!QUESTION_METHODS.includes(v.method as CallQuestionMethod)) return `an answer's 'method' must be 'elicitation/create' or 'sampling/createMessage', got ${describe(v.method)}`;
+  if (!QUESTION_METHODS.includes(v.method as CallQuestionMethod))
+    return `an answer's 'method' must be 'elicitation/create' or 'sampling/createMessage', got ${describe(v.method)}`;
   if (typeof v.by !== "string") return `an answer's 'by' must be a string (who answered, in words), got ${describe(v.by)}`;
   const extra = Object.keys(v).filter((k) => !["key", "method", "value", "by"].includes(k));
-  return extra.length ? `an answer has unknown field(s) ${extra.map((k) => `'${k}'`).join(", ")}; accepted: key, method, value, by` : undefined;
+  return extra.length
+    ? `an answer has unknown field(s) ${extra.map((k) => `'${k}'`).join(", ")}; accepted: key, method, value, by`
+    : undefined;
 }
 
 /** The rule of each field a record has; the changeable ones are the keys of `CallChange`. */
@@ -69,9 +74,15 @@ const FIELDS: Readonly<Record<keyof CallRecord, FieldRule>> = {
   started: rule((v) => typeof v === "boolean", "true or false"),
   round: rule(count, "a whole number ≥ 0"),
   question: questionRule,
-  answers: rule((v) => Array.isArray(v) && v.every((a) => answerShapeProblem(a) === undefined), "an array of answers { key, method, value, by }"),
+  answers: rule(
+    (v) => Array.isArray(v) && v.every((a) => answerShapeProblem(a) === undefined),
+    "an array of answers { key, method, value, by }",
+  ),
   result: rule(isObject, "an object (a CallToolResult)"),
-  error: rule((v) => isObject(v) && Number.isSafeInteger(v.code) && typeof v.message === "string", "a JSON-RPC error { code: an integer, message: a string, data? }"),
+  error: rule(
+    (v) => isObject(v) && Number.isSafeInteger(v.code) && typeof v.message === "string",
+    "a JSON-RPC error { code: an integer, message: a string, data? }",
+  ),
   cancelRequested: rule((v) => typeof v === "boolean", "true or false"),
   worker: rule((v) => typeof v === "string", "a string (the process running the call)"),
   createdAt: rule(isoDate, "an ISO 8601 date"),
@@ -85,7 +96,19 @@ const FIELDS: Readonly<Record<keyof CallRecord, FieldRule>> = {
 const OPTIONAL: ReadonlySet<string> = new Set<keyof CallRecord>(["statusMessage", "question", "result", "error"]);
 
 /** The fields `CallChange` may set. */
-export const CHANGEABLE_FIELDS: readonly (keyof CallChange)[] = ["status", "statusMessage", "started", "round", "question", "answers", "result", "error", "cancelRequested", "worker", "pollIntervalMs"];
+export const CHANGEABLE_FIELDS: readonly (keyof CallChange)[] = [
+  "status",
+  "statusMessage",
+  "started",
+  "round",
+  "question",
+  "answers",
+  "result",
+  "error",
+  "cancelRequested",
+  "worker",
+  "pollIntervalMs",
+];
 
 /** A value in a message: JSON, cut at 80 characters. */
 function describe(v: unknown): string {

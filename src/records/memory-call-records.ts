@@ -8,7 +8,17 @@
  * (`postgresInboxStore`) store.
  */
 import { randomBytes } from "node:crypto";
-import { FINAL_CALL_STATUSES, openQuestions, questionOf, type CallAnswer, type CallChange, type CallRecord, type CallRecordEvent, type CallRecordStore, type CallUpdate } from "../contracts/call-record.js";
+import {
+  FINAL_CALL_STATUSES,
+  openQuestions,
+  questionOf,
+  type CallAnswer,
+  type CallChange,
+  type CallRecord,
+  type CallRecordEvent,
+  type CallRecordStore,
+  type CallUpdate,
+} from "../contracts/call-record.js";
 
 /** How many records the in-process store holds at once by default (a `createRecord` past it rejects, so the call is not made a task). */
 export const MEMORY_RECORD_LIMIT = 10_000;
@@ -29,7 +39,8 @@ export function answerRefusal(record: CallRecord, round: number, answer: CallAns
   if (record.round !== round) return `round ${round} is not the open one (the call is at round ${record.round})`;
   if (!record.question) return `round ${round} was already answered`;
   const open = openQuestions(record.question).map((q) => q.key);
-  if (!open.includes(answer.key)) return `'${answer.key}' is not an open question (${open.map((k) => `'${k}'`).join(", ")} ${open.length === 1 ? "is" : "are"})`;
+  if (!open.includes(answer.key))
+    return `'${answer.key}' is not an open question (${open.map((k) => `'${k}'`).join(", ")} ${open.length === 1 ? "is" : "are"})`;
   return undefined;
 }
 
@@ -61,7 +72,11 @@ export class MemoryCallRecords implements CallRecordStore {
   createRecord(record: CallRecord): Promise<void> {
     if (this.#records.has(record.id)) return Promise.reject(new Error(`a call record with id '${record.id}' already exists`));
     if (this.#records.size >= this.maxRecords && !this.#dropOldestFinal()) {
-      return Promise.reject(new Error(`the in-process call-record store already holds ${this.maxRecords} records (the cap); let tasks end or use a database store`));
+      return Promise.reject(
+        new Error(
+          `the in-process call-record store already holds ${this.maxRecords} records (the cap); let tasks end or use a database store`,
+        ),
+      );
     }
     const stored = Object.freeze({ ...record });
     this.#records.set(record.id, stored);

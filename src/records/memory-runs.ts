@@ -19,7 +19,8 @@ interface HeldRun {
 
 /** The message of a write by a worker that does not hold the run. */
 export function notHolderMessage(runId: string, holder: string, current?: string | null): string {
-  const now = current === undefined ? "another worker took it, or it was let go" : current === null ? "nobody holds it" : `'${current}' does`;
+  const now =
+    current === undefined ? "another worker took it, or it was let go" : current === null ? "nobody holds it" : `'${current}' does`;
   return `run '${runId}' is not held by '${holder}' (${now}); the step was not written`;
 }
 

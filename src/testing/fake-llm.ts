@@ -9,13 +9,24 @@ import { checkOptions, opt } from "../options/option-checks.js";
 /** A tool call as a turn holds it: a string id and name, an object of arguments. */
 function isToolCall(v: unknown): v is ToolCall {
   const c = v as Partial<ToolCall> | null;
-  return typeof c === "object" && c !== null && typeof c.id === "string" && typeof c.name === "string" && typeof c.arguments === "object" && c.arguments !== null && !Array.isArray(c.arguments);
+  return (
+    typeof c === "object" &&
+    c !== null &&
+    typeof c.id === "string" &&
+    typeof c.name === "string" &&
+    typeof c.arguments === "object" &&
+    c.arguments !== null &&
+    !Array.isArray(c.arguments)
+  );
 }
 
 /** The options a `Turn` accepts, declared once. */
 const TURN_OPTIONS = {
   content: opt.string(),
-  toolCalls: opt.that<readonly ToolCall[]>((v) => Array.isArray(v) && v.every(isToolCall), "an array of tool calls { id, name, arguments }"),
+  toolCalls: opt.that<readonly ToolCall[]>(
+    (v) => Array.isArray(v) && v.every(isToolCall),
+    "an array of tool calls { id, name, arguments }",
+  ),
   usage: opt.that<Record<string, number>>(
     (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((n) => typeof n === "number"),
     "an object of token counts ({ input: 3 })",
@@ -67,7 +78,10 @@ export class FakeLLM implements LLM {
     this.requests.push(request);
     request.signal?.throwIfAborted();
     const turn = this.turns[this.index];
-    if (!turn) throw new Error(`FakeLLM: script exhausted after ${this.turns.length} turn(s); request ${this.requests.length} has no scripted answer`);
+    if (!turn)
+      throw new Error(
+        `FakeLLM: script exhausted after ${this.turns.length} turn(s); request ${this.requests.length} has no scripted answer`,
+      );
     this.index++;
     return turn;
   }

@@ -26,6 +26,8 @@ export class TestRunContext extends RunContext {
 }
 
 /** A context for tests and samples: records events on `ctx.events`. */
-export function makeTestCtx(options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Caller } = {}): TestRunContext {
+export function makeTestCtx(
+  options: { llm?: LLM; asker?: Asker; autonomy?: Autonomy; signal?: AbortSignal; caller?: Caller } = {},
+): TestRunContext {
   return new TestRunContext(options);
 }

@@ -44,7 +44,8 @@ export function constructorParams(cls: abstract new (...args: never[]) => unknow
  */
 export function paramToken(p: ConstructorParams, i: number): { readonly token: unknown; readonly optional: boolean } {
   const d = p.tokens[i];
-  if (d && typeof d === "object" && "token" in d) return { token: (d as { token: unknown }).token, optional: (d as { isOptional?: boolean }).isOptional === true };
+  if (d && typeof d === "object" && "token" in d)
+    return { token: (d as { token: unknown }).token, optional: (d as { isOptional?: boolean }).isOptional === true };
   return { token: d ?? p.types?.[i], optional: false };
 }
 
@@ -72,8 +73,13 @@ export function missingMetadataMessage(who: string, p: ConstructorParams, missin
   const which = missing.length === p.count ? "none of them has" : `parameter(s) ${missing.join(", ")} have no`;
   const why = "the build does not emit decorator metadata (tsx and esbuild never do, nor does vitest on vite 7)";
   return (
-    `${who ? `${who}: ` : ""}its constructor takes ${p.count} parameter(s), but the class carries no design:paramtypes metadata and ${which} @inject(Token), so the container cannot know what to pass. ` +
-    (decorated ? `Why: ${why}. ` : `Why: the class has no decorator (add @injectable() from tsyringe; TypeScript writes the metadata only for decorated classes), or ${why}. `) +
-    `Fix one of: build with tsc ("experimentalDecorators" and "emitDecoratorMetadata" on); run tests with vitest 4.1 on vite 8; use SWC with decorator metadata (jsc.transform.decoratorMetadata); or put @inject(Token) on each constructor parameter.`
+    `${who ? `${who}: ` : ""}its constructor takes ${p.count} parameter(s), but the class carries no ` +
+    `design:paramtypes metadata and ${which} @inject(Token), so the container cannot know what to pass. ` +
+    (decorated
+      ? `Why: ${why}. `
+      : `Why: the class has no decorator (add @injectable() from tsyringe; TypeScript writes the metadata only for decorated classes), or ${why}. `) +
+    `Fix one of: build with tsc ("experimentalDecorators" and "emitDecoratorMetadata" on); run tests with vitest ` +
+    `4.1 on vite 8; use SWC with decorator metadata (jsc.transform.decoratorMetadata); or put @inject(Token) on ` +
+    `each constructor parameter.`
   );
 }

@@ -102,11 +102,15 @@ export class FunctionTool implements Tool {
  * snake_case. Options are checked now; a bad one (an `input` agentkit cannot
  * read among them) throws `DefinitionError` naming the function and the key.
  */
-export function tool<S extends StandardSchemaV1>(options: ToolOptions<S> & { readonly input: S }, fn: ToolFn<StandardSchemaOutput<S>>): FunctionTool;
+export function tool<S extends StandardSchemaV1>(
+  options: ToolOptions<S> & { readonly input: S },
+  fn: ToolFn<StandardSchemaOutput<S>>,
+): FunctionTool;
 /** A tool whose `input` is a JSON Schema or a DTO class (or absent): the function's input type is yours to declare. */
 export function tool<I = Record<string, unknown>>(options: ToolOptions<JsonSchema | DtoClass>, fn: ToolFn<I>): FunctionTool;
 export function tool(options: ToolOptions, fn: ToolFn<never>): FunctionTool {
-  if (typeof fn !== "function") throw new OptionsError("tool()", "fn", `tool(): the second argument must be the tool's function, got ${typeof fn}`);
+  if (typeof fn !== "function")
+    throw new OptionsError("tool()", "fn", `tool(): the second argument must be the tool's function, got ${typeof fn}`);
   const owner = fn.name || options?.name || "anonymous function";
   const resolved = resolveToolOptions(owner, "tool()", options, fn.name || "");
   return new FunctionTool(resolved, fn, `function ${owner}`);

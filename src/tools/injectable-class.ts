@@ -33,7 +33,8 @@ export function markInjectableClass<M>(target: object, mark: ClassMark<M>): void
   const meta = mark.meta(cls.name);
   const params = constructorParams(target as never);
   const missing = uninjectableParams(params);
-  if (missing.length) throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`${mark.decorator} on ${cls.name}`, params, missing, true));
+  if (missing.length)
+    throw new DefinitionError(cls.name, "constructor", missingMetadataMessage(`${mark.decorator} on ${cls.name}`, params, missing, true));
   Reflect.defineMetadata(mark.key, meta, target);
   injectable()(target as never);
 }

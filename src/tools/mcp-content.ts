@@ -100,7 +100,10 @@ export function isRichToolResult(v: unknown): v is RichToolResult {
   if (!Array.isArray(r.content) || !r.content.every(isContentBlock)) return false;
   for (const k of Object.keys(r)) if (!RESULT_KEYS.has(k)) return false;
   if (r.isError !== undefined && typeof r.isError !== "boolean") return false;
-  return r.structuredContent === undefined || (typeof r.structuredContent === "object" && r.structuredContent !== null && !Array.isArray(r.structuredContent));
+  return (
+    r.structuredContent === undefined ||
+    (typeof r.structuredContent === "object" && r.structuredContent !== null && !Array.isArray(r.structuredContent))
+  );
 }
 
 /**

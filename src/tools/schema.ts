@@ -56,7 +56,8 @@ function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
       throw new OptionsError(
         "@Tool",
         "input",
-        `${dto.name}.${m.propertyName} has @ValidateNested() but no @Type(() => ...) from class-transformer; without it the nested value is never validated`,
+        `${dto.name}.${m.propertyName} has @ValidateNested() but no @Type(() => ...) from class-transformer; ` +
+          `without it the nested value is never validated`,
       );
     }
     const nested: unknown = typed.typeFunction();
@@ -111,7 +112,12 @@ export function inputJsonSchema(input: StandardSchemaV1 | JsonSchema): JsonSchem
   if (proto !== null && proto !== Object.prototype) {
     // A class instance (a zod 3 schema, an unknown library's object) is not JSON Schema; read as one, it would validate nothing.
     const kind = (input as { constructor?: { name?: string } }).constructor?.name || "an object with a prototype";
-    throw new OptionsError("@Tool", "input", `input is a ${kind} instance, not a plain JSON Schema object, and carries no '~standard' member to read it by. Accepted: ${INPUT_KINDS}`);
+    throw new OptionsError(
+      "@Tool",
+      "input",
+      `input is a ${kind} instance, not a plain JSON Schema object, and carries no '~standard' member to read it ` +
+        `by. Accepted: ${INPUT_KINDS}`,
+    );
   }
   return copyJsonSchema(input as JsonSchema);
 }
@@ -122,10 +128,18 @@ export function inputJsonSchema(input: StandardSchemaV1 | JsonSchema): JsonSchem
  */
 export function copyJsonSchema(schema: JsonSchema, what = "a JSON Schema input"): JsonSchema {
   if (!schema || typeof schema !== "object" || Array.isArray(schema)) {
-    throw new OptionsError("@Tool", "input", `input must be ${INPUT_KINDS}, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
+    throw new OptionsError(
+      "@Tool",
+      "input",
+      `input must be ${INPUT_KINDS}, got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`,
+    );
   }
   if (schema.type !== "object") {
-    throw new OptionsError("@Tool", "input", `${what} must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`);
+    throw new OptionsError(
+      "@Tool",
+      "input",
+      `${what} must have type "object" (tool arguments are a JSON object), got ${JSON.stringify(schema.type) ?? "no type"}`,
+    );
   }
   return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }

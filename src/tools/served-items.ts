@@ -47,7 +47,10 @@ export interface ServableResource {
   readonly cacheHint?: CacheHint;
   /** The OAuth scopes a hosted caller's token must all carry to see, read, complete or subscribe to it (see `ResourceOptions.scopes`). */
   readonly scopes?: readonly string[];
-  /** `params` holds the template's variables (`{}` for a fixed `uri`); `ctx` is the request's context. Throwing is a JSON-RPC error carrying the message. */
+  /**
+   * `params` holds the template's variables (`{}` for a fixed `uri`); `ctx` is the request's context. Throwing is a
+   * JSON-RPC error carrying the message.
+   */
   read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
   /** Concrete members of a template, listed by `resources/list`. */
   list?(ctx: RunContext): readonly ResourceListEntry[] | Promise<readonly ResourceListEntry[]>;
@@ -62,7 +65,8 @@ export interface PromptMessage {
 }
 
 /** What `render()` may return: text (one user message), messages, or both with a description. */
-export type PromptRender = string | readonly PromptMessage[] | { readonly messages: readonly PromptMessage[]; readonly description?: string };
+export type PromptRender =
+  string | readonly PromptMessage[] | { readonly messages: readonly PromptMessage[]; readonly description?: string };
 
 /** A served prompt. */
 export interface ServablePrompt {

@@ -98,7 +98,12 @@ function checkName(where: string, target: string, name: unknown): string {
 export function templateVariables(where: string, target: string, template: string): string[] {
   const stripped = template.replace(TEMPLATE_VAR, "");
   if (/[{}]/.test(stripped)) {
-    throw new DefinitionError(target, "uriTemplate", `${where}: 'uriTemplate' ${JSON.stringify(template)} has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`);
+    throw new DefinitionError(
+      target,
+      "uriTemplate",
+      `${where}: 'uriTemplate' ${JSON.stringify(template)} has an expression this server cannot match; use {name} ` +
+        `(one path segment) or {+name} (may hold '/')`,
+    );
   }
   return [...template.matchAll(TEMPLATE_VAR)].map((m) => m[2]!);
 }
@@ -114,11 +119,22 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** `uriTemplate`: a URI whose `{name}` / `{+name}` expressions this server can match, at least one. */
 const uriTemplate: OptionRule<string | undefined> = (v, where, option) => {
   if (v === undefined) return undefined;
-  if (typeof v !== "string" || !HAS_SCHEME.test(v)) throw new OptionsError(where, option, `${where}: '${option}' must be a URI template with a scheme (e.g. "notes://{id}"), got ${describeValue(v)}`);
+  if (typeof v !== "string" || !HAS_SCHEME.test(v))
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: '${option}' must be a URI template with a scheme (e.g. "notes://{id}"), got ${describeValue(v)}`,
+    );
   if (/[{}]/.test(v.replace(TEMPLATE_VAR, ""))) {
-    throw new OptionsError(where, option, `${where}: '${option}' ${JSON.stringify(v)} has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`);
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: '${option}' ${JSON.stringify(v)} has an expression this server cannot match; use {name} (one path ` +
+        `segment) or {+name} (may hold '/')`,
+    );
   }
-  if (v.search(TEMPLATE_VAR) < 0) throw new OptionsError(where, option, `${where}: '${option}' has no {variable}; use 'uri' for a fixed resource`);
+  if (v.search(TEMPLATE_VAR) < 0)
+    throw new OptionsError(where, option, `${where}: '${option}' has no {variable}; use 'uri' for a fixed resource`);
   return v;
 };
 
@@ -136,17 +152,32 @@ const RESOURCE_OPTIONS = {
   uriTemplate,
   name: itemName,
   description: opt.string(),
-  mimeType: opt.string("a MIME type (e.g. \"text/markdown\")"),
+  mimeType: opt.string('a MIME type (e.g. "text/markdown")'),
   cacheHint,
   scopes: scopeList,
 } satisfies Record<keyof ResourceOptions, OptionRule<unknown>>;
 
 /** Check `@Resource` options (or a resource definition's fields). Throws `DefinitionError` naming the target and the key. */
-export function resolveResourceOptions(target: string, kind: string, options: ResourceOptions | undefined, fallbackName: string): ResolvedResourceOptions {
+export function resolveResourceOptions(
+  target: string,
+  kind: string,
+  options: ResourceOptions | undefined,
+  fallbackName: string,
+): ResolvedResourceOptions {
   const where = `${kind} on ${target}`;
-  const o = checkDefinition(options, target, where, RESOURCE_OPTIONS, "{ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }");
+  const o = checkDefinition(
+    options,
+    target,
+    where,
+    RESOURCE_OPTIONS,
+    "{ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }",
+  );
   if ((o.uri === undefined) === (o.uriTemplate === undefined)) {
-    throw new DefinitionError(target, "uri", `${where}: give exactly one of 'uri' (a fixed resource) and 'uriTemplate' (e.g. "notes://{id}")`);
+    throw new DefinitionError(
+      target,
+      "uri",
+      `${where}: give exactly one of 'uri' (a fixed resource) and 'uriTemplate' (e.g. "notes://{id}")`,
+    );
   }
   return Object.freeze({
     ...(o.uri !== undefined ? { uri: o.uri } : { uriTemplate: o.uriTemplate }),
@@ -164,22 +195,36 @@ export function resolveResourceOptions(target: string, kind: string, options: Re
  * non-negative integer of milliseconds, `cacheScope` `"public"` or `"private"`.
  */
 export function cacheHintProblem(hint: unknown): string | undefined {
-  if (hint === null || typeof hint !== "object" || Array.isArray(hint)) return `must be { ttlMs?, cacheScope? }, got ${describeValue(hint)}`;
+  if (hint === null || typeof hint !== "object" || Array.isArray(hint))
+    return `must be { ttlMs?, cacheScope? }, got ${describeValue(hint)}`;
   const { ttlMs, cacheScope } = hint as Record<string, unknown>;
-  if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0)) return `ttlMs must be a non-negative integer of milliseconds, got ${describeValue(ttlMs)}`;
-  if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private") return `cacheScope must be "public" or "private", got ${describeValue(cacheScope)}`;
+  if (ttlMs !== undefined && !(Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0))
+    return `ttlMs must be a non-negative integer of milliseconds, got ${describeValue(ttlMs)}`;
+  if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private")
+    return `cacheScope must be "public" or "private", got ${describeValue(cacheScope)}`;
   return undefined;
 }
 
 /** `hint`'s own two fields, frozen (after `cacheHintProblem` found nothing). */
 export function frozenCacheHint(hint: CacheHint): CacheHint {
-  return Object.freeze({ ...(hint.ttlMs !== undefined ? { ttlMs: hint.ttlMs } : {}), ...(hint.cacheScope !== undefined ? { cacheScope: hint.cacheScope } : {}) });
+  return Object.freeze({
+    ...(hint.ttlMs !== undefined ? { ttlMs: hint.ttlMs } : {}),
+    ...(hint.cacheScope !== undefined ? { cacheScope: hint.cacheScope } : {}),
+  });
 }
 
-/** A prompt's `arguments`: `{ name, description?, required? }` each, names of `[A-Za-z0-9_.-]` and distinct; returned checked and frozen. */
+/**
+ * A prompt's `arguments`: `{ name, description?, required? }` each, names of `[A-Za-z0-9_.-]` and distinct; returned
+ * checked and frozen.
+ */
 const promptArguments: OptionRule<readonly PromptArgument[]> = (v, where, option) => {
   if (v === undefined) return Object.freeze([]);
-  if (!Array.isArray(v)) throw new OptionsError(where, option, `${where}: '${option}' must be an array of { name, description?, required? }, got ${describeValue(v)}`);
+  if (!Array.isArray(v))
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: '${option}' must be an array of { name, description?, required? }, got ${describeValue(v)}`,
+    );
   const seen = new Set<string>();
   return Object.freeze(
     v.map((a: PromptArgument, i) => {
@@ -188,9 +233,19 @@ const promptArguments: OptionRule<readonly PromptArgument[]> = (v, where, option
       }
       if (seen.has(a.name)) throw new OptionsError(where, option, `${where}: argument '${a.name}' is declared twice`);
       seen.add(a.name);
-      if (a.required !== undefined && typeof a.required !== "boolean") throw new OptionsError(where, option, `${where}: ${option}[${i}].required must be true or false, got ${describeValue(a.required)}`);
-      if (a.description !== undefined && typeof a.description !== "string") throw new OptionsError(where, option, `${where}: ${option}[${i}].description must be a string, got ${describeValue(a.description)}`);
-      return Object.freeze({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false });
+      if (a.required !== undefined && typeof a.required !== "boolean")
+        throw new OptionsError(where, option, `${where}: ${option}[${i}].required must be true or false, got ${describeValue(a.required)}`);
+      if (a.description !== undefined && typeof a.description !== "string")
+        throw new OptionsError(
+          where,
+          option,
+          `${where}: ${option}[${i}].description must be a string, got ${describeValue(a.description)}`,
+        );
+      return Object.freeze({
+        name: a.name,
+        ...(a.description !== undefined ? { description: a.description } : {}),
+        required: a.required ?? false,
+      });
     }),
   );
 };
@@ -203,9 +258,28 @@ const PROMPT_OPTIONS = {
   scopes: scopeList,
 } satisfies Record<keyof PromptOptions, OptionRule<unknown>>;
 
-/** Check `@Prompt` options (or a prompt definition's fields); none is no options. Throws `DefinitionError` naming the target and the key. */
-export function resolvePromptOptions(target: string, kind: string, options: PromptOptions | undefined, fallbackName: string): ResolvedPromptOptions {
+/**
+ * Check `@Prompt` options (or a prompt definition's fields); none is no options. Throws `DefinitionError` naming the
+ * target and the key.
+ */
+export function resolvePromptOptions(
+  target: string,
+  kind: string,
+  options: PromptOptions | undefined,
+  fallbackName: string,
+): ResolvedPromptOptions {
   const where = `${kind} on ${target}`;
-  const o = checkDefinition(options === undefined ? {} : options, target, where, PROMPT_OPTIONS, "{ name?, description?, arguments?, scopes? }");
-  return Object.freeze({ name: o.name ?? checkName(where, target, snakeCase(fallbackName)), description: o.description, arguments: o.arguments, ...declaredScopes(o.scopes) });
+  const o = checkDefinition(
+    options === undefined ? {} : options,
+    target,
+    where,
+    PROMPT_OPTIONS,
+    "{ name?, description?, arguments?, scopes? }",
+  );
+  return Object.freeze({
+    name: o.name ?? checkName(where, target, snakeCase(fallbackName)),
+    description: o.description,
+    arguments: o.arguments,
+    ...declaredScopes(o.scopes),
+  });
 }

@@ -18,7 +18,8 @@ export interface StandardSchemaIssue {
 }
 
 /** What a Standard Schema's `validate` answers: the (parsed) value, or issues. */
-export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+export type StandardSchemaResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
 
 /**
  * A Standard Schema v1 (https://standardschema.dev), the interface zod (3.24+
@@ -47,7 +48,10 @@ export function claimsStandardSchema(input: unknown): boolean {
   return (typeof input === "object" || typeof input === "function") && input !== null && "~standard" in input;
 }
 
-/** True when `input` is a Standard Schema v1 (version 1, a `validate` function). Arktype's schemas are functions, so this is asked before "is it a class". */
+/**
+ * True when `input` is a Standard Schema v1 (version 1, a `validate` function). Arktype's schemas are functions, so
+ * this is asked before "is it a class".
+ */
 export function isStandardSchema(input: unknown): input is StandardSchemaV1 {
   if (!claimsStandardSchema(input)) return false;
   const std = (input as { "~standard": unknown })["~standard"] as { version?: unknown; validate?: unknown } | null;
@@ -65,7 +69,11 @@ const ACCEPTED = "Accepted: a zod 4 (4.2 or later), valibot or arktype schema, a
  */
 export function standardJsonSchema(schema: unknown): Record<string, unknown> {
   if (!isStandardSchema(schema)) {
-    throw new OptionsError("@Tool", "input", `input has a '~standard' member but is not a Standard Schema v1 (it needs version 1 and a validate function). ${ACCEPTED}`);
+    throw new OptionsError(
+      "@Tool",
+      "input",
+      `input has a '~standard' member but is not a Standard Schema v1 (it needs version 1 and a validate function). ${ACCEPTED}`,
+    );
   }
   const std = schema["~standard"];
   const vendor = String(std.vendor);
@@ -74,17 +82,28 @@ export function standardJsonSchema(schema: unknown): Record<string, unknown> {
     if (typeof std.jsonSchema?.input === "function") json = std.jsonSchema.input({ target: TARGET });
     else if (vendor === "valibot") json = valibotJsonSchema(schema, TARGET);
     else if (vendor === "zod") {
-      throw new OptionsError("@Tool", "input", `this zod schema has no JSON Schema converter (zod 3, or zod 4 before 4.2): upgrade with npm install zod@^4.2. ${ACCEPTED}`);
+      throw new OptionsError(
+        "@Tool",
+        "input",
+        `this zod schema has no JSON Schema converter (zod 3, or zod 4 before 4.2): upgrade with npm install zod@^4.2. ${ACCEPTED}`,
+      );
     } else {
       throw new OptionsError(
         "@Tool",
         "input",
-        `a Standard Schema from '${vendor}' without a JSON Schema converter ('~standard.jsonSchema'), so the schema a model is shown cannot be derived from it. ${ACCEPTED}`,
+        `a Standard Schema from '${vendor}' without a JSON Schema converter ('~standard.jsonSchema'), so the ` +
+          `schema a model is shown cannot be derived from it. ${ACCEPTED}`,
       );
     }
   } catch (err) {
     if (err instanceof OptionsError || err instanceof MissingPeerError) throw err;
-    throw new OptionsError("@Tool", "input", `the ${vendor} schema cannot be converted to JSON Schema (${(err as Error).message}); a tool's arguments arrive as JSON, so use types JSON carries`, { cause: err });
+    throw new OptionsError(
+      "@Tool",
+      "input",
+      `the ${vendor} schema cannot be converted to JSON Schema (${(err as Error).message}); a tool's arguments ` +
+        `arrive as JSON, so use types JSON carries`,
+      { cause: err },
+    );
   }
   return json as Record<string, unknown>;
 }
@@ -112,17 +131,26 @@ export function standardValidate(
   toolName: string,
   schema: StandardSchemaV1,
   value: unknown,
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: ReadonlyArray<{ readonly path: PropertyKey[]; readonly message: string; readonly value: unknown }> } {
+):
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly issues: ReadonlyArray<{ readonly path: PropertyKey[]; readonly message: string; readonly value: unknown }>;
+    } {
   const result = schema["~standard"].validate(value);
   if (typeof (result as { then?: unknown }).then === "function") {
     (result as Promise<unknown>).then(undefined, () => undefined);
     throw new OptionsError(
       toolName,
       "input",
-      `tool '${toolName}': its ${schema["~standard"].vendor} input schema validates asynchronously (an async refinement); tool arguments are checked synchronously, so move the async check into the tool's body`,
+      `tool '${toolName}': its ${schema["~standard"].vendor} input schema validates asynchronously (an async ` +
+        `refinement); tool arguments are checked synchronously, so move the async check into the tool's body`,
     );
   }
   const r = result as StandardSchemaResult<unknown>;
   if (!r.issues) return { ok: true, value: r.value };
-  return { ok: false, issues: r.issues.map((i) => ({ path: issuePath(i), message: String(i.message), value: valueAt(value, issuePath(i)) })) };
+  return {
+    ok: false,
+    issues: r.issues.map((i) => ({ path: issuePath(i), message: String(i.message), value: valueAt(value, issuePath(i)) })),
+  };
 }

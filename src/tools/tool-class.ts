@@ -35,7 +35,11 @@ export function classTool(c: DependencyContainer, cls: ToolClass<never>, perCall
     const instance = c.resolve(cls as never) as Instance;
     return new FunctionTool(meta, (input: never, ctx: RunContext) => instance.run(input, ctx), owner);
   }
-  return new FunctionTool(meta, (input: never, ctx: RunContext) => (callScope(c, ctx).resolve(cls as never) as Instance).run(input, ctx), owner);
+  return new FunctionTool(
+    meta,
+    (input: never, ctx: RunContext) => (callScope(c, ctx).resolve(cls as never) as Instance).run(input, ctx),
+    owner,
+  );
 }
 
 /**

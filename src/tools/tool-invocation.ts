@@ -12,8 +12,12 @@ import type { RunContext } from "../context/run-context.js";
 import { errorLine, seconds } from "../util/format.js";
 import type { Tool } from "./tool.js";
 
-/** What the admission step (the approval gate, or a served guard) answered: run (optionally with replaced arguments), or refuse with the text the model reads. */
-export type Admission = { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
+/**
+ * What the admission step (the approval gate, or a served guard) answered: run (optionally with replaced arguments), or
+ * refuse with the text the model reads.
+ */
+export type Admission =
+  { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
 
 /** One call to invoke. */
 export interface InvocationPlan {
@@ -23,11 +27,17 @@ export interface InvocationPlan {
   readonly arguments: Record<string, unknown>;
   /** The call's context: its cancellation ends the invocation at once (the tool is not waited for). */
   readonly ctx: RunContext;
-  /** Asked after the arguments are checked, before the run; a throw or rejection is a refusal naming it. Absent: no check, no asking (the tool checks its own arguments). */
+  /**
+   * Asked after the arguments are checked, before the run; a throw or rejection is a refusal naming it. Absent: no
+   * check, no asking (the tool checks its own arguments).
+   */
   readonly admit?: (args: Record<string, unknown>) => Promise<Admission> | Admission;
   /** The run's deadline in ms: at it the call ends with a message and `ctx` is cancelled. Unset: none. */
   readonly timeoutMs?: number;
-  /** Asked when the deadline comes: `true` lets the run go on past it (a served call that became an MCP task: its record, not the request, holds it). */
+  /**
+   * Asked when the deadline comes: `true` lets the run go on past it (a served call that became an MCP task: its
+   * record, not the request, holds it).
+   */
   readonly outlivesDeadline?: () => boolean;
   /** Called as the tool starts running. */
   readonly onRunning?: () => void;
@@ -39,7 +49,14 @@ export type NotRunReason = "malformed" | "refused" | "failed" | "timeout" | "can
 /** How an invocation ended; `arguments` are the ones the tool ran with (or would have). */
 export type ToolOutcome =
   | { readonly ok: true; readonly value: unknown; readonly arguments: Record<string, unknown> }
-  | { readonly ok: false; readonly reason: NotRunReason; readonly message: string; readonly running: boolean; readonly arguments: Record<string, unknown>; /** What the body threw (reason `failed`). */ readonly error?: unknown };
+  | {
+      readonly ok: false;
+      readonly reason: NotRunReason;
+      readonly message: string;
+      readonly running: boolean;
+      readonly arguments: Record<string, unknown>;
+      /** What the body threw (reason `failed`). */ readonly error?: unknown;
+    };
 
 /** `unknown tool 'x'. Available tools: ['a', 'b']`, given the list already formatted. */
 export function unknownToolMessage(name: string, available: string): string {
@@ -102,7 +119,10 @@ class ToolInvocation {
     try {
       const a = await admit(this.args);
       if (a && a.allowed === true) return a;
-      return { allowed: false, message: a && typeof a.message === "string" ? a.message : `tool '${name}' was not run: its guard refused the call` };
+      return {
+        allowed: false,
+        message: a && typeof a.message === "string" ? a.message : `tool '${name}' was not run: its guard refused the call`,
+      };
     } catch (err) {
       return { allowed: false, message: `tool '${name}' was not run: its guard failed: ${errorLine(err)}` };
     }

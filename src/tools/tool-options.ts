@@ -58,13 +58,17 @@ export interface ResolvedToolOptions {
 /** One OAuth scope token (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E). */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-/** A served item's name (a tool's, a resource's, a prompt's): non-empty, at most 128 characters, no surrounding whitespace or control characters. */
+/**
+ * A served item's name (a tool's, a resource's, a prompt's): non-empty, at most 128 characters, no surrounding
+ * whitespace or control characters.
+ */
 export const itemName: OptionRule<string | undefined> = opt.that<string>(
   (v) => typeof v === "string" && v.trim() !== "" && v === v.trim() && v.length <= 128 && !/[\u0000-\u001f]/.test(v),
   "a non-empty string of at most 128 characters without surrounding whitespace or control characters",
 );
 
-const isStringList = (v: unknown, item: (x: string) => boolean): boolean => Array.isArray(v) && v.every((c) => typeof c === "string" && item(c));
+const isStringList = (v: unknown, item: (x: string) => boolean): boolean =>
+  Array.isArray(v) && v.every((c) => typeof c === "string" && item(c));
 
 /**
  * The `scopes` of a served item (a tool's, a resource's, a prompt's): OAuth
@@ -82,7 +86,8 @@ export function frozenScopes(scopes: readonly string[] | undefined): readonly st
 }
 
 /** What a result budget (`maxResultChars`, `results.maxChars`) accepts, in an error's words. */
-export const RESULT_BUDGET = "a positive whole number of characters (e.g. 20000; over 50000 Claude Code is told to show results that long whole)";
+export const RESULT_BUDGET =
+  "a positive whole number of characters (e.g. 20000; over 50000 Claude Code is told to show results that long whole)";
 
 /** True for a result budget: a positive safe integer. */
 export function isResultBudget(v: unknown): v is number {
@@ -92,7 +97,10 @@ export function isResultBudget(v: unknown): v is number {
 /** `@Tool`'s and `tool()`'s options, declared once. */
 const TOOL_OPTIONS = {
   name: itemName,
-  description: opt.required(opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string the model reads to decide when to call the tool"), "a non-empty string the model reads to decide when to call the tool"),
+  description: opt.required(
+    opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string the model reads to decide when to call the tool"),
+    "a non-empty string the model reads to decide when to call the tool",
+  ),
   input: opt.any<ToolInput | undefined>(),
   sideEffecting: opt.boolean(),
   requiresApproval: opt.boolean(),
@@ -103,16 +111,27 @@ const TOOL_OPTIONS = {
     'a JSON Schema object with type "object" (MCP structured content is an object)',
   ),
   maxResultChars: opt.that<number>(isResultBudget, RESULT_BUDGET),
-  searchHint: opt.that<string>((v) => typeof v === "string" && v.trim() !== "", "a non-empty string of words Claude Code's tool search matches"),
+  searchHint: opt.that<string>(
+    (v) => typeof v === "string" && v.trim() !== "",
+    "a non-empty string of words Claude Code's tool search matches",
+  ),
   alwaysLoad: opt.boolean(),
-  task: opt.that<ToolTaskMode>((v) => v === "auto" || v === "required" || v === "never", '"auto" (a task once the call waits for a person or runs long), "required" or "never"'),
+  task: opt.that<ToolTaskMode>(
+    (v) => v === "auto" || v === "required" || v === "never",
+    '"auto" (a task once the call waits for a person or runs long), "required" or "never"',
+  ),
 } satisfies Record<keyof ToolOptions, OptionRule<unknown>>;
 
 /**
  * Validate options for `target` (a class or function name) and resolve
  * defaults. Throws `DefinitionError` naming the target and the key.
  */
-export function resolveToolOptions(target: string, kind: "@Tool" | "tool()", options: ToolOptions | undefined, fallbackName: string): ResolvedToolOptions {
+export function resolveToolOptions(
+  target: string,
+  kind: "@Tool" | "tool()",
+  options: ToolOptions | undefined,
+  fallbackName: string,
+): ResolvedToolOptions {
   const where = `${kind} on ${target}`;
   const o = checkDefinition(options, target, where, TOOL_OPTIONS, "{ description, input?, ... }");
   // The default name (the class or function name in snake_case) is held to the same rule.

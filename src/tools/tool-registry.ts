@@ -29,7 +29,9 @@ export interface RegisterOptions {
 /** The options `fromTools` and `register` accept, declared once. */
 const REGISTER_OPTIONS = {
   container: opt.that<DependencyContainer>(
-    (v) => typeof (v as DependencyContainer | null)?.resolve === "function" && typeof (v as DependencyContainer).createChildContainer === "function",
+    (v) =>
+      typeof (v as DependencyContainer | null)?.resolve === "function" &&
+      typeof (v as DependencyContainer).createChildContainer === "function",
     "a tsyringe DependencyContainer (e.g. container.createChildContainer())",
   ),
 } satisfies Record<keyof RegisterOptions, OptionRule<unknown>>;
@@ -42,7 +44,9 @@ export function toolFromInstance(cls: ToolClass<never>, instance: { run(input: n
 }
 
 function ownerOf(t: Tool): string {
-  return t instanceof FunctionTool ? t.owner : `${t.constructor?.name && t.constructor.name !== "Object" ? t.constructor.name : "tool object"} '${t.name}'`;
+  return t instanceof FunctionTool
+    ? t.owner
+    : `${t.constructor?.name && t.constructor.name !== "Object" ? t.constructor.name : "tool object"} '${t.name}'`;
 }
 
 /**
@@ -86,13 +90,23 @@ export class ToolRegistry {
     let t: Tool;
     if (typeof item === "function") {
       if (!getToolMetadata(item)) {
-        throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with @Tool({...}) or pass a Tool object`);
+        throw new OptionsError(
+          "ToolRegistry.register",
+          "item",
+          `ToolRegistry.register: ${item.name || "anonymous class"} is a class without @Tool; decorate it with ` +
+            `@Tool({...}) or pass a Tool object`,
+        );
       }
       const c = container ?? rootContainer.createChildContainer();
       t = classTool(c, item, injectsRunContext(c, item));
     } else {
       if (!item || typeof item !== "object" || typeof item.name !== "string" || typeof item.run !== "function") {
-        throw new OptionsError("ToolRegistry.register", "item", `ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got ${item === null ? "null" : typeof item}`);
+        throw new OptionsError(
+          "ToolRegistry.register",
+          "item",
+          `ToolRegistry.register: expected a Tool object (name, description, schema, run) or a @Tool class, got ` +
+            `${item === null ? "null" : typeof item}`,
+        );
       }
       t = item;
     }

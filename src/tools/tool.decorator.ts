@@ -47,14 +47,22 @@ export type ToolMetadata = ResolvedToolOptions;
  * class RunCheck { constructor(private checks: CheckService) {} run(input: RunCheckInput) { ... } }
  * ```
  */
-export function Tool<S extends StandardSchemaV1>(options: ToolOptions<S> & { readonly input: S }): <C extends ToolClass<StandardSchemaOutput<S>>>(target: C) => void;
+export function Tool<S extends StandardSchemaV1>(
+  options: ToolOptions<S> & { readonly input: S },
+): <C extends ToolClass<StandardSchemaOutput<S>>>(target: C) => void;
 /** A tool class whose `input` is a JSON Schema or a DTO class (or absent). */
 export function Tool(options: ToolOptions<JsonSchema | DtoClass>): ClassDecorator;
 /** Options whose `input` kind is known only at run time (a `ToolOptions` value): checked when applied. */
 export function Tool(options: ToolOptions): ClassDecorator;
 export function Tool(options: ToolOptions): ClassDecorator {
   return (target) => {
-    markInjectableClass(target, { decorator: "@Tool", method: "run", signature: "run(input, ctx)", key: TOOL_METADATA, meta: (name) => resolveToolOptions(name, "@Tool", options, name) });
+    markInjectableClass(target, {
+      decorator: "@Tool",
+      method: "run",
+      signature: "run(input, ctx)",
+      key: TOOL_METADATA,
+      meta: (name) => resolveToolOptions(name, "@Tool", options, name),
+    });
   };
 }
 

@@ -79,7 +79,10 @@ export interface ToolDeclarations {
   readonly caps?: readonly string[];
   /** OAuth scopes a hosted call needs (all of them); default `[]` (any valid token). See `Tool.scopes`. */
   readonly scopes?: readonly string[];
-  /** The served result's budget in characters (a positive integer); see `Tool.maxResultChars`. Default: the module's `results.maxChars` (20,000). */
+  /**
+   * The served result's budget in characters (a positive integer); see `Tool.maxResultChars`. Default: the module's
+   * `results.maxChars` (20,000).
+   */
   readonly maxResultChars?: number;
   /** Words Claude Code's tool search finds the tool by; see `Tool.searchHint`. */
   readonly searchHint?: string;

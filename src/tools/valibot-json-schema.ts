@@ -18,7 +18,8 @@ const converter = lazyPeer<Converter>(
     new MissingPeerError(
       "@valibot/to-json-schema",
       VALIBOT_JSON_SCHEMA_INSTALL_LINE,
-      `a valibot schema as a tool's input needs valibot's JSON Schema converter (the schema a model is shown comes from it): ${VALIBOT_JSON_SCHEMA_INSTALL_LINE}`,
+      `a valibot schema as a tool's input needs valibot's JSON Schema converter (the schema a model is shown comes ` +
+        `from it): ${VALIBOT_JSON_SCHEMA_INSTALL_LINE}`,
       { cause },
     ),
 );

@@ -18,7 +18,14 @@ import type { JsonSchema } from "./tool.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // addUsedSchema: false -- two tools may carry schemas with the same $id; neither is added to a shared namespace.
-const AJV_OPTIONS: AjvOptions = { allErrors: true, strict: false, logger: false, coerceTypes: false, useDefaults: false, addUsedSchema: false };
+const AJV_OPTIONS: AjvOptions = {
+  allErrors: true,
+  strict: false,
+  logger: false,
+  coerceTypes: false,
+  useDefaults: false,
+  addUsedSchema: false,
+};
 const engines = new Map<string, Ajv>();
 
 /** One ajv per JSON Schema dialect: draft-07 (and earlier-compatible) by default, 2019-09 and 2020-12 by `$schema`. */
@@ -71,7 +78,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-
 /**
  * What JSON Schema validation cannot see: numbers that are not finite (a
  * request's `1e400` parses to Infinity, which ajv's integer check lets
@@ -83,10 +89,19 @@ function structuralProblems(value: Record<string, unknown>): InvalidArgument[] {
   const stack: Array<[unknown, string, number]> = [[value, "", 0]];
   while (stack.length) {
     const [v, path, depth] = stack.pop()!;
-    if (typeof v === "number" && !Number.isFinite(v)) out.push({ argument: path || "(arguments)", expected: "a finite number (JSON has no Infinity or NaN)", received: `number ${String(v)}` });
+    if (typeof v === "number" && !Number.isFinite(v))
+      out.push({
+        argument: path || "(arguments)",
+        expected: "a finite number (JSON has no Infinity or NaN)",
+        received: `number ${String(v)}`,
+      });
     else if (v && typeof v === "object") {
       if (depth >= MAX_ARGUMENT_DEPTH) {
-        out.push({ argument: path || "(arguments)", expected: `nested at most ${MAX_ARGUMENT_DEPTH} levels deep`, received: "deeper nesting" });
+        out.push({
+          argument: path || "(arguments)",
+          expected: `nested at most ${MAX_ARGUMENT_DEPTH} levels deep`,
+          received: "deeper nesting",
+        });
         break;
       }
       for (const [k, child] of Object.entries(v)) stack.push([child, path ? `${path}/${k}` : k, depth + 1]);
@@ -111,10 +126,19 @@ export function makeValidator(toolName: string, input: ToolInput | undefined, sc
 }
 
 /** The library's verdict on arguments that matched its derived JSON Schema: its output, or its issues as a `ToolArgumentError`. */
-function libraryChecked(toolName: string, schema: StandardSchemaV1, value: Record<string, unknown>, accepted: string[]): Record<string, unknown> {
+function libraryChecked(
+  toolName: string,
+  schema: StandardSchemaV1,
+  value: Record<string, unknown>,
+  accepted: string[],
+): Record<string, unknown> {
   const r = standardValidate(toolName, schema, value);
   if (r.ok) return r.value as Record<string, unknown>;
-  const invalid = r.issues.map((i) => ({ argument: i.path.map(String).join("/") || "(arguments)", expected: `valid (${i.message})`, received: describeValue(i.value) }));
+  const invalid = r.issues.map((i) => ({
+    argument: i.path.map(String).join("/") || "(arguments)",
+    expected: `valid (${i.message})`,
+    received: describeValue(i.value),
+  }));
   throw new ToolArgumentError(toolName, [], [], invalid, accepted);
 }
 
@@ -159,13 +183,21 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
         if (nested && !missing.includes(e.path)) missing.push(e.path);
         if (nested || missing.includes(e.path)) continue;
       }
-      const expected = Object.values(e.constraints ?? {}).map((m) => expectedFromMessage(e.property, m)).join(" and ");
+      const expected = Object.values(e.constraints ?? {})
+        .map((m) => expectedFromMessage(e.property, m))
+        .join(" and ");
       invalid.push({ argument: e.path, expected, received: describeValue(e.value) });
     }
     if (unexpected.length || missing.length || invalid.length) {
       // Name faults in schema order, whichever check found them.
       const rank = (i: InvalidArgument) => accepted.indexOf(i.argument.split("/")[0]!);
-      throw new ToolArgumentError(toolName, unexpected, missing, invalid.sort((a, b) => rank(a) - rank(b)), accepted);
+      throw new ToolArgumentError(
+        toolName,
+        unexpected,
+        missing,
+        invalid.sort((a, b) => rank(a) - rank(b)),
+        accepted,
+      );
     }
     return instance as Record<string, unknown>;
   };
@@ -225,7 +257,10 @@ function expectedFromMessage(property: string, message: string): string {
   return `valid (${message})`;
 }
 
-function flatten(errors: ValidationError[], prefix = ""): Array<{ path: string; property: string; value: unknown; constraints?: Record<string, string> }> {
+function flatten(
+  errors: ValidationError[],
+  prefix = "",
+): Array<{ path: string; property: string; value: unknown; constraints?: Record<string, string> }> {
   const out: Array<{ path: string; property: string; value: unknown; constraints?: Record<string, string> }> = [];
   for (const e of errors) {
     const path = prefix ? `${prefix}/${e.property}` : e.property;
@@ -239,7 +274,12 @@ function pointerToPath(p: string): string {
   return p.replace(/^\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-function fromAjvErrors(toolName: string, validate: ValidateFunction, value: Record<string, unknown>, accepted: string[]): ToolArgumentError {
+function fromAjvErrors(
+  toolName: string,
+  validate: ValidateFunction,
+  value: Record<string, unknown>,
+  accepted: string[],
+): ToolArgumentError {
   const unexpected: string[] = [];
   const missing: string[] = [];
   const invalid: InvalidArgument[] = [];
@@ -268,7 +308,9 @@ function fromAjvErrors(toolName: string, validate: ValidateFunction, value: Reco
       const key = `${at}|${e.keyword}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const received = at ? describeValue(at.split("/").reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], value)) : describeValue(value);
+      const received = at
+        ? describeValue(at.split("/").reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], value))
+        : describeValue(value);
       invalid.push({ argument: at || "(arguments)", expected: ajvExpected(e), received });
     }
   }

@@ -58,11 +58,24 @@ export function visible(text: string, options: VisibleOptions = {}): string {
   return String(text).replace(HIDDEN, (ch) => (ch === "\n" && options.newlines ? ch : escapeOne(ch, style)));
 }
 
-/** Terminal columns one code point takes: 2 for wide (CJK, emoji and other astral) characters, 0 for combining marks, else 1 (errs wide). */
+/**
+ * Terminal columns one code point takes: 2 for wide (CJK, emoji and other astral) characters, 0 for combining marks,
+ * else 1 (errs wide).
+ */
 function columns(ch: string): number {
   const code = ch.codePointAt(0)!;
   if (/\p{M}/u.test(ch)) return 0;
-  return code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || code >= 0x1f000) ? 2 : 1;
+  return code >= 0x1100 &&
+    (code <= 0x115f ||
+      (code >= 0x2e80 && code <= 0xa4cf) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe30 && code <= 0xfe4f) ||
+      (code >= 0xff00 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      code >= 0x1f000)
+    ? 2
+    : 1;
 }
 
 /** How many terminal columns `text` (already made visible, one line) takes. */

@@ -48,7 +48,6 @@ export interface CodexMcpOptions {
   readonly env: Record<string, string>;
 }
 
-
 const NAME = /^[A-Za-z0-9_-]+$/;
 
 /** What Codex is told to wait for a call that has no deadline of its own: 365 days, i.e. as long as a person takes. */
@@ -146,7 +145,9 @@ export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
   const approved = [...(spec.autoApprove ?? []), ...(spec.guarded ? (spec.requiresApproval ?? []) : [])];
   for (const qualified of approved) {
     if (!qualified.startsWith(prefix) || !NAME.test(qualified.slice(prefix.length))) {
-      throw new CodexMcpError(`asCodexMcp: auto-approve entry '${qualified}' is not a tool of server '${name}' (expected ${prefix}<tool>, tool in [A-Za-z0-9_-])`);
+      throw new CodexMcpError(
+        `asCodexMcp: auto-approve entry '${qualified}' is not a tool of server '${name}' (expected ${prefix}<tool>, tool in [A-Za-z0-9_-])`,
+      );
     }
     config[`${key}.tools.${qualified.slice(prefix.length)}.approval_mode`] = "approve";
   }

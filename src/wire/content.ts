@@ -18,12 +18,16 @@ function resourceLinkLine(b: { uri: string; name?: unknown; mimeType?: unknown }
   return `[Resource link: ${name}] ${b.uri}${typeof b.mimeType === "string" ? ` (${b.mimeType})` : ""}`;
 }
 
-/** A block's text (a `resource_link` as a line naming its URI, unread), or `[<type> content omitted]` for anything that is not text (`unknown` when it has no type). */
+/**
+ * A block's text (a `resource_link` as a line naming its URI, unread), or `[<type> content omitted]` for anything that
+ * is not text (`unknown` when it has no type).
+ */
 export function blockText(block: unknown): string {
   const b = block && typeof block === "object" ? (block as Partial<ContentBlock>) : undefined;
   if (b?.type === "text") return typeof b.text === "string" ? b.text : String(b.text ?? "");
   // A link is not followed (read on demand, by whoever reads the line): its URI and what it names, as Claude Code shows one.
-  if (b?.type === "resource_link" && typeof (b as { uri?: unknown }).uri === "string") return resourceLinkLine(b as { uri: string; name?: unknown; mimeType?: unknown });
+  if (b?.type === "resource_link" && typeof (b as { uri?: unknown }).uri === "string")
+    return resourceLinkLine(b as { uri: string; name?: unknown; mimeType?: unknown });
   return `[${typeof b?.type === "string" ? b.type : "unknown"} content omitted]`;
 }
 

@@ -5,7 +5,21 @@
  * somebody else put there), and removed again by its owner only while it is
  * still the file that was written.
  */
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readlinkSync, rmdirSync, unlinkSync, writeFileSync, type BigIntStats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readlinkSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+  type BigIntStats,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpConfigFileError } from "./mcp-config-file.error.js";
@@ -36,7 +50,10 @@ function bornNs(st: BigIntStats): bigint {
   return st.birthtimeNs > 0n ? st.birthtimeNs : st.ctimeNs;
 }
 
-/** Open flags of a credential file: create, fail if anything (a file, a directory, a link — even a dangling one) is there, never follow a link. */
+/**
+ * Open flags of a credential file: create, fail if anything (a file, a directory, a link — even a dangling one) is
+ * there, never follow a link.
+ */
 const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 function errno(err: unknown): string | undefined {
@@ -59,10 +76,20 @@ function refusal(path: string, what: string, cause: unknown): McpConfigFileError
     } catch {
       // unreadable: name the link only
     }
-    return new McpConfigFileError(path, `refusing to write ${what}: ${path} is a symbolic link${target}; a credential is never written through a link, which would put it wherever the link points — ${fix}`, { cause });
+    return new McpConfigFileError(
+      path,
+      `refusing to write ${what}: ${path} is a symbolic link${target}; a credential is never written through a ` +
+        `link, which would put it wherever the link points — ${fix}`,
+      { cause },
+    );
   }
   if (st?.isDirectory()) return new McpConfigFileError(path, `refusing to write ${what}: ${path} is a directory — ${fix}`, { cause });
-  return new McpConfigFileError(path, `refusing to write ${what}: ${path} already exists and was not written by this process; it is never replaced (it may be somebody's file) — ${fix}`, { cause });
+  return new McpConfigFileError(
+    path,
+    `refusing to write ${what}: ${path} already exists and was not written by this process; it is never replaced ` +
+      `(it may be somebody's file) — ${fix}`,
+    { cause },
+  );
 }
 
 /**
@@ -127,7 +154,10 @@ export function removeEmptyDir(dir: string): void {
   }
 }
 
-/** Files written and not yet removed, with what was created; swept when the process exits so a credential never outlives its server by accident. */
+/**
+ * Files written and not yet removed, with what was created; swept when the process exits so a credential never outlives
+ * its server by accident.
+ */
 const live = new Map<WrittenMcpConfig, PrivateFile>();
 let exitHook = false;
 
@@ -193,7 +223,11 @@ function writeDocument(written: WrittenMcpConfig, document: object): void {
 function chmodPrivateDir(dir: string): void {
   const st = lstatSync(dir);
   if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) {
-    throw new McpConfigFileError(dir, `refusing to write the MCP config into ${dir}: that path is no longer a private (0700) directory of this user; stop and serve again for a fresh one`);
+    throw new McpConfigFileError(
+      dir,
+      `refusing to write the MCP config into ${dir}: that path is no longer a private (0700) directory of this ` +
+        `user; stop and serve again for a fresh one`,
+    );
   }
 }
 

@@ -31,14 +31,17 @@ export function checkServerName(name: unknown): string {
     throw new McpNameError(
       String(name),
       "server",
-      `invalid MCP server name ${JSON.stringify(name)}: use one token of [A-Za-z0-9_-] (it becomes part of every qualified tool name, mcp__<server>__<tool>, which callers paste into --allowed-tools and shell arguments). Server names are refused, not rewritten.`,
+      `invalid MCP server name ${JSON.stringify(name)}: use one token of [A-Za-z0-9_-] (it becomes part of every ` +
+        `qualified tool name, mcp__<server>__<tool>, which callers paste into --allowed-tools and shell arguments). ` +
+        `Server names are refused, not rewritten.`,
     );
   }
   if (name.includes("__")) {
     throw new McpNameError(
       name,
       "server",
-      `invalid MCP server name '${name}': it contains '__', which makes mcp__${name}__<tool> ambiguous (the CLI splits qualified names on '__'). Server names are refused, not rewritten.`,
+      `invalid MCP server name '${name}': it contains '__', which makes mcp__${name}__<tool> ambiguous (the CLI ` +
+        `splits qualified names on '__'). Server names are refused, not rewritten.`,
     );
   }
   return name;
@@ -60,7 +63,10 @@ export function checkQualifiedName(server: string, tool: string, original = tool
     throw new McpNameError(
       original,
       "too_long",
-      `tool '${original}' cannot be served as '${q}': the qualified name is ${q.length} characters and model APIs cut tool names at ${MAX_QUALIFIED_NAME_LENGTH}, so the model would see a truncated name that matches no tool. Shorten the tool name or the server name '${server}' (at most ${MAX_QUALIFIED_NAME_LENGTH - qualifiedName(server, "").length} characters remain for the tool).`,
+      `tool '${original}' cannot be served as '${q}': the qualified name is ${q.length} characters and model APIs ` +
+        `cut tool names at ${MAX_QUALIFIED_NAME_LENGTH}, so the model would see a truncated name that matches no ` +
+        `tool. Shorten the tool name or the server name '${server}' (at most ` +
+        `${MAX_QUALIFIED_NAME_LENGTH - qualifiedName(server, "").length} characters remain for the tool).`,
     );
   }
   return q;

@@ -106,7 +106,11 @@ export function findProcessesWithEnv(entry: string): number[] {
 export async function waitPidsGone(pids: readonly number[], ms: number): Promise<boolean> {
   const deadline = performance.now() + ms;
   for (;;) {
-    const live = new Set(processTable().filter((p) => p.state !== "Z").map((p) => p.pid));
+    const live = new Set(
+      processTable()
+        .filter((p) => p.state !== "Z")
+        .map((p) => p.pid),
+    );
     if (!pids.some((pid) => live.has(pid))) return true;
     if (performance.now() >= deadline) return false;
     await sleep(25);

@@ -9,7 +9,6 @@ import { TomlEncodeError } from "./toml.error.js";
 /** A value Codex can read from `-c key=<toml>`: strings, numbers, booleans, arrays and inline tables. */
 export type TomlValue = string | number | bigint | boolean | readonly TomlValue[] | { readonly [key: string]: TomlValue };
 
-
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** A TOML basic string: double quotes, with `"`, `\` and every control character escaped. */
@@ -77,7 +76,8 @@ export function tomlKeyPath(key: string): string {
   const parts = key.split(".");
   if (!key || parts.some((p) => !BARE_KEY.test(p))) {
     throw new TomlEncodeError(
-      `config key ${JSON.stringify(key)} is not a dotted path of bare keys ([A-Za-z0-9_-] segments joined by '.'); Codex cannot address it with -c`,
+      `config key ${JSON.stringify(key)} is not a dotted path of bare keys ([A-Za-z0-9_-] segments joined by '.'); ` +
+        `Codex cannot address it with -c`,
     );
   }
   return key;

@@ -107,8 +107,16 @@ export class ServeProcess implements AsyncDisposable {
    * (default: the checkout), `command` the subcommand (default `serve`; `host`). Rejects with
    * its output if it exits first or `timeoutMs` passes.
    */
-  static async start(args: readonly string[], options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string>; cwd?: string; bin?: string; command?: string } = {}): Promise<ServeProcess> {
-    const child = spawn(process.execPath, [options.bin ?? AGENTKIT, options.command ?? "serve", ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  static async start(
+    args: readonly string[],
+    options: { ready?: RegExp; timeoutMs?: number; env?: Record<string, string>; cwd?: string; bin?: string; command?: string } = {},
+  ): Promise<ServeProcess> {
+    const child = spawn(process.execPath, [options.bin ?? AGENTKIT, options.command ?? "serve", ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     const s = new ServeProcess(child);
     const ready = options.ready ?? /stops the server/;
     const deadline = Date.now() + (options.timeoutMs ?? 20_000);
@@ -117,7 +125,9 @@ export class ServeProcess implements AsyncDisposable {
     while (!ready.test(s.stdout)) {
       if (done || Date.now() > deadline) {
         await s.kill();
-        throw new Error(`agentkit ${options.command ?? "serve"} did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`);
+        throw new Error(
+          `agentkit ${options.command ?? "serve"} did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -140,7 +150,9 @@ export class ServeProcess implements AsyncDisposable {
 
   /** The entry the config file (`configPath`) has for server `name`: its URL and headers (the bearer token). */
   serverEntry(name: string): { url: string; headers: Record<string, string> } {
-    const config = JSON.parse(readFileSync(this.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    const config = JSON.parse(readFileSync(this.configPath, "utf8")) as {
+      mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+    };
     const entry = config.mcpServers[name];
     if (!entry) throw new Error(`no server '${name}' in ${this.configPath}: ${Object.keys(config.mcpServers).join(", ")}`);
     return entry;

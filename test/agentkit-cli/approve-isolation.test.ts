@@ -38,7 +38,11 @@ it("a grandchild pushing 'a' into the terminal (TIOCSTI) approves nothing: the c
   const prompt = await term.until(/\[m\] modify/, 20_000);
   expect(prompt).toContain("Bash");
   writeFileSync(go, "");
-  const tried = await eventually(() => (existsSync(`${go}.out`) ? readFileSync(`${go}.out`, "utf8") : ""), (t) => t.includes("TIOCSTI"), 10_000);
+  const tried = await eventually(
+    () => (existsSync(`${go}.out`) ? readFileSync(`${go}.out`, "utf8") : ""),
+    (t) => t.includes("TIOCSTI"),
+    10_000,
+  );
   expect(tried).toMatch(/^CTTY none/);
   expect(tried).not.toMatch(/TIOCSTI ok/);
   expect(term.screen()).not.toContain("DECISION allow");
@@ -54,7 +58,9 @@ it("Ctrl-C with a permission prompt pending exits non-zero and names the withdra
   await term.until(/\[m\] modify/, 20_000);
   term.keys("C-c");
   const done = await term.until(/EXITED \d+/, 20_000);
-  expect(done).toMatch(/agentkit approve: interrupted with 1 permission prompt\(s\) pending; withdrawn \(never answered by a person\): Bash\. node exited 0/);
+  expect(done).toMatch(
+    /agentkit approve: interrupted with 1 permission prompt\(s\) pending; withdrawn \(never answered by a person\): Bash\. node exited 0/,
+  );
   expect(done).toContain("EXITED 130");
   expect(done).not.toMatch(/permission prompt\(s\) decided/);
 });

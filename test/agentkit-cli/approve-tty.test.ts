@@ -22,8 +22,26 @@ it(
     await using engine = await EngineFixture.start({ check: (n) => `check ${n}: PASSED` });
     const engineConfig = join(h.root, "engine.json");
     writeFileSync(engineConfig, engine.mcpConfig(), { mode: 0o600 });
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "all checks passed" }]);
-    const argv = [process.execPath, AGENTKIT, "approve", "--tty", "--timeout-ms", "60000", "--", CLAUDE_BIN, "-p", "check lint", "--mcp-config", engineConfig, "--tools", ""];
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "all checks passed" },
+    ]);
+    const argv = [
+      process.execPath,
+      AGENTKIT,
+      "approve",
+      "--tty",
+      "--timeout-ms",
+      "60000",
+      "--",
+      CLAUDE_BIN,
+      "-p",
+      "check lint",
+      "--mcp-config",
+      engineConfig,
+      "--tools",
+      "",
+    ];
     await using term = TmuxTerminal.start(argv, { env: { ...h.claudeEnv(api.url), VISUAL: "", EDITOR: "" } });
     const s = await term.until(/\[m\] modify/, 20_000);
     expect(s).toContain("Approve tool call: mcp__engine__run_check");

@@ -41,7 +41,9 @@ class ApproveRun {
   }
 
   static start(args: readonly string[], env: Record<string, string>, cwd: string): ApproveRun {
-    return new ApproveRun(spawn(process.execPath, [AGENTKIT, "approve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true }));
+    return new ApproveRun(
+      spawn(process.execPath, [AGENTKIT, "approve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true }),
+    );
   }
 
   async loginUrl(timeoutMs = 20_000): Promise<string> {
@@ -79,7 +81,18 @@ describe("agentkit approve --web -- claude -p ...", () => {
       await using engine = await EngineFixture.start({ check: (n) => `check ${n}: PASSED` });
       const engineConfig = join(h.root, "engine.json");
       writeFileSync(engineConfig, engine.mcpConfig(), { mode: 0o600 });
-      const claude = [CLAUDE_BIN, "-p", "check lint", "--output-format", "stream-json", "--verbose", "--mcp-config", engineConfig, "--tools", ""];
+      const claude = [
+        CLAUDE_BIN,
+        "-p",
+        "check lint",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--mcp-config",
+        engineConfig,
+        "--tools",
+        "",
+      ];
       const env = { ...h.claudeEnv("") };
 
       await using api = await FakeAnthropic.start(script());
@@ -161,20 +174,44 @@ describe("agentkit serve <module> --approve web", () => {
     async () => {
       await using h = Hermetic.create();
       const deploys = join(h.root, "deploys.txt");
-      await using serve = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
+      await using serve = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--timeout-ms", "60000"], {
+        env: { AGENTKIT_TEST_DEPLOYS: deploys },
+      });
       await expect.poll(() => serve.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
       const login = /log in to the approval inbox with: (http:\S+)/.exec(serve.stderr)?.[1];
       expect(serve.stderr.match(/login#code=/g)).toHaveLength(1);
       expect(serve.stdout).not.toMatch(/code=/);
       const prompt = /--permission-prompt-tool (\S+)/.exec(serve.stdout)?.[1];
       expect(prompt).toBe("mcp__agentkit_approvals__approve");
-      await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] }, { text: "deployed" }]);
-      const claude = spawn(CLAUDE_BIN, ["-p", "deploy", "--output-format", "stream-json", "--verbose", "--mcp-config", serve.configPath, "--strict-mcp-config", "--permission-prompt-tool", prompt!, "--setting-sources", "", "--tools", ""], {
-        cwd: h.cwd,
-        env: h.claudeEnv(api.url),
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      });
+      await using api = await FakeAnthropic.start([
+        { toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] },
+        { text: "deployed" },
+      ]);
+      const claude = spawn(
+        CLAUDE_BIN,
+        [
+          "-p",
+          "deploy",
+          "--output-format",
+          "stream-json",
+          "--verbose",
+          "--mcp-config",
+          serve.configPath,
+          "--strict-mcp-config",
+          "--permission-prompt-tool",
+          prompt!,
+          "--setting-sources",
+          "",
+          "--tools",
+          "",
+        ],
+        {
+          cwd: h.cwd,
+          env: h.claudeEnv(api.url),
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true,
+        },
+      );
       let out = "";
       claude.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
       const exited = new Promise<number | null>((r) => claude.once("close", (c) => r(c)));
@@ -197,4 +234,3 @@ describe("agentkit serve <module> --approve web", () => {
     E2E_TIMEOUT_MS,
   );
 });
-

@@ -22,7 +22,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("agentkit serve --approve web on a module without an Asker", () => {
   it("asks the page before a requiresApproval tool runs: approved runs, rejected does not", async () => {
     const deploys = join(dir, "deploys");
-    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
+    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], {
+      env: { AGENTKIT_TEST_DEPLOYS: deploys },
+    });
     expect(server.stdout).not.toContain("nothing will be asked");
     expect(server.stdout).toContain("approvals are answered in the browser");
     const session = await logIn(await server.loginLink());

@@ -35,7 +35,8 @@ describe("node_modules/.bin/agentkit", () => {
       expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
       expect(stdout).toMatch(/^agentkit — serve an @McpServer module to Claude Code or Codex/);
       expect(stdout).toContain("Usage:");
-      for (const c of ["agentkit serve <module-file>", "agentkit inspect [options] -- <command...>", "agentkit call <tool>"]) expect(stdout).toContain(c);
+      for (const c of ["agentkit serve <module-file>", "agentkit inspect [options] -- <command...>", "agentkit call <tool>"])
+        expect(stdout).toContain(c);
     } finally {
       clearTimeout(timer);
       await killGroup(child);

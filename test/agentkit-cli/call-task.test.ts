@@ -51,19 +51,23 @@ async function recordingProxy(upstream: string): Promise<{ url: string; seen: Se
       let entry: Seen | undefined;
       try {
         const msg = JSON.parse(body.toString("utf8")) as { method?: string; params?: Record<string, unknown> };
-        if (typeof msg.method === "string") seen.push((entry = { method: msg.method, params: msg.params ?? {}, headers: req.headers, answer: "" }));
+        if (typeof msg.method === "string")
+          seen.push((entry = { method: msg.method, params: msg.params ?? {}, headers: req.headers, answer: "" }));
       } catch {
         // not JSON (a GET or DELETE): forwarded unrecorded
       }
-      const up = httpRequest({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (upRes) => {
-        if (entry) entry.status = upRes.statusCode;
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-        upRes.on("data", (c: Buffer) => {
-          if (entry) entry.answer += c.toString("utf8");
-          res.write(c);
-        });
-        upRes.on("end", () => res.end());
-      });
+      const up = httpRequest(
+        { hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+        (upRes) => {
+          if (entry) entry.status = upRes.statusCode;
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.on("data", (c: Buffer) => {
+            if (entry) entry.answer += c.toString("utf8");
+            res.write(c);
+          });
+          upRes.on("end", () => res.end());
+        },
+      );
       up.on("error", () => res.destroy());
       res.on("close", () => up.destroy());
       up.end(body);
@@ -84,21 +88,43 @@ async function recordingProxy(upstream: string): Promise<{ url: string; seen: Se
 
 /** True when a request's `_meta` client capabilities declare the tasks extension. */
 const declares = (s: Seen): boolean => {
-  const caps = (s.params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.["io.modelcontextprotocol/clientCapabilities"];
+  const caps = (s.params._meta as Record<string, { extensions?: Record<string, unknown> }> | undefined)?.[
+    "io.modelcontextprotocol/clientCapabilities"
+  ];
   return caps?.extensions?.[TASKS] !== undefined;
 };
 
 /** The task id a `tools/call` answer handed out (its `resultType: "task"`), or undefined. */
-const handedOut = (s: Seen | undefined): string | undefined => /"resultType":"task"[^}]*?"taskId":"([A-Za-z0-9_-]+)"|"taskId":"([A-Za-z0-9_-]+)"[^}]*?"resultType":"task"/.exec(s?.answer ?? "")?.slice(1).find(Boolean);
+const handedOut = (s: Seen | undefined): string | undefined =>
+  /"resultType":"task"[^}]*?"taskId":"([A-Za-z0-9_-]+)"|"taskId":"([A-Za-z0-9_-]+)"[^}]*?"resultType":"task"/
+    .exec(s?.answer ?? "")
+    ?.slice(1)
+    .find(Boolean);
 
 /** `agentkit serve` of the approval module on `--inbox-store`, its inbox session, and a recording proxy in front of its `ops` server. */
 async function setUp(name: string) {
   const deploys = join(dir, `${name}-deploys`);
-  const server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web", "--inbox-store", join(dir, `${name}-inbox`)], { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 40_000 });
+  const server = await ServeProcess.start(
+    [join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web", "--inbox-store", join(dir, `${name}-inbox`)],
+    { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 40_000 },
+  );
   const session = await logIn(await server.loginLink());
   const ops = server.serverEntry("ops");
   const proxy = await recordingProxy(ops.url);
-  const argv = [process.execPath, AGENTKIT, "call", "deploy", "--args", '{"target": "prod"}', "--url", proxy.url, "--header-env", "Authorization=OPS_AUTH", "--protocol", "2026-07-28"];
+  const argv = [
+    process.execPath,
+    AGENTKIT,
+    "call",
+    "deploy",
+    "--args",
+    '{"target": "prod"}',
+    "--url",
+    proxy.url,
+    "--header-env",
+    "Authorization=OPS_AUTH",
+    "--protocol",
+    "2026-07-28",
+  ];
   const term = TmuxTerminal.start(argv, { cols: 160, rows: 20, env: { OPS_AUTH: ops.headers.Authorization! } });
   return {
     server,

@@ -30,15 +30,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("agentkit call on a tool that waits for a person", () => {
   it("waits past 45 s for an inbox answer with the default deadline, and says so on stderr", async () => {
     const deploys = join(dir, "deploys");
-    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
+    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], {
+      env: { AGENTKIT_TEST_DEPLOYS: deploys },
+    });
     const session = await logIn(await server.loginLink());
     const ops = server.serverEntry("ops");
     const started = Date.now();
     let ended: number | undefined;
-    const call = runAgentkit(["call", "deploy", "--args", '{"target": "prod"}', "--url", ops.url, "--header-env", "Authorization=OPS_AUTH", "--protocol", "2025-11-25"], {
-      env: { OPS_AUTH: ops.headers.Authorization! },
-      timeoutMs: 120_000,
-    }).then((r) => ((ended = Date.now()), r));
+    const call = runAgentkit(
+      [
+        "call",
+        "deploy",
+        "--args",
+        '{"target": "prod"}',
+        "--url",
+        ops.url,
+        "--header-env",
+        "Authorization=OPS_AUTH",
+        "--protocol",
+        "2025-11-25",
+      ],
+      {
+        env: { OPS_AUTH: ops.headers.Authorization! },
+        timeoutMs: 120_000,
+      },
+    ).then((r) => ((ended = Date.now()), r));
     await expect.poll(() => pageHtml(session), { timeout: 20_000 }).toMatch(/data-status="pending"/);
     // The one real wait (see the module comment): past 45 s, the call still open.
     await new Promise((r) => setTimeout(r, Math.max(0, started + 46_000 - Date.now())));
@@ -47,20 +63,42 @@ describe("agentkit call on a tool that waits for a person", () => {
     const r = await call;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("deployed to prod\n");
-    expect(r.stderr).toBe("agentkit call: 'deploy' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n");
+    expect(r.stderr).toBe(
+      "agentkit call: 'deploy' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n",
+    );
     expect(ended! - started).toBeGreaterThan(45_000);
     expect(readFileSync(deploys, "utf8")).toBe("prod\n");
   }, 150_000);
 
   it("a tool call the server stays silent on ends at --timeout-ms with a sentence about the call, not about MCP", async () => {
-    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], { env: { AGENTKIT_TEST_DEPLOYS: join(dir, "silent") } });
+    await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], {
+      env: { AGENTKIT_TEST_DEPLOYS: join(dir, "silent") },
+    });
     const ops = server.serverEntry("ops");
     // 8 s is shorter than the server's 30 s heartbeat: the call hears nothing.
-    const r = await runAgentkit(["call", "deploy", "--args", '{"target": "prod"}', "--url", ops.url, "--header-env", "Authorization=OPS_AUTH", "--protocol", "2025-11-25", "--timeout-ms", "8000"], {
-      env: { OPS_AUTH: ops.headers.Authorization! },
-    });
+    const r = await runAgentkit(
+      [
+        "call",
+        "deploy",
+        "--args",
+        '{"target": "prod"}',
+        "--url",
+        ops.url,
+        "--header-env",
+        "Authorization=OPS_AUTH",
+        "--protocol",
+        "2025-11-25",
+        "--timeout-ms",
+        "8000",
+      ],
+      {
+        env: { OPS_AUTH: ops.headers.Authorization! },
+      },
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/agentkit call: tools\/call 'deploy' on streamable HTTP server http:\S+ sent nothing \(no result, no progress\) for 8s; the tool may still be running there\. Raise --timeout-ms to wait longer\n$/);
+    expect(r.stderr).toMatch(
+      /agentkit call: tools\/call 'deploy' on streamable HTTP server http:\S+ sent nothing \(no result, no progress\) for 8s; the tool may still be running there\. Raise --timeout-ms to wait longer\n$/,
+    );
     expect(r.stderr).not.toContain("Check that it is an MCP server");
   }, 60_000);
 

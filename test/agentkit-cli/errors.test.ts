@@ -45,7 +45,9 @@ describe("agentkit serve: the module file", () => {
 
   it("a module that throws while it is imported (exit 1), and the stack only with --verbose", async () => {
     const file = rel(join(FIXTURES, "throws-on-import.mjs"));
-    expect(await oneLineFailure(["serve", file], 1)).toBe(`agentkit serve: cannot load module file '${file}': Error: DATABASE_URL is not set`);
+    expect(await oneLineFailure(["serve", file], 1)).toBe(
+      `agentkit serve: cannot load module file '${file}': Error: DATABASE_URL is not set`,
+    );
     const verbose = await runAgentkit(["serve", file, "--verbose"]);
     expect(verbose.code).toBe(1);
     expect(verbose.stderr.split("\n")[0]).toBe(`agentkit serve: cannot load module file '${file}': Error: DATABASE_URL is not set`);
@@ -54,7 +56,9 @@ describe("agentkit serve: the module file", () => {
 
   it("a file that is not valid JavaScript (exit 1)", async () => {
     const file = rel(join(FIXTURES, "syntax-error.mjs"));
-    expect(await oneLineFailure(["serve", file], 1)).toBe(`agentkit serve: cannot load module file '${file}': SyntaxError: Unexpected token ':'`);
+    expect(await oneLineFailure(["serve", file], 1)).toBe(
+      `agentkit serve: cannot load module file '${file}': SyntaxError: Unexpected token ':'`,
+    );
   });
 
   it("a module without @McpServer (exit 2) lists what it does export", async () => {
@@ -66,8 +70,12 @@ describe("agentkit serve: the module file", () => {
 
   it("several @McpServer classes and no --export (exit 2), or an --export that names none (exit 2)", async () => {
     const file = rel(join(MODULES, "two-modules.js"));
-    expect(await oneLineFailure(["serve", file], 2)).toBe(`agentkit serve: module file '${file}' exports 2 @McpServer classes (ChecksModule, GuardedModule); choose one with --export ChecksModule`);
-    expect(await oneLineFailure(["serve", file, "--export", "OpsModule"], 2)).toBe(`agentkit serve: module file '${file}' has no export 'OpsModule'; its @McpServer exports are: ChecksModule, GuardedModule`);
+    expect(await oneLineFailure(["serve", file], 2)).toBe(
+      `agentkit serve: module file '${file}' exports 2 @McpServer classes (ChecksModule, GuardedModule); choose one with --export ChecksModule`,
+    );
+    expect(await oneLineFailure(["serve", file, "--export", "OpsModule"], 2)).toBe(
+      `agentkit serve: module file '${file}' has no export 'OpsModule'; its @McpServer exports are: ChecksModule, GuardedModule`,
+    );
     expect(await oneLineFailure(["serve", file, "--export", "Lookup"], 2)).toBe(
       `agentkit serve: export 'Lookup' of '${file}' is not decorated with @McpServer; its @McpServer exports are: ChecksModule, GuardedModule`,
     );
@@ -86,7 +94,10 @@ describe("agentkit serve: the module file", () => {
 
 describe("agentkit inspect / call: the server", () => {
   it("a stdio server that dies on start: its exit and the tail of its stderr", async () => {
-    const line = await oneLineFailure(["inspect", "--", "node", "-e", 'console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)'], 1);
+    const line = await oneLineFailure(
+      ["inspect", "--", "node", "-e", 'console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)'],
+      1,
+    );
     // The exit status is named when it is known by the time the connection drops (a race the client does not wait out).
     expect(line.replace(" (the server process exited with code 3)", "")).toBe(
       `agentkit inspect: stdio server 'node -e console.error("loading config"); console.error("fatal: DATABASE_URL is not set"); process.exit(3)' failed to start: Connection closed; its stderr ended with: loading config ⏎ fatal: DATABASE_URL is not set`,
@@ -118,7 +129,12 @@ describe("agentkit inspect / call: the server", () => {
   });
 
   it("a tool call silent for longer than --timeout-ms (its first progress comes at 15 s)", async () => {
-    expect(await oneLineFailure(["call", "trigger-long-running-operation", "--args", '{"duration": 30, "steps": 2}', "--timeout-ms", "8000", "--", ...EVERYTHING], 1)).toBe(
+    expect(
+      await oneLineFailure(
+        ["call", "trigger-long-running-operation", "--args", '{"duration": 30, "steps": 2}', "--timeout-ms", "8000", "--", ...EVERYTHING],
+        1,
+      ),
+    ).toBe(
       `agentkit call: tools/call 'trigger-long-running-operation' on stdio server '${EVERYTHING.join(" ")}' sent nothing (no result, no progress) for 8s; the tool may still be running there. Raise --timeout-ms to wait longer`,
     );
   });
@@ -138,9 +154,9 @@ describe("agentkit inspect / call: the server", () => {
     const expected = `agentkit inspect: streamable HTTP server ${serve.url} answered 401 Unauthorized — the token is wrong or missing. Pass it with --header-env Authorization=VAR (VAR holding 'Bearer <token>'; agentkit serve --write-mcp-json PATH writes it there, mode 0600) or --header 'Authorization: Bearer <token>'`;
     expect(await oneLineFailure(["inspect", "--url", serve.url], 1)).toBe(expected);
     expect(await oneLineFailure(["inspect", "--url", serve.url, "--header", "Authorization: Bearer not-the-token"], 1)).toBe(expected);
-    expect(await oneLineFailure(["call", "run_check", "--args", "{}", "--url", serve.url, "--header", "Authorization: Bearer not-the-token"], 1)).toBe(
-      expected.replace("agentkit inspect:", "agentkit call:"),
-    );
+    expect(
+      await oneLineFailure(["call", "run_check", "--args", "{}", "--url", serve.url, "--header", "Authorization: Bearer not-the-token"], 1),
+    ).toBe(expected.replace("agentkit inspect:", "agentkit call:"));
     expect((await serve.stop()).code).toBe(0);
   });
 

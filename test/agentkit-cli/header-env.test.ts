@@ -20,7 +20,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "agentkit-test-"));
   const path = join(dir, "mcp.json");
   serve = await ServeProcess.start([OPS, "--write-mcp-json", path]);
-  authorization = (JSON.parse(readFileSync(path, "utf8")) as { mcpServers: { engine: { headers: { Authorization: string } } } }).mcpServers.engine.headers.Authorization;
+  authorization = (JSON.parse(readFileSync(path, "utf8")) as { mcpServers: { engine: { headers: { Authorization: string } } } }).mcpServers
+    .engine.headers.Authorization;
 });
 afterAll(async () => {
   await serve?.stop();
@@ -44,12 +45,22 @@ describe("agentkit inspect|call --header-env Name=VAR", () => {
     expect(args.join(" ")).not.toContain(authorization.slice("Bearer ".length));
     const inspected = await runAgentkit(["inspect", "--json", ...args], { env });
     expect(inspected).toMatchObject({ code: 0, stderr: "" });
-    expect((JSON.parse(inspected.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(["deploy", "run_check"]);
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', ...args], { env })).toMatchObject({ code: 0, stdout: "lint:lax:ok\n", stderr: "" });
+    expect((JSON.parse(inspected.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual([
+      "deploy",
+      "run_check",
+    ]);
+    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', ...args], { env })).toMatchObject({
+      code: 0,
+      stdout: "lint:lax:ok\n",
+      stderr: "",
+    });
   });
 
   it("a wrong value is the server's 401, and the line says how to pass the token", async () => {
-    const r = await runAgentkit(["call", "run_check", "--args", '{"name": "x"}', "--url", serve.url, "--header-env", "Authorization=MCP_AUTH"], { env: { MCP_AUTH: "Bearer wrong" } });
+    const r = await runAgentkit(
+      ["call", "run_check", "--args", '{"name": "x"}', "--url", serve.url, "--header-env", "Authorization=MCP_AUTH"],
+      { env: { MCP_AUTH: "Bearer wrong" } },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("answered 401 Unauthorized");
     expect(r.stderr).toContain("--header-env Authorization=VAR");
@@ -60,17 +71,23 @@ describe("agentkit inspect|call --header-env Name=VAR", () => {
     expect(await usageLine(args)).toBe(
       "agentkit inspect: --header-env Authorization=AGENTKIT_TEST_NO_SUCH_VAR: the environment variable AGENTKIT_TEST_NO_SUCH_VAR is not set; set it to the header's value (e.g. export AGENTKIT_TEST_NO_SUCH_VAR='Bearer <token>')",
     );
-    expect(await usageLine(args, { AGENTKIT_TEST_NO_SUCH_VAR: "" })).toContain("the environment variable AGENTKIT_TEST_NO_SUCH_VAR is empty");
+    expect(await usageLine(args, { AGENTKIT_TEST_NO_SUCH_VAR: "" })).toContain(
+      "the environment variable AGENTKIT_TEST_NO_SUCH_VAR is empty",
+    );
   });
 
   it("a malformed entry, one header given twice, or --header-env for a stdio server is refused in one line", async () => {
     expect(await usageLine(["call", "x", "--url", serve.url, "--header-env", "Authorization"])).toBe(
       "agentkit call: --header-env #1 is not 'Name=VAR' (it has no '='); pass e.g. --header-env Authorization=MCP_AUTH with MCP_AUTH='Bearer <token>' in the environment",
     );
-    expect(await usageLine(["call", "x", "--url", serve.url, "--header-env", "Authorization=Bearer abc"])).toContain("its variable is not a valid environment variable name");
-    expect(await usageLine(["call", "x", "--url", serve.url, "--header", "authorization: Bearer x", "--header-env", "Authorization=MCP_AUTH"], { MCP_AUTH: "Bearer y" })).toBe(
-      "agentkit call: header 'Authorization' is given by both --header and --header-env; give it once",
+    expect(await usageLine(["call", "x", "--url", serve.url, "--header-env", "Authorization=Bearer abc"])).toContain(
+      "its variable is not a valid environment variable name",
     );
+    expect(
+      await usageLine(["call", "x", "--url", serve.url, "--header", "authorization: Bearer x", "--header-env", "Authorization=MCP_AUTH"], {
+        MCP_AUTH: "Bearer y",
+      }),
+    ).toBe("agentkit call: header 'Authorization' is given by both --header and --header-env; give it once");
     expect(await usageLine(["inspect", "--header-env", "Authorization=MCP_AUTH", "--", "node", "x.js"])).toBe(
       "agentkit inspect: --header-env is for --url; a stdio server takes --env NAME=value instead",
     );

@@ -28,15 +28,27 @@ describe("agentkit host --dev", () => {
     expect(await usageError(["--bind", "0.0.0.0"])).toBe(
       "agentkit host: --dev serves on loopback only (its tokens are for this machine), and --bind 0.0.0.0 is not a loopback address; use --bind 127.0.0.1 (the default) or ::1, or drop --dev and give --resource and --issuer",
     );
-    expect(await usageError([], { NODE_ENV: "production" })).toMatch(/^agentkit host: --dev is refused because NODE_ENV=production: development mode issues its own access tokens to anyone on this machine and must never be shipped; configure an authorization server instead/);
-    expect(await usageError(["--issuer", "https://auth.example.com"])).toMatch(/^agentkit host: --issuer is not taken with --dev: development mode issues its own tokens/);
+    expect(await usageError([], { NODE_ENV: "production" })).toMatch(
+      /^agentkit host: --dev is refused because NODE_ENV=production: development mode issues its own access tokens to anyone on this machine and must never be shipped; configure an authorization server instead/,
+    );
+    expect(await usageError(["--issuer", "https://auth.example.com"])).toMatch(
+      /^agentkit host: --issuer is not taken with --dev: development mode issues its own tokens/,
+    );
     expect(await usageError(["--resource", "https://tools.example.com/mcp"])).toMatch(/^agentkit host: --resource is not taken with --dev/);
   });
 
   it("serves on 127.0.0.1, names the token files on stderr (never the token), answers agentkit call in both eras, and removes the files on SIGTERM", async () => {
     requireBuild();
-    await using host = await ServeProcess.start([MODULE, "--port", "0", "--dev", "--json"], { command: "host", ready: /"event":"listening"/ });
-    const health = JSON.parse(host.stdout.split("\n")[0]!) as { url: string; resource: string; dev: { authorization: string; mcpConfig: string }; issuer?: string };
+    await using host = await ServeProcess.start([MODULE, "--port", "0", "--dev", "--json"], {
+      command: "host",
+      ready: /"event":"listening"/,
+    });
+    const health = JSON.parse(host.stdout.split("\n")[0]!) as {
+      url: string;
+      resource: string;
+      dev: { authorization: string; mcpConfig: string };
+      issuer?: string;
+    };
     expect(health.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(health.resource).toBe(health.url);
     expect(health.issuer).toBeUndefined();
@@ -50,12 +62,29 @@ describe("agentkit host --dev", () => {
     expect(host.stderr).not.toContain("no fleet key");
 
     for (const protocol of ["2026-07-28", "2025-11-25"]) {
-      const r = await runAgentkit(["call", "slow_report", "--args", '{"ms":1}', "--url", health.url, "--header-env", "Authorization=AGENTKIT_DEV_AUTH", "--protocol", protocol], { env: { AGENTKIT_DEV_AUTH: bearer } });
+      const r = await runAgentkit(
+        [
+          "call",
+          "slow_report",
+          "--args",
+          '{"ms":1}',
+          "--url",
+          health.url,
+          "--header-env",
+          "Authorization=AGENTKIT_DEV_AUTH",
+          "--protocol",
+          protocol,
+        ],
+        { env: { AGENTKIT_DEV_AUTH: bearer } },
+      );
       expect(r.stderr, protocol).toBe("");
       expect(r.stdout, protocol).toMatch(/^report done after 1 ms on pid \d+/);
       expect(r.code, protocol).toBe(0);
       // The token's scopes are the module's: the tool that needs reports:write answers too.
-      const scoped = await runAgentkit(["call", "scoped_report", "--url", health.url, "--header-env", "Authorization=AGENTKIT_DEV_AUTH", "--protocol", protocol], { env: { AGENTKIT_DEV_AUTH: bearer } });
+      const scoped = await runAgentkit(
+        ["call", "scoped_report", "--url", health.url, "--header-env", "Authorization=AGENTKIT_DEV_AUTH", "--protocol", protocol],
+        { env: { AGENTKIT_DEV_AUTH: bearer } },
+      );
       expect(scoped.stdout, protocol).toMatch(/^written on pid \d+/);
     }
     const without = await runAgentkit(["call", "slow_report", "--args", '{"ms":1}', "--url", health.url]);

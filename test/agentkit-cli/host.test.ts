@@ -42,8 +42,16 @@ async function usageError(args: string[], env: Record<string, string> = {}): Pro
 }
 
 /** `agentkit host` on a free port with --json; resolves once its health line is out. */
-async function startHost(extra: string[] = [], env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY }, module = MODULE): Promise<ServeProcess & { health: Record<string, unknown> }> {
-  const p = await ServeProcess.start([module, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], { command: "host", ready: /"event":"listening"/, env });
+async function startHost(
+  extra: string[] = [],
+  env: Record<string, string> = { AGENTKIT_FLEET_KEY: FLEET_KEY },
+  module = MODULE,
+): Promise<ServeProcess & { health: Record<string, unknown> }> {
+  const p = await ServeProcess.start([module, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--json", ...extra], {
+    command: "host",
+    ready: /"event":"listening"/,
+    env,
+  });
   const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
   return Object.assign(p, { health });
 }
@@ -59,21 +67,53 @@ describe("agentkit host: the command line", () => {
   it("--help documents the options and exits 0", async () => {
     const r = await runAgentkit(["host", "--help"]);
     expect(r.code).toBe(0);
-    for (const o of ["--port <N>", "--resource <URL>", "--issuer <URL>", "--bind <ADDR>", "--fleet-key-file <PATH>", "--fleet-key-env <VAR>", "--store <URL>", "--store-env <VAR>", "--json", "--drain-ms <N>"]) expect(r.stdout).toContain(o);
+    for (const o of [
+      "--port <N>",
+      "--resource <URL>",
+      "--issuer <URL>",
+      "--bind <ADDR>",
+      "--fleet-key-file <PATH>",
+      "--fleet-key-env <VAR>",
+      "--store <URL>",
+      "--store-env <VAR>",
+      "--json",
+      "--drain-ms <N>",
+    ])
+      expect(r.stdout).toContain(o);
     expect((await runAgentkit(["--help"])).stdout).toContain("agentkit host <module-file> --port N --resource URL --issuer URL");
   });
 
   it("refuses a command line that cannot run, one line each, exit 2", async () => {
     expect(await usageError([MODULE, "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/--port is required/);
-    expect(await usageError([MODULE, "--port", "70000", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/--port must be a whole number from 0 to 65535, got '70000'/);
-    expect(await usageError([MODULE, "--port", "0", "--issuer", as.issuer])).toMatch(/--resource is required, e\.g\. --resource https:\/\/tools\.example\.com\/mcp/);
-    expect(await usageError([MODULE, "--port", "0", "--resource", "tools.example.com", "--issuer", as.issuer])).toMatch(/--resource must be an absolute http\(s\) URL/);
+    expect(await usageError([MODULE, "--port", "70000", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(
+      /--port must be a whole number from 0 to 65535, got '70000'/,
+    );
+    expect(await usageError([MODULE, "--port", "0", "--issuer", as.issuer])).toMatch(
+      /--resource is required, e\.g\. --resource https:\/\/tools\.example\.com\/mcp/,
+    );
+    expect(await usageError([MODULE, "--port", "0", "--resource", "tools.example.com", "--issuer", as.issuer])).toMatch(
+      /--resource must be an absolute http\(s\) URL/,
+    );
     expect(await usageError(["--port", "0", "--resource", RESOURCE, "--issuer", as.issuer])).toMatch(/name the built module file to host/);
-    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--fleet-key", "x"])).toMatch(/unknown option '--fleet-key'/);
-    const withPassword = await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--store", "postgres://tools:s3cret@db.internal/agentkit"]);
+    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--fleet-key", "x"])).toMatch(
+      /unknown option '--fleet-key'/,
+    );
+    const withPassword = await usageError([
+      MODULE,
+      "--port",
+      "0",
+      "--resource",
+      RESOURCE,
+      "--issuer",
+      as.issuer,
+      "--store",
+      "postgres://tools:s3cret@db.internal/agentkit",
+    ]);
     expect(withPassword).toMatch(/the URL holds a password.*--store-env VAR, or the password in PGPASSWORD/);
     expect(withPassword).not.toContain("s3cret");
-    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--store", "mysql://db/x"])).toMatch(/the database must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(await usageError([MODULE, "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer, "--store", "mysql://db/x"])).toMatch(
+      /the database must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
   });
 
   it("takes the fleet key only from a 0600 file or the environment, and never echoes it", async () => {
@@ -112,7 +152,16 @@ describe("agentkit host: the fleet key stays in the host", () => {
   });
 
   it("a stray positional argument is not echoed (it may be the secret)", async () => {
-    const line = await usageError([MODULE, "s3cret-typed-in-the-wrong-place", "--port", "0", "--resource", RESOURCE, "--issuer", as.issuer]);
+    const line = await usageError([
+      MODULE,
+      "s3cret-typed-in-the-wrong-place",
+      "--port",
+      "0",
+      "--resource",
+      RESOURCE,
+      "--issuer",
+      as.issuer,
+    ]);
     expect(line).toMatch(/unexpected extra argument #2 /);
     expect(line).not.toContain("s3cret-typed-in-the-wrong-place");
   });
@@ -121,7 +170,14 @@ describe("agentkit host: the fleet key stays in the host", () => {
 describe("agentkit host: serving", () => {
   it("--json prints one health line (pid, url, resource, issuer; no secret), serves a token for its resource and refuses another audience with 401", async () => {
     await using host = await startHost();
-    expect(host.health).toMatchObject({ event: "listening", pid: host.child.pid, module: "HostedSlowModule", resource: RESOURCE, issuer: as.issuer, fleetKey: "env AGENTKIT_FLEET_KEY" });
+    expect(host.health).toMatchObject({
+      event: "listening",
+      pid: host.child.pid,
+      module: "HostedSlowModule",
+      resource: RESOURCE,
+      issuer: as.issuer,
+      fleetKey: "env AGENTKIT_FLEET_KEY",
+    });
     expect(host.health.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(host.stdout.trimEnd().split("\n")).toHaveLength(1);
     const url = host.health.url as string;
@@ -132,9 +188,19 @@ describe("agentkit host: serving", () => {
     } finally {
       await client.close();
     }
-    const wrong = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${await as.mint({ audience: "https://elsewhere.example/mcp" })}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    const wrong = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${await as.mint({ audience: "https://elsewhere.example/mcp" })}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: "{}",
+    });
     expect(wrong.status).toBe(401);
-    expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1\/mcp\/\.well-known\/oauth-protected-resource"/);
+    expect(wrong.headers.get("www-authenticate")).toMatch(
+      /^Bearer .*error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1\/mcp\/\.well-known\/oauth-protected-resource"/,
+    );
     expect(`${host.stdout}${host.stderr}`).not.toContain(FLEET_KEY);
   });
 
@@ -148,7 +214,11 @@ describe("agentkit host: serving", () => {
       await new Promise((r) => setTimeout(r, 300));
       host.child.kill("SIGTERM");
       await new Promise((r) => setTimeout(r, 200));
-      const refused = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" }).then(
+      const refused = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: "{}",
+      }).then(
         (r) => r.status,
         () => "connection refused",
       );
@@ -193,23 +263,47 @@ describe("agentkit host: serving", () => {
     const { body, headers } = modernCall("hold", { ms: 30_000 });
     const answer = fetch(host.health.url as string, {
       method: "POST",
-      headers: { ...headers, authorization: `Bearer ${await as.mint({ audience: RESOURCE })}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        ...headers,
+        authorization: `Bearer ${await as.mint({ audience: RESOURCE })}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify(body),
     });
     await started;
     host.child.kill("SIGTERM");
     const res = await answer;
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: expect.stringContaining("stopped before the call finished") } });
+    expect(await res.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32000, message: expect.stringContaining("stopped before the call finished") },
+    });
     expect(await host.exit()).toEqual({ code: 0, signal: null });
-    expect(JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: false, abandoned: 1 });
+    expect(JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({
+      event: "stopped",
+      signal: "SIGTERM",
+      drained: false,
+      abandoned: 1,
+    });
     expect(host.stderr).toMatch(/1 call\(s\) still running after --drain-ms 300 were cut/);
   });
 
   it("behind a proxy on this machine, refused requests are counted per client (X-Forwarded-For), not for the proxy's address as a whole", async () => {
     await using host = await startHost();
     const url = host.health.url as string;
-    const junk = (client: string) => fetch(url, { method: "POST", headers: { authorization: "Bearer junk", "x-forwarded-for": client, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }).then((r) => r.status);
+    const junk = (client: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          authorization: "Bearer junk",
+          "x-forwarded-for": client,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: "{}",
+      }).then((r) => r.status);
     const statuses: number[] = [];
     for (let i = 0; i < 121; i++) statuses.push(await junk("203.0.113.7"));
     expect(statuses.slice(0, 120).every((s) => s === 401)).toBe(true);
@@ -217,4 +311,3 @@ describe("agentkit host: serving", () => {
     expect(await junk("203.0.113.8")).toBe(401);
   });
 });
-

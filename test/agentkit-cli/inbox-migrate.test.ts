@@ -28,7 +28,9 @@ async function query(sql: string, values?: readonly unknown[]): Promise<Array<Re
 }
 
 async function tables(schema: string): Promise<string[]> {
-  return (await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema])).map((r) => String(r.table_name));
+  return (await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [schema])).map((r) =>
+    String(r.table_name),
+  );
 }
 
 describe("agentkit inbox migrate", () => {
@@ -49,7 +51,16 @@ describe("agentkit inbox migrate", () => {
       { rolname: "approvals_page", rolcanlogin: false },
       { rolname: "approvals_worker", rolcanlogin: false },
     ]);
-    expect(await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname")).toEqual([{ relname: "decisions" }, { relname: "questions" }, { relname: "records" }, { relname: "run_steps" }, { relname: "runs" }, { relname: "workers" }]);
+    expect(
+      await query("SELECT relname FROM pg_class WHERE relrowsecurity AND relnamespace = 'approvals'::regnamespace ORDER BY relname"),
+    ).toEqual([
+      { relname: "decisions" },
+      { relname: "questions" },
+      { relname: "records" },
+      { relname: "run_steps" },
+      { relname: "runs" },
+      { relname: "workers" },
+    ]);
   });
 
   it("refuses a URL holding a password on the command line (exit 2) without echoing it; --store-env reads it from a variable", async () => {
@@ -65,12 +76,19 @@ describe("agentkit inbox migrate", () => {
   });
 
   it("an unreachable database is one line naming the problem, exit 1; bad input is exit 2", async () => {
-    const down = await runAgentkit(["inbox", "migrate", "--store-env", "INBOX_DB"], { env: { INBOX_DB: "postgres://nobody:hidden-pw@127.0.0.1:1/x" } });
+    const down = await runAgentkit(["inbox", "migrate", "--store-env", "INBOX_DB"], {
+      env: { INBOX_DB: "postgres://nobody:hidden-pw@127.0.0.1:1/x" },
+    });
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/the inbox database is unavailable/);
     expect(down.stderr).not.toContain("hidden-pw");
     expect(down.stderr.trim().split("\n")).toHaveLength(1);
-    for (const argv of [["inbox", "migrate", "mysql://x@h/db"], ["inbox", "migrate"], ["inbox", "frobnicate"], ["inbox", "migrate", pg.connectionString, "--schema", "Bad Name"]]) {
+    for (const argv of [
+      ["inbox", "migrate", "mysql://x@h/db"],
+      ["inbox", "migrate"],
+      ["inbox", "frobnicate"],
+      ["inbox", "migrate", pg.connectionString, "--schema", "Bad Name"],
+    ]) {
       const r = await runAgentkit(argv);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/^agentkit inbox/);

@@ -27,7 +27,11 @@ export async function logIn(loginUrl: string): Promise<PageSession> {
   const url = new URL(loginUrl);
   const code = /^#code=(.+)$/.exec(url.hash)?.[1];
   expect(code, `no code in the login URL's fragment: ${url.pathname}`).toBeDefined();
-  const login = await fetch(`${url.origin}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: url.origin }, body: JSON.stringify({ code }) });
+  const login = await fetch(`${url.origin}${url.pathname}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url.origin },
+    body: JSON.stringify({ code }),
+  });
   expect(login.status).toBe(200);
   const body = (await login.json()) as { key: string; page: string };
   return { cookie: (login.headers.get("set-cookie") ?? "").split(";")[0]!, key: body.key, page: new URL(body.page, loginUrl).toString() };
@@ -45,7 +49,10 @@ export async function pageHtml(session: PageSession): Promise<string> {
     if (text.includes("event: ready\n")) break;
   }
   abort.abort();
-  const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({ type: m[1]!, data: JSON.parse(m[2]!) as { html: string } }));
+  const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({
+    type: m[1]!,
+    data: JSON.parse(m[2]!) as { html: string },
+  }));
   const decisions = events.find((e) => e.type === "decisions")?.data.html ?? "";
   const questions = events.filter((e) => e.type === "question").map((e) => e.data.html);
   return `${questions.join("\n")}\n<table id="decisions"><tbody>${decisions}</tbody></table>`;
@@ -60,7 +67,11 @@ export async function answerOnPage(session: PageSession, tool: string, body: Rec
     if (article && article[0].includes(tool)) id = article[1];
   }
   expect(id, "the question never appeared on the page").toBeDefined();
-  const r = await fetch(`${session.page}answer`, { method: "POST", headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(session.page).origin }, body: JSON.stringify({ id, ...body }) });
+  const r = await fetch(`${session.page}answer`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(session.page).origin },
+    body: JSON.stringify({ id, ...body }),
+  });
   expect(r.status, await r.clone().text()).toBe(200);
 }
 
@@ -69,5 +80,9 @@ const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">
 /** The decisions table's rows in `html`, newest first, as cell texts (Tool, Allowed, Source, Asked, Actor, Reason, Time, From). */
 export function decisionRows(html: string): string[][] {
   const body = /<table id="decisions">[^]*?<tbody>([^]*?)<\/tbody>/.exec(html)?.[1] ?? "";
-  return [...body.matchAll(/<tr [^>]*>([^]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td>([^]*?)<\/td>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!)));
+  return [...body.matchAll(/<tr [^>]*>([^]*?)<\/tr>/g)].map((row) =>
+    [...row[1]!.matchAll(/<td>([^]*?)<\/td>/g)].map((cell) =>
+      cell[1]!.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!),
+    ),
+  );
 }

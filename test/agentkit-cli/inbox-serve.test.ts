@@ -33,7 +33,11 @@ afterAll(() => {
 
 /** `agentkit inbox serve` until its login line appears. */
 async function pageProcess(): Promise<{ loginUrl: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [AGENTKIT, "inbox", "serve", "--store-env", "INBOX_DB"], { env: { ...process.env, INBOX_DB: pg.connectionString }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [AGENTKIT, "inbox", "serve", "--store-env", "INBOX_DB"], {
+    env: { ...process.env, INBOX_DB: pg.connectionString },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let err = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
   const exited = new Promise<number | null>((r) => child.once("close", (c) => r(c)));
@@ -61,13 +65,22 @@ describe("agentkit inbox serve + agentkit serve --approve inbox", () => {
     const deploys = join(dir, "deploys.txt");
     const page = await pageProcess();
     try {
-      await using worker = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "inbox", "--store", pg.connectionString, "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys } });
+      await using worker = await ServeProcess.start(
+        [join(FIXTURES, "inbox-module.mjs"), "--approve", "inbox", "--store", pg.connectionString, "--timeout-ms", "60000"],
+        { env: { AGENTKIT_TEST_DEPLOYS: deploys } },
+      );
       expect(worker.stdout).toContain("approvals are answered on the shared inbox's page");
       // The module's approval server, called as the Claude CLI calls its --permission-prompt-tool.
-      const config = JSON.parse(readFileSync(worker.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+      const config = JSON.parse(readFileSync(worker.configPath, "utf8")) as {
+        mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+      };
       const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
       const client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
-      const prompt = async (input: Record<string, unknown>) => JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as { behavior: string; message?: string };
+      const prompt = async (input: Record<string, unknown>) =>
+        JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as {
+          behavior: string;
+          message?: string;
+        };
       const session = await logIn(page.loginUrl);
       try {
         const approved = prompt({ target: "staging" });

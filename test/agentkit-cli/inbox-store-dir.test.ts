@@ -24,7 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `agentkit serve inbox-module --approve web --inbox-store <storeDir>` until it serves; its login URL and a client of its approval server. */
 async function serveWithInbox(storeDir: string, deploys: string) {
-  const server = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir, "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 60_000 });
+  const server = await ServeProcess.start(
+    [join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir, "--timeout-ms", "60000"],
+    { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 60_000 },
+  );
   expect(server.stdout).toContain("approvals are answered in the browser: the one-time login link is on stderr");
   // The live login link is a secret: on stderr (the person's terminal), never on stdout (often piped or kept).
   await expect.poll(() => server.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
@@ -32,10 +35,16 @@ async function serveWithInbox(storeDir: string, deploys: string) {
   expect(server.stderr.match(/login#code=/g)).toHaveLength(1);
   expect(server.stdout).not.toMatch(/code=/);
   // The module's approval server, called as the Claude CLI calls its --permission-prompt-tool.
-  const config = JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+  const config = JSON.parse(readFileSync(server.configPath, "utf8")) as {
+    mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+  };
   const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
   const client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
-  const prompt = async (input: Record<string, unknown>) => JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as { behavior: string; message?: string };
+  const prompt = async (input: Record<string, unknown>) =>
+    JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as {
+      behavior: string;
+      message?: string;
+    };
   return { server, loginUrl: loginUrl!, client, prompt };
 }
 
@@ -45,7 +54,6 @@ function expectRefused(r: RunResult, message: RegExp): void {
   expect(r.stderr).toMatch(message);
   expect(r.stderr).not.toMatch(/\n\s+at |InboxStoreError|EEXIST|ENOTDIR|EACCES/);
 }
-
 
 /** The name an actor cell says was claimed: the cell is the answering session's label, then the typed name as a claim. */
 function claimOf(cell: string): string | undefined {
@@ -88,7 +96,13 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
       const third = again.prompt({ target: "qa" });
       await answerOnPage(session, "mcp__ops__deploy", { kind: "approve", actor: "second-run" });
       expect(await third).toMatchObject({ behavior: "allow" });
-      await expect.poll(async () => decisionRows(await pageHtml(session)).filter((r) => r[0] === "mcp__ops__deploy").map((r) => claimOf(r[4]!))).toEqual(["second-run", "release-manager", "release-manager"]);
+      await expect
+        .poll(async () =>
+          decisionRows(await pageHtml(session))
+            .filter((r) => r[0] === "mcp__ops__deploy")
+            .map((r) => claimOf(r[4]!)),
+        )
+        .toEqual(["second-run", "release-manager", "release-manager"]);
     } finally {
       await again.client.close();
     }
@@ -99,9 +113,14 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     const storeDir = join(dir, "shared");
     const first = await serveWithInbox(storeDir, join(dir, "deploys-2.txt"));
     try {
-      const second = await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir], { env: { AGENTKIT_TEST_DEPLOYS: join(dir, "deploys-3.txt") }, timeoutMs: 60_000 });
+      const second = await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", storeDir], {
+        env: { AGENTKIT_TEST_DEPLOYS: join(dir, "deploys-3.txt") },
+        timeoutMs: 60_000,
+      });
       expect(second.code, second.stderr).toBe(1);
-      expect(second.stderr).toContain(`the inbox database in '${storeDir}' is already open (by process ${first.server.child.pid}): one process at a time owns an embedded inbox`);
+      expect(second.stderr).toContain(
+        `the inbox database in '${storeDir}' is already open (by process ${first.server.child.pid}): one process at a time owns an embedded inbox`,
+      );
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expect(second.stdout).not.toContain("login?code=");
     } finally {
@@ -114,12 +133,29 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     const file = join(dir, "a-file");
     writeFileSync(file, "not a directory");
     const serve = (store: string) => ["serve", join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--inbox-store", store];
-    expectRefused(await runAgentkit(serve(file)), new RegExp(`--inbox-store '${file}' cannot hold the inbox's database: '${file}' is a file, not a directory\\. Give a directory you can write \\(it is created when missing\\)`));
-    expectRefused(await runAgentkit(serve(join(file, "inbox"))), new RegExp(`'${file}' is a file, not a directory\\. Give a directory you can write`));
+    expectRefused(
+      await runAgentkit(serve(file)),
+      new RegExp(
+        `--inbox-store '${file}' cannot hold the inbox's database: '${file}' is a file, not a directory\\. Give a directory you can write \\(it is created when missing\\)`,
+      ),
+    );
+    expectRefused(
+      await runAgentkit(serve(join(file, "inbox"))),
+      new RegExp(`'${file}' is a file, not a directory\\. Give a directory you can write`),
+    );
     expectRefused(await runAgentkit(serve("")), /--inbox-store '' cannot hold the inbox's database: no directory was given/);
-    expectRefused(await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--worker", "w1"]), /--worker names this process on the inbox page, so it goes with --approve inbox or --approve web/);
-    expectRefused(await runAgentkit([...serve(join(dir, "unused")), "--worker", "evil\u001b[2Jname"]), /--worker must be a name of 1-100 printable characters \(no control or bidi characters\)/);
-    expectRefused(await runAgentkit(["inbox", "serve", "--inbox-store", file]), /agentkit inbox serve: --inbox-store .* is a file, not a directory/);
+    expectRefused(
+      await runAgentkit(["serve", join(FIXTURES, "inbox-module.mjs"), "--worker", "w1"]),
+      /--worker names this process on the inbox page, so it goes with --approve inbox or --approve web/,
+    );
+    expectRefused(
+      await runAgentkit([...serve(join(dir, "unused")), "--worker", "evil\u001b[2Jname"]),
+      /--worker must be a name of 1-100 printable characters \(no control or bidi characters\)/,
+    );
+    expectRefused(
+      await runAgentkit(["inbox", "serve", "--inbox-store", file]),
+      /agentkit inbox serve: --inbox-store .* is a file, not a directory/,
+    );
     // Not writable: a directory of ours made read-only (0500). Root writes anywhere, so as root the program runs
     // without the capability that lets it (setpriv drops CAP_DAC_OVERRIDE, keeps CAP_DAC_READ_SEARCH): the same
     // user, reading the checkout wherever it lives and whoever owns it; no second user, nothing opened to others.
@@ -134,6 +170,11 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
     child.stdout.resume();
     const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
     chmodSync(locked, 0o700);
-    expectRefused({ code, signal: null, stdout: "", stderr }, new RegExp(`--inbox-store '${join(locked, "inbox")}' cannot hold the inbox's database: this user may not write to '${locked}'\\. Give a directory you can write`));
+    expectRefused(
+      { code, signal: null, stdout: "", stderr },
+      new RegExp(
+        `--inbox-store '${join(locked, "inbox")}' cannot hold the inbox's database: this user may not write to '${locked}'\\. Give a directory you can write`,
+      ),
+    );
   }, 60_000);
 });

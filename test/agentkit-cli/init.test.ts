@@ -28,7 +28,9 @@ const NPM = existsSync(join(process.execPath, "..", "npm")) ? join(process.execP
 /** `npm run <script>` in `cwd` to its end: exit code and output. */
 function npmRun(script: string, cwd: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) =>
-    execFile(NPM, ["run", script], { cwd, timeout: 300_000 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` })),
+    execFile(NPM, ["run", script], { cwd, timeout: 300_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
+    ),
   );
 }
 
@@ -42,14 +44,28 @@ describe("agentkit init", () => {
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
     const ours = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
     // only what the project uses (no express: it serves through agentkit serve); TypeScript 7 (the fastest); @types/node of the Node that ran init
-    expect(pkg.dependencies).toEqual({ "arc-agentkit": `^${String(ours.version)}`, "@modelcontextprotocol/client": ours.peerDependencies!["@modelcontextprotocol/client"], "@modelcontextprotocol/server": ours.peerDependencies!["@modelcontextprotocol/server"] });
+    expect(pkg.dependencies).toEqual({
+      "arc-agentkit": `^${String(ours.version)}`,
+      "@modelcontextprotocol/client": ours.peerDependencies!["@modelcontextprotocol/client"],
+      "@modelcontextprotocol/server": ours.peerDependencies!["@modelcontextprotocol/server"],
+    });
     expect(pkg).toMatchObject({ name: "my-agent", type: "module" });
-    expect(pkg.devDependencies).toEqual({ "@types/node": `^${process.versions.node.split(".")[0]}.0.0`, typescript: ours.devDependencies!["typescript-7"]!.replace(/^npm:typescript@/, ""), vite: ours.devDependencies!.vite, vitest: ours.devDependencies!.vitest });
+    expect(pkg.devDependencies).toEqual({
+      "@types/node": `^${process.versions.node.split(".")[0]}.0.0`,
+      typescript: ours.devDependencies!["typescript-7"]!.replace(/^npm:typescript@/, ""),
+      vite: ours.devDependencies!.vite,
+      vitest: ours.devDependencies!.vitest,
+    });
     expect(pkg.devDependencies!.typescript).toMatch(/^7\./);
     // a dev loop: tsc --watch beside agentkit serve --watch, one script each
-    expect(pkg.scripts).toMatchObject({ watch: "tsc -p tsconfig.json --watch --preserveWatchOutput", dev: "agentkit serve dist/greeter.module.js --watch" });
+    expect(pkg.scripts).toMatchObject({
+      watch: "tsc -p tsconfig.json --watch --preserveWatchOutput",
+      dev: "agentkit serve dist/greeter.module.js --watch",
+    });
     // the tsconfig nest-cli-free.md documents (the consumer-compilers test compiles it with TypeScript 5.9, 6.0 and 7.x)
-    const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!.replace(/\s\/\/[^\n]*/g, "");
+    const documented = /```jsonc\n\/\/ tsconfig\.json\n([\s\S]*?)```/
+      .exec(readFileSync(join(ROOT, "nest-cli-free.md"), "utf8"))![1]!
+      .replace(/\s\/\/[^\n]*/g, "");
     expect(JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8"))).toEqual(JSON.parse(documented));
     // the generated test drives the module over MCP in memory (no port, no process): what a CLI would see
     const generatedTest = readFileSync(join(app, "src/greeter.test.ts"), "utf8");
@@ -58,7 +74,9 @@ describe("agentkit init", () => {
     const readme = readFileSync(join(app, "README.md"), "utf8");
     for (const command of ["npm install", "npm run build", "npm test", "npm run serve"]) expect(readme).toContain(`\`${command}\``);
 
-    await installPacked(ROOT, app, { bins: { tsc: "typescript-7/bin/tsc", vitest: "vitest/vitest.mjs", agentkit: "arc-agentkit/dist/bin/agentkit.js" } });
+    await installPacked(ROOT, app, {
+      bins: { tsc: "typescript-7/bin/tsc", vitest: "vitest/vitest.mjs", agentkit: "arc-agentkit/dist/bin/agentkit.js" },
+    });
     const build = await npmRun("build", app);
     expect(build.code, build.out).toBe(0);
     expect(existsSync(join(app, "dist/greeter.module.js"))).toBe(true);
@@ -66,7 +84,11 @@ describe("agentkit init", () => {
     expect(test.code, test.out).toBe(0);
     expect(test.out).toMatch(/1 passed/);
 
-    const serve = await ServeProcess.start(["dist/greeter.module.js"], { cwd: app, bin: join(app, "node_modules/.bin/agentkit"), timeoutMs: 60_000 });
+    const serve = await ServeProcess.start(["dist/greeter.module.js"], {
+      cwd: app,
+      bin: join(app, "node_modules/.bin/agentkit"),
+      timeoutMs: 60_000,
+    });
     try {
       expect(serve.stdout).toMatch(/'greeter' is serving 1 tool\(s\) at http:\/\/127\.0\.0\.1:\d+\/mcp/);
       expect(serve.stdout).toContain("mcp__greeter__greet");
@@ -81,7 +103,9 @@ describe("agentkit init", () => {
     writeFileSync(join(full, "notes.txt"), "mine");
     const r = await runAgentkit(["init", full]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`agentkit init: '${full}' is not empty (1 entry: 'notes.txt'); give a new or empty directory (agentkit init my-agent), nothing was written`);
+    expect(r.stderr).toContain(
+      `agentkit init: '${full}' is not empty (1 entry: 'notes.txt'); give a new or empty directory (agentkit init my-agent), nothing was written`,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(full)).toEqual(["notes.txt"]);
     const file = join(dir, "existing", "notes.txt");
@@ -89,7 +113,9 @@ describe("agentkit init", () => {
     const extra = await runAgentkit(["init", "a", "b"]);
     expect(extra.code).toBe(2);
     // The stray argument is not echoed (it may be a secret typed in the wrong place).
-    expect(extra.stderr).toContain("agentkit init: unexpected extra argument #2 (not repeated here: it may be a secret typed in the wrong place); give one directory: agentkit init [dir]");
+    expect(extra.stderr).toContain(
+      "agentkit init: unexpected extra argument #2 (not repeated here: it may be a secret typed in the wrong place); give one directory: agentkit init [dir]",
+    );
     expect(extra.stderr).not.toContain("'b'");
   });
 });

@@ -25,9 +25,13 @@ describe("agentkit inspect -- <server-everything>", () => {
       ].join("\n"),
     );
     expect(out).toContain('    args: messageType: "error"|"success"|"debug" (required), includeImage: boolean');
-    expect(out).toContain("  get-tiny-image — Returns a tiny MCP logo image.\n    qualified: mcp__mcp-servers_everything__get-tiny-image\n    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes\n    args: (no arguments)");
+    expect(out).toContain(
+      "  get-tiny-image — Returns a tiny MCP logo image.\n    qualified: mcp__mcp-servers_everything__get-tiny-image\n    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes\n    args: (no arguments)",
+    );
     expect(out).toContain("resources (7):\n  demo://resource/static/document/architecture.md  architecture.md (text/markdown)");
-    expect(out).toContain("prompts (4):\n  simple-prompt  static — A prompt with no arguments\n  args-prompt  argumented (city (required), state)");
+    expect(out).toContain(
+      "prompts (4):\n  simple-prompt  static — A prompt with no arguments\n  args-prompt  argumented (city (required), state)",
+    );
   });
 
   it("--json prints one object of the documented shape; --prefix and --name shape the names", async () => {

@@ -60,7 +60,9 @@ describe("agentkit call / inspect --mcp-config", () => {
     expect(byName.stdout).toBe("search:tea\n");
     const nobody = await run(["call", "nope", "--mcp-config", two, "--args", "{}"]);
     expect(nobody.code).toBe(1);
-    expect(nobody.stderr).toContain(`agentkit call: no server in '${two}' has a tool 'nope'. Its servers: 'engine' (deploy, run_check), 'kb' (search)`);
+    expect(nobody.stderr).toContain(
+      `agentkit call: no server in '${two}' has a tool 'nope'. Its servers: 'engine' (deploy, run_check), 'kb' (search)`,
+    );
     const which = await run(["inspect", "--mcp-config", two]);
     expect(which.code).toBe(2);
     expect(which.stderr).toContain(`agentkit inspect: '${two}' holds 2 servers ['engine', 'kb']; pick one with --server <name>`);
@@ -82,11 +84,23 @@ describe("agentkit call / inspect --mcp-config", () => {
     const noServers = join(dir, "empty.json");
     writeFileSync(noServers, JSON.stringify({ servers: {} }));
     const cases: Array<[string[], string]> = [
-      [["inspect", "--mcp-config", missing], `agentkit inspect: cannot read --mcp-config '${missing}' (ENOENT); give the file agentkit serve wrote (--write-mcp-json)`],
+      [
+        ["inspect", "--mcp-config", missing],
+        `agentkit inspect: cannot read --mcp-config '${missing}' (ENOENT); give the file agentkit serve wrote (--write-mcp-json)`,
+      ],
       [["inspect", "--mcp-config", notJson], `agentkit inspect: --mcp-config '${notJson}' is not JSON`],
-      [["inspect", "--mcp-config", noServers], `agentkit inspect: --mcp-config '${noServers}' has no "mcpServers" object (the document agentkit serve writes: {"mcpServers": {"<name>": {...}}})`],
-      [["inspect", "--server", "engine", "--url", "http://127.0.0.1:1/mcp"], "agentkit inspect: --server picks a server of --mcp-config <file>; give --mcp-config too"],
-      [["call", "x", "--mcp-config", noServers, "--url", "http://127.0.0.1:1/mcp"], "agentkit call: give one of --mcp-config, --url or a command after '--'"],
+      [
+        ["inspect", "--mcp-config", noServers],
+        `agentkit inspect: --mcp-config '${noServers}' has no "mcpServers" object (the document agentkit serve writes: {"mcpServers": {"<name>": {...}}})`,
+      ],
+      [
+        ["inspect", "--server", "engine", "--url", "http://127.0.0.1:1/mcp"],
+        "agentkit inspect: --server picks a server of --mcp-config <file>; give --mcp-config too",
+      ],
+      [
+        ["call", "x", "--mcp-config", noServers, "--url", "http://127.0.0.1:1/mcp"],
+        "agentkit call: give one of --mcp-config, --url or a command after '--'",
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runAgentkit(args);

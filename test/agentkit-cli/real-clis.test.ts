@@ -36,7 +36,11 @@ function script() {
 }
 
 /** Run a real CLI binary in its own process group (ended afterwards, and after 90 s at the latest); resolves with its exit code and output. */
-async function runCli(bin: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runCli(
+  bin: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(bin, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
@@ -64,11 +68,19 @@ function jsonLines<T = Record<string, unknown>>(stdout: string): T[] {
 }
 
 /** Run the real claude in `h` with `args` (after the hermetic print-mode flags); resolves with its stream-json events. */
-async function claude(h: Hermetic, api: FakeAnthropic, args: readonly string[]): Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }> {
-  const { code, stdout, stderr } = await runCli(CLAUDE_BIN, ["-p", "check lint", "--output-format", "stream-json", "--verbose", "--model", "fake-model", "--tools", "", ...args], {
-    cwd: h.cwd,
-    env: h.claudeEnv(api.url),
-  });
+async function claude(
+  h: Hermetic,
+  api: FakeAnthropic,
+  args: readonly string[],
+): Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(
+    CLAUDE_BIN,
+    ["-p", "check lint", "--output-format", "stream-json", "--verbose", "--model", "fake-model", "--tools", "", ...args],
+    {
+      cwd: h.cwd,
+      env: h.claudeEnv(api.url),
+    },
+  );
   return { code, events: jsonLines(stdout), stderr };
 }
 
@@ -81,7 +93,8 @@ function toolResultTexts(api: FakeAnthropic): string[] {
 }
 
 function expectConnectedAndRan(run: Awaited<ReturnType<typeof claude>>, api: FakeAnthropic): void {
-  const init = run.events.find((e) => e.type === "system" && e.subtype === "init") as { mcp_servers?: unknown; tools?: string[] } | undefined;
+  const init = run.events.find((e) => e.type === "system" && e.subtype === "init") as
+    { mcp_servers?: unknown; tools?: string[] } | undefined;
   expect(init, `no init event; stderr: ${run.stderr}`).toBeDefined();
   expect(init!.mcp_servers).toEqual([expect.objectContaining({ name: "engine", status: "connected" })]);
   expect(init!.tools).toEqual(expect.arrayContaining(["mcp__engine__run_check", "mcp__engine__deploy"]));
@@ -99,9 +112,23 @@ describe("the real claude binary and agentkit serve", () => {
     // A --timeout-ms unique to this test makes its child findable by command line.
     const unique = String(600_000 + (process.pid % 100_000));
     const config = JSON.stringify({
-      mcpServers: { engine: { type: "stdio", command: process.execPath, args: [AGENTKIT, "serve", OPS, "--transport", "stdio", "--timeout-ms", unique] } },
+      mcpServers: {
+        engine: {
+          type: "stdio",
+          command: process.execPath,
+          args: [AGENTKIT, "serve", OPS, "--transport", "stdio", "--timeout-ms", unique],
+        },
+      },
     });
-    const run = await claude(h, api, ["--mcp-config", config, "--strict-mcp-config", "--setting-sources", "", "--allowedTools", "mcp__engine__run_check"]);
+    const run = await claude(h, api, [
+      "--mcp-config",
+      config,
+      "--strict-mcp-config",
+      "--setting-sources",
+      "",
+      "--allowedTools",
+      "mcp__engine__run_check",
+    ]);
     expectConnectedAndRan(run, api);
     const marker = `--transport stdio --timeout-ms ${unique}`;
     const deadline = Date.now() + 10_000;
@@ -134,7 +161,10 @@ function shellWords(line: string): string[] {
 describe("the real codex binary and agentkit serve --codex", () => {
   it("runs the printed -c overrides with the token from the printed env file, and the tool body's text reaches the model", async () => {
     await using h = Hermetic.create();
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "done" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] },
+      { text: "done" },
+    ]);
     await using serve = await ServeProcess.start([OPS, "--codex"]);
     const envFile = /set -a; \. (\S+); set \+a/.exec(serve.stdout)![1]!;
     const env = Object.fromEntries(
@@ -147,11 +177,29 @@ describe("the real codex binary and agentkit serve --codex", () => {
     const provider = Object.entries(codexFakeProvider(api.url)).flatMap(([k, v]) => ["-c", tomlOverride(k, v)]);
     const { code, stdout, stderr } = await runCli(
       CODEX_BIN,
-      ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-s", "read-only", "-m", "fake-model", ...words, ...provider, ...CODEX_HERMETIC_ARGS, "check lint"],
+      [
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        "--ephemeral",
+        "-s",
+        "read-only",
+        "-m",
+        "fake-model",
+        ...words,
+        ...provider,
+        ...CODEX_HERMETIC_ARGS,
+        "check lint",
+      ],
       { cwd: h.cwd, env: { ...h.codexEnv(), ...env } },
     );
     expect(code, `codex failed:\n${stdout}\n${stderr}`).toBe(0);
-    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("lint:lax:ok");
+    expect(
+      api
+        .functionOutputs()
+        .map((o) => o.text)
+        .join("\n"),
+    ).toContain("lint:lax:ok");
     const call = jsonLines<{ type: string; item?: { type: string; status?: string; server?: string; tool?: string } }>(stdout).find(
       (e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call",
     );

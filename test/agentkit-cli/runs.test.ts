@@ -20,7 +20,11 @@ beforeAll(async () => {
   pg = await startPostgres();
   await migrateInboxStore({ connectionString: pg.connectionString });
   store = postgresInboxStore({ connectionString: pg.connectionString });
-  await makeAgent(noEffects()).run("ship it", { store, runId: "done-1", ctx: new RunContext({ llm: new StepModel(), asker: { ask: () => Promise.resolve({ kind: "approve" }) } }) });
+  await makeAgent(noEffects()).run("ship it", {
+    store,
+    runId: "done-1",
+    ctx: new RunContext({ llm: new StepModel(), asker: { ask: () => Promise.resolve({ kind: "approve" }) } }),
+  });
   const model = new StepModel(undefined, 2);
   const ctx = new RunContext({ llm: model });
   const running = makeAgent(noEffects()).run("ship it", { store, runId: "left-2", ctx });
@@ -56,6 +60,8 @@ describe("agentkit runs", () => {
     expect(bad.stderr).toContain("agentkit runs: --status must be one of running, waiting, finished, failed, got 'crashed'");
     const nowhere = await runAgentkit(["runs"]);
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr).toContain("agentkit runs: give the store the runs are in: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>");
+    expect(nowhere.stderr).toContain(
+      "agentkit runs: give the store the runs are in: --store <postgres-url>, --store-env VAR, or --inbox-store <dir>",
+    );
   });
 });

@@ -17,16 +17,23 @@ beforeAll(() => requireBuild());
 
 describe("agentkit serve --approve web", () => {
   it("prints the login link on stderr only, and --worker names the process on the page", async () => {
-    await using server = await ServeProcess.start([join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--worker", "deploy-runner-2", "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: "/dev/null" } });
+    await using server = await ServeProcess.start(
+      [join(FIXTURES, "inbox-module.mjs"), "--approve", "web", "--worker", "deploy-runner-2", "--timeout-ms", "60000"],
+      { env: { AGENTKIT_TEST_DEPLOYS: "/dev/null" } },
+    );
     await expect.poll(() => server.stderr, { timeout: 10_000 }).toMatch(/log in to the approval inbox with: http:\S+/);
     expect(server.stdout).toContain("approvals are answered in the browser: the one-time login link is on stderr");
     expect(server.stdout).not.toMatch(/code=|\/login/);
     const session = await logIn(/log in to the approval inbox with: (\S+)/.exec(server.stderr)![1]!);
-    const config = JSON.parse(readFileSync(server.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    const config = JSON.parse(readFileSync(server.configPath, "utf8")) as {
+      mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+    };
     const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
     await using client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
     const answer = client.callTool("approve", { tool_name: "mcp__ops__deploy", input: { target: "qa" } });
-    await expect.poll(() => pageHtml(session), { timeout: 20_000 }).toMatch(/from <b class="from">InboxModule<\/b> · worker <b class="worker">deploy-runner-2<\/b>/);
+    await expect
+      .poll(() => pageHtml(session), { timeout: 20_000 })
+      .toMatch(/from <b class="from">InboxModule<\/b> · worker <b class="worker">deploy-runner-2<\/b>/);
     await answerOnPage(session, "mcp__ops__deploy", { kind: "reject", note: "not now" });
     expect(JSON.parse(((await answer).content[0] as { text: string }).text)).toEqual({ behavior: "deny", message: "not now" });
   });

@@ -58,7 +58,9 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     );
     expect(mode(path)).toBe(0o600);
     const doc = JSON.parse(readFileSync(path, "utf8"));
-    expect(doc).toEqual({ mcpServers: { engine: { type: "http", url, headers: { Authorization: expect.stringMatching(/^Bearer [A-Za-z0-9_-]{43}$/) } } } });
+    expect(doc).toEqual({
+      mcpServers: { engine: { type: "http", url, headers: { Authorization: expect.stringMatching(/^Bearer [A-Za-z0-9_-]{43}$/) } } },
+    });
     const header = `Authorization: ${authorization(path, "engine")}`;
     expect(serve.stdout + serve.stderr).not.toContain(header.slice("Authorization: Bearer ".length));
 
@@ -79,7 +81,11 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
         { name: "strict", type: "boolean", required: false, description: null },
       ],
     });
-    expect(byName.deploy).toMatchObject({ qualifiedName: "mcp__engine__deploy", readOnlyHint: false, agentkit: { side_effecting: true, requires_approval: true, caps: ["egress"] } });
+    expect(byName.deploy).toMatchObject({
+      qualifiedName: "mcp__engine__deploy",
+      readOnlyHint: false,
+      agentkit: { side_effecting: true, requires_approval: true, caps: ["egress"] },
+    });
 
     const text = await runAgentkit(["inspect", "--url", url, "--header", header]);
     expect(text.code).toBe(0);
@@ -87,15 +93,23 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
       "  run_check — Run the named check and report whether it passed.\n    qualified: mcp__engine__run_check\n    side-effecting: yes (as mcpTools adapts it: the server's read-only word is trusted only with trustReadOnlyHint: true)   read-only hint: yes   declared: side_effecting=false requires_approval=false\n    args: name: string (required), strict: boolean",
     );
 
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--url", url, "--header", header])).toMatchObject({ code: 0, stdout: "lint:lax:ok\n", stderr: "" });
+    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--url", url, "--header", header])).toMatchObject({
+      code: 0,
+      stdout: "lint:lax:ok\n",
+      stderr: "",
+    });
     // The seed's bad call: the tool's own error text, verbatim, on stderr; exit 1.
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint", "verbose": true}', "--url", url, "--header", header])).toMatchObject({
+    expect(
+      await runAgentkit(["call", "run_check", "--args", '{"name": "lint", "verbose": true}', "--url", url, "--header", header]),
+    ).toMatchObject({
       code: 1,
       stdout: "",
       stderr: `${SEED_BAD_CALL}\n`,
     });
     // The qualified name a Claude transcript shows is accepted too.
-    expect(await runAgentkit(["call", "mcp__engine__deploy", "--args", '{"target": "staging"}', "--url", url, "--header", header])).toMatchObject({
+    expect(
+      await runAgentkit(["call", "mcp__engine__deploy", "--args", '{"target": "staging"}', "--url", url, "--header", header]),
+    ).toMatchObject({
       code: 0,
       stdout: "deployed to staging after 1 check(s)\n",
     });
@@ -113,7 +127,9 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(path.startsWith(join(tmpdir(), "agentkit-"))).toBe(true);
     expect(mode(path)).toBe(0o600);
     const header = `Authorization: ${authorization(path, "engine")}`;
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "a", "strict": true}', "--url", serve.url, "--header", header])).toMatchObject({ code: 0, stdout: "a:strict:ok\n" });
+    expect(
+      await runAgentkit(["call", "run_check", "--args", '{"name": "a", "strict": true}', "--url", serve.url, "--header", header]),
+    ).toMatchObject({ code: 0, stdout: "a:strict:ok\n" });
     expect(await serve.stop("SIGINT")).toEqual({ code: 0, signal: null });
     expect(existsSync(path)).toBe(false);
     expect(existsSync(dirname(path))).toBe(false);
@@ -133,7 +149,9 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     );
     expect(serve.stdout).not.toContain("claude --mcp-config");
     // The token in the env file is the live one.
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "x"}', "--url", serve.url, "--header", `Authorization: Bearer ${token}`])).toMatchObject({ code: 0, stdout: "x:lax:ok\n" });
+    expect(
+      await runAgentkit(["call", "run_check", "--args", '{"name": "x"}', "--url", serve.url, "--header", `Authorization: Bearer ${token}`]),
+    ).toMatchObject({ code: 0, stdout: "x:lax:ok\n" });
     expect((await serve.stop()).code).toBe(0);
     expect(existsSync(envFile)).toBe(false);
     expect(existsSync(dirname(envFile))).toBe(false);
@@ -150,12 +168,15 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     const servers = JSON.parse(readFileSync(path, "utf8")).mcpServers as Record<string, unknown>;
     expect(Object.keys(servers).sort()).toEqual(["agentkit_approvals", "guarded"]);
     const header = `Authorization: ${authorization(path, "guarded")}`;
-    const call = (service: string) => runAgentkit(["call", "restart", "--args", JSON.stringify({ service }), "--url", serve.url, "--header", header]);
+    const call = (service: string) =>
+      runAgentkit(["call", "restart", "--args", JSON.stringify({ service }), "--url", serve.url, "--header", header]);
     expect(await call("web")).toMatchObject({ code: 0, stdout: "restarted web\n" });
     const refused = await call("db");
     expect(refused.code).toBe(1);
     // stderr first says the call waits for a person (the tool requires approval), then the refusal.
-    expect(refused.stderr).toBe("agentkit call: 'restart' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\ntool 'restart' was not run: rejected by ops: not the database\n");
+    expect(refused.stderr).toBe(
+      "agentkit call: 'restart' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\ntool 'restart' was not run: rejected by ops: not the database\n",
+    );
     expect((await serve.stop()).code).toBe(0);
     expect(existsSync(path)).toBe(false);
     expect(existsSync(dirname(path))).toBe(false);
@@ -168,7 +189,11 @@ describe("agentkit serve --timeout-ms", () => {
     const abandoned = "tool 'slow_build' did not return within 0.3s and was abandoned\n";
     await using serve = await ServeProcess.start([slow, "--timeout-ms", "300"]);
     const header = `Authorization: ${authorization(serve.configPath, "slow")}`;
-    expect(await runAgentkit(["call", "slow_build", "--url", serve.url, "--header", header])).toMatchObject({ code: 1, stdout: "", stderr: abandoned });
+    expect(await runAgentkit(["call", "slow_build", "--url", serve.url, "--header", header])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: abandoned,
+    });
     expect((await serve.stop()).code).toBe(0);
     const child = [process.execPath, AGENTKIT, "serve", slow, "--transport", "stdio", "--timeout-ms", "300"];
     expect(await runAgentkit(["call", "slow_build", "--", ...child])).toMatchObject({ code: 1, stdout: "", stderr: abandoned });
@@ -182,12 +207,22 @@ describe("agentkit serve --transport stdio", () => {
     expect(inspected.code).toBe(0);
     const report = JSON.parse(inspected.stdout) as InspectReport;
     expect(report.tools.map((t) => t.qualifiedName).sort()).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--", ...child])).toMatchObject({ code: 0, stdout: "lint:lax:ok\n" });
-    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint", "verbose": true}', "--", ...child])).toMatchObject({ code: 1, stderr: `${SEED_BAD_CALL}\n` });
+    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--", ...child])).toMatchObject({
+      code: 0,
+      stdout: "lint:lax:ok\n",
+    });
+    expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint", "verbose": true}', "--", ...child])).toMatchObject({
+      code: 1,
+      stderr: `${SEED_BAD_CALL}\n`,
+    });
   });
 
   it("writes only protocol on stdout (a module's console.log goes to stderr) and exits 0 when stdin closes", async () => {
-    const child = spawn(process.execPath, [AGENTKIT, "serve", join(FIXTURES, "logs-to-stdout-module.mjs"), "--transport", "stdio"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(process.execPath, [AGENTKIT, "serve", join(FIXTURES, "logs-to-stdout-module.mjs"), "--transport", "stdio"], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
     try {
       let stderr = "";
       child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -200,7 +235,11 @@ describe("agentkit serve --transport stdio", () => {
       });
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       const send = (m: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`);
-      send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } });
+      send({
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+      });
       send({ method: "notifications/initialized" });
       send({ id: 2, method: "tools/call", params: { name: "shout", arguments: { text: "hi" } } });
       await answered;

@@ -34,7 +34,10 @@ describe("agentkit serve --transport stdio, a module with auditPath", () => {
       expect(text(await client.callTool("deploy", { target: "prod" }))).toBe("deployed to prod");
     }
     expect(existsSync(auditPath)).toBe(true);
-    const lines = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(auditPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.tool, l.allowed, l.source, l.actor])).toEqual([
       ["mcp__audited__deploy", true, "asker", "fixture-ops"],
       ["mcp__audited__deploy", true, "asker", "fixture-ops"],

@@ -37,7 +37,8 @@ export const tools = [${[make("greet", version), ...extra.map((n) => make(n, n))
 
 /** The server entry of the config file: its URL and headers (the token). */
 function configEntry(path: string): { url: string; headers: Record<string, string> } {
-  return (JSON.parse(readFileSync(path, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers["watched"]!;
+  return (JSON.parse(readFileSync(path, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> })
+    .mcpServers["watched"]!;
 }
 
 async function callGreet(entry: { url: string; headers: Record<string, string> }): Promise<{ text: string; tools: string[] }> {
@@ -75,7 +76,10 @@ describe("agentkit serve --watch", () => {
 
     // The rebuild changes a file the module imports, and adds a tool.
     writeFileSync(join(dir, "tools.mjs"), toolsFile("v2", ["bye"]));
-    await until(() => /restarted 'watched' with 2 tool\(s\)/.test(serve.stderr), () => serve.stderr);
+    await until(
+      () => /restarted 'watched' with 2 tool\(s\)/.test(serve.stderr),
+      () => serve.stderr,
+    );
     expect(serve.stdout).toBe(printed);
     const second = configEntry(configPath);
     expect(second.url).toBe(first.url);
@@ -86,8 +90,13 @@ describe("agentkit serve --watch", () => {
 
     // A build that does not load: the old one keeps serving.
     writeFileSync(join(dir, "tools.mjs"), "export const tools = [;\n");
-    await until(() => /could not be loaded/.test(serve.stderr), () => serve.stderr);
-    expect(serve.stderr).toMatch(/the rebuild could not be loaded — agentkit serve: cannot load module file '.*module\.mjs': SyntaxError: .*; still serving the previous build/);
+    await until(
+      () => /could not be loaded/.test(serve.stderr),
+      () => serve.stderr,
+    );
+    expect(serve.stderr).toMatch(
+      /the rebuild could not be loaded — agentkit serve: cannot load module file '.*module\.mjs': SyntaxError: .*; still serving the previous build/,
+    );
     expect(await callGreet(configEntry(configPath))).toEqual({ text: "v2", tools: ["greet", "bye"] });
 
     const exit = await serve.stop("SIGINT");

@@ -54,7 +54,9 @@ describe("agentkit serve --transport stdio on a terminal", () => {
     const ops = join(MODULES, "ops-module.js");
     const { code, output } = await onTerminal(["serve", ops, "--transport", "stdio"], 400);
     expect(code).toBe(0);
-    const config = JSON.stringify({ mcpServers: { engine: { type: "stdio", command: process.execPath, args: [AGENTKIT, "serve", ops, "--transport", "stdio"] } } });
+    const config = JSON.stringify({
+      mcpServers: { engine: { type: "stdio", command: process.execPath, args: [AGENTKIT, "serve", ops, "--transport", "stdio"] } },
+    });
     expect(output).toContain(
       `agentkit serve: 'engine' speaks MCP on stdin/stdout: it is the child a CLI spawns. Point Claude Code at it with:\r\n  claude --mcp-config '${config}' --strict-mcp-config --allowedTools mcp__engine__run_check\r\n`,
     );

@@ -28,12 +28,26 @@ describe("agentkit --help and --version", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^agentkit — serve an @McpServer module to Claude Code or Codex/);
-    for (const c of ["agentkit serve <module-file>", "agentkit inspect [options] -- <command...>", "agentkit inspect --url URL", "agentkit call <tool>"]) expect(r.stdout).toContain(c);
+    for (const c of [
+      "agentkit serve <module-file>",
+      "agentkit inspect [options] -- <command...>",
+      "agentkit inspect --url URL",
+      "agentkit call <tool>",
+    ])
+      expect(r.stdout).toContain(c);
   });
 
   it.each([
-    ["serve", "Usage: agentkit serve <module-file> [options]", ["--export <Name>", "--transport <http|stdio>", "--timeout-ms <N>", "--write-mcp-json <PATH>", "--codex"]],
-    ["inspect", "Usage: agentkit inspect [options] -- <command...>", ["--url <URL>", "--header", "--json", "--prefix", "--json shape (stable):"]],
+    [
+      "serve",
+      "Usage: agentkit serve <module-file> [options]",
+      ["--export <Name>", "--transport <http|stdio>", "--timeout-ms <N>", "--write-mcp-json <PATH>", "--codex"],
+    ],
+    [
+      "inspect",
+      "Usage: agentkit inspect [options] -- <command...>",
+      ["--url <URL>", "--header", "--json", "--prefix", "--json shape (stable):"],
+    ],
     ["call", "Usage: agentkit call <tool> [--args '{...}'] [options] -- <command...>", ["--args <json>", "--url <URL>", "isError"]],
     ["inbox", "Usage: agentkit inbox migrate <postgres-url> [--schema NAME]", ["--store-env VAR", "--schema NAME", "PGPASSWORD"]],
   ])("agentkit %s --help documents its options and exits 0", async (command, first, options) => {
@@ -62,7 +76,9 @@ describe("agentkit --help and --version", () => {
 
 describe("command lines that cannot run as written exit 2 with one line", () => {
   it("names an unknown command and lists the real ones", async () => {
-    expect(await usageError(["frobnicate"])).toBe("agentkit: unknown command 'frobnicate'. Commands: init, serve, host, inspect, call, login, approve, inbox, runs (see agentkit --help)");
+    expect(await usageError(["frobnicate"])).toBe(
+      "agentkit: unknown command 'frobnicate'. Commands: init, serve, host, inspect, call, login, approve, inbox, runs (see agentkit --help)",
+    );
   });
 
   it("names an unknown option and lists the accepted ones", async () => {
@@ -72,14 +88,19 @@ describe("command lines that cannot run as written exit 2 with one line", () => 
   });
 
   it("asks which server when neither --url nor a command is given, and refuses both", async () => {
-    const usage = "agentkit inspect ... -- <command...>  or  agentkit inspect ... --url URL [--header 'Name: value']  or  agentkit inspect ... --mcp-config <file> [--server <name>]";
+    const usage =
+      "agentkit inspect ... -- <command...>  or  agentkit inspect ... --url URL [--header 'Name: value']  or  agentkit inspect ... --mcp-config <file> [--server <name>]";
     expect(await usageError(["inspect"])).toBe(`agentkit inspect: say which server to connect to: ${usage}`);
-    expect(await usageError(["inspect", "--url", "http://127.0.0.1:1/mcp", "--", "node", "x.js"])).toBe(`agentkit inspect: give --url or a command after '--', not both: ${usage}`);
+    expect(await usageError(["inspect", "--url", "http://127.0.0.1:1/mcp", "--", "node", "x.js"])).toBe(
+      `agentkit inspect: give --url or a command after '--', not both: ${usage}`,
+    );
   });
 
   it("refuses a malformed --header without echoing its value (it may be a credential)", async () => {
     const line = await usageError(["inspect", "--url", "http://127.0.0.1:1/mcp", "--header", "Bearer s3cret-token"]);
-    expect(line).toBe("agentkit inspect: --header #1 is not 'Name: value' (it has no ':'); pass e.g. --header 'Authorization: Bearer <token>'");
+    expect(line).toBe(
+      "agentkit inspect: --header #1 is not 'Name: value' (it has no ':'); pass e.g. --header 'Authorization: Bearer <token>'",
+    );
     expect(line).not.toContain("s3cret");
   });
 
@@ -96,16 +117,24 @@ describe("command lines that cannot run as written exit 2 with one line", () => 
     expect(await usageError(["call", "run_check", "--args", '{"name": lint}', ...server])).toBe(
       `agentkit call: --args is not valid JSON (Unexpected token 'l', "{"name": lint}" is not valid JSON). ${accepted}`,
     );
-    expect(await usageError(["call", "run_check", "--args", '["lint"]', ...server])).toBe(`agentkit call: --args must be a JSON object, got array ["lint"]. ${accepted}`);
-    expect(await usageError(["call", "run_check", "--args", '"lint"', ...server])).toBe(`agentkit call: --args must be a JSON object, got string "lint". ${accepted}`);
+    expect(await usageError(["call", "run_check", "--args", '["lint"]', ...server])).toBe(
+      `agentkit call: --args must be a JSON object, got array ["lint"]. ${accepted}`,
+    );
+    expect(await usageError(["call", "run_check", "--args", '"lint"', ...server])).toBe(
+      `agentkit call: --args must be a JSON object, got string "lint". ${accepted}`,
+    );
   });
 
   it("asks for the tool name of call", async () => {
-    expect(await usageError(["call", "--", "node", "x.js"])).toBe("agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)");
+    expect(await usageError(["call", "--", "node", "x.js"])).toBe(
+      "agentkit call: name the tool to call: agentkit call <tool> --args '{...}' -- <command...> (see agentkit call --help)",
+    );
   });
 
   it("checks serve's own flags", async () => {
-    expect(await usageError(["serve"])).toBe("agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)");
+    expect(await usageError(["serve"])).toBe(
+      "agentkit serve: name the built module file to serve: agentkit serve <module-file> [--export Name] (see agentkit serve --help)",
+    );
     expect(await usageError(["serve", "m.js", "--transport", "tcp"])).toBe("agentkit serve: --transport must be http or stdio, got 'tcp'");
     expect(await usageError(["serve", "m.js", "--transport", "stdio", "--write-mcp-json", "x.json"])).toMatch(
       /^agentkit serve: --write-mcp-json is for --transport http; with --transport stdio this process is the child a CLI spawns/,

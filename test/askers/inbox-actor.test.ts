@@ -41,10 +41,25 @@ describe("the recorded actor is the session; a typed name is recorded as claimed
     await two;
 
     const [a, b] = approvals.server.decisions;
-    expect(a).toMatchObject({ tool: "Write", allowed: true, source: "asker", claimedActor: "alice", actor: expect.stringMatching(/^inbox session 1 \([0-9a-f]{6}\)$/) });
-    expect(b).toMatchObject({ tool: "Bash", allowed: true, source: "asker", claimedActor: "alice", actor: expect.stringMatching(/^inbox session 2 \([0-9a-f]{6}\)$/) });
+    expect(a).toMatchObject({
+      tool: "Write",
+      allowed: true,
+      source: "asker",
+      claimedActor: "alice",
+      actor: expect.stringMatching(/^inbox session 1 \([0-9a-f]{6}\)$/),
+    });
+    expect(b).toMatchObject({
+      tool: "Bash",
+      allowed: true,
+      source: "asker",
+      claimedActor: "alice",
+      actor: expect.stringMatching(/^inbox session 2 \([0-9a-f]{6}\)$/),
+    });
     expect(a!.actor).not.toBe(b!.actor);
-    const audit = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const audit = readFileSync(auditPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(audit.map((r) => [r.tool, r.actor, r.claimedActor])).toEqual([
       ["Write", a!.actor, "alice"],
       ["Bash", b!.actor, "alice"],

@@ -51,10 +51,28 @@ describe("ApprovalInbox in Chromium", () => {
     await art.getByRole("button", { name: "Approve", exact: true }).click();
     expect(await answer).toEqual({ behavior: "allow", updatedInput: { file_path: "notes.txt", content: "hi" } });
     expect(server.decisions).toHaveLength(1);
-    expect(server.decisions[0]).toMatchObject({ tool: "Write", allowed: true, source: "asker", asked: true, kind: "approve", actor: expect.stringMatching(SESSION), claimedActor: "ada" });
+    expect(server.decisions[0]).toMatchObject({
+      tool: "Write",
+      allowed: true,
+      source: "asker",
+      asked: true,
+      kind: "approve",
+      actor: expect.stringMatching(SESSION),
+      claimedActor: "ada",
+    });
     await art.waitFor({ state: "detached" });
     const row = page.locator("#decisions tbody tr").first();
-    await expect.poll(() => row.locator("td").allTextContents()).toEqual(expect.arrayContaining(["Write", "yes", "asker", expect.stringMatching(/^inbox session \d+ \([0-9a-f]{6}\) claims “ada”$/), "engine"]));
+    await expect
+      .poll(() => row.locator("td").allTextContents())
+      .toEqual(
+        expect.arrayContaining([
+          "Write",
+          "yes",
+          "asker",
+          expect.stringMatching(/^inbox session \d+ \([0-9a-f]{6}\) claims “ada”$/),
+          "engine",
+        ]),
+      );
     expect(await page.evaluate(() => window.marker)).toBe(42);
   });
 
@@ -68,8 +86,17 @@ describe("ApprovalInbox in Chromium", () => {
     await note.fill("not on a Friday");
     await art.getByRole("button", { name: "Confirm rejection" }).click();
     expect(await answer).toEqual({ behavior: "deny", message: "not on a Friday" });
-    expect(server.decisions[0]).toMatchObject({ tool: "Bash", allowed: false, source: "asker", kind: "reject", actor: expect.stringMatching(SESSION), reason: "not on a Friday" });
-    await expect.poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents()).toEqual(expect.arrayContaining(["Bash", "no", "asker", expect.stringMatching(SESSION), "not on a Friday"]));
+    expect(server.decisions[0]).toMatchObject({
+      tool: "Bash",
+      allowed: false,
+      source: "asker",
+      kind: "reject",
+      actor: expect.stringMatching(SESSION),
+      reason: "not on a Friday",
+    });
+    await expect
+      .poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents())
+      .toEqual(expect.arrayContaining(["Bash", "no", "asker", expect.stringMatching(SESSION), "not on a Friday"]));
   });
 
   it("Modify: invalid JSON is refused with the parse error (in the page and on the server) and decides nothing; fixed JSON is what runs", async () => {
@@ -91,7 +118,11 @@ describe("ApprovalInbox in Chromium", () => {
     const id = await art.getAttribute("data-id");
     const direct = await page.evaluate(async (qid) => {
       const key = Object.values(sessionStorage)[0]!;
-      const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key }, body: JSON.stringify({ id: qid, kind: "modify", arguments: "{nope" }) });
+      const res = await fetch("answer", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Agentkit-Session": key },
+        body: JSON.stringify({ id: qid, kind: "modify", arguments: "{nope" }),
+      });
       return { status: res.status, body: await res.json() };
     }, id);
     expect(direct.status).toBe(400);
@@ -102,7 +133,14 @@ describe("ApprovalInbox in Chromium", () => {
     await args.fill('{"path": "b.txt", "dry_run": true}');
     await art.getByRole("button", { name: "Save and approve" }).click();
     expect(await answer).toEqual({ behavior: "allow", updatedInput: { path: "b.txt", dry_run: true } });
-    expect(server.decisions[0]).toMatchObject({ tool: "Edit", allowed: true, source: "asker", kind: "modify", actor: expect.stringMatching(SESSION), updatedArguments: { path: "b.txt", dry_run: true } });
+    expect(server.decisions[0]).toMatchObject({
+      tool: "Edit",
+      allowed: true,
+      source: "asker",
+      kind: "modify",
+      actor: expect.stringMatching(SESSION),
+      updatedArguments: { path: "b.txt", dry_run: true },
+    });
   });
 
   it("a question that times out shows as timed out; its buttons tell so and decide nothing", async () => {
@@ -116,14 +154,18 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await art.getByRole("button", { name: "Approve", exact: true }).getAttribute("aria-disabled")).toBe("true");
     // aria-disabled makes Playwright wait for the button to be enabled; force sends the real click anyway.
     await art.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
-    await expect.poll(() => art.locator("[data-role=outcome]").textContent()).toMatch(/timed out before your answer arrived.*Nothing was decided/);
+    await expect
+      .poll(() => art.locator("[data-role=outcome]").textContent())
+      .toMatch(/timed out before your answer arrived.*Nothing was decided/);
     await art.getByRole("button", { name: "Reject", exact: true }).focus();
     await page.keyboard.press("Enter");
     await art.getByRole("button", { name: "Confirm rejection" }).click();
     await expect.poll(() => art.locator("[data-role=outcome]").textContent()).toMatch(/Nothing was decided/);
     expect(server.decisions).toHaveLength(1);
     expect(server.decisions[0]).toMatchObject({ tool: "Deploy", allowed: false, source: "timeout", actor: null });
-    await expect.poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents()).toEqual(expect.arrayContaining(["Deploy", "no", "timeout"]));
+    await expect
+      .poll(() => page.locator("#decisions tbody tr").first().locator("td").allTextContents())
+      .toEqual(expect.arrayContaining(["Deploy", "no", "timeout"]));
   });
 
   it("works from the keyboard alone: Tab to the buttons, Enter to open Reject, type, Enter to send", async () => {
@@ -149,7 +191,12 @@ describe("ApprovalInbox in Chromium", () => {
     const guard = approvalGuard({ asker: billingAsker, ctx: billingAsker });
     const fromEngine = engine("Write", { file_path: "a.txt" });
     const fromDeploy = deploy.prompt("Write", { file_path: "b.txt" });
-    const fromGuard = guard({ tool: { requiresApproval: true }, name: "refund", qualifiedName: "mcp__billing__refund", arguments: { order: 17 } });
+    const fromGuard = guard({
+      tool: { requiresApproval: true },
+      name: "refund",
+      qualifiedName: "mcp__billing__refund",
+      arguments: { order: 17 },
+    });
     const writes = page.getByRole("article", { name: "Write" });
     await expect.poll(() => writes.count()).toBe(2);
     const refund = question(page, "mcp__billing__refund");
@@ -167,9 +214,19 @@ describe("ApprovalInbox in Chromium", () => {
     expect(await fromGuard).toEqual({ allowed: true });
     expect(engineServer.decisions.map((d) => d.allowed)).toEqual([true]);
     expect(deploy.server.decisions.map((d) => d.allowed)).toEqual([false]);
-    expect(guard.decisions[0]).toMatchObject({ tool: "mcp__billing__refund", allowed: true, source: "asker", via: "mcp_guard", actor: expect.stringMatching(SESSION) });
+    expect(guard.decisions[0]).toMatchObject({
+      tool: "mcp__billing__refund",
+      allowed: true,
+      source: "asker",
+      via: "mcp_guard",
+      actor: expect.stringMatching(SESSION),
+    });
     const rows = page.locator("#decisions tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
-    expect((await rows.allTextContents()).map((t) => /engine|deploy|billing-module/.exec(t)?.[0]).sort()).toEqual(["billing-module", "deploy", "engine"]);
+    expect((await rows.allTextContents()).map((t) => /engine|deploy|billing-module/.exec(t)?.[0]).sort()).toEqual([
+      "billing-module",
+      "deploy",
+      "engine",
+    ]);
   });
 });

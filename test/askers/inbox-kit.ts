@@ -50,7 +50,10 @@ export function chromiumPerFile(): { readonly browser: () => Browser; readonly c
   };
 }
 
-export async function loggedInPage(browser: Browser, inbox: Pick<ApprovalInbox, "loginUrl">): Promise<{ context: BrowserContext; page: Page }> {
+export async function loggedInPage(
+  browser: Browser,
+  inbox: Pick<ApprovalInbox, "loginUrl">,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -67,7 +70,10 @@ export interface CliAnswer {
 }
 
 /** A started ApprovalServer asking `asker` (also its `gate.check` target), and a real MCP client calling it. */
-export async function approvalsAsking(asker: InboxAsker, options: Omit<ApprovalServerOptions, "asker"> = {}): Promise<{
+export async function approvalsAsking(
+  asker: InboxAsker,
+  options: Omit<ApprovalServerOptions, "asker"> = {},
+): Promise<{
   server: ApprovalServer;
   prompt(tool: string, input: Record<string, unknown>, id?: string): Promise<CliAnswer>;
   close(): Promise<void>;

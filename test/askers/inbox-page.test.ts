@@ -24,7 +24,16 @@ import { approvalsAsking, chromiumPerFile, inboxWithPage, loggedInPage, SESSION 
 
 // The few browser globals the page.evaluate callbacks use (the test tsconfig has no DOM lib).
 declare const document: { activeElement: { id: string; tagName: string; getAttribute(name: string): string | null } | null; title: string };
-declare const window: { __notes: Array<{ title: string; body: string }>; __asked: number; axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }> }> } };
+declare const window: {
+  __notes: Array<{ title: string; body: string }>;
+  __asked: number;
+  axe: {
+    run(
+      context: unknown,
+      options: unknown,
+    ): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }> }>;
+  };
+};
 
 /** The README's screenshot: written here only when this variable is set (see README, "The approval inbox"). */
 const DOCS_SCREENSHOT = fileURLToPath(new URL("../../docs/inbox.png", import.meta.url));
@@ -48,7 +57,13 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.id |
 function guardAsking(inbox: ApprovalInbox, description: string) {
   const asker = inbox.asker({ source: "billing" });
   const guard = approvalGuard({ asker, ctx: asker });
-  const tool = { requiresApproval: true, sideEffecting: true, description, caps: ["egress", "private_data"], annotations: { destructiveHint: true, title: "Refund" } };
+  const tool = {
+    requiresApproval: true,
+    sideEffecting: true,
+    description,
+    caps: ["egress", "private_data"],
+    annotations: { destructiveHint: true, title: "Refund" },
+  };
   return (args: Record<string, unknown>) => guard({ tool, name: "refund", qualifiedName: "mcp__billing__refund", arguments: args });
 }
 
@@ -66,16 +81,33 @@ describe("the reviewer's page, keyboard only", () => {
     expect(description!.endsWith("x…")).toBe(true);
     expect(description!.length).toBeLessThan(2100);
     expect(await art.locator("img").count()).toBe(0);
-    expect(await art.getByRole("list", { name: "What mcp__billing__refund declares" }).getByRole("listitem").allTextContents()).toEqual(["cap egress", "cap private_data", "side-effecting", "requires approval", "destructiveHint: true", "title: Refund"]);
+    expect(await art.getByRole("list", { name: "What mcp__billing__refund declares" }).getByRole("listitem").allTextContents()).toEqual([
+      "cap egress",
+      "cap private_data",
+      "side-effecting",
+      "requires approval",
+      "destructiveHint: true",
+      "title: Refund",
+    ]);
 
-    const edit = approvals.prompt("Edit", { file_path: "src/a\u202e.ts", old_string: "one\ntwo\nthree", new_string: "one\n2\u0007\nthree" });
+    const edit = approvals.prompt("Edit", {
+      file_path: "src/a\u202e.ts",
+      old_string: "one\ntwo\nthree",
+      new_string: "one\n2\u0007\nthree",
+    });
     const editArt = question(page, "Edit");
     await editArt.waitFor();
     expect(await editArt.locator(".view-head").first().textContent()).toBe(`Edit ${visible("src/a\u202e.ts")}`);
     expect(await editArt.locator("pre.diff").textContent()).toBe(`  one\n- two\n+ ${visible("2\u0007")}\n  three`);
     expect(await editArt.locator("pre.diff del").allTextContents()).toEqual(["- two"]);
 
-    const multi = approvals.prompt("MultiEdit", { file_path: "b.ts", edits: [{ old_string: "x", new_string: "y" }, { old_string: "p", new_string: "q" }] });
+    const multi = approvals.prompt("MultiEdit", {
+      file_path: "b.ts",
+      edits: [
+        { old_string: "x", new_string: "y" },
+        { old_string: "p", new_string: "q" },
+      ],
+    });
     const multiArt = question(page, "MultiEdit");
     await multiArt.waitFor();
     expect(await multiArt.locator("pre.diff").textContent()).toBe("@@ edit 1 of 2 @@\n- x\n+ y\n@@ edit 2 of 2 @@\n- p\n+ q");
@@ -86,7 +118,12 @@ describe("the reviewer's page, keyboard only", () => {
     expect(await writeArt.locator("pre.diff ins").allTextContents()).toEqual(["+ first", "+ <b>second</b>"]);
     expect(await writeArt.locator("pre.diff b").count()).toBe(0);
 
-    const bash = approvals.prompt("Bash", { command: "rm -rf build && echo \u202edone", cwd: "/srv/app", timeout: 120000, description: "Clean the build" });
+    const bash = approvals.prompt("Bash", {
+      command: "rm -rf build && echo \u202edone",
+      cwd: "/srv/app",
+      timeout: 120000,
+      description: "Clean the build",
+    });
     const bashArt = question(page, "Bash");
     await bashArt.waitFor();
     expect(await bashArt.getByLabel("Command").textContent()).toBe(`$ ${visible("rm -rf build && echo \u202edone")}`);
@@ -260,7 +297,10 @@ describe("the reviewer's page, keyboard only", () => {
 
   it("axe-core finds no serious or critical violation, with questions of every view, open forms and details, and decisions", async () => {
     const { inbox, approvals, page } = await inboxWithPage(browser(), cleanups, { timeoutMs: 600_000 });
-    const done = [guardAsking(inbox, "Refunds an order to the card it was paid with.")({ order: 17 }), approvals.prompt("Read", { path: "a" })];
+    const done = [
+      guardAsking(inbox, "Refunds an order to the card it was paid with.")({ order: 17 }),
+      approvals.prompt("Read", { path: "a" }),
+    ];
     await question(page, "Read").waitFor();
     await answerAll(page, 2);
     await Promise.all(done);
@@ -284,7 +324,11 @@ describe("the reviewer's page, keyboard only", () => {
     const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
     // the check is live: an unlabelled field added to the page is reported
-    await page.evaluate(() => (globalThis as unknown as { document: { body: { insertAdjacentHTML(where: string, html: string): void } } }).document.body.insertAdjacentHTML("beforeend", '<input id="unlabelled">'));
+    await page.evaluate(() =>
+      (
+        globalThis as unknown as { document: { body: { insertAdjacentHTML(where: string, html: string): void } } }
+      ).document.body.insertAdjacentHTML("beforeend", '<input id="unlabelled">'),
+    );
     const broken = await page.evaluate(() => window.axe.run({ exclude: [] }, { resultTypes: ["violations"] }));
     expect(broken.violations.map((v) => v.id)).toContain("label");
     await page.keyboard.press("Escape");
@@ -311,9 +355,21 @@ describe("the reviewer's page, keyboard only", () => {
     await page.keyboard.press("Enter");
     await second;
     const pending = [
-      guardAsking(inbox, "Refunds an order to the card it was paid with. Money leaves the company: check the order first.")({ order: 1017, amount_eur: 49.9 }),
-      deploy.prompt("Edit", { file_path: "deploy/prod.yaml", old_string: "replicas: 2\nimage: app:1.4.0\nport: 8080", new_string: "replicas: 4\nimage: app:1.5.0\nport: 8080" }),
-      approvals.prompt("Bash", { command: "kubectl rollout restart deploy/app", cwd: "/srv/app", timeout: 120000, description: "Restart the app" }),
+      guardAsking(
+        inbox,
+        "Refunds an order to the card it was paid with. Money leaves the company: check the order first.",
+      )({ order: 1017, amount_eur: 49.9 }),
+      deploy.prompt("Edit", {
+        file_path: "deploy/prod.yaml",
+        old_string: "replicas: 2\nimage: app:1.4.0\nport: 8080",
+        new_string: "replicas: 4\nimage: app:1.5.0\nport: 8080",
+      }),
+      approvals.prompt("Bash", {
+        command: "kubectl rollout restart deploy/app",
+        cwd: "/srv/app",
+        timeout: 120000,
+        description: "Restart the app",
+      }),
     ];
     await question(page, "Bash").waitFor();
     await expect.poll(() => page.locator("#decisions tbody tr").count()).toBe(3);

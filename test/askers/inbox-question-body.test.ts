@@ -27,7 +27,11 @@ const text = async (l: Locator): Promise<string> => (await l.textContent()) ?? "
 /** A server's form: one required field with no default, two with defaults. */
 const FORM_SCHEMA = {
   type: "object",
-  properties: { name: { type: "string" }, plan: { type: "string", enum: ["free", "pro"], default: "pro" }, seats: { type: "integer", default: 5 } },
+  properties: {
+    name: { type: "string" },
+    plan: { type: "string", enum: ["free", "pro"], default: "pro" },
+    seats: { type: "integer", default: 5 },
+  },
   required: ["name"],
 };
 /** An OSC 8 hyperlink showing one host and opening another, then concealed text. */
@@ -37,7 +41,11 @@ describe("one question's body on the inbox page", () => {
   it("a tool name and arguments with bidi and C1 characters are shown escaped; Modify starts from JSON that parses back to the same arguments (#25.4)", async () => {
     const { page, asker } = await setup();
     const args = { path: "notes\u202etxt.sh", c1: "a\u009bb", zw: "rm\u200b -rf" };
-    const decision = asker.ask({ question: "Allow\u2066 this?", toolCall: { id: "t1", name: "read_file\u202eexe.txt", arguments: args }, source: "react" });
+    const decision = asker.ask({
+      question: "Allow\u2066 this?",
+      toolCall: { id: "t1", name: "read_file\u202eexe.txt", arguments: args },
+      source: "react",
+    });
     const art = page.locator("article").first();
     await art.waitFor();
     expect(await text(art.locator("h3"))).toBe("read_file\\u202eexe.txt");
@@ -58,11 +66,17 @@ describe("one question's body on the inbox page", () => {
     const art = page.locator("article").first();
     await art.waitFor();
     expect(await text(art)).not.toContain("(no tool)");
-    expect(await text(art.locator(".ask"))).toBe("Confirm at \\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\ please\\x1b[8m and pay now\\x1b[0m");
+    expect(await text(art.locator(".ask"))).toBe(
+      "Confirm at \\x1b]8;;https://evil.example/\\x1b\\https://good.example/\\x1b]8;;\\x1b\\ please\\x1b[8m and pay now\\x1b[0m",
+    );
     const fields = await art.locator("dl.fields > *").allTextContents();
     expect(fields).toEqual(["name", "(empty, not sent)", "plan", '"pro"', "seats", "5"]);
     await art.getByRole("button", { name: "Approve", exact: true }).click();
-    expect(await decision).toEqual({ kind: "approve", actor: expect.stringMatching(SESSION), value: { name: null, plan: "pro", seats: 5 } });
+    expect(await decision).toEqual({
+      kind: "approve",
+      actor: expect.stringMatching(SESSION),
+      value: { name: null, plan: "pro", seats: 5 },
+    });
   });
 
   it("a URL-mode link shows its host called out and the whole URL, as text (#25.5)", async () => {

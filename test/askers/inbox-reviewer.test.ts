@@ -19,7 +19,10 @@ async function setup(options: { store?: MemoryInboxStore; worker?: string; timeo
   cleanups.push(() => inbox.stop());
   const { context, page } = await loggedInPage(browser(), inbox);
   cleanups.push(() => context.close());
-  const approvals = await approvalsAsking(inbox.asker({ source: "engine", ...(options.worker ? { worker: options.worker } : {}) }), options.timeoutMs ? { timeoutMs: options.timeoutMs } : {});
+  const approvals = await approvalsAsking(
+    inbox.asker({ source: "engine", ...(options.worker ? { worker: options.worker } : {}) }),
+    options.timeoutMs ? { timeoutMs: options.timeoutMs } : {},
+  );
   cleanups.push(() => approvals.close());
   return { inbox, page, ...approvals };
 }
@@ -32,7 +35,9 @@ describe("what the reviewer reads", () => {
     const art = page.getByRole("article", { name: "Bash" });
     await art.waitFor();
     expect(await art.locator(".worker").textContent()).toBe("build-3");
-    expect(await art.textContent()).toMatch(/from engine · worker build-3 · asked \d\d:\d\d:\d\d, waiting 0:0\d · deadline \d\d:\d\d:\d\d \(time left (9:59|10:00)\)/);
+    expect(await art.textContent()).toMatch(
+      /from engine · worker build-3 · asked \d\d:\d\d:\d\d, waiting 0:0\d · deadline \d\d:\d\d:\d\d \(time left (9:59|10:00)\)/,
+    );
     await expect.poll(() => art.locator(".age").textContent(), { timeout: 5000 }).toMatch(/waiting 0:0[2-9]/);
     await art.getByRole("button", { name: "Approve", exact: true }).click();
     await answer;
@@ -60,7 +65,11 @@ describe("what the page lets through", () => {
     const deep = `{"path": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     await art.getByLabel("Arguments (JSON)").fill(deep);
     await art.getByRole("button", { name: "Save and approve" }).click();
-    await expect.poll(() => art.getByRole("alert").textContent()).toMatch(/^the gate would refuse these arguments \(the arguments\.path(\[0\])+ is nested deeper than 256 levels\); nothing was decided/);
+    await expect
+      .poll(() => art.getByRole("alert").textContent())
+      .toMatch(
+        /^the gate would refuse these arguments \(the arguments\.path(\[0\])+ is nested deeper than 256 levels\); nothing was decided/,
+      );
     expect(await art.locator("[data-role=outcome]").textContent()).not.toMatch(/Approved/);
     expect(await art.getAttribute("data-status")).toBe("pending");
     expect(settled).toBe(false);
@@ -76,8 +85,12 @@ describe("what the page lets through", () => {
     const first = prompt("Bash", { command: "one" });
     const second = prompt("Write", { file_path: "two" });
     await expect.poll(() => page.locator("article").count()).toBe(2);
-    expect(await prompt("Edit", { file_path: "three" })).toMatchObject({ behavior: "deny", message: expect.stringContaining("already holds 2 pending questions") });
-    for (const tool of ["Bash", "Write"]) await page.getByRole("article", { name: tool }).getByRole("button", { name: "Approve", exact: true }).click();
+    expect(await prompt("Edit", { file_path: "three" })).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("already holds 2 pending questions"),
+    });
+    for (const tool of ["Bash", "Write"])
+      await page.getByRole("article", { name: tool }).getByRole("button", { name: "Approve", exact: true }).click();
     expect(await Promise.all([first, second])).toMatchObject([{ behavior: "allow" }, { behavior: "allow" }]);
     // Room again: the next question is asked.
     const fourth = prompt("Read", { path: "four" });
@@ -100,6 +113,14 @@ describe("what the page lets through", () => {
     expect(await refused.json()).toMatchObject({ error: expect.stringContaining("already has 8 live streams open") });
     // Closing one frees its place.
     await streams[0]!.body!.cancel();
-    await expect.poll(async () => { const r = await open(); const s = r.status; if (s === 200) await r.body!.cancel(); else await r.text(); return s; }).toBe(200);
+    await expect
+      .poll(async () => {
+        const r = await open();
+        const s = r.status;
+        if (s === 200) await r.body!.cancel();
+        else await r.text();
+        return s;
+      })
+      .toBe(200);
   });
 });

@@ -89,7 +89,8 @@ describe("the inbox's login and write fence", () => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     const key = await page.evaluate(() => Object.values(sessionStorage)[0] as string);
 
-    const post = (headers: Record<string, string>) => fetch(answerUrl, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+    const post = (headers: Record<string, string>) =>
+      fetch(answerUrl, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
     const noCookie = await post({ Origin: origin });
     expect(noCookie.status).toBe(401);
     expect(await noCookie.json()).toMatchObject({ error: expect.stringContaining("session cookie") });
@@ -100,11 +101,19 @@ describe("the inbox's login and write fence", () => {
     const noOrigin = await post({ Cookie: cookie, "X-Agentkit-Session": key });
     expect(noOrigin.status).toBe(403);
     expect(await noOrigin.json()).toMatchObject({ error: expect.stringContaining("Origin") });
-    const plain = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "text/plain" }, body });
+    const plain = await fetch(answerUrl, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "text/plain" },
+      body,
+    });
     expect(plain.status).toBe(415);
     // Larger than an answer may be, declared or streamed: 413 with its reason, and nothing decided.
     const huge = JSON.stringify({ id, kind: "approve", actor: "x".repeat(300 * 1024) });
-    const tooBig = await fetch(answerUrl, { method: "POST", headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "application/json" }, body: huge });
+    const tooBig = await fetch(answerUrl, {
+      method: "POST",
+      headers: { Origin: origin, Cookie: cookie, "X-Agentkit-Session": key, "Content-Type": "application/json" },
+      body: huge,
+    });
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toMatchObject({ error: expect.stringContaining("at most 262144 bytes") });
     const streamed = await fetch(answerUrl, {
@@ -132,7 +141,12 @@ describe("the inbox's login and write fence", () => {
 
   it("the login URL reaches neither the logger nor the audit file; the audit records the session as actor and the typed name as claimed", async () => {
     const lines: string[] = [];
-    const capture: Logger = { debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+    const capture: Logger = {
+      debug: (m) => lines.push(m),
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      error: (m) => lines.push(m),
+    };
     const previous = setLogger(capture);
     cleanups.push(() => void setLogger(previous));
     const dir = mkdtempSync(join(tmpdir(), "akt-inbox-audit-"));
@@ -147,7 +161,13 @@ describe("the inbox's login and write fence", () => {
     await page.getByRole("article", { name: "Write" }).getByRole("button", { name: "Approve", exact: true }).click();
     await answer;
     const audit = readFileSync(auditPath, "utf8");
-    expect(JSON.parse(audit.trim())).toMatchObject({ tool: "Write", allowed: true, source: "asker", actor: expect.stringMatching(SESSION), claimedActor: "grace" });
+    expect(JSON.parse(audit.trim())).toMatchObject({
+      tool: "Write",
+      allowed: true,
+      source: "asker",
+      actor: expect.stringMatching(SESSION),
+      claimedActor: "grace",
+    });
     for (const text of [audit, lines.join("\n")]) {
       expect(text).not.toContain(code);
       expect(text).not.toContain("login");

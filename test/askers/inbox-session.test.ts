@@ -114,6 +114,8 @@ describe("sessions and login links end", () => {
     await page.goto(inbox.loginUrl);
     await page.getByText("This login link expired unused").waitFor();
     expect(await context.cookies()).toHaveLength(0);
-    await expect(ApprovalInbox.start({ sessionTtlMs: 0 })).rejects.toThrow(/^ApprovalInbox.start: sessionTtlMs must be a positive integer, got number 0$/);
+    await expect(ApprovalInbox.start({ sessionTtlMs: 0 })).rejects.toThrow(
+      /^ApprovalInbox.start: sessionTtlMs must be a positive integer, got number 0$/,
+    );
   });
 });

@@ -16,7 +16,18 @@ import { gateVerdict } from "../../src/gate/index.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
 
 function questionFor(id: string, tool = "Write"): StoredQuestion {
-  return { id, callId: null, tool, arguments: { a: 1 }, question: "ok?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
+  return {
+    id,
+    callId: null,
+    tool,
+    arguments: { a: 1 },
+    question: "ok?",
+    source: "approval_server",
+    from: "engine",
+    askedAt: new Date().toISOString(),
+    deadlineAt: null,
+    status: "pending",
+  };
 }
 
 /** Answers the first question `store` announces with `answer`. */
@@ -45,7 +56,17 @@ describe("MemoryInboxStore", () => {
 
   it("a decision with the same id replaces the row, keeping its place", async () => {
     const store = new MemoryInboxStore();
-    const row = { tool: "T", allowed: true, source: "asker" as const, asked: true, actor: "a", reason: "r", at: "2026-01-01T00:00:00Z", from: "f", confirmed: false };
+    const row = {
+      tool: "T",
+      allowed: true,
+      source: "asker" as const,
+      asked: true,
+      actor: "a",
+      reason: "r",
+      at: "2026-01-01T00:00:00Z",
+      from: "f",
+      confirmed: false,
+    };
     await store.recordDecision({ ...row, id: "1" });
     await store.recordDecision({ ...row, id: "2" });
     await store.recordDecision({ ...row, id: "1", allowed: false, confirmed: true });
@@ -70,9 +91,26 @@ describe("InboxAsker", () => {
     asker.emit("gate.check", { ...verdict.record, arguments: undefined });
     const rows = await store.decisions(10);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: verdict.record.questionId, tool: "Edit", allowed: true, from: "engine", confirmed: true, source: "asker", actor: "ada" });
+    expect(rows[0]).toMatchObject({
+      id: verdict.record.questionId,
+      tool: "Edit",
+      allowed: true,
+      from: "engine",
+      confirmed: true,
+      source: "asker",
+      actor: "ada",
+    });
     expect(writes).toEqual([verdict.record.questionId]);
-    asker.emit("gate.check", { tool: "Read", allowed: true, source: "auto_allow", asked: false, actor: null, reason: "pre-approved", id: null, at: "2026-01-01T00:00:00Z" });
+    asker.emit("gate.check", {
+      tool: "Read",
+      allowed: true,
+      source: "auto_allow",
+      asked: false,
+      actor: null,
+      reason: "pre-approved",
+      id: null,
+      at: "2026-01-01T00:00:00Z",
+    });
     expect((await store.decisions(10)).map((d) => d.source)).toEqual(["auto_allow", "asker"]);
     asker.emit("tool.call", { tool: "x" });
     asker.emit("gate.check", { tool: "x", source: "made-up" });
@@ -85,7 +123,8 @@ describe("InboxAsker", () => {
     const writes: Array<[string, boolean]> = [];
     store.subscribe((e) => e.type === "decision" && writes.push([e.decision.id, e.decision.confirmed]));
     const guard = approvalGuard({ asker, ctx: asker });
-    const call = (env: string) => guard({ tool: { requiresApproval: true }, name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { env } });
+    const call = (env: string) =>
+      guard({ tool: { requiresApproval: true }, name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { env } });
     answerNext(store, { status: "answered", answer: { kind: "approve", actor: "ada" } });
     expect(await call("staging")).toEqual({ allowed: true });
     answerNext(store, { status: "answered", answer: { kind: "reject", actor: "ada", note: "not prod" } });
@@ -105,7 +144,10 @@ describe("InboxAsker", () => {
     expect(decision).toMatchObject({ kind: "expired", note: expect.stringContaining("deadline passed") });
     expect(await store.get(id)).toMatchObject({ status: "timed_out", from: "agentkit" });
     expect(await store.pending()).toEqual([]);
-    expect(await store.settle(id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false, question: { status: "timed_out" } });
+    expect(await store.settle(id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({
+      ok: false,
+      question: { status: "timed_out" },
+    });
     expect(await store.decisions(1)).toEqual([]); // no row until the gate reports the timeout
   });
 
@@ -124,13 +166,29 @@ describe("InboxAsker", () => {
   });
 
   it("refuses bad options by name", () => {
-    expect(() => new InboxAsker({} as never)).toThrow(/^inboxAsker: 'store' is required \(an InboxStore: an inbox's store, or new MemoryInboxStore\(\)\)$/);
-    expect(() => new InboxAsker({ store: new MemoryInboxStore(), source: "" })).toThrow(/^inboxAsker: 'source' must be a non-empty name of the run or server/);
-    expect(() => new InboxAsker({ store: new MemoryInboxStore(), sorce: "x" } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "inboxAsker", option: "sorce", message: "inboxAsker: unknown option 'sorce'. Accepted options: store, source, worker" }),
+    expect(() => new InboxAsker({} as never)).toThrow(
+      /^inboxAsker: 'store' is required \(an InboxStore: an inbox's store, or new MemoryInboxStore\(\)\)$/,
     );
-    expect(() => new InboxAsker({ store: {} } as never)).toThrow(expect.objectContaining({ option: "store", message: "inboxAsker: 'store' must be an InboxStore (an inbox's store, or new MemoryInboxStore()), got object {}" }));
-    expect(() => new InboxAsker({ store: new MemoryInboxStore(), worker: "w".repeat(101) })).toThrow(expect.objectContaining({ option: "worker" }));
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), source: "" })).toThrow(
+      /^inboxAsker: 'source' must be a non-empty name of the run or server/,
+    );
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), sorce: "x" } as never)).toThrow(
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "inboxAsker",
+        option: "sorce",
+        message: "inboxAsker: unknown option 'sorce'. Accepted options: store, source, worker",
+      }),
+    );
+    expect(() => new InboxAsker({ store: {} } as never)).toThrow(
+      expect.objectContaining({
+        option: "store",
+        message: "inboxAsker: 'store' must be an InboxStore (an inbox's store, or new MemoryInboxStore()), got object {}",
+      }),
+    );
+    expect(() => new InboxAsker({ store: new MemoryInboxStore(), worker: "w".repeat(101) })).toThrow(
+      expect.objectContaining({ option: "worker" }),
+    );
   });
 });
 
@@ -138,8 +196,12 @@ describe("ApprovalInbox.start", () => {
   it("refuses bad options by name, before binding anything", async () => {
     await expect(askers.ApprovalInbox.start({ port: -1 })).rejects.toThrow(/port must be an integer 0-65535/);
     await expect(askers.ApprovalInbox.start({ path: "inbox/" })).rejects.toThrow(/^ApprovalInbox.start: 'path' must be "\/inbox"-like/);
-    await expect(askers.ApprovalInbox.start({ store: {} as never })).rejects.toThrow(/^ApprovalInbox.start: 'store' must be an InboxStore \(put, settle/);
-    await expect(askers.ApprovalInbox.start({ token: "x" } as never)).rejects.toThrow(/unknown option 'token'. Accepted options: store, port, path, loginTtlMs, sessionTtlMs$/);
+    await expect(askers.ApprovalInbox.start({ store: {} as never })).rejects.toThrow(
+      /^ApprovalInbox.start: 'store' must be an InboxStore \(put, settle/,
+    );
+    await expect(askers.ApprovalInbox.start({ token: "x" } as never)).rejects.toThrow(
+      /unknown option 'token'. Accepted options: store, port, path, loginTtlMs, sessionTtlMs$/,
+    );
   });
 
   it("two inboxes on one listener get their own paths and their own cookies", async () => {
@@ -148,7 +210,11 @@ describe("ApprovalInbox.start", () => {
     expect(new URL(a.url).port).toBe(new URL(b.url).port);
     expect([new URL(a.url).pathname, new URL(b.url).pathname]).toEqual(["/inbox/", "/inbox-2/"]);
     const url = new URL(a.loginUrl);
-    const login = await fetch(`${url.origin}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json", Origin: url.origin }, body: JSON.stringify({ code: url.hash.slice("#code=".length) }) });
+    const login = await fetch(`${url.origin}${url.pathname}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: url.origin },
+      body: JSON.stringify({ code: url.hash.slice("#code=".length) }),
+    });
     const ca = login.headers.get("set-cookie")!;
     expect(ca).toMatch(/; Path=\/inbox; HttpOnly; SameSite=Strict$/);
     const headers = { Cookie: ca.split(";")[0]!, "X-Agentkit-Session": ((await login.json()) as { key: string }).key };
@@ -162,14 +228,36 @@ describe("ApprovalInbox.start", () => {
 
 describe("the answer the server accepts", () => {
   it("checks kind, actor, note and (for modify) the arguments as a JSON object; the actor is the session, a typed name only a claim", () => {
-    expect(parseAnswer({ id: "1", kind: "approve" }, "inbox session 3 (abcdef)")).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "inbox session 3 (abcdef)" } });
-    expect(parseAnswer({ id: "1", kind: "reject", note: "  no  ", actor: " ada " }, "inbox session 3 (abcdef)")).toEqual({ ok: true, id: "1", answer: { kind: "reject", actor: "inbox session 3 (abcdef)", claimed: "ada", note: "no" } });
-    expect(parseAnswer({ id: "1", kind: "approve", actor: "x".repeat(150), login: "forged" }, "s")).toEqual({ ok: true, id: "1", answer: { kind: "approve", actor: "s", claimed: "x".repeat(100) } });
+    expect(parseAnswer({ id: "1", kind: "approve" }, "inbox session 3 (abcdef)")).toEqual({
+      ok: true,
+      id: "1",
+      answer: { kind: "approve", actor: "inbox session 3 (abcdef)" },
+    });
+    expect(parseAnswer({ id: "1", kind: "reject", note: "  no  ", actor: " ada " }, "inbox session 3 (abcdef)")).toEqual({
+      ok: true,
+      id: "1",
+      answer: { kind: "reject", actor: "inbox session 3 (abcdef)", claimed: "ada", note: "no" },
+    });
+    expect(parseAnswer({ id: "1", kind: "approve", actor: "x".repeat(150), login: "forged" }, "s")).toEqual({
+      ok: true,
+      id: "1",
+      answer: { kind: "approve", actor: "s", claimed: "x".repeat(100) },
+    });
     expect(parseAnswer({ id: "1", kind: "approve", actor: 7 }, "s")).toMatchObject({ ok: false, field: "actor" });
     expect(parseAnswer({ id: "1", kind: "modify", arguments: '{"a": 2}' })).toMatchObject({ ok: true, answer: { value: { a: 2 } } });
-    expect(parseAnswer({ id: "1", kind: "modify", arguments: "{a" })).toMatchObject({ ok: false, field: "arguments", error: expect.stringMatching(/^not valid JSON: /) });
-    expect(parseAnswer({ id: "1", kind: "modify", arguments: "null" })).toMatchObject({ ok: false, error: expect.stringMatching(/^not a JSON object: got null/) });
-    expect(parseAnswer({ id: "1", kind: "allow" })).toMatchObject({ ok: false, error: 'kind must be approve, reject or modify, got "allow"' });
+    expect(parseAnswer({ id: "1", kind: "modify", arguments: "{a" })).toMatchObject({
+      ok: false,
+      field: "arguments",
+      error: expect.stringMatching(/^not valid JSON: /),
+    });
+    expect(parseAnswer({ id: "1", kind: "modify", arguments: "null" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^not a JSON object: got null/),
+    });
+    expect(parseAnswer({ id: "1", kind: "allow" })).toMatchObject({
+      ok: false,
+      error: 'kind must be approve, reject or modify, got "allow"',
+    });
     expect(parseAnswer([1])).toMatchObject({ ok: false });
     expect(parseAnswer({ kind: "approve" })).toMatchObject({ ok: false, field: "id" });
   });
@@ -180,17 +268,39 @@ describe("the page's HTML", () => {
     for (const script of [pageScript("inbox"), pageScript("login")]) expect(() => new Function(script)).not.toThrow();
   });
 
-
   it("escapes everything that came from outside (tool name, arguments, source, reason)", () => {
     const evil = '<img src=x onerror="alert(1)">';
     const html = questionHtml({ ...questionFor("q"), tool: evil, arguments: { x: evil }, from: evil, question: evil });
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
-    const row = decisionHtml({ id: "1", tool: evil, allowed: false, source: "asker", asked: true, actor: evil, reason: evil, at: "2026-01-01T00:00:00Z", from: evil, confirmed: true });
+    const row = decisionHtml({
+      id: "1",
+      tool: evil,
+      allowed: false,
+      source: "asker",
+      asked: true,
+      actor: evil,
+      reason: evil,
+      at: "2026-01-01T00:00:00Z",
+      from: evil,
+      confirmed: true,
+    });
     expect(row).not.toContain("<img");
   });
 });
 
 it("arc-agentkit/askers exports exactly these names", () => {
-  expect(Object.keys(askers).sort()).toEqual(["ApprovalInbox", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MemoryInboxStore", "NoTerminalError", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(Object.keys(askers).sort()).toEqual([
+    "ApprovalInbox",
+    "InboxError",
+    "InboxStoreError",
+    "MEMORY_PENDING_LIMIT",
+    "MemoryInboxStore",
+    "NoTerminalError",
+    "TerminalAsker",
+    "inboxAsker",
+    "migrateInboxStore",
+    "pgliteInboxStore",
+    "postgresInboxStore",
+  ]);
 });

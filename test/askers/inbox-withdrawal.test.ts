@@ -13,7 +13,14 @@
 import "reflect-metadata";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { ApprovalInbox, inboxAsker, MemoryInboxStore, type InboxEvent, type InboxStore, type StoredQuestion } from "../../src/askers/index.js";
+import {
+  ApprovalInbox,
+  inboxAsker,
+  MemoryInboxStore,
+  type InboxEvent,
+  type InboxStore,
+  type StoredQuestion,
+} from "../../src/askers/index.js";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { approvalGuard } from "../../src/mcp/approvals/index.js";
@@ -26,7 +33,13 @@ const { browser, cleanups } = chromiumPerFile();
 /** A `deploy` tool that requires approval and remembers each target it ran with. */
 function deployRecording(ran: string[]) {
   return tool(
-    { name: "deploy", description: "Deploy.", input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] }, sideEffecting: true, requiresApproval: true },
+    {
+      name: "deploy",
+      description: "Deploy.",
+      input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
+      sideEffecting: true,
+      requiresApproval: true,
+    },
     function deploy(input: { target: string }) {
       ran.push(input.target);
       return `deployed ${input.target}`;
@@ -35,7 +48,8 @@ function deployRecording(ran: string[]) {
 }
 
 /** The pending-question article on `page` whose arguments mention `target`. */
-const questionFor = (page: Page, target: string) => page.getByRole("article", { name: "mcp__engine__deploy" }).filter({ hasText: `"target": "${target}"` });
+const questionFor = (page: Page, target: string) =>
+  page.getByRole("article", { name: "mcp__engine__deploy" }).filter({ hasText: `"target": "${target}"` });
 
 describe("inbox withdrawal follows the call", () => {
   it("two concurrent calls to one guarded tool, the second cancelled by the client: the page withdraws the second, not the first", async () => {
@@ -64,7 +78,9 @@ describe("inbox withdrawal follows the call", () => {
     expect(await questionFor(page, "staging").getAttribute("data-status")).toBe("pending");
 
     await questionFor(page, "prod").getByRole("button", { name: "Approve", exact: true }).click({ force: true });
-    await expect.poll(() => questionFor(page, "prod").locator("[data-role=outcome]").textContent()).toMatch(/withdrawn.*Nothing was decided/);
+    await expect
+      .poll(() => questionFor(page, "prod").locator("[data-role=outcome]").textContent())
+      .toMatch(/withdrawn.*Nothing was decided/);
 
     await questionFor(page, "staging").getByRole("button", { name: "Approve", exact: true }).click();
     const result = await first;
@@ -110,7 +126,10 @@ describe("withdrawal when the asking side goes away", () => {
     await art.waitFor();
     const q = await onlyPending(inbox.store);
     await approvals.server.stop();
-    expect(await settledWithin1s(inbox.store, q.id)).toMatchObject({ status: "withdrawn", reason: expect.stringContaining("the approval server stopped before anyone answered") });
+    expect(await settledWithin1s(inbox.store, q.id)).toMatchObject({
+      status: "withdrawn",
+      reason: expect.stringContaining("the approval server stopped before anyone answered"),
+    });
     await expect.poll(() => art.getAttribute("data-status")).toBe("withdrawn");
     await art.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
     await expect.poll(() => art.locator("[data-role=outcome]").textContent()).toMatch(/withdrawn.*the call is gone.*Nothing was decided/);
@@ -130,14 +149,20 @@ describe("withdrawal when the asking side goes away", () => {
   it("a worker whose store went down denied the call; once the store is back the question is withdrawn, so a late Approve cannot succeed", async () => {
     const store = new OutageStore();
     const asker = inboxAsker({ store, source: "worker-1" });
-    const decision = asker.ask({ question: "Allow deploy?", toolCall: { id: "t1", name: "deploy", arguments: { env: "prod" } }, source: "approval_server" }, { signal: new AbortController().signal, questionId: "q-outage" });
+    const decision = asker.ask(
+      { question: "Allow deploy?", toolCall: { id: "t1", name: "deploy", arguments: { env: "prod" } }, source: "approval_server" },
+      { signal: new AbortController().signal, questionId: "q-outage" },
+    );
     const q = await onlyPending(store);
     expect(q.id).toBe("q-outage");
     store.down(new Error("connection terminated"));
     await expect(decision).rejects.toThrow("connection terminated");
     expect((await store.get("q-outage"))?.status).toBe("pending"); // the database is away: nothing could be written
     store.up();
-    expect(await settledWithin1s(store, "q-outage")).toMatchObject({ status: "withdrawn", reason: expect.stringContaining("lost the inbox database and denied the call") });
+    expect(await settledWithin1s(store, "q-outage")).toMatchObject({
+      status: "withdrawn",
+      reason: expect.stringContaining("lost the inbox database and denied the call"),
+    });
     expect(await store.settle("q-outage", { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false });
   });
 });

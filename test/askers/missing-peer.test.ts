@@ -18,8 +18,25 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   const run = runInBareDist("akt-askers-nopeer-", script);
   expect(run.stderr).toBe("");
   const out = JSON.parse(run.stdout);
-  expect(out).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "@inquirer/core", installLine: "npm install @inquirer/core @inquirer/prompts" });
-  expect(out.exports).toEqual(["ApprovalInbox", "InboxError", "InboxStoreError", "MEMORY_PENDING_LIMIT", "MemoryInboxStore", "NoTerminalError", "TerminalAsker", "inboxAsker", "migrateInboxStore", "pgliteInboxStore", "postgresInboxStore"]);
+  expect(out).toMatchObject({
+    name: "MissingPeerError",
+    code: "missing_peer",
+    peer: "@inquirer/core",
+    installLine: "npm install @inquirer/core @inquirer/prompts",
+  });
+  expect(out.exports).toEqual([
+    "ApprovalInbox",
+    "InboxError",
+    "InboxStoreError",
+    "MEMORY_PENDING_LIMIT",
+    "MemoryInboxStore",
+    "NoTerminalError",
+    "TerminalAsker",
+    "inboxAsker",
+    "migrateInboxStore",
+    "pgliteInboxStore",
+    "postgresInboxStore",
+  ]);
   expect(out.message).toContain("Install them with: npm install @inquirer/core @inquirer/prompts");
 });
 
@@ -30,5 +47,10 @@ it("without pg: the askers entry imports, and postgresInboxStore() throws Missin
     catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, peer: e.peer, installLine: e.installLine, message: e.message })); }`;
   const run = runInBareDist("akt-askers-nopg-", script);
   expect(run.stderr).toBe("");
-  expect(JSON.parse(run.stdout)).toMatchObject({ name: "MissingPeerError", code: "missing_peer", peer: "pg", installLine: "npm install pg@8.23.1" });
+  expect(JSON.parse(run.stdout)).toMatchObject({
+    name: "MissingPeerError",
+    code: "missing_peer",
+    peer: "pg",
+    installLine: "npm install pg@8.23.1",
+  });
 });

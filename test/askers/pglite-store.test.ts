@@ -17,7 +17,18 @@ import { InboxStoreError, pgliteInboxStore, type InboxEvent, type StoredQuestion
 const dir = mkdtempSync(join(tmpdir(), "akt-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const question = (tool: string): StoredQuestion => ({ id: randomUUID(), callId: null, tool, arguments: { n: tool.length }, question: `Allow ${tool}?`, source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
+const question = (tool: string): StoredQuestion => ({
+  id: randomUUID(),
+  callId: null,
+  tool,
+  arguments: { n: tool.length },
+  question: `Allow ${tool}?`,
+  source: "approval_server",
+  from: "engine",
+  askedAt: new Date().toISOString(),
+  deadlineAt: null,
+  status: "pending",
+});
 
 it("questions and decisions live in the directory: heard while open, all back after a close and a reopen", async () => {
   const dataDir = join(dir, "inbox");
@@ -31,7 +42,18 @@ it("questions and decisions live in the directory: heard while open, all back af
     await store.put(b);
     expect((await store.settle(a.id, { status: "answered", answer: { kind: "approve", actor: "ana" } })).ok).toBe(true);
     expect((await store.settle(a.id, { status: "answered", answer: { kind: "reject", actor: "bo" } })).ok).toBe(false);
-    await store.recordDecision({ id: a.id, tool: a.tool, allowed: true, source: "asker", asked: true, actor: "ana", reason: "approved on the page", at: new Date().toISOString(), from: "engine", confirmed: true });
+    await store.recordDecision({
+      id: a.id,
+      tool: a.tool,
+      allowed: true,
+      source: "asker",
+      asked: true,
+      actor: "ana",
+      reason: "approved on the page",
+      at: new Date().toISOString(),
+      from: "engine",
+      confirmed: true,
+    });
     await expect.poll(() => events.map((e) => e.type)).toEqual(["question", "question", "settled", "decision"]);
   }
   await using again = await pgliteInboxStore({ dataDir });
@@ -45,7 +67,9 @@ it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", a
   writeFileSync(file, "not a directory");
   const err = await pgliteInboxStore({ dataDir: join(file, "inbox") }).catch((e: unknown) => e);
   expect(err).toMatchObject({ code: "inbox_store" });
-  expect((err as Error).message).toBe(`pgliteInboxStore: cannot keep the inbox database in '${join(file, "inbox")}': '${file}' is a file, not a directory. Give a directory this user can write (it is created when missing)`);
+  expect((err as Error).message).toBe(
+    `pgliteInboxStore: cannot keep the inbox database in '${join(file, "inbox")}': '${file}' is a file, not a directory. Give a directory this user can write (it is created when missing)`,
+  );
   const same = await pgliteInboxStore({ dataDir: file }).catch((e: unknown) => e);
   expect((same as Error).message).toContain(`'${file}' is a file, not a directory`);
   await expect(pgliteInboxStore({ dataDir: "" })).rejects.toThrow(/dataDir/);
@@ -55,7 +79,12 @@ it("an unknown option is refused by name with the accepted ones, before any dire
   const file = join(dir, "plain-file-for-options");
   writeFileSync(file, "not a directory");
   await expect(pgliteInboxStore({ dataDir: join(file, "inbox"), schem: "x" } as never)).rejects.toThrow(
-    expect.objectContaining({ code: "invalid_option", where: "pgliteInboxStore", option: "schem", message: "pgliteInboxStore: unknown option 'schem'. Accepted options: dataDir, schema" }),
+    expect.objectContaining({
+      code: "invalid_option",
+      where: "pgliteInboxStore",
+      option: "schem",
+      message: "pgliteInboxStore: unknown option 'schem'. Accepted options: dataDir, schema",
+    }),
   );
 });
 
@@ -66,7 +95,10 @@ it("a directory another process has open is refused, naming the directory; once 
     await pgliteInboxStore({ dataDir: process.env.DATA_DIR });
     console.log("OPEN");
     setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (b: Buffer) => b.toString().includes("OPEN") && resolve());
@@ -75,13 +107,18 @@ it("a directory another process has open is refused, naming the directory; once 
     const err = await pgliteInboxStore({ dataDir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InboxStoreError);
     expect(err).toMatchObject({ code: "inbox_store", failure: "in_use" });
-    expect((err as Error).message).toBe(`pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${child.pid}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`);
+    expect((err as Error).message).toBe(
+      `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${child.pid}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`,
+    );
   } finally {
     child.kill("SIGKILL");
     await new Promise((r) => (child.exitCode === null && child.signalCode === null ? child.once("exit", r) : r(null)));
   }
   await using store = await pgliteInboxStore({ dataDir });
   const second = await pgliteInboxStore({ dataDir }).catch((e: unknown) => e);
-  expect(second).toMatchObject({ failure: "in_use", message: expect.stringContaining(`'${dataDir}' is already open (by process ${process.pid})`) });
+  expect(second).toMatchObject({
+    failure: "in_use",
+    message: expect.stringContaining(`'${dataDir}' is already open (by process ${process.pid})`),
+  });
   expect(await store.pending()).toEqual([]);
 }, 60_000);

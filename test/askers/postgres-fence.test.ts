@@ -15,7 +15,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setLogger, type Logger } from "arc-agentkit";
-import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import {
+  ApprovalInbox,
+  inboxAsker,
+  migrateInboxStore,
+  postgresInboxStore,
+  type InboxEvent,
+  type PostgresInboxStore,
+  type StoredQuestion,
+} from "arc-agentkit/askers";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { adminQuery, startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
@@ -61,7 +69,19 @@ async function sqlAs(user: string, sql: string, values?: readonly unknown[]): Pr
 }
 
 function question(over: Partial<StoredQuestion> = {}): StoredQuestion {
-  return { id: randomUUID(), callId: "call-1", tool: "deploy", arguments: { env: "prod" }, question: "Allow deploy?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending", ...over };
+  return {
+    id: randomUUID(),
+    callId: "call-1",
+    tool: "deploy",
+    arguments: { env: "prod" },
+    question: "Allow deploy?",
+    source: "approval_server",
+    from: "engine",
+    askedAt: new Date().toISOString(),
+    deadlineAt: null,
+    status: "pending",
+    ...over,
+  };
 }
 
 /** Events a store's subscriber hears, and a way to wait for one. */
@@ -74,7 +94,12 @@ function hear(s: PostgresInboxStore): { events: InboxEvent[]; until: (pred: (e: 
 /** Every line logged while `fn` runs. */
 async function logged<T>(fn: (lines: string[]) => Promise<T>): Promise<T> {
   const lines: string[] = [];
-  const capture: Logger = { debug: (m) => lines.push(`debug ${m}`), info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), error: (m) => lines.push(`error ${m}`) };
+  const capture: Logger = {
+    debug: (m) => lines.push(`debug ${m}`),
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
   const previous = setLogger(capture);
   try {
     return await fn(lines);
@@ -100,7 +125,8 @@ async function workerAs(user: string, source: string) {
   };
 }
 
-const DECISION_INSERT = "INSERT INTO agentkit_inbox.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, 'Deploy', $2, $3, $4, $5, 'approved by inbox_page: inbox session 1', now(), 'engine', true)";
+const DECISION_INSERT =
+  "INSERT INTO agentkit_inbox.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, 'Deploy', $2, $3, $4, $5, 'approved by inbox_page: inbox session 1', now(), 'engine', true)";
 
 describe("a worker's login writes only its own decision records (#10)", () => {
   it("worker B, hearing A's question id, cannot write its decision first: the person's reject is what the page's list shows, owned by A", async () => {
@@ -109,20 +135,40 @@ describe("a worker's login writes only its own decision records (#10)", () => {
     const onPage = hear(page);
     const waiting = a.prompt({ env: "prod" });
     await onPage.until((e) => e.some((x) => x.type === "question" && x.question.from === "engine-a"));
-    const asked = onPage.events.find((x): x is Extract<InboxEvent, { type: "question" }> => x.type === "question" && x.question.from === "engine-a")!.question;
+    const asked = onPage.events.find(
+      (x): x is Extract<InboxEvent, { type: "question" }> => x.type === "question" && x.question.from === "engine-a",
+    )!.question;
     // B pre-empts: the record "allowed by the page", confirmed, before anyone answered
     const forged = await sqlAs("worker_b", DECISION_INSERT, [asked.id, true, "asker", true, "inbox_page: inbox session 1"]);
     expect(forged).toBeInstanceOf(Error);
     expect((forged as Error).message).toMatch(/row-level security/);
     // nor under any other source
-    for (const [allowed, source, isAsked] of [[true, "auto_allow", false], [false, "error", true], [false, "timeout", true]] as const) {
+    for (const [allowed, source, isAsked] of [
+      [true, "auto_allow", false],
+      [false, "error", true],
+      [false, "timeout", true],
+    ] as const) {
       expect(await sqlAs("worker_b", DECISION_INSERT, [asked.id, allowed, source, isAsked, null])).toBeInstanceOf(Error);
     }
-    expect((await page.settle(asked.id, { status: "answered", answer: { kind: "reject", actor: "inbox session 1 (aaaaaa)", note: "not today" } })).ok).toBe(true);
+    expect(
+      (
+        await page.settle(asked.id, {
+          status: "answered",
+          answer: { kind: "reject", actor: "inbox session 1 (aaaaaa)", note: "not today" },
+        })
+      ).ok,
+    ).toBe(true);
     expect(await waiting).toMatchObject({ behavior: "deny" });
     await expect.poll(async () => (await page.decisions(50)).find((d) => d.id === asked.id)?.confirmed, { timeout: 10_000 }).toBe(true);
     const row = (await page.decisions(50)).find((d) => d.id === asked.id)!;
-    expect(row).toMatchObject({ allowed: false, source: "asker", asked: true, actor: "reviewer: inbox session 1 (aaaaaa)", reason: "not today", from: "engine-a" });
+    expect(row).toMatchObject({
+      allowed: false,
+      source: "asker",
+      asked: true,
+      actor: "reviewer: inbox session 1 (aaaaaa)",
+      reason: "not today",
+      from: "engine-a",
+    });
     expect(await admin("SELECT owner FROM agentkit_inbox.decisions WHERE id = $1", [asked.id])).toEqual([{ owner: "worker_a" }]);
   });
 
@@ -140,7 +186,9 @@ describe("a worker's login writes only its own decision records (#10)", () => {
     const rejected = question();
     await a.put(rejected);
     await page.settle(rejected.id, { status: "answered", answer: { kind: "reject", actor: "inbox session 2 (bbbbbb)" } });
-    expect(await sqlAs("worker_a", DECISION_INSERT, [rejected.id, true, "asker", true, "reviewer: inbox session 2 (bbbbbb)"])).toBeInstanceOf(Error);
+    expect(
+      await sqlAs("worker_a", DECISION_INSERT, [rejected.id, true, "asker", true, "reviewer: inbox session 2 (bbbbbb)"]),
+    ).toBeInstanceOf(Error);
     expect(await sqlAs("worker_a", DECISION_INSERT, [rejected.id, false, "asker", true, "someone else"])).toBeInstanceOf(Error);
     expect(await sqlAs("worker_a", DECISION_INSERT, [rejected.id, false, "asker", true, "reviewer: inbox session 2 (bbbbbb)"])).toBe(1);
     // a pre-approved call nobody was asked about, and an error deny, are the worker's own records
@@ -158,17 +206,39 @@ describe("a worker's login writes only its own decision records (#10)", () => {
     const page = storeAs("reviewer", "page");
     const questionId = randomUUID();
     await logged(async (lines) => {
-      const decision = asker.ask({ question: "Allow deploy?", toolCall: { id: "c1", name: "deploy", arguments: {} } }, { questionId, signal: new AbortController().signal });
+      const decision = asker.ask(
+        { question: "Allow deploy?", toolCall: { id: "c1", name: "deploy", arguments: {} } },
+        { questionId, signal: new AbortController().signal },
+      );
       await expect.poll(() => page.get(questionId), { timeout: 10_000, interval: 20 }).toBeTruthy();
       // a row in the way, owned by another login (as one written before this fence existed could be)
-      await admin("INSERT INTO agentkit_inbox.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, owner) VALUES ($1, 'deploy', true, 'asker', true, 'x', 'old', now(), 'old', false, 'worker_b')", [questionId]);
+      await admin(
+        "INSERT INTO agentkit_inbox.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed, owner) VALUES ($1, 'deploy', true, 'asker', true, 'x', 'old', now(), 'old', false, 'worker_b')",
+        [questionId],
+      );
       await page.settle(questionId, { status: "answered", answer: { kind: "reject", actor: "inbox session 3 (cccccc)" } });
       expect(await decision).toMatchObject({ kind: "reject", actor: "reviewer: inbox session 3 (cccccc)" });
-      asker.emit("gate.check", { tool: "deploy", id: "c1", questionId, via: "approval_server", allowed: false, source: "asker", asked: true, kind: "reject", actor: "reviewer: inbox session 3 (cccccc)", reason: "rejected", at: new Date().toISOString() });
+      asker.emit("gate.check", {
+        tool: "deploy",
+        id: "c1",
+        questionId,
+        via: "approval_server",
+        allowed: false,
+        source: "asker",
+        asked: true,
+        kind: "reject",
+        actor: "reviewer: inbox session 3 (cccccc)",
+        reason: "rejected",
+        at: new Date().toISOString(),
+      });
       // One write per decision (the gate's record), so one warning.
-      await expect.poll(() => lines.filter((l) => l.startsWith("warn ") && l.includes(questionId)).length, { timeout: 10_000, interval: 20 }).toBe(1);
+      await expect
+        .poll(() => lines.filter((l) => l.startsWith("warn ") && l.includes(questionId)).length, { timeout: 10_000, interval: 20 })
+        .toBe(1);
       const warned = lines.filter((l) => l.startsWith("warn ") && l.includes(questionId));
-      expect(warned[0]).toMatch(/^warn inbox asker: the decisions list is missing the record of question '[0-9a-f-]{36}' about 'deploy' \(the gate's record, .*\): the inbox database refused this login/);
+      expect(warned[0]).toMatch(
+        /^warn inbox asker: the decisions list is missing the record of question '[0-9a-f-]{36}' about 'deploy' \(the gate's record, .*\): the inbox database refused this login/,
+      );
     });
   });
 });
@@ -185,7 +255,18 @@ describe("change numbers come from the database (#11)", () => {
     await heard.until((e) => e.some((x) => x.type === "question" && x.question.id === mine.id));
     // its own question and decision rows: neither takes a change number from it
     await a.settle(mine.id, { status: "withdrawn", reason: "gave up" });
-    await a.recordDecision({ id: mine.id, tool: "deploy", allowed: false, source: "error", asked: true, actor: null, reason: "withdrawn", at: new Date().toISOString(), from: "engine", confirmed: true });
+    await a.recordDecision({
+      id: mine.id,
+      tool: "deploy",
+      allowed: false,
+      source: "error",
+      asked: true,
+      actor: null,
+      reason: "withdrawn",
+      at: new Date().toISOString(),
+      from: "engine",
+      confirmed: true,
+    });
     // the worker tries to write a huge change number on its own row, then wakes the page for it (anyone may NOTIFY)
     const poison = 9_000_000_000_000;
     const poisoned = await sqlAs("worker_a", "UPDATE agentkit_inbox.decisions SET changed = $2 WHERE id = $1", [mine.id, poison]);
@@ -210,8 +291,19 @@ describe("change numbers come from the database (#11)", () => {
     expect(after.some((x) => x.type === "question" && x.question.id === gap.id)).toBe(true);
     // the worker's writes of a change number were refused by the database
     expect(poisoned).toBeInstanceOf(Error);
-    expect(await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET changed = $2, status = 'withdrawn' WHERE id = $1", [randomUUID(), poison])).toBeInstanceOf(Error);
-    expect(await sqlAs("worker_a", "INSERT INTO agentkit_inbox.questions (id, tool, arguments, question, from_, worker, asked_at, status, changed) VALUES ($1, 't', '{}', '?', 'x', 'w', now(), 'pending', $2)", [randomUUID(), poison])).toBeInstanceOf(Error);
+    expect(
+      await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET changed = $2, status = 'withdrawn' WHERE id = $1", [
+        randomUUID(),
+        poison,
+      ]),
+    ).toBeInstanceOf(Error);
+    expect(
+      await sqlAs(
+        "worker_a",
+        "INSERT INTO agentkit_inbox.questions (id, tool, arguments, question, from_, worker, asked_at, status, changed) VALUES ($1, 't', '{}', '?', 'x', 'w', now(), 'pending', $2)",
+        [randomUUID(), poison],
+      ),
+    ).toBeInstanceOf(Error);
     // even the tables' owner naming a number gets the database's
     await admin("UPDATE agentkit_inbox.decisions SET changed = $2 WHERE id = $1", [mine.id, poison]);
     const [{ changed }] = (await admin("SELECT changed FROM agentkit_inbox.decisions WHERE id = $1", [mine.id])) as [{ changed: string }];
@@ -232,28 +324,43 @@ describe("upgrading a version-4 database", () => {
     await admin("CREATE ROLE old_other LOGIN IN ROLE inbox_old_worker");
     // a worker of version 4 asks, and (as version 4 let it) writes a huge change number on its own row
     const q = question();
-    const ask = "INSERT INTO inbox_old.questions (id, tool, arguments, question, from_, worker, asked_at, status) VALUES ($1, 't', '{}', '?', 'old', 'w', now(), 'pending')";
+    const ask =
+      "INSERT INTO inbox_old.questions (id, tool, arguments, question, from_, worker, asked_at, status) VALUES ($1, 't', '{}', '?', 'old', 'w', now(), 'pending')";
     expect(await sqlAs("old_worker", ask, [q.id])).toBe(1);
     const poison = 9_000_000_000_000;
-    expect(await sqlAs("old_worker", "UPDATE inbox_old.questions SET changed = $2, status = 'withdrawn' WHERE id = $1", [q.id, poison])).toBe(1);
+    expect(
+      await sqlAs("old_worker", "UPDATE inbox_old.questions SET changed = $2, status = 'withdrawn' WHERE id = $1", [q.id, poison]),
+    ).toBe(1);
     // this version's store refuses the old schema by name (it leaves change numbers to the database)
     const store = postgresInboxStore({ connectionString: urlAs("old_worker"), role: "worker", wakeups: "own", schema: "inbox_old" });
     open.push(store);
     expect(await store.get(q.id).catch((e: unknown) => e)).toMatchObject({
       code: "inbox_store",
       failure: "not_migrated",
-      message: "the inbox tables in schema 'inbox_old' are at version 4; this agentkit needs version 7: run `agentkit inbox migrate <url>` (or migrateInboxStore()) once",
+      message:
+        "the inbox tables in schema 'inbox_old' are at version 4; this agentkit needs version 7: run `agentkit inbox migrate <url>` (or migrateInboxStore()) once",
     });
     expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(7);
     expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_old" })).toBe(7);
     expect(await store.get(q.id)).toMatchObject({ status: "withdrawn" });
     const later = question();
     await store.put(later);
-    expect(await sqlAs("old_worker", "UPDATE inbox_old.questions SET changed = 42, status = 'withdrawn' WHERE id = $1", [later.id])).toBeInstanceOf(Error);
-    expect(await sqlAs("old_other", "INSERT INTO inbox_old.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, 't', true, 'asker', true, 'x', 'r', now(), 'f', true)", [later.id])).toBeInstanceOf(Error);
+    expect(
+      await sqlAs("old_worker", "UPDATE inbox_old.questions SET changed = 42, status = 'withdrawn' WHERE id = $1", [later.id]),
+    ).toBeInstanceOf(Error);
+    expect(
+      await sqlAs(
+        "old_other",
+        "INSERT INTO inbox_old.decisions (id, tool, allowed, source, asked, actor, reason, at, from_, confirmed) VALUES ($1, 't', true, 'asker', true, 'x', 'r', now(), 'f', true)",
+        [later.id],
+      ),
+    ).toBeInstanceOf(Error);
     expect((await store.pending()).map((p) => p.id)).toEqual([later.id]);
     // the upgrade renumbered the row whose number the database never gave
-    const [{ changed, last }] = (await admin("SELECT changed, (SELECT last_value FROM inbox_old.changes) AS last FROM inbox_old.questions WHERE id = $1", [q.id])) as [{ changed: string; last: string }];
+    const [{ changed, last }] = (await admin(
+      "SELECT changed, (SELECT last_value FROM inbox_old.changes) AS last FROM inbox_old.questions WHERE id = $1",
+      [q.id],
+    )) as [{ changed: string; last: string }];
     expect(Number(changed)).toBeLessThanOrEqual(Number(last));
   });
 });
@@ -270,13 +377,19 @@ describe("the page and the asker say what went wrong", () => {
     pg.pause();
     let res: Response;
     try {
-      res = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(inbox.url).origin }, body: JSON.stringify({ id: q.id, kind: "approve" }) });
+      res = await fetch(`${inbox.url}answer`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(inbox.url).origin },
+        body: JSON.stringify({ id: q.id, kind: "approve" }),
+      });
     } finally {
       pg.start();
     }
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
-    expect(((await res.json()) as { error: string }).error).toMatch(/^The inbox database is unavailable \(.+\): your answer was not recorded and nothing was decided\. A worker that lost the database denies its call; try again once the database is back\.$/);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^The inbox database is unavailable \(.+\): your answer was not recorded and nothing was decided\. A worker that lost the database denies its call; try again once the database is back\.$/,
+    );
     await expect.poll(async () => (await store.get(q.id).catch(() => undefined))?.status, { timeout: 15_000 }).toBe("pending");
   });
 
@@ -284,8 +397,12 @@ describe("the page and the asker say what went wrong", () => {
     const asker = inboxAsker({ store: storeAs("worker_a", "worker"), source: "deep" });
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
-    const refused = await asker.ask({ question: "Allow?", toolCall: { id: "d1", name: "deep_tool", arguments: deep } }).catch((e: unknown) => e);
+    const refused = await asker
+      .ask({ question: "Allow?", toolCall: { id: "d1", name: "deep_tool", arguments: deep } })
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "invalid_option", where: "InboxAsker.ask", option: "request" });
-    expect((refused as Error).message).toBe("InboxAsker.ask: the question about 'deep_tool' is nested deeper than 512 levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments");
+    expect((refused as Error).message).toBe(
+      "InboxAsker.ask: the question about 'deep_tool' is nested deeper than 512 levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments",
+    );
   });
 });

@@ -9,7 +9,15 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InboxStoreError, inboxAsker, migrateInboxStore, postgresInboxStore, type InboxEvent, type PostgresInboxStore, type StoredQuestion } from "arc-agentkit/askers";
+import {
+  InboxStoreError,
+  inboxAsker,
+  migrateInboxStore,
+  postgresInboxStore,
+  type InboxEvent,
+  type PostgresInboxStore,
+  type StoredQuestion,
+} from "arc-agentkit/askers";
 import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
 
 let pg: TestPostgres;
@@ -40,7 +48,19 @@ function store(o: { schema?: string; worker?: string; leaseMs?: number } = {}): 
 }
 
 function question(over: Partial<StoredQuestion> = {}): StoredQuestion {
-  return { id: randomUUID(), callId: "call-1", tool: "write_file", arguments: { path: "/tmp/x", text: "hi" }, question: "Allow write_file?", source: "approval_server", from: "engine", askedAt: new Date().toISOString(), deadlineAt: new Date(Date.now() + 60_000).toISOString(), status: "pending", ...over };
+  return {
+    id: randomUUID(),
+    callId: "call-1",
+    tool: "write_file",
+    arguments: { path: "/tmp/x", text: "hi" },
+    question: "Allow write_file?",
+    source: "approval_server",
+    from: "engine",
+    askedAt: new Date().toISOString(),
+    deadlineAt: new Date(Date.now() + 60_000).toISOString(),
+    status: "pending",
+    ...over,
+  };
 }
 
 /** Events a store's subscriber hears, and a way to wait for one. */
@@ -52,7 +72,9 @@ function hear(s: PostgresInboxStore): { events: InboxEvent[]; until: (pred: (e: 
 
 describe("postgresInboxStore: schema and options", () => {
   it("migrating is idempotent, also from three processes' worth of pools at once", async () => {
-    const versions = await Promise.all([1, 2, 3].map(() => migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })));
+    const versions = await Promise.all(
+      [1, 2, 3].map(() => migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })),
+    );
     expect(versions).toEqual([7, 7, 7]);
     expect(await migrateInboxStore({ connectionString: pg.connectionString, schema: "inbox_twice" })).toBe(7);
   });
@@ -68,7 +90,9 @@ describe("postgresInboxStore: schema and options", () => {
   it("bad options name what is accepted", () => {
     expect(() => postgresInboxStore({} as never)).toThrow(/exactly one of 'connectionString'/);
     expect(() => postgresInboxStore({ connectionString: "mysql://x" })).toThrow(/postgres:\/\//);
-    expect(() => postgresInboxStore({ connectionString: pg.connectionString, schema: "Robert'); DROP TABLE x;--" })).toThrow(/lower-case SQL identifier/);
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, schema: "Robert'); DROP TABLE x;--" })).toThrow(
+      /lower-case SQL identifier/,
+    );
     expect(() => postgresInboxStore({ connectionString: pg.connectionString, leaseMs: -1 })).toThrow(/leaseMs/);
   });
 });
@@ -101,20 +125,40 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
     const stores = [store(), store(), store()];
     const q = question();
     await stores[0]!.put(q);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(q.id, { status: "answered", answer: { kind: i % 2 ? "approve" : "reject", actor: `person-${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        stores[i % 3]!.settle(q.id, { status: "answered", answer: { kind: i % 2 ? "approve" : "reject", actor: `person-${i}` } }),
+      ),
+    );
     const winners = results.filter((r) => r.ok);
     expect(winners).toHaveLength(1);
     const actor = winners[0]!.question.answer!.actor;
     for (const r of results.filter((x) => !x.ok)) expect(r.question).toMatchObject({ status: "answered", answer: { actor } });
-    expect(await stores[1]!.settle(q.id, { status: "timed_out", reason: "late" })).toMatchObject({ ok: false, question: { status: "answered" } });
+    expect(await stores[1]!.settle(q.id, { status: "timed_out", reason: "late" })).toMatchObject({
+      ok: false,
+      question: { status: "answered" },
+    });
   });
 
   it("decisions: inserted, replaced in place by id, listed newest first, each heard as it last stands", async () => {
     const [a, page] = [store(), store()];
     const heard = hear(page);
     await page.pending();
-    const base = { tool: "t", allowed: true, source: "asker" as const, asked: true, actor: "inbox", reason: "ok", at: new Date().toISOString(), from: "engine", confirmed: false };
-    const [d1, d2] = [{ ...base, id: randomUUID() }, { ...base, id: randomUUID(), tool: "second" }];
+    const base = {
+      tool: "t",
+      allowed: true,
+      source: "asker" as const,
+      asked: true,
+      actor: "inbox",
+      reason: "ok",
+      at: new Date().toISOString(),
+      from: "engine",
+      confirmed: false,
+    };
+    const [d1, d2] = [
+      { ...base, id: randomUUID() },
+      { ...base, id: randomUUID(), tool: "second" },
+    ];
     await a.recordDecision(d1);
     await a.recordDecision(d2);
     await a.recordDecision({ ...d1, confirmed: true, reason: "the gate's record" });
@@ -122,7 +166,9 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
     expect(list.map((d) => d.id)).toEqual([d2.id, d1.id]);
     expect(list[1]).toEqual({ ...d1, confirmed: true, reason: "the gate's record" });
     // a row changed again before the page read it is told once, as it now stands
-    const last = (id: string) => heard.events.filter((x): x is Extract<InboxEvent, { type: "decision" }> => x.type === "decision" && x.decision.id === id).at(-1)?.decision;
+    const last = (id: string) =>
+      heard.events.filter((x): x is Extract<InboxEvent, { type: "decision" }> => x.type === "decision" && x.decision.id === id).at(-1)
+        ?.decision;
     await expect.poll(() => [last(d1.id)?.confirmed, last(d2.id)?.confirmed], { timeout: 10_000 }).toEqual([true, false]);
     expect(last(d1.id)).toEqual({ ...d1, confirmed: true, reason: "the gate's record" });
   });
@@ -130,7 +176,11 @@ describe("postgresInboxStore: questions and decisions as rows, changes heard by 
 
 describe("postgresInboxStore: a role with no rights on the tables learns nothing and decides nothing through LISTEN/NOTIFY (#25.2)", () => {
   /** A connection as `outsider`, a role with no rights on the inbox's schema (LISTEN and NOTIFY need none). */
-  async function outsider(): Promise<{ client: import("../../src/askers/inbox/pg-peer.js").PgClient; heard: string[]; end: () => Promise<void> }> {
+  async function outsider(): Promise<{
+    client: import("../../src/askers/inbox/pg-peer.js").PgClient;
+    heard: string[];
+    end: () => Promise<void>;
+  }> {
     const { pgModule } = await import("../../src/askers/inbox/pg-peer.js");
     const pool = new (pgModule().Pool)({ connectionString: outsiderUrl(), max: 1 });
     const client = await pool.connect();
@@ -153,7 +203,8 @@ describe("postgresInboxStore: a role with no rights on the tables learns nothing
       await heard.until((e) => e.some((x) => x.type === "settled" && x.question.id === q.id));
       await expect.poll(() => spy.heard.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       for (const payload of spy.heard) {
-        for (const word of ["sk-live-SECRET-4242", "deploy_prod", "alice-reviewer", "ship it", "approve", "token"]) expect(payload).not.toContain(word);
+        for (const word of ["sk-live-SECRET-4242", "deploy_prod", "alice-reviewer", "ship it", "approve", "token"])
+          expect(payload).not.toContain(word);
       }
     } finally {
       await spy.end();
@@ -169,9 +220,29 @@ describe("postgresInboxStore: a role with no rights on the tables learns nothing
       const q = question({ tool: "rm_rf" });
       await worker.put(q);
       await onPage.until((e) => e.some((x) => x.type === "question" && x.question.id === q.id));
-      const row = { id: q.id, call_id: null, tool: q.tool, arguments: q.arguments, question: q.question, source: q.source, from_: q.from, worker: worker.worker, asked_at: q.askedAt, deadline_at: q.deadlineAt, status: "answered", answer: { kind: "approve", actor: "forger" }, settled_at: new Date().toISOString(), reason: null, changed: 9_000_000_000 };
+      const row = {
+        id: q.id,
+        call_id: null,
+        tool: q.tool,
+        arguments: q.arguments,
+        question: q.question,
+        source: q.source,
+        from_: q.from,
+        worker: worker.worker,
+        asked_at: q.askedAt,
+        deadline_at: q.deadlineAt,
+        status: "answered",
+        answer: { kind: "approve", actor: "forger" },
+        settled_at: new Date().toISOString(),
+        reason: null,
+        changed: 9_000_000_000,
+      };
       const fake = { ...row, id: randomUUID(), status: "pending", answer: null, settled_at: null, tool: "injected_tool" };
-      for (const payload of [{ k: "q", row }, { k: "q", row: fake }, { k: "q", id: q.id, c: 9_000_000_001 }]) {
+      for (const payload of [
+        { k: "q", row },
+        { k: "q", row: fake },
+        { k: "q", id: q.id, c: 9_000_000_001 },
+      ]) {
         await spy.client.query("SELECT pg_notify('agentkit_inbox_changes', $1)", [JSON.stringify(payload)]);
       }
       // a real change after the forged ones: once both stores heard it, they had read the forged ones (one connection, in order)
@@ -214,21 +285,39 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     const heard = hear(a);
     const q = question();
     await a.put(q);
-    const refused = await a.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "self-approved" } }).catch((e: unknown) => e);
+    const refused = await a
+      .settle(q.id, { status: "answered", answer: { kind: "approve", actor: "self-approved" } })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InboxStoreError);
     expect(refused).toMatchObject({ code: "inbox_store", failure: "forbidden" });
-    expect((refused as Error).message).toBe("postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own");
+    expect((refused as Error).message).toBe(
+      "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own",
+    );
     const answer = JSON.stringify({ kind: "approve", actor: "forged" });
-    expect(await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET status = 'answered', answer = $2 WHERE id = $1", [q.id, answer])).toBeInstanceOf(Error);
+    expect(
+      await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET status = 'answered', answer = $2 WHERE id = $1", [q.id, answer]),
+    ).toBeInstanceOf(Error);
     expect(await sqlAs("worker_a", "UPDATE agentkit_inbox.questions SET status = 'answered' WHERE id = $1", [q.id])).toBeInstanceOf(Error);
-    expect(await sqlAs("worker_a", "INSERT INTO agentkit_inbox.questions (id, tool, arguments, question, from_, worker, asked_at, status, answer) VALUES ($1, 't', '{}', '?', 'x', 'w', now(), 'answered', $2)", [randomUUID(), answer])).toBeInstanceOf(Error);
+    expect(
+      await sqlAs(
+        "worker_a",
+        "INSERT INTO agentkit_inbox.questions (id, tool, arguments, question, from_, worker, asked_at, status, answer) VALUES ($1, 't', '{}', '?', 'x', 'w', now(), 'answered', $2)",
+        [randomUUID(), answer],
+      ),
+    ).toBeInstanceOf(Error);
     expect((await page.get(q.id))?.status).toBe("pending");
-    expect(await page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "reviewer" } })).toMatchObject({ ok: true, question: { answer: { actor: "reviewer" } } });
+    expect(await page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: "reviewer" } })).toMatchObject({
+      ok: true,
+      question: { answer: { actor: "reviewer" } },
+    });
     await heard.until((e) => e.some((x) => x.type === "settled" && x.question.id === q.id && x.question.answer?.actor === "reviewer"));
     // a worker still ends its own question when its deadline passes
     const mine = question();
     await a.put(mine);
-    expect(await a.settle(mine.id, { status: "timed_out", reason: "deadline" })).toMatchObject({ ok: true, question: { status: "timed_out" } });
+    expect(await a.settle(mine.id, { status: "timed_out", reason: "deadline" })).toMatchObject({
+      ok: true,
+      question: { status: "timed_out" },
+    });
   });
 
   it("a second worker login claiming A's name neither reads, ends nor abandons A's questions, and cannot end A's lease", async () => {
@@ -244,7 +333,9 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     expect(await b.settle(q.id, { status: "withdrawn", reason: "hidden by B" })).toEqual({ ok: false, question: undefined });
     expect(await sqlAs("worker_b", "UPDATE agentkit_inbox.questions SET status = 'withdrawn' WHERE id = $1", [q.id])).toBe(0);
     expect(await sqlAs("worker_b", "DELETE FROM agentkit_inbox.workers WHERE worker = 'worker-A' AND owner = 'worker_a'")).toBe(0);
-    expect(await sqlAs("worker_b", "UPDATE agentkit_inbox.workers SET lease_until = now() - interval '1 hour' WHERE owner <> current_user")).toBe(0);
+    expect(
+      await sqlAs("worker_b", "UPDATE agentkit_inbox.workers SET lease_until = now() - interval '1 hour' WHERE owner <> current_user"),
+    ).toBe(0);
     expect(await sqlAs("worker_b", "SELECT 1 FROM agentkit_inbox.questions WHERE id = $1", [q.id])).toBe(0);
     await b.close(); // B's own lease ends: its question is abandoned, A's is not
     expect(await page.sweep()).toBeGreaterThanOrEqual(1);
@@ -258,27 +349,52 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     const asker = inboxAsker({ store: storeAs("worker_a", "worker"), source: "engine" });
     const decide = async (login: string, questionId: string) => {
       const page = storeAs(login, "page");
-      const decision = asker.ask({ question: "Allow?", toolCall: { id: questionId, name: "deploy", arguments: {} } }, { questionId, signal: new AbortController().signal });
+      const decision = asker.ask(
+        { question: "Allow?", toolCall: { id: questionId, name: "deploy", arguments: {} } },
+        { questionId, signal: new AbortController().signal },
+      );
       await expect.poll(() => page.get(questionId), { timeout: 10_000, interval: 20 }).toBeTruthy();
       // Two page processes whose sessions happen to look alike, both claiming "alice", one also naming another login.
       const answer = { kind: "approve" as const, actor: "inbox session 1 (aaaaaa)", claimed: "alice", login: "someone_else" };
       expect(await page.settle(questionId, { status: "answered", answer })).toMatchObject({ ok: true, question: { answer: { login } } });
       return decision;
     };
-    expect(await decide("reviewer", "actor-q1")).toEqual({ kind: "approve", actor: "reviewer: inbox session 1 (aaaaaa)", claimedActor: "alice" });
-    expect(await decide("reviewer_b", "actor-q2")).toEqual({ kind: "approve", actor: "reviewer_b: inbox session 1 (aaaaaa)", claimedActor: "alice" });
+    expect(await decide("reviewer", "actor-q1")).toEqual({
+      kind: "approve",
+      actor: "reviewer: inbox session 1 (aaaaaa)",
+      claimedActor: "alice",
+    });
+    expect(await decide("reviewer_b", "actor-q2")).toEqual({
+      kind: "approve",
+      actor: "reviewer_b: inbox session 1 (aaaaaa)",
+      claimedActor: "alice",
+    });
   });
 
   it("refuses an unknown option by name with the accepted ones (postgresInboxStore and migrateInboxStore)", async () => {
     expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "worker", wakeup: "own" } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "postgresInboxStore", option: "wakeup", message: "postgresInboxStore: unknown option 'wakeup'. Accepted options: connectionString, pool, schema, worker, leaseMs, ownsPool, role, wakeups" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "postgresInboxStore",
+        option: "wakeup",
+        message:
+          "postgresInboxStore: unknown option 'wakeup'. Accepted options: connectionString, pool, schema, worker, leaseMs, ownsPool, role, wakeups",
+      }),
     );
-    await expect(migrateInboxStore({ connectionString: pg.connectionString, role: "page" } as never)).rejects.toMatchObject({ where: "migrateInboxStore", option: "role", message: expect.stringContaining("unknown option 'role'") });
-    expect(() => postgresInboxStore({ connectionString: pg.connectionString, leaseMs: -1 })).toThrow(/postgresInboxStore: leaseMs must be a positive number of milliseconds/);
+    await expect(migrateInboxStore({ connectionString: pg.connectionString, role: "page" } as never)).rejects.toMatchObject({
+      where: "migrateInboxStore",
+      option: "role",
+      message: expect.stringContaining("unknown option 'role'"),
+    });
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, leaseMs: -1 })).toThrow(
+      /postgresInboxStore: leaseMs must be a positive number of milliseconds/,
+    );
   });
 
   it("role must be 'worker' or 'page'", () => {
-    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "admin" as never })).toThrow("postgresInboxStore: 'role' must be \"worker\" (asks, reads its own questions) or \"page\" (reads all, answers), got string \"admin\"");
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "admin" as never })).toThrow(
+      'postgresInboxStore: \'role\' must be "worker" (asks, reads its own questions) or "page" (reads all, answers), got string "admin"',
+    );
   });
 });
 
@@ -286,7 +402,17 @@ describe("postgresInboxStore: a confirmed decision stays confirmed", () => {
   it("the page's row arriving after the gate's record does not replace it", async () => {
     const a = store();
     const id = randomUUID();
-    const row = { id, tool: "t", allowed: true, source: "asker" as const, asked: true, actor: "inbox", reason: "approved by inbox", at: new Date().toISOString(), from: "engine" };
+    const row = {
+      id,
+      tool: "t",
+      allowed: true,
+      source: "asker" as const,
+      asked: true,
+      actor: "inbox",
+      reason: "approved by inbox",
+      at: new Date().toISOString(),
+      from: "engine",
+    };
     await a.recordDecision({ ...row, confirmed: true, reason: "the gate's record" });
     await a.recordDecision({ ...row, confirmed: false });
     expect((await a.decisions(50)).find((d) => d.id === id)).toMatchObject({ confirmed: true, reason: "the gate's record" });
@@ -301,13 +427,17 @@ describe("postgresInboxStore: many writers", () => {
     const workers = Array.from({ length: 8 }, () => store());
     const mine = new Map(workers.map((w) => [w, hear(w)]));
     await Promise.all(workers.map((w) => w.pending()));
-    const asked = workers.flatMap((w, i) => Array.from({ length: 25 }, (_, j) => ({ w, q: question({ from: `worker-${i}`, tool: `t${j}` }) })));
+    const asked = workers.flatMap((w, i) =>
+      Array.from({ length: 25 }, (_, j) => ({ w, q: question({ from: `worker-${i}`, tool: `t${j}` }) })),
+    );
     await Promise.all(asked.map(({ w, q }) => w.put(q)));
     await heard.until((e) => e.filter((x) => x.type === "question").length >= 200);
     const ids = heard.events.filter((x) => x.type === "question").map((x) => (x as Extract<InboxEvent, { type: "question" }>).question.id);
     expect(new Set(ids).size).toBe(200);
     expect(ids).toHaveLength(200);
-    const results = await Promise.all(asked.map(({ q }) => page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: q.from } })));
+    const results = await Promise.all(
+      asked.map(({ q }) => page.settle(q.id, { status: "answered", answer: { kind: "approve", actor: q.from } })),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     for (const w of workers) {
       const own = new Set(asked.filter((a) => a.w === w).map((a) => a.q.id));
@@ -348,7 +478,9 @@ describe("postgresInboxStore: statements prepared once per connection", () => {
       const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
       try {
         const names = new Set<string>();
-        for (const c of clients) for (const r of (await c.query("SELECT name FROM pg_prepared_statements WHERE name LIKE 'agentkit\\_%'")).rows) names.add(String(r.name));
+        for (const c of clients)
+          for (const r of (await c.query("SELECT name FROM pg_prepared_statements WHERE name LIKE 'agentkit\\_%'")).rows)
+            names.add(String(r.name));
         return [...names].sort();
       } finally {
         for (const c of clients) c.release();
@@ -379,7 +511,10 @@ describe("postgresInboxStore: failures", () => {
       for (let i = 0; i < 5; i++) await s.put({ id: crypto.randomUUID(), callId: null, tool: "t" + i, arguments: {}, question: "?", source: null, from: "doomed", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
       console.log("ASKED");
       setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, PG_URL: pg.connectionString }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, PG_URL: pg.connectionString },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on("data", (b: Buffer) => b.toString().includes("ASKED") && resolve());
@@ -388,7 +523,10 @@ describe("postgresInboxStore: failures", () => {
       const doomed = (await page.pending()).filter((q) => q.worker === "doomed-worker");
       expect(doomed).toHaveLength(5);
       child.kill("SIGKILL");
-      await heard.until((e) => e.filter((x) => x.type === "settled" && x.question.worker === "doomed-worker" && x.question.status === "abandoned").length === 5);
+      await heard.until(
+        (e) =>
+          e.filter((x) => x.type === "settled" && x.question.worker === "doomed-worker" && x.question.status === "abandoned").length === 5,
+      );
       expect((await page.pending()).filter((q) => q.worker === "doomed-worker")).toEqual([]);
       const late = await page.settle(doomed[0]!.id, { status: "answered", answer: { kind: "approve", actor: "inbox" } });
       expect(late).toMatchObject({ ok: false, question: { status: "abandoned" } });
@@ -398,7 +536,18 @@ describe("postgresInboxStore: failures", () => {
       await heard.until((e) => e.filter((x) => x.type === "decision" && ids.has(x.decision.id)).length === 5);
       const rows = (await page.decisions(1000)).filter((d) => ids.has(d.id));
       expect(rows).toHaveLength(5);
-      for (const d of rows) expect(d).toMatchObject({ allowed: false, source: "error", asked: true, actor: null, from: "doomed", confirmed: false, reason: expect.stringMatching(/^abandoned: the asking process \(doomed-worker\) stopped renewing its lease.*nothing was decided$/) });
+      for (const d of rows)
+        expect(d).toMatchObject({
+          allowed: false,
+          source: "error",
+          asked: true,
+          actor: null,
+          from: "doomed",
+          confirmed: false,
+          reason: expect.stringMatching(
+            /^abandoned: the asking process \(doomed-worker\) stopped renewing its lease.*nothing was decided$/,
+          ),
+        });
       expect(await page.sweep()).toBe(0); // swept once: no second row
     } finally {
       child.kill("SIGKILL");

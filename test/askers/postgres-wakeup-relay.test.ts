@@ -30,7 +30,8 @@ beforeAll(async () => {
   pg = await startPostgres();
   await migrateInboxStore({ connectionString: pg.connectionString });
   for (const login of ["relay_page"]) await admin(`CREATE ROLE ${login} LOGIN IN ROLE agentkit_inbox_page`);
-  for (const login of ["w_shared", "w_own", "w_kill", "w_stale", "w_hostile", "w_fake", "w_fallback"]) await admin(`CREATE ROLE ${login} LOGIN IN ROLE agentkit_inbox_worker`);
+  for (const login of ["w_shared", "w_own", "w_kill", "w_stale", "w_hostile", "w_fake", "w_fallback"])
+    await admin(`CREATE ROLE ${login} LOGIN IN ROLE agentkit_inbox_worker`);
   // a private runtime directory for this file: the relay sockets live under it, and nothing is left behind
   runtime = mkdtempSync(join(tmpdir(), "akt-relay-"));
   process.env["XDG_RUNTIME_DIR"] = runtime;
@@ -64,7 +65,18 @@ async function listening(login: string): Promise<number> {
 }
 
 function question(from = "relay-test"): StoredQuestion {
-  return { id: randomUUID(), callId: null, tool: "write_file", arguments: { path: "/tmp/x" }, question: "Allow?", source: "approval_server", from, askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" };
+  return {
+    id: randomUUID(),
+    callId: null,
+    tool: "write_file",
+    arguments: { path: "/tmp/x" },
+    question: "Allow?",
+    source: "approval_server",
+    from,
+    askedAt: new Date().toISOString(),
+    deadlineAt: null,
+    status: "pending",
+  };
 }
 
 function page(): PostgresInboxStore {
@@ -73,7 +85,8 @@ function page(): PostgresInboxStore {
   return s;
 }
 
-const approve = (p: PostgresInboxStore, id: string) => p.settle(id, { status: "answered", answer: { kind: "approve", actor: "relay-test" } });
+const approve = (p: PostgresInboxStore, id: string) =>
+  p.settle(id, { status: "answered", answer: { kind: "approve", actor: "relay-test" } });
 
 const WORKER = `
   const { postgresInboxStore } = await import("arc-agentkit/askers");
@@ -103,7 +116,10 @@ interface Worker {
 }
 
 async function worker(login: string, env: Record<string, string> = {}): Promise<Worker> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", WORKER], { env: { ...process.env, PG_URL: urlAs(login), ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", WORKER], {
+    env: { ...process.env, PG_URL: urlAs(login), ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   children.add(child);
   const lines: string[] = [];
   const stderr: string[] = [];
@@ -122,7 +138,10 @@ async function worker(login: string, env: Record<string, string> = {}): Promise<
       const n = lines.filter((l) => l.startsWith("ASKED ")).length;
       child.stdin!.write("ASK\n");
       await expect.poll(() => lines.filter((l) => l.startsWith("ASKED ")).length, { timeout: 15_000, interval: 20 }).toBe(n + 1);
-      return lines.filter((l) => l.startsWith("ASKED ")).at(-1)!.slice(6);
+      return lines
+        .filter((l) => l.startsWith("ASKED "))
+        .at(-1)!
+        .slice(6);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
@@ -146,13 +165,20 @@ function dial(path: string): Promise<Socket> {
   });
 }
 
-const answers = (path: string): Promise<boolean> => dial(path).then((s) => (s.destroy(), true), () => false);
+const answers = (path: string): Promise<boolean> =>
+  dial(path).then(
+    (s) => (s.destroy(), true),
+    () => false,
+  );
 
 describe("postgresInboxStore workers share one listening connection per host", () => {
   it("4 worker processes waiting at once: one backend listens for all of them (4 with wakeups 'own'); every answer arrives; nothing is left behind", async () => {
     const p = page();
     await p.pending();
-    for (const [login, wakeups, expected] of [["w_shared", undefined, 1], ["w_own", "own", 4]] as const) {
+    for (const [login, wakeups, expected] of [
+      ["w_shared", undefined, 1],
+      ["w_own", "own", 4],
+    ] as const) {
       const ws = await Promise.all([0, 1, 2, 3].map(() => worker(login, wakeups ? { WAKEUPS: wakeups } : {})));
       const ids = await Promise.all(ws.map((w) => w.ask()));
       expect(await listening(login)).toBe(expected);
@@ -187,7 +213,9 @@ describe("postgresInboxStore workers share one listening connection per host", (
     await Promise.all(again.map((id) => approve(p, id)));
     await Promise.all(others.map((w, i) => w.line(new RegExp(`^SETTLED ${again[i]} answered$`))));
     // each told its own answers once (a catch-up also tells it the other processes' rows its login may read)
-    others.forEach((w, i) => expect([ids[i], again[i]].map((id) => w.lines.filter((l) => l === `SETTLED ${id} answered`).length)).toEqual([1, 1]));
+    others.forEach((w, i) =>
+      expect([ids[i], again[i]].map((id) => w.lines.filter((l) => l === `SETTLED ${id} answered`).length)).toEqual([1, 1]),
+    );
     await Promise.all(others.map((w) => w.stop()));
     expect(existsSync(socketOf("w_kill"))).toBe(false);
   });
@@ -195,7 +223,11 @@ describe("postgresInboxStore workers share one listening connection per host", (
   it("a stale socket file (its process killed) is replaced by the first worker that needs a wake-up", async () => {
     const path = socketOf("w_stale");
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const squatter = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(path)}, () => console.log("UP"))`], { stdio: ["ignore", "pipe", "inherit"] });
+    const squatter = spawn(
+      process.execPath,
+      ["-e", `require("node:net").createServer().listen(${JSON.stringify(path)}, () => console.log("UP"))`],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     children.add(squatter);
     await new Promise<void>((resolve) => squatter.stdout!.once("data", () => resolve()));
     squatter.kill("SIGKILL");
@@ -224,7 +256,7 @@ describe("postgresInboxStore workers share one listening connection per host", (
     const hostile = await dial(socketOf("w_hostile"));
     const heard: string[] = [];
     hostile.setEncoding("utf8").on("data", (d: string) => heard.push(d));
-    hostile.write("not json\n{}\n[1,2]\n{\"l\":42}\n");
+    hostile.write('not json\n{}\n[1,2]\n{"l":42}\n');
     hostile.write(`${JSON.stringify({ l: "agentkit_inbox_changes" })}\n${JSON.stringify({ l: "pg_catalog" })}\n`);
     hostile.write(`${JSON.stringify({ w: "agentkit_inbox_changes", k: "q", id: first, c: 1e9 })}\n`); // a wake-up sent to the relay: not its frame
     await approve(p, first);
@@ -271,7 +303,9 @@ describe("postgresInboxStore workers share one listening connection per host", (
       await w.put(q);
       expect(forged).toHaveLength(1);
       const channel = String((await admin(`SELECT 'agentkit_w_' || md5('agentkit_inbox/w_fake/' || $1::text) AS c`, [w.worker]))[0]!.c);
-      forged[0]!.write(`${JSON.stringify({ w: channel, k: "q", id: q.id, c: 1e9 })}\n${JSON.stringify({ w: channel, k: "q", id: q.id })}\n junk \n`);
+      forged[0]!.write(
+        `${JSON.stringify({ w: channel, k: "q", id: q.id, c: 1e9 })}\n${JSON.stringify({ w: channel, k: "q", id: q.id })}\n junk \n`,
+      );
       await new Promise((r) => setTimeout(r, 500));
       expect(events.filter((e) => e.type === "settled")).toEqual([]);
       expect((await w.get(q.id))?.status).toBe("pending");
@@ -305,6 +339,8 @@ describe("postgresInboxStore workers share one listening connection per host", (
   });
 
   it("wakeups must be 'shared' or 'own'", () => {
-    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "worker", wakeups: "relay" as never })).toThrow(/'wakeups' must be "shared" \(one listening connection per host\) or "own"/);
+    expect(() => postgresInboxStore({ connectionString: pg.connectionString, role: "worker", wakeups: "relay" as never })).toThrow(
+      /'wakeups' must be "shared" \(one listening connection per host\) or "own"/,
+    );
   });
 });

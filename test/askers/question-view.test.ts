@@ -6,7 +6,18 @@
 import { describe, expect, it } from "vitest";
 import { toolCall } from "../../src/contracts/elicitation.js";
 import { blankValues, emptyRequired, formContent, formFields, formValues, formValuesError } from "../../src/agents/form-fields.js";
-import { FORM_SUBJECT, LINK_SUBJECT, MAX_ARGUMENT_LINES, linkHost, parseArguments, questionLines, timeLeft, toolArguments, toolName, visibleJson } from "../../src/askers/question-view.js";
+import {
+  FORM_SUBJECT,
+  LINK_SUBJECT,
+  MAX_ARGUMENT_LINES,
+  linkHost,
+  parseArguments,
+  questionLines,
+  timeLeft,
+  toolArguments,
+  toolName,
+  visibleJson,
+} from "../../src/askers/question-view.js";
 import { fitScreen } from "../../src/askers/screen-fit.js";
 
 /** A question whose tool call has `n` arguments. */
@@ -86,9 +97,16 @@ describe("the subject and arguments an elicitation is stored and shown under", (
 });
 
 describe("form values: what is shown is what is sent", () => {
-  const schema = { properties: { a: { type: "string", default: "x", enum: ["x", "y"] }, b: { type: "number" }, c: { type: "boolean" } }, required: ["b"] };
+  const schema = {
+    properties: { a: { type: "string", default: "x", enum: ["x", "y"] }, b: { type: "number" }, c: { type: "boolean" } },
+    required: ["b"],
+  };
   it("fields, start values, blanks and the content sent (empty fields left out, nothing added)", () => {
-    expect(formFields(schema).map((f) => [f.name, f.type, f.required, f.options])).toEqual([["a", "string", false, ["x", "y"]], ["b", "number", true, undefined], ["c", "boolean", false, undefined]]);
+    expect(formFields(schema).map((f) => [f.name, f.type, f.required, f.options])).toEqual([
+      ["a", "string", false, ["x", "y"]],
+      ["b", "number", true, undefined],
+      ["c", "boolean", false, undefined],
+    ]);
     expect(formValues(schema)).toEqual({ a: "x", b: null, c: null });
     expect(blankValues(schema)).toEqual({ a: null, b: null, c: null });
     expect(formContent({ a: "x", b: null, c: false })).toEqual({ a: "x", c: false });

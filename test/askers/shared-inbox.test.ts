@@ -99,7 +99,10 @@ async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServe
 }
 
 function spawnWorker(i: number, n: number, env: Record<string, string> = {}) {
-  return spawn(process.execPath, ["--input-type=module", "-e", WORKER], { env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["--input-type=module", "-e", WORKER], {
+    env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function worker(i: number): Promise<unknown[]> {
@@ -154,8 +157,17 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
       if (skipped.length === CLICKED.length) allSkipped(skipped);
       return;
     }
-    const body = n % 3 === 0 ? { id, kind: "modify", actor: "reviewer", arguments: JSON.stringify({ worker: w, n, checked: true }) } : n % 3 === 1 ? { id, kind: "approve", actor: "reviewer" } : { id, kind: "reject", actor: "reviewer", note: `no ${w}/${n}` };
-    const r = await fetch(`${inbox.url}answer`, { method: "POST", headers: { "Content-Type": "application/json", ...headers, Origin: origin }, body: JSON.stringify(body) });
+    const body =
+      n % 3 === 0
+        ? { id, kind: "modify", actor: "reviewer", arguments: JSON.stringify({ worker: w, n, checked: true }) }
+        : n % 3 === 1
+          ? { id, kind: "approve", actor: "reviewer" }
+          : { id, kind: "reject", actor: "reviewer", note: `no ${w}/${n}` };
+    const r = await fetch(`${inbox.url}answer`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers, Origin: origin },
+      body: JSON.stringify(body),
+    });
     expect(r.status, await r.clone().text()).toBe(200);
     state.answered++;
   };
@@ -171,7 +183,12 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
           const block = buf.slice(0, cut);
           buf = buf.slice(cut + 2);
           if (!block.startsWith("event: question")) continue;
-          const data = JSON.parse(block.split("\n").find((l) => l.startsWith("data: "))!.slice(6)) as { id: string };
+          const data = JSON.parse(
+            block
+              .split("\n")
+              .find((l) => l.startsWith("data: "))!
+              .slice(6),
+          ) as { id: string };
           pendingAnswers.push(answer(data.id));
           if (pendingAnswers.length === total) await Promise.all(pendingAnswers);
         }
@@ -232,7 +249,16 @@ async function historyRows(page: Page, ids: readonly string[]): Promise<string[]
   return out;
 }
 
-type AuditLine = { id: string; allowed: boolean; source: string; kind: string | null; actor: string | null; claimedActor?: string; reason: string; updatedArguments?: Record<string, unknown> };
+type AuditLine = {
+  id: string;
+  allowed: boolean;
+  source: string;
+  kind: string | null;
+  actor: string | null;
+  claimedActor?: string;
+  reason: string;
+  updatedArguments?: Record<string, unknown>;
+};
 
 describe("a shared inbox on PostgreSQL", () => {
   it(`${WORKERS} worker processes × ${PER_WORKER} prompts, one page, one reviewer (HTTP API; ${CLICKED.length} by clicks in Chromium): each worker gets exactly its own answers, each decision is in the database once, the audits agree`, async () => {
@@ -253,9 +279,22 @@ describe("a shared inbox on PostgreSQL", () => {
       expect(new Set(mine.map((d) => d.id)).size).toBe(WORKERS * PER_WORKER);
       const clickedIds = new Set(toClick.map((c) => c.id));
       // the actor is the session that answered (the API reviewer's, the browser's), the typed name a claim beside it
-      expect(mine.every((d) => d.confirmed && d.source === "asker" && SESSION.test(d.actor ?? "") && d.claimedActor === (clickedIds.has(d.id) ? CLICKER : "reviewer"))).toBe(true);
+      expect(
+        mine.every(
+          (d) =>
+            d.confirmed &&
+            d.source === "asker" &&
+            SESSION.test(d.actor ?? "") &&
+            d.claimedActor === (clickedIds.has(d.id) ? CLICKER : "reviewer"),
+        ),
+      ).toBe(true);
       expect(new Set(mine.map((d) => d.actor)).size).toBe(2);
-      const audits = Array.from({ length: WORKERS }, (_, i) => readFileSync(join(dir, `audit-${i}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as AuditLine));
+      const audits = Array.from({ length: WORKERS }, (_, i) =>
+        readFileSync(join(dir, `audit-${i}.jsonl`), "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as AuditLine),
+      );
       for (let i = 0; i < WORKERS; i++) {
         expect(audits[i]).toHaveLength(PER_WORKER);
         const rows = mine.filter((d) => d.from === `worker-${i}`);
@@ -266,7 +305,14 @@ describe("a shared inbox on PostgreSQL", () => {
       for (const { id, w, n } of toClick) {
         const row = mine.find((d) => d.id === id)!;
         const line = audits[w]!.find((a) => a.id === `w${w}-${n}`)!;
-        expect(line).toMatchObject({ allowed: row.allowed, source: "asker", actor: row.actor, claimedActor: CLICKER, reason: row.reason, kind: ["modify", "approve", "reject"][n % 3] });
+        expect(line).toMatchObject({
+          allowed: row.allowed,
+          source: "asker",
+          actor: row.actor,
+          claimedActor: CLICKER,
+          reason: row.reason,
+          kind: ["modify", "approve", "reject"][n % 3],
+        });
         if (n % 3 === 2) expect(row).toMatchObject({ allowed: false, claimedActor: CLICKER, reason: `no ${w}/${n}, said ${CLICKER}` });
         else expect(row).toMatchObject({ allowed: true, claimedActor: CLICKER });
         if (n % 3 === 0) expect(line.updatedArguments).toEqual({ worker: w, n, checked: true, by: "chromium" });
@@ -284,15 +330,34 @@ describe("a shared inbox on PostgreSQL", () => {
     let pageStore = postgresInboxStore({ connectionString: pg.connectionString });
     let inbox = await ApprovalInbox.start({ store: pageStore });
     try {
-      const first = asker.ask({ question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" }, { questionId: "restart-q1", signal: new AbortController().signal });
+      const first = asker.ask(
+        { question: "Allow Bash?", toolCall: { id: "t1", name: "Bash", arguments: { command: "ls" } }, source: "approval_server" },
+        { questionId: "restart-q1", signal: new AbortController().signal },
+      );
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       const [q1] = (await pageStore.pending()).filter((q) => q.from === "restart");
       expect((await pageStore.settle(q1!.id, { status: "answered", answer: { kind: "approve", actor: "before" } })).ok).toBe(true);
       expect(await first).toMatchObject({ kind: "approve", actor: "before" });
       // The decisions row is the gate's record of the call (the asker is its gate.check target), written once.
-      asker.emit("gate.check", { tool: "Bash", id: "t1", questionId: "restart-q1", via: "approval_server", allowed: true, source: "asker", asked: true, kind: "approve", actor: "before", reason: "approved", at: new Date().toISOString() });
+      asker.emit("gate.check", {
+        tool: "Bash",
+        id: "t1",
+        questionId: "restart-q1",
+        via: "approval_server",
+        allowed: true,
+        source: "asker",
+        asked: true,
+        kind: "approve",
+        actor: "before",
+        reason: "approved",
+        at: new Date().toISOString(),
+      });
       await expect.poll(async () => (await pageStore.decisions(50)).some((d) => d.from === "restart" && d.actor === "before")).toBe(true);
-      const second = asker.ask({ question: "Allow Bash?", toolCall: { id: "t2", name: "Bash", arguments: { command: "pwd" } }, source: "approval_server" });
+      const second = asker.ask({
+        question: "Allow Bash?",
+        toolCall: { id: "t2", name: "Bash", arguments: { command: "pwd" } },
+        source: "approval_server",
+      });
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       // the page process goes away (its store too) while the worker waits
       await inbox.stop();
@@ -302,7 +367,9 @@ describe("a shared inbox on PostgreSQL", () => {
       const pending = (await pageStore.pending()).filter((q) => q.from === "restart");
       expect(pending.map((q) => q.arguments)).toEqual([{ command: "pwd" }]);
       expect((await pageStore.decisions(50)).some((d) => d.from === "restart" && d.actor === "before")).toBe(true);
-      expect((await pageStore.settle(pending[0]!.id, { status: "answered", answer: { kind: "reject", actor: "after", note: "not now" } })).ok).toBe(true);
+      expect(
+        (await pageStore.settle(pending[0]!.id, { status: "answered", answer: { kind: "reject", actor: "after", note: "not now" } })).ok,
+      ).toBe(true);
       expect(await second).toMatchObject({ kind: "reject", actor: "after", note: "not now" });
     } finally {
       await inbox.stop();
@@ -328,17 +395,28 @@ describe("a shared inbox on PostgreSQL", () => {
       child.kill("SIGKILL");
       await expect.poll(() => page.locator("article[data-status=abandoned]").count(), { timeout: 15_000 }).toBe(3);
       const first = page.locator(`article[data-id="${ids[0]}"]`);
-      expect(await first.locator("[data-role=outcome]").textContent()).toMatch(/^Abandoned — the asking process \(.+\) stopped renewing its lease/);
+      expect(await first.locator("[data-role=outcome]").textContent()).toMatch(
+        /^Abandoned — the asking process \(.+\) stopped renewing its lease/,
+      );
       expect(await first.getByRole("button", { name: "Approve", exact: true }).getAttribute("aria-disabled")).toBe("true");
       // aria-disabled makes Playwright wait for the button to be enabled; force sends the real click anyway.
       await first.getByRole("button", { name: "Approve", exact: true }).click({ force: true });
-      await expect.poll(() => first.locator("[data-role=outcome]").textContent()).toMatch(/^This question was abandoned: the asking process \(.+\) stopped renewing its lease.*Nothing was decided\.$/);
+      await expect
+        .poll(() => first.locator("[data-role=outcome]").textContent())
+        .toMatch(/^This question was abandoned: the asking process \(.+\) stopped renewing its lease.*Nothing was decided\.$/);
       const direct = await page.evaluate(async (qid) => {
         const key = Object.values(sessionStorage)[0]!;
-        const res = await fetch("answer", { method: "POST", headers: { "Content-Type": "application/json", "X-Agentkit-Session": key }, body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }) });
+        const res = await fetch("answer", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Agentkit-Session": key },
+          body: JSON.stringify({ id: qid, kind: "reject", note: "too late" }),
+        });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       }, ids[1]);
-      expect(direct).toMatchObject({ status: 409, body: { status: "abandoned", error: expect.stringMatching(/^This question was abandoned: .*Nothing was decided\.$/) } });
+      expect(direct).toMatchObject({
+        status: 409,
+        body: { status: "abandoned", error: expect.stringMatching(/^This question was abandoned: .*Nothing was decided\.$/) },
+      });
       const rows = () => historyRows(page, ids);
       await expect.poll(rows).toHaveLength(3); // live, over the stream
       await page.reload();
@@ -408,7 +486,10 @@ describe("a shared inbox on PostgreSQL", () => {
         await page.pending();
         // The denied question does not stay pending: the worker withdrew it once the database was back, so a late Approve is refused.
         await expect.poll(async () => (await page.get(asked!.id))?.status, { timeout: 15_000 }).toBe("withdrawn");
-        expect(await page.settle(asked!.id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({ ok: false, question: { status: "withdrawn" } });
+        expect(await page.settle(asked!.id, { status: "answered", answer: { kind: "approve", actor: "late" } })).toMatchObject({
+          ok: false,
+          question: { status: "withdrawn" },
+        });
         expect((await w.prompt({ command: "pwd" })).behavior).toBe("allow");
       } finally {
         await page.close();

@@ -24,20 +24,32 @@ afterEach(() => {
 });
 
 /** Starts the fixture on `scenario` with a scripted editor making `edits`. */
-function serving(scenario: object, edits: string[] = []): { term: TmuxTerminal; answers: () => Array<{ answer: Record<string, unknown>; decision: Record<string, unknown> }> } {
+function serving(
+  scenario: object,
+  edits: string[] = [],
+): { term: TmuxTerminal; answers: () => Array<{ answer: Record<string, unknown>; decision: Record<string, unknown> }> } {
   const dir = mkdtempSync(join(tmpdir(), "akt-askers-"));
   writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario));
   writeFileSync(join(dir, "edits.json"), JSON.stringify(edits));
   const env = { VISUAL: "", EDITOR: `'${process.execPath}' '${EDITOR_SCRIPT}' '${dir}'` };
   const term = TmuxTerminal.start([process.execPath, FIXTURE, join(dir, "scenario.json")], { env });
-  cleanups.push(() => term.close(), () => rmSync(dir, { recursive: true, force: true }));
-  const answers = () => readFileSync(join(dir, "answers.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  cleanups.push(
+    () => term.close(),
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
+  const answers = () =>
+    readFileSync(join(dir, "answers.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   return { term, answers };
 }
 
 describe("ApprovalServer answered on the terminal", () => {
   it("a modify in $EDITOR reaches the CLI as updatedInput, source asker, actor the OS user", async () => {
-    const { term, answers } = serving({ timeoutMs: 60_000, calls: [{ tool_name: "Write", input: { file_path: "a.txt" } }] }, ['{"file_path": "safe.txt"}']);
+    const { term, answers } = serving({ timeoutMs: 60_000, calls: [{ tool_name: "Write", input: { file_path: "a.txt" } }] }, [
+      '{"file_path": "safe.txt"}',
+    ]);
     const s = await term.until(/\[m\] modify/, WAIT);
     expect(s).toContain("Approve tool call: Write");
     expect(s).toContain("from approval_server");

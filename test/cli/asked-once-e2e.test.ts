@@ -30,7 +30,12 @@ describe("approvals and guard together (real claude)", { timeout: E2E_TIMEOUT_MS
     const ctx = makeTestCtx();
     const ran: string[] = [];
     const deploy = tool(
-      { name: "deploy", description: "Deploy to the named environment.", input: { type: "object", properties: { env: { type: "string" } }, required: ["env"] }, requiresApproval: true },
+      {
+        name: "deploy",
+        description: "Deploy to the named environment.",
+        input: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
+        requiresApproval: true,
+      },
       function deploy(input: { env: string }) {
         ran.push(input.env);
         return `deployed to ${input.env}`;
@@ -41,16 +46,35 @@ describe("approvals and guard together (real claude)", { timeout: E2E_TIMEOUT_MS
     const guard = approvalGuard({ asker: reviewer, answeredBy: approvals });
     await using spec = await serveRegistry([deploy], { name: "engine", ctx, guard });
     await spec.start();
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__deploy", input: { env: "staging" } }] }, { text: "deployed" }]);
-    const cognition = hermeticClaude(h, api, mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()));
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__deploy", input: { env: "staging" } }] },
+      { text: "deployed" },
+    ]);
+    const cognition = hermeticClaude(
+      h,
+      api,
+      mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()),
+    );
     const result = await new Agent({ name: "dev", cognition }).run("deploy staging", ctx);
     expect(result.error).toBeUndefined();
     expect(ran).toEqual(["staging"]);
     expect(reviewer.questionIds).toHaveLength(1);
-    expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: true, source: "asker", asked: true, questionId: reviewer.questionIds[0] }]);
+    expect(approvals.decisions).toMatchObject([
+      { tool: "mcp__engine__deploy", allowed: true, source: "asker", asked: true, questionId: reviewer.questionIds[0] },
+    ]);
     const toolUseId = approvals.decisions[0]!.id;
     expect(toolUseId).toMatch(/^toolu_/);
-    expect(guard.decisions).toMatchObject([{ tool: "mcp__engine__deploy", id: toolUseId, allowed: true, source: "asker", asked: false, actor: "ops", questionId: reviewer.questionIds[0] }]);
+    expect(guard.decisions).toMatchObject([
+      {
+        tool: "mcp__engine__deploy",
+        id: toolUseId,
+        allowed: true,
+        source: "asker",
+        asked: false,
+        actor: "ops",
+        questionId: reviewer.questionIds[0],
+      },
+    ]);
     expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "deployed to staging" }] }]);
   });
 });

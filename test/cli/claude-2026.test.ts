@@ -27,10 +27,18 @@ function configFor(h: Hermetic, name: string, url: string, headers: Record<strin
 }
 
 function engine(seen: string[]) {
-  return tool({ name: "run_check", description: "Run the named check.", sideEffecting: false, input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } }, ({ name }: { name: string }) => {
-    seen.push(name);
-    return `check ${name}: PASSED in ${process.pid}`;
-  });
+  return tool(
+    {
+      name: "run_check",
+      description: "Run the named check.",
+      sideEffecting: false,
+      input: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false },
+    },
+    ({ name }: { name: string }) => {
+      seen.push(name);
+      return `check ${name}: PASSED in ${process.pid}`;
+    },
+  );
 }
 
 /** What the log must show for a 2026-07-28 conversation: discover first, no initialize, every request on 2026-07-28 without a session. */
@@ -50,12 +58,22 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
     await using spec = await serveRegistry([engine(seen)], { name: "engine", ctx });
     await spec.start();
     await using proxy = await WireLogProxy.start(spec.url!);
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
-    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, mcpConfig: [configFor(h, "engine", proxy.url, { ...spec.authHeaders })], strictMcpConfig: true, builtinTools: false });
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
+    const cognition = hermeticClaude(h, api, {
+      allowedTools: spec.autoApprove,
+      mcpConfig: [configFor(h, "engine", proxy.url, { ...spec.authHeaders })],
+      strictMcpConfig: true,
+      builtinTools: false,
+    });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(seen).toEqual(["lint"]);
-    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: `check lint: PASSED in ${process.pid}` }] }]);
+    expect(api.toolResults()).toMatchObject([
+      { type: "tool_result", content: [{ type: "text", text: `check lint: PASSED in ${process.pid}` }] },
+    ]);
     expect2026(proxy);
     expect(proxy.log.find((l) => l.method === "tools/call")!.params).toMatchObject({ name: "run_check", arguments: { name: "lint" } });
   });
@@ -65,17 +83,28 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
     const ctx = makeTestCtx();
     const answers: string[] = [];
     let started = 0;
-    const confirm = tool({ name: "confirm", description: "Asks before it acts.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, c) => {
-      started++;
-      const answer = await c.elicit({ message: "Proceed with the release?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
-      answers.push(answer.action);
-      return `asked: ${answer.action}`;
-    });
+    const confirm = tool(
+      { name: "confirm", description: "Asks before it acts.", sideEffecting: false, input: { type: "object", properties: {} } },
+      async (_args: Record<string, never>, c) => {
+        started++;
+        const answer = await c.elicit({
+          message: "Proceed with the release?",
+          requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+        });
+        answers.push(answer.action);
+        return `asked: ${answer.action}`;
+      },
+    );
     await using spec = await serveRegistry([confirm], { name: "engine", ctx });
     await spec.start();
     await using proxy = await WireLogProxy.start(spec.url!);
     await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__confirm", input: {} }] }, { text: "done" }]);
-    const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, mcpConfig: [configFor(h, "engine", proxy.url, { ...spec.authHeaders })], strictMcpConfig: true, builtinTools: false });
+    const cognition = hermeticClaude(h, api, {
+      allowedTools: spec.autoApprove,
+      mcpConfig: [configFor(h, "engine", proxy.url, { ...spec.authHeaders })],
+      strictMcpConfig: true,
+      builtinTools: false,
+    });
     const result = await new Agent({ name: "dev", cognition }).run("release", ctx);
     expect(result.error).toBeUndefined();
     // What arrives from Claude in -p mode (no UI to ask anyone): a cancel, which the same run receives and ends with.
@@ -83,7 +112,9 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
     expect(started).toBe(1);
     expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "asked: cancel" }] }]);
     expect2026(proxy);
-    const calls = proxy.log.filter((l) => l.method === "tools/call").map((l) => l.params as { requestState?: unknown; inputResponses?: Record<string, unknown> });
+    const calls = proxy.log
+      .filter((l) => l.method === "tools/call")
+      .map((l) => l.params as { requestState?: unknown; inputResponses?: Record<string, unknown> });
     expect(calls).toHaveLength(2);
     expect(calls[0]!.requestState).toBeUndefined();
     expect(typeof calls[1]!.requestState).toBe("string");
@@ -106,16 +137,24 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
       ask: async (): Promise<Decision> => {
         asked++;
         if (kind === "deadline") return new Promise<Decision>(() => {});
-        return kind === "modify" ? { kind, actor: "ops", value: { name: "typecheck" } } : { kind, actor: "ops", note: kind === "reject" ? "not today" : undefined };
+        return kind === "modify"
+          ? { kind, actor: "ops", value: { name: "typecheck" } }
+          : { kind, actor: "ops", note: kind === "reject" ? "not today" : undefined };
       },
     };
     await using approvals = new ApprovalServer({ asker: reviewer, ctx, ...(kind === "deadline" ? { timeoutMs: 300 } : {}) });
     await approvals.start();
     await using engineLog = await WireLogProxy.start(spec.url!);
     await using approvalLog = await WireLogProxy.start(approvals.url!);
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "finished" }]);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "finished" },
+    ]);
     const cognition = hermeticClaude(h, api, {
-      mcpConfig: [configFor(h, "engine", engineLog.url, { ...spec.authHeaders }), configFor(h, APPROVAL_SERVER_NAME, approvalLog.url, { ...approvals.authHeaders })],
+      mcpConfig: [
+        configFor(h, "engine", engineLog.url, { ...spec.authHeaders }),
+        configFor(h, APPROVAL_SERVER_NAME, approvalLog.url, { ...approvals.authHeaders }),
+      ],
       strictMcpConfig: true,
       permissionPromptTool: approvals.toolName,
       builtinTools: false,
@@ -124,9 +163,20 @@ describe("Claude Code 2.1.332 on 2026-07-28 (real binary, request log)", { timeo
     expect(result.error).toBeUndefined();
     expect(asked).toBe(1);
     expect(seen).toEqual(expected);
-    expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__run_check", arguments: { name: "lint" }, allowed, source: kind === "deadline" ? "timeout" : "asker", asked: true }]);
+    expect(approvals.decisions).toMatchObject([
+      {
+        tool: "mcp__engine__run_check",
+        arguments: { name: "lint" },
+        allowed,
+        source: kind === "deadline" ? "timeout" : "asker",
+        asked: true,
+      },
+    ]);
     expect2026(approvalLog);
-    expect(approvalLog.log.find((l) => l.method === "tools/call")!.params).toMatchObject({ name: "approve", arguments: { tool_name: "mcp__engine__run_check", input: { name: "lint" } } });
+    expect(approvalLog.log.find((l) => l.method === "tools/call")!.params).toMatchObject({
+      name: "approve",
+      arguments: { tool_name: "mcp__engine__run_check", input: { name: "lint" } },
+    });
     if (allowed) expect2026(engineLog);
     else expect(engineLog.methods()).not.toContain("tools/call");
   });

@@ -18,16 +18,26 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
   it("runs an MCP tool in this process and returns the fake's final text", async () => {
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "all checks passed" }]);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "all checks passed" },
+    ]);
     const ctx = makeTestCtx();
-    const agent = new Agent({ name: "dev", cognition: claude(h, api, { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false }) });
+    const agent = new Agent({
+      name: "dev",
+      cognition: claude(h, api, { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false }),
+    });
     const result = await agent.run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(result.stopReason).toBe("complete");
     expect(result.output).toBe("all checks passed");
     expect(engine.calls).toEqual([{ name: "run_check", arguments: { name: "lint" } }]);
-    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "check lint: PASSED (from the injected checker)" }] }]);
-    expect(result.toolCalls).toMatchObject([{ name: "mcp__engine__run_check", arguments: { name: "lint" }, result: "check lint: PASSED (from the injected checker)", ok: true }]);
+    expect(api.toolResults()).toMatchObject([
+      { type: "tool_result", content: [{ type: "text", text: "check lint: PASSED (from the injected checker)" }] },
+    ]);
+    expect(result.toolCalls).toMatchObject([
+      { name: "mcp__engine__run_check", arguments: { name: "lint" }, result: "check lint: PASSED (from the injected checker)", ok: true },
+    ]);
     expect(ctx.eventsNamed("tool.call").map((e) => e.data.tool)).toEqual(["mcp__engine__run_check"]);
     expect(ctx.eventsNamed("tool.result").map((e) => e.data.ok)).toEqual([true]);
     expect(ctx.eventsNamed("cli.init")[0]!.data.mcpServers).toEqual([{ name: "engine", status: "connected" }]);
@@ -43,7 +53,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);
     await using api = await FakeAnthropic.start([{ text: "ran without tools" }]);
-    const result = await new Agent({ name: "dev", cognition: claude(h, api, { mcpConfig: [engine.mcpConfig("engine", "WRONG")], builtinTools: false }) }).run("check lint", makeTestCtx());
+    const result = await new Agent({
+      name: "dev",
+      cognition: claude(h, api, { mcpConfig: [engine.mcpConfig("engine", "WRONG")], builtinTools: false }),
+    }).run("check lint", makeTestCtx());
     expect(result.stopReason).toBe("error");
     expect(result.error).toBeInstanceOf(McpServerNotConnectedError);
     expect(result.error!.message).toBe(
@@ -70,7 +83,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
 
     // Control: without the isolation the same files do reach the run (and the dead server fails it loudly).
     await using ambient = await FakeAnthropic.start(script());
-    const leaky = await new Agent({ name: "dev", cognition: claude(h, ambient, { ...base, settingSources: undefined, strictMcpConfig: false }) }).run("check lint", makeTestCtx());
+    const leaky = await new Agent({
+      name: "dev",
+      cognition: claude(h, ambient, { ...base, settingSources: undefined, strictMcpConfig: false }),
+    }).run("check lint", makeTestCtx());
     expect(leaky.stopReason).toBe("error");
     expect(leaky.error).toBeInstanceOf(McpServerNotConnectedError);
     expect((leaky.error as McpServerNotConnectedError).server).toBe("rogue");
@@ -79,12 +95,16 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
 
   it("surfaces an API error with the CLI's own message", async () => {
     await using h = Hermetic.create();
-    await using api = await FakeAnthropic.start(() => ({ error: { status: 400, type: "invalid_request_error", message: "fake says: quota exceeded for this key" } }));
+    await using api = await FakeAnthropic.start(() => ({
+      error: { status: 400, type: "invalid_request_error", message: "fake says: quota exceeded for this key" },
+    }));
     const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false }) }).run("hello", makeTestCtx());
     expect(result.stopReason).toBe("error");
     expect(result.error).toBeInstanceOf(CliRunError);
     expect((result.error as CliRunError).code).toBe("cli_failed");
-    expect(result.error!.message).toMatch(/^claude reported an error \(exit code 1\): API Error: 400 .*fake says: quota exceeded for this key/);
+    expect(result.error!.message).toMatch(
+      /^claude reported an error \(exit code 1\): API Error: 400 .*fake says: quota exceeded for this key/,
+    );
   });
 
   it("surfaces a non-zero exit with the CLI's own message", async () => {
@@ -99,7 +119,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
   });
 
   it("a binary that does not exist is a cli_spawn error naming it", async () => {
-    const result = await new Agent({ name: "dev", cognition: new ClaudeCliCognition({ model: "m", binary: "/nonexistent/claude" }) }).run("hello", makeTestCtx());
+    const result = await new Agent({ name: "dev", cognition: new ClaudeCliCognition({ model: "m", binary: "/nonexistent/claude" }) }).run(
+      "hello",
+      makeTestCtx(),
+    );
     expect(result.stopReason).toBe("error");
     expect((result.error as CliRunError).code).toBe("cli_spawn");
     expect(result.error!.message).toBe(
@@ -110,7 +133,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
   it("timeoutMs kills the whole process tree", async () => {
     await using h = Hermetic.create();
     await using api = await FakeAnthropic.start([{ hang: true }]);
-    const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false, timeoutMs: 8_000 }) }).run("hello", makeTestCtx());
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, { builtinTools: false, timeoutMs: 8_000 }) }).run(
+      "hello",
+      makeTestCtx(),
+    );
     expect(result.stopReason).toBe("error");
     expect((result.error as CliRunError).code).toBe("cli_timeout");
     expect(result.error!.message).toBe("claude did not finish within 8s and was killed with its process tree");
@@ -137,7 +163,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
   it("asCliAgents: the CLI accepts the document and lists the subagent in its init event", async () => {
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);
-    const runCheck = tool({ name: "run_check", description: "Run a check.", input: { type: "object", properties: { name: { type: "string" } } } }, () => "ok");
+    const runCheck = tool(
+      { name: "run_check", description: "Run a check.", input: { type: "object", properties: { name: { type: "string" } } } },
+      () => "ok",
+    );
     const reviewer = new Agent({
       name: "reviewer",
       description: "Reviews check results and says whether to ship.",
@@ -158,7 +187,10 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
           : { toolUses: [{ name: "Task", input: { subagent_type: "reviewer", description: "review", prompt: "review the lint result" } }] },
     );
     const ctx = makeTestCtx();
-    const result = await new Agent({ name: "lead", cognition: claude(h, api, { agents, mcpConfig: [engine.mcpConfig()], allowedTools: ["Task", "mcp__engine__run_check"] }) }).run("review", ctx);
+    const result = await new Agent({
+      name: "lead",
+      cognition: claude(h, api, { agents, mcpConfig: [engine.mcpConfig()], allowedTools: ["Task", "mcp__engine__run_check"] }),
+    }).run("review", ctx);
     expect(result.error).toBeUndefined();
     expect(ctx.eventsNamed("cli.init")[0]!.data.agents).toContain("reviewer");
     const sub = api.messageRequests.filter(isSubagent);
@@ -174,7 +206,11 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start(checker);
     await using api = await FakeAnthropic.start([{ text: "no tools today" }]);
-    const cognition = claude(h, api, { mcpConfig: [engine.mcpConfig()], disallowedTools: ["mcp__engine__run_check"], builtinTools: ["Read"] });
+    const cognition = claude(h, api, {
+      mcpConfig: [engine.mcpConfig()],
+      disallowedTools: ["mcp__engine__run_check"],
+      builtinTools: ["Read"],
+    });
     const result = await new Agent({ name: "dev", prompt: "Agent prompt marker: 51d2.", cognition }).run("--version please", makeTestCtx());
     expect(result.error).toBeUndefined();
     expect(result.output).toBe("no tools today");
@@ -203,24 +239,56 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
       extraArgs: ["--max-turns", "3"],
     });
     expect(c.args("do it", "be terse")).toEqual([
-      "-p", "--output-format", "stream-json", "--verbose", "--model", "sonnet",
-      "--mcp-config", "/tmp/a.json", '{"mcpServers":{}}',
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--model",
+      "sonnet",
+      "--mcp-config",
+      "/tmp/a.json",
+      '{"mcpServers":{}}',
       "--strict-mcp-config",
-      "--permission-prompt-tool", "mcp__agentkit_approvals__approve",
-      "--allowedTools", "mcp__engine__run_check", "Bash(git *)",
-      "--disallowedTools", "WebFetch",
-      "--tools", "",
-      "--setting-sources", "user,project",
-      "--settings", '{"hooks":{}}',
-      "--agents", '{"r":{"description":"d","prompt":"p"}}',
-      "--permission-mode", "dontAsk",
-      "--append-system-prompt", "be terse",
-      "--max-turns", "3",
-      "--", "do it",
+      "--permission-prompt-tool",
+      "mcp__agentkit_approvals__approve",
+      "--allowedTools",
+      "mcp__engine__run_check",
+      "Bash(git *)",
+      "--disallowedTools",
+      "WebFetch",
+      "--tools",
+      "",
+      "--setting-sources",
+      "user,project",
+      "--settings",
+      '{"hooks":{}}',
+      "--agents",
+      '{"r":{"description":"d","prompt":"p"}}',
+      "--permission-mode",
+      "dontAsk",
+      "--append-system-prompt",
+      "be terse",
+      "--max-turns",
+      "3",
+      "--",
+      "do it",
     ]);
-    expect(new ClaudeCliCognition({ model: "m", settingSources: "" }).args("t")).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--model", "m", "--setting-sources", "", "--", "t"]);
+    expect(new ClaudeCliCognition({ model: "m", settingSources: "" }).args("t")).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--model",
+      "m",
+      "--setting-sources",
+      "",
+      "--",
+      "t",
+    ]);
     expect(() => new ClaudeCliCognition({ model: "" })).toThrow("ClaudeCliCognition: 'model' is required");
-    expect(() => new ClaudeCliCognition({ model: "m", timeoutMs: 0 })).toThrow(/^ClaudeCliCognition: timeoutMs must be a positive number of milliseconds up to \d+, or left unset to wait forever; got number 0$/);
+    expect(() => new ClaudeCliCognition({ model: "m", timeoutMs: 0 })).toThrow(
+      /^ClaudeCliCognition: timeoutMs must be a positive number of milliseconds up to \d+, or left unset to wait forever; got number 0$/,
+    );
   });
 });
 
@@ -228,8 +296,12 @@ describe("ClaudeCliCognition options", () => {
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new ClaudeCliCognition({ model: "m", allowedTool: ["Bash"] } as never)).toThrow(
       expect.objectContaining({
-        name: "OptionsError", code: "invalid_option", where: "ClaudeCliCognition", option: "allowedTool",
-        message: "ClaudeCliCognition: unknown option 'allowedTool'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, resumePrompt, mcpConfig, strictMcpConfig, permissionPromptTool, allowedTools, disallowedTools, builtinTools, settingSources, settings, agents, permissionMode",
+        name: "OptionsError",
+        code: "invalid_option",
+        where: "ClaudeCliCognition",
+        option: "allowedTool",
+        message:
+          "ClaudeCliCognition: unknown option 'allowedTool'. Accepted options: model, binary, cwd, env, inheritEnv, timeoutMs, extraArgs, resumePrompt, mcpConfig, strictMcpConfig, permissionPromptTool, allowedTools, disallowedTools, builtinTools, settingSources, settings, agents, permissionMode",
       }),
     );
   });
@@ -242,6 +314,8 @@ describe("ClaudeCliCognition options", () => {
     ["inheritEnv", "no"],
     ["settings", 5],
   ])("refuses a wrong %s, naming it", (key, value) => {
-    expect(() => new ClaudeCliCognition({ model: "m", [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "ClaudeCliCognition", option: key }));
+    expect(() => new ClaudeCliCognition({ model: "m", [key]: value } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "ClaudeCliCognition", option: key }),
+    );
   });
 });

@@ -65,7 +65,9 @@ describe("Claude Code reads a served result over budget (real binary)", { timeou
     expect(first).toContain("[Result of 'records': ");
     // One read_result call; the record the model read is the original's, byte for byte.
     expect(spec.callsSeen).toBe(2);
-    const preview = JSON.parse(first.slice(0, first.indexOf("\n[Result of") >= 0 ? first.indexOf("\n[Result of") : first.indexOf("[Result of"))) as unknown[];
+    const preview = JSON.parse(
+      first.slice(0, first.indexOf("\n[Result of") >= 0 ? first.indexOf("\n[Result of") : first.indexOf("[Result of")),
+    ) as unknown[];
     expect(wanted).toBe(JSON.stringify(ROWS[preview.length]));
     expect(result.output).toBe(wanted);
   });

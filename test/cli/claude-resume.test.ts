@@ -33,11 +33,22 @@ describe("a durable run on ClaudeCliCognition, its process killed", { timeout: 2
       },
       { text: "resumed: lint passed" },
     ]);
-    const options = { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false as const, resumePrompt: "Go on from where you stopped." };
+    const options = {
+      mcpConfig: [engine.mcpConfig()],
+      allowedTools: ["mcp__engine__run_check"],
+      builtinTools: false as const,
+      resumePrompt: "Go on from where you stopped.",
+    };
     const storeDir = join(h.root, "store");
     const runId = "claude-run-1";
 
-    const agentProc = startAgentProcess({ cli: "claude", options: hermeticClaude(h, api, options).options, storeDir, runId, task: "check lint" });
+    const agentProc = startAgentProcess({
+      cli: "claude",
+      options: hermeticClaude(h, api, options).options,
+      storeDir,
+      runId,
+      task: "check lint",
+    });
     killAgent = agentProc.kill;
     const died = await agentProc.exited;
     expect(died.signal, died.stderr).toBe("SIGKILL");
@@ -61,7 +72,9 @@ describe("a durable run on ClaudeCliCognition, its process killed", { timeout: 2
       const changed = new Agent({ name: "dev", cognition: hermeticClaude(h, api, { ...options, model: "other-model" }) });
       const refused = await changed.resume(runId, { store }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(RunResumeError);
-      expect((refused as Error).message).toContain(`cognition: {"cli":"claude","model":"fake-model"} -> {"cli":"claude","model":"other-model"}`);
+      expect((refused as Error).message).toContain(
+        `cognition: {"cli":"claude","model":"fake-model"} -> {"cli":"claude","model":"other-model"}`,
+      );
       expect(api.messageRequests).toHaveLength(2);
 
       const ctx = makeTestCtx();
@@ -79,10 +92,21 @@ describe("a durable run on ClaudeCliCognition, its process killed", { timeout: 2
       const requests = api.messageRequests;
       expect(requests).toHaveLength(3);
       const resumed = requests[2]!.messages;
-      const blocks = resumed.flatMap((m) => (Array.isArray(m.content) ? m.content.map((b) => ({ role: m.role, ...b })) : [{ role: m.role, type: "text", text: m.content }]));
+      const blocks = resumed.flatMap((m) =>
+        Array.isArray(m.content) ? m.content.map((b) => ({ role: m.role, ...b })) : [{ role: m.role, type: "text", text: m.content }],
+      );
       expect(blocks).toContainEqual(expect.objectContaining({ role: "user", type: "text", text: "check lint" }));
-      expect(blocks).toContainEqual(expect.objectContaining({ role: "assistant", type: "tool_use", id: "toolu_first", name: "mcp__engine__run_check" }));
-      expect(blocks).toContainEqual(expect.objectContaining({ role: "user", type: "tool_result", tool_use_id: "toolu_first", content: [{ type: "text", text: "check lint: PASSED (from the injected checker)" }] }));
+      expect(blocks).toContainEqual(
+        expect.objectContaining({ role: "assistant", type: "tool_use", id: "toolu_first", name: "mcp__engine__run_check" }),
+      );
+      expect(blocks).toContainEqual(
+        expect.objectContaining({
+          role: "user",
+          type: "tool_result",
+          tool_use_id: "toolu_first",
+          content: [{ type: "text", text: "check lint: PASSED (from the injected checker)" }],
+        }),
+      );
       expect(blocks.at(-1)).toMatchObject({ role: "user", type: "text", text: "Go on from where you stopped." });
       // The finished first turn was requested once: only one request has no assistant turn in it.
       expect(requests.filter((r) => !r.messages.some((m) => m.role === "assistant"))).toHaveLength(1);

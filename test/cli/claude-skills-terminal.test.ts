@@ -39,8 +39,16 @@ describe("Claude Code 2.1.332 and a served module's skills in its interactive te
       await spec.start();
       await using proxy = await WireLogProxy.start(spec.url!);
       await using api = await FakeAnthropic.start(() => ({ text: "done" }));
-      await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: mcpConfigFile(h, "engine", proxy.url, spec.authHeaders), allowedTools: ["mcp__engine__hello"], prompt: "say hi" });
-      await until("the model's first request and the tools listed", () => api.messageRequests.length >= 1 && proxy.log.some((r) => r.method === "tools/list" && r.answer !== undefined), 50_000);
+      await using terminal = ClaudeTerminal.start(h, api, {
+        mcpConfig: mcpConfigFile(h, "engine", proxy.url, spec.authHeaders),
+        allowedTools: ["mcp__engine__hello"],
+        prompt: "say hi",
+      });
+      await until(
+        "the model's first request and the tools listed",
+        () => api.messageRequests.length >= 1 && proxy.log.some((r) => r.method === "tools/list" && r.answer !== undefined),
+        50_000,
+      );
       // What the module offered.
       const discover = proxy.log.find((r) => r.method === "server/discover");
       expect(discover?.answer).toContain(`"${SKILLS}"`);
@@ -53,9 +61,13 @@ describe("Claude Code 2.1.332 and a served module's skills in its interactive te
       // Absence needs a window: 2 s after the menu answered.
       await new Promise((r) => setTimeout(r, 2000));
       expect(terminal.screen().slice(before)).toContain('No commands match "/engine"');
-      const asked = proxy.log.filter((r) => r.method.startsWith("skills/") || (r.method === "resources/read" && String(r.params?.uri).startsWith("skill://")));
+      const asked = proxy.log.filter(
+        (r) => r.method.startsWith("skills/") || (r.method === "resources/read" && String(r.params?.uri).startsWith("skill://")),
+      );
       expect(asked.map((r) => r.method)).toEqual([]);
-      expect(new Set(proxy.log.map((r) => r.method))).toEqual(new Set(["server/discover", "subscriptions/listen", "resources/list", "tools/list"]));
+      expect(new Set(proxy.log.map((r) => r.method))).toEqual(
+        new Set(["server/discover", "subscriptions/listen", "resources/list", "tools/list"]),
+      );
       expect(JSON.stringify(api.messageRequests[0])).not.toMatch(/engine:(review|deploy)/);
       await terminal[Symbol.asyncDispose]();
       expect(processesWithHome(h.home)).toEqual([]);

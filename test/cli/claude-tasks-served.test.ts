@@ -47,11 +47,16 @@ beforeAll(() => requireBuild());
 async function servedGuarded(h: Hermetic) {
   const deploys = join(h.root, "deploys.txt");
   // Startup (PGlite in the inbox store) took 7 s to over 45 s on the shared machine.
-  const serve = await ServeProcess.start([join(FIXTURES, "guarded-tasks-module.mjs"), "--approve", "web", "--inbox-store", join(h.root, "inbox"), "--timeout-ms", "60000"], { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 90_000 });
+  const serve = await ServeProcess.start(
+    [join(FIXTURES, "guarded-tasks-module.mjs"), "--approve", "web", "--inbox-store", join(h.root, "inbox"), "--timeout-ms", "60000"],
+    { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 90_000 },
+  );
   try {
     await until("the inbox login link", () => /log in to the approval inbox with: http:\S+/.test(serve.stderr), 15_000);
     const session: PageSession = await logIn(/log in to the approval inbox with: (\S+)/.exec(serve.stderr)![1]!);
-    const ops = (JSON.parse(readFileSync(serve.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers.ops!;
+    const ops = (
+      JSON.parse(readFileSync(serve.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }
+    ).mcpServers.ops!;
     const proxy = await WireLogProxy.start(ops.url);
     const ran = (): string[] => {
       try {
@@ -72,11 +77,18 @@ function newText(body: AnthropicRequest): string {
   const from = body.messages.map((m) => m.role).lastIndexOf("assistant") + 1;
   return body.messages
     .slice(from)
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "tool_result" ? JSON.stringify(b.content) : typeof b.text === "string" ? b.text : "")).join("\n")))
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : m.content
+            .map((b) => (b.type === "tool_result" ? JSON.stringify(b.content) : typeof b.text === "string" ? b.text : ""))
+            .join("\n"),
+    )
     .join("\n");
 }
 
-const deployOnce = (_b: unknown, i: number) => (i === 0 ? { toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] } : { text: `turn ${i}` });
+const deployOnce = (_b: unknown, i: number) =>
+  i === 0 ? { toolUses: [{ name: "mcp__ops__deploy", input: { target: "staging" } }] } : { text: `turn ${i}` };
 
 describe("the package's served module as a task server, real clients", { timeout: 180_000 }, () => {
   it("Claude Code terminal: the handle comes back in under a second; the task is working 'waiting for approval' (the module's inbox asks), Claude keeps polling, and the approval on the inbox page reaches the model as a task notification with no new tool call", async () => {
@@ -85,10 +97,21 @@ describe("the package's served module as a task server, real clients", { timeout
     await using _serve = s.serve;
     await using _proxy = s.proxy;
     await using api = await FakeAnthropic.start(deployOnce);
-    await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: s.config, allowedTools: ["mcp__ops__deploy"], prompt: "deploy staging" });
-    await until("the model told of the background task and two polls", () => api.messageRequests.length >= 2 && s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2, 90_000);
+    await using terminal = ClaudeTerminal.start(h, api, {
+      mcpConfig: s.config,
+      allowedTools: ["mcp__ops__deploy"],
+      prompt: "deploy staging",
+    });
+    await until(
+      "the model told of the background task and two polls",
+      () =>
+        api.messageRequests.length >= 2 && s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2,
+      90_000,
+    );
     const call = s.proxy.log.find((l) => l.method === "tools/call")!;
-    expect(JSON.stringify((call.params?._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"])).toContain("io.modelcontextprotocol/tasks");
+    expect(JSON.stringify((call.params?._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"])).toContain(
+      "io.modelcontextprotocol/tasks",
+    );
     expect(call.answeredMs).toBeLessThan(1000);
     const handle = (JSON.parse(call.answer!) as { result: { resultType: string; taskId: string; statusMessage: string } }).result;
     expect(handle).toMatchObject({ resultType: "task", statusMessage: "waiting for approval" });
@@ -116,8 +139,17 @@ describe("the package's served module as a task server, real clients", { timeout
     await using _serve = s.serve;
     await using _proxy = s.proxy;
     await using api = await FakeAnthropic.start(deployOnce);
-    await using terminal = ClaudeTerminal.start(h, api, { mcpConfig: s.config, allowedTools: ["mcp__ops__deploy"], prompt: "deploy staging", env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" } });
-    await until("two polls answered", () => s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2, 90_000);
+    await using terminal = ClaudeTerminal.start(h, api, {
+      mcpConfig: s.config,
+      allowedTools: ["mcp__ops__deploy"],
+      prompt: "deploy staging",
+      env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" },
+    });
+    await until(
+      "two polls answered",
+      () => s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2,
+      90_000,
+    );
     const call = s.proxy.log.find((l) => l.method === "tools/call")!;
     expect(call.answeredMs).toBeLessThan(1000);
     expect(call.answer).toContain('"resultType":"task"');
@@ -138,7 +170,16 @@ describe("the package's served module as a task server, real clients", { timeout
     await using _serve = s.serve;
     await using _proxy = s.proxy;
     await using api = await FakeAnthropic.start(deployOnce);
-    const run = new Agent({ name: "dev", cognition: hermeticClaude(h, api, { allowedTools: ["mcp__ops__deploy"], mcpConfig: [s.config], strictMcpConfig: true, builtinTools: false, timeoutMs: 120_000 }) }).run("deploy staging", makeTestCtx());
+    const run = new Agent({
+      name: "dev",
+      cognition: hermeticClaude(h, api, {
+        allowedTools: ["mcp__ops__deploy"],
+        mcpConfig: [s.config],
+        strictMcpConfig: true,
+        builtinTools: false,
+        timeoutMs: 120_000,
+      }),
+    }).run("deploy staging", makeTestCtx());
     await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
     const result = await run;
@@ -157,9 +198,24 @@ describe("the package's served module as a task server, real clients", { timeout
     const s = await servedGuarded(h);
     await using _serve = s.serve;
     await using _proxy = s.proxy;
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__ops", name: "deploy", arguments: { target: "staging" } }] }, { text: "deployed" }]);
-    const mcp = asCodexMcp({ name: "ops", transport: "http", url: s.proxy.url, authHeaders: s.ops.headers, autoApprove: [], requiresApproval: ["mcp__ops__deploy"], guarded: true, mcpNames: { deploy: "mcp__ops__deploy" } });
-    const run = new Agent({ name: "dev", cognition: hermeticCodex(h, api, { ...mcp, timeoutMs: 120_000 }) }).run("deploy staging", makeTestCtx());
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__ops", name: "deploy", arguments: { target: "staging" } }] },
+      { text: "deployed" },
+    ]);
+    const mcp = asCodexMcp({
+      name: "ops",
+      transport: "http",
+      url: s.proxy.url,
+      authHeaders: s.ops.headers,
+      autoApprove: [],
+      requiresApproval: ["mcp__ops__deploy"],
+      guarded: true,
+      mcpNames: { deploy: "mcp__ops__deploy" },
+    });
+    const run = new Agent({ name: "dev", cognition: hermeticCodex(h, api, { ...mcp, timeoutMs: 120_000 }) }).run(
+      "deploy staging",
+      makeTestCtx(),
+    );
     await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
     const result = await run;

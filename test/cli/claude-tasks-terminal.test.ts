@@ -44,7 +44,13 @@ function newText(body: AnthropicRequest): string {
   const from = body.messages.map((m) => m.role).lastIndexOf("assistant") + 1;
   return body.messages
     .slice(from)
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "tool_result" ? JSON.stringify(b.content) : typeof b.text === "string" ? b.text : "")).join("\n")))
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : m.content
+            .map((b) => (b.type === "tool_result" ? JSON.stringify(b.content) : typeof b.text === "string" ? b.text : ""))
+            .join("\n"),
+    )
     .join("\n");
 }
 
@@ -53,7 +59,12 @@ async function session(h: Hermetic, tool: string, env: Record<string, string> = 
   const ref: { s?: TasksProbeServer } = {};
   const server = (ref.s = await TasksProbeServer.start({ tools: [slowJob(() => ref.s!, "auto", 3), guardedJob()], pollIntervalMs: 200 }));
   const api = await FakeAnthropic.start((_body, i) => (i === 0 ? { toolUses: [{ name: tool, input: {} }] } : { text: `turn ${i}` }));
-  const terminal = ClaudeTerminal.start(h, api, { mcpConfig: mcpConfigFile(h, "probe", server.url), allowedTools: TOOLS, prompt: "do the job", env });
+  const terminal = ClaudeTerminal.start(h, api, {
+    mcpConfig: mcpConfigFile(h, "probe", server.url),
+    allowedTools: TOOLS,
+    prompt: "do the job",
+    env,
+  });
   return { server, api, terminal };
 }
 
@@ -69,13 +80,18 @@ describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real bi
     await until("the task notification turn", () => api.messageRequests.length >= 3, 50_000);
     const [task] = [...server.tasks.values()];
     expect(task?.status).toBe("completed");
-    for (const r of server.log) expect(JSON.stringify((r.params?._meta as Record<string, unknown>)?.["io.modelcontextprotocol/clientCapabilities"])).toContain(TASKS_EXTENSION);
+    for (const r of server.log)
+      expect(JSON.stringify((r.params?._meta as Record<string, unknown>)?.["io.modelcontextprotocol/clientCapabilities"])).toContain(
+        TASKS_EXTENSION,
+      );
     expect(server.methods().filter((m) => m === "tools/call")).toHaveLength(1);
     expect(server.methods()).not.toContain("tasks/update");
     expect(gets(server).length).toBeGreaterThanOrEqual(3);
     for (const r of gets(server)) expect(r.mcpName).toBe(task!.taskId);
     const [, handed, notified] = api.messageRequests;
-    expect(newText(handed!)).toMatch(new RegExp(`started server-side task ${task!.taskId}\\. It was moved to the background as task \\w+ and keeps running on the server`));
+    expect(newText(handed!)).toMatch(
+      new RegExp(`started server-side task ${task!.taskId}\\. It was moved to the background as task \\w+ and keeps running on the server`),
+    );
     expect(newText(handed!)).not.toContain("slow_job finished");
     expect(newText(notified!)).toMatch(/<task-notification>[\s\S]*<status>completed<\/status>/);
     expect(newText(notified!)).toContain(`MCP task ${task!.taskId} (probe/slow_job) completed.`);
@@ -107,7 +123,11 @@ describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real bi
     await using _s = server;
     await using _a = api;
     await using _t = terminal;
-    await until("the first poll and the end of the turn", () => gets(server).length >= 1 && api.messageRequests.length >= 2 && terminal.screen().includes("1 MCP task still running"), 50_000);
+    await until(
+      "the first poll and the end of the turn",
+      () => gets(server).length >= 1 && api.messageRequests.length >= 2 && terminal.screen().includes("1 MCP task still running"),
+      50_000,
+    );
     // Absence needs a window: 3 s is 15 poll intervals of the server's 200 ms.
     await new Promise((r) => setTimeout(r, 3000));
     const [task] = [...server.tasks.values()];

@@ -49,39 +49,53 @@ import { E2E_TIMEOUT_MS, Hermetic } from "./kit/hermetic.js";
 
 /** One `claude -p` run calling `mcp__probe__slow_job` once, then saying "done". */
 async function runClaude(h: Hermetic, server: TasksProbeServer, env: Record<string, string>) {
-  const api = await FakeAnthropic.start((_body, i) => (i === 0 ? { toolUses: [{ name: "mcp__probe__slow_job", input: {} }] } : { text: "done" }));
-  const cognition = hermeticClaude(h, api, { allowedTools: ["mcp__probe__slow_job"], mcpConfig: [mcpConfigFile(h, "probe", server.url)], strictMcpConfig: true, builtinTools: false, env });
+  const api = await FakeAnthropic.start((_body, i) =>
+    i === 0 ? { toolUses: [{ name: "mcp__probe__slow_job", input: {} }] } : { text: "done" },
+  );
+  const cognition = hermeticClaude(h, api, {
+    allowedTools: ["mcp__probe__slow_job"],
+    mcpConfig: [mcpConfigFile(h, "probe", server.url)],
+    strictMcpConfig: true,
+    builtinTools: false,
+    env,
+  });
   const started = Date.now();
   const result = await new Agent({ name: "dev", cognition }).run("run the slow job", makeTestCtx());
   return { api, result, ms: Date.now() - started };
 }
 
-const capabilitiesOf = (params: Record<string, unknown> | undefined) => (params?._meta as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/clientCapabilities"];
+const capabilitiesOf = (params: Record<string, unknown> | undefined) =>
+  (params?._meta as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/clientCapabilities"];
 
 describe("Claude Code 2.1.332 and MCP Tasks in -p mode (real binary, probe server)", { timeout: E2E_TIMEOUT_MS }, () => {
   it.each<{ label: string; env: Record<string, string> }>([
     { label: "default settings", env: {} },
     { label: "CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND=1", env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" } },
     { label: "CLAUDE_CODE_DISABLE_MCP_TASKS=1", env: { CLAUDE_CODE_DISABLE_MCP_TASKS: "1" } },
-  ])("$label: no extension declared, so the task-capable tool answers in the call and the model reads it in the same turn", async ({ env }) => {
-    await using h = Hermetic.create();
-    const ref: { s?: TasksProbeServer } = {};
-    await using server = (ref.s = await TasksProbeServer.start({ tools: [slowJob(() => ref.s!, "auto")], pollIntervalMs: 200 }));
-    const { api, result } = await runClaude(h, server, env);
-    await using _api = api;
-    expect(result.error).toBeUndefined();
-    expect(result.output).toBe("done");
-    const call = server.log.find((r) => r.method === "tools/call")!;
-    expect(capabilitiesOf(call.params)).toEqual({ roots: { listChanged: true }, elicitation: { form: {}, url: {} } });
-    expect(JSON.stringify(capabilitiesOf(call.params))).not.toContain(TASKS_EXTENSION);
-    expect(call.mcpName).toBe("slow_job");
-    expect(server.methods()).toEqual(["server/discover", "tools/list", "tools/call"]);
-    expect(server.tasks.size).toBe(0);
-    // The answer came in the call: the model's second request carries it; there is no third.
-    expect(api.messageRequests).toHaveLength(2);
-    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "slow_job finished in the call" }] }]);
-    expect(api.toolResults()[0]!.is_error).toBeFalsy();
-  });
+  ])(
+    "$label: no extension declared, so the task-capable tool answers in the call and the model reads it in the same turn",
+    async ({ env }) => {
+      await using h = Hermetic.create();
+      const ref: { s?: TasksProbeServer } = {};
+      await using server = (ref.s = await TasksProbeServer.start({ tools: [slowJob(() => ref.s!, "auto")], pollIntervalMs: 200 }));
+      const { api, result } = await runClaude(h, server, env);
+      await using _api = api;
+      expect(result.error).toBeUndefined();
+      expect(result.output).toBe("done");
+      const call = server.log.find((r) => r.method === "tools/call")!;
+      expect(capabilitiesOf(call.params)).toEqual({ roots: { listChanged: true }, elicitation: { form: {}, url: {} } });
+      expect(JSON.stringify(capabilitiesOf(call.params))).not.toContain(TASKS_EXTENSION);
+      expect(call.mcpName).toBe("slow_job");
+      expect(server.methods()).toEqual(["server/discover", "tools/list", "tools/call"]);
+      expect(server.tasks.size).toBe(0);
+      // The answer came in the call: the model's second request carries it; there is no third.
+      expect(api.messageRequests).toHaveLength(2);
+      expect(api.toolResults()).toMatchObject([
+        { type: "tool_result", content: [{ type: "text", text: "slow_job finished in the call" }] },
+      ]);
+      expect(api.toolResults()[0]!.is_error).toBeFalsy();
+    },
+  );
 
   it("a task handle it did not ask for is an error result for the model: 'Unsupported result type 'task' for tools/call', never polled", async () => {
     await using h = Hermetic.create();
@@ -91,7 +105,9 @@ describe("Claude Code 2.1.332 and MCP Tasks in -p mode (real binary, probe serve
     await using _api = api;
     expect(result.error).toBeUndefined();
     expect(result.output).toBe("done");
-    expect(api.toolResults()).toMatchObject([{ type: "tool_result", is_error: true, content: "Unsupported result type 'task' for tools/call" }]);
+    expect(api.toolResults()).toMatchObject([
+      { type: "tool_result", is_error: true, content: "Unsupported result type 'task' for tools/call" },
+    ]);
     expect(server.methods()).toEqual(["server/discover", "tools/list", "tools/call"]);
     expect([...server.tasks.values()].map((t) => t.status)).toEqual(["working"]);
   });

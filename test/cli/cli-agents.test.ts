@@ -15,14 +15,18 @@ describe("asCliAgents", () => {
       reviewer: { description: "Reviews.", prompt: "You review.", model: "haiku" },
       fixer: { description: "Reviews.", prompt: "You review.", tools: ["Read", "Edit"] },
     });
-    expect(asCliAgents([agent({ cognition: new ReActCognition({ tools: [runCheck] }) })], { mcpNames: { run_check: "mcp__engine__run_check" } })).toEqual({
+    expect(
+      asCliAgents([agent({ cognition: new ReActCognition({ tools: [runCheck] }) })], { mcpNames: { run_check: "mcp__engine__run_check" } }),
+    ).toEqual({
       reviewer: { description: "Reviews.", prompt: "You review.", tools: ["mcp__engine__run_check"] },
     });
   });
 
   it("refuses what the CLI cannot take, naming the agent", () => {
     expect(() => asCliAgents([agent({ name: "Code Reviewer" })])).toThrow(
-      new CliAgentsError("asCliAgents: agent name 'Code Reviewer' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'"),
+      new CliAgentsError(
+        "asCliAgents: agent name 'Code Reviewer' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'",
+      ),
     );
     expect(() => asCliAgents([agent(), agent()])).toThrow("asCliAgents: two agents are named 'reviewer'");
     expect(() => asCliAgents([agent({ description: "" })])).toThrow("asCliAgents: agent 'reviewer' has no description");
@@ -33,11 +37,15 @@ describe("asCliAgents", () => {
   });
 
   it("checks its options and each { agent, tools, model } entry by one declared spec, refusing an unknown key, a wrong kind and null by name", () => {
-    expect(() => asCliAgents([agent()], { mcpName: {} } as never)).toThrow(optionsError("asCliAgents: unknown option 'mcpName'. Accepted options: mcpNames"));
+    expect(() => asCliAgents([agent()], { mcpName: {} } as never)).toThrow(
+      optionsError("asCliAgents: unknown option 'mcpName'. Accepted options: mcpNames"),
+    );
     expect(() => asCliAgents([agent()], { mcpNames: ["mcp__engine__run_check"] } as never)).toThrow(
       optionsError("asCliAgents: 'mcpNames' must be an object of strings, got an array"),
     );
-    expect(() => asCliAgents([agent()], null as never)).toThrow(optionsError("asCliAgents: options must be an object { mcpNames }, got null"));
+    expect(() => asCliAgents([agent()], null as never)).toThrow(
+      optionsError("asCliAgents: options must be an object { mcpNames }, got null"),
+    );
     expect(() => asCliAgents([{ agent: agent(), modle: "haiku" } as never])).toThrow(
       optionsError("asCliAgents(agents[0]): unknown option 'modle'. Accepted options: agent, tools, model"),
     );
@@ -47,7 +55,11 @@ describe("asCliAgents", () => {
     expect(() => asCliAgents([{ tools: ["Read"] } as never])).toThrow(
       optionsError(`asCliAgents(agents[0]): 'agent' is required (an Agent, e.g. { agent: new Agent({ ... }), tools: ["Read"] })`),
     );
-    expect(() => asCliAgents([null as never])).toThrow(optionsError("asCliAgents: agents[0] must be an Agent or { agent, tools?, model? }, got null"));
-    expect(() => asCliAgents(null as never)).toThrow(optionsError("asCliAgents: agents must be an iterable of Agent or { agent, tools?, model? }, got null"));
+    expect(() => asCliAgents([null as never])).toThrow(
+      optionsError("asCliAgents: agents[0] must be an Agent or { agent, tools?, model? }, got null"),
+    );
+    expect(() => asCliAgents(null as never)).toThrow(
+      optionsError("asCliAgents: agents must be an iterable of Agent or { agent, tools?, model? }, got null"),
+    );
   });
 });

@@ -25,8 +25,14 @@ describe("mergeCliOptions", () => {
 
   it("refuses two different values for one option or key, naming it", () => {
     expect(() => mergeCliOptions<Record<string, unknown>>({ permissionPromptTool: "a" }, { permissionPromptTool: "b" })).toThrow(
-      new OptionsError("mergeCliOptions", "permissionPromptTool", `mergeCliOptions: two parts set 'permissionPromptTool' to different values ("a" and "b"); choose one before merging`),
+      new OptionsError(
+        "mergeCliOptions",
+        "permissionPromptTool",
+        `mergeCliOptions: two parts set 'permissionPromptTool' to different values ("a" and "b"); choose one before merging`,
+      ),
     );
-    expect(() => mergeCliOptions<Record<string, unknown>>({ env: { T: "1" } }, { env: { T: "2" } })).toThrow("mergeCliOptions: two parts set env.T to different values; choose one before merging");
+    expect(() => mergeCliOptions<Record<string, unknown>>({ env: { T: "1" } }, { env: { T: "2" } })).toThrow(
+      "mergeCliOptions: two parts set env.T to different values; choose one before merging",
+    );
   });
 });

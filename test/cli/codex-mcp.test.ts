@@ -29,7 +29,9 @@ describe("tomlValue", () => {
   });
 
   it("refuses what TOML cannot say, naming the path", () => {
-    expect(() => tomlValue({ a: [1, null as never] }, "k")).toThrow(new TomlEncodeError("k.a[1]: null cannot be written as TOML; leave the key out instead"));
+    expect(() => tomlValue({ a: [1, null as never] }, "k")).toThrow(
+      new TomlEncodeError("k.a[1]: null cannot be written as TOML; leave the key out instead"),
+    );
     expect(() => tomlOverride("mcp_servers.my server.url", "x")).toThrow(TomlEncodeError);
     expect(tomlOverride("mcp_servers.engine.required", true)).toBe("mcp_servers.engine.required=true");
   });

@@ -30,14 +30,18 @@ describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { t
     // so the recorded call is checked whenever codex reported one.
     expect(api.functionOutputs()[0]!.text).toContain("Read-only file system");
     const seen = JSON.stringify({ outputs: api.functionOutputs(), events: ctx.events.map((e) => [e.event, e.data]) });
-    for (const c of result.toolCalls) expect(c, seen).toMatchObject({ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") });
+    for (const c of result.toolCalls)
+      expect(c, seen).toMatchObject({ name: "shell", ok: false, result: expect.stringContaining("Read-only file system") });
     expect(ctx.eventsNamed("tool.call").length).toBe(result.toolCalls.length);
   });
 
   it("sandbox workspace-write: the same write lands in the cwd", async () => {
     await using h = Hermetic.create();
     await using api = await FakeOpenAI.start([write, { text: "wrote it" }]);
-    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, { sandbox: "workspace-write" }) }).run("write", makeTestCtx());
+    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, { sandbox: "workspace-write" }) }).run(
+      "write",
+      makeTestCtx(),
+    );
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "f.txt"), "utf8")).toBe("hi\n");
     expect(api.functionOutputs()[0]!.text).toContain("Process exited with code 0");
@@ -48,7 +52,10 @@ describe("CodexCliCognition: sandbox, stdio, deadline, cancel (real codex)", { t
     const child = join(ROOT, "build", "samples", "serve-stdio-child.js");
     expect(existsSync(child), `${child} is missing: run npm run build first`).toBe(true);
     await using h = Hermetic.create();
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "done" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] },
+      { text: "done" },
+    ]);
     const mcp = asCodexMcp({
       name: "engine",
       transport: "stdio",

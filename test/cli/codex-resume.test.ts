@@ -35,12 +35,25 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
       },
       { text: "resumed: lint passed" },
     ]);
-    const mcp = asCodexMcp({ name: "engine", transport: "http", url: engine.url, authHeaders: { Authorization: `Bearer ${engine.token}` }, autoApprove: ["mcp__engine__run_check"], mcpNames: { run_check: "mcp__engine__run_check" } });
+    const mcp = asCodexMcp({
+      name: "engine",
+      transport: "http",
+      url: engine.url,
+      authHeaders: { Authorization: `Bearer ${engine.token}` },
+      autoApprove: ["mcp__engine__run_check"],
+      mcpNames: { run_check: "mcp__engine__run_check" },
+    });
     const options = { ...mcp, resumePrompt: "Go on from where you stopped." };
     const storeDir = join(h.root, "store");
     const runId = "codex-run-1";
 
-    const agentProc = startAgentProcess({ cli: "codex", options: hermeticCodex(h, api, options).options, storeDir, runId, task: "check lint" });
+    const agentProc = startAgentProcess({
+      cli: "codex",
+      options: hermeticCodex(h, api, options).options,
+      storeDir,
+      runId,
+      task: "check lint",
+    });
     killAgent = agentProc.kill;
     const died = await agentProc.exited;
     expect(died.signal, died.stderr).toBe("SIGKILL");
@@ -55,7 +68,9 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
       const recorded = await store.loadRun(runId);
       expect(recorded?.head.status).toBe("running");
       // Recorded with the mark its processes carry (AGENTKIT_CLI_SESSION), by which the resume finds the one left running.
-      expect(recorded!.steps.map((s) => [s.kind, s.data])).toEqual([["cli_session", { cli: "codex", sessionId: threadId, mark: expect.stringMatching(/^[0-9a-f-]{36}$/) }]]);
+      expect(recorded!.steps.map((s) => [s.kind, s.data])).toEqual([
+        ["cli_session", { cli: "codex", sessionId: threadId, mark: expect.stringMatching(/^[0-9a-f-]{36}$/) }],
+      ]);
 
       const ctx = makeTestCtx();
       const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, options) }).resume(runId, { store, ctx });
@@ -72,11 +87,17 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
       const requests = api.responseRequests;
       expect(requests).toHaveLength(3);
       const resumed = requests[2]!.input;
-      expect(resumed).toContainEqual(expect.objectContaining({ type: "message", role: "user", content: [{ type: "input_text", text: "check lint" }] }));
+      expect(resumed).toContainEqual(
+        expect.objectContaining({ type: "message", role: "user", content: [{ type: "input_text", text: "check lint" }] }),
+      );
       expect(resumed).toContainEqual(expect.objectContaining({ type: "function_call", call_id: "call_first", name: "run_check" }));
       const output = resumed.find((i) => i.type === "function_call_output" && i.call_id === "call_first");
       expect(JSON.stringify(output?.output)).toContain("check lint: PASSED (from the injected checker)");
-      expect(resumed.at(-1)).toMatchObject({ type: "message", role: "user", content: [{ type: "input_text", text: "Go on from where you stopped." }] });
+      expect(resumed.at(-1)).toMatchObject({
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: "Go on from where you stopped." }],
+      });
       // The finished first turn was requested once: only one request has no function call in it.
       expect(requests.filter((r) => !r.input.some((i) => i.type === "function_call"))).toHaveLength(1);
       expect(await store.runs()).toMatchObject([{ runId, status: "finished" }]);
@@ -86,7 +107,10 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
   });
 
   it("refuses a durable run on an ephemeral Codex, naming why, before anything runs", async () => {
-    const agent = new Agent({ name: "dev", cognition: new CodexCliCognition({ model: "m", binary: "/nonexistent/codex", ephemeral: true }) });
+    const agent = new Agent({
+      name: "dev",
+      cognition: new CodexCliCognition({ model: "m", binary: "/nonexistent/codex", ephemeral: true }),
+    });
     const err = await agent.run("x", { store: new MemoryInboxStore() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OptionsError);
     expect((err as Error).message).toBe(

@@ -26,24 +26,45 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     const ctx = makeTestCtx();
     await using hooks = await HookServer.start({ ctx, decide: (r) => ({ decision: "deny", reason: `no ${r.toolName} in this run` }) });
     await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "gave up" }]);
-    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run("write the marker", ctx);
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run(
+      "write the marker",
+      ctx,
+    );
     expect(result.error).toBeUndefined();
     expect(result.output).toBe("gave up");
     expect(existsSync(join(h.cwd, "marker.txt"))).toBe(false);
-    expect(hooks.seen).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" }, decision: "deny", source: "asker", asked: true }]);
+    expect(hooks.seen).toMatchObject([
+      { toolName: "Bash", toolInput: { command: "echo ran > marker.txt" }, decision: "deny", source: "asker", asked: true },
+    ]);
     expect(api.toolResults()).toMatchObject([{ is_error: true, content: "PreToolUse:Bash hook error: no Bash in this run" }]);
     expect(result.details?.permissionDenials).toMatchObject([{ toolName: "Bash", toolInput: { command: "echo ran > marker.txt" } }]);
     expect(result.toolCalls).toMatchObject([{ name: "Bash", ok: false }]);
     // One engine: a decide policy is put to it as the Asker (actor "policy"), so its deny is source asker.
     expect(ctx.eventsNamed("hook.pre_tool_use")).toMatchObject([{ data: { tool: "Bash", decision: "deny", source: "asker" } }]);
-    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", via: "claude_hook", allowed: false, source: "asker", asked: true, kind: "reject", actor: "policy", reason: "no Bash in this run" } }]);
+    expect(ctx.eventsNamed("gate.check")).toMatchObject([
+      {
+        data: {
+          tool: "Bash",
+          via: "claude_hook",
+          allowed: false,
+          source: "asker",
+          asked: true,
+          kind: "reject",
+          actor: "policy",
+          reason: "no Bash in this run",
+        },
+      },
+    ]);
   });
 
   it("audit only (no policy): the hook sees the call and the CLI's own rules decide", async () => {
     await using h = Hermetic.create();
     await using hooks = await HookServer.start();
     await using api = await FakeAnthropic.start([bash("echo ran > marker.txt"), { text: "done" }]);
-    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run("write the marker", makeTestCtx());
+    const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks, { allowedTools: ["Bash"] }) }).run(
+      "write the marker",
+      makeTestCtx(),
+    );
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("ran\n");
     expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "defer", source: null, asked: false }]);
@@ -52,14 +73,18 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
   it("an Asker's modify runs the tool with the edited input, even without allowedTools", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
-    const asker: Asker = { ask: async () => ({ kind: "modify", actor: "ops", value: { command: "echo edited > marker.txt", description: "edited" } }) };
+    const asker: Asker = {
+      ask: async () => ({ kind: "modify", actor: "ops", value: { command: "echo edited > marker.txt", description: "edited" } }),
+    };
     await using hooks = await HookServer.start({ ctx, asker });
     await using api = await FakeAnthropic.start([bash("echo original > marker.txt"), { text: "done" }]);
     const result = await new Agent({ name: "dev", cognition: claude(h, api, hooks) }).run("write the marker", ctx);
     expect(result.error).toBeUndefined();
     expect(readFileSync(join(h.cwd, "marker.txt"), "utf8")).toBe("edited\n");
     expect(hooks.seen).toMatchObject([{ toolName: "Bash", decision: "allow", source: "asker", asked: true }]);
-    expect(ctx.eventsNamed("gate.check")).toMatchObject([{ data: { tool: "Bash", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops", via: "claude_hook" } }]);
+    expect(ctx.eventsNamed("gate.check")).toMatchObject([
+      { data: { tool: "Bash", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops", via: "claude_hook" } },
+    ]);
   });
 
   it("fails closed when the listener is gone", async () => {
@@ -85,7 +110,9 @@ describe("hookSettings + HookServer against the real claude binary", { timeout: 
     expect(entry.hooks[0]!.type).toBe("command");
     expect(entry.hooks[0]!.timeout).toBe(40);
     // The compiled hook program, by its path: no program text in the settings document.
-    expect(entry.hooks[0]!.command).toBe([process.execPath, hookClientPath(), hooks.url, hooks.tokenEnvVar, "35000"].map(shellQuote).join(" "));
+    expect(entry.hooks[0]!.command).toBe(
+      [process.execPath, hookClientPath(), hooks.url, hooks.tokenEnvVar, "35000"].map(shellQuote).join(" "),
+    );
     expect(hookClientPath()).toMatch(/\/dist\/cli\/hook-client\.js$/);
     const token = hooks.authHeaders.Authorization!.slice("Bearer ".length);
     expect(JSON.stringify(doc)).not.toContain(token);
@@ -97,7 +124,9 @@ describe("hookSettings checks what it is given by one declared spec", () => {
   const fields = { url: "http://127.0.0.1:4000/hook/x", tokenEnvVar: "AGENTKIT_HOOK_TOKEN", matcher: "*", timeoutMs: undefined };
 
   it("refuses {} (no URL), an unknown key, a wrong-kind value and null by name, as OptionsError", () => {
-    expect(() => hookSettings({} as never)).toThrow(optionsError("hookSettings: 'url' is required (pass a started HookServer: hookSettings(await HookServer.start()))"));
+    expect(() => hookSettings({} as never)).toThrow(
+      optionsError("hookSettings: 'url' is required (pass a started HookServer: hookSettings(await HookServer.start()))"),
+    );
     expect(() => hookSettings({ ...fields, matchr: "Bash" } as never)).toThrow(
       optionsError("hookSettings: unknown option 'matchr'. Accepted options: url, tokenEnvVar, matcher, timeoutMs"),
     );
@@ -108,17 +137,22 @@ describe("hookSettings checks what it is given by one declared spec", () => {
       optionsError(`hookSettings: 'tokenEnvVar' must be an environment variable name (letters, digits, '_'), got string "MY TOKEN"`),
     );
     expect(() => hookSettings({ ...fields, timeoutMs: -1 })).toThrow(optionsError());
-    expect(() => hookSettings(null as never)).toThrow(optionsError("hookSettings: options must be an object { url, tokenEnvVar, matcher, timeoutMs }, got null"));
+    expect(() => hookSettings(null as never)).toThrow(
+      optionsError("hookSettings: options must be an object { url, tokenEnvVar, matcher, timeoutMs }, got null"),
+    );
   });
 
   it("(control) a plain object with the four fields gives the command hook", () => {
     const doc = hookSettings({ ...fields, timeoutMs: 1000 });
-    expect(doc.hooks.PreToolUse[0]!.hooks[0]!.command).toBe([process.execPath, hookClientPath(), fields.url, fields.tokenEnvVar, "6000"].map(shellQuote).join(" "));
+    expect(doc.hooks.PreToolUse[0]!.hooks[0]!.command).toBe(
+      [process.execPath, hookClientPath(), fields.url, fields.tokenEnvVar, "6000"].map(shellQuote).join(" "),
+    );
   });
 });
 
 describe("HookServer over HTTP (no CLI)", () => {
-  const body = (tool = "Bash") => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command: "ls" }, tool_use_id: "toolu_1" });
+  const body = (tool = "Bash") =>
+    JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command: "ls" }, tool_use_id: "toolu_1" });
   const post = (url: string, headers: Record<string, string>, data = body()) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers } }, (res) => {
@@ -141,24 +175,42 @@ describe("HookServer over HTTP (no CLI)", () => {
   });
 
   it("a policy that throws, or misses its deadline, denies with the reason", async () => {
-    await using throwing = await HookServer.start({ decide: () => { throw new Error("policy bug"); } });
+    await using throwing = await HookServer.start({
+      decide: () => {
+        throw new Error("policy bug");
+      },
+    });
     const a = await post(throwing.url, { ...throwing.authHeaders });
     expect(JSON.parse(a.text)).toEqual({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "approval for 'Bash' failed: the hook policy threw Error: policy bug; denied (not a policy decision)" },
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "approval for 'Bash' failed: the hook policy threw Error: policy bug; denied (not a policy decision)",
+      },
     });
     await using slow = await HookServer.start({ timeoutMs: 50, asker: { ask: () => new Promise(() => {}) } });
     const b = await post(slow.url, { ...slow.authHeaders });
-    expect(JSON.parse(b.text).hookSpecificOutput.permissionDecisionReason).toBe("approval for 'Bash' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)");
+    expect(JSON.parse(b.text).hookSpecificOutput.permissionDecisionReason).toBe(
+      "approval for 'Bash' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)",
+    );
     expect(slow.seen).toMatchObject([{ decision: "deny", source: "timeout", asked: true }]);
   });
 
   it("refuses bad options at construction and a url before start", () => {
     expect(() => new HookServer({ timeoutMs: -1 })).toThrow(
-      new OptionsError("HookServer", "timeoutMs", "HookServer: timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1"),
+      new OptionsError(
+        "HookServer",
+        "timeoutMs",
+        "HookServer: timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1",
+      ),
     );
     expect(() => new HookServer({ timeoutMs: -1 })).toThrow(OptionsError);
-    expect(() => new HookServer({ matcher: "" })).toThrow(`HookServer: 'matcher' must be a non-empty tool-name pattern (a name, "A|B", or "*"), got string ""`);
-    expect(() => new HookServer({ port: 4000 } as never)).toThrow("HookServer: unknown option 'port'. Accepted options: ctx, asker, decide, timeoutMs, matcher, auditPath");
+    expect(() => new HookServer({ matcher: "" })).toThrow(
+      `HookServer: 'matcher' must be a non-empty tool-name pattern (a name, "A|B", or "*"), got string ""`,
+    );
+    expect(() => new HookServer({ port: 4000 } as never)).toThrow(
+      "HookServer: unknown option 'port'. Accepted options: ctx, asker, decide, timeoutMs, matcher, auditPath",
+    );
     expect(() => new HookServer().url).toThrow("HookServer is not started — use await HookServer.start(...) (or await server.start())");
   });
 });
@@ -168,7 +220,12 @@ describe("HookServer: the question leaves with the hook's request", () => {
     let handed: { signal: AbortSignal; questionId: string } | undefined;
     const asker: Asker = { ask: (_q, options) => ((handed = options), new Promise(() => {})) };
     await using hooks = await HookServer.start({ asker });
-    const body = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "make deploy" }, tool_use_id: "toolu_gone" });
+    const body = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "make deploy" },
+      tool_use_id: "toolu_gone",
+    });
     const req = httpRequest(hooks.url, { method: "POST", headers: { "content-type": "application/json", ...hooks.authHeaders } });
     req.on("error", () => undefined);
     req.end(body);
@@ -177,7 +234,15 @@ describe("HookServer: the question leaves with the hook's request", () => {
     req.destroy();
     await expect.poll(() => handed!.signal.aborted, { timeout: 1000 }).toBe(true);
     await expect.poll(() => hooks.decisions.length, { timeout: 1000 }).toBe(1);
-    expect(hooks.decisions[0]).toMatchObject({ tool: "Bash", id: "toolu_gone", via: "claude_hook", allowed: false, source: "error", asked: true, questionId: handed!.questionId });
+    expect(hooks.decisions[0]).toMatchObject({
+      tool: "Bash",
+      id: "toolu_gone",
+      via: "claude_hook",
+      allowed: false,
+      source: "error",
+      asked: true,
+      questionId: handed!.questionId,
+    });
     expect(hooks.decisions[0]!.reason).toContain("the Claude CLI's hook stopped waiting (its request closed) before anyone answered");
     expect(hooks.seen[0]).toMatchObject({ questionId: handed!.questionId, record: hooks.decisions[0] });
   });

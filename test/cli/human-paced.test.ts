@@ -34,46 +34,54 @@ const HEARTBEATS = [
   { heartbeatMs: 0, runs: false },
 ];
 
-describe.concurrent("Claude CLI: a silent call outlasts the idle limit only with heartbeats (real binary)", { timeout: RUN_MS + 30_000 }, () => {
-  it.each(HEARTBEATS)("a served tool that takes 38 s, idle limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
-    await using h = Hermetic.create();
-    const ctx = makeTestCtx();
-    const seen: string[] = [];
-    await using spec = await serveRegistry([slowBuild(seen, CLAUDE_HOLD_MS)], { name: "engine", ctx, heartbeatMs });
-    await spec.start();
-    const run = await claudeCalls(h, ctx, spec, "build", {}, { env: CLAUDE_IDLE, timeoutMs: RUN_MS });
-    if (runs) expect(run.result).toMatchObject({ content: [{ type: "text", text: "build finished" }] });
-    else {
-      expect(run.result).toMatchObject({ is_error: true });
-      expect(run.text).toContain("sent no response or progress");
-    }
-  });
+describe.concurrent(
+  "Claude CLI: a silent call outlasts the idle limit only with heartbeats (real binary)",
+  { timeout: RUN_MS + 30_000 },
+  () => {
+    it.each(HEARTBEATS)("a served tool that takes 38 s, idle limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
+      await using h = Hermetic.create();
+      const ctx = makeTestCtx();
+      const seen: string[] = [];
+      await using spec = await serveRegistry([slowBuild(seen, CLAUDE_HOLD_MS)], { name: "engine", ctx, heartbeatMs });
+      await spec.start();
+      const run = await claudeCalls(h, ctx, spec, "build", {}, { env: CLAUDE_IDLE, timeoutMs: RUN_MS });
+      if (runs) expect(run.result).toMatchObject({ content: [{ type: "text", text: "build finished" }] });
+      else {
+        expect(run.result).toMatchObject({ is_error: true });
+        expect(run.text).toContain("sent no response or progress");
+      }
+    });
 
-  it.each(HEARTBEATS)("an approval answered after 38 s, idle limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
-    await using h = Hermetic.create();
-    const ctx = makeTestCtx();
-    const seen: string[] = [];
-    await using spec = await serveRegistry([deployTool(seen)], { name: "engine", ctx });
-    await spec.start();
-    const person = slowPerson(CLAUDE_HOLD_MS);
-    await using approvals = new ApprovalServer({ asker: person, ctx, heartbeatMs });
-    await approvals.start();
-    const run = await claudeCalls(h, ctx, spec, "deploy", { env: "staging" }, { approvals, env: CLAUDE_IDLE, timeoutMs: RUN_MS });
-    expect(person.asked).toBe(1);
-    if (runs) {
-      expect(seen).toEqual(["deploy:staging"]);
-      expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: true, source: "asker", actor: "slow reviewer" }]);
-      expect(run.result).toMatchObject({ content: [{ type: "text", text: "deployed to staging" }] });
-    } else {
-      expect(seen).toEqual([]);
-      expect(run.result).toMatchObject({ is_error: true });
-      // The CLI gave up: the person's question was withdrawn, and the record says who stopped waiting.
-      expect(person.gaveUp).toHaveLength(1);
-      expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: false, source: "timeout", asked: true }]);
-      expect(approvals.decisions[0]!.reason).toMatch(/^approval for 'mcp__engine__deploy' timed out: claude-code stopped waiting: it cancelled the permission request/);
-    }
-  });
-});
+    it.each(HEARTBEATS)("an approval answered after 38 s, idle limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
+      await using h = Hermetic.create();
+      const ctx = makeTestCtx();
+      const seen: string[] = [];
+      await using spec = await serveRegistry([deployTool(seen)], { name: "engine", ctx });
+      await spec.start();
+      const person = slowPerson(CLAUDE_HOLD_MS);
+      await using approvals = new ApprovalServer({ asker: person, ctx, heartbeatMs });
+      await approvals.start();
+      const run = await claudeCalls(h, ctx, spec, "deploy", { env: "staging" }, { approvals, env: CLAUDE_IDLE, timeoutMs: RUN_MS });
+      expect(person.asked).toBe(1);
+      if (runs) {
+        expect(seen).toEqual(["deploy:staging"]);
+        expect(approvals.decisions).toMatchObject([
+          { tool: "mcp__engine__deploy", allowed: true, source: "asker", actor: "slow reviewer" },
+        ]);
+        expect(run.result).toMatchObject({ content: [{ type: "text", text: "deployed to staging" }] });
+      } else {
+        expect(seen).toEqual([]);
+        expect(run.result).toMatchObject({ is_error: true });
+        // The CLI gave up: the person's question was withdrawn, and the record says who stopped waiting.
+        expect(person.gaveUp).toHaveLength(1);
+        expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: false, source: "timeout", asked: true }]);
+        expect(approvals.decisions[0]!.reason).toMatch(
+          /^approval for 'mcp__engine__deploy' timed out: claude-code stopped waiting: it cancelled the permission request/,
+        );
+      }
+    });
+  },
+);
 
 /**
  * Codex 0.171 ends a `tools/call` after `tool_timeout_sec` whatever the server
@@ -82,42 +90,55 @@ describe.concurrent("Claude CLI: a silent call outlasts the idle limit only with
  * value in the user's base config; with heartbeats off it leaves the user's
  * (here 5 s) in force.
  */
-describe.concurrent("Codex CLI: a call longer than its tool_timeout_sec runs only when codexOptions() says how long to wait (real binary)", { timeout: RUN_MS }, () => {
-  const CASES = [
-    { heartbeatMs: undefined, runs: true },
-    { heartbeatMs: 0, runs: false },
-  ];
-  const limitHit = `timed out awaiting tools/call after ${CODEX_LIMIT["mcp_servers.engine.tool_timeout_sec"]}s`;
+describe.concurrent(
+  "Codex CLI: a call longer than its tool_timeout_sec runs only when codexOptions() says how long to wait (real binary)",
+  { timeout: RUN_MS },
+  () => {
+    const CASES = [
+      { heartbeatMs: undefined, runs: true },
+      { heartbeatMs: 0, runs: false },
+    ];
+    const limitHit = `timed out awaiting tools/call after ${CODEX_LIMIT["mcp_servers.engine.tool_timeout_sec"]}s`;
 
-  it.each(CASES)("a served tool that takes 15 s, limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
-    await using h = Hermetic.create();
-    const ctx = makeTestCtx();
-    await using spec = await serveRegistry([slowBuild([], CODEX_HOLD_MS)], { name: "engine", ctx, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) });
-    await spec.start();
-    expect(spec.toolTimeoutSec).toBe(runs ? 31_536_000 : null);
-    const run = await codexCalls(h, ctx, spec, "build", {}, { baseConfig: CODEX_LIMIT, timeoutMs: RUN_MS - 20_000 });
-    expect(run.text).toContain(runs ? "build finished" : limitHit);
-  });
+    it.each(CASES)("a served tool that takes 15 s, limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
+      await using h = Hermetic.create();
+      const ctx = makeTestCtx();
+      await using spec = await serveRegistry([slowBuild([], CODEX_HOLD_MS)], {
+        name: "engine",
+        ctx,
+        ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+      });
+      await spec.start();
+      expect(spec.toolTimeoutSec).toBe(runs ? 31_536_000 : null);
+      const run = await codexCalls(h, ctx, spec, "build", {}, { baseConfig: CODEX_LIMIT, timeoutMs: RUN_MS - 20_000 });
+      expect(run.text).toContain(runs ? "build finished" : limitHit);
+    });
 
-  it.each(CASES)("a guarded tool whose person answers after 15 s, limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
-    await using h = Hermetic.create();
-    const ctx = makeTestCtx();
-    const seen: string[] = [];
-    const person = slowPerson(CODEX_HOLD_MS);
-    const guard = approvalGuard({ asker: person });
-    await using spec = await serveRegistry([deployTool(seen)], { name: "engine", ctx, guard, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) });
-    await spec.start();
-    const run = await codexCalls(h, ctx, spec, "deploy", { env: "staging" }, { baseConfig: CODEX_LIMIT, timeoutMs: RUN_MS - 20_000 });
-    expect(person.asked).toBe(1);
-    expect(run.text).toContain(runs ? "deployed to staging" : limitHit);
-    if (runs) expect(seen).toEqual(["deploy:staging"]);
-    else {
-      // Codex gave up at its limit: the question was withdrawn then, and the record says who stopped waiting.
-      await vi.waitFor(() => expect(guard.decisions).toHaveLength(1), { timeout: 5_000 });
-      expect(person.gaveUp).toHaveLength(1);
-      expect(person.gaveUp[0]).toBeLessThan(CODEX_HOLD_MS);
-      expect(guard.decisions[0]).toMatchObject({ allowed: false, source: "timeout", asked: true });
-      expect(guard.decisions[0]!.reason).toMatch(/timed out: \S+ stopped waiting: /);
-    }
-  });
-});
+    it.each(CASES)("a guarded tool whose person answers after 15 s, limit 5 s, heartbeatMs $heartbeatMs", async ({ heartbeatMs, runs }) => {
+      await using h = Hermetic.create();
+      const ctx = makeTestCtx();
+      const seen: string[] = [];
+      const person = slowPerson(CODEX_HOLD_MS);
+      const guard = approvalGuard({ asker: person });
+      await using spec = await serveRegistry([deployTool(seen)], {
+        name: "engine",
+        ctx,
+        guard,
+        ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+      });
+      await spec.start();
+      const run = await codexCalls(h, ctx, spec, "deploy", { env: "staging" }, { baseConfig: CODEX_LIMIT, timeoutMs: RUN_MS - 20_000 });
+      expect(person.asked).toBe(1);
+      expect(run.text).toContain(runs ? "deployed to staging" : limitHit);
+      if (runs) expect(seen).toEqual(["deploy:staging"]);
+      else {
+        // Codex gave up at its limit: the question was withdrawn then, and the record says who stopped waiting.
+        await vi.waitFor(() => expect(guard.decisions).toHaveLength(1), { timeout: 5_000 });
+        expect(person.gaveUp).toHaveLength(1);
+        expect(person.gaveUp[0]).toBeLessThan(CODEX_HOLD_MS);
+        expect(guard.decisions[0]).toMatchObject({ allowed: false, source: "timeout", asked: true });
+        expect(guard.decisions[0]!.reason).toMatch(/timed out: \S+ stopped waiting: /);
+      }
+    });
+  },
+);

@@ -11,7 +11,10 @@ import { E2E_TIMEOUT_MS, CLAUDE_BIN, Hermetic } from "./kit/hermetic.js";
 describe("CLI samples", { timeout: E2E_TIMEOUT_MS }, () => {
   it("cli-claude: the caller's shape (serveRegistry + ClaudeCliCognition) runs the served tool through the real claude", async () => {
     await using h = Hermetic.create();
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const out = await runSample("cli-claude", { ...h.claudeEnv(api.url), CLAUDE_BIN, CLAUDE_MODEL: "fake-model" });
     expect(out).toBe(
       [

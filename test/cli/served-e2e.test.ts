@@ -70,17 +70,24 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", { timeout:
     const { registry: reg, checks } = registry();
     await using spec = await serveRegistry(reg, { name: "engine", ctx });
     await spec.start();
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, ...spec.cliOptions({ builtinTools: false }) });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(checks.seen).toEqual(["lint"]);
     expect(spec.callsSeen).toBe(1);
-    expect(api.toolResults()).toMatchObject([{ type: "tool_result", content: [{ type: "text", text: "check lint: PASSED (CheckService)" }] }]);
+    expect(api.toolResults()).toMatchObject([
+      { type: "tool_result", content: [{ type: "text", text: "check lint: PASSED (CheckService)" }] },
+    ]);
     expect(result.output).toBe("lint passed");
     // deploy requires approval: it is offered, but not pre-allowed
     expect(spec.autoApprove).toEqual(["mcp__engine__run_check"]);
-    expect(api.messageRequests[0]!.tools!.map((t) => t.name)).toEqual(expect.arrayContaining(["mcp__engine__run_check", "mcp__engine__deploy"]));
+    expect(api.messageRequests[0]!.tools!.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["mcp__engine__run_check", "mcp__engine__deploy"]),
+    );
   });
 
   it.each([
@@ -93,16 +100,30 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", { timeout:
     const { registry: reg, checks } = registry();
     await using spec = await serveRegistry(reg, { name: "engine", ctx });
     await spec.start();
-    const reviewer = asker({ kind, actor: "ops", note: kind === "reject" ? "not today" : undefined, value: kind === "modify" ? { name: "typecheck" } : undefined });
+    const reviewer = asker({
+      kind,
+      actor: "ops",
+      note: kind === "reject" ? "not today" : undefined,
+      value: kind === "modify" ? { name: "typecheck" } : undefined,
+    });
     await using approvals = new ApprovalServer({ asker: reviewer, ctx });
     await approvals.start();
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "finished" }]);
-    const cognition = hermeticClaude(h, api, mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()));
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "finished" },
+    ]);
+    const cognition = hermeticClaude(
+      h,
+      api,
+      mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()),
+    );
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(reviewer.asked).toBe(1);
     expect(checks.seen).toEqual(expectSeen);
-    expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__run_check", arguments: { name: "lint" }, allowed, source: "asker", asked: true }]);
+    expect(approvals.decisions).toMatchObject([
+      { tool: "mcp__engine__run_check", arguments: { name: "lint" }, allowed, source: "asker", asked: true },
+    ]);
     expect(spec.callsSeen).toBe(allowed ? 1 : 0);
     const [toolResult] = api.toolResults();
     if (allowed) {
@@ -123,12 +144,20 @@ describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", { timeout: E2
     const { registry: reg, checks } = registry();
     await using spec = await serveRegistry(reg, { name: "engine", ctx });
     await spec.start();
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, spec.codexOptions()) }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
     expect(checks.seen).toEqual(["lint"]);
     expect(spec.callsSeen).toBe(1);
-    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("check lint: PASSED (CheckService)");
+    expect(
+      api
+        .functionOutputs()
+        .map((o) => o.text)
+        .join("\n"),
+    ).toContain("check lint: PASSED (CheckService)");
     expect(result.output).toBe("lint passed");
   });
 
@@ -141,13 +170,21 @@ describe("Codex CLI + serveRegistry via asCodexMcp (real binary)", { timeout: E2
     await using spec = await serveRegistry(reg, { name: "engine", ctx, guard });
     await spec.start();
     expect(spec.guarded).toBe(true);
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "deploy", arguments: { env: "prod" } }] }, { text: "deploy was refused" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "deploy", arguments: { env: "prod" } }] },
+      { text: "deploy was refused" },
+    ]);
     const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, spec.codexOptions()) }).run("deploy to prod", ctx);
     expect(result.error).toBeUndefined();
     expect(reviewer.asked).toBe(1);
     expect(checks.seen).toEqual([]);
     expect(guard.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: false, source: "asker" }]);
-    expect(api.functionOutputs().map((o) => o.text).join("\n")).toContain("tool 'deploy' was not run: rejected by ops: change freeze");
+    expect(
+      api
+        .functionOutputs()
+        .map((o) => o.text)
+        .join("\n"),
+    ).toContain("tool 'deploy' was not run: rejected by ops: change freeze");
     expect(result.toolCalls).toMatchObject([{ name: "mcp__engine__deploy", ok: false }]);
   });
 });

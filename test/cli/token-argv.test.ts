@@ -72,18 +72,33 @@ describe("the Claude CLI's argv holds no bearer token (real binary)", { timeout:
   it("spec.cliOptions() merged with approvals.cliOptions(): the tool runs after the approval, and no token is in any argv", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
-    await using spec = await serveRegistry(ToolRegistry.fromTools([RunCheck], { container: container.createChildContainer() }), { name: "engine", ctx });
+    await using spec = await serveRegistry(ToolRegistry.fromTools([RunCheck], { container: container.createChildContainer() }), {
+      name: "engine",
+      ctx,
+    });
     await spec.start();
     const reviewer = approving();
     await using approvals = await new ApprovalServer({ asker: reviewer, ctx }).start();
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
-    const cognition = hermeticClaude(h, api, mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()));
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
+    const cognition = hermeticClaude(
+      h,
+      api,
+      mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()),
+    );
     const watch = ArgvWatch.start(h.home);
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx).finally(() => watch.stop());
     expect(result.error).toBeUndefined();
     expect(ran).toEqual(["lint"]);
     expect(reviewer.asked).toBe(1);
-    expect(result.details?.mcpServers).toEqual(expect.arrayContaining([{ name: "engine", status: "connected" }, { name: "agentkit_approvals", status: "connected" }]));
+    expect(result.details?.mcpServers).toEqual(
+      expect.arrayContaining([
+        { name: "engine", status: "connected" },
+        { name: "agentkit_approvals", status: "connected" },
+      ]),
+    );
     expect(result.output).toBe("lint passed");
     expectNoToken(watch, "--mcp-config", [tokenOf(spec.authHeaders), tokenOf(approvals.authHeaders)]);
   });
@@ -95,7 +110,10 @@ describe("the Claude CLI's argv holds no bearer token (real binary)", { timeout:
     parent.register(APPROVER, { useValue: reviewer });
     const app: McpApp = await bootstrap(EngineModule, { container: parent });
     try {
-      await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "types" } }] }, { text: "types passed" }]);
+      await using api = await FakeAnthropic.start([
+        { toolUses: [{ name: "mcp__engine__run_check", input: { name: "types" } }] },
+        { text: "types passed" },
+      ]);
       // No allowedTools: run_check is auto-approved by the module, so the CLI runs it without asking.
       const cognition = hermeticClaude(h, api, app.cliOptions({ builtinTools: false }));
       const watch = ArgvWatch.start(h.home);
@@ -114,14 +132,22 @@ describe("the Codex CLI's argv holds no bearer token (real binary)", { timeout: 
   it("spec.codexOptions(): the token goes by env var (in Codex's environ, never its argv), and the tool runs", async () => {
     await using h = Hermetic.create();
     const ctx = makeTestCtx();
-    await using spec = await serveRegistry(ToolRegistry.fromTools([RunCheck], { container: container.createChildContainer() }), { name: "engine", ctx });
+    await using spec = await serveRegistry(ToolRegistry.fromTools([RunCheck], { container: container.createChildContainer() }), {
+      name: "engine",
+      ctx,
+    });
     await spec.start();
     const token = tokenOf(spec.authHeaders);
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const options = spec.codexOptions();
     expect(options.env).toEqual({ [codexTokenEnvVar("engine")]: token });
     const watch = ArgvWatch.start(h.home);
-    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, options) }).run("check lint", ctx).finally(() => watch.stop());
+    const result = await new Agent({ name: "dev", cognition: hermeticCodex(h, api, options) })
+      .run("check lint", ctx)
+      .finally(() => watch.stop());
     expect(result.error).toBeUndefined();
     expect(ran).toEqual(["lint"]);
     expect(result.output).toBe("lint passed");

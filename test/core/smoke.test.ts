@@ -32,12 +32,18 @@ describe("smoke", () => {
 
   it("runs an agent over a function tool", async () => {
     const add = tool(
-      { description: "Add.", input: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } },
+      {
+        description: "Add.",
+        input: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] },
+      },
       function add({ a, b }: { a: number; b: number }) {
         return a + b;
       },
     );
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "1", name: "add", arguments: { a: 2, b: 3 } }] }), new Turn({ content: "5" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "1", name: "add", arguments: { a: 2, b: 3 } }] }),
+      new Turn({ content: "5" }),
+    ]);
     const ctx = makeTestCtx({ llm });
     const r = await new Agent({ name: "calc", cognition: new ReActCognition({ tools: [add] }) }).run("2+3", ctx);
     expect(r.output).toBe("5");

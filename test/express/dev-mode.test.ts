@@ -20,7 +20,15 @@ import { isLoopbackAddress } from "../../src/express/dev-refusal.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
 import { modernCall, post } from "./kit.js";
 
-const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } }, ({ text }: { text: string }) => `echo ${text}`);
+const echo = tool(
+  {
+    name: "echo",
+    description: "Echo.",
+    sideEffecting: false,
+    input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  },
+  ({ text }: { text: string }) => `echo ${text}`,
+);
 const write = tool({ name: "write_report", description: "Needs reports:write.", scopes: ["reports:write"] }, () => "written");
 
 const opened: Array<() => Promise<void>> = [];
@@ -75,20 +83,33 @@ describe("mcpRouter({ dev: true }): refused where it could ship", () => {
     vi.stubEnv("NODE_ENV", "production");
     const prod = refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp" });
     expect(prod.option).toBe("dev");
-    expect(prod.message).toMatch(/^mcpRouter: dev: true is refused because NODE_ENV=production: development mode issues its own access tokens .* must never be shipped; configure an authorization server instead/);
+    expect(prod.message).toMatch(
+      /^mcpRouter: dev: true is refused because NODE_ENV=production: development mode issues its own access tokens .* must never be shipped; configure an authorization server instead/,
+    );
     vi.unstubAllEnvs();
 
-    expect(refusal({ dev: true, resource: "https://tools.example.com/mcp" }).message).toMatch(/dev: true serves on loopback only: 'resource' must be on 127\.0\.0\.1, localhost or \[::1\].*got string "https:\/\/tools\.example\.com\/mcp"/);
-    expect(refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", allowedHosts: ["tools.example.com"] }).message).toMatch(/'allowedHosts' may name only 127\.0\.0\.1, localhost or \[::1\], got 'tools\.example\.com'/);
-    expect(refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", authorizationServers: ["https://auth.example.com"] }).message).toMatch(/'authorizationServers' is not taken with dev: true \(the router issues its own tokens\)/);
-    expect(refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", verifyAccessToken: () => ({}) }).message).toMatch(/'verifyAccessToken' is not taken with dev: true/);
-    expect(refusal({ dev: "yes", resource: "http://127.0.0.1:8081/mcp" }).message).toMatch(/'dev' must be true \(development mode.*\) or false, got string "yes"/);
+    expect(refusal({ dev: true, resource: "https://tools.example.com/mcp" }).message).toMatch(
+      /dev: true serves on loopback only: 'resource' must be on 127\.0\.0\.1, localhost or \[::1\].*got string "https:\/\/tools\.example\.com\/mcp"/,
+    );
+    expect(refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", allowedHosts: ["tools.example.com"] }).message).toMatch(
+      /'allowedHosts' may name only 127\.0\.0\.1, localhost or \[::1\], got 'tools\.example\.com'/,
+    );
+    expect(
+      refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", authorizationServers: ["https://auth.example.com"] }).message,
+    ).toMatch(/'authorizationServers' is not taken with dev: true \(the router issues its own tokens\)/);
+    expect(refusal({ dev: true, resource: "http://127.0.0.1:8081/mcp", verifyAccessToken: () => ({}) }).message).toMatch(
+      /'verifyAccessToken' is not taken with dev: true/,
+    );
+    expect(refusal({ dev: "yes", resource: "http://127.0.0.1:8081/mcp" }).message).toMatch(
+      /'dev' must be true \(development mode.*\) or false, got string "yes"/,
+    );
   });
 
   it("a server bound off loopback is refused: the bound address decides, not the Host header", () => {
     // The router reads the listening socket's address; binding 0.0.0.0 here would break the tests' own loopback rule, so the predicate is checked directly.
     for (const a of ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(a), a).toBe(true);
-    for (const a of ["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "::ffff:10.0.0.5", undefined]) expect(isLoopbackAddress(a), String(a)).toBe(false);
+    for (const a of ["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "::ffff:10.0.0.5", undefined])
+      expect(isLoopbackAddress(a), String(a)).toBe(false);
   });
 });
 
@@ -107,7 +128,9 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     expect(warning).not.toContain(authorization.slice("Bearer ".length));
     expect(statSync(files.dir).mode & 0o777).toBe(0o700);
     for (const f of [files.authorization, files.mcpConfig]) expect(statSync(f).mode & 0o777).toBe(0o600);
-    const config = JSON.parse(readFileSync(files.mcpConfig, "utf8")) as { mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+    const config = JSON.parse(readFileSync(files.mcpConfig, "utf8")) as {
+      mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+    };
     expect(config.mcpServers).toEqual({ tools: { type: "http", url, headers: { Authorization: authorization } } });
     await router.close();
     expect(existsSync(files.dir)).toBe(false);
@@ -136,7 +159,11 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     vi.setSystemTime(Date.now() + 10_000);
     const late = await post(url, body, { ...headers, authorization });
     expect(late.status).toBe(401);
-    expect(late.headers.get("www-authenticate")).toMatch(new RegExp(`error="invalid_token", error_description="the access token was refused: AccessTokenError: the token expired at \\S+; the current one is in ${router.devFiles!.authorization.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(late.headers.get("www-authenticate")).toMatch(
+      new RegExp(
+        `error="invalid_token", error_description="the access token was refused: AccessTokenError: the token expired at \\S+; the current one is in ${router.devFiles!.authorization.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+      ),
+    );
   });
 
   it("the token files are renewed every 5 minutes with a fresh token; the previous one stays good until its own expiry", async () => {
@@ -146,7 +173,9 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     vi.advanceTimersByTime((DEV_TOKEN_TTL_SEC / 2) * 1000);
     const second = readFileSync(router.devFiles!.authorization, "utf8").trim();
     expect(second).not.toBe(first);
-    expect(JSON.parse(readFileSync(router.devFiles!.mcpConfig, "utf8"))).toMatchObject({ mcpServers: { tools: { headers: { Authorization: second } } } });
+    expect(JSON.parse(readFileSync(router.devFiles!.mcpConfig, "utf8"))).toMatchObject({
+      mcpServers: { tools: { headers: { Authorization: second } } },
+    });
     expect(statSync(router.devFiles!.authorization).mode & 0o777).toBe(0o600);
     const { body, headers } = modernCall("echo", { text: "hi" });
     for (const authorization of [first, second]) expect((await post(url, body, { ...headers, authorization })).status).toBe(200);

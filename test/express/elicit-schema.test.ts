@@ -17,7 +17,10 @@ const TARGET = { type: "object", properties: { env: { type: "string", enum: ["st
 
 /** An SDK v2 client pinned to 2026-07-28 that answers every question with `content`. */
 async function answering(url: string, token: string, content: Record<string, string>): Promise<V2Client & AsyncDisposable> {
-  const client = new V2Client({ name: "elicit-test", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new V2Client(
+    { name: "elicit-test", version: "1" },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   client.setRequestHandler("elicitation/create", () => ({ action: "accept", content }));
   await client.connect(new V2Http(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
@@ -26,11 +29,14 @@ async function answering(url: string, token: string, content: Record<string, str
 describe("hosted ctx.elicit(): the answer is checked against the requested schema", () => {
   it("an enum value outside the schema never reaches the tool; a value inside does", async () => {
     const reached: unknown[] = [];
-    const deploy = tool({ name: "deploy", description: "Ask where, then deploy.", sideEffecting: false }, async (_input, ctx: RunContext) => {
-      const answer = await ctx.elicit({ message: "Where to?", requestedSchema: TARGET as never });
-      reached.push(answer.content);
-      return `deploying to ${String(answer.content?.["env"])}`;
-    });
+    const deploy = tool(
+      { name: "deploy", description: "Ask where, then deploy.", sideEffecting: false },
+      async (_input, ctx: RunContext) => {
+        const answer = await ctx.elicit({ message: "Where to?", requestedSchema: TARGET as never });
+        reached.push(answer.content);
+        return `deploying to ${String(answer.content?.["env"])}`;
+      },
+    );
     const h = await hosted([deploy]);
     const token = grant(h, "t-elicit", []);
     {

@@ -42,7 +42,12 @@ describe("arc-agentkit/express", () => {
   });
 
   it("is an entry of the exports map, with types, and @modelcontextprotocol/express is an optional peer", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown>; peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.exports["./express"]).toEqual({ types: "./dist/express/index.d.ts", default: "./dist/express/index.js" });
     expect(pkg.peerDependencies["@modelcontextprotocol/express"]).toBe("^2.0.2");
     expect(pkg.peerDependenciesMeta["@modelcontextprotocol/express"]).toEqual({ optional: true });
@@ -51,7 +56,10 @@ describe("arc-agentkit/express", () => {
 
   it("without express and @modelcontextprotocol/express: the entry imports, mcpRouter names the install line, MCPClient's entry still loads", () => {
     scratch = scratchProject(ROOT, ["express", "@modelcontextprotocol/express"]);
-    const out = runIn<Record<string, unknown>>(NODE, scratch, `
+    const out = runIn<Record<string, unknown>>(
+      NODE,
+      scratch,
+      `
       const out = {};
       const hosting = await import("arc-agentkit/express");
       out.exports = Object.keys(hosting).sort();
@@ -62,10 +70,17 @@ describe("arc-agentkit/express", () => {
       } catch (e) { out.error = { name: e.name, code: e.code, installLine: e.installLine, message: e.message }; }
       const mcp = await import("arc-agentkit/mcp");
       out.client = typeof mcp.MCPClient;
-      console.log(JSON.stringify(out));`);
+      console.log(JSON.stringify(out));`,
+    );
     expect(out.exports).toEqual(["AccessTokenError", "hostedCaller", "hostedServer", "jwtVerifier", "mcpRouter"]);
-    expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install express @modelcontextprotocol/express @modelcontextprotocol/server" });
-    expect(String((out.error as { message: string }).message)).toContain("mcpRouter (arc-agentkit/express) needs the optional peer dependency express");
+    expect(out.error).toMatchObject({
+      name: "MissingPeerError",
+      code: "missing_peer",
+      installLine: "npm install express @modelcontextprotocol/express @modelcontextprotocol/server",
+    });
+    expect(String((out.error as { message: string }).message)).toContain(
+      "mcpRouter (arc-agentkit/express) needs the optional peer dependency express",
+    );
     expect(out.client).toBe("function");
   }, 90_000);
 });

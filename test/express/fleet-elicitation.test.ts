@@ -25,17 +25,25 @@ const ASK = { type: "object", properties: { answer: { type: "string" } } } as co
 
 /** A tool asking two questions; `runs` records where each run started and how far it got. */
 function interview(where: string, runs: string[]) {
-  return tool({ name: "interview", description: "Asks twice.", sideEffecting: false, input: { type: "object", properties: { topic: { type: "string" } } } }, async ({ topic }: { topic?: string }, ctx: Ctx) => {
-    runs.push(`${where}: start`);
-    const first = await ctx.elicit({ message: `First about ${topic}?`, requestedSchema: ASK as never });
-    runs.push(`${where}: got first`);
-    const second = await ctx.elicit({ message: "Second?", requestedSchema: ASK as never });
-    runs.push(`${where}: done`);
-    return JSON.stringify({ first: first.content, second: second.content });
-  });
+  return tool(
+    {
+      name: "interview",
+      description: "Asks twice.",
+      sideEffecting: false,
+      input: { type: "object", properties: { topic: { type: "string" } } },
+    },
+    async ({ topic }: { topic?: string }, ctx: Ctx) => {
+      runs.push(`${where}: start`);
+      const first = await ctx.elicit({ message: `First about ${topic}?`, requestedSchema: ASK as never });
+      runs.push(`${where}: got first`);
+      const second = await ctx.elicit({ message: "Second?", requestedSchema: ASK as never });
+      runs.push(`${where}: done`);
+      return JSON.stringify({ first: first.content, second: second.content });
+    },
+  );
 }
 
-const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
+const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () => {
   it("the question is asked by router A, the answer lands on router B (same key), and the call completes there", async () => {
@@ -48,7 +56,8 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
     b.tokens.set(token, a.tokens.get(token)!);
     // The first tools/call goes to A; every retry (with the requestState) to B.
     const sent: string[] = [];
-    const toB = (url: string, method: string, nth: number): string => (method === "tools/call" && nth > 1 ? url.replace(a.url, b.url) : url);
+    const toB = (url: string, method: string, nth: number): string =>
+      method === "tools/call" && nth > 1 ? url.replace(a.url, b.url) : url;
     await using client = await v2Client(a.url, token, "2026-07-28", toB, sent);
     const result = await client.callTool({ name: "interview", arguments: { topic: "deploys" } });
     expect(result.isError).toBeFalsy();
@@ -65,16 +74,26 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
     b.tokens.set(token, a.tokens.get(token)!);
     const auth = { authorization: `Bearer ${token}` };
     const first = modernCall("interview", { topic: "x" });
-    const asked = (await messages(await post(a.url, first.body, { ...first.headers, ...auth }))).at(-1) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } };
+    const asked = (await messages(await post(a.url, first.body, { ...first.headers, ...auth }))).at(-1) as {
+      result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> };
+    };
     expect(asked.result.resultType).toBe("input_required");
     const [key] = Object.keys(asked.result.inputRequests);
-    const retry = modernCall("interview", { topic: "x" }, { requestState: asked.result.requestState, inputResponses: { [key!]: { action: "accept", content: { answer: "y" } } } });
-    const refused = (await messages(await post(b.url, retry.body, { ...retry.headers, ...auth }))).at(-1) as { error?: { code: number; message: string } };
+    const retry = modernCall(
+      "interview",
+      { topic: "x" },
+      { requestState: asked.result.requestState, inputResponses: { [key!]: { action: "accept", content: { answer: "y" } } } },
+    );
+    const refused = (await messages(await post(b.url, retry.body, { ...retry.headers, ...auth }))).at(-1) as {
+      error?: { code: number; message: string };
+    };
     expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining("signature does not verify") });
     expect(refused.error!.message).toContain("fleetKey");
     // Another caller cannot use the state either, even on the right key.
     const other = grant(a, "t-other", [], { clientId: "client-b", subject: "mallory" });
-    const stolen = (await messages(await post(a.url, retry.body, { ...retry.headers, authorization: `Bearer ${other}` }))).at(-1) as { error?: { message: string } };
+    const stolen = (await messages(await post(a.url, retry.body, { ...retry.headers, authorization: `Bearer ${other}` }))).at(-1) as {
+      error?: { message: string };
+    };
     expect(stolen.error?.message).toContain("it was issued to another caller");
     expect(runs).toEqual(["A: start"]);
   });
@@ -85,7 +104,9 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
     await using client = await v2Client(h.url, grant(h, "t-old-era", []));
     const result = await client.callTool({ name: "interview", arguments: { topic: "x" } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call");
+    expect(textOf(result)).toContain(
+      "hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call",
+    );
     expect(textOf(result)).toContain("2026-07-28");
   });
 });
@@ -113,6 +134,11 @@ describe("hosted module: the approval guard's record carries the caller", () => 
     expect(questions[0]).toContain("Client 'release-bot' (for 'carol') asks to run 'ship'");
     const checks = ctx.eventsNamed("gate.check").map((e) => e.data);
     expect(checks).toHaveLength(1);
-    expect(checks[0]).toMatchObject({ tool: "mcp__ships__ship", allowed: true, via: "mcp_guard", caller: { clientId: "release-bot", subject: "carol" } });
+    expect(checks[0]).toMatchObject({
+      tool: "mcp__ships__ship",
+      allowed: true,
+      via: "mcp_guard",
+      caller: { clientId: "release-bot", subject: "carol" },
+    });
   });
 });

@@ -67,7 +67,10 @@ afterAll(async () => {
 const urlOf = (h: ServeProcess): string => (JSON.parse(h.stdout.split("\n")[0]!) as { url: string }).url;
 
 /** The lines of the shared notes file that start with `prefix`. */
-const noted = (prefix: string): string[] => readFileSync(notes, "utf8").split("\n").filter((l) => l.startsWith(prefix));
+const noted = (prefix: string): string[] =>
+  readFileSync(notes, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith(prefix));
 
 interface Wire {
   result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: Array<{ text: string }> };
@@ -75,7 +78,13 @@ interface Wire {
 }
 
 /** One raw 2026-07-28 `tools/call` to `url` (a host's own, or nginx's) with `token`; the final JSON-RPC message. */
-async function call(url: string, token: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Wire> {
+async function call(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<Wire> {
   const c = modernCall(name, args, extra);
   return (await messages(await post(url, c.body, { ...c.headers, authorization: `Bearer ${token}` }))).at(-1) as Wire;
 }
@@ -95,10 +104,15 @@ describe("a fleet of three agentkit host on one PostgreSQL store, behind nginx: 
     expect(asked.result?.resultType).toBe("input_required");
     const retry = retryOf(asked);
     // Asked on the first process, answered on the second: the record is in the shared store.
-    expect((await call(second!, token, "confirm_release", { version }, retry)).result?.content?.[0]?.text).toBe(`released ${version}: accept`);
+    expect((await call(second!, token, "confirm_release", { version }, retry)).result?.content?.[0]?.text).toBe(
+      `released ${version}: accept`,
+    );
     for (const url of [first!, second!, third!, resource, resource, resource]) {
       const replayed = await call(url, token, "confirm_release", { version }, retry);
-      expect(replayed.error, `replayed to ${url}`).toMatchObject({ code: -32602, message: expect.stringContaining("round 1 of this call was already answered") });
+      expect(replayed.error, `replayed to ${url}`).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("round 1 of this call was already answered"),
+      });
     }
     expect(noted(`after ${version} `)).toEqual([`after ${version} ${hosts[1]!.child.pid}`]);
   });
@@ -113,7 +127,10 @@ describe("a fleet of three agentkit host on one PostgreSQL store, behind nginx: 
         return fetch(u, init);
       },
     });
-    const client = new V2Client({ name: "fleet-rounds", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new V2Client(
+      { name: "fleet-rounds", version: "1" },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { answer: "eu" } }));
     await client.connect(transport);
     try {
@@ -134,7 +151,10 @@ describe("a fleet of three agentkit host on one PostgreSQL store, behind nginx: 
       const version = `5.0.${Date.now()}`;
       const asked = await call(urlOf(hosts[0]!), token, "confirm_release", { version });
       const refused = await call(urlOf(lone), token, "confirm_release", { version }, retryOf(asked));
-      expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining("give every process of the fleet the same store, e.g. agentkit host --store postgres://") });
+      expect(refused.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("give every process of the fleet the same store, e.g. agentkit host --store postgres://"),
+      });
       expect(lone.stderr).toContain("no --store");
       expect(noted(`after ${version} `)).toEqual([]);
     } finally {

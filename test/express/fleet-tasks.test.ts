@@ -59,14 +59,22 @@ async function through(client: { id: string; scopes: string[] }): Promise<Target
 const servedBy = (r: Rpc): number => fleet.servedBy(r.headers!);
 
 /** The lines of the shared notes file that start with `prefix`. */
-const noted = (prefix: string): string[] => readFileSync(notes, "utf8").split("\n").filter((l) => l.startsWith(prefix));
+const noted = (prefix: string): string[] =>
+  readFileSync(notes, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith(prefix));
 
 /**
  * `tasks/get` through nginx until the task is in `status` and the poll was
  * served by `pid` (so, round-robin, the next request goes to another
  * process); the pids that served the polls, in order. Fails after 30 polls.
  */
-async function pollUntilServedBy(target: Target, taskId: string, status: string, pid: number): Promise<{ task: Record<string, unknown>; served: number[] }> {
+async function pollUntilServedBy(
+  target: Target,
+  taskId: string,
+  status: string,
+  pid: number,
+): Promise<{ task: Record<string, unknown>; served: number[] }> {
   const served: number[] = [];
   for (let i = 0; i < 30; i++) {
     const r = await taskRpc(target, "get", taskId);
@@ -144,7 +152,12 @@ describe("MCP tasks on a fleet of three agentkit host on one PostgreSQL store, b
       const served = new Set<number>();
       // Round-robin: three requests in a row reach the three processes.
       for (let i = 0; i < 3; i++) {
-        const r = await taskRpc(mallory, verb, id, verb === "update" ? { inputResponses: { [key!]: { action: "accept", content: { answer: "mallory" } } } } : {});
+        const r = await taskRpc(
+          mallory,
+          verb,
+          id,
+          verb === "update" ? { inputResponses: { [key!]: { action: "accept", content: { answer: "mallory" } } } } : {},
+        );
         expect(r.error, `${verb} on ${servedBy(r)}`).toMatchObject({ code: -32602 });
         expect(JSON.stringify(r.result ?? null)).not.toContain(version);
         served.add(servedBy(r));

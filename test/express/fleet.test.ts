@@ -44,7 +44,10 @@ beforeAll(async () => {
   resource = `http://127.0.0.1:${nginxPort}/mcp`;
   hosts = await Promise.all(
     ports.map((port) =>
-      ServeProcess.start([MODULE, "--port", String(port), "--resource", resource, "--issuer", as.issuer, "--store", pg.connectionString, "--json"], { command: "host", ready: /"event":"listening"/, env: { AGENTKIT_FLEET_KEY: FLEET_KEY } }),
+      ServeProcess.start(
+        [MODULE, "--port", String(port), "--resource", resource, "--issuer", as.issuer, "--store", pg.connectionString, "--json"],
+        { command: "host", ready: /"event":"listening"/, env: { AGENTKIT_FLEET_KEY: FLEET_KEY } },
+      ),
     ),
   );
   nginx = await startNginx(ports, { port: nginxPort! });
@@ -63,7 +66,10 @@ const pids = (): number[] => hosts.map((h) => h.child.pid!);
 /** An SDK v2 client through nginx on `era` (2026-07-28 pinned; 2025-11-25 is the SDK's legacy mode), with `token`; answers questions with `confirm`. */
 async function v2Client(era: "2026-07-28" | "2025-11-25", token: string, confirm?: boolean): Promise<V2Client> {
   const versionNegotiation = era === "2026-07-28" ? { mode: { pin: era } } : { mode: "legacy" as const };
-  const client = new V2Client({ name: "fleet-test", version: "1" }, { capabilities: confirm === undefined ? {} : { elicitation: { form: {} } }, versionNegotiation });
+  const client = new V2Client(
+    { name: "fleet-test", version: "1" },
+    { capabilities: confirm === undefined ? {} : { elicitation: { form: {} } }, versionNegotiation },
+  );
   if (confirm !== undefined) client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { confirm } }));
   await client.connect(new V2Http(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
@@ -75,7 +81,12 @@ const text = (r: { content?: unknown }): string => (r.content as Array<{ text: s
 async function rawCall(token: string | undefined, name: string): Promise<{ status: number; challenge: string | null; body: string }> {
   const res = await fetch(resource, {
     method: "POST",
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }),
   });
   return { status: res.status, challenge: res.headers.get("www-authenticate"), body: await res.text() };
@@ -90,7 +101,11 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
       expect(names).toEqual(["list_releases", "ship_release", "who_am_i"]);
       const seen = new Set<number>();
       for (let i = 0; i < 6; i++) {
-        const who = JSON.parse(text(await client.callTool({ name: "who_am_i", arguments: {} }))) as { clientId: string; scopes: string[]; pid: number };
+        const who = JSON.parse(text(await client.callTool({ name: "who_am_i", arguments: {} }))) as {
+          clientId: string;
+          scopes: string[];
+          pid: number;
+        };
         expect(who).toMatchObject({ clientId: OPS.id, scopes: OPS.scopes });
         seen.add(who.pid);
       }
@@ -120,7 +135,11 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     const client = await v2Client("2026-07-28", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }), true);
     let result;
     try {
-      result = JSON.parse(text(await client.callTool({ name: "ship_release", arguments: { version } }))) as { shipped: boolean; version: string; confirmedOn: number };
+      result = JSON.parse(text(await client.callTool({ name: "ship_release", arguments: { version } }))) as {
+        shipped: boolean;
+        version: string;
+        confirmedOn: number;
+      };
     } finally {
       await client.close();
     }
@@ -136,7 +155,9 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
 
   it("the package's MCPClient discovers the authorization server from the 401, gets a token by client_credentials, and lists and calls", async () => {
     const issuedBefore = as.issued;
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: resource, auth: clientCredentials({ clientId: OPS.id, clientSecret: OPS.secret }) }));
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: resource, auth: clientCredentials({ clientId: OPS.id, clientSecret: OPS.secret }) }),
+    );
     const tools = (await client.listTools()).map((t) => t.name).sort();
     expect(tools).toEqual(["list_releases", "ship_release", "who_am_i"]);
     const who = JSON.parse(text(await client.callTool("who_am_i", {}))) as { clientId: string; pid: number };
@@ -149,8 +170,14 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     const header = `Authorization: Bearer ${await as.mint({ audience: resource, clientId: READER.id, scopes: READER.scopes })}`;
     const list = await runNode([INSPECTOR, resource, "--method", "tools/list", "--header", header], { cwd: INSPECTOR_CWD, ms: 60_000 });
     expect(list.code, list.stderr).toBe(0);
-    expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual(["list_releases", "who_am_i"]);
-    const call = await runNode([INSPECTOR, resource, "--method", "tools/call", "--tool-name", "list_releases", "--header", header], { cwd: INSPECTOR_CWD, ms: 60_000 });
+    expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual([
+      "list_releases",
+      "who_am_i",
+    ]);
+    const call = await runNode([INSPECTOR, resource, "--method", "tools/call", "--tool-name", "list_releases", "--header", header], {
+      cwd: INSPECTOR_CWD,
+      ms: 60_000,
+    });
     expect(call.code, call.stderr).toBe(0);
     expect(JSON.parse(call.stdout)).toMatchObject({ content: [{ type: "text", text: JSON.stringify(["1.4.0", "1.4.1"]) }] });
   });
@@ -160,11 +187,17 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     const none = await rawCall(undefined, "who_am_i");
     expect(none.status).toBe(401);
     expect(none.challenge).toContain(metadata);
-    const wrongAudience = await rawCall(await as.mint({ audience: "http://127.0.0.1:1/mcp", clientId: OPS.id, scopes: OPS.scopes }), "who_am_i");
+    const wrongAudience = await rawCall(
+      await as.mint({ audience: "http://127.0.0.1:1/mcp", clientId: OPS.id, scopes: OPS.scopes }),
+      "who_am_i",
+    );
     expect(wrongAudience.status).toBe(401);
     expect(wrongAudience.challenge).toMatch(/^Bearer .*error="invalid_token"/);
     expect(wrongAudience.challenge).toContain(metadata);
-    const expired = await rawCall(await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes, expiresInSec: -120 }), "who_am_i");
+    const expired = await rawCall(
+      await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes, expiresInSec: -120 }),
+      "who_am_i",
+    );
     expect(expired.status).toBe(401);
     expect(expired.challenge).toMatch(/error="invalid_token"/);
     const reader = await as.mint({ audience: resource, clientId: READER.id, scopes: READER.scopes });

@@ -19,7 +19,11 @@ const RESOURCE = "https://tools.example.com/mcp";
 describe("mcpRouter's Host check", () => {
   it("a Host outside allowedHosts: 403 naming the Host, allowedHosts, its value and the fix", async () => {
     const app = express();
-    const router = mcpRouter([echo], { resource: RESOURCE, authorizationServers: ["https://auth.example.com"], verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: RESOURCE }) });
+    const router = mcpRouter([echo], {
+      resource: RESOURCE,
+      authorizationServers: ["https://auth.example.com"],
+      verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: RESOURCE }),
+    });
     app.use("/mcp", router);
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));

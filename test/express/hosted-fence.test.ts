@@ -26,7 +26,12 @@ afterEach(async () => {
 
 const NOTES: Record<string, string> = { "1": "payroll: alice 100k", "2": "lunch: tacos" };
 
-@Tool({ description: "Read a note.", sideEffecting: false, scopes: ["notes:read"], input: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false } })
+@Tool({
+  description: "Read a note.",
+  sideEffecting: false,
+  scopes: ["notes:read"],
+  input: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false },
+})
 class ReadNote {
   run({ id }: { id: string }): string {
     return NOTES[id] ?? "";
@@ -38,7 +43,11 @@ class ReadNote {
   name: "notes",
   tools: [ReadNote],
   resources: [
-    { uri: "notes://motd", name: "motd", read: (_p: Record<string, string>, ctx: RunContext) => `motd for ${hostedCaller(ctx)?.subject ?? "nobody"}` },
+    {
+      uri: "notes://motd",
+      name: "motd",
+      read: (_p: Record<string, string>, ctx: RunContext) => `motd for ${hostedCaller(ctx)?.subject ?? "nobody"}`,
+    },
     { uri: "notes://index", name: "index", scopes: ["notes:read"], read: () => Object.keys(NOTES).join(",") },
     {
       uriTemplate: "notes://{id}",
@@ -51,13 +60,21 @@ class ReadNote {
   ],
   prompts: [
     { name: "hello", render: (_a: Record<string, string>, ctx: RunContext) => `hello ${hostedCaller(ctx)?.subject ?? "nobody"}` },
-    { name: "summarize", scopes: ["notes:read"], arguments: [{ name: "id", required: true }], render: ({ id }: Record<string, string>) => `Summarize: ${NOTES[id!]}`, complete: () => Object.keys(NOTES) },
+    {
+      name: "summarize",
+      scopes: ["notes:read"],
+      arguments: [{ name: "id", required: true }],
+      render: ({ id }: Record<string, string>) => `Summarize: ${NOTES[id!]}`,
+      complete: () => Object.keys(NOTES),
+    },
   ],
 })
 class NotesModule {}
 
 /** A hosted app whose verifier is `jwtVerifier` against a fresh local authorization server; `token(scopes)` mints for it. */
-async function fenced(target: McpRouterTarget): Promise<{ h: Hosted; token: (scopes: readonly string[], subject?: string) => Promise<string> }> {
+async function fenced(
+  target: McpRouterTarget,
+): Promise<{ h: Hosted; token: (scopes: readonly string[], subject?: string) => Promise<string> }> {
   const as = await startAuthServer();
   servers.push(as);
   // The audience is the app's own URL, known once it listens: the verifier is made then.
@@ -67,14 +84,29 @@ async function fenced(target: McpRouterTarget): Promise<{ h: Hosted; token: (sco
   return { h, token: (scopes, subject = "alice") => as.mint({ audience: h.url, scopes, clientId: "client-a", subject }) };
 }
 
-const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** One raw request of `era` for `method` with `params` (a 2026-07-28 one with its envelope and standard headers). */
-function raw(url: string, era: "2026-07-28" | "2025-11-25", method: string, params: Record<string, unknown>, token: string, id = 1): Promise<Response> {
+function raw(
+  url: string,
+  era: "2026-07-28" | "2025-11-25",
+  method: string,
+  params: Record<string, unknown>,
+  token: string,
+  id = 1,
+): Promise<Response> {
   const auth = { authorization: `Bearer ${token}` };
   if (era === "2025-11-25") return post(url, { jsonrpc: "2.0", id, method, params }, { ...auth, "mcp-protocol-version": era });
   const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
-  return post(url, { jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }, { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) });
+  return post(
+    url,
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } },
+    { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) },
+  );
 }
 
 /** What each uncovered request is, as the attack sent it. */
@@ -82,8 +114,18 @@ const UNCOVERED: ReadonlyArray<readonly [string, string, Record<string, unknown>
   ["a templated read", "resources/read", { uri: "notes://1" }, "resource 'notes://1'"],
   ["a fixed read", "resources/read", { uri: "notes://index" }, "resource 'notes://index'"],
   ["a prompt", "prompts/get", { name: "summarize", arguments: { id: "1" } }, "prompt 'summarize'"],
-  ["a template's completion", "completion/complete", { ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "" } }, "resource 'notes://{id}'"],
-  ["a prompt's completion", "completion/complete", { ref: { type: "ref/prompt", name: "summarize" }, argument: { name: "id", value: "" } }, "prompt 'summarize'"],
+  [
+    "a template's completion",
+    "completion/complete",
+    { ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "" } },
+    "resource 'notes://{id}'",
+  ],
+  [
+    "a prompt's completion",
+    "completion/complete",
+    { ref: { type: "ref/prompt", name: "summarize" }, argument: { name: "id", value: "" } },
+    "prompt 'summarize'",
+  ],
 ];
 
 describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted module (%s)", (era) => {
@@ -97,29 +139,42 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted modu
     expect((await narrow.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect((await narrow.listPrompts()).prompts.map((p) => p.name)).toEqual(["hello"]);
     await using full = await v2Client(h.url, await token(["notes:read"]), pin);
-    expect((await full.listResources()).resources.map((r) => r.uri).sort()).toEqual(["notes://1", "notes://2", "notes://index", "notes://motd"]);
+    expect((await full.listResources()).resources.map((r) => r.uri).sort()).toEqual([
+      "notes://1",
+      "notes://2",
+      "notes://index",
+      "notes://motd",
+    ]);
     expect((await full.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["notes://{id}"]);
     expect((await full.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(["hello", "summarize"]);
     expect((await full.readResource({ uri: "notes://1" })).contents[0]).toMatchObject({ text: "payroll: alice 100k" });
-    expect((await full.complete({ ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "" } })).completion.values).toEqual(["1", "2"]);
+    expect(
+      (await full.complete({ ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "" } })).completion.values,
+    ).toEqual(["1", "2"]);
   });
 
-  it.each(UNCOVERED)("%s the token does not cover is 403 insufficient_scope naming it and the scope, as a tool's call is", async (_what, method, params, named) => {
-    const { h, token } = await fenced(NotesModule);
-    const res = await raw(h.url, era, method, params, await token([]));
-    const text = await res.text();
-    expect(res.status).toBe(403);
-    const challenge = res.headers.get("www-authenticate") ?? "";
-    expect(challenge).toContain('error="insufficient_scope"');
-    expect(challenge).toContain('scope="notes:read"');
-    expect(challenge).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
-    expect(JSON.parse(text)).toMatchObject({ error: "insufficient_scope", error_description: `${named} needs the scope(s) notes:read; the access token does not carry them all` });
-    expect(text).not.toContain("payroll");
-    // The same request with the scope is served.
-    const ok = await raw(h.url, era, method, params, await token(["notes:read"]));
-    expect(ok.status).toBe(200);
-    expect((await messages(ok)).at(-1)).toHaveProperty("result");
-  });
+  it.each(UNCOVERED)(
+    "%s the token does not cover is 403 insufficient_scope naming it and the scope, as a tool's call is",
+    async (_what, method, params, named) => {
+      const { h, token } = await fenced(NotesModule);
+      const res = await raw(h.url, era, method, params, await token([]));
+      const text = await res.text();
+      expect(res.status).toBe(403);
+      const challenge = res.headers.get("www-authenticate") ?? "";
+      expect(challenge).toContain('error="insufficient_scope"');
+      expect(challenge).toContain('scope="notes:read"');
+      expect(challenge).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
+      expect(JSON.parse(text)).toMatchObject({
+        error: "insufficient_scope",
+        error_description: `${named} needs the scope(s) notes:read; the access token does not carry them all`,
+      });
+      expect(text).not.toContain("payroll");
+      // The same request with the scope is served.
+      const ok = await raw(h.url, era, method, params, await token(["notes:read"]));
+      expect(ok.status).toBe(200);
+      expect((await messages(ok)).at(-1)).toHaveProperty("result");
+    },
+  );
 
   it("a resource's read and a prompt's render see the caller through hostedCaller(ctx)", async () => {
     const { h, token } = await fenced(NotesModule);
@@ -138,14 +193,23 @@ describe("the fence, packed and subscribed", () => {
     ];
     const res = await post(h.url, batch, { authorization: `Bearer ${await token([])}`, "mcp-protocol-version": "2025-03-26" });
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("resource 'notes://2'") });
+    expect(await res.json()).toMatchObject({
+      error: "insufficient_scope",
+      error_description: expect.stringContaining("resource 'notes://2'"),
+    });
   });
 
   it("resources/subscribe (2025) and a subscriptions/listen naming an uncovered URI (2026-07-28) are 403 too", async () => {
     const { h, token } = await fenced(NotesModule);
     const bare = await token([]);
     expect((await raw(h.url, "2025-11-25", "resources/subscribe", { uri: "notes://1" }, bare)).status).toBe(403);
-    const listen = await raw(h.url, "2026-07-28", "subscriptions/listen", { notifications: { resourceSubscriptions: ["notes://motd", "notes://1"] } }, bare);
+    const listen = await raw(
+      h.url,
+      "2026-07-28",
+      "subscriptions/listen",
+      { notifications: { resourceSubscriptions: ["notes://motd", "notes://1"] } },
+      bare,
+    );
     expect(listen.status).toBe(403);
     expect(await listen.json()).toMatchObject({ error_description: expect.stringContaining("resource 'notes://1'") });
   });
@@ -198,7 +262,9 @@ describe("@Resource({ scopes }) and @Prompt({ scopes })", () => {
     expect((await raw(h.url, era, "prompts/get", { name: "reveal", arguments: { key: "k1" } }, await token([]))).status).toBe(403);
     await using full = await v2Client(h.url, await token(["vault:read"], "erin"), era === "2026-07-28" ? era : undefined);
     expect((await full.readResource({ uri: "vault://k1" })).contents[0]).toMatchObject({ text: "k1 for client-a" });
-    expect((await full.getPrompt({ name: "reveal", arguments: { key: "k1" } })).messages[0]).toMatchObject({ content: { text: "reveal k1 to erin" } });
+    expect((await full.getPrompt({ name: "reveal", arguments: { key: "k1" } })).messages[0]).toMatchObject({
+      content: { text: "reveal k1 to erin" },
+    });
   });
 
   it("a bad scopes value is refused when the decorator is applied, naming the class and the key", () => {

@@ -31,7 +31,11 @@ class Me {
 
 type RemoteTool = { name: string; run(a: Record<string, unknown>, c: RunContext): Promise<unknown> };
 
-@Tool({ description: "Search the knowledge base through the injected remote.", sideEffecting: false, input: { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false } })
+@Tool({
+  description: "Search the knowledge base through the injected remote.",
+  sideEffecting: false,
+  input: { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false },
+})
 class KbSearch {
   constructor(@InjectMcpTools("kb") private readonly kb: RemoteTool[]) {}
   run(input: { q: string }, ctx: RunContext): Promise<unknown> {
@@ -46,10 +50,15 @@ class Motd {
   }
 }
 
-@McpServer({ name: "front", tools: [Me, KbSearch], resources: [Motd], remotes: [remote("kb", new StdioServer({ command: process.execPath, args: [FIXTURE, "search"] }), { prefix: "kb_" })] })
+@McpServer({
+  name: "front",
+  tools: [Me, KbSearch],
+  resources: [Motd],
+  remotes: [remote("kb", new StdioServer({ command: process.execPath, args: [FIXTURE, "search"] }), { prefix: "kb_" })],
+})
 class FrontModule {}
 
-const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
+const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 describe("a hosted @McpServer module", () => {
   it("serves its @Tool classes, its remote's tools and its resources; scopes filter the list; close() stops the remote", async () => {
@@ -69,7 +78,11 @@ describe("a hosted @McpServer module", () => {
 });
 
 describe("a module that cannot start", () => {
-  @McpServer({ name: "dead", tools: [], remotes: [remote("ghost", new StdioServer({ command: process.execPath, args: ["-e", "process.exit(3)"] }))] })
+  @McpServer({
+    name: "dead",
+    tools: [],
+    remotes: [remote("ghost", new StdioServer({ command: process.execPath, args: ["-e", "process.exit(3)"] }))],
+  })
   class DeadModule {}
 
   it("ready rejects with the BootstrapError naming the remote, and each request is answered 503 saying why (the app keeps serving)", async () => {
@@ -79,10 +92,18 @@ describe("a module that cannot start", () => {
     });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-      const router = mcpRouter(DeadModule, { resource: url, authorizationServers: ["http://127.0.0.1:9/issuer"], verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: url }) });
+      const router = mcpRouter(DeadModule, {
+        resource: url,
+        authorizationServers: ["http://127.0.0.1:9/issuer"],
+        verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: url }),
+      });
       app.use("/mcp", router);
       await expect(router.ready).rejects.toMatchObject({ name: "BootstrapError", message: expect.stringContaining("remote 'ghost'") });
-      const res = await post(url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { authorization: "Bearer any", "mcp-protocol-version": "2025-11-25" });
+      const res = await post(
+        url,
+        { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+        { authorization: "Bearer any", "mcp-protocol-version": "2025-11-25" },
+      );
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining("the hosted MCP server could not start: ") } });
       await router.close();
@@ -95,7 +116,10 @@ describe("a module that cannot start", () => {
 
 describe("limits and clients", () => {
   it("a tool past timeoutMs is abandoned with an isError result naming the deadline", async () => {
-    const slow = tool({ name: "slow", description: "Never returns in time.", sideEffecting: false }, (_i, ctx) => new Promise((resolve) => ctx.onCancel(() => resolve("late"))));
+    const slow = tool(
+      { name: "slow", description: "Never returns in time.", sideEffecting: false },
+      (_i, ctx) => new Promise((resolve) => ctx.onCancel(() => resolve("late"))),
+    );
     const h = await hosted([slow], { timeoutMs: 300 });
     await using client = await v2Client(h.url, grant(h, "t-slow", []), "2026-07-28");
     const result = await client.callTool({ name: "slow", arguments: {} });
@@ -104,9 +128,14 @@ describe("limits and clients", () => {
   });
 
   it.each(["2026-07-28", "2025-11-25"] as const)("the package's MCPClient pinned to %s lists and calls", async (protocol) => {
-    const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => `echo:${text}`);
+    const echo = tool(
+      { name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } },
+      ({ text }: { text?: string }) => `echo:${text}`,
+    );
     const h = await hosted([echo]);
-    const client = await MCPClient.open(new StreamableHttpServer({ url: h.url, protocol, headers: { authorization: `Bearer ${grant(h, `t-${protocol}`, [])}` } }));
+    const client = await MCPClient.open(
+      new StreamableHttpServer({ url: h.url, protocol, headers: { authorization: `Bearer ${grant(h, `t-${protocol}`, [])}` } }),
+    );
     try {
       expect(client.protocolVersion).toBe(protocol);
       expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);

@@ -24,20 +24,40 @@ const ASK = { type: "object", properties: { answer: { type: "string" } } } as co
 
 /** A tool asking one question; `after` counts how often the code after it ran. */
 function confirmer(after: string[]) {
-  return tool({ name: "confirm", description: "Asks once.", sideEffecting: true, input: { type: "object", properties: { what: { type: "string" } } } }, async ({ what }: { what?: string }, ctx: Ctx) => {
-    const answer = await ctx.elicit({ message: `Do ${what}?`, requestedSchema: ASK as never });
-    after.push(`${what}: ${answer.action}`);
-    return `done ${what}`;
-  });
+  return tool(
+    {
+      name: "confirm",
+      description: "Asks once.",
+      sideEffecting: true,
+      input: { type: "object", properties: { what: { type: "string" } } },
+    },
+    async ({ what }: { what?: string }, ctx: Ctx) => {
+      const answer = await ctx.elicit({ message: `Do ${what}?`, requestedSchema: ASK as never });
+      after.push(`${what}: ${answer.action}`);
+      return `done ${what}`;
+    },
+  );
 }
 
 interface Wire {
-  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown>; content?: Array<{ text: string }>; isError?: boolean };
+  result?: {
+    resultType?: string;
+    requestState?: string;
+    inputRequests?: Record<string, unknown>;
+    content?: Array<{ text: string }>;
+    isError?: boolean;
+  };
   error?: { code: number; message: string };
 }
 
 /** One raw 2026-07-28 `tools/call` of `name` on `h` with `token`; the final JSON-RPC message. */
-async function call(h: Hosted, token: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Wire> {
+async function call(
+  h: Hosted,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<Wire> {
   const c = modernCall(name, args, extra);
   return (await messages(await post(h.url, c.body, { ...c.headers, authorization: `Bearer ${token}` }))).at(-1) as Wire;
 }
@@ -59,7 +79,10 @@ describe("hosted multi-round-trip: each round is answered once", () => {
     const done = await call(h, token, "confirm", { what: "deploy" }, retry);
     expect(done.result?.content?.[0]?.text).toBe("done deploy");
     const replayed = await call(h, token, "confirm", { what: "deploy" }, retry);
-    expect(replayed.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: round 1 of this call was already answered") });
+    expect(replayed.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("requestState: round 1 of this call was already answered"),
+    });
     expect(after).toEqual(["deploy: accept"]);
   });
 
@@ -88,7 +111,10 @@ describe("hosted multi-round-trip: each round is answered once", () => {
     b.tokens.set(token, a.tokens.get(token)!);
     const asked = await call(a, token, "confirm", { what: "x" });
     const refused = await call(b, token, "confirm", { what: "x" }, retryOf(asked));
-    expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining("give every process of the fleet the same store") });
+    expect(refused.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("give every process of the fleet the same store"),
+    });
     expect(refused.error!.message).toContain("agentkit host --store postgres://");
     expect(after).toEqual([]);
     // The process that asked still takes the answer.
@@ -97,22 +123,31 @@ describe("hosted multi-round-trip: each round is answered once", () => {
 
   it("a call with two questions: a first-round state replayed after the second round is refused too; each piece of code after a question ran once", async () => {
     const runs: string[] = [];
-    const twice = tool({ name: "twice", description: "Asks twice.", sideEffecting: true, input: { type: "object", properties: {} } }, async (_a: Record<string, never>, ctx: Ctx) => {
-      runs.push("start");
-      await ctx.elicit({ message: "One?", requestedSchema: ASK as never });
-      runs.push("after one");
-      await ctx.elicit({ message: "Two?", requestedSchema: ASK as never });
-      runs.push("after two");
-      return "both";
-    });
+    const twice = tool(
+      { name: "twice", description: "Asks twice.", sideEffecting: true, input: { type: "object", properties: {} } },
+      async (_a: Record<string, never>, ctx: Ctx) => {
+        runs.push("start");
+        await ctx.elicit({ message: "One?", requestedSchema: ASK as never });
+        runs.push("after one");
+        await ctx.elicit({ message: "Two?", requestedSchema: ASK as never });
+        runs.push("after two");
+        return "both";
+      },
+    );
     const h = await hosted([twice], { fleetKey: KEY });
     const token = grant(h, "t-twice", []);
     const one = await call(h, token, "twice", {});
     const two = await call(h, token, "twice", {}, retryOf(one));
     expect(two.result?.resultType).toBe("input_required");
-    expect((await call(h, token, "twice", {}, retryOf(one))).error).toMatchObject({ code: -32602, message: expect.stringContaining("round 1 of this call was already answered") });
+    expect((await call(h, token, "twice", {}, retryOf(one))).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("round 1 of this call was already answered"),
+    });
     expect((await call(h, token, "twice", {}, retryOf(two))).result?.content?.[0]?.text).toBe("both");
-    expect((await call(h, token, "twice", {}, retryOf(two))).error).toMatchObject({ code: -32602, message: expect.stringContaining("round 2 of this call was already answered") });
+    expect((await call(h, token, "twice", {}, retryOf(two))).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("round 2 of this call was already answered"),
+    });
     // Code before a question may run again (the documented contract); code after the last one ran once.
     expect(runs.filter((r) => r === "after two")).toHaveLength(1);
     expect(runs).toEqual(["start", "start", "after one", "start", "after one", "after two"]);

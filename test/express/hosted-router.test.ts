@@ -14,14 +14,21 @@ import { closeAll, grant, hosted, messages, modernCall, post, v2Client } from ".
 
 afterEach(closeAll);
 
-const whoami = tool({ name: "whoami", description: "Who is calling.", sideEffecting: false }, (_input, ctx) => JSON.stringify({ ...hostedCaller(ctx), same: hostedCaller(ctx) === ctx.caller }));
+const whoami = tool({ name: "whoami", description: "Who is calling.", sideEffecting: false }, (_input, ctx) =>
+  JSON.stringify({ ...hostedCaller(ctx), same: hostedCaller(ctx) === ctx.caller }),
+);
 const deploy = tool(
-  { name: "deploy", description: "Deploy to a target.", scopes: ["deploy:write"], input: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false } },
+  {
+    name: "deploy",
+    description: "Deploy to a target.",
+    scopes: ["deploy:write"],
+    input: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false },
+  },
   ({ target }: { target: string }) => `deployed to ${target}`,
 );
 const TOOLS = [whoami, deploy];
 
-const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
+const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 describe("mcpRouter: both eras, stateless, with the caller's token", () => {
   it("an SDK v2 client pinned to 2026-07-28 lists and calls; the tool reads the token's caller from ctx.caller", async () => {
@@ -31,7 +38,15 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "prod" } }))).toBe("deployed to prod");
     const caller = JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })));
-    expect(caller).toMatchObject({ kind: "hosted", requestId: expect.anything(), clientId: "client-a", subject: "alice", scopes: ["deploy:write", "read"], resource: h.url, same: true });
+    expect(caller).toMatchObject({
+      kind: "hosted",
+      requestId: expect.anything(),
+      clientId: "client-a",
+      subject: "alice",
+      scopes: ["deploy:write", "read"],
+      resource: h.url,
+      same: true,
+    });
     expect(typeof caller.server).toBe("string");
   });
 
@@ -51,7 +66,9 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
 
   it("the package's MCPClient lists and calls through the router with its headers", async () => {
     const h = await hosted(TOOLS);
-    const client = await MCPClient.open(new StreamableHttpServer({ url: h.url, headers: { authorization: `Bearer ${grant(h, "t-mcp", [])}` } }));
+    const client = await MCPClient.open(
+      new StreamableHttpServer({ url: h.url, headers: { authorization: `Bearer ${grant(h, "t-mcp", [])}` } }),
+    );
     try {
       expect((await client.listTools()).map((t) => t.name)).toEqual(["whoami"]);
       expect(JSON.parse(textOf(await client.callTool("whoami", {})))).toMatchObject({ clientId: "client-a", scopes: [] });
@@ -75,14 +92,21 @@ describe("mcpRouter: scopes per tool", () => {
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="deploy:write"');
     expect(challenge).toContain(`resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
-    expect(await res.json()).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("tool 'deploy' needs the scope(s) deploy:write") });
+    expect(await res.json()).toMatchObject({
+      error: "insufficient_scope",
+      error_description: expect.stringContaining("tool 'deploy' needs the scope(s) deploy:write"),
+    });
   });
 
   it("the same refusal on the 2025 era (a batch-free legacy POST), and an uncovered call never runs", async () => {
     const ran: string[] = [];
     const guarded = tool({ name: "wipe", description: "Wipe.", scopes: ["admin"] }, () => (ran.push("wipe"), "wiped"));
     const h = await hosted([guarded]);
-    const res = await post(h.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "wipe", arguments: {} } }, { authorization: `Bearer ${grant(h, "t-none", ["read"])}`, "mcp-protocol-version": "2025-11-25" });
+    const res = await post(
+      h.url,
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "wipe", arguments: {} } },
+      { authorization: `Bearer ${grant(h, "t-none", ["read"])}`, "mcp-protocol-version": "2025-11-25" },
+    );
     expect(res.status).toBe(403);
     expect(ran).toEqual([]);
   });
@@ -91,7 +115,12 @@ describe("mcpRouter: scopes per tool", () => {
     const h = await hosted(TOOLS);
     const res = await fetch(`${h.url}/.well-known/oauth-protected-resource`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ resource: h.url, authorization_servers: ["http://127.0.0.1:9/issuer"], scopes_supported: ["deploy:write"], bearer_methods_supported: ["header"] });
+    expect(await res.json()).toEqual({
+      resource: h.url,
+      authorization_servers: ["http://127.0.0.1:9/issuer"],
+      scopes_supported: ["deploy:write"],
+      bearer_methods_supported: ["header"],
+    });
   });
 });
 
@@ -104,23 +133,32 @@ describe("mcpRouter: messages", () => {
     expect((await messages(res)).at(-1)).toMatchObject({ result: { content: [{ type: "text", text: "deployed to qa" }] } });
   });
 
-  it.each(["2026-07-28", "2025-11-25"] as const)("a client that leaves mid-call (%s) cancels the call: the tool's context is cancelled", async (era) => {
-    let started!: () => void;
-    const running = new Promise<void>((r) => (started = r));
-    let stopped!: (reason: string) => void;
-    const cancelled = new Promise<string>((r) => (stopped = r));
-    const wait = tool({ name: "wait", description: "Wait until cancelled.", sideEffecting: false }, (_input, ctx) => {
-      started();
-      return new Promise<string>((resolve) => ctx.onCancel(() => (stopped("cancelled"), resolve("stopped"))));
-    });
-    const h = await hosted([wait]);
-    const token = grant(h, `t-leave-${era}`, []);
-    const leave = new AbortController();
-    const call = era === "2026-07-28" ? modernCall("wait") : { body: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } }, headers: { "mcp-protocol-version": era } };
-    const answer = post(h.url, call.body, { ...call.headers, authorization: `Bearer ${token}` }, leave.signal).catch(() => "left");
-    await running;
-    leave.abort();
-    await answer; // the answer's head may have come (2025: an SSE stream) or not (2026: one JSON answer): the client leaves either way
-    expect(await Promise.race([cancelled, new Promise((r) => setTimeout(() => r("still running after 5 s"), 5000))])).toBe("cancelled");
-  });
+  it.each(["2026-07-28", "2025-11-25"] as const)(
+    "a client that leaves mid-call (%s) cancels the call: the tool's context is cancelled",
+    async (era) => {
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      let stopped!: (reason: string) => void;
+      const cancelled = new Promise<string>((r) => (stopped = r));
+      const wait = tool({ name: "wait", description: "Wait until cancelled.", sideEffecting: false }, (_input, ctx) => {
+        started();
+        return new Promise<string>((resolve) => ctx.onCancel(() => (stopped("cancelled"), resolve("stopped"))));
+      });
+      const h = await hosted([wait]);
+      const token = grant(h, `t-leave-${era}`, []);
+      const leave = new AbortController();
+      const call =
+        era === "2026-07-28"
+          ? modernCall("wait")
+          : {
+              body: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } },
+              headers: { "mcp-protocol-version": era },
+            };
+      const answer = post(h.url, call.body, { ...call.headers, authorization: `Bearer ${token}` }, leave.signal).catch(() => "left");
+      await running;
+      leave.abort();
+      await answer; // the answer's head may have come (2025: an SSE stream) or not (2026: one JSON answer): the client leaves either way
+      expect(await Promise.race([cancelled, new Promise((r) => setTimeout(() => r("still running after 5 s"), 5000))])).toBe("cancelled");
+    },
+  );
 });

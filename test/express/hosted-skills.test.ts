@@ -28,14 +28,28 @@ const ping = tool({ description: "Answer pong.", sideEffecting: false }, functio
 @McpServer({ name: "skilled", tools: [ping], skills: { dir: folder.dir, scopes: ["skills:read"] } })
 class SkilledModule {}
 
-const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** One raw request of `era` (a 2026-07-28 one with its envelope and standard headers). */
-function raw(url: string, era: "2026-07-28" | "2025-11-25", method: string, params: Record<string, unknown>, token: string): Promise<Response> {
+function raw(
+  url: string,
+  era: "2026-07-28" | "2025-11-25",
+  method: string,
+  params: Record<string, unknown>,
+  token: string,
+): Promise<Response> {
   const auth = { authorization: `Bearer ${token}` };
   if (era === "2025-11-25") return post(url, { jsonrpc: "2.0", id: 1, method, params }, { ...auth, "mcp-protocol-version": era });
   const name: Record<string, string> = typeof params.uri === "string" ? { "mcp-name": params.uri } : {};
-  return post(url, { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } }, { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...name });
+  return post(
+    url,
+    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } },
+    { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...name },
+  );
 }
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills behind the fence (%s)", (era) => {
@@ -50,7 +64,10 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills b
     const skills = new SkillsClient(full as V2Client);
     const listing = await skills.list();
     expect(listing.skills.map((s) => s.frontmatter.name)).toEqual(["deploy", "review"]);
-    expect(await skills.read(listing.skills[1]!, "references/GUIDE.md")).toMatchObject({ verified: true, text: "# Guide\n\nLook for off-by-one errors.\n" });
+    expect(await skills.read(listing.skills[1]!, "references/GUIDE.md")).toMatchObject({
+      verified: true,
+      text: "# Guide\n\nLook for off-by-one errors.\n",
+    });
   });
 
   it.each([
@@ -63,7 +80,10 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills b
     const text = await res.text();
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate") ?? "").toContain('scope="skills:read"');
-    expect(JSON.parse(text)).toMatchObject({ error: "insufficient_scope", error_description: `${named} needs the scope(s) skills:read; the access token does not carry them all` });
+    expect(JSON.parse(text)).toMatchObject({
+      error: "insufficient_scope",
+      error_description: `${named} needs the scope(s) skills:read; the access token does not carry them all`,
+    });
     expect(text).not.toContain("off-by-one");
     const ok = await raw(h.url, era, method, params, grant(h, "full", ["skills:read"]));
     expect(ok.status).toBe(200);

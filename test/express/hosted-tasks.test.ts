@@ -29,10 +29,16 @@ afterEach(async () => {
 describe("hosted MCP tasks", () => {
   it("a task is the principal's: another client's tasks/* get -32602; the same principal with a new token reads it to completion", async () => {
     let release!: () => void;
-    const job = tool({ name: "job", description: "A job.", task: "required", sideEffecting: false }, () => new Promise<string>((resolve) => (release = () => resolve("job done"))));
+    const job = tool(
+      { name: "job", description: "A job.", task: "required", sideEffecting: false },
+      () => new Promise<string>((resolve) => (release = () => resolve("job done"))),
+    );
     const h = await hosted([job], { name: "jobs" });
     const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
-    const mallory: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" })}` } };
+    const mallory: Target = {
+      url: h.url,
+      headers: { authorization: `Bearer ${grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" })}` },
+    };
     const aliceAgain: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice-2", [])}` } };
     const handle = await callTool(alice, "job");
     expect(handle.result?.resultType).toBe("task");
@@ -55,7 +61,10 @@ describe("hosted MCP tasks", () => {
       ctx.onCancel(() => (cancelled = true));
       return new Promise<string>((resolve) => (release = () => resolve("job done")));
     });
-    const inline = tool({ name: "inline", description: "Never a task.", task: "never", sideEffecting: false }, () => new Promise<string>(() => {}));
+    const inline = tool(
+      { name: "inline", description: "Never a task.", task: "never", sideEffecting: false },
+      () => new Promise<string>(() => {}),
+    );
     const h = await hosted([job, inline], { name: "jobs" });
     const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
     const id = (await callTool(alice, "job")).result!.taskId!;
@@ -68,15 +77,20 @@ describe("hosted MCP tasks", () => {
     expect(done.result).toEqual({ content: [{ type: "text", text: "job done" }] });
     const pending = callTool(alice, "inline");
     await new Promise((r) => setImmediate(r));
-    await expect.poll(async () => {
-      vi.advanceTimersByTime(61_000);
-      return (await Promise.race([pending, Promise.resolve(undefined)]))?.result;
-    }).toMatchObject({ isError: true, content: [{ text: "tool 'inline' did not return within 60s and was abandoned" }] });
+    await expect
+      .poll(async () => {
+        vi.advanceTimersByTime(61_000);
+        return (await Promise.race([pending, Promise.resolve(undefined)]))?.result;
+      })
+      .toMatchObject({ isError: true, content: [{ text: "tool 'inline' did not return within 60s and was abandoned" }] });
   });
 
   it("an open task lets its request go once the handle is out (its per-request server, stream and session): 400 open tasks hold under 12 KiB of heap each", async () => {
     const release: Array<() => void> = [];
-    const hold = tool({ name: "hold", description: "Runs until released.", task: "required", sideEffecting: false }, () => new Promise<string>((resolve) => release.push(() => resolve("done"))));
+    const hold = tool(
+      { name: "hold", description: "Runs until released.", task: "required", sideEffecting: false },
+      () => new Promise<string>((resolve) => release.push(() => resolve("done"))),
+    );
     const h = await hosted([hold], { name: "jobs", rateLimit: false });
     const alice: Target = { url: h.url, headers: { authorization: `Bearer ${grant(h, "tok-alice", [])}` } };
     // Warm: the first calls build what every call shares (schemas, code, pools).

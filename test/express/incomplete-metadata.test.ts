@@ -17,14 +17,24 @@ const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false }, 
 
 describe("clientCredentials and an issuer's incomplete metadata", () => {
   it("names the missing field in one sentence", async () => {
-    await using as = await startAuthServer({ clients: [{ id: "svc", secret: "s3cret", scopes: [] }], omitMetadata: ["authorization_endpoint"] });
-    const h = await hosted([echo], { authorizationServers: [as.issuer], verifyAccessToken: () => ({ clientId: "svc", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: "x" }) });
-    const err = await MCPClient.open(new StreamableHttpServer({ url: h.url, auth: clientCredentials({ clientId: "svc", clientSecret: "s3cret" }) })).then(
+    await using as = await startAuthServer({
+      clients: [{ id: "svc", secret: "s3cret", scopes: [] }],
+      omitMetadata: ["authorization_endpoint"],
+    });
+    const h = await hosted([echo], {
+      authorizationServers: [as.issuer],
+      verifyAccessToken: () => ({ clientId: "svc", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: "x" }),
+    });
+    const err = await MCPClient.open(
+      new StreamableHttpServer({ url: h.url, auth: clientCredentials({ clientId: "svc", clientSecret: "s3cret" }) }),
+    ).then(
       async (c) => (await c.close(), undefined),
       (e: unknown) => e as Error,
     );
     expect(err).toBeInstanceOf(Error);
-    expect(err!.message).toMatch(/^MCPClient could not open streamable HTTP server http:\S+: the OAuth metadata the client fetched has no 'authorization_endpoint' \(expected a string; the MCP SDK needs it even for client_credentials\)\./);
+    expect(err!.message).toMatch(
+      /^MCPClient could not open streamable HTTP server http:\S+: the OAuth metadata the client fetched has no 'authorization_endpoint' \(expected a string; the MCP SDK needs it even for client_credentials\)\./,
+    );
     expect(err!.message).not.toContain("invalid_type");
     expect(err!.message).not.toContain("s3cret");
   });

@@ -27,17 +27,28 @@ async function refusalOf(verify: (t: string) => Promise<unknown>, token: string)
 
 describe("jwtVerifier", () => {
   it("accepts a token from the token endpoint (client_credentials, RFC 8707 resource) with keys found through the issuer's metadata", async () => {
-    await using as = await startAuthServer({ clients: [{ id: "ci-bot", secret: "s3cret-value", scopes: ["deploy:read", "deploy:write"] }] });
+    await using as = await startAuthServer({
+      clients: [{ id: "ci-bot", secret: "s3cret-value", scopes: ["deploy:read", "deploy:write"] }],
+    });
     const res = await fetch(as.tokenEndpoint, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("ci-bot:s3cret-value").toString("base64")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from("ci-bot:s3cret-value").toString("base64")}`,
+      },
       body: new URLSearchParams({ grant_type: "client_credentials", scope: "deploy:read", resource: RESOURCE }),
     });
     expect(res.status).toBe(200);
     const { access_token } = (await res.json()) as { access_token: string };
     const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE });
     const info = await verify(access_token);
-    expect(info).toMatchObject({ clientId: "ci-bot", scopes: ["deploy:read"], resource: RESOURCE, subject: "ci-bot", extra: { issuer: as.issuer } });
+    expect(info).toMatchObject({
+      clientId: "ci-bot",
+      scopes: ["deploy:read"],
+      resource: RESOURCE,
+      subject: "ci-bot",
+      extra: { issuer: as.issuer },
+    });
     expect(info.expiresAt).toBeGreaterThan(Date.now() / 1000);
     // Keys fetched once, then cached.
     await verify(await as.mint({ audience: RESOURCE }));
@@ -57,7 +68,10 @@ describe("jwtVerifier", () => {
     const malformed = await refusalOf(verify, "not-a-jwt");
     expect(malformed).toMatchObject({ code: "invalid_token", reason: "malformed" });
     // The good one still passes (the checks above are not a verifier that refuses everything).
-    await expect(verify(await as.mint({ audience: [RESOURCE, "https://x.example"], scopes: ["a", "b"] }))).resolves.toMatchObject({ resource: RESOURCE, scopes: ["a", "b"] });
+    await expect(verify(await as.mint({ audience: [RESOURCE, "https://x.example"], scopes: ["a", "b"] }))).resolves.toMatchObject({
+      resource: RESOURCE,
+      scopes: ["a", "b"],
+    });
   });
 
   it("an unreachable issuer refuses the token (keys_unavailable), naming the issuer", async () => {
@@ -95,14 +109,20 @@ describe("jwtVerifier", () => {
   it("without jose installed: the entry imports, and jwtVerifier() throws MissingPeerError naming the install line (built package)", () => {
     const scratch = scratchProject(ROOT, ["jose"]);
     try {
-      const out = runIn<Record<string, unknown>>(NODE, scratch, `
+      const out = runIn<Record<string, unknown>>(
+        NODE,
+        scratch,
+        `
         const { jwtVerifier } = await import("arc-agentkit/express");
         let error;
         try { jwtVerifier({ issuer: "https://auth.example.com", audience: "https://tools.example.com/mcp" }); }
         catch (e) { error = { name: e.name, code: e.code, installLine: e.installLine, message: e.message }; }
-        console.log(JSON.stringify({ error }));`);
+        console.log(JSON.stringify({ error }));`,
+      );
       expect(out.error).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install jose@6" });
-      expect(String((out.error as { message: string }).message)).toContain("jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose");
+      expect(String((out.error as { message: string }).message)).toContain(
+        "jwtVerifier() of arc-agentkit/express needs the optional peer dependency jose",
+      );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -126,7 +146,9 @@ describe("jwtVerifier: RFC 9068 §4 token type", () => {
     const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri, requireAtJwtType: false });
     await expect(verify(await as.mint({ audience: RESOURCE, type: "JWT" }))).resolves.toMatchObject({ resource: RESOURCE });
     await expect(verify(await as.mint({ audience: RESOURCE, type: null }))).resolves.toMatchObject({ resource: RESOURCE });
-    expect(() => jwtVerifier({ issuer: as.issuer, audience: RESOURCE, requireAtJwtType: "no" as never })).toThrow(/'requireAtJwtType' must be true or false/);
+    expect(() => jwtVerifier({ issuer: as.issuer, audience: RESOURCE, requireAtJwtType: "no" as never })).toThrow(
+      /'requireAtJwtType' must be true or false/,
+    );
   });
 });
 
@@ -175,11 +197,17 @@ describe("jwtVerifier: discovery touches the network only for a token worth it, 
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       const verify = jwtVerifier({ issuer, audience: RESOURCE });
       const tokens = await Promise.all([1, 2, 3, 4, 5].map(() => as.mint({ audience: RESOURCE, issuer })));
-      const refusals = tokens.map((t) => verify(t).then(() => undefined, (e: unknown) => e as AccessTokenError));
+      const refusals = tokens.map((t) =>
+        verify(t).then(
+          () => undefined,
+          (e: unknown) => e as AccessTokenError,
+        ),
+      );
       await first;
       await vi.advanceTimersByTimeAsync(5_000);
       const errors = await Promise.all(refusals);
-      for (const e of errors) expect(e).toMatchObject({ reason: "keys_unavailable", message: expect.stringContaining("did not answer within 5000 ms") });
+      for (const e of errors)
+        expect(e).toMatchObject({ reason: "keys_unavailable", message: expect.stringContaining("did not answer within 5000 ms") });
       expect(seen).toBe(1);
       expect((await refusalOf(verify, tokens[0]!)).reason).toBe("keys_unavailable");
       expect(seen).toBe(1);
@@ -190,4 +218,3 @@ describe("jwtVerifier: discovery touches the network only for a token worth it, 
     }
   });
 });
-

@@ -70,7 +70,13 @@ export function grant(h: Hosted, token: string, scopes: readonly string[], more:
 }
 
 /** An SDK v2 client on `url` with a bearer token; `pin` opens 2026-07-28, none the 2025 handshake. `route` may send a request elsewhere (by its JSON-RPC method and how many of that method were sent); `sent` collects the methods. */
-export async function v2Client(url: string, token: string, pin?: "2026-07-28", route?: (url: string, method: string, nth: number) => string, sent: string[] = []): Promise<V2Client & AsyncDisposable> {
+export async function v2Client(
+  url: string,
+  token: string,
+  pin?: "2026-07-28",
+  route?: (url: string, method: string, nth: number) => string,
+  sent: string[] = [],
+): Promise<V2Client & AsyncDisposable> {
   const transport = new V2Http(new URL(url), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
     fetch: (u, init) => {
@@ -79,8 +85,14 @@ export async function v2Client(url: string, token: string, pin?: "2026-07-28", r
       return fetch(route ? route(String(u), method, sent.filter((m) => m === method).length) : u, init);
     },
   });
-  const client = new V2Client({ name: "hosted-test", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) });
-  client.setRequestHandler("elicitation/create", (req) => ({ action: "accept", content: { answer: `yes to ${String(req.params.message)}` } }));
+  const client = new V2Client(
+    { name: "hosted-test", version: "1" },
+    { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) },
+  );
+  client.setRequestHandler("elicitation/create", (req) => ({
+    action: "accept",
+    content: { answer: `yes to ${String(req.params.message)}` },
+  }));
   await client.connect(transport);
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
 }
@@ -96,8 +108,16 @@ export function post(url: string, body: unknown, headers: Record<string, string>
 }
 
 /** A 2026-07-28 `tools/call` request body for `name` with `args`. */
-export function modernCall(name: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): { body: unknown; headers: Record<string, string> } {
-  const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+export function modernCall(
+  name: string,
+  args: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): { body: unknown; headers: Record<string, string> } {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+  };
   return {
     body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta, ...extra } },
     headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
@@ -108,16 +128,31 @@ export function modernCall(name: string, args: Record<string, unknown> = {}, ext
 export async function messages(res: Response): Promise<Array<Record<string, unknown>>> {
   const text = await res.text();
   if (text.startsWith("{") || text.startsWith("[")) return [JSON.parse(text)].flat();
-  return text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
 }
 
 /** A POST through node:http (fetch cannot set Host): status and body text. */
-export function postWithHost(url: string, host: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+export function postWithHost(
+  url: string,
+  host: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", headers: { ...headers, host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = httpRequest(
+      url,
+      { method: "POST", headers: { ...headers, host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (res) => {
+        let text = "";
+        res
+          .setEncoding("utf8")
+          .on("data", (d: string) => (text += d))
+          .on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(body));
   });

@@ -105,7 +105,10 @@ describe("mcpRouter: the pre-authentication limit per peer address", () => {
   });
 
   it("a good token is not counted against its address", async () => {
-    const h = await hosted([tool({ name: "echo", description: "Echo." }, () => "ok")], { preAuthLimit: { requests: 2, windowMs: 60_000 }, rateLimit: false });
+    const h = await hosted([tool({ name: "echo", description: "Echo." }, () => "ok")], {
+      preAuthLimit: { requests: 2, windowMs: 60_000 },
+      rateLimit: false,
+    });
     h.tokens.set("good", { clientId: "c", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, resource: h.url });
     for (let i = 0; i < 5; i++) expect((await post(h.url, LIST, legacy("good"))).status).toBe(200);
   });

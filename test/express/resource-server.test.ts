@@ -15,7 +15,10 @@ import { closeAll, grant, hosted, modernCall, post, postWithHost } from "./kit.j
 
 afterEach(closeAll);
 
-const echo = tool({ name: "echo", description: "Echo a text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => text ?? "");
+const echo = tool(
+  { name: "echo", description: "Echo a text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } },
+  ({ text }: { text?: string }) => text ?? "",
+);
 const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
 
 function bearer(token: string): Record<string, string> {
@@ -36,9 +39,18 @@ describe("mcpRouter: 401 with WWW-Authenticate naming the metadata", () => {
 
   it.each([
     ["an unknown token", (_h: Awaited<ReturnType<typeof hosted>>) => "nobody-issued-this"],
-    ["an expired token", (h: Awaited<ReturnType<typeof hosted>>) => grant(h, "t-old", [], { expiresAt: Math.floor(Date.now() / 1000) - 10 })],
-    ["a token for another resource (audience)", (h: Awaited<ReturnType<typeof hosted>>) => grant(h, "t-aud", [], { resource: "https://other.example.com/mcp" })],
-    ["a token whose verifier throws a TypeError", (h: Awaited<ReturnType<typeof hosted>>) => (h.tokens.set("t-boom", new TypeError("jwks fetch failed")), "t-boom")],
+    [
+      "an expired token",
+      (h: Awaited<ReturnType<typeof hosted>>) => grant(h, "t-old", [], { expiresAt: Math.floor(Date.now() / 1000) - 10 }),
+    ],
+    [
+      "a token for another resource (audience)",
+      (h: Awaited<ReturnType<typeof hosted>>) => grant(h, "t-aud", [], { resource: "https://other.example.com/mcp" }),
+    ],
+    [
+      "a token whose verifier throws a TypeError",
+      (h: Awaited<ReturnType<typeof hosted>>) => (h.tokens.set("t-boom", new TypeError("jwks fetch failed")), "t-boom"),
+    ],
   ])("%s: 401 invalid_token with the challenge, never a 500", async (_what, tokenFor) => {
     const h = await hosted([echo]);
     const res = await post(h.url, LIST, bearer(tokenFor(h)));
@@ -78,7 +90,10 @@ describe("mcpRouter: off-loopback rules", () => {
 
   it("with cors.origins, that origin gets the CORS headers and its preflight is answered", async () => {
     const h = await hosted([echo], { cors: { origins: ["https://app.example.com"] } });
-    const pre = await fetch(h.url, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
+    const pre = await fetch(h.url, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");
@@ -141,13 +156,19 @@ describe("mcpRouter: off-loopback rules", () => {
     const refused = await post(h.url, LIST, bearer(busy));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("at most 3 requests per 60000 ms for one principal") } });
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringContaining("at most 3 requests per 60000 ms for one principal") },
+    });
     expect((await post(h.url, LIST, bearer(grant(h, "t-calm", [], { clientId: "client-b" })))).status).toBe(200);
   });
 });
 
 describe("mcpRouter: options checked when the router is made", () => {
-  const base = { resource: "https://tools.example.com/mcp", authorizationServers: ["https://auth.example.com"], verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: 1, resource: "https://tools.example.com/mcp" }) };
+  const base = {
+    resource: "https://tools.example.com/mcp",
+    authorizationServers: ["https://auth.example.com"],
+    verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: 1, resource: "https://tools.example.com/mcp" }),
+  };
   it.each([
     [{ ...base, resource: "tools.example.com/mcp" }, "resource", "'resource' must be an absolute http(s) URL"],
     [{ ...base, authorizationServers: [] }, "authorizationServers", "must name at least one issuer URL"],
@@ -156,8 +177,16 @@ describe("mcpRouter: options checked when the router is made", () => {
     [{ ...base, rateLimit: { requests: 0, windowMs: 1000 } }, "rateLimit.requests", "rateLimit.requests must be a positive integer"],
     [{ ...base, maxBodyBytes: -1 }, "maxBodyBytes", "maxBodyBytes must be a positive integer"],
     [{ ...base, sessions: true }, "sessions", "unknown option 'sessions'"],
-    [{ ...base, rateLimit: { requests: 5, windowMs: 1000, burst: 2 } }, "rateLimit", "mcpRouter: 'rateLimit': unknown option 'burst'. Accepted options: requests, windowMs"],
-    [{ ...base, cors: { origins: ["https://app.example.com"], credentials: true } }, "cors", "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins"],
+    [
+      { ...base, rateLimit: { requests: 5, windowMs: 1000, burst: 2 } },
+      "rateLimit",
+      "mcpRouter: 'rateLimit': unknown option 'burst'. Accepted options: requests, windowMs",
+    ],
+    [
+      { ...base, cors: { origins: ["https://app.example.com"], credentials: true } },
+      "cors",
+      "mcpRouter: 'cors': unknown option 'credentials'. Accepted options: origins",
+    ],
     [{ ...base, cors: {} }, "cors", "'cors' must be an array of origins like https://app.example.com"],
     [{ ...base, ctx: {} }, "ctx", "'ctx' must be a RunContext"],
   ])("%#: refuses %s naming it", (options, option, text) => {
@@ -167,17 +196,31 @@ describe("mcpRouter: options checked when the router is made", () => {
     } catch (err) {
       thrown = err;
     }
-    expect(thrown).toMatchObject({ name: "OptionsError", code: "invalid_option", where: "mcpRouter", option, message: expect.stringContaining(text) });
+    expect(thrown).toMatchObject({
+      name: "OptionsError",
+      code: "invalid_option",
+      where: "mcpRouter",
+      option,
+      message: expect.stringContaining(text),
+    });
   });
 });
 
 /** A POST through node:http with the body in `chunks`: with a Content-Length when `sized`, else chunked. Status and body text. */
-function rawPost(url: string, headers: Record<string, string>, chunks: ReadonlyArray<string | Buffer>, sized = false): Promise<{ status: number; text: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  chunks: ReadonlyArray<string | Buffer>,
+  sized = false,
+): Promise<{ status: number; text: string }> {
   const length = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: "POST", headers: sized ? { ...headers, "content-length": String(length) } : headers }, (res) => {
       let text = "";
-      res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res
+        .setEncoding("utf8")
+        .on("data", (d: string) => (text += d))
+        .on("end", () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on("error", reject);
     for (const c of chunks) req.write(c);

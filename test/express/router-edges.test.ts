@@ -16,8 +16,14 @@ import { closeAll, hosted, LATER, modernCall, post } from "./kit.js";
 
 afterEach(closeAll);
 
-const echo = tool({ name: "echo", description: "Echo a text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } }, ({ text }: { text?: string }) => text ?? "");
-const base = { authorizationServers: ["https://auth.example.com"], verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: "https://tools.example.com/mcp" }) };
+const echo = tool(
+  { name: "echo", description: "Echo a text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } } } },
+  ({ text }: { text?: string }) => text ?? "",
+);
+const base = {
+  authorizationServers: ["https://auth.example.com"],
+  verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: "https://tools.example.com/mcp" }),
+};
 
 function optionError(options: object): unknown {
   try {
@@ -38,8 +44,13 @@ describe("mcpRouter: the protected-resource metadata", () => {
 
 describe("mcpRouter: an http resource", () => {
   it("is refused off loopback (naming the option), and allowed on a loopback host", () => {
-    expect(optionError({ ...base, resource: "http://tools.example.com/mcp" })).toMatchObject({ name: "OptionsError", option: "resource", message: expect.stringContaining("'resource' must be https off loopback") });
-    for (const resource of ["http://127.0.0.1:8081/mcp", "http://localhost/mcp", "http://[::1]:9/mcp", "https://tools.example.com/mcp"]) expect(optionError({ ...base, resource }), resource).toBeUndefined();
+    expect(optionError({ ...base, resource: "http://tools.example.com/mcp" })).toMatchObject({
+      name: "OptionsError",
+      option: "resource",
+      message: expect.stringContaining("'resource' must be https off loopback"),
+    });
+    for (const resource of ["http://127.0.0.1:8081/mcp", "http://localhost/mcp", "http://[::1]:9/mcp", "https://tools.example.com/mcp"])
+      expect(optionError({ ...base, resource }), resource).toBeUndefined();
   });
 });
 
@@ -51,7 +62,12 @@ describe("mcpRouter: the body limit behind the app's own parser", () => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-    const router: McpRouter = mcpRouter([echo], { ...base, resource: url, maxBodyBytes: 2048, verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: url }) });
+    const router: McpRouter = mcpRouter([echo], {
+      ...base,
+      resource: url,
+      maxBodyBytes: 2048,
+      verifyAccessToken: () => ({ clientId: "c", scopes: [], expiresAt: LATER(), resource: url }),
+    });
     app.use("/mcp", router);
     try {
       const small = modernCall("echo", { text: "x".repeat(100) });
@@ -85,8 +101,13 @@ describe("mcpRouter: CORS origins", () => {
   });
 
   it("a bare hostname is refused when the router is made, naming the origin form", () => {
-    expect(optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["app.example.com"] } })).toMatchObject({ name: "OptionsError", option: "cors", message: expect.stringContaining("origins like https://app.example.com") });
-    expect(optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["https://app.example.com/path"] } })).toMatchObject({ option: "cors" });
+    expect(optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["app.example.com"] } })).toMatchObject({
+      name: "OptionsError",
+      option: "cors",
+      message: expect.stringContaining("origins like https://app.example.com"),
+    });
+    expect(
+      optionError({ ...base, resource: "https://tools.example.com/mcp", cors: { origins: ["https://app.example.com/path"] } }),
+    ).toMatchObject({ option: "cors" });
   });
 });
-

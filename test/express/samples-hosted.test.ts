@@ -24,7 +24,12 @@ afterAll(() => as?.close());
 describe("samples/hosted", () => {
   it("the server sample serves the release tools behind the authorization server; the client sample gets a token, lists and calls, and prints JSON", async () => {
     const resource = `http://127.0.0.1:${await freePort()}/mcp`;
-    const server = spawn(process.execPath, [join(ROOT, "build/samples/hosted/server.js")], { cwd: ROOT, env: { ...process.env, RESOURCE: resource, ISSUER: as.issuer }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const server = spawn(process.execPath, [join(ROOT, "build/samples/hosted/server.js")], {
+      cwd: ROOT,
+      env: { ...process.env, RESOURCE: resource, ISSUER: as.issuer },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let out = "";
     let err = "";
     server.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -35,10 +40,20 @@ describe("samples/hosted", () => {
         if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the server sample did not start: ${out}${err}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(JSON.parse(out)).toEqual({ listening: resource, pid: server.pid, metadata: `${resource}/.well-known/oauth-protected-resource` });
-      const printed = JSON.parse(await runSample("hosted/client", { MCP_URL: resource, CLIENT_ID: OPS.id, CLIENT_SECRET: OPS.secret })) as Record<string, unknown>;
+      expect(JSON.parse(out)).toEqual({
+        listening: resource,
+        pid: server.pid,
+        metadata: `${resource}/.well-known/oauth-protected-resource`,
+      });
+      const printed = JSON.parse(
+        await runSample("hosted/client", { MCP_URL: resource, CLIENT_ID: OPS.id, CLIENT_SECRET: OPS.secret }),
+      ) as Record<string, unknown>;
       // The token carries releases:read only: ship_release (releases:write) is not listed.
-      expect(printed).toEqual({ tools: ["list_releases", "who_am_i"], whoAmI: { clientId: OPS.id, scopes: ["releases:read"], pid: server.pid }, releases: ["1.4.0", "1.4.1"] });
+      expect(printed).toEqual({
+        tools: ["list_releases", "who_am_i"],
+        whoAmI: { clientId: OPS.id, scopes: ["releases:read"], pid: server.pid },
+        releases: ["1.4.0", "1.4.1"],
+      });
       expect(as.issued).toBe(1);
       server.kill("SIGTERM");
       const [code] = await new Promise<[number | null]>((r) => server.once("exit", (c) => r([c])));

@@ -24,5 +24,8 @@ const FIXTURE = { "2025-11-25": "era-v1-server.mjs", "2026-07-28": "era-v2-serve
 
 /** A stdio config of the server for `era` (default protocol `"auto"`). */
 export function eraServer(era: Era): StdioServer {
-  return new StdioServer({ command: process.execPath, args: [fileURLToPath(new URL(`../fixtures/servers/${FIXTURE[era]}`, import.meta.url))] });
+  return new StdioServer({
+    command: process.execPath,
+    args: [fileURLToPath(new URL(`../fixtures/servers/${FIXTURE[era]}`, import.meta.url))],
+  });
 }

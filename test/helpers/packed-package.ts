@@ -16,7 +16,11 @@ import { buildIfMissing } from "./build-if-missing.js";
 /** Pack `root` (built first when dist/ is missing) into `dest`; returns the tarball's path. */
 export async function packTarball(root: string, dest: string): Promise<string> {
   await buildIfMissing(root, ["dist/index.js", "dist/bin/agentkit.js"]);
-  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   return join(dest, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
 }
 
@@ -27,7 +31,11 @@ export async function packTarball(root: string, dest: string): Promise<string> {
  * package itself are never linked), and node_modules/.bin links for `bins`
  * (name to a path inside node_modules). The project's own files are untouched.
  */
-export async function installPacked(root: string, dir: string, options: { skip?: readonly string[]; bins?: Readonly<Record<string, string>> } = {}): Promise<void> {
+export async function installPacked(
+  root: string,
+  dir: string,
+  options: { skip?: readonly string[]; bins?: Readonly<Record<string, string>> } = {},
+): Promise<void> {
   const modules = join(dir, "node_modules");
   const pkg = join(modules, "arc-agentkit");
   mkdirSync(pkg, { recursive: true });

@@ -50,9 +50,18 @@ export function runNode(args: readonly string[], options: { cwd: string; env?: N
 }
 
 /** `runNode` for any program: `file` spawned directly (no shell), to its end, its group SIGKILLed after `ms` (default 60 s). */
-export function runProgram(file: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; ms?: number }): Promise<NodeRun> {
+export function runProgram(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; ms?: number },
+): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], detached: true, ...(options.env ? { env: options.env } : {}) });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      ...(options.env ? { env: options.env } : {}),
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));

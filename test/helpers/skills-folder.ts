@@ -10,7 +10,8 @@ import { dirname, join } from "node:path";
 
 /** The two skills most tests serve: `review` (with a reference file) and `deploy`. */
 export const TWO_SKILLS: Readonly<Record<string, string>> = {
-  "review/SKILL.md": "---\nname: review\ndescription: Review a change for bugs and style.\n---\n\n# Review\n\nRead references/GUIDE.md first.\n",
+  "review/SKILL.md":
+    "---\nname: review\ndescription: Review a change for bugs and style.\n---\n\n# Review\n\nRead references/GUIDE.md first.\n",
   "review/references/GUIDE.md": "# Guide\n\nLook for off-by-one errors.\n",
   "deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy a service safely.\n---\n\nRun the checks, then deploy.\n",
 };

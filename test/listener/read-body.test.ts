@@ -17,27 +17,43 @@ afterEach(async () => {
 });
 
 /** A server whose every request is read with `read`; each result is recorded and answered as JSON. */
-async function serving<T extends BodyText | JsonBody>(read: (req: IncomingMessage, res: ServerResponse) => Promise<T>): Promise<{ port: number; seen: T[] }> {
+async function serving<T extends BodyText | JsonBody>(
+  read: (req: IncomingMessage, res: ServerResponse) => Promise<T>,
+): Promise<{ port: number; seen: T[] }> {
   const seen: T[] = [];
   const server = createServer((req, res) => {
     void read(req, res).then((r) => {
       seen.push(r);
-      if (r.ok || r.reason !== "aborted") res.writeHead(r.ok ? 200 : r.reason === "too_large" ? 413 : 400, { "content-type": "application/json" }).end(JSON.stringify(r));
+      if (r.ok || r.reason !== "aborted")
+        res.writeHead(r.ok ? 200 : r.reason === "too_large" ? 413 : 400, { "content-type": "application/json" }).end(JSON.stringify(r));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
+  close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return { port: (server.address() as AddressInfo).port, seen };
 }
 
 /** POST `parts` (chunked unless `length` is given); the status, the body and whether the server closed the connection. */
 function post(port: number, parts: string[], length?: number): Promise<{ status: number; body: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", headers: length === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(length) } }, (res) => {
-      let body = "";
-      res.on("data", (c: Buffer) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, closed: res.headers.connection === "close" }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/",
+        headers: length === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(length) },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, closed: res.headers.connection === "close" }));
+      },
+    );
     req.on("error", reject);
     for (const p of parts) req.write(p);
     req.end();
@@ -49,14 +65,20 @@ describe("readBody", () => {
     const s = await serving((req, res) => readBody(req, res, 16));
     expect(await post(s.port, ["hello ", "world"])).toMatchObject({ status: 200, closed: false });
     expect(await post(s.port, ["exactly 16 bytes"], 16)).toMatchObject({ status: 200 });
-    expect(s.seen).toEqual([{ ok: true, text: "hello world" }, { ok: true, text: "exactly 16 bytes" }]);
+    expect(s.seen).toEqual([
+      { ok: true, text: "hello world" },
+      { ok: true, text: "exactly 16 bytes" },
+    ]);
   });
 
   it("too large, declared or only found while streaming: refused, and the connection closes after the answer", async () => {
     const s = await serving((req, res) => readBody(req, res, 16));
     expect(await post(s.port, ["x".repeat(17)], 17)).toMatchObject({ status: 413, closed: true });
     expect(await post(s.port, ["x".repeat(10), "x".repeat(10)])).toMatchObject({ status: 413, closed: true });
-    expect(s.seen).toEqual([{ ok: false, reason: "too_large" }, { ok: false, reason: "too_large" }]);
+    expect(s.seen).toEqual([
+      { ok: false, reason: "too_large" },
+      { ok: false, reason: "too_large" },
+    ]);
   });
 
   it("a client that resets mid-body is reported as aborted, and the server goes on serving", async () => {

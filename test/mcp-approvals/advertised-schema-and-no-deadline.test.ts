@@ -47,7 +47,8 @@ describe("the advertised approve tool", () => {
       required: ["tool_name", "input"],
     });
     expect(Object.keys(schema.properties!)).toEqual(["tool_name", "input", "tool_use_id"]);
-    for (const p of Object.values(schema.properties as Record<string, { description: string }>)) expect(p.description.length).toBeGreaterThan(0);
+    for (const p of Object.values(schema.properties as Record<string, { description: string }>))
+      expect(p.description.length).toBeGreaterThan(0);
   });
 });
 
@@ -57,7 +58,10 @@ describe("timeoutMs unset", () => {
     await using server = await ApprovalServer.open({ asker });
     await using client = await clientFor(server);
     const started = performance.now();
-    const r = (await client.callTool({ name: "approve", arguments: { tool_name: "Write", input: { file_path: "out.txt" }, tool_use_id: "toolu_9" } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: "approve",
+      arguments: { tool_name: "Write", input: { file_path: "out.txt" }, tool_use_id: "toolu_9" },
+    })) as CallToolResult;
     expect(r.isError).toBeUndefined();
     expect((r.content[0] as { text: string }).text).toBe('{"behavior": "allow", "updatedInput": {"file_path": "out.txt"}}');
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_400);

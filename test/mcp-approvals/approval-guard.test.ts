@@ -22,7 +22,6 @@ import { approvalGuard, type ApprovalGuardOptions } from "../../src/mcp/approval
 import type { GateRecord } from "../../src/index.js";
 import { askerAnswering } from "../helpers/asker.js";
 
-
 const ran: string[] = [];
 const deploy = tool(
   {
@@ -35,9 +34,12 @@ const deploy = tool(
     return `deployed to ${target}`;
   },
 );
-const status = tool({ description: "Report the build status.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, function status() {
-  return "green";
-});
+const status = tool(
+  { description: "Report the build status.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } },
+  function status() {
+    return "green";
+  },
+);
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -76,7 +78,9 @@ async function guarded(via: "MCPClient" | "SDK Client", options: ApprovalGuardOp
 
 describe.each(["MCPClient", "SDK Client"] as const)("approvalGuard on serveRegistry via %s", (via) => {
   it("asks before a requiresApproval tool: approve runs it, reject refuses naming who and why, and the body never runs", async () => {
-    const asker = askerAnswering((r) => (r.toolCall!.arguments.target === "prod" ? { kind: "reject", actor: "ops", note: "not today" } : { kind: "approve", actor: "ops" }));
+    const asker = askerAnswering((r) =>
+      r.toolCall!.arguments.target === "prod" ? { kind: "reject", actor: "ops", note: "not today" } : { kind: "approve", actor: "ops" },
+    );
     const { call, guard, ctx } = await guarded(via, { asker });
     const refused = await call("deploy", { target: "prod" });
     expect(refused.isError).toBe(true);
@@ -107,7 +111,9 @@ describe.each(["MCPClient", "SDK Client"] as const)("approvalGuard on serveRegis
   });
 
   it("modify runs the tool with the edited arguments", async () => {
-    const { call, guard } = await guarded(via, { asker: askerAnswering(() => ({ kind: "modify", actor: "ops", value: { target: "canary" } })) });
+    const { call, guard } = await guarded(via, {
+      asker: askerAnswering(() => ({ kind: "modify", actor: "ops", value: { target: "canary" } })),
+    });
     expect(text(await call("deploy", { target: "prod" }))).toBe("deployed to canary");
     expect(ran).toEqual(["canary"]);
     expect(guard.decisions[0]).toMatchObject({ arguments: { target: "prod" }, updatedArguments: { target: "canary" }, source: "asker" });
@@ -122,7 +128,9 @@ describe.each(["MCPClient", "SDK Client"] as const)("approvalGuard on serveRegis
     expect(t.guard.decisions[0]).toMatchObject({ source: "timeout", asked: true });
 
     const e = await guarded(via, { asker: askerAnswering(() => ({ kind: "expired", actor: "pager" })), timeoutMs: 60_000 });
-    expect(text(await e.call("deploy", { target: "prod" }))).toBe("tool 'deploy' was not run: approval for 'mcp__engine__deploy' expired: nobody answered before the 60s deadline");
+    expect(text(await e.call("deploy", { target: "prod" }))).toBe(
+      "tool 'deploy' was not run: approval for 'mcp__engine__deploy' expired: nobody answered before the 60s deadline",
+    );
     expect(e.guard.decisions[0]).toMatchObject({ source: "asker", asked: true, actor: "pager" });
 
     const x = await guarded(via, { asker: askerAnswering(() => Promise.reject(new Error("pager offline"))) });
@@ -141,11 +149,22 @@ describe("approvalGuard audit on a served registry", () => {
     const path = join(dir, "audit.jsonl");
     const shared: GateRecord[] = [];
     let linesWhenRun = -1;
-    const counting = tool({ description: "Count audit lines when run.", requiresApproval: true, input: { type: "object", properties: {}, additionalProperties: false } }, function counting() {
-      linesWhenRun = readFileSync(path, "utf8").split("\n").filter(Boolean).length;
-      return "ok";
+    const counting = tool(
+      {
+        description: "Count audit lines when run.",
+        requiresApproval: true,
+        input: { type: "object", properties: {}, additionalProperties: false },
+      },
+      function counting() {
+        linesWhenRun = readFileSync(path, "utf8").split("\n").filter(Boolean).length;
+        return "ok";
+      },
+    );
+    const spec = await serveRegistry([counting], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      guard: approvalGuard({ asker: askerAnswering(() => ({ kind: "approve" })), auditPath: path, decisions: shared }),
     });
-    const spec = await serveRegistry([counting], { name: "engine", ctx: makeTestCtx(), guard: approvalGuard({ asker: askerAnswering(() => ({ kind: "approve" })), auditPath: path, decisions: shared }) });
     cleanups.push(() => spec.stop());
     await spec.start();
     const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
@@ -153,6 +172,11 @@ describe("approvalGuard audit on a served registry", () => {
     expect(text(await client.callTool("counting", {}))).toBe("ok");
     expect(linesWhenRun).toBe(1);
     expect(shared).toHaveLength(1);
-    expect(readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown)).toEqual(JSON.parse(JSON.stringify(shared)));
+    expect(
+      readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(JSON.parse(JSON.stringify(shared)));
   });
 });

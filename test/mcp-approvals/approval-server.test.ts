@@ -83,7 +83,12 @@ async function rawPost(url: string, headers: Record<string, string>): Promise<Re
   return fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    }),
   });
 }
 
@@ -101,7 +106,10 @@ describe.each([
   ["MCPClient", viaMcpClient],
   ["SDK Client", viaSdkClient],
 ] as const)("approve via %s", (_label, open) => {
-  async function drive(options: ApprovalServerOptions, calls: Array<Record<string, unknown>>): Promise<{ server: ApprovalServer; answers: string[] }> {
+  async function drive(
+    options: ApprovalServerOptions,
+    calls: Array<Record<string, unknown>>,
+  ): Promise<{ server: ApprovalServer; answers: string[] }> {
     const server = await started(options);
     await using client = await open(server.url, server.authHeaders);
     const answers: string[] = [];
@@ -141,12 +149,30 @@ describe.each([
   });
 
   it("approve -> allow with the original input; modify -> allow with the edited input", async () => {
-    const { answers, server } = await drive({ asker: askerAnswering((r) => (r.toolCall!.arguments.file_path === "a.txt" ? { kind: "approve" } : { kind: "modify", actor: "ops", value: { file_path: "/tmp/safe.txt" } })) }, [
-      { tool_name: "Write", input: { file_path: "a.txt", content: "x" }, tool_use_id: "toolu_1" },
-      { tool_name: "Write", input: { file_path: "/etc/hosts" } },
+    const { answers, server } = await drive(
+      {
+        asker: askerAnswering((r) =>
+          r.toolCall!.arguments.file_path === "a.txt"
+            ? { kind: "approve" }
+            : { kind: "modify", actor: "ops", value: { file_path: "/tmp/safe.txt" } },
+        ),
+      },
+      [
+        { tool_name: "Write", input: { file_path: "a.txt", content: "x" }, tool_use_id: "toolu_1" },
+        { tool_name: "Write", input: { file_path: "/etc/hosts" } },
+      ],
+    );
+    expect(answers).toEqual([
+      '{"behavior": "allow", "updatedInput": {"file_path": "a.txt", "content": "x"}}',
+      '{"behavior": "allow", "updatedInput": {"file_path": "/tmp/safe.txt"}}',
     ]);
-    expect(answers).toEqual(['{"behavior": "allow", "updatedInput": {"file_path": "a.txt", "content": "x"}}', '{"behavior": "allow", "updatedInput": {"file_path": "/tmp/safe.txt"}}']);
-    expect(server.decisions[1]).toMatchObject({ allowed: true, source: "asker", arguments: { file_path: "/etc/hosts" }, updatedArguments: { file_path: "/tmp/safe.txt" }, reason: "approved with changes by ops" });
+    expect(server.decisions[1]).toMatchObject({
+      allowed: true,
+      source: "asker",
+      arguments: { file_path: "/etc/hosts" },
+      updatedArguments: { file_path: "/tmp/safe.txt" },
+      reason: "approved with changes by ops",
+    });
   });
 
   it("reject, any other kind, a bad modify -> deny with the note (default deny)", async () => {
@@ -157,7 +183,10 @@ describe.each([
       { kind: "modify", value: "not an object" },
     ];
     let i = 0;
-    const { answers: got, server } = await drive({ asker: askerAnswering(() => answers[i++] as Decision) }, answers.map(() => ({ tool_name: "Bash", input: { command: "rm -rf /" } })));
+    const { answers: got, server } = await drive(
+      { asker: askerAnswering(() => answers[i++] as Decision) },
+      answers.map(() => ({ tool_name: "Bash", input: { command: "rm -rf /" } })),
+    );
     expect(got).toEqual([
       '{"behavior": "deny", "message": "not in prod"}',
       '{"behavior": "deny", "message": "rejected by the reviewer"}',
@@ -168,22 +197,36 @@ describe.each([
   });
 
   it("expired (from the Asker) -> deny naming the deadline, source asker", async () => {
-    const { answers, server } = await drive({ asker: askerAnswering({ kind: "expired" }), timeoutMs: 120_000 }, [{ tool_name: "Write", input: {} }]);
-    expect(answers).toEqual(['{"behavior": "deny", "message": "approval for \'Write\' expired: nobody answered before the 120s deadline"}']);
+    const { answers, server } = await drive({ asker: askerAnswering({ kind: "expired" }), timeoutMs: 120_000 }, [
+      { tool_name: "Write", input: {} },
+    ]);
+    expect(answers).toEqual([
+      '{"behavior": "deny", "message": "approval for \'Write\' expired: nobody answered before the 120s deadline"}',
+    ]);
     expect(server.decisions[0]).toMatchObject({ source: "asker", asked: true, allowed: false });
   });
 
   it("the server's own deadline: an Asker that never answers -> deny naming it, source timeout, asked", async () => {
     const asker = askerNeverAnswering();
     const { answers, server } = await drive({ asker, timeoutMs: 100 }, [{ tool_name: "Write", input: { file_path: "x" } }]);
-    expect(answers).toEqual(['{"behavior": "deny", "message": "approval for \'Write\' timed out: nobody answered within 0.1s; denied (a timeout, not a refusal)"}']);
+    expect(answers).toEqual([
+      '{"behavior": "deny", "message": "approval for \'Write\' timed out: nobody answered within 0.1s; denied (a timeout, not a refusal)"}',
+    ]);
     expect(server.decisions[0]).toMatchObject({ source: "timeout", asked: true, allowed: false, actor: null });
-    expect(asker.seen[0]).toMatchObject({ source: "approval_server", timeoutMs: 100, toolCall: { name: "Write", arguments: { file_path: "x" } } });
+    expect(asker.seen[0]).toMatchObject({
+      source: "approval_server",
+      timeoutMs: 100,
+      toolCall: { name: "Write", arguments: { file_path: "x" } },
+    });
   });
 
   it("an Asker that throws -> deny carrying the reason, source error", async () => {
-    const { answers, server } = await drive({ asker: { ask: async () => Promise.reject(new Error("websocket closed")) } }, [{ tool_name: "Edit", input: {} }]);
-    expect(answers).toEqual(['{"behavior": "deny", "message": "approval for \'Edit\' failed: the Asker threw Error: websocket closed; denied (not a policy decision)"}']);
+    const { answers, server } = await drive({ asker: { ask: async () => Promise.reject(new Error("websocket closed")) } }, [
+      { tool_name: "Edit", input: {} },
+    ]);
+    expect(answers).toEqual([
+      '{"behavior": "deny", "message": "approval for \'Edit\' failed: the Asker threw Error: websocket closed; denied (not a policy decision)"}',
+    ]);
     expect(server.decisions[0]).toMatchObject({ source: "error", asked: true, allowed: false });
   });
 
@@ -230,7 +273,10 @@ describe.each([
       { tool_name: "Write", input: { file_path: "/etc/passwd" } },
       { tool_name: "Read", input: {} },
     ]);
-    expect(auto.answers).toEqual(['{"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd"}}', '{"behavior": "allow", "updatedInput": {}}']);
+    expect(auto.answers).toEqual([
+      '{"behavior": "allow", "updatedInput": {"file_path": "/etc/passwd"}}',
+      '{"behavior": "allow", "updatedInput": {}}',
+    ]);
     expect(auto.server.decisions.map((d) => [d.source, d.asked])).toEqual([
       ["autonomy", false],
       ["auto_allow", false],
@@ -242,12 +288,23 @@ describe.each([
     const asker = askerAnswering({ kind: "approve" });
     const server = await started({ asker });
     await using client = await open(server.url, server.authHeaders);
-    const bad = [{}, { tool_name: "", input: {} }, { tool_name: 7, input: {} }, { tool_name: "Write" }, { tool_name: "Write", input: "rm -rf /" }, { tool_name: "Write", input: [1] }];
+    const bad = [
+      {},
+      { tool_name: "", input: {} },
+      { tool_name: 7, input: {} },
+      { tool_name: "Write" },
+      { tool_name: "Write", input: "rm -rf /" },
+      { tool_name: "Write", input: [1] },
+    ];
     const got = [];
     for (const args of bad) got.push(JSON.parse(text(await client.call("approve", args))) as { behavior: string; message: string });
     expect(got.map((g) => g.behavior)).toEqual(Array(bad.length).fill("deny"));
-    expect(got[0]!.message).toBe("approval for '' failed: malformed permission request: tool_name must be a non-empty string, got undefined; denied (not a policy decision)");
-    expect(got[4]!.message).toBe('approval for \'Write\' failed: malformed permission request: input must be a JSON object, got string "rm -rf /"; denied (not a policy decision)');
+    expect(got[0]!.message).toBe(
+      "approval for '' failed: malformed permission request: tool_name must be a non-empty string, got undefined; denied (not a policy decision)",
+    );
+    expect(got[4]!.message).toBe(
+      "approval for 'Write' failed: malformed permission request: input must be a JSON object, got string \"rm -rf /\"; denied (not a policy decision)",
+    );
     expect(asker.seen).toHaveLength(0);
     expect(server.decisions.map((d) => [d.source, d.asked, d.allowed])).toEqual(Array(bad.length).fill(["error", false, false]));
     expect(server.promptsSeen).toBe(bad.length);
@@ -304,7 +361,9 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const server = new ApprovalServer({ asker });
     cleanups.push(() => server.stop());
     expect(() => server.url).toThrow(ApprovalServerStateError);
-    expect(() => server.cliOptions()).toThrow("ApprovalServer.cliOptions() is only available while the server is serving — call await approvals.start() first");
+    expect(() => server.cliOptions()).toThrow(
+      "ApprovalServer.cliOptions() is only available while the server is serving — call await approvals.start() first",
+    );
     await server.stop(); // stop before start: a no-op
     const [a, b] = await Promise.all([server.start(), server.start()]);
     expect(a).toBe(server);
@@ -322,7 +381,12 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(existsSync(first.config)).toBe(false);
     expect(existsSync(dirname(first.config))).toBe(false);
     expect(() => server.configPath).toThrow(ApprovalServerStateError);
-    expect(await fetch(first.url, { method: "POST" }).then(() => "answered", () => "refused")).toBe("refused");
+    expect(
+      await fetch(first.url, { method: "POST" }).then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).toBe("refused");
 
     await server.start();
     expect(server.url).not.toBe(first.url);
@@ -355,7 +419,9 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const server = await started({ asker });
     const client = await viaSdkClient(server.url, server.authHeaders);
     cleanups.push(() => client[Symbol.asyncDispose]());
-    const pending = client.call("approve", { tool_name: "Write", input: { file_path: "x" } }).then(text, (e: unknown) => `rejected: ${String(e)}`);
+    const pending = client
+      .call("approve", { tool_name: "Write", input: { file_path: "x" } })
+      .then(text, (e: unknown) => `rejected: ${String(e)}`);
     while (asker.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
     const port = Number(new URL(server.url).port);
     const config = server.configPath;
@@ -386,7 +452,9 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     while (server.decisions.length === 0) await new Promise((r) => setTimeout(r, 10));
     expect(server.decisions[0]).toMatchObject({ source: "timeout", asked: true, allowed: false });
     expect(asker.signals[0]!.aborted).toBe(true);
-    expect(server.decisions[0]!.reason).toMatch(/^approval for 'Write' timed out: arc-agentkit stopped waiting: it cancelled the permission request(: .+)? before anyone answered; the call is gone, denied \(a timeout, not a refusal\)$/);
+    expect(server.decisions[0]!.reason).toMatch(
+      /^approval for 'Write' timed out: arc-agentkit stopped waiting: it cancelled the permission request(: .+)? before anyone answered; the call is gone, denied \(a timeout, not a refusal\)$/,
+    );
   });
 
   it("concurrent prompts are answered independently", async () => {
@@ -412,14 +480,20 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const afterFirst = readFileSync(path, "utf8").trim().split("\n");
     expect(afterFirst).toHaveLength(1);
     await client.call("approve", { tool_name: "Write", input: { file_path: "/etc/passwd" } });
-    const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual(JSON.parse(JSON.stringify(server.decisions)));
     expect(lines.map((l) => l.source)).toEqual(["auto_allow", "asker"]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
   it("a bad auditPath fails at start(), not on the first prompt, and leaves nothing bound", async () => {
-    const server = new ApprovalServer({ asker: askerAnswering({ kind: "approve" }), auditPath: join(tmpdir(), "agentkit-no-such-dir-approvals", "a.jsonl") });
+    const server = new ApprovalServer({
+      asker: askerAnswering({ kind: "approve" }),
+      auditPath: join(tmpdir(), "agentkit-no-such-dir-approvals", "a.jsonl"),
+    });
     await expect(server.start()).rejects.toThrow(/^approval audit file '.*a\.jsonl' could not be opened for appending: ENOENT/);
     expect(server.serving).toBe(false);
   });
@@ -427,12 +501,20 @@ describe("ApprovalServer: token, config, lifecycle", () => {
   it("checks its options at construction", () => {
     const asker = askerAnswering({ kind: "approve" });
     expect(() => new ApprovalServer(undefined as never)).toThrow("ApprovalServer: options must be an object with at least { asker }");
-    expect(() => new ApprovalServer({} as never)).toThrow("ApprovalServer: asker must be an Asker (an object with an ask(request) method), got undefined");
+    expect(() => new ApprovalServer({} as never)).toThrow(
+      "ApprovalServer: asker must be an Asker (an object with an ask(request) method), got undefined",
+    );
     expect(() => new ApprovalServer({ asker, timeoutMs: 0 })).toThrow(/^ApprovalServer: timeoutMs must be a positive number/);
-    expect(() => new ApprovalServer({ asker, autonomy: "yolo" as never })).toThrow('ApprovalServer: autonomy must be one of "auto", "gated" (default "gated"), got string "yolo"');
-    expect(() => new ApprovalServer({ asker, autoAllow: "Read" as never })).toThrow(`ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string 'Read'`);
+    expect(() => new ApprovalServer({ asker, autonomy: "yolo" as never })).toThrow(
+      'ApprovalServer: autonomy must be one of "auto", "gated" (default "gated"), got string "yolo"',
+    );
+    expect(() => new ApprovalServer({ asker, autoAllow: "Read" as never })).toThrow(
+      `ApprovalServer: autoAllow must be a list of tool names such as ["Read"], got the string 'Read'`,
+    );
     expect(() => new ApprovalServer({ asker, autoAllow: [""] })).toThrow("ApprovalServer: autoAllow entries must be non-empty tool names");
-    expect(() => new ApprovalServer({ asker, autoAllowWhen: true as never })).toThrow("ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got boolean true");
+    expect(() => new ApprovalServer({ asker, autoAllowWhen: true as never })).toThrow(
+      "ApprovalServer: autoAllowWhen must be a function (tool, args) => boolean, got boolean true",
+    );
     expect(new ApprovalServer({ asker, autoAllow: new Set(["Read"]) }).autoAllow).toEqual(new Set(["Read"]));
   });
 });

@@ -21,7 +21,9 @@ afterEach(() => {
 });
 
 /** Start the fixture; resolve what it printed once serving. */
-function serveInChild(auditPath: string): Promise<{ child: ChildProcess; url: string; headers: Record<string, string>; configPath: string }> {
+function serveInChild(
+  auditPath: string,
+): Promise<{ child: ChildProcess; url: string; headers: Record<string, string>; configPath: string }> {
   if (!existsSync(join(ROOT, "dist", "mcp", "index.js"))) throw new Error("dist/ is missing: run npm run build first");
   const child = spawn(process.execPath, [FIXTURE, auditPath], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   cleanups.push(() => {
@@ -57,9 +59,21 @@ function killed(child: ChildProcess): Promise<void> {
 
 describe("JSONL audit survives a SIGKILL right after the answer", () => {
   for (const [label, args, expected] of [
-    ["an allow by the reviewer", { tool_name: "Write", input: { file_path: "out.txt" } }, { tool: "Write", allowed: true, source: "asker", asked: true, actor: "ci" }],
-    ["a refusal", { tool_name: "Write", input: { file_path: "/etc/passwd" } }, { tool: "Write", allowed: false, source: "asker", reason: "/etc is out of scope" }],
-    ["an auto_allow", { tool_name: "Read", input: { file_path: "/etc/passwd" } }, { tool: "Read", allowed: true, source: "auto_allow", asked: false }],
+    [
+      "an allow by the reviewer",
+      { tool_name: "Write", input: { file_path: "out.txt" } },
+      { tool: "Write", allowed: true, source: "asker", asked: true, actor: "ci" },
+    ],
+    [
+      "a refusal",
+      { tool_name: "Write", input: { file_path: "/etc/passwd" } },
+      { tool: "Write", allowed: false, source: "asker", reason: "/etc is out of scope" },
+    ],
+    [
+      "an auto_allow",
+      { tool_name: "Read", input: { file_path: "/etc/passwd" } },
+      { tool: "Read", allowed: true, source: "auto_allow", asked: false },
+    ],
   ] as const) {
     it(`${label}: the line is on disk`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "agentkit-approvals-crash-"));

@@ -36,7 +36,6 @@ const readLines = (path: string): GateRecord[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as GateRecord);
 
-
 const prompt: GateSubject = { tool: "Write", arguments: { file_path: "/etc/passwd" }, via: "approval_server" };
 
 describe("ApprovalAudit", () => {
@@ -48,15 +47,48 @@ describe("ApprovalAudit", () => {
     await audit.record(prompt, verdictFromDecision({ kind: "reject", actor: "ci", note: "/etc is out of scope" }, prompt, undefined));
     expect(sizeWhenEmitted).toBe(1);
     const [d] = audit.decisions;
-    expect(d).toMatchObject({ tool: "Write", arguments: { file_path: "/etc/passwd" }, allowed: false, source: "asker", asked: true, reason: "/etc is out of scope", actor: "ci" });
+    expect(d).toMatchObject({
+      tool: "Write",
+      arguments: { file_path: "/etc/passwd" },
+      allowed: false,
+      source: "asker",
+      asked: true,
+      reason: "/etc is out of scope",
+      actor: "ci",
+    });
     // The engine's record: id, via and kind joined the seed's fields when the four gates became one.
-    expect(Object.keys(d!).sort()).toEqual(["actor", "allowed", "arguments", "asked", "at", "id", "kind", "questionId", "reason", "source", "tool", "via"]);
+    expect(Object.keys(d!).sort()).toEqual([
+      "actor",
+      "allowed",
+      "arguments",
+      "asked",
+      "at",
+      "id",
+      "kind",
+      "questionId",
+      "reason",
+      "source",
+      "tool",
+      "via",
+    ]);
     expect(new Date(d!.at).toISOString()).toBe(d!.at);
     expect(Object.isFrozen(d) && Object.isFrozen(d!.arguments)).toBe(true);
     expect(ctx.events).toEqual([
       {
         event: "gate.check",
-        data: { tool: "Write", id: null, questionId: null, via: "approval_server", allowed: false, source: "asker", asked: true, kind: "reject", reason: "/etc is out of scope", actor: "ci", at: d!.at },
+        data: {
+          tool: "Write",
+          id: null,
+          questionId: null,
+          via: "approval_server",
+          allowed: false,
+          source: "asker",
+          asked: true,
+          kind: "reject",
+          reason: "/etc is out of scope",
+          actor: "ci",
+          at: d!.at,
+        },
       },
     ]);
   });
@@ -65,13 +97,21 @@ describe("ApprovalAudit", () => {
     const ctx = makeTestCtx();
     const audit = new ApprovalAudit({ ctx });
     await audit.record(prompt, verdictFromDecision({ kind: "modify", value: { file_path: "/tmp/p" } }, prompt, undefined));
-    expect(audit.decisions[0]).toMatchObject({ arguments: { file_path: "/etc/passwd" }, updatedArguments: { file_path: "/tmp/p" }, allowed: true });
+    expect(audit.decisions[0]).toMatchObject({
+      arguments: { file_path: "/etc/passwd" },
+      updatedArguments: { file_path: "/tmp/p" },
+      allowed: true,
+    });
     expect(ctx.events[0]!.data).not.toHaveProperty("updatedArguments");
     expect(ctx.events[0]!.data).not.toHaveProperty("arguments");
   });
 
   it("a broken event listener cannot lose the decision", async () => {
-    const ctx = { emit: () => { throw new Error("listener down"); } };
+    const ctx = {
+      emit: () => {
+        throw new Error("listener down");
+      },
+    };
     const audit = new ApprovalAudit({ ctx });
     const v = await audit.record(prompt, errorVerdict(prompt, "x", false));
     expect(v.allowed).toBe(false);
@@ -79,7 +119,9 @@ describe("ApprovalAudit", () => {
   });
 
   it("checks its options", () => {
-    expect(() => new ApprovalAudit({ ctx: {} as never })).toThrow("approvals: 'ctx' must be a RunContext (an object with emit(event, data)), or be left unset, got object {}");
+    expect(() => new ApprovalAudit({ ctx: {} as never })).toThrow(
+      "approvals: 'ctx' must be a RunContext (an object with emit(event, data)), or be left unset, got object {}",
+    );
     expect(() => new ApprovalAudit({ auditPath: "" })).toThrow(`approvals: 'auditPath' must be a file path, got string ""`);
   });
 });
@@ -89,7 +131,12 @@ describe("JsonlAuditSink", () => {
     const path = join(tempDir(), "audit.jsonl");
     const audit = new ApprovalAudit({ auditPath: path });
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => audit.record({ tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) }, via: "approval_server" }, errorVerdict({ tool: `T${i}`, arguments: {}, via: "approval_server" }, "r", false))),
+      Array.from({ length: 20 }, (_, i) =>
+        audit.record(
+          { tool: `T${i}`, arguments: { i, blob: "x".repeat(5000) }, via: "approval_server" },
+          errorVerdict({ tool: `T${i}`, arguments: {}, via: "approval_server" }, "r", false),
+        ),
+      ),
     );
     const lines = readLines(path);
     expect(lines.map((l) => l.tool)).toEqual(audit.decisions.map((d) => d.tool));
@@ -114,7 +161,9 @@ describe("JsonlAuditSink", () => {
       const audit = new ApprovalAudit({ auditPath: path });
       const v = await audit.record(prompt, verdictFromDecision({ kind: "approve" }, prompt, undefined));
       expect(v).toMatchObject({ allowed: false, source: "error", asked: true });
-      expect(v.reason).toMatch(/^approval for 'Write' failed: the decision could not be written to the audit file \(approval audit file '.*' could not be appended to and flushed: ENOENT/);
+      expect(v.reason).toMatch(
+        /^approval for 'Write' failed: the decision could not be written to the audit file \(approval audit file '.*' could not be appended to and flushed: ENOENT/,
+      );
       expect(audit.decisions).toHaveLength(1);
       expect(audit.decisions[0]!.allowed).toBe(false);
       expect(warned[0]).toMatch(/^approvals: AuditSinkError: approval audit file/);
@@ -129,7 +178,13 @@ describe("JsonlAuditSink", () => {
 
 describe("approvalGuard (called directly)", () => {
   const gated = { requiresApproval: true };
-  const req = (args: unknown, ctx = makeTestCtx()) => ({ tool: gated, name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: args, ctx });
+  const req = (args: unknown, ctx = makeTestCtx()) => ({
+    tool: gated,
+    name: "deploy",
+    qualifiedName: "mcp__engine__deploy",
+    arguments: args,
+    ctx,
+  });
 
   it("passes tools that do not require approval, asking nobody and recording nothing", async () => {
     const asker = askerAnswering({ kind: "reject" });
@@ -151,27 +206,50 @@ describe("approvalGuard (called directly)", () => {
   it("a denial names who refused and why; records under the qualified name; gate.check on the call's ctx", async () => {
     const ctx = makeTestCtx();
     const guard = approvalGuard({ asker: askerAnswering({ kind: "reject", actor: "ops", note: "not today" }) });
-    expect(await guard(req({ env: "prod" }, ctx))).toEqual({ allowed: false, message: "tool 'deploy' was not run: rejected by ops: not today" });
-    expect(guard.decisions[0]).toMatchObject({ tool: "mcp__engine__deploy", arguments: { env: "prod" }, source: "asker", actor: "ops", reason: "not today" });
+    expect(await guard(req({ env: "prod" }, ctx))).toEqual({
+      allowed: false,
+      message: "tool 'deploy' was not run: rejected by ops: not today",
+    });
+    expect(guard.decisions[0]).toMatchObject({
+      tool: "mcp__engine__deploy",
+      arguments: { env: "prod" },
+      source: "asker",
+      actor: "ops",
+      reason: "not today",
+    });
     expect(ctx.eventsNamed("gate.check")).toHaveLength(1);
   });
 
   it("timeout, expired, a throwing Asker and non-object arguments are denials with their sources", async () => {
     const never: Asker = { ask: () => new Promise(() => {}) };
     const t = approvalGuard({ asker: never, timeoutMs: 50 });
-    expect(await t(req({}))).toEqual({ allowed: false, message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)" });
+    expect(await t(req({}))).toEqual({
+      allowed: false,
+      message:
+        "tool 'deploy' was not run: approval for 'mcp__engine__deploy' timed out: nobody answered within 0.05s; denied (a timeout, not a refusal)",
+    });
     expect(t.decisions[0]).toMatchObject({ source: "timeout", asked: true, allowed: false });
 
     const e = approvalGuard({ asker: askerAnswering({ kind: "expired" }), timeoutMs: 60_000 });
-    expect(await e(req({}))).toEqual({ allowed: false, message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' expired: nobody answered before the 60s deadline" });
+    expect(await e(req({}))).toEqual({
+      allowed: false,
+      message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' expired: nobody answered before the 60s deadline",
+    });
 
     const x = approvalGuard({ asker: { ask: async () => Promise.reject(new Error("queue down")) } });
-    expect(await x(req({}))).toEqual({ allowed: false, message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' failed: the Asker threw Error: queue down; denied (not a policy decision)" });
+    expect(await x(req({}))).toEqual({
+      allowed: false,
+      message:
+        "tool 'deploy' was not run: approval for 'mcp__engine__deploy' failed: the Asker threw Error: queue down; denied (not a policy decision)",
+    });
     expect(x.decisions[0]).toMatchObject({ source: "error", asked: true });
 
     const asker = askerAnswering({ kind: "approve" });
     const n = approvalGuard({ asker });
-    expect(await n(req(["x"]))).toMatchObject({ allowed: false, message: expect.stringContaining("the call's arguments must be a JSON object, got array") });
+    expect(await n(req(["x"]))).toMatchObject({
+      allowed: false,
+      message: expect.stringContaining("the call's arguments must be a JSON object, got array"),
+    });
     expect(asker.seen).toHaveLength(0);
     expect(n.decisions[0]).toMatchObject({ source: "error", asked: false });
   });
@@ -181,7 +259,10 @@ describe("approvalGuard (called directly)", () => {
     const guard = approvalGuard({ asker: { ask: () => new Promise(() => {}) } });
     const pending = guard(req({}, ctx));
     ctx.cancel(new Error("client went away"));
-    expect(await pending).toEqual({ allowed: false, message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' failed: client went away; denied (not a policy decision)" });
+    expect(await pending).toEqual({
+      allowed: false,
+      message: "tool 'deploy' was not run: approval for 'mcp__engine__deploy' failed: client went away; denied (not a policy decision)",
+    });
   });
 
   it("keeps a bounded decisions log: the newest DECISIONS_KEPT; answeredBy takes a tool-use id's answer from what the server still keeps", async () => {
@@ -195,9 +276,18 @@ describe("approvalGuard (called directly)", () => {
     const asked = askerAnswering({ kind: "approve", actor: "here" });
     const follower = approvalGuard({ asker: asked, answeredBy: audit });
     const prompted = (id: string): GateSubject => ({ tool: "mcp__engine__deploy", arguments: { env: id }, via: "approval_server" });
-    await audit.record(prompted("old"), verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted("old"), id: "toolu_old" }, undefined));
-    for (let i = 0; i < DECISIONS_KEPT; i++) await audit.record(prompted(`n${i}`), verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted(`n${i}`), id: `toolu_${i}` }, undefined));
-    expect(await follower({ ...req({ env: `n${DECISIONS_KEPT - 1}` }), toolUseId: `toolu_${DECISIONS_KEPT - 1}` })).toEqual({ allowed: true });
+    await audit.record(
+      prompted("old"),
+      verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted("old"), id: "toolu_old" }, undefined),
+    );
+    for (let i = 0; i < DECISIONS_KEPT; i++)
+      await audit.record(
+        prompted(`n${i}`),
+        verdictFromDecision({ kind: "approve", actor: "cli" }, { ...prompted(`n${i}`), id: `toolu_${i}` }, undefined),
+      );
+    expect(await follower({ ...req({ env: `n${DECISIONS_KEPT - 1}` }), toolUseId: `toolu_${DECISIONS_KEPT - 1}` })).toEqual({
+      allowed: true,
+    });
     expect(asked.seen).toHaveLength(0);
     // The oldest answer has left the server's log: that call is asked here.
     expect(await follower({ ...req({ env: "old" }), toolUseId: "toolu_old" })).toEqual({ allowed: true });
@@ -215,12 +305,16 @@ describe("approvalGuard (called directly)", () => {
   });
 
   it("checks its options at once", () => {
-    expect(() => approvalGuard({} as never)).toThrow("approvalGuard: asker must be an Asker (an object with an ask(request) method), got undefined");
+    expect(() => approvalGuard({} as never)).toThrow(
+      "approvalGuard: asker must be an Asker (an object with an ask(request) method), got undefined",
+    );
     expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), timeoutMs: -5 })).toThrow(/^approvalGuard: timeoutMs must be/);
     // An unknown option is refused by name with the accepted ones (it used to be dropped silently: no autoAllow here).
     expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), autoAllow: ["Read"] } as never)).toThrow(
       "approvalGuard: unknown option 'autoAllow'. Accepted options: asker, ctx, auditPath, timeoutMs, decisions, answeredBy",
     );
-    expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), auditPath: "" })).toThrow(`approvalGuard: 'auditPath' must be a file path, got string ""`);
+    expect(() => approvalGuard({ asker: askerAnswering({ kind: "approve" }), auditPath: "" })).toThrow(
+      `approvalGuard: 'auditPath' must be a file path, got string ""`,
+    );
   });
 });

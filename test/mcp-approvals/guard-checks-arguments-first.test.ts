@@ -19,7 +19,12 @@ describe("approvalGuard on serveRegistry", () => {
     const asker: Asker = { ask: async (q) => (asked.push(JSON.stringify(q.toolCall?.arguments)), { kind: "approve", actor: "ops" }) };
     const ran: string[] = [];
     const deploy = tool(
-      { name: "deploy", description: "Deploy.", input: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false }, requiresApproval: true },
+      {
+        name: "deploy",
+        description: "Deploy.",
+        input: { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false },
+        requiresApproval: true,
+      },
       function deploy(input: { target: string }) {
         ran.push(input.target);
         return `deployed ${input.target}`;
@@ -31,7 +36,9 @@ describe("approvalGuard on serveRegistry", () => {
     await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
     const bad = await client.callTool("deploy", { target: 7 });
     expect(bad.isError).toBe(true);
-    expect((bad.content[0] as { text: string }).text).toBe("tool 'deploy' call rejected: argument 'target' must be string, got number 7. Accepted arguments: ['target']");
+    expect((bad.content[0] as { text: string }).text).toBe(
+      "tool 'deploy' call rejected: argument 'target' must be string, got number 7. Accepted arguments: ['target']",
+    );
     expect(asked).toEqual([]);
     expect(guard.decisions).toEqual([]);
     const good = await client.callTool("deploy", { target: "prod" });

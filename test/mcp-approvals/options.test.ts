@@ -15,13 +15,19 @@ it("an unknown option is refused by name, with the accepted set", () => {
 });
 
 it("a caller-supplied token is refused, saying why", () => {
-  expect(() => new ApprovalServer({ asker, token: "s3cret" } as never)).toThrow(/unknown option 'token' \(the bearer token is always generated/);
+  expect(() => new ApprovalServer({ asker, token: "s3cret" } as never)).toThrow(
+    /unknown option 'token' \(the bearer token is always generated/,
+  );
 });
 
 it("each wrong value is one OptionsError naming ApprovalServer, the option and what is accepted", () => {
   const cases: Array<[Record<string, unknown>, string, RegExp]> = [
     [{ autoAllow: ["Read", ""] }, "autoAllow", /^ApprovalServer: autoAllow entries must be non-empty tool names, got string ""/],
-    [{ ctx: 5 }, "ctx", /^ApprovalServer: 'ctx' must be a RunContext \(an object with emit\(event, data\)\), or be left unset, got number 5/],
+    [
+      { ctx: 5 },
+      "ctx",
+      /^ApprovalServer: 'ctx' must be a RunContext \(an object with emit\(event, data\)\), or be left unset, got number 5/,
+    ],
     [{ auditPath: "" }, "auditPath", /^ApprovalServer: 'auditPath' must be a file path, got string ""/],
     [{ servers: [{}] }, "servers", /^ApprovalServer: servers must be a list of served registries/],
     [{ maxSessions: 0 }, "maxSessions", /^ApprovalServer: maxSessions must be a positive integer \(default 1000\), got 0/],

@@ -54,7 +54,14 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
     await new Promise((r) => setTimeout(r, 200));
     abort.abort("enough");
     await expect(call).rejects.toBeInstanceOf(Cancelled);
-    expect((await eventually(() => seen(client), (s) => s.cancelled === 1)).cancelled).toBe(1);
+    expect(
+      (
+        await eventually(
+          () => seen(client),
+          (s) => s.cancelled === 1,
+        )
+      ).cancelled,
+    ).toBe(1);
     expect(text(await client.callTool("add", { a: 1, b: 2 }))).toBe("3");
   });
 

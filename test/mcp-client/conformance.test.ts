@@ -32,7 +32,18 @@ interface Outcome {
 
 /** Run one scenario through the suite; kill its process group after `ms`. */
 async function scenario(name: string, ms = 60_000): Promise<Outcome> {
-  const args = ["--import", join(FIXTURES, "register.mjs"), "--import", join(FIXTURES, "loopback.mjs"), CONFORMANCE, "client", "--command", `${process.execPath} ${CLIENT}`, "--scenario", name];
+  const args = [
+    "--import",
+    join(FIXTURES, "register.mjs"),
+    "--import",
+    join(FIXTURES, "loopback.mjs"),
+    CONFORMANCE,
+    "client",
+    "--command",
+    `${process.execPath} ${CLIENT}`,
+    "--scenario",
+    name,
+  ];
   const run = await runNode(args, { cwd: ROOT, ms, env: { ...process.env, AGENTKIT_TOKEN_DIR: join(tokenDir, name.replace(/\W/g, "_")) } });
   const output = run.stdout + run.stderr;
   const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);

@@ -56,7 +56,14 @@ try {
 console.log(JSON.stringify(out));
 `;
 
-type Outcome = { imported?: boolean; tools?: number; protocolVersion?: string; served?: boolean; serveError?: { name: string; code: string; message: string }; error?: unknown };
+type Outcome = {
+  imported?: boolean;
+  tools?: number;
+  protocolVersion?: string;
+  served?: boolean;
+  serveError?: { name: string; code: string; message: string };
+  error?: unknown;
+};
 
 describe("entry gating of arc-agentkit/mcp", () => {
   it("without express, the serving package and SDK 1.x: MCPClient opens and lists; serving names its install line", () => {

@@ -69,8 +69,17 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     const hang = new StreamableHttpServer({ url: new URL("/mcp-hang", server.url), timeoutMs: 300 });
     const err = await MCPClient.open(hang).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
-    expect((err as Error).message).toMatch(/^MCPClient could not open streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp-hang: Version negotiation probe timed out after 300ms\./);
-    expect((await eventually(() => httpStats(server), (s) => s.openRequests === 0)).openRequests).toBe(0);
+    expect((err as Error).message).toMatch(
+      /^MCPClient could not open streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp-hang: Version negotiation probe timed out after 300ms\./,
+    );
+    expect(
+      (
+        await eventually(
+          () => httpStats(server),
+          (s) => s.openRequests === 0,
+        )
+      ).openRequests,
+    ).toBe(0);
   });
 
   it("aborting the run mid-call cancels the request over HTTP and the session stays usable", async () => {
@@ -78,10 +87,16 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     const base = await httpStats(server);
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
-    await eventually(() => httpStats(server), (s) => s.slowStarted === base.slowStarted + 1);
+    await eventually(
+      () => httpStats(server),
+      (s) => s.slowStarted === base.slowStarted + 1,
+    );
     ctx.cancel();
     expect(await call).toBeInstanceOf(Cancelled);
-    const s = await eventually(() => httpStats(server), (v) => v.slowCancelled === base.slowCancelled + 1);
+    const s = await eventually(
+      () => httpStats(server),
+      (v) => v.slowCancelled === base.slowCancelled + 1,
+    );
     expect(s.rpc["notifications/cancelled"]).toBe((base.rpc["notifications/cancelled"] ?? 0) + 1);
     expect(textOf(await client.callTool("add", { a: 1, b: 2 }, { ctx: makeTestCtx() }))).toBe("3");
   });

@@ -79,7 +79,11 @@ describe("isolatingFetch", () => {
 
   describe("SSE bodies", () => {
     const sseFetch = () => streamFetch("text/event-stream");
-    const POST = (signal: AbortSignal): RequestInit => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: {} }) });
+    const POST = (signal: AbortSignal): RequestInit => ({
+      method: "POST",
+      signal,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: {} }),
+    });
 
     it("read to its end through pipeThrough (as the SDK reads it): the request stops following the shared signal", async () => {
       const shared = new AbortController();
@@ -134,7 +138,11 @@ describe("isolatingFetch", () => {
 
   describe("JSON and other bodies (every answer on 2026-07-28)", () => {
     const jsonFetch = (status = 200) => streamFetch("application/json", status);
-    const POST = (signal: AbortSignal): RequestInit => ({ method: "POST", signal, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} }) });
+    const POST = (signal: AbortSignal): RequestInit => ({
+      method: "POST",
+      signal,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: {} }),
+    });
 
     it("the response is the one fetch gave (not a copy); read with json() to its end, the request stops following the shared signal", async () => {
       const shared = new AbortController();

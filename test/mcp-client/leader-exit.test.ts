@@ -13,7 +13,11 @@ const BOUND_MS = 10_000;
 // leader's exit says the server is gone.
 function launcherWithHelper(tag: string): StdioServer {
   const script = `sleep 300 & exec "$0" "$1"`;
-  return new StdioServer({ command: "sh", args: ["-c", script, NODE, fixture("counting-stdio-server.mjs")], env: { AGENTKIT_TREE_TAG: tag } });
+  return new StdioServer({
+    command: "sh",
+    args: ["-c", script, NODE, fixture("counting-stdio-server.mjs")],
+    env: { AGENTKIT_TREE_TAG: tag },
+  });
 }
 
 describe("a stdio server that dies while a grandchild holds its stdout", () => {
@@ -33,7 +37,10 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
       );
       process.kill(client.pid!, "SIGKILL");
       let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([pending, new Promise((r) => (timer = setTimeout(() => r(`still pending after ${BOUND_MS} ms`), BOUND_MS)))]);
+      const outcome = await Promise.race([
+        pending,
+        new Promise((r) => (timer = setTimeout(() => r(`still pending after ${BOUND_MS} ms`), BOUND_MS))),
+      ]);
       clearTimeout(timer);
       expect(outcome).toBeInstanceOf(McpRequestError);
       expect((outcome as Error).message).toContain("the server process was killed by SIGKILL");
@@ -48,9 +55,12 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
   it("a leader that exits with a code is named by that code", async () => {
     const tag = newTag();
     const script = `sleep 300 & "$0" "$1"; exit 7`; // the shell stays the leader and exits 7 once the server is gone
-    const client = await MCPClient.open(new StdioServer({ command: "sh", args: ["-c", script, NODE, fixture("counting-stdio-server.mjs")], env: { AGENTKIT_TREE_TAG: tag } }), {
-      requestTimeoutMs: 60_000,
-    });
+    const client = await MCPClient.open(
+      new StdioServer({ command: "sh", args: ["-c", script, NODE, fixture("counting-stdio-server.mjs")], env: { AGENTKIT_TREE_TAG: tag } }),
+      {
+        requestTimeoutMs: 60_000,
+      },
+    );
     try {
       const pending = client.callTool("slow", {}).catch((e: unknown) => e);
       const server = await eventually(
@@ -66,7 +76,10 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
         }
       }
       let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([pending, new Promise((r) => (timer = setTimeout(() => r(`still pending after ${BOUND_MS} ms`), BOUND_MS)))]);
+      const outcome = await Promise.race([
+        pending,
+        new Promise((r) => (timer = setTimeout(() => r(`still pending after ${BOUND_MS} ms`), BOUND_MS))),
+      ]);
       clearTimeout(timer);
       expect(outcome).toBeInstanceOf(McpRequestError);
       expect((outcome as Error).message).toContain("the server process exited with code 7");
@@ -78,7 +91,9 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
   }, 30_000);
 
   it("a call whose write meets the dying server's closed stdin (EPIPE) is named by how the server ended, not by the broken pipe", async () => {
-    const client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("stdin-gone-then-exit.mjs")] }), { requestTimeoutMs: 60_000 });
+    const client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("stdin-gone-then-exit.mjs")] }), {
+      requestTimeoutMs: 60_000,
+    });
     try {
       await client.callTool("hang_up", {}); // the server closes its stdin now and exits 7 after 300 ms
       const outcome = await client.callTool("echo", {}).then(

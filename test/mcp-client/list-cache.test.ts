@@ -40,7 +40,10 @@ describe("the client's TTL over the SDK's cache", () => {
   it("a server's longer ttlMs (60 s, 2026-07-28) is cut to the client's ttlMs", async () => {
     await using server = await startModernHttpServer("list-cache-token", { MODERN_TTL_MS: "60000" });
     vi.useFakeTimers({ toFake: ["Date"] });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { Authorization: "Bearer list-cache-token" } }), { ttlMs: 5_000 });
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, headers: { Authorization: "Bearer list-cache-token" } }),
+      { ttlMs: 5_000 },
+    );
     expect(client.protocolVersion).toBe("2026-07-28");
     await client.listTools();
     later(4_000);
@@ -55,11 +58,20 @@ describe("the client's TTL over the SDK's cache", () => {
 describe("why MCPClient refuses a repeated cursor", () => {
   it("the SDK's own walk ends quietly where a page repeats its cursor, and returns the list cut short (typescript-sdk#2735)", async () => {
     const sdk = new Client({ name: "walk", version: "0" });
-    await sdk.connect(new StdioClientTransport({ command: NODE, args: [fixture("paginated-lists-server.mjs")], env: { ...process.env, REPEAT_CURSOR: "1" } as Record<string, string> }));
+    await sdk.connect(
+      new StdioClientTransport({
+        command: NODE,
+        args: [fixture("paginated-lists-server.mjs")],
+        env: { ...process.env, REPEAT_CURSOR: "1" } as Record<string, string>,
+      }),
+    );
     try {
       // The server answers every page with tools t0, t1 and nextCursor "again": the SDK takes the second page for the end.
       const { tools } = await sdk.listTools();
-      expect(tools.map((t) => t.name), "the SDK no longer cuts the walk short: drop refuseRepeatedCursor (src/mcp/client/list-cache.ts)").toEqual(["t0", "t1"]);
+      expect(
+        tools.map((t) => t.name),
+        "the SDK no longer cuts the walk short: drop refuseRepeatedCursor (src/mcp/client/list-cache.ts)",
+      ).toEqual(["t0", "t1"]);
     } finally {
       await sdk.close();
     }

@@ -35,7 +35,11 @@ interface Ran {
 /** Run `agentkit login ...`; when it prints an authorization URL, open it (follow the redirects) as a person would. */
 function login(args: string[], openPrinted = true): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [AGENTKIT, "login", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DISPLAY: "" } });
+    const child = spawn(NODE, [AGENTKIT, "login", ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, DISPLAY: "" },
+    });
     let stdout = "";
     let stderr = "";
     let opened = false;
@@ -46,7 +50,9 @@ function login(args: string[], openPrinted = true): Promise<Ran> {
       const m = /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)$/m.exec(stderr);
       if (m && !opened && openPrinted) {
         opened = true;
-        void fetch(m[1]!, { redirect: "follow" }).then((r) => r.text()).catch(() => {});
+        void fetch(m[1]!, { redirect: "follow" })
+          .then((r) => r.text())
+          .catch(() => {});
       }
     });
     child.on("error", reject);
@@ -72,7 +78,9 @@ describe("agentkit login <url>", () => {
     expect(r.stdout + r.stderr).not.toContain(stored.tokens.refresh_token);
 
     const opened: URL[] = [];
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: (u) => void opened.push(u) }) }));
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: (u) => void opened.push(u) }) }),
+    );
     expect(JSON.stringify((await client.callTool("whoami")).content)).toMatch(/client /);
     expect(opened).toHaveLength(0);
   });

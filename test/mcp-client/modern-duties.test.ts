@@ -73,7 +73,9 @@ describe("the request _meta envelope on 2026-07-28, as the server read it", () =
     await using client = await MCPClient.open(modernStdio(), { ctx: new RunContext(), clientInfo: { name: "my-app", version: "2.0.0" } });
     const envelope = JSON.parse(text(await client.callTool("envelope"))) as Record<string, Record<string, unknown>>;
     expect(envelope["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "my-app", version: "2.0.0" });
-    expect(Object.keys(envelope["io.modelcontextprotocol/clientCapabilities"]!)).toEqual(expect.arrayContaining(["elicitation", "sampling", "roots"]));
+    expect(Object.keys(envelope["io.modelcontextprotocol/clientCapabilities"]!)).toEqual(
+      expect.arrayContaining(["elicitation", "sampling", "roots"]),
+    );
   });
 });
 
@@ -83,7 +85,11 @@ describe("list_changed evicts the list cache before its TTL, in both eras", () =
   it.each([
     ["2026-07-28 stdio (subscriptions/listen)", modernStdio, "2026-07-28"],
     ["2026-07-28 HTTP (subscriptions/listen)", modernHttp, "2026-07-28"],
-    ["2025-11-25 stdio (unsolicited notification)", () => new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }), "2025-11-25"],
+    [
+      "2025-11-25 stdio (unsolicited notification)",
+      () => new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }),
+      "2025-11-25",
+    ],
   ] as const)("%s: a tool the server adds is listed next time, the 30 s TTL notwithstanding", async (_name, server, era) => {
     await using client = await MCPClient.open(server());
     expect(client.protocolVersion).toBe(era);
@@ -91,6 +97,12 @@ describe("list_changed evicts the list cache before its TTL, in both eras", () =
     const grown = Number(text(await client.callTool("grow")));
     const added = `extra_${grown}`;
     expect(first).not.toContain(added);
-    expect(await eventually(() => names(client), (n) => n.includes(added), 3000)).toContain(added);
+    expect(
+      await eventually(
+        () => names(client),
+        (n) => n.includes(added),
+        3000,
+      ),
+    ).toContain(added);
   });
 });

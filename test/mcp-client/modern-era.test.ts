@@ -19,7 +19,8 @@ import { EVERYTHING, FILESYSTEM, NODE, fixture, startModernHttpServer, type Serv
 
 const TOKEN = "modern-era-token";
 const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? "").join("");
-const modernStdio = (protocol?: ProtocolChoice) => new StdioServer({ command: NODE, args: [fixture("modern-stdio-server.mjs")], ...(protocol ? { protocol } : {}) });
+const modernStdio = (protocol?: ProtocolChoice) =>
+  new StdioServer({ command: NODE, args: [fixture("modern-stdio-server.mjs")], ...(protocol ? { protocol } : {}) });
 
 let http: ServerProcess;
 beforeAll(async () => {
@@ -28,7 +29,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await http?.stop();
 });
-const modernHttp = (protocol?: ProtocolChoice) => new StreamableHttpServer({ url: http.url, headers: { Authorization: `Bearer ${TOKEN}` }, ...(protocol ? { protocol } : {}) });
+const modernHttp = (protocol?: ProtocolChoice) =>
+  new StreamableHttpServer({ url: http.url, headers: { Authorization: `Bearer ${TOKEN}` }, ...(protocol ? { protocol } : {}) });
 
 /** open, list, call, read, prompt with the default options; returns the negotiated version. */
 async function roundTrip(server: StdioServer | StreamableHttpServer): Promise<string | undefined> {
@@ -61,7 +63,9 @@ describe("modern-only servers (2026-07-28), default options", () => {
   ])("protocol '2025-11-25' against the modern-only %s server fails, naming both versions", async (_kind, server) => {
     const err = await MCPClient.open(server()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
-    expect((err as Error).message).toContain('the server speaks 2026-07-28 and this client was set to protocol "2025-11-25"; open it with protocol "auto" or "2026-07-28"');
+    expect((err as Error).message).toContain(
+      'the server speaks 2026-07-28 and this client was set to protocol "2025-11-25"; open it with protocol "auto" or "2026-07-28"',
+    );
   });
 
   it("protocol '2026-07-28' opens them too", async () => {
@@ -111,15 +115,18 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
   });
 
   /** How many tools/list requests the modern HTTP fixture answered. */
-  const lists = async (client: MCPClient) => (JSON.parse(text(await client.callTool("stats"))) as Record<string, number>)["tools/list"] ?? 0;
+  const lists = async (client: MCPClient) =>
+    (JSON.parse(text(await client.callTool("stats"))) as Record<string, number>)["tools/list"] ?? 0;
 
   /** A modern-only HTTP server of its own whose lists say `ttlMs`, and a client of it, with one listing made; disposing stops both. */
   async function hinted(ttlMs: number): Promise<{ client: MCPClient; asked: number } & AsyncDisposable> {
     const server = await startModernHttpServer(TOKEN, { MODERN_TTL_MS: String(ttlMs) });
-    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { Authorization: `Bearer ${TOKEN}` } })).catch(async (e: unknown) => {
-      await server.stop();
-      throw e;
-    });
+    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { Authorization: `Bearer ${TOKEN}` } })).catch(
+      async (e: unknown) => {
+        await server.stop();
+        throw e;
+      },
+    );
     await names(client);
     return { client, asked: await lists(client), [Symbol.asyncDispose]: async () => (await client.close(), await server.stop()) };
   }

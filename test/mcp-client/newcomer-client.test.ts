@@ -71,7 +71,9 @@ describe("server-filesystem (declares tools only)", () => {
     } finally {
       log.restore();
     }
-    expect(log.lines).toEqual([expect.stringMatching(/^debug: mcpResources 'fs-docs'\.query: stdio server '.*' declares no resources capability/)]);
+    expect(log.lines).toEqual([
+      expect.stringMatching(/^debug: mcpResources 'fs-docs'\.query: stdio server '.*' declares no resources capability/),
+    ]);
   });
 
   it("a closed client is still an error, not an empty result", async () => {
@@ -95,11 +97,17 @@ describe("server-filesystem (declares tools only)", () => {
     expect(tools["list_directory"]!.sideEffecting).toBe(false);
     expect(tools["write_file"]!.sideEffecting).toBe(true);
     expect(tools["edit_file"]!.sideEffecting).toBe(true);
-    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow(`mcpTools: 'trustReadOnlyHint' must be true or false, got string "yes"`);
-    await expect(mcpTools(client, { prefx: "fs_" } as never)).rejects.toThrow("mcpTools: unknown option 'prefx'. Accepted options: prefix, keepImages, trustReadOnlyHint");
+    await expect(mcpTools(client, { trustReadOnlyHint: "yes" as never })).rejects.toThrow(
+      `mcpTools: 'trustReadOnlyHint' must be true or false, got string "yes"`,
+    );
+    await expect(mcpTools(client, { prefx: "fs_" } as never)).rejects.toThrow(
+      "mcpTools: unknown option 'prefx'. Accepted options: prefix, keepImages, trustReadOnlyHint",
+    );
     expect(() => mcpResources(client, { ttl: 5 } as never)).toThrow("mcpResources: unknown option 'ttl'. Accepted options: name, ttlMs");
     expect(() => mcpResources(client, { ttlMs: -1 })).toThrow("mcpResources: ttlMs must be a non-negative number of milliseconds, got -1");
-    await expect(mcpPrompts(client, { log: console } as never)).rejects.toThrow("mcpPrompts: unknown option 'log'. Accepted options: logger");
+    await expect(mcpPrompts(client, { log: console } as never)).rejects.toThrow(
+      "mcpPrompts: unknown option 'log'. Accepted options: logger",
+    );
   });
 
   it('under "gated" a trusted read is not asked about; untrusted, it is; a write is asked either way', async () => {
@@ -115,7 +123,10 @@ describe("server-filesystem (declares tools only)", () => {
         new Turn({ content: "done" }),
       ]);
       const ctx = makeTestCtx({ llm, autonomy: "gated", asker });
-      const result = await new Agent({ name: "fs", cognition: new ReActCognition({ tools: await mcpTools(client, { trustReadOnlyHint: trust }) }) }).run("read then write", ctx);
+      const result = await new Agent({
+        name: "fs",
+        cognition: new ReActCognition({ tools: await mcpTools(client, { trustReadOnlyHint: trust }) }),
+      }).run("read then write", ctx);
       expect(result.toolCalls.find((c) => c.id === "r")!.result).toBe("remember the milk\n");
       return asker.asked;
     };
@@ -136,10 +147,12 @@ describe("progress from server-everything's long-running operation", () => {
   it("callTool(..., { onProgress }) sees each step, in order, before the result", async () => {
     const seen: CallProgress[] = [];
     let resultAt = -1;
-    const result = await client.callTool("trigger-long-running-operation", { duration: 2, steps: 4 }, { onProgress: (p) => void seen.push({ ...p }) }).then((r) => {
-      resultAt = seen.length;
-      return r;
-    });
+    const result = await client
+      .callTool("trigger-long-running-operation", { duration: 2, steps: 4 }, { onProgress: (p) => void seen.push({ ...p }) })
+      .then((r) => {
+        resultAt = seen.length;
+        return r;
+      });
     expect(result.isError).toBeFalsy();
     // Steps 1-3 arrive 500 ms apart, each before the result. The 4th is sent
     // just before the result, and SDK 1.32.2 runs notification handlers a

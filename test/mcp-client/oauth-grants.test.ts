@@ -37,12 +37,24 @@ async function authServer(): Promise<{ url: string; issuer: string; requests: To
     const json = (v: unknown) => res.setHeader("content-type", "application/json").end(JSON.stringify(v));
     if (req.url === "/.well-known/oauth-protected-resource/mcp") return json({ resource: `${base}/mcp`, authorization_servers: [base] });
     if (req.url === "/.well-known/oauth-authorization-server") {
-      return json({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ["code"], grant_types_supported: ["client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer", "urn:ietf:params:oauth:grant-type:token-exchange"], token_endpoint_auth_methods_supported: ["client_secret_basic", "private_key_jwt"] });
+      return json({
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        response_types_supported: ["code"],
+        grant_types_supported: [
+          "client_credentials",
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+          "urn:ietf:params:oauth:grant-type:token-exchange",
+        ],
+        token_endpoint_auth_methods_supported: ["client_secret_basic", "private_key_jwt"],
+      });
     }
     if (req.url === "/token" || req.url === "/idp/token") {
       const body = await read(req);
       requests.push({ path: req.url, authorization: req.headers.authorization, body });
-      if (req.url === "/idp/token") return json({ access_token: "id-jag-from-idp", issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
+      if (req.url === "/idp/token")
+        return json({ access_token: "id-jag-from-idp", issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
       return json({ access_token: `at-${requests.length}`, token_type: "Bearer", expires_in: 3600 });
     }
     res.statusCode = 404;
@@ -63,7 +75,8 @@ async function started() {
   return as;
 }
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
 describe("clientCredentials", () => {
   it("a client secret: HTTP Basic at the token endpoint, grant_type client_credentials with the scope; the token kept", async () => {
@@ -120,12 +133,24 @@ describe("clientCredentials", () => {
       [{ clientId: "a" }, /give exactly one of 'clientSecret' \(client_secret_basic\) or 'privateKeyPem' \(private_key_jwt\), got neither/],
       [{ clientId: "a", clientSecret: SECRET, privateKeyPem: pem }, /got both/],
       [{ clientId: "a", clientSecret: SECRET, algorithm: "ES256" }, /'algorithm' goes with 'privateKeyPem' only/],
-      [{ clientId: "a", privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${SECRET}\n-----END PRIVATE KEY-----` }, /'privateKeyPem' is not a PEM private key/],
-      [{ clientId: "a", privateKeyPem: pem, algorithm: "RS256" }, /'algorithm' must be one of ES256 for this EC prime256v1 key, got "RS256"/],
+      [
+        { clientId: "a", privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${SECRET}\n-----END PRIVATE KEY-----` },
+        /'privateKeyPem' is not a PEM private key/,
+      ],
+      [
+        { clientId: "a", privateKeyPem: pem, algorithm: "RS256" },
+        /'algorithm' must be one of ES256 for this EC prime256v1 key, got "RS256"/,
+      ],
       [{ clientId: "a", clientSecret: SECRET, scope: "a  b" }, /'scope' must be scope names separated by single spaces/],
-      [{ clientId: "a", clientSecret: SECRET, issuer: "http://auth.example.com" }, /'issuer' must be an https URL \(or http on a loopback host\)/],
+      [
+        { clientId: "a", clientSecret: SECRET, issuer: "http://auth.example.com" },
+        /'issuer' must be an https URL \(or http on a loopback host\)/,
+      ],
       [{ clientId: "a", clientSecret: 42 }, /'clientSecret' must be a non-empty string, got a value of type number/],
-      [{ clientId: "a", clientSecret: SECRET, secret: SECRET }, /unknown option 'secret'\. Accepted options: clientId, clientSecret, privateKeyPem, algorithm, scope, issuer, clientName/],
+      [
+        { clientId: "a", clientSecret: SECRET, secret: SECRET },
+        /unknown option 'secret'\. Accepted options: clientId, clientSecret, privateKeyPem, algorithm, scope, issuer, clientName/,
+      ],
     ];
     for (const [options, message] of cases) {
       const err = (() => {
@@ -144,7 +169,10 @@ describe("clientCredentials", () => {
 
   it("the provider shows no secret to inspect, JSON or a spread", () => {
     const pem = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
-    for (const p of [clientCredentials({ clientId: "svc", clientSecret: SECRET }), clientCredentials({ clientId: "svc", privateKeyPem: pem })]) {
+    for (const p of [
+      clientCredentials({ clientId: "svc", clientSecret: SECRET }),
+      clientCredentials({ clientId: "svc", privateKeyPem: pem }),
+    ]) {
       const shown = [inspect(p, { depth: 10, showHidden: true }), JSON.stringify(p), JSON.stringify({ ...p })].join("\n");
       expect(shown).not.toContain(SECRET);
       expect(shown).not.toContain(pem.split("\n")[1]!);
@@ -177,23 +205,39 @@ describe("crossAppAccess", () => {
     });
     expect(bearer!.path).toBe("/token");
     expect(bearer!.authorization).toBe(basic("mcp-client", SECRET));
-    expect(Object.fromEntries(bearer!.body)).toMatchObject({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: "id-jag-from-idp", scope: "chat.read" });
+    expect(Object.fromEntries(bearer!.body)).toMatchObject({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: "id-jag-from-idp",
+      scope: "chat.read",
+    });
     expect(provider.tokens()?.access_token).toBe("at-2");
     expect(inspect(provider, { depth: 10, showHidden: true }) + JSON.stringify(provider)).not.toContain(SECRET);
   });
 
   it("bad options name the option; an idToken function that returns nothing fails the exchange naming it", async () => {
     const ok = { clientId: "c", clientSecret: SECRET, idp: { issuer: "https://idp.example.com", clientId: "i" }, idToken: "t" };
-    expect(() => crossAppAccess({ ...ok, idp: { clientId: "i" } } as never)).toThrow(/crossAppAccess: 'idp' needs exactly one of 'issuer' \(its token endpoint is discovered\) or 'tokenEndpoint', got neither/);
+    expect(() => crossAppAccess({ ...ok, idp: { clientId: "i" } } as never)).toThrow(
+      /crossAppAccess: 'idp' needs exactly one of 'issuer' \(its token endpoint is discovered\) or 'tokenEndpoint', got neither/,
+    );
     expect(() => crossAppAccess({ ...ok, idp: undefined } as never)).toThrow(/'idp' is required/);
-    expect(() => crossAppAccess({ ...ok, clientSecret: undefined } as never)).toThrow(/'clientSecret' must be a non-empty string, got nothing/);
+    expect(() => crossAppAccess({ ...ok, clientSecret: undefined } as never)).toThrow(
+      /'clientSecret' must be a non-empty string, got nothing/,
+    );
     expect(() => crossAppAccess({ ...ok, idToken: "" })).toThrow(/'idToken' must be a non-empty string, got an empty string/);
-    expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, secret: "s" } } as never)).toThrow("crossAppAccess: 'idp': unknown option 'secret'. Accepted options: issuer, tokenEndpoint, clientId, clientSecret");
-    expect(() => crossAppAccess({ ...ok, id_token: "t" } as never)).toThrow("crossAppAccess: unknown option 'id_token'. Accepted options: clientId, clientSecret, idp, idToken, scope, issuer, clientName");
-    expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, issuer: "http://idp.example.com" } })).toThrow(/'idp.issuer' must be an https URL/);
+    expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, secret: "s" } } as never)).toThrow(
+      "crossAppAccess: 'idp': unknown option 'secret'. Accepted options: issuer, tokenEndpoint, clientId, clientSecret",
+    );
+    expect(() => crossAppAccess({ ...ok, id_token: "t" } as never)).toThrow(
+      "crossAppAccess: unknown option 'id_token'. Accepted options: clientId, clientSecret, idp, idToken, scope, issuer, clientName",
+    );
+    expect(() => crossAppAccess({ ...ok, idp: { ...ok.idp, issuer: "http://idp.example.com" } })).toThrow(
+      /'idp.issuer' must be an https URL/,
+    );
     const as = await started();
     const provider = crossAppAccess({ ...ok, idp: { tokenEndpoint: `${as.url}/idp/token`, clientId: "i" }, idToken: () => "" });
-    await expect(auth(provider, { serverUrl: `${as.url}/mcp` })).rejects.toThrow(/crossAppAccess: 'idToken\(\) result' must be a non-empty string, got an empty string/);
+    await expect(auth(provider, { serverUrl: `${as.url}/mcp` })).rejects.toThrow(
+      /crossAppAccess: 'idToken\(\) result' must be a non-empty string, got an empty string/,
+    );
     expect(as.requests).toHaveLength(0);
   });
 });

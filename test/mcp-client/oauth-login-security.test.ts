@@ -55,7 +55,10 @@ describe("another local user cannot take part in your login (#25.7)", () => {
     const { provider, opened } = await recordingProvider(join(dir, "tokens"));
     const opening = MCPClient.open(new StreamableHttpServer({ url: server.url, auth: provider }));
     opening.catch(() => {});
-    const [authorize] = await eventually(() => opened, (o) => o.length === 1);
+    const [authorize] = await eventually(
+      () => opened,
+      (o) => o.length === 1,
+    );
     // The attacker knows the authorization URL (state, PKCE challenge) and signs in with its own account.
     const attack = await curl(authorize!.href, "nobody");
     expect(attack.status).toBe("403");
@@ -75,11 +78,22 @@ describe("another local user cannot take part in your login (#25.7)", () => {
       { mode: 0o755 },
     );
     // No desktop's URL handlers: the launcher falls back to $BROWSER.
-    const fakeEnv = { DISPLAY: ":0", BROWSER: fake, HOME: dir, XDG_DATA_HOME: dir, XDG_DATA_DIRS: dir, XDG_CONFIG_HOME: dir, XDG_CONFIG_DIRS: dir, XDG_CURRENT_DESKTOP: "" };
+    const fakeEnv = {
+      DISPLAY: ":0",
+      BROWSER: fake,
+      HOME: dir,
+      XDG_DATA_HOME: dir,
+      XDG_DATA_DIRS: dir,
+      XDG_CONFIG_HOME: dir,
+      XDG_CONFIG_DIRS: dir,
+      XDG_CURRENT_DESKTOP: "",
+    };
     const saved = Object.fromEntries(Object.keys(fakeEnv).map((k) => [k, process.env[k]]));
     Object.assign(process.env, fakeEnv);
     try {
-      await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir: join(dir, "tokens") }) }));
+      await using client = await MCPClient.open(
+        new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir: join(dir, "tokens") }) }),
+      );
       expect(JSON.stringify((await client.callTool("whoami")).content)).toMatch(/client /);
     } finally {
       for (const [k, v] of Object.entries(saved)) {
@@ -158,7 +172,11 @@ describe("authorization-server responses are capped at 1 MiB (#25.10)", () => {
     let served = 0;
     huge = createServer((req, res) => {
       if (req.url === "/mcp") {
-        res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource"` }).end();
+        res
+          .writeHead(401, {
+            "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource"`,
+          })
+          .end();
         return;
       }
       // Every metadata document: valid JSON, padded to 60 MiB with spaces.
@@ -179,8 +197,12 @@ describe("authorization-server responses are capped at 1 MiB (#25.10)", () => {
     await new Promise<void>((r) => huge!.listen(0, "127.0.0.1", r));
     port = (huge.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}/mcp`;
-    const err = await MCPClient.open(new StreamableHttpServer({ url, auth: oauthProvider({ tokenDir: join(dir, "tokens"), openUrl: () => {} }) })).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(new RegExp(`the response from http://127\\.0\\.0\\.1:${port}/\\.well-known/\\S+ is larger than 1 MiB`));
+    const err = await MCPClient.open(
+      new StreamableHttpServer({ url, auth: oauthProvider({ tokenDir: join(dir, "tokens"), openUrl: () => {} }) }),
+    ).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      new RegExp(`the response from http://127\\.0\\.0\\.1:${port}/\\.well-known/\\S+ is larger than 1 MiB`),
+    );
     // The client stopped reading each document: none was sent to the end.
     expect(served).toBeGreaterThan(0);
     expect(readWhole).toBe(0);

@@ -36,7 +36,8 @@ function headless(): { opened: URL[]; openUrl: (u: URL) => Promise<void> } {
   };
 }
 
-const hook = async (path: string, method = "POST") => (await fetch(new URL(path, server.url), { method })).json() as Promise<Record<string, number>>;
+const hook = async (path: string, method = "POST") =>
+  (await fetch(new URL(path, server.url), { method })).json() as Promise<Record<string, number>>;
 const whoami = async (c: MCPClient) => JSON.stringify((await c.callTool("whoami")).content);
 
 describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
@@ -57,7 +58,10 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
       const file = join(tokenDir, files[0]!);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(statSync(tokenDir).mode & 0o777).toBe(0o700);
-      const stored = JSON.parse(readFileSync(file, "utf8")) as { serverUrl: string; tokens: { access_token: string; refresh_token: string } };
+      const stored = JSON.parse(readFileSync(file, "utf8")) as {
+        serverUrl: string;
+        tokens: { access_token: string; refresh_token: string };
+      };
       expect(stored.serverUrl).toBe(server.url);
       const first = stored.tokens.access_token;
 
@@ -69,7 +73,9 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
       expect(refreshed.tokens.access_token).not.toBe(first);
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
-      await using again = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+      await using again = await MCPClient.open(
+        new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+      );
       expect(await whoami(again)).toMatch(/client /);
       expect(person.opened).toHaveLength(1);
       expect((await hook("/test/stats", "GET")).authorizations).toBe(1);
@@ -84,12 +90,16 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
   it("a revoked refresh token gives an error telling the user to log in again (no surprise login)", async () => {
     const person = headless();
     {
-      await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+      await using client = await MCPClient.open(
+        new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+      );
       await whoami(client);
     }
     await hook("/test/revoke");
     await hook("/test/expire");
-    const err = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) })).catch((e: unknown) => e);
+    const err = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OAuthLoginRequiredError);
     expect((err as OAuthLoginRequiredError).code).toBe("oauth_login_required");
     expect((err as Error).message).toBe(
@@ -101,10 +111,16 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
 
   it("keeps the SDK's issuer stamps and discovery state in the token file, verbatim (SEP-2352)", async () => {
     const person = headless();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+    );
     await whoami(client);
     const issuer = new URL("/", server.url).href;
-    const stored = JSON.parse(readFileSync(join(tokenDir, readdirSync(tokenDir)[0]!), "utf8")) as { tokens: { issuer?: string }; client: { issuer?: string }; discovery?: { authorizationServerMetadata?: { issuer?: string } } };
+    const stored = JSON.parse(readFileSync(join(tokenDir, readdirSync(tokenDir)[0]!), "utf8")) as {
+      tokens: { issuer?: string };
+      client: { issuer?: string };
+      discovery?: { authorizationServerMetadata?: { issuer?: string } };
+    };
     expect(stored.tokens.issuer).toBe(issuer);
     expect(stored.client.issuer).toBe(issuer);
     expect(stored.discovery?.authorizationServerMetadata?.issuer).toBe(issuer);
@@ -113,28 +129,42 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
   it("a redirect back naming another authorization server (iss) is refused before the code is exchanged; the right iss logs in", async () => {
     const person = headless();
     await fetch(new URL("/test/iss?value=https://evil.example", server.url), { method: "POST" });
-    const err = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) })).catch((e: unknown) => e);
+    const err = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+    ).catch((e: unknown) => e);
     if (err instanceof MCPClient) await err.close();
     expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(OAuthCallbackError);
-    expect((err as Error).message).toContain(`OAuth for ${server.url}: the redirect back came from another authorization server ('iss' "https://evil.example") than the one this login went to; refused, nothing was exchanged (RFC 9207)`);
+    expect((err as Error).message).toContain(
+      `OAuth for ${server.url}: the redirect back came from another authorization server ('iss' "https://evil.example") than the one this login went to; refused, nothing was exchanged (RFC 9207)`,
+    );
     expect((await hook("/test/stats", "GET")).codeExchanges).toBe(0);
     await fetch(new URL(`/test/iss?value=${encodeURIComponent(new URL("/", server.url).href)}`, server.url), { method: "POST" });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }));
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
+    );
     expect(await whoami(client)).toMatch(/client /);
     expect((await hook("/test/stats", "GET")).codeExchanges).toBe(1);
   });
 
   it('auth: "oauth" and bad options', () => {
     expect(new StreamableHttpServer({ url: server.url, auth: "oauth" }).auth).toBeDefined();
-    expect(() => new StreamableHttpServer({ url: server.url, auth: "basic" as never })).toThrow(/'auth' must be "oauth" or an OAuthClientProvider/);
+    expect(() => new StreamableHttpServer({ url: server.url, auth: "basic" as never })).toThrow(
+      /'auth' must be "oauth" or an OAuthClientProvider/,
+    );
     expect(() => oauthProvider({ scopes: ["a b"] })).toThrow(/'scopes' must be an array of scope names without spaces/);
     expect(() => oauthProvider({ clientMetadataUrl: "http://x/y" })).toThrow(/'clientMetadataUrl' must be an https URL with a path/);
-    expect(() => oauthProvider({ allowIssuerMismatch: "yes" as never })).toThrow(/'allowIssuerMismatch' must be true or false \(default false\)/);
+    expect(() => oauthProvider({ allowIssuerMismatch: "yes" as never })).toThrow(
+      /'allowIssuerMismatch' must be true or false \(default false\)/,
+    );
     // An unknown option is refused by name with the accepted ones (it used to be dropped silently), nested ones too.
     expect(() => oauthProvider({ scope: ["mcp:read"] } as never)).toThrow(
       "oauthProvider: unknown option 'scope'. Accepted options: openUrl, tokenDir, clientName, scopes, client, clientMetadataUrl, callbackTimeoutMs, allowIssuerMismatch",
     );
-    expect(() => oauthProvider({ client: { clientId: "c", secret: "s" } } as never)).toThrow("oauthProvider: 'client': unknown option 'secret'. Accepted options: clientId, clientSecret");
-    expect(() => oauthProvider({ client: { clientId: "" } })).toThrow("oauthProvider: 'client.clientId' is required (the pre-registered client's id), got string \"\"");
+    expect(() => oauthProvider({ client: { clientId: "c", secret: "s" } } as never)).toThrow(
+      "oauthProvider: 'client': unknown option 'secret'. Accepted options: clientId, clientSecret",
+    );
+    expect(() => oauthProvider({ client: { clientId: "" } })).toThrow(
+      "oauthProvider: 'client.clientId' is required (the pre-registered client's id), got string \"\"",
+    );
   });
 });

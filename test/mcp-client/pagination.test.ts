@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MCPClient, McpRequestError, StdioServer } from "../../src/mcp/index.js";
 import { NODE, fixture } from "./support.js";
 
-const paginated = (env: Record<string, string> = {}) => new StdioServer({ command: NODE, args: [fixture("paginated-lists-server.mjs")], env });
+const paginated = (env: Record<string, string> = {}) =>
+  new StdioServer({ command: NODE, args: [fixture("paginated-lists-server.mjs")], env });
 
 describe("lists are joined across pages", () => {
   it("listTools, listResources and listPrompts return every page, in order", async () => {

@@ -35,15 +35,24 @@ describe("closing a stdio client ends the server's whole process tree", () => {
     const tag = newTag();
     const { command, args, env } = launched(tag);
     const session = new Client({ name: "control", version: "0" });
-    await session.connect(new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }));
+    await session.connect(
+      new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }),
+    );
     try {
       expect(taggedProcesses(tag)).toHaveLength(2);
       await session.close(); // ends stdin, waits, SIGTERMs the launcher only
-      const left = await eventually(() => taggedProcesses(tag), (p) => p.length <= 1, 3000);
+      const left = await eventually(
+        () => taggedProcesses(tag),
+        (p) => p.length <= 1,
+        3000,
+      );
       expect(left).toHaveLength(1); // the orphaned server
     } finally {
       killTagged(tag);
-      await eventually(() => taggedProcesses(tag), (p) => p.length === 0);
+      await eventually(
+        () => taggedProcesses(tag),
+        (p) => p.length === 0,
+      );
     }
   });
 });
@@ -51,7 +60,11 @@ describe("closing a stdio client ends the server's whole process tree", () => {
 describe("the process-tree module (wire/process-tree)", () => {
   // A shell in its own group with a child in the group and one that left it (setsid).
   function shellTree(tag: string): number {
-    const sh = spawn("sh", ["-c", "sleep 300 & setsid sleep 300 & wait"], { detached: true, stdio: "ignore", env: { ...process.env, AGENTKIT_TREE_TAG: tag } });
+    const sh = spawn("sh", ["-c", "sleep 300 & setsid sleep 300 & wait"], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, AGENTKIT_TREE_TAG: tag },
+    });
     return sh.pid!;
   }
 
@@ -71,7 +84,12 @@ describe("the process-tree module (wire/process-tree)", () => {
       await settled(tag, pid); // sh and the first sleep in the group; the setsid one left it
       expect(descendants(pid)).toHaveLength(2);
       killTree(pid);
-      expect(await eventually(() => taggedProcesses(tag), (p) => p.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => taggedProcesses(tag),
+          (p) => p.length === 0,
+        ),
+      ).toEqual([]);
     } finally {
       killTagged(tag);
     }
@@ -87,7 +105,10 @@ describe("the process-tree module (wire/process-tree)", () => {
       expect(taggedProcesses(tag)).toHaveLength(1);
     } finally {
       killTagged(tag);
-      await eventually(() => taggedProcesses(tag), (p) => p.length === 0);
+      await eventually(
+        () => taggedProcesses(tag),
+        (p) => p.length === 0,
+      );
     }
   });
 });

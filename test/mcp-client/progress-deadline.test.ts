@@ -43,7 +43,9 @@ function progressLog(): { onProgress: (p: CallProgress) => void; seen: CallProgr
 async function servedDeploy(person: ReturnType<typeof personAnswering>) {
   const spec = await serveRegistry([deploy], { name: "ops", ctx: makeTestCtx(), guard: approvalGuard({ asker: person }) });
   await spec.start();
-  const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }));
+  const client = await MCPClient.open(
+    new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }),
+  );
   return { spec, client, [Symbol.asyncDispose]: async () => (await client.close(), await spec.stop()) };
 }
 
@@ -66,7 +68,11 @@ describe("callTool's deadline and the server's heartbeat", () => {
     }
     await vi.advanceTimersByTimeAsync(10_000);
     expect(settled, "the call ended before the person answered (100 s in)").toBe("pending");
-    expect(progress.seen.map((p) => p.message)).toEqual(["'deploy' is waiting for approval (30s)", "'deploy' is waiting for approval (1m 0s)", "'deploy' is waiting for approval (1m 30s)"]);
+    expect(progress.seen.map((p) => p.message)).toEqual([
+      "'deploy' is waiting for approval (30s)",
+      "'deploy' is waiting for approval (1m 0s)",
+      "'deploy' is waiting for approval (1m 30s)",
+    ]);
     person.answer({ kind: "approve", actor: "ops" });
     await call;
     expect(settled).toMatchObject({ content: [{ type: "text", text: "deployed" }] });
@@ -74,9 +80,16 @@ describe("callTool's deadline and the server's heartbeat", () => {
 
   it("silence still ends the call at timeoutMs (a server that sends no progress)", async () => {
     const person = personAnswering();
-    const spec = await serveRegistry([deploy], { name: "ops", ctx: makeTestCtx(), heartbeatMs: 0, guard: approvalGuard({ asker: person }) });
+    const spec = await serveRegistry([deploy], {
+      name: "ops",
+      ctx: makeTestCtx(),
+      heartbeatMs: 0,
+      guard: approvalGuard({ asker: person }),
+    });
     await spec.start();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }));
+    await using client = await MCPClient.open(
+      new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }),
+    );
     try {
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       let settled: unknown = "pending";

@@ -12,7 +12,11 @@ import { NODE, eventually, fixture, newTag, taggedProcesses } from "./support.js
 
 /** The counting fixture server, tagged so the test can find its process. */
 function countingServer(tag?: string): StdioServer {
-  return new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")], ...(tag ? { env: { AGENTKIT_TREE_TAG: tag } } : {}) });
+  return new StdioServer({
+    command: NODE,
+    args: [fixture("counting-stdio-server.mjs")],
+    ...(tag ? { env: { AGENTKIT_TREE_TAG: tag } } : {}),
+  });
 }
 
 /** `resources/list` requests the server has received so far. */
@@ -66,11 +70,17 @@ describe("mcpResources list cache TTL (a fake clock: only performance.now, the c
 
 describe("mcpResources list cache and the server's list_changed", () => {
   it("a resource the server adds is found by the next query, well inside the 30 s TTL", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }));
+    await using client = await MCPClient.open(
+      new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }),
+    );
     const memory = mcpResources(client); // the 30 s default TTL
     expect(await memory.query("extra")).toEqual([]);
     await client.callTool("grow", { q: "" }); // registers docs://extra_1; the server sends resources/list_changed
-    const found = await eventually(() => memory.query("extra"), (items) => items.length > 0, 3000);
+    const found = await eventually(
+      () => memory.query("extra"),
+      (items) => items.length > 0,
+      3000,
+    );
     expect(found.map((i) => i.metadata.uri)).toEqual(["docs://extra_1"]);
     expect(found[0]!.content).toBe("extra resource 1");
   });

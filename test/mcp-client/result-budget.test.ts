@@ -25,7 +25,9 @@ afterEach(async () => {
 
 const big = tool({ name: "big", description: "A big answer.", sideEffecting: false }, () => BIG);
 const small = tool({ name: "small", description: "A small answer.", sideEffecting: false }, () => "pong");
-const linker = tool({ name: "linker", description: "Links to the report.", sideEffecting: false }, () => ({ content: [{ type: "resource_link", uri: "notes://report", name: "report", mimeType: "text/plain" }] }));
+const linker = tool({ name: "linker", description: "Links to the report.", sideEffecting: false }, () => ({
+  content: [{ type: "resource_link", uri: "notes://report", name: "report", mimeType: "text/plain" }],
+}));
 
 async function served(): Promise<McpServerSpec> {
   const spec = await serveRegistry([big, small, linker], {
@@ -44,7 +46,8 @@ async function clientOf(spec: McpServerSpec, options: { maxResultChars?: number 
   return client;
 }
 
-const CUT_LINE = /\n\[agentkit: (\d+) of 10000 characters cut here; the whole result is spilled result "(r-[0-9a-f]{12})" \(MCPClient\.spilledResult\("r-[0-9a-f]{12}"\)\)\]\n/;
+const CUT_LINE =
+  /\n\[agentkit: (\d+) of 10000 characters cut here; the whole result is spilled result "(r-[0-9a-f]{12})" \(MCPClient\.spilledResult\("r-[0-9a-f]{12}"\)\)\]\n/;
 
 describe("consumed results within a budget", () => {
   it("the client's budget cuts an adapter's result head and tail; the whole stays readable by id; callTool is untouched", async () => {
@@ -75,9 +78,15 @@ describe("consumed results within a budget", () => {
     const spec = await served();
     const client = await clientOf(spec);
     expect(() => client.spilledResult("r-nope")).toThrow(OptionsError);
-    expect(() => client.spilledResult("r-nope")).toThrow('MCPClient.spilledResult: no spilled result "r-nope"; this client keeps the last 64: []');
-    await expect(MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), { maxResultChars: 0 })).rejects.toThrow("MCPClient.open: maxResultChars must be a positive whole number of characters, got number 0");
-    await expect(mcpTools(client, { maxResultChars: 1.5 })).rejects.toThrow("mcpTools: maxResultChars must be a positive whole number of characters, got number 1.5");
+    expect(() => client.spilledResult("r-nope")).toThrow(
+      'MCPClient.spilledResult: no spilled result "r-nope"; this client keeps the last 64: []',
+    );
+    await expect(
+      MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), { maxResultChars: 0 }),
+    ).rejects.toThrow("MCPClient.open: maxResultChars must be a positive whole number of characters, got number 0");
+    await expect(mcpTools(client, { maxResultChars: 1.5 })).rejects.toThrow(
+      "mcpTools: maxResultChars must be a positive whole number of characters, got number 1.5",
+    );
   });
 
   it("a resource_link result is a line naming the URI; the resource is read only on demand", async () => {
@@ -96,14 +105,22 @@ describe("consumed results within a budget", () => {
     const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "big", arguments: {} }] }), new Turn({ content: "read it" })]);
     const ctx = new RunContext({ llm });
     instrument(ctx, { tracerProvider: provider });
-    const result = await new Agent({ name: "reader", cognition: new ReActCognition({ tools: await mcpTools(client) }) }).run("read the big answer", ctx);
+    const result = await new Agent({ name: "reader", cognition: new ReActCognition({ tools: await mcpTools(client) }) }).run(
+      "read the big answer",
+      ctx,
+    );
     expect(result.stopReason).toBe("complete");
     const shown = JSON.stringify(llm.requests[1]!.messages);
     expect(shown).not.toContain("x".repeat(2_000));
     expect(shown).toContain("characters cut here");
     const span = exporter.getFinishedSpans().find((s) => s.name === "execute_tool big")!;
     const event = span.events.find((e) => e.name === "mcp.result.cut")!;
-    expect(event.attributes).toMatchObject({ "mcp.tool.name": "big", "mcp.result.chars": 10_000, "mcp.result.cut_chars": expect.any(Number), "mcp.result.spill_id": expect.stringMatching(/^r-[0-9a-f]{12}$/) });
+    expect(event.attributes).toMatchObject({
+      "mcp.tool.name": "big",
+      "mcp.result.chars": 10_000,
+      "mcp.result.cut_chars": expect.any(Number),
+      "mcp.result.spill_id": expect.stringMatching(/^r-[0-9a-f]{12}$/),
+    });
     expect(event.attributes!["mcp.result.kept_chars"]).toBeLessThanOrEqual(2_000);
     expect(JSON.stringify(exporter.getFinishedSpans().map((s) => [s.attributes, s.events]))).not.toContain("xxxxxxxx");
   });

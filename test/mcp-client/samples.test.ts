@@ -78,7 +78,11 @@ describe("a stdio server's stderr does not reach the parent's unless asked", () 
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe("");
     expect(piped.stdout).toBe('tail: "counting server ready"\n');
-    const inherited = spawnSync(NODE, ["--input-type=module", "-e", script(', stderr: "inherit"')], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const inherited = spawnSync(NODE, ["--input-type=module", "-e", script(', stderr: "inherit"')], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(inherited.status).toBe(0);
     expect(inherited.stderr).toBe("counting server ready\n");
     expect(inherited.stdout).toBe('tail: ""\n');

@@ -50,12 +50,21 @@ describe("SDK reach 1: the SDK removes the abort listener it adds to a request's
     const pair = await linkedPair();
     try {
       const run = new AbortController();
-      for (let i = 0; i < 5; i++) expect(await pair.client.callTool({ name: "fast", arguments: {} }, { signal: run.signal })).toEqual({ content: [{ type: "text", text: "fast" }] });
-      expect(getEventListeners(run.signal, "abort").length, "the SDK now leaves its abort listener on the signal after a call: MCPClient.callTool must give each call its own signal again").toBe(0);
+      for (let i = 0; i < 5; i++)
+        expect(await pair.client.callTool({ name: "fast", arguments: {} }, { signal: run.signal })).toEqual({
+          content: [{ type: "text", text: "fast" }],
+        });
+      expect(
+        getEventListeners(run.signal, "abort").length,
+        "the SDK now leaves its abort listener on the signal after a call: MCPClient.callTool must give each call its own signal again",
+      ).toBe(0);
 
       const pending = pair.client.callTool({ name: "slow", arguments: {} }, { signal: run.signal }).catch((e: unknown) => e);
       await new Promise((r) => setTimeout(r, 20));
-      expect(getEventListeners(run.signal, "abort").length, "the SDK no longer listens on the signal: cancellation would not reach the server").toBe(1);
+      expect(
+        getEventListeners(run.signal, "abort").length,
+        "the SDK no longer listens on the signal: cancellation would not reach the server",
+      ).toBe(1);
       run.abort("stop");
       const err = await pending;
       expect(err, "the SDK no longer rejects a call whose signal was aborted").toBeInstanceOf(Error);
@@ -113,15 +122,24 @@ describe("SDK reach 2: the SDK's HTTP client transport reads an ok SSE body only
     await client.connect(transport);
     try {
       await client.listTools();
-      for (let i = 0; i < 3; i++) expect(await client.callTool({ name: "add", arguments: { a: i, b: 1 } })).toEqual({ content: [{ type: "text", text: String(i + 1) }] });
+      for (let i = 0; i < 3; i++)
+        expect(await client.callTool({ name: "add", arguments: { a: i, b: 1 } })).toEqual({
+          content: [{ type: "text", text: String(i + 1) }],
+        });
     } finally {
       closing = true;
       await client.close();
     }
     expect(bodies.length, "no ok SSE response was seen: the test no longer exercises the reach").toBeGreaterThanOrEqual(4);
     // fetch's own cancel of a body the SDK had piped, on close, is not the SDK's use of it
-    const bySdk = bodies.map(([first, ...rest]) => [first!.replace("@close", ""), ...(first!.startsWith("pipeThrough") ? rest.filter((m) => m !== "cancel@close") : rest)]);
+    const bySdk = bodies.map(([first, ...rest]) => [
+      first!.replace("@close", ""),
+      ...(first!.startsWith("pipeThrough") ? rest.filter((m) => m !== "cancel@close") : rest),
+    ]);
     const odd = bySdk.filter((used) => used.length !== 1 || !(SSE_BODY_MEMBERS_USED as readonly string[]).includes(used[0]!));
-    expect(odd, `the SDK now reads SSE bodies through ${JSON.stringify(odd)}: watchSseBody in src/mcp/sdk-reach.ts must follow it, or the body must be wrapped`).toEqual([]);
+    expect(
+      odd,
+      `the SDK now reads SSE bodies through ${JSON.stringify(odd)}: watchSseBody in src/mcp/sdk-reach.ts must follow it, or the body must be wrapped`,
+    ).toEqual([]);
   });
 });

@@ -82,9 +82,15 @@ describe("sampling asks by default; allowSampling opts a server out", () => {
   });
 
   it("a non-boolean allowSampling and a bad cap are refused naming the option", async () => {
-    await expect(MCPClient.open(flooding(), { allowSampling: "yes" as never })).rejects.toThrow(/MCPClient.open: allowSampling must be true or false/);
-    await expect(MCPClient.open(flooding(), { maxServerRequests: 0 })).rejects.toThrow(/MCPClient.open: maxServerRequests must be a positive integer/);
-    await expect(MCPClient.open(flooding(), { maxSamplingTokens: 1.5 })).rejects.toThrow(/MCPClient.open: maxSamplingTokens must be a positive integer/);
+    await expect(MCPClient.open(flooding(), { allowSampling: "yes" as never })).rejects.toThrow(
+      /MCPClient.open: allowSampling must be true or false/,
+    );
+    await expect(MCPClient.open(flooding(), { maxServerRequests: 0 })).rejects.toThrow(
+      /MCPClient.open: maxServerRequests must be a positive integer/,
+    );
+    await expect(MCPClient.open(flooding(), { maxSamplingTokens: 1.5 })).rejects.toThrow(
+      /MCPClient.open: maxSamplingTokens must be a positive integer/,
+    );
   });
 });
 
@@ -110,7 +116,9 @@ describe("caps on what one server asks", () => {
     expect(r.answered).toBeLessThan(200);
     expect(r.refused).toHaveLength(1);
     expect(r.refused[0]).toMatch(
-      new RegExp(`too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.open maxServerRequests\\)`),
+      new RegExp(
+        `too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.open maxServerRequests\\)`,
+      ),
     );
   });
 

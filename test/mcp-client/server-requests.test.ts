@@ -30,7 +30,10 @@ async function agentRun(client: MCPClient, ctx: RunContext) {
 
 describe("elicitation -> the run's Asker", () => {
   it("a form elicitation mid tool call is answered by the scripted Asker; exactly its values are sent, no default it left out is added (issue #25.5)", async () => {
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "1", name: "ev_trigger-elicitation-request", arguments: {} }] }), new Turn({ content: "done" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "1", name: "ev_trigger-elicitation-request", arguments: {} }] }),
+      new Turn({ content: "done" }),
+    ]);
     const asker = askerScripted({ kind: "approve", value: { name: "Ada Lovelace" } });
     const ctx = new RunContext({ llm, asker, autonomy: "auto" });
     await using client = await MCPClient.open(stdio(), { ctx });
@@ -52,7 +55,10 @@ describe("elicitation -> the run's Asker", () => {
   });
 
   it("reject declines and expired cancels; the tool reports each", async () => {
-    for (const [kind, word] of [["reject", "decline"], ["expired", "cancel"]] as const) {
+    for (const [kind, word] of [
+      ["reject", "decline"],
+      ["expired", "cancel"],
+    ] as const) {
       const asker = askerScripted({ kind });
       await using client = await MCPClient.open(stdio(), { ctx: new RunContext({ asker }) });
       const r = await client.callTool("trigger-elicitation-request", {});
@@ -74,7 +80,9 @@ describe("elicitation -> the run's Asker", () => {
       await using client = await MCPClient.open(stdio(), { ctx: new RunContext() });
       const r = await client.callTool("trigger-elicitation-request", {});
       expect(JSON.stringify(r.content).toLowerCase()).toContain("decline");
-      expect(log.warnings.join("\n")).toMatch(/MCP stdio server '.*server-everything.*' asked the user something \(elicitation\/create\) and the run has no Asker: declined/);
+      expect(log.warnings.join("\n")).toMatch(
+        /MCP stdio server '.*server-everything.*' asked the user something \(elicitation\/create\) and the run has no Asker: declined/,
+      );
     } finally {
       log.restore();
     }
@@ -105,7 +113,9 @@ describe("sampling -> the run's LLM, through the gate", () => {
       // Each gate record keeps the questionId its Asker was handed, with a signal.
       expect(asker.options.map((o) => o!.signal instanceof AbortSignal)).toEqual([true, true]);
       expect(checks).toContainEqual(expect.objectContaining({ via: "react", source: "asker", questionId: asker.options[0]!.questionId }));
-      expect(checks).toContainEqual(expect.objectContaining({ via: "mcp_sampling", source: "asker", allowed: true, questionId: asker.options[1]!.questionId }));
+      expect(checks).toContainEqual(
+        expect.objectContaining({ via: "mcp_sampling", source: "asker", allowed: true, questionId: asker.options[1]!.questionId }),
+      );
     });
   }
 
@@ -129,12 +139,17 @@ describe("roots", () => {
     expect(JSON.stringify((await client.callTool("get-roots-list", {})).content)).toContain("file:///tmp/project-a");
     await client.setRoots([{ uri: "file:///tmp/project-b", name: "b" }]);
     // The server asks roots/list again when told; its answer arrives on its own time.
-    const after = await eventually(async () => JSON.stringify((await client.callTool("get-roots-list", {})).content), (t) => t.includes("project-b"));
+    const after = await eventually(
+      async () => JSON.stringify((await client.callTool("get-roots-list", {})).content),
+      (t) => t.includes("project-b"),
+    );
     expect(after).toContain("file:///tmp/project-b");
     expect(after).not.toContain("project-a");
   });
 
   it("a root without a file:// uri is refused, naming what is accepted", async () => {
-    await expect(MCPClient.open(stdio(), { roots: [{ uri: "https://x" }] })).rejects.toThrow(/MCPClient.open: each root needs a file:\/\/ uri/);
+    await expect(MCPClient.open(stdio(), { roots: [{ uri: "https://x" }] })).rejects.toThrow(
+      /MCPClient.open: each root needs a file:\/\/ uri/,
+    );
   });
 });

@@ -39,7 +39,9 @@ describe("StdioServer", () => {
     expect(() => new StdioServer({ command: "" })).toThrow("StdioServer: 'command' is required");
     expect(() => new StdioServer({ command: "x", args: [1] as never })).toThrow("StdioServer: 'args' must be an array of strings");
     expect(() => new StdioServer({ command: "x", env: { A: 1 } as never })).toThrow("StdioServer: 'env.A' must be a string, got number");
-    expect(() => new StdioServer({ command: "x", stderr: "ignore" as never })).toThrow(`StdioServer: stderr must be one of "pipe", "inherit" (default "pipe"), got string "ignore"`);
+    expect(() => new StdioServer({ command: "x", stderr: "ignore" as never })).toThrow(
+      `StdioServer: stderr must be one of "pipe", "inherit" (default "pipe"), got string "ignore"`,
+    );
   });
 });
 
@@ -52,27 +54,45 @@ describe("StreamableHttpServer", () => {
     headers.Authorization = "Bearer edited-after-review";
     expect(s.headers).toEqual({ Authorization: "Bearer a" });
     expect(() => ((s.headers as Record<string, string>).Authorization = "x")).toThrow(TypeError);
-    const other = new StreamableHttpServer({ url: "https://mcp.example.com/mcp?k=secret", headers: { Authorization: "Bearer b" }, timeoutMs: 30_000 });
+    const other = new StreamableHttpServer({
+      url: "https://mcp.example.com/mcp?k=secret",
+      headers: { Authorization: "Bearer b" },
+      timeoutMs: 30_000,
+    });
     expect(s.equals(other)).toBe(true);
     expect(s.equals(new StreamableHttpServer({ url: "https://mcp.example.com/mcp?k=secret", timeoutMs: 10_000 }))).toBe(false);
     expect(s.equals(new StreamableHttpServer({ url: "https://mcp.example.com/other", timeoutMs: 30_000 }))).toBe(false);
     // Messages never show headers, query strings or userinfo.
-    expect(String(new StreamableHttpServer({ url: "https://u:p@mcp.example.com/mcp?k=secret" }))).toBe("streamable HTTP server https://mcp.example.com/mcp");
+    expect(String(new StreamableHttpServer({ url: "https://u:p@mcp.example.com/mcp?k=secret" }))).toBe(
+      "streamable HTTP server https://mcp.example.com/mcp",
+    );
     expect(new StreamableHttpServer({ url: "http://127.0.0.1:1/mcp" }).timeoutMs).toBe(30_000);
   });
 
   it("refuses bad options when constructed", () => {
-    expect(() => new StreamableHttpServer({ url: "not a url" })).toThrow(`StreamableHttpServer: 'url' must be an absolute http(s) URL, got "not a url"`);
-    expect(() => new StreamableHttpServer({ url: "file:///etc/passwd" })).toThrow(`StreamableHttpServer: 'url' must use http: or https:, got "file:"`);
-    expect(() => new StreamableHttpServer({ url: "http://x/mcp", timeoutMs: 0 })).toThrow("StreamableHttpServer: 'timeoutMs' must be a positive number of milliseconds, got number 0");
-    expect(() => new StreamableHttpServer({ url: "http://x/mcp", headers: { A: 1 } as never })).toThrow("StreamableHttpServer: 'headers.A' must be a string, got number");
+    expect(() => new StreamableHttpServer({ url: "not a url" })).toThrow(
+      `StreamableHttpServer: 'url' must be an absolute http(s) URL, got "not a url"`,
+    );
+    expect(() => new StreamableHttpServer({ url: "file:///etc/passwd" })).toThrow(
+      `StreamableHttpServer: 'url' must use http: or https:, got "file:"`,
+    );
+    expect(() => new StreamableHttpServer({ url: "http://x/mcp", timeoutMs: 0 })).toThrow(
+      "StreamableHttpServer: 'timeoutMs' must be a positive number of milliseconds, got number 0",
+    );
+    expect(() => new StreamableHttpServer({ url: "http://x/mcp", headers: { A: 1 } as never })).toThrow(
+      "StreamableHttpServer: 'headers.A' must be a string, got number",
+    );
   });
 });
 
 describe("MCPClient.open argument checks", () => {
   it("refuses a server that is not one of the two configs", async () => {
-    await expect(MCPClient.open({ command: "x" } as never)).rejects.toThrow("MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow("MCPClient.open: ttlMs must be a non-negative number of milliseconds, got -1");
+    await expect(MCPClient.open({ command: "x" } as never)).rejects.toThrow(
+      "MCPClient.open: server must be a StdioServer or a StreamableHttpServer",
+    );
+    await expect(MCPClient.open(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow(
+      "MCPClient.open: ttlMs must be a non-negative number of milliseconds, got -1",
+    );
     await expect(MCPClient.open({ kind: "stdio", command: "" } as never)).rejects.toThrow("StdioServer: 'command' is required");
   });
 
@@ -87,7 +107,12 @@ describe("MCPClient.open argument checks", () => {
     };
     const stdio = refusal(() => new StdioServer({ command: "x", arg: ["y"] } as never));
     expect(stdio).toBeInstanceOf(OptionsError);
-    expect([stdio.code, stdio.where, stdio.option, stdio.message]).toEqual(["invalid_option", "StdioServer", "arg", "StdioServer: unknown option 'arg'. Accepted options: command, args, env, cwd, stderr, protocol"]);
+    expect([stdio.code, stdio.where, stdio.option, stdio.message]).toEqual([
+      "invalid_option",
+      "StdioServer",
+      "arg",
+      "StdioServer: unknown option 'arg'. Accepted options: command, args, env, cwd, stderr, protocol",
+    ]);
     expect(refusal(() => new StreamableHttpServer({ url: "http://x/mcp", header: {} } as never)).message).toBe(
       "StreamableHttpServer: unknown option 'header'. Accepted options: url, headers, timeoutMs, auth, protocol",
     );
@@ -100,7 +125,9 @@ describe("MCPClient.open argument checks", () => {
     await expect(MCPClient.open(new StdioServer({ command: "x" }), { restart: { maxRestarts: 1, backoff: 5 } } as never)).rejects.toThrow(
       "MCPClient.open: 'restart': unknown option 'backoff'. Accepted options: maxRestarts, backoffMs",
     );
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { requestTimeoutMs: 0 })).rejects.toThrow("MCPClient.open: 'requestTimeoutMs' must be a positive number of milliseconds, got number 0");
+    await expect(MCPClient.open(new StdioServer({ command: "x" }), { requestTimeoutMs: 0 })).rejects.toThrow(
+      "MCPClient.open: 'requestTimeoutMs' must be a positive number of milliseconds, got number 0",
+    );
   });
 
   it("accepts a config built by another copy of the package (same shape, another class), re-validated", async () => {

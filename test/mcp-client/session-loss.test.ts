@@ -17,7 +17,8 @@ describe("HTTP: the server answers 404 for the session", () => {
     server = await startSessionLossServer();
   });
   afterEach(() => server.stop());
-  const hook = async (path: string, method = "POST") => (await fetch(new URL(path, server.url), { method })).json() as Promise<Record<string, number>>;
+  const hook = async (path: string, method = "POST") =>
+    (await fetch(new URL(path, server.url), { method })).json() as Promise<Record<string, number>>;
 
   it("a list call re-initializes once and is retried: the caller sees the list", async () => {
     await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
@@ -35,7 +36,9 @@ describe("HTTP: the server answers 404 for the session", () => {
     expect(err).toBeInstanceOf(McpSessionLostError);
     expect(err).toBeInstanceOf(McpRequestError);
     expect((err as McpSessionLostError).renewed).toBe(true);
-    expect((err as Error).message).toMatch(/^MCP tools\/call 'bump' on streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp failed: .*\. the server lost the session \(HTTP 404\)\. The call was not retried: it may have run and had side effects/);
+    expect((err as Error).message).toMatch(
+      /^MCP tools\/call 'bump' on streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp failed: .*\. the server lost the session \(HTTP 404\)\. The call was not retried: it may have run and had side effects/,
+    );
     expect((await hook("/test/stats", "GET")).bumps).toBe(0);
     expect((await client.callTool("bump")).content).toEqual([{ type: "text", text: "1" }]);
   });
@@ -45,7 +48,9 @@ describe("HTTP: the server answers 404 for the session", () => {
     await hook("/test/amnesia");
     const err = await client.listTools({ forceRefresh: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpSessionLostError);
-    expect((err as Error).message).toMatch(/failed: .*Session not found.*\. the server lost the session \(HTTP 404\) and re-initializing failed: MCPClient could not open/);
+    expect((err as Error).message).toMatch(
+      /failed: .*Session not found.*\. the server lost the session \(HTTP 404\) and re-initializing failed: MCPClient could not open/,
+    );
     // One re-initialization, no loop.
     expect((await hook("/test/stats", "GET")).initializes).toBe(2);
   });
@@ -60,8 +65,17 @@ describe("stdio: the opt-in respawn", () => {
     await using client = await MCPClient.open(crashy(), { ctx, restart: { maxRestarts: 1, backoffMs: 50 } });
     const firstPid = client.pid;
     await expect(client.callTool("crash")).rejects.toThrow(McpRequestError); // the call in flight is not retried
-    await eventually(() => events.length, (n) => n === 1);
-    expect(events[0]!.data).toMatchObject({ attempt: 1, maxRestarts: 1, reason: "the server process exited with code 3", ok: true, tools: 2 });
+    await eventually(
+      () => events.length,
+      (n) => n === 1,
+    );
+    expect(events[0]!.data).toMatchObject({
+      attempt: 1,
+      maxRestarts: 1,
+      reason: "the server process exited with code 3",
+      ok: true,
+      tools: 2,
+    });
     expect(client.pid).not.toBe(firstPid);
     expect((await client.callTool("pid")).content).toEqual([{ type: "text", text: String(client.pid) }]);
 
@@ -75,7 +89,11 @@ describe("stdio: the opt-in respawn", () => {
     await using client = await MCPClient.open(crashy());
     await expect(client.callTool("crash")).rejects.toThrow(McpRequestError);
     await expect(client.callTool("pid")).rejects.toThrow(/open a new MCPClient/);
-    await expect(MCPClient.open(new StreamableHttpServer({ url: "http://127.0.0.1:9/mcp" }), { restart: { maxRestarts: 1 } })).rejects.toThrow(/'restart' is for stdio servers only/);
-    await expect(MCPClient.open(crashy(), { restart: { maxRestarts: -1 } })).rejects.toThrow(/'restart.maxRestarts' must be a non-negative integer, got -1/);
+    await expect(
+      MCPClient.open(new StreamableHttpServer({ url: "http://127.0.0.1:9/mcp" }), { restart: { maxRestarts: 1 } }),
+    ).rejects.toThrow(/'restart' is for stdio servers only/);
+    await expect(MCPClient.open(crashy(), { restart: { maxRestarts: -1 } })).rejects.toThrow(
+      /'restart.maxRestarts' must be a non-negative integer, got -1/,
+    );
   });
 });

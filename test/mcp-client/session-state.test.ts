@@ -12,8 +12,22 @@ const EVENTS: readonly SessionEvent[] = ["peer-closed", "renew", "renewed", "ren
 
 /** state -> event -> [next state, effect]; "=" keeps the state with no effect. */
 const EXPECTED: Record<SessionState, Record<SessionEvent, readonly [SessionState, SessionEffect] | "=">> = {
-  open: { "peer-closed": ["lost", "drop-caches"], renew: ["renewing", "none"], renewed: "=", "renew-failed": "=", close: ["closing", "teardown"], closed: "=" },
-  renewing: { "peer-closed": "=", renew: "=", renewed: ["open", "drop-caches"], "renew-failed": ["lost", "none"], close: ["closing", "teardown"], closed: "=" },
+  open: {
+    "peer-closed": ["lost", "drop-caches"],
+    renew: ["renewing", "none"],
+    renewed: "=",
+    "renew-failed": "=",
+    close: ["closing", "teardown"],
+    closed: "=",
+  },
+  renewing: {
+    "peer-closed": "=",
+    renew: "=",
+    renewed: ["open", "drop-caches"],
+    "renew-failed": ["lost", "none"],
+    close: ["closing", "teardown"],
+    closed: "=",
+  },
   lost: { "peer-closed": "=", renew: ["renewing", "none"], renewed: "=", "renew-failed": "=", close: ["closing", "teardown"], closed: "=" },
   closing: { "peer-closed": "=", renew: "=", renewed: "=", "renew-failed": "=", close: "=", closed: ["closed", "none"] },
   closed: { "peer-closed": "=", renew: "=", renewed: "=", "renew-failed": "=", close: "=", closed: "=" },

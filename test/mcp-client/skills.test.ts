@@ -12,7 +12,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { injectable } from "tsyringe";
 import { OptionsError, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { bootstrap, InjectMcpSkills, MCPClient, McpRequestError, McpServer, mcpSkills, remote, serveRegistry, StdioServer, StreamableHttpServer, type McpServerSpec, type McpSkill } from "../../src/mcp/index.js";
+import {
+  bootstrap,
+  InjectMcpSkills,
+  MCPClient,
+  McpRequestError,
+  McpServer,
+  mcpSkills,
+  remote,
+  serveRegistry,
+  StdioServer,
+  StreamableHttpServer,
+  type McpServerSpec,
+  type McpSkill,
+} from "../../src/mcp/index.js";
 import { skillsFolder, TWO_SKILLS } from "../helpers/skills-folder.js";
 
 const open: Array<() => Promise<void> | void> = [];
@@ -43,8 +56,20 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("MCPClient skills (%s)", (e
   it("lists the server's skills and reads one: its instructions, then a file on demand, each verified", async () => {
     const client = await clientOf(await servedSkills(), era);
     expect(await client.listSkills()).toEqual([
-      { name: "deploy", description: "Deploy a service safely.", uri: "skill://deploy/SKILL.md", frontmatter: { name: "deploy", description: "Deploy a service safely." }, files: ["SKILL.md"] },
-      { name: "review", description: "Review a change for bugs and style.", uri: "skill://review/SKILL.md", frontmatter: { name: "review", description: "Review a change for bugs and style." }, files: ["SKILL.md", "references/GUIDE.md"] },
+      {
+        name: "deploy",
+        description: "Deploy a service safely.",
+        uri: "skill://deploy/SKILL.md",
+        frontmatter: { name: "deploy", description: "Deploy a service safely." },
+        files: ["SKILL.md"],
+      },
+      {
+        name: "review",
+        description: "Review a change for bugs and style.",
+        uri: "skill://review/SKILL.md",
+        frontmatter: { name: "review", description: "Review a change for bugs and style." },
+        files: ["SKILL.md", "references/GUIDE.md"],
+      },
     ]);
     const review = await client.readSkill("review");
     expect(review.instructions).toBe("\n# Review\n\nRead references/GUIDE.md first.\n");
@@ -65,7 +90,9 @@ describe("MCPClient skills: what is refused, and servers without any", () => {
     const client = await clientOf(await servedSkills(false));
     expect(await client.listSkills()).toEqual([]);
     const debug: string[] = [];
-    expect(await mcpSkills(client, { logger: { debug: (m) => debug.push(m), info: () => {}, warn: () => {}, error: () => {} } })).toEqual({});
+    expect(await mcpSkills(client, { logger: { debug: (m) => debug.push(m), info: () => {}, warn: () => {}, error: () => {} } })).toEqual(
+      {},
+    );
     expect(debug).toEqual([expect.stringContaining("declares no io.modelcontextprotocol/skills extension")]);
   });
 
@@ -88,7 +115,12 @@ describe("@InjectMcpSkills(alias)", () => {
     class Reviewer {
       constructor(@InjectMcpSkills("team") readonly skills: Record<string, McpSkill>) {}
     }
-    @McpServer({ name: "consumer", tools: [], providers: [Reviewer], remotes: [remote("team", new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))] })
+    @McpServer({
+      name: "consumer",
+      tools: [],
+      providers: [Reviewer],
+      remotes: [remote("team", new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))],
+    })
     class ConsumerModule {}
     const app = await bootstrap(ConsumerModule, { serve: false, ctx: makeTestCtx() });
     open.push(() => app.stop());

@@ -113,7 +113,9 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     await client.callTool("break_lists", { on: true });
     const err = await client.listTools({ forceRefresh: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
-    expect((err as McpRequestError).message).toMatch(/^MCP tools\/list on stdio server '.*counting-stdio-server\.mjs' failed: list store offline$/);
+    expect((err as McpRequestError).message).toMatch(
+      /^MCP tools\/list on stdio server '.*counting-stdio-server\.mjs' failed: list store offline$/,
+    );
     expect((err as McpRequestError).rpcCode).toBe(-32603);
     // Without forceRefresh, the next call goes to the server again (and fails) instead of serving the old list.
     await expect(client.listTools()).rejects.toThrow("list store offline");
@@ -134,13 +136,19 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx });
     const settled = call.catch((e: unknown) => e);
-    await eventually(() => stats(client), (s) => s.slowStarted === 1);
+    await eventually(
+      () => stats(client),
+      (s) => s.slowStarted === 1,
+    );
     ctx.cancel();
     const err = await settled;
     expect(err).toBeInstanceOf(Cancelled);
     expect((err as Cancelled).message).toContain("MCP tools/call 'slow' on stdio server");
     expect((err as Cancelled).message).toContain("cancelled mid-call");
-    const s = await eventually(() => stats(client), (v) => v.slowCancelled === 1);
+    const s = await eventually(
+      () => stats(client),
+      (v) => v.slowCancelled === 1,
+    );
     expect(s.cancelledNotifications).toBe(1);
     expect(s.slowCancelled).toBe(1);
     expect(text(await client.callTool("add", { a: 40, b: 2 }, { ctx: makeTestCtx() }))).toBe("42");
@@ -167,16 +175,25 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
-    await eventually(() => stats(client), (s) => s.slowStarted === 1);
+    await eventually(
+      () => stats(client),
+      (s) => s.slowStarted === 1,
+    );
     ctx.cancel();
     expect(await call).toBeInstanceOf(Cancelled);
-    await eventually(() => stats(client), (s) => s.slowCancelled === 1);
+    await eventually(
+      () => stats(client),
+      (s) => s.slowCancelled === 1,
+    );
   });
 
   it("a per-call signal and timeout work the same way", async () => {
     const ac = new AbortController();
     const call = client.callTool("slow", {}, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(() => stats(client), (s) => s.slowStarted === 1);
+    await eventually(
+      () => stats(client),
+      (s) => s.slowStarted === 1,
+    );
     ac.abort();
     expect(await call).toBeInstanceOf(Cancelled);
     const timedOut = await client.callTool("slow", {}, { timeoutMs: 200 }).catch((e: unknown) => e);
@@ -189,7 +206,9 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     expect(await client.readResource("docs://runbook")).toBe("Restart the ingest worker, then check the queue depth.");
     expect(await client.readResource("docs://guide")).toBe("# Guide\nBe brief.");
     expect(await client.readResource("bin://logo")).toBe("");
-    await expect(client.readResource("docs://missing")).rejects.toThrow(/^MCP resources\/read 'docs:\/\/missing' on stdio server .* failed: MCP error -32602: (MCP error -32602: )?Resource docs:\/\/missing not found$/);
+    await expect(client.readResource("docs://missing")).rejects.toThrow(
+      /^MCP resources\/read 'docs:\/\/missing' on stdio server .* failed: MCP error -32602: (MCP error -32602: )?Resource docs:\/\/missing not found$/,
+    );
   });
 
   it("getPrompt renders an argumented prompt to its text", async () => {
@@ -246,7 +265,12 @@ describe("adapters over stdio", () => {
       new Turn({ content: "2 + 3 is 5." }),
     ]);
     const ctx = makeTestCtx({ llm });
-    const agent = new Agent({ name: "calc", model: "fake", prompt: "Use the tools.", cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "demo_" }) }) });
+    const agent = new Agent({
+      name: "calc",
+      model: "fake",
+      prompt: "Use the tools.",
+      cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "demo_" }) }),
+    });
     const result = await agent.run("What is 2 + 3?", ctx);
     expect(result.output).toBe("2 + 3 is 5.");
     expect(result.stopReason).toBe("complete");
@@ -256,10 +280,16 @@ describe("adapters over stdio", () => {
     const asked: string[] = [];
     const gated = makeTestCtx({
       autonomy: "gated",
-      llm: FakeLLM.script([new Turn({ toolCalls: [{ id: "1", name: "demo_add", arguments: { a: 1, b: 1 } }] }), new Turn({ content: "ok" })]),
+      llm: FakeLLM.script([
+        new Turn({ toolCalls: [{ id: "1", name: "demo_add", arguments: { a: 1, b: 1 } }] }),
+        new Turn({ content: "ok" }),
+      ]),
       asker: { ask: async (req) => (asked.push(req.toolCall!.name), { kind: "approve" }) },
     });
-    const r2 = await new Agent({ name: "calc", cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "demo_" }) }) }).run("1+1", gated);
+    const r2 = await new Agent({ name: "calc", cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "demo_" }) }) }).run(
+      "1+1",
+      gated,
+    );
     expect(asked).toEqual(["demo_add"]);
     expect(r2.toolCalls[0]!.result).toBe("2");
   });
@@ -275,7 +305,9 @@ describe("adapters over stdio", () => {
       expect(log.warnings[0]).toBe(
         "mcpPrompts: dropping 'review' — MCP prompt requires arguments, cannot render statically. Use MCPClient.getPrompt(name, args) directly.",
       );
-      expect(log.warnings[1]).toMatch(/^mcpPrompts: skipping 'brittle' — rendering it failed: McpRequestError: MCP prompts\/get 'brittle' on stdio server .* failed: .*template store unavailable/);
+      expect(log.warnings[1]).toMatch(
+        /^mcpPrompts: skipping 'brittle' — rendering it failed: McpRequestError: MCP prompts\/get 'brittle' on stdio server .* failed: .*template store unavailable/,
+      );
       expect(log.warnings).toHaveLength(2);
     } finally {
       log.restore();
@@ -340,7 +372,9 @@ describe("StdioServer env and cwd", () => {
   it("env overlays process.env in the child; cwd is honoured", async () => {
     process.env.AGENTKIT_PARENT_ONLY = "from-parent";
     try {
-      await using client = await MCPClient.open(countingServer({ env: { AGENTKIT_OVERLAY: "from-config", HOME: "/overlaid" }, cwd: "/tmp" }));
+      await using client = await MCPClient.open(
+        countingServer({ env: { AGENTKIT_OVERLAY: "from-config", HOME: "/overlaid" }, cwd: "/tmp" }),
+      );
       const read = async (name: string) => text(await client.callTool("env", { name }));
       expect(await read("AGENTKIT_PARENT_ONLY")).toBe("from-parent");
       expect(await read("AGENTKIT_OVERLAY")).toBe("from-config");
@@ -352,7 +386,9 @@ describe("StdioServer env and cwd", () => {
   });
 
   it("stderr: 'inherit' keeps no tail", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")], stderr: "inherit" }));
+    await using client = await MCPClient.open(
+      new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")], stderr: "inherit" }),
+    );
     expect(client.stderrTail).toBe("");
   });
 });
@@ -378,16 +414,25 @@ describe("open() unwinds what it opened", () => {
   it("a command that cannot be spawned: McpConnectError naming ENOENT", async () => {
     const err = await MCPClient.open(new StdioServer({ command: "agentkit-no-such-binary" })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
-    expect((err as Error).message).toMatch(/^MCPClient could not open stdio server 'agentkit-no-such-binary': spawn agentkit-no-such-binary ENOENT\./);
+    expect((err as Error).message).toMatch(
+      /^MCPClient could not open stdio server 'agentkit-no-such-binary': spawn agentkit-no-such-binary ENOENT\./,
+    );
   });
 
   it("an aborted open() closes the spawned server", async () => {
     const tag = newTag();
     const ac = new AbortController();
     // node -e that never answers: initialize hangs until the abort.
-    const server = new StdioServer({ command: NODE, args: ["-e", "setInterval(() => {}, 1000); process.stdin.resume()"], env: { AGENTKIT_TREE_TAG: tag } });
+    const server = new StdioServer({
+      command: NODE,
+      args: ["-e", "setInterval(() => {}, 1000); process.stdin.resume()"],
+      env: { AGENTKIT_TREE_TAG: tag },
+    });
     const opening = MCPClient.open(server, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(() => taggedProcesses(tag), (p) => p.length === 1);
+    await eventually(
+      () => taggedProcesses(tag),
+      (p) => p.length === 1,
+    );
     ac.abort(new Error("caller gave up"));
     const err = await opening;
     expect(err).toBeInstanceOf(McpConnectError);

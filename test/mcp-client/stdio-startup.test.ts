@@ -31,7 +31,9 @@ describe("MCPClient.open on a stdio process that is not the expected server", ()
     const started = Date.now();
     const err = await openFailure(new StdioServer({ command: NODE, args: [fixture("prints-to-stdout.mjs")] }));
     const took = Date.now() - started;
-    expect(err.message).toMatch(/^MCPClient could not open stdio server '.*prints-to-stdout\.mjs': no MCP answer within 8s of its start \(it printed/);
+    expect(err.message).toMatch(
+      /^MCPClient could not open stdio server '.*prints-to-stdout\.mjs': no MCP answer within 8s of its start \(it printed/,
+    );
     expect(err.message).toContain(`printed on stdout, where only JSON-RPC may go: 'hello world, I am not an MCP server'`);
     expect(err.message).toContain("is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?");
     expect(err.message).not.toContain("Request timed out");
@@ -40,7 +42,9 @@ describe("MCPClient.open on a stdio process that is not the expected server", ()
   }, 40_000);
 
   it("a banner line before a real server's answers is tolerated", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: "sh", args: ["-c", `echo 'starting up'; exec "${NODE}" "${fixture("counting-stdio-server.mjs")}"`] }));
+    await using client = await MCPClient.open(
+      new StdioServer({ command: "sh", args: ["-c", `echo 'starting up'; exec "${NODE}" "${fixture("counting-stdio-server.mjs")}"`] }),
+    );
     expect((await client.listTools()).length).toBeGreaterThan(0);
   }, 30_000);
 

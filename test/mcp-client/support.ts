@@ -87,7 +87,12 @@ export class ServerProcess implements AsyncDisposable {
   }
 }
 
-function startServer(args: string[], env: Record<string, string>, portFrom: (out: string, err: string) => number | undefined, path: string): Promise<ServerProcess> {
+function startServer(
+  args: string[],
+  env: Record<string, string>,
+  portFrom: (out: string, err: string) => number | undefined,
+  path: string,
+): Promise<ServerProcess> {
   const child = spawn(NODE, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], cwd: ROOT });
   let out = "";
   let err = "";
@@ -120,46 +125,79 @@ function startServer(args: string[], env: Record<string, string>, portFrom: (out
 
 /** test/fixtures/servers/bearer-http-server.mjs as a subprocess; `url` is its /mcp endpoint. */
 export function startBearerHttpServer(token: string): Promise<ServerProcess> {
-  return startServer([fixture("bearer-http-server.mjs")], { TOKEN: token }, (out) => {
-    const m = /\{"port":(\d+)\}/.exec(out);
-    return m ? Number(m[1]) : undefined;
-  }, "/mcp");
+  return startServer(
+    [fixture("bearer-http-server.mjs")],
+    { TOKEN: token },
+    (out) => {
+      const m = /\{"port":(\d+)\}/.exec(out);
+      return m ? Number(m[1]) : undefined;
+    },
+    "/mcp",
+  );
 }
 
 /** test/fixtures/servers/modern-http-server.mjs (SDK v2 createMcpHandler, legacy "reject": 2026-07-28 only) behind bearer `token`; `url` is its /mcp endpoint. */
 export function startModernHttpServer(token: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServer([fixture("modern-http-server.mjs")], { ...env, MODERN_TOKEN: token }, (out) => {
-    const m = /\{"port":(\d+)\}/.exec(out);
-    return m ? Number(m[1]) : undefined;
-  }, "/mcp");
+  return startServer(
+    [fixture("modern-http-server.mjs")],
+    { ...env, MODERN_TOKEN: token },
+    (out) => {
+      const m = /\{"port":(\d+)\}/.exec(out);
+      return m ? Number(m[1]) : undefined;
+    },
+    "/mcp",
+  );
 }
 
 /** test/fixtures/servers/oauth-http-server.mjs (an MCP server and its OAuth authorization server); `url` is its /mcp endpoint. */
 export function startOAuthHttpServer(): Promise<ServerProcess> {
-  return startServer([fixture("oauth-http-server.mjs")], {}, (out) => {
-    const m = /\{"port":(\d+)\}/.exec(out);
-    return m ? Number(m[1]) : undefined;
-  }, "/mcp");
+  return startServer(
+    [fixture("oauth-http-server.mjs")],
+    {},
+    (out) => {
+      const m = /\{"port":(\d+)\}/.exec(out);
+      return m ? Number(m[1]) : undefined;
+    },
+    "/mcp",
+  );
 }
 
 /** test/fixtures/servers/session-loss-http-server.mjs (loses its sessions when told); `url` is its /mcp endpoint. */
 export function startSessionLossServer(): Promise<ServerProcess> {
-  return startServer([fixture("session-loss-http-server.mjs")], {}, (out) => {
-    const m = /\{"port":(\d+)\}/.exec(out);
-    return m ? Number(m[1]) : undefined;
-  }, "/mcp");
+  return startServer(
+    [fixture("session-loss-http-server.mjs")],
+    {},
+    (out) => {
+      const m = /\{"port":(\d+)\}/.exec(out);
+      return m ? Number(m[1]) : undefined;
+    },
+    "/mcp",
+  );
 }
 
 /** server-everything over streamableHttp, kept on 127.0.0.1 by the force-loopback preload; `url` is its /mcp endpoint. */
 export function startEverythingHttp(): Promise<ServerProcess> {
-  return startServer(["--import", fixture("force-loopback.mjs"), EVERYTHING, "streamableHttp"], { PORT: "0" }, (_out, err) => {
-    const m = /force-loopback: listening on 127\.0\.0\.1:(\d+)/.exec(err);
-    return m ? Number(m[1]) : undefined;
-  }, "/mcp");
+  return startServer(
+    ["--import", fixture("force-loopback.mjs"), EVERYTHING, "streamableHttp"],
+    { PORT: "0" },
+    (_out, err) => {
+      const m = /force-loopback: listening on 127\.0\.0\.1:(\d+)/.exec(err);
+      return m ? Number(m[1]) : undefined;
+    },
+    "/mcp",
+  );
 }
 
 /** GET <base>/stats of the bearer fixture. */
-export async function httpStats(server: ServerProcess): Promise<{ openRequests: number; sessions: number; rpc: Record<string, number>; http: Record<string, number>; slowStarted: number; slowCancelled: number; seenAuth: string[] }> {
+export async function httpStats(server: ServerProcess): Promise<{
+  openRequests: number;
+  sessions: number;
+  rpc: Record<string, number>;
+  http: Record<string, number>;
+  slowStarted: number;
+  slowCancelled: number;
+  seenAuth: string[];
+}> {
   const r = await fetch(new URL("/stats", server.url));
   return (await r.json()) as never;
 }

@@ -60,7 +60,11 @@ interface FixtureTask {
 
 const FORM_QUESTION = {
   method: "elicitation/create",
-  params: { mode: "form", message: "Which colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] } },
+  params: {
+    mode: "form",
+    message: "Which colour?",
+    requestedSchema: { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] },
+  },
 };
 
 /**
@@ -124,7 +128,11 @@ function inputRequests(t: FixtureTask): Record<string, unknown> | undefined {
   if (t.tool === "ask_twice" && t.status === "input_required") {
     const open: Record<string, unknown> = {};
     if (!t.answers.colour) open.colour = FORM_QUESTION;
-    if (!t.answers.size) open.size = { method: "elicitation/create", params: { mode: "form", message: "Which size?", requestedSchema: { type: "object", properties: { size: { type: "string" } } } } };
+    if (!t.answers.size)
+      open.size = {
+        method: "elicitation/create",
+        params: { mode: "form", message: "Which size?", requestedSchema: { type: "object", properties: { size: { type: "string" } } } },
+      };
     return open;
   }
   return undefined;
@@ -186,17 +194,37 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
   };
 
   const makeServer = (): Server => {
-    const server = new Server({ name: "task-fixture", version: "1.0.0" }, { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } });
+    const server = new Server(
+      { name: "task-fixture", version: "1.0.0" },
+      { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } } },
+    );
     server.setRequestHandler("tools/list", () => ({
-      tools: [...Object.keys(TASK_TOOLS), "quick"].map((name) => ({ name, description: `task fixture tool ${name}`, inputSchema: { type: "object" as const }, ...(name === "shaped" ? { outputSchema: SHAPED_OUTPUT } : {}) })),
+      tools: [...Object.keys(TASK_TOOLS), "quick"].map((name) => ({
+        name,
+        description: `task fixture tool ${name}`,
+        inputSchema: { type: "object" as const },
+        ...(name === "shaped" ? { outputSchema: SHAPED_OUTPUT } : {}),
+      })),
     }));
     server.setRequestHandler("tools/call", (request, ctx) => {
       const { name } = request.params;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       const script = TASK_TOOLS[name];
-      if (!script || !declaredById.get(ctx.mcpReq.id)) return { content: [{ type: "text" as const, text: `${name} answered in the call` }] };
+      if (!script || !declaredById.get(ctx.mcpReq.id))
+        return { content: [{ type: "text" as const, text: `${name} answered in the call` }] };
       const now = new Date().toISOString();
-      const t: FixtureTask = { taskId: randomUUID(), tool: name, args, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs, polls: 0, answers: {} };
+      const t: FixtureTask = {
+        taskId: randomUUID(),
+        tool: name,
+        args,
+        status: "working",
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: 60_000,
+        pollIntervalMs,
+        polls: 0,
+        answers: {},
+      };
       if (name === "expiring") t.ttlMs = 300;
       tasks.set(t.taskId, t);
       return { resultType: "task", ...handle(t) } as never;
@@ -258,7 +286,11 @@ export async function startTaskServer(options: TaskServerOptions = {}): Promise<
     if (msg.id !== undefined) declaredById.set(msg.id, declared);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, { method: req.method, headers, ...(body && req.method !== "GET" ? { body } : {}) });
+    const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, {
+      method: req.method,
+      headers,
+      ...(body && req.method !== "GET" ? { body } : {}),
+    });
     const response = await mcp.fetch(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) Readable.fromWeb(response.body as never).pipe(res);

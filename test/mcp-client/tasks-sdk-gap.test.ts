@@ -40,14 +40,26 @@ describe("the client SDK still lacks a tasks runtime", () => {
 
   it("no tasks API: no task method on Client, no task runtime export, no ext/tasks entry point", () => {
     const methods = new Set<string>();
-    for (let p: object | null = Client.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) for (const k of Object.getOwnPropertyNames(p)) methods.add(k);
-    expect([...methods].filter((k) => /task/i.test(k)), MOVE).toEqual([]);
+    for (let p: object | null = Client.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null)
+      for (const k of Object.getOwnPropertyNames(p)) methods.add(k);
+    expect(
+      [...methods].filter((k) => /task/i.test(k)),
+      MOVE,
+    ).toEqual([]);
     // The wire vocabulary of the 2025-11-25 experimental tasks stays importable; anything more is a runtime.
     return import("@modelcontextprotocol/client").then((sdk) => {
-      expect(Object.keys(sdk).filter((k) => /task/i.test(k)).sort(), MOVE).toEqual(["RELATED_TASK_META_KEY", "isTaskAugmentedRequestParams"]);
+      expect(
+        Object.keys(sdk)
+          .filter((k) => /task/i.test(k))
+          .sort(),
+        MOVE,
+      ).toEqual(["RELATED_TASK_META_KEY", "isTaskAugmentedRequestParams"]);
       const pkg = new URL("../../node_modules/@modelcontextprotocol/client/package.json", import.meta.url);
       const exportsMap = JSON.parse(readFileSync(pkg, "utf8")) as { exports: Record<string, unknown> };
-      expect(Object.keys(exportsMap.exports).filter((k) => /task/i.test(k)), MOVE).toEqual([]);
+      expect(
+        Object.keys(exportsMap.exports).filter((k) => /task/i.test(k)),
+        MOVE,
+      ).toEqual([]);
     });
   });
 });

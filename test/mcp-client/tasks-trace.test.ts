@@ -29,7 +29,8 @@ function traced(asker?: Asker): { ctx: RunContext; spans: () => ReadableSpan[]; 
   return { ctx, spans: () => exporter.getFinishedSpans(), detach: instrument(ctx, { tracerProvider: provider }) };
 }
 
-const statuses = (span: ReadableSpan): unknown[] => span.events.filter((e) => e.name === "mcp.task.status").map((e) => e.attributes?.["mcp.task.status"]);
+const statuses = (span: ReadableSpan): unknown[] =>
+  span.events.filter((e) => e.name === "mcp.task.status").map((e) => e.attributes?.["mcp.task.status"]);
 
 describe("traces of a task", () => {
   it("callTool: one client span with mcp.task.id and every status transition, no argument value", async () => {
@@ -38,13 +39,21 @@ describe("traces of a task", () => {
     await client.callTool("ask", { note: SECRET }, { ctx: run.ctx });
     run.detach();
     const span = run.spans().find((s) => s.name === "tools/call ask");
-    expect(span, run.spans().map((s) => s.name).join(", ")).toBeDefined();
+    expect(
+      span,
+      run
+        .spans()
+        .map((s) => s.name)
+        .join(", "),
+    ).toBeDefined();
     const [task] = [...srv.tasks.values()];
     expect(span!.attributes["mcp.task.id"]).toBe(task!.taskId);
     expect(span!.attributes["mcp.task.status"]).toBe("completed");
     expect(statuses(span!)).toEqual(["working", "input_required", "working", "completed"]);
     for (const e of span!.events) expect(e.attributes?.["mcp.task.id"]).toBe(task!.taskId);
-    expect(JSON.stringify(run.spans().map((s) => [s.attributes, s.events])), "no argument or answer value in any span").not.toContain(SECRET);
+    expect(JSON.stringify(run.spans().map((s) => [s.attributes, s.events])), "no argument or answer value in any span").not.toContain(
+      SECRET,
+    );
   });
 
   it("startTool: the call's span names the task; result() is its own tasks/get span", async () => {

@@ -9,7 +9,15 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, OptionsError, RunContext, type Asker, type Decision, type Elicitation } from "../../src/index.js";
-import { MCPClient, McpRequestError, mcpTools, StreamableHttpServer, type CallProgress, type MCPClientOptions, type ProtocolChoice } from "../../src/mcp/index.js";
+import {
+  MCPClient,
+  McpRequestError,
+  mcpTools,
+  StreamableHttpServer,
+  type CallProgress,
+  type MCPClientOptions,
+  type ProtocolChoice,
+} from "../../src/mcp/index.js";
 import { startTaskServer, type TaskServer } from "./task-server.js";
 
 const POLL_MS = 50;
@@ -133,12 +141,19 @@ describe("callTool() resolves a task to its final result", () => {
     expect(text(result)).toBe("colour: blue");
     // The question stayed in the next poll's inputRequests too: asked once all the same.
     expect(asker.asked).toHaveLength(1);
-    expect(asker.asked[0]).toMatchObject({ question: "Which colour?", source: "mcp_elicitation", form: { schema: { properties: { colour: { type: "string" } } } } });
+    expect(asker.asked[0]).toMatchObject({
+      question: "Which colour?",
+      source: "mcp_elicitation",
+      form: { schema: { properties: { colour: { type: "string" } } } },
+    });
     const [task] = [...srv.tasks.values()];
     const updates = srv.requests("tasks/update");
     expect(updates).toHaveLength(1);
     expect(updates[0]!.mcpName).toBe(task!.taskId);
-    expect(updates[0]!.params).toMatchObject({ taskId: task!.taskId, inputResponses: { colour: { action: "accept", content: { colour: "blue" } } } });
+    expect(updates[0]!.params).toMatchObject({
+      taskId: task!.taskId,
+      inputResponses: { colour: { action: "accept", content: { colour: "blue" } } },
+    });
   });
 
   it("two open questions: each key asked once across every poll, each answer sent", async () => {
@@ -153,7 +168,10 @@ describe("callTool() resolves a task to its final result", () => {
     const result = await client.callTool("ask_twice", {}, { ctx: new RunContext({ asker }) });
     expect(text(result)).toBe("colour: red, size: L");
     expect(asked.sort()).toEqual(["Which colour?", "Which size?"]);
-    const sent = Object.assign({}, ...srv.requests("tasks/update").map((u) => u.params.inputResponses as object)) as Record<string, unknown>;
+    const sent = Object.assign({}, ...srv.requests("tasks/update").map((u) => u.params.inputResponses as object)) as Record<
+      string,
+      unknown
+    >;
     expect(sent).toEqual({ colour: { action: "accept", content: { colour: "red" } }, size: { action: "accept", content: { size: "L" } } });
   });
 
@@ -163,7 +181,9 @@ describe("callTool() resolves a task to its final result", () => {
     expect((await client.callTool("shaped", { n: 1 })).structuredContent).toEqual({ n: 1 });
     const err = await client.callTool("shaped", { n: "one" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
-    expect((err as Error).message).toMatch(/^MCP tools\/call 'shaped' on .* failed: Structured content does not match the tool's output schema: /);
+    expect((err as Error).message).toMatch(
+      /^MCP tools\/call 'shaped' on .* failed: Structured content does not match the tool's output schema: /,
+    );
     expect((await client.callTool("shaped", { n: "one", isError: true })).isError).toBe(true);
   });
 
@@ -185,7 +205,9 @@ describe("callTool() resolves a task to its final result", () => {
     const err = await pending;
     expect(err).toBeInstanceOf(McpRequestError);
     const [task] = [...srv.tasks.values()];
-    expect((err as Error).message).toContain(`task ${task!.taskId} outlived its ttlMs (300 ms from ${task!.createdAt}) while still working`);
+    expect((err as Error).message).toContain(
+      `task ${task!.taskId} outlived its ttlMs (300 ms from ${task!.createdAt}) while still working`,
+    );
     const polls = srv.requests("tasks/get").length;
     expect(polls, "no poll after the task expired").toBeLessThanOrEqual(3);
   });
@@ -199,7 +221,14 @@ describe("startTool() and resumeTask()", () => {
     expect(task.id).toBe(held!.taskId);
     expect(task.status).toBe("working");
     expect(JSON.parse(JSON.stringify(task.reference))).toEqual(task.reference);
-    expect(task.reference).toEqual({ kind: "mcp-task", server: String(client.server), tool: "slow", taskId: held!.taskId, createdAt: held!.createdAt, ttlMs: 60_000 });
+    expect(task.reference).toEqual({
+      kind: "mcp-task",
+      server: String(client.server),
+      tool: "slow",
+      taskId: held!.taskId,
+      createdAt: held!.createdAt,
+      ttlMs: 60_000,
+    });
     expect(srv.requests("tasks/get"), "nothing is polled before result()").toHaveLength(0);
     expect(text(await task.result())).toBe("done: 1");
     expect(task.status).toBe("completed");
@@ -246,10 +275,19 @@ describe("startTool() and resumeTask()", () => {
 
   it("resumeTask refuses a reference to another server, and names an unknown task", async () => {
     await using client = await open();
-    const other = { kind: "mcp-task", server: "http://127.0.0.1:1/mcp", tool: "slow", taskId: "t-1", createdAt: null, ttlMs: null } as const;
+    const other = {
+      kind: "mcp-task",
+      server: "http://127.0.0.1:1/mcp",
+      tool: "slow",
+      taskId: "t-1",
+      createdAt: null,
+      ttlMs: null,
+    } as const;
     const refused = await client.resumeTask(other).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OptionsError);
-    expect((refused as Error).message).toBe(`MCPClient.resumeTask: the task t-1 was started on http://127.0.0.1:1/mcp, and this client is connected to ${client.server}`);
+    expect((refused as Error).message).toBe(
+      `MCPClient.resumeTask: the task t-1 was started on http://127.0.0.1:1/mcp, and this client is connected to ${client.server}`,
+    );
     const unknown = await client.resumeTask({ ...other, server: String(client.server), taskId: "no-such-task" }).catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(McpRequestError);
     expect((unknown as McpRequestError).rpcCode).toBe(-32602);

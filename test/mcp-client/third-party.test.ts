@@ -44,26 +44,36 @@ function everythingSuite(transport: string, open: () => Promise<MCPClient>): voi
     const run = (name: string, args: Record<string, unknown> = {}) => tools[`ev_${name}`]!.run(args, makeTestCtx());
 
     it("its tools are adapted and called: echo, get-sum", async () => {
-      expect(Object.keys(tools)).toEqual(expect.arrayContaining(["ev_echo", "ev_get-sum", "ev_get-tiny-image", "ev_get-resource-reference"]));
+      expect(Object.keys(tools)).toEqual(
+        expect.arrayContaining(["ev_echo", "ev_get-sum", "ev_get-tiny-image", "ev_get-resource-reference"]),
+      );
       expect(tools["ev_echo"]!.schema.parameters).toMatchObject({ type: "object", required: ["message"] });
       expect(await run("echo", { message: "hello" })).toBe("Echo: hello");
       expect(await run("get-sum", { a: 2, b: 3 })).toBe("The sum of 2 and 3 is 5.");
     });
 
     it("get-tiny-image yields the image marker, get-resource-reference the resource marker", async () => {
-      expect(await run("get-tiny-image")).toBe("Here's the image you requested:\n[image content omitted]\nThe image above is the MCP logo.");
+      expect(await run("get-tiny-image")).toBe(
+        "Here's the image you requested:\n[image content omitted]\nThe image above is the MCP logo.",
+      );
       expect(await run("get-resource-reference", { resourceType: "Text", resourceId: 1 })).toBe(
         "Returning resource reference for Resource 1:\n[resource content omitted]\nYou can access this resource using the URI: demo://resource/dynamic/text/1",
       );
       // Its argument check fails as an isError result, which the adapter turns into a string.
-      expect(await run("get-resource-reference", { resourceType: "blob", resourceId: 1 })).toMatch(/^ERROR: .*Invalid arguments for tool get-resource-reference/);
+      expect(await run("get-resource-reference", { resourceType: "blob", resourceId: 1 })).toMatch(
+        /^ERROR: .*Invalid arguments for tool get-resource-reference/,
+      );
     });
 
     it("its resources are queried through mcpResources", async () => {
       const memory = mcpResources(client, { name: "everything-docs" });
       const [item, ...rest] = await memory.query("architecture", { k: 3, ctx: makeTestCtx() });
       expect(rest).toEqual([]);
-      expect(item!.metadata).toEqual({ uri: "demo://resource/static/document/architecture.md", name: "architecture.md", mimeType: "text/markdown" });
+      expect(item!.metadata).toEqual({
+        uri: "demo://resource/static/document/architecture.md",
+        name: "architecture.md",
+        mimeType: "text/markdown",
+      });
       expect(item!.content).toMatch(/^# Everything Server – Architecture/);
       // Every static document matches "document" on its URI only: first-seen (listing) order, cut at k.
       const docs = await memory.query("document", { k: 3 });
@@ -129,6 +139,8 @@ describe("server-filesystem 2026.8.31 over stdio", () => {
   });
 
   it("a refused path comes back as an ERROR string, not an exception", async () => {
-    expect(await tools["fs_read_text_file"]!.run({ path: "/etc/hostname" }, makeTestCtx())).toMatch(/^ERROR: .*Access denied - path outside allowed directories/);
+    expect(await tools["fs_read_text_file"]!.run({ path: "/etc/hostname" }, makeTestCtx())).toMatch(
+      /^ERROR: .*Access denied - path outside allowed directories/,
+    );
   });
 });

@@ -36,7 +36,12 @@ class OnceModule {}
 
 async function sdkClient(url: string, headers: Record<string, string>): Promise<Client & AsyncDisposable> {
   const c = new Client({ name: "claude-code-stand-in", version: "0" });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init) }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+      fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init),
+    }),
+  );
   return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
 }
 
@@ -48,7 +53,7 @@ async function bootOnce(asked: string[]): Promise<McpApp> {
   return bootstrap(OnceModule, { container: parent, ctx: makeTestCtx() });
 }
 
-const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
+const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 describe("approvals and the guard in one module", () => {
   it("the prompt asks, the guarded call takes that answer for the same tool-use id: one question per call", async () => {
@@ -57,7 +62,14 @@ describe("approvals and the guard in one module", () => {
     await using prompt = await sdkClient(app.approvals!.url!, { ...app.approvals!.authHeaders });
     await using served = await sdkClient(app.spec!.url!, { ...app.spec!.authHeaders });
     ran.length = 0;
-    const answer = JSON.parse(textOf(await prompt.callTool({ name: "approve", arguments: { tool_name: "mcp__once__deploy", input: { target: "prod" }, tool_use_id: "toolu_1" } })));
+    const answer = JSON.parse(
+      textOf(
+        await prompt.callTool({
+          name: "approve",
+          arguments: { tool_name: "mcp__once__deploy", input: { target: "prod" }, tool_use_id: "toolu_1" },
+        }),
+      ),
+    );
     expect(answer).toEqual({ behavior: "allow", updatedInput: { target: "prod" } });
     const result = await served.callTool({ name: "deploy", arguments: { target: "prod" }, _meta: { "claudecode/toolUseId": "toolu_1" } });
     expect(textOf(result)).toBe("deployed to prod");
@@ -70,13 +82,24 @@ describe("approvals and the guard in one module", () => {
     const asked: string[] = [];
     await using app = await bootOnce(asked);
     await using prompt = await sdkClient(app.approvals!.url!, { ...app.approvals!.authHeaders });
-    const answer = JSON.parse(textOf(await prompt.callTool({ name: "approve", arguments: { tool_name: "mcp__once__deploy", input: { target: 7 }, tool_use_id: "toolu_2" } })));
+    const answer = JSON.parse(
+      textOf(
+        await prompt.callTool({
+          name: "approve",
+          arguments: { tool_name: "mcp__once__deploy", input: { target: 7 }, tool_use_id: "toolu_2" },
+        }),
+      ),
+    );
     expect(answer.behavior).toBe("deny");
     expect(answer.message).toMatch(/the call cannot run: tool 'deploy' call rejected: .*target/);
     expect(asked).toEqual([]);
     expect(app.approvals!.decisions).toMatchObject([{ allowed: false, source: "error", asked: false, questionId: null }]);
     // A tool the module does not serve (a built-in) is still asked about.
-    JSON.parse(textOf(await prompt.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "ls" }, tool_use_id: "toolu_3" } })));
+    JSON.parse(
+      textOf(
+        await prompt.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "ls" }, tool_use_id: "toolu_3" } }),
+      ),
+    );
     expect(asked).toEqual(["Bash"]);
   });
 });

@@ -46,7 +46,10 @@ describe("the guard's audit through a module", () => {
   class AuditedModule {}
 
   it("records each decision (memory, gate.check on ctx, JSONL) and runs a modify with the edited arguments", async () => {
-    const answers: Decision[] = [{ kind: "modify", actor: "ops", value: { target: "staging" } }, { kind: "reject", actor: "ops", note: "frozen" }];
+    const answers: Decision[] = [
+      { kind: "modify", actor: "ops", value: { target: "staging" } },
+      { kind: "reject", actor: "ops", note: "frozen" },
+    ];
     const asker: Asker = { ask: async () => answers.shift()! };
     const parent = container.createChildContainer();
     parent.register(ASKER, { useValue: asker });
@@ -66,7 +69,10 @@ describe("the guard's audit through a module", () => {
     const events = ctx.eventsNamed("gate.check");
     expect(events).toHaveLength(2);
     for (const e of events) expect(e.data).not.toHaveProperty("arguments");
-    const lines = readFileSync(auditPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(auditPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.tool, l.allowed, l.source])).toEqual([
       ["mcp__audited__deploy", true, "asker"],
       ["mcp__audited__deploy", false, "asker"],
@@ -160,7 +166,11 @@ describe("the per-call RunContext scope", () => {
   }
 
   let release: (() => void) | undefined;
-  @Tool({ description: "Report this call's context; optionally wait for cancellation.", sideEffecting: false, input: { type: "object", properties: { wait: { type: "boolean" } }, additionalProperties: false } })
+  @Tool({
+    description: "Report this call's context; optionally wait for cancellation.",
+    sideEffecting: false,
+    input: { type: "object", properties: { wait: { type: "boolean" } }, additionalProperties: false },
+  })
   class Probe {
     constructor(
       private readonly counter: Counter,

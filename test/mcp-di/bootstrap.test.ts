@@ -6,7 +6,16 @@ import { fileURLToPath } from "node:url";
 import { container, inject, injectable } from "tsyringe";
 import { IsString } from "class-validator";
 import { afterEach, describe, expect, it } from "vitest";
-import { DefinitionError, RunContext, Tool, ToolRegistry, type Asker, type Decision, type MemorySource, type PromptTemplate } from "../../src/index.js";
+import {
+  DefinitionError,
+  RunContext,
+  Tool,
+  ToolRegistry,
+  type Asker,
+  type Decision,
+  type MemorySource,
+  type PromptTemplate,
+} from "../../src/index.js";
 import {
   BootstrapError,
   InjectMcpClient,
@@ -69,10 +78,13 @@ class WhoAmI {
   ) {}
   run(): string {
     const caller = this.call.caller;
-    return JSON.stringify({ server: caller?.server, hasSession: caller?.kind === "loopback" && typeof caller.sessionId === "string", checksSeen: this.checks.calls });
+    return JSON.stringify({
+      server: caller?.server,
+      hasSession: caller?.kind === "loopback" && typeof caller.sessionId === "string",
+      checksSeen: this.checks.calls,
+    });
   }
 }
-
 
 const ASKER = Symbol.for("test:asker");
 const apps: McpApp[] = [];
@@ -124,7 +136,12 @@ describe("bootstrap(@McpServer module)", () => {
     expect(app.cliOptions()).toMatchObject({ strictMcpConfig: true, allowedTools: ["mcp__engine__run_check", "mcp__engine__who_am_i"] });
     // A misspelt option is refused under the name the user called.
     expect(() => app.cliOptions({ builtInTools: false } as never)).toThrow(
-      expect.objectContaining({ name: "OptionsError", where: "McpApp.cliOptions", option: "builtInTools", message: expect.stringContaining("did you mean 'builtinTools'?") }),
+      expect.objectContaining({
+        name: "OptionsError",
+        where: "McpApp.cliOptions",
+        option: "builtInTools",
+        message: expect.stringContaining("did you mean 'builtinTools'?"),
+      }),
     );
   });
 
@@ -205,9 +222,14 @@ describe("remote MCP servers as providers", () => {
     ) {}
   }
 
-  @Tool({ description: "Search the knowledge base through the injected remote tool.", input: { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false } })
+  @Tool({
+    description: "Search the knowledge base through the injected remote tool.",
+    input: { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false },
+  })
   class KbSearch {
-    constructor(@InjectMcpTools("kb") private readonly kb: Array<{ name: string; run(a: Record<string, unknown>, c: RunContext): Promise<unknown> }>) {}
+    constructor(
+      @InjectMcpTools("kb") private readonly kb: Array<{ name: string; run(a: Record<string, unknown>, c: RunContext): Promise<unknown> }>,
+    ) {}
     run(input: { q: string }, ctx: RunContext) {
       return this.kb.find((t) => t.name === "kb_search")!.run({ q: input.q }, ctx);
     }
@@ -279,7 +301,11 @@ describe("bootstrap errors", () => {
   });
 
   it("a remote that cannot start names the alias and the server", async () => {
-    @McpServer({ name: "dead", tools: [], remotes: [remote("ghost", new StdioServer({ command: process.execPath, args: ["-e", "process.exit(3)"] }))] })
+    @McpServer({
+      name: "dead",
+      tools: [],
+      remotes: [remote("ghost", new StdioServer({ command: process.execPath, args: ["-e", "process.exit(3)"] }))],
+    })
     class DeadModule {}
     const err = await bootstrap(DeadModule, { container: container.createChildContainer() }).catch((e) => e);
     expect(err).toBeInstanceOf(BootstrapError);

@@ -49,12 +49,42 @@ async function built(plan: ModulePlan, run: (b: BuiltModule) => Promise<void> | 
 
 describe("a bad module is one error, at decoration", () => {
   const cases: Array<[string, McpServerOptions, string, string]> = [
-    ["EmptyCommand", { name: "cmd", tools: [], transport: "stdio", command: [] }, "command", `@McpServer on EmptyCommand: 'command' must be a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js")), got array []`],
-    ["FarPort", { name: "far", tools: [], port: 70000 }, "port", "@McpServer on FarPort: port must be an integer 0-65535 (0 = ephemeral), got number 70000"],
-    ["NumberEnv", { name: "env", tools: [], transport: "stdio", command: ["node", "x.js"], env: { A: 1 } as never }, "env", "@McpServer on NumberEnv: 'env.A' must be a string, got number"],
-    ["BadTool", { name: "t", tools: [class Plain {}] as never }, "tools", "@McpServer on BadTool: tools[0] (Plain) is not a @Tool class or a Tool object"],
-    ["BadProvider", { name: "p", tools: [], providers: [{ provide: "X" }] as never }, "providers", `@McpServer on BadProvider: providers[0] (object {"provide":"X"}) is not a class or { provide, useClass | useValue | useFactory }`],
-    ["Typo", { name: "y", tools: [], provider: [] } as never, "provider", "@McpServer on Typo: unknown option 'provider'. Accepted options: name, imports, tools, resources, prompts, providers, remotes, transport, command, env, timeoutMs, approvals, autoAllow, guard, auditPath, auth, port, tasks, results, skills"],
+    [
+      "EmptyCommand",
+      { name: "cmd", tools: [], transport: "stdio", command: [] },
+      "command",
+      `@McpServer on EmptyCommand: 'command' must be a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js")), got array []`,
+    ],
+    [
+      "FarPort",
+      { name: "far", tools: [], port: 70000 },
+      "port",
+      "@McpServer on FarPort: port must be an integer 0-65535 (0 = ephemeral), got number 70000",
+    ],
+    [
+      "NumberEnv",
+      { name: "env", tools: [], transport: "stdio", command: ["node", "x.js"], env: { A: 1 } as never },
+      "env",
+      "@McpServer on NumberEnv: 'env.A' must be a string, got number",
+    ],
+    [
+      "BadTool",
+      { name: "t", tools: [class Plain {}] as never },
+      "tools",
+      "@McpServer on BadTool: tools[0] (Plain) is not a @Tool class or a Tool object",
+    ],
+    [
+      "BadProvider",
+      { name: "p", tools: [], providers: [{ provide: "X" }] as never },
+      "providers",
+      `@McpServer on BadProvider: providers[0] (object {"provide":"X"}) is not a class or { provide, useClass | useValue | useFactory }`,
+    ],
+    [
+      "Typo",
+      { name: "y", tools: [], provider: [] } as never,
+      "provider",
+      "@McpServer on Typo: unknown option 'provider'. Accepted options: name, imports, tools, resources, prompts, providers, remotes, transport, command, env, timeoutMs, approvals, autoAllow, guard, auditPath, auth, port, tasks, results, skills",
+    ],
   ];
   for (const [className, options, member, message] of cases) {
     it(`${className}: names the class, '${member}' and what is accepted, with no chain of wrapped errors`, async () => {
@@ -74,7 +104,11 @@ describe("build takes the checked plan and checks nothing again", () => {
     const plan = scanModule(Once, { container: container.createChildContainer(), ctx: new RunContext() });
     // Planted after scan: a tool whose qualified name is over 64 characters, which no second check may see.
     const long = "t".repeat(70);
-    const planted: ModulePlan = { ...plan, tools: [{ tool: echo(long), perCall: null }], qualifiedNames: new Map([[long, `mcp__once__${long}`]]) };
+    const planted: ModulePlan = {
+      ...plan,
+      tools: [{ tool: echo(long), perCall: null }],
+      qualifiedNames: new Map([[long, `mcp__once__${long}`]]),
+    };
     await built(planted, (b) => {
       expect(b.spec?.toolNames).toEqual([`mcp__once__${long}`]);
     });
@@ -102,6 +136,8 @@ describe("build takes the checked plan and checks nothing again", () => {
       expect([...b.approvals!.autoAllow]).toEqual(["Read", ""]);
     });
     const { ApprovalServer } = await import("../../src/mcp/index.js");
-    expect(() => new ApprovalServer({ asker: approving, autoAllow: ["Read", ""] })).toThrow("ApprovalServer: autoAllow entries must be non-empty tool names");
+    expect(() => new ApprovalServer({ asker: approving, autoAllow: ["Read", ""] })).toThrow(
+      "ApprovalServer: autoAllow entries must be non-empty tool names",
+    );
   });
 });

@@ -23,7 +23,9 @@ McpServer({ name: "unguarded", tools: [deploy], guard: "none" })(Unguarded);
 
 async function callDeploy(module: object, asker: Asker): Promise<{ text: string; guarded: boolean }> {
   await using app = await bootstrap(module as new () => object, { ctx: makeTestCtx(), asker });
-  await using client = await MCPClient.open(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders, protocol: "2025-11-25" }));
+  await using client = await MCPClient.open(
+    new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders, protocol: "2025-11-25" }),
+  );
   const r = await client.callTool("deploy", {});
   return { text: (r.content[0] as { text: string }).text, guarded: app.guard !== null };
 }
@@ -37,7 +39,7 @@ describe("a person handed to bootstrap", () => {
     expect(r.text).toBe("tool 'deploy' was not run: rejected by ops: not today");
   });
 
-  it("is not asked when the module says guard: \"none\"", async () => {
+  it('is not asked when the module says guard: "none"', async () => {
     const rejecting = askerAnswering({ kind: "reject", actor: "ops" });
     const r = await callDeploy(Unguarded, rejecting);
     expect(r.guarded).toBe(false);

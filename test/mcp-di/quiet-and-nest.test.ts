@@ -12,7 +12,17 @@ import { container, inject, injectable } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate } from "../../src/index.js";
 import { OptionsError } from "../../src/errors/index.js";
-import { BootstrapError, bootstrap, InjectMcpPrompts, InjectMcpTools, McpServer, mcpToolsToken, remote, StdioServer, type McpApp } from "../../src/mcp/index.js";
+import {
+  BootstrapError,
+  bootstrap,
+  InjectMcpPrompts,
+  InjectMcpTools,
+  McpServer,
+  mcpToolsToken,
+  remote,
+  StdioServer,
+  type McpApp,
+} from "../../src/mcp/index.js";
 import { EVERYTHING, NODE } from "../mcp-client/support.js";
 
 const everything = (): StdioServer => new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] });
@@ -74,7 +84,12 @@ describe("quiet by default: a remote's dropped prompts warn only when its prompt
 
   it("a LOGGER provider receives the package's warnings instead of the global logger; LOGGER defaults to the global one", async () => {
     const mine = recordingLogger();
-    @McpServer({ name: "logged", tools: [], providers: [PromptReader, { provide: LOGGER, useValue: mine }], remotes: [remote("ev", everything())] })
+    @McpServer({
+      name: "logged",
+      tools: [],
+      providers: [PromptReader, { provide: LOGGER, useValue: mine }],
+      remotes: [remote("ev", everything())],
+    })
     class Logged {}
     const app = await boot(Logged);
     app.get(PromptReader);
@@ -174,7 +189,9 @@ describe("imports: [OtherModule]", () => {
     );
     @McpServer({ name: "wrong", imports: [Plain], tools: [] })
     class Wrong {}
-    await expect(bootstrap(Wrong, { serve: false })).rejects.toThrow("bootstrap(Wrong): Wrong's imports[0] (Plain) is not an @McpServer module");
+    await expect(bootstrap(Wrong, { serve: false })).rejects.toThrow(
+      "bootstrap(Wrong): Wrong's imports[0] (Plain) is not an @McpServer module",
+    );
   });
 
   it("two modules defining one token differently are refused naming both; the same definition twice is fine", async () => {
@@ -185,7 +202,9 @@ describe("imports: [OtherModule]", () => {
     class Two {}
     @McpServer({ name: "both", imports: [One, Two], tools: [] })
     class Both {}
-    await expect(bootstrap(Both, { serve: false })).rejects.toThrow("bootstrap(Both): provider settings is defined differently by One and Two; keep one definition (in a module both import)");
+    await expect(bootstrap(Both, { serve: false })).rejects.toThrow(
+      "bootstrap(Both): provider settings is defined differently by One and Two; keep one definition (in a module both import)",
+    );
     @McpServer({ name: "same", imports: [CountingModule], tools: [], providers: [Counter] })
     class Same {}
     const app = await boot(Same);

@@ -39,7 +39,13 @@ class Counter {
 function seen(call: RunContext, ctx: RunContext, counter: Counter) {
   counter.n++;
   const caller = call.caller?.kind === "loopback" ? call.caller : undefined;
-  return JSON.stringify({ session: caller?.sessionId, request: caller?.requestId, cancelled: call.cancelled, isThisCall: call === ctx, n: counter.n });
+  return JSON.stringify({
+    session: caller?.sessionId,
+    request: caller?.requestId,
+    cancelled: call.cancelled,
+    isThisCall: call === ctx,
+    n: counter.n,
+  });
 }
 
 @Tool({ description: "Report the context a provider was built with; the tool takes the context too.", sideEffecting: false })
@@ -93,7 +99,11 @@ function text(res: { content: Array<{ type: string; text?: string }> }): string 
 }
 
 describe("a provider that injects RunContext", () => {
-  for (const [tool, cls] of [["direct", Direct], ["indirect", Indirect], ["by_token", ByToken]] as const) {
+  for (const [tool, cls] of [
+    ["direct", Direct],
+    ["indirect", Indirect],
+    ["by_token", ByToken],
+  ] as const) {
     it(`is built per call: two sessions, three calls, each sees its own live context (${tool})`, async () => {
       await using app = await bootstrap(moduleServing(cls), { container: container.createChildContainer() });
       await using a = await connect(app);

@@ -53,7 +53,10 @@ class SummariseNote {
   constructor(private readonly store: NoteStore) {}
   render({ id }: Record<string, string>) {
     return [
-      { role: "user" as const, content: { type: "resource" as const, resource: { uri: `notes://${id}`, mimeType: "text/plain", text: this.store.get(id) } } },
+      {
+        role: "user" as const,
+        content: { type: "resource" as const, resource: { uri: `notes://${id}`, mimeType: "text/plain", text: this.store.get(id) } },
+      },
       { role: "user" as const, content: { type: "text" as const, text: "Summarise the note above." } },
     ];
   }
@@ -70,7 +73,14 @@ class CountReads {
   }
 }
 
-@McpServer({ name: "notes", tools: [CountReads], resources: [NoteResource], prompts: [SummariseNote], providers: [NoteStore], auth: "none" })
+@McpServer({
+  name: "notes",
+  tools: [CountReads],
+  resources: [NoteResource],
+  prompts: [SummariseNote],
+  providers: [NoteStore],
+  auth: "none",
+})
 class NotesModule {}
 
 const apps: McpApp[] = [];
@@ -84,15 +94,28 @@ describe("@McpServer({ resources, prompts })", () => {
     apps.push(app);
     await using client = await sdkClientFor(app.spec!.url!);
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(["notes://1", "notes://2", "notes://12"]);
-    expect((await client.readResource({ uri: "notes://2" })).contents).toEqual([{ uri: "notes://2", mimeType: "text/plain", text: "call Ada (same ctx: true, session: string)" }]);
-    await expect(client.readResource({ uri: "notes://9" })).rejects.toThrow("resource 'notes://9' could not be read: Error: no note with id '9'");
+    expect((await client.readResource({ uri: "notes://2" })).contents).toEqual([
+      { uri: "notes://2", mimeType: "text/plain", text: "call Ada (same ctx: true, session: string)" },
+    ]);
+    await expect(client.readResource({ uri: "notes://9" })).rejects.toThrow(
+      "resource 'notes://9' could not be read: Error: no note with id '9'",
+    );
     const prompt = await client.getPrompt({ name: "summarise_note", arguments: { id: "12" } });
-    expect(prompt.messages[0]).toEqual({ role: "user", content: { type: "resource", resource: { uri: "notes://12", mimeType: "text/plain", text: "ship it" } } });
+    expect(prompt.messages[0]).toEqual({
+      role: "user",
+      content: { type: "resource", resource: { uri: "notes://12", mimeType: "text/plain", text: "ship it" } },
+    });
     // One NoteStore singleton behind the tool, the resource and the prompt.
     expect((await client.callTool({ name: "count_reads", arguments: {} })).content).toEqual([{ type: "text", text: "3" }]);
-    expect(await client.complete({ ref: { type: "ref/prompt", name: "summarise_note" }, argument: { name: "id", value: "1" } })).toEqual({ completion: { values: ["1", "12"], total: 2, hasMore: false } });
-    expect(await client.complete({ ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "2" } })).toEqual({ completion: { values: ["2"], total: 1, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "id", value: "" } })).rejects.toThrow("completion for unknown prompt 'nope'");
+    expect(await client.complete({ ref: { type: "ref/prompt", name: "summarise_note" }, argument: { name: "id", value: "1" } })).toEqual({
+      completion: { values: ["1", "12"], total: 2, hasMore: false },
+    });
+    expect(await client.complete({ ref: { type: "ref/resource", uri: "notes://{id}" }, argument: { name: "id", value: "2" } })).toEqual({
+      completion: { values: ["2"], total: 1, hasMore: false },
+    });
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "id", value: "" } })).rejects.toThrow(
+      "completion for unknown prompt 'nope'",
+    );
   });
 
   it("refuses two resources on one URI at bootstrap, naming both", async () => {
@@ -117,6 +140,8 @@ describe("@McpServer({ resources, prompts })", () => {
 
   it("@McpServer refuses a resources entry that is not a @Resource class, naming the index", () => {
     class Plain {}
-    expect(() => McpServer({ name: "x", tools: [], resources: [Plain as never] })(class M {})).toThrow("@McpServer on M: resources[0] (Plain) is not a @Resource class or a resource object { uri | uriTemplate, name, read }");
+    expect(() => McpServer({ name: "x", tools: [], resources: [Plain as never] })(class M {})).toThrow(
+      "@McpServer on M: resources[0] (Plain) is not a @Resource class or a resource object { uri | uriTemplate, name, read }",
+    );
   });
 });

@@ -21,7 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A remote whose process leaves `marker` behind the moment it starts (then exits: it is no MCP server). */
 function markingRemote(marker: string) {
-  return remote("marker", new StdioServer({ command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`] }));
+  return remote(
+    "marker",
+    new StdioServer({ command: process.execPath, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`] }),
+  );
 }
 
 async function refused(module: ModuleClass, options: Parameters<typeof bootstrap>[1] = {}): Promise<unknown> {
@@ -98,7 +101,10 @@ describe("scan before build", () => {
     @McpServer({ name: "twins", tools: [a, b] })
     class TwinsModule {}
     const err = await refusal(TwinsModule);
-    expect([err.step, err.message]).toEqual(["names", "bootstrap(TwinsModule): tools 'run.check' and 'run_check' are both served as 'run_check'; rename one (@Tool({ name }) or tool({ name }))"]);
+    expect([err.step, err.message]).toEqual([
+      "names",
+      "bootstrap(TwinsModule): tools 'run.check' and 'run_check' are both served as 'run_check'; rename one (@Tool({ name }) or tool({ name }))",
+    ]);
   });
 });
 
@@ -154,11 +160,21 @@ describe("bootstrap options", () => {
   class PlainModule {}
 
   it("are checked, naming the option and what is accepted", async () => {
-    expect((await optionRefusal(PlainModule, { timeoutMs: -1 })).message).toBe("bootstrap(PlainModule): timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1");
-    expect((await optionRefusal(PlainModule, { transport: "ws" as never })).message).toBe(`bootstrap(PlainModule): transport must be one of "http", "stdio", got string "ws"`);
-    expect((await optionRefusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe("bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker, tasks");
-    expect((await optionRefusal(PlainModule, { port: -1 })).message).toBe("bootstrap(PlainModule): port must be an integer 0-65535 (0 = ephemeral), got number -1");
-    expect((await optionRefusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(`bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`);
+    expect((await optionRefusal(PlainModule, { timeoutMs: -1 })).message).toBe(
+      "bootstrap(PlainModule): timeoutMs must be a positive number of milliseconds up to 2147483647, or left unset to wait forever; got number -1",
+    );
+    expect((await optionRefusal(PlainModule, { transport: "ws" as never })).message).toBe(
+      `bootstrap(PlainModule): transport must be one of "http", "stdio", got string "ws"`,
+    );
+    expect((await optionRefusal(PlainModule, { host: "0.0.0.0" } as never)).message).toBe(
+      "bootstrap(PlainModule): unknown option 'host'. Accepted options: container, ctx, transport, port, timeoutMs, serve, stdin, stdout, asker, tasks",
+    );
+    expect((await optionRefusal(PlainModule, { port: -1 })).message).toBe(
+      "bootstrap(PlainModule): port must be an integer 0-65535 (0 = ephemeral), got number -1",
+    );
+    expect((await optionRefusal(PlainModule, { port: 4000, transport: "stdio" })).message).toBe(
+      `bootstrap(PlainModule): 'port' is for the loopback listener; transport: "stdio" has none`,
+    );
     expect((await optionRefusal(PlainModule, { transport: "stdio", serve: false })).option).toBe("serve");
   });
 
@@ -178,17 +194,28 @@ describe("remote() checks its options by one declared spec", () => {
     expect(() => remote("fs", server, { prefx: "fs_" } as never)).toThrow(
       optionsError("remote('fs'): unknown option 'prefx'. Accepted options: prefix, trustReadOnlyHint"),
     );
-    expect(() => remote("fs", server, { prefix: 7 } as never)).toThrow(optionsError("remote('fs'): 'prefix' must be a string, got number 7"));
+    expect(() => remote("fs", server, { prefix: 7 } as never)).toThrow(
+      optionsError("remote('fs'): 'prefix' must be a string, got number 7"),
+    );
     expect(() => remote("fs", server, { trustReadOnlyHint: "yes" } as never)).toThrow(
       optionsError(`remote('fs'): 'trustReadOnlyHint' must be true or false, got string "yes"`),
     );
-    expect(() => remote("fs", server, null as never)).toThrow(optionsError("remote('fs'): options must be an object { prefix, trustReadOnlyHint }, got null"));
+    expect(() => remote("fs", server, null as never)).toThrow(
+      optionsError("remote('fs'): options must be an object { prefix, trustReadOnlyHint }, got null"),
+    );
     expect(() => remote("f s", server)).toThrow(optionsError(`remote(): alias must match [A-Za-z0-9_-]{1,64}, got "f s"`));
-    expect(() => remote("fs", null as never)).toThrow(optionsError("remote('fs'): server must be a StdioServer or StreamableHttpServer, got null"));
+    expect(() => remote("fs", null as never)).toThrow(
+      optionsError("remote('fs'): server must be a StdioServer or StreamableHttpServer, got null"),
+    );
   });
 
   it("(control) good options are kept", () => {
-    expect(remote("fs", server, { prefix: "fs_", trustReadOnlyHint: true })).toEqual({ alias: "fs", server, prefix: "fs_", trustReadOnlyHint: true });
+    expect(remote("fs", server, { prefix: "fs_", trustReadOnlyHint: true })).toEqual({
+      alias: "fs",
+      server,
+      prefix: "fs_",
+      trustReadOnlyHint: true,
+    });
     expect(remote("fs", server)).toEqual({ alias: "fs", server, prefix: "", trustReadOnlyHint: false });
   });
 });

@@ -34,7 +34,8 @@ async function underTsx(which: string): Promise<{ code: number; stdout: string; 
 }
 
 const WHY = "the build does not emit decorator metadata (tsx and esbuild never do, nor does vitest on vite 7)";
-const FIXES = 'Fix one of: build with tsc ("experimentalDecorators" and "emitDecoratorMetadata" on); run tests with vitest 4.1 on vite 8; use SWC with decorator metadata (jsc.transform.decoratorMetadata); or put @inject(Token) on each constructor parameter.';
+const FIXES =
+  'Fix one of: build with tsc ("experimentalDecorators" and "emitDecoratorMetadata" on); run tests with vitest 4.1 on vite 8; use SWC with decorator metadata (jsc.transform.decoratorMetadata); or put @inject(Token) on each constructor parameter.';
 
 describe("under tsx (no decorator metadata)", { timeout: 90_000 }, () => {
   it("a @Tool class with a constructor dependency is refused when decorated, naming the class, the count, why and the fixes", async () => {

@@ -19,7 +19,10 @@ const specs = new ServedSpecs();
 afterEach(() => specs.stopAll());
 
 /** A hand-written schema with what a translation would lose: an `x-` keyword, `$defs`, a draft-07 `$schema`. */
-const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written.json", import.meta.url), "utf8")) as Record<
+  string,
+  unknown
+>;
 
 /** One wire request as the client sent it. */
 interface Sent {
@@ -81,10 +84,14 @@ describe("one served URL, both eras", () => {
       expect(JSON.stringify(listed!.inputSchema)).toBe(JSON.stringify(SCHEMA));
       expect(listed!._meta![META_KEY]).toEqual({ side_effecting: true, requires_approval: false, caps: ["egress"] });
       expect(listed!.annotations).toMatchObject({ readOnlyHint: false });
-      expect((await client.callTool({ name: "run_check", arguments: { name: "lint" } })).content).toEqual([{ type: "text", text: `lint: ok in ${process.pid}` }]);
+      expect((await client.callTool({ name: "run_check", arguments: { name: "lint" } })).content).toEqual([
+        { type: "text", text: `lint: ok in ${process.pid}` },
+      ]);
       const bad = await client.callTool({ name: "run_check", arguments: { name: 42, extra: true } });
       expect(bad.isError).toBe(true);
-      expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(/^tool 'run_check' call rejected: unexpected argument\(s\) \['extra'\]/);
+      expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(
+        /^tool 'run_check' call rejected: unexpected argument\(s\) \['extra'\]/,
+      );
       expect(ran).toEqual(["lint"]);
       expect(transport.sessionId).toBeUndefined();
       expect(sent.map((s) => s.method)).toEqual(["server/discover", "tools/list", "tools/call", "tools/call"]);
@@ -121,7 +128,9 @@ describe("one served URL, both eras", () => {
         modern.client.callTool({ name: "run_check", arguments: { name: "b" } }),
         v1.callTool({ name: "run_check", arguments: { name: "c" } }),
       ]);
-      expect(texts.map((t) => (t.content as Array<{ text: string }>)[0]!.text)).toEqual(["a", "b", "c"].map((n) => `${n}: ok in ${process.pid}`));
+      expect(texts.map((t) => (t.content as Array<{ text: string }>)[0]!.text)).toEqual(
+        ["a", "b", "c"].map((n) => `${n}: ok in ${process.pid}`),
+      );
       expect(ran.sort()).toEqual(["a", "b", "c"]);
       expect(spec.callsSeen).toBe(3);
     } finally {
@@ -132,32 +141,63 @@ describe("one served URL, both eras", () => {
 
   it("a raw server/discover with the 2026-07-28 header and envelope is answered without a session; a 2026 request naming an unserved revision is refused by the modern path, not opened as a session", async () => {
     const spec = await served([]);
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
     const post = (body: unknown, version: string) =>
       fetch(spec.url!, {
         method: "POST",
-        headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": "server/discover" },
+        headers: {
+          ...spec.authHeaders,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": version,
+          "mcp-method": "server/discover",
+        },
         body: JSON.stringify(body),
       });
     const res = await post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } }, "2026-07-28");
     expect(res.status).toBe(200);
     expect(res.headers.get("mcp-session-id")).toBeNull();
     const text = await res.text();
-    const json = JSON.parse(text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6)) as { result: { supportedVersions: string[]; _meta: Record<string, { name: string }> } };
+    const json = JSON.parse(
+      text.startsWith("{")
+        ? text
+        : text
+            .split("\n")
+            .find((l) => l.startsWith("data: "))!
+            .slice(6),
+    ) as { result: { supportedVersions: string[]; _meta: Record<string, { name: string }> } };
     expect(json.result.supportedVersions).toContain("2026-07-28");
     expect(json.result._meta["io.modelcontextprotocol/serverInfo"]!.name).toBe("engine");
-    const future = await post({ jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }, "2099-01-01");
+    const future = await post(
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "server/discover",
+        params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+      },
+      "2099-01-01",
+    );
     expect(future.status).toBe(400);
-    expect(((await future.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32022, message: expect.stringContaining("2099-01-01") });
+    expect(((await future.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+      code: -32022,
+      message: expect.stringContaining("2099-01-01"),
+    });
   });
 
   it("ctx.progress() and ctx.log() on 2026-07-28: progress on the call's stream; logs at or above the request's own _meta log level, none without one", async () => {
-    const chatty = tool({ name: "chatty", description: "Reports as it goes.", sideEffecting: false, input: { type: "object", properties: {} } }, (_args: Record<string, never>, ctx) => {
-      ctx.progress(1, 2, "half");
-      ctx.log("info", "an info line");
-      ctx.log("error", "an error line");
-      return "done";
-    });
+    const chatty = tool(
+      { name: "chatty", description: "Reports as it goes.", sideEffecting: false, input: { type: "object", properties: {} } },
+      (_args: Record<string, never>, ctx) => {
+        ctx.progress(1, 2, "half");
+        ctx.log("info", "an info line");
+        ctx.log("error", "an error line");
+        return "done";
+      },
+    );
     const spec = await serveRegistry([chatty], { name: "engine", ctx: makeTestCtx() });
     specs.track(spec);
     await spec.start();
@@ -171,15 +211,31 @@ describe("one served URL, both eras", () => {
       };
       const res = await fetch(spec.url!, {
         method: "POST",
-        headers: { ...spec.authHeaders, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "chatty" },
+        headers: {
+          ...spec.authHeaders,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "chatty",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "chatty", arguments: {}, _meta } }),
       });
       const text = await res.text();
-      return text.startsWith("{") ? [JSON.parse(text)] : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+      return text.startsWith("{")
+        ? [JSON.parse(text)]
+        : text
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => JSON.parse(l.slice(6)));
     };
     const warned = await call("warning");
-    expect(warned.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([{ progressToken: "p1", progress: 1, total: 2, message: "half" }]);
-    expect(warned.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([{ level: "error", logger: "engine", data: "an error line" }]);
+    expect(warned.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([
+      { progressToken: "p1", progress: 1, total: 2, message: "half" },
+    ]);
+    expect(warned.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([
+      { level: "error", logger: "engine", data: "an error line" },
+    ]);
     expect(warned.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
     const silent = await call();
     expect(silent.filter((m) => m.method === "notifications/message")).toEqual([]);
@@ -187,20 +243,29 @@ describe("one served URL, both eras", () => {
   });
 
   it("ctx.elicit() asks the client on both eras: on 2026-07-28 through input_required and the retried call, on a 2025 session by a request mid-call", async () => {
-    const asking = tool({ name: "ask", description: "Asks a question.", sideEffecting: false, input: { type: "object", properties: {} } }, async (_args: Record<string, never>, ctx) => {
-      try {
-        const answer = await ctx.elicit({ message: "Proceed?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
-        return `answer: ${answer.action}`;
-      } catch (err) {
-        return `${(err as Error).name}: ${(err as Error).message}`;
-      }
-    });
+    const asking = tool(
+      { name: "ask", description: "Asks a question.", sideEffecting: false, input: { type: "object", properties: {} } },
+      async (_args: Record<string, never>, ctx) => {
+        try {
+          const answer = await ctx.elicit({
+            message: "Proceed?",
+            requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+          });
+          return `answer: ${answer.action}`;
+        } catch (err) {
+          return `${(err as Error).name}: ${(err as Error).message}`;
+        }
+      },
+    );
     const spec = await serveRegistry([asking], { name: "engine", ctx: makeTestCtx() });
     specs.track(spec);
     await spec.start();
     const client = async (pin?: string) => {
       const transport = new V2Http(new URL(spec.url!), { requestInit: { headers: { ...spec.authHeaders } } });
-      const c = new V2Client({ name: "asked", version: "1" }, { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) });
+      const c = new V2Client(
+        { name: "asked", version: "1" },
+        { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) },
+      );
       c.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
       await c.connect(transport);
       return c;

@@ -48,7 +48,10 @@ async function growingSpec(cacheHint?: CacheHint): Promise<McpServerSpec> {
 }
 
 /** An SDK v2 client of `spec` in `era`; `streamOpen` resolves once a 2025 session's standalone GET stream is answered (2026: at once). */
-async function sdkClient(spec: McpServerSpec, era: "2026-07-28" | "2025-11-25"): Promise<{ client: Client & AsyncDisposable; streamOpen: Promise<void> }> {
+async function sdkClient(
+  spec: McpServerSpec,
+  era: "2026-07-28" | "2025-11-25",
+): Promise<{ client: Client & AsyncDisposable; streamOpen: Promise<void> }> {
   let opened!: () => void;
   const streamOpen = new Promise<void>((r) => (opened = r));
   const transport = new StreamableHTTPClientTransport(new URL(spec.url!), {
@@ -59,7 +62,10 @@ async function sdkClient(spec: McpServerSpec, era: "2026-07-28" | "2025-11-25"):
       return res;
     },
   });
-  const client = new Client({ name: "news-test", version: "0" }, { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } });
+  const client = new Client(
+    { name: "news-test", version: "0" },
+    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
+  );
   await client.connect(transport);
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
   if (era === "2026-07-28") opened();
@@ -69,7 +75,12 @@ async function sdkClient(spec: McpServerSpec, era: "2026-07-28" | "2025-11-25"):
 /** Every notification `client` receives, by method (`params.uri` for resources/updated). */
 function recorder(client: Client): string[] {
   const seen: string[] = [];
-  for (const method of ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated"] as const) {
+  for (const method of [
+    "notifications/tools/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/resources/updated",
+  ] as const) {
     client.setNotificationHandler(method, (n) => {
       const uri = (n.params as { uri?: string } | undefined)?.uri;
       seen.push(uri ? `${method} ${uri}` : method);
@@ -90,8 +101,18 @@ describe("2026-07-28: subscriptions/listen served", () => {
     const { client } = await sdkClient(spec, "2026-07-28");
     await using c = client;
     const seen = recorder(c);
-    const sub: McpSubscription = await c.listen({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: ["a://watched"] });
-    expect(sub.honoredFilter).toMatchObject({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true, resourceSubscriptions: ["a://watched"] });
+    const sub: McpSubscription = await c.listen({
+      toolsListChanged: true,
+      resourcesListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ["a://watched"],
+    });
+    expect(sub.honoredFilter).toMatchObject({
+      toolsListChanged: true,
+      resourcesListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ["a://watched"],
+    });
 
     spec.addTool(named("second"));
     await until(seen, "notifications/tools/list_changed");
@@ -155,7 +176,12 @@ describe("2025-11-25: resources/updated is sent to the sessions that subscribed"
     const spec = await growingSpec();
     expect(() => spec.resourceUpdated("")).toThrow(OptionsError);
     expect(() => spec.resourceUpdated("")).toThrow(/uri must be a non-empty string/);
-    const stdio = await serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), transport: "stdio", command: ["node", "serve.js"] });
+    const stdio = await serveRegistry([named("first")], {
+      name: "news",
+      ctx: makeTestCtx(),
+      transport: "stdio",
+      command: ["node", "serve.js"],
+    });
     specs.push(stdio); // its config file is removed by stop()
     expect(() => stdio.resourceUpdated("a://watched")).toThrow(/a stdio spec serves from the child the CLI spawns/);
   });
@@ -188,10 +214,18 @@ describe("cache hints on 2026-07-28 results", () => {
   });
 
   it("a bad hint is refused before anything binds (a @Resource's when applied), naming what is accepted", async () => {
-    await expect(serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { ttlMs: -1 } })).rejects.toThrow('serveRegistry: cacheHint: ttlMs must be a non-negative integer of milliseconds, got number -1');
-    await expect(serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { cacheScope: "shared" as never } })).rejects.toThrow('cacheScope must be "public" or "private", got string "shared"');
+    await expect(serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { ttlMs: -1 } })).rejects.toThrow(
+      "serveRegistry: cacheHint: ttlMs must be a non-negative integer of milliseconds, got number -1",
+    );
     await expect(
-      serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), resources: [{ uri: "a://x", name: "x", read: () => "x", cacheHint: { ttlMs: 1.5 } }] }),
+      serveRegistry([named("first")], { name: "news", ctx: makeTestCtx(), cacheHint: { cacheScope: "shared" as never } }),
+    ).rejects.toThrow('cacheScope must be "public" or "private", got string "shared"');
+    await expect(
+      serveRegistry([named("first")], {
+        name: "news",
+        ctx: makeTestCtx(),
+        resources: [{ uri: "a://x", name: "x", read: () => "x", cacheHint: { ttlMs: 1.5 } }],
+      }),
     ).rejects.toThrow("resource on x: cacheHint ttlMs must be a non-negative integer of milliseconds, got number 1.5");
     expect(() => {
       @Resource({ uri: "a://bad", cacheHint: { cacheScope: "everyone" as never } })

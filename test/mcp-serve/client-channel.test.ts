@@ -9,7 +9,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  type Progress,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunContext, tool, type RunEvent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -42,7 +47,10 @@ const chatty = tool({ name: "chatty", description: "Logs at four levels.", sideE
   return "logged";
 });
 const ask = tool({ name: "ask", description: "Elicits a name.", sideEffecting: false }, async (_i, ctx) => {
-  const r = await ctx.elicit({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+  const r = await ctx.elicit({
+    message: "Your name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  });
   return `action=${r.action} name=${String(r.content?.name)}`;
 });
 const sample = tool({ name: "sample", description: "Samples the client's model.", sideEffecting: false }, async (_i, ctx) => {
@@ -59,7 +67,11 @@ async function serve(): Promise<McpServerSpec> {
 
 async function clientFor(spec: McpServerSpec, capabilities: Record<string, object> = {}): Promise<Client & AsyncDisposable> {
   const c = new Client({ name: "chan-test", version: "0" }, { capabilities });
-  await c.connect(new StreamableHTTPClientTransport(new URL(spec.url!), { fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init) }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(spec.url!), {
+      fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init),
+    }),
+  );
   return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
 }
 
@@ -117,7 +129,12 @@ describe("elicitation and sampling from a served tool", () => {
       asked.push(req.params.message);
       return { action: "accept", content: { name: "Ada" } };
     });
-    c.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "4" }, model: "client-model", stopReason: "endTurn" }));
+    c.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: "assistant",
+      content: { type: "text", text: "4" },
+      model: "client-model",
+      stopReason: "endTurn",
+    }));
     expect((await c.callTool({ name: "ask", arguments: {} })).content).toEqual([{ type: "text", text: "action=accept name=Ada" }]);
     expect(asked).toEqual(["Your name?"]);
     expect((await c.callTool({ name: "sample", arguments: {} })).content).toEqual([{ type: "text", text: "model=client-model said=4" }]);
@@ -127,10 +144,19 @@ describe("elicitation and sampling from a served tool", () => {
     const spec = await serve();
     await using c = await clientFor(spec);
     expect(await c.callTool({ name: "ask", arguments: {} })).toEqual({
-      content: [{ type: "text", text: expect.stringContaining("tool 'ask' failed: ClientRequestError: ctx.elicit(): the MCP client did not declare the 'elicitation' capability") }],
+      content: [
+        {
+          type: "text",
+          text: expect.stringContaining(
+            "tool 'ask' failed: ClientRequestError: ctx.elicit(): the MCP client did not declare the 'elicitation' capability",
+          ),
+        },
+      ],
       isError: true,
     });
-    expect(((await c.callTool({ name: "sample", arguments: {} })).content as Array<{ text: string }>)[0]!.text).toContain("did not declare the 'sampling' capability");
+    expect(((await c.callTool({ name: "sample", arguments: {} })).content as Array<{ text: string }>)[0]!.text).toContain(
+      "did not declare the 'sampling' capability",
+    );
     // The session is still up.
     expect((await c.callTool({ name: "chatty", arguments: {} })).content).toEqual([{ type: "text", text: "logged" }]);
   });

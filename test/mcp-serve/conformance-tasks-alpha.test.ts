@@ -126,44 +126,53 @@ describe("MCP conformance 0.2.0-alpha.12, tasks-* server scenarios", { timeout: 
 });
 
 for (const target of ["served", "probe"] as const) {
-  describe(`MCP conformance 0.2.0-alpha.12 tasks-* against the ${target === "served" ? "package's served tools (serveRegistry)" : "throwaway probe server"}`, { timeout: 60_000 }, () => {
-    for (const name of SCENARIOS) {
-      it(name, async () => {
-        const { run, checks } = await scenario(target === "served" ? served.url! : probe.url, name);
-        const report = `${run.stdout}\n${run.stderr}`;
-        const known = target === "served" ? SERVED_FAILS[name] : undefined;
-        const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
-        if (known) {
-          expect(run.code, report).toBe(1);
-          expect(bad.map((c) => c.id), report).toEqual([known.id]);
-          expect(bad[0]!.errorMessage).toMatch(known.message);
-          return;
-        }
-        expect(run.code, report).toBe(0);
-        expect(bad, report).toEqual([]);
-        if (name === "tasks-status-notifications") {
-          // The scenario cannot fail (or pass): its whole run() is one SKIPPED check, whatever the server does —
-          //   async run(e2) { return [sa(`tasks-status-notifications`, `TasksStatusNotificationsScenario`,
-          //     `Status notifications conformance, pending subscriptions/listen rewrite.`,
-          //     `SEP-2663 delivers notifications/tasks via the SEP-2575 subscriptions/listen stream, not via the
-          //      tools/call POST SSE response that the prior harness observed. The harness needs a rewrite against
-          //      the new channel; tracked as a follow-up.`, [W])]; }
-          // so the suite prints "Passed: 0/0" and exits 0. Counted as vacuous, not as a pass.
-          expect(checks.map((c) => [c.id, c.status])).toEqual([["tasks-status-notifications", "SKIPPED"]]);
-          return;
-        }
-        expect(checks.filter((c) => c.status === "SUCCESS").length, report).toBeGreaterThan(0);
-        expect(checks.find((c) => c.id === "wire-schema-valid")?.status, report).toBe("SUCCESS");
-        if (name === "tasks-lifecycle") {
-          // The scenario's cancel check only records the status the task settled to; it passes a task that
-          // completes or fails after tasks/cancel too:
-          //   let l2 = await K(n2, a2);
-          //   t2.push({ id: e3, ..., status: s2.length === 0 ? `SUCCESS` : `FAILURE`, ...,
-          //             details: { cancelAck: o2, statusAfterCancel: l2.status } });
-          // while its own fixture contract says slow_compute "MUST settle to `cancelled`". Asserted here instead.
-          expect(checks.find((c) => c.id === "sep-2663-cancel-ack-empty-result")?.details).toMatchObject({ statusAfterCancel: "cancelled" });
-        }
-      });
-    }
-  });
+  describe(
+    `MCP conformance 0.2.0-alpha.12 tasks-* against the ${target === "served" ? "package's served tools (serveRegistry)" : "throwaway probe server"}`,
+    { timeout: 60_000 },
+    () => {
+      for (const name of SCENARIOS) {
+        it(name, async () => {
+          const { run, checks } = await scenario(target === "served" ? served.url! : probe.url, name);
+          const report = `${run.stdout}\n${run.stderr}`;
+          const known = target === "served" ? SERVED_FAILS[name] : undefined;
+          const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+          if (known) {
+            expect(run.code, report).toBe(1);
+            expect(
+              bad.map((c) => c.id),
+              report,
+            ).toEqual([known.id]);
+            expect(bad[0]!.errorMessage).toMatch(known.message);
+            return;
+          }
+          expect(run.code, report).toBe(0);
+          expect(bad, report).toEqual([]);
+          if (name === "tasks-status-notifications") {
+            // The scenario cannot fail (or pass): its whole run() is one SKIPPED check, whatever the server does —
+            //   async run(e2) { return [sa(`tasks-status-notifications`, `TasksStatusNotificationsScenario`,
+            //     `Status notifications conformance, pending subscriptions/listen rewrite.`,
+            //     `SEP-2663 delivers notifications/tasks via the SEP-2575 subscriptions/listen stream, not via the
+            //      tools/call POST SSE response that the prior harness observed. The harness needs a rewrite against
+            //      the new channel; tracked as a follow-up.`, [W])]; }
+            // so the suite prints "Passed: 0/0" and exits 0. Counted as vacuous, not as a pass.
+            expect(checks.map((c) => [c.id, c.status])).toEqual([["tasks-status-notifications", "SKIPPED"]]);
+            return;
+          }
+          expect(checks.filter((c) => c.status === "SUCCESS").length, report).toBeGreaterThan(0);
+          expect(checks.find((c) => c.id === "wire-schema-valid")?.status, report).toBe("SUCCESS");
+          if (name === "tasks-lifecycle") {
+            // The scenario's cancel check only records the status the task settled to; it passes a task that
+            // completes or fails after tasks/cancel too:
+            //   let l2 = await K(n2, a2);
+            //   t2.push({ id: e3, ..., status: s2.length === 0 ? `SUCCESS` : `FAILURE`, ...,
+            //             details: { cancelAck: o2, statusAfterCancel: l2.status } });
+            // while its own fixture contract says slow_compute "MUST settle to `cancelled`". Asserted here instead.
+            expect(checks.find((c) => c.id === "sep-2663-cancel-ack-empty-result")?.details).toMatchObject({
+              statusAfterCancel: "cancelled",
+            });
+          }
+        });
+      }
+    },
+  );
 }

@@ -30,7 +30,12 @@ const deploy = tool({ name: "deploy", description: "Deploy.", requiresApproval: 
 
 async function clientFor(url: string, headers: Record<string, string> = {}): Promise<Client & AsyncDisposable> {
   const c = new Client({ name: "heartbeat-test", version: "0" });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init) }));
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+      fetch: (u, init) => fetch(u, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init),
+    }),
+  );
   return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
 }
 
@@ -58,7 +63,13 @@ describe("heartbeats while a call is pending", () => {
 
   it("a guard waiting on a person: 'waiting for approval', then the tool runs", async () => {
     const person = { ask: async (): Promise<Decision> => (await sleep(400), { kind: "approve", actor: "ops" }) };
-    await using spec = await serveRegistry([deploy], { name: "hb", ctx: makeTestCtx(), auth: "none", heartbeatMs: 100, guard: approvalGuard({ asker: person }) });
+    await using spec = await serveRegistry([deploy], {
+      name: "hb",
+      ctx: makeTestCtx(),
+      auth: "none",
+      heartbeatMs: 100,
+      guard: approvalGuard({ asker: person }),
+    });
     await spec.start();
     await using c = await clientFor(spec.url!);
     const seen: Progress[] = [];
@@ -84,7 +95,9 @@ describe("heartbeats while a call is pending", () => {
     await approvals.start();
     await using c = await clientFor(approvals.url!, { ...approvals.authHeaders });
     const seen: Progress[] = [];
-    const r = await c.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "make" } } }, undefined, { onprogress: (p) => seen.push(p) });
+    const r = await c.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "make" } } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
     expect(JSON.parse((r.content as Array<{ text: string }>)[0]!.text)).toEqual({ behavior: "allow", updatedInput: { command: "make" } });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (const p of seen) expect(p.message).toMatch(/^waiting for a person to approve 'Bash' \(\d+s\)$/);
@@ -93,8 +106,12 @@ describe("heartbeats while a call is pending", () => {
 
   it("heartbeatMs is checked where it is given", async () => {
     const ctx = makeTestCtx();
-    await expect(serveRegistry([deploy], { name: "hb", ctx, heartbeatMs: -1 })).rejects.toThrow(/serveRegistry: heartbeatMs must be a whole number of milliseconds from 0 \(no heartbeat\) to 2147483647 \(default 30000\), got number -1/);
-    expect(() => new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) }, heartbeatMs: 1.5 })).toThrow(/ApprovalServer: heartbeatMs must be a whole number/);
+    await expect(serveRegistry([deploy], { name: "hb", ctx, heartbeatMs: -1 })).rejects.toThrow(
+      /serveRegistry: heartbeatMs must be a whole number of milliseconds from 0 \(no heartbeat\) to 2147483647 \(default 30000\), got number -1/,
+    );
+    expect(() => new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) }, heartbeatMs: 1.5 })).toThrow(
+      /ApprovalServer: heartbeatMs must be a whole number/,
+    );
   });
 });
 

@@ -5,7 +5,11 @@
  * matching list_changed notification; the spec's views follow; bad
  * registrations are refused with the reason.
  */
-import { ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -83,7 +87,12 @@ describe("registering on a running spec", () => {
     spec.addTool(named("a.b"));
     expect(() => spec.addTool(named("a_b"))).toThrow(McpNameError);
     expect(() => spec.addPrompt({ name: "x", render: () => "" })).not.toThrow();
-    const stdio = await serveRegistry([named("first")], { name: "grow", ctx: makeTestCtx(), transport: "stdio", command: stdioCommand(process.execPath) });
+    const stdio = await serveRegistry([named("first")], {
+      name: "grow",
+      ctx: makeTestCtx(),
+      transport: "stdio",
+      command: stdioCommand(process.execPath),
+    });
     specs.push(stdio);
     expect(() => stdio.addTool(named("second"))).toThrow(OptionsError);
   });

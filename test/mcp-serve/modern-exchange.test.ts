@@ -21,14 +21,33 @@ const specs = new ServedSpecs();
 afterEach(() => specs.stopAll());
 
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
-const ENVELOPE = { [VERSION_KEY]: "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const ENVELOPE = {
+  [VERSION_KEY]: "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** A 2026-07-28 `tools/call` of `name`, with the headers the era requires. */
-function call2026(url: string, headers: Record<string, string>, id: number, name: string, args: Record<string, unknown>, signal?: AbortSignal, envelope: Record<string, unknown> = ENVELOPE): Promise<Response> {
+function call2026(
+  url: string,
+  headers: Record<string, string>,
+  id: number,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+  envelope: Record<string, unknown> = ENVELOPE,
+): Promise<Response> {
   const body = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: envelope } };
   return fetch(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name, ...headers },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/call",
+      "Mcp-Name": name,
+      ...headers,
+    },
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
@@ -41,16 +60,27 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
     const running = new Promise<void>((r) => (started = r));
     let cancelled!: (why: unknown) => void;
     const reason = new Promise<unknown>((r) => (cancelled = r));
-    const waits = tool({ name: "waits", description: "Waits until cancelled.", sideEffecting: false }, (_args: Record<string, unknown>, ctx: RunContext) => {
-      started();
-      return new Promise<string>((done) =>
-        ctx.onCancel((why) => {
-          cancelled(why);
-          done("cancelled");
-        }),
-      );
-    });
-    const echo = tool({ name: "echo", description: "Echoes text.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, ({ text }: { text: string }) => text);
+    const waits = tool(
+      { name: "waits", description: "Waits until cancelled.", sideEffecting: false },
+      (_args: Record<string, unknown>, ctx: RunContext) => {
+        started();
+        return new Promise<string>((done) =>
+          ctx.onCancel((why) => {
+            cancelled(why);
+            done("cancelled");
+          }),
+        );
+      },
+    );
+    const echo = tool(
+      {
+        name: "echo",
+        description: "Echoes text.",
+        sideEffecting: false,
+        input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      },
+      ({ text }: { text: string }) => text,
+    );
     const spec: McpServerSpec = await serveRegistry([waits, echo], { name: "engine", ctx: new RunContext() });
     specs.track(spec);
     await spec.start();
@@ -70,7 +100,16 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
     expect((msg as { result: { content: unknown } }).result.content).toEqual([{ type: "text", text: "still here" }]);
     expect(Error.stackTraceLimit).toBe(limit);
     // A 2025-era client on the same URL still opens a session.
-    const init = await rawPost(spec.url!, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }, { ...spec.authHeaders });
+    const init = await rawPost(
+      spec.url!,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      },
+      { ...spec.authHeaders },
+    );
     expect(init.headers.get("mcp-session-id")).toBeTruthy();
     await init.text();
   });
@@ -78,15 +117,18 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
   it("a tool that asks its client after its call was answered (the deadline) is refused with ClientRequestError; nothing waits", async () => {
     let asked!: (outcome: unknown) => void;
     const outcome = new Promise<unknown>((r) => (asked = r));
-    const late = tool({ name: "late", description: "Asks after its deadline.", sideEffecting: false }, async (_args: Record<string, unknown>, ctx: RunContext) => {
-      await new Promise((r) => setTimeout(r, 300));
-      try {
-        asked(await ctx.elicit({ message: "still there?", requestedSchema: { type: "object", properties: {} } }));
-      } catch (err) {
-        asked(err);
-      }
-      return "late";
-    });
+    const late = tool(
+      { name: "late", description: "Asks after its deadline.", sideEffecting: false },
+      async (_args: Record<string, unknown>, ctx: RunContext) => {
+        await new Promise((r) => setTimeout(r, 300));
+        try {
+          asked(await ctx.elicit({ message: "still there?", requestedSchema: { type: "object", properties: {} } }));
+        } catch (err) {
+          asked(err);
+        }
+        return "late";
+      },
+    );
     const spec = await serveRegistry([late], { name: "engine", ctx: new RunContext(), timeoutMs: 100 });
     specs.track(spec);
     await spec.start();
@@ -112,25 +154,61 @@ describe("the cheap 2026-07-28 claim check", () => {
     ["a 2026 server/discover", { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }],
     ["a claim naming a 2025 revision", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [VERSION_KEY]: "2025-11-25" } } }],
     ["a claim with a malformed envelope", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [VERSION_KEY]: 7 } } }],
-    ["a claim with a mismatched header", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } }, { "mcp-protocol-version": "2025-11-25" }],
-    ["a claim with a mismatched method header", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } }, { "mcp-method": "tools/call" }],
+    [
+      "a claim with a mismatched header",
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } },
+      { "mcp-protocol-version": "2025-11-25" },
+    ],
+    [
+      "a claim with a mismatched method header",
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } },
+      { "mcp-method": "tools/call" },
+    ],
     ["a notification with a claim", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: ENVELOPE } }],
     ["a claim on a message without jsonrpc", { id: 1, method: "tools/list", params: { _meta: ENVELOPE } }],
-    ["an initialize with a valid claim", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" }, _meta: ENVELOPE } }],
-    ["an initialize with an invalid claim", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" }, _meta: { [VERSION_KEY]: 7 } } }],
+    [
+      "an initialize with a valid claim",
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" }, _meta: ENVELOPE },
+      },
+    ],
+    [
+      "an initialize with an invalid claim",
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "0" }, _meta: { [VERSION_KEY]: 7 } },
+      },
+    ],
     ["a response carrying a claim", { jsonrpc: "2.0", id: 1, result: {}, method: "tools/list", params: { _meta: ENVELOPE } }],
-    ["an error response carrying a claim", { jsonrpc: "2.0", id: 1, error: { code: 1, message: "m" }, method: "x", params: { _meta: ENVELOPE } }],
+    [
+      "an error response carrying a claim",
+      { jsonrpc: "2.0", id: 1, error: { code: 1, message: "m" }, method: "x", params: { _meta: ENVELOPE } },
+    ],
     ["a batch with a claim", [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } }]],
     ["a claim-less 2025 request", { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }],
     ["a claim-less request under a 2026 header", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "2026-07-28" }],
     ["_meta that is an array", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: [VERSION_KEY] } }],
   ];
 
-  it.each(bodies)("%s: the cheap check says modern only where the SDK's classifier is not legacy, and the routing agrees with the classifier", (_what, body, headers = {}) => {
-    const outcome = classifyInboundRequest({ httpMethod: "POST", protocolVersionHeader: headers["mcp-protocol-version"], mcpMethodHeader: headers["mcp-method"], mcpNameHeader: headers["mcp-name"], body });
-    if (claimsEnvelope(body)) expect(outcome.kind).not.toBe("legacy");
-    expect(claimsModernEra(req(headers), body)).toBe(outcome.kind !== "legacy");
-  });
+  it.each(bodies)(
+    "%s: the cheap check says modern only where the SDK's classifier is not legacy, and the routing agrees with the classifier",
+    (_what, body, headers = {}) => {
+      const outcome = classifyInboundRequest({
+        httpMethod: "POST",
+        protocolVersionHeader: headers["mcp-protocol-version"],
+        mcpMethodHeader: headers["mcp-method"],
+        mcpNameHeader: headers["mcp-name"],
+        body,
+      });
+      if (claimsEnvelope(body)) expect(outcome.kind).not.toBe("legacy");
+      expect(claimsModernEra(req(headers), body)).toBe(outcome.kind !== "legacy");
+    },
+  );
 
   it("takes the cheap path for a plain 2026 request", () => {
     expect(claimsEnvelope({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: ENVELOPE } })).toBe(true);

@@ -54,7 +54,13 @@ function toolServer(): Server {
         await extra.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: "working" } });
         return text("done");
       case "whoami":
-        return text(JSON.stringify({ probe: extra.http?.req?.headers.get("x-probe") ?? undefined, path: extra.http?.req ? new URL(extra.http.req.url).pathname : undefined, sessionId: extra.sessionId }));
+        return text(
+          JSON.stringify({
+            probe: extra.http?.req?.headers.get("x-probe") ?? undefined,
+            path: extra.http?.req ? new URL(extra.http.req.url).pathname : undefined,
+            sessionId: extra.sessionId,
+          }),
+        );
       case "wait":
         extra.mcpReq.signal.addEventListener("abort", () => cancelledGates.add(args.gate!), { once: true });
         await new Promise<void>((resolve) => gates.set(args.gate!, resolve));
@@ -165,7 +171,12 @@ async function session(h: Harness): Promise<Record<string, string>> {
   return { "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
 }
 
-const call = (id: number, name: string, args: Record<string, string> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const call = (id: number, name: string, args: Record<string, string> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
   describe("POST refusals, as the SDK's transport answers them", () => {
@@ -173,14 +184,20 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       const h = await harness(make);
       const a = await post(h.url, INIT, { accept: "application/json" });
       expect(a.status).toBe(406);
-      expect(await rpcError(a)).toEqual({ code: -32000, message: "Not Acceptable: Client must accept both application/json and text/event-stream" });
+      expect(await rpcError(a)).toEqual({
+        code: -32000,
+        message: "Not Acceptable: Client must accept both application/json and text/event-stream",
+      });
       const b = await post(h.url, INIT, { "content-type": "text/plain; a=application/json" });
       expect(b.status).toBe(415);
       expect((await rpcError(b)).message).toBe("Unsupported Media Type: Content-Type must be application/json");
       const c = await post(h.url, INIT, { "content-type": "Application/JSON; charset=utf-8" });
       expect(c.status).toBe(200);
       await c.text();
-      expect(h.errors).toEqual(["Not Acceptable: Client must accept both application/json and text/event-stream", "Unsupported Media Type: Content-Type must be application/json"]);
+      expect(h.errors).toEqual([
+        "Not Acceptable: Client must accept both application/json and text/event-stream",
+        "Unsupported Media Type: Content-Type must be application/json",
+      ]);
     });
 
     it("400 -32700 for a body that is not JSON or not JSON-RPC; 400 -32600 for a batch over 100", async () => {
@@ -191,7 +208,10 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       expect([b.status, await rpcError(b)]).toEqual([400, { code: -32700, message: "Parse error: Invalid JSON-RPC message" }]);
       const batch = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: "2.0", method: "notifications/x", params: { i } }));
       const c = await post(h.url, batch);
-      expect([c.status, await rpcError(c)]).toEqual([400, { code: -32600, message: "Invalid Request: Batch must not exceed 100 messages" }]);
+      expect([c.status, await rpcError(c)]).toEqual([
+        400,
+        { code: -32600, message: "Invalid Request: Batch must not exceed 100 messages" },
+      ]);
     });
 
     it("initialize: only alone, only once; before it every other request is 400", async () => {
@@ -199,26 +219,39 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       const early = await post(h.url, call(2, "echo"));
       expect([early.status, (await rpcError(early)).message]).toEqual([400, "Bad Request: Server not initialized"]);
       const pair = await post(h.url, [INIT, { ...INIT, id: 2 }]);
-      expect([pair.status, await rpcError(pair)]).toEqual([400, { code: -32600, message: "Invalid Request: Only one initialization request is allowed" }]);
+      expect([pair.status, await rpcError(pair)]).toEqual([
+        400,
+        { code: -32600, message: "Invalid Request: Only one initialization request is allowed" },
+      ]);
       const headers = await session(h);
       expect(h.events).toEqual([`init ${headers["mcp-session-id"]}`]);
       const again = await post(h.url, INIT, headers);
-      expect([again.status, await rpcError(again)]).toEqual([400, { code: -32600, message: "Invalid Request: Server already initialized" }]);
+      expect([again.status, await rpcError(again)]).toEqual([
+        400,
+        { code: -32600, message: "Invalid Request: Server already initialized" },
+      ]);
     });
 
     it("session id: 400 when missing, 404 when another; MCP-Protocol-Version: 400 when unsupported, absent is fine", async () => {
       const h = await harness(make);
       const headers = await session(h);
       const missing = await post(h.url, call(2, "echo"), { "mcp-protocol-version": "2025-11-25" });
-      expect([missing.status, await rpcError(missing)]).toEqual([400, { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" }]);
+      expect([missing.status, await rpcError(missing)]).toEqual([
+        400,
+        { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+      ]);
       const other = await post(h.url, call(3, "echo"), { ...headers, "mcp-session-id": randomUUID() });
       expect([other.status, await rpcError(other)]).toEqual([404, { code: -32001, message: "Session not found" }]);
       const version = await post(h.url, call(4, "echo"), { ...headers, "mcp-protocol-version": "1999-01-01" });
       expect(version.status).toBe(400);
-      expect((await rpcError(version)).message).toMatch(/^Bad Request: Unsupported protocol version: 1999-01-01 \(supported versions: 2025-11-25, 2025-06-18, /);
+      expect((await rpcError(version)).message).toMatch(
+        /^Bad Request: Unsupported protocol version: 1999-01-01 \(supported versions: 2025-11-25, 2025-06-18, /,
+      );
       const absent = await post(h.url, call(5, "echo", { text: "ok" }), { "mcp-session-id": headers["mcp-session-id"]! });
       expect(absent.status).toBe(200);
-      expect(sseEvents(await absent.text()).map((e) => e.data)).toEqual([{ jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "ok" }] } }]);
+      expect(sseEvents(await absent.text()).map((e) => e.data)).toEqual([
+        { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "ok" }] } },
+      ]);
     });
 
     it("405 for another method, with Allow", async () => {
@@ -269,7 +302,11 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
     it("a batch of requests: one stream carrying every answer, ended after the last", async () => {
       const h = await harness(make);
       const headers = await session(h);
-      const res = await post(h.url, [call(8, "wait", { gate: "g" }), call(9, "echo", { text: "fast" }), { jsonrpc: "2.0", method: "notifications/initialized" }], headers);
+      const res = await post(
+        h.url,
+        [call(8, "wait", { gate: "g" }), call(9, "echo", { text: "fast" }), { jsonrpc: "2.0", method: "notifications/initialized" }],
+        headers,
+      );
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = new TextDecoder().decode((await reader.read()).value);
@@ -277,7 +314,9 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       gates.get("g")!();
       let rest = "";
       for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
-      expect(sseEvents(rest).map((e) => e.data)).toEqual([{ jsonrpc: "2.0", id: 8, result: { content: [{ type: "text", text: "waited" }] } }]);
+      expect(sseEvents(rest).map((e) => e.data)).toEqual([
+        { jsonrpc: "2.0", id: 8, result: { content: [{ type: "text", text: "waited" }] } },
+      ]);
     });
 
     it("ctx: the session id; the SDK's transport also builds a web Request (ctx.http.req), ours builds none (a measured choice)", async () => {
@@ -302,7 +341,10 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       expect(stream.headers.get("content-type")).toBe("text/event-stream");
       expect(stream.headers.get("mcp-session-id")).toBe(headers["mcp-session-id"]);
       const second = await fetch(h.url, { headers: { ...headers, accept: "text/event-stream" } });
-      expect([second.status, await rpcError(second)]).toEqual([409, { code: -32000, message: "Conflict: Only one SSE stream is allowed per session" }]);
+      expect([second.status, await rpcError(second)]).toEqual([
+        409,
+        { code: -32000, message: "Conflict: Only one SSE stream is allowed per session" },
+      ]);
       await h.server.sendToolListChanged();
       const reader = stream.body!.getReader();
       const chunk = new TextDecoder().decode((await reader.read()).value);
@@ -334,7 +376,9 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       const headers = await session(h);
       await h.server.sendToolListChanged();
       const res = await post(h.url, call(12, "echo", { text: "still" }), headers);
-      expect(sseEvents(await res.text()).map((e) => e.data)).toEqual([{ jsonrpc: "2.0", id: 12, result: { content: [{ type: "text", text: "still" }] } }]);
+      expect(sseEvents(await res.text()).map((e) => e.data)).toEqual([
+        { jsonrpc: "2.0", id: 12, result: { content: [{ type: "text", text: "still" }] } },
+      ]);
     });
 
     it("DELETE: checks the session, then 200, onsessionclosed and onclose; the session is gone after", async () => {
@@ -359,7 +403,9 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       const res = await post(h.url, call(1, "echo", { text: "one-shot" }));
       expect(res.status).toBe(200);
       expect(res.headers.get("mcp-session-id")).toBeNull();
-      expect(sseEvents(await res.text()).map((e) => e.data)).toEqual([{ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "one-shot" }] } }]);
+      expect(sseEvents(await res.text()).map((e) => e.data)).toEqual([
+        { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "one-shot" }] } },
+      ]);
       const t = make({});
       const server = createServer((req, res) => {
         t.handleRequest(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
@@ -371,7 +417,9 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
         const reuse = await post(url, { jsonrpc: "2.0", method: "notifications/x" });
         expect(reuse.status).toBe(500);
         // The SDK's throw is caught inside its bridge, which answers 500 with no body; this one's reaches the caller.
-        expect(await reuse.text()).toBe(name === OURS ? "Stateless transport cannot be reused across requests. Create a new transport per request." : "");
+        expect(await reuse.text()).toBe(
+          name === OURS ? "Stateless transport cannot be reused across requests. Create a new transport per request." : "",
+        );
       } finally {
         server.closeAllConnections();
         await new Promise((r) => server.close(r));
@@ -402,7 +450,9 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
         gates.get("left")!();
       }
       const next = await post(h.url, call(22, "echo", { text: "alive" }), headers);
-      expect(sseEvents(await next.text()).map((e) => e.data)).toEqual([{ jsonrpc: "2.0", id: 22, result: { content: [{ type: "text", text: "alive" }] } }]);
+      expect(sseEvents(await next.text()).map((e) => e.data)).toEqual([
+        { jsonrpc: "2.0", id: 22, result: { content: [{ type: "text", text: "alive" }] } },
+      ]);
     });
   });
 });

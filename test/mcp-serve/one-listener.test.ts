@@ -16,7 +16,12 @@ import { leaseListener } from "../../src/listener/shared-listeners.js";
 import { INITIALIZE, portIsFree, sdkClientFor } from "./helpers.js";
 
 const echo = tool(
-  { name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+  {
+    name: "echo",
+    description: "Echo.",
+    sideEffecting: false,
+    input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  },
   ({ text }: { text: string }) => text,
 );
 
@@ -30,7 +35,13 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port: Number(u.port), path: u.pathname, method: "POST", headers: { Host: u.host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: "127.0.0.1",
+        port: Number(u.port),
+        path: u.pathname,
+        method: "POST",
+        headers: { Host: u.host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      },
       (res) => {
         let text = "";
         res.on("data", (d: Buffer) => (text += d.toString()));
@@ -110,7 +121,13 @@ describe("the one listener", () => {
       path: "/inbox",
       prefix: true,
       refusal: "json",
-      auth: { kind: "check", check: (req) => (/(?:^|; )inbox=let-me-in(?:;|$)/.test(req.headers.cookie ?? "") ? { ok: true } : { ok: false, code: "token_missing", status: 401, message: "Unauthorized: the inbox needs its cookie" }) },
+      auth: {
+        kind: "check",
+        check: (req) =>
+          /(?:^|; )inbox=let-me-in(?:;|$)/.test(req.headers.cookie ?? "")
+            ? { ok: true }
+            : { ok: false, code: "token_missing", status: 401, message: "Unauthorized: the inbox needs its cookie" },
+      },
       handler: (req, res) => {
         const item = /^\/items\/([^/?]+)$/.exec(req.url ?? "");
         if (!item) return void res.writeHead(404).end();

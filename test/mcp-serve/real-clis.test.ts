@@ -72,7 +72,10 @@ describe("real CLIs against a served registry", () => {
     await using spec = await serveRegistry([runCheck], { name: "engine", ctx });
     await spec.start();
     const seen = record(spec);
-    await using api = await FakeAnthropic.start([{ toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const cognition = hermeticClaude(h, api, { allowedTools: spec.autoApprove, ...spec.cliOptions({ builtinTools: false }) });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();
@@ -95,7 +98,14 @@ describe("real CLIs against a served registry", () => {
       name: "engine",
       ctx,
       resources: [{ uri: "checks://lint/report", name: "lint_report", description: "The lint report.", read: () => "lint: 0 problems" }],
-      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage ${check}.` }],
+      prompts: [
+        {
+          name: "triage",
+          description: "Triage a failing check.",
+          arguments: [{ name: "check", required: true }],
+          render: ({ check }) => `Triage ${check}.`,
+        },
+      ],
     });
     await spec.start();
     const seen = record(spec);
@@ -123,7 +133,10 @@ describe("real CLIs against a served registry", () => {
     await using spec = await serveRegistry([runCheck], { name: "engine", ctx });
     await spec.start();
     const seen = record(spec);
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] }, { text: "lint passed" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ namespace: "mcp__engine", name: "run_check", arguments: { name: "lint" } }] },
+      { text: "lint passed" },
+    ]);
     const cognition = hermeticCodex(h, api, spec.codexOptions());
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.error).toBeUndefined();

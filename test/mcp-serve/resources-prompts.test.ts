@@ -64,21 +64,44 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   it("lists, reads and templates resources; a throwing read is a JSON-RPC error and the session keeps serving", async () => {
     const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", resources: [Readme, NoteBody, logo] });
     await using client = await sdkClientFor(spec.url!);
-    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, completions: {} });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: true },
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+    });
     expect((await client.listResources()).resources).toEqual([
       { uri: "notes://readme", name: "readme", description: "The readme.", mimeType: "text/markdown" },
       { uri: "images://logo", name: "logo", mimeType: "image/png" },
       { uri: "notes://1/body", name: "note 1", description: "One note by id." },
       { uri: "notes://2/body", name: "note", description: "One note by id." },
     ]);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ uriTemplate: "notes://{id}/body", name: "note", description: "One note by id." }]);
-    expect((await client.readResource({ uri: "notes://readme" })).contents).toEqual([{ uri: "notes://readme", mimeType: "text/markdown", text: "# readme (caller server engine)" }]);
-    expect((await client.readResource({ uri: "notes://a%20b/body" })).contents).toEqual([{ uri: "notes://a%20b/body", mimeType: "text/plain", text: "note a b" }]);
-    expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([{ uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" }]);
-    await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow("resource 'notes://missing/body' could not be read: Error: no note 'missing'");
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      { uriTemplate: "notes://{id}/body", name: "note", description: "One note by id." },
+    ]);
+    expect((await client.readResource({ uri: "notes://readme" })).contents).toEqual([
+      { uri: "notes://readme", mimeType: "text/markdown", text: "# readme (caller server engine)" },
+    ]);
+    expect((await client.readResource({ uri: "notes://a%20b/body" })).contents).toEqual([
+      { uri: "notes://a%20b/body", mimeType: "text/plain", text: "note a b" },
+    ]);
+    expect((await client.readResource({ uri: "images://logo" })).contents).toEqual([
+      { uri: "images://logo", mimeType: "image/png", blob: "iVBORw==" },
+    ]);
+    await expect(client.readResource({ uri: "notes://missing/body" })).rejects.toThrow(
+      "resource 'notes://missing/body' could not be read: Error: no note 'missing'",
+    );
     // SDK v2 sends a resource miss (-32002 as thrown) as -32602 with data { uri }, on every protocol revision (the 2026-07-28 rule).
-    await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("resource 'nowhere://x' not found"), data: { uri: "nowhere://x" } });
-    await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("note 'gone' was deleted"), data: { uri: "notes://gone/body" } });
+    await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("resource 'nowhere://x' not found"),
+      data: { uri: "nowhere://x" },
+    });
+    await expect(client.readResource({ uri: "notes://gone/body" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("note 'gone' was deleted"),
+      data: { uri: "notes://gone/body" },
+    });
     expect(await client.subscribeResource({ uri: "notes://readme" })).toEqual({});
     expect(await client.unsubscribeResource({ uri: "notes://readme" })).toEqual({});
     // Still serving after the errors.
@@ -89,13 +112,29 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     class NoteLockedError extends Error {
       override name = "NoteLockedError";
     }
-    const locked = { uri: "notes://locked", name: "locked", read: (): string => { throw new NoteLockedError("note 'locked' is being edited"); } };
-    const odd = { name: "odd", render: (): string => { throw "a bare string"; } };
+    const locked = {
+      uri: "notes://locked",
+      name: "locked",
+      read: (): string => {
+        throw new NoteLockedError("note 'locked' is being edited");
+      },
+    };
+    const odd = {
+      name: "odd",
+      render: (): string => {
+        throw "a bare string";
+      },
+    };
     const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", resources: [locked], prompts: [odd] });
     await using client = await sdkClientFor(spec.url!);
-    const read = await client.readResource({ uri: "notes://locked" }).then(() => null, (err: unknown) => err);
+    const read = await client.readResource({ uri: "notes://locked" }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(read).toMatchObject({ code: -32603 });
-    expect((read as Error).message).toContain(`resource 'notes://locked' could not be read: ${errorLine(new NoteLockedError("note 'locked' is being edited"))}`);
+    expect((read as Error).message).toContain(
+      `resource 'notes://locked' could not be read: ${errorLine(new NoteLockedError("note 'locked' is being edited"))}`,
+    );
     expect((read as Error).message).toContain("NoteLockedError: note 'locked' is being edited");
     await expect(client.getPrompt({ name: "odd" })).rejects.toThrow(`prompt 'odd' could not be rendered: ${errorLine("a bare string")}`);
   });
@@ -108,12 +147,27 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
       prompts: [
         ReviewFile,
         new PromptTemplate({ name: "greet", template: "Hello {{who}}!" }),
-        { name: "pair", description: "Two turns.", render: () => [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: { type: "text", text: "hello" } }] as const },
+        {
+          name: "pair",
+          description: "Two turns.",
+          render: () =>
+            [
+              { role: "user", content: { type: "text", text: "hi" } },
+              { role: "assistant", content: { type: "text", text: "hello" } },
+            ] as const,
+        },
       ],
     });
     await using client = await sdkClientFor(spec.url!);
     expect((await client.listPrompts()).prompts).toEqual([
-      { name: "review_file", description: "Review a file.", arguments: [{ name: "path", required: true }, { name: "focus", required: false }] },
+      {
+        name: "review_file",
+        description: "Review a file.",
+        arguments: [
+          { name: "path", required: true },
+          { name: "focus", required: false },
+        ],
+      },
       { name: "greet", description: "Prompt 'greet' (version 1)", arguments: [{ name: "who", required: true }] },
       { name: "pair", description: "Two turns.", arguments: [] },
     ]);
@@ -121,20 +175,44 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
       description: "Review a file.",
       messages: [{ role: "user", content: { type: "text", text: "Review a.ts for races." } }],
     });
-    expect((await client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello Ada!" } }]);
+    expect((await client.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Hello Ada!" } },
+    ]);
     expect((await client.getPrompt({ name: "pair" })).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    await expect(client.getPrompt({ name: "review_file", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("prompt 'review_file' is missing required argument(s) ['path']. Accepted arguments: ['path', 'focus']") });
-    await expect(client.getPrompt({ name: "review_file", arguments: { path: "x", verbose: "1" } })).rejects.toThrow("prompt 'review_file' got unexpected argument(s) ['verbose']");
-    await expect(client.getPrompt({ name: "review_file", arguments: { path: "boom" } })).rejects.toThrow("prompt 'review_file' could not be rendered: Error: render exploded");
-    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow("unknown prompt 'nope'. Available prompts: ['greet', 'pair', 'review_file']");
+    await expect(client.getPrompt({ name: "review_file", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(
+        "prompt 'review_file' is missing required argument(s) ['path']. Accepted arguments: ['path', 'focus']",
+      ),
+    });
+    await expect(client.getPrompt({ name: "review_file", arguments: { path: "x", verbose: "1" } })).rejects.toThrow(
+      "prompt 'review_file' got unexpected argument(s) ['verbose']",
+    );
+    await expect(client.getPrompt({ name: "review_file", arguments: { path: "boom" } })).rejects.toThrow(
+      "prompt 'review_file' could not be rendered: Error: render exploded",
+    );
+    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(
+      "unknown prompt 'nope'. Available prompts: ['greet', 'pair', 'review_file']",
+    );
     expect((await client.getPrompt({ name: "greet", arguments: { who: "again" } })).messages).toHaveLength(1);
   });
 
   it("accepts a record of static strings, Prompts (what mcpPrompts() returns) and prompt objects, each under its key", async () => {
-    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", prompts: { rules: "Be brief.", hello: new PromptTemplate({ name: "x", template: "Hi {{name}}" }), echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] } } });
+    const spec = await served([ping], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      auth: "none",
+      prompts: {
+        rules: "Be brief.",
+        hello: new PromptTemplate({ name: "x", template: "Hi {{name}}" }),
+        echo: { name: "ignored", render: ({ text }) => `echo ${text}`, arguments: [{ name: "text" }] },
+      },
+    });
     await using client = await sdkClientFor(spec.url!);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["rules", "hello", "echo"]);
-    expect((await client.getPrompt({ name: "echo", arguments: { text: "hi" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "echo hi" } }]);
+    expect((await client.getPrompt({ name: "echo", arguments: { text: "hi" } })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "echo hi" } },
+    ]);
     expect((await client.getPrompt({ name: "rules" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Be brief." } }]);
   });
 
@@ -150,30 +228,54 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
     const a = { name: "a.b", render: () => "1" };
     const b = { name: "a_b", render: () => "2" };
     await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(McpNameError);
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow("prompts 'a.b' and 'a_b' both serve as 'a_b' once sanitised");
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [Readme, { uri: "notes://readme", name: "other", read: () => "" }] })).rejects.toThrow(
-      `resources 'readme' and 'other' both serve "notes://readme"`,
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(
+      "prompts 'a.b' and 'a_b' both serve as 'a_b' once sanitised",
     );
+    await expect(
+      serveRegistry([ping], {
+        name: "engine",
+        ctx: makeTestCtx(),
+        resources: [Readme, { uri: "notes://readme", name: "other", read: () => "" }],
+      }),
+    ).rejects.toThrow(`resources 'readme' and 'other' both serve "notes://readme"`);
     await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [42 as never] })).rejects.toThrow(OptionsError);
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [{ uri: "no scheme", name: "x", read: () => "" }] })).rejects.toThrow(DefinitionError);
+    await expect(
+      serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), resources: [{ uri: "no scheme", name: "x", read: () => "" }] }),
+    ).rejects.toThrow(DefinitionError);
   });
 });
 
 describe("@Resource / @Prompt options are checked when applied", () => {
   it("names the class and the key", () => {
-    expect(() => Resource({ uri: "a://b", uriTemplate: "a://{c}" })(class Both {
-      read() {}
-    })).toThrow("@Resource on Both: give exactly one of 'uri' (a fixed resource) and 'uriTemplate'");
-    expect(() => Resource({ uriTemplate: "a://{x" })(class Bad {
-      read() {}
-    })).toThrow("has an expression this server cannot match");
-    expect(() => Resource({ uri: "a://b", colour: "red" } as never)(class Typo {
-      read() {}
-    })).toThrow("@Resource on Typo: unknown option 'colour'");
+    expect(() =>
+      Resource({ uri: "a://b", uriTemplate: "a://{c}" })(
+        class Both {
+          read() {}
+        },
+      ),
+    ).toThrow("@Resource on Both: give exactly one of 'uri' (a fixed resource) and 'uriTemplate'");
+    expect(() =>
+      Resource({ uriTemplate: "a://{x" })(
+        class Bad {
+          read() {}
+        },
+      ),
+    ).toThrow("has an expression this server cannot match");
+    expect(() =>
+      Resource({ uri: "a://b", colour: "red" } as never)(
+        class Typo {
+          read() {}
+        },
+      ),
+    ).toThrow("@Resource on Typo: unknown option 'colour'");
     expect(() => Resource({ uri: "a://b" })(class NoRead {})).toThrow("@Resource on NoRead: the class must define read(params, ctx)");
-    expect(() => Prompt({ arguments: [{ name: "a" }, { name: "a" }] })(class Twice {
-      render() {}
-    })).toThrow("@Prompt on Twice: argument 'a' is declared twice");
+    expect(() =>
+      Prompt({ arguments: [{ name: "a" }, { name: "a" }] })(
+        class Twice {
+          render() {}
+        },
+      ),
+    ).toThrow("@Prompt on Twice: argument 'a' is declared twice");
     expect(() => Prompt()(class NoRender {})).toThrow("@Prompt on NoRender: the class must define render(args, ctx)");
   });
 
@@ -189,35 +291,78 @@ describe("@Resource / @Prompt options are checked when applied", () => {
     };
     const resource = (options: unknown): unknown =>
       thrownBy(() =>
-        Resource(options as never)(class R {
-          read() {}
-        }),
+        Resource(options as never)(
+          class R {
+            read() {}
+          },
+        ),
       );
     const cases: Array<[unknown, string, string]> = [
-      [undefined, "options", "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? })"],
-      [null, "options", "@Resource on R: options must be an object { uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }, got null"],
+      [
+        undefined,
+        "options",
+        "@Resource on R: options are required ({ uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? })",
+      ],
+      [
+        null,
+        "options",
+        "@Resource on R: options must be an object { uri | uriTemplate, name?, description?, mimeType?, cacheHint?, scopes? }, got null",
+      ],
       [{ uri: "no scheme" }, "uri", `@Resource on R: 'uri' must be a URI with a scheme (e.g. "notes://today"), got string "no scheme"`],
       [{ uriTemplate: "notes://fixed" }, "uriTemplate", "@Resource on R: 'uriTemplate' has no {variable}; use 'uri' for a fixed resource"],
-      [{ uriTemplate: "notes://{?q}" }, "uriTemplate", `@Resource on R: 'uriTemplate' "notes://{?q}" has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`],
+      [
+        { uriTemplate: "notes://{?q}" },
+        "uriTemplate",
+        `@Resource on R: 'uriTemplate' "notes://{?q}" has an expression this server cannot match; use {name} (one path segment) or {+name} (may hold '/')`,
+      ],
       [{ uri: "a://b", mimeType: 7 }, "mimeType", `@Resource on R: 'mimeType' must be a MIME type (e.g. "text/markdown"), got number 7`],
-      [{ uri: "a://b", name: " padded" }, "name", `@Resource on R: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got string " padded"`],
-      [{ uri: "a://b", cacheHint: { cacheScope: "shared" } }, "cacheHint", `@Resource on R: cacheHint cacheScope must be "public" or "private", got string "shared"`],
-      [{ uri: "a://b", scopes: ["a b"] }, "scopes", `@Resource on R: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got array ["a b"]`],
+      [
+        { uri: "a://b", name: " padded" },
+        "name",
+        `@Resource on R: 'name' must be a non-empty string of at most 128 characters without surrounding whitespace or control characters, got string " padded"`,
+      ],
+      [
+        { uri: "a://b", cacheHint: { cacheScope: "shared" } },
+        "cacheHint",
+        `@Resource on R: cacheHint cacheScope must be "public" or "private", got string "shared"`,
+      ],
+      [
+        { uri: "a://b", scopes: ["a b"] },
+        "scopes",
+        `@Resource on R: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got array ["a b"]`,
+      ],
     ];
     for (const [options, key, message] of cases) {
       expect(resource(options), JSON.stringify(options)).toMatchObject({ name: "DefinitionError", target: "R", key, message });
     }
     const prompt = (options: unknown): unknown =>
       thrownBy(() =>
-        Prompt(options as never)(class P {
-          render() {}
-        }),
+        Prompt(options as never)(
+          class P {
+            render() {}
+          },
+        ),
       );
-    expect(prompt({ arguments: "a" })).toMatchObject({ key: "arguments", message: `@Prompt on P: 'arguments' must be an array of { name, description?, required? }, got string "a"` });
-    expect(prompt({ arguments: [{ name: "a b" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0] needs a 'name' of [A-Za-z0-9_.-], got string "a b"` });
-    expect(prompt({ arguments: [{ name: "a", required: "yes" }] })).toMatchObject({ key: "arguments", message: `@Prompt on P: arguments[0].required must be true or false, got string "yes"` });
-    expect(prompt({ title: "t" })).toMatchObject({ key: "title", message: "@Prompt on P: unknown option 'title'. Accepted options: name, description, arguments, scopes" });
-    expect(prompt(null)).toMatchObject({ key: "options", message: "@Prompt on P: options must be an object { name?, description?, arguments?, scopes? }, got null" });
+    expect(prompt({ arguments: "a" })).toMatchObject({
+      key: "arguments",
+      message: `@Prompt on P: 'arguments' must be an array of { name, description?, required? }, got string "a"`,
+    });
+    expect(prompt({ arguments: [{ name: "a b" }] })).toMatchObject({
+      key: "arguments",
+      message: `@Prompt on P: arguments[0] needs a 'name' of [A-Za-z0-9_.-], got string "a b"`,
+    });
+    expect(prompt({ arguments: [{ name: "a", required: "yes" }] })).toMatchObject({
+      key: "arguments",
+      message: `@Prompt on P: arguments[0].required must be true or false, got string "yes"`,
+    });
+    expect(prompt({ title: "t" })).toMatchObject({
+      key: "title",
+      message: "@Prompt on P: unknown option 'title'. Accepted options: name, description, arguments, scopes",
+    });
+    expect(prompt(null)).toMatchObject({
+      key: "options",
+      message: "@Prompt on P: options must be an object { name?, description?, arguments?, scopes? }, got null",
+    });
     expect(prompt(undefined)).toBeUndefined();
   });
 });

@@ -47,8 +47,13 @@ function bigJson(chars = 200_000): string {
 const BIG = bigJson();
 const dump = tool({ name: "dump", description: "Dump every record.", sideEffecting: false }, () => BIG);
 const small = tool({ name: "small", description: "A short answer.", sideEffecting: false }, () => "short");
-const wide = tool({ name: "wide", description: "A long answer shown whole.", sideEffecting: false, maxResultChars: 120_000 }, () => "w".repeat(100_000));
-const hinted = tool({ name: "hinted", description: "Find by hint.", sideEffecting: false, searchHint: "weather forecast by city", alwaysLoad: true }, () => "sunny");
+const wide = tool({ name: "wide", description: "A long answer shown whole.", sideEffecting: false, maxResultChars: 120_000 }, () =>
+  "w".repeat(100_000),
+);
+const hinted = tool(
+  { name: "hinted", description: "Find by hint.", sideEffecting: false, searchHint: "weather forecast by city", alwaysLoad: true },
+  () => "sunny",
+);
 const structured = tool(
   {
     name: "structured",
@@ -56,7 +61,17 @@ const structured = tool(
     sideEffecting: false,
     outputSchema: {
       type: "object",
-      properties: { rows: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" }, tags: { type: "array", items: { type: "string" } } }, required: ["id", "name", "tags"], additionalProperties: false } } },
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "integer" }, name: { type: "string" }, tags: { type: "array", items: { type: "string" } } },
+            required: ["id", "name", "tags"],
+            additionalProperties: false,
+          },
+        },
+      },
       required: ["rows"],
       additionalProperties: false,
     },
@@ -65,7 +80,12 @@ const structured = tool(
 );
 
 async function served(options: Partial<Parameters<typeof serveRegistry>[1]> = {}): Promise<McpServerSpec> {
-  const spec = await serveRegistry([dump, small, wide, hinted, structured], { name: "engine", ctx: new RunContext(), results: {}, ...options });
+  const spec = await serveRegistry([dump, small, wide, hinted, structured], {
+    name: "engine",
+    ctx: new RunContext(),
+    results: {},
+    ...options,
+  });
   specs.track(spec);
   await spec.start();
   return spec;
@@ -79,7 +99,11 @@ async function client(spec: McpServerSpec, pin?: string): Promise<V2Client> {
 }
 
 type Block = { type: string; text?: string; uri?: string };
-const texts = (content: unknown): string => (content as Block[]).filter((b) => b.type === "text").map((b) => b.text).join("");
+const texts = (content: unknown): string =>
+  (content as Block[])
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("");
 const chars = (content: unknown): number => (content as Block[]).reduce((n, b) => n + (b.text?.length ?? 0), 0);
 const linkOf = (content: unknown): string => (content as Block[]).find((b) => b.type === "resource_link")!.uri!;
 
@@ -193,7 +217,6 @@ describe("served results within a budget", () => {
     }
   });
 
-
   it("a module's results.maxChars over 50,000 is every tool's hint, capped at 500,000; a budget of 1,000,000 still answers within 500,000", async () => {
     const spec = await served({ results: { maxChars: 1_000_000 } });
     const c = await client(spec);
@@ -216,7 +239,9 @@ describe("served results within a budget", () => {
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_600_001 });
       const r = await c.callTool({ name: "read_result", arguments: { id } });
       expect(r.isError).toBe(true);
-      expect(texts(r.content)).toContain(`read_result: no result '${id}' (unknown, expired — results are kept 60 minutes — or not this caller's)`);
+      expect(texts(r.content)).toContain(
+        `read_result: no result '${id}' (unknown, expired — results are kept 60 minutes — or not this caller's)`,
+      );
       await expect(c.readResource({ uri })).rejects.toThrow(`no result '${id}'`);
     } finally {
       await c.close();
@@ -255,7 +280,9 @@ describe("served results within a budget", () => {
     let n = 0;
     const send = (method: string, params: Record<string, unknown>) => {
       const id = ++n;
-      const reply = new Promise<{ result?: { content: Block[]; structuredContent?: { nextOffset: number | null } } }>((resolve) => replies.set(id, resolve));
+      const reply = new Promise<{ result?: { content: Block[]; structuredContent?: { nextOffset: number | null } } }>((resolve) =>
+        replies.set(id, resolve),
+      );
       stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
       return reply;
     };
@@ -289,7 +316,9 @@ describe("served results within a budget", () => {
   it("a budget that is not a positive integer is refused where it is given, naming it and what is accepted", async () => {
     for (const bad of [0, -5, 1.5, "20000", null]) {
       expect(() => tool({ name: "t", description: "T.", maxResultChars: bad as never }, () => "")).toThrow(DefinitionError);
-      expect(() => tool({ name: "t", description: "T.", maxResultChars: bad as never }, () => "")).toThrow(/maxResultChars.*a positive whole number of characters/);
+      expect(() => tool({ name: "t", description: "T.", maxResultChars: bad as never }, () => "")).toThrow(
+        /maxResultChars.*a positive whole number of characters/,
+      );
     }
     expect(() => {
       @Tool({ description: "D.", maxResultChars: 0 })
@@ -302,18 +331,40 @@ describe("served results within a budget", () => {
     }).toThrow(/maxResultChars/);
     expect(() => tool({ name: "t", description: "T.", searchHint: "" }, () => "")).toThrow(/searchHint/);
     expect(() => tool({ name: "t", description: "T.", alwaysLoad: "yes" as never }, () => "")).toThrow(/alwaysLoad/);
-    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 0 } })).rejects.toThrow(/serveRegistry: results\.maxChars must be a positive whole number of characters.*got number 0/);
-    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 100, store: {} as never } })).rejects.toThrow(/results\.store must be a result store/);
-    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { max: 1 } as never })).rejects.toThrow(/results\.max must be one of maxChars, store/);
-    await expect(openStdioServing([small], { name: "engine", ctx: new RunContext(), stdin: new PassThrough(), stdout: new PassThrough(), results: { maxChars: 2.5 } })).rejects.toThrow(OptionsError);
+    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 0 } })).rejects.toThrow(
+      /serveRegistry: results\.maxChars must be a positive whole number of characters.*got number 0/,
+    );
+    await expect(
+      serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { maxChars: 100, store: {} as never } }),
+    ).rejects.toThrow(/results\.store must be a result store/);
+    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: { max: 1 } as never })).rejects.toThrow(
+      /results\.max must be one of maxChars, store/,
+    );
+    await expect(
+      openStdioServing([small], {
+        name: "engine",
+        ctx: new RunContext(),
+        stdin: new PassThrough(),
+        stdout: new PassThrough(),
+        results: { maxChars: 2.5 },
+      }),
+    ).rejects.toThrow(OptionsError);
     expect(() => {
       @McpServer({ name: "engine", tools: [], results: { maxChars: -1 } })
       class M {}
       return M;
     }).toThrow(/results\.maxChars must be a positive whole number/);
-    const router = { resource: "http://127.0.0.1:9/mcp", authorizationServers: ["http://127.0.0.1:9/issuer"], verifyAccessToken: () => ({ clientId: "c", scopes: [] }) };
-    expect(() => mcpRouter([small], { ...router, results: { maxChars: "big" } } as never)).toThrow(/results\.maxChars must be a positive whole number/);
+    const router = {
+      resource: "http://127.0.0.1:9/mcp",
+      authorizationServers: ["http://127.0.0.1:9/issuer"],
+      verifyAccessToken: () => ({ clientId: "c", scopes: [] }),
+    };
+    expect(() => mcpRouter([small], { ...router, results: { maxChars: "big" } } as never)).toThrow(
+      /results\.maxChars must be a positive whole number/,
+    );
     const mine = tool({ name: "read_result", description: "Mine.", sideEffecting: false }, () => "");
-    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext(), results: {} })).rejects.toThrow(/tool 'read_result' serves as 'read_result', the name of the module's own tool/);
+    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext(), results: {} })).rejects.toThrow(
+      /tool 'read_result' serves as 'read_result', the name of the module's own tool/,
+    );
   });
 });

@@ -15,8 +15,7 @@ import { resultChars, ServedResults } from "../../src/mcp/serve/served-results.j
 import { recordOwner } from "../../src/mcp/serve/round-records.js";
 import { seeded as rng } from "../helpers/seeded.js";
 
-
-const ALPHABET = ["a", "b", "z", " ", "\n", "\"", "\\", "é", "😀", "{", "]", ",", "\t", "0"];
+const ALPHABET = ["a", "b", "z", " ", "\n", '"', "\\", "é", "😀", "{", "]", ",", "\t", "0"];
 
 function words(r: () => number, n: number): string {
   let s = "";
@@ -44,11 +43,36 @@ function payload(r: () => number, kind: Kind): CallToolResult {
     case "text":
       return { content: [{ type: "text", text: words(r, Math.floor(r() * 30_000)) }] };
     case "json-array":
-      return { content: [{ type: "text", text: JSON.stringify(Array.from({ length: n }, () => value(r)), null, indent) }] };
+      return {
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify(
+              Array.from({ length: n }, () => value(r)),
+              null,
+              indent,
+            ),
+          },
+        ],
+      };
     case "json-object":
-      return { content: [{ type: "text", text: JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, value(r)])), null, indent) }] };
+      return {
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, value(r)])), null, indent),
+          },
+        ],
+      };
     case "ndjson":
-      return { content: [{ type: "text", text: Array.from({ length: n }, () => JSON.stringify(value(r))).join(r() < 0.5 ? "\n" : "\r\n") + (r() < 0.5 ? "\n" : "") }] };
+      return {
+        content: [
+          {
+            type: "text",
+            text: Array.from({ length: n }, () => JSON.stringify(value(r))).join(r() < 0.5 ? "\n" : "\r\n") + (r() < 0.5 ? "\n" : ""),
+          },
+        ],
+      };
     case "mixed": {
       const content: CallToolResult["content"] = [];
       for (let i = 0, m = 1 + Math.floor(r() * 5); i < m; i++) {
@@ -96,7 +120,10 @@ describe("results over their budget, 1,000 seeded payloads", () => {
       const link = answer.content.find((b) => b.type === "resource_link") as { uri: string };
       const id = link.uri.slice("agentkit://results/".length);
       const stored = await results.find(id, ctx, "test");
-      const original = result.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join("\n");
+      const original = result.content
+        .filter((b) => b.type === "text")
+        .map((b) => (b as { text: string }).text)
+        .join("\n");
       expect(stored.text === original, where).toBe(true);
       const layout = new PayloadLayout(stored.text);
       const second = answer.content[1] as { type: string; text?: string } | undefined;
@@ -126,7 +153,11 @@ describe("results over their budget, 1,000 seeded payloads", () => {
     const layout = new PayloadLayout(text);
     expect(layout.shape).toBe("json");
     const preview = layout.preview(100);
-    expect(JSON.parse(preview.text)).toEqual([{ id: 0, name: "item-0" }, { id: 1, name: "item-1" }, { id: 2, name: "item-2" }]);
+    expect(JSON.parse(preview.text)).toEqual([
+      { id: 0, name: "item-0" },
+      { id: 1, name: "item-1" },
+      { id: 2, name: "item-2" },
+    ]);
     expect(text.slice(preview.next).startsWith('{"id":3')).toBe(true);
     const page = layout.page(preview.next, 60);
     expect(page.text).toBe('{"id":3,"name":"item-3"},{"id":4,"name":"item-4"},');

@@ -28,15 +28,30 @@ const blocks = [
   { type: "resource_link", uri: "notes://1", name: "note 1", mimeType: "text/plain" },
   { type: "resource", resource: { uri: "notes://2", mimeType: "text/plain", text: "two" } },
 ];
-const WEATHER = { type: "object", properties: { temperature: { type: "number" }, conditions: { type: "string" } }, required: ["temperature", "conditions"], additionalProperties: false };
+const WEATHER = {
+  type: "object",
+  properties: { temperature: { type: "number" }, conditions: { type: "string" } },
+  required: ["temperature", "conditions"],
+  additionalProperties: false,
+};
 
 const tools = [
   returning("blocks", blocks),
   returning("one_block", { type: "image", data: PNG, mimeType: "image/png", annotations: { audience: ["user"] } }),
   returning("whole", { content: [{ type: "text", text: "careful" }], isError: true, _meta: { why: "test" } }),
   returning("weather", { temperature: 21.5, conditions: "sunny" }, { outputSchema: WEATHER }),
-  returning("weather_rich", { content: [{ type: "text", text: "21.5C" }], structuredContent: { temperature: 21.5, conditions: "fair" } }, { outputSchema: WEATHER }),
-  returning("parts", new ToolContent("a chart [image content omitted]", [{ type: "text", text: "a chart" }, { type: "image", data: PNG, mimeType: "image/png" }])),
+  returning(
+    "weather_rich",
+    { content: [{ type: "text", text: "21.5C" }], structuredContent: { temperature: 21.5, conditions: "fair" } },
+    { outputSchema: WEATHER },
+  ),
+  returning(
+    "parts",
+    new ToolContent("a chart [image content omitted]", [
+      { type: "text", text: "a chart" },
+      { type: "image", data: PNG, mimeType: "image/png" },
+    ]),
+  ),
   returning("plain_object", { content: "not blocks", n: 1 }),
   returning("plain_array", [1, 2]),
   returning("plain_text", "hello"),
@@ -53,8 +68,14 @@ describe("rich tool results over a loopback session", () => {
   it("content blocks, one block and a whole result go out unchanged", async () => {
     await using c = await client();
     expect(await c.callTool({ name: "blocks", arguments: {} })).toEqual({ content: blocks });
-    expect(await c.callTool({ name: "one_block", arguments: {} })).toEqual({ content: [{ type: "image", data: PNG, mimeType: "image/png", annotations: { audience: ["user"] } }] });
-    expect(await c.callTool({ name: "whole", arguments: {} })).toEqual({ content: [{ type: "text", text: "careful" }], isError: true, _meta: { why: "test" } });
+    expect(await c.callTool({ name: "one_block", arguments: {} })).toEqual({
+      content: [{ type: "image", data: PNG, mimeType: "image/png", annotations: { audience: ["user"] } }],
+    });
+    expect(await c.callTool({ name: "whole", arguments: {} })).toEqual({
+      content: [{ type: "text", text: "careful" }],
+      isError: true,
+      _meta: { why: "test" },
+    });
   });
 
   it("structuredContent with the tool's outputSchema (advertised; the SDK client validates it)", async () => {
@@ -65,7 +86,10 @@ describe("rich tool results over a loopback session", () => {
       content: [{ type: "text", text: '{"temperature":21.5,"conditions":"sunny"}' }],
       structuredContent: { temperature: 21.5, conditions: "sunny" },
     });
-    expect((await c.callTool({ name: "weather_rich", arguments: {} })).structuredContent).toEqual({ temperature: 21.5, conditions: "fair" });
+    expect((await c.callTool({ name: "weather_rich", arguments: {} })).structuredContent).toEqual({
+      temperature: 21.5,
+      conditions: "fair",
+    });
   });
 
   it("a ToolContent goes out as its parts; plain values keep today's text", async () => {
@@ -74,7 +98,9 @@ describe("rich tool results over a loopback session", () => {
       { type: "text", text: "a chart" },
       { type: "image", data: PNG, mimeType: "image/png" },
     ]);
-    expect(await c.callTool({ name: "plain_object", arguments: {} })).toEqual({ content: [{ type: "text", text: '{"content":"not blocks","n":1}' }] });
+    expect(await c.callTool({ name: "plain_object", arguments: {} })).toEqual({
+      content: [{ type: "text", text: '{"content":"not blocks","n":1}' }],
+    });
     expect(await c.callTool({ name: "plain_array", arguments: {} })).toEqual({ content: [{ type: "text", text: "[1,2]" }] });
     expect(await c.callTool({ name: "plain_text", arguments: {} })).toEqual({ content: [{ type: "text", text: "hello" }] });
   });
@@ -89,6 +115,8 @@ describe("rich results in-process and at definition", () => {
 
   it("an outputSchema that is not an object schema is refused when applied", () => {
     expect(() => returning("bad", 1, { outputSchema: { type: "string" } })).toThrow(DefinitionError);
-    expect(() => returning("bad", 1, { outputSchema: { type: "string" } })).toThrow(`'outputSchema' must be a JSON Schema object with type "object"`);
+    expect(() => returning("bad", 1, { outputSchema: { type: "string" } })).toThrow(
+      `'outputSchema' must be a JSON Schema object with type "object"`,
+    );
   });
 });

@@ -16,14 +16,21 @@ const KEY = "a fleet key of at least thirty-two bytes!";
 
 /** A retry's context carrying `answers` under their keys (and no HTTP request: the principal is fixed). */
 function extraWith(answers: Record<string, unknown> = {}): ServerContext {
-  return { mcpReq: { inputResponses: answers, envelope: { "io.modelcontextprotocol/clientInfo": { name: "unit-client" } } } } as unknown as ServerContext;
+  return {
+    mcpReq: { inputResponses: answers, envelope: { "io.modelcontextprotocol/clientInfo": { name: "unit-client" } } },
+  } as unknown as ServerContext;
 }
 
 function roundsOn(store: MemoryCallRecords, ttlMs = 60_000): RoundRecords {
   return new RoundRecords(store, new RequestStateSigner(KEY, ttlMs, () => "alice"), "engine", () => "owner-1");
 }
 
-const call = (extra = extraWith(), admitted?: RoundCall["admitted"]): RoundCall => ({ tool: "deploy", args: { to: "prod" }, extra, ...(admitted ? { admitted } : {}) });
+const call = (extra = extraWith(), admitted?: RoundCall["admitted"]): RoundCall => ({
+  tool: "deploy",
+  args: { to: "prod" },
+  extra,
+  ...(admitted ? { admitted } : {}),
+});
 
 afterEach(() => vi.useRealTimers());
 
@@ -32,10 +39,21 @@ describe("round records", () => {
     const store = new MemoryCallRecords();
     const seen: string[] = [];
     store.subscribeRecords((e) => seen.push(`${e.record.kind} ${e.record.status} round ${e.record.round}`));
-    const asked = await roundsOn(store).asked(undefined, call(undefined, () => ({ allowed: true, arguments: { to: "staging" } })), "elicitation/create", { message: "Sure?" });
+    const asked = await roundsOn(store).asked(
+      undefined,
+      call(undefined, () => ({ allowed: true, arguments: { to: "staging" } })),
+      "elicitation/create",
+      { message: "Sure?" },
+    );
     expect(seen).toEqual(["rounds input_required round 1"]);
     expect(asked.key).toBe("elicit-1");
-    expect(asked.record).toMatchObject({ kind: "rounds", owner: "owner-1", server: "engine", tool: "deploy", question: { key: "elicit-1", method: "elicitation/create" } });
+    expect(asked.record).toMatchObject({
+      kind: "rounds",
+      owner: "owner-1",
+      server: "engine",
+      tool: "deploy",
+      question: { key: "elicit-1", method: "elicitation/create" },
+    });
     expect(admittedBy(asked.record)).toEqual({ allowed: true, arguments: { to: "staging" } });
     expect(clientAnswers(asked.record)).toEqual([]);
     const body = JSON.parse(Buffer.from(asked.state.split(".")[1]!, "base64url").toString("utf8")) as { p: Record<string, unknown> };
@@ -52,9 +70,19 @@ describe("round records", () => {
     const claim = await there.open(asked.state, retry);
     const taken = await there.take(claim, undefined, retry);
     expect(taken.value).toEqual({ action: "accept", content: { ok: true } });
-    expect(clientAnswers(taken.record)).toEqual([{ key: "elicit-1", method: "elicitation/create", value: { action: "accept", content: { ok: true } }, by: "unit-client (requestState retry)" }]);
+    expect(clientAnswers(taken.record)).toEqual([
+      {
+        key: "elicit-1",
+        method: "elicitation/create",
+        value: { action: "accept", content: { ok: true } },
+        by: "unit-client (requestState retry)",
+      },
+    ]);
     for (const rounds of [here, there]) {
-      await expect(rounds.take(await rounds.open(asked.state, retry), undefined, retry)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("round 1 of this call was already answered") });
+      await expect(rounds.take(await rounds.open(asked.state, retry), undefined, retry)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("round 1 of this call was already answered"),
+      });
     }
     // Two retries at once: the store's compare-and-set lets one through.
     const second = await here.asked(taken.record, call(), "elicitation/create", { message: "Really?" });

@@ -32,8 +32,20 @@ describe("serve samples print what they show", () => {
     }
     const f = printedFields(out);
     expect(Object.keys(f)).toEqual([
-      "toolNames", "requiresApproval", "autoApprove", "caps", "cliOptions keys", "advertised", "schema unchanged",
-      "deploy _meta", "deploy readOnlyHint", "ok", "bad isError", "bad text", "session survived", "callsSeen",
+      "toolNames",
+      "requiresApproval",
+      "autoApprove",
+      "caps",
+      "cliOptions keys",
+      "advertised",
+      "schema unchanged",
+      "deploy _meta",
+      "deploy readOnlyHint",
+      "ok",
+      "bad isError",
+      "bad text",
+      "session survived",
+      "callsSeen",
     ]);
     const json = (label: string): unknown => JSON.parse(f[label]!);
     expect(json("toolNames")).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
@@ -48,7 +60,9 @@ describe("serve samples print what they show", () => {
     expect(json("deploy readOnlyHint")).toBe(false);
     expect(f.ok).toBe("lint:lax:ok");
     expect(json("bad isError")).toBe(true);
-    expect(f["bad text"]).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']");
+    expect(f["bad text"]).toBe(
+      "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']",
+    );
     expect(f["session survived"]).toBe("after:lax:ok");
     expect(json("callsSeen")).toBe(3);
     // The sample stopped its spec: no config directory left behind.
@@ -94,10 +108,14 @@ describe("serve samples print what they show", () => {
       expect((await client.callTool("run_check", { name: "lint" })).content).toEqual([{ type: "text", text: "lint:ok" }]);
       const bad = await client.callTool("run_check", { name: "lint", verbose: true });
       expect({ content: bad.content, isError: bad.isError }).toEqual({
-        content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']" }],
+        content: [
+          { type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name']" },
+        ],
         isError: true,
       });
-      expect((await client.callTool("nope", {})).content).toEqual([{ type: "text", text: "unknown tool 'nope'. Available tools: ['run_check']" }]);
+      expect((await client.callTool("nope", {})).content).toEqual([
+        { type: "text", text: "unknown tool 'nope'. Available tools: ['run_check']" },
+      ]);
     } finally {
       await client.close();
     }

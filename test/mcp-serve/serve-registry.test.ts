@@ -20,7 +20,12 @@ const runCheck = tool(
   {
     description: "Run the named check and report whether it passed.",
     sideEffecting: false,
-    input: { type: "object", properties: { name: { type: "string" }, strict: { type: "boolean", default: false } }, required: ["name"], additionalProperties: false },
+    input: {
+      type: "object",
+      properties: { name: { type: "string" }, strict: { type: "boolean", default: false } },
+      required: ["name"],
+      additionalProperties: false,
+    },
   },
   function runCheck({ name, strict }: { name: string; strict?: boolean }) {
     return `${name}:${strict ? "strict" : "lax"}:ok`;
@@ -79,7 +84,12 @@ describe("serveRegistry: the seed's main example", () => {
         name: "odd_order",
         description: "Keys in an unusual order.",
         // `required` before `type`, nested keys reversed, a default and a $comment: nothing may be re-serialised.
-        input: { required: ["z"], properties: { z: { type: "string", description: "last first" }, a: { default: 3, type: "integer" } }, type: "object", $comment: "kept" },
+        input: {
+          required: ["z"],
+          properties: { z: { type: "string", description: "last first" }, a: { default: 3, type: "integer" } },
+          type: "object",
+          $comment: "kept",
+        },
       },
       () => "ok",
     );
@@ -87,7 +97,11 @@ describe("serveRegistry: the seed's main example", () => {
     const init = await rawPost(spec.url!, INITIALIZE, { ...spec.authHeaders });
     const sid = init.headers.get("mcp-session-id")!;
     await init.text();
-    const res = await rawPost(spec.url!, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...spec.authHeaders, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25" });
+    const res = await rawPost(
+      spec.url!,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { ...spec.authHeaders, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25" },
+    );
     const raw = await res.text();
     expect(raw).toContain(`"inputSchema":${JSON.stringify(odd.schema.parameters)}`);
     expect(JSON.stringify(odd.schema.parameters)).toBe(
@@ -113,7 +127,7 @@ describe("serveRegistry: the error contract", () => {
       return [r.isError as boolean | undefined, (r.content as Array<{ text: string }>)[0]!.text];
     };
     expect(await text("on_fire")).toEqual([true, "tool 'on_fire' failed: RuntimeError: the database is on fire"]);
-    expect(await text("throws_string")).toEqual([true, 'tool \'throws_string\' failed: non-Error value thrown: string "just a string"']);
+    expect(await text("throws_string")).toEqual([true, "tool 'throws_string' failed: non-Error value thrown: string \"just a string\""]);
     expect(await text("nope")).toEqual([true, "unknown tool 'nope'. Available tools: ['deploy', 'on_fire', 'run_check', 'throws_string']"]);
     expect(await text("run_check", { name: "x" })).toEqual([undefined, "x:lax:ok"]);
     ctx.cancel();
@@ -126,15 +140,18 @@ describe("serveRegistry: the error contract", () => {
     let sawAbort = false;
     let entered!: () => void;
     const started = new Promise<void>((r) => (entered = r));
-    const waits = tool({ description: "Waits for cancellation.", sideEffecting: false, input: NO_ARGS }, function waitsForever(_i, c: RunContext) {
-      entered();
-      return new Promise((_resolve, reject) =>
-        c.signal.addEventListener("abort", () => {
-          sawAbort = true;
-          reject(new Cancelled());
-        }),
-      );
-    });
+    const waits = tool(
+      { description: "Waits for cancellation.", sideEffecting: false, input: NO_ARGS },
+      function waitsForever(_i, c: RunContext) {
+        entered();
+        return new Promise((_resolve, reject) =>
+          c.signal.addEventListener("abort", () => {
+            sawAbort = true;
+            reject(new Cancelled());
+          }),
+        );
+      },
+    );
     const spec = await served([waits], { name: "engine", ctx });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const call = client.callTool({ name: "waits_forever", arguments: {} });
@@ -149,21 +166,28 @@ describe("serveRegistry: the error contract", () => {
     const ctx = makeTestCtx();
     const reasons: unknown[] = [];
     let started = 0;
-    const waits = tool({ description: "Waits for cancellation.", sideEffecting: false, input: NO_ARGS }, function waitsForever(_i, c: RunContext) {
-      return new Promise((_resolve, reject) => {
-        c.signal.addEventListener("abort", () => {
-          reasons.push(c.signal.reason);
-          reject(c.signal.reason);
+    const waits = tool(
+      { description: "Waits for cancellation.", sideEffecting: false, input: NO_ARGS },
+      function waitsForever(_i, c: RunContext) {
+        return new Promise((_resolve, reject) => {
+          c.signal.addEventListener("abort", () => {
+            reasons.push(c.signal.reason);
+            reject(c.signal.reason);
+          });
+          started++;
         });
-        started++;
-      });
-    });
+      },
+    );
     const spec = await served([waits, runCheck], { name: "engine", ctx });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const first = new AbortController();
-    const cancelled = client.callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: first.signal }).catch((e: unknown) => e);
+    const cancelled = client
+      .callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: first.signal })
+      .catch((e: unknown) => e);
     const other = new AbortController();
-    const stillRunning = client.callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: other.signal }).catch((e: unknown) => e);
+    const stillRunning = client
+      .callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: other.signal })
+      .catch((e: unknown) => e);
     await vi.waitFor(() => expect(started).toBe(2));
     first.abort("user pressed stop");
     await cancelled;
@@ -173,7 +197,9 @@ describe("serveRegistry: the error contract", () => {
     expect((reasons[0] as Cancelled).message).toBe("agentkit-test stopped waiting: it cancelled the call: user pressed stop");
     expect(ctx.cancelled).toBe(false);
     // The other call in the same session is untouched, and the session serves new calls.
-    expect((await client.callTool({ name: "run_check", arguments: { name: "after" } })).content).toEqual([{ type: "text", text: "after:lax:ok" }]);
+    expect((await client.callTool({ name: "run_check", arguments: { name: "after" } })).content).toEqual([
+      { type: "text", text: "after:lax:ok" },
+    ]);
     expect(reasons).toHaveLength(1);
     other.abort();
     await stillRunning;
@@ -213,12 +239,19 @@ describe("serveRegistry: the error contract", () => {
 
   it("keeps the deadline and a tool's own TimeoutError apart", async () => {
     let abandonedSignal: AbortSignal | undefined;
-    const slowBuild = tool({ description: "Waits far past the deadline.", sideEffecting: false, input: NO_ARGS }, function slowBuild(_i, c: RunContext) {
-      abandonedSignal = c.signal;
-      return new Promise((resolve) => c.signal.addEventListener("abort", () => resolve("too late")));
-    });
+    const slowBuild = tool(
+      { description: "Waits far past the deadline.", sideEffecting: false, input: NO_ARGS },
+      function slowBuild(_i, c: RunContext) {
+        abandonedSignal = c.signal;
+        return new Promise((resolve) => c.signal.addEventListener("abort", () => resolve("too late")));
+      },
+    );
     const callUpstream = tool(
-      { description: "Fails like a client.", sideEffecting: false, input: { type: "object", properties: { url: { type: "string" } }, required: ["url"] } },
+      {
+        description: "Fails like a client.",
+        sideEffecting: false,
+        input: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+      },
       function callUpstream() {
         throw new TimeoutError("upstream read timed out after 3s");
       },
@@ -228,7 +261,9 @@ describe("serveRegistry: the error contract", () => {
     const ours = await client.callTool({ name: "slow_build", arguments: {} });
     const theirs = await client.callTool({ name: "call_upstream", arguments: { url: "http://x" } });
     expect((ours.content as Array<{ text: string }>)[0]!.text).toBe("tool 'slow_build' did not return within 0.05s and was abandoned");
-    expect((theirs.content as Array<{ text: string }>)[0]!.text).toBe("tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s");
+    expect((theirs.content as Array<{ text: string }>)[0]!.text).toBe(
+      "tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s",
+    );
     expect(abandonedSignal?.aborted).toBe(true);
   });
 
@@ -239,7 +274,9 @@ describe("serveRegistry: the error contract", () => {
     const spec = await served([callUpstream], { name: "engine", ctx: makeTestCtx() });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const r = await client.callTool({ name: "call_upstream", arguments: {} });
-    expect((r.content as Array<{ text: string }>)[0]!.text).toBe("tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s");
+    expect((r.content as Array<{ text: string }>)[0]!.text).toBe(
+      "tool 'call_upstream' failed: TimeoutError: upstream read timed out after 3s",
+    );
   });
 
   it("runs each call in ctx.child with the caller's identity and the request's signal", async () => {
@@ -271,7 +308,12 @@ describe("serveRegistry: the guard", () => {
     };
     let deployRan = false;
     const guardedDeploy = tool(
-      { name: "deploy", description: "Deploys.", requiresApproval: true, input: { type: "object", properties: { target: { type: "string" } }, additionalProperties: false } },
+      {
+        name: "deploy",
+        description: "Deploys.",
+        requiresApproval: true,
+        input: { type: "object", properties: { target: { type: "string" } }, additionalProperties: false },
+      },
       () => {
         deployRan = true;
         return "deployed";
@@ -279,10 +321,16 @@ describe("serveRegistry: the guard", () => {
     );
     const spec = await served([runCheck, guardedDeploy], { name: "engine", ctx: makeTestCtx(), guard });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
-    expect((await client.callTool({ name: "deploy", arguments: { bogus: 1 } })).content).toEqual([{ type: "text", text: "tool 'deploy' call rejected: unexpected argument(s) ['bogus']. Accepted arguments: ['target']" }]);
-    expect((await client.callTool({ name: "deploy", arguments: { target: "prod" } })).content).toEqual([{ type: "text", text: "a reviewer said no" }]);
+    expect((await client.callTool({ name: "deploy", arguments: { bogus: 1 } })).content).toEqual([
+      { type: "text", text: "tool 'deploy' call rejected: unexpected argument(s) ['bogus']. Accepted arguments: ['target']" },
+    ]);
+    expect((await client.callTool({ name: "deploy", arguments: { target: "prod" } })).content).toEqual([
+      { type: "text", text: "a reviewer said no" },
+    ]);
     expect(deployRan).toBe(false);
-    expect((await client.callTool({ name: "run_check", arguments: { name: "swap" } })).content).toEqual([{ type: "text", text: "swapped:lax:ok" }]);
+    expect((await client.callTool({ name: "run_check", arguments: { name: "swap" } })).content).toEqual([
+      { type: "text", text: "swapped:lax:ok" },
+    ]);
     expect(requests).toEqual([
       { name: "deploy", qualifiedName: "mcp__engine__deploy", arguments: { target: "prod" } },
       { name: "run_check", qualifiedName: "mcp__engine__run_check", arguments: { name: "swap" } },
@@ -299,7 +347,10 @@ describe("serveRegistry: the guard", () => {
     const spec = await served([runCheck], { name: "engine", ctx, guard });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const r = await client.callTool({ name: "run_check", arguments: { name: "x" } });
-    expect(r).toEqual({ content: [{ type: "text", text: "tool 'run_check' was not run: its guard failed: Error: asker unreachable" }], isError: true });
+    expect(r).toEqual({
+      content: [{ type: "text", text: "tool 'run_check' was not run: its guard failed: Error: asker unreachable" }],
+      isError: true,
+    });
     ctx.cancel();
     await client.callTool({ name: "run_check", arguments: { name: "x" } });
     expect(consulted).toBe(1);
@@ -307,7 +358,11 @@ describe("serveRegistry: the guard", () => {
 });
 
 describe("serveRegistry: names", () => {
-  const named = (name: string, extra: Partial<Tool> = {}): Tool => Object.assign(tool({ name, description: `The ${name} tool.`, input: NO_ARGS }, () => name), extra);
+  const named = (name: string, extra: Partial<Tool> = {}): Tool =>
+    Object.assign(
+      tool({ name, description: `The ${name} tool.`, input: NO_ARGS }, () => name),
+      extra,
+    );
 
   it("sanitises tool names to [A-Za-z0-9_-] and publishes the mapping", async () => {
     const spec = await served([named("run.check"), named("fetch page")], { name: "engine", ctx: makeTestCtx() });
@@ -319,7 +374,9 @@ describe("serveRegistry: names", () => {
   });
 
   it("refuses names that collide after sanitising", async () => {
-    const err = await serveRegistry([named("run.check"), named("run check")], { name: "engine", ctx: makeTestCtx() }).catch((e: unknown) => e);
+    const err = await serveRegistry([named("run.check"), named("run check")], { name: "engine", ctx: makeTestCtx() }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(McpNameError);
     expect((err as Error).message).toBe(
       "tools 'run.check' and 'run check' both serve as 'run_check' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)",
@@ -330,7 +387,9 @@ describe("serveRegistry: names", () => {
     for (const bad of ["my.engine", "", "a b", "my__engine", "é"]) {
       await expect(serveRegistry([runCheck], { name: bad, ctx: makeTestCtx() })).rejects.toThrow(McpNameError);
     }
-    await expect(serveRegistry([runCheck], { name: "my.engine", ctx: makeTestCtx() })).rejects.toThrow(/Server names are refused, not rewritten/);
+    await expect(serveRegistry([runCheck], { name: "my.engine", ctx: makeTestCtx() })).rejects.toThrow(
+      /Server names are refused, not rewritten/,
+    );
   });
 
   it("refuses a qualified name over 64 characters, saying why", async () => {
@@ -345,19 +404,39 @@ describe("serveRegistry: names", () => {
   });
 
   it("drops schema-less tools: not advertised, not in toolNames, unknown when called", async () => {
-    const hidden: Tool = { ...named("hidden"), schema: null, name: "hidden", description: "", sideEffecting: false, requiresApproval: false, caps: ["private_data"], run: async () => "x" };
+    const hidden: Tool = {
+      ...named("hidden"),
+      schema: null,
+      name: "hidden",
+      description: "",
+      sideEffecting: false,
+      requiresApproval: false,
+      caps: ["private_data"],
+      run: async () => "x",
+    };
     const spec = await served([runCheck, hidden], { name: "engine", ctx: makeTestCtx() });
     expect(spec.toolNames).toEqual(["mcp__engine__run_check"]);
     expect(spec.caps).toEqual([]);
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["run_check"]);
-    expect((await client.callTool({ name: "hidden", arguments: {} })).content).toEqual([{ type: "text", text: "unknown tool 'hidden'. Available tools: ['run_check']" }]);
+    expect((await client.callTool({ name: "hidden", arguments: {} })).content).toEqual([
+      { type: "text", text: "unknown tool 'hidden'. Available tools: ['run_check']" },
+    ]);
   });
 
   it("a read-only tool that requires approval does not advertise itself as read-only", async () => {
-    const readRecord = tool({ description: "Reads a customer record.", sideEffecting: false, requiresApproval: true, caps: ["private_data", "private_data"], input: NO_ARGS }, function readRecord() {
-      return "r";
-    });
+    const readRecord = tool(
+      {
+        description: "Reads a customer record.",
+        sideEffecting: false,
+        requiresApproval: true,
+        caps: ["private_data", "private_data"],
+        input: NO_ARGS,
+      },
+      function readRecord() {
+        return "r";
+      },
+    );
     const spec = await served([readRecord], { name: "engine", ctx: makeTestCtx() });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const [t] = (await client.listTools()).tools;
@@ -367,7 +446,9 @@ describe("serveRegistry: names", () => {
   });
 
   it("refuses a duplicate tool name in a bare list as a registry does", async () => {
-    await expect(serveRegistry([named("a"), named("a")], { name: "engine", ctx: makeTestCtx() })).rejects.toThrow(/duplicate tool name 'a'/);
+    await expect(serveRegistry([named("a"), named("a")], { name: "engine", ctx: makeTestCtx() })).rejects.toThrow(
+      /duplicate tool name 'a'/,
+    );
   });
 });
 
@@ -376,15 +457,22 @@ describe("serveRegistry: options", () => {
     const ctx = makeTestCtx();
     await expect(serveRegistry([runCheck], { name: "engine", ctx: {} as RunContext })).rejects.toThrow(OptionsError);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, timeoutMs: 0 })).rejects.toThrow(/timeoutMs must be a positive number/);
-    await expect(serveRegistry([runCheck], { name: "engine", ctx, transport: "ws" as never })).rejects.toThrow('serveRegistry: transport must be one of "http", "stdio" (default "http"), got string "ws"');
-    await expect(serveRegistry([runCheck], { name: "engine", ctx, command: ["x"] })).rejects.toThrow(/command applies to transport "stdio" only/);
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, transport: "ws" as never })).rejects.toThrow(
+      'serveRegistry: transport must be one of "http", "stdio" (default "http"), got string "ws"',
+    );
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, command: ["x"] })).rejects.toThrow(
+      /command applies to transport "stdio" only/,
+    );
     await expect(serveRegistry([runCheck], { name: "engine", ctx, guard: "no" as never })).rejects.toThrow(/guard must be a function/);
     await expect(serveRegistry([runCheck], { name: "engine", ctx, token: "constant" } as never)).rejects.toThrow(/never supplied/);
   });
 
   it("refuses an option it does not know, naming it and the accepted ones (it used to be dropped silently)", async () => {
     const ctx = makeTestCtx();
-    const err = await serveRegistry([runCheck], { name: "engine", ctx, host: "0.0.0.0" } as never).then(() => undefined, (e: unknown) => e as OptionsError);
+    const err = await serveRegistry([runCheck], { name: "engine", ctx, host: "0.0.0.0" } as never).then(
+      () => undefined,
+      (e: unknown) => e as OptionsError,
+    );
     expect(err).toBeInstanceOf(OptionsError);
     expect([err!.code, err!.where, err!.option]).toEqual(["invalid_option", "serveRegistry", "host"]);
     expect(err!.message).toBe(
@@ -393,16 +481,26 @@ describe("serveRegistry: options", () => {
     await expect(serveRegistryStdio([runCheck], { name: "engine", ctx, transport: "stdio" } as never)).rejects.toThrow(
       "serveRegistryStdio: unknown option 'transport'. Accepted options: name, ctx, timeoutMs, heartbeatMs, guard, resources, prompts, stdin, stdout, tasks, results, skills",
     );
-    await expect(serveRegistry([runCheck], { name: "engine", ctx, auth: "basic" } as never)).rejects.toThrow('serveRegistry: auth must be one of "token", "none" (default "token"), got string "basic"');
-    await expect(serveRegistry([runCheck], { name: "engine", ctx, port: 65536 })).rejects.toThrow("serveRegistry: port must be an integer 0-65535 (0 = ephemeral), got number 65536");
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, auth: "basic" } as never)).rejects.toThrow(
+      'serveRegistry: auth must be one of "token", "none" (default "token"), got string "basic"',
+    );
+    await expect(serveRegistry([runCheck], { name: "engine", ctx, port: 65536 })).rejects.toThrow(
+      "serveRegistry: port must be an integer 0-65535 (0 = ephemeral), got number 65536",
+    );
   });
 
   it("serves the sessionless server/discover probe and a stateless tools/call", async () => {
     const spec = await served([runCheck], { name: "engine", ctx: makeTestCtx() });
-    const discover = await rpcMessages(await rawPost(spec.url!, { jsonrpc: "2.0", id: 1, method: "server/discover" }, { ...spec.authHeaders }));
+    const discover = await rpcMessages(
+      await rawPost(spec.url!, { jsonrpc: "2.0", id: 1, method: "server/discover" }, { ...spec.authHeaders }),
+    );
     expect(discover[0]).toMatchObject({ error: { code: -32601 } });
     const call = await rpcMessages(
-      await rawPost(spec.url!, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "run_check", arguments: { name: "lint" } } }, { ...spec.authHeaders }),
+      await rawPost(
+        spec.url!,
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "run_check", arguments: { name: "lint" } } },
+        { ...spec.authHeaders },
+      ),
     );
     expect(call[0]).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "lint:lax:ok" }] } });
     expect(spec.callsSeen).toBe(1);
@@ -411,13 +509,16 @@ describe("serveRegistry: options", () => {
 
 /** A tool that takes `ms` and then answers, unless its context is cancelled first. */
 function sleeper(ms: number) {
-  return tool({ description: `Answers after ${ms} ms.`, sideEffecting: false, input: NO_ARGS }, async function sleepThenAnswer(_i, ctx: RunContext) {
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(resolve, ms);
-      ctx.signal.addEventListener("abort", () => (clearTimeout(t), reject(ctx.signal.reason)), { once: true });
-    });
-    return `answered after ${ms} ms`;
-  });
+  return tool(
+    { description: `Answers after ${ms} ms.`, sideEffecting: false, input: NO_ARGS },
+    async function sleepThenAnswer(_i, ctx: RunContext) {
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, ms);
+        ctx.signal.addEventListener("abort", () => (clearTimeout(t), reject(ctx.signal.reason)), { once: true });
+      });
+      return `answered after ${ms} ms`;
+    },
+  );
 }
 
 /** A request to the endpoint with the session id and whatever auth `auth` says. */
@@ -425,7 +526,12 @@ function sessionRequest(url: string, method: "GET" | "DELETE", sessionId: string
   const ac = new AbortController();
   return fetch(url, {
     method,
-    headers: { "Mcp-Session-Id": sessionId, "Mcp-Protocol-Version": INITIALIZE.params.protocolVersion, Accept: "text/event-stream", ...auth },
+    headers: {
+      "Mcp-Session-Id": sessionId,
+      "Mcp-Protocol-Version": INITIALIZE.params.protocolVersion,
+      Accept: "text/event-stream",
+      ...auth,
+    },
     signal: ac.signal,
   }).then(async (res) => {
     // An accepted GET is an open SSE stream: read nothing more, close it.
@@ -445,7 +551,11 @@ describe("serveRegistry: the bearer token on every HTTP request", () => {
     const sid = init.headers.get("mcp-session-id")!;
     expect(sid).toBeTruthy();
     await init.text();
-    const initialized = await rawPost(spec.url!, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...spec.authHeaders, "Mcp-Session-Id": sid });
+    const initialized = await rawPost(
+      spec.url!,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { ...spec.authHeaders, "Mcp-Session-Id": sid },
+    );
     expect(initialized.status).toBe(202);
 
     for (const method of ["GET", "DELETE"] as const) {
@@ -457,7 +567,11 @@ describe("serveRegistry: the bearer token on every HTTP request", () => {
     }
 
     // The refused DELETEs ended nothing: the session still answers with the token.
-    const listed = await rawPost(spec.url!, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...spec.authHeaders, "Mcp-Session-Id": sid });
+    const listed = await rawPost(
+      spec.url!,
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { ...spec.authHeaders, "Mcp-Session-Id": sid },
+    );
     expect(listed.status).toBe(200);
     expect((await rpcMessages(listed))[0]).toMatchObject({ id: 2, result: { tools: [{ name: "run_check" }] } });
     // With the token, the same GET opens the stream and the same DELETE ends the session.

@@ -34,7 +34,12 @@ describe("templateMatcher", () => {
 describe("CallChannel progress coalescing", () => {
   function channel(token: string | undefined) {
     const sent: Array<Record<string, unknown>> = [];
-    const extra = { mcpReq: { _meta: token === undefined ? undefined : { progressToken: token }, notify: async (n: { params: Record<string, unknown> }) => void sent.push(n.params) } };
+    const extra = {
+      mcpReq: {
+        _meta: token === undefined ? undefined : { progressToken: token },
+        notify: async (n: { params: Record<string, unknown> }) => void sent.push(n.params),
+      },
+    };
     const c = new CallChannel({ serverName: "s", logLevel: undefined, clientCapabilities: () => undefined }, extra as never);
     return { c, sent };
   }
@@ -46,7 +51,10 @@ describe("CallChannel progress coalescing", () => {
     c.progress(3, undefined, "three");
     expect(sent).toEqual([{ progressToken: "t1", progress: 1 }]);
     await new Promise((r) => setTimeout(r, PROGRESS_MIN_INTERVAL_MS + 30));
-    expect(sent).toEqual([{ progressToken: "t1", progress: 1 }, { progressToken: "t1", progress: 3, message: "three" }]);
+    expect(sent).toEqual([
+      { progressToken: "t1", progress: 1 },
+      { progressToken: "t1", progress: 3, message: "three" },
+    ]);
     c.progress(4, undefined, undefined);
     c.progress(5, undefined, undefined);
     c.end();

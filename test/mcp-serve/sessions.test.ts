@@ -16,7 +16,12 @@ import { INITIALIZE, rawPost, rpcMessages, sdkClientFor } from "./helpers.js";
 
 const counter = { runs: 0 };
 const echo = tool(
-  { name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
+  {
+    name: "echo",
+    description: "Echo.",
+    sideEffecting: false,
+    input: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  },
   ({ text }: { text: string }) => {
     counter.runs++;
     return text;
@@ -41,7 +46,8 @@ async function initialize(s: McpServerSpec): Promise<string> {
   await res.text();
   return res.headers.get("mcp-session-id")!;
 }
-const inSession = (s: McpServerSpec, sid: string, body: unknown) => rawPost(s.url!, body, { ...s.authHeaders, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25" });
+const inSession = (s: McpServerSpec, sid: string, body: unknown) =>
+  rawPost(s.url!, body, { ...s.authHeaders, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25" });
 
 describe("sessionIdleMs (a fake clock: performance.now and setInterval, the session table's clock and sweeper; sockets are real)", () => {
   afterEach(() => {
@@ -86,8 +92,12 @@ describe("sessionIdleMs (a fake clock: performance.now and setInterval, the sess
 
   it("the options are checked when given", async () => {
     await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), sessionIdleMs: 0 })).rejects.toThrow(OptionsError);
-    await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), maxSessions: 1.5 })).rejects.toThrow(/maxSessions must be a positive integer/);
-    expect(() => new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) }, sessionIdleMs: -1 })).toThrow(/sessionIdleMs must be a positive/);
+    await expect(serveRegistry([echo], { name: "engine", ctx: makeTestCtx(), maxSessions: 1.5 })).rejects.toThrow(
+      /maxSessions must be a positive integer/,
+    );
+    expect(() => new ApprovalServer({ asker: { ask: async () => ({ kind: "approve" }) }, sessionIdleMs: -1 })).toThrow(
+      /sessionIdleMs must be a positive/,
+    );
   });
 });
 
@@ -110,11 +120,14 @@ describe("maxSessions", () => {
     const gate = new Promise<void>((r) => (release = r));
     let started: () => void = () => {};
     const running = new Promise<void>((r) => (started = r));
-    const slow = tool({ name: "slow", description: "Waits.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, async () => {
-      started();
-      await gate;
-      return "done";
-    });
+    const slow = tool(
+      { name: "slow", description: "Waits.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } },
+      async () => {
+        started();
+        await gate;
+        return "done";
+      },
+    );
     const s = await serveRegistry([slow], { name: "engine", ctx: makeTestCtx(), maxSessions: 1 });
     specs.push(s);
     await s.start();
@@ -141,7 +154,10 @@ describe("JSON-RPC batches", () => {
     expect(r.status).toBe(400);
     expect(text).toMatch(/duplicate id 7/);
     // Distinct ids in one batch are still served, each answered.
-    const ok = await inSession(s, sid, [{ ...call("a"), id: 8 }, { ...call("b"), id: 9 }]);
+    const ok = await inSession(s, sid, [
+      { ...call("a"), id: 8 },
+      { ...call("b"), id: 9 },
+    ]);
     const msgs = await rpcMessages(ok);
     expect(msgs.map((m) => m.id).sort()).toEqual([8, 9]);
     expect(counter.runs - before).toBe(2);

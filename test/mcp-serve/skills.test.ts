@@ -40,8 +40,15 @@ function folder(files = TWO_SKILLS): string {
 }
 
 /** An SDK v2 client of `url` in `era`, and the SDK's skills host side over it. */
-async function skillsClient(url: string, era: "2026-07-28" | "2025-11-25", headers: Record<string, string> = {}): Promise<{ client: Client & AsyncDisposable; skills: SkillsClient }> {
-  const client = new Client({ name: "skills-test", version: "0" }, { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } });
+async function skillsClient(
+  url: string,
+  era: "2026-07-28" | "2025-11-25",
+  headers: Record<string, string> = {},
+): Promise<{ client: Client & AsyncDisposable; skills: SkillsClient }> {
+  const client = new Client(
+    { name: "skills-test", version: "0" },
+    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
   return { client: Object.assign(client, { [Symbol.asyncDispose]: () => client.close() }), skills: new SkillsClient(client) };
@@ -59,24 +66,47 @@ async function expectTwoSkills(client: Client, skills: SkillsClient): Promise<vo
   const review = listing.skills[1]!;
   expect(review.resources).toEqual(
     expect.arrayContaining([
-      { uri: "skill://review/SKILL.md", digest: digestOf(TWO_SKILLS["review/SKILL.md"]!), size: Buffer.byteLength(TWO_SKILLS["review/SKILL.md"]!) },
-      { uri: "skill://review/references/GUIDE.md", digest: digestOf(TWO_SKILLS["review/references/GUIDE.md"]!), size: Buffer.byteLength(TWO_SKILLS["review/references/GUIDE.md"]!) },
+      {
+        uri: "skill://review/SKILL.md",
+        digest: digestOf(TWO_SKILLS["review/SKILL.md"]!),
+        size: Buffer.byteLength(TWO_SKILLS["review/SKILL.md"]!),
+      },
+      {
+        uri: "skill://review/references/GUIDE.md",
+        digest: digestOf(TWO_SKILLS["review/references/GUIDE.md"]!),
+        size: Buffer.byteLength(TWO_SKILLS["review/references/GUIDE.md"]!),
+      },
     ]),
   );
   const manifest = await skills.read(review);
-  expect(manifest).toMatchObject({ verified: true, frontmatter: { name: "review" }, body: "\n# Review\n\nRead references/GUIDE.md first.\n" });
+  expect(manifest).toMatchObject({
+    verified: true,
+    frontmatter: { name: "review" },
+    body: "\n# Review\n\nRead references/GUIDE.md first.\n",
+  });
   const guide = await skills.read(review, "references/GUIDE.md");
   expect(guide).toMatchObject({ verified: true, text: TWO_SKILLS["review/references/GUIDE.md"] });
-  expect((await skills.get("skill://deploy/SKILL.md")).skill.frontmatter).toEqual({ name: "deploy", description: "Deploy a service safely." });
+  expect((await skills.get("skill://deploy/SKILL.md")).skill.frontmatter).toEqual({
+    name: "deploy",
+    description: "Deploy a service safely.",
+  });
   // The skill files are resources too: listed (each SKILL.md) and templated beside the module's own.
   expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain("skill://{+path}");
-  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["skill://deploy/SKILL.md", "skill://review/SKILL.md"]));
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(
+    expect.arrayContaining(["skill://deploy/SKILL.md", "skill://review/SKILL.md"]),
+  );
   await expect(client.readResource({ uri: "skill://review/nothing.md" })).rejects.toThrow(/skill:\/\/review\/nothing\.md/);
 }
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("serveRegistry({ skills }) on loopback (%s)", (era) => {
   it("lists, gets and reads the folder's skills with the extension's digests, beside the module's own resources", async () => {
-    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", skills: folder(), resources: [{ uri: "notes://readme", name: "readme", read: () => "hi" }] });
+    const spec = await served([ping], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      auth: "none",
+      skills: folder(),
+      resources: [{ uri: "notes://readme", name: "readme", read: () => "hi" }],
+    });
     const { client, skills } = await skillsClient(spec.url!, era);
     await using _ = client;
     await expectTwoSkills(client, skills);
@@ -132,16 +162,24 @@ describe("serveRegistry({ skills }): bad input fails the start, naming the file"
     const missing = join(folder(), "nope");
     const err = await serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: missing }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OptionsError);
-    expect((err as Error).message).toBe(`serveRegistry: the skills folder ${missing} does not exist; skills must be a folder path (string) or { dir: string, scopes?: string[] }, the folder holding one folder per skill (<name>/SKILL.md)`);
+    expect((err as Error).message).toBe(
+      `serveRegistry: the skills folder ${missing} does not exist; skills must be a folder path (string) or { dir: string, scopes?: string[] }, the folder holding one folder per skill (<name>/SKILL.md)`,
+    );
   });
 
   it("a file where the folder should be", async () => {
     const file = join(folder(), "deploy", "SKILL.md");
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: file })).rejects.toThrow(`the skills path ${file} is not a folder`);
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: file })).rejects.toThrow(
+      `the skills path ${file} is not a folder`,
+    );
   });
 
   it("a SKILL.md without frontmatter, and one whose name is not its folder's", async () => {
-    const dir = folder({ ...TWO_SKILLS, "broken/SKILL.md": "no frontmatter here\n", "misnamed/SKILL.md": "---\nname: other\ndescription: x\n---\n" });
+    const dir = folder({
+      ...TWO_SKILLS,
+      "broken/SKILL.md": "no frontmatter here\n",
+      "misnamed/SKILL.md": "---\nname: other\ndescription: x\n---\n",
+    });
     const err = await serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OptionsError);
     const message = (err as Error).message;
@@ -151,7 +189,9 @@ describe("serveRegistry({ skills }): bad input fails the start, naming the file"
   });
 
   it("a skills option of the wrong shape", async () => {
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: { dir: "" } })).rejects.toThrow("serveRegistry: skills must be a folder path (string) or { dir: string, scopes?: string[] }");
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), skills: { dir: "" } })).rejects.toThrow(
+      "serveRegistry: skills must be a folder path (string) or { dir: string, scopes?: string[] }",
+    );
   });
 });
 
@@ -160,7 +200,13 @@ describe("serveRegistryStdio({ skills }) in a real child process", () => {
     const dir = folder();
     const fixture = fileURLToPath(new URL("../fixtures/servers/skills-stdio-server.mjs", import.meta.url));
     const client = new Client({ name: "skills-stdio-test", version: "0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], env: { ...process.env, SKILLS_DIR: dir } as Record<string, string> }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fixture],
+        env: { ...process.env, SKILLS_DIR: dir } as Record<string, string>,
+      }),
+    );
     try {
       await expectTwoSkills(client, new SkillsClient(client));
     } finally {
@@ -174,6 +220,8 @@ describe("serveRegistryStdio({ skills }) in a real child process", () => {
     writeFileSync(join(dir, "deploy", "SKILL.md"), "---\nname: deploy\ndescription: changed\n---\n");
     const { client } = await skillsClient(spec.url!, "2025-11-25");
     await using _ = client;
-    await expect(client.readResource({ uri: "skill://deploy/SKILL.md" })).rejects.toThrow("skill://deploy/SKILL.md changed since the skills catalog was loaded");
+    await expect(client.readResource({ uri: "skill://deploy/SKILL.md" })).rejects.toThrow(
+      "skill://deploy/SKILL.md changed since the skills catalog was loaded",
+    );
   });
 });

@@ -93,7 +93,9 @@ describe("McpServerSpec over HTTP", () => {
       expect(JSON.parse(readFileSync(s.configPath, "utf8"))).toEqual(s.configDocument());
       {
         await using client = await MCPClient.open(new StreamableHttpServer({ url: s.url!, headers: s.authHeaders }));
-        expect((await client.callTool("run_check", { name: `round${round}` })).content).toEqual([{ type: "text", text: `round${round}:ok` }]);
+        expect((await client.callTool("run_check", { name: `round${round}` })).content).toEqual([
+          { type: "text", text: `round${round}:ok` },
+        ]);
       }
       await s.stop();
       await s.stop(); // idempotent
@@ -139,7 +141,9 @@ describe("McpServerSpec over HTTP", () => {
     await free.close();
     const s = await spec({ port: free.port });
     expect(portOf(s)).toBe(free.port);
-    const err = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), port: free.port }).catch((e: NodeJS.ErrnoException) => e);
+    const err = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), port: free.port }).catch(
+      (e: NodeJS.ErrnoException) => e,
+    );
     expect((err as NodeJS.ErrnoException).code).toBe("EADDRINUSE");
     expect((err as Error).message).toContain(`http://127.0.0.1:${free.port}/mcp`);
     expect(readdirSync(tmp)).toHaveLength(1); // only the first spec's directory
@@ -165,10 +169,16 @@ describe("McpServerSpec over HTTP", () => {
     expect(s.cliOptions({ builtinTools: true })).toEqual(s.cliOptions());
     expect(s.cliOptions({ builtinTools: false })).toEqual({ ...s.cliOptions(), builtinTools: false });
     expect(() => s.cliOptions({ builtInTools: false } as never)).toThrow(
-      optionsError("McpServerSpec.cliOptions: unknown option 'builtInTools' (did you mean 'builtinTools'?). Accepted options: builtinTools"),
+      optionsError(
+        "McpServerSpec.cliOptions: unknown option 'builtInTools' (did you mean 'builtinTools'?). Accepted options: builtinTools",
+      ),
     );
-    expect(() => s.cliOptions({ builtinTools: "no" } as never)).toThrow(optionsError(`McpServerSpec.cliOptions: 'builtinTools' must be true or false, got string "no"`));
-    expect(() => s.cliOptions(null as never)).toThrow(optionsError("McpServerSpec.cliOptions: options must be an object { builtinTools }, got null"));
+    expect(() => s.cliOptions({ builtinTools: "no" } as never)).toThrow(
+      optionsError(`McpServerSpec.cliOptions: 'builtinTools' must be true or false, got string "no"`),
+    );
+    expect(() => s.cliOptions(null as never)).toThrow(
+      optionsError("McpServerSpec.cliOptions: options must be an object { builtinTools }, got null"),
+    );
   });
 
   it("codexOptions: the token travels in env, never in config", async () => {
@@ -208,9 +218,12 @@ describe("a spec that is never stopped", () => {
   it("a config that cannot be written releases the port it had bound", async () => {
     const probe = await holdPort();
     await probe.close();
-    const err = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), port: probe.port, configPath: join(tmp, "no-such-dir", "x.json") }).catch(
-      (e: NodeJS.ErrnoException) => e,
-    );
+    const err = await serveRegistry([runCheck], {
+      name: "engine",
+      ctx: makeTestCtx(),
+      port: probe.port,
+      configPath: join(tmp, "no-such-dir", "x.json"),
+    }).catch((e: NodeJS.ErrnoException) => e);
     expect((err as NodeJS.ErrnoException).code).toBe("ENOENT");
     expect(await portIsFree(probe.port)).toBe(true);
   });
@@ -227,8 +240,12 @@ describe("transport stdio", () => {
       'serveRegistry: transport "stdio" needs command. With stdio the CLI spawns the server itself, so the tools are rebuilt in a fresh process — this process\'s registry, closures and ctx do not cross that boundary. Pass command (e.g. command: stdioCommand("./dist/mcp-server.js")) naming an entry point that calls serveRegistryStdio(...), or use transport "http" (the default) to keep the tools in this process.',
     );
     expect(readdirSync(tmp)).toEqual([]);
-    await expect(serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), transport: "stdio", command: [] })).rejects.toThrow(/non-empty array/);
-    await expect(serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), transport: "stdio", command, port: 1 })).rejects.toThrow(/port applies to transport "http" only/);
+    await expect(serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), transport: "stdio", command: [] })).rejects.toThrow(
+      /non-empty array/,
+    );
+    await expect(serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), transport: "stdio", command, port: 1 })).rejects.toThrow(
+      /port applies to transport "http" only/,
+    );
   });
 
   it("writes {type: stdio, command, args, env}; url is null; stop removes, start rewrites", async () => {
@@ -238,7 +255,9 @@ describe("transport stdio", () => {
     expect(s.authHeaders).toEqual({});
     expect(s.toolNames).toEqual(["mcp__engine__run_check"]);
     expect(mode(s.configPath)).toBe(0o600);
-    const doc = { mcpServers: { engine: { type: "stdio", command: process.execPath, args: [command[1]], env: { NODE_PATH: "/srv/app" } } } };
+    const doc = {
+      mcpServers: { engine: { type: "stdio", command: process.execPath, args: [command[1]], env: { NODE_PATH: "/srv/app" } } },
+    };
     expect(JSON.parse(readFileSync(s.configPath, "utf8"))).toEqual(doc);
     expect(s.stdio).toEqual({ command: process.execPath, args: [command[1]], env: { NODE_PATH: "/srv/app" } });
     await s.start();
@@ -246,7 +265,10 @@ describe("transport stdio", () => {
     expect(existsSync(s.configPath)).toBe(false);
     await s.start();
     expect(JSON.parse(readFileSync(s.configPath, "utf8"))).toEqual(doc);
-    expect(s.codexOptions().config).toMatchObject({ "mcp_servers.engine.command": process.execPath, "mcp_servers.engine.args": [command[1]] });
+    expect(s.codexOptions().config).toMatchObject({
+      "mcp_servers.engine.command": process.execPath,
+      "mcp_servers.engine.args": [command[1]],
+    });
   });
 });
 
@@ -258,21 +280,33 @@ describe("stdioCommand", () => {
     expect(stdioCommand(`./${relative(process.cwd(), here)}`)).toEqual([process.execPath, here]);
     expect(stdioCommand(pathToFileURL(here))).toEqual([process.execPath, here]);
     expect(stdioCommand(pathToFileURL(here).href)).toEqual([process.execPath, here]);
-    expect(stdioCommand("./helpers.ts", { cwd: import.meta.dirname, nodeArgs: ["--enable-source-maps"] })).toEqual([process.execPath, "--enable-source-maps", here]);
+    expect(stdioCommand("./helpers.ts", { cwd: import.meta.dirname, nodeArgs: ["--enable-source-maps"] })).toEqual([
+      process.execPath,
+      "--enable-source-maps",
+      here,
+    ]);
     const everything = stdioCommand("@modelcontextprotocol/server-everything");
     expect(everything[0]).toBe(process.execPath);
     expect(everything[1]).toMatch(/node_modules\/@modelcontextprotocol\/server-everything\/.*\.js$/);
     expect(Object.isFrozen(everything)).toBe(true);
-    expect(stdioCommand("@modelcontextprotocol/sdk/server/stdio.js")[1]).toMatch(/node_modules\/@modelcontextprotocol\/sdk(-latest)?\/dist\/.*\/server\/stdio\.js$/);
+    expect(stdioCommand("@modelcontextprotocol/sdk/server/stdio.js")[1]).toMatch(
+      /node_modules\/@modelcontextprotocol\/sdk(-latest)?\/dist\/.*\/server\/stdio\.js$/,
+    );
   });
 
   it("checks its options by one declared spec: an unknown key, a wrong-kind value and null options are refused by name", () => {
-    expect(() => stdioCommand(here, { cwdd: "/tmp" } as never)).toThrow(optionsError("stdioCommand: unknown option 'cwdd'. Accepted options: cwd, nodeArgs"));
+    expect(() => stdioCommand(here, { cwdd: "/tmp" } as never)).toThrow(
+      optionsError("stdioCommand: unknown option 'cwdd'. Accepted options: cwd, nodeArgs"),
+    );
     expect(() => stdioCommand(here, { nodeArgs: "--inspect" } as never)).toThrow(
       optionsError(`stdioCommand: 'nodeArgs' must be an array of non-empty strings, got string "--inspect"`),
     );
-    expect(() => stdioCommand(here, { cwd: 3 } as never)).toThrow(optionsError("stdioCommand: 'cwd' must be a directory path, got number 3"));
-    expect(() => stdioCommand(here, null as never)).toThrow(optionsError("stdioCommand: options must be an object { cwd, nodeArgs }, got null"));
+    expect(() => stdioCommand(here, { cwd: 3 } as never)).toThrow(
+      optionsError("stdioCommand: 'cwd' must be a directory path, got number 3"),
+    );
+    expect(() => stdioCommand(here, null as never)).toThrow(
+      optionsError("stdioCommand: options must be an object { cwd, nodeArgs }, got null"),
+    );
   });
 
   it("refuses an entry that names nothing, rather than writing a config the CLI fails on later", () => {
@@ -324,7 +358,10 @@ describe("serveRegistryStdio on in-process streams", () => {
     expect(await w.next()).toEqual({
       jsonrpc: "2.0",
       id: 2,
-      result: { content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['extra']. Accepted arguments: ['name']" }], isError: true },
+      result: {
+        content: [{ type: "text", text: "tool 'run_check' call rejected: unexpected argument(s) ['extra']. Accepted arguments: ['name']" }],
+        isError: true,
+      },
     });
     w.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "waits", arguments: {} } });
     while (!inFlight) await new Promise((r) => setTimeout(r, 5));
@@ -336,8 +373,8 @@ describe("serveRegistryStdio on in-process streams", () => {
   });
 
   it("refuses a bad server name before serving", async () => {
-    await expect(serveRegistryStdio([runCheck], { name: "bad name", ctx: makeTestCtx(), stdin: new PassThrough(), stdout: new PassThrough() })).rejects.toThrow(
-      /invalid MCP server name "bad name"/,
-    );
+    await expect(
+      serveRegistryStdio([runCheck], { name: "bad name", ctx: makeTestCtx(), stdin: new PassThrough(), stdout: new PassThrough() }),
+    ).rejects.toThrow(/invalid MCP server name "bad name"/);
   });
 });

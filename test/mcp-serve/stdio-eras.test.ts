@@ -31,7 +31,10 @@ const CHILD = fileURLToPath(new URL("../fixtures/serve/stdio-eras-child.mjs", im
 const SERVED_TO_THE_END = "served until stdin closed";
 
 /** The fixture's hand-written schema, as the child serves it. */
-const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written.json", import.meta.url), "utf8")) as Record<
+  string,
+  unknown
+>;
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -60,10 +63,16 @@ afterEach(async () => {
 });
 
 /** An SDK v2 client on a fresh child; `mode` as the SDK's `versionNegotiation.mode`; stderr piped. */
-async function v2Child(mode: "auto" | "legacy" | { pin: string }, answer?: "accept" | "decline"): Promise<{ client: V2Client; stderr: ReturnType<typeof collected> }> {
+async function v2Child(
+  mode: "auto" | "legacy" | { pin: string },
+  answer?: "accept" | "decline",
+): Promise<{ client: V2Client; stderr: ReturnType<typeof collected> }> {
   const transport = new V2Stdio({ command: process.execPath, args: [CHILD], stderr: "pipe" });
   const stderr = collected(transport.stderr as Readable);
-  const client = new V2Client({ name: "stdio-era-test", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } });
+  const client = new V2Client(
+    { name: "stdio-era-test", version: "1" },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } },
+  );
   if (answer) client.setRequestHandler("elicitation/create", () => ({ action: answer }));
   opened.push(client);
   await client.connect(transport);
@@ -130,7 +139,11 @@ describe("serveRegistryStdio serves both eras", () => {
     const auto = await v2Child("auto");
     expect(auto.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect((await auto.client.listTools()).tools.find((t) => t.name === "run_check")!.inputSchema).toEqual(SCHEMA);
-    expect(JSON.parse(firstText(await auto.client.callTool({ name: "whoami", arguments: {} })))).toEqual({ kind: "stdio", server: "engine", requestId: expect.anything() });
+    expect(JSON.parse(firstText(await auto.client.callTool({ name: "whoami", arguments: {} })))).toEqual({
+      kind: "stdio",
+      server: "engine",
+      requestId: expect.anything(),
+    });
   });
 
   it("an SDK v2 client on the 2025 handshake gets 2025-11-25, the SDK v1 client too: the same schema, calls and ctx.caller", async () => {
@@ -148,9 +161,16 @@ describe("serveRegistryStdio serves both eras", () => {
     expect(v1.getServerVersion()?.name).toBe("engine");
     const schemas = await Promise.all([legacy.client.listTools(), v1.listTools()]);
     for (const { tools } of schemas) expect(tools.find((t) => t.name === "run_check")!.inputSchema).toEqual(SCHEMA);
-    const texts = await Promise.all([legacy.client.callTool({ name: "run_check", arguments: { name: "b" } }), v1.callTool({ name: "run_check", arguments: { name: "c" } })]);
+    const texts = await Promise.all([
+      legacy.client.callTool({ name: "run_check", arguments: { name: "b" } }),
+      v1.callTool({ name: "run_check", arguments: { name: "c" } }),
+    ]);
     expect(texts.map((t) => firstText(t).split(" in ")[0])).toEqual(["b: ok", "c: ok"]);
-    expect(JSON.parse(firstText(await legacy.client.callTool({ name: "whoami", arguments: {} })))).toEqual({ kind: "stdio", server: "engine", requestId: expect.anything() });
+    expect(JSON.parse(firstText(await legacy.client.callTool({ name: "whoami", arguments: {} })))).toEqual({
+      kind: "stdio",
+      server: "engine",
+      requestId: expect.anything(),
+    });
     await legacy.client.close();
     await legacy.stderr.seen(SERVED_TO_THE_END);
     await v1.close();
@@ -181,13 +201,22 @@ describe("serveRegistryStdio serves both eras", () => {
     const result = discovered!.result as { supportedVersions: string[]; _meta: Record<string, { name: string }> };
     expect(result.supportedVersions).toContain("2026-07-28");
     expect(result._meta["io.modelcontextprotocol/serverInfo"]!.name).toBe("engine");
-    child.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    child.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/list",
+      params: { _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    });
     expect((await child.until(2)).at(-1)!.error).toMatchObject({ code: -32022, message: expect.stringContaining("2099-01-01") });
     const _meta = { ...ENVELOPE, progressToken: "p1", "io.modelcontextprotocol/logLevel": "warning" };
     child.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "chatty", arguments: {}, _meta } });
     const answered = (await child.until(3)).filter((m) => m.id === 3 || (m.method as string | undefined)?.startsWith("notifications/"));
-    expect(answered.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([{ progressToken: "p1", progress: 1, total: 2, message: "half" }]);
-    expect(answered.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([{ level: "error", logger: "engine", data: "an error line" }]);
+    expect(answered.filter((m) => m.method === "notifications/progress").map((m) => m.params)).toEqual([
+      { progressToken: "p1", progress: 1, total: 2, message: "half" },
+    ]);
+    expect(answered.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([
+      { level: "error", logger: "engine", data: "an error line" },
+    ]);
     expect(answered.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "done" }] });
     await child.close();
     expect(child.stderr.text()).toContain(SERVED_TO_THE_END);
@@ -201,10 +230,18 @@ describe("serveRegistryStdio serves both eras", () => {
     const out = collected(stdout);
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: ENVELOPE } })}\n`);
     await out.seen('"id":0');
-    expect(JSON.parse(out.text().trim().split("\n")[0]!)).toMatchObject({ id: 0, result: { supportedVersions: expect.arrayContaining(["2026-07-28"]) } });
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: {}, _meta: ENVELOPE } })}\n`);
+    expect(JSON.parse(out.text().trim().split("\n")[0]!)).toMatchObject({
+      id: 0,
+      result: { supportedVersions: expect.arrayContaining(["2026-07-28"]) },
+    });
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: {}, _meta: ENVELOPE } })}\n`,
+    );
     await out.seen('"id":1');
-    expect(JSON.parse(out.text().trim().split("\n").at(-1)!)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "echoed" }] } });
+    expect(JSON.parse(out.text().trim().split("\n").at(-1)!)).toMatchObject({
+      id: 1,
+      result: { content: [{ type: "text", text: "echoed" }] },
+    });
     stdin.end();
     await serving.closed;
   });

@@ -57,7 +57,9 @@ describe("openStdioServing({ resources, prompts })", () => {
     const logs: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     expect((await client.listResources()).resources).toEqual([{ uri: "pipe://readme", name: "readme" }]);
-    expect((await client.readResource({ uri: "pipe://readme" })).contents).toEqual([{ uri: "pipe://readme", mimeType: "text/plain", text: "over stdio" }]);
+    expect((await client.readResource({ uri: "pipe://readme" })).contents).toEqual([
+      { uri: "pipe://readme", mimeType: "text/plain", text: "over stdio" },
+    ]);
     expect((await client.getPrompt({ name: "hello" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Say hello." } }]);
     expect((await client.callTool({ name: "busy", arguments: {} })).content).toEqual([{ type: "text", text: "done" }]);
     expect(logs).toEqual([{ level: "notice", logger: "piped", data: "working" }]);

@@ -26,7 +26,8 @@ it("stop() answers every call in flight and aborts the tools' signals", async ()
     await spec.stop();
     const results = await Promise.all(calls);
     // (on 2026-07-28 a result also carries the server's identity in _meta: the envelope, not the answer)
-    for (const { _meta, ...r } of results) expect(r).toEqual({ content: [{ type: "text", text: "the server stopped while 'hang' was running" }], isError: true });
+    for (const { _meta, ...r } of results)
+      expect(r).toEqual({ content: [{ type: "text", text: "the server stopped while 'hang' was running" }], isError: true });
     expect(signals.every((s) => s.aborted)).toBe(true);
   } finally {
     await client.close();

@@ -25,10 +25,18 @@ afterEach(async () => {
 
 /** A `deploy` tool that requires approval and counts its runs. */
 function deployCounting(ran: string[]) {
-  return tool({ name: "deploy", description: "Deploy.", input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] }, requiresApproval: true }, async ({ target }: { target: string }) => {
-    ran.push(target);
-    return `deployed ${target}`;
-  });
+  return tool(
+    {
+      name: "deploy",
+      description: "Deploy.",
+      input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
+      requiresApproval: true,
+    },
+    async ({ target }: { target: string }) => {
+      ran.push(target);
+      return `deployed ${target}`;
+    },
+  );
 }
 
 async function guarded(ran: string[]): Promise<{ spec: McpServerSpec & Target; inbox: MemoryInboxStore; guard: ApprovalGuard }> {
@@ -41,7 +49,11 @@ async function guarded(ran: string[]): Promise<{ spec: McpServerSpec & Target; i
 }
 
 /** Start a guarded call and wait until it is a task waiting for approval (in the run's inbox); the task id and the inbox question. */
-async function waitingForApproval(spec: Target, inbox: MemoryInboxStore, target: string): Promise<{ id: string; question: { id: string; question: string } }> {
+async function waitingForApproval(
+  spec: Target,
+  inbox: MemoryInboxStore,
+  target: string,
+): Promise<{ id: string; question: { id: string; question: string } }> {
   const handle = await callTool(spec, "deploy", { target });
   expect(handle.result).toMatchObject({ resultType: "task", status: "working", statusMessage: "waiting for approval" });
   const id = handle.result!.taskId!;
@@ -59,7 +71,9 @@ describe('task "auto": a call waiting for a person is a task; the person answers
     const polled = await taskRpc(spec, "get", id);
     expect(polled.result).toMatchObject({ status: "working", statusMessage: "waiting for approval" });
     expect(polled.result).not.toHaveProperty("inputRequests");
-    expect((await inbox.settle(question.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok).toBe(true);
+    expect(
+      (await inbox.settle(question.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok,
+    ).toBe(true);
     const done = await pollTask(spec, id, (t) => t.status === "completed");
     expect(done.result).toEqual({ content: [{ type: "text", text: "deployed prod" }] });
     expect(ran).toEqual(["prod"]);
@@ -70,7 +84,14 @@ describe('task "auto": a call waiting for a person is a task; the person answers
     const ran: string[] = [];
     const { spec, inbox, guard } = await guarded(ran);
     const { id, question } = await waitingForApproval(spec, inbox, "prod");
-    expect((await inbox.settle(question.id, { status: "answered", answer: { kind: "reject", actor: "inbox session 1 (abc123)", note: "not today" } })).ok).toBe(true);
+    expect(
+      (
+        await inbox.settle(question.id, {
+          status: "answered",
+          answer: { kind: "reject", actor: "inbox session 1 (abc123)", note: "not today" },
+        })
+      ).ok,
+    ).toBe(true);
     const done = await pollTask(spec, id, (t) => t.status === "completed");
     expect(done.result).toMatchObject({ isError: true });
     expect(JSON.stringify(done.result)).toContain("was not run");

@@ -12,7 +12,13 @@ import { taskRpc, type Target } from "../../bench/lib/task-rpc.js";
 export { EXT, callTool, envelope, rpc, taskRpc, type Rpc, type Target } from "../../bench/lib/task-rpc.js";
 
 /** Poll `tasks/get` until `done(task)` (each poll waits for the next event-loop turn plus `pollMs`); fails after `limitMs`. */
-export async function pollTask(target: Target, taskId: string, done: (task: Record<string, unknown>) => boolean, limitMs = 10_000, pollMs = 20): Promise<Record<string, unknown>> {
+export async function pollTask(
+  target: Target,
+  taskId: string,
+  done: (task: Record<string, unknown>) => boolean,
+  limitMs = 10_000,
+  pollMs = 20,
+): Promise<Record<string, unknown>> {
   const until = Date.now() + limitMs;
   for (;;) {
     const r = await taskRpc(target, "get", taskId);

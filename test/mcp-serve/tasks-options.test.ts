@@ -53,7 +53,9 @@ describe("task options", () => {
   it("serveRegistry and @McpServer check tasks: a bad field is named with what is accepted", async () => {
     const t = tool({ name: "t", description: "T." }, async () => "");
     await expect(serveRegistry([t], { name: "engine", ctx: new RunContext(), tasks: { afterMs: -1 } })).rejects.toThrow(OptionsError);
-    await expect(serveRegistry([t], { name: "engine", ctx: new RunContext(), tasks: { store: {} as never } })).rejects.toThrow(/tasks\.store must be a call-record store/);
+    await expect(serveRegistry([t], { name: "engine", ctx: new RunContext(), tasks: { store: {} as never } })).rejects.toThrow(
+      /tasks\.store must be a call-record store/,
+    );
     expect(() => {
       @McpServer({ name: "engine", tools: [], tasks: { pollIntervalMs: 0 } })
       class M {}
@@ -87,7 +89,10 @@ describe("task options", () => {
       if (typeof m.id === "number") replies.get(m.id)?.(m as Record<string, unknown>);
     });
     let id = 0;
-    const send = (method: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> => {
+    const send = (
+      method: string,
+      params: Record<string, unknown>,
+    ): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> => {
       const n = ++id;
       const reply = new Promise<Record<string, unknown>>((resolve) => replies.set(n, resolve));
       stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params: { ...params, _meta: envelope(true) } }) + "\n");

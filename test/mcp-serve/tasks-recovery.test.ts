@@ -39,8 +39,25 @@ function deadWorker(): string {
 function leftBehind(tool: string, args: Record<string, unknown>, question: CallQuestion, started: boolean): CallRecord {
   const now = new Date().toISOString();
   return {
-    id: newRecordId(), kind: "task", owner: recordOwner("engine", undefined), server: "engine", tool, arguments: args, status: "input_required", statusMessage: started ? "waiting for input" : "waiting for approval",
-    started, round: 1, question, answers: [], cancelRequested: false, worker: deadWorker(), createdAt: now, lastUpdatedAt: now, ttlMs: 86_400_000, pollIntervalMs: 1_000, version: 3,
+    id: newRecordId(),
+    kind: "task",
+    owner: recordOwner("engine", undefined),
+    server: "engine",
+    tool,
+    arguments: args,
+    status: "input_required",
+    statusMessage: started ? "waiting for input" : "waiting for approval",
+    started,
+    round: 1,
+    question,
+    answers: [],
+    cancelRequested: false,
+    worker: deadWorker(),
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 86_400_000,
+    pollIntervalMs: 1_000,
+    version: 3,
   };
 }
 
@@ -54,16 +71,31 @@ async function serving(spec: Promise<McpServerSpec>): Promise<Target> {
 function approvalParts() {
   const store = new MemoryInboxStore();
   const ran: string[] = [];
-  const deploy = tool({ name: "deploy", description: "Deploy.", input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] }, requiresApproval: true }, async ({ target }: { target: string }) => {
-    ran.push(target);
-    return `deployed ${target}`;
-  });
+  const deploy = tool(
+    {
+      name: "deploy",
+      description: "Deploy.",
+      input: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
+      requiresApproval: true,
+    },
+    async ({ target }: { target: string }) => {
+      ran.push(target);
+      return `deployed ${target}`;
+    },
+  );
   const guard = approvalGuard({ asker: inboxAsker({ store, source: "engine" }) });
-  const form = { mode: "form", message: "Allow deploy?", requestedSchema: { type: "object", properties: { approve: { type: "boolean" } }, required: ["approve"] } };
+  const form = {
+    mode: "form",
+    message: "Allow deploy?",
+    requestedSchema: { type: "object", properties: { approve: { type: "boolean" } }, required: ["approve"] },
+  };
   return { store, ran, deploy, guard, form };
 }
 
-const COLOUR = { message: "Which colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] } };
+const COLOUR = {
+  message: "Which colour?",
+  requestedSchema: { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] },
+};
 
 describe("tasks a dead process left on the store", () => {
   it("a task waiting on ctx.elicit() stays input_required with its question; answered through tasks/update it runs from the top and completes with the answer", async () => {
@@ -78,7 +110,10 @@ describe("tasks a dead process left on the store", () => {
     await store.createRecord(record);
     const target = await serving(serveRegistry([ask], { name: "engine", ctx: makeTestCtx(), tasks: { store } }));
     const waiting = await pollTask(target, record.id, (t) => t.status !== "working");
-    expect(waiting).toMatchObject({ status: "input_required", inputRequests: { "elicit-1": { method: "elicitation/create", params: COLOUR } } });
+    expect(waiting).toMatchObject({
+      status: "input_required",
+      inputRequests: { "elicit-1": { method: "elicitation/create", params: COLOUR } },
+    });
     await taskRpc(target, "update", record.id, { inputResponses: { "elicit-1": { action: "accept", content: { colour: "red" } } } });
     const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "colour red" }] } });
@@ -90,11 +125,23 @@ describe("tasks a dead process left on the store", () => {
     const runs: string[] = [];
     const both = tool({ name: "both", description: "Asks two colours at once.", sideEffecting: false }, async (_a, ctx) => {
       runs.push("before the questions");
-      const [a, b] = await Promise.all([ctx.elicit({ ...COLOUR, message: "First colour?" }), ctx.elicit({ ...COLOUR, message: "Second colour?" })]);
+      const [a, b] = await Promise.all([
+        ctx.elicit({ ...COLOUR, message: "First colour?" }),
+        ctx.elicit({ ...COLOUR, message: "Second colour?" }),
+      ]);
       return `first ${String(a.content?.colour)}, second ${String(b.content?.colour)}`;
     });
-    const second = { key: "elicit-2", method: "elicitation/create" as const, value: { action: "accept", content: { colour: "blue" } }, by: "the MCP client (tasks/update)" };
-    const record = { ...leftBehind("both", {}, { key: "elicit-1", method: "elicitation/create", params: { ...COLOUR, message: "First colour?" } }, true), round: 2, answers: [second] };
+    const second = {
+      key: "elicit-2",
+      method: "elicitation/create" as const,
+      value: { action: "accept", content: { colour: "blue" } },
+      by: "the MCP client (tasks/update)",
+    };
+    const record = {
+      ...leftBehind("both", {}, { key: "elicit-1", method: "elicitation/create", params: { ...COLOUR, message: "First colour?" } }, true),
+      round: 2,
+      answers: [second],
+    };
     await store.createRecord(record);
     const target = await serving(serveRegistry([both], { name: "engine", ctx: makeTestCtx(), tasks: { store } }));
     const waiting = await pollTask(target, record.id, (t) => t.status !== "working");
@@ -108,14 +155,21 @@ describe("tasks a dead process left on the store", () => {
 
   it("a task waiting for approval is put back in the inbox, bound to the same record: the inbox answer runs it once and completes it; one decision, by the inbox", async () => {
     const { store, ran, deploy, guard, form } = approvalParts();
-    const record = leftBehind("deploy", { target: "prod" }, { key: "approve-1", method: "elicitation/create", params: form, questionId: "asked-before-the-restart" }, false);
+    const record = leftBehind(
+      "deploy",
+      { target: "prod" },
+      { key: "approve-1", method: "elicitation/create", params: form, questionId: "asked-before-the-restart" },
+      false,
+    );
     await store.createRecord(record);
     const target = await serving(serveRegistry([deploy], { name: "engine", ctx: makeTestCtx(), guard, tasks: { store } }));
     await expect.poll(async () => (await store.pending()).length, { timeout: 10_000 }).toBe(1);
     const [question] = await store.pending();
     expect(question!.question).toContain("deploy");
     expect((await taskRpc(target, "get", record.id)).result).toMatchObject({ status: "working", statusMessage: "waiting for approval" });
-    expect((await store.settle(question!.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok).toBe(true);
+    expect(
+      (await store.settle(question!.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1 (abc123)" } })).ok,
+    ).toBe(true);
     const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "deployed prod" }] } });
     await taskRpc(target, "update", record.id, { inputResponses: { "approve-1": { action: "accept", content: { approve: false } } } });
@@ -141,7 +195,20 @@ describe("tasks a dead process left on the store", () => {
   it("a task approved whose body had not begun (the process died between the answer and the run) runs once here, from the record's verdict: the guard is not asked again", async () => {
     const { store, ran, deploy, guard, form } = approvalParts();
     const left = leftBehind("deploy", { target: "canary" }, { key: "approve-1", method: "elicitation/create", params: form }, false);
-    const record: CallRecord = { ...left, status: "working", statusMessage: "working", question: undefined, answers: [{ key: "approve-1", method: "elicitation/create", value: { decision: { kind: "approve", actor: "inbox session 1 (abc123)" } }, by: "the run's Asker" }] };
+    const record: CallRecord = {
+      ...left,
+      status: "working",
+      statusMessage: "working",
+      question: undefined,
+      answers: [
+        {
+          key: "approve-1",
+          method: "elicitation/create",
+          value: { decision: { kind: "approve", actor: "inbox session 1 (abc123)" } },
+          by: "the run's Asker",
+        },
+      ],
+    };
     await store.createRecord(record);
     const target = await serving(serveRegistry([deploy], { name: "engine", ctx: makeTestCtx(), guard, tasks: { store } }));
     const done = await pollTask(target, record.id, (t) => t.status === "completed" || t.status === "failed");

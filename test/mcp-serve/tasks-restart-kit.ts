@@ -38,7 +38,10 @@ export function serving(store: RestartStore, counter: string, tmp: string): Prom
   // The fixture's own temp files (its MCP config) go under the test's directory: a process killed with SIGKILL cannot remove them.
   mkdirSync(tmp, { recursive: true });
   const where = "dataDir" in store ? { DATA_DIR: store.dataDir } : { DATABASE_URL: store.databaseUrl };
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...where, COUNTER: counter, TMPDIR: tmp }, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [FIXTURE], {
+    env: { ...process.env, ...where, COUNTER: counter, TMPDIR: tmp },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once("exit", (code, signal) => reject(new Error(`the fixture exited before serving (${code ?? signal})`)));
@@ -62,7 +65,6 @@ export function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<voi
 export async function killAll(): Promise<void> {
   for (const c of children.splice(0)) await killed(c, "SIGKILL");
 }
-
 
 /** A whole number from an environment variable (`fallback` when unset). */
 export function envCount(name: string, fallback: number): number {
@@ -144,7 +146,10 @@ async function round(store: RestartStore, dir: string, run: number, random: () =
       await expect.poll(() => lines(counter), { timeout: 60_000 }).toContain("busy");
     },
     async () => void first.child.stdin!.write("approve\n"),
-    async () => void (await taskRpc(first.target, "update", opened.ask!, { inputResponses: { "elicit-1": { action: "accept", content: { colour: target } } } })),
+    async () =>
+      void (await taskRpc(first.target, "update", opened.ask!, {
+        inputResponses: { "elicit-1": { action: "accept", content: { colour: target } } },
+      })),
   ];
   for (const step of steps.slice(0, killAfter)) await step();
   // A seeded moment after the last step: the kill may land while the approval or the answer is being taken.
@@ -155,7 +160,15 @@ async function round(store: RestartStore, dir: string, run: number, random: () =
   const ends: Record<string, Record<string, unknown>> = {};
   try {
     if (opened.deploy) ends.deploy = await settle(second, opened.deploy, async () => void second.child.stdin!.write("approve\n"));
-    if (opened.ask) ends.ask = await settle(second, opened.ask, async () => void (await taskRpc(second.target, "update", opened.ask!, { inputResponses: { "elicit-1": { action: "accept", content: { colour: target } } } })));
+    if (opened.ask)
+      ends.ask = await settle(
+        second,
+        opened.ask,
+        async () =>
+          void (await taskRpc(second.target, "update", opened.ask!, {
+            inputResponses: { "elicit-1": { action: "accept", content: { colour: target } } },
+          })),
+      );
     if (opened.busy) ends.busy = await settle(second, opened.busy, async () => {});
   } finally {
     await killed(second.child, "SIGTERM");
@@ -179,7 +192,9 @@ async function round(store: RestartStore, dir: string, run: number, random: () =
     }
   }
   if (opened.busy) expect(ends.busy?.status, why).toBe("failed");
-  return `run ${run}: killed after step ${killAfter} + ${jitterMs} ms; ${Object.entries(ends).map(([t, e]) => `${t} ${String(e.status)}`).join(", ")}`;
+  return `run ${run}: killed after step ${killAfter} + ${jitterMs} ms; ${Object.entries(ends)
+    .map(([t, e]) => `${t} ${String(e.status)}`)
+    .join(", ")}`;
 }
 
 /** The restart matrix: `runs` rounds on `store` (seeded by `seed`); the line of each round. */

@@ -20,9 +20,13 @@ afterEach(() => killAll());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("MCP tasks restart matrix (PGlite)", () => {
-  it(`${RUNS} rounds, SIGKILL at seeded points (seed ${SEED}): every task ends completed or failed as it should, none lost, none run twice`, async () => {
-    const rounds = await restartMatrix({ dataDir: join(dir, "db") }, dir, RUNS, SEED);
-    expect(rounds).toHaveLength(RUNS);
-    console.log(rounds.join("\n"));
-  }, RUNS * 240_000);
+  it(
+    `${RUNS} rounds, SIGKILL at seeded points (seed ${SEED}): every task ends completed or failed as it should, none lost, none run twice`,
+    async () => {
+      const rounds = await restartMatrix({ dataDir: join(dir, "db") }, dir, RUNS, SEED);
+      expect(rounds).toHaveLength(RUNS);
+      console.log(rounds.join("\n"));
+    },
+    RUNS * 240_000,
+  );
 });

@@ -30,9 +30,13 @@ afterAll(async () => {
 });
 
 describe("MCP tasks restart matrix (PostgreSQL)", () => {
-  it(`${RUNS} rounds, SIGKILL at seeded points (seed ${SEED}): every task ends completed or failed as it should, none lost, none run twice`, async () => {
-    const rounds = await restartMatrix({ databaseUrl: pg.connectionString }, dir, RUNS, SEED);
-    expect(rounds).toHaveLength(RUNS);
-    console.log(rounds.join("\n"));
-  }, RUNS * 120_000);
+  it(
+    `${RUNS} rounds, SIGKILL at seeded points (seed ${SEED}): every task ends completed or failed as it should, none lost, none run twice`,
+    async () => {
+      const rounds = await restartMatrix({ databaseUrl: pg.connectionString }, dir, RUNS, SEED);
+      expect(rounds).toHaveLength(RUNS);
+      console.log(rounds.join("\n"));
+    },
+    RUNS * 120_000,
+  );
 });

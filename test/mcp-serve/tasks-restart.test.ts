@@ -53,7 +53,10 @@ describe("MCP tasks across a restart of the serving process (PGlite)", () => {
     const asked = await pollTask(second.target, askId, (t) => t.status === "input_required", 60_000);
     expect(Object.keys(asked.inputRequests as Record<string, unknown>)).toEqual(["elicit-1"]);
     const failed = await pollTask(second.target, busyId, (t) => t.status !== "working", 60_000);
-    expect(failed).toMatchObject({ status: "failed", error: { message: "the server restarted while 'busy' was running; it was not run again" } });
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: { message: "the server restarted while 'busy' was running; it was not run again" },
+    });
 
     second.child.stdin!.write("approve\n");
     const done = await pollTask(second.target, waitingId, (t) => t.status === "completed", 60_000);

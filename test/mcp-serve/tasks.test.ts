@@ -28,8 +28,15 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-async function served(tools: ReturnType<typeof tool>[], more: { name?: string; store?: CallRecordStore; afterMs?: number } = {}): Promise<McpServerSpec & Target> {
-  const spec = await serveRegistry(tools, { name: more.name ?? "engine", ctx: makeTestCtx(), tasks: { ...(more.store ? { store: more.store } : {}), ...(more.afterMs !== undefined ? { afterMs: more.afterMs } : {}) } });
+async function served(
+  tools: ReturnType<typeof tool>[],
+  more: { name?: string; store?: CallRecordStore; afterMs?: number } = {},
+): Promise<McpServerSpec & Target> {
+  const spec = await serveRegistry(tools, {
+    name: more.name ?? "engine",
+    ctx: makeTestCtx(),
+    tasks: { ...(more.store ? { store: more.store } : {}), ...(more.afterMs !== undefined ? { afterMs: more.afterMs } : {}) },
+  });
   specs.track(spec);
   await spec.start();
   return Object.assign(spec, { url: spec.url!, headers: { ...spec.authHeaders } });
@@ -76,7 +83,9 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
   it("the tasks extension is advertised only on 2026-07-28 (server/discover), never to a 2025-era session (initialize)", async () => {
     const spec = await served([tool({ name: "t", description: "T.", sideEffecting: false }, async () => "x")]);
     const discovered = await rpc(spec, "server/discover", {}, { name: undefined });
-    expect((discovered.result as { capabilities?: { extensions?: unknown } }).capabilities?.extensions).toEqual({ "io.modelcontextprotocol/tasks": {} });
+    expect((discovered.result as { capabilities?: { extensions?: unknown } }).capabilities?.extensions).toEqual({
+      "io.modelcontextprotocol/tasks": {},
+    });
     const { sdkClientFor } = await import("./helpers.js");
     await using client = await sdkClientFor(spec.url, spec.headers);
     expect(client.getServerCapabilities()).toMatchObject({ tools: {} });
@@ -85,7 +94,9 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
 
   it('task "required" without the extension: -32021 naming it on 2026-07-28, an isError result naming it on a 2025-era session; tasks/* without the extension -32021', async () => {
     let ran = 0;
-    const req = tool({ name: "needs_task", description: "Needs a task.", task: "required", sideEffecting: false }, async () => String(++ran));
+    const req = tool({ name: "needs_task", description: "Needs a task.", task: "required", sideEffecting: false }, async () =>
+      String(++ran),
+    );
     const spec = await served([req]);
     const modern = await callTool(spec, "needs_task", {}, false);
     expect(modern.error?.code).toBe(-32021);
@@ -115,7 +126,8 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     const b: Target = { url: beta.url!, headers: { ...beta.authHeaders } };
     const handle = await callTool(a, "mine");
     const id = handle.result!.taskId!;
-    for (const verb of ["get", "update", "cancel"] as const) expect((await taskRpc(b, verb, id, verb === "update" ? { inputResponses: {} } : {})).error?.code).toBe(-32602);
+    for (const verb of ["get", "update", "cancel"] as const)
+      expect((await taskRpc(b, verb, id, verb === "update" ? { inputResponses: {} } : {})).error?.code).toBe(-32602);
     expect((await taskRpc(a, "get", "x".repeat(24))).error?.code).toBe(-32602);
     expect((await rpc(a, "tasks/list", {})).error?.code).toBe(-32601);
     expect((await rpc(a, "tasks/result", { taskId: id }, { name: id })).error?.code).toBe(-32601);
@@ -128,7 +140,10 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
 
   it("ctx.elicit() inside a task: input_required with the question; tasks/update answers it and the task completes with the answer", async () => {
     const asking = tool({ name: "asking", description: "Asks.", task: "required", sideEffecting: false }, async (_a, ctx) => {
-      const answer = await ctx.elicit({ message: "Which colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } as never });
+      const answer = await ctx.elicit({
+        message: "Which colour?",
+        requestedSchema: { type: "object", properties: { colour: { type: "string" } } } as never,
+      });
       return `picked ${JSON.stringify(answer)}`;
     });
     const spec = await served([asking]);
@@ -147,7 +162,10 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
 
   it("the package's own MCPClient on a served task asking two questions at once: the run's Asker answers each once (tasks/update), onProgress hears the statuses, the result names both answers", async () => {
     const both = tool({ name: "both", description: "Asks two at once.", task: "required", sideEffecting: false }, async (_a, ctx) => {
-      const form = (message: string) => ({ message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } as never });
+      const form = (message: string) => ({
+        message,
+        requestedSchema: { type: "object", properties: { name: { type: "string" } } } as never,
+      });
       const [a, b] = await Promise.all([ctx.elicit(form("First name?")), ctx.elicit(form("Second name?"))]);
       return `first ${String(a.content?.name)}, second ${String(b.content?.name)}`;
     });
@@ -161,7 +179,9 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     };
     // The run opens the client (so it declares elicitation) and answers the task's questions.
     const ctx = new RunContext({ asker });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url, headers: spec.headers, protocol: "2026-07-28" }), { ctx });
+    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url, headers: spec.headers, protocol: "2026-07-28" }), {
+      ctx,
+    });
     const progress: CallProgress[] = [];
     const result = await client.callTool("both", {}, { ctx, onProgress: (p) => progress.push(p) });
     expect(result.content).toEqual([{ type: "text", text: "first Ada, second Grace" }]);
@@ -176,12 +196,15 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
   it("tasks/cancel aborts the tool's ctx.signal; the task ends cancelled", async () => {
     let aborted: unknown;
     const started = gate();
-    const endless = tool({ name: "endless", description: "Runs until cancelled.", task: "required", sideEffecting: false }, async (_a, ctx) => {
-      started.open();
-      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
-      aborted = ctx.signal.reason;
-      return "stopped";
-    });
+    const endless = tool(
+      { name: "endless", description: "Runs until cancelled.", task: "required", sideEffecting: false },
+      async (_a, ctx) => {
+        started.open();
+        await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+        aborted = ctx.signal.reason;
+        return "stopped";
+      },
+    );
     const spec = await served([endless]);
     const id = (await callTool(spec, "endless")).result!.taskId!;
     await started.wait;
@@ -204,7 +227,10 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     expect(failed).toMatchObject({ status: "failed", error: { code: -32000, message: "the job failed", data: { job: 7 } } });
     const b = (await callTool(spec, "plain_fail")).result!.taskId!;
     const completed = await pollTask(spec, b, (t) => t.status !== "working");
-    expect(completed).toMatchObject({ status: "completed", result: { isError: true, content: [{ text: "tool 'plain_fail' failed: Error: boom" }] } });
+    expect(completed).toMatchObject({
+      status: "completed",
+      result: { isError: true, content: [{ text: "tool 'plain_fail' failed: Error: boom" }] },
+    });
   });
 
   it("a store that fails: a required task call gets a JSON-RPC error naming the store, nothing runs, and records already made are kept", async () => {

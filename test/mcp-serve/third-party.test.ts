@@ -84,7 +84,19 @@ describe("MCP Inspector CLI against a served registry", () => {
     expect(call.code, call.stderr).toBe(0);
     expect(JSON.parse(call.stdout)).toEqual({ content: [{ type: "text", text: "lint:ok" }] });
     const bad = await runIn(
-      [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "verbose=true", "--header", header],
+      [
+        INSPECTOR,
+        spec.url!,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "run_check",
+        "--tool-arg",
+        "name=lint",
+        "verbose=true",
+        "--header",
+        header,
+      ],
       INSPECTOR_CWD,
     );
     expect(JSON.parse(bad.stdout)).toEqual({
@@ -121,8 +133,23 @@ describe("MCP Inspector CLI against served resources and prompts", () => {
     const spec = await serveRegistry([runCheck], {
       name: "engine",
       ctx: makeTestCtx(),
-      resources: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report.", read: ({ name }: Record<string, string>) => `report of ${name}`, list: () => [{ uri: "checks://lint/report" }] }],
-      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }], render: ({ check }) => `Triage the failing check ${check}.` }],
+      resources: [
+        {
+          uriTemplate: "checks://{name}/report",
+          name: "report",
+          description: "A check's report.",
+          read: ({ name }: Record<string, string>) => `report of ${name}`,
+          list: () => [{ uri: "checks://lint/report" }],
+        },
+      ],
+      prompts: [
+        {
+          name: "triage",
+          description: "Triage a failing check.",
+          arguments: [{ name: "check", required: true }],
+          render: ({ check }) => `Triage the failing check ${check}.`,
+        },
+      ],
     });
     specs.push(spec);
     await spec.start();
@@ -131,10 +158,18 @@ describe("MCP Inspector CLI against served resources and prompts", () => {
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as Record<string, unknown>;
     };
-    expect(await inspect("--method", "resources/list")).toEqual({ resources: [{ uri: "checks://lint/report", name: "report", description: "A check's report." }] });
-    expect(await inspect("--method", "resources/templates/list")).toEqual({ resourceTemplates: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report." }] });
-    expect(await inspect("--method", "resources/read", "--uri", "checks://lint/report")).toEqual({ contents: [{ uri: "checks://lint/report", mimeType: "text/plain", text: "report of lint" }] });
-    expect(await inspect("--method", "prompts/list")).toEqual({ prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }] }] });
+    expect(await inspect("--method", "resources/list")).toEqual({
+      resources: [{ uri: "checks://lint/report", name: "report", description: "A check's report." }],
+    });
+    expect(await inspect("--method", "resources/templates/list")).toEqual({
+      resourceTemplates: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report." }],
+    });
+    expect(await inspect("--method", "resources/read", "--uri", "checks://lint/report")).toEqual({
+      contents: [{ uri: "checks://lint/report", mimeType: "text/plain", text: "report of lint" }],
+    });
+    expect(await inspect("--method", "prompts/list")).toEqual({
+      prompts: [{ name: "triage", description: "Triage a failing check.", arguments: [{ name: "check", required: true }] }],
+    });
     expect(await inspect("--method", "prompts/get", "--prompt-name", "triage", "--prompt-args", "check=lint")).toEqual({
       description: "Triage a failing check.",
       messages: [{ role: "user", content: { type: "text", text: "Triage the failing check lint." } }],

@@ -28,7 +28,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runAgent(llm: LLM, task: string, server = new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }), onEvent?: (e: RunEvent, ctx: RunContext) => void, keepImages = false) {
+async function runAgent(
+  llm: LLM,
+  task: string,
+  server = new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }),
+  onEvent?: (e: RunEvent, ctx: RunContext) => void,
+  keepImages = false,
+) {
   await using client = await MCPClient.open(server);
   const tools = await mcpTools(client, { prefix: "fs_", keepImages });
   const events: RunEvent[] = [];
@@ -37,7 +43,12 @@ async function runAgent(llm: LLM, task: string, server = new StdioServer({ comma
     events.push(e);
     onEvent?.(e, ctx);
   });
-  const agent = new Agent({ name: "reader", model: "test-model", prompt: "Answer from the files.", cognition: new ReActCognition({ tools }) });
+  const agent = new Agent({
+    name: "reader",
+    model: "test-model",
+    prompt: "Answer from the files.",
+    cognition: new ReActCognition({ tools }),
+  });
   const started = performance.now();
   const result = await agent.run(task, ctx);
   return { result, events, elapsed: performance.now() - started, tools };
@@ -48,8 +59,14 @@ const kinds = (events: RunEvent[]) => events.map((e) => e.event).filter((e) => e
 describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
   it("reads the file through the real server, sends its text back, and ends with the model's answer", async () => {
     const path = join(dir, "notes.txt");
-    await using api = await FakeAnthropic.start([{ text: "Reading.", toolUses: [{ id: "toolu_e2e", name: "fs_read_text_file", input: { path } }] }, { text: ["It says: ", "tangerine."] }]);
-    const { result, events } = await runAgent(new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }), "What is the secret word?");
+    await using api = await FakeAnthropic.start([
+      { text: "Reading.", toolUses: [{ id: "toolu_e2e", name: "fs_read_text_file", input: { path } }] },
+      { text: ["It says: ", "tangerine."] },
+    ]);
+    const { result, events } = await runAgent(
+      new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }),
+      "What is the secret word?",
+    );
     expect(result).toMatchObject({ stopReason: "complete", output: "It says: tangerine.", steps: 2 });
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: "fs_read_text_file", ok: true, result: SECRET })]);
     expect(api.toolResults()).toEqual([{ type: "tool_result", tool_use_id: "toolu_e2e", content: SECRET }]);
@@ -57,7 +74,18 @@ describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
     expect(second.system).toEqual([{ type: "text", text: "Answer from the files.", cache_control: { type: "ephemeral" } }]);
     expect(second.tools!.map((t) => t.name)).toContain("fs_read_text_file");
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10 });
-    expect(kinds(events)).toEqual(["llm.request", "llm.delta", "llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.request", "llm.delta", "llm.delta", "llm.turn"]);
+    expect(kinds(events)).toEqual([
+      "llm.request",
+      "llm.delta",
+      "llm.tool_call",
+      "llm.turn",
+      "tool.call",
+      "tool.result",
+      "llm.request",
+      "llm.delta",
+      "llm.delta",
+      "llm.turn",
+    ]);
     expect(events.find((e) => e.event === "llm.tool_call")!.data).toEqual({ step: 1, id: "toolu_e2e", tool: "fs_read_text_file" });
   });
 
@@ -75,20 +103,37 @@ describe("e2e: AnthropicLLM + ReActCognition + server-filesystem", () => {
   });
 
   it("keepImages: server-everything's tiny image reaches the API as an image block", async () => {
-    await using api = await FakeAnthropic.start([{ toolUses: [{ id: "toolu_img", name: "fs_get-tiny-image", input: {} }] }, { text: "A tiny image." }]);
-    const { result } = await runAgent(new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }), "Show me.", new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }), undefined, true);
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ id: "toolu_img", name: "fs_get-tiny-image", input: {} }] },
+      { text: "A tiny image." },
+    ]);
+    const { result } = await runAgent(
+      new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }),
+      "Show me.",
+      new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }),
+      undefined,
+      true,
+    );
     expect(result.stopReason).toBe("complete");
     const content = api.toolResults()[0]!.content as Record<string, unknown>[];
     expect(content.map((b) => b.type)).toContain("image");
-    expect(content.find((b) => b.type === "image")).toMatchObject({ source: { type: "base64", media_type: "image/png", data: expect.any(String) } });
+    expect(content.find((b) => b.type === "image")).toMatchObject({
+      source: { type: "base64", media_type: "image/png", data: expect.any(String) },
+    });
   });
 });
 
 describe.each(["responses", "chat"] as const)("e2e: OpenAILLM (%s) + ReActCognition + server-filesystem", (api) => {
   it("reads the file through the real server, sends its text back, and ends with the model's answer", async () => {
     const path = join(dir, "notes.txt");
-    await using fake = await FakeOpenAI.start([{ functionCalls: [{ callId: "call_e2e", name: "fs_read_text_file", arguments: { path } }] }, { text: ["It says: ", "tangerine."] }]);
-    const { result, events } = await runAgent(new OpenAILLM({ apiKey: "k", baseURL: `${fake.url}/v1`, api, maxRetries: 0 }), "What is the secret word?");
+    await using fake = await FakeOpenAI.start([
+      { functionCalls: [{ callId: "call_e2e", name: "fs_read_text_file", arguments: { path } }] },
+      { text: ["It says: ", "tangerine."] },
+    ]);
+    const { result, events } = await runAgent(
+      new OpenAILLM({ apiKey: "k", baseURL: `${fake.url}/v1`, api, maxRetries: 0 }),
+      "What is the secret word?",
+    );
     expect(result).toMatchObject({ stopReason: "complete", output: "It says: tangerine.", steps: 2 });
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: "fs_read_text_file", ok: true, result: SECRET })]);
     if (api === "responses") {
@@ -98,6 +143,16 @@ describe.each(["responses", "chat"] as const)("e2e: OpenAILLM (%s) + ReActCognit
       expect(fake.chatRequests[1]!.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_e2e", content: SECRET });
     }
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 10, cacheReadInputTokens: 0 });
-    expect(kinds(events)).toEqual(["llm.request", "llm.tool_call", "llm.turn", "tool.call", "tool.result", "llm.request", "llm.delta", "llm.delta", "llm.turn"]);
+    expect(kinds(events)).toEqual([
+      "llm.request",
+      "llm.tool_call",
+      "llm.turn",
+      "tool.call",
+      "tool.result",
+      "llm.request",
+      "llm.delta",
+      "llm.delta",
+      "llm.turn",
+    ]);
   });
 });

@@ -34,7 +34,12 @@ describe("entry gating of arc-agentkit/models", () => {
   it("without the SDKs: the import works, and each provider names its install line when constructed", () => {
     const out = runIn<Outcome>(NODE, (scratch = scratchProject(ROOT, SDKS)), PROBE);
     expect(out.imported).toBe(true);
-    expect(out.anthropic).toMatchObject({ name: "ModelSdkMissingError", code: "missing_peer", installLine: "npm install @anthropic-ai/sdk@1.14.0", agentkit: true });
+    expect(out.anthropic).toMatchObject({
+      name: "ModelSdkMissingError",
+      code: "missing_peer",
+      installLine: "npm install @anthropic-ai/sdk@1.14.0",
+      agentkit: true,
+    });
     expect(out.anthropic!.message).toContain("Install it with: npm install @anthropic-ai/sdk@1.14.0");
     expect(out.openai).toMatchObject({ name: "ModelSdkMissingError", code: "missing_peer", installLine: "npm install openai@7.59.0" });
     expect(out.openai!.message).toContain("npm install openai@7.59.0");

@@ -5,14 +5,23 @@
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
 import { describe, expect, it } from "vitest";
-import { ModelAuthError, ModelContextTooLongError, ModelRateLimitError, ModelRefusedError, OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
+import {
+  ModelAuthError,
+  ModelContextTooLongError,
+  ModelRateLimitError,
+  ModelRefusedError,
+  OpenAILLM,
+  type OpenAILLMOptions,
+} from "arc-agentkit/models";
 import { OptionsError } from "arc-agentkit";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
-const llm = (api: FakeOpenAI, o: OpenAILLMOptions = {}) => new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, ...o });
+const llm = (api: FakeOpenAI, o: OpenAILLMOptions = {}) =>
+  new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, ...o });
 const APIS = ["responses", "chat"] as const;
-const sent = (api: FakeOpenAI, kind: "responses" | "chat", i = 0) => (kind === "chat" ? api.chatRequests[i] : api.responseRequests[i]) as unknown as Record<string, unknown>;
+const sent = (api: FakeOpenAI, kind: "responses" | "chat", i = 0) =>
+  (kind === "chat" ? api.chatRequests[i] : api.responseRequests[i]) as unknown as Record<string, unknown>;
 
 describe("OpenAILLM: the Responses request", () => {
   it("instructions, input, function tools (strict: false, properties added), max_output_tokens, bearer key", async () => {
@@ -35,12 +44,19 @@ describe("OpenAILLM: the Responses request", () => {
   });
 
   it("a function call round trip: function_call and function_call_output items, names mapped back and forth", async () => {
-    await using api = await FakeOpenAI.start([{ functionCalls: [{ callId: "call_1", name: "fs_read_file", arguments: { path: "/x" } }] }, { text: "done" }]);
+    await using api = await FakeOpenAI.start([
+      { functionCalls: [{ callId: "call_1", name: "fs_read_file", arguments: { path: "/x" } }] },
+      { text: "done" },
+    ]);
     const model = llm(api);
     const tools = [pathTool("fs.read file")];
     const first = await model.complete(ask("read", { tools }));
     expect(first).toMatchObject({ toolCalls: [{ id: "call_1", name: "fs.read file", arguments: { path: "/x" } }], stopReason: "tool_use" });
-    const messages = [...ask("read").messages, { role: "assistant" as const, content: "", toolCalls: first.toolCalls }, { role: "tool" as const, content: "contents", toolCallId: "call_1" }];
+    const messages = [
+      ...ask("read").messages,
+      { role: "assistant" as const, content: "", toolCalls: first.toolCalls },
+      { role: "tool" as const, content: "contents", toolCallId: "call_1" },
+    ];
     await model.complete({ model: "m", messages, tools });
     expect(api.responseRequests[1]!.input.slice(1)).toEqual([
       { type: "function_call", call_id: "call_1", name: "fs_read_file", arguments: '{"path":"/x"}' },
@@ -78,20 +94,36 @@ describe("OpenAILLM: the chat request (api: 'chat')", () => {
 
 describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (kind) => {
   it("a finished turn reads its stream to the end: the SDK's request is not aborted after the last event", async () => {
-    await using api = await FakeOpenAI.start([{ text: "one" }, { functionCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] }]);
+    await using api = await FakeOpenAI.start([
+      { text: "one" },
+      { functionCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
+    ]);
     await expectTurnsReadToEnd(llm(api, { api: kind }));
   });
 
   it("deltas and tool-call starts arrive through onEvent before complete() resolves; usage and stop reason", async () => {
-    await using api = await FakeOpenAI.start([{ text: ["Let me ", "look."], functionCalls: [{ callId: "call_9", name: "read_file", arguments: { path: "a" } }], usage: { input_tokens: 12, output_tokens: 3, cached_tokens: 8 } }]);
+    await using api = await FakeOpenAI.start([
+      {
+        text: ["Let me ", "look."],
+        functionCalls: [{ callId: "call_9", name: "read_file", arguments: { path: "a" } }],
+        usage: { input_tokens: 12, output_tokens: 3, cached_tokens: 8 },
+      },
+    ]);
     const { events, onEvent } = recorder();
     const turn = await llm(api, { api: kind }).complete(ask("x", { tools: [pathTool()], onEvent }));
     const resolvedAt = performance.now();
     const seen = events.map(({ at: _at, ...e }) => e);
-    expect(seen.filter((e) => e.type === "text")).toEqual([{ type: "text", text: "Let me " }, { type: "text", text: "look." }]);
+    expect(seen.filter((e) => e.type === "text")).toEqual([
+      { type: "text", text: "Let me " },
+      { type: "text", text: "look." },
+    ]);
     expect(seen.filter((e) => e.type === "tool_call")).toEqual([{ type: "tool_call", id: "call_9", name: "read_file" }]);
     expect(events.every((e) => e.at <= resolvedAt)).toBe(true);
-    expect(turn).toMatchObject({ content: "Let me look.", stopReason: "tool_use", toolCalls: [{ id: "call_9", name: "read_file", arguments: { path: "a" } }] });
+    expect(turn).toMatchObject({
+      content: "Let me look.",
+      stopReason: "tool_use",
+      toolCalls: [{ id: "call_9", name: "read_file", arguments: { path: "a" } }],
+    });
     expect(turn.usage).toEqual({ inputTokens: 12, outputTokens: 3, cacheReadInputTokens: 8 });
   });
 
@@ -106,7 +138,18 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
   });
 
   it("a 429 with retry-after then a 200: one retry, and it succeeds", async () => {
-    await using api = await FakeOpenAI.start([{ error: { status: 429, message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded", headers: { "retry-after": "0" } } }, { text: "ok" }]);
+    await using api = await FakeOpenAI.start([
+      {
+        error: {
+          status: 429,
+          message: "Rate limit reached",
+          type: "requests",
+          code: "rate_limit_exceeded",
+          headers: { "retry-after": "0" },
+        },
+      },
+      { text: "ok" },
+    ]);
     expect((await llm(api, { api: kind, maxRetries: 2 }).complete(ask("x"))).content).toBe("ok");
     expect(api.requests).toHaveLength(2);
   });
@@ -141,18 +184,29 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
 
 describe("OpenAILLM: strict mode", () => {
   it("sends strict schemas and drops the nulls standing for absent optional arguments", async () => {
-    const tool = { name: "search", description: "", parameters: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer" } }, required: ["q"] } };
+    const tool = {
+      name: "search",
+      description: "",
+      parameters: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer" } }, required: ["q"] },
+    };
     await using api = await FakeOpenAI.start([{ functionCalls: [{ callId: "c", name: "search", arguments: { q: "x", limit: null } }] }]);
     const turn = await llm(api, { strict: true }).complete(ask("x", { tools: [tool] }));
     expect(api.responseRequests[0]!.tools![0]).toMatchObject({
       strict: true,
-      parameters: { type: "object", properties: { q: { type: "string" }, limit: { type: ["integer", "null"] } }, required: ["q", "limit"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { q: { type: "string" }, limit: { type: ["integer", "null"] } },
+        required: ["q", "limit"],
+        additionalProperties: false,
+      },
     });
     expect(turn.toolCalls![0]!.arguments).toEqual({ q: "x" });
   });
 
   it("bad options and a missing key are OptionsError naming what to do", () => {
-    expect(() => new OpenAILLM({ api: "completions" as never, apiKey: "k" })).toThrow('OpenAILLM: api must be one of "responses", "chat" (default "responses"), got string "completions"');
+    expect(() => new OpenAILLM({ api: "completions" as never, apiKey: "k" })).toThrow(
+      'OpenAILLM: api must be one of "responses", "chat" (default "responses"), got string "completions"',
+    );
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {

@@ -31,7 +31,11 @@ describe("sampling through a real provider", () => {
     const text = await sample(new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0, model: "claude-test" }), 42);
     expect(text).toContain("42");
     expect(text).toContain('\\"model\\": \\"claude-test\\"');
-    expect(api.messageRequests[0]).toMatchObject({ model: "claude-test", max_tokens: 42, system: [{ type: "text", text: "You are a helpful test server." }] });
+    expect(api.messageRequests[0]).toMatchObject({
+      model: "claude-test",
+      max_tokens: 42,
+      system: [{ type: "text", text: "You are a helpful test server." }],
+    });
     await sample(new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0, model: "claude-test", maxTokens: 20 }), 42);
     expect(api.messageRequests[1]).toMatchObject({ max_tokens: 20 });
   });
@@ -39,24 +43,40 @@ describe("sampling through a real provider", () => {
   for (const kind of ["responses", "chat"] as const) {
     it(`OpenAILLM (${kind}): the provider's model and the server's maxTokens`, async () => {
       await using api = await FakeOpenAI.start([{ text: "42" }]);
-      const text = await sample(new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, api: kind, model: "gpt-test" }), 42);
+      const text = await sample(
+        new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, api: kind, model: "gpt-test" }),
+        42,
+      );
       expect(text).toContain('\\"model\\": \\"gpt-test\\"');
       const body = (kind === "chat" ? api.chatRequests[0] : api.responseRequests[0]) as unknown as Record<string, unknown>;
-      expect(body).toMatchObject(kind === "chat" ? { model: "gpt-test", max_tokens: 42 } : { model: "gpt-test", max_output_tokens: 42, instructions: "You are a helpful test server." });
+      expect(body).toMatchObject(
+        kind === "chat"
+          ? { model: "gpt-test", max_tokens: 42 }
+          : { model: "gpt-test", max_output_tokens: 42, instructions: "You are a helpful test server." },
+      );
     });
   }
 
   it("no model to use (the provider has none and the request names none): the server gets an error naming the option; no request is sent", async () => {
     await using api = await FakeAnthropic.start([{ text: "never" }]);
-    await using client = await MCPClient.open(everything(), { ctx: new RunContext({ llm: new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }) }), allowSampling: true });
-    const failed = await client.callTool("trigger-sampling-request", { prompt: "hi", maxTokens: 10 }).then((r) => JSON.stringify(r.content), (e: Error) => e.message);
+    await using client = await MCPClient.open(everything(), {
+      ctx: new RunContext({ llm: new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }) }),
+      allowSampling: true,
+    });
+    const failed = await client.callTool("trigger-sampling-request", { prompt: "hi", maxTokens: 10 }).then(
+      (r) => JSON.stringify(r.content),
+      (e: Error) => e.message,
+    );
     expect(failed).toMatch(/no model.*'model'/i);
     expect(api.messageRequests).toHaveLength(0);
   });
 
   it("a request naming no model, to a provider without one, rejects with OptionsError naming the option and the hints, before any request", async () => {
     await using api = await FakeOpenAI.start([{ text: "never" }]);
-    for (const llm of [new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }), new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 })]) {
+    for (const llm of [
+      new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }),
+      new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 }),
+    ]) {
       const err = await llm.complete(ask("x", { model: "", modelHints: ["claude-3-sonnet"] })).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OptionsError);
       expect((err as Error).message).toMatch(/no model to use.*"claude-3-sonnet".*pass 'model'/);

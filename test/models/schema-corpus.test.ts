@@ -17,7 +17,20 @@ import { ask, CORPUS, corpusSchemas } from "./support.js";
 
 type Json = Record<string, unknown>;
 const WIRE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const STRICT_UNSUPPORTED = ["$schema", "default", "not", "if", "then", "else", "patternProperties", "allOf", "oneOf", "minProperties", "maxProperties", "propertyNames"];
+const STRICT_UNSUPPORTED = [
+  "$schema",
+  "default",
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "allOf",
+  "oneOf",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+];
 const withType = (s: Json): Json => (s.type === undefined ? { type: "object", ...s } : s);
 const withProperties = (s: Json): Json => (s.type === "object" && s.properties === undefined ? { ...s, properties: {} } : s);
 
@@ -27,11 +40,18 @@ function objectNodes(s: unknown, out: Json[] = []): Json[] {
   else if (s && typeof s === "object") {
     const o = s as Json;
     if (o.type === "object" || (Array.isArray(o.type) && o.type.includes("object"))) out.push(o);
-    for (const [k, v] of Object.entries(o)) if (k !== "enum" && k !== "required") objectNodes(k === "properties" || k === "$defs" ? Object.values(v as Json) : v, out);
+    for (const [k, v] of Object.entries(o))
+      if (k !== "enum" && k !== "required") objectNodes(k === "properties" || k === "$defs" ? Object.values(v as Json) : v, out);
   }
   return out;
 }
-const keywords = (s: unknown): string[] => (s && typeof s === "object" ? Object.entries(s as Json).flatMap(([k, v]) => [k, ...(k === "properties" || k === "$defs" ? Object.values(v as Json).flatMap(keywords) : keywords(v))]) : []);
+const keywords = (s: unknown): string[] =>
+  s && typeof s === "object"
+    ? Object.entries(s as Json).flatMap(([k, v]) => [
+        k,
+        ...(k === "properties" || k === "$defs" ? Object.values(v as Json).flatMap(keywords) : keywords(v)),
+      ])
+    : [];
 
 it("the corpus holds the captured listings and the synthetic shapes", () => {
   const by = (src: string) => CORPUS.filter((t) => t.source === src).length;
@@ -44,7 +64,9 @@ it("the corpus holds the captured listings and the synthetic shapes", () => {
 describe("the corpus through AnthropicLLM", () => {
   it("names valid and unique, schemas passed through, every call mapped back to its tool", async () => {
     const tools = corpusSchemas();
-    const script = (body: { tools?: readonly { name: string }[] }) => ({ toolUses: body.tools!.map((t, i) => ({ id: `toolu_${i}`, name: t.name, input: {} })) });
+    const script = (body: { tools?: readonly { name: string }[] }) => ({
+      toolUses: body.tools!.map((t, i) => ({ id: `toolu_${i}`, name: t.name, input: {} })),
+    });
     await using api = await FakeAnthropic.start([script]);
     const turn = await new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }).complete(ask("x", { tools }));
     const sent = api.messageRequests[0]!.tools!;
@@ -57,7 +79,9 @@ describe("the corpus through AnthropicLLM", () => {
 
 describe.each(["responses", "chat"] as const)("the corpus through OpenAILLM (%s)", (api) => {
   const fnOf = (t: Json): Json => (api === "chat" ? (t.function as Json) : t);
-  const script = (body: { tools?: readonly Json[] }) => ({ functionCalls: body.tools!.map((t, i) => ({ callId: `call_${i}`, name: String(fnOf(t).name), arguments: {} })) });
+  const script = (body: { tools?: readonly Json[] }) => ({
+    functionCalls: body.tools!.map((t, i) => ({ callId: `call_${i}`, name: String(fnOf(t).name), arguments: {} })),
+  });
 
   it("non-strict (the default): schemas as they are, properties added where missing, names mapped back", async () => {
     const tools = corpusSchemas();
@@ -82,7 +106,10 @@ describe.each(["responses", "chat"] as const)("the corpus through OpenAILLM (%s)
         expect(node.additionalProperties, `${t.name}`).toBe(false);
         expect([...(node.required as string[])].sort(), `${t.name}`).toEqual(Object.keys(node.properties as Json).sort());
       }
-      expect(keywords(t.parameters).filter((k) => STRICT_UNSUPPORTED.includes(k)), `${t.name}`).toEqual([]);
+      expect(
+        keywords(t.parameters).filter((k) => STRICT_UNSUPPORTED.includes(k)),
+        `${t.name}`,
+      ).toEqual([]);
       expect(() => ajv.compile(t.parameters as Json), `${t.name}`).not.toThrow();
     }
   });

@@ -27,11 +27,15 @@ function load(file: string): CorpusTool[] {
 export const CORPUS: readonly CorpusTool[] = [...load("captured-tools.json"), ...load("synthetic-tools.json")];
 
 /** The corpus as the `ToolSchema`s a request carries. */
-export const corpusSchemas = (): ToolSchema[] => CORPUS.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
+export const corpusSchemas = (): ToolSchema[] =>
+  CORPUS.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }));
 
 /** A request with one user message (and a system prompt when given). */
 export function ask(text: string, extra: Partial<LLMRequest> & { system?: string } = {}): LLMRequest {
-  const messages: Message[] = [...(extra.system ? [{ role: "system" as const, content: extra.system }] : []), { role: "user", content: text }];
+  const messages: Message[] = [
+    ...(extra.system ? [{ role: "system" as const, content: extra.system }] : []),
+    { role: "user", content: text },
+  ];
   return { model: "test-model", messages, tools: [], ...extra };
 }
 
@@ -42,7 +46,11 @@ export function recorder(): { events: (LLMStreamEvent & { at: number })[]; onEve
 }
 
 /** A tool named `name` taking `{ path: string }`. */
-export const pathTool = (name = "read_file"): ToolSchema => ({ name, description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } });
+export const pathTool = (name = "read_file"): ToolSchema => ({
+  name,
+  description: "Read a file",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+});
 
 /**
  * Two turns over `model`, whose fake is scripted with a text turn "one" and
@@ -61,7 +69,10 @@ export async function expectTurnsReadToEnd(model: LLM): Promise<void> {
 }
 
 /** A signal aborted before `complete()`: it rejects with `Cancelled` (the reason kept) and `api` gets no model request. */
-export async function expectAbortedBeforeStart(model: LLM, api: { readonly requests: readonly { readonly method: string }[] }): Promise<void> {
+export async function expectAbortedBeforeStart(
+  model: LLM,
+  api: { readonly requests: readonly { readonly method: string }[] },
+): Promise<void> {
   const controller = new AbortController();
   const why = new Cancelled("stopped before the turn");
   controller.abort(why);
@@ -72,7 +83,10 @@ export async function expectAbortedBeforeStart(model: LLM, api: { readonly reque
 }
 
 /** The turn `expectAbortMidStream` scripts: a first delta, then a stall only a hang-up ends. */
-export const stalledTurn = (): { text: string[]; stallAfterFirstDelta: true } => ({ text: ["first ", "never"], stallAfterFirstDelta: true });
+export const stalledTurn = (): { text: string[]; stallAfterFirstDelta: true } => ({
+  text: ["first ", "never"],
+  stallAfterFirstDelta: true,
+});
 
 /**
  * Abort from the first delta of `stalledTurn()`: `complete()` rejects with

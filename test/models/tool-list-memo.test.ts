@@ -17,7 +17,14 @@ import { ask } from "./support.js";
 function counted(name: string): { tool: ToolSchema; reads: () => number } {
   let reads = 0;
   const parameters = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
-  const tool = { name, description: `tool ${name}`, get parameters() { reads++; return parameters; } };
+  const tool = {
+    name,
+    description: `tool ${name}`,
+    get parameters() {
+      reads++;
+      return parameters;
+    },
+  };
   return { tool, reads: () => reads };
 }
 
@@ -25,7 +32,9 @@ describe("the tool list is converted once per list", () => {
   it("OpenAILLM (strict): three turns with the same tools read each schema in one conversion; a changed list is converted again and sent as it is", async () => {
     await using api = await FakeOpenAI.start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
     const llm = new OpenAILLM({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0, strict: true });
-    const a = counted("fs.read"), b = counted("fs.write"), c = counted("fs.list");
+    const a = counted("fs.read"),
+      b = counted("fs.write"),
+      c = counted("fs.list");
     await llm.complete(ask("x", { tools: [a.tool, b.tool] }));
     const once = a.reads();
     expect(once).toBeGreaterThan(0);
@@ -33,15 +42,26 @@ describe("the tool list is converted once per list", () => {
     expect([a.reads(), b.reads()]).toEqual([once, once]);
     await llm.complete(ask("x", { tools: [a.tool, c.tool] }));
     expect([a.reads(), c.reads()]).toEqual([once * 2, once]);
-    const names = (i: number) => ((api.responseRequests[i] as unknown as { tools: { name: string; strict: boolean }[] }).tools).map((t) => [t.name, t.strict]);
-    expect([0, 1, 2].map(names)).toEqual(Array(3).fill([["fs_read", true], ["fs_write", true]]));
-    expect(names(3)).toEqual([["fs_read", true], ["fs_list", true]]);
+    const names = (i: number) =>
+      (api.responseRequests[i] as unknown as { tools: { name: string; strict: boolean }[] }).tools.map((t) => [t.name, t.strict]);
+    expect([0, 1, 2].map(names)).toEqual(
+      Array(3).fill([
+        ["fs_read", true],
+        ["fs_write", true],
+      ]),
+    );
+    expect(names(3)).toEqual([
+      ["fs_read", true],
+      ["fs_list", true],
+    ]);
   });
 
   it("AnthropicLLM: the same tools are read once over three turns; a changed list moves the cache breakpoint to its own last tool", async () => {
     await using api = await FakeAnthropic.start([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }]);
     const llm = new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 });
-    const a = counted("read"), b = counted("write"), c = counted("list");
+    const a = counted("read"),
+      b = counted("write"),
+      c = counted("list");
     await llm.complete(ask("x", { tools: [a.tool, b.tool] }));
     const once = a.reads();
     expect(once).toBeGreaterThan(0);
@@ -49,8 +69,20 @@ describe("the tool list is converted once per list", () => {
     expect([a.reads(), b.reads()]).toEqual([once, once]);
     await llm.complete(ask("x", { tools: [c.tool, a.tool] }));
     expect(a.reads()).toBe(once * 2);
-    const tools = (i: number) => (api.messageRequests[i] as unknown as { tools: { name: string; cache_control?: unknown }[] }).tools.map((t) => [t.name, t.cache_control !== undefined]);
-    expect([0, 1, 2].map(tools)).toEqual(Array(3).fill([["read", false], ["write", true]]));
-    expect(tools(3)).toEqual([["list", false], ["read", true]]);
+    const tools = (i: number) =>
+      (api.messageRequests[i] as unknown as { tools: { name: string; cache_control?: unknown }[] }).tools.map((t) => [
+        t.name,
+        t.cache_control !== undefined,
+      ]);
+    expect([0, 1, 2].map(tools)).toEqual(
+      Array(3).fill([
+        ["read", false],
+        ["write", true],
+      ]),
+    );
+    expect(tools(3)).toEqual([
+      ["list", false],
+      ["read", true],
+    ]);
   });
 });

@@ -44,8 +44,15 @@ async function tracedRun(decision: Decision): Promise<ReadableSpan[]> {
   await spec.start();
   await using approvals = new ApprovalServer({ asker: asker(decision), ctx });
   await approvals.start();
-  await using api = await FakeAnthropic.start([{ toolUses: [{ id: "toolu_traced", name: "mcp__engine__run_check", input: { name: SECRET } }] }, { text: "finished" }]);
-  const cognition = hermeticClaude(h, api, mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()));
+  await using api = await FakeAnthropic.start([
+    { toolUses: [{ id: "toolu_traced", name: "mcp__engine__run_check", input: { name: SECRET } }] },
+    { text: "finished" },
+  ]);
+  const cognition = hermeticClaude(
+    h,
+    api,
+    mergeCliOptions<Partial<ClaudeCliOptions>>(spec.cliOptions({ builtinTools: false }), approvals.cliOptions()),
+  );
   const result = await new Agent({ name: "dev", cognition }).run("check", ctx);
   expect(result.error).toBeUndefined();
   return exporter.getFinishedSpans();
@@ -66,7 +73,12 @@ describe("otel: Claude CLI + ApprovalServer + serveRegistry in one trace", { tim
     const served = named(spans, "tools/call run_check");
     expect(call.parentSpanContext?.spanId).toBe(proc.spanContext().spanId);
     expect(gate.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
-    expect(gate.attributes).toMatchObject({ "agentkit.gate.linked_by": "tool_call_id", "gen_ai.tool.call.id": "toolu_traced", "agentkit.gate.actor": "ops", "agentkit.gate.allowed": true });
+    expect(gate.attributes).toMatchObject({
+      "agentkit.gate.linked_by": "tool_call_id",
+      "gen_ai.tool.call.id": "toolu_traced",
+      "agentkit.gate.actor": "ops",
+      "agentkit.gate.allowed": true,
+    });
     expect(served.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
     expect(served.attributes).toMatchObject({ "agentkit.trace.linked_by": "tool_call_id", "mcp.method.name": "tools/call" });
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
@@ -76,7 +88,10 @@ describe("otel: Claude CLI + ApprovalServer + serveRegistry in one trace", { tim
   it("refused: the process span carries the permission denial; no served call", async () => {
     const spans = await tracedRun({ kind: "reject", actor: "ops", note: "not today" });
     const proc = named(spans, "process claude");
-    expect(proc.events.map((e) => [e.name, e.attributes])).toContainEqual(["cli.permission_denial", { "gen_ai.tool.name": "mcp__engine__run_check", "gen_ai.tool.call.id": "toolu_traced" }]);
+    expect(proc.events.map((e) => [e.name, e.attributes])).toContainEqual([
+      "cli.permission_denial",
+      { "gen_ai.tool.name": "mcp__engine__run_check", "gen_ai.tool.call.id": "toolu_traced" },
+    ]);
     expect(spans.find((s) => s.name === "tools/call run_check")).toBeUndefined();
     expect(named(spans, "execute_tool mcp__engine__run_check").attributes["agentkit.tool.outcome"]).toBe("error");
   });

@@ -24,8 +24,15 @@ describe("otel: CLI runs", { timeout: E2E_TIMEOUT_MS }, () => {
     await using receiver = await otlpReceiver();
     await using h = Hermetic.create();
     await using engine = await EngineFixture.start({ check: (name) => `check ${name}: PASSED` });
-    await using api = await FakeAnthropic.start([{ toolUses: [{ id: "toolu_cli", name: "mcp__engine__run_check", input: { name: "lint" } }] }, { text: "all checks passed" }]);
-    const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) })] });
+    await using api = await FakeAnthropic.start([
+      { toolUses: [{ id: "toolu_cli", name: "mcp__engine__run_check", input: { name: "lint" } }] },
+      { text: "all checks passed" },
+    ]);
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) }),
+      ],
+    });
     const ctx = new RunContext();
     instrument(ctx, { tracerProvider: provider });
     const telemetry = {
@@ -39,7 +46,12 @@ describe("otel: CLI runs", { timeout: E2E_TIMEOUT_MS }, () => {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
       OTEL_TRACES_EXPORT_INTERVAL: "200",
     } satisfies Record<string, string | undefined>;
-    const cognition = hermeticClaude(h, api, { mcpConfig: [engine.mcpConfig()], allowedTools: ["mcp__engine__run_check"], builtinTools: false, env: telemetry });
+    const cognition = hermeticClaude(h, api, {
+      mcpConfig: [engine.mcpConfig()],
+      allowedTools: ["mcp__engine__run_check"],
+      builtinTools: false,
+      env: telemetry,
+    });
     const result = await new Agent({ name: "dev", cognition }).run("check lint", ctx);
     expect(result.stopReason).toBe("complete");
     await provider.forceFlush();
@@ -47,7 +59,12 @@ describe("otel: CLI runs", { timeout: E2E_TIMEOUT_MS }, () => {
     const ours = receiver.spans.filter((s) => s.service === "agent");
     const proc = ours.find((s) => s.name === "process claude")!;
     expect(proc).toBeDefined();
-    expect(proc.attributes).toMatchObject({ "agentkit.cli.name": "claude", "agentkit.cli.exit.how": "exit", "process.exit.code": 0, "gen_ai.request.model": "fake-model" });
+    expect(proc.attributes).toMatchObject({
+      "agentkit.cli.name": "claude",
+      "agentkit.cli.exit.how": "exit",
+      "process.exit.code": 0,
+      "gen_ai.request.model": "fake-model",
+    });
     expect(proc.events).toContain("cli.init");
     const call = ours.find((s) => s.name === "execute_tool mcp__engine__run_check")!;
     expect(call).toMatchObject({ parentSpanId: proc.spanId, traceId: proc.traceId });
@@ -65,7 +82,11 @@ describe("otel: CLI runs", { timeout: E2E_TIMEOUT_MS }, () => {
     await using receiver = await otlpReceiver();
     await using h = Hermetic.create();
     await using api = await FakeOpenAI.start([{ text: "hello back" }]);
-    const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) })] });
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) }),
+      ],
+    });
     const ctx = new RunContext();
     instrument(ctx, { tracerProvider: provider });
     const config = { "otel.trace_exporter.otlp-http.endpoint": receiver.url, "otel.trace_exporter.otlp-http.protocol": "json" };

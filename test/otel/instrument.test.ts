@@ -45,7 +45,15 @@ const contextManagerHolding = (held: Context): ContextManager => ({
   },
 });
 const echo = (name: string, options: { requiresApproval?: boolean } = {}) =>
-  tool({ name, description: `The ${name} tool.`, requiresApproval: options.requiresApproval ?? false, input: { type: "object", properties: { secret: { type: "string" } } } }, async () => "done");
+  tool(
+    {
+      name,
+      description: `The ${name} tool.`,
+      requiresApproval: options.requiresApproval ?? false,
+      input: { type: "object", properties: { secret: { type: "string" } } },
+    },
+    async () => "done",
+  );
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -55,7 +63,11 @@ afterEach(async () => {
 describe("arc-agentkit/otel", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(otel).sort()).toEqual(["TRACER_NAME", "instrument"]);
-    expect(declaredExports(fileURLToPath(new URL("../../src/otel/index.ts", import.meta.url)))).toEqual(["instrument", "type InstrumentOptions", "TRACER_NAME"]);
+    expect(declaredExports(fileURLToPath(new URL("../../src/otel/index.ts", import.meta.url)))).toEqual([
+      "instrument",
+      "type InstrumentOptions",
+      "TRACER_NAME",
+    ]);
   });
 
   it("refuses what is not a run, a provider without getTracer, and a second instrument() on one run", () => {
@@ -66,24 +78,45 @@ describe("arc-agentkit/otel", () => {
         return e as { code?: string; where?: string; option?: string; message: string };
       }
     })();
-    expect(err).toMatchObject({ code: "invalid_option", where: "instrument", option: "ctx", message: "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()" });
-    expect(() => instrument(new RunContext(), { tracerProvider: {} as never })).toThrow("instrument: 'tracerProvider' must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one, got object {}");
+    expect(err).toMatchObject({
+      code: "invalid_option",
+      where: "instrument",
+      option: "ctx",
+      message: "instrument: ctx must be a RunContext (the run to trace), e.g. new RunContext() or makeTestCtx()",
+    });
+    expect(() => instrument(new RunContext(), { tracerProvider: {} as never })).toThrow(
+      "instrument: 'tracerProvider' must be an OpenTelemetry TracerProvider (with getTracer()), or be left unset for the global one, got object {}",
+    );
     expect(() => instrument(new RunContext(), { provider: memoryProvider().provider } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "instrument", option: "provider", message: "instrument: unknown option 'provider'. Accepted options: tracerProvider" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "instrument",
+        option: "provider",
+        message: "instrument: unknown option 'provider'. Accepted options: tracerProvider",
+      }),
     );
     const ctx = new RunContext();
     const detach = instrument(ctx, { tracerProvider: memoryProvider().provider });
-    expect(() => instrument(ctx.child())).toThrow("instrument: this run is already instrumented; call the detach function instrument() returned first");
+    expect(() => instrument(ctx.child())).toThrow(
+      "instrument: this run is already instrumented; call the detach function instrument() returned first",
+    );
     detach();
     instrument(ctx, { tracerProvider: memoryProvider().provider })();
   });
 
   it("a ReAct run: invoke_agent > chat, execute_tool > gate with the person's decision; no argument value in any span", async () => {
     const { provider, spans } = memoryProvider();
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: { secret: SECRET } }], usage: { inputTokens: 7, outputTokens: 3 } }), new Turn({ content: "deployed" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: { secret: SECRET } }], usage: { inputTokens: 7, outputTokens: 3 } }),
+      new Turn({ content: "deployed" }),
+    ]);
     const ctx = new RunContext({ llm, autonomy: "gated", asker: askerAnswering({ kind: "approve", actor: "alice" }) });
     instrument(ctx, { tracerProvider: provider });
-    const result = await new Agent({ name: "ops", model: "m-1", cognition: new ReActCognition({ tools: [echo("deploy", { requiresApproval: true })] }) }).run("deploy it", ctx);
+    const result = await new Agent({
+      name: "ops",
+      model: "m-1",
+      cognition: new ReActCognition({ tools: [echo("deploy", { requiresApproval: true })] }),
+    }).run("deploy it", ctx);
     expect(result.stopReason).toBe("complete");
     const all = spans();
     const run = named(all, "invoke_agent ops");
@@ -95,9 +128,28 @@ describe("arc-agentkit/otel", () => {
     for (const c of chats) expect(parentOf(c)).toBe(run.spanContext().spanId);
     expect(parentOf(call)).toBe(run.spanContext().spanId);
     expect(parentOf(gate)).toBe(call.spanContext().spanId);
-    expect(chats[0]!.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "m-1", "gen_ai.usage.input_tokens": 7, "gen_ai.usage.output_tokens": 3 });
-    expect(call.attributes).toMatchObject({ "gen_ai.tool.name": "deploy", "gen_ai.tool.call.id": "c1", "agentkit.tool.outcome": "ok", "agentkit.gate.source": "asker", "agentkit.gate.actor": "alice" });
-    expect(gate.attributes).toMatchObject({ "agentkit.gate.source": "asker", "agentkit.gate.allowed": true, "agentkit.gate.asked": true, "agentkit.gate.kind": "approve", "agentkit.gate.actor": "alice", "agentkit.gate.via": "react", "agentkit.run.id": ctx.runId });
+    expect(chats[0]!.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m-1",
+      "gen_ai.usage.input_tokens": 7,
+      "gen_ai.usage.output_tokens": 3,
+    });
+    expect(call.attributes).toMatchObject({
+      "gen_ai.tool.name": "deploy",
+      "gen_ai.tool.call.id": "c1",
+      "agentkit.tool.outcome": "ok",
+      "agentkit.gate.source": "asker",
+      "agentkit.gate.actor": "alice",
+    });
+    expect(gate.attributes).toMatchObject({
+      "agentkit.gate.source": "asker",
+      "agentkit.gate.allowed": true,
+      "agentkit.gate.asked": true,
+      "agentkit.gate.kind": "approve",
+      "agentkit.gate.actor": "alice",
+      "agentkit.gate.via": "react",
+      "agentkit.run.id": ctx.runId,
+    });
     expect(gate.attributes["agentkit.gate.question_id"]).toEqual(expect.any(String));
     expect(JSON.stringify(all.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })))).not.toContain(SECRET);
   });
@@ -111,7 +163,9 @@ describe("arc-agentkit/otel", () => {
     const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "lookup", arguments: {} }] }), new Turn({ content: "found" })]);
     const ctx = new RunContext({ llm });
     instrument(ctx, { tracerProvider: provider });
-    expect((await new Agent({ name: "ops", cognition: new ReActCognition({ tools: [echo("lookup")] }) }).run("look", ctx)).stopReason).toBe("complete");
+    expect((await new Agent({ name: "ops", cognition: new ReActCognition({ tools: [echo("lookup")] }) }).run("look", ctx)).stopReason).toBe(
+      "complete",
+    );
     appSpan.end();
     const all = spans();
     const run = named(all, "invoke_agent ops");
@@ -125,14 +179,24 @@ describe("arc-agentkit/otel", () => {
 
   it("a refused call: execute_tool ends in error, its gate says who refused", async () => {
     const { provider, spans } = memoryProvider();
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: {} }] }), new Turn({ content: "ok, not deployed" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: {} }] }),
+      new Turn({ content: "ok, not deployed" }),
+    ]);
     const ctx = new RunContext({ llm, autonomy: "gated", asker: askerAnswering({ kind: "reject", actor: "bob" }) });
     instrument(ctx, { tracerProvider: provider });
-    await new Agent({ name: "ops", cognition: new ReActCognition({ tools: [echo("deploy", { requiresApproval: true })] }) }).run("deploy it", ctx);
+    await new Agent({ name: "ops", cognition: new ReActCognition({ tools: [echo("deploy", { requiresApproval: true })] }) }).run(
+      "deploy it",
+      ctx,
+    );
     const call = named(spans(), "execute_tool deploy");
     expect(call.status.code).toBe(2); // ERROR
     expect(call.attributes["agentkit.tool.outcome"]).toBe("error");
-    expect(named(spans(), "gate deploy").attributes).toMatchObject({ "agentkit.gate.allowed": false, "agentkit.gate.actor": "bob", "agentkit.gate.kind": "reject" });
+    expect(named(spans(), "gate deploy").attributes).toMatchObject({
+      "agentkit.gate.allowed": false,
+      "agentkit.gate.actor": "bob",
+      "agentkit.gate.kind": "reject",
+    });
   });
 
   it("children: an agent run inside a tool, on ctx.child(), nests under that tool's span; after detach nothing is traced", async () => {
@@ -142,7 +206,11 @@ describe("arc-agentkit/otel", () => {
       using child = ctx.child();
       return (await inner.run("sub-task", child)).output;
     });
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "d1", name: "delegate", arguments: {} }] }), new Turn({ content: "inner says hi" }), new Turn({ content: "done" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "d1", name: "delegate", arguments: {} }] }),
+      new Turn({ content: "inner says hi" }),
+      new Turn({ content: "done" }),
+    ]);
     const ctx = new RunContext({ llm });
     const detach = instrument(ctx, { tracerProvider: provider });
     await new Agent({ name: "outer", cognition: new ReActCognition({ tools: [delegate] }) }).run("go", ctx);
@@ -152,7 +220,10 @@ describe("arc-agentkit/otel", () => {
     expect(innerRun.spanContext().traceId).toBe(call.spanContext().traceId);
     const count = spans().length;
     detach();
-    await new Agent({ name: "after", cognition: new ReActCognition({ tools: [] }) }).run("x", new RunContext({ llm: FakeLLM.script([new Turn({ content: "y" })]) }));
+    await new Agent({ name: "after", cognition: new ReActCognition({ tools: [] }) }).run(
+      "x",
+      new RunContext({ llm: FakeLLM.script([new Turn({ content: "y" })]) }),
+    );
     ctx.emit("agent.start", { agent: "late" });
     expect(spans()).toHaveLength(count);
   });
@@ -171,14 +242,23 @@ describe("arc-agentkit/otel", () => {
       const answer = await client.callTool("approve", { tool_name: "Write", input: { file_path: SECRET }, tool_use_id: "toolu_42" });
       return JSON.stringify(answer.content);
     });
-    const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "toolu_42", name: "Write", arguments: {} }] }), new Turn({ content: "written" })]);
+    const llm = FakeLLM.script([
+      new Turn({ toolCalls: [{ id: "toolu_42", name: "Write", arguments: {} }] }),
+      new Turn({ content: "written" }),
+    ]);
     const runCtx = new RunContext({ llm });
     instrument(runCtx, { tracerProvider: provider });
     await new Agent({ name: "writer", cognition: new ReActCognition({ tools: [write] }) }).run("write", runCtx);
     const call = named(spans(), "execute_tool Write");
     const decision = spans().find((s) => s.name === "gate Write" && s.attributes["agentkit.gate.via"] === "approval_server")!;
     expect(parentOf(decision)).toBe(call.spanContext().spanId);
-    expect(decision.attributes).toMatchObject({ "agentkit.gate.linked_by": "tool_call_id", "gen_ai.tool.call.id": "toolu_42", "agentkit.gate.actor": "carol", "agentkit.gate.source": "asker", "agentkit.run.id": approvalsCtx.runId });
+    expect(decision.attributes).toMatchObject({
+      "agentkit.gate.linked_by": "tool_call_id",
+      "gen_ai.tool.call.id": "toolu_42",
+      "agentkit.gate.actor": "carol",
+      "agentkit.gate.source": "asker",
+      "agentkit.run.id": approvalsCtx.runId,
+    });
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(SECRET);
   });
 
@@ -208,7 +288,10 @@ describe("arc-agentkit/otel", () => {
         const count = (): void => void this.starts++;
         return {
           startSpan: (...a: Parameters<Tracer["startSpan"]>) => (count(), inner.startSpan(...a)),
-          startActiveSpan: ((...a: unknown[]) => (count(), (inner.startActiveSpan as (...b: unknown[]) => unknown)(...a))) as Tracer["startActiveSpan"],
+          startActiveSpan: ((...a: unknown[]) => (
+            count(),
+            (inner.startActiveSpan as (...b: unknown[]) => unknown)(...a)
+          )) as Tracer["startActiveSpan"],
         };
       }
     }
@@ -217,10 +300,12 @@ describe("arc-agentkit/otel", () => {
     const ctx = new RunContext({ llm: FakeLLM.script([...turns, ...turns]) });
     instrument(ctx, { tracerProvider: proxy });
     let built = 0;
-    const data = { get built() {
-      built++;
-      return true;
-    } };
+    const data = {
+      get built() {
+        built++;
+        return true;
+      },
+    };
     const agent = new Agent({ name: "dormant", cognition: new ReActCognition({ tools: [echo("lookup")] }) });
     expect((await agent.run("look it up", ctx.child())).stopReason).toBe("complete");
     ctx.emit("probe", data); // an event is built by copying its data: a getter there counts each copy
@@ -239,6 +324,10 @@ describe("arc-agentkit/otel", () => {
     off();
     expect(built).toBe(1);
     expect(proxy.starts).toBeGreaterThan(0);
-    expect(spans().map((x) => x.name).sort()).toEqual(["chat default", "chat default", "execute_tool lookup", "gate lookup", "invoke_agent dormant"]);
+    expect(
+      spans()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(["chat default", "chat default", "execute_tool lookup", "gate lookup", "invoke_agent dormant"]);
   });
 });

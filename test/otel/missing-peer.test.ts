@@ -21,6 +21,7 @@ it("arc-agentkit/otel imports without @opentelemetry/api, and instrument() names
     code: "missing_peer",
     peer: "@opentelemetry/api",
     installLine: "npm install @opentelemetry/api",
-    message: "instrument() needs the optional peer '@opentelemetry/api' (your tracer provider and exporter come from the OpenTelemetry SDK): npm install @opentelemetry/api",
+    message:
+      "instrument() needs the optional peer '@opentelemetry/api' (your tracer provider and exporter come from the OpenTelemetry SDK): npm install @opentelemetry/api",
   });
 });

@@ -21,7 +21,13 @@ export interface ReceivedSpan {
   readonly status: number;
 }
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
+};
 type OtlpAttr = { key: string; value: OtlpValue };
 
 function valueOf(v: OtlpValue): unknown {
@@ -33,11 +39,14 @@ function valueOf(v: OtlpValue): unknown {
   return undefined;
 }
 
-const attrMap = (list: OtlpAttr[] | undefined): Record<string, unknown> => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+const attrMap = (list: OtlpAttr[] | undefined): Record<string, unknown> =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
 
 /** The spans of one OTLP/JSON export request. */
 function decode(body: string): ReceivedSpan[] {
-  const doc = JSON.parse(body) as { resourceSpans?: { resource?: { attributes?: OtlpAttr[] }; scopeSpans?: { spans?: Record<string, unknown>[] }[] }[] };
+  const doc = JSON.parse(body) as {
+    resourceSpans?: { resource?: { attributes?: OtlpAttr[] }; scopeSpans?: { spans?: Record<string, unknown>[] }[] }[];
+  };
   const out: ReceivedSpan[] = [];
   for (const rs of doc.resourceSpans ?? []) {
     const service = String(attrMap(rs.resource?.attributes)["service.name"] ?? "");
@@ -105,7 +114,9 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
         if (pred(spans)) return resolve();
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`the OTLP receiver did not get the expected spans within ${ms} ms; got: ${spans.map((s) => s.name).join(", ")}`));
+          reject(
+            new Error(`the OTLP receiver did not get the expected spans within ${ms} ms; got: ${spans.map((s) => s.name).join(", ")}`),
+          );
         }, ms);
         const check = (): void => {
           if (!pred(spans)) return;

@@ -12,9 +12,14 @@ describe("samples/observe-run", () => {
     const out = await runSample("observe-run");
     const f = printedFields(out);
     expect(f).toMatchObject({ output: "Deployed.", spans: "5", traces: "1" });
-    const tree = out.split("\n").filter((l) => /^\s*(invoke_agent|chat|execute_tool|gate) /.test(l)).map((l) => l.replace(/ {2}\[.*$/, ""));
+    const tree = out
+      .split("\n")
+      .filter((l) => /^\s*(invoke_agent|chat|execute_tool|gate) /.test(l))
+      .map((l) => l.replace(/ {2}\[.*$/, ""));
     expect(tree).toEqual(["invoke_agent ops", "  chat demo-model", "  execute_tool deploy", "    gate deploy", "  chat demo-model"]);
-    expect(out).toContain("gate deploy  [gen_ai.tool.call.id=call_1 agentkit.gate.source=asker agentkit.gate.allowed=true agentkit.gate.actor=alice]");
+    expect(out).toContain(
+      "gate deploy  [gen_ai.tool.call.id=call_1 agentkit.gate.source=asker agentkit.gate.allowed=true agentkit.gate.actor=alice]",
+    );
     expect(out).not.toContain("payments");
   });
 });

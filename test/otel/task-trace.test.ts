@@ -35,7 +35,15 @@ describe("MCP task events in the trace", () => {
     const ctx = new RunContext();
     const detach = instrument(ctx, { tracerProvider: provider });
     stops.push(detach);
-    const deploy = tool({ name: "deploy", description: "Deploy.", input: { type: "object", properties: { secret: { type: "string" } } }, requiresApproval: true }, async () => "deployed");
+    const deploy = tool(
+      {
+        name: "deploy",
+        description: "Deploy.",
+        input: { type: "object", properties: { secret: { type: "string" } } },
+        requiresApproval: true,
+      },
+      async () => "deployed",
+    );
     const person = personAsker();
     const spec: McpServerSpec = await serveRegistry([deploy], { name: "engine", ctx, guard: approvalGuard({ asker: person }) });
     stops.push(() => spec.stop());
@@ -45,7 +53,16 @@ describe("MCP task events in the trace", () => {
     await person.asked;
     person.approve();
     await pollTask(target, id, (t) => t.status === "completed");
-    await expect.poll(() => exporter.getFinishedSpans().flatMap((s) => s.events.map((e) => e.name)).filter((n) => n.startsWith("mcp.task.")), { timeout: 5_000 }).toEqual(["mcp.task.created", "mcp.task.question", "mcp.task.answered", "mcp.task.status"]);
+    await expect
+      .poll(
+        () =>
+          exporter
+            .getFinishedSpans()
+            .flatMap((s) => s.events.map((e) => e.name))
+            .filter((n) => n.startsWith("mcp.task.")),
+        { timeout: 5_000 },
+      )
+      .toEqual(["mcp.task.created", "mcp.task.question", "mcp.task.answered", "mcp.task.status"]);
     const span = exporter.getFinishedSpans().find((s) => s.events.some((e) => e.name === "mcp.task.created"))!;
     const events = Object.fromEntries(span.events.map((e) => [e.name, e.attributes]));
     expect(events["mcp.task.created"]).toMatchObject({ "mcp.task.id": id, "mcp.task.status": "working", "mcp.tool.name": "deploy" });

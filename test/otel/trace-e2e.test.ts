@@ -32,13 +32,24 @@ const byName = (spans: readonly ReceivedSpan[], name: string): ReceivedSpan => {
 describe("otel: one trace from the agent through MCP to the person who approved", () => {
   it("links the agent's spans and the served call's spans (another process) into one trace, with the decision and no argument values", async () => {
     await using receiver = await otlpReceiver();
-    await using api = await FakeAnthropic.start([{ text: "Deploying.", toolUses: [{ id: "toolu_otel", name: "engine_deploy", input: { service: SECRET_SERVICE } }] }, { text: "Done." }]);
-    const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) })] });
+    await using api = await FakeAnthropic.start([
+      { text: "Deploying.", toolUses: [{ id: "toolu_otel", name: "engine_deploy", input: { service: SECRET_SERVICE } }] },
+      { text: "Done." },
+    ]);
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.url, headers: { "x-test-process": "agent" } }) }),
+      ],
+    });
     const ctx = new RunContext({ llm: new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }) });
     const detach = instrument(ctx, { tracerProvider: provider });
     {
       await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [MODULE], env: { OTLP_URL: receiver.url } }));
-      const agent = new Agent({ name: "deployer", model: "test-model", cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "engine_" }) }) });
+      const agent = new Agent({
+        name: "deployer",
+        model: "test-model",
+        cognition: new ReActCognition({ tools: await mcpTools(client, { prefix: "engine_" }) }),
+      });
       const result = await agent.run("Deploy the payments service.", ctx);
       expect(result).toMatchObject({ stopReason: "complete", output: "Done." });
       expect(result.toolCalls[0]).toMatchObject({ name: "engine_deploy", ok: true });
@@ -72,17 +83,48 @@ describe("otel: one trace from the agent through MCP to the person who approved"
     expect(gate.service).toBe("server");
     // The agent's own gate (the "auto" tier leaves the call ungated: source autonomy) sits under its tool span.
     expect(localGate).toMatchObject({ service: "agent", parentSpanId: tool.spanId });
-    expect(localGate.attributes).toMatchObject({ "agentkit.gate.source": "autonomy", "agentkit.gate.asked": false, "agentkit.gate.via": "react" });
+    expect(localGate.attributes).toMatchObject({
+      "agentkit.gate.source": "autonomy",
+      "agentkit.gate.asked": false,
+      "agentkit.gate.via": "react",
+    });
 
     // GenAI attributes.
-    expect(run.attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "deployer", "agentkit.run.id": ctx.runId, "agentkit.stop_reason": "complete" });
-    expect(chats[0]!.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "test-model", "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 5, "gen_ai.response.finish_reasons": ["tool_use"] });
-    expect(tool.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "engine_deploy", "gen_ai.tool.call.id": "toolu_otel", "agentkit.tool.outcome": "ok" });
+    expect(run.attributes).toMatchObject({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": "deployer",
+      "agentkit.run.id": ctx.runId,
+      "agentkit.stop_reason": "complete",
+    });
+    expect(chats[0]!.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "test-model",
+      "gen_ai.usage.input_tokens": 10,
+      "gen_ai.usage.output_tokens": 5,
+      "gen_ai.response.finish_reasons": ["tool_use"],
+    });
+    expect(tool.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "engine_deploy",
+      "gen_ai.tool.call.id": "toolu_otel",
+      "agentkit.tool.outcome": "ok",
+    });
     expect(client.kind).toBe(3); // CLIENT
     expect(served.kind).toBe(2); // SERVER
-    expect(served.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "deploy", "agentkit.mcp.server": "engine" });
+    expect(served.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "deploy",
+      "agentkit.mcp.server": "engine",
+    });
     // The decision.
-    expect(gate.attributes).toMatchObject({ "agentkit.gate.source": "asker", "agentkit.gate.allowed": true, "agentkit.gate.asked": true, "agentkit.gate.actor": "alice", "agentkit.gate.kind": "approve", "agentkit.gate.via": "mcp_guard" });
+    expect(gate.attributes).toMatchObject({
+      "agentkit.gate.source": "asker",
+      "agentkit.gate.allowed": true,
+      "agentkit.gate.asked": true,
+      "agentkit.gate.actor": "alice",
+      "agentkit.gate.kind": "approve",
+      "agentkit.gate.via": "mcp_guard",
+    });
     expect(typeof gate.attributes["agentkit.gate.question_id"]).toBe("string");
 
     // No argument value in any span, attribute or exported byte.

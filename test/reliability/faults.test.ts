@@ -18,7 +18,19 @@ import { MCPClient, McpRequestError, StdioServer, StreamableHttpServer } from ".
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { RunContext } from "../../src/context/run-context.js";
 import { pidsMatching } from "../helpers/procs.js";
-import { echoText, echoTool, eventually, firstText, holdPort, portIsFree, portOf, report, sdkClient, serve, type BodyCounter } from "./helpers.js";
+import {
+  echoText,
+  echoTool,
+  eventually,
+  firstText,
+  holdPort,
+  portIsFree,
+  portOf,
+  report,
+  sdkClient,
+  serve,
+  type BodyCounter,
+} from "./helpers.js";
 
 const hangStdio = fileURLToPath(new URL("./fixtures/hang-stdio-server.mjs", import.meta.url));
 const hangHttp = fileURLToPath(new URL("./fixtures/hang-http-server.mjs", import.meta.url));
@@ -39,15 +51,25 @@ async function settle<T>(p: Promise<T>, since: () => number): Promise<{ value?: 
 }
 
 function hangTool(started: BodyCounter, signals: AbortSignal[]) {
-  return tool({ name: "hang", description: "Never returns.", input: { type: "object", properties: {}, additionalProperties: false }, sideEffecting: false }, (_args, ctx) => {
-    started.runs++;
-    signals.push(ctx.signal);
-    return new Promise(() => {});
-  });
+  return tool(
+    {
+      name: "hang",
+      description: "Never returns.",
+      input: { type: "object", properties: {}, additionalProperties: false },
+      sideEffecting: false,
+    },
+    (_args, ctx) => {
+      started.runs++;
+      signals.push(ctx.signal);
+      return new Promise(() => {});
+    },
+  );
 }
 
 describe("faults", () => {
-  it("a stdio server killed mid-call: the caller gets a clear error within 2 s, no orphan is left, the next open works", async ({ task }) => {
+  it("a stdio server killed mid-call: the caller gets a clear error within 2 s, no orphan is left, the next open works", async ({
+    task,
+  }) => {
     const mark = `agentkit-rel-${randomUUID()}`;
     const server = new StdioServer({ command: process.execPath, args: [hangStdio], env: { REL_MARK: mark } });
     const client = await MCPClient.open(server);
@@ -68,7 +90,11 @@ describe("faults", () => {
     expect(pidsMatching(mark)).toEqual([]);
     await using again = await MCPClient.open(server);
     expect(firstText(await again.callTool("echo", { text: "after" }))).toBe("after");
-    report(task, { "error after kill ms": Math.round(ms), "orphans left": orphans ? 0 : pidsMatching(mark).length, message: (error as Error).message.split("\n")[0]!.slice(0, 160) });
+    report(task, {
+      "error after kill ms": Math.round(ms),
+      "orphans left": orphans ? 0 : pidsMatching(mark).length,
+      message: (error as Error).message.split("\n")[0]!.slice(0, 160),
+    });
   });
 
   it("an HTTP server process killed mid-call: the caller gets a clear error within 5 s", async ({ task }) => {
@@ -97,7 +123,9 @@ describe("faults", () => {
     expect((error as Error).message).toContain("tools/call 'hang'");
   });
 
-  it("a tool that hangs past the deadline: every call is abandoned with the seed's text, the tool's signal fires, the session goes on", async ({ task }) => {
+  it("a tool that hangs past the deadline: every call is abandoned with the seed's text, the tool's signal fires, the session goes on", async ({
+    task,
+  }) => {
     const started: BodyCounter = { runs: 0 };
     const signals: AbortSignal[] = [];
     const counter: BodyCounter = { runs: 0 };
@@ -106,7 +134,9 @@ describe("faults", () => {
     const client: Client = await sdkClient(spec.url!, spec.authHeaders);
     closers.push(() => client.close());
     const t0 = performance.now();
-    const results = (await Promise.all(Array.from({ length: 10 }, () => client.callTool({ name: "hang", arguments: {} })))) as CallToolResult[];
+    const results = (await Promise.all(
+      Array.from({ length: 10 }, () => client.callTool({ name: "hang", arguments: {} })),
+    )) as CallToolResult[];
     const ms = performance.now() - t0;
     for (const r of results) {
       expect(r.isError).toBe(true);
@@ -115,16 +145,26 @@ describe("faults", () => {
     expect(ms).toBeLessThan(5000);
     expect(started.runs).toBe(10);
     expect(signals.every((s) => s.aborted && s.reason instanceof Cancelled)).toBe(true);
-    expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "still here" } })) as CallToolResult)).toBe(echoText({ i: 1, text: "still here" }));
+    expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "still here" } })) as CallToolResult)).toBe(
+      echoText({ i: 1, text: "still here" }),
+    );
     report(task, { "10 parallel hangs abandoned after ms": Math.round(ms) });
   });
 
   it("a tool that throws on every call, 1,000 calls: each is an isError result, the session survives", async ({ task }) => {
     let thrown = 0;
-    const boom = tool({ name: "boom", description: "Always fails.", input: { type: "object", properties: {}, additionalProperties: false }, sideEffecting: false }, () => {
-      thrown++;
-      throw new Error("the database is on fire");
-    });
+    const boom = tool(
+      {
+        name: "boom",
+        description: "Always fails.",
+        input: { type: "object", properties: {}, additionalProperties: false },
+        sideEffecting: false,
+      },
+      () => {
+        thrown++;
+        throw new Error("the database is on fire");
+      },
+    );
     const counter: BodyCounter = { runs: 0 };
     const spec = await serve([boom, echoTool(counter)]);
     closers.push(() => spec.stop());
@@ -168,17 +208,25 @@ describe("faults", () => {
     expect(portOf(spec.url!)).toBe(held.port);
     const client = await sdkClient(spec.url!, spec.authHeaders);
     closers.push(() => client.close());
-    expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "ok" } })) as CallToolResult)).toBe(echoText({ i: 1, text: "ok" }));
+    expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "ok" } })) as CallToolResult)).toBe(
+      echoText({ i: 1, text: "ok" }),
+    );
   });
 
-  it("stop() while calls are in flight: stop resolves, every call is answered 'the server stopped' (isError), the tools' signals fire, the port is released", async ({ task }) => {
+  it("stop() while calls are in flight: stop resolves, every call is answered 'the server stopped' (isError), the tools' signals fire, the port is released", async ({
+    task,
+  }) => {
     const started: BodyCounter = { runs: 0 };
     const signals: AbortSignal[] = [];
     const spec: McpServerSpec = await serve([hangTool(started, signals)]);
     closers.push(() => spec.stop());
     const port = portOf(spec.url!);
     const sdk = await Promise.all(Array.from({ length: 4 }, () => sdkClient(spec.url!, spec.authHeaders)));
-    const ours = await Promise.all(Array.from({ length: 4 }, () => MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 60_000 }))));
+    const ours = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 60_000 })),
+      ),
+    );
     for (const c of [...sdk, ...ours]) closers.push(() => c.close());
     let t0 = 0;
     const pending = [
@@ -195,7 +243,11 @@ describe("faults", () => {
     const portFree = await portIsFree(port);
     // Each call is answered before its stream closes: an isError result saying the server stopped.
     const stopText = (o: (typeof outcomes)[number]): string =>
-      o === "still pending" || !o.value ? "" : ((o.value as { isError?: boolean; content?: Array<{ text?: string }> }).isError ? (o.value as { content: Array<{ text?: string }> }).content.map((b) => b.text ?? "").join("") : "");
+      o === "still pending" || !o.value
+        ? ""
+        : (o.value as { isError?: boolean; content?: Array<{ text?: string }> }).isError
+          ? (o.value as { content: Array<{ text?: string }> }).content.map((b) => b.text ?? "").join("")
+          : "";
     report(task, {
       "stop() ms": Math.round(stopMs),
       "calls answered 'the server stopped'": outcomes.filter((o) => stopText(o) === "the server stopped while 'hang' was running").length,

@@ -39,12 +39,15 @@ export { ECHO_SCHEMA } from "../../bench/servers/echo.js";
 
 /** `echo({ i, text })` -> `{"i":..,"text":..}`; counts its runs; waits `delay(i)` ms first when given. */
 export function echoTool(counter: BodyCounter, delay?: (i: number) => number): Tool {
-  return tool({ name: "echo", description: "Echo the arguments back as JSON.", input: ECHO_SCHEMA, sideEffecting: false }, async (args: { i: number; text: string }) => {
-    counter.runs++;
-    const d = delay?.(args.i) ?? 0;
-    if (d > 0) await new Promise((r) => setTimeout(r, d));
-    return { i: args.i, text: args.text };
-  });
+  return tool(
+    { name: "echo", description: "Echo the arguments back as JSON.", input: ECHO_SCHEMA, sideEffecting: false },
+    async (args: { i: number; text: string }) => {
+      counter.runs++;
+      const d = delay?.(args.i) ?? 0;
+      if (d > 0) await new Promise((r) => setTimeout(r, d));
+      return { i: args.i, text: args.text };
+    },
+  );
 }
 
 /** The text an echo call must answer. */
@@ -60,7 +63,12 @@ export function firstText(r: CallToolResult | { content?: unknown }): string | u
 
 /** serveRegistry(tools) on an ephemeral loopback port, started. A plain RunContext unless `ctx` is given. */
 export async function serve(tools: Tool[], options: { timeoutMs?: number; ctx?: RunContext; port?: number } = {}): Promise<McpServerSpec> {
-  const spec = await serveRegistry(tools, { name: "rel", ctx: options.ctx ?? new RunContext(), timeoutMs: options.timeoutMs, port: options.port });
+  const spec = await serveRegistry(tools, {
+    name: "rel",
+    ctx: options.ctx ?? new RunContext(),
+    timeoutMs: options.timeoutMs,
+    port: options.port,
+  });
   await spec.start();
   return spec;
 }

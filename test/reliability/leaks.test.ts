@@ -8,7 +8,18 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/client/index.js";
-import { descendants, echoText, echoTool, eventually, firstText, listeningSockets, openFds, report, serve, type BodyCounter } from "./helpers.js";
+import {
+  descendants,
+  echoText,
+  echoTool,
+  eventually,
+  firstText,
+  listeningSockets,
+  openFds,
+  report,
+  serve,
+  type BodyCounter,
+} from "./helpers.js";
 
 const stdioFixture = fileURLToPath(new URL("../fixtures/servers/tools-stdio-server.mjs", import.meta.url));
 
@@ -25,66 +36,80 @@ function counts(): Counts {
 /** Wait (up to 10 s) for the counts to come back to `before`; returns the last counts. */
 async function settled(before: Counts): Promise<Counts> {
   let now = counts();
-  await eventually(() => {
-    now = counts();
-    return now.fds === before.fds && now.children === before.children && now.listening === before.listening;
-  }, 10_000, 100);
+  await eventually(
+    () => {
+      now = counts();
+      return now.fds === before.fds && now.children === before.children && now.listening === before.listening;
+    },
+    10_000,
+    100,
+  );
   return now;
 }
 
 describe("leaks", () => {
-  it("10,000 calls through a served registry leave fds, children and listening sockets as they were", { timeout: 600_000 }, async ({ task }) => {
-    const before = counts();
-    const counter: BodyCounter = { runs: 0 };
-    const spec = await serve([echoTool(counter)]);
-    const clients = await Promise.all(Array.from({ length: 8 }, () => MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))));
-    const during = counts();
-    try {
-      await Promise.all(
-        clients.map(async (c, j) => {
-          for (let k = 0; k < 1250; k++) {
-            const args = { i: j * 1250 + k, text: `leak-${k}` };
-            expect(firstText(await c.callTool("echo", args))).toBe(echoText(args));
-          }
-        }),
-      );
-    } finally {
-      await Promise.all(clients.map((c) => c.close()));
-      await spec.stop();
-    }
-    expect(counter.runs).toBe(10_000);
-    const after = await settled(before);
-    report(task, { before: JSON.stringify(before), "while serving": JSON.stringify(during), after: JSON.stringify(after) });
-    expect(after).toEqual(before);
-  });
-
-  it("100 serve/open/call/close cycles over HTTP and 100 open/call/close cycles over stdio leave the counts as they were", { timeout: 600_000 }, async ({ task }) => {
-    const before = counts();
-    for (let n = 0; n < 100; n++) {
+  it(
+    "10,000 calls through a served registry leave fds, children and listening sockets as they were",
+    { timeout: 600_000 },
+    async ({ task }) => {
+      const before = counts();
       const counter: BodyCounter = { runs: 0 };
       const spec = await serve([echoTool(counter)]);
+      const clients = await Promise.all(
+        Array.from({ length: 8 }, () => MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))),
+      );
+      const during = counts();
       try {
-        await using c = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
-        expect(firstText(await c.callTool("echo", { i: n, text: "cycle" }))).toBe(echoText({ i: n, text: "cycle" }));
+        await Promise.all(
+          clients.map(async (c, j) => {
+            for (let k = 0; k < 1250; k++) {
+              const args = { i: j * 1250 + k, text: `leak-${k}` };
+              expect(firstText(await c.callTool("echo", args))).toBe(echoText(args));
+            }
+          }),
+        );
       } finally {
+        await Promise.all(clients.map((c) => c.close()));
         await spec.stop();
       }
-    }
-    const afterHttp = await settled(before);
-    const t0 = performance.now();
-    for (let n = 0; n < 100; n++) {
-      await using c = await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioFixture, "search"] }));
-      expect(firstText(await c.callTool("search", { q: String(n) }))).toBe(`search:${n}`);
-    }
-    const stdioSeconds = (performance.now() - t0) / 1000;
-    const after = await settled(before);
-    report(task, {
-      before: JSON.stringify(before),
-      "after HTTP cycles": JSON.stringify(afterHttp),
-      "after stdio cycles": JSON.stringify(after),
-      "stdio cycle ms (mean)": Math.round((stdioSeconds * 1000) / 100),
-    });
-    expect(afterHttp).toEqual(before);
-    expect(after).toEqual(before);
-  });
+      expect(counter.runs).toBe(10_000);
+      const after = await settled(before);
+      report(task, { before: JSON.stringify(before), "while serving": JSON.stringify(during), after: JSON.stringify(after) });
+      expect(after).toEqual(before);
+    },
+  );
+
+  it(
+    "100 serve/open/call/close cycles over HTTP and 100 open/call/close cycles over stdio leave the counts as they were",
+    { timeout: 600_000 },
+    async ({ task }) => {
+      const before = counts();
+      for (let n = 0; n < 100; n++) {
+        const counter: BodyCounter = { runs: 0 };
+        const spec = await serve([echoTool(counter)]);
+        try {
+          await using c = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+          expect(firstText(await c.callTool("echo", { i: n, text: "cycle" }))).toBe(echoText({ i: n, text: "cycle" }));
+        } finally {
+          await spec.stop();
+        }
+      }
+      const afterHttp = await settled(before);
+      const t0 = performance.now();
+      for (let n = 0; n < 100; n++) {
+        await using c = await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioFixture, "search"] }));
+        expect(firstText(await c.callTool("search", { q: String(n) }))).toBe(`search:${n}`);
+      }
+      const stdioSeconds = (performance.now() - t0) / 1000;
+      const after = await settled(before);
+      report(task, {
+        before: JSON.stringify(before),
+        "after HTTP cycles": JSON.stringify(afterHttp),
+        "after stdio cycles": JSON.stringify(after),
+        "stdio cycle ms (mean)": Math.round((stdioSeconds * 1000) / 100),
+      });
+      expect(afterHttp).toEqual(before);
+      expect(after).toEqual(before);
+    },
+  );
 });

@@ -44,7 +44,9 @@ describe("load", () => {
       if (s % 2 === 0) {
         const c: Client = await sdkClient(spec.url!, spec.authHeaders);
         clients.push(c);
-        call.push(async (args) => firstText((await c.callTool({ name: "echo", arguments: args }, undefined, { timeout: TIMEOUT_MS })) as CallToolResult));
+        call.push(async (args) =>
+          firstText((await c.callTool({ name: "echo", arguments: args }, undefined, { timeout: TIMEOUT_MS })) as CallToolResult),
+        );
       } else {
         const c = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: TIMEOUT_MS }));
         clients.push(c);

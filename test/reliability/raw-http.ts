@@ -57,7 +57,10 @@ export function rawHttp(port: number, req: RawRequest, timeoutMs = 5000): Promis
   let head = req.head;
   if (head === undefined) {
     const names = new Set((req.headers ?? []).map(([k]) => k.toLowerCase()));
-    const lines = [`${req.method ?? "POST"} ${req.path ?? "/mcp"} HTTP/1.${req.http10 ? 0 : 1}`, ...(req.headers ?? []).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${req.method ?? "POST"} ${req.path ?? "/mcp"} HTTP/1.${req.http10 ? 0 : 1}`,
+      ...(req.headers ?? []).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (!names.has("connection")) lines.push("Connection: close");
     if (body && !names.has("content-length") && !names.has("transfer-encoding")) lines.push(`Content-Length: ${body.length}`);
     head = `${lines.join("\r\n")}\r\n\r\n`;

@@ -52,11 +52,15 @@ export default class ReliabilityReporter implements Reporter {
 
   onInit(): void {
     this.started = Date.now();
-    this.load = loadavg().map((x) => x.toFixed(2)).join(" / ");
+    this.load = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" / ");
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const expected = readdirSync(DIR).filter((f) => f.endsWith(".test.ts")).sort();
+    const expected = readdirSync(DIR)
+      .filter((f) => f.endsWith(".test.ts"))
+      .sort();
     const ran = modules.map((m) => m.moduleId.split("/").pop()!).sort();
     const tests = modules.flatMap((m) => [...m.children.allTests()].map((t) => ({ m, t })));
     const skipped = tests.some(({ t }) => t.result().state === "skipped" || t.result().state === "pending");
@@ -71,7 +75,9 @@ export default class ReliabilityReporter implements Reporter {
         `${tests.length} tests in ${modules.length} files, ${failed.length ? `**${failed.length} failed**` : "all passed"}, ${Math.round(seconds)} s wall clock.`,
       "",
       `- Machine: ${c.length} x ${c[0]?.model.trim() ?? "CPU"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Linux ${release()}, Node ${process.version}; ` +
-        `load average at start ${this.load}, at end ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (a shared 2-vCPU VM: times vary with the neighbours).`,
+        `load average at start ${this.load}, at end ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(" / ")} (a shared 2-vCPU VM: times vary with the neighbours).`,
       "- Everything runs on 127.0.0.1, bounded in count and time; files run one at a time. Latencies are reported, never asserted.",
       "- The suite's own files: `test/reliability/*.test.ts`; config `vitest.reliability.config.ts`; this file is rewritten by the reporter after a full run.",
       "",
@@ -86,9 +92,14 @@ export default class ReliabilityReporter implements Reporter {
           .map(([k, v]) => `${k}: ${v}`)
           .join("; ");
         const ms = t.diagnostic()?.duration ?? 0;
-        const verdict = r.state === "passed" ? "pass" : `**${r.state}**${r.state === "failed" && r.errors?.[0] ? `: ${esc(r.errors[0].message.slice(0, 200))}` : ""}`;
+        const verdict =
+          r.state === "passed"
+            ? "pass"
+            : `**${r.state}**${r.state === "failed" && r.errors?.[0] ? `: ${esc(r.errors[0].message.slice(0, 200))}` : ""}`;
         const cause = r.state === "failed" ? KNOWN_CAUSES.find(([k]) => t.fullName.includes(k))?.[1] : undefined;
-        lines.push(`| ${esc(t.fullName)} | ${verdict}${cause ? ` — why: ${esc(cause)}` : ""} | ${(ms / 1000).toFixed(1)} s | ${esc(numbers)} |`);
+        lines.push(
+          `| ${esc(t.fullName)} | ${verdict}${cause ? ` — why: ${esc(cause)}` : ""} | ${(ms / 1000).toFixed(1)} s | ${esc(numbers)} |`,
+        );
       }
       lines.push("");
     }

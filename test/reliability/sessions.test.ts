@@ -23,60 +23,76 @@ function heap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "never-deletes", version: "0" } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "never-deletes", version: "0" } },
+});
 
 describe("undeleted sessions", () => {
-  it("10,000 initialize calls that never DELETE: the heap comes back within a few MiB once they expire", { timeout: 600_000 }, async ({ task }) => {
-    const counter: BodyCounter = { runs: 0 };
-    // maxSessions above the count, so expiry (not the cap) is what frees them.
-    const spec = await serveRegistry([echoTool(counter)], { name: "rel", ctx: new RunContext(), sessionIdleMs: 1000, maxSessions: 20_000 });
-    await spec.start();
-    try {
-      const headers = { ...spec.authHeaders, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-      const initialize = async (): Promise<string> => {
-        const res = await fetch(spec.url!, { method: "POST", headers, body: INITIALIZE });
-        await res.text();
-        expect(res.status).toBe(200);
-        return res.headers.get("mcp-session-id")!;
-      };
-      for (let i = 0; i < 50; i++) await initialize(); // warm-up: code paths, pools
-      await eventually(() => false, 2_500, 100); // let the warm-up sessions expire
-      const start = heap();
-      const t0 = performance.now();
-      const N = 10_000;
-      let next = 0;
-      const ids = new Set<string>();
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next < N) {
-            next++;
-            ids.add(await initialize());
-          }
-        }),
-      );
-      const opened = performance.now() - t0;
-      const peak = heap();
-      let now = peak;
-      const settled = await eventually(() => (now = heap()) - start < 4 * MiB, 60_000, 500);
-      const after = now;
-      report(task, {
-        sessions: ids.size,
-        "opened in s": (opened / 1000).toFixed(1),
-        "heap at start MiB": (start / MiB).toFixed(1),
-        "heap after 10,000 sessions MiB": (peak / MiB).toFixed(1),
-        "heap once expired MiB": (after / MiB).toFixed(1),
-        "rss MiB": (process.memoryUsage().rss / MiB).toFixed(0),
+  it(
+    "10,000 initialize calls that never DELETE: the heap comes back within a few MiB once they expire",
+    { timeout: 600_000 },
+    async ({ task }) => {
+      const counter: BodyCounter = { runs: 0 };
+      // maxSessions above the count, so expiry (not the cap) is what frees them.
+      const spec = await serveRegistry([echoTool(counter)], {
+        name: "rel",
+        ctx: new RunContext(),
+        sessionIdleMs: 1000,
+        maxSessions: 20_000,
       });
-      expect(ids.size).toBe(N);
-      expect(settled, `heap ${((after - start) / MiB).toFixed(1)} MiB above the start`).toBe(true);
-      const client = await sdkClient(spec.url!, spec.authHeaders);
+      await spec.start();
       try {
-        expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "after" } })) as CallToolResult)).toBe(echoText({ i: 1, text: "after" }));
+        const headers = { ...spec.authHeaders, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+        const initialize = async (): Promise<string> => {
+          const res = await fetch(spec.url!, { method: "POST", headers, body: INITIALIZE });
+          await res.text();
+          expect(res.status).toBe(200);
+          return res.headers.get("mcp-session-id")!;
+        };
+        for (let i = 0; i < 50; i++) await initialize(); // warm-up: code paths, pools
+        await eventually(() => false, 2_500, 100); // let the warm-up sessions expire
+        const start = heap();
+        const t0 = performance.now();
+        const N = 10_000;
+        let next = 0;
+        const ids = new Set<string>();
+        await Promise.all(
+          Array.from({ length: 16 }, async () => {
+            while (next < N) {
+              next++;
+              ids.add(await initialize());
+            }
+          }),
+        );
+        const opened = performance.now() - t0;
+        const peak = heap();
+        let now = peak;
+        const settled = await eventually(() => (now = heap()) - start < 4 * MiB, 60_000, 500);
+        const after = now;
+        report(task, {
+          sessions: ids.size,
+          "opened in s": (opened / 1000).toFixed(1),
+          "heap at start MiB": (start / MiB).toFixed(1),
+          "heap after 10,000 sessions MiB": (peak / MiB).toFixed(1),
+          "heap once expired MiB": (after / MiB).toFixed(1),
+          "rss MiB": (process.memoryUsage().rss / MiB).toFixed(0),
+        });
+        expect(ids.size).toBe(N);
+        expect(settled, `heap ${((after - start) / MiB).toFixed(1)} MiB above the start`).toBe(true);
+        const client = await sdkClient(spec.url!, spec.authHeaders);
+        try {
+          expect(firstText((await client.callTool({ name: "echo", arguments: { i: 1, text: "after" } })) as CallToolResult)).toBe(
+            echoText({ i: 1, text: "after" }),
+          );
+        } finally {
+          await client.close();
+        }
       } finally {
-        await client.close();
+        await spec.stop();
       }
-    } finally {
-      await spec.stop();
-    }
-  });
+    },
+  );
 });

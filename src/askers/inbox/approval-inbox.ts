@@ -19,7 +19,10 @@ import { MemoryInboxStore, type InboxStore } from "./inbox-store.js";
 
 /** Options of `ApprovalInbox.start()`. */
 export interface ApprovalInboxOptions {
-  /** Where questions and decisions live. Default: a new in-process `MemoryInboxStore` (owned, and its pending questions withdrawn, by `stop()`). */
+  /**
+   * Where questions and decisions live. Default: a new in-process `MemoryInboxStore` (owned, and its pending questions
+   * withdrawn, by `stop()`).
+   */
   readonly store?: InboxStore;
   /** The loopback port; default 0 (this process's shared listener, an ephemeral port). */
   readonly port?: number;
@@ -57,7 +60,12 @@ const APPROVAL_INBOX_OPTIONS = {
     "an InboxStore (put, settle, get, pending, decisions, recordDecision, subscribe), or be left unset for one in memory",
   ),
   port: opt.port(),
-  path: ((v, where, option) => opt.that<string>((p) => typeof p === "string" && INBOX_PATH.test(p), '"/inbox"-like (letters, digits, . _ ~ -, no trailing slash)')(v, where, option) ?? "/inbox") as OptionRule<string>,
+  path: ((v, where, option) =>
+    opt.that<string>((p) => typeof p === "string" && INBOX_PATH.test(p), '"/inbox"-like (letters, digits, . _ ~ -, no trailing slash)')(
+      v,
+      where,
+      option,
+    ) ?? "/inbox") as OptionRule<string>,
   loginTtlMs: opt.positiveInt(LOGIN_CODE_TTL_MS),
   sessionTtlMs: opt.positiveInt(SESSION_TTL_MS),
 } satisfies Record<keyof ApprovalInboxOptions, OptionRule<unknown>>;
@@ -109,11 +117,29 @@ export class ApprovalInbox implements AsyncDisposable {
       const base = listener.freePath(requested);
       const sessions = new InboxSessions(`agentkit_inbox_${listener.port}${base.replace(/[^A-Za-z0-9]/g, "_")}`, ttl.code, ttl.session);
       const routes = new InboxRoutes(this.store, base, sessions);
-      const login = listener.mount({ path: `${base}/login`, auth: { kind: "none" }, refusal: "json", handler: loginHandler(sessions, base) });
-      const page = listener.mount({ path: base, prefix: true, auth: { kind: "check", check: routes.check }, refusal: "json", handler: routes.handle });
+      const login = listener.mount({
+        path: `${base}/login`,
+        auth: { kind: "none" },
+        refusal: "json",
+        handler: loginHandler(sessions, base),
+      });
+      const page = listener.mount({
+        path: base,
+        prefix: true,
+        auth: { kind: "check", check: routes.check },
+        refusal: "json",
+        handler: routes.handle,
+      });
       page.setServing(true);
       const url = `http://${HOST}:${listener.port}${base}/`;
-      this.#live = { lease, mounts: [login, page], routes, sessions, url, loginUrl: `${url.slice(0, -1)}/login#code=${sessions.newCode()}` };
+      this.#live = {
+        lease,
+        mounts: [login, page],
+        routes,
+        sessions,
+        url,
+        loginUrl: `${url.slice(0, -1)}/login#code=${sessions.newCode()}`,
+      };
     } catch (err) {
       await lease.release();
       throw err;
@@ -121,7 +147,8 @@ export class ApprovalInbox implements AsyncDisposable {
   }
 
   #running(what: string): Live {
-    if (!this.#live) throw new InboxError("inbox_state", `ApprovalInbox.${what}: the inbox is stopped; start a new one with ApprovalInbox.start()`);
+    if (!this.#live)
+      throw new InboxError("inbox_state", `ApprovalInbox.${what}: the inbox is stopped; start a new one with ApprovalInbox.start()`);
     return this.#live;
   }
 
@@ -130,12 +157,18 @@ export class ApprovalInbox implements AsyncDisposable {
     return this.#running("url").url;
   }
 
-  /** The one-time login URL (`.../login#code=...`): opening it logs one browser tab in and goes on to `url`. Works once, expires unused; print it once, never log it. */
+  /**
+   * The one-time login URL (`.../login#code=...`): opening it logs one browser tab in and goes on to `url`. Works once,
+   * expires unused; print it once, never log it.
+   */
   get loginUrl(): string {
     return this.#running("loginUrl").loginUrl;
   }
 
-  /** A new one-time login URL (a second reviewer, a closed tab, an expired session); the previous unused one stops working. Sessions already logged in stay. */
+  /**
+   * A new one-time login URL (a second reviewer, a closed tab, an expired session); the previous unused one stops
+   * working. Sessions already logged in stay.
+   */
   newLoginUrl(): string {
     const live = this.#running("newLoginUrl()");
     const fresh = `${live.url.slice(0, -1)}/login#code=${live.sessions.newCode()}`;
@@ -144,14 +177,19 @@ export class ApprovalInbox implements AsyncDisposable {
   }
 
   /**
-   * An `Asker` whose questions appear on this page, labelled with `source` and `worker` (also a `gate.check` target: pass it as the server's `ctx`).
+   * An `Asker` whose questions appear on this page, labelled with `source` and `worker` (also a `gate.check` target:
+   * pass it as the server's `ctx`).
    * @throws OptionsError for an unknown option, a missing required one or a
    *   value of the wrong kind (or `null` options), naming what is accepted.
    */
   asker(options: InboxAskerFor = {}): InboxAsker {
     this.#running("asker()");
     const o = checkOptions(options, "ApprovalInbox.asker", ASKER_NAME_RULES);
-    return new InboxAsker({ store: this.store, ...(o.source !== undefined ? { source: o.source } : {}), ...(o.worker !== undefined ? { worker: o.worker } : {}) });
+    return new InboxAsker({
+      store: this.store,
+      ...(o.source !== undefined ? { source: o.source } : {}),
+      ...(o.worker !== undefined ? { worker: o.worker } : {}),
+    });
   }
 
   /** Unmount the page, end its live streams, release the listener; with the default store, withdraw what is pending. Idempotent. */
@@ -161,7 +199,8 @@ export class ApprovalInbox implements AsyncDisposable {
     this.#live = null;
     live.sessions.clear();
     if (this.#ownsStore) {
-      for (const q of await this.store.pending()) await this.store.settle(q.id, { status: "withdrawn", reason: "the approval inbox stopped" });
+      for (const q of await this.store.pending())
+        await this.store.settle(q.id, { status: "withdrawn", reason: "the approval inbox stopped" });
     }
     for (const m of live.mounts) m.unmount();
     live.routes.closeStreams();

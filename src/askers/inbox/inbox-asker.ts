@@ -26,7 +26,10 @@ export interface InboxAskerOptions {
   readonly store: InboxStore;
   /** Which run or server this asker's questions come from, shown on each question (e.g. `"engine"`). Default `"agentkit"`. */
   readonly source?: string;
-  /** Which process asks (e.g. `"worker-3"`, or `--worker NAME`), shown on each question beside `source`; at most 100 characters. Default: none. */
+  /**
+   * Which process asks (e.g. `"worker-3"`, or `--worker NAME`), shown on each question beside `source`; at most 100
+   * characters. Default: none.
+   */
   readonly worker?: string;
 }
 
@@ -41,7 +44,13 @@ function answerDecision(q: StoredQuestion): Decision {
   // A form approved as shown sends the values the page showed (its stored arguments), nothing else.
   const shown = a.kind === "approve" && q.callId === null && q.tool === FORM_SUBJECT ? { value: q.arguments } : {};
   const claimed = a.claimed ? { claimedActor: a.claimed } : {};
-  return Object.freeze({ kind: a.kind, actor: answerActor(a), ...claimed, ...(a.note ? { note: a.note } : {}), ...(a.kind === "modify" ? { value: a.value } : shown) });
+  return Object.freeze({
+    kind: a.kind,
+    actor: answerActor(a),
+    ...claimed,
+    ...(a.note ? { note: a.note } : {}),
+    ...(a.kind === "modify" ? { value: a.value } : shown),
+  });
 }
 
 /**
@@ -53,7 +62,10 @@ function recordFailed(row: StoredDecision, what: string, err: unknown): void {
   const about = row.asked || row.source === "asker" ? `question '${row.id}'` : `call '${row.id}'`;
   const why = err instanceof Error ? err.message : errorLine(err);
   try {
-    getLogger().warn(`inbox asker: the decisions list is missing the record of ${about} about '${row.tool}' (${what}, ${row.allowed ? "allowed" : "denied"}, source ${row.source}): ${why}`);
+    getLogger().warn(
+      `inbox asker: the decisions list is missing the record of ${about} about '${row.tool}' (${what}, ` +
+        `${row.allowed ? "allowed" : "denied"}, source ${row.source}): ${why}`,
+    );
   } catch {
     // a broken logger must not turn into a broken asker
   }
@@ -62,7 +74,8 @@ function recordFailed(row: StoredDecision, what: string, err: unknown): void {
 /** How the asking side gave up, from its signal's reason: the deadline (`TimeoutError`) or anything else. */
 function withdrawal(signal: AbortSignal): Settlement {
   const reason: unknown = signal.reason;
-  const why = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === "string" && reason ? reason : "";
+  const why =
+    reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === "string" && reason ? reason : "";
   if ((reason as { name?: unknown } | undefined)?.name === "TimeoutError") {
     return { status: "timed_out", reason: `timed out: ${why || "the deadline passed before anyone answered"}; the call was denied` };
   }
@@ -77,13 +90,19 @@ export function hasMethods(v: unknown, methods: readonly string[]): boolean {
 /** The names an asker says who asks by: `source` (the run or server) and `worker` (the process). */
 export const ASKER_NAME_RULES = {
   source: opt.that<string>((v) => typeof v === "string" && v.trim() !== "", 'a non-empty name of the run or server (e.g. "engine")'),
-  worker: opt.that<string>((v) => typeof v === "string" && v.trim() !== "" && v.length <= 100, 'a non-empty name of the asking process, at most 100 characters (e.g. "worker-3")'),
+  worker: opt.that<string>(
+    (v) => typeof v === "string" && v.trim() !== "" && v.length <= 100,
+    'a non-empty name of the asking process, at most 100 characters (e.g. "worker-3")',
+  ),
 } as const;
 
 /** The options `inboxAsker()` (an `InboxAsker`) accepts, declared once. */
 const INBOX_ASKER_OPTIONS = {
   store: opt.required(
-    opt.that<InboxStore>((v) => hasMethods(v, ["put", "settle", "subscribe"]), "an InboxStore (an inbox's store, or new MemoryInboxStore())"),
+    opt.that<InboxStore>(
+      (v) => hasMethods(v, ["put", "settle", "subscribe"]),
+      "an InboxStore (an inbox's store, or new MemoryInboxStore())",
+    ),
     "an InboxStore: an inbox's store, or new MemoryInboxStore()",
   ),
   ...ASKER_NAME_RULES,
@@ -144,17 +163,27 @@ export class InboxAsker implements Asker {
   /**
    * Puts `request` on the page and resolves with the person's answer, or `expired` at its deadline or when `options.signal` aborts.
    *
-   * @throws OptionsError (rejects) for a request that is not an object, a bad `questionId`, or arguments nested deeper than `MAX_ARGUMENT_DEPTH` levels (the call is denied).
+   * @throws OptionsError (rejects) for a request that is not an object, a bad `questionId`, or arguments nested deeper
+   * than `MAX_ARGUMENT_DEPTH` levels (the call is denied).
    */
   async ask(request: Elicitation, options?: AskOptions): Promise<Decision> {
     if (request === null || typeof request !== "object") {
-      throw new OptionsError("InboxAsker.ask", "request", `InboxAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`);
+      throw new OptionsError(
+        "InboxAsker.ask",
+        "request",
+        `InboxAsker.ask: the request must be an Elicitation object, got ${describeValue(request)}`,
+      );
     }
     const timeoutMs = checkTimeoutMs(request.timeoutMs, "InboxAsker.ask");
     const questionId = options?.questionId === undefined ? randomUUID() : options.questionId;
     // The id keys the store row and the page's element: a plain token only (the gate's are UUIDs).
     if (typeof questionId !== "string" || !/^[A-Za-z0-9._:-]{1,128}$/.test(questionId)) {
-      throw new OptionsError("InboxAsker.ask", "questionId", `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a UUID), got ${describeValue(questionId)}`);
+      throw new OptionsError(
+        "InboxAsker.ask",
+        "questionId",
+        `InboxAsker.ask: options.questionId must be 1-128 letters, digits, '.', '_', ':' or '-' (the gate passes a ` +
+          `UUID), got ${describeValue(questionId)}`,
+      );
     }
     const args = toolArguments(request);
     // A JSON text, a database and the page all walk the arguments recursively: refused here, by name, before any of them overflows.
@@ -162,7 +191,9 @@ export class InboxAsker implements Asker {
       throw new OptionsError(
         "InboxAsker.ask",
         "request",
-        `InboxAsker.ask: the question about '${toolName(request).slice(0, 100)}' is nested deeper than ${MAX_ARGUMENT_DEPTH} levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and its call is denied. Send flatter arguments`,
+        `InboxAsker.ask: the question about '${toolName(request).slice(0, 100)}' is nested deeper than ` +
+          `${MAX_ARGUMENT_DEPTH} levels (the inbox's limit), so it cannot be shown or stored; it was not asked, and ` +
+          `its call is denied. Send flatter arguments`,
       );
     }
     // Asked again under its id (a durable run resumed): an answer given meanwhile decides; a pending question is waited on.
@@ -195,8 +226,13 @@ export class InboxAsker implements Asker {
   async #again(q: StoredQuestion, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<Decision> {
     // The decisions row is the gate's record of this call (one write per decision), as for a fresh question.
     if (q.status === "answered") return answerDecision(q);
-    if (q.status === "timed_out") return Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" });
-    if (q.status !== "pending") throw new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`);
+    if (q.status === "timed_out")
+      return Object.freeze({ kind: "expired", note: q.reason ?? "withdrawn: the deadline passed before anyone answered" });
+    if (q.status !== "pending")
+      throw new InboxError(
+        "inbox_stopped",
+        `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`,
+      );
     return await this.#await(q, timeoutMs, signal, false);
   }
 
@@ -236,7 +272,12 @@ export class InboxAsker implements Asker {
         } else {
           // Withdrawn by the page's side (the inbox stopped), or abandoned: a deny that is not a policy decision.
           // (A withdrawal this asker made itself is for a gate that has already moved on.)
-          reject(new InboxError("inbox_stopped", `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`));
+          reject(
+            new InboxError(
+              "inbox_stopped",
+              `the approval inbox withdrew the question about '${q.tool}' before anyone answered (${q.reason ?? q.status})`,
+            ),
+          );
         }
       };
       // The asking side gave up (or the deadline fired): take the question off the page at once; whatever
@@ -255,12 +296,22 @@ export class InboxAsker implements Asker {
         // A shared store lost its database: no answer can be trusted to arrive, so the call is denied now (gate
         // source `error`), and the question is withdrawn once the store is back.
         else if (event.type === "unavailable" && finish()) {
-          this.#withdrawWhenBack(question.id, `the asking process lost the inbox database and denied the call (${event.error.message}); the call is gone`);
+          this.#withdrawWhenBack(
+            question.id,
+            `the asking process lost the inbox database and denied the call (${event.error.message}); the call is gone`,
+          );
           reject(event.error);
         }
       });
       if (timeoutMs !== undefined) {
-        timer = setTimeout(() => withdraw({ status: "timed_out", reason: `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied` }), timeoutMs);
+        timer = setTimeout(
+          () =>
+            withdraw({
+              status: "timed_out",
+              reason: `timed out: the ${seconds(timeoutMs)} deadline passed before anyone answered; the call was denied`,
+            }),
+          timeoutMs,
+        );
       }
       this.#pending.add(question.id);
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -324,7 +375,10 @@ export class InboxAsker implements Asker {
     const questionId = typeof check.questionId === "string" ? check.questionId : null;
     if (questionId !== null && this.#pending.has(questionId) && (check.source === "timeout" || check.source === "error")) {
       this.#pending.delete(questionId);
-      const settlement: Settlement = check.source === "timeout" ? { status: "timed_out", reason: `timed out: ${check.reason}` } : { status: "withdrawn", reason: check.reason };
+      const settlement: Settlement =
+        check.source === "timeout"
+          ? { status: "timed_out", reason: `timed out: ${check.reason}` }
+          : { status: "withdrawn", reason: check.reason };
       void this.#store.settle(questionId, settlement).catch(ignoreRejection("settling a question in the store; it lapses with its lease"));
     }
     const row: StoredDecision = {

@@ -22,12 +22,16 @@ export function escapeHtml(text: string): string {
 export function closedText(q: StoredQuestion): string {
   if (q.status === "timed_out") return `Timed out — ${q.reason ?? "the deadline passed"}. Nothing can be decided here any more.`;
   if (q.status === "withdrawn") return `Withdrawn — ${q.reason ?? "the asking side gave up"}. Nothing can be decided here any more.`;
-  if (q.status === "abandoned") return `Abandoned — ${q.reason ?? "the process that asked it stopped"}. Nothing can be decided here any more.`;
+  if (q.status === "abandoned")
+    return `Abandoned — ${q.reason ?? "the process that asked it stopped"}. Nothing can be decided here any more.`;
   if (q.status === "answered") return `Answered (${q.answer?.kind ?? "?"}) by ${answeredByText(q.answer)}.`;
   return "";
 }
 
-/** An instant for a `title`: the full date and time in UTC (`Wed, 02 Dec 2026 09:15:03 UTC`; the page's script shows it in the reader's zone). */
+/**
+ * An instant for a `title`: the full date and time in UTC (`Wed, 02 Dec 2026 09:15:03 UTC`; the page's script shows it
+ * in the reader's zone).
+ */
 export function fullDate(iso: string): string {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? iso : new Date(t).toUTCString().replace("GMT", "UTC");
@@ -47,7 +51,10 @@ function countdown(q: StoredQuestion, now: number): string {
   if (q.deadlineAt === null) return `<span class="timer">no deadline</span>`;
   const ms = Date.parse(q.deadlineAt) - now;
   const text = ms > 0 ? `time left ${timeLeft(ms)}` : "deadline passed";
-  return `deadline ${timeHtml(q.deadlineAt)} (<span class="timer" role="timer" aria-live="off" data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>)`;
+  return (
+    `deadline ${timeHtml(q.deadlineAt)} (<span class="timer" role="timer" aria-live="off" ` +
+    `data-deadline="${escapeHtml(q.deadlineAt)}">${text}</span>)`
+  );
 }
 
 /** How long a question has waited, kept current by the page's script. */
@@ -60,7 +67,6 @@ function workerText(q: StoredQuestion): string {
   const name = q.workerName ?? q.worker;
   return name ? ` · worker <b class="worker">${escapeHtml(clipMiddle(visible(name), 100))}</b>` : "";
 }
-
 
 /** What a stored question asks: a tool call, a form's values or a link (an elicitation has no tool call id). */
 function storedKind(q: StoredQuestion): "tool" | "form" | "link" {
@@ -85,13 +91,18 @@ function linkHtml(q: StoredQuestion): string {
 <p class="link-url">Full link: <code>${escapeHtml(visible(url))}</code></p>`;
 }
 
-/** The body of one question: the arguments of a tool call, a form's fields, or a link and its host. Everything from the question is made visible (controls, C1 and bidi characters escaped). */
+/**
+ * The body of one question: the arguments of a tool call, a form's fields, or a link and its host. Everything from the
+ * question is made visible (controls, C1 and bidi characters escaped).
+ */
 function bodyHtml(q: StoredQuestion): string {
   const kind = storedKind(q);
   const ask = `<p class="ask">${escapeHtml(visible(q.question, { newlines: true }))}</p>`;
   if (kind === "form") return `${ask}\n${formHtml(q)}`;
   if (kind === "link") return `${ask}\n${linkHtml(q)}`;
-  const json = `<pre class="args" aria-label="Arguments of ${escapeHtml(visible(q.tool))}" tabindex="0">${escapeHtml(visibleJson(q.arguments))}</pre>`;
+  const json =
+    `<pre class="args" aria-label="Arguments of ${escapeHtml(visible(q.tool))}" ` +
+    `tabindex="0">${escapeHtml(visibleJson(q.arguments))}</pre>`;
   const view = viewHtml(q.arguments);
   return `${factsHtml(q)}${ask}\n${view ? `${view}\n<details class="json"><summary>Arguments (JSON)</summary>${json}</details>` : json}`;
 }
@@ -103,7 +114,10 @@ function factsHtml(q: StoredQuestion): string {
   const description = facts.description ? `<p class="description">${escapeHtml(visible(facts.description, { newlines: true }))}</p>` : "";
   const caps = (facts.caps ?? []).map((c) => `<li class="cap">cap <b>${escapeHtml(visible(c))}</b></li>`);
   const labels = factLabels(facts).map((l) => `<li>${escapeHtml(l)}</li>`);
-  const list = caps.length + labels.length > 0 ? `<ul class="facts" aria-label="What ${escapeHtml(visible(q.tool))} declares">${[...caps, ...labels].join("")}</ul>` : "";
+  const list =
+    caps.length + labels.length > 0
+      ? `<ul class="facts" aria-label="What ${escapeHtml(visible(q.tool))} declares">${[...caps, ...labels].join("")}</ul>`
+      : "";
   return `<div class="tool-facts">${description}${list}</div>\n`;
 }
 
@@ -117,18 +131,32 @@ function diffHtml(lines: readonly DiffLine[], more: number, label: string): stri
   return `<pre class="diff" aria-label="${label}" tabindex="0">${body.join("\n")}</pre>`;
 }
 
-/** A call shown by its shape (see call-view): an edit as a diff, a write as the new file, a command as a command line; `""` for any other shape. */
+/**
+ * A call shown by its shape (see call-view): an edit as a diff, a write as the new file, a command as a command line;
+ * `""` for any other shape.
+ */
 function viewHtml(args: Record<string, unknown>): string {
   const view = callView(args);
   if (!view) return "";
   if (view.kind === "command") {
-    const where = [view.cwd === undefined ? "" : `in <code>${escapeHtml(view.cwd)}</code>`, view.timeout === undefined ? "" : `timeout <code>${escapeHtml(view.timeout)}</code>`].filter(Boolean).join(" · ");
+    const where = [
+      view.cwd === undefined ? "" : `in <code>${escapeHtml(view.cwd)}</code>`,
+      view.timeout === undefined ? "" : `timeout <code>${escapeHtml(view.timeout)}</code>`,
+    ]
+      .filter(Boolean)
+      .join(" · ");
     const about = view.description === undefined ? "" : `<p class="view-head">${escapeHtml(view.description)}</p>`;
-    return `<div class="view command">${about}<pre class="command-line" aria-label="Command" tabindex="0"><code>$ ${escapeHtml(view.command)}</code></pre>${where ? `<p class="view-head">${where}</p>` : ""}</div>`;
+    return (
+      `<div class="view command">${about}<pre class="command-line" aria-label="Command" tabindex="0"><code>$ ` +
+      `${escapeHtml(view.command)}</code></pre>${where ? `<p class="view-head">${where}</p>` : ""}</div>`
+    );
   }
   const path = escapeHtml(view.path);
   const what = view.kind === "edit" ? "Edit" : "Write (the whole file)";
-  return `<div class="view ${view.kind}"><p class="view-head">${what} <code>${path}</code></p>${diffHtml(view.lines, view.more, `${view.kind === "edit" ? "Changes to" : "New content of"} ${path}`)}</div>`;
+  return (
+    `<div class="view ${view.kind}"><p class="view-head">${what} ` +
+    `<code>${path}</code></p>${diffHtml(view.lines, view.more, `${view.kind === "edit" ? "Changes to" : "New content of"} ${path}`)}</div>`
+  );
 }
 
 /** The details the `d` key opens: ids and full dates (the JSON, for a call shown as a diff or a command, is its own disclosure). */
@@ -143,7 +171,10 @@ function detailsHtml(q: StoredQuestion): string {
   return `<details class="call-details" data-role="details"><summary>Details</summary><dl class="details">${rows.join("")}</dl></details>`;
 }
 
-/** One question as an `article`: heading = tool name (made visible); the arguments (or a form's fields, or a link); source, from, countdown; the three answers and their forms. */
+/**
+ * One question as an `article`: heading = tool name (made visible); the arguments (or a form's fields, or a link);
+ * source, from, countdown; the three answers and their forms.
+ */
 export function questionHtml(q: StoredQuestion, now = Date.now()): string {
   const id = escapeHtml(q.id);
   const tool = escapeHtml(visible(q.tool));
@@ -187,7 +218,10 @@ function argumentsCell(args: Record<string, unknown> | undefined): string {
 function actorCell(d: StoredDecision): string {
   const actor = escapeHtml(clipMiddle(visible(d.actor ?? "—"), 200));
   if (!d.claimedActor) return actor;
-  return `${actor} <span class="claimed" title="typed on the page; nothing checks it">claims “${escapeHtml(clipMiddle(visible(d.claimedActor), 100))}”</span>`;
+  return (
+    `${actor} <span class="claimed" title="typed on the page; nothing checks it">claims ` +
+    `“${escapeHtml(clipMiddle(visible(d.claimedActor), 100))}”</span>`
+  );
 }
 
 /** One decision as a table row (keyed by `data-id`, so the gate's record replaces the page's). */
@@ -221,7 +255,10 @@ function head(nonce: string, title: string): string {
 /** The page's title; with questions pending the script prefixes their count (`(3) agentkit inbox`). */
 export const PAGE_TITLE = "agentkit inbox";
 
-/** Where a page keeps its session key, per inbox base path (sessionStorage is per origin and per tab); the scripts read it from `data-key-name`. */
+/**
+ * Where a page keeps its session key, per inbox base path (sessionStorage is per origin and per tab); the scripts read
+ * it from `data-key-name`.
+ */
 function keyName(base: string): string {
   return `agentkit-inbox-key:${base}`;
 }
@@ -230,10 +267,14 @@ function keyName(base: string): string {
 const KEYS_JSON = JSON.stringify(Object.fromEntries(Object.entries(ANSWER_KEYS).map(([act, key]) => [key, act])));
 
 /** The visible hint for the single-key answers (the terminal's keys, `ANSWER_KEYS`). */
-const KEYS_HINT = `Keys: <kbd>${ANSWER_KEYS.approve}</kbd> approve · <kbd>${ANSWER_KEYS.reject}</kbd> reject · <kbd>${ANSWER_KEYS.modify}</kbd> modify · <kbd>${ANSWER_KEYS.details}</kbd> details, for the question with focus (else the first); <kbd>j</kbd>/<kbd>k</kbd> next/previous question. Ignored while typing in a field.`;
+const KEYS_HINT =
+  `Keys: <kbd>${ANSWER_KEYS.approve}</kbd> approve · <kbd>${ANSWER_KEYS.reject}</kbd> reject · ` +
+  `<kbd>${ANSWER_KEYS.modify}</kbd> modify · <kbd>${ANSWER_KEYS.details}</kbd> details, for the question with focus ` +
+  `(else the first); <kbd>j</kbd>/<kbd>k</kbd> next/previous question. Ignored while typing in a field.`;
 
 /** What a person without a live session reads: how to get back in. */
-const LOGGED_OUT = "You are not logged in to this inbox (or your session ended). Each login link works once: get a new one from whoever started the inbox — in the terminal where it runs, press Enter for a new link — and open it here.";
+const LOGGED_OUT =
+  "You are not logged in to this inbox (or your session ended). Each login link works once: get a new one from whoever started the inbox — in the terminal where it runs, press Enter for a new link — and open it here.";
 
 /**
  * The login page: its script exchanges the code in the URL fragment for a
@@ -256,7 +297,10 @@ export function loginPageHtml(nonceText: string, base: string): string {
 `;
 }
 
-/** The page's frame: who this session is recorded as, the name field, the live region, the (empty) pending list and decisions table, the logged-out notice. */
+/**
+ * The page's frame: who this session is recorded as, the name field, the live region, the (empty) pending list and
+ * decisions table, the logged-out notice.
+ */
 export function pageHtml(state: PageState): string {
   const nonce = escapeHtml(state.nonce);
   return `${head(nonce, PAGE_TITLE)}

@@ -20,23 +20,40 @@ export function pageHeaders(nonce: string): Record<string, string> {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
+    "Content-Security-Policy":
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src ` +
+      `'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
   };
 }
 
 /** Answer with a JSON body, never cached. */
 export function json(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", ...headers });
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    ...headers,
+  });
   res.end(text);
 }
 
 /** A JSON body (at most `limit` bytes), an error to answer with, or undefined when the client went away mid-body (nobody to answer). */
-export async function readJson(req: IncomingMessage, res: ServerResponse, limit = MAX_BODY_BYTES): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string } | undefined> {
+export async function readJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit = MAX_BODY_BYTES,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number; error: string } | undefined> {
   const header = req.headers["content-type"];
   if (!isJsonContentType(header)) {
     req.resume();
-    return { ok: false, status: 415, error: `the body must be sent as application/json, got ${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}` };
+    return {
+      ok: false,
+      status: 415,
+      error:
+        `the body must be sent as application/json, got ` +
+        `${mediaTypeOf(header) ?? (header ? JSON.stringify(header) : "no Content-Type")}`,
+    };
   }
   const body = await readJsonBody(req, res, limit);
   if (body.ok) return body;
@@ -52,4 +69,3 @@ export function sendLoginPage(res: ServerResponse, base: string, status: 200 | 4
   res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(html), ...pageHeaders(nonce) });
   res.end(html);
 }
-

@@ -43,6 +43,11 @@ export function loginHandler(sessions: InboxSessions, base: string): (req: Incom
           : "This login link is not valid or was already used: each link works once. Ask whoever started the inbox for a new one (in its terminal: press Enter).";
       return json(res, 401, { error });
     }
-    json(res, 200, { key: redeemed.key, page: `${base}/`, session: redeemed.session.number }, { "Set-Cookie": sessionCookie(sessions.cookieName, redeemed.cookie, base) });
+    json(
+      res,
+      200,
+      { key: redeemed.key, page: `${base}/`, session: redeemed.session.number },
+      { "Set-Cookie": sessionCookie(sessions.cookieName, redeemed.cookie, base) },
+    );
   };
 }

@@ -16,7 +16,15 @@ import { clipMiddle, visible } from "../../util/visible-text.js";
 import { closedText, decisionHtml, pageHtml, questionHtml } from "./inbox-html.js";
 import { json, pageHeaders, readJson, sendLoginPage } from "./inbox-http.js";
 import type { InboxSession, InboxSessions } from "./inbox-sessions.js";
-import { answeredByText, type InboxAnswer, type InboxEvent, type InboxStore, type SettleResult, type StoredDecision, type StoredQuestion } from "./inbox-store.js";
+import {
+  answeredByText,
+  type InboxAnswer,
+  type InboxEvent,
+  type InboxStore,
+  type SettleResult,
+  type StoredDecision,
+  type StoredQuestion,
+} from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 
 /** How many decisions the page shows. */
@@ -30,9 +38,14 @@ export const MAX_STREAMS_PER_SESSION = 8;
 
 /** What a click on a question that is no longer pending is told. */
 export function refusedText(q: StoredQuestion): string {
-  if (q.status === "timed_out") return `This question timed out before your answer arrived (${q.reason ?? "its deadline passed"}); the asking side already denied it. Nothing was decided.`;
+  if (q.status === "timed_out")
+    return (
+      `This question timed out before your answer arrived (${q.reason ?? "its deadline passed"}); the asking side ` +
+      `already denied it. Nothing was decided.`
+    );
   if (q.status === "withdrawn") return `This question was withdrawn (${q.reason ?? "the asking side gave up"}). Nothing was decided.`;
-  if (q.status === "abandoned") return `This question was abandoned: ${q.reason ?? "the process that asked it stopped"}. Nothing was decided.`;
+  if (q.status === "abandoned")
+    return `This question was abandoned: ${q.reason ?? "the process that asked it stopped"}. Nothing was decided.`;
   return `This question was already answered (${q.answer?.kind ?? "?"}) by ${answeredByText(q.answer)}. Your answer was not recorded.`;
 }
 
@@ -53,7 +66,13 @@ function sse(res: ServerResponse, event: string, data: Record<string, unknown>):
 }
 
 function toSse(res: ServerResponse, event: InboxEvent): void {
-  if (event.type === "question") sse(res, "question", { id: event.question.id, tool: shownName(event.question.tool), from: shownName(event.question.from), html: questionHtml(event.question) });
+  if (event.type === "question")
+    sse(res, "question", {
+      id: event.question.id,
+      tool: shownName(event.question.tool),
+      from: shownName(event.question.from),
+      html: questionHtml(event.question),
+    });
   else if (event.type === "settled") sse(res, "settled", settledData(event.question));
   else if (event.type === "decision") sse(res, "decision", { id: event.decision.id, html: decisionHtml(event.decision) });
   else sse(res, "store", { available: event.type === "available" });
@@ -68,22 +87,33 @@ type ParsedAnswer = { ok: true; id: string; answer: InboxAnswer } | { ok: false;
  * `actor`, the name typed on the page, is kept only as `claimed`.
  */
 export function parseAnswer(body: unknown, session = "inbox"): ParsedAnswer {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return { ok: false, error: "an answer must be a JSON object { id, kind, actor?, note?, arguments? }" };
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    return { ok: false, error: "an answer must be a JSON object { id, kind, actor?, note?, arguments? }" };
   const b = body as Record<string, unknown>;
   if (typeof b.id !== "string" || b.id === "") return { ok: false, error: "id must be the question's id (a string)", field: "id" };
-  if (b.kind !== "approve" && b.kind !== "reject" && b.kind !== "modify") return { ok: false, error: `kind must be approve, reject or modify, got ${JSON.stringify(b.kind) ?? "nothing"}`, field: "kind" };
-  if (b.actor !== undefined && typeof b.actor !== "string") return { ok: false, error: "actor must be a string (the name typed on the page)", field: "actor" };
+  if (b.kind !== "approve" && b.kind !== "reject" && b.kind !== "modify")
+    return { ok: false, error: `kind must be approve, reject or modify, got ${JSON.stringify(b.kind) ?? "nothing"}`, field: "kind" };
+  if (b.actor !== undefined && typeof b.actor !== "string")
+    return { ok: false, error: "actor must be a string (the name typed on the page)", field: "actor" };
   const typed = ((b.actor as string | undefined) ?? "").trim().slice(0, 100);
   const who = { actor: session, ...(typed ? { claimed: typed } : {}) };
   if (b.note !== undefined && typeof b.note !== "string") return { ok: false, error: "note must be a string", field: "note" };
   const note = ((b.note as string | undefined) ?? "").trim().slice(0, 2000);
   if (b.kind !== "modify") return { ok: true, id: b.id, answer: { kind: b.kind, ...who, ...(note ? { note } : {}) } };
-  if (typeof b.arguments !== "string") return { ok: false, error: "arguments must be the edited arguments as JSON text", field: "arguments" };
+  if (typeof b.arguments !== "string")
+    return { ok: false, error: "arguments must be the edited arguments as JSON text", field: "arguments" };
   const parsed = parseArguments(b.arguments);
   if (!parsed.ok) return { ok: false, error: parsed.error, field: "arguments" };
   // The gate's own rule, checked here so the person is never told "approved" about arguments the gate then refuses.
   const plain = plainJsonObject(parsed.value);
-  if (!plain.ok) return { ok: false, error: `the gate would refuse these arguments (${plain.why.replace(/^value/, "the arguments")}); nothing was decided — edit them and save again`, field: "arguments" };
+  if (!plain.ok)
+    return {
+      ok: false,
+      error:
+        `the gate would refuse these arguments (${plain.why.replace(/^value/, "the arguments")}); nothing was ` +
+        `decided — edit them and save again`,
+      field: "arguments",
+    };
   return { ok: true, id: b.id, answer: { kind: "modify", ...who, value: plain.value } };
 }
 
@@ -91,7 +121,10 @@ export function parseAnswer(body: unknown, session = "inbox"): ParsedAnswer {
 function unreachableText(err: InboxStoreError): string {
   const why = err.message.replace(/^the inbox database is unavailable: /, "");
   if (err.failure === "unavailable") {
-    return `The inbox database is unavailable (${why}): your answer was not recorded and nothing was decided. A worker that lost the database denies its call; try again once the database is back.`;
+    return (
+      `The inbox database is unavailable (${why}): your answer was not recorded and nothing was decided. A worker ` +
+      `that lost the database denies its call; try again once the database is back.`
+    );
   }
   return `The inbox store failed (${err.failure}: ${why}): your answer was not recorded and nothing was decided.`;
 }
@@ -126,7 +159,10 @@ export class InboxRoutes {
     if (this.#argumentsOf.size > ARGUMENTS_KEPT) this.#argumentsOf.delete(this.#argumentsOf.keys().next().value!);
   }
 
-  /** The route's auth: the page itself (a navigation) is checked by `handle`; everything else needs the cookie, the session key and, to write, an Origin. */
+  /**
+   * The route's auth: the page itself (a navigation) is checked by `handle`; everything else needs the cookie, the
+   * session key and, to write, an Origin.
+   */
   check = (req: IncomingMessage): CheckResult => {
     // The listener checks before routing: the path is still the full one.
     const full = (req.url ?? "/").split("?")[0]!;
@@ -146,7 +182,9 @@ export class InboxRoutes {
     if (path === "/events" && method === "GET") return this.#events(req, res);
     if (path === "/answer" && method === "POST") return this.#answer(req, res);
     req.resume();
-    json(res, path === "/" || path === "/events" || path === "/answer" ? 405 : 404, { error: `nothing answers ${method} ${path} on this inbox (GET ${this.base}/, GET ${this.base}/events, POST ${this.base}/answer)` });
+    json(res, path === "/" || path === "/events" || path === "/answer" ? 405 : 404, {
+      error: `nothing answers ${method} ${path} on this inbox (GET ${this.base}/, GET ${this.base}/events, POST ${this.base}/answer)`,
+    });
   };
 
   /** The page: its frame only (the live stream brings the questions and decisions); without a live session cookie, the login page. */
@@ -169,10 +207,23 @@ export class InboxRoutes {
     const session = this.#sessionOf.get(req)!;
     if (session.streams >= MAX_STREAMS_PER_SESSION) {
       req.resume();
-      return json(res, 429, { error: `this session already has ${MAX_STREAMS_PER_SESSION} live streams open (one per inbox tab); close some tabs of the inbox and reload` }, { "Retry-After": "5" });
+      return json(
+        res,
+        429,
+        {
+          error:
+            `this session already has ${MAX_STREAMS_PER_SESSION} live streams open (one per inbox tab); close some ` +
+            `tabs of the inbox and reload`,
+        },
+        { "Retry-After": "5" },
+      );
     }
     session.streams++;
-    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
     res.write(": live questions\nretry: 1000\n\n");
     this.#streams.add(res);
     let held: InboxEvent[] | null = [];

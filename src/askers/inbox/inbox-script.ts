@@ -31,7 +31,8 @@ export function pageScript(name: PageScriptName): string {
   const beside = fileURLToPath(new URL(`./page/${name}.js`, import.meta.url));
   const built = fileURLToPath(new URL(`../../../dist/askers/inbox/page/${name}.js`, import.meta.url));
   const path = existsSync(beside) ? beside : existsSync(built) ? built : undefined;
-  if (path === undefined) throw new Error(`the inbox page's ${name} script is not built: neither ${beside} nor ${built} exists — run npm run build`);
+  if (path === undefined)
+    throw new Error(`the inbox page's ${name} script is not built: neither ${beside} nor ${built} exists — run npm run build`);
   const text = readFileSync(path, "utf8");
   scripts.set(name, text);
   return text;

@@ -33,7 +33,9 @@ export interface InboxSession extends LiveSession {
 }
 
 /** A redeemed code's new session (the two secrets go to the browser once), or why the code was refused. */
-export type Redeemed = { readonly ok: true; readonly cookie: string; readonly key: string; readonly session: InboxSession } | { readonly ok: false; readonly why: "invalid" | "expired" };
+export type Redeemed =
+  | { readonly ok: true; readonly cookie: string; readonly key: string; readonly session: InboxSession }
+  | { readonly ok: false; readonly why: "invalid" | "expired" };
 
 /** The login code and the sessions of one inbox. */
 export class InboxSessions {
@@ -57,14 +59,22 @@ export class InboxSessions {
   /** Turn the login code into a session (once), compared in constant time. */
   redeem(given: unknown, now = Date.now()): Redeemed {
     const code = this.#code;
-    if (!code || typeof given !== "string" || given === "" || !timingSafeEqual(tokenDigest(given), code.digest)) return { ok: false, why: "invalid" };
+    if (!code || typeof given !== "string" || given === "" || !timingSafeEqual(tokenDigest(given), code.digest))
+      return { ok: false, why: "invalid" };
     this.#code = null;
     if (code.expiresAt <= now) return { ok: false, why: "expired" };
     const cookie = generateToken();
     const key = generateToken();
     const number = ++this.#issued;
     const label = `inbox session ${number} (${randomBytes(3).toString("hex")})`;
-    const session: InboxSession = { cookie: tokenDigest(cookie), key: tokenDigest(key), expiresAt: now + this.sessionTtlMs, number, label, streams: 0 };
+    const session: InboxSession = {
+      cookie: tokenDigest(cookie),
+      key: tokenDigest(key),
+      expiresAt: now + this.sessionTtlMs,
+      number,
+      label,
+      streams: 0,
+    };
     this.#prune(now);
     if (this.#sessions.length >= MAX_SESSIONS) this.#sessions.shift();
     this.#sessions.push(session);

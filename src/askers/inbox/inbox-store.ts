@@ -68,7 +68,10 @@ export interface StoredQuestion {
   readonly arguments: Record<string, unknown>;
   /** The question in words. */
   readonly question: string;
-  /** What the tool declares about itself (description, caps, annotations), bounded (`boundedToolFacts`); absent when the asking side did not know the tool. */
+  /**
+   * What the tool declares about itself (description, caps, annotations), bounded (`boundedToolFacts`); absent when the
+   * asking side did not know the tool.
+   */
   readonly toolFacts?: ToolFacts;
   /** Which entry point asked (`approval_server`, `mcp_guard`, `react`, ...), or `null`. */
   readonly source: string | null;
@@ -126,12 +129,12 @@ export type InboxEvent =
   | { readonly type: "available" };
 
 /** How a settlement went: it took effect, or the question was not pending (its current state, or `undefined` when unknown). */
-export type SettleResult = { readonly ok: true; readonly question: StoredQuestion } | { readonly ok: false; readonly question: StoredQuestion | undefined };
+export type SettleResult =
+  { readonly ok: true; readonly question: StoredQuestion } | { readonly ok: false; readonly question: StoredQuestion | undefined };
 
 /** What settles a pending question. */
 export type Settlement =
-  | { readonly status: "answered"; readonly answer: InboxAnswer }
-  | { readonly status: "timed_out" | "withdrawn"; readonly reason: string };
+  { readonly status: "answered"; readonly answer: InboxAnswer } | { readonly status: "timed_out" | "withdrawn"; readonly reason: string };
 
 /**
  * The store seam of `ApprovalInbox.start({ store })` and `inboxAsker({ store })`.
@@ -140,7 +143,8 @@ export type Settlement =
  * - `settle` is compare-and-set: only a `pending` question changes, exactly
  *   once; the winner announces `settled`; a loser gets `{ ok: false }` and
  *   the question as it now stands.
- * - `recordDecision` inserts, or replaces the row with the same `id` (a confirmed row is never replaced by an unconfirmed one), and announces `decision`.
+ * - `recordDecision` inserts, or replaces the row with the same `id` (a confirmed row is never replaced by an
+ * unconfirmed one), and announces `decision`.
  * - `subscribe` delivers every later event, in order, until the returned function is called.
  */
 export interface InboxStore {
@@ -165,7 +169,10 @@ export const MEMORY_PENDING_LIMIT = 500;
 export interface MemoryInboxStoreOptions {
   /** The most questions pending at once (default `MEMORY_PENDING_LIMIT`, 500); `put` past it rejects with `InboxError` `inbox_full`. */
   readonly maxPending?: number;
-  /** The most call records held at once (default 10 000); past it the oldest final record is dropped, and with none final `createRecord` rejects with `InboxError` `inbox_full`. */
+  /**
+   * The most call records held at once (default 10 000); past it the oldest final record is dropped, and with none
+   * final `createRecord` rejects with `InboxError` `inbox_full`.
+   */
   readonly maxRecords?: number;
 }
 
@@ -189,7 +196,10 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
 
   /** @throws OptionsError when `maxPending` or `maxRecords` is not a positive integer. */
   constructor(options: MemoryInboxStoreOptions = {}) {
-    const o = checkOptions(options, "MemoryInboxStore", { maxPending: opt.positiveInt(MEMORY_PENDING_LIMIT), maxRecords: opt.positiveInt(MEMORY_RECORD_LIMIT) });
+    const o = checkOptions(options, "MemoryInboxStore", {
+      maxPending: opt.positiveInt(MEMORY_PENDING_LIMIT),
+      maxRecords: opt.positiveInt(MEMORY_RECORD_LIMIT),
+    });
     this.#maxPending = o.maxPending;
     this.#records = new MemoryCallRecords(o.maxRecords);
   }
@@ -197,7 +207,12 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   put(question: StoredQuestion): Promise<void> {
     if (question.status === "pending" && !this.#questions.has(question.id) && this.#pendingCount >= this.#maxPending) {
       return Promise.reject(
-        new InboxError("inbox_full", `the approval inbox already holds ${this.#maxPending} pending questions; the question about '${String(question.tool).slice(0, 100)}' was refused (its call is denied). Answer the waiting ones on the page, or give the store a larger maxPending`),
+        new InboxError(
+          "inbox_full",
+          `the approval inbox already holds ${this.#maxPending} pending questions; the question about ` +
+            `'${String(question.tool).slice(0, 100)}' was refused (its call is denied). Answer the waiting ones on ` +
+            `the page, or give the store a larger maxPending`,
+        ),
       );
     }
     if (question.status === "pending" && this.#questions.get(question.id)?.status !== "pending") this.#pendingCount++;
@@ -212,7 +227,9 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     if (!q || q.status !== "pending") return Promise.resolve({ ok: false, question: q });
     const settledAt = new Date().toISOString();
     const next: StoredQuestion = Object.freeze(
-      settlement.status === "answered" ? { ...q, status: "answered", answer: Object.freeze({ ...settlement.answer }), settledAt } : { ...q, status: settlement.status, reason: settlement.reason, settledAt },
+      settlement.status === "answered"
+        ? { ...q, status: "answered", answer: Object.freeze({ ...settlement.answer }), settledAt }
+        : { ...q, status: settlement.status, reason: settlement.reason, settledAt },
     );
     this.#questions.set(id, next);
     this.#pendingCount--;
@@ -251,7 +268,8 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   /**
    * Add a call record (see `CallRecordStore`).
    *
-   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is already held; InboxError `inbox_full` when `maxRecords` records are held and none is final.
+   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
+   * already held; InboxError `inbox_full` when `maxRecords` records are held and none is final.
    */
   async createRecord(record: CallRecord): Promise<void> {
     checkRecord(record);
@@ -268,13 +286,19 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return this.#records.getRecord(id, owner);
   }
 
-  /** Compare-and-set (see `CallRecordStore`). @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind. */
+  /**
+   * Compare-and-set (see `CallRecordStore`). @throws InboxStoreError `invalid` for a change of an unknown field or a
+   * value of the wrong kind.
+   */
   async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
     checkChange(id, version, change);
     return this.#records.updateRecord(id, version, change);
   }
 
-  /** Record the answer to round `round`'s open question once (see `CallRecordStore`). @throws InboxStoreError `invalid` for an answer that is not `{ key, method, value, by }`. */
+  /**
+   * Record the answer to round `round`'s open question once (see `CallRecordStore`). @throws InboxStoreError `invalid`
+   * for an answer that is not `{ key, method, value, by }`.
+   */
   async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
     checkAnswer(id, round, answer);
     return this.#records.answerRecord(id, round, answer);
@@ -285,7 +309,10 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return this.#records.openRecords(server);
   }
 
-  /** Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. @throws InboxStoreError `invalid` when `now` is not a valid Date. */
+  /**
+   * Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. @throws InboxStoreError
+   * `invalid` when `now` is not a valid Date.
+   */
   async expireRecords(now: Date): Promise<number> {
     checkExpiry(now);
     return this.#records.expireRecords(now);

@@ -15,11 +15,7 @@ export type InboxErrorCode = "inbox_stopped" | "inbox_state" | "inbox_full";
  * already holds as many pending questions as it may (the call is denied).
  */
 export class InboxError extends AgentkitError {
-  constructor(
-    code: InboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: InboxErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }

@@ -41,7 +41,11 @@ interface PgModule {
 }
 
 /** `pg`, loaded on first use. @throws MissingPeerError when it is not installed. */
-export const pgModule = lazyPeer<PgModule>("pg", (cause) => new MissingPeerError("pg", PG_INSTALL_LINE, `the PostgreSQL inbox store needs the optional peer 'pg': ${PG_INSTALL_LINE}`, { cause }));
+export const pgModule = lazyPeer<PgModule>(
+  "pg",
+  (cause) =>
+    new MissingPeerError("pg", PG_INSTALL_LINE, `the PostgreSQL inbox store needs the optional peer 'pg': ${PG_INSTALL_LINE}`, { cause }),
+);
 
 /** Statement names by text, so each text is hashed once (the store's texts are a few templates per schema). */
 const statementNames = new Map<string, string>();

@@ -32,7 +32,16 @@ interface PGliteModule {
   PGlite: { create(dataDir: string): Promise<PGliteDb> };
 }
 
-const pglite = lazyPeer<PGliteModule>("@electric-sql/pglite", (cause) => new MissingPeerError("@electric-sql/pglite", PGLITE_INSTALL_LINE, `the embedded inbox store needs the optional peer '@electric-sql/pglite': ${PGLITE_INSTALL_LINE}`, { cause }));
+const pglite = lazyPeer<PGliteModule>(
+  "@electric-sql/pglite",
+  (cause) =>
+    new MissingPeerError(
+      "@electric-sql/pglite",
+      PGLITE_INSTALL_LINE,
+      `the embedded inbox store needs the optional peer '@electric-sql/pglite': ${PGLITE_INSTALL_LINE}`,
+      { cause },
+    ),
+);
 
 /** Options of `pgliteInboxStore`. */
 export interface PgliteInboxStoreOptions {
@@ -42,7 +51,10 @@ export interface PgliteInboxStoreOptions {
   readonly schema?: string;
 }
 
-/** One PGlite database seen as the pool the store expects: every "connection" is the one session. Ending it closes the database, then releases the directory's lock. */
+/**
+ * One PGlite database seen as the pool the store expects: every "connection" is the one session. Ending it closes the
+ * database, then releases the directory's lock.
+ */
 function sessionPool(db: PGliteDb, lock: DataDirLock): PgPool {
   const query = async (text: string, values?: readonly unknown[]): Promise<PgResult> => {
     const r = await db.query(text, values);
@@ -52,7 +64,10 @@ function sessionPool(db: PGliteDb, lock: DataDirLock): PgPool {
   const client: PgClient = {
     query,
     on(event: string, fn: (...a: never[]) => void) {
-      if (event === "notification") stops.push(db.onNotification((channel, payload) => (fn as (m: { channel: string; payload: string }) => void)({ channel, payload })));
+      if (event === "notification")
+        stops.push(
+          db.onNotification((channel, payload) => (fn as (m: { channel: string; payload: string }) => void)({ channel, payload })),
+        );
       return client;
     },
     removeAllListeners() {
@@ -81,7 +96,12 @@ function lockDir(dataDir: string, schema: string): DataDirLock {
     throw storeError(err, schema);
   }
   if ("heldBy" in lock) {
-    throw new InboxStoreError("in_use", `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${lock.heldBy}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`);
+    throw new InboxStoreError(
+      "in_use",
+      `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${lock.heldBy}): one ` +
+        `process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL ` +
+        `server between processes (postgresInboxStore, --store)`,
+    );
   }
   return lock;
 }
@@ -98,13 +118,19 @@ const PGLITE_STORE_OPTIONS = {
  * (`close()` closes the database). Opening takes about a second (several
  * the very first time, while the database is created).
  *
- * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError when the directory cannot hold a database, or (`in_use`) when a live process (this one included) has it open.
+ * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError
+ * when the directory cannot hold a database, or (`in_use`) when a live process (this one included) has it open.
  */
 export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promise<PostgresInboxStore> {
   const { dataDir, schema } = checkOptions(options, "pgliteInboxStore", PGLITE_STORE_OPTIONS);
   const { PGlite } = pglite();
   const problem = dataDirProblem(dataDir);
-  if (problem) throw new InboxStoreError("unavailable", `pgliteInboxStore: cannot keep the inbox database in '${dataDir}': ${problem}. Give a directory this user can write (it is created when missing)`);
+  if (problem)
+    throw new InboxStoreError(
+      "unavailable",
+      `pgliteInboxStore: cannot keep the inbox database in '${dataDir}': ${problem}. Give a directory this user ` +
+        `can write (it is created when missing)`,
+    );
   const lock = lockDir(dataDir, schema);
   let db: PGliteDb;
   try {

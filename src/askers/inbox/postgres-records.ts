@@ -28,7 +28,10 @@ type Row = Record<string, unknown>;
 /** The final statuses as an SQL list (a record in one never changes again). */
 const FINAL_SQL = "('completed', 'failed', 'cancelled')";
 
-/** The records channel of a schema's inbox: every record created or changed, as its id and change number (a fixed-length name, whatever the schema's). */
+/**
+ * The records channel of a schema's inbox: every record created or changed, as its id and change number (a fixed-length
+ * name, whatever the schema's).
+ */
 export const recordsChannelOf = (schema: string): string => `agentkit_r_${createHash("md5").update(schema).digest("hex")}`;
 
 /** The `records` table and its indexes (idempotent). */
@@ -66,9 +69,11 @@ export function recordsTableSql(s: string): string[] {
 }
 
 /** The columns a worker's login writes when it adds a record (never `owner` or `changed`: the database sets them). */
-const CREATED = "id, kind, binding, server, tool, arguments, status, status_message, started, round, question, answers, result, error, cancel_requested, worker, created_at, last_updated_at, ttl_ms, poll_interval_ms, version";
+const CREATED =
+  "id, kind, binding, server, tool, arguments, status, status_message, started, round, question, answers, result, error, cancel_requested, worker, created_at, last_updated_at, ttl_ms, poll_interval_ms, version";
 /** The columns a change may write. */
-const CHANGED = "status, status_message, started, round, question, answers, result, error, cancel_requested, worker, poll_interval_ms, last_updated_at, version";
+const CHANGED =
+  "status, status_message, started, round, question, answers, result, error, cancel_requested, worker, poll_interval_ms, last_updated_at, version";
 
 /** The records' grants and row-level policies for the inbox's two roles (idempotent: a policy is dropped and made again). */
 export function recordsRolesSql(s: string, roles: { readonly worker: string; readonly page: string }): string[] {
@@ -76,14 +81,20 @@ export function recordsRolesSql(s: string, roles: { readonly worker: string; rea
   const policies: Array<[string, string]> = [
     ["worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
     ["worker_creates", `FOR INSERT TO ${w} WITH CHECK (owner = current_user)`],
-    ["worker_changes_own", `FOR UPDATE TO ${w} USING (owner = current_user AND status NOT IN ${FINAL_SQL}) WITH CHECK (owner = current_user)`],
+    [
+      "worker_changes_own",
+      `FOR UPDATE TO ${w} USING (owner = current_user AND status NOT IN ${FINAL_SQL}) WITH CHECK (owner = current_user)`,
+    ],
     ["worker_expires_own", `FOR DELETE TO ${w} USING (owner = current_user AND status IN ${FINAL_SQL})`],
     ["page_reads_all", `FOR SELECT TO ${p} USING (true)`],
   ];
   return [
     `GRANT SELECT, INSERT (${CREATED}), UPDATE (${CHANGED}), DELETE ON ${s}.records TO ${w}`,
     `ALTER TABLE ${s}.records ENABLE ROW LEVEL SECURITY`,
-    ...policies.flatMap(([name, rule]) => [`DROP POLICY IF EXISTS ${name} ON ${s}.records`, `CREATE POLICY ${name} ON ${s}.records ${rule}`]),
+    ...policies.flatMap(([name, rule]) => [
+      `DROP POLICY IF EXISTS ${name} ON ${s}.records`,
+      `CREATE POLICY ${name} ON ${s}.records ${rule}`,
+    ]),
   ];
 }
 
@@ -120,9 +131,15 @@ export function recordOf(r: Row): CallRecord {
 /** JSON for a jsonb parameter (`null` for an absent value). */
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
-/** `SELECT` over the rows a data-modifying CTE `hit` returned: the row, kind `r`, and a wake-up (id, change number) on the schema's records channel. */
+/**
+ * `SELECT` over the rows a data-modifying CTE `hit` returned: the row, kind `r`, and a wake-up (id, change number) on
+ * the schema's records channel.
+ */
 function announceRecord(s: string): string {
-  return `SELECT 'r' AS kind, row_to_json(hit) AS row, pg_notify('${recordsChannelOf(s)}', json_build_object('k', 'r', 'id', hit.id, 'c', hit.changed)::text) AS page FROM hit`;
+  return (
+    `SELECT 'r' AS kind, row_to_json(hit) AS row, pg_notify('${recordsChannelOf(s)}', json_build_object('k', 'r', ` +
+    `'id', hit.id, 'c', hit.changed)::text) AS page FROM hit`
+  );
 }
 
 /** A statement and its values. */
@@ -138,7 +155,29 @@ export function insertRecordSql(s: string, record: CallRecord): Statement {
   const r = record;
   return {
     text,
-    values: [r.id, r.kind, r.owner, r.server, r.tool, json(r.arguments), r.status, r.statusMessage ?? null, r.started, r.round, json(r.question), json(r.answers), json(r.result), json(r.error), r.cancelRequested, r.worker, r.createdAt, r.lastUpdatedAt, r.ttlMs, r.pollIntervalMs, r.version],
+    values: [
+      r.id,
+      r.kind,
+      r.owner,
+      r.server,
+      r.tool,
+      json(r.arguments),
+      r.status,
+      r.statusMessage ?? null,
+      r.started,
+      r.round,
+      json(r.question),
+      json(r.answers),
+      json(r.result),
+      json(r.error),
+      r.cancelRequested,
+      r.worker,
+      r.createdAt,
+      r.lastUpdatedAt,
+      r.ttlMs,
+      r.pollIntervalMs,
+      r.version,
+    ],
   };
 }
 
@@ -164,7 +203,9 @@ const CHANGE_COLUMNS: ReadonlyArray<readonly [keyof CallChange, string, string]>
  * one; the others are kept), so it is prepared once per connection.
  */
 export function updateRecordSql(s: string, id: string, version: number, change: CallChange): Statement {
-  const sets = CHANGE_COLUMNS.map(([field, column, value]) => `${column} = CASE WHEN $3::jsonb ? '${field}' THEN ${value} ELSE ${column} END`);
+  const sets = CHANGE_COLUMNS.map(
+    ([field, column, value]) => `${column} = CASE WHEN $3::jsonb ? '${field}' THEN ${value} ELSE ${column} END`,
+  );
   const text = `WITH hit AS (UPDATE ${s}.records SET ${sets.join(", ")}, version = version + 1, last_updated_at = now()
     WHERE id = $1 AND version = $2 AND status NOT IN ${FINAL_SQL} RETURNING *) ${announceRecord(s)}`;
   // a field present as undefined clears it: JSON has no undefined, so it travels as null
@@ -176,7 +217,8 @@ export function updateRecordSql(s: string, id: string, version: number, change: 
 const OPEN_SQL = "(jsonb_build_array(question - 'others') || COALESCE(question->'others', '[]'::jsonb))";
 
 /** The open questions left once `$3`'s is answered, in order (NULL when none is). */
-const LEFT_SQL = `(SELECT jsonb_agg(q ORDER BY n) FROM jsonb_array_elements(${OPEN_SQL}) WITH ORDINALITY AS t(q, n) WHERE q->>'key' <> $3::text)`;
+const LEFT_SQL =
+  `(SELECT jsonb_agg(q ORDER BY n) FROM jsonb_array_elements(${OPEN_SQL}) WITH ORDINALITY AS t(q, n) WHERE q->>'key' ` + `<> $3::text)`;
 
 /**
  * Record `answer` to one of round `round`'s open questions once: only while
@@ -195,16 +237,27 @@ export function answerRecordSql(s: string, id: string, round: number, answer: Ca
 }
 
 /** Record `id` when the caller bound to it is `binding` (the login's rights apply as well). */
-export const selectRecord = (s: string, id: string, binding: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE id = $1 AND binding = $2`, values: [id, binding] });
+export const selectRecord = (s: string, id: string, binding: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE id = $1 AND binding = $2`,
+  values: [id, binding],
+});
 
 /** Record `id`, whoever it is bound to (a compare-and-set that failed reports the record as it stands). */
-export const selectRecordById = (s: string, id: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE id = $1`, values: [id] });
+export const selectRecordById = (s: string, id: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE id = $1`,
+  values: [id],
+});
 
 /** The records of `server` that are not final, oldest first. */
-export const selectOpenRecords = (s: string, server: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE server = $1 AND status NOT IN ${FINAL_SQL} ORDER BY created_at, id`, values: [server] });
+export const selectOpenRecords = (s: string, server: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row FROM ${s}.records r WHERE server = $1 AND status NOT IN ${FINAL_SQL} ORDER BY created_at, id`,
+  values: [server],
+});
 
 /** Delete the final records whose `created_at + ttl_ms` is before `now`; returns their ids. */
 export const deleteExpiredRecords = (s: string, now: Date): Statement => ({
-  text: `DELETE FROM ${s}.records WHERE status IN ${FINAL_SQL} AND ttl_ms IS NOT NULL AND created_at + ttl_ms * interval '1 millisecond' < $1 RETURNING id`,
+  text:
+    `DELETE FROM ${s}.records WHERE status IN ${FINAL_SQL} AND ttl_ms IS NOT NULL AND created_at + ttl_ms * interval ` +
+    `'1 millisecond' < $1 RETURNING id`,
   values: [now.toISOString()],
 });

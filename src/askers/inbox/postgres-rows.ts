@@ -65,14 +65,20 @@ export function decisionOf(r: Row): StoredDecision {
   });
 }
 
-/** What a change notification says: which row (`q` a question, `d` a decision, `r` a call record), and its change number. Anything else is dropped. */
+/**
+ * What a change notification says: which row (`q` a question, `d` a decision, `r` a call record), and its change
+ * number. Anything else is dropped.
+ */
 export interface Wakeup {
   readonly kind: "q" | "d" | "r";
   readonly id: string;
   readonly changed: number;
 }
 
-/** A notification's payload as a `Wakeup`, or `undefined` when it is not one (anyone may NOTIFY: nothing in it is trusted beyond "look at this row"). */
+/**
+ * A notification's payload as a `Wakeup`, or `undefined` when it is not one (anyone may NOTIFY: nothing in it is
+ * trusted beyond "look at this row").
+ */
 export function wakeupOf(payload: string | undefined): Wakeup | undefined {
   if (!payload || payload.length > 1000) return undefined;
   try {
@@ -95,5 +101,8 @@ export function announce(kind: "q" | "d", schema: string, options: { readonly fr
   const wake = `json_build_object('k', '${kind}', 'id', ${from}.id, 'c', ${from}.changed)::text`;
   // the same columns either way, so two announcements can be joined with UNION ALL
   const worker = options.worker ? `pg_notify(${workerChannelSql(schema, `${from}.owner`, `${from}.worker`)}, ${wake})::text` : "NULL::text";
-  return `SELECT '${kind}' AS kind, row_to_json(${from}) AS row, pg_notify('${channelOf(schema)}', ${wake})::text AS page, ${worker} AS worker FROM ${from}`;
+  return (
+    `SELECT '${kind}' AS kind, row_to_json(${from}) AS row, pg_notify('${channelOf(schema)}', ${wake})::text AS ` +
+    `page, ${worker} AS worker FROM ${from}`
+  );
 }

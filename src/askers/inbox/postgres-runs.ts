@@ -62,10 +62,15 @@ export function runsRolesSql(s: string, roles: { readonly worker: string; readon
     ["run_steps", "worker_appends", `FOR INSERT TO ${w} WITH CHECK (owner = current_user)`],
     ["run_steps", "page_reads_all", `FOR SELECT TO ${p} USING (true)`],
     // a resumed run's worker takes over its pending question (it then hears its answer); the row stays pending
-    ["questions", "worker_adopts_own", `FOR UPDATE TO ${w} USING (owner = current_user AND status = 'pending') WITH CHECK (owner = current_user AND status = 'pending')`],
+    [
+      "questions",
+      "worker_adopts_own",
+      `FOR UPDATE TO ${w} USING (owner = current_user AND status = 'pending') WITH CHECK (owner = current_user AND status = 'pending')`,
+    ],
   ];
   return [
-    `GRANT SELECT, INSERT (run_id, agent, status, format, input, fingerprint, holder, result, created_at, updated_at), UPDATE (status, holder, result, updated_at) ON ${s}.runs TO ${w}`,
+    `GRANT SELECT, INSERT (run_id, agent, status, format, input, fingerprint, holder, result, created_at, ` +
+      `updated_at), UPDATE (status, holder, result, updated_at) ON ${s}.runs TO ${w}`,
     `GRANT SELECT, INSERT (run_id, seq, kind, data, at, question_id) ON ${s}.run_steps TO ${w}`,
     `GRANT UPDATE (worker) ON ${s}.questions TO ${w}`,
     `ALTER TABLE ${s}.runs ENABLE ROW LEVEL SECURITY`,
@@ -76,7 +81,8 @@ export function runsRolesSql(s: string, roles: { readonly worker: string; readon
 
 /** The sweeper's exception: a pending question asked by a run that is not finished (its resume asks it again). */
 export const questionOfOpenRun = (s: string, question: string): string =>
-  `EXISTS (SELECT 1 FROM ${s}.run_steps st JOIN ${s}.runs r ON r.run_id = st.run_id WHERE st.question_id = ${question}.id AND r.status IN ('running', 'waiting'))`;
+  `EXISTS (SELECT 1 FROM ${s}.run_steps st JOIN ${s}.runs r ON r.run_id = st.run_id WHERE st.question_id = ` +
+  `${question}.id AND r.status IN ('running', 'waiting'))`;
 
 const iso = (v: unknown): string => new Date(v as string | Date).toISOString();
 
@@ -109,26 +115,37 @@ export function runSummaryOf(r: Row): RunSummary {
 /** Add run `head` (fails with a unique violation when its id is there). */
 export function insertRunSql(s: string, head: RunHead): Statement {
   return {
-    text: `INSERT INTO ${s}.runs (run_id, agent, status, format, input, fingerprint, holder, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+    text:
+      `INSERT INTO ${s}.runs (run_id, agent, status, format, input, fingerprint, holder, created_at, updated_at) ` +
+      `VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
     values: [head.runId, head.agent, head.status, head.format, head.input, JSON.stringify(head.fingerprint), head.holder, head.createdAt],
   };
 }
 
 /** The run `runId` (as JSON). */
-export const selectRun = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(r) AS row FROM ${s}.runs r WHERE run_id = $1`, values: [runId] });
+export const selectRun = (s: string, runId: string): Statement => ({
+  text: `SELECT row_to_json(r) AS row FROM ${s}.runs r WHERE run_id = $1`,
+  values: [runId],
+});
 
 /** The run `runId` (as JSON), the login that started it, and whether that is this login (`own`). */
 export const selectRunOwner = (s: string, runId: string): Statement => ({
-  text: `SELECT row_to_json(r) AS row, r.owner AS owner, r.owner = current_user AS own, current_user AS login FROM ${s}.runs r WHERE run_id = $1`,
+  text:
+    `SELECT row_to_json(r) AS row, r.owner AS owner, r.owner = current_user AS own, current_user AS login FROM ` +
+    `${s}.runs r WHERE run_id = $1`,
   values: [runId],
 });
 
 /** Why a login may not take run `runId`: another login started it (the row policies let a worker change only its own login's runs). */
 export const notOwnRunMessage = (runId: string, owner: string, login: string): string =>
-  `run '${runId}' was started by the database login '${owner}'; this store's login '${login}' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login '${owner}'`;
+  `run '${runId}' was started by the database login '${owner}'; this store's login '${login}' may resume only the ` +
+  `runs its own login started (the inbox's row policies). Resume it with a store on login '${owner}'`;
 
 /** The steps of `runId`, in order. */
-export const selectRunSteps = (s: string, runId: string): Statement => ({ text: `SELECT row_to_json(t) AS row FROM ${s}.run_steps t WHERE run_id = $1 ORDER BY seq`, values: [runId] });
+export const selectRunSteps = (s: string, runId: string): Statement => ({
+  text: `SELECT row_to_json(t) AS row FROM ${s}.run_steps t WHERE run_id = $1 ORDER BY seq`,
+  values: [runId],
+});
 
 /**
  * Take run `runId` for `holder` when nobody alive holds it: no holder, the
@@ -137,7 +154,9 @@ export const selectRunSteps = (s: string, runId: string): Statement => ({ text: 
  * run's id and how many steps it has when taken.
  */
 export function claimRunSql(s: string, runId: string, holder: string, anyDead: boolean): Statement {
-  const lapsed = anyDead ? "true" : `NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = r.owner AND w.worker = r.holder AND w.lease_until >= now())`;
+  const lapsed = anyDead
+    ? "true"
+    : `NOT EXISTS (SELECT 1 FROM ${s}.workers w WHERE w.owner = r.owner AND w.worker = r.holder AND w.lease_until >= now())`;
   return {
     text: `UPDATE ${s}.runs r SET holder = $2, updated_at = now() WHERE run_id = $1 AND status IN ('running', 'waiting') AND (holder IS NULL OR holder = $2 OR ${lapsed})
       RETURNING run_id, (SELECT count(*)::int FROM ${s}.run_steps st WHERE st.run_id = r.run_id) AS steps`,
@@ -145,30 +164,57 @@ export function claimRunSql(s: string, runId: string, holder: string, anyDead: b
   };
 }
 
-/** Append `step` to `runId` while `holder` holds it (the run's status follows: `waiting` on a question, else `running`); no row when it does not. */
+/**
+ * Append `step` to `runId` while `holder` holds it (the run's status follows: `waiting` on a question, else `running`);
+ * no row when it does not.
+ */
 export function appendRunStepSql(s: string, runId: string, holder: string, step: RunStep): Statement {
   const questionId = step.kind === "question" && typeof step.data.questionId === "string" ? step.data.questionId : null;
   return {
     text: `WITH held AS (UPDATE ${s}.runs SET status = $7, updated_at = now() WHERE run_id = $1 AND holder = $2 RETURNING run_id)
       INSERT INTO ${s}.run_steps (run_id, seq, kind, data, at, question_id) SELECT run_id, $3, $4, $5, $6, $8 FROM held RETURNING seq`,
-    values: [runId, holder, step.seq, step.kind, JSON.stringify(step.data), step.at, step.kind === "question" ? "waiting" : "running", questionId],
+    values: [
+      runId,
+      holder,
+      step.seq,
+      step.kind,
+      JSON.stringify(step.data),
+      step.at,
+      step.kind === "question" ? "waiting" : "running",
+      questionId,
+    ],
   };
 }
 
 /** Set the status (and result) of `runId` while `holder` holds it. */
 export const setRunStatusSql = (s: string, runId: string, holder: string, status: RunStatus, result: unknown): Statement => ({
-  text: `UPDATE ${s}.runs SET status = $3, result = COALESCE($4::jsonb, result), updated_at = now() WHERE run_id = $1 AND holder = $2 RETURNING run_id`,
+  text:
+    `UPDATE ${s}.runs SET status = $3, result = COALESCE($4::jsonb, result), updated_at = now() WHERE run_id = $1 ` +
+    `AND holder = $2 RETURNING run_id`,
   values: [runId, holder, status, result === undefined ? null : JSON.stringify(result)],
 });
 
 /** Let go of `runId` when `holder` holds it. */
-export const releaseRunSql = (s: string, runId: string, holder: string): Statement => ({ text: `UPDATE ${s}.runs SET holder = NULL WHERE run_id = $1 AND holder = $2`, values: [runId, holder] });
+export const releaseRunSql = (s: string, runId: string, holder: string): Statement => ({
+  text: `UPDATE ${s}.runs SET holder = NULL WHERE run_id = $1 AND holder = $2`,
+  values: [runId, holder],
+});
 
 /** The runs, newest change first (only `status`, when given). */
 export const selectRuns = (s: string, status: RunStatus | undefined): Statement =>
   status === undefined
-    ? { text: `SELECT row_to_json(r) AS row FROM (SELECT run_id, status, agent, updated_at FROM ${s}.runs ORDER BY updated_at DESC, run_id) r`, values: [] }
-    : { text: `SELECT row_to_json(r) AS row FROM (SELECT run_id, status, agent, updated_at FROM ${s}.runs WHERE status = $1 ORDER BY updated_at DESC, run_id) r`, values: [status] };
+    ? {
+        text:
+          `SELECT row_to_json(r) AS row FROM (SELECT run_id, status, agent, updated_at FROM ${s}.runs ORDER BY ` +
+          `updated_at DESC, run_id) r`,
+        values: [],
+      }
+    : {
+        text:
+          `SELECT row_to_json(r) AS row FROM (SELECT run_id, status, agent, updated_at FROM ${s}.runs WHERE status = ` +
+          `$1 ORDER BY updated_at DESC, run_id) r`,
+        values: [status],
+      };
 
 /** Take over pending question `id` for worker `worker` (a resumed run's); the row as it stands after. */
 export const adoptQuestionSql = (s: string, id: string, worker: string): Statement => ({

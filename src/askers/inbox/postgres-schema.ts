@@ -49,7 +49,11 @@ import { ignoreRejection } from "../../util/logger.js";
 /** The schema used when none is given. */
 export const DEFAULT_INBOX_SCHEMA = "agentkit_inbox";
 
-/** The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed actor; 4: a question's tool facts; 5: call records; 6: change numbers stamped by the database, a worker's decision rows fenced to its own questions; 7: durable agent runs and their steps). */
+/**
+ * The version `migrateInboxStore` brings a schema to (2: row owners, the worker and page roles; 3: a decision's claimed
+ * actor; 4: a question's tool facts; 5: call records; 6: change numbers stamped by the database, a worker's decision
+ * rows fenced to its own questions; 7: durable agent runs and their steps).
+ */
 export const INBOX_SCHEMA_VERSION = 7;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -57,7 +61,11 @@ const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 /** `schema` checked to be a plain lower-case SQL identifier (it is interpolated into SQL, so nothing else is accepted). */
 export function checkSchemaName(schema: string, where: string): string {
   if (typeof schema !== "string" || !IDENT.test(schema)) {
-    throw new OptionsError(where, "schema", `${where}: 'schema' must be a lower-case SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`);
+    throw new OptionsError(
+      where,
+      "schema",
+      `${where}: 'schema' must be a lower-case SQL identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
+    );
   }
   return schema;
 }
@@ -71,7 +79,8 @@ export const channelOf = (schema: string): string => `${schema}_changes`;
  * the row's owner and worker name. One definition, used by the statements
  * that notify and by the worker that listens.
  */
-export const workerChannelSql = (schema: string, owner: string, worker: string): string => `'agentkit_w_' || md5('${schema}/' || ${owner} || '/' || ${worker})`;
+export const workerChannelSql = (schema: string, owner: string, worker: string): string =>
+  `'agentkit_w_' || md5('${schema}/' || ${owner} || '/' || ${worker})`;
 
 /** The inbox's two group roles in `schema`: logins are made members of them (`GRANT <schema>_worker TO alice`). */
 export function inboxRoles(schema: string): { readonly worker: string; readonly page: string } {
@@ -122,7 +131,10 @@ function migrationSql(s: string): string[] {
   ];
 }
 
-/** Versions 2 to 4 on older tables: each row's owner (the login that wrote it), the worker's display name, leases keyed by owner and worker; a decision's claimed actor; a question's tool facts. */
+/**
+ * Versions 2 to 4 on older tables: each row's owner (the login that wrote it), the worker's display name, leases keyed
+ * by owner and worker; a decision's claimed actor; a question's tool facts.
+ */
 function upgradeSql(s: string, from: number): string[] {
   const always = [
     `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT CURRENT_USER`,
@@ -135,7 +147,10 @@ function upgradeSql(s: string, from: number): string[] {
     `ALTER TABLE ${s}.questions ADD COLUMN IF NOT EXISTS tool_facts jsonb`,
   ];
   // A lease is one login's: another login naming the same worker has its own row.
-  const rekey = [`ALTER TABLE ${s}.workers DROP CONSTRAINT IF EXISTS workers_pkey`, `ALTER TABLE ${s}.workers ADD PRIMARY KEY (owner, worker)`];
+  const rekey = [
+    `ALTER TABLE ${s}.workers DROP CONSTRAINT IF EXISTS workers_pkey`,
+    `ALTER TABLE ${s}.workers ADD PRIMARY KEY (owner, worker)`,
+  ];
   return from < 2 ? [...always, ...rekey] : always;
 }
 
@@ -147,7 +162,8 @@ function upgradeSql(s: string, from: number): string[] {
  */
 function stampSql(s: string): string[] {
   return [
-    `CREATE OR REPLACE FUNCTION ${s}.stamp_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN NEW.changed := nextval('${s}.changes'); RETURN NEW; END $f$`,
+    `CREATE OR REPLACE FUNCTION ${s}.stamp_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN NEW.changed := ` +
+      `nextval('${s}.changes'); RETURN NEW; END $f$`,
     ...["questions", "decisions", "records"].flatMap((t) => [
       `DROP TRIGGER IF EXISTS stamp_change ON ${s}.${t}`,
       `CREATE TRIGGER stamp_change BEFORE INSERT OR UPDATE ON ${s}.${t} FOR EACH ROW EXECUTE FUNCTION ${s}.stamp_change()`,
@@ -179,20 +195,34 @@ function fenceFunctionsSql(s: string, worker: string): string[] {
   const mayAsk = `CREATE OR REPLACE FUNCTION ${s}.worker_may_ask(p_id text, p_owner text) RETURNS boolean ${definer} AS $f$
     SELECT NOT EXISTS (SELECT 1 FROM ${s}.decisions d WHERE d.id = p_id AND d.owner IS DISTINCT FROM p_owner) $f$`;
   const signatures = [`${s}.worker_may_record(text, text, text, boolean, boolean, text)`, `${s}.worker_may_ask(text, text)`];
-  return [mayRecord, mayAsk, ...signatures.flatMap((f) => [`REVOKE ALL ON FUNCTION ${f} FROM PUBLIC`, `GRANT EXECUTE ON FUNCTION ${f} TO ${worker}`])];
+  return [
+    mayRecord,
+    mayAsk,
+    ...signatures.flatMap((f) => [`REVOKE ALL ON FUNCTION ${f} FROM PUBLIC`, `GRANT EXECUTE ON FUNCTION ${f} TO ${worker}`]),
+  ];
 }
 
 /** The two roles, their grants and the row-level policies (idempotent: a policy is dropped and made again). */
 function rolesSql(s: string): string[] {
   const { worker: w, page: p } = inboxRoles(s);
-  const role = (name: string) => `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$`;
+  const role = (name: string) =>
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} NOLOGIN; END IF; END $$`;
   const asked = "id, call_id, tool, arguments, question, source, from_, worker, worker_name, asked_at, deadline_at, status, tool_facts";
   const decided = "id, tool, allowed, source, asked, actor, claimed_actor, reason, at, from_, confirmed";
   const fits = `owner = current_user AND ${s}.worker_may_record(id, owner, source, asked, allowed, actor)`;
   const policies: Array<[string, string, string]> = [
     ["questions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
-    ["questions", "worker_asks", `FOR INSERT TO ${w} WITH CHECK (owner = current_user AND status = 'pending' AND ${s}.worker_may_ask(id, owner))`],
-    ["questions", "worker_ends_own", `FOR UPDATE TO ${w} USING (owner = current_user AND status = 'pending') WITH CHECK (owner = current_user AND status IN ('timed_out', 'withdrawn'))`],
+    [
+      "questions",
+      "worker_asks",
+      `FOR INSERT TO ${w} WITH CHECK (owner = current_user AND status = 'pending' AND ${s}.worker_may_ask(id, owner))`,
+    ],
+    [
+      "questions",
+      "worker_ends_own",
+      `FOR UPDATE TO ${w} USING (owner = current_user AND status = 'pending') WITH CHECK (owner = current_user AND ` +
+        `status IN ('timed_out', 'withdrawn'))`,
+    ],
     ["questions", "page_reads_all", `FOR SELECT TO ${p} USING (true)`],
     ["questions", "page_settles", `FOR UPDATE TO ${p} USING (status = 'pending') WITH CHECK (status <> 'pending')`],
     ["decisions", "worker_reads_own", `FOR SELECT TO ${w} USING (owner = current_user)`],
@@ -239,7 +269,12 @@ async function versionOf(client: PgClient, schema: string): Promise<number> {
  */
 export async function migrateSchema(pool: PgPool, schema: string, options: { readonly roles: boolean }): Promise<number> {
   if (options.roles && schema.length > 56) {
-    throw new OptionsError("migrateInboxStore", "schema", `migrateInboxStore: 'schema' must be at most 56 characters, so the roles '${schema}_worker' and '${schema}_page' fit PostgreSQL's 63; got ${schema.length}`);
+    throw new OptionsError(
+      "migrateInboxStore",
+      "schema",
+      `migrateInboxStore: 'schema' must be at most 56 characters, so the roles '${schema}_worker' and ` +
+        `'${schema}_page' fit PostgreSQL's 63; got ${schema.length}`,
+    );
   }
   const client = await pool.connect();
   try {
@@ -249,9 +284,12 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
     const from = await versionOf(client, schema);
     // version 5: call records (postgres-records); their grants and policies below, with the roles
     // version 7: durable runs (postgres-runs)
-    for (const sql of [...upgradeSql(schema, from), ...recordsTableSql(schema), ...runsTableSql(schema), ...stampSql(schema)]) await client.query(sql);
+    for (const sql of [...upgradeSql(schema, from), ...recordsTableSql(schema), ...runsTableSql(schema), ...stampSql(schema)])
+      await client.query(sql);
     if (options.roles) for (const sql of rolesSql(schema)) await client.query(sql);
-    if (options.roles) for (const sql of [...recordsRolesSql(schema, inboxRoles(schema)), ...runsRolesSql(schema, inboxRoles(schema))]) await client.query(sql);
+    if (options.roles)
+      for (const sql of [...recordsRolesSql(schema, inboxRoles(schema)), ...runsRolesSql(schema, inboxRoles(schema))])
+        await client.query(sql);
     await client.query(`DELETE FROM ${schema}.meta`);
     await client.query(`INSERT INTO ${schema}.meta (version) VALUES ($1)`, [INBOX_SCHEMA_VERSION]);
     await client.query("COMMIT");
@@ -264,17 +302,31 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
   }
 }
 
-/** `err` as the store's error: a missing table is `not_migrated` (naming the command that fixes it); a refused right `forbidden` (naming the roles); anything else `unavailable`. */
+/**
+ * `err` as the store's error: a missing table is `not_migrated` (naming the command that fixes it); a refused right
+ * `forbidden` (naming the roles); anything else `unavailable`.
+ */
 export function storeError(err: unknown, schema: string): InboxStoreError {
   if (err instanceof InboxStoreError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message : String(err);
   if (code === "42501") {
     const { worker, page } = inboxRoles(schema);
-    return new InboxStoreError("forbidden", `the inbox database refused this login (${message}): a worker logs in as a member of '${worker}' (asks, reads its own), the page as a member of '${page}' (reads all, answers); \`agentkit inbox migrate\` makes both roles`, { cause: err });
+    return new InboxStoreError(
+      "forbidden",
+      `the inbox database refused this login (${message}): a worker logs in as a member of '${worker}' (asks, ` +
+        `reads its own), the page as a member of '${page}' (reads all, answers); \`agentkit inbox migrate\` makes ` +
+        `both roles`,
+      { cause: err },
+    );
   }
   if (code === "42P01" || code === "3F000") {
-    return new InboxStoreError("not_migrated", `the inbox tables in schema '${schema}' do not exist: run \`agentkit inbox migrate <url>\` (or migrateInboxStore()) once (${message})`, { cause: err });
+    return new InboxStoreError(
+      "not_migrated",
+      `the inbox tables in schema '${schema}' do not exist: run \`agentkit inbox migrate <url>\` (or ` +
+        `migrateInboxStore()) once (${message})`,
+      { cause: err },
+    );
   }
   return new InboxStoreError("unavailable", `the inbox database is unavailable: ${message}`, { cause: err });
 }

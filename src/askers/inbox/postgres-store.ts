@@ -46,13 +46,48 @@ import { checkOptions, checkTimeoutMs, opt, type CheckedOptions, type OptionSpec
 import type { CallAnswer, CallChange, CallRecord, CallRecordEvent, CallRecordStore, CallUpdate } from "../../contracts/call-record.js";
 import type { RunClaim, RunHead, RunStatus, RunStep, RunStore, RunSummary } from "../../contracts/run-record.js";
 import { notHolderMessage } from "../../records/memory-runs.js";
-import { adoptQuestionSql, appendRunStepSql, claimRunSql, insertRunSql, notOwnRunMessage, questionOfOpenRun, releaseRunSql, runHeadOf, runStepOf, runSummaryOf, selectRun, selectRunOwner, selectRunSteps, selectRuns, setRunStatusSql } from "./postgres-runs.js";
+import {
+  adoptQuestionSql,
+  appendRunStepSql,
+  claimRunSql,
+  insertRunSql,
+  notOwnRunMessage,
+  questionOfOpenRun,
+  releaseRunSql,
+  runHeadOf,
+  runStepOf,
+  runSummaryOf,
+  selectRun,
+  selectRunOwner,
+  selectRunSteps,
+  selectRuns,
+  setRunStatusSql,
+} from "./postgres-runs.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
 import { InboxStoreError } from "./inbox-store.error.js";
-import { answerRecordSql, deleteExpiredRecords, insertRecordSql, recordOf, recordsChannelOf, selectOpenRecords, selectRecord, selectRecordById, updateRecordSql, type Statement } from "./postgres-records.js";
+import {
+  answerRecordSql,
+  deleteExpiredRecords,
+  insertRecordSql,
+  recordOf,
+  recordsChannelOf,
+  selectOpenRecords,
+  selectRecord,
+  selectRecordById,
+  updateRecordSql,
+  type Statement,
+} from "./postgres-records.js";
 import { checkAnswer, checkChange, checkExpiry, checkRecord, duplicateRecord } from "./record-input.js";
 import { announce, changedOf, decisionOf, questionOf, wakeupOf, type Wakeup, type WithWorkerName } from "./postgres-rows.js";
-import { channelOf, checkSchemaName, DEFAULT_INBOX_SCHEMA, INBOX_SCHEMA_VERSION, migrateSchema, storeError, workerChannelSql } from "./postgres-schema.js";
+import {
+  channelOf,
+  checkSchemaName,
+  DEFAULT_INBOX_SCHEMA,
+  INBOX_SCHEMA_VERSION,
+  migrateSchema,
+  storeError,
+  workerChannelSql,
+} from "./postgres-schema.js";
 import { pgModule, statementRunner, type PgPool, type PgResult } from "./pg-peer.js";
 import { joinRelay, relayPlace, targetOf, type WakeupRelay } from "./wakeup-relay.js";
 
@@ -130,9 +165,15 @@ const STORE_SPEC = {
   worker: opt.string("a non-empty name for this process", true),
   leaseMs: (v: unknown, where: string, option: string): number => checkTimeoutMs(v ?? 15_000, where, option)!,
   ownsPool: opt.boolean(),
-  role: opt.that<InboxStoreRole>((v) => v === "worker" || v === "page", '"worker" (asks, reads its own questions) or "page" (reads all, answers)'),
+  role: opt.that<InboxStoreRole>(
+    (v) => v === "worker" || v === "page",
+    '"worker" (asks, reads its own questions) or "page" (reads all, answers)',
+  ),
   wakeups: (v: unknown, where: string, option: string): InboxWakeups =>
-    opt.that<InboxWakeups>((w) => w === "shared" || w === "own", '"shared" (one listening connection per host) or "own" (this store\'s own LISTEN)')(v, where, option) ?? "shared",
+    opt.that<InboxWakeups>(
+      (w) => w === "shared" || w === "own",
+      '"shared" (one listening connection per host) or "own" (this store\'s own LISTEN)',
+    )(v, where, option) ?? "shared",
 } satisfies OptionSpec;
 
 /** `migrateInboxStore`'s options. */
@@ -142,7 +183,11 @@ const MIGRATE_SPEC = { ...CONNECTION_RULES, roles: opt.boolean() } satisfies Opt
 function checkStoreOptions<S extends typeof CONNECTION_RULES>(options: unknown, where: string, spec: S): CheckedOptions<S> {
   const o = checkOptions(options, where, spec);
   if ((o.connectionString === undefined) === (o.pool === undefined)) {
-    throw new OptionsError(where, "connectionString", `${where}: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)`);
+    throw new OptionsError(
+      where,
+      "connectionString",
+      `${where}: give exactly one of 'connectionString' (a postgres:// URL) and 'pool' (a pg.Pool)`,
+    );
   }
   return o;
 }
@@ -209,7 +254,12 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     this.#ownPool = options.pool === undefined || options.ownsPool === true;
     // The page serves every worker's questions and every click: a wider pool, and a click waits for a
     // busy pool (up to 15 s) rather than failing at once; a worker keeps two connections and fails fast.
-    this.#pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, ...(this.role === "worker" ? { max: 2, connectionTimeoutMillis: 5000 } : { max: 8, connectionTimeoutMillis: 15_000 }) });
+    this.#pool =
+      options.pool ??
+      new (pgModule().Pool)({
+        connectionString: options.connectionString!,
+        ...(this.role === "worker" ? { max: 2, connectionTimeoutMillis: 5000 } : { max: 8, connectionTimeoutMillis: 15_000 }),
+      });
     // An idle connection's error (the server stopped) is an event: unheard, it would end the process.
     this.#run = statementRunner(this.#pool);
     this.#pool.on("error", (err) => getLogger().debug(`inbox store: an idle database connection failed: ${err.message}`));
@@ -231,7 +281,24 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12) RETURNING *) ${announce("q", s)}`;
     const workerName = (question as StoredQuestion & WithWorkerName).workerName ?? null;
     try {
-      this.#told((await this.#query(sql, [question.id, question.callId, question.tool, JSON.stringify(question.arguments), question.question, question.source, question.from, this.worker, workerName, question.askedAt, question.deadlineAt, question.toolFacts ? JSON.stringify(question.toolFacts) : null])).rows);
+      this.#told(
+        (
+          await this.#query(sql, [
+            question.id,
+            question.callId,
+            question.tool,
+            JSON.stringify(question.arguments),
+            question.question,
+            question.source,
+            question.from,
+            this.worker,
+            workerName,
+            question.askedAt,
+            question.deadlineAt,
+            question.toolFacts ? JSON.stringify(question.toolFacts) : null,
+          ])
+        ).rows,
+      );
     } catch (err) {
       this.#mine.delete(question.id);
       throw err;
@@ -241,11 +308,15 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Compare-and-set (see `InboxStore`).
    *
-   * @throws InboxStoreError `forbidden` when this store's role is `worker` and the settlement is an answer (only the page answers), or when the login may not change the row.
+   * @throws InboxStoreError `forbidden` when this store's role is `worker` and the settlement is an answer (only the
+   * page answers), or when the login may not change the row.
    */
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     if (this.role === "worker" && settlement.status === "answered") {
-      throw new InboxStoreError("forbidden", "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own");
+      throw new InboxStoreError(
+        "forbidden",
+        "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own",
+      );
     }
     await this.#ready();
     const s = this.schema;
@@ -253,7 +324,12 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     // database's word for who wrote it (the session's login; none for a superuser, e.g. an embedded store), never the caller's.
     const [set, value, expr] =
       settlement.status === "answered"
-        ? ["answer", JSON.stringify(settlement.answer), `$3::jsonb - 'login' || COALESCE((SELECT jsonb_build_object('login', rolname) FROM pg_roles WHERE rolname = session_user AND NOT rolsuper), '{}'::jsonb)`]
+        ? [
+            "answer",
+            JSON.stringify(settlement.answer),
+            `$3::jsonb - 'login' || COALESCE((SELECT jsonb_build_object('login', rolname) FROM pg_roles WHERE ` +
+              `rolname = session_user AND NOT rolsuper), '{}'::jsonb)`,
+          ]
         : ["reason", settlement.reason, "$3"];
     const sql = `WITH hit AS (UPDATE ${s}.questions SET status = $2, ${set} = ${expr}, settled_at = now()
       WHERE id = $1 AND status = 'pending' RETURNING *) ${announce("q", s, { worker: true })}`;
@@ -271,20 +347,26 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
 
   async pending(): Promise<StoredQuestion[]> {
     await this.#ready();
-    const { rows } = await this.#query(`SELECT row_to_json(q) AS row FROM ${this.schema}.questions q WHERE status = 'pending' ORDER BY asked_at, changed`);
+    const { rows } = await this.#query(
+      `SELECT row_to_json(q) AS row FROM ${this.schema}.questions q WHERE status = 'pending' ORDER BY asked_at, changed`,
+    );
     return rows.map((r) => questionOf(r.row as Row));
   }
 
   async decisions(limit: number): Promise<StoredDecision[]> {
     await this.#ready();
-    const { rows } = await this.#query(`SELECT row_to_json(d) AS row FROM ${this.schema}.decisions d ORDER BY seq DESC LIMIT $1`, [Math.max(0, Math.floor(limit))]);
+    const { rows } = await this.#query(`SELECT row_to_json(d) AS row FROM ${this.schema}.decisions d ORDER BY seq DESC LIMIT $1`, [
+      Math.max(0, Math.floor(limit)),
+    ]);
     return rows.map((r) => decisionOf(r.row as Row));
   }
 
   /**
    * Insert or replace a decisions row (see `InboxStore`).
    *
-   * @throws InboxStoreError `forbidden` when the login may not write this row: a worker's row must fit its own question (never another login's; a person's answer only as the page recorded it; see `postgres-schema`), and a row another login owns is not replaced.
+   * @throws InboxStoreError `forbidden` when the login may not write this row: a worker's row must fit its own question
+   * (never another login's; a person's answer only as the page recorded it; see `postgres-schema`), and a row another
+   * login owns is not replaced.
    */
   async recordDecision(d: StoredDecision): Promise<void> {
     await this.#ready();
@@ -294,10 +376,29 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
         reason = EXCLUDED.reason, at = EXCLUDED.at, from_ = EXCLUDED.from_, confirmed = EXCLUDED.confirmed
       WHERE EXCLUDED.confirmed OR NOT ${s}.decisions.confirmed
       RETURNING *) ${announce("d", s)}`;
-    this.#told((await this.#query(sql, [d.id, d.tool, d.allowed, d.source, d.asked, d.actor, d.reason, d.at, d.from, d.confirmed, d.claimedActor ?? null])).rows);
+    this.#told(
+      (
+        await this.#query(sql, [
+          d.id,
+          d.tool,
+          d.allowed,
+          d.source,
+          d.asked,
+          d.actor,
+          d.reason,
+          d.at,
+          d.from,
+          d.confirmed,
+          d.claimedActor ?? null,
+        ])
+      ).rows,
+    );
   }
 
-  /** Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts sweeping lapsed leases. */
+  /**
+   * Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts
+   * sweeping lapsed leases.
+   */
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
     void this.#ready().catch(ignoreRejection("warming the store on subscribe; a failure is thrown again by the next query"));
@@ -336,7 +437,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    * Add a call record (see `CallRecordStore`): resolves once its INSERT has
    * committed, so every process on the database finds it.
    *
-   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is already there; `unavailable` when the database is down; `forbidden` when the login may not add records.
+   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
+   * already there; `unavailable` when the database is down; `forbidden` when the login may not add records.
    */
   async createRecord(record: CallRecord): Promise<void> {
     checkRecord(record);
@@ -354,11 +456,15 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    * version AND status NOT IN (final)`; a field the change names as
    * `undefined` is cleared.
    *
-   * @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind; `unavailable` when the database is down.
+   * @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind; `unavailable` when
+   * the database is down.
    */
   async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
     checkChange(id, version, change);
-    return this.#casResult(id, await this.#recordStatement(`updateRecord '${id}'`, () => updateRecordSql(this.schema, id, version, change)));
+    return this.#casResult(
+      id,
+      await this.#recordStatement(`updateRecord '${id}'`, () => updateRecordSql(this.schema, id, version, change)),
+    );
   }
 
   /**
@@ -407,7 +513,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
       .then(() => this.#tuneRecords())
       .catch(ignoreRejection("starting to hear records on subscribe; the next record operation connects again"));
     return () => {
-      if (this.#recordListeners.delete(listener) && this.#recordListeners.size === 0) void this.#tuneRecords().catch(ignoreRejection("stopping LISTEN on the records channel; a wake-up heard meanwhile is only a read"));
+      if (this.#recordListeners.delete(listener) && this.#recordListeners.size === 0)
+        void this.#tuneRecords().catch(ignoreRejection("stopping LISTEN on the records channel; a wake-up heard meanwhile is only a read"));
     };
   }
 
@@ -434,7 +541,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Add a durable run held by this store's worker (see `RunStore`).
    *
-   * @throws InboxStoreError `invalid` when the id is taken; `unavailable` when the database is down; `forbidden` when the login may not add runs.
+   * @throws InboxStoreError `invalid` when the id is taken; `unavailable` when the database is down; `forbidden` when
+   * the login may not add runs.
    */
   async createRun(head: RunHead): Promise<void> {
     await this.#renewLease();
@@ -453,7 +561,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Take a run nobody alive holds (a worker whose lease lapsed; on an embedded store, any other process).
    *
-   * @throws InboxStoreError `forbidden` when another database login started the run (a login resumes only its own runs), naming both logins.
+   * @throws InboxStoreError `forbidden` when another database login started the run (a login resumes only its own
+   * runs), naming both logins.
    */
   async claimRun(runId: string, holder: string): Promise<RunClaim> {
     if (this.#runsHeld.has(runId)) return { ok: false, holder: this.worker };
@@ -469,7 +578,10 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     return { ok: false, holder: runHeadOf(now[0].row as Row).holder ?? "(none: the run ended)" };
   }
 
-  /** Append a step while `holder` holds the run. @throws InboxStoreError `invalid` when it does not hold it (or the step's number is taken). */
+  /**
+   * Append a step while `holder` holds the run. @throws InboxStoreError `invalid` when it does not hold it (or the
+   * step's number is taken).
+   */
   async appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
     const rows = await this.#statement(`appendRunStep '${runId}' ${step.seq}`, appendRunStepSql(this.schema, runId, holder, step));
     if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
@@ -505,7 +617,10 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     await this.#queue;
     this.#dropLine(false);
     this.#relay?.close();
-    if (this.#leaseRenewedAt) await this.#pool.query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker]).catch(ignoreRejection("deleting this worker's lease row while closing; it lapses by itself"));
+    if (this.#leaseRenewedAt)
+      await this.#pool
+        .query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker])
+        .catch(ignoreRejection("deleting this worker's lease row while closing; it lapses by itself"));
     if (this.#ownPool) await this.#pool.end().catch(ignoreRejection("ending our own pool while closing"));
   }
 
@@ -567,16 +682,27 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
       if (state.line && this.#line === state.line) this.#lost(err);
     });
     try {
-      this.#channelName ||= this.role === "page" ? this.#channel : String((await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c);
+      this.#channelName ||=
+        this.role === "page"
+          ? this.#channel
+          : String(
+              (await this.#query(`SELECT ${workerChannelSql(this.schema, "current_user", "$1::text")} AS c`, [this.worker])).rows[0]!.c,
+            );
       this.#listening = this.role === "page" || this.#mine.size > 0;
       if (this.#listening) await line.listen(this.#channelName);
       this.#hearingRecords = this.#recordListeners.size > 0;
       if (this.#hearingRecords) await line.listen(this.#recordsChannel);
-      const { rows } = await this.#query(`SELECT last_value, is_called, (SELECT max(version) FROM ${this.schema}.meta) AS version FROM ${this.schema}.changes`);
+      const { rows } = await this.#query(
+        `SELECT last_value, is_called, (SELECT max(version) FROM ${this.schema}.meta) AS version FROM ${this.schema}.changes`,
+      );
       // An older schema numbers no change itself (the statements here leave that to the database): refuse it by name.
       const version = Number(rows[0]?.version ?? 0);
       if (version < INBOX_SCHEMA_VERSION) {
-        throw new InboxStoreError("not_migrated", `the inbox tables in schema '${this.schema}' are at version ${version}; this agentkit needs version ${INBOX_SCHEMA_VERSION}: run \`agentkit inbox migrate <url>\` (or migrateInboxStore()) once`);
+        throw new InboxStoreError(
+          "not_migrated",
+          `the inbox tables in schema '${this.schema}' are at version ${version}; this agentkit needs version ` +
+            `${INBOX_SCHEMA_VERSION}: run \`agentkit inbox migrate <url>\` (or migrateInboxStore()) once`,
+        );
       }
       const now = rows[0]?.is_called ? Number(rows[0].last_value) : 0;
       if (state.broken) throw state.broken;
@@ -598,9 +724,14 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     };
     if (this.#relayPath) {
       try {
-        const { member, hosted } = await joinRelay(this.#relayPath, { onWake, onLost }, () => this.#pool.connect(), () => {
-          if (this.#relay === hosted) this.#relay = undefined;
-        });
+        const { member, hosted } = await joinRelay(
+          this.#relayPath,
+          { onWake, onLost },
+          () => this.#pool.connect(),
+          () => {
+            if (this.#relay === hosted) this.#relay = undefined;
+          },
+        );
         if (hosted) this.#relay = hosted;
         if (this.#closed) hosted?.close();
         return member;
@@ -661,7 +792,11 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
 
   /** Run `job` after the ones before it: subscribers hear changes in the order they were committed. */
   #enqueue(job: () => Promise<void>): void {
-    this.#queue = this.#queue.then(job).catch((err: unknown) => getLogger().debug(`inbox store: delivering a change failed: ${err instanceof Error ? err.message : String(err)}`));
+    this.#queue = this.#queue
+      .then(job)
+      .catch((err: unknown) =>
+        getLogger().debug(`inbox store: delivering a change failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }
 
   /** A wake-up: remember the row, and read it (with any others woken meanwhile) after the reads before it. */
@@ -681,11 +816,16 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     const s = this.schema;
     // records only when one was woken for: a database not migrated to version 5 still serves questions
     const records = ids("r");
-    const alsoRecords = records.length ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE id = ANY($3::text[])` : "";
+    const alsoRecords = records.length
+      ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE id = ANY($3::text[])`
+      : "";
     let rows: Row[];
     try {
-      ({ rows } = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
-        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[])${alsoRecords} ORDER BY changed`, [ids("q"), ids("d"), ...(records.length ? [records] : [])]));
+      ({ rows } = await this.#query(
+        `SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE id = ANY($1::text[])
+        UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE id = ANY($2::text[])${alsoRecords} ORDER BY changed`,
+        [ids("q"), ids("d"), ...(records.length ? [records] : [])],
+      ));
     } catch (err) {
       // not lost: read again shortly (a busy pool, a blip); a dropped listening connection catches up on its own
       for (const w of wanted) if (!this.#wanted.has(`${w.kind}:${w.id}`)) this.#wanted.set(`${w.kind}:${w.id}`, w);
@@ -699,9 +839,14 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   async #catchUp(): Promise<void> {
     const since = Math.max(0, this.#lastChange - CATCH_UP_MARGIN);
     const s = this.schema;
-    const alsoRecords = this.#recordListeners.size ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE changed > $1` : "";
-    const q = await this.#query(`SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE changed > $1
-      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE changed > $1${alsoRecords} ORDER BY changed`, [since]);
+    const alsoRecords = this.#recordListeners.size
+      ? ` UNION ALL SELECT 'r' AS k, changed, row_to_json(t) AS row FROM ${s}.records t WHERE changed > $1`
+      : "";
+    const q = await this.#query(
+      `SELECT 'q' AS k, changed, row_to_json(t) AS row FROM ${s}.questions t WHERE changed > $1
+      UNION ALL SELECT 'd' AS k, changed, row_to_json(t) AS row FROM ${s}.decisions t WHERE changed > $1${alsoRecords} ORDER BY changed`,
+      [since],
+    );
     for (const r of q.rows) this.#deliver(r.k as RowKind, r.row as Row);
     this.#down = false;
     this.#emit({ type: "available" });
@@ -725,7 +870,10 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     return step;
   }
 
-  /** Hear the records channel exactly while `subscribeRecords` has listeners (LISTEN or UNLISTEN, after the LISTEN changes before it). Rejects when the statement fails. */
+  /**
+   * Hear the records channel exactly while `subscribeRecords` has listeners (LISTEN or UNLISTEN, after the LISTEN
+   * changes before it). Rejects when the statement fails.
+   */
   #tuneRecords(): Promise<void> {
     const step = this.#tune.then(async () => {
       const [line, want] = [this.#line, this.#recordListeners.size > 0];
@@ -742,11 +890,18 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   #settledMine(id: string): void {
     if (!this.#mine.delete(id) || this.#mine.size > 0) return;
     clearTimeout(this.#unlisten);
-    this.#unlisten = setTimeout(() => void this.#tuneListening().catch(ignoreRejection("stopping LISTEN after the last question settled; retried on the next question")), 1000);
+    this.#unlisten = setTimeout(
+      () =>
+        void this.#tuneListening().catch(ignoreRejection("stopping LISTEN after the last question settled; retried on the next question")),
+      1000,
+    );
     this.#unlisten.unref();
   }
 
-  /** This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is then skipped: no read). */
+  /**
+   * This store's own change, as its statement returned it: told to its subscribers now (its wake-up, when it comes, is
+   * then skipped: no read).
+   */
   #told(rows: readonly Row[]): void {
     if (rows.length) this.#enqueue(async () => rows.forEach((r) => this.#deliver(r.kind as RowKind, r.row as Row)));
   }
@@ -789,18 +944,30 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /** Renew this process's lease now if a third of it has passed (and keep renewing it while the store is open). */
   async #renewLease(): Promise<void> {
     if (Date.now() - this.#leaseRenewedAt < this.leaseMs / 3) return;
-    await this.#query(`INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
-      ON CONFLICT (owner, worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`, [this.worker, this.leaseMs]);
+    await this.#query(
+      `INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
+      ON CONFLICT (owner, worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
+      [this.worker, this.leaseMs],
+    );
     this.#leaseRenewedAt = Date.now();
     if (!this.#heartbeat) {
-      this.#heartbeat = setInterval(() => void this.#renewLease().catch((err: unknown) => getLogger().debug(`inbox store: renewing the lease failed: ${(err as Error).message}`)), Math.max(1, Math.floor(this.leaseMs / 3)));
+      this.#heartbeat = setInterval(
+        () =>
+          void this.#renewLease().catch((err: unknown) =>
+            getLogger().debug(`inbox store: renewing the lease failed: ${(err as Error).message}`),
+          ),
+        Math.max(1, Math.floor(this.leaseMs / 3)),
+      );
       this.#heartbeat.unref();
     }
   }
 
   #startSweeper(): void {
     if (this.#sweeper || this.#closed) return;
-    this.#sweeper = setInterval(() => void this.sweep().catch(ignoreRejection("sweeping lapsed leases; the next tick sweeps again")), Math.max(1, Math.floor(this.leaseMs / 2)));
+    this.#sweeper = setInterval(
+      () => void this.sweep().catch(ignoreRejection("sweeping lapsed leases; the next tick sweeps again")),
+      Math.max(1, Math.floor(this.leaseMs / 2)),
+    );
     this.#sweeper.unref();
   }
 }
@@ -814,7 +981,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
 function recordStoreError(err: unknown, schema: string, what: string): InboxStoreError {
   const code = String((err as { code?: unknown } | null)?.code ?? "");
   if (code === "23505") return duplicateRecord(what, err);
-  if (/^2[23]/.test(code)) return new InboxStoreError("invalid", `${what} refused by the database: ${(err as Error).message}`, { cause: err });
+  if (/^2[23]/.test(code))
+    return new InboxStoreError("invalid", `${what} refused by the database: ${(err as Error).message}`, { cause: err });
   return storeError(err, schema);
 }
 
@@ -822,7 +990,10 @@ function recordStoreError(err: unknown, schema: string, what: string): InboxStor
 function ownWakeupsFallback(why: string): void {
   if (toldOwnWakeups) return;
   toldOwnWakeups = true;
-  getLogger().warn(`inbox store: ${why}; this process's worker stores LISTEN on their own connections (wakeups: "own"), which costs the database more with many workers`);
+  getLogger().warn(
+    `inbox store: ${why}; this process's worker stores LISTEN on their own connections (wakeups: "own"), which ` +
+      `costs the database more with many workers`,
+  );
 }
 
 /** Where this worker's host relay socket is, from the store's connection target; undefined (logged once) when there can be none. */
@@ -831,9 +1002,11 @@ function sharedWakeupPath(options: PostgresInboxStoreOptions, schema: string, po
   if (options.connectionString !== undefined) target = targetOf(options.connectionString);
   else {
     // a pg.Pool keeps its configuration as `options`; what it connects to names the relay
-    const o = (pool as { options?: { connectionString?: unknown; user?: unknown; host?: unknown; port?: unknown; database?: unknown } }).options;
+    const o = (pool as { options?: { connectionString?: unknown; user?: unknown; host?: unknown; port?: unknown; database?: unknown } })
+      .options;
     if (typeof o?.connectionString === "string") target = targetOf(o.connectionString);
-    else if (o) target = `${String(o.user ?? process.env["PGUSER"] ?? "")}@${String(o.host ?? process.env["PGHOST"] ?? "")}:${String(o.port ?? process.env["PGPORT"] ?? "5432")}/${String(o.database ?? process.env["PGDATABASE"] ?? "")}?`;
+    else if (o)
+      target = `${String(o.user ?? process.env["PGUSER"] ?? "")}@${String(o.host ?? process.env["PGHOST"] ?? "")}:${String(o.port ?? process.env["PGPORT"] ?? "5432")}/${String(o.database ?? process.env["PGDATABASE"] ?? "")}?`;
   }
   if (target === undefined) {
     ownWakeupsFallback("the pool given names no connection target to share a wake-up relay on");
@@ -867,9 +1040,15 @@ export function postgresInboxStore(options: PostgresInboxStoreOptions): Postgres
  * the first time); make each worker's login a member of the first, the
  * page's of the second. Returns the schema version.
  */
-export async function migrateInboxStore(options: { readonly connectionString?: string; readonly pool?: PgPool; readonly schema?: string; readonly roles?: boolean }): Promise<number> {
+export async function migrateInboxStore(options: {
+  readonly connectionString?: string;
+  readonly pool?: PgPool;
+  readonly schema?: string;
+  readonly roles?: boolean;
+}): Promise<number> {
   const { schema } = checkStoreOptions(options, "migrateInboxStore", MIGRATE_SPEC);
-  const pool = options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 1, connectionTimeoutMillis: 5000 });
+  const pool =
+    options.pool ?? new (pgModule().Pool)({ connectionString: options.connectionString!, max: 1, connectionTimeoutMillis: 5000 });
   if (!options.pool) pool.on("error", () => {});
   try {
     return await migrateSchema(pool, schema, { roles: options.roles !== false });

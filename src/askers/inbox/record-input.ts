@@ -9,7 +9,8 @@ import type { CallAnswer, CallChange, CallRecord } from "../../contracts/call-re
 import { callAnswerProblem, callChangeProblem, callRecordProblem, countProblem } from "../../records/call-record-checks.js";
 import { InboxStoreError } from "./inbox-store.error.js";
 
-const invalid = (what: string, problem: string, cause?: unknown): InboxStoreError => new InboxStoreError("invalid", `${what} refused: ${problem}`, cause === undefined ? undefined : { cause });
+const invalid = (what: string, problem: string, cause?: unknown): InboxStoreError =>
+  new InboxStoreError("invalid", `${what} refused: ${problem}`, cause === undefined ? undefined : { cause });
 
 const idOf = (record: unknown): string => {
   const id = (record as { id?: unknown } | null)?.id;
@@ -36,7 +37,8 @@ export function checkAnswer(id: string, round: number, answer: CallAnswer): void
 
 /** @throws InboxStoreError `invalid` when `now` (of `expireRecords`) is not a valid Date. */
 export function checkExpiry(now: Date): void {
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalid("expireRecords", `'now' must be a valid Date, got ${String(now)}`);
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw invalid("expireRecords", `'now' must be a valid Date, got ${String(now)}`);
 }
 
 /** The error of `what` (`createRecord '<id>'`) when the record's id is already in the store (whoever's record it is). */

@@ -78,7 +78,8 @@ function privateDirProblem(dir: string, create: boolean): string | undefined {
     try {
       mkdirSync(dir, { mode: 0o700 });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") return `'${dir}' cannot be made (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST")
+        return `'${dir}' cannot be made (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
     }
   }
   let st;
@@ -114,11 +115,17 @@ const RELAY_PROTOCOL = 2;
 export function relayPlace(target: string, schema: string, env: NodeJS.ProcessEnv = process.env): RelayPlace {
   const where = relayDirectory(env);
   if ("problem" in where) return where;
-  const path = join(where.dir, `inbox-v${RELAY_PROTOCOL}-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`);
+  const path = join(
+    where.dir,
+    `inbox-v${RELAY_PROTOCOL}-${createHash("sha256").update(`${target}\0${schema}`).digest("hex").slice(0, 24)}.sock`,
+  );
   return Buffer.byteLength(path) > MAX_PATH ? { problem: `the socket path '${path}' is longer than ${MAX_PATH} bytes` } : { path };
 }
 
-/** Bounded newline-delimited JSON frames from a socket: `onFrame` per parsed line; junk lines are skipped; a line past the bound ends the socket. */
+/**
+ * Bounded newline-delimited JSON frames from a socket: `onFrame` per parsed line; junk lines are skipped; a line past
+ * the bound ends the socket.
+ */
 function frames(socket: Socket, onFrame: (frame: unknown) => void): void {
   let buf = "";
   socket.setEncoding("utf8");
@@ -287,7 +294,7 @@ export class WakeupRelay {
       }
     };
     try {
-      if (await answers(path)) return drop(), undefined;
+      if (await answers(path)) return (drop(), undefined);
       const ino = statSync(temp).ino;
       renameSync(temp, path);
       return new WakeupRelay(path, server, ino, borrow, onClosed);
@@ -302,7 +309,10 @@ export class WakeupRelay {
     return this.#members.size;
   }
 
-  /** Stop: every member's socket closes (they reconnect and catch up), the socket file is removed if still ours, the connection released. Idempotent. */
+  /**
+   * Stop: every member's socket closes (they reconnect and catch up), the socket file is removed if still ours, the
+   * connection released. Idempotent.
+   */
   close(err?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -426,7 +436,12 @@ function connect(path: string): Promise<Socket> {
  * process now hosts it. Rejects with a socket error other than "nobody
  * there" (the caller then LISTENs itself), or when becoming the relay fails.
  */
-export async function joinRelay(path: string, handlers: RelayHandlers, borrow: () => Promise<PgClient>, onHostClosed: () => void): Promise<{ member: RelayMember; hosted?: WakeupRelay }> {
+export async function joinRelay(
+  path: string,
+  handlers: RelayHandlers,
+  borrow: () => Promise<PgClient>,
+  onHostClosed: () => void,
+): Promise<{ member: RelayMember; hosted?: WakeupRelay }> {
   let hosted: WakeupRelay | undefined;
   for (let attempt = 0; ; attempt++) {
     try {

@@ -8,7 +8,16 @@
 import { toolFactsOf, type Asker } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import { isDeepStrictEqual } from "node:util";
-import { answeredVerdict, errorVerdict, gateVerdict, notRunMessage, type GateCaller, type GateEventTarget, type GateRecord, type GateSubject } from "../../gate/index.js";
+import {
+  answeredVerdict,
+  errorVerdict,
+  gateVerdict,
+  notRunMessage,
+  type GateCaller,
+  type GateEventTarget,
+  type GateRecord,
+  type GateSubject,
+} from "../../gate/index.js";
 import { checkOptions, opt, type CheckedOptions } from "../../options/option-checks.js";
 import { describeValue, pyStr } from "../../util/format.js";
 import { ApprovalAudit } from "./approval-audit.js";
@@ -34,8 +43,7 @@ export interface ApprovalGuardRequest {
 
 /** A guard's answer: run (with these arguments, when a reviewer edited them) or refuse (with this message). */
 export type ApprovalGuardResult =
-  | { readonly allowed: true; readonly arguments?: Record<string, unknown> }
-  | { readonly allowed: false; readonly message: string };
+  { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
 
 /** Options of `approvalGuard`. */
 export interface ApprovalGuardOptions {
@@ -105,23 +113,28 @@ export function guardFromPolicy(policy: Partial<ApprovalGuardPolicy> & Pick<Appr
     if (!request?.tool?.requiresApproval) return { allowed: true };
     const name = String(request.name);
     const caller = gateCallerOf(request.ctx);
-    const subject: GateSubject = { tool: String(request.qualifiedName || name), arguments: isJsonObject(request.arguments) ? request.arguments : {}, via: "mcp_guard", ...(caller ? { caller } : {}) };
+    const subject: GateSubject = {
+      tool: String(request.qualifiedName || name),
+      arguments: isJsonObject(request.arguments) ? request.arguments : {},
+      via: "mcp_guard",
+      ...(caller ? { caller } : {}),
+    };
     // No autoAllow and no tier here: a tool that requires approval is asked about under every tier.
     const earlier = answeredBy && request.toolUseId ? answeredAt(answeredBy.decisions, request.toolUseId, subject) : undefined;
     const verdict = earlier
       ? answeredVerdict({ ...subject, id: request.toolUseId }, earlier)
       : isJsonObject(request.arguments)
-      ? await gateVerdict({
-          ...subject,
-          // A call that became an MCP task asks its client too (tasks/update); the first answer decides.
-          asker: taskAwareAsker(asker, request.ctx),
-          timeoutMs,
-          requiresApproval: true,
-          question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
-          signal: request.ctx?.signal,
-          toolFacts: toolFactsOf(request.tool),
-        })
-      : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
+        ? await gateVerdict({
+            ...subject,
+            // A call that became an MCP task asks its client too (tasks/update); the first answer decides.
+            asker: taskAwareAsker(asker, request.ctx),
+            timeoutMs,
+            requiresApproval: true,
+            question: `${caller ? `Client ${pyStr(caller.clientId)}${caller.subject !== null ? ` (for ${pyStr(caller.subject)})` : ""}` : "A client"} asks to run ${pyStr(name)} (it requires approval) with ${wireJson(subject.arguments)}. Allow it?`,
+            signal: request.ctx?.signal,
+            toolFacts: toolFactsOf(request.tool),
+          })
+        : errorVerdict(subject, `the call's arguments must be a JSON object, got ${describeValue(request.arguments)}`, false);
     const final = await audit.record(subject, verdict, request.ctx);
     if (final.allowed) return final.modified ? { allowed: true, arguments: final.arguments } : { allowed: true };
     return { allowed: false, message: notRunMessage(name, final) };

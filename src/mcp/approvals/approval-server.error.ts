@@ -12,7 +12,8 @@ export class ApprovalServerStateError extends AgentkitError {
   ) {
     super(
       "approval_server_not_started",
-      `ApprovalServer.${member} is only available while the server is serving — call await approvals.start() first (or use await using approvals = await ApprovalServer.open({ asker }))`,
+      `ApprovalServer.${member} is only available while the server is serving — call await approvals.start() first ` +
+        `(or use await using approvals = await ApprovalServer.open({ asker }))`,
     );
   }
 }

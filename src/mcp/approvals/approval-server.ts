@@ -10,7 +10,15 @@ import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../contracts/elicitation.js";
 import type { Autonomy } from "../../context/run-context.js";
-import { errorVerdict, gateVerdict, type AutoAllowWhen, type GateEventTarget, type GateRecord, type GateSubject, type GateVerdict } from "../../gate/index.js";
+import {
+  errorVerdict,
+  gateVerdict,
+  type AutoAllowWhen,
+  type GateEventTarget,
+  type GateRecord,
+  type GateSubject,
+  type GateVerdict,
+} from "../../gate/index.js";
 import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, SESSION_OPTION_RULES } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
@@ -86,7 +94,10 @@ export interface ApprovalConfigDocument {
   mcpServers: Record<string, { type: "http"; url: string; headers: Record<string, string> }>;
 }
 
-/** What `cliOptions()` returns; spreads into `ClaudeCliCognition` (beside a spec's: `mergeCliOptions(spec.cliOptions(), approvals.cliOptions())`). */
+/**
+ * What `cliOptions()` returns; spreads into `ClaudeCliCognition` (beside a spec's: `mergeCliOptions(spec.cliOptions(),
+ * approvals.cliOptions())`).
+ */
 export interface ApprovalCliOptions {
   /**
    * `[configPath]`: the path of the 0600 file holding
@@ -126,7 +137,9 @@ interface Running {
 }
 
 function answerText(verdict: GateVerdict): string {
-  return verdict.allowed ? wireJson({ behavior: "allow", updatedInput: verdict.arguments }) : wireJson({ behavior: "deny", message: verdict.reason });
+  return verdict.allowed
+    ? wireJson({ behavior: "allow", updatedInput: verdict.arguments })
+    : wireJson({ behavior: "deny", message: verdict.reason });
 }
 
 function textResult(text: string, isError = false): CallToolResult {
@@ -143,7 +156,12 @@ function abandonment(stopped: AbortSignal, cancelled: AbortSignal, client: strin
   const controller = new AbortController();
   const onStop = (): void => controller.abort(stopped.reason);
   const onCancel = (): void => {
-    const why = cancelled.reason instanceof Error ? cancelled.reason.message : typeof cancelled.reason === "string" && cancelled.reason ? cancelled.reason : "";
+    const why =
+      cancelled.reason instanceof Error
+        ? cancelled.reason.message
+        : typeof cancelled.reason === "string" && cancelled.reason
+          ? cancelled.reason
+          : "";
     controller.abort(new ClientGaveUp(client, `it cancelled the permission request${why ? `: ${why}` : ""}`));
   };
   if (stopped.aborted) onStop();
@@ -166,7 +184,8 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
   const a = isJsonObject(args) ? args : {};
   const tool = typeof a.tool_name === "string" ? a.tool_name : "";
   if (!isJsonObject(args)) return { malformed: `arguments must be a JSON object, got ${describeValue(args)}`, tool };
-  if (typeof a.tool_name !== "string" || a.tool_name === "") return { malformed: `tool_name must be a non-empty string, got ${describeValue(a.tool_name)}`, tool };
+  if (typeof a.tool_name !== "string" || a.tool_name === "")
+    return { malformed: `tool_name must be a non-empty string, got ${describeValue(a.tool_name)}`, tool };
   if (!isJsonObject(a.input)) return { malformed: `input must be a JSON object, got ${describeValue(a.input)}`, tool };
   return { tool, arguments: a.input, via: VIA, ...(typeof a.tool_use_id === "string" ? { id: a.tool_use_id } : {}) };
 }
@@ -174,11 +193,14 @@ function parsePrompt(args: unknown): GateSubject | { readonly malformed: string;
 /** `autoAllow`: a list of non-empty tool names (a bare string is refused: it would allow its letters), as a set. */
 const autoAllowRule: OptionRule<ReadonlySet<string>> = (v, where, option) => {
   if (v === undefined) return new Set();
-  if (typeof v === "string") throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names such as ["Read"], got the string ${pyStr(v)}`);
-  if (typeof (v as Iterable<string>)?.[Symbol.iterator] !== "function") throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names, got ${describeValue(v)}`);
+  if (typeof v === "string")
+    throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names such as ["Read"], got the string ${pyStr(v)}`);
+  if (typeof (v as Iterable<string>)?.[Symbol.iterator] !== "function")
+    throw new OptionsError(where, option, `${where}: ${option} must be a list of tool names, got ${describeValue(v)}`);
   const names = [...(v as Iterable<unknown>)];
   for (const n of names) {
-    if (typeof n !== "string" || n === "") throw new OptionsError(where, option, `${where}: ${option} entries must be non-empty tool names, got ${describeValue(n)}`);
+    if (typeof n !== "string" || n === "")
+      throw new OptionsError(where, option, `${where}: ${option} entries must be non-empty tool names, got ${describeValue(n)}`);
   }
   return new Set(names as string[]);
 };
@@ -187,7 +209,11 @@ const autoAllowRule: OptionRule<ReadonlySet<string>> = (v, where, option) => {
 const serversRule: OptionRule<readonly ServedArgumentCheck[]> = (v, where, option) => {
   if (v === undefined) return [];
   if (!Array.isArray(v) || !v.every((x) => x && typeof (x as ServedArgumentCheck).argumentError === "function")) {
-    throw new OptionsError(where, option, `${where}: ${option} must be a list of served registries (McpServerSpec, from serveRegistry), got ${describeValue(v)}`);
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: ${option} must be a list of served registries (McpServerSpec, from serveRegistry), got ${describeValue(v)}`,
+    );
   }
   return Object.freeze([...v] as ServedArgumentCheck[]);
 };
@@ -219,14 +245,30 @@ export type ApprovalPolicy = CheckedOptions<typeof APPROVAL_SERVER_OPTIONS>;
 /** Check `options` against the spec: the policy, or `OptionsError` naming the option and what is accepted. */
 export function checkApprovalServerOptions(options: ApprovalServerOptions): ApprovalPolicy {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new OptionsError("ApprovalServer", "options", `ApprovalServer: options must be an object with at least { asker }, got ${describeValue(options)}`);
+    throw new OptionsError(
+      "ApprovalServer",
+      "options",
+      `ApprovalServer: options must be an object with at least { asker }, got ${describeValue(options)}`,
+    );
   }
   return checkOptions(options, "ApprovalServer", APPROVAL_SERVER_OPTIONS, TOKEN_HINT);
 }
 
 /** The defaults of every option but the Asker (what `new ApprovalServer({ asker })` would have). */
 export function approvalPolicy(asker: Asker, given: Partial<ApprovalPolicy> = {}): ApprovalPolicy {
-  const defaults: ApprovalPolicy = { asker, timeoutMs: undefined, autoAllow: new Set(), autoAllowWhen: undefined, autonomy: "gated", ctx: undefined, auditPath: undefined, sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, heartbeatMs: DEFAULT_HEARTBEAT_MS, servers: [] };
+  const defaults: ApprovalPolicy = {
+    asker,
+    timeoutMs: undefined,
+    autoAllow: new Set(),
+    autoAllowWhen: undefined,
+    autonomy: "gated",
+    ctx: undefined,
+    auditPath: undefined,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs,
+    maxSessions: SESSION_DEFAULTS.maxSessions,
+    heartbeatMs: DEFAULT_HEARTBEAT_MS,
+    servers: [],
+  };
   return Object.freeze({ ...defaults, ...given });
 }
 
@@ -365,7 +407,12 @@ export class ApprovalServer implements AsyncDisposable {
    * prompt tool sees it. Throws `ApprovalServerStateError` unless started.
    */
   cliOptions(): ApprovalCliOptions {
-    return { mcpConfig: [this.live("cliOptions()").written.path], strictMcpConfig: true, permissionPromptTool: this.toolName, settingSources: "" };
+    return {
+      mcpConfig: [this.live("cliOptions()").written.path],
+      strictMcpConfig: true,
+      permissionPromptTool: this.toolName,
+      settingSources: "",
+    };
   }
 
   /**
@@ -379,10 +426,17 @@ export class ApprovalServer implements AsyncDisposable {
     return this.serialise(async () => {
       if (this.running) return;
       await this.audit.check();
-      const transport = await LoopbackMcpTransport.bind({ serverFactory: () => this.sdkServer(), port: 0, auth: "token", ...this.sessionLimits });
+      const transport = await LoopbackMcpTransport.bind({
+        serverFactory: () => this.sdkServer(),
+        port: 0,
+        auth: "token",
+        ...this.sessionLimits,
+      });
       let written: WrittenMcpConfig | null = null;
       try {
-        const document: ApprovalConfigDocument = { mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } } };
+        const document: ApprovalConfigDocument = {
+          mcpServers: { [APPROVAL_SERVER_NAME]: { type: "http", url: transport.url, headers: { ...transport.authHeaders } } },
+        };
         written = writeMcpConfig(document);
         await transport.start();
         this.running = { transport, written, document, controller: new AbortController() };
@@ -434,11 +488,23 @@ export class ApprovalServer implements AsyncDisposable {
     const server = new Server({ name: APPROVAL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler("tools/list", () => ({ tools: [APPROVE_TOOL] }));
     server.setRequestHandler("tools/call", (request, extra) => {
-      const work = this.call(request.params.name, request.params.arguments, extra.mcpReq.signal, server.getClientVersion()?.name || "the MCP client");
+      const work = this.call(
+        request.params.name,
+        request.params.arguments,
+        extra.mcpReq.signal,
+        server.getClientVersion()?.name || "the MCP client",
+      );
       this.inflight.add(work);
       const progress = new RequestProgress(extra);
-      const tool = isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string" ? request.params.arguments.tool_name : "a tool";
-      const stopHeartbeat = startHeartbeat(progress, this.heartbeatMs, (ms) => `waiting for a person to approve ${pyStr(tool)} (${waited(ms)})`);
+      const tool =
+        isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string"
+          ? request.params.arguments.tool_name
+          : "a tool";
+      const stopHeartbeat = startHeartbeat(
+        progress,
+        this.heartbeatMs,
+        (ms) => `waiting for a person to approve ${pyStr(tool)} (${waited(ms)})`,
+      );
       void work.finally(() => {
         stopHeartbeat();
         progress.end();
@@ -451,7 +517,8 @@ export class ApprovalServer implements AsyncDisposable {
 
   /** Answer one `tools/call`. Never throws: every path ends in valid JSON text. */
   private async call(name: string, args: unknown, requestSignal: AbortSignal, client: string): Promise<CallToolResult> {
-    if (name !== APPROVAL_TOOL_NAME) return textResult(`unknown tool ${pyStr(String(name))}: this server has one tool, '${APPROVAL_TOOL_NAME}'`, true);
+    if (name !== APPROVAL_TOOL_NAME)
+      return textResult(`unknown tool ${pyStr(String(name))}: this server has one tool, '${APPROVAL_TOOL_NAME}'`, true);
     this.prompts++;
     try {
       const parsed = parsePrompt(args);

@@ -16,7 +16,11 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 /** Throw an `OptionsError` naming `where` unless `asker` has an `ask` method. */
 export function checkAsker(asker: unknown, where: string): Asker {
   if (!asker || typeof (asker as Asker).ask !== "function") {
-    throw new OptionsError(where, "asker", `${where}: asker must be an Asker (an object with an ask(request) method), got ${describeValue(asker)}`);
+    throw new OptionsError(
+      where,
+      "asker",
+      `${where}: asker must be an Asker (an object with an ask(request) method), got ${describeValue(asker)}`,
+    );
   }
   return asker as Asker;
 }

@@ -63,7 +63,8 @@ export async function connectSession(recipe: SessionRecipe, signal?: AbortSignal
   try {
     return await connectOnce(recipe, server.protocol, signal);
   } catch (err) {
-    const exitedOnProbe = server instanceof StdioServer && server.protocol === "auto" && err instanceof McpConnectError && err.exited && !signal?.aborted;
+    const exitedOnProbe =
+      server instanceof StdioServer && server.protocol === "auto" && err instanceof McpConnectError && err.exited && !signal?.aborted;
     if (!exitedOnProbe) throw err;
     getLogger().debug(`MCPClient ${server}: the process ended during the version probe; spawning it again for the 2025 initialize`);
     return connectOnce(recipe, "2025-11-25", signal);
@@ -90,7 +91,10 @@ export function negotiation(protocol: ProtocolChoice): VersionNegotiationOptions
  */
 export const STRAY_OUTPUT_DEADLINE_MS = 8_000;
 
-/** Close a stdio transport whose server printed stray output and did not answer by `started + STRAY_OUTPUT_DEADLINE_MS`; returns the stop. */
+/**
+ * Close a stdio transport whose server printed stray output and did not answer by `started + STRAY_OUTPUT_DEADLINE_MS`;
+ * returns the stop.
+ */
 function watchStrayOutput(transport: Transport, started: number): { readonly fired: () => boolean; readonly stop: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let fired = false;
@@ -116,13 +120,19 @@ function watchStrayOutput(transport: Transport, started: number): { readonly fir
 /** What a stdio server printed on stdout that is not JSON-RPC, as a sentence for a connect error. */
 function strayNote(transport: Transport): string | undefined {
   const stray = transport instanceof ProcessGroupStdioTransport ? transport.strayOutput : undefined;
-  return stray === undefined ? undefined : `it printed on stdout, where only JSON-RPC may go: ${pyStr(visible(stray))}; is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?`;
+  return stray === undefined
+    ? undefined
+    : `it printed on stdout, where only JSON-RPC may go: ${pyStr(visible(stray))}; is the command an MCP server (some take a flag such as 'stdio' or '--stdio')?`;
 }
 
 async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, signal: AbortSignal | undefined): Promise<Connected> {
   const { sdk, server, answers } = recipe;
   const transport: Transport =
-    server instanceof StdioServer ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage) : server instanceof InMemoryServer ? server.transport() : httpTransport(sdk, server);
+    server instanceof StdioServer
+      ? new ProcessGroupStdioTransport(server, sdk.parseJSONRPCMessage)
+      : server instanceof InMemoryServer
+        ? server.transport()
+        : httpTransport(sdk, server);
   const session = new sdk.Client(recipe.clientInfo ?? { name: pkg.name, version: pkg.version }, {
     capabilities: sessionCapabilities(recipe),
     versionNegotiation: negotiation(protocol),
@@ -143,9 +153,21 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
     // Closed for its stray output: the SDK's own words ("closed during the probe") are not the story.
     const metadata = metadataProblem(caught);
     const refused = refusal(sdk, caught);
-    const err: unknown = signal?.aborted ? signal.reason : stray.fired() ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`) : metadata ? new Error(metadata) : (refused ?? caught);
+    const err: unknown = signal?.aborted
+      ? signal.reason
+      : stray.fired()
+        ? new Error(`no MCP answer within ${seconds(STRAY_OUTPUT_DEADLINE_MS)} of its start`)
+        : metadata
+          ? new Error(metadata)
+          : (refused ?? caught);
     const exit = signal?.aborted ? undefined : exitNote(transport); // before close(): our own SIGTERM is not the story
-    const why = exit ?? authNote(sdk, err) ?? (refused ? "check the Authorization header" : undefined) ?? versionNote(err, protocol) ?? pinnedNote(err, protocol) ?? httpStatusNote(sdk, err);
+    const why =
+      exit ??
+      authNote(sdk, err) ??
+      (refused ? "check the Authorization header" : undefined) ??
+      versionNote(err, protocol) ??
+      pinnedNote(err, protocol) ??
+      httpStatusNote(sdk, err);
     const printed = strayNote(transport);
     const detail = why && printed ? `${why}; ${printed}` : (why ?? printed);
     await session.close().catch(ignoreRejection("closing a session that failed to connect; the connect error is thrown"));
@@ -197,10 +219,15 @@ function refusal(sdk: ClientSdk, err: unknown): Error | undefined {
   const status = httpStatus(sdk, err);
   if (status !== 401 && status !== 403) return undefined;
   const reason = serverReason((err as { data?: { text?: unknown } }).data?.text);
-  return new Error(`the server refused the credentials with HTTP ${status}${reason ? `, saying ${JSON.stringify(reason)}` : ""}`, { cause: err });
+  return new Error(`the server refused the credentials with HTTP ${status}${reason ? `, saying ${JSON.stringify(reason)}` : ""}`, {
+    cause: err,
+  });
 }
 
-/** What an error answer's body says: a JSON body's `error_description` (else `error`, else `message`), or its text, on one line and at most 200 characters. */
+/**
+ * What an error answer's body says: a JSON body's `error_description` (else `error`, else `message`), or its text, on
+ * one line and at most 200 characters.
+ */
 function serverReason(body: unknown): string | undefined {
   if (typeof body !== "string" || !body.trim()) return undefined;
   let said: unknown = body;
@@ -214,7 +241,10 @@ function serverReason(body: unknown): string | undefined {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line || undefined;
 }
 
-/** The OAuth provider (the shipped one or the app's own) could not authorize: the SDK's `UnauthorizedError`, the app's copy of it included. */
+/**
+ * The OAuth provider (the shipped one or the app's own) could not authorize: the SDK's `UnauthorizedError`, the app's
+ * copy of it included.
+ */
 function authNote(sdk: ClientSdk, err: unknown): string | undefined {
   return err instanceof sdk.UnauthorizedError ? "not authorized: the server's OAuth provider has no usable login; log in again" : undefined;
 }
@@ -228,7 +258,10 @@ export function httpStatus(sdk: ClientSdk, err: unknown): number | undefined {
 function versionNote(err: unknown, protocol: ProtocolChoice): string | undefined {
   const supported = supportedVersions(err);
   if (!supported) return undefined;
-  const fix = protocol === "auto" ? "" : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
+  const fix =
+    protocol === "auto"
+      ? ""
+      : `; open it with protocol "auto"${supported.includes("2026-07-28") && protocol !== "2026-07-28" ? ' or "2026-07-28"' : ""}`;
   return `the server speaks ${supported.join(", ")} and this client was set to protocol ${JSON.stringify(protocol)}${fix}`;
 }
 
@@ -268,7 +301,10 @@ function pinnedNote(err: unknown, protocol: ProtocolChoice): string | undefined 
   return undefined;
 }
 
-/** The versions a refusing server listed (`data.supported` of a -32022, or the same in an HTTP error body), searched down the cause chain. */
+/**
+ * The versions a refusing server listed (`data.supported` of a -32022, or the same in an HTTP error body), searched
+ * down the cause chain.
+ */
 function supportedVersions(err: unknown): string[] | undefined {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const data = (e as { data?: unknown }).data;

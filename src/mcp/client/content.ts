@@ -33,7 +33,9 @@ export function toolResultContent(result: CallToolResult): string | ToolContent 
   const blocks = (result.content ?? []) as readonly (ContentBlock & { data?: unknown; mimeType?: unknown })[];
   if (!blocks.some((b) => b.type === "image")) return text;
   const parts: ContentPart[] = blocks.map((b) =>
-    b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" ? { type: "image", data: b.data, mimeType: b.mimeType } : { type: "text", text: blockText(b) },
+    b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string"
+      ? { type: "image", data: b.data, mimeType: b.mimeType }
+      : { type: "text", text: blockText(b) },
   );
   if (result.isError) parts.unshift({ type: "text", text: "ERROR:" });
   return new ToolContent(text, parts);

@@ -89,7 +89,12 @@ function requestIds(body: string): Array<string | number> {
   try {
     const msg = JSON.parse(body) as unknown;
     const all = Array.isArray(msg) ? msg : [msg];
-    return all.filter((m): m is { id: string | number } => !!m && typeof m === "object" && "method" in m && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
+    return all
+      .filter(
+        (m): m is { id: string | number } =>
+          !!m && typeof m === "object" && "method" in m && (typeof m.id === "string" || typeof m.id === "number"),
+      )
+      .map((m) => m.id);
   } catch {
     return [];
   }
@@ -144,7 +149,9 @@ interface Watched extends Response {
 }
 
 /** The body-reading methods of a `Response` that `watchConsumed` watches. */
-const READERS = ["json", "text", "arrayBuffer", "blob", "formData", "bytes"].filter((name) => typeof (Response.prototype as unknown as Record<string, unknown>)[name] === "function");
+const READERS = ["json", "text", "arrayBuffer", "blob", "formData", "bytes"].filter(
+  (name) => typeof (Response.prototype as unknown as Record<string, unknown>)[name] === "function",
+);
 
 /**
  * The prototype a watched response is given: `Response.prototype` with each
@@ -226,7 +233,10 @@ export function httpTransport(sdk: ClientSdk, server: StreamableHttpServer): Htt
 function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => HttpTransport {
   return class StreamableHttpTransport extends sdk.StreamableHTTPClientTransport implements HttpTransport {
     readonly inflight: Set<Promise<unknown>>;
-    /** The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does (read on every send: looked up once). */
+    /**
+     * The shipped OAuth provider, when the server uses it: its redirect listener runs while the transport does (read on
+     * every send: looked up once).
+     */
     readonly oauth: AgentkitOAuthProvider | undefined;
     closing?: Promise<void>;
 
@@ -239,7 +249,9 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
         fetch: isolatingFetch(inflight, server.auth ? cappedAuthFetch(fetch, server.url) : fetch, (ids, cause) => self.t?.lost(ids, cause)),
         ...(server.auth ? { authProvider: server.auth as OAuthClientProvider } : {}),
         // The shipped login's opt-out of the RFC 8414 issuer echo (security-weakening; off by default).
-        ...(server.auth instanceof AgentkitOAuthProvider && server.auth.options.allowIssuerMismatch === true ? { skipIssuerMetadataValidation: true } : {}),
+        ...(server.auth instanceof AgentkitOAuthProvider && server.auth.options.allowIssuerMismatch === true
+          ? { skipIssuerMetadataValidation: true }
+          : {}),
       });
       self.t = this;
       this.inflight = inflight;
@@ -279,9 +291,18 @@ function transportClass(sdk: ClientSdk): new (server: StreamableHttpServer) => H
      */
     lost(ids: ReadonlyArray<string | number>, cause: unknown): void {
       if (this.closing) return;
-      const why = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
+      const why =
+        cause instanceof Error
+          ? cause.cause instanceof Error
+            ? `${cause.message}: ${cause.cause.message}`
+            : cause.message
+          : String(cause);
       for (const id of ids) {
-        this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32000, message: `the connection to ${this.server.url} was lost before the server answered (${why})` } });
+        this.onmessage?.({
+          jsonrpc: "2.0",
+          id,
+          error: { code: -32000, message: `the connection to ${this.server.url} was lost before the server answered (${why})` },
+        });
       }
     }
 

@@ -10,7 +10,14 @@ export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, Rest
 export type { McpTask, McpTaskReference } from "./mcp-task.js";
 export type { McpTaskStatus } from "./task-codec.js";
 export { StdioServer, StreamableHttpServer } from "./servers.js";
-export type { StdioServerOptions, StreamableHttpServerOptions, StderrMode, McpServerConfig, ProtocolChoice, InMemoryServer } from "./servers.js";
+export type {
+  StdioServerOptions,
+  StreamableHttpServerOptions,
+  StderrMode,
+  McpServerConfig,
+  ProtocolChoice,
+  InMemoryServer,
+} from "./servers.js";
 export { McpConnectError } from "./mcp-connect.error.js";
 export { McpNotEnteredError } from "./mcp-not-entered.error.js";
 export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";

@@ -44,7 +44,10 @@ const RELISTEN_DELAY_MS = 250;
 /** Each client's list cache, for `listRevision`. */
 const byOwner = new WeakMap<object, ListCache>();
 
-/** How many times `owner`'s (an `MCPClient`'s) `list` was said to change or dropped with its session: a cache layered on it (`mcpResources()`) drops its own when this moves. */
+/**
+ * How many times `owner`'s (an `MCPClient`'s) `list` was said to change or dropped with its session: a cache layered on
+ * it (`mcpResources()`) drops its own when this moves.
+ */
 export function listRevision(owner: object, list: ChangedList): number {
   return byOwner.get(owner)?.revisions[list] ?? 0;
 }
@@ -104,7 +107,11 @@ export class ListCache {
   /** The SDK `Client` options each session is made with: this store, the change handlers, the page cap. */
   sessionOptions(): Pick<ClientOptions, "responseCacheStore" | "listChanged" | "listMaxPages"> {
     const on = (list: ChangedList) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => this.changed(list) });
-    return { responseCacheStore: this.store, listMaxPages: MAX_PAGES, listChanged: { tools: on("tools"), resources: on("resources"), prompts: on("prompts") } };
+    return {
+      responseCacheStore: this.store,
+      listMaxPages: MAX_PAGES,
+      listChanged: { tools: on("tools"), resources: on("resources"), prompts: on("prompts") },
+    };
   }
 
   /**
@@ -129,7 +136,10 @@ export class ListCache {
     return walk;
   }
 
-  /** `items`, or, for a list served from the cache (`hit`: nothing was written), the equal one handed out last: the SDK parses each hit anew. */
+  /**
+   * `items`, or, for a list served from the cache (`hit`: nothing was written), the equal one handed out last: the SDK
+   * parses each hit anew.
+   */
   private same<T>(list: CachedList, items: readonly T[], hit: boolean): readonly T[] {
     const json = JSON.stringify(items);
     const last = this.last.get(list);
@@ -163,12 +173,17 @@ export class ListCache {
       void sub?.closed.then((how) => {
         if (how === "local" || this.followed !== session) return;
         this.clear();
-        if (relistens >= MAX_RELISTENS) return getLogger().debug(`MCPClient: the listen stream ended ${relistens + 1} times; lists fall back to their TTL`);
+        if (relistens >= MAX_RELISTENS)
+          return getLogger().debug(`MCPClient: the listen stream ended ${relistens + 1} times; lists fall back to their TTL`);
         this.timer = setTimeout(() => {
           if (this.followed !== session) return;
           session.listen(sub.honoredFilter, timeout !== undefined ? { timeout } : {}).then(
             (next) => (this.followed === session ? watch(next, relistens + 1) : void next.close()),
-            (err: unknown) => getLogger().debug(`MCPClient: subscriptions/listen failed (${err instanceof Error ? err.message : String(err)}); lists fall back to their TTL`),
+            (err: unknown) =>
+              getLogger().debug(
+                `MCPClient: subscriptions/listen failed (${err instanceof Error ? err.message : String(err)}); ` +
+                  `lists fall back to their TTL`,
+              ),
           );
         }, RELISTEN_DELAY_MS);
       });
@@ -195,7 +210,8 @@ export function refuseRepeatedCursor(session: Client): void {
   session.request = (async (...args: unknown[]) => {
     const page = await request(...args);
     const cursor = (args[0] as { params?: { cursor?: unknown } }).params?.cursor;
-    if (cursor !== undefined && (page as { nextCursor?: unknown } | undefined)?.nextCursor === cursor) throw new Error(`the server repeated cursor ${JSON.stringify(cursor)}`);
+    if (cursor !== undefined && (page as { nextCursor?: unknown } | undefined)?.nextCursor === cursor)
+      throw new Error(`the server repeated cursor ${JSON.stringify(cursor)}`);
     return page;
   }) as Client["request"];
 }

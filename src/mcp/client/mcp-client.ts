@@ -4,7 +4,19 @@
  * in one step, closed in one step — with 30-second list caches.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import type { CacheMode, CallToolResult, Client, DiscoverResult, Implementation, Prompt as SdkPrompt, Resource, Root, ServerCapabilities, Tool as SdkTool, Transport } from "@modelcontextprotocol/client";
+import type {
+  CacheMode,
+  CallToolResult,
+  Client,
+  DiscoverResult,
+  Implementation,
+  Prompt as SdkPrompt,
+  Resource,
+  Root,
+  ServerCapabilities,
+  Tool as SdkTool,
+  Transport,
+} from "@modelcontextprotocol/client";
 import { ListCache, type CachedList } from "./list-cache.js";
 import { TaskOutputChecks } from "./tool-output.js";
 import type { RunContext } from "../../context/run-context.js";
@@ -40,18 +52,25 @@ export const DEFAULT_TTL_MS = 30_000;
 
 /** The options of `MCPClient.open()`, declared once. */
 const MCP_CLIENT_OPTIONS = {
-  clientInfo: opt.that<{ readonly name: string; readonly version: string }>((v) => typeof (v as Implementation)?.name === "string" && typeof (v as Implementation).version === "string", "{ name, version } (two strings)"),
+  clientInfo: opt.that<{ readonly name: string; readonly version: string }>(
+    (v) => typeof (v as Implementation)?.name === "string" && typeof (v as Implementation).version === "string",
+    "{ name, version } (two strings)",
+  ),
   ttlMs: opt.nonNegativeMs(DEFAULT_TTL_MS),
   requestTimeoutMs: opt.that<number>(isTimeoutMs, "a positive number of milliseconds"),
   signal: opt.that<AbortSignal>((v) => v instanceof AbortSignal, "an AbortSignal"),
-  ctx: opt.that<RunContext>((v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal, "a RunContext (e.g. new RunContext({ asker, llm }))"),
+  ctx: opt.that<RunContext>(
+    (v) => typeof (v as RunContext).child === "function" && (v as RunContext).signal instanceof AbortSignal,
+    "a RunContext (e.g. new RunContext({ asker, llm }))",
+  ),
   roots: (v: unknown, where: string) => checkRoots(v as readonly Root[] | undefined, where),
   tasks: opt.boolean(),
   maxResultChars: (v: unknown, where: string) => checkMaxResultChars(v, where),
   ...LIMIT_OPTION_RULES,
   restart: opt.object({
     maxRestarts: ((v, where, option) => {
-      if (!Number.isInteger(v) || (v as number) < 0) throw new OptionsError(where, option, `${where}: '${option}' must be a non-negative integer, got ${String(v)}`);
+      if (!Number.isInteger(v) || (v as number) < 0)
+        throw new OptionsError(where, option, `${where}: '${option}' must be a non-negative integer, got ${String(v)}`);
       return v as number;
     }) as OptionRule<number>,
     backoffMs: opt.nonNegativeMs(undefined),
@@ -68,7 +87,6 @@ interface ClientSetup {
   readonly maxResultChars?: number;
 }
 
-
 /** Options of `MCPClient.open()`. */
 export interface MCPClientOptions {
   /**
@@ -81,7 +99,10 @@ export interface MCPClientOptions {
   readonly maxResultChars?: number;
   /** `clientInfo` sent in `initialize`. Default `{ name: "arc-agentkit", version: <package version> }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** TTL of the tools and resources list caches, in ms: the most a list is kept (a 2026-07-28 server's shorter `ttlMs` wins). Default `DEFAULT_TTL_MS` (30 000). */
+  /**
+   * TTL of the tools and resources list caches, in ms: the most a list is kept (a 2026-07-28 server's shorter `ttlMs`
+   * wins). Default `DEFAULT_TTL_MS` (30 000).
+   */
   readonly ttlMs?: number;
   /**
    * Default timeout of every request (initialize included), in ms. Default:
@@ -108,7 +129,10 @@ export interface MCPClientOptions {
    * like any key step. Opt in only for a server you trust to spend the model.
    */
   readonly allowSampling?: boolean;
-  /** The most tokens a sampling request reaches the model with; a server's larger `maxTokens` is cut to it. Default `DEFAULT_MAX_SAMPLING_TOKENS` (4096). */
+  /**
+   * The most tokens a sampling request reaches the model with; a server's larger `maxTokens` is cut to it. Default
+   * `DEFAULT_MAX_SAMPLING_TOKENS` (4096).
+   */
   readonly maxSamplingTokens?: number;
   /**
    * How many sampling and elicitation requests this server may have pending
@@ -181,9 +205,15 @@ export interface CallToolOptions {
 
 /** Options of `startTool()` and `resumeTask()`. */
 export interface StartToolOptions {
-  /** The run: its Asker answers the task's questions, aborting its signal cancels the task (`tasks/cancel`) while `result()` waits, and a traced run records the task. */
+  /**
+   * The run: its Asker answers the task's questions, aborting its signal cancels the task (`tasks/cancel`) while
+   * `result()` waits, and a traced run records the task.
+   */
   readonly ctx?: RunContext;
-  /** The task's status when `result()` starts polling, then each change of it, as `{ progress, message, task }` (`message`: the server's status message, else the status). */
+  /**
+   * The task's status when `result()` starts polling, then each change of it, as `{ progress, message, task }`
+   * (`message`: the server's status message, else the status).
+   */
   readonly onProgress?: (progress: CallProgress) => void;
   /** The timeout of each request (`tools/call`, every `tasks/get`) in ms; the task's own life is bounded by its server's `ttlMs`. */
   readonly timeoutMs?: number;
@@ -263,7 +293,14 @@ export class MCPClient implements AsyncDisposable {
   /** Ends a respawn's backoff wait early (close()). */
   private wake?: () => void;
 
-  private constructor(recipe: SessionRecipe, session: Client, transport: Transport, options: ClientSetup, answers: ServerRequests, outputs: TaskOutputChecks) {
+  private constructor(
+    recipe: SessionRecipe,
+    session: Client,
+    transport: Transport,
+    options: ClientSetup,
+    answers: ServerRequests,
+    outputs: TaskOutputChecks,
+  ) {
     this.server = recipe.server;
     this.label = String(recipe.server);
     this.recipe = recipe;
@@ -277,7 +314,9 @@ export class MCPClient implements AsyncDisposable {
     this.requestTimeoutMs = recipe.timeout;
     this.lists = recipe.lists;
     this.lists.bind(this);
-    this.restartPolicy = options.restart ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 } : undefined;
+    this.restartPolicy = options.restart
+      ? { maxRestarts: options.restart.maxRestarts, backoffMs: options.restart.backoffMs ?? 500 }
+      : undefined;
     this.watch(session);
   }
 
@@ -287,7 +326,10 @@ export class MCPClient implements AsyncDisposable {
       if (session !== this.current) return; // a session we replaced on purpose
       // The server went away: its lists describe nothing we can call any more.
       this.move("peer-closed");
-      if (this.restartPolicy && this.state === "lost") void this.renew(() => this.respawn()).catch(ignoreRejection("respawning a lost server; the failure is the client state lost, reported on the next call"));
+      if (this.restartPolicy && this.state === "lost")
+        void this.renew(() => this.respawn()).catch(
+          ignoreRejection("respawning a lost server; the failure is the client state lost, reported on the next call"),
+        );
     };
   }
 
@@ -329,16 +371,32 @@ export class MCPClient implements AsyncDisposable {
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
     const checked = checkOptions(options, "MCPClient.open", MCP_CLIENT_OPTIONS);
-    if (checked.restart !== undefined && !(server instanceof StdioServer)) throw new OptionsError("MCPClient.open", "restart", `MCPClient.open: 'restart' is for stdio servers only; ${server} is not one`);
+    if (checked.restart !== undefined && !(server instanceof StdioServer))
+      throw new OptionsError("MCPClient.open", "restart", `MCPClient.open: 'restart' is for stdio servers only; ${server} is not one`);
     const answering = checked.ctx !== undefined || options.roots !== undefined;
     const answers = new ServerRequests(String(server), checked.ctx, checked.roots, checked);
     // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
     const [sdk, validator] = await Promise.all([clientSdk(), clientValidator()]);
     const timeout = checked.requestTimeoutMs ?? (server instanceof StreamableHttpServer ? server.timeoutMs : undefined);
     const lists = new ListCache(sdk, checked.ttlMs);
-    const recipe: SessionRecipe = { sdk, server, clientInfo: checked.clientInfo, answers: answering ? answers : undefined, timeout, tasks: checked.tasks ?? true, lists };
+    const recipe: SessionRecipe = {
+      sdk,
+      server,
+      clientInfo: checked.clientInfo,
+      answers: answering ? answers : undefined,
+      timeout,
+      tasks: checked.tasks ?? true,
+      lists,
+    };
     const { session, transport } = await connectSession(recipe, checked.signal);
-    return new MCPClient(recipe, session, transport, { ctx: checked.ctx, restart: checked.restart, answering, maxResultChars: checked.maxResultChars }, answers, new TaskOutputChecks(validator, sdk));
+    return new MCPClient(
+      recipe,
+      session,
+      transport,
+      { ctx: checked.ctx, restart: checked.restart, answering, maxResultChars: checked.maxResultChars },
+      answers,
+      new TaskOutputChecks(validator, sdk),
+    );
   }
 
   /**
@@ -399,7 +457,13 @@ export class MCPClient implements AsyncDisposable {
     const session = await this.live();
     if (session.getProtocolEra() !== "modern") {
       const why = new Error(`the session speaks ${this.protocolVersion ?? "a 2025 version"}, which has no server/discover`);
-      throw new McpRequestError("server/discover", String(this.server), undefined, why, "Read serverCapabilities and serverInfo (from initialize) instead");
+      throw new McpRequestError(
+        "server/discover",
+        String(this.server),
+        undefined,
+        why,
+        "Read serverCapabilities and serverInfo (from initialize) instead",
+      );
     }
     try {
       return await session.discover(this.requestOptions());
@@ -449,7 +513,9 @@ export class MCPClient implements AsyncDisposable {
    */
   async listResources(options: ListOptions = {}): Promise<Resource[]> {
     void this.session;
-    return [...(await this.cached("resources/list", async (mode) => this.list("resources/list", await this.live(), mode), options.forceRefresh))];
+    return [
+      ...(await this.cached("resources/list", async (mode) => this.list("resources/list", await this.live(), mode), options.forceRefresh)),
+    ];
   }
 
   /**
@@ -477,7 +543,8 @@ export class MCPClient implements AsyncDisposable {
     const session = await this.live();
     const { ctx, signal } = options;
     ctx?.checkCancelled();
-    if (signal?.aborted) throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
+    if (signal?.aborted)
+      throw new Cancelled(`MCP tools/call '${name}' on ${this.server} was not sent: its signal was already aborted`, signal.reason);
     // The SDK (2.x) removes the abort listener it adds when the call settles
     // (test/mcp-client/sdk-reach.test.ts checks it), so the run's own signal
     // is handed over as it is; only a call with two signals gets its own.
@@ -489,7 +556,15 @@ export class MCPClient implements AsyncDisposable {
     try {
       const first = await this.firstAnswer(session, name, args, { signal: call, timeout, onprogress: options.onProgress }, traced);
       // A task (2026-07-28, the extension declared) is polled to its end under this call's span.
-      const result = "taskId" in first ? await new McpTask(this.taskChannel(timeout), name, first, { ctx, signal: call, onProgress: options.onProgress, traced }).result() : first;
+      const result =
+        "taskId" in first
+          ? await new McpTask(this.taskChannel(timeout), name, first, {
+              ctx,
+              signal: call,
+              onProgress: options.onProgress,
+              traced,
+            }).result()
+          : first;
       ok = result.isError !== true;
       return result;
     } finally {
@@ -544,14 +619,25 @@ export class MCPClient implements AsyncDisposable {
     ctx?.checkCancelled();
     const channel = this.taskChannel(options.timeoutMs ?? this.requestTimeoutMs);
     const now = await channel.get(ref.taskId, ctx?.signal);
-    return new McpTask(channel, ref.tool, { ...now, createdAt: now.createdAt ?? ref.createdAt ?? undefined }, { ctx, onProgress: options.onProgress, trace: this.taskTrace(ctx, ref.tool), reference: ref });
+    return new McpTask(
+      channel,
+      ref.tool,
+      { ...now, createdAt: now.createdAt ?? ref.createdAt ?? undefined },
+      { ctx, onProgress: options.onProgress, trace: this.taskTrace(ctx, ref.tool), reference: ref },
+    );
   }
 
   /**
    * Send `tools/call` and return its answer: a checked `CallToolResult`, or
    * the task the server created (a request that declared the extension).
    */
-  private async firstAnswer(session: Client, name: string, args: Record<string, unknown>, sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void }, traced: TracedCall | undefined): Promise<CallToolResult | TaskSnapshot> {
+  private async firstAnswer(
+    session: Client,
+    name: string,
+    args: Record<string, unknown>,
+    sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void },
+    traced: TracedCall | undefined,
+  ): Promise<CallToolResult | TaskSnapshot> {
     try {
       // Progress is always asked for, and each notification restarts the
       // deadline: a server that keeps saying it is alive (a person deciding)
@@ -567,7 +653,8 @@ export class MCPClient implements AsyncDisposable {
     } catch (err) {
       if (sendOptions.signal?.aborted) {
         throw new Cancelled(
-          `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent notifications/cancelled and the session stays usable`,
+          `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent ` +
+            `notifications/cancelled and the session stays usable`,
           sendOptions.signal.reason,
         );
       }
@@ -669,7 +756,12 @@ export class MCPClient implements AsyncDisposable {
     const { reader, skills } = await this.skillListing();
     const skill = skills.find((s) => s.frontmatter.name === name);
     if (!skill) {
-      throw new OptionsError("MCPClient.readSkill", "name", `MCPClient.readSkill: ${this.server} lists no skill named ${JSON.stringify(name)}; its skills: ${pyList(skills.map((s) => s.frontmatter.name))}`);
+      throw new OptionsError(
+        "MCPClient.readSkill",
+        "name",
+        `MCPClient.readSkill: ${this.server} lists no skill named ${JSON.stringify(name)}; its skills: ` +
+          `${pyList(skills.map((s) => s.frontmatter.name))}`,
+      );
     }
     const manifest = await this.readSkillFile(reader, skill, undefined);
     return Object.freeze({
@@ -734,7 +826,11 @@ export class MCPClient implements AsyncDisposable {
   async setRoots(roots: readonly Root[]): Promise<void> {
     const session = this.session;
     if (!this.answering) {
-      throw new OptionsError("MCPClient.setRoots", "roots", `MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`);
+      throw new OptionsError(
+        "MCPClient.setRoots",
+        "roots",
+        `MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`,
+      );
     }
     this.answers.roots = checkRoots(roots, "MCPClient.setRoots");
     await session.sendRootsListChanged();
@@ -785,7 +881,8 @@ export class MCPClient implements AsyncDisposable {
   private async live(): Promise<Client> {
     const session = this.session;
     if (!this.renewing) return session;
-    // Swallow kept: waiting for a renewal to settle before sending; a failed renewal is the client's state (`renew-failed`), which this call then meets.
+    // Swallow kept: waiting for a renewal to settle before sending; a failed renewal is the client's state
+    // (`renew-failed`), which this call then meets.
     await this.renewing.catch(() => {});
     return this.session;
   }
@@ -805,9 +902,21 @@ export class MCPClient implements AsyncDisposable {
   private async sessionLost(request: string, session: Client, err: unknown): Promise<McpSessionLostError> {
     try {
       await this.reinitialize(session);
-      return new McpSessionLostError(request, String(this.server), err, true, "the server lost the session (HTTP 404). The call was not retried: it may have run and had side effects. The client has a new session; call again if that is safe");
+      return new McpSessionLostError(
+        request,
+        String(this.server),
+        err,
+        true,
+        "the server lost the session (HTTP 404). The call was not retried: it may have run and had side effects. The client has a new session; call again if that is safe",
+      );
     } catch (again) {
-      return new McpSessionLostError(request, String(this.server), err, false, `the server lost the session (HTTP 404); the call was not retried, and re-initializing failed: ${(again as Error).message}`);
+      return new McpSessionLostError(
+        request,
+        String(this.server),
+        err,
+        false,
+        `the server lost the session (HTTP 404); the call was not retried, and re-initializing failed: ${(again as Error).message}`,
+      );
     }
   }
 
@@ -855,7 +964,14 @@ export class MCPClient implements AsyncDisposable {
         this.ctx?.emit("mcp.restart", { server, attempt, maxRestarts: policy.maxRestarts, reason, ok: true, tools: tools.length });
         return;
       } catch (err) {
-        this.ctx?.emit("mcp.restart", { server, attempt, maxRestarts: policy.maxRestarts, reason, ok: false, error: err instanceof Error ? err.message : String(err) });
+        this.ctx?.emit("mcp.restart", {
+          server,
+          attempt,
+          maxRestarts: policy.maxRestarts,
+          reason,
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }
@@ -870,12 +986,21 @@ export class MCPClient implements AsyncDisposable {
    * A list is idempotent: when the server answers 404 for the session, the
    * client re-initializes once and lists again.
    */
-  private async list<M extends keyof typeof LISTS>(method: M, session: Client, cacheMode: CacheMode): Promise<ReturnType<(typeof LISTS)[M]["items"]>> {
+  private async list<M extends keyof typeof LISTS>(
+    method: M,
+    session: Client,
+    cacheMode: CacheMode,
+  ): Promise<ReturnType<(typeof LISTS)[M]["items"]>> {
     const { capability, items } = LISTS[method];
     const once = async (s: Client) => {
       if (!s.getServerCapabilities()?.[capability]) return [];
       const options = { ...this.requestOptions(), cacheMode };
-      const r = method === "tools/list" ? await s.listTools(undefined, options) : method === "resources/list" ? await s.listResources(undefined, options) : await s.listPrompts(undefined, options);
+      const r =
+        method === "tools/list"
+          ? await s.listTools(undefined, options)
+          : method === "resources/list"
+            ? await s.listResources(undefined, options)
+            : await s.listPrompts(undefined, options);
       return deepFreeze((items as (r: unknown) => unknown[])(r));
     };
     try {
@@ -886,13 +1011,25 @@ export class MCPClient implements AsyncDisposable {
         try {
           await this.reinitialize(session);
         } catch (again) {
-          throw new McpSessionLostError(method, String(this.server), err, false, `the server lost the session (HTTP 404) and re-initializing failed: ${(again as Error).message}`);
+          throw new McpSessionLostError(
+            method,
+            String(this.server),
+            err,
+            false,
+            `the server lost the session (HTTP 404) and re-initializing failed: ${(again as Error).message}`,
+          );
         }
         try {
           return (await once(this.session)) as ReturnType<(typeof LISTS)[M]["items"]>;
         } catch (retry) {
           if (!isSessionGone(this.sdk, retry)) throw retry;
-          throw new McpSessionLostError(method, String(this.server), retry, false, "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time");
+          throw new McpSessionLostError(
+            method,
+            String(this.server),
+            retry,
+            false,
+            "the server lost the session (HTTP 404) again right after re-initializing; not retried a second time",
+          );
         }
       }
     } catch (err) {
@@ -909,7 +1046,10 @@ export class MCPClient implements AsyncDisposable {
     else if (this.state === "lost" || (this.state === "renewing" && exitNote(this.transport) !== undefined)) {
       const exit = exitNote(this.transport);
       const tail = stderrTail(this.transport);
-      const next = this.restartPolicy && this.restarts < this.restartPolicy.maxRestarts ? "it is being restarted (restart option): call again" : "open a new MCPClient";
+      const next =
+        this.restartPolicy && this.restarts < this.restartPolicy.maxRestarts
+          ? "it is being restarted (restart option): call again"
+          : "open a new MCPClient";
       hint = `The connection is gone${exit ? ` (${exit})` : ""}; ${next}${tail ? `. The server's stderr ended with:\n${tail}` : ""}`;
     }
     return new McpRequestError(request, String(this.server), rpcCode, err, hint);
@@ -947,5 +1087,3 @@ function callSignal(ctx: RunContext | undefined, given: AbortSignal | undefined)
     },
   };
 }
-
-

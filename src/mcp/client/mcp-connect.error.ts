@@ -27,7 +27,8 @@ export class McpConnectError extends AgentkitError {
 
   private static format(server: string, tail: string, cause: unknown, detail: string | undefined): string {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const base = `MCPClient could not open ${server}: ${why}${detail ? ` (${detail})` : ""}. Check the command/URL and credentials, then retry.`;
+    const base =
+      `MCPClient could not open ${server}: ${why}${detail ? ` (${detail})` : ""}. Check the command/URL and ` + `credentials, then retry.`;
     return tail ? `${base}\nThe server's stderr ended with:\n${tail}` : base;
   }
 }

@@ -20,7 +20,10 @@ export interface McpPromptsOptions {
 
 /** The options of `mcpPrompts()` (and of `mcpSkills()`, which takes the same one), declared once. */
 export const LOGGER_ONLY_OPTIONS = {
-  logger: opt.that<Logger>((v) => ["debug", "info", "warn", "error"].every((m) => typeof (v as Record<string, unknown>)?.[m] === "function"), "a Logger { debug, info, warn, error }"),
+  logger: opt.that<Logger>(
+    (v) => ["debug", "info", "warn", "error"].every((m) => typeof (v as Record<string, unknown>)?.[m] === "function"),
+    "a Logger { debug, info, warn, error }",
+  ),
 } as const;
 
 /**
@@ -43,7 +46,8 @@ export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions =
   for (const p of await client.listPrompts()) {
     if ((p.arguments ?? []).some((a) => a.required === true)) {
       logger.warn(
-        `mcpPrompts: dropping ${pyStr(p.name)} — MCP prompt requires arguments, cannot render statically. Use MCPClient.getPrompt(name, args) directly.`,
+        `mcpPrompts: dropping ${pyStr(p.name)} — MCP prompt requires arguments, cannot render statically. Use ` +
+          `MCPClient.getPrompt(name, args) directly.`,
       );
       continue;
     }

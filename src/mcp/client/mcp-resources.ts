@@ -98,7 +98,8 @@ export class McpResourceMemory implements MemorySource {
   /** @throws NotImplementedError always: MCP resources are server-authored; a client-side write would be a protocol violation. */
   async write(_item: MemoryItem, _ctx?: RunContext): Promise<void> {
     throw new NotImplementedError(
-      `mcpResources '${this.name}': write is not supported — MCP resources are server-authored, and a client-side write path would be a protocol violation`,
+      `mcpResources '${this.name}': write is not supported — MCP resources are server-authored, and a client-side ` +
+        `write path would be a protocol violation`,
       "write",
     );
   }

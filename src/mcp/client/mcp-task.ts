@@ -48,7 +48,11 @@ export interface TaskChannel {
   update(taskId: string, inputResponses: Record<string, unknown>): Promise<void>;
   cancel(taskId: string): Promise<void>;
   /** Answer one input request of a task (`undefined`: this client cannot answer that method). */
-  answer(request: { readonly method: string; readonly params?: Record<string, unknown> }, asker: Asker | undefined, signal: AbortSignal): Promise<unknown>;
+  answer(
+    request: { readonly method: string; readonly params?: Record<string, unknown> },
+    asker: Asker | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown>;
   /** The client's checks of a final result (output schema). */
   checkResult(tool: string, result: CallToolResult): void;
   /** Wrap a failed request into the client's error. */
@@ -119,7 +123,16 @@ export class McpTask {
       const s = first as TaskSnapshot;
       this.snapshot = s;
       this.id = s.taskId;
-      this.reference = driving.reference ?? Object.freeze({ kind: "mcp-task", server: channel!.server, tool, taskId: s.taskId, createdAt: s.createdAt ?? null, ttlMs: s.ttlMs });
+      this.reference =
+        driving.reference ??
+        Object.freeze({
+          kind: "mcp-task",
+          server: channel!.server,
+          tool,
+          taskId: s.taskId,
+          createdAt: s.createdAt ?? null,
+          ttlMs: s.ttlMs,
+        });
     } else {
       this.id = null;
       this.reference = null;
@@ -136,7 +149,8 @@ export class McpTask {
    * The final result, polling until the task ends (see the class note).
    *
    * @throws Cancelled when the run was aborted or `cancel()` was called (the server was sent `tasks/cancel`).
-   * @throws McpRequestError when the task failed (its JSON-RPC error named, `rpcCode` its code), was cancelled by the server, outlived its `ttlMs`, or a `tasks/get` failed.
+   * @throws McpRequestError when the task failed (its JSON-RPC error named, `rpcCode` its code), was cancelled by the
+   * server, outlived its `ttlMs`, or a `tasks/get` failed.
    */
   result(): Promise<CallToolResult> {
     return (this.done ??= this.drive());
@@ -164,7 +178,8 @@ export class McpTask {
     const follow = (): void => this.stop.abort(signal?.reason);
     // tasks/cancel leaves in the abort's own turn, before the poll in flight unwinds (cancel() sends its own).
     const tell = (): void => {
-      if (!this.cancelling) void this.channel!.cancel(id).catch(ignoreRejection(`tasks/cancel of MCP task ${id} after its run was aborted`));
+      if (!this.cancelling)
+        void this.channel!.cancel(id).catch(ignoreRejection(`tasks/cancel of MCP task ${id} after its run was aborted`));
     };
     this.stop.signal.addEventListener("abort", tell, { once: true });
     signal?.addEventListener("abort", follow, { once: true });
@@ -203,7 +218,11 @@ export class McpTask {
   private cancelled(err: unknown): Cancelled {
     const reason = this.stop.signal.reason as unknown;
     if (reason instanceof Cancelled) return reason;
-    return new Cancelled(`MCP tools/call '${this.tool}' on ${this.channel!.server} was cancelled while its task ${this.id} ran; the server was sent tasks/cancel`, reason ?? err);
+    return new Cancelled(
+      `MCP tools/call '${this.tool}' on ${this.channel!.server} was cancelled while its task ${this.id} ran; the ` +
+        `server was sent tasks/cancel`,
+      reason ?? err,
+    );
   }
 
   private checkTtl(): void {
@@ -212,8 +231,16 @@ export class McpTask {
     const created = s.createdAt !== undefined ? Date.parse(s.createdAt) : NaN;
     const expires = (Number.isFinite(created) ? created : this.receivedAt) + s.ttlMs;
     if (Date.now() < expires) return;
-    const why = new Error(`task ${this.id} outlived its ttlMs (${s.ttlMs} ms from ${s.createdAt ?? "its creation"}) while still ${s.status}`);
-    throw new McpRequestError(`tools/call '${this.tool}'`, this.channel!.server, undefined, why, "The server may have dropped it; call the tool again if that is safe");
+    const why = new Error(
+      `task ${this.id} outlived its ttlMs (${s.ttlMs} ms from ${s.createdAt ?? "its creation"}) while still ${s.status}`,
+    );
+    throw new McpRequestError(
+      `tools/call '${this.tool}'`,
+      this.channel!.server,
+      undefined,
+      why,
+      "The server may have dropped it; call the tool again if that is safe",
+    );
   }
 
   /** Take in a new snapshot: status changes to the trace and onProgress, new questions to the Asker. */
@@ -229,7 +256,12 @@ export class McpTask {
   }
 
   private note(traced: TracedCall | undefined, s: TaskSnapshot, from?: McpTaskStatus): void {
-    if (from === undefined || from !== s.status) noteRequest(traced, "mcp.task.status", { "mcp.task.id": s.taskId, "mcp.task.status": s.status, ...(from ? { "mcp.task.previous_status": from } : {}) });
+    if (from === undefined || from !== s.status)
+      noteRequest(traced, "mcp.task.status", {
+        "mcp.task.id": s.taskId,
+        "mcp.task.status": s.status,
+        ...(from ? { "mcp.task.previous_status": from } : {}),
+      });
     if (from !== undefined) this.report(s);
   }
 
@@ -246,11 +278,17 @@ export class McpTask {
     try {
       value = await this.channel!.answer(request, asker, this.questions.signal);
     } catch (err) {
-      getLogger().warn(`MCP task ${this.id} on ${this.channel!.server}: answering its question '${key}' (${request.method}) failed: ${err instanceof Error ? err.message : String(err)}`);
+      getLogger().warn(
+        `MCP task ${this.id} on ${this.channel!.server}: answering its question '${key}' (${request.method}) ` +
+          `failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return;
     }
     if (value === undefined) {
-      getLogger().warn(`MCP task ${this.id} on ${this.channel!.server} asked '${key}' with ${request.method}, which this client does not answer inside a task`);
+      getLogger().warn(
+        `MCP task ${this.id} on ${this.channel!.server} asked '${key}' with ${request.method}, which this client ` +
+          `does not answer inside a task`,
+      );
       return;
     }
     if (isTerminal(this.status)) return;
@@ -262,14 +300,20 @@ export class McpTask {
   private flush(): void {
     if (!this.unsent.size || isTerminal(this.status) || this.sending) return;
     const batch = Object.fromEntries(this.unsent);
-    this.sending = this.channel!.update(this.id!, batch).then(
-      () => {
-        for (const key of Object.keys(batch)) if (this.unsent.get(key) === batch[key]) this.unsent.delete(key);
-      },
-      (err: unknown) => getLogger().warn(`MCP task ${this.id} on ${this.channel!.server}: tasks/update failed, sent again after the next poll: ${err instanceof Error ? err.message : String(err)}`),
-    ).finally(() => {
-      this.sending = undefined;
-    });
+    this.sending = this.channel!.update(this.id!, batch)
+      .then(
+        () => {
+          for (const key of Object.keys(batch)) if (this.unsent.get(key) === batch[key]) this.unsent.delete(key);
+        },
+        (err: unknown) =>
+          getLogger().warn(
+            `MCP task ${this.id} on ${this.channel!.server}: tasks/update failed, sent again after the next poll: ` +
+              `${err instanceof Error ? err.message : String(err)}`,
+          ),
+      )
+      .finally(() => {
+        this.sending = undefined;
+      });
   }
 
   private finish(s: TaskSnapshot): CallToolResult {

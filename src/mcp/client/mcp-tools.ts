@@ -46,7 +46,8 @@ export interface McpToolsOptions {
 /**
  * One MCP tool adapted to the `Tool` contract (structurally: no base class, no
  * registration). `run()` calls the server through the client it came from and
- * returns text (a `ToolContent` when made with `keepImages` and the result has an image): text blocks joined with `\n`, every other block as
+ * returns text (a `ToolContent` when made with `keepImages` and the result has an image): text blocks joined with `\n`,
+ * every other block as
  * `[<type> content omitted]`, and an `isError` result as `ERROR: ...` — not an
  * exception. Arguments are not checked locally; the server's schema is passed
  * through unchanged and the server validates. Built by `mcpTools()` only:
@@ -84,7 +85,11 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
     this.mcpName = tool.name;
     this.name = `${prefix}${tool.name}`;
     this.description = tool.description ?? "";
-    this.schema = Object.freeze({ name: this.name, description: this.description, parameters: deepFreeze(structuredClone(tool.inputSchema)) as JsonSchema });
+    this.schema = Object.freeze({
+      name: this.name,
+      description: this.description,
+      parameters: deepFreeze(structuredClone(tool.inputSchema)) as JsonSchema,
+    });
     this.annotations = tool.annotations ? deepFreeze(structuredClone(tool.annotations)) : undefined;
     this.sideEffecting = !(trustReadOnlyHint && this.annotations?.readOnlyHint === true);
     Object.freeze(this);
@@ -101,7 +106,8 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
       const out = this.keepImages ? toolResultContent(r) : toolResultText(r);
       if (typeof out !== "string") return out as R;
       const kept = this.client.budgeted(out, this.maxResultChars ?? this.client.maxResultChars);
-      if (kept.id !== undefined) ctx.emit("mcp.result.cut", { tool: this.name, chars: kept.total, kept: kept.text.length, cut: kept.cut, spillId: kept.id });
+      if (kept.id !== undefined)
+        ctx.emit("mcp.result.cut", { tool: this.name, chars: kept.total, kept: kept.text.length, cut: kept.cut, spillId: kept.id });
       return kept.text as R;
     });
   }
@@ -109,7 +115,7 @@ export class McpTool<R extends string | ToolContent = string> implements Tool {
 
 /** The options of `mcpTools()`, declared once. */
 const MCP_TOOLS_OPTIONS = {
-  prefix: opt.string("a string put before each tool name (e.g. \"fs_\")"),
+  prefix: opt.string('a string put before each tool name (e.g. "fs_")'),
   keepImages: opt.boolean(),
   trustReadOnlyHint: opt.boolean(),
   maxResultChars: (v: unknown, where: string) => checkMaxResultChars(v, where),
@@ -122,11 +128,17 @@ const MCP_TOOLS_OPTIONS = {
  * `requiresApproval: false`, `caps: []` on each; the result drops into
  * `ReActCognition` unchanged.
  *
- * @throws OptionsError when an option is unknown or has the wrong type; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ * @throws OptionsError when an option is unknown or has the wrong type; McpRequestError when listing fails;
+ * McpNotEnteredError when the client is closed.
  */
-export async function mcpTools(client: MCPClient, options: McpToolsOptions & { readonly keepImages: true }): Promise<McpTool<string | ToolContent>[]>;
+export async function mcpTools(
+  client: MCPClient,
+  options: McpToolsOptions & { readonly keepImages: true },
+): Promise<McpTool<string | ToolContent>[]>;
 export async function mcpTools(client: MCPClient, options?: McpToolsOptions): Promise<McpTool[]>;
 export async function mcpTools(client: MCPClient, options: McpToolsOptions = {}): Promise<McpTool<string | ToolContent>[]> {
   const o = checkOptions(options, "mcpTools", MCP_TOOLS_OPTIONS);
-  return (await client.listTools()).map((t) => new McpTool(client, t, o.prefix ?? "", o.keepImages ?? false, o.trustReadOnlyHint ?? false, o.maxResultChars));
+  return (await client.listTools()).map(
+    (t) => new McpTool(client, t, o.prefix ?? "", o.keepImages ?? false, o.trustReadOnlyHint ?? false, o.maxResultChars),
+  );
 }

@@ -17,7 +17,8 @@ export const MAX_SPILLED = 64;
 /** `maxResultChars` checked: a positive whole number, or `undefined`; `OptionsError` naming `where` otherwise. */
 export function checkMaxResultChars(v: unknown, where: string, option = "maxResultChars"): number | undefined {
   if (v === undefined) return undefined;
-  if (!(Number.isSafeInteger(v) && (v as number) > 0)) throw new OptionsError(where, option, `${where}: ${option} must be a positive whole number of characters, got ${describeValue(v)}`);
+  if (!(Number.isSafeInteger(v) && (v as number) > 0))
+    throw new OptionsError(where, option, `${where}: ${option} must be a positive whole number of characters, got ${describeValue(v)}`);
   return v as number;
 }
 
@@ -43,7 +44,9 @@ function whole(text: string, i: number): number {
  * small for the note keeps the note alone.
  */
 export function cutText(text: string, budget: number, id: string): CutResult {
-  const note = (cut: number): string => `\n[agentkit: ${cut} of ${text.length} characters cut here; the whole result is spilled result "${id}" (MCPClient.spilledResult("${id}"))]\n`;
+  const note = (cut: number): string =>
+    `\n[agentkit: ${cut} of ${text.length} characters cut here; the whole result is spilled result "${id}" ` +
+    `(MCPClient.spilledResult("${id}"))]\n`;
   const room = Math.max(0, budget - note(text.length).length);
   const headEnd = whole(text, Math.floor((room * 2) / 3));
   const tailStart = whole(text, text.length - (room - headEnd));
@@ -70,7 +73,12 @@ export class SpilledResults {
    */
   get(id: string, where: string): string {
     const text = typeof id === "string" ? this.kept.get(id) : undefined;
-    if (text === undefined) throw new OptionsError(where, "id", `${where}: no spilled result ${JSON.stringify(id)}; this client keeps the last ${MAX_SPILLED}: ${pyList([...this.kept.keys()])}`);
+    if (text === undefined)
+      throw new OptionsError(
+        where,
+        "id",
+        `${where}: no spilled result ${JSON.stringify(id)}; this client keeps the last ${MAX_SPILLED}: ${pyList([...this.kept.keys()])}`,
+      );
     return text;
   }
 }

@@ -5,7 +5,15 @@
  * `sampling/createMessage` by its `LLM` (through the gate under `"gated"`),
  * `roots/list` by the roots given to `open`.
  */
-import type { Client, ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from "@modelcontextprotocol/client";
+import type {
+  Client,
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  Root,
+} from "@modelcontextprotocol/client";
 import type { Asker, Decision, Elicitation } from "../../contracts/elicitation.js";
 import { formContent } from "../../agents/form-fields.js";
 import type { Message } from "../../contracts/llm.js";
@@ -43,7 +51,8 @@ export interface ServerRequestLimits {
 /** The limit options of `MCPClient.open` as spec rules (defaults filled in). */
 export const LIMIT_OPTION_RULES = {
   allowSampling: ((v, where, option) => {
-    if (v !== undefined && typeof v !== "boolean") throw new OptionsError(where, option, `${where}: ${option} must be true or false, got ${JSON.stringify(v)}`);
+    if (v !== undefined && typeof v !== "boolean")
+      throw new OptionsError(where, option, `${where}: ${option} must be true or false, got ${JSON.stringify(v)}`);
     return v === true;
   }) as OptionRule<boolean>,
   maxSamplingTokens: opt.positiveInt(DEFAULT_MAX_SAMPLING_TOKENS),
@@ -90,7 +99,11 @@ export class ServerRequests {
     private readonly server: string,
     private readonly ctx: RunContext | undefined,
     roots: readonly Root[],
-    private readonly limits: ServerRequestLimits = { allowSampling: false, maxSamplingTokens: DEFAULT_MAX_SAMPLING_TOKENS, maxServerRequests: DEFAULT_MAX_SERVER_REQUESTS },
+    private readonly limits: ServerRequestLimits = {
+      allowSampling: false,
+      maxSamplingTokens: DEFAULT_MAX_SAMPLING_TOKENS,
+      maxServerRequests: DEFAULT_MAX_SERVER_REQUESTS,
+    },
   ) {
     this.currentRoots = roots;
   }
@@ -129,7 +142,8 @@ export class ServerRequests {
     const cap = this.limits.maxServerRequests;
     if (this.pending >= cap) {
       throw this.refusal(
-        `too many requests from this server at once: ${cap} sampling/elicitation requests are already pending (the client's cap, MCPClient.open maxServerRequests); send the next one after an answer`,
+        `too many requests from this server at once: ${cap} sampling/elicitation requests are already pending (the ` +
+          `client's cap, MCPClient.open maxServerRequests); send the next one after an answer`,
       );
     }
     this.pending++;
@@ -146,9 +160,16 @@ export class ServerRequests {
    * Asker withdraws the question, and a fresh id. Its Decision is mapped back
    * to accept / decline / cancel.
    */
-  async elicit(request: ElicitRequest, signal: AbortSignal = new AbortController().signal, asker: Asker | undefined = this.ctx?.asker): Promise<ElicitResult> {
+  async elicit(
+    request: ElicitRequest,
+    signal: AbortSignal = new AbortController().signal,
+    asker: Asker | undefined = this.ctx?.asker,
+  ): Promise<ElicitResult> {
     if (!asker) {
-      getLogger().warn(`MCP ${this.server} asked the user something (elicitation/create) and the run has no Asker: declined. Pass ctx with an asker to MCPClient.open() to answer.`);
+      getLogger().warn(
+        `MCP ${this.server} asked the user something (elicitation/create) and the run has no Asker: declined. Pass ` +
+          `ctx with an asker to MCPClient.open() to answer.`,
+      );
       return { action: "decline" };
     }
     const params = request.params;
@@ -160,7 +181,9 @@ export class ServerRequests {
     try {
       decision = await asker.ask(Object.freeze(question), Object.freeze({ signal, questionId: randomUUID() }));
     } catch (err) {
-      getLogger().warn(`MCP ${this.server}: the Asker threw on an elicitation (${err instanceof Error ? err.message : String(err)}): cancelled`);
+      getLogger().warn(
+        `MCP ${this.server}: the Asker threw on an elicitation (${err instanceof Error ? err.message : String(err)}): cancelled`,
+      );
       return { action: "cancel" };
     }
     return elicitResult(decision, params.mode === "url");
@@ -174,9 +197,14 @@ export class ServerRequests {
    * `roots/list` answers the roots; under the same cap on pending requests.
    * `undefined` for any other method.
    */
-  async answerInput(request: { readonly method: string; readonly params?: Record<string, unknown> }, asker: Asker | undefined, signal: AbortSignal): Promise<unknown> {
+  async answerInput(
+    request: { readonly method: string; readonly params?: Record<string, unknown> },
+    asker: Asker | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown> {
     const wire = { method: request.method, params: request.params ?? {} };
-    if (request.method === "elicitation/create") return this.bounded(() => this.elicit(wire as ElicitRequest, signal, asker ?? this.ctx?.asker));
+    if (request.method === "elicitation/create")
+      return this.bounded(() => this.elicit(wire as ElicitRequest, signal, asker ?? this.ctx?.asker));
     if (request.method === "sampling/createMessage") return this.bounded(() => this.sample(wire as CreateMessageRequest, signal));
     if (request.method === "roots/list") return { roots: this.currentRoots.map((r) => ({ ...r })) };
     return undefined;
@@ -197,7 +225,11 @@ export class ServerRequests {
     const maxTokens = Math.min(p.maxTokens, this.limits.maxSamplingTokens);
     const asked = maxTokens < p.maxTokens ? `up to ${maxTokens} tokens; it asked for ${p.maxTokens}` : `up to ${maxTokens} tokens`;
     const hints = (p.modelPreferences?.hints ?? []).map((h) => h.name).filter((n): n is string => typeof n === "string" && n !== "");
-    const subject = { tool: "sampling/createMessage", arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens }, via: SAMPLING_VIA };
+    const subject = {
+      tool: "sampling/createMessage",
+      arguments: { server: this.server, messages: messages.map((m) => ({ role: m.role, content: m.content })), maxTokens },
+      via: SAMPLING_VIA,
+    };
     const given = await gateVerdict({
       ...subject,
       // Asked under every tier unless this server was allowed (allowSampling): a server must not spend the model unseen.
@@ -229,7 +261,10 @@ function elicitResult(decision: Decision, urlMode: boolean): ElicitResult {
       if (urlMode) return { action: "accept" };
       const v = decision.value;
       // Exactly the values the Asker answered with (a null field is an empty one, left out): nothing a person did not see is filled in.
-      const content = v && typeof v === "object" && !Array.isArray(v) ? (formContent(v as Record<string, unknown>) as Record<string, string | number | boolean | string[]>) : {};
+      const content =
+        v && typeof v === "object" && !Array.isArray(v)
+          ? (formContent(v as Record<string, unknown>) as Record<string, string | number | boolean | string[]>)
+          : {};
       return { action: "accept", content };
     }
     case "reject":

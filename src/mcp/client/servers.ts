@@ -101,21 +101,31 @@ const urlRule: OptionRule<string> = (v, where, option) => {
   } catch {
     throw new OptionsError(where, option, `${where}: '${option}' must be an absolute http(s) URL, got ${JSON.stringify(String(v))}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OptionsError(where, option, `${where}: '${option}' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new OptionsError(where, option, `${where}: '${option}' must use http: or https:, got ${JSON.stringify(url.protocol)}`);
   return url.href;
 };
 
 /** An SDK `OAuthClientProvider` by shape (what `auth` takes besides `"oauth"`). */
 function isOAuthProvider(v: unknown): v is OAuthClientProvider {
-  return !!v && typeof v === "object" && typeof (v as OAuthClientProvider).tokens === "function" && typeof (v as OAuthClientProvider).redirectToAuthorization === "function";
+  return (
+    !!v &&
+    typeof v === "object" &&
+    typeof (v as OAuthClientProvider).tokens === "function" &&
+    typeof (v as OAuthClientProvider).redirectToAuthorization === "function"
+  );
 }
 
 /** The options of a `StreamableHttpServer`, declared once. */
 const HTTP_SERVER_OPTIONS = {
   url: urlRule,
   headers: opt.stringRecord(),
-  timeoutMs: ((v, where, option) => opt.that<number>(isTimeoutMs, "a positive number of milliseconds")(v, where, option) ?? DEFAULT_HTTP_TIMEOUT_MS) as OptionRule<number>,
-  auth: opt.that<OAuthClientProvider | "oauth">((v) => v === "oauth" || isOAuthProvider(v), '"oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... }))'),
+  timeoutMs: ((v, where, option) =>
+    opt.that<number>(isTimeoutMs, "a positive number of milliseconds")(v, where, option) ?? DEFAULT_HTTP_TIMEOUT_MS) as OptionRule<number>,
+  auth: opt.that<OAuthClientProvider | "oauth">(
+    (v) => v === "oauth" || isOAuthProvider(v),
+    '"oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... }))',
+  ),
   protocol: opt.oneOf(PROTOCOL_CHOICES, "auto"),
 } as const;
 

@@ -16,7 +16,10 @@ export interface McpSkillEntry {
   readonly uri: string;
   /** The whole frontmatter, as the server listed it. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** The skill's files, relative to its folder (`SKILL.md`, `references/GUIDE.md`), or `"dynamic"` when the server does not enumerate them. */
+  /**
+   * The skill's files, relative to its folder (`SKILL.md`, `references/GUIDE.md`), or `"dynamic"` when the server does
+   * not enumerate them.
+   */
   readonly files: readonly string[] | "dynamic";
 }
 
@@ -37,6 +40,15 @@ export interface McpSkill extends McpSkillEntry {
 /** The skill's entry in this package's shape. */
 export function skillEntry(skill: Skill): McpSkillEntry {
   const root = skill.uri.slice(0, skill.uri.length - "SKILL.md".length);
-  const files = skill.resources === "dynamic" ? "dynamic" : Object.freeze(skill.resources.map((r) => (r.uri.startsWith(root) ? decodeURIComponent(r.uri.slice(root.length)) : r.uri)));
-  return Object.freeze({ name: skill.frontmatter.name, description: skill.frontmatter.description, uri: skill.uri, frontmatter: Object.freeze({ ...skill.frontmatter }), files });
+  const files =
+    skill.resources === "dynamic"
+      ? "dynamic"
+      : Object.freeze(skill.resources.map((r) => (r.uri.startsWith(root) ? decodeURIComponent(r.uri.slice(root.length)) : r.uri)));
+  return Object.freeze({
+    name: skill.frontmatter.name,
+    description: skill.frontmatter.description,
+    uri: skill.uri,
+    frontmatter: Object.freeze({ ...skill.frontmatter }),
+    files,
+  });
 }

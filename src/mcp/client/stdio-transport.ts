@@ -17,7 +17,10 @@ import type { StdioServer } from "./servers.js";
 export const STDERR_TAIL_BYTES = 4096;
 /** After the leader exits, how long its stdout may stay open (held by a grandchild) before the session is ended anyway. */
 const LEADER_EXIT_GRACE_MS = 250;
-/** How long a failed write waits for the server's end before it fails with the write's own error (the end normally follows within LEADER_EXIT_GRACE_MS). */
+/**
+ * How long a failed write waits for the server's end before it fails with the write's own error (the end normally
+ * follows within LEADER_EXIT_GRACE_MS).
+ */
 const WRITE_FAILURE_WAIT_MS = 2_000;
 /** A single stdout line longer than this is refused (the transport closes). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -40,7 +43,10 @@ export class TailBuffer {
   text(): string {
     const all = Buffer.concat(this.chunks);
     const cut = all.length > this.limit ? all.subarray(all.length - this.limit) : all;
-    return cut.toString("utf8").replace(/^\uFFFD+/, "").trimEnd();
+    return cut
+      .toString("utf8")
+      .replace(/^\uFFFD+/, "")
+      .trimEnd();
   }
 }
 
@@ -240,7 +246,8 @@ export class ProcessGroupStdioTransport implements Transport {
       if (child.exitCode !== null || child.signalCode !== null) r();
       else child.once("exit", () => r());
     });
-    const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    const within = (ms: number) =>
+      Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     try {
       child.stdin?.end();
     } catch {

@@ -32,14 +32,25 @@ export interface TaskChannelSource {
 
 type TaskMethod = "tasks/get" | "tasks/update" | "tasks/cancel";
 
-/** The channel of one client's tasks (see the module note). Every failure is the client's `failure()` (an `McpRequestError` naming the method and the task). */
+/**
+ * The channel of one client's tasks (see the module note). Every failure is the client's `failure()` (an
+ * `McpRequestError` naming the method and the task).
+ */
 export function taskChannel(source: TaskChannelSource): TaskChannel {
   const { timeout } = source;
-  const send = async (method: TaskMethod, params: { taskId: string } & Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> => {
+  const send = async (
+    method: TaskMethod,
+    params: { taskId: string } & Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> => {
     const session = await source.live();
     try {
       const request = { method, params: { ...params, _meta: source.declaration() } };
-      return await session.request(request, ANY_OBJECT, { signal, ...(timeout !== undefined ? { timeout } : {}), headers: { "Mcp-Name": params.taskId } });
+      return await session.request(request, ANY_OBJECT, {
+        signal,
+        ...(timeout !== undefined ? { timeout } : {}),
+        headers: { "Mcp-Name": params.taskId },
+      });
     } catch (err) {
       throw source.failure(`${method} '${params.taskId}'`, err);
     }
@@ -75,9 +86,34 @@ export function taskChannel(source: TaskChannelSource): TaskChannel {
  */
 export function checkReference(reference: McpTaskReference, server: string): McpTaskReference {
   const r = reference as Partial<McpTaskReference> | null;
-  if (!r || typeof r !== "object" || r.kind !== "mcp-task" || typeof r.taskId !== "string" || r.taskId === "" || typeof r.tool !== "string" || typeof r.server !== "string") {
-    throw new OptionsError("MCPClient.resumeTask", "reference", `MCPClient.resumeTask: reference must be an McpTask's reference ({ kind: "mcp-task", server, tool, taskId, createdAt, ttlMs }), got ${JSON.stringify(reference)}`);
+  if (
+    !r ||
+    typeof r !== "object" ||
+    r.kind !== "mcp-task" ||
+    typeof r.taskId !== "string" ||
+    r.taskId === "" ||
+    typeof r.tool !== "string" ||
+    typeof r.server !== "string"
+  ) {
+    throw new OptionsError(
+      "MCPClient.resumeTask",
+      "reference",
+      `MCPClient.resumeTask: reference must be an McpTask's reference ({ kind: "mcp-task", server, tool, taskId, ` +
+        `createdAt, ttlMs }), got ${JSON.stringify(reference)}`,
+    );
   }
-  if (r.server !== server) throw new OptionsError("MCPClient.resumeTask", "reference", `MCPClient.resumeTask: the task ${r.taskId} was started on ${r.server}, and this client is connected to ${server}`);
-  return Object.freeze({ kind: "mcp-task", server: r.server, tool: r.tool, taskId: r.taskId, createdAt: typeof r.createdAt === "string" ? r.createdAt : null, ttlMs: typeof r.ttlMs === "number" ? r.ttlMs : null });
+  if (r.server !== server)
+    throw new OptionsError(
+      "MCPClient.resumeTask",
+      "reference",
+      `MCPClient.resumeTask: the task ${r.taskId} was started on ${r.server}, and this client is connected to ${server}`,
+    );
+  return Object.freeze({
+    kind: "mcp-task",
+    server: r.server,
+    tool: r.tool,
+    taskId: r.taskId,
+    createdAt: typeof r.createdAt === "string" ? r.createdAt : null,
+    ttlMs: typeof r.ttlMs === "number" ? r.ttlMs : null,
+  });
 }

@@ -68,10 +68,13 @@ export function parseTask(raw: unknown): TaskSnapshot {
   if (!isObject(raw)) throw new Error("the server's task is not an object");
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, inputRequests, result, error } = raw;
   if (typeof taskId !== "string" || taskId === "") throw new Error(`the server's task has no taskId (got ${JSON.stringify(taskId)})`);
-  if (typeof status !== "string" || !STATUSES.has(status)) throw new Error(`task ${taskId} has an unknown status ${JSON.stringify(status)}`);
+  if (typeof status !== "string" || !STATUSES.has(status))
+    throw new Error(`task ${taskId} has an unknown status ${JSON.stringify(status)}`);
   const requests: Record<string, { method: string; params?: Record<string, unknown> }> = {};
   if (isObject(inputRequests)) {
-    for (const [key, r] of Object.entries(inputRequests)) if (isObject(r) && typeof r.method === "string") requests[key] = { method: r.method, ...(isObject(r.params) ? { params: r.params } : {}) };
+    for (const [key, r] of Object.entries(inputRequests))
+      if (isObject(r) && typeof r.method === "string")
+        requests[key] = { method: r.method, ...(isObject(r.params) ? { params: r.params } : {}) };
   }
   return {
     taskId,

@@ -7,7 +7,13 @@
  * it is checked here, with the SDK's rules, texts and error codes, against
  * the tools the client listed last.
  */
-import type { CallToolResult, JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator, Tool as SdkTool } from "@modelcontextprotocol/client";
+import type {
+  CallToolResult,
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+  Tool as SdkTool,
+} from "@modelcontextprotocol/client";
 import type { ClientSdk } from "../peers/sdk-client.js";
 
 /** Output checks of task results, from the latest listing. */
@@ -35,15 +41,23 @@ export class TaskOutputChecks {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool?.outputSchema || result.isError) return;
     const { ProtocolError, ProtocolErrorCode } = this.sdk;
-    if (result.structuredContent === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Tool ${name} has an output schema but did not return structured content`);
+    if (result.structuredContent === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Tool ${name} has an output schema but did not return structured content`);
     let verdict: ReturnType<JsonSchemaValidator<unknown>>;
     try {
       let validator = this.validators.get(tool);
       if (!validator) this.validators.set(tool, (validator = this.provider.getValidator(tool.outputSchema as JsonSchemaType)));
       verdict = validator(result.structuredContent);
     } catch (err) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Failed to validate structured content: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-    if (!verdict.valid) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Structured content does not match the tool's output schema: ${verdict.errorMessage}`);
+    if (!verdict.valid)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Structured content does not match the tool's output schema: ${verdict.errorMessage}`,
+      );
   }
 }

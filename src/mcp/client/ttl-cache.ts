@@ -22,7 +22,8 @@ export class TtlCache<T> {
     readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new OptionsError("TtlCache", "ttlMs", `TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
+    if (!Number.isFinite(ttlMs) || ttlMs < 0)
+      throw new OptionsError("TtlCache", "ttlMs", `TtlCache: ttlMs must be a non-negative number, got ${ttlMs}`);
   }
 
   /** The cached value if still fresh, else the result of `load()` (shared with concurrent callers unless `forceRefresh`). */

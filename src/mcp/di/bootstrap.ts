@@ -98,7 +98,8 @@ export class McpApp implements AsyncDisposable {
    * `serve: false`.
    */
   cliOptions(options: { builtinTools?: boolean } = {}): McpAppCliOptions {
-    if (!this.spec) throw new OptionsError("McpApp.cliOptions()", "options", "McpApp.cliOptions(): this app was bootstrapped with serve: false");
+    if (!this.spec)
+      throw new OptionsError("McpApp.cliOptions()", "options", "McpApp.cliOptions(): this app was bootstrapped with serve: false");
     const spec = this.spec.cliOptions(checkCliOptions(options, "McpApp.cliOptions"));
     const approvals = this.approvals?.cliOptions();
     return {
@@ -125,7 +126,9 @@ export class McpApp implements AsyncDisposable {
       throw new OptionsError(
         "McpApp.get",
         "token",
-        `McpApp.get(${tokenName(token)}): ${tokenName(token)} is not provided in ${name}'s container. Add it to @McpServer({ providers: [...] }) of ${name} or of a module it imports, or register it in the container passed to bootstrap(${name}, { container })`,
+        `McpApp.get(${tokenName(token)}): ${tokenName(token)} is not provided in ${name}'s container. Add it to ` +
+          `@McpServer({ providers: [...] }) of ${name} or of a module it imports, or register it in the container ` +
+          `passed to bootstrap(${name}, { container })`,
       );
     }
     return this.container.resolve(token);
@@ -133,7 +136,8 @@ export class McpApp implements AsyncDisposable {
 
   /** Options for `CodexCliCognition` (`asCodexMcp(spec)`); the server-side guard stands in for approvals. */
   codexOptions(): ReturnType<McpServerSpec["codexOptions"]> {
-    if (!this.spec) throw new OptionsError("McpApp.codexOptions()", "options", "McpApp.codexOptions(): this app was bootstrapped with serve: false");
+    if (!this.spec)
+      throw new OptionsError("McpApp.codexOptions()", "options", "McpApp.codexOptions(): this app was bootstrapped with serve: false");
     return this.spec.codexOptions();
   }
 
@@ -151,7 +155,8 @@ export class McpApp implements AsyncDisposable {
     }
     this.container.clearInstances();
     this.markStopped();
-    if (errors.length) throw new AggregateError(errors, `McpApp.stop(): ${errors.length} part(s) failed to stop: ${errors.map(errorLine).join("; ")}`);
+    if (errors.length)
+      throw new AggregateError(errors, `McpApp.stop(): ${errors.length} part(s) failed to stop: ${errors.map(errorLine).join("; ")}`);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

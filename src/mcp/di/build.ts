@@ -32,7 +32,14 @@ import { isResourceClass, type ResourceClass } from "../../tools/resource.decora
 import { isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
 import type { PromptTemplate } from "../../prompts/prompt-template.js";
-import { promptFromClass, resourceFromClass, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "../serve/served-extras.js";
+import {
+  promptFromClass,
+  resourceFromClass,
+  servedExtras,
+  type PromptsOption,
+  type ResourceSource,
+  type ServedExtras,
+} from "../serve/served-extras.js";
 import { loadSkillsOption, type ServedSkills } from "../serve/served-skills.js";
 
 /** The module's resources, prompts and skills, with decorated classes built by its container. */
@@ -76,7 +83,12 @@ function registerProviders(c: DependencyContainer, plan: ModulePlan): void {
       else if ("useValue" in p) c.register(p.provide, { useValue: p.useValue });
       else c.register(p.provide, { useFactory: p.useFactory });
     } catch (err) {
-      throw new BootstrapError(plan.name, "providers", `provider ${tokenName(typeof p === "function" ? p : p.provide)} could not be registered: ${errorLine(err)}`, { cause: err });
+      throw new BootstrapError(
+        plan.name,
+        "providers",
+        `provider ${tokenName(typeof p === "function" ? p : p.provide)} could not be registered: ${errorLine(err)}`,
+        { cause: err },
+      );
     }
   }
   c.register(RunContext, { useValue: plan.ctx });
@@ -94,7 +106,9 @@ function registerProviders(c: DependencyContainer, plan: ModulePlan): void {
 async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promise<() => Record<string, PromptTemplate>> {
   const logger = c.resolve<Logger>(LOGGER);
   const held: string[] = [];
-  const prompts = await mcpPrompts(client, { logger: { debug: (m) => logger.debug(m), info: (m) => logger.info(m), error: (m) => logger.error(m), warn: (m) => held.push(m) } });
+  const prompts = await mcpPrompts(client, {
+    logger: { debug: (m) => logger.debug(m), info: (m) => logger.info(m), error: (m) => logger.error(m), warn: (m) => held.push(m) },
+  });
   return () => {
     for (const m of held.splice(0)) logger.warn(m);
     return prompts;
@@ -102,11 +116,18 @@ async function deferredPrompts(c: DependencyContainer, client: MCPClient): Promi
 }
 
 /** The remote's skills, read now (a remote that serves none: `{}`); a failure is the step `remote`, naming the alias. */
-async function remoteSkills(c: DependencyContainer, plan: ModulePlan, r: RemoteDeclaration, client: MCPClient): Promise<Record<string, McpSkill>> {
+async function remoteSkills(
+  c: DependencyContainer,
+  plan: ModulePlan,
+  r: RemoteDeclaration,
+  client: MCPClient,
+): Promise<Record<string, McpSkill>> {
   try {
     return await mcpSkills(client, { logger: c.resolve<Logger>(LOGGER) });
   } catch (err) {
-    throw new BootstrapError(plan.name, "remote", `the skills of remote '${r.alias}' could not be read: ${(err as Error).message}`, { cause: err });
+    throw new BootstrapError(plan.name, "remote", `the skills of remote '${r.alias}' could not be read: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
@@ -116,19 +137,35 @@ function describeServer(s: object): string {
   return `http: ${o.url}`;
 }
 
-async function openRemote(c: DependencyContainer, plan: ModulePlan, r: RemoteDeclaration, owners: Map<string, string>, closers: BuiltModule["closers"]): Promise<MCPClient> {
+async function openRemote(
+  c: DependencyContainer,
+  plan: ModulePlan,
+  r: RemoteDeclaration,
+  owners: Map<string, string>,
+  closers: BuiltModule["closers"],
+): Promise<MCPClient> {
   let client: MCPClient;
   try {
     client = await MCPClient.open(r.server);
   } catch (err) {
-    throw new BootstrapError(plan.name, "remote", `remote '${r.alias}' (${describeServer(r.server)}) could not be opened: ${(err as Error).message}`, { cause: err });
+    throw new BootstrapError(
+      plan.name,
+      "remote",
+      `remote '${r.alias}' (${describeServer(r.server)}) could not be opened: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   closers.push(() => client.close());
   const tools = await mcpTools(client, { prefix: r.prefix, trustReadOnlyHint: r.trustReadOnlyHint });
   for (const t of tools) {
     const prev = owners.get(t.name);
     if (prev) {
-      throw new BootstrapError(plan.name, "remote", `remotes '${prev}' and '${r.alias}' both provide a tool named '${t.name}'; give one of them a prefix: remote('${r.alias}', server, { prefix: '${r.alias}_' })`);
+      throw new BootstrapError(
+        plan.name,
+        "remote",
+        `remotes '${prev}' and '${r.alias}' both provide a tool named '${t.name}'; give one of them a prefix: ` +
+          `remote('${r.alias}', server, { prefix: '${r.alias}_' })`,
+      );
     }
     owners.set(t.name, r.alias);
   }
@@ -153,13 +190,22 @@ function instanceOf<T>(c: DependencyContainer, cls: new (...args: never[]) => T,
   return (ctx) => callScope(c, ctx).resolve(cls as never) as T;
 }
 
-/** The plan's resources, prompts and skills as served items, checked now (names, URIs, the skills folder) so a clash fails before a remote opens. */
+/**
+ * The plan's resources, prompts and skills as served items, checked now (names, URIs, the skills folder) so a clash
+ * fails before a remote opens.
+ */
 async function buildServedItems(c: DependencyContainer, plan: ModulePlan): Promise<ServedItems> {
   const resources = plan.resources.map(({ item, perCall }): ResourceSource =>
-    isResourceClass(item) ? resourceFromClass(item, instanceOf(c, item as ResourceClass as never, perCall !== null)) : (item as ServableResource),
+    isResourceClass(item)
+      ? resourceFromClass(item, instanceOf(c, item as ResourceClass as never, perCall !== null))
+      : (item as ServableResource),
   );
   const prompts: PromptsOption | undefined = Array.isArray(plan.prompts)
-    ? plan.prompts.map(({ item, perCall }) => (isPromptClass(item) ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null)) : (item as ServablePrompt)))
+    ? plan.prompts.map(({ item, perCall }) =>
+        isPromptClass(item)
+          ? promptFromClass(item, instanceOf(c, item as PromptClass as never, perCall !== null))
+          : (item as ServablePrompt),
+      )
     : (plan.prompts as PromptsOption);
   let skills: ServedSkills | undefined;
   try {
@@ -198,9 +244,15 @@ function resolveAsker(c: DependencyContainer, plan: ModulePlan): Asker | undefin
   try {
     asker = c.resolve(token);
   } catch (err) {
-    throw new BootstrapError(plan.name, "approvals", `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`, { cause: err });
+    throw new BootstrapError(
+      plan.name,
+      "approvals",
+      `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`,
+      { cause: err },
+    );
   }
-  if (!asker || typeof asker.ask !== "function") throw new BootstrapError(plan.name, "approvals", `'approvals' resolved to something without ask(request): ${tokenName(token)}`);
+  if (!asker || typeof asker.ask !== "function")
+    throw new BootstrapError(plan.name, "approvals", `'approvals' resolved to something without ask(request): ${tokenName(token)}`);
   return asker;
 }
 
@@ -221,9 +273,11 @@ function guarded(plan: ModulePlan): boolean {
 function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { approvals: ApprovalServer | null }): ApprovalGuard | null {
   if (!asker || !guarded(plan)) return null;
   const { timeoutMs, ctx } = plan;
-  const answeredBy = { get decisions() {
-    return approvals.approvals?.decisions ?? [];
-  } };
+  const answeredBy = {
+    get decisions() {
+      return approvals.approvals?.decisions ?? [];
+    },
+  };
   return guardFromPolicy({ asker, ctx, answeredBy, timeoutMs, auditPath: plan.meta.auditPath });
 }
 
@@ -241,15 +295,36 @@ function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
 }
 
 /** Serve on this process's stdin/stdout: the guard (and its audit file) as over HTTP; no `ApprovalServer`. */
-async function serveStdio(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<Served> {
+async function serveStdio(
+  plan: ModulePlan,
+  registry: ToolRegistry,
+  items: ServedItems,
+  guard: ApprovalGuard | null,
+  closers: BuiltModule["closers"],
+): Promise<Served> {
   const { timeoutMs, ctx, options } = plan;
   const catalog = catalogOf(plan, registry);
-  const checked = { name: plan.meta.name, ctx, timeoutMs, heartbeatMs: DEFAULT_HEARTBEAT_MS, guard: guard ?? undefined, resources: items.resources, prompts: items.prompts, stdin: options.stdin, stdout: options.stdout, tasks: options.tasks ?? plan.meta.tasks, results: plan.meta.results, skills: undefined };
+  const checked = {
+    name: plan.meta.name,
+    ctx,
+    timeoutMs,
+    heartbeatMs: DEFAULT_HEARTBEAT_MS,
+    guard: guard ?? undefined,
+    resources: items.resources,
+    prompts: items.prompts,
+    stdin: options.stdin,
+    stdout: options.stdout,
+    tasks: options.tasks ?? plan.meta.tasks,
+    results: plan.meta.results,
+    skills: undefined,
+  };
   let stdio: StdioServing;
   try {
     stdio = await openStdioCatalog(catalog, items.extras, checked);
   } catch (err) {
-    throw new BootstrapError(plan.name, "serve", `the '${plan.meta.name}' server could not start on stdio: ${(err as Error).message}`, { cause: err });
+    throw new BootstrapError(plan.name, "serve", `the '${plan.meta.name}' server could not start on stdio: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   closers.push(() => stdio.close());
   return { spec: null, approvals: null, guard, stdio };
@@ -261,13 +336,33 @@ function listenerPort(plan: ModulePlan): { port?: number } {
   return port !== undefined ? { port } : {};
 }
 
-async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, guard: ApprovalGuard | null, closers: BuiltModule["closers"]): Promise<McpServerSpec> {
+async function serveListener(
+  plan: ModulePlan,
+  registry: ToolRegistry,
+  items: ServedItems,
+  guard: ApprovalGuard | null,
+  closers: BuiltModule["closers"],
+): Promise<McpServerSpec> {
   const { meta, timeoutMs, ctx } = plan;
   // "command": the CLI spawns meta.command (the stdio child); the registry is not run here.
-  const how = plan.serve === "command" ? { transport: "stdio" as const, command: meta.command, env: meta.env && { ...meta.env } } : { auth: meta.auth ?? "token", ...listenerPort(plan), guard: guard ?? undefined };
+  const how =
+    plan.serve === "command"
+      ? { transport: "stdio" as const, command: meta.command, env: meta.env && { ...meta.env } }
+      : { auth: meta.auth ?? "token", ...listenerPort(plan), guard: guard ?? undefined };
   const catalog = catalogOf(plan, registry);
   try {
-    const spec = await serveCatalog(catalog, items.extras, servePlan(meta.name, ctx, { resources: items.resources, prompts: items.prompts, timeoutMs, tasks: plan.options.tasks ?? meta.tasks, results: meta.results, ...how }));
+    const spec = await serveCatalog(
+      catalog,
+      items.extras,
+      servePlan(meta.name, ctx, {
+        resources: items.resources,
+        prompts: items.prompts,
+        timeoutMs,
+        tasks: plan.options.tasks ?? meta.tasks,
+        results: meta.results,
+        ...how,
+      }),
+    );
     closers.push(() => spec.stop());
     await spec.start();
     return spec;
@@ -276,10 +371,17 @@ async function serveListener(plan: ModulePlan, registry: ToolRegistry, items: Se
   }
 }
 
-async function startApprovals(plan: ModulePlan, asker: Asker, spec: McpServerSpec, closers: BuiltModule["closers"]): Promise<ApprovalServer> {
+async function startApprovals(
+  plan: ModulePlan,
+  asker: Asker,
+  spec: McpServerSpec,
+  closers: BuiltModule["closers"],
+): Promise<ApprovalServer> {
   const { meta, timeoutMs, ctx } = plan;
   // servers: a prompt about one of the module's tools with arguments its schema refuses is denied unasked.
-  const a = approvalServerFromPolicy(approvalPolicy(asker, { timeoutMs, autoAllow: new Set(meta.autoAllow), ctx, servers: [spec], auditPath: meta.auditPath }));
+  const a = approvalServerFromPolicy(
+    approvalPolicy(asker, { timeoutMs, autoAllow: new Set(meta.autoAllow), ctx, servers: [spec], auditPath: meta.auditPath }),
+  );
   closers.push(() => a.stop());
   try {
     await a.start();
@@ -289,7 +391,13 @@ async function startApprovals(plan: ModulePlan, asker: Asker, spec: McpServerSpe
   return a;
 }
 
-async function serveModule(plan: ModulePlan, registry: ToolRegistry, items: ServedItems, asker: Asker | undefined, closers: BuiltModule["closers"]): Promise<Served> {
+async function serveModule(
+  plan: ModulePlan,
+  registry: ToolRegistry,
+  items: ServedItems,
+  asker: Asker | undefined,
+  closers: BuiltModule["closers"],
+): Promise<Served> {
   if (plan.serve === "none") return { spec: null, approvals: null, guard: null, stdio: null };
   const beside: { approvals: ApprovalServer | null } = { approvals: null };
   const guard = guardFor(plan, asker, beside);
@@ -313,7 +421,10 @@ export interface UnservedModule {
 }
 
 /** The container, providers, remotes and registry of `plan`; on failure what was opened is closed and the error rethrown. */
-async function buildParts<T>(plan: ModulePlan, then: (parts: Omit<UnservedModule, "guard">, asker: Asker | undefined) => Promise<T>): Promise<T> {
+async function buildParts<T>(
+  plan: ModulePlan,
+  then: (parts: Omit<UnservedModule, "guard">, asker: Asker | undefined) => Promise<T>,
+): Promise<T> {
   const c = plan.parent.createChildContainer();
   const closers: BuiltModule["closers"] = [];
   const remotes = new Map<string, MCPClient>();
@@ -325,7 +436,8 @@ async function buildParts<T>(plan: ModulePlan, then: (parts: Omit<UnservedModule
     const registry = buildRegistry(c, plan);
     return await then({ container: c, registry, items, remotes, closers }, resolveAsker(c, plan));
   } catch (err) {
-    for (const close of [...closers].reverse()) await close().catch(ignoreRejection("closing what bootstrap opened, after a failed bootstrap; the bootstrap error is thrown"));
+    for (const close of [...closers].reverse())
+      await close().catch(ignoreRejection("closing what bootstrap opened, after a failed bootstrap; the bootstrap error is thrown"));
     c.clearInstances();
     throw err;
   }

@@ -25,7 +25,10 @@ import type { McpServerOptions } from "./mcp-server-options.js";
 export interface ConnectModuleOptions {
   /** The run context served calls use (see `BootstrapOptions.ctx`). Default: a new `RunContext()`. */
   readonly ctx?: RunContext;
-  /** The parent container of the module's, e.g. one that registers the module's Asker (see `BootstrapOptions.container`). Default: tsyringe's root container. */
+  /**
+   * The parent container of the module's, e.g. one that registers the module's Asker (see
+   * `BootstrapOptions.container`). Default: tsyringe's root container.
+   */
   readonly container?: DependencyContainer;
   /** Options of the client (`MCPClient.open`'s), e.g. `requestTimeoutMs` or a `ctx` that answers the server's questions. */
   readonly client?: MCPClientOptions;
@@ -61,18 +64,30 @@ function toolsModule(tools: McpServerOptions["tools"]): ModuleClass {
  * const result = await client.callTool("greet", { name: "Ada" });
  * ```
  * @throws OptionsError for an unknown or wrong-kind option, or a first argument that is neither a module nor tools, naming it.
- * @throws DefinitionError for a bad tool in the array; BootstrapError when the module cannot be built or served; McpConnectError when the client cannot open.
+ * @throws DefinitionError for a bad tool in the array; BootstrapError when the module cannot be built or served;
+ * McpConnectError when the client cannot open.
  * @throws MissingPeerError when `@modelcontextprotocol/server` or `/client` is not installed (the install line in the message).
  */
 export async function connectModule(module: ConnectedModule, options: ConnectModuleOptions = {}): Promise<MCPClient> {
   const o = checkOptions(options, "connectModule", CONNECT_MODULE_OPTIONS);
   if (typeof module !== "function" && !Array.isArray(module)) {
-    throw new OptionsError("connectModule", "module", `connectModule: the first argument must be an @McpServer module class or an array of tools (@Tool classes or tool() objects), got ${module === null ? "null" : typeof module}`);
+    throw new OptionsError(
+      "connectModule",
+      "module",
+      `connectModule: the first argument must be an @McpServer module class or an array of tools (@Tool classes or ` +
+        `tool() objects), got ${module === null ? "null" : typeof module}`,
+    );
   }
   const served = Array.isArray(module) ? toolsModule(module) : (module as ModuleClass);
   const toServer = new PassThrough();
   const toClient = new PassThrough();
-  const app = await bootstrap(served, { transport: "stdio", stdin: toServer, stdout: toClient, ...(o.container ? { container: o.container } : {}), ...(o.ctx ? { ctx: o.ctx } : {}) });
+  const app = await bootstrap(served, {
+    transport: "stdio",
+    stdin: toServer,
+    stdout: toClient,
+    ...(o.container ? { container: o.container } : {}),
+    ...(o.ctx ? { ctx: o.ctx } : {}),
+  });
   const { StdioServerTransport } = sdkStdioServer();
   const stop = async (): Promise<void> => {
     toServer.end();

@@ -4,7 +4,19 @@
  */
 export { McpServer, getMcpServerMetadata } from "./mcp-server.decorator.js";
 export type { McpServerOptions, ModuleImport, Provider } from "./mcp-server-options.js";
-export { remote, InjectMcpTools, InjectMcpClient, InjectMcpResources, InjectMcpPrompts, InjectMcpSkills, mcpToolsToken, mcpClientToken, mcpResourcesToken, mcpPromptsToken, mcpSkillsToken } from "./remote.js";
+export {
+  remote,
+  InjectMcpTools,
+  InjectMcpClient,
+  InjectMcpResources,
+  InjectMcpPrompts,
+  InjectMcpSkills,
+  mcpToolsToken,
+  mcpClientToken,
+  mcpResourcesToken,
+  mcpPromptsToken,
+  mcpSkillsToken,
+} from "./remote.js";
 export type { RemoteDeclaration } from "./remote.js";
 export { bootstrap } from "./bootstrap.js";
 export type { BootstrapOptions, McpApp, McpAppCliOptions, ModuleClass } from "./bootstrap.js";

@@ -38,7 +38,10 @@ export type ModuleImport = (abstract new (...args: never[]) => unknown) | (() =>
 
 /** Options of `@McpServer`. */
 export interface McpServerOptions {
-  /** The served MCP server's name (`mcp__<name>__<tool>`): `serveRegistry`'s rule (`[A-Za-z0-9_-]+`, no `__`), refused rather than rewritten. */
+  /**
+   * The served MCP server's name (`mcp__<name>__<tool>`): `serveRegistry`'s rule (`[A-Za-z0-9_-]+`, no `__`), refused
+   * rather than rewritten.
+   */
   readonly name: string;
   /** `@Tool` classes (built by the module's container) and `Tool` objects to serve. */
   readonly tools: ReadonlyArray<ToolClass<never> | Tool>;
@@ -122,22 +125,37 @@ const moduleImports: OptionRule<readonly ModuleImport[] | undefined> = (v, where
   if (v === undefined) return undefined;
   const i = Array.isArray(v) ? v.findIndex((m) => typeof m !== "function") : -1;
   if (Array.isArray(v) && i < 0) return v as readonly ModuleImport[];
-  const got = !Array.isArray(v) ? describeValue(v) : `imports[${i}]: ${v[i] === undefined ? "undefined (two files importing each other? write it as () => Module)" : typeof v[i]}`;
-  throw new OptionsError(where, option, `${where}: '${option}' must be an array of @McpServer module classes (or () => Module for a module defined later), got ${got}`);
+  const got = !Array.isArray(v)
+    ? describeValue(v)
+    : `imports[${i}]: ${v[i] === undefined ? "undefined (two files importing each other? write it as () => Module)" : typeof v[i]}`;
+  throw new OptionsError(
+    where,
+    option,
+    `${where}: '${option}' must be an array of @McpServer module classes (or () => Module for a module defined later), got ${got}`,
+  );
 };
 
 /** `prompts`: an array of prompt sources, or a record of name -> text or `Prompt` (checked when served). */
 const promptsOption: OptionRule<PromptsOption | undefined> = (v, where, option) => {
   if (v === undefined) return undefined;
-  if (!v || typeof v !== "object") throw new OptionsError(where, option, `${where}: '${option}' must be an array of prompts or a record of name -> text or Prompt, got ${describeValue(v)}`);
+  if (!v || typeof v !== "object")
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: '${option}' must be an array of prompts or a record of name -> text or Prompt, got ${describeValue(v)}`,
+    );
   if (Array.isArray(v)) opt.list(isPromptSource, "a @Prompt class, a Prompt, or a prompt object { name, render }")(v, where, option);
   return v as PromptsOption;
 };
 
-const isToolSource = (t: unknown): boolean => (typeof t === "function" ? isToolClass(t) : !!t && typeof (t as Tool).run === "function" && typeof (t as Tool).name === "string");
-const isResourceSource = (r: unknown): boolean => (typeof r === "function" ? isResourceClass(r) : !!r && typeof (r as { read?: unknown }).read === "function");
-const isPromptSource = (x: unknown): boolean => (typeof x === "function" ? isPromptClass(x) : !!x && typeof (x as { render?: unknown }).render === "function");
-const isProvider = (p: unknown): boolean => typeof p === "function" || (!!p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
+const isToolSource = (t: unknown): boolean =>
+  typeof t === "function" ? isToolClass(t) : !!t && typeof (t as Tool).run === "function" && typeof (t as Tool).name === "string";
+const isResourceSource = (r: unknown): boolean =>
+  typeof r === "function" ? isResourceClass(r) : !!r && typeof (r as { read?: unknown }).read === "function";
+const isPromptSource = (x: unknown): boolean =>
+  typeof x === "function" ? isPromptClass(x) : !!x && typeof (x as { render?: unknown }).render === "function";
+const isProvider = (p: unknown): boolean =>
+  typeof p === "function" || (!!p && typeof p === "object" && "provide" in p && ("useClass" in p || "useValue" in p || "useFactory" in p));
 const isRemote = (r: unknown): boolean => !!r && typeof (r as RemoteDeclaration).alias === "string";
 const isCommand = (c: unknown): boolean => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "";
 
@@ -145,13 +163,19 @@ const isCommand = (c: unknown): boolean => Array.isArray(c) && c.length > 0 && c
 const MCP_SERVER_OPTIONS = {
   name: opt.required(serverName, 'the served server\'s name, e.g. "engine"'),
   imports: moduleImports,
-  tools: opt.required(opt.list<ToolClass<never> | Tool>(isToolSource, "a @Tool class or a Tool object"), "an array of @Tool classes or Tool objects; [] for none"),
+  tools: opt.required(
+    opt.list<ToolClass<never> | Tool>(isToolSource, "a @Tool class or a Tool object"),
+    "an array of @Tool classes or Tool objects; [] for none",
+  ),
   resources: opt.list<ResourceSource>(isResourceSource, "a @Resource class or a resource object { uri | uriTemplate, name, read }"),
   prompts: promptsOption,
   providers: opt.list<Provider>(isProvider, "a class or { provide, useClass | useValue | useFactory }"),
   remotes: opt.list<RemoteDeclaration>(isRemote, "made with remote(alias, server, { prefix })"),
   transport: opt.optional(opt.oneOf<"http" | "stdio">(["http", "stdio"])),
-  command: opt.that<readonly string[]>(isCommand, 'a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js"))'),
+  command: opt.that<readonly string[]>(
+    isCommand,
+    'a non-empty array of strings, program first (e.g. stdioCommand("./dist/mcp-server.js"))',
+  ),
   env: opt.stringRecord(),
   timeoutMs: opt.timeoutMs(),
   approvals: opt.any<McpServerOptions["approvals"]>(),
@@ -179,6 +203,12 @@ export function checkMcpServerOptions(cls: string, options: McpServerOptions): v
     if (aliases.has(r.alias)) throw new DefinitionError(cls, "remotes", `${where}: alias '${r.alias}' is declared twice`);
     aliases.add(r.alias);
   }
-  if (o.guard === "asker" && o.approvals === undefined) throw new DefinitionError(cls, "guard", `${where}: guard: "asker" needs 'approvals' to name an Asker provider`);
-  if (o.auditPath !== undefined && o.approvals === undefined) throw new DefinitionError(cls, "auditPath", `${where}: 'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider`);
+  if (o.guard === "asker" && o.approvals === undefined)
+    throw new DefinitionError(cls, "guard", `${where}: guard: "asker" needs 'approvals' to name an Asker provider`);
+  if (o.auditPath !== undefined && o.approvals === undefined)
+    throw new DefinitionError(
+      cls,
+      "auditPath",
+      `${where}: 'auditPath' records approval decisions; it needs 'approvals' to name an Asker provider`,
+    );
 }

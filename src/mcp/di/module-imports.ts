@@ -30,12 +30,19 @@ function moduleOrder(root: ModuleClass, fail: (why: string) => never): ModuleCla
   const visit = (m: ModuleClass, path: readonly ModuleClass[]): void => {
     if (done.has(m)) return;
     const at = path.indexOf(m);
-    if (at >= 0) fail(`its imports form a cycle: ${[...path.slice(at), m].map(label).join(" -> ")}. A module cannot import itself, directly or through others: move what both need into a third module that both import`);
+    if (at >= 0)
+      fail(
+        `its imports form a cycle: ${[...path.slice(at), m].map(label).join(" -> ")}. A module cannot import ` +
+          `itself, directly or through others: move what both need into a third module that both import`,
+      );
     const meta = getMcpServerMetadata(m)!;
     (meta.imports ?? []).forEach((entry, i) => {
       const cls = importedClass(entry);
       if (typeof cls !== "function" || !getMcpServerMetadata(cls)) {
-        fail(`${label(m)}'s imports[${i}] (${cls === undefined ? "undefined — two files importing each other? write the entry as a function: imports: [() => Module]" : label(cls)}) is not an @McpServer module`);
+        fail(
+          `${label(m)}'s imports[${i}] ` +
+            `(${cls === undefined ? "undefined — two files importing each other? write the entry as a function: imports: [() => Module]" : label(cls)}) is not an @McpServer module`,
+        );
       }
       visit(cls as ModuleClass, [...path, m]);
     });
@@ -47,12 +54,20 @@ function moduleOrder(root: ModuleClass, fail: (why: string) => never): ModuleCla
 }
 
 /** Adds `items` to `into` by key; one item under one key twice is kept once, two different ones are refused. */
-function merge<T>(into: Map<unknown, { item: T; from: string }>, items: readonly T[], key: (t: T) => unknown, from: string, what: (k: unknown) => string, fail: (why: string) => never): void {
+function merge<T>(
+  into: Map<unknown, { item: T; from: string }>,
+  items: readonly T[],
+  key: (t: T) => unknown,
+  from: string,
+  what: (k: unknown) => string,
+  fail: (why: string) => never,
+): void {
   for (const item of items) {
     const k = key(item);
     const prev = into.get(k);
     if (!prev) into.set(k, { item, from });
-    else if (!sameDefinition(prev.item, item)) fail(`${what(k)} is defined differently by ${prev.from} and ${from}; keep one definition (in a module both import)`);
+    else if (!sameDefinition(prev.item, item))
+      fail(`${what(k)} is defined differently by ${prev.from} and ${from}; keep one definition (in a module both import)`);
   }
 }
 
@@ -84,12 +99,44 @@ export function composeModule(root: ModuleClass, fail: (why: string) => never): 
     const from = label(m);
     merge(providers, o.providers ?? [], providerToken, from, (k) => `provider ${tokenName(k)}`, fail);
     // Tools and resources are keyed by identity: two different tools of one name are refused later, by the name rules.
-    merge(tools, o.tools, (t) => t, from, () => "a tool", fail);
-    merge(resources, o.resources ?? [], (r) => r, from, () => "a resource", fail);
-    merge(remotes, o.remotes ?? [], (r) => r.alias, from, (k) => `remote '${String(k)}'`, fail);
+    merge(
+      tools,
+      o.tools,
+      (t) => t,
+      from,
+      () => "a tool",
+      fail,
+    );
+    merge(
+      resources,
+      o.resources ?? [],
+      (r) => r,
+      from,
+      () => "a resource",
+      fail,
+    );
+    merge(
+      remotes,
+      o.remotes ?? [],
+      (r) => r.alias,
+      from,
+      (k) => `remote '${String(k)}'`,
+      fail,
+    );
     const p = o.prompts;
-    if (p !== undefined && !Array.isArray(p)) fail(`${from} gives 'prompts' as a record; a module that imports or is imported takes prompts as an array (@Prompt classes or prompt objects)`);
-    merge(prompts, (p ?? []) as readonly unknown[], (x) => x, from, () => "a prompt", fail);
+    if (p !== undefined && !Array.isArray(p))
+      fail(
+        `${from} gives 'prompts' as a record; a module that imports or is imported takes prompts as an array ` +
+          `(@Prompt classes or prompt objects)`,
+      );
+    merge(
+      prompts,
+      (p ?? []) as readonly unknown[],
+      (x) => x,
+      from,
+      () => "a prompt",
+      fail,
+    );
   }
   const values = <T>(m: Map<unknown, { item: T }>): readonly T[] => Object.freeze([...m.values()].map((v) => v.item));
   return Object.freeze({

@@ -17,7 +17,10 @@ export interface RemoteDeclaration {
   readonly server: StdioServer | StreamableHttpServer;
   /** Prepended to every adapted tool's name (and `schema.name`). Default `""`. */
   readonly prefix: string;
-  /** Adapt its tools with `mcpTools(client, { trustReadOnlyHint })`: a tool it annotates `readOnlyHint: true` is not side-effecting. Default `false`. */
+  /**
+   * Adapt its tools with `mcpTools(client, { trustReadOnlyHint })`: a tool it annotates `readOnlyHint: true` is not
+   * side-effecting. Default `false`.
+   */
   readonly trustReadOnlyHint?: boolean;
 }
 
@@ -40,7 +43,11 @@ const REMOTE_OPTIONS = {
  * @throws OptionsError naming the alias and what was wrong — a malformed alias, a missing server,
  *   an unknown option, a value of the wrong kind or `null` options — and what is accepted.
  */
-export function remote(alias: string, server: StdioServer | StreamableHttpServer, options: { prefix?: string; trustReadOnlyHint?: boolean } = {}): RemoteDeclaration {
+export function remote(
+  alias: string,
+  server: StdioServer | StreamableHttpServer,
+  options: { prefix?: string; trustReadOnlyHint?: boolean } = {},
+): RemoteDeclaration {
   if (typeof alias !== "string" || !ALIAS.test(alias)) {
     throw new OptionsError("remote()", "alias", `remote(): alias must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(alias)}`);
   }
@@ -90,7 +97,10 @@ export function InjectMcpResources(alias: string): ParameterDecorator {
 export function InjectMcpPrompts(alias: string): ParameterDecorator {
   return inject(mcpPromptsToken(alias)) as ParameterDecorator;
 }
-/** Constructor-parameter decorator: inject the skills (`Record<string, McpSkill>`: name, description, instructions, `read(path)`) of remote `alias`; `{}` when it serves none. */
+/**
+ * Constructor-parameter decorator: inject the skills (`Record<string, McpSkill>`: name, description, instructions,
+ * `read(path)`) of remote `alias`; `{}` when it serves none.
+ */
 export function InjectMcpSkills(alias: string): ParameterDecorator {
   return inject(mcpSkillsToken(alias)) as ParameterDecorator;
 }

@@ -68,7 +68,8 @@ export class ScopeScanner {
       const here = [...chain, tokenName(cls)];
       const params = constructorParams(cls);
       const missing = uninjectableParams(params);
-      if (missing.length) this.reject(missingMetadataMessage(chain.length ? `its dependency ${here.slice(1).join(" -> ")}` : "", params, missing, false));
+      if (missing.length)
+        this.reject(missingMetadataMessage(chain.length ? `its dependency ${here.slice(1).join(" -> ")}` : "", params, missing, false));
       let path: ScopePath = null;
       for (const i of paramIndexes(params)) {
         const { token, optional } = paramToken(params, i);
@@ -83,18 +84,25 @@ export class ScopeScanner {
   }
 
   private tokenScope(token: unknown, optional: boolean, chain: readonly string[], i: number): ScopePath {
-    const where = chain.length > 1 ? `its dependency ${chain.slice(1).join(" -> ")}: constructor argument ${i}` : `its constructor argument ${i}`;
+    const where =
+      chain.length > 1 ? `its dependency ${chain.slice(1).join(" -> ")}: constructor argument ${i}` : `its constructor argument ${i}`;
     if (this.fixed.has(token)) return this.fixed.get(token) ? [tokenName(token)] : null;
     const p = this.providers.get(token);
     if (p !== undefined) return providerClass(p) ? this.classScope(providerClass(p)!, chain) : null;
     if (this.parent.isRegistered(token as never, true)) return null;
     if (token === undefined || NOT_INJECTABLE.has(token)) {
-      this.reject(`${where} has no injectable type (${token === undefined ? "none" : tokenName(token)}): use @inject(Token) or a class type, and import that class as a value, not with 'import type'`);
+      this.reject(
+        `${where} has no injectable type (${token === undefined ? "none" : tokenName(token)}): use @inject(Token) ` +
+          `or a class type, and import that class as a value, not with 'import type'`,
+      );
     }
     // delay(() => Class): resolved lazily, after this walk; an optional token may stay unprovided.
     if (optional || (token && typeof token === "object" && "createProxy" in token)) return null;
     // As Nest: a class no provider supplies is refused, not built afresh for each class that asks (each its own instance).
-    this.reject(`${where} (${tokenName(token)}) is not provided — add ${tokenName(token)} to the module's providers (or register it in the container given to bootstrap)`);
+    this.reject(
+      `${where} (${tokenName(token)}) is not provided — add ${tokenName(token)} to the module's providers (or ` +
+        `register it in the container given to bootstrap)`,
+    );
   }
 }
 

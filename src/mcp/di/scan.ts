@@ -63,7 +63,10 @@ export interface ModulePlan {
   readonly resources: readonly PlannedItem<ResourceSource>[];
   /** The `prompts` option; a record form is kept as it is (it holds no classes). */
   readonly prompts: readonly PlannedItem<PromptSource>[] | Readonly<Record<string, unknown>>;
-  /** The module's own tools by name -> qualified name, checked here: build serves them without checking again (a remote's tools are checked when served). */
+  /**
+   * The module's own tools by name -> qualified name, checked here: build serves them without checking again (a
+   * remote's tools are checked when served).
+   */
   readonly qualifiedNames: ReadonlyMap<string, string>;
   readonly timeoutMs: number | undefined;
   readonly serve: ServeMode;
@@ -90,12 +93,15 @@ function checkBootstrapOptions(name: string, options: BootstrapOptions): void {
     throw new OptionsError(where, option, `${where}: ${why}`);
   };
   const { transport, serve, ctx, container, port, asker, stdin, stdout } = checkOptions(options, where, BOOTSTRAP_OPTIONS);
-  if (serve === false && transport === "stdio") fail("serve", `transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
+  if (serve === false && transport === "stdio")
+    fail("serve", `transport: "stdio" serves the module on this process's stdin/stdout; it cannot be combined with serve: false`);
   if (ctx !== undefined && !(ctx instanceof RunContext)) fail("ctx", "'ctx' must be a RunContext");
-  if (container !== undefined && (!container || typeof container.createChildContainer !== "function")) fail("container", "'container' must be a tsyringe DependencyContainer");
+  if (container !== undefined && (!container || typeof container.createChildContainer !== "function"))
+    fail("container", "'container' must be a tsyringe DependencyContainer");
   if (port !== undefined && transport === "stdio") fail("port", `'port' is for the loopback listener; transport: "stdio" has none`);
   if (asker !== undefined && typeof asker?.ask !== "function") fail("asker", "'asker' must be an Asker (an object with ask(request))");
-  if (transport !== "stdio" && (stdin !== undefined || stdout !== undefined)) fail(stdin !== undefined ? "stdin" : "stdout", `'stdin' and 'stdout' apply to transport: "stdio" only`);
+  if (transport !== "stdio" && (stdin !== undefined || stdout !== undefined))
+    fail(stdin !== undefined ? "stdin" : "stdout", `'stdin' and 'stdout' apply to transport: "stdio" only`);
 }
 
 /**
@@ -113,7 +119,8 @@ function checkNames(name: string, meta: Readonly<McpServerOptions>): ReadonlyMap
     const original = typeof t === "function" ? getToolMetadata(t)!.name : t.name;
     const wire = sanitiseToolName(original);
     const prev = seen.get(wire);
-    if (prev !== undefined) fail(`tools '${prev}' and '${original}' are both served as '${wire}'; rename one (@Tool({ name }) or tool({ name }))`);
+    if (prev !== undefined)
+      fail(`tools '${prev}' and '${original}' are both served as '${wire}'; rename one (@Tool({ name }) or tool({ name }))`);
     seen.set(wire, original);
     try {
       qualified.set(original, checkQualifiedName(meta.name, wire, original));
@@ -133,7 +140,9 @@ function fixedTokens(meta: Readonly<McpServerOptions>): Map<unknown, boolean> {
     [TOKENS.ToolRegistry, false],
     [LOGGER, false],
   ]);
-  for (const r of meta.remotes ?? []) for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken, mcpSkillsToken]) fixed.set(token(r.alias), false);
+  for (const r of meta.remotes ?? [])
+    for (const token of [mcpClientToken, mcpToolsToken, mcpResourcesToken, mcpPromptsToken, mcpSkillsToken])
+      fixed.set(token(r.alias), false);
   return fixed;
 }
 
@@ -145,22 +154,41 @@ function scanProviders(meta: Readonly<McpServerOptions>, scanner: ScopeScanner):
 }
 
 function scanTools(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): PlannedTool[] {
-  return meta.tools.map((tool) => ({ tool, perCall: typeof tool === "function" ? scanner.scope(tool, `@Tool class ${tool.name}`, "tools") : null }));
+  return meta.tools.map((tool) => ({
+    tool,
+    perCall: typeof tool === "function" ? scanner.scope(tool, `@Tool class ${tool.name}`, "tools") : null,
+  }));
 }
 
 function scanServed(meta: Readonly<McpServerOptions>, scanner: ScopeScanner): Pick<ModulePlan, "resources" | "prompts"> {
-  const plan = <T>(item: T, kind: string, step: string): PlannedItem<T> => ({ item, perCall: typeof item === "function" ? scanner.scope(item as never, `${kind} class ${(item as { name: string }).name}`, step) : null });
+  const plan = <T>(item: T, kind: string, step: string): PlannedItem<T> => ({
+    item,
+    perCall: typeof item === "function" ? scanner.scope(item as never, `${kind} class ${(item as { name: string }).name}`, step) : null,
+  });
   const resources = (meta.resources ?? []).map((r) => plan(r, "@Resource", "resources"));
   const p = meta.prompts;
-  const prompts = Array.isArray(p) ? (p as readonly PromptSource[]).map((x) => plan(x, "@Prompt", "prompts")) : ((p ?? []) as Readonly<Record<string, unknown>>);
+  const prompts = Array.isArray(p)
+    ? (p as readonly PromptSource[]).map((x) => plan(x, "@Prompt", "prompts"))
+    : ((p ?? []) as Readonly<Record<string, unknown>>);
   return { resources, prompts };
 }
 
-function scanApprovals(name: string, meta: Readonly<McpServerOptions>, providers: ReadonlyMap<unknown, Provider>, parent: DependencyContainer, scanner: ScopeScanner): void {
+function scanApprovals(
+  name: string,
+  meta: Readonly<McpServerOptions>,
+  providers: ReadonlyMap<unknown, Provider>,
+  parent: DependencyContainer,
+  scanner: ScopeScanner,
+): void {
   const token = meta.approvals as InjectionToken<Asker> | undefined;
   if (token === undefined) return;
   const known = providers.has(token) || parent.isRegistered(token, true) || typeof token === "function";
-  if (!known) throw new BootstrapError(name, "approvals", `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`);
+  if (!known)
+    throw new BootstrapError(
+      name,
+      "approvals",
+      `'approvals' names ${tokenName(token)}, which the container cannot resolve to an Asker — add it to providers`,
+    );
   const p = providers.get(token);
   const cls = p !== undefined ? providerClass(p) : typeof token === "function" && !parent.isRegistered(token, true) ? token : undefined;
   const path = cls ? scanner.scope(cls as never, `the 'approvals' Asker ${tokenName(token)}`, "approvals") : null;
@@ -168,7 +196,9 @@ function scanApprovals(name: string, meta: Readonly<McpServerOptions>, providers
     throw new BootstrapError(
       name,
       "approvals",
-      `'approvals' names ${tokenName(token)}, which depends on the per-call RunContext (${path.join(" -> ")}); the Asker is built once for the app and would hold one call's context. Take what you need from ask(request) instead, or inject the app's context as a value ({ provide: Token, useValue: ctx }).`,
+      `'approvals' names ${tokenName(token)}, which depends on the per-call RunContext (${path.join(" -> ")}); the ` +
+        `Asker is built once for the app and would hold one call's context. Take what you need from ask(request) ` +
+        `instead, or inject the app's context as a value ({ provide: Token, useValue: ctx }).`,
     );
   }
 }
@@ -178,7 +208,13 @@ function serveMode(options: BootstrapOptions, meta: Readonly<McpServerOptions>, 
   if (options.transport === "stdio") return "stdio";
   if ((options.transport ?? meta.transport) !== "stdio") return "listener";
   if (!meta.command) {
-    throw new BootstrapError(name, "serve", `the module declares transport: "stdio" without 'command': name the command a CLI spawns (command: stdioCommand("./dist/mcp-server.js")), or serve this process on stdio with bootstrap(${name}, { transport: "stdio" })`);
+    throw new BootstrapError(
+      name,
+      "serve",
+      `the module declares transport: "stdio" without 'command': name the command a CLI spawns (command: ` +
+        `stdioCommand("./dist/mcp-server.js")), or serve this process on stdio with bootstrap(${name}, { transport: ` +
+        `"stdio" })`,
+    );
   }
   return "command";
 }
@@ -190,7 +226,8 @@ function serveMode(options: BootstrapOptions, meta: Readonly<McpServerOptions>, 
  */
 export function scanModule(module: ModuleClass, options: BootstrapOptions): ModulePlan {
   const name = (module as { name?: string } | undefined)?.name || String(module);
-  if (!getMcpServerMetadata(module)) throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
+  if (!getMcpServerMetadata(module))
+    throw new BootstrapError(name, "module", `${name} is not decorated with @McpServer({ name, tools, ... })`);
   const meta = composeModule(module, (why) => {
     throw new BootstrapError(name, "imports", why);
   });
@@ -207,5 +244,18 @@ export function scanModule(module: ModuleClass, options: BootstrapOptions): Modu
   scanApprovals(name, meta, providers, parent, scanner);
   const serve = serveMode(options, meta, name);
   const ctx = options.ctx ?? new RunContext();
-  return { module, name, meta, parent, ctx, providers: planned, tools, ...served, qualifiedNames, timeoutMs: options.timeoutMs ?? meta.timeoutMs, serve, options };
+  return {
+    module,
+    name,
+    meta,
+    parent,
+    ctx,
+    providers: planned,
+    tools,
+    ...served,
+    qualifiedNames,
+    timeoutMs: options.timeoutMs ?? meta.timeoutMs,
+    serve,
+    options,
+  };
 }

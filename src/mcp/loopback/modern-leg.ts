@@ -59,7 +59,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * stays legacy.)
  */
 export function claimsEnvelope(body: unknown): boolean {
-  if (!isPlainObject(body) || typeof body.method !== "string" || body.method === "initialize" || "result" in body || "error" in body) return false;
+  if (!isPlainObject(body) || typeof body.method !== "string" || body.method === "initialize" || "result" in body || "error" in body)
+    return false;
   const params = body.params;
   if (!isPlainObject(params)) return false;
   const meta = params._meta;
@@ -85,7 +86,10 @@ function headObject(response: Response): Record<string, string> {
   return head;
 }
 
-/** Every byte of a web body: its one chunk as it is (a JSON answer is one), else the chunks joined. A reader costs less than `arrayBuffer()` (measured). */
+/**
+ * Every byte of a web body: its one chunk as it is (a JSON answer is one), else the chunks joined. A reader costs less
+ * than `arrayBuffer()` (measured).
+ */
 async function readWhole(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -55,7 +55,14 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const MAX_BATCH = 100;
 
 /** Write a JSON-RPC error body (`id: null`) as the SDK's transport does. */
-function writeError(res: ServerResponse, status: number, code: number, message: string, data?: unknown, extra: Record<string, string> = {}): void {
+function writeError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  data?: unknown,
+  extra: Record<string, string> = {},
+): void {
   if (res.writableEnded) return;
   if (res.headersSent) return void res.end();
   const error: Record<string, unknown> = { code, message };
@@ -147,7 +154,8 @@ export class NodeHttpServerTransport implements Transport {
    */
   async handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void> {
     if (this.closed) return gone(res);
-    if (!this.generate && this.handled) throw new Error("Stateless transport cannot be reused across requests. Create a new transport per request.");
+    if (!this.generate && this.handled)
+      throw new Error("Stateless transport cannot be reused across requests. Create a new transport per request.");
     this.handled = true;
     switch (req.method) {
       case "POST":
@@ -176,13 +184,15 @@ export class NodeHttpServerTransport implements Transport {
         // A body the caller did not parse (agentkit always does): up to 4 MiB, as the SDK's default.
         const body = await readJsonBody(req, res, DEFAULT_MAX_BODY);
         if (!body.ok) {
-          if (body.reason === "too_large") return this.refuse(res, 413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_BODY} bytes`);
+          if (body.reason === "too_large")
+            return this.refuse(res, 413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_BODY} bytes`);
           if (body.reason === "not_json") return this.refuse(res, 400, -32700, "Parse error: Invalid JSON");
           return; // the client went away mid-body: nobody to answer
         }
         raw = body.value;
       }
-      if (Array.isArray(raw) && raw.length > MAX_BATCH) return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
+      if (Array.isArray(raw) && raw.length > MAX_BATCH)
+        return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
       const messages = parseMessages(raw);
       if (!messages) return this.refuse(res, 400, -32700, "Parse error: Invalid JSON-RPC message");
       await this.dispatch(req, res, messages);
@@ -196,7 +206,8 @@ export class NodeHttpServerTransport implements Transport {
     if (this.closed) return gone(res);
     const init = messages.some(isInitialize);
     if (init) {
-      if (this.initialized && this.sessionId !== undefined) return this.refuse(res, 400, -32600, "Invalid Request: Server already initialized");
+      if (this.initialized && this.sessionId !== undefined)
+        return this.refuse(res, 400, -32600, "Invalid Request: Server already initialized");
       if (messages.length > 1) return this.refuse(res, 400, -32600, "Invalid Request: Only one initialization request is allowed");
       this.sessionId = this.generate?.();
       this.initialized = true;
@@ -205,7 +216,8 @@ export class NodeHttpServerTransport implements Transport {
       return;
     }
     if (this.closed) return gone(res);
-    // No web `Request` is built for `extra.request` (the SDK v2's field): nothing served here reads it, and building one per call is the cost this transport exists to avoid.
+    // No web `Request` is built for `extra.request` (the SDK v2's field): nothing served here reads it, and building
+    // one per call is the cost this transport exists to avoid.
     const extra: MessageExtraInfo = req.auth ? { authInfo: req.auth } : {};
     if (!messages.some(isRequest)) {
       for (const m of messages) this.onmessage?.(m, extra);
@@ -253,10 +265,10 @@ export class NodeHttpServerTransport implements Transport {
   /** Stateful only: the transport is initialized and the request names its session. Answers the refusal itself. */
   private checkSession(req: IncomingMessage, res: ServerResponse): boolean {
     if (this.generate === undefined) return true;
-    if (!this.initialized) return void this.refuse(res, 400, -32000, "Bad Request: Server not initialized"), false;
+    if (!this.initialized) return (void this.refuse(res, 400, -32000, "Bad Request: Server not initialized"), false);
     const sid = req.headers["mcp-session-id"];
-    if (!sid) return void this.refuse(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required"), false;
-    if (sid !== this.sessionId) return void this.refuse(res, 404, -32001, "Session not found"), false;
+    if (!sid) return (void this.refuse(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required"), false);
+    if (sid !== this.sessionId) return (void this.refuse(res, 404, -32001, "Session not found"), false);
     return true;
   }
 
@@ -337,7 +349,11 @@ export class NodeHttpServerTransport implements Transport {
     const orphaned = stream.gone ? [] : [...stream.waiting];
     this.forget(stream);
     for (const requestId of orphaned) {
-      this.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "the client's connection closed before the answer" } });
+      this.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "the client's connection closed before the answer" },
+      });
     }
   }
 
@@ -412,5 +428,3 @@ function parseMessages(raw: unknown): JSONRPCMessage[] | undefined {
   }
   return out;
 }
-
-

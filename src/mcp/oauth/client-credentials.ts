@@ -46,7 +46,10 @@ export interface ClientCredentialsOptions {
 
 const WHERE = "clientCredentials";
 
-/** The options of `clientCredentials()`, declared once; which of the two secrets, and `algorithm` against the key, follow in the constructor. */
+/**
+ * The options of `clientCredentials()`, declared once; which of the two secrets, and `algorithm` against the key,
+ * follow in the constructor.
+ */
 const CLIENT_CREDENTIALS_OPTIONS = {
   clientId: opt.nonEmptyString("the client id registered with the authorization server"),
   clientSecret: grantRule.secret(false),
@@ -63,7 +66,12 @@ function parseKey(pem: string): KeyObject {
     return createPrivateKey({ key: pem, format: "pem" });
   } catch (err) {
     const why = (err as { code?: string }).code ?? "unreadable";
-    throw new OptionsError(WHERE, "privateKeyPem", `${WHERE}: 'privateKeyPem' is not a PEM private key node:crypto can read (${why}); pass the PEM text of an RSA or EC private key ("-----BEGIN PRIVATE KEY-----")`);
+    throw new OptionsError(
+      WHERE,
+      "privateKeyPem",
+      `${WHERE}: 'privateKeyPem' is not a PEM private key node:crypto can read (${why}); pass the PEM text of an ` +
+        `RSA or EC private key ("-----BEGIN PRIVATE KEY-----")`,
+    );
   }
 }
 
@@ -72,11 +80,23 @@ function algorithmFor(key: KeyObject, asked: unknown): ClientAssertionAlgorithm 
   const curve = key.asymmetricKeyDetails?.namedCurve;
   const ec: Record<string, ClientAssertionAlgorithm> = { prime256v1: "ES256", secp384r1: "ES384", secp521r1: "ES512" };
   const own = key.asymmetricKeyType === "rsa" ? "RS256" : key.asymmetricKeyType === "ec" && curve ? ec[curve] : undefined;
-  if (!own) throw new OptionsError(WHERE, "privateKeyPem", `${WHERE}: 'privateKeyPem' is a ${key.asymmetricKeyType}${curve ? ` (${curve})` : ""} key; accepted: RSA, or EC on P-256, P-384 or P-521`);
+  if (!own)
+    throw new OptionsError(
+      WHERE,
+      "privateKeyPem",
+      `${WHERE}: 'privateKeyPem' is a ${key.asymmetricKeyType}${curve ? ` (${curve})` : ""} key; accepted: RSA, or ` +
+        `EC on P-256, P-384 or P-521`,
+    );
   if (asked === undefined) return own;
   const accepted = key.asymmetricKeyType === "rsa" ? CLIENT_ASSERTION_ALGORITHMS.filter((a) => !a.startsWith("ES")) : [own];
   if (typeof asked !== "string" || !(accepted as readonly string[]).includes(asked)) {
-    throw new OptionsError(WHERE, "algorithm", `${WHERE}: 'algorithm' must be one of ${accepted.join(", ")} for this ${key.asymmetricKeyType === "rsa" ? "RSA" : `EC ${curve}`} key, got ${typeof asked === "string" ? JSON.stringify(asked.slice(0, 20)) : typeof asked}`);
+    throw new OptionsError(
+      WHERE,
+      "algorithm",
+      `${WHERE}: 'algorithm' must be one of ${accepted.join(", ")} for this ` +
+        `${key.asymmetricKeyType === "rsa" ? "RSA" : `EC ${curve}`} key, got ` +
+        `${typeof asked === "string" ? JSON.stringify(asked.slice(0, 20)) : typeof asked}`,
+    );
   }
   return asked as ClientAssertionAlgorithm;
 }
@@ -92,17 +112,36 @@ export class ClientCredentialsProvider extends SdkGrant {
 
   /** @internal Use `clientCredentials()`. */
   constructor(options: ClientCredentialsOptions) {
-    const { clientId, clientSecret: secret, privateKeyPem: pem, scope, issuer, ...o } = checkOptions(options, WHERE, CLIENT_CREDENTIALS_OPTIONS);
+    const {
+      clientId,
+      clientSecret: secret,
+      privateKeyPem: pem,
+      scope,
+      issuer,
+      ...o
+    } = checkOptions(options, WHERE, CLIENT_CREDENTIALS_OPTIONS);
     if ((secret === undefined) === (pem === undefined)) {
-      throw new OptionsError(WHERE, secret ? "privateKeyPem" : "clientSecret", `${WHERE}: give exactly one of 'clientSecret' (client_secret_basic) or 'privateKeyPem' (private_key_jwt), got ${secret ? "both" : "neither"}`);
+      throw new OptionsError(
+        WHERE,
+        secret ? "privateKeyPem" : "clientSecret",
+        `${WHERE}: give exactly one of 'clientSecret' (client_secret_basic) or 'privateKeyPem' (private_key_jwt), ` +
+          `got ${secret ? "both" : "neither"}`,
+      );
     }
-    if (secret !== undefined && o.algorithm !== undefined) throw new OptionsError(WHERE, "algorithm", `${WHERE}: 'algorithm' goes with 'privateKeyPem' only (a client secret is not signed)`);
+    if (secret !== undefined && o.algorithm !== undefined)
+      throw new OptionsError(WHERE, "algorithm", `${WHERE}: 'algorithm' goes with 'privateKeyPem' only (a client secret is not signed)`);
     const clientName = o.clientName ?? "arc-agentkit";
     const key = pem === undefined ? undefined : parseKey(pem);
     const algorithm = key && algorithmFor(key, o.algorithm);
     const privateKey = key?.export({ format: "pem", type: "pkcs8" }).toString();
     const method = secret !== undefined ? "client_secret_basic" : "private_key_jwt";
-    const metadata = { client_name: clientName, redirect_uris: [], grant_types: ["client_credentials"], token_endpoint_auth_method: method, ...(scope ? { scope } : {}) };
+    const metadata = {
+      client_name: clientName,
+      redirect_uris: [],
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: method,
+      ...(scope ? { scope } : {}),
+    };
     super(WHERE, metadata, issuer, (sdk, expectedIssuer) =>
       privateKey !== undefined
         ? new sdk.PrivateKeyJwtProvider({ clientId, privateKey, algorithm: algorithm!, clientName, scope, expectedIssuer: expectedIssuer! })
@@ -110,7 +149,9 @@ export class ClientCredentialsProvider extends SdkGrant {
     );
     this.method = method;
     // private_key_jwt: the SDK signs a fresh assertion into each token request.
-    if (privateKey !== undefined) this.addClientAuthentication = async (headers, params, url, md) => (await this.inner()).addClientAuthentication?.(headers, params, url, md);
+    if (privateKey !== undefined)
+      this.addClientAuthentication = async (headers, params, url, md) =>
+        (await this.inner()).addClientAuthentication?.(headers, params, url, md);
   }
 }
 

@@ -63,7 +63,9 @@ const CROSS_APP_ACCESS_OPTIONS = {
   clientId: opt.nonEmptyString("the client id registered with the MCP server's authorization server"),
   clientSecret: grantRule.secret(true),
   idp: opt.required(opt.object(IDP_OPTIONS), "{ issuer | tokenEndpoint, clientId, clientSecret? } of the enterprise identity provider"),
-  idToken: ((v, where, option) => (typeof v === "function" ? v : grantRule.secret(true)(v, where, option))) as OptionRule<CrossAppAccessOptions["idToken"]>,
+  idToken: ((v, where, option) => (typeof v === "function" ? v : grantRule.secret(true)(v, where, option))) as OptionRule<
+    CrossAppAccessOptions["idToken"]
+  >,
   scope: grantRule.scope(),
   issuer: grantRule.issuer(),
   clientName: opt.string("a non-empty string", true),
@@ -71,7 +73,12 @@ const CROSS_APP_ACCESS_OPTIONS = {
 
 function checkIdp(idp: CheckedOptions<typeof IDP_OPTIONS>): CrossAppAccessIdp {
   if ((idp.issuer === undefined) === (idp.tokenEndpoint === undefined)) {
-    throw new OptionsError(WHERE, "idp", `${WHERE}: 'idp' needs exactly one of 'issuer' (its token endpoint is discovered) or 'tokenEndpoint', got ${idp.issuer === undefined ? "neither" : "both"}`);
+    throw new OptionsError(
+      WHERE,
+      "idp",
+      `${WHERE}: 'idp' needs exactly one of 'issuer' (its token endpoint is discovered) or 'tokenEndpoint', got ` +
+        `${idp.issuer === undefined ? "neither" : "both"}`,
+    );
   }
   return idp;
 }
@@ -92,22 +99,42 @@ export class CrossAppAccessProvider extends SdkGrant {
     const { clientId, clientSecret, idToken, scope, issuer, ...o } = checkOptions(options, WHERE, CROSS_APP_ACCESS_OPTIONS);
     const idp = checkIdp(o.idp);
     const clientName = o.clientName ?? "arc-agentkit";
-    const metadata = { client_name: clientName, redirect_uris: [], grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"], token_endpoint_auth_method: "client_secret_basic", ...(scope ? { scope } : {}) };
+    const metadata = {
+      client_name: clientName,
+      redirect_uris: [],
+      grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+      token_endpoint_auth_method: "client_secret_basic",
+      ...(scope ? { scope } : {}),
+    };
     // What the IdP sends is read capped, as every authorization-server response is.
     const fetchFn = cappedFetch(fetch);
-    super(WHERE, metadata, issuer, (sdk, expectedIssuer) =>
-      new sdk.CrossAppAccessProvider({
-        clientId,
-        clientSecret,
-        clientName,
-        fetchFn,
-        expectedIssuer: expectedIssuer!,
-        assertion: async (ctx) => {
-          const ask = { audience: ctx.authorizationServerUrl, resource: ctx.resourceUrl, idToken: await currentIdToken(idToken), clientId: idp.clientId, clientSecret: idp.clientSecret, scope: ctx.scope ?? scope, fetchFn: ctx.fetchFn };
-          const grant = idp.tokenEndpoint ? await sdk.requestJwtAuthorizationGrant({ ...ask, tokenEndpoint: idp.tokenEndpoint }) : await sdk.discoverAndRequestJwtAuthGrant({ ...ask, idpUrl: idp.issuer! });
-          return grant.jwtAuthGrant;
-        },
-      }),
+    super(
+      WHERE,
+      metadata,
+      issuer,
+      (sdk, expectedIssuer) =>
+        new sdk.CrossAppAccessProvider({
+          clientId,
+          clientSecret,
+          clientName,
+          fetchFn,
+          expectedIssuer: expectedIssuer!,
+          assertion: async (ctx) => {
+            const ask = {
+              audience: ctx.authorizationServerUrl,
+              resource: ctx.resourceUrl,
+              idToken: await currentIdToken(idToken),
+              clientId: idp.clientId,
+              clientSecret: idp.clientSecret,
+              scope: ctx.scope ?? scope,
+              fetchFn: ctx.fetchFn,
+            };
+            const grant = idp.tokenEndpoint
+              ? await sdk.requestJwtAuthorizationGrant({ ...ask, tokenEndpoint: idp.tokenEndpoint })
+              : await sdk.discoverAndRequestJwtAuthGrant({ ...ask, idpUrl: idp.issuer! });
+            return grant.jwtAuthGrant;
+          },
+        }),
     );
   }
 }

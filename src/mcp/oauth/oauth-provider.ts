@@ -10,7 +10,13 @@
  * URL reaches a person.
  */
 import { randomBytes } from "node:crypto";
-import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkOptions, opt } from "../../options/option-checks.js";
 import { isLoopbackHost } from "../../listener/loopback-checks.js";
@@ -83,7 +89,8 @@ function isOpenableUrl(url: URL): boolean {
 function refuseToOpen(url: URL, serverUrl: string | undefined): void {
   const href = url.href.length > MAX_REFUSED_URL_CHARS ? `${url.href.slice(0, 300)}…${url.href.slice(-80)}` : url.href;
   process.stderr.write(
-    `agentkit: the authorization server of ${serverUrl ?? "this MCP server"} sent a '${url.protocol}' URL; not opening it: only https URLs (and http on a loopback host) are opened. ` +
+    `agentkit: the authorization server of ${serverUrl ?? "this MCP server"} sent a '${url.protocol}' URL; not ` +
+      `opening it: only https URLs (and http on a loopback host) are opened. ` +
       `Open it yourself only if you trust it:\n\n  ${href}\n\n`,
   );
 }
@@ -114,8 +121,14 @@ const OAUTH_PROVIDER_OPTIONS = {
   openUrl: opt.fn<NonNullable<OAuthProviderOptions["openUrl"]>>("(url: URL) => void | Promise<void>"),
   tokenDir: opt.string("a non-empty path", true),
   clientName: opt.string("a non-empty string", true),
-  scopes: opt.that<readonly string[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "" && !/\s/.test(x)), "an array of scope names without spaces"),
-  client: opt.object({ clientId: opt.nonEmptyString("the pre-registered client's id"), clientSecret: opt.string("a non-empty string", true) }),
+  scopes: opt.that<readonly string[]>(
+    (v) => Array.isArray(v) && v.every((x) => typeof x === "string" && x !== "" && !/\s/.test(x)),
+    "an array of scope names without spaces",
+  ),
+  client: opt.object({
+    clientId: opt.nonEmptyString("the pre-registered client's id"),
+    clientSecret: opt.string("a non-empty string", true),
+  }),
   clientMetadataUrl: opt.that<string>((v) => typeof v === "string" && /^https:\/\/[^/]+\/.+/.test(v), "an https URL with a path"),
   callbackTimeoutMs: opt.that<number>((v) => typeof v === "number" && Number.isFinite(v) && v > 0, "a positive number of milliseconds"),
   allowIssuerMismatch: opt.that<boolean>((v) => typeof v === "boolean", "true or false (default false)"),
@@ -223,14 +236,22 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
    */
   clientInformation(): StoredOAuthClientInformation | undefined {
     const pre = this.options.client;
-    if (pre) return { client_id: pre.clientId, ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}), ...(this.preIssuer ? { issuer: this.preIssuer } : {}) };
+    if (pre)
+      return {
+        client_id: pre.clientId,
+        ...(pre.clientSecret ? { client_secret: pre.clientSecret } : {}),
+        ...(this.preIssuer ? { issuer: this.preIssuer } : {}),
+      };
     const c = this.login.client as (StoredOAuthClientInformation & { redirect_uris?: string[] }) | undefined;
     // A dynamic registration made for another redirect port is not reused: register again.
     if (c?.redirect_uris && this.redirect && !c.redirect_uris.includes(this.redirect.url)) return undefined;
     return c;
   }
 
-  /** Keep a new registration in the token file, verbatim (a pre-registered client is never written: only its issuer stamp is kept, in memory). */
+  /**
+   * Keep a new registration in the token file, verbatim (a pre-registered client is never written: only its issuer
+   * stamp is kept, in memory).
+   */
   saveClientInformation(info: StoredOAuthClientInformation): void {
     if (this.options.client) {
       this.preIssuer ??= info.issuer;
@@ -286,7 +307,9 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
       if (this.options.openUrl) await this.options.openUrl(url);
       else await openInBrowser(url, this.redirect.launchLink(url));
     } catch (err) {
-      getLogger().warn(`OAuth for ${this.serverUrl}: openUrl failed (${err instanceof Error ? err.message : String(err)}); open the URL by hand`);
+      getLogger().warn(
+        `OAuth for ${this.serverUrl}: openUrl failed (${err instanceof Error ? err.message : String(err)}); open the URL by hand`,
+      );
       printUrl(url);
     }
   }
@@ -320,7 +343,8 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     this.exchanging = true;
     try {
       await finishAuth(params);
-      if (!params.get("code")) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: the authorization server redirected back without a code`);
+      if (!params.get("code"))
+        throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: the authorization server redirected back without a code`);
     } catch (err) {
       throw await callbackError(err, params, this.serverUrl);
     } finally {
@@ -354,12 +378,20 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     if (scope === "all" || scope === "verifier") this.verifier = undefined;
     this.persist();
     if (scope === "tokens" && hadRefresh && !this.exchanging) {
-      throw new OAuthLoginRequiredError(this.serverUrl ?? "", "the authorization server refused the stored refresh token (revoked or expired)");
+      throw new OAuthLoginRequiredError(
+        this.serverUrl ?? "",
+        "the authorization server refused the stored refresh token (revoked or expired)",
+      );
     }
   }
 
   private bound(): TokenFile {
-    if (!this.file) throw new OptionsError("oauthProvider", "serverUrl", "oauthProvider: this provider is not bound to a server; pass it as StreamableHttpServer({ url, auth }) (or call forServer(url))");
+    if (!this.file)
+      throw new OptionsError(
+        "oauthProvider",
+        "serverUrl",
+        "oauthProvider: this provider is not bound to a server; pass it as StreamableHttpServer({ url, auth }) (or call forServer(url))",
+      );
     return this.file;
   }
 
@@ -376,11 +408,20 @@ async function callbackError(err: unknown, params: URLSearchParams, serverUrl: s
   if (err instanceof OAuthCallbackError) return err;
   const sdk = await clientSdk();
   if (err instanceof sdk.IssuerMismatchError) {
-    return new OAuthCallbackError(`OAuth for ${serverUrl}: the redirect back came from another authorization server ('iss' ${JSON.stringify(shown(params.get("iss")))}) than the one this login went to; refused, nothing was exchanged (RFC 9207)`, { cause: err });
+    return new OAuthCallbackError(
+      `OAuth for ${serverUrl}: the redirect back came from another authorization server ('iss' ` +
+        `${JSON.stringify(shown(params.get("iss")))}) than the one this login went to; refused, nothing was ` +
+        `exchanged (RFC 9207)`,
+      { cause: err },
+    );
   }
   if (!params.get("code")) {
-    const why = params.get("error") ? `${shown(params.get("error"))}${params.get("error_description") ? `: ${shown(params.get("error_description"))}` : ""}` : "no authorization code";
-    return new OAuthCallbackError(`OAuth for ${serverUrl}: the authorization server redirected back without a code (${why})`, { cause: err });
+    const why = params.get("error")
+      ? `${shown(params.get("error"))}${params.get("error_description") ? `: ${shown(params.get("error_description"))}` : ""}`
+      : "no authorization code";
+    return new OAuthCallbackError(`OAuth for ${serverUrl}: the authorization server redirected back without a code (${why})`, {
+      cause: err,
+    });
   }
   return err;
 }

@@ -44,6 +44,10 @@ export class OAuthResponseTooLargeError extends AgentkitError {
     readonly limit: number,
   ) {
     const cap = limit % (1 << 20) === 0 ? `${limit / (1 << 20)} MiB` : `${limit} bytes`;
-    super("oauth_response_too_large", `the response from ${url} is larger than ${cap}, the cap on what the OAuth client reads from an authorization server; it was not read further. Check that the MCP server URL points at the server you meant`);
+    super(
+      "oauth_response_too_large",
+      `the response from ${url} is larger than ${cap}, the cap on what the OAuth client reads from an ` +
+        `authorization server; it was not read further. Check that the MCP server URL points at the server you meant`,
+    );
   }
 }

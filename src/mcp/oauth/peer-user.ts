@@ -9,7 +9,8 @@
 import { readFileSync } from "node:fs";
 
 /** What is known about the user at the other end of a loopback connection. */
-export type PeerUser = { readonly known: true; readonly uid: number } | { readonly known: false; readonly why: "unsupported" | "not-found" };
+export type PeerUser =
+  { readonly known: true; readonly uid: number } | { readonly known: false; readonly why: "unsupported" | "not-found" };
 
 /** The port as the socket tables write it: 4 upper-case hex digits. */
 function hexPort(port: number): string {

@@ -83,7 +83,9 @@ export class RedirectListener {
       const path = listener.freePath(CALLBACK_PATH);
       routes.push(listener.mount({ path, auth: { kind: "none" }, refusal: "json", handler: (req, res) => self.it!.answer(req, res) }));
       const launch = listener.freePath(LAUNCH_PATH);
-      routes.push(listener.mount({ path: launch, auth: { kind: "none" }, refusal: "json", handler: (req, res) => self.it!.launch(req, res) }));
+      routes.push(
+        listener.mount({ path: launch, auth: { kind: "none" }, refusal: "json", handler: (req, res) => self.it!.launch(req, res) }),
+      );
       const base = `http://${listener.host}:${listener.port}`;
       self.it = new RedirectListener(lease, routes, `${base}${path}`, `${base}${launch}`);
       return self.it;
@@ -115,7 +117,11 @@ export class RedirectListener {
     const foreign = foreignPeer(req);
     if (!target || foreign) {
       res.statusCode = target ? 403 : 404;
-      res.end(target ? PAGE("Not your login", `This sign-in link was refused: ${foreign}.`) : PAGE("Unknown link", "This sign-in link was used already, or does not belong to a login in progress."));
+      res.end(
+        target
+          ? PAGE("Not your login", `This sign-in link was refused: ${foreign}.`)
+          : PAGE("Unknown link", "This sign-in link was used already, or does not belong to a login in progress."),
+      );
       return;
     }
     this.launches.delete(nonce);
@@ -130,7 +136,11 @@ export class RedirectListener {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(state);
-        reject(new OAuthCallbackError(`nobody finished the OAuth authorization within ${Math.round(timeoutMs / 1000)} s (the redirect to ${this.url} never came)`));
+        reject(
+          new OAuthCallbackError(
+            `nobody finished the OAuth authorization within ${Math.round(timeoutMs / 1000)} s (the redirect to ${this.url} never came)`,
+          ),
+        );
       }, timeoutMs);
       timer.unref();
       this.waiting.set(state, { resolve, reject, timer });
@@ -147,7 +157,13 @@ export class RedirectListener {
     if (foreign) {
       // Settles nothing: the person's own redirect can still finish the login.
       res.statusCode = 403;
-      res.end(PAGE("Not your login", `This sign-in was refused: ${foreign}. A login can only be finished by the user who started it (it belongs to another user of this machine).`));
+      res.end(
+        PAGE(
+          "Not your login",
+          `This sign-in was refused: ${foreign}. A login can only be finished by the user who started it (it ` +
+            `belongs to another user of this machine).`,
+        ),
+      );
       return;
     }
     if (!waiter) {

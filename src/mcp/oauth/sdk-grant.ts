@@ -23,7 +23,10 @@ import { OAuthCallbackError } from "./oauth.error.js";
 
 /** The grant options as spec rules: a secret (never echoed), a `scope`, an issuer or endpoint URL. */
 export const grantRule = {
-  secret: <R extends boolean>(required: R): OptionRule<R extends true ? string : string | undefined> => (v, where, option) => checkSecret(v, where, option, required) as R extends true ? string : string | undefined,
+  secret:
+    <R extends boolean>(required: R): OptionRule<R extends true ? string : string | undefined> =>
+    (v, where, option) =>
+      checkSecret(v, where, option, required) as R extends true ? string : string | undefined,
   scope: (): OptionRule<string | undefined> => (v, where) => checkScope(v, where),
   issuer: (): OptionRule<string | undefined> => (v, where, option) => checkIssuer(v, where, option),
 } as const;
@@ -35,7 +38,8 @@ export type MakeSdkProvider = (sdk: ClientSdk, expectedIssuer: string | undefine
 export function checkSecret(value: unknown, where: string, option: string, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined;
   if (typeof value !== "string" || value.trim() === "") {
-    const got = value === undefined ? "nothing" : value === "" ? "an empty string" : `a value of type ${value === null ? "null" : typeof value}`;
+    const got =
+      value === undefined ? "nothing" : value === "" ? "an empty string" : `a value of type ${value === null ? "null" : typeof value}`;
     throw new OptionsError(where, option, `${where}: '${option}' must be a non-empty string, got ${got}`);
   }
   return value;
@@ -45,7 +49,12 @@ export function checkSecret(value: unknown, where: string, option: string, requi
 export function checkScope(value: unknown, where: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string" || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(value)) {
-    throw new OptionsError(where, "scope", `${where}: 'scope' must be scope names separated by single spaces (e.g. "mcp:read mcp:write"), got ${typeof value === "string" ? JSON.stringify(value.slice(0, 60)) : typeof value}`);
+    throw new OptionsError(
+      where,
+      "scope",
+      `${where}: 'scope' must be scope names separated by single spaces (e.g. "mcp:read mcp:write"), got ` +
+        `${typeof value === "string" ? JSON.stringify(value.slice(0, 60)) : typeof value}`,
+    );
   }
   return value;
 }
@@ -61,7 +70,12 @@ export function checkIssuer(value: unknown, where: string, option = "issuer"): s
   }
   const loopback = url && (url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]");
   if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
-    throw new OptionsError(where, option, `${where}: '${option}' must be an https URL (or http on a loopback host), got ${typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : typeof value}`);
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: '${option}' must be an https URL (or http on a loopback host), got ` +
+        `${typeof value === "string" ? JSON.stringify(value.slice(0, 80)) : typeof value}`,
+    );
   }
   return value as string;
 }
@@ -146,7 +160,10 @@ export abstract class SdkGrant implements OAuthClientProvider {
 
   /** Never called for a grant without a redirect. @throws OAuthCallbackError */
   redirectToAuthorization(): never {
-    throw new OAuthCallbackError(`${this.#where}: this grant has no browser authorization (no redirect); the authorization server asked for one, so it does not accept this grant for this server`);
+    throw new OAuthCallbackError(
+      `${this.#where}: this grant has no browser authorization (no redirect); the authorization server asked for ` +
+        `one, so it does not accept this grant for this server`,
+    );
   }
 
   /** Nothing to keep: no PKCE without a redirect. */

@@ -51,7 +51,8 @@ export class TokenFile {
   read(): StoredLogin {
     try {
       const data = JSON.parse(readFileSync(this.path, "utf8")) as StoredLogin;
-      if (data && data.serverUrl === this.serverUrl) return { serverUrl: this.serverUrl, client: data.client, tokens: data.tokens, discovery: data.discovery };
+      if (data && data.serverUrl === this.serverUrl)
+        return { serverUrl: this.serverUrl, client: data.client, tokens: data.tokens, discovery: data.discovery };
     } catch {
       // none yet, or not ours to read: start empty
     }
@@ -102,7 +103,8 @@ export class TokenFile {
       throw new OptionsError(
         "oauthProvider",
         "tokenDir",
-        `the OAuth token directory '${this.dir}' ${why}; tokens are not kept there. Use a directory only you can write (chmod go-w '${this.dir}'), or another --token-dir / tokenDir`,
+        `the OAuth token directory '${this.dir}' ${why}; tokens are not kept there. Use a directory only you can ` +
+          `write (chmod go-w '${this.dir}'), or another --token-dir / tokenDir`,
       );
     }
   }

@@ -26,14 +26,19 @@ function missing(id: string, cause: unknown): MissingPeerError {
   return new MissingPeerError(
     id,
     CLIENT_INSTALL_LINE,
-    `MCPClient needs the optional peer dependency @modelcontextprotocol/client (2.x), and '${id}' could not be loaded. Install it with: ${CLIENT_INSTALL_LINE}`,
+    `MCPClient needs the optional peer dependency @modelcontextprotocol/client (2.x), and '${id}' could not be ` +
+      `loaded. Install it with: ${CLIENT_INSTALL_LINE}`,
     { cause },
   );
 }
 
 const peer = importedPeer<ClientSdk>("@modelcontextprotocol/client", (cause) => missing("@modelcontextprotocol/client", cause));
-const skills = importedPeer<typeof SkillsModule>("@modelcontextprotocol/client/ext/skills", (cause) => missing("@modelcontextprotocol/client/ext/skills", cause));
-const ajv = importedPeer<typeof AjvModule>("@modelcontextprotocol/client/validators/ajv", (cause) => missing("@modelcontextprotocol/client/validators/ajv", cause));
+const skills = importedPeer<typeof SkillsModule>("@modelcontextprotocol/client/ext/skills", (cause) =>
+  missing("@modelcontextprotocol/client/ext/skills", cause),
+);
+const ajv = importedPeer<typeof AjvModule>("@modelcontextprotocol/client/validators/ajv", (cause) =>
+  missing("@modelcontextprotocol/client/validators/ajv", cause),
+);
 
 /**
  * The client SDK, imported on the first call (the same promise after).

@@ -20,7 +20,9 @@ function missing(id: string): (cause: unknown) => MissingPeerError {
     new MissingPeerError(
       id,
       SERVER_INSTALL_LINE,
-      `serving MCP (serveRegistry, serveRegistryStdio, ApprovalServer, bootstrap) needs the optional peer dependency @modelcontextprotocol/server 2.x, and '${id}' could not be loaded. Install it with: ${SERVER_INSTALL_LINE}`,
+      `serving MCP (serveRegistry, serveRegistryStdio, ApprovalServer, bootstrap) needs the optional peer ` +
+        `dependency @modelcontextprotocol/server 2.x, and '${id}' could not be loaded. Install it with: ` +
+        `${SERVER_INSTALL_LINE}`,
       { cause },
     );
 }
@@ -30,13 +32,25 @@ function missing(id: string): (cause: unknown) => MissingPeerError {
  * `classifyInboundRequest`, `createMcpHandler`, ... Loaded on first call;
  * throws `MissingPeerError` (with the install line) when it is not installed.
  */
-export const sdkServer: () => typeof ServerModule = lazyPeer<typeof ServerModule>("@modelcontextprotocol/server", missing("@modelcontextprotocol/server"));
+export const sdkServer: () => typeof ServerModule = lazyPeer<typeof ServerModule>(
+  "@modelcontextprotocol/server",
+  missing("@modelcontextprotocol/server"),
+);
 
 /** `serveStdio` and `StdioServerTransport` (`@modelcontextprotocol/server/stdio`), loaded on first call. */
-export const sdkStdioServer: () => typeof StdioServerModule = lazyPeer<typeof StdioServerModule>("@modelcontextprotocol/server/stdio", missing("@modelcontextprotocol/server/stdio"));
+export const sdkStdioServer: () => typeof StdioServerModule = lazyPeer<typeof StdioServerModule>(
+  "@modelcontextprotocol/server/stdio",
+  missing("@modelcontextprotocol/server/stdio"),
+);
 
-/** The skills extension's Node part (`@modelcontextprotocol/server/ext/skills/node`: `loadSkills`, `nodeSkillFiles`), loaded on first call. */
-export const sdkSkills: () => typeof SkillsNodeModule = lazyPeer<typeof SkillsNodeModule>("@modelcontextprotocol/server/ext/skills/node", missing("@modelcontextprotocol/server/ext/skills/node"));
+/**
+ * The skills extension's Node part (`@modelcontextprotocol/server/ext/skills/node`: `loadSkills`, `nodeSkillFiles`),
+ * loaded on first call.
+ */
+export const sdkSkills: () => typeof SkillsNodeModule = lazyPeer<typeof SkillsNodeModule>(
+  "@modelcontextprotocol/server/ext/skills/node",
+  missing("@modelcontextprotocol/server/ext/skills/node"),
+);
 
 /** The low-level SDK v2 `Server` class's instance type. */
 export type SdkServer = ServerModule.Server;

@@ -8,7 +8,15 @@
  */
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { ClientRequestError } from "../../context/client-request.error.js";
-import { LOG_LEVELS, type ClientChannel, type ElicitRequest, type ElicitResult, type LogLevel, type SampleRequest, type SampleResult } from "../../context/client-channel.js";
+import {
+  LOG_LEVELS,
+  type ClientChannel,
+  type ElicitRequest,
+  type ElicitResult,
+  type LogLevel,
+  type SampleRequest,
+  type SampleResult,
+} from "../../context/client-channel.js";
 import { errorLine } from "../../util/format.js";
 import { schemaMismatch } from "../../tools/validate.js";
 import type { JsonSchema } from "../../contracts/tool-schema.js";
@@ -43,7 +51,12 @@ export function logRank(level: LogLevel): number {
 /** Why a 2025-era call served statelessly cannot ask its client (there is no session: each POST stands alone). */
 function noSession(kind: "elicitation" | "sampling"): ClientRequestError {
   const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
-  return new ClientRequestError(kind, `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do without the question`);
+  return new ClientRequestError(
+    kind,
+    `${what}: this server is hosted statelessly (arc-agentkit/express), and a client on a 2025-era MCP protocol ` +
+      `has no session to be asked on mid-call; a client on protocol 2026-07-28 can answer (multi-round-trip), or do ` +
+      `without the question`,
+  );
 }
 
 /** One served request's channel to its client (see the module note). Built per request; holds two references until used. */
@@ -104,27 +117,41 @@ export class CallChannel implements ClientChannel {
     const envelope = this.extra.mcpReq.envelope as Record<string, unknown> | undefined;
     const min = envelope ? (envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined) : this.session.logLevel;
     if (this.ended || (envelope && min === undefined) || (min !== undefined && logRank(min) > logRank(level))) return;
-    this.extra.mcpReq.notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } }).catch(ignoreRejection("a log notification to a client that may have gone"));
+    this.extra.mcpReq
+      .notify({ method: "notifications/message", params: { level, logger: this.session.serverName, data } })
+      .catch(ignoreRejection("a log notification to a client that may have gone"));
   }
 
   /**
- * `elicitation/create` to the client; `ClientRequestError` when it declared
- * no `elicitation` capability, or when it accepted with content that does not
- * match the `requestedSchema` (the tool never sees such an answer).
- */
+   * `elicitation/create` to the client; `ClientRequestError` when it declared
+   * no `elicitation` capability, or when it accepted with content that does not
+   * match the `requestedSchema` (the tool never sees such an answer).
+   */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (this.noSession) return Promise.reject(noSession("elicitation"));
     if (!this.clientCapabilities()?.elicitation) {
-      return Promise.reject(new ClientRequestError("elicitation", "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question"));
+      return Promise.reject(
+        new ClientRequestError(
+          "elicitation",
+          "ctx.elicit(): the MCP client did not declare the 'elicitation' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot be asked; declare capabilities.elicitation in the client, or do without the question",
+        ),
+      );
     }
-    return (this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>).then((answer) => checkedAnswer(request, answer));
+    return (this.ask("elicitation", { method: "elicitation/create", params: request as never }) as Promise<ElicitResult>).then((answer) =>
+      checkedAnswer(request, answer),
+    );
   }
 
   /** `sampling/createMessage` to the client; `ClientRequestError` when it declared no `sampling` capability. */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (this.noSession) return Promise.reject(noSession("sampling"));
     if (!this.clientCapabilities()?.sampling) {
-      return Promise.reject(new ClientRequestError("sampling", "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)"));
+      return Promise.reject(
+        new ClientRequestError(
+          "sampling",
+          "ctx.sample(): the MCP client did not declare the 'sampling' capability (in its initialize request, or on 2026-07-28 in each request's _meta clientCapabilities), so it cannot sample; declare capabilities.sampling in the client, or call a model yourself (ctx.llm)",
+        ),
+      );
     }
     return this.ask("sampling", { method: "sampling/createMessage", params: request as never }) as Promise<SampleResult>;
   }
@@ -140,12 +167,19 @@ export class CallChannel implements ClientChannel {
     return envelope[sdkServer().CLIENT_CAPABILITIES_META_KEY] as { readonly elicitation?: object; readonly sampling?: object } | undefined;
   }
 
-  private async ask(kind: "elicitation" | "sampling", request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> }): Promise<unknown> {
+  private async ask(
+    kind: "elicitation" | "sampling",
+    request: { method: "elicitation/create" | "sampling/createMessage"; params: Record<string, unknown> },
+  ): Promise<unknown> {
     if (this.extra.mcpReq.envelope) {
       // 2026-07-28 has no server-to-client request mid-call: a tools/call suspends on input_required until the client's retry answers.
       if (this.rounds) return this.rounds.ask(request.method, request.params);
       const what = kind === "elicitation" ? "ctx.elicit()" : "ctx.sample()";
-      throw new ClientRequestError(kind, `${what}: on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the client's retry); a resource read or prompt render cannot, so do without the question here`);
+      throw new ClientRequestError(
+        kind,
+        `${what}: on MCP protocol 2026-07-28 only a tools/call can ask its client (through input_required and the ` +
+          `client's retry); a resource read or prompt render cannot, so do without the question here`,
+      );
     }
     try {
       return await this.extra.mcpReq.send(request);
@@ -166,7 +200,8 @@ export class CallChannel implements ClientChannel {
     const { serverName } = this.session;
     const { envelope } = this.extra.mcpReq;
     this.session = { serverName, logLevel: undefined, clientCapabilities: () => capabilities };
-    const gone = (): Promise<never> => Promise.reject(new Error("the request this call came with was answered (the call became an MCP task)"));
+    const gone = (): Promise<never> =>
+      Promise.reject(new Error("the request this call came with was answered (the call became an MCP task)"));
     this.extra = { mcpReq: { envelope, _meta: undefined, notify: gone, send: gone } } as unknown as Extra;
     this.requestProgress = new RequestProgress(this.extra);
   }
@@ -184,6 +219,7 @@ export class CallChannel implements ClientChannel {
 function checkedAnswer(request: ElicitRequest, answer: ElicitResult): ElicitResult {
   if (answer.action !== "accept" || answer.content === undefined) return answer;
   const mismatch = schemaMismatch(request.requestedSchema as JsonSchema, answer.content);
-  if (mismatch !== undefined) throw new ClientRequestError("elicitation", `ctx.elicit(): the client's answer does not match the schema it asked with: ${mismatch}`);
+  if (mismatch !== undefined)
+    throw new ClientRequestError("elicitation", `ctx.elicit(): the client's answer does not match the schema it asked with: ${mismatch}`);
   return answer;
 }

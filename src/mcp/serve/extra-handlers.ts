@@ -46,7 +46,10 @@ function isV1McpError(err: unknown): err is Error & { code: number; data?: unkno
   return err instanceof Error && err.name === "McpError" && Number.isSafeInteger((err as { code?: unknown }).code);
 }
 
-/** Who is calling a request of module `server` (its `ctx.caller`): the loopback listener's client (`loopbackCaller`), stdio's, or a hosted router's. */
+/**
+ * Who is calling a request of module `server` (its `ctx.caller`): the loopback listener's client (`loopbackCaller`),
+ * stdio's, or a hosted router's.
+ */
 export type CallerOf = (extra: ServerContext, server: string) => Caller;
 
 /** A client of the loopback listener: its 2025-era session (none on 2026-07-28) and the request. */
@@ -60,8 +63,17 @@ interface HandlerBase {
   readonly callerOf: CallerOf;
 }
 
-/** Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what: <errorLine>` (`Name: message`, as a tool's failure reads). */
-async function withCtx<T>(base: HandlerBase, session: SessionState, extra: Extra, what: string, fn: (ctx: RunContext) => Promise<T> | T): Promise<T> {
+/**
+ * Run `fn` with a request context (cancelled with the request, released after); a throw becomes a JSON-RPC error `what:
+ * <errorLine>` (`Name: message`, as a tool's failure reads).
+ */
+async function withCtx<T>(
+  base: HandlerBase,
+  session: SessionState,
+  extra: Extra,
+  what: string,
+  fn: (ctx: RunContext) => Promise<T> | T,
+): Promise<T> {
   const caller = base.callerOf(extra, session.serverName);
   const ctx = base.ctx.child({ caller, signal: extra.mcpReq.signal, channel: new CallChannel(session, extra) });
   try {
@@ -87,20 +99,39 @@ export function readContents(value: ResourceRead, uri: string, mimeType: string 
   if (Array.isArray(value) && value.length > 0 && value.every(isResourceContents)) return value as ResourceContents[];
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const v = value as { text?: unknown; blob?: unknown; mimeType?: unknown; uri?: unknown };
-    const base = { uri: typeof v.uri === "string" ? v.uri : uri, ...(typeof v.mimeType === "string" ? { mimeType: v.mimeType } : mimeType ? { mimeType } : {}) };
+    const base = {
+      uri: typeof v.uri === "string" ? v.uri : uri,
+      ...(typeof v.mimeType === "string" ? { mimeType: v.mimeType } : mimeType ? { mimeType } : {}),
+    };
     if (typeof v.text === "string") return [{ ...base, text: v.text }];
     if (typeof v.blob === "string") return [{ ...base, blob: v.blob }];
   }
-  throw new Error(`read() of resource '${name}' returned ${describeValue(value)}; return a string, bytes (Uint8Array), { text } or { blob }, or an array of { uri, text | blob }`);
+  throw new Error(
+    `read() of resource '${name}' returned ${describeValue(value)}; return a string, bytes (Uint8Array), { text } ` +
+      `or { blob }, or an array of { uri, text | blob }`,
+  );
 }
 
 /** A `render()` value as prompt messages; throws naming what was returned and what is accepted. */
 export function promptMessages(value: PromptRender, name: string): { messages: PromptMessage[]; description?: string } {
   if (typeof value === "string") return { messages: [{ role: "user", content: { type: "text", text: value } }] };
-  const messages = Array.isArray(value) ? value : value && typeof value === "object" ? (value as { messages?: unknown }).messages : undefined;
-  const ok = Array.isArray(messages) && messages.every((m: PromptMessage) => m && (m.role === "user" || m.role === "assistant") && isContentBlock(m.content));
-  if (!ok) throw new Error(`render() of prompt '${name}' returned ${describeValue(value)}; return a string, or messages [{ role: "user" | "assistant", content: { type: "text", text } | image | audio | resource }]`);
-  const description = !Array.isArray(value) && typeof (value as { description?: unknown }).description === "string" ? (value as { description: string }).description : undefined;
+  const messages = Array.isArray(value)
+    ? value
+    : value && typeof value === "object"
+      ? (value as { messages?: unknown }).messages
+      : undefined;
+  const ok =
+    Array.isArray(messages) &&
+    messages.every((m: PromptMessage) => m && (m.role === "user" || m.role === "assistant") && isContentBlock(m.content));
+  if (!ok)
+    throw new Error(
+      `render() of prompt '${name}' returned ${describeValue(value)}; return a string, or messages [{ role: "user" ` +
+        `| "assistant", content: { type: "text", text } | image | audio | resource }]`,
+    );
+  const description =
+    !Array.isArray(value) && typeof (value as { description?: unknown }).description === "string"
+      ? (value as { description: string }).description
+      : undefined;
   return { messages: messages as PromptMessage[], ...(description !== undefined ? { description } : {}) };
 }
 
@@ -109,15 +140,31 @@ function promptArgs(p: ServedPrompt, given: Record<string, unknown> | undefined)
   const args: Record<string, string> = {};
   const accepted = p.arguments.map((a) => a.name);
   const unknown = Object.keys(given ?? {}).filter((k) => !accepted.includes(k));
-  if (unknown.length) throw rpcError(INVALID_PARAMS, `prompt '${p.name}' got unexpected argument(s) ${pyList(unknown)}. Accepted arguments: ${pyList(accepted)}`);
+  if (unknown.length)
+    throw rpcError(
+      INVALID_PARAMS,
+      `prompt '${p.name}' got unexpected argument(s) ${pyList(unknown)}. Accepted arguments: ${pyList(accepted)}`,
+    );
   const missing = p.arguments.filter((a) => a.required && (given?.[a.name] === undefined || given[a.name] === null)).map((a) => a.name);
-  if (missing.length) throw rpcError(INVALID_PARAMS, `prompt '${p.name}' is missing required argument(s) ${pyList(missing)}. Accepted arguments: ${pyList(accepted)}`);
+  if (missing.length)
+    throw rpcError(
+      INVALID_PARAMS,
+      `prompt '${p.name}' is missing required argument(s) ${pyList(missing)}. Accepted arguments: ${pyList(accepted)}`,
+    );
   for (const [k, v] of Object.entries(given ?? {})) if (v !== undefined && v !== null) args[k] = String(v);
   return args;
 }
 
-function resourceDescriptor(r: { name: string; description?: string; mimeType?: string }): { name: string; description?: string; mimeType?: string } {
-  return { name: r.name, ...(r.description !== undefined ? { description: r.description } : {}), ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}) };
+function resourceDescriptor(r: { name: string; description?: string; mimeType?: string }): {
+  name: string;
+  description?: string;
+  mimeType?: string;
+} {
+  return {
+    name: r.name,
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+  };
 }
 
 /**
@@ -125,29 +172,56 @@ function resourceDescriptor(r: { name: string; description?: string; mimeType?: 
  * at session start). The skills' `skill://` files are listed, templated and
  * read after the module's own resources, by the SDK's skills extension.
  */
-function resourceHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, session: SessionState, skills: AttachedSkills | undefined): void {
+function resourceHandlers(
+  s: SdkServer,
+  extras: ServedExtras,
+  ctx: HandlerBase,
+  session: SessionState,
+  skills: AttachedSkills | undefined,
+): void {
   s.setRequestHandler("resources/list", (_req, extra) =>
     withCtx(ctx, session, extra, "resources/list failed", async (c) => {
-      const resources: Array<{ uri: string; name: string }> = [...extras.fixed.values()].map((f) => ({ uri: f.key, ...resourceDescriptor(f.resource) }));
+      const resources: Array<{ uri: string; name: string }> = [...extras.fixed.values()].map((f) => ({
+        uri: f.key,
+        ...resourceDescriptor(f.resource),
+      }));
       for (const t of extras.templates) {
         if (!t.resource.list) continue;
-        for (const e of await t.resource.list(c)) resources.push({ ...resourceDescriptor({ name: t.resource.name, description: t.resource.description, mimeType: t.resource.mimeType, ...e }), uri: e.uri });
+        for (const e of await t.resource.list(c))
+          resources.push({
+            ...resourceDescriptor({ name: t.resource.name, description: t.resource.description, mimeType: t.resource.mimeType, ...e }),
+            uri: e.uri,
+          });
       }
       if (skills) resources.push(...(await skills.list(extra)));
       return { resources };
     }),
   );
   const skillTemplate = skills ? [{ uriTemplate: skills.uriTemplate, name: skills.name }] : [];
-  s.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [...extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })), ...skillTemplate] }));
+  s.setRequestHandler("resources/templates/list", () => ({
+    resourceTemplates: [...extras.templates.map((t) => ({ uriTemplate: t.key, ...resourceDescriptor(t.resource) })), ...skillTemplate],
+  }));
   s.setRequestHandler("resources/read", (req, extra) => {
     const uri = req.params.uri;
     const found = extras.find(uri);
     if (!found && skills?.owns(uri)) return skills.read(uri, extra);
-    if (!found) throw rpcError(RESOURCE_NOT_FOUND, `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ${pyList(extras.templates.map((t) => t.key))}`, { uri });
+    if (!found)
+      throw rpcError(
+        RESOURCE_NOT_FOUND,
+        `resource '${uri}' not found. Served resources: ${pyList([...extras.fixed.keys()])}; templates: ` +
+          `${pyList(extras.templates.map((t) => t.key))}`,
+        { uri },
+      );
     const r = found.served.resource;
     // A resource's own cache hint, on 2026-07-28 only (a 2025 result has no such fields).
     const hint = extra.mcpReq.envelope ? r.cacheHint : undefined;
-    return withCtx(ctx, session, extra, `resource '${uri}' could not be read`, async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name), ...hint }) as ReadResourceResult);
+    return withCtx(
+      ctx,
+      session,
+      extra,
+      `resource '${uri}' could not be read`,
+      async (c) => ({ contents: readContents(await r.read(found.params, c), uri, r.mimeType, r.name), ...hint }) as ReadResourceResult,
+    );
   });
   s.setRequestHandler("resources/subscribe", (req) => {
     session.subscriptions.add(req.params.uri);
@@ -165,7 +239,11 @@ function promptHandlers(s: SdkServer, extras: ServedExtras, ctx: HandlerBase, se
     prompts: [...extras.prompts.values()].map((p) => ({
       name: p.name,
       ...(p.prompt.description !== undefined ? { description: p.prompt.description } : {}),
-      arguments: p.arguments.map((a) => ({ name: a.name, ...(a.description !== undefined ? { description: a.description } : {}), required: a.required ?? false })),
+      arguments: p.arguments.map((a) => ({
+        name: a.name,
+        ...(a.description !== undefined ? { description: a.description } : {}),
+        required: a.required ?? false,
+      })),
     })),
   }));
   s.setRequestHandler("prompts/get", (req, extra) => {
@@ -193,7 +271,11 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase,
       what = `prompt '${p.name}'`;
     } else {
       const r = extras.byKey(ref.uri);
-      if (!r) throw rpcError(INVALID_PARAMS, `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`);
+      if (!r)
+        throw rpcError(
+          INVALID_PARAMS,
+          `completion for unknown resource '${ref.uri}'. Templates: ${pyList(extras.templates.map((t) => t.key))}`,
+        );
       complete = r.resource.complete?.bind(r.resource);
       what = `resource '${r.key}'`;
     }
@@ -201,7 +283,8 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase,
     const fn = complete;
     return withCtx(ctx, session, extra, `completion of ${what} failed`, async (c) => {
       const all = await fn(argument.name, argument.value, c);
-      if (!Array.isArray(all) || all.some((v) => typeof v !== "string")) throw new Error(`complete() returned ${describeValue(all)}; return an array of strings`);
+      if (!Array.isArray(all) || all.some((v) => typeof v !== "string"))
+        throw new Error(`complete() returned ${describeValue(all)}; return an array of strings`);
       return { completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 } };
     });
   });
@@ -215,7 +298,13 @@ function completionHandler(s: SdkServer, extras: ServedExtras, ctx: HandlerBase,
  * `callerOf` (default `loopbackCaller`) puts who is calling into each read's,
  * render's and completion's `ctx.caller`, as into a tool call's.
  */
-export function registerExtraHandlers(s: SdkServer, extras: ServedExtras, runCtx: RunContext, session: SessionState, callerOf: CallerOf = loopbackCaller): void {
+export function registerExtraHandlers(
+  s: SdkServer,
+  extras: ServedExtras,
+  runCtx: RunContext,
+  session: SessionState,
+  callerOf: CallerOf = loopbackCaller,
+): void {
   const ctx: HandlerBase = { ctx: runCtx, callerOf };
   s.setRequestHandler("logging/setLevel", (req) => {
     session.logLevel = req.params.level;

@@ -68,7 +68,9 @@ export class RequestProgress {
     if (progressToken === undefined || this.#ended) return;
     this.#lastAt = this.#lastSent = Date.now();
     this.#last = params.progress;
-    this.extra.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...params } }).catch(ignoreRejection("a progress notification to a client that may have gone"));
+    this.extra.mcpReq
+      .notify({ method: "notifications/progress", params: { progressToken, ...params } })
+      .catch(ignoreRejection("a progress notification to a client that may have gone"));
   }
 
   /**
@@ -122,7 +124,12 @@ export function startHeartbeat(progress: RequestProgress, everyMs: number, messa
 export function checkHeartbeatMs(value: unknown, where: string): number {
   if (value === undefined) return DEFAULT_HEARTBEAT_MS;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_TIMEOUT_MS) {
-    throw new OptionsError(where, "heartbeatMs", `${where}: heartbeatMs must be a whole number of milliseconds from 0 (no heartbeat) to ${MAX_TIMEOUT_MS} (default ${DEFAULT_HEARTBEAT_MS}), got ${describeValue(value)}`);
+    throw new OptionsError(
+      where,
+      "heartbeatMs",
+      `${where}: heartbeatMs must be a whole number of milliseconds from 0 (no heartbeat) to ${MAX_TIMEOUT_MS} ` +
+        `(default ${DEFAULT_HEARTBEAT_MS}), got ${describeValue(value)}`,
+    );
   }
   return value;
 }

@@ -29,6 +29,22 @@ export type { ResourceClass, ResourceMetadata } from "../../tools/resource.decor
 export { Prompt } from "../../tools/prompt.decorator.js";
 export type { PromptClass, PromptMetadata } from "../../tools/prompt.decorator.js";
 export type { PromptArgument, PromptOptions, ResourceOptions } from "../../tools/served-options.js";
-export type { PromptMessage, PromptRender, ResourceListEntry, ResourceRead, ServablePrompt, ServableResource } from "../../tools/served-items.js";
+export type {
+  PromptMessage,
+  PromptRender,
+  ResourceListEntry,
+  ResourceRead,
+  ServablePrompt,
+  ServableResource,
+} from "../../tools/served-items.js";
 export type { CacheHint } from "../../tools/served-options.js";
-export type { AudioBlock, ContentBlock, EmbeddedResourceBlock, ImageBlock, ResourceContents, ResourceLinkBlock, RichToolResult, TextBlock } from "../../tools/mcp-content.js";
+export type {
+  AudioBlock,
+  ContentBlock,
+  EmbeddedResourceBlock,
+  ImageBlock,
+  ResourceContents,
+  ResourceLinkBlock,
+  RichToolResult,
+  TextBlock,
+} from "../../tools/mcp-content.js";

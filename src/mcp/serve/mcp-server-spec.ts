@@ -189,7 +189,10 @@ export class McpServerSpec implements AsyncDisposable {
     return undefined;
   }
 
-  /** `tools/call` requests that reached this server, unknown names included (zero means "never called" or "never reached": two different bugs). */
+  /**
+   * `tools/call` requests that reached this server, unknown names included (zero means "never called" or "never
+   * reached": two different bugs).
+   */
   get callsSeen(): number {
     return this.counter.calls;
   }
@@ -288,13 +291,22 @@ export class McpServerSpec implements AsyncDisposable {
   addTool(tool: ToolLike): void {
     this.checkGrowable("addTool");
     const t = ToolRegistry.fromTools([tool]).tools()[0]!;
-    if (!t.schema) throw new OptionsError("McpServerSpec.addTool", "tool", `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`);
-    if (this.catalog.mcpNames[t.name] !== undefined) throw new OptionsError("McpServerSpec.addTool", "tool", `addTool: a tool named '${t.name}' is already served`);
+    if (!t.schema)
+      throw new OptionsError(
+        "McpServerSpec.addTool",
+        "tool",
+        `addTool: tool '${t.name}' has no schema; MCP serves only tools with an inputSchema`,
+      );
+    if (this.catalog.mcpNames[t.name] !== undefined)
+      throw new OptionsError("McpServerSpec.addTool", "tool", `addTool: a tool named '${t.name}' is already served`);
     this.catalog.add(t);
     this.notify((s) => s.sendToolListChanged(), { kind: "tools_list_changed" });
   }
 
-  /** Serve one more resource (see `serveRegistry`'s `resources`) and send `notifications/resources/list_changed`. Throws as `addTool` does. */
+  /**
+   * Serve one more resource (see `serveRegistry`'s `resources`) and send `notifications/resources/list_changed`. Throws
+   * as `addTool` does.
+   */
   addResource(resource: ResourceSource): void {
     this.checkGrowable("addResource");
     this.extras.addResource(toServableResource(resource, 0));
@@ -309,7 +321,12 @@ export class McpServerSpec implements AsyncDisposable {
   }
 
   private checkGrowable(what: string): void {
-    if (!this.listener) throw new OptionsError(what, "transport", `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`);
+    if (!this.listener)
+      throw new OptionsError(
+        what,
+        "transport",
+        `${what}: a stdio spec serves from the child the CLI spawns; register there (serveRegistryStdio), not on this spec`,
+      );
   }
 
   /**
@@ -324,11 +341,19 @@ export class McpServerSpec implements AsyncDisposable {
    */
   resourceUpdated(uri: string): void {
     this.checkGrowable("resourceUpdated");
-    if (typeof uri !== "string" || uri === "") throw new OptionsError("McpServerSpec.resourceUpdated", "uri", `resourceUpdated: uri must be a non-empty string (the resource's URI as clients read it), got ${JSON.stringify(uri)}`);
+    if (typeof uri !== "string" || uri === "")
+      throw new OptionsError(
+        "McpServerSpec.resourceUpdated",
+        "uri",
+        `resourceUpdated: uri must be a non-empty string (the resource's URI as clients read it), got ${JSON.stringify(uri)}`,
+      );
     this.notify((s) => (subscribedTo(s, uri) ? s.sendResourceUpdated({ uri }) : Promise.resolve()), { kind: "resource_updated", uri });
   }
 
-  /** Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped. 2026-07-28 listeners hear `event`. */
+  /**
+   * Best-effort: a session that declared no such capability (it began before the first resource or prompt) is skipped.
+   * 2026-07-28 listeners hear `event`.
+   */
   private notify(send: (s: SdkServer) => Promise<void>, event: ServerEvent): void {
     this.listener?.publish(event);
     for (const s of this.live ?? []) {

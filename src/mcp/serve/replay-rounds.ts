@@ -61,23 +61,42 @@ export class ReplayRounds implements CallRounds {
     const earlier = this.answers[i];
     if (earlier) {
       if (earlier.method === method) return earlier.value;
-      throw new ClientRequestError(kind, `${method}: '${tool}' asked its questions in another order than on its earlier run (question ${i + 1} was ${earlier.method}); a hosted tool runs again on each answer and must ask the same questions in the same order`);
+      throw new ClientRequestError(
+        kind,
+        `${method}: '${tool}' asked its questions in another order than on its earlier run (question ${i + 1} was ` +
+          `${earlier.method}); a hosted tool runs again on each answer and must ask the same questions in the same ` +
+          `order`,
+      );
     }
-    if (!this.respond || this.asking) throw new ClientRequestError(kind, `${method}: the call to '${tool}' already ended or is already waiting on an answer; ask one question at a time`);
-    if (i >= MAX_REPLAY_ROUNDS) throw new ClientRequestError(kind, `${method}: '${tool}' asked more than ${MAX_REPLAY_ROUNDS} questions in one call (the cap of a hosted call)`);
+    if (!this.respond || this.asking)
+      throw new ClientRequestError(
+        kind,
+        `${method}: the call to '${tool}' already ended or is already waiting on an answer; ask one question at a time`,
+      );
+    if (i >= MAX_REPLAY_ROUNDS)
+      throw new ClientRequestError(
+        kind,
+        `${method}: '${tool}' asked more than ${MAX_REPLAY_ROUNDS} questions in one call (the cap of a hosted call)`,
+      );
     this.asking = true;
     let asked;
     try {
       asked = await this.records.asked(this.record, this.call, method, params);
     } catch (err) {
-      throw new ClientRequestError(kind, `${method}: the call to '${tool}' could not record its question, so it was not asked: ${errorLine(err)}`, { cause: err });
+      throw new ClientRequestError(
+        kind,
+        `${method}: the call to '${tool}' could not record its question, so it was not asked: ${errorLine(err)}`,
+        { cause: err },
+      );
     }
     this.record = asked.record;
     const respond = this.respond;
     if (!respond) throw new ClientRequestError(kind, `${method}: the call to '${tool}' ended while its question was being recorded`);
     this.respond = undefined;
     respond({ resultType: "input_required", inputRequests: { [asked.key]: { method, params } }, requestState: asked.state });
-    const ended = new Cancelled(`'${tool}' asked its client (${method}); this run ends here, and the client's retry runs the tool again with the answer`);
+    const ended = new Cancelled(
+      `'${tool}' asked its client (${method}); this run ends here, and the client's retry runs the tool again with the answer`,
+    );
     this.child.cancel(ended);
     throw ended;
   }

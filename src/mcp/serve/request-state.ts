@@ -39,7 +39,9 @@ interface StatePayload {
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -79,7 +81,11 @@ export class RequestStateSigner {
     principal: (extra: ServerContext) => string,
     private readonly scope: KeyScope = key === undefined ? "module" : "fleet",
   ) {
-    this.codec = sdkServer().createRequestStateCodec<StatePayload>({ key: key ?? randomBytes(32), ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)), bind: principal });
+    this.codec = sdkServer().createRequestStateCodec<StatePayload>({
+      key: key ?? randomBytes(32),
+      ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+      bind: principal,
+    });
   }
 
   /** The state of `claim` for the call of `tool` with `args`, bound to the caller of `extra`. */
@@ -93,17 +99,23 @@ export class RequestStateSigner {
    * another caller, or issued for another call (tool or arguments).
    */
   async open(state: unknown, tool: string, args: unknown, extra: ServerContext): Promise<RoundClaim> {
-    if (typeof state !== "string") throw refuse("requestState: not a state this server issued (malformed); retry with the requestState of the input_required result unchanged, or call the tool afresh without one");
+    if (typeof state !== "string")
+      throw refuse(
+        "requestState: not a state this server issued (malformed); retry with the requestState of the input_required result unchanged, or call the tool afresh without one",
+      );
     let p: StatePayload;
     try {
       p = await this.codec.verify(state, extra);
     } catch (err) {
       throw refuse(`requestState: ${this.reason((err as Error).message)}; call the tool afresh without one`);
     }
-    if (!p || typeof p.r !== "string" || typeof p.n !== "number" || typeof p.x !== "number") throw refuse("requestState: not a state this server issued (malformed); call the tool afresh without one");
+    if (!p || typeof p.r !== "string" || typeof p.n !== "number" || typeof p.x !== "number")
+      throw refuse("requestState: not a state this server issued (malformed); call the tool afresh without one");
     if (p.x <= Date.now()) throw refuse(`requestState: ${this.reason("expired")}; call the tool afresh without one`);
     if (p.t !== tool || p.h !== argsHash(args)) {
-      throw refuse("requestState: it belongs to another call (a different tool or different arguments); retry the call it was issued for, unchanged, or call afresh without one");
+      throw refuse(
+        "requestState: it belongs to another call (a different tool or different arguments); retry the call it was issued for, unchanged, or call afresh without one",
+      );
     }
     return { id: p.r, round: p.n };
   }

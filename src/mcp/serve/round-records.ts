@@ -19,7 +19,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { Caller } from "../../context/caller.js";
-import { FINAL_CALL_STATUSES, type CallAnswer, type CallQuestion, type CallRecord, type CallRecordStore, type CallStatus } from "../../contracts/call-record.js";
+import {
+  FINAL_CALL_STATUSES,
+  type CallAnswer,
+  type CallQuestion,
+  type CallRecord,
+  type CallRecordStore,
+  type CallStatus,
+} from "../../contracts/call-record.js";
 import { newRecordId } from "../../records/memory-call-records.js";
 import type { Admission } from "../../tools/tool-invocation.js";
 import { describeValue, errorLine } from "../../util/format.js";
@@ -54,11 +61,21 @@ const ROLES = new Set(["assistant", "user"]);
 /** What is wrong with a client's answer to `method` (the shape the tool's `ctx.elicit()` / `ctx.sample()` promises), or `undefined`. */
 export function answerProblem(method: AskMethod, a: Record<string, unknown>): string | undefined {
   if (method === "elicitation/create") {
-    const ok = typeof a.action === "string" && ACTIONS.has(a.action) && (a.action !== "accept" || a.content === undefined || (typeof a.content === "object" && a.content !== null && !Array.isArray(a.content)));
-    return ok ? undefined : `an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action ${describeValue(a.action)}`;
+    const ok =
+      typeof a.action === "string" &&
+      ACTIONS.has(a.action) &&
+      (a.action !== "accept" ||
+        a.content === undefined ||
+        (typeof a.content === "object" && a.content !== null && !Array.isArray(a.content)));
+    return ok
+      ? undefined
+      : `an answer to elicitation/create needs action 'accept', 'decline' or 'cancel' (and content, an object, with 'accept'); got action ${describeValue(a.action)}`;
   }
-  const ok = typeof a.role === "string" && ROLES.has(a.role) && typeof a.content === "object" && a.content !== null && typeof a.model === "string";
-  return ok ? undefined : `an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got ${describeValue(a)}`;
+  const ok =
+    typeof a.role === "string" && ROLES.has(a.role) && typeof a.content === "object" && a.content !== null && typeof a.model === "string";
+  return ok
+    ? undefined
+    : `an answer to sampling/createMessage needs role 'assistant' or 'user', content (an object or array) and model (a string); got ${describeValue(a)}`;
 }
 
 /** `ClientRequestError`'s kind of a question. */
@@ -71,7 +88,10 @@ export function questionKey(method: AskMethod, round: number): string {
   return `${method === "elicitation/create" ? "elicit" : "sample"}-${round}`;
 }
 
-/** The call a question belongs to: its tool, its arguments as received, the exchange holding it, and its guard's verdict (when a guard admitted it). */
+/**
+ * The call a question belongs to: its tool, its arguments as received, the exchange holding it, and its guard's verdict
+ * (when a guard admitted it).
+ */
 export interface RoundCall {
   readonly tool: string;
   readonly args: Record<string, unknown>;
@@ -91,7 +111,9 @@ export function admittedBy(record: CallRecord | undefined): Admission | undefine
   const content = (a?.value as { content?: { approve?: unknown; arguments?: unknown } } | undefined)?.content;
   if (content?.approve !== true) return undefined;
   const args = content.arguments;
-  return args && typeof args === "object" && !Array.isArray(args) ? { allowed: true, arguments: args as Record<string, unknown> } : { allowed: true };
+  return args && typeof args === "object" && !Array.isArray(args)
+    ? { allowed: true, arguments: args as Record<string, unknown> }
+    : { allowed: true };
 }
 
 /** The client's answers a record holds, in the order the tool asked (the guard's verdict left out). */
@@ -103,10 +125,15 @@ export function clientAnswers(record: CallRecord | undefined): readonly CallAnsw
 function replayed(record: CallRecord, round: number): string | undefined {
   if (round < record.round || (round === record.round && !record.question)) {
     const next = FINAL_CALL_STATUSES.has(record.status) ? "the call already ended" : "retry with the latest requestState";
-    return `requestState: round ${round} of this call was already answered (a replayed state: each requestState is answered once); ${next}, or call the tool afresh without one`;
+    return (
+      `requestState: round ${round} of this call was already answered (a replayed state: each requestState is ` +
+      `answered once); ${next}, or call the tool afresh without one`
+    );
   }
-  if (FINAL_CALL_STATUSES.has(record.status)) return `requestState: the call already ended (${record.status}); call the tool afresh without one`;
-  if (round > record.round) return "requestState: it names a round this call never asked (not a state this server issued); call the tool afresh without one";
+  if (FINAL_CALL_STATUSES.has(record.status))
+    return `requestState: the call already ended (${record.status}); call the tool afresh without one`;
+  if (round > record.round)
+    return "requestState: it names a round this call never asked (not a state this server issued); call the tool afresh without one";
   return undefined;
 }
 
@@ -137,7 +164,12 @@ export class RoundRecords {
    * minted. Rejects with the store's error, or when the record changed
    * under the call; nothing has left the process then.
    */
-  async asked(current: CallRecord | undefined, call: RoundCall, method: AskMethod, params: Record<string, unknown>): Promise<{ readonly record: CallRecord; readonly key: string; readonly state: string }> {
+  async asked(
+    current: CallRecord | undefined,
+    call: RoundCall,
+    method: AskMethod,
+    params: Record<string, unknown>,
+  ): Promise<{ readonly record: CallRecord; readonly key: string; readonly state: string }> {
     const round = (current?.round ?? 0) + 1;
     const question: CallQuestion = { key: questionKey(method, round), method, params };
     const waiting = { status: "input_required" as const, statusMessage: `waiting on the client's answer (${method})`, round, question };
@@ -148,7 +180,11 @@ export class RoundRecords {
       this.sweep();
     } else {
       const next = await this.store.updateRecord(current.id, current.version, waiting);
-      if (!next.ok) throw new Error(`call record '${current.id}' changed under the call (now ${next.record ? `${next.record.status} at round ${next.record.round}` : "gone"})`);
+      if (!next.ok)
+        throw new Error(
+          `call record '${current.id}' changed under the call (now ` +
+            `${next.record ? `${next.record.status} at round ${next.record.round}` : "gone"})`,
+        );
       record = next.record;
     }
     return { record, key: question.key, state: await this.signer.mint({ id: record.id, round }, call.tool, call.args, call.extra) };
@@ -174,19 +210,34 @@ export class RoundRecords {
     const { key, method } = record.question!;
     const value = call.extra.mcpReq.inputResponses?.[key];
     if (value === null || typeof value !== "object") {
-      throw refuse(`inputResponses: the retry of '${call.tool}' carries no answer under '${key}' (the key of the question in the input_required result); answer that question and retry with the same requestState`);
+      throw refuse(
+        `inputResponses: the retry of '${call.tool}' carries no answer under '${key}' (the key of the question in ` +
+          `the input_required result); answer that question and retry with the same requestState`,
+      );
     }
     const wrong = answerProblem(method, value as Record<string, unknown>);
     if (wrong) throw refuse(`inputResponses['${key}']: ${wrong}`);
-    const taken = await this.store.answerRecord(claim.id, claim.round, { key, method, value, by: `${envelopeClient(call.extra)} (requestState retry)` });
-    if (!taken.ok) throw refuse(taken.record ? (replayed(taken.record, claim.round) ?? `requestState: round ${claim.round} of this call was already answered`) : "requestState: the call's record is gone; call the tool afresh without one");
+    const taken = await this.store.answerRecord(claim.id, claim.round, {
+      key,
+      method,
+      value,
+      by: `${envelopeClient(call.extra)} (requestState retry)`,
+    });
+    if (!taken.ok)
+      throw refuse(
+        taken.record
+          ? (replayed(taken.record, claim.round) ?? `requestState: round ${claim.round} of this call was already answered`)
+          : "requestState: the call's record is gone; call the tool afresh without one",
+      );
     return { record: taken.record, value };
   }
 
   /** The call ended (`status`): its record is final. A store error is logged, never thrown: the call's answer still goes out. */
   ended(record: CallRecord, status: Extract<CallStatus, "completed" | "failed" | "cancelled">): void {
     this.store.updateRecord(record.id, record.version, { status, statusMessage: status, question: undefined }).catch((err: unknown) => {
-      getLogger().warn(`agentkit: could not mark call record '${record.id}' of '${record.tool}' ${status}: ${errorLine(err)} (it expires with its TTL)`);
+      getLogger().warn(
+        `agentkit: could not mark call record '${record.id}' of '${record.tool}' ${status}: ${errorLine(err)} (it expires with its TTL)`,
+      );
     });
   }
 
@@ -194,7 +245,14 @@ export class RoundRecords {
     const now = new Date().toISOString();
     const admitted = call.admitted?.();
     const guard: CallAnswer[] = admitted?.allowed
-      ? [{ key: GUARD_ANSWER_KEY, method: "elicitation/create", value: { action: "accept", content: { approve: true, ...(admitted.arguments ? { arguments: admitted.arguments } : {}) } }, by: "the module's approval guard" }]
+      ? [
+          {
+            key: GUARD_ANSWER_KEY,
+            method: "elicitation/create",
+            value: { action: "accept", content: { approve: true, ...(admitted.arguments ? { arguments: admitted.arguments } : {}) } },
+            by: "the module's approval guard",
+          },
+        ]
       : [];
     return {
       id: newRecordId(),
@@ -221,7 +279,9 @@ export class RoundRecords {
     const now = Date.now();
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    this.sweepNow(now).catch((err: unknown) => getLogger().warn(`agentkit: could not sweep the call records of '${this.server}': ${errorLine(err)}`));
+    this.sweepNow(now).catch((err: unknown) =>
+      getLogger().warn(`agentkit: could not sweep the call records of '${this.server}': ${errorLine(err)}`),
+    );
   }
 
   /**
@@ -232,8 +292,17 @@ export class RoundRecords {
    */
   private async sweepNow(now: number): Promise<void> {
     for (const r of await this.store.openRecords(this.server)) {
-      if (r.kind !== "rounds" || r.status !== "input_required" || Date.parse(r.lastUpdatedAt) + this.signer.ttlMs + STATE_CLOCK_SLACK_MS > now) continue;
-      await this.store.updateRecord(r.id, r.version, { status: "cancelled", statusMessage: "its client did not come back with the answer before the request state expired", question: undefined });
+      if (
+        r.kind !== "rounds" ||
+        r.status !== "input_required" ||
+        Date.parse(r.lastUpdatedAt) + this.signer.ttlMs + STATE_CLOCK_SLACK_MS > now
+      )
+        continue;
+      await this.store.updateRecord(r.id, r.version, {
+        status: "cancelled",
+        statusMessage: "its client did not come back with the answer before the request state expired",
+        question: undefined,
+      });
     }
     await this.store.expireRecords(new Date(now));
   }

@@ -29,7 +29,10 @@ import { checkSkillsOption, loadSkillsOption, type SkillsOption } from "./served
 export interface ServeRegistryOptions {
   /** The server name (`engine`): one token of `[A-Za-z0-9_-]`, refused (not rewritten) otherwise. */
   name: string;
-  /** The run context: each call runs in `ctx.child({ caller })`, cancelled with the run, by the client (`notifications/cancelled`) and at the deadline; cancelling the run stops dispatch. */
+  /**
+   * The run context: each call runs in `ctx.child({ caller })`, cancelled with the run, by the client
+   * (`notifications/cancelled`) and at the deadline; cancelling the run stops dispatch.
+   */
   ctx: RunContext;
   /** `"http"` (default): tools run in this process, on the loopback listener. `"stdio"`: the CLI spawns `command`. */
   transport?: "http" | "stdio";
@@ -37,7 +40,10 @@ export interface ServeRegistryOptions {
   command?: readonly string[];
   /** stdio only: environment for the spawned command (often the only way it can find your package). */
   env?: Record<string, string>;
-  /** Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as a flake. A call that became an MCP task is no longer held to it. */
+  /**
+   * Per-call deadline in ms. Default: none — forever; a default deadline would kill legitimately slow tools and read as
+   * a flake. A call that became an MCP task is no longer held to it.
+   */
   timeoutMs?: number;
   /**
    * While a call is pending (a guard waiting on a person, or a slow tool), its
@@ -47,13 +53,19 @@ export interface ServeRegistryOptions {
    * call a progress token. Default 30,000; 0 turns it off.
    */
   heartbeatMs?: number;
-  /** Where to write the config file; default a fresh 0700 `agentkit-*` directory under `os.tmpdir()`. A path you give is yours: only the file is removed. */
+  /**
+   * Where to write the config file; default a fresh 0700 `agentkit-*` directory under `os.tmpdir()`. A path you give is
+   * yours: only the file is removed.
+   */
   configPath?: string;
   /** HTTP only: `"token"` (default) or `"none"` (no bearer token; only when asked for by name). */
   auth?: "token" | "none";
   /** HTTP only: a fixed port; default 0 (ephemeral). A busy port rejects with the real `EADDRINUSE` error. */
   port?: number;
-  /** HTTP only: a session with no request for this long is closed; a request naming it gets 404 and the client re-initializes. Default 30 minutes. */
+  /**
+   * HTTP only: a session with no request for this long is closed; a request naming it gets 404 and the client
+   * re-initializes. Default 30 minutes.
+   */
   sessionIdleMs?: number;
   /** HTTP only: most live sessions; past it the oldest idle one closes, and with none idle a new `initialize` gets 503. Default 1,000. */
   maxSessions?: number;
@@ -61,7 +73,10 @@ export interface ServeRegistryOptions {
   guard?: ToolGuard;
   /** Resources to serve: `@Resource` classes (built once by tsyringe's root container) or `ServableResource` objects. */
   resources?: readonly ResourceSource[];
-  /** Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `PromptTemplate`s, or a record of name -> text or `PromptTemplate`. */
+  /**
+   * Prompts to serve: `@Prompt` classes, `ServablePrompt` objects, core `PromptTemplate`s, or a record of name -> text
+   * or `PromptTemplate`.
+   */
   prompts?: PromptsOption;
   /**
    * HTTP, MCP 2026-07-28 only: a `ctx.elicit()` / `ctx.sample()` suspends its
@@ -114,7 +129,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** One field of `suspendedCalls`: a whole number of 1..MAX_TIMER_MS, or unset. */
 const suspendedField: OptionRule<number | undefined> = (v, where, option) => {
-  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS)) throw new OptionsError(where, option, `${where}: ${option} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_MS))
+    throw new OptionsError(where, option, `${where}: ${option} must be a whole number from 1 to ${MAX_TIMER_MS}, got ${describeValue(v)}`);
   return v as number | undefined;
 };
 
@@ -122,7 +138,11 @@ const suspendedField: OptionRule<number | undefined> = (v, where, option) => {
 const servedCtx: OptionRule<RunContext> = (v, where, option) => {
   const ctx = v as Partial<RunContext> | undefined;
   if (!ctx || typeof ctx.child !== "function" || !(ctx.signal instanceof AbortSignal)) {
-    throw new OptionsError(where, option, `${where}: ctx must be a RunContext (served calls run in ctx.child(...)); e.g. makeTestCtx() or new RunContext()`);
+    throw new OptionsError(
+      where,
+      option,
+      `${where}: ctx must be a RunContext (served calls run in ctx.child(...)); e.g. makeTestCtx() or new RunContext()`,
+    );
   }
   return v as RunContext;
 };
@@ -132,7 +152,10 @@ const SERVE_OPTIONS = {
   name: (v: unknown) => checkServerName(v),
   ctx: servedCtx,
   transport: opt.oneOf(["http", "stdio"] as const, "http"),
-  command: opt.that<readonly string[]>((c) => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "", "a non-empty array of strings (program first)"),
+  command: opt.that<readonly string[]>(
+    (c) => Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === "string") && c[0] !== "",
+    "a non-empty array of strings (program first)",
+  ),
   env: opt.stringRecord(),
   timeoutMs: opt.timeoutMs(),
   heartbeatMs: (v: unknown, where: string) => checkHeartbeatMs(v, where),
@@ -163,14 +186,20 @@ const STDIO_NEEDS_COMMAND =
 
 const HTTP_ONLY = ["port", "auth", "sessionIdleMs", "maxSessions", "suspendedCalls"] as const;
 const STDIO_ONLY = ["command", "env"] as const;
-const TOKEN_HINT = { token: 'the bearer token is generated by the listener and never supplied; read it from spec.authHeaders, or pass auth: "none"' };
+const TOKEN_HINT = {
+  token: 'the bearer token is generated by the listener and never supplied; read it from spec.authHeaders, or pass auth: "none"',
+};
 
 /** Check `options` against the spec, then the rules that join two options (what goes with which transport). */
 export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
   const where = "serveRegistry";
-  if (!options || typeof options !== "object") throw new OptionsError(where, "options", `${where}: options { name, ctx } are required, got ${describeValue(options)}`);
+  if (!options || typeof options !== "object")
+    throw new OptionsError(where, "options", `${where}: options { name, ctx } are required, got ${describeValue(options)}`);
   const plan = checkOptions(options, where, SERVE_OPTIONS, TOKEN_HINT);
-  const [given, other] = plan.transport === "stdio" ? [HTTP_ONLY, "http\" only; a stdio server has no listener"] : [STDIO_ONLY, "stdio\" only; an HTTP server runs the tools in this process"];
+  const [given, other] =
+    plan.transport === "stdio"
+      ? [HTTP_ONLY, 'http" only; a stdio server has no listener']
+      : [STDIO_ONLY, 'stdio" only; an HTTP server runs the tools in this process'];
   const misplaced = (given as readonly (keyof ServeRegistryOptions)[]).find((key) => options[key] !== undefined);
   if (misplaced) throw new OptionsError(where, misplaced, `${where}: ${misplaced} applies to transport "${other}`);
   if (plan.transport === "stdio" && plan.command === undefined) throw new OptionsError(where, "command", STDIO_NEEDS_COMMAND);
@@ -180,8 +209,26 @@ export function checkServeOptions(options: ServeRegistryOptions): ServePlan {
 /** A plan with every default but `name` and `ctx` filled in, then `given` (not checked: the caller checked it). */
 export function servePlan(name: string, ctx: RunContext, given: Partial<ServePlan> = {}): ServePlan {
   const defaults: ServePlan = {
-    name, ctx, transport: "http", command: undefined, env: undefined, timeoutMs: undefined, heartbeatMs: DEFAULT_HEARTBEAT_MS, configPath: undefined, auth: "token", port: 0,
-    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs, maxSessions: SESSION_DEFAULTS.maxSessions, guard: undefined, resources: undefined, prompts: undefined, suspendedCalls: undefined, cacheHint: undefined, tasks: undefined, results: undefined, skills: undefined,
+    name,
+    ctx,
+    transport: "http",
+    command: undefined,
+    env: undefined,
+    timeoutMs: undefined,
+    heartbeatMs: DEFAULT_HEARTBEAT_MS,
+    configPath: undefined,
+    auth: "token",
+    port: 0,
+    sessionIdleMs: SESSION_DEFAULTS.sessionIdleMs,
+    maxSessions: SESSION_DEFAULTS.maxSessions,
+    guard: undefined,
+    resources: undefined,
+    prompts: undefined,
+    suspendedCalls: undefined,
+    cacheHint: undefined,
+    tasks: undefined,
+    results: undefined,
+    skills: undefined,
   };
   return Object.freeze({ ...defaults, ...given });
 }
@@ -229,16 +276,53 @@ export async function serveCatalog(catalog: ServedCatalog, extras: ServedExtras,
   if (plan.transport === "stdio") {
     const [command, ...args] = plan.command!;
     const stdio = Object.freeze({ command: command!, args: Object.freeze(args), env: Object.freeze({ ...(plan.env ?? {}) }) });
-    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener: null, stdio, guarded: false, extras, toolTimeoutSec });
+    return new McpServerSpec({
+      catalog,
+      counter,
+      configPath: plan.configPath,
+      listener: null,
+      stdio,
+      guarded: false,
+      extras,
+      toolTimeoutSec,
+    });
   }
   const live = new Set<SdkServer>();
   const tasks = new ServedTasks(plan.name, plan.tasks);
-  const served = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, live, suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs), cacheHint: plan.cacheHint, tasks, results };
+  const served = {
+    ctx: plan.ctx,
+    timeoutMs: plan.timeoutMs,
+    heartbeatMs: plan.heartbeatMs,
+    guard: plan.guard,
+    extras,
+    live,
+    suspended: new SuspendedCalls(plan.suspendedCalls?.max, plan.suspendedCalls?.ttlMs),
+    cacheHint: plan.cacheHint,
+    tasks,
+    results,
+  };
   // Tasks a dead process left on the store: decided before the first request (see served-tasks).
   await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
-  const listener = await LoopbackMcpTransport.bind({ serverFactory: servedServerFactory(catalog, served, counter), port: plan.port, auth: plan.auth, sessionIdleMs: plan.sessionIdleMs, maxSessions: plan.maxSessions });
+  const listener = await LoopbackMcpTransport.bind({
+    serverFactory: servedServerFactory(catalog, served, counter),
+    port: plan.port,
+    auth: plan.auth,
+    sessionIdleMs: plan.sessionIdleMs,
+    maxSessions: plan.maxSessions,
+  });
   try {
-    return new McpServerSpec({ catalog, counter, configPath: plan.configPath, listener, stdio: null, guarded: plan.guard !== undefined, extras, live, toolTimeoutSec, tasks });
+    return new McpServerSpec({
+      catalog,
+      counter,
+      configPath: plan.configPath,
+      listener,
+      stdio: null,
+      guarded: plan.guard !== undefined,
+      extras,
+      live,
+      toolTimeoutSec,
+      tasks,
+    });
   } catch (err) {
     await listener.stop();
     throw err;

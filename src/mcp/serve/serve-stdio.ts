@@ -64,13 +64,22 @@ export interface StdioServing {
 }
 
 /** A stream option: `undefined` (the process's own), or something with `on` and `once`, as Node streams have. */
-const stream = <T>(): OptionRule<T | undefined> => opt.that<T>((v) => typeof (v as Readable).on === "function" && typeof (v as Readable).once === "function", "a Node stream, or be left unset");
+const stream = <T>(): OptionRule<T | undefined> =>
+  opt.that<T>(
+    (v) => typeof (v as Readable).on === "function" && typeof (v as Readable).once === "function",
+    "a Node stream, or be left unset",
+  );
 
 /** The options of `serveRegistryStdio()`, declared once. */
 const STDIO_OPTIONS = {
   name: (v: unknown) => checkServerName(v),
   ctx: ((v, where, option) => {
-    if (!v || typeof (v as RunContext).child !== "function") throw new OptionsError(where, option, `${where}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`);
+    if (!v || typeof (v as RunContext).child !== "function")
+      throw new OptionsError(
+        where,
+        option,
+        `${where}: ctx must be a RunContext (a child builds its own; nothing crosses the process boundary)`,
+      );
     return v as RunContext;
   }) as OptionRule<RunContext>,
   timeoutMs: opt.timeoutMs(),
@@ -116,7 +125,16 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const results = serveResults(catalog, extras, plan.results);
   // Tasks a dead process left on the store (see served-tasks), decided before the first request.
   await tasks.recover(catalog, plan.ctx, undefined, plan.guard);
-  const options = { ctx: plan.ctx, timeoutMs: plan.timeoutMs, heartbeatMs: plan.heartbeatMs, guard: plan.guard, extras, tasks, results, callerOf: stdioCaller };
+  const options = {
+    ctx: plan.ctx,
+    timeoutMs: plan.timeoutMs,
+    heartbeatMs: plan.heartbeatMs,
+    guard: plan.guard,
+    extras,
+    tasks,
+    results,
+    callerOf: stdioCaller,
+  };
   const factory = servedServerFactory(catalog, options, { calls: 0 });
   const { serveStdio, StdioServerTransport } = sdkStdioServer();
   let ended!: () => void;
@@ -131,11 +149,17 @@ export async function openStdioCatalog(catalog: ServedCatalog, extras: ServedExt
   const wire = new EndingTransport(plan.stdin ?? process.stdin, plan.stdout ?? process.stdout);
   // The SDK's entry picks the era from the opening message (2026-07-28 `server/discover` or an envelope,
   // else the 2025 `initialize`) and pins one server from the factory to the connection.
-  const handle = serveStdio(() => factory(), { transport: wire, onerror: (err) => getLogger().debug(`serveRegistryStdio '${plan.name}': ${errorLine(err)}`) });
+  const handle = serveStdio(() => factory(), {
+    transport: wire,
+    onerror: (err) => getLogger().debug(`serveRegistryStdio '${plan.name}': ${errorLine(err)}`),
+  });
   let stopping: Promise<void> | undefined;
   const close = (): Promise<void> => {
     tasks.stopSweeping();
-    return (stopping ??= handle.close().then(() => closed, () => closed));
+    return (stopping ??= handle.close().then(
+      () => closed,
+      () => closed,
+    ));
   };
   // Stdin ending closes the transport without close(): the expiry sweep stops then too.
   void closed.then(() => tasks.stopSweeping());
@@ -198,7 +222,11 @@ function resolveEntry(entry: string | URL, cwd: string): string {
     return mustExist(fileURLToPath(entry), entry);
   }
   if (typeof entry !== "string" || !entry) {
-    throw new OptionsError("stdioCommand", "entry", `stdioCommand: entry must be a file path, a file: URL or a module specifier, got ${JSON.stringify(entry)}`);
+    throw new OptionsError(
+      "stdioCommand",
+      "entry",
+      `stdioCommand: entry must be a file path, a file: URL or a module specifier, got ${JSON.stringify(entry)}`,
+    );
   }
   if (isAbsolute(entry) || entry.startsWith("./") || entry.startsWith("../") || entry === "." || entry === "..") {
     return mustExist(resolve(cwd, entry), entry);
@@ -211,7 +239,9 @@ function resolveEntry(entry: string | URL, cwd: string): string {
     throw new OptionsError(
       "stdioCommand",
       "entry",
-      `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ('./dist/mcp-server.js'), a module specifier Node can resolve from there, or the name of an installed package with a bin`,
+      `stdioCommand: cannot resolve '${entry}' from ${cwd}: give a path to the entry file ` +
+        `('./dist/mcp-server.js'), a module specifier Node can resolve from there, or the name of an installed ` +
+        `package with a bin`,
       { cause: err },
     );
   }
@@ -236,7 +266,12 @@ function packageBin(name: string, cwd: string): string | undefined {
 
 function mustExist(path: string, entry: string | URL): string {
   if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new OptionsError("stdioCommand", "entry", `stdioCommand: entry ${JSON.stringify(String(entry))} names no file (${path}); point it at the built JavaScript file that calls serveRegistryStdio(...)`);
+    throw new OptionsError(
+      "stdioCommand",
+      "entry",
+      `stdioCommand: entry ${JSON.stringify(String(entry))} names no file (${path}); point it at the built ` +
+        `JavaScript file that calls serveRegistryStdio(...)`,
+    );
   }
   return path;
 }

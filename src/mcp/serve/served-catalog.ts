@@ -69,7 +69,11 @@ function toTools(source: ToolSource): Tool[] {
     return (source as ToolRegistry).tools();
   }
   if (!source || typeof (source as Iterable<ToolLike>)[Symbol.iterator] !== "function") {
-    throw new OptionsError("serveRegistry", "options", `serveRegistry: expected a ToolRegistry or an iterable of tools, got ${source === null ? "null" : typeof source}`);
+    throw new OptionsError(
+      "serveRegistry",
+      "options",
+      `serveRegistry: expected a ToolRegistry or an iterable of tools, got ${source === null ? "null" : typeof source}`,
+    );
   }
   return ToolRegistry.fromTools(source).tools();
 }
@@ -89,14 +93,22 @@ export function claudeToolMeta(tool: Tool, defaultBudget: number): Record<string
   };
 }
 
-function servedTool(tool: Tool, server: string, byName: ReadonlyMap<string, ServedTool>, checked?: ReadonlyMap<string, string>, defaultBudget = DEFAULT_RESULT_CHARS): ServedTool {
+function servedTool(
+  tool: Tool,
+  server: string,
+  byName: ReadonlyMap<string, ServedTool>,
+  checked?: ReadonlyMap<string, string>,
+  defaultBudget = DEFAULT_RESULT_CHARS,
+): ServedTool {
   const name = sanitiseToolName(tool.name);
   const clash = byName.get(name);
   if (clash) {
     throw new McpNameError(
       tool.name,
       "collision",
-      `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)`,
+      `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; ` +
+        `rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer ` +
+        `down)`,
     );
   }
   const qualifiedName = checked?.get(tool.name) ?? checkQualifiedName(server, name, tool.name);
@@ -196,7 +208,12 @@ function computeViews(served: readonly ServedTool[]): NonNullable<Catalog["views
  * `defaultBudget` is the module's `results.maxChars` (default 20,000): a tool
  * whose budget is over 50,000 declares `anthropic/maxResultSizeChars`.
  */
-export function buildCatalog(source: ToolSource, server: string, checked?: ReadonlyMap<string, string>, defaultBudget?: number): ServedCatalog {
+export function buildCatalog(
+  source: ToolSource,
+  server: string,
+  checked?: ReadonlyMap<string, string>,
+  defaultBudget?: number,
+): ServedCatalog {
   const catalog = new Catalog(server, checked, defaultBudget);
   for (const tool of toTools(source)) catalog.add(tool);
   return catalog;

@@ -13,7 +13,15 @@ import { PromptTemplate } from "../../prompts/prompt-template.js";
 import { getPromptMetadata, isPromptClass, type PromptClass } from "../../tools/prompt.decorator.js";
 import { getResourceMetadata, isResourceClass, type ResourceClass } from "../../tools/resource.decorator.js";
 import type { ServablePrompt, ServableResource } from "../../tools/served-items.js";
-import { cacheHintProblem, frozenCacheHint, resolvePromptOptions, resolveResourceOptions, templateVariables, type CacheHint, type PromptArgument } from "../../tools/served-options.js";
+import {
+  cacheHintProblem,
+  frozenCacheHint,
+  resolvePromptOptions,
+  resolveResourceOptions,
+  templateVariables,
+  type CacheHint,
+  type PromptArgument,
+} from "../../tools/served-options.js";
 import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
@@ -95,7 +103,9 @@ function isServableResource(v: unknown): v is ServableResource {
 }
 
 function isServablePrompt(v: unknown): v is ServablePrompt {
-  return !!v && typeof v === "object" && typeof (v as ServablePrompt).render === "function" && typeof (v as ServablePrompt).name === "string";
+  return (
+    !!v && typeof v === "object" && typeof (v as ServablePrompt).render === "function" && typeof (v as ServablePrompt).name === "string"
+  );
 }
 
 /**
@@ -110,7 +120,9 @@ export function resourceFromClass(cls: ResourceClass, instance: (ctx: RunContext
     ...meta,
     read: (params: Record<string, string>, ctx: RunContext) => instance(ctx).read(params, ctx),
     ...(typeof proto.list === "function" ? { list: (ctx: RunContext) => instance(ctx).list!(ctx) } : {}),
-    ...(typeof proto.complete === "function" ? { complete: (a: string, v: string, ctx: RunContext) => instance(ctx).complete!(a, v, ctx) } : {}),
+    ...(typeof proto.complete === "function"
+      ? { complete: (a: string, v: string, ctx: RunContext) => instance(ctx).complete!(a, v, ctx) }
+      : {}),
   });
 }
 
@@ -121,14 +133,21 @@ export function promptFromClass(cls: PromptClass, instance: (ctx: RunContext) =>
   return Object.freeze({
     ...meta,
     render: (args: Record<string, string>, ctx: RunContext) => instance(ctx).render(args, ctx),
-    ...(typeof proto.complete === "function" ? { complete: (a: string, v: string, ctx: RunContext) => instance(ctx).complete!(a, v, ctx) } : {}),
+    ...(typeof proto.complete === "function"
+      ? { complete: (a: string, v: string, ctx: RunContext) => instance(ctx).complete!(a, v, ctx) }
+      : {}),
   });
 }
 
 /** A core `PromptTemplate` as a `ServablePrompt`: each `{{placeholder}}` a required argument. */
 export function promptFromTemplate(p: PromptTemplate, name = p.name): ServablePrompt {
   const placeholders = [...new Set([...p.template.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]!))];
-  return Object.freeze({ name, description: `Prompt '${p.name}' (version ${p.version})`, arguments: placeholders.map((n) => ({ name: n, required: true })), render: (args: Record<string, string>) => p.render(args) });
+  return Object.freeze({
+    name,
+    description: `Prompt '${p.name}' (version ${p.version})`,
+    arguments: placeholders.map((n) => ({ name: n, required: true })),
+    render: (args: Record<string, string>) => p.render(args),
+  });
 }
 
 function once<T>(make: () => T): () => T {
@@ -150,34 +169,98 @@ export function checkCacheHint(hint: CacheHint | undefined, where: string): Cach
 
 /** Normalise one resource source; throws `OptionsError` for something that is neither a class nor a definition. */
 export function toServableResource(item: unknown, i: number, c: DependencyContainer = rootContainer): ServableResource {
-  if (isResourceClass(item)) return resourceFromClass(item, once(() => c.resolve(item as never)));
+  if (isResourceClass(item))
+    return resourceFromClass(
+      item,
+      once(() => c.resolve(item as never)),
+    );
   if (isServableResource(item)) {
-    const meta = resolveResourceOptions(String(item.name ?? item.uri ?? item.uriTemplate), "resource", { uri: item.uri, uriTemplate: item.uriTemplate, name: item.name, description: item.description, mimeType: item.mimeType, cacheHint: item.cacheHint, scopes: item.scopes } as never, "resource");
-    return Object.freeze({ ...item, name: meta.name, ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}), ...(meta.scopes ? { scopes: meta.scopes } : {}) });
+    const meta = resolveResourceOptions(
+      String(item.name ?? item.uri ?? item.uriTemplate),
+      "resource",
+      {
+        uri: item.uri,
+        uriTemplate: item.uriTemplate,
+        name: item.name,
+        description: item.description,
+        mimeType: item.mimeType,
+        cacheHint: item.cacheHint,
+        scopes: item.scopes,
+      } as never,
+      "resource",
+    );
+    return Object.freeze({
+      ...item,
+      name: meta.name,
+      ...(meta.cacheHint ? { cacheHint: meta.cacheHint } : {}),
+      ...(meta.scopes ? { scopes: meta.scopes } : {}),
+    });
   }
-  throw new OptionsError("serveRegistry", "resources", `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`);
+  throw new OptionsError(
+    "serveRegistry",
+    "resources",
+    `resources[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a ` +
+      `@Resource class nor a resource object { uri | uriTemplate, name, read(params, ctx) }`,
+  );
 }
 
 /** Normalise the `prompts` option to `ServablePrompt`s; throws `OptionsError` for an item that is none of the accepted forms. */
 export function toServablePrompts(option: PromptsOption | undefined, c: DependencyContainer = rootContainer): ServablePrompt[] {
   if (option === undefined) return [];
   if (!Array.isArray(option)) {
-    if (!option || typeof option !== "object") throw new OptionsError("serveRegistry", "prompts", "prompts must be an array of prompts or a record of name -> text or PromptTemplate");
+    if (!option || typeof option !== "object")
+      throw new OptionsError(
+        "serveRegistry",
+        "prompts",
+        "prompts must be an array of prompts or a record of name -> text or PromptTemplate",
+      );
     return Object.entries(option as Record<string, unknown>).map(([name, v]) => {
       if (typeof v === "string") return Object.freeze({ name, arguments: [], render: () => v });
       if (v instanceof PromptTemplate) return promptFromTemplate(v, name);
-      if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function") return Object.freeze({ ...(v as ServablePrompt), ...resolvePromptOptions(name, "prompt", { name, description: (v as ServablePrompt).description, arguments: (v as ServablePrompt).arguments, scopes: (v as ServablePrompt).scopes }, name) });
-      throw new OptionsError("serveRegistry", "prompts", `prompts['${name}'] must be a string, a PromptTemplate or a prompt object { name, render }, got ${typeof v}`);
+      if (v && typeof v === "object" && typeof (v as ServablePrompt).render === "function")
+        return Object.freeze({
+          ...(v as ServablePrompt),
+          ...resolvePromptOptions(
+            name,
+            "prompt",
+            {
+              name,
+              description: (v as ServablePrompt).description,
+              arguments: (v as ServablePrompt).arguments,
+              scopes: (v as ServablePrompt).scopes,
+            },
+            name,
+          ),
+        });
+      throw new OptionsError(
+        "serveRegistry",
+        "prompts",
+        `prompts['${name}'] must be a string, a PromptTemplate or a prompt object { name, render }, got ${typeof v}`,
+      );
     });
   }
   return (option as readonly unknown[]).map((item, i) => {
-    if (isPromptClass(item)) return promptFromClass(item, once(() => c.resolve(item as never)));
+    if (isPromptClass(item))
+      return promptFromClass(
+        item,
+        once(() => c.resolve(item as never)),
+      );
     if (item instanceof PromptTemplate) return promptFromTemplate(item);
     if (isServablePrompt(item)) {
-      const meta = resolvePromptOptions(item.name, "prompt", { name: item.name, description: item.description, arguments: item.arguments, scopes: item.scopes }, item.name);
+      const meta = resolvePromptOptions(
+        item.name,
+        "prompt",
+        { name: item.name, description: item.description, arguments: item.arguments, scopes: item.scopes },
+        item.name,
+      );
       return Object.freeze({ ...item, ...meta });
     }
-    throw new OptionsError("serveRegistry", "prompts", `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a @Prompt class, a PromptTemplate, nor a prompt object { name, render(args, ctx) }`);
+    throw new OptionsError(
+      "serveRegistry",
+      "prompts",
+      `prompts[${i}] (${typeof item === "function" ? (item as { name?: string }).name : typeof item}) is neither a ` +
+        `@Prompt class, a PromptTemplate, nor a prompt object { name, render(args, ctx) }`,
+    );
   });
 }
 
@@ -216,13 +299,23 @@ export class ServedExtras {
   addResource(resource: ServableResource): ServedResource {
     const key = resource.uri ?? resource.uriTemplate!;
     const clash = this.fixed.get(key) ?? this.templates.find((t) => t.key === key);
-    if (clash) throw new McpNameError(resource.name, "collision", `resources '${clash.resource.name}' and '${resource.name}' both serve ${JSON.stringify(key)}; give one of them another URI`);
+    if (clash)
+      throw new McpNameError(
+        resource.name,
+        "collision",
+        `resources '${clash.resource.name}' and '${resource.name}' both serve ${JSON.stringify(key)}; give one of them another URI`,
+      );
     if (resource.uri !== undefined) {
       const entry = Object.freeze({ resource, key, variables: [] });
       this.fixed.set(key, entry);
       return entry;
     }
-    const entry = Object.freeze({ resource, key, variables: templateVariables("resource", resource.name, key), match: templateMatcher(key) });
+    const entry = Object.freeze({
+      resource,
+      key,
+      variables: templateVariables("resource", resource.name, key),
+      match: templateMatcher(key),
+    });
     this.templates.push(entry);
     return entry;
   }
@@ -232,7 +325,11 @@ export class ServedExtras {
     const name = sanitiseToolName(prompt.name);
     const clash = this.prompts.get(name);
     if (clash) {
-      throw new McpNameError(prompt.name, "collision", `prompts '${clash.prompt.name}' and '${prompt.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them`);
+      throw new McpNameError(
+        prompt.name,
+        "collision",
+        `prompts '${clash.prompt.name}' and '${prompt.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them`,
+      );
     }
     const entry = Object.freeze({ prompt, name, arguments: Object.freeze([...(prompt.arguments ?? [])]) });
     this.prompts.set(name, entry);
@@ -266,7 +363,16 @@ export class ServedExtras {
  * item of no accepted form, `DefinitionError` for a bad definition object,
  * `McpNameError` for two resources on one URI or two prompts on one name.
  */
-export function servedExtras(options: { resources?: readonly ResourceSource[]; prompts?: PromptsOption; skills?: ServedSkills }): ServedExtras {
-  if (options.resources !== undefined && !Array.isArray(options.resources)) throw new OptionsError("serveRegistry", "resources", "resources must be an array of @Resource classes or resource objects");
-  return new ServedExtras((options.resources ?? []).map((r, i) => toServableResource(r, i)), toServablePrompts(options.prompts), options.skills);
+export function servedExtras(options: {
+  resources?: readonly ResourceSource[];
+  prompts?: PromptsOption;
+  skills?: ServedSkills;
+}): ServedExtras {
+  if (options.resources !== undefined && !Array.isArray(options.resources))
+    throw new OptionsError("serveRegistry", "resources", "resources must be an array of @Resource classes or resource objects");
+  return new ServedExtras(
+    (options.resources ?? []).map((r, i) => toServableResource(r, i)),
+    toServablePrompts(options.prompts),
+    options.skills,
+  );
 }

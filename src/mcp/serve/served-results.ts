@@ -72,7 +72,14 @@ export function checkResultsOption(v: unknown, where: string): ResultsOptions | 
   if (unknown) bad(`results.${unknown}`, "one of maxChars, store (an unknown option)", o[unknown]);
   if (o.maxChars !== undefined && !isResultBudget(o.maxChars)) bad("results.maxChars", RESULT_BUDGET, o.maxChars);
   const store = o.store as Partial<ResultStore> | undefined;
-  if (store !== undefined && (store === null || typeof store !== "object" || typeof store.putResult !== "function" || typeof store.getResult !== "function" || !isResultBudget(store.ttlMs))) {
+  if (
+    store !== undefined &&
+    (store === null ||
+      typeof store !== "object" ||
+      typeof store.putResult !== "function" ||
+      typeof store.getResult !== "function" ||
+      !isResultBudget(store.ttlMs))
+  ) {
     bad("results.store", "a result store ({ ttlMs, putResult, getResult }: MemoryResultStore or your own ResultStore)", store);
   }
   return Object.freeze({ ...o }) as ResultsOptions;
@@ -160,7 +167,13 @@ export class ServedResults {
     const id = newRecordId();
     const uri = `${RESULTS_URI}${id}`;
     const now = Date.now();
-    const link = { type: "resource_link" as const, uri, name: `${toolName} result`, mimeType: MIME[layout.shape], description: `the whole result (${fmt(layout.total)} characters)` };
+    const link = {
+      type: "resource_link" as const,
+      uri,
+      name: `${toolName} result`,
+      mimeType: MIME[layout.shape],
+      description: `the whole result (${fmt(layout.total)} characters)`,
+    };
     // Media blocks kept while they fit beside the link; those left out are served with the resource.
     let room = budget - blockChars(link);
     const kept: Block[] = [];
@@ -172,11 +185,19 @@ export class ServedResults {
       }
     }
     const left = others.length - kept.length;
-    const note = (shown: number, next: number): string => this.note({ toolName, id, uri, total: layout.total, shape: layout.shape, budget, shown, next, left, ttlMs: this.store.ttlMs });
+    const note = (shown: number, next: number): string =>
+      this.note({ toolName, id, uri, total: layout.total, shape: layout.shape, budget, shown, next, left, ttlMs: this.store.ttlMs });
     const preview = layout.preview(room - note(layout.total, layout.total).length);
     await this.store.putResult({
-      id, owner, server: this.server, tool: toolName, text: layout.text, mimeType: MIME[layout.shape], blocks: others as unknown as SpilledResult["blocks"],
-      createdAt: new Date(now).toISOString(), expiresAt: new Date(now + this.store.ttlMs).toISOString(),
+      id,
+      owner,
+      server: this.server,
+      tool: toolName,
+      text: layout.text,
+      mimeType: MIME[layout.shape],
+      blocks: others as unknown as SpilledResult["blocks"],
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + this.store.ttlMs).toISOString(),
     });
     const content: Block[] = [];
     if (preview.text !== "") content.push({ type: "text", text: preview.text });
@@ -185,13 +206,25 @@ export class ServedResults {
   }
 
   /** The note beside a preview: how big the whole is, what is shown, and how to read the rest. */
-  private note(n: { toolName: string; id: string; uri: string; total: number; shape: PayloadShape; budget: number; shown: number; next: number; left: number; ttlMs: number }): string {
+  private note(n: {
+    toolName: string;
+    id: string;
+    uri: string;
+    total: number;
+    shape: PayloadShape;
+    budget: number;
+    shown: number;
+    next: number;
+    left: number;
+    ttlMs: number;
+  }): string {
     const what = n.shape === "text" ? "characters" : `characters, whole ${n.shape === "json" ? "JSON values" : "NDJSON lines"}`;
     const media = n.left ? ` ${n.left} image/audio/resource block(s) did not fit; the resource has them.` : "";
     return (
       `[Result of '${n.toolName}': ${fmt(n.total)} characters of ${SHAPE_WORDS[n.shape]}, over its ${fmt(n.budget)}-character budget. ` +
       `${n.shown ? `Above: its first ${fmt(n.shown)} ${what}.` : "Nothing of it fits here."} ` +
-      `Read on with ${READ_RESULT} {"id":"${n.id}","offset":${n.next}} (pages of up to ${fmt(this.pageChars)} characters; the pages joined are the result exactly), or read the resource ${n.uri}. ` +
+      `Read on with ${READ_RESULT} {"id":"${n.id}","offset":${n.next}} (pages of up to ${fmt(this.pageChars)} ` +
+      `characters; the pages joined are the result exactly), or read the resource ${n.uri}. ` +
       `Kept for ${fmt(Math.round(n.ttlMs / 60_000))} minutes, for this caller only.${media}]`
     );
   }
@@ -199,7 +232,12 @@ export class ServedResults {
   /** The caller's spilled result `id`, or an error naming it (unknown, expired and another caller's read alike). */
   async find(id: string, ctx: RunContext, what: string): Promise<SpilledResult> {
     const r = await this.store.getResult(id, recordOwner(this.server, ctx.caller));
-    if (!r) throw new Error(`${what}: no result '${id}' (unknown, expired — results are kept ${fmt(Math.round(this.store.ttlMs / 60_000))} minutes — or not this caller's); call the tool again for a fresh one`);
+    if (!r)
+      throw new Error(
+        `${what}: no result '${id}' (unknown, expired — results are kept ` +
+          `${fmt(Math.round(this.store.ttlMs / 60_000))} minutes — or not this caller's); call the tool again for a ` +
+          `fresh one`,
+      );
     return r;
   }
 
@@ -217,13 +255,22 @@ export class ServedResults {
     };
     const outputSchema = {
       type: "object",
-      properties: { offset: { type: "integer" }, nextOffset: { type: ["integer", "null"] }, total: { type: "integer" }, text: { type: "string", description: "The page (the first text block's characters)" } },
+      properties: {
+        offset: { type: "integer" },
+        nextOffset: { type: ["integer", "null"] },
+        total: { type: "integer" },
+        text: { type: "string", description: "The page (the first text block's characters)" },
+      },
       required: ["offset", "nextOffset", "total", "text"],
     };
     return tool(
       {
         name: READ_RESULT,
-        description: `Read a tool result that was too long to show whole, by the id in its note: the characters [offset, offset + length), cut after a whole JSON value or NDJSON line when it can. The first text block (and structuredContent.text) is exactly those characters; structuredContent.nextOffset is where the next page starts (null at the end).`,
+        description:
+          `Read a tool result that was too long to show whole, by the id in its note: the characters [offset, offset ` +
+          `+ length), cut after a whole JSON value or NDJSON line when it can. The first text block (and ` +
+          `structuredContent.text) is exactly those characters; structuredContent.nextOffset is where the next page ` +
+          `starts (null at the end).`,
         input,
         outputSchema,
         sideEffecting: false,
@@ -259,7 +306,8 @@ export class ServedResults {
         const uri = `${RESULTS_URI}${r.id}`;
         const contents = [{ uri, mimeType: r.mimeType, text: r.text }];
         for (const b of r.blocks as readonly Record<string, unknown>[]) {
-          if ((b.type === "image" || b.type === "audio") && typeof b.data === "string") contents.push({ uri, mimeType: String(b.mimeType), blob: b.data } as never);
+          if ((b.type === "image" || b.type === "audio") && typeof b.data === "string")
+            contents.push({ uri, mimeType: String(b.mimeType), blob: b.data } as never);
           else if (b.type === "resource" && b.resource && typeof b.resource === "object") contents.push(b.resource as never);
         }
         return contents;

@@ -6,7 +6,15 @@
  * path validates synchronously and awaits the tool's `run()` once.
  */
 import { createRequire } from "node:module";
-import type { CallToolRequest, CallToolResult, JSONRPCNotification, JsonSchemaValidator, jsonSchemaValidator, MessageExtraInfo, ServerContext } from "@modelcontextprotocol/server";
+import type {
+  CallToolRequest,
+  CallToolResult,
+  JSONRPCNotification,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+  MessageExtraInfo,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { resultText } from "../../tools/result-text.js";
 import { isToolContent } from "../../tools/tool-content.js";
 import { contentBlocksOf, isRichToolResult } from "../../tools/mcp-content.js";
@@ -56,7 +64,8 @@ export interface ToolGuardRequest {
 }
 
 /** A guard's answer: run (optionally with replaced arguments), or refuse with the text the model reads. */
-export type ToolGuardResult = { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
+export type ToolGuardResult =
+  { readonly allowed: true; readonly arguments?: Record<string, unknown> } | { readonly allowed: false; readonly message: string };
 
 /**
  * Consulted (only when given) after the cancellation check and argument
@@ -118,13 +127,22 @@ export interface ServedServerOptions {
  * resource to `extras`. A module tool of its own named `read_result` is
  * refused (`McpNameError`), naming why.
  */
-export function serveResults(catalog: ServedCatalog, extras: ServedExtras | undefined, option: ResultsOptions | undefined): ServedResults | undefined {
+export function serveResults(
+  catalog: ServedCatalog,
+  extras: ServedExtras | undefined,
+  option: ResultsOptions | undefined,
+): ServedResults | undefined {
   if (option === undefined && !catalog.tools.some((s) => s.tool.maxResultChars !== undefined)) return undefined;
   const results = new ServedResults(catalog.server, option);
   const reader = results.reader;
   const held = catalog.byName.get(READ_RESULT);
   if (held && held.tool !== reader) {
-    throw new McpNameError(held.tool.name, "collision", `tool '${held.tool.name}' serves as '${READ_RESULT}', the name of the module's own tool that reads results over their budget (see the 'results' option); rename it`);
+    throw new McpNameError(
+      held.tool.name,
+      "collision",
+      `tool '${held.tool.name}' serves as '${READ_RESULT}', the name of the module's own tool that reads results ` +
+        `over their budget (see the 'results' option); rename it`,
+    );
   }
   if (!held) catalog.add(reader);
   if (extras && !extras.byKey(results.resourceTemplate)) extras.addResource(results.resource());
@@ -207,19 +225,27 @@ export function makeCallHandler(
     const state = extra.mcpReq.envelope ? extra.mcpReq.requestState() : undefined;
     const call: RoundCall = { tool: name, args, extra };
     // Stateless: the retry runs the tool again, its earlier questions answered from the call's record.
-    if (state !== undefined && options.replay) return rounds.open(state, call).then((claim) => rounds.take(claim, undefined, call)).then((taken) => begin(taken.record));
+    if (state !== undefined && options.replay)
+      return rounds
+        .open(state, call)
+        .then((claim) => rounds.take(claim, undefined, call))
+        .then((taken) => begin(taken.record));
     if (state !== undefined) return resumeCall(rounds, suspended, call, calls);
     return begin(undefined);
     function begin(record: CallRecord | undefined): Promise<CallToolResult> {
       const served = catalog.byName.get(name);
       if (!served) return Promise.resolve(textResult(unknownToolMessage(name, catalog.available), true));
       if (options.ctx.cancelled) return Promise.resolve(textResult(cancelledMessage(name, false), true));
-      // --- MCP tasks (see served-tasks): refused before anything runs when the tool needs a task the client cannot take (a call run again from its record never becomes one).
+      // --- MCP tasks (see served-tasks): refused before anything runs when the tool needs a task the client cannot
+      // take (a call run again from its record never becomes one).
       const plan = options.tasks && record === undefined ? options.tasks.plan(served.tool.task, extra, name) : undefined;
       if (plan?.kind === "refuse") return plan.error ? Promise.reject(plan.error) : Promise.resolve(textResult(plan.text!, true));
-      const tasking = plan?.kind === "task" ? served.tool.task ?? "auto" : undefined;
+      const tasking = plan?.kind === "task" ? (served.tool.task ?? "auto") : undefined;
       // --- end MCP tasks
-      return new ServedCall({ catalog, options, counter, suspended, rounds, served, args, record, tasking }, { request, extra, calls, session }).result;
+      return new ServedCall(
+        { catalog, options, counter, suspended, rounds, served, args, record, tasking },
+        { request, extra, calls, session },
+      ).result;
     }
   };
 }
@@ -231,8 +257,11 @@ function roundRecordsOf(options: ServedServerOptions, server: string, ttlMs: num
   let rounds = moduleRounds.get(options);
   if (!rounds) {
     // Loopback: a random key of this module; the state is bound to the request's Authorization header.
-    const signer = options.replay ?? new RequestStateSigner(undefined, ttlMs, (extra) => extra.http?.req?.headers.get("authorization") ?? "");
-    rounds = new RoundRecords(options.records ?? options.tasks?.store ?? new MemoryCallRecords(), signer, server, (extra) => recordOwner(server, (options.callerOf ?? loopbackCaller)(extra, server)));
+    const signer =
+      options.replay ?? new RequestStateSigner(undefined, ttlMs, (extra) => extra.http?.req?.headers.get("authorization") ?? "");
+    rounds = new RoundRecords(options.records ?? options.tasks?.store ?? new MemoryCallRecords(), signer, server, (extra) =>
+      recordOwner(server, (options.callerOf ?? loopbackCaller)(extra, server)),
+    );
     moduleRounds.set(options, rounds);
   }
   return rounds;
@@ -295,7 +324,10 @@ class ServedCall implements CallRounds {
   /** The call's MCP task, when it may become one (see `served-tasks`). */
   private readonly task: TaskCall | undefined;
 
-  constructor(private readonly start: ServedCallLife, begun: ServedCallRequest) {
+  constructor(
+    private readonly start: ServedCallLife,
+    begun: ServedCallRequest,
+  ) {
     const { catalog, options, served, args } = start;
     const { request, extra, session, calls } = begun;
     this.extra = extra;
@@ -316,7 +348,8 @@ class ServedCall implements CallRounds {
       channel.rounds = this;
     }
     if (channel && options.replay && !extra.mcpReq.envelope) channel.noSession = true;
-    // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the child starts cancelled.
+    // Cancelled before this handler ran (the SDK aborted its signal: a client's cancel, or the connection closed): the
+    // child starts cancelled.
     if (extra.mcpReq.signal.aborted) this.child.cancel(cancelledEarly(extra.mcpReq.signal.reason));
     start.counter.inflight?.add(this.stop);
     const guard = options.guard;
@@ -324,14 +357,31 @@ class ServedCall implements CallRounds {
     const earlier = admittedBy(start.record);
     // Read now: the guard's closure keeps no part of the request (a task outlives it).
     const toolUseId = toolUseIdOf(request);
-    const guarded = guard && (async (a: Record<string, unknown>) => (this.admitted = earlier ?? (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseId }))));
+    const guarded =
+      guard &&
+      (async (a: Record<string, unknown>) =>
+        (this.admitted =
+          earlier ??
+          (await guard({ tool: served.tool, name, qualifiedName: served.qualifiedName, arguments: a, ctx: this.child, ...toolUseId }))));
     // --- MCP tasks: the call's task (recorded once it waits for a person, runs afterMs, or at once when required).
     const tasks = options.tasks;
-    const task = (this.task = start.tasking && tasks ? tasks.call({ owner: tasks.ownerOf(caller), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) }) : undefined);
+    const task = (this.task =
+      start.tasking && tasks
+        ? tasks.call({ owner: tasks.ownerOf(caller), tool: name, arguments: args, ctx: this.child, handOut: (h) => this.handOut(h) })
+        : undefined);
     const admit = task ? taskAdmission(task, guarded) : guarded;
     const invoke = (): void =>
       // A call that became a task is no longer held to the request's deadline: it ends on its own or with tasks/cancel.
-      void invokeTool({ tool: served.tool, name, arguments: args, ctx: this.child, timeoutMs: options.timeoutMs, onRunning: () => (this.running = true), ...(admit ? { admit } : {}), ...(task ? { outlivesDeadline: () => task.isTask } : {}) }).then((o) => this.answerWith(o));
+      void invokeTool({
+        tool: served.tool,
+        name,
+        arguments: args,
+        ctx: this.child,
+        timeoutMs: options.timeoutMs,
+        onRunning: () => (this.running = true),
+        ...(admit ? { admit } : {}),
+        ...(task ? { outlivesDeadline: () => task.isTask } : {}),
+      }).then((o) => this.answerWith(o));
     if (task && start.tasking === "required") {
       task.become("working").then(invoke, (err: unknown) => this.refuse(err));
       return;
@@ -403,7 +453,9 @@ class ServedCall implements CallRounds {
 
   /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
   private readonly beat = (p: RequestProgress): (() => void) =>
-    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) => (this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`));
+    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) =>
+      this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`,
+    );
 
   /** The server stops: answer now (before the connection goes), then cancel the call. */
   private readonly stop = (): void => {
@@ -427,7 +479,15 @@ class ServedCall implements CallRounds {
     const owner = recordOwner(this.start.catalog.server, this.caller);
     results.spill(result, budget, owner, this.name).then(
       (fitted) => this.finish(fitted, o),
-      (err: unknown) => this.finish(textResult(`the result of '${this.name}' (${resultChars(result)} characters) is over its budget of ${budget} characters and could not be kept for reading: ${errorLine(err)}`, true), o),
+      (err: unknown) =>
+        this.finish(
+          textResult(
+            `the result of '${this.name}' (${resultChars(result)} characters) is over its budget of ${budget} ` +
+              `characters and could not be kept for reading: ${errorLine(err)}`,
+            true,
+          ),
+          o,
+        ),
     );
   }
 
@@ -440,7 +500,8 @@ class ServedCall implements CallRounds {
   private cancelledText(running: boolean): string {
     const name = this.name;
     if (this.stopped) return running ? `the server stopped while '${name}' was running` : `the server stopped; '${name}' was not run`;
-    if (this.child.cancelled && !this.start.options.ctx.cancelled) return running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`;
+    if (this.child.cancelled && !this.start.options.ctx.cancelled)
+      return running ? `the call to '${name}' was cancelled while it was running` : `the call to '${name}' was cancelled; it was not run`;
     return cancelledMessage(name, running);
   }
 
@@ -496,7 +557,10 @@ class Exchange {
 }
 
 /** A task call's admission: the guard (when there is one), then `started` recorded before the body runs. */
-function taskAdmission(task: TaskCall, guarded: ((a: Record<string, unknown>) => Promise<ToolGuardResult>) | undefined): (a: Record<string, unknown>) => Promise<ToolGuardResult> {
+function taskAdmission(
+  task: TaskCall,
+  guarded: ((a: Record<string, unknown>) => Promise<ToolGuardResult>) | undefined,
+): (a: Record<string, unknown>) => Promise<ToolGuardResult> {
   return async (a) => {
     const admitted = guarded ? await guarded(a) : ({ allowed: true } as const);
     if (!admitted.allowed) return admitted;
@@ -505,7 +569,10 @@ function taskAdmission(task: TaskCall, guarded: ((a: Record<string, unknown>) =>
   };
 }
 
-/** A 2026-07-28 retry on loopback: the suspended call its `requestState` names takes this exchange over once its answer is taken (a bad state or a replayed round rejects with a JSON-RPC -32602 naming why). */
+/**
+ * A 2026-07-28 retry on loopback: the suspended call its `requestState` names takes this exchange over once its answer
+ * is taken (a bad state or a replayed round rejects with a JSON-RPC -32602 naming why).
+ */
 async function resumeCall(rounds: RoundRecords, suspended: SuspendedCalls, call: RoundCall, calls: InflightCalls): Promise<CallToolResult> {
   const claim = await rounds.open(call.extra.mcpReq.requestState(), call);
   return (await suspended.waitingOn(claim.id).resume(claim, call.extra, calls)) as CallToolResult;
@@ -529,7 +596,9 @@ export function argumentError(served: ServedTool, args: Record<string, unknown>)
 
 /** A request whose signal the SDK aborted before the handler ran: a client's cancel (a string reason) or the connection closing. */
 function cancelledEarly(reason: unknown): Cancelled {
-  return typeof reason === "string" ? clientCancelled(reason) : new Cancelled("the request was cancelled (by its client, or its connection closed) before the call started", reason);
+  return typeof reason === "string"
+    ? clientCancelled(reason)
+    : new Cancelled("the request was cancelled (by its client, or its connection closed) before the call started", reason);
 }
 
 /**
@@ -682,7 +751,9 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const extras = options.extras ?? new ServedExtras();
   const live = options.live;
   const hint = options.cacheHint;
-  const cacheHints = hint ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint } : undefined;
+  const cacheHints = hint
+    ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint }
+    : undefined;
   return () => {
     const served = servedCapabilities(extras);
     const capabilities = options.tasks ? { ...served, extensions: { ...served.extensions, [TASKS_EXTENSION]: {} } } : served;

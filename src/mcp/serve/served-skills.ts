@@ -26,7 +26,7 @@ import { sdkSkills } from "../peers/sdk-server.js";
  */
 export type SkillsOption = string | { readonly dir: string; readonly scopes?: readonly string[] };
 
-const ACCEPTED = 'a folder path (string) or { dir: string, scopes?: string[] }, the folder holding one folder per skill (<name>/SKILL.md)';
+const ACCEPTED = "a folder path (string) or { dir: string, scopes?: string[] }, the folder holding one folder per skill (<name>/SKILL.md)";
 
 /** The catalog of one served folder of skills, attached to each session's server. */
 export class ServedSkills {
@@ -61,17 +61,25 @@ export class ServedSkills {
  *
  * @throws OptionsError naming `where`, what was given and what is accepted.
  */
-export function checkSkillsOption(option: unknown, where: string): { readonly dir: string; readonly scopes?: readonly string[] } | undefined {
+export function checkSkillsOption(
+  option: unknown,
+  where: string,
+): { readonly dir: string; readonly scopes?: readonly string[] } | undefined {
   if (option === undefined) return undefined;
   const given = typeof option === "string" ? { dir: option } : (option as { dir?: unknown; scopes?: unknown } | null);
   if (!given || typeof given !== "object" || typeof given.dir !== "string" || given.dir === "") {
     throw new OptionsError(where, "skills", `${where}: skills must be ${ACCEPTED}, got ${describeValue(option)}`);
   }
   const unknown = Object.keys(given).filter((k) => k !== "dir" && k !== "scopes");
-  if (unknown.length) throw new OptionsError(where, "skills", `${where}: skills got unknown key(s) ${unknown.join(", ")}; accepted: dir, scopes`);
+  if (unknown.length)
+    throw new OptionsError(where, "skills", `${where}: skills got unknown key(s) ${unknown.join(", ")}; accepted: dir, scopes`);
   const scopes = given.scopes;
   if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === "string" && s !== ""))) {
-    throw new OptionsError(where, "skills", `${where}: skills.scopes must be an array of non-empty scope names, got ${describeValue(scopes)}`);
+    throw new OptionsError(
+      where,
+      "skills",
+      `${where}: skills.scopes must be an array of non-empty scope names, got ${describeValue(scopes)}`,
+    );
   }
   return { dir: resolve(given.dir), ...(scopes ? { scopes: scopes as string[] } : {}) };
 }
@@ -103,9 +111,19 @@ export async function loadServedSkills(option: SkillsOption, where: string): Pro
     catalog = await loadSkills(dir, { strict: true, onWarning: (w) => getLogger().warn(`skills: ${join(dir, w.path)}: ${w.message}`) });
   } catch (err) {
     const problems = (err as { problems?: readonly { path: string; message: string }[] }).problems;
-    if (!problems?.length) throw new OptionsError(where, "skills", `${where}: the skills folder ${dir} could not be read: ${(err as Error).message}`, { cause: err });
+    if (!problems?.length)
+      throw new OptionsError(where, "skills", `${where}: the skills folder ${dir} could not be read: ${(err as Error).message}`, {
+        cause: err,
+      });
     const lines = problems.map((p) => `  ${join(dir, p.path)}: ${p.message}`).join("\n");
-    throw new OptionsError(where, "skills", `${where}: the skills folder ${dir} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`} the skills extension refuses:\n${lines}`, { cause: err });
+    throw new OptionsError(
+      where,
+      "skills",
+      `${where}: the skills folder ${dir} has ` +
+        `${problems.length === 1 ? "a problem" : `${problems.length} problems`} the skills extension ` +
+        `refuses:\n${lines}`,
+      { cause: err },
+    );
   }
   return new ServedSkills(catalog, dir, scopes);
 }

@@ -25,7 +25,17 @@
  */
 import { hostname } from "node:os";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { FINAL_CALL_STATUSES, openQuestions, questionOf, type CallAnswer, type CallChange, type CallError, type CallQuestion, type CallRecord, type CallRecordStore } from "../../contracts/call-record.js";
+import {
+  FINAL_CALL_STATUSES,
+  openQuestions,
+  questionOf,
+  type CallAnswer,
+  type CallChange,
+  type CallError,
+  type CallQuestion,
+  type CallRecord,
+  type CallRecordStore,
+} from "../../contracts/call-record.js";
 import type { Asker, AskOptions, Decision, Elicitation } from "../../contracts/elicitation.js";
 import type { RunContext } from "../../context/run-context.js";
 import type { Caller } from "../../context/caller.js";
@@ -120,12 +130,28 @@ export function checkTasksOption(v: unknown, where: string): TasksOptions | unde
   const unknown = Object.keys(v).find((k) => !known.has(k));
   if (unknown) bad(`tasks.${unknown}`, "one of store, afterMs, ttlMs, pollIntervalMs (an unknown option)", v[unknown]);
   const store = v.store as Partial<CallRecordStore> | undefined;
-  const methods = ["createRecord", "getRecord", "updateRecord", "answerRecord", "openRecords", "expireRecords", "subscribeRecords"] as const;
-  if (store !== undefined && (!isObject(store) || methods.some((m) => typeof store[m] !== "function"))) bad("tasks.store", "a call-record store (MemoryInboxStore, pgliteInboxStore(...), postgresInboxStore(...), or a CallRecordStore)", store);
+  const methods = [
+    "createRecord",
+    "getRecord",
+    "updateRecord",
+    "answerRecord",
+    "openRecords",
+    "expireRecords",
+    "subscribeRecords",
+  ] as const;
+  if (store !== undefined && (!isObject(store) || methods.some((m) => typeof store[m] !== "function")))
+    bad(
+      "tasks.store",
+      "a call-record store (MemoryInboxStore, pgliteInboxStore(...), postgresInboxStore(...), or a CallRecordStore)",
+      store,
+    );
   const whole = (x: unknown, min: number): boolean => Number.isSafeInteger(x) && (x as number) >= min && (x as number) <= MAX_TIMER_MS;
-  if (v.afterMs !== undefined && !whole(v.afterMs, 0)) bad("tasks.afterMs", `a whole number of ms from 0 (at once) to ${MAX_TIMER_MS}`, v.afterMs);
-  if (v.ttlMs !== undefined && v.ttlMs !== null && !(Number.isSafeInteger(v.ttlMs) && (v.ttlMs as number) > 0)) bad("tasks.ttlMs", "a positive whole number of ms, or null (kept until deleted)", v.ttlMs);
-  if (v.pollIntervalMs !== undefined && !whole(v.pollIntervalMs, 1)) bad("tasks.pollIntervalMs", `a whole number of ms from 1 to ${MAX_TIMER_MS}`, v.pollIntervalMs);
+  if (v.afterMs !== undefined && !whole(v.afterMs, 0))
+    bad("tasks.afterMs", `a whole number of ms from 0 (at once) to ${MAX_TIMER_MS}`, v.afterMs);
+  if (v.ttlMs !== undefined && v.ttlMs !== null && !(Number.isSafeInteger(v.ttlMs) && (v.ttlMs as number) > 0))
+    bad("tasks.ttlMs", "a positive whole number of ms, or null (kept until deleted)", v.ttlMs);
+  if (v.pollIntervalMs !== undefined && !whole(v.pollIntervalMs, 1))
+    bad("tasks.pollIntervalMs", `a whole number of ms from 1 to ${MAX_TIMER_MS}`, v.pollIntervalMs);
   return Object.freeze({ ...v }) as TasksOptions;
 }
 
@@ -143,14 +169,24 @@ export function declaresTasks(extra: ServerContext): boolean {
 
 /** The wire `Task` of a record (what `tools/call` hands out and `tasks/get` starts from). */
 export function taskOf(r: CallRecord): Record<string, unknown> {
-  return { taskId: r.id, status: r.status, ...(r.statusMessage ? { statusMessage: r.statusMessage } : {}), createdAt: r.createdAt, lastUpdatedAt: r.lastUpdatedAt, ttlMs: r.ttlMs, pollIntervalMs: r.pollIntervalMs };
+  return {
+    taskId: r.id,
+    status: r.status,
+    ...(r.statusMessage ? { statusMessage: r.statusMessage } : {}),
+    createdAt: r.createdAt,
+    lastUpdatedAt: r.lastUpdatedAt,
+    ttlMs: r.ttlMs,
+    pollIntervalMs: r.pollIntervalMs,
+  };
 }
 
 /** `tasks/get`'s answer: the task, its open question as `inputRequests`, its final result inline or its error. */
 function detailedTask(r: CallRecord): Record<string, unknown> {
   return {
     ...taskOf(r),
-    ...(r.status === "input_required" && r.question ? { inputRequests: Object.fromEntries(openQuestions(r.question).map((q) => [q.key, { method: q.method, params: q.params }])) } : {}),
+    ...(r.status === "input_required" && r.question
+      ? { inputRequests: Object.fromEntries(openQuestions(r.question).map((q) => [q.key, { method: q.method, params: q.params }])) }
+      : {}),
     ...(r.status === "completed" && r.result ? { result: r.result } : {}),
     ...(r.status === "failed" && r.error ? { error: r.error } : {}),
   };
@@ -161,12 +197,17 @@ function rpcError(code: number, message: string, data?: unknown): Error {
 }
 
 /** A tiny Standard Schema (the SDK validates custom methods' params with one): an object with a string `taskId`. */
-function taskParams<T extends { taskId: string }>(method: string): { "~standard": { version: 1; vendor: string; validate(v: unknown): { value: T } | { issues: Array<{ message: string }> } } } {
+function taskParams<T extends { taskId: string }>(
+  method: string,
+): { "~standard": { version: 1; vendor: string; validate(v: unknown): { value: T } | { issues: Array<{ message: string }> } } } {
   return {
     "~standard": {
       version: 1,
       vendor: "arc-agentkit",
-      validate: (v) => (isObject(v) && typeof v.taskId === "string" ? { value: v as T } : { issues: [{ message: `${method} needs params.taskId (a string)` }] }),
+      validate: (v) =>
+        isObject(v) && typeof v.taskId === "string"
+          ? { value: v as T }
+          : { issues: [{ message: `${method} needs params.taskId (a string)` }] },
     },
   };
 }
@@ -201,21 +242,29 @@ function approvalForm(elicitation: Elicitation): Record<string, unknown> {
   return {
     mode: "form",
     message: `${elicitation.question}\n\nTool: ${call.name}\nArguments: ${args}`,
-    requestedSchema: { type: "object", properties: { approve: { type: "boolean", title: "Approve", description: `Run '${call.name}' with these arguments` } }, required: ["approve"] },
+    requestedSchema: {
+      type: "object",
+      properties: { approve: { type: "boolean", title: "Approve", description: `Run '${call.name}' with these arguments` } },
+      required: ["approve"],
+    },
   };
 }
 
 /** A client's answer to the approval form as a decision: accept with `approve: true` approves; anything else denies. */
 function clientDecision(value: unknown): Decision {
   const approved = isObject(value) && value.action === "accept" && isObject(value.content) && value.content.approve === true;
-  return approved ? { kind: "approve", actor: CLIENT_ANSWERER } : { kind: "reject", actor: CLIENT_ANSWERER, note: "the MCP client did not approve it" };
+  return approved
+    ? { kind: "approve", actor: CLIENT_ANSWERER }
+    : { kind: "reject", actor: CLIENT_ANSWERER, note: "the MCP client did not approve it" };
 }
 
 /** The decision an approval answer on the record stands for (the run's Asker's own, or the client's form). */
 function decisionOf(answer: CallAnswer): Decision {
   if (answer.by === CLIENT_ANSWERER) return clientDecision(answer.value);
   const stored = isObject(answer.value) ? answer.value.decision : undefined;
-  return isObject(stored) && typeof stored.kind === "string" ? (stored as unknown as Decision) : { kind: "reject", actor: answer.by, note: "an answer that is not a decision" };
+  return isObject(stored) && typeof stored.kind === "string"
+    ? (stored as unknown as Decision)
+    : { kind: "reject", actor: answer.by, note: "an answer that is not a decision" };
 }
 
 /**
@@ -264,7 +313,11 @@ export class ServedTasks {
         .expireRecords(new Date())
         .then(
           () => undefined,
-          (err: unknown) => getLogger().warn(`agentkit: could not drop the expired task records of '${this.server}': ${errorLine(err)} (tried again in ${expirySweepMs(this.ttlMs) / 1000} s)`),
+          (err: unknown) =>
+            getLogger().warn(
+              `agentkit: could not drop the expired task records of '${this.server}': ${errorLine(err)} (tried ` +
+                `again in ${expirySweepMs(this.ttlMs) / 1000} s)`,
+            ),
         )
         .finally(() => (this.sweeping = undefined));
     }, expirySweepMs(this.ttlMs));
@@ -293,14 +346,27 @@ export class ServedTasks {
   }
 
   /** How a call of a tool declaring `mode` goes: a task call, in the call, or refused (the error or result to answer). */
-  plan(mode: ToolTaskMode | undefined, extra: ServerContext, tool: string): { kind: "task" | "inline" } | { kind: "refuse"; error?: Error; text?: string } {
+  plan(
+    mode: ToolTaskMode | undefined,
+    extra: ServerContext,
+    tool: string,
+  ): { kind: "task" | "inline" } | { kind: "refuse"; error?: Error; text?: string } {
     const m = mode ?? "auto";
     if (m === "never") return { kind: "inline" };
     const modern = extra.mcpReq.envelope !== undefined;
     if (modern && declaresTasks(extra)) return { kind: "task" };
     if (m === "auto") return { kind: "inline" };
-    const why = `tool '${tool}' runs only as an MCP task: the client must declare the '${TASKS_EXTENSION}' extension (protocol 2026-07-28, in each request's _meta clientCapabilities.extensions)`;
-    if (modern) return { kind: "refuse", error: new (sdkServer().MissingRequiredClientCapabilityError)({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never, why) };
+    const why =
+      `tool '${tool}' runs only as an MCP task: the client must declare the '${TASKS_EXTENSION}' extension (protocol ` +
+      `2026-07-28, in each request's _meta clientCapabilities.extensions)`;
+    if (modern)
+      return {
+        kind: "refuse",
+        error: new (sdkServer().MissingRequiredClientCapabilityError)(
+          { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never,
+          why,
+        ),
+      };
     return { kind: "refuse", text: why };
   }
 
@@ -319,8 +385,24 @@ export class ServedTasks {
   newRecord(owner: string, tool: string, args: Record<string, unknown>, started: boolean, statusMessage: string): CallRecord {
     const now = new Date().toISOString();
     return Object.freeze({
-      id: newRecordId(), kind: "task", owner, server: this.server, tool, arguments: args, status: "working", statusMessage, started, round: 0, answers: [],
-      cancelRequested: false, worker: WORKER, createdAt: now, lastUpdatedAt: now, ttlMs: this.ttlMs, pollIntervalMs: this.pollIntervalMs, version: 1,
+      id: newRecordId(),
+      kind: "task",
+      owner,
+      server: this.server,
+      tool,
+      arguments: args,
+      status: "working",
+      statusMessage,
+      started,
+      round: 0,
+      answers: [],
+      cancelRequested: false,
+      worker: WORKER,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      version: 1,
     } satisfies CallRecord);
   }
 
@@ -332,11 +414,17 @@ export class ServedTasks {
    * (`tasks/list` and `tasks/result` are not served: the SDK answers `-32601`.)
    */
   register(server: SdkServer, ownerOf: (extra: ServerContext) => string): void {
-    const guarded = <T extends { taskId: string }>(method: string, fn: (record: CallRecord, params: T, extra: ServerContext) => Promise<Record<string, unknown>>) =>
+    const guarded = <T extends { taskId: string }>(
+      method: string,
+      fn: (record: CallRecord, params: T, extra: ServerContext) => Promise<Record<string, unknown>>,
+    ) =>
       server.setRequestHandler(method, { params: taskParams<T>(method) }, async (given: unknown, extra: ServerContext) => {
         const params = given as T;
         if (!declaresTasks(extra)) {
-          throw new (sdkServer().MissingRequiredClientCapabilityError)({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never, `${method}: the client did not declare the '${TASKS_EXTENSION}' extension in this request's _meta clientCapabilities`);
+          throw new (sdkServer().MissingRequiredClientCapabilityError)(
+            { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } as never,
+            `${method}: the client did not declare the '${TASKS_EXTENSION}' extension in this request's _meta clientCapabilities`,
+          );
         }
         let record: CallRecord | undefined;
         try {
@@ -344,7 +432,8 @@ export class ServedTasks {
         } catch (err) {
           throw rpcError(INTERNAL_ERROR, `${method}: the task store failed: ${errorLine(err)}`);
         }
-        if (!record || record.kind !== "task") throw rpcError(INVALID_PARAMS, `${method}: no task '${params.taskId}' (unknown, expired, or not this caller's)`);
+        if (!record || record.kind !== "task")
+          throw rpcError(INVALID_PARAMS, `${method}: no task '${params.taskId}' (unknown, expired, or not this caller's)`);
         return fn(record, params, extra);
       });
     guarded("tasks/get", (r) => Promise.resolve(detailedTask(r)));
@@ -362,7 +451,10 @@ export class ServedTasks {
       if (FINAL_CALL_STATUSES.has(r.status)) return {};
       const running = this.live.get(r.id);
       // A task nobody runs any more (its process died) is cancelled here; a running one hears cancelRequested.
-      const change: CallChange = running || !workerGone(r.worker) ? { cancelRequested: true } : { cancelRequested: true, status: "cancelled", statusMessage: "cancelled by the client" };
+      const change: CallChange =
+        running || !workerGone(r.worker)
+          ? { cancelRequested: true }
+          : { cancelRequested: true, status: "cancelled", statusMessage: "cancelled by the client" };
       await changeRecord(this.store, r, () => change);
       return {};
     });
@@ -410,30 +502,56 @@ export class ServedTasks {
   private resume(record: CallRecord, catalog: ServedCatalog, ctx: RunContext, guard: RecoveryGuard | undefined): void {
     const served = catalog.byName.get(record.tool);
     const asking: { task?: TaskCall } = {};
-    const child = ctx.child({ caller: Object.freeze({ kind: "task", server: this.server, task: record.id }), channel: taskChannel((method, params) => asking.task!.ask(method, params)) });
-    const task = (asking.task = new TaskCall(this, { owner: record.owner, tool: record.tool, arguments: { ...record.arguments }, ctx: child, handOut: () => {}, resumed: record }));
+    const child = ctx.child({
+      caller: Object.freeze({ kind: "task", server: this.server, task: record.id }),
+      channel: taskChannel((method, params) => asking.task!.ask(method, params)),
+    });
+    const task = (asking.task = new TaskCall(this, {
+      owner: record.owner,
+      tool: record.tool,
+      arguments: { ...record.arguments },
+      ctx: child,
+      handOut: () => {},
+      resumed: record,
+    }));
     const end = async (outcome: ToolOutcome): Promise<void> => {
       await task.finish(outcome, outcomeResult(outcome));
       child.release();
     };
     if (!served) {
       const message = `tool '${record.tool}' is no longer served`;
-      void end({ ok: false, reason: "failed", message, running: false, arguments: record.arguments, error: rpcError(INTERNAL_ERROR, message) });
+      void end({
+        ok: false,
+        reason: "failed",
+        message,
+        running: false,
+        arguments: record.arguments,
+        error: rpcError(INTERNAL_ERROR, message),
+      });
       return;
     }
     const earlier = recordedApproval(record);
     const guarded = async (a: Record<string, unknown>): Promise<Admission> => {
-      const admitted = earlier ?? (guard ? await guard({ tool: served.tool, name: record.tool, qualifiedName: served.qualifiedName, arguments: a, ctx: child }) : ({ allowed: true } as const));
+      const admitted =
+        earlier ??
+        (guard
+          ? await guard({ tool: served.tool, name: record.tool, qualifiedName: served.qualifiedName, arguments: a, ctx: child })
+          : ({ allowed: true } as const));
       if (!admitted.allowed) return admitted;
       const refused = await task.admitted();
       return refused === undefined ? admitted : { allowed: false, message: refused };
     };
-    void invokeTool({ tool: served.tool, name: record.tool, arguments: { ...record.arguments }, ctx: child, admit: guarded }).then(end, () => undefined);
+    void invokeTool({ tool: served.tool, name: record.tool, arguments: { ...record.arguments }, ctx: child, admit: guarded }).then(
+      end,
+      () => undefined,
+    );
   }
 }
 
 /** The client channel of a resumed task's body: its questions are the task's (`ask`); progress and logs have no request to go to. */
-function taskChannel(ask: (method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>) => Promise<unknown>): ClientChannel {
+function taskChannel(
+  ask: (method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>) => Promise<unknown>,
+): ClientChannel {
   return {
     progress: () => {},
     log: () => {},
@@ -477,14 +595,29 @@ function recordedApproval(record: CallRecord): Admission | undefined {
   const answer = record.answers.find((a) => a.key.startsWith("approve-"));
   if (!answer) return undefined;
   const d = decisionOf(answer);
-  return d.kind === "approve" ? { allowed: true } : { allowed: false, message: `tool '${record.tool}' was not run: rejected by ${d.actor ?? answer.by}${d.note ? `: ${d.note}` : ""}` };
+  return d.kind === "approve"
+    ? { allowed: true }
+    : { allowed: false, message: `tool '${record.tool}' was not run: rejected by ${d.actor ?? answer.by}${d.note ? `: ${d.note}` : ""}` };
 }
 
 /** What a module's guard is asked when a recovered task asks it again (a `ToolGuard` fits). */
-export type RecoveryGuard = (request: { readonly tool: Tool; readonly name: string; readonly qualifiedName: string; readonly arguments: Record<string, unknown>; readonly ctx: RunContext }) => Promise<Admission>;
+export type RecoveryGuard = (request: {
+  readonly tool: Tool;
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly arguments: Record<string, unknown>;
+  readonly ctx: RunContext;
+}) => Promise<Admission>;
 
-/** Compare-and-set `change(record)` onto the stored record, re-reading on a conflict (a few times); the new record, or `undefined` when it is gone or final. */
-export async function changeRecord(store: CallRecordStore, record: CallRecord, change: (r: CallRecord) => CallChange): Promise<CallRecord | undefined> {
+/**
+ * Compare-and-set `change(record)` onto the stored record, re-reading on a conflict (a few times); the new record, or
+ * `undefined` when it is gone or final.
+ */
+export async function changeRecord(
+  store: CallRecordStore,
+  record: CallRecord,
+  change: (r: CallRecord) => CallChange,
+): Promise<CallRecord | undefined> {
   let r: CallRecord | undefined = record;
   for (let i = 0; i < 8 && r && !FINAL_CALL_STATUSES.has(r.status); i++) {
     const u = await store.updateRecord(r.id, r.version, change(r));
@@ -496,13 +629,15 @@ export async function changeRecord(store: CallRecordStore, record: CallRecord, c
 
 /** A plain result of an outcome, for a recovered call (the served path builds its own). */
 function outcomeResult(o: ToolOutcome): Record<string, unknown> {
-  if (o.ok) return { content: [{ type: "text", text: typeof o.value === "string" ? o.value : JSON.stringify(o.value) ?? String(o.value) }] };
+  if (o.ok)
+    return { content: [{ type: "text", text: typeof o.value === "string" ? o.value : (JSON.stringify(o.value) ?? String(o.value)) }] };
   return { content: [{ type: "text", text: o.message }], isError: true };
 }
 
 /** How a task ends: cancelled (the client asked), failed (the body threw a JSON-RPC error), else completed with its result. */
 function finalChange(outcome: ToolOutcome, result: Record<string, unknown>, record: CallRecord): CallChange {
-  if (!outcome.ok && outcome.reason === "cancelled" && record.cancelRequested) return { status: "cancelled", statusMessage: "cancelled by the client" };
+  if (!outcome.ok && outcome.reason === "cancelled" && record.cancelRequested)
+    return { status: "cancelled", statusMessage: "cancelled by the client" };
   if (!outcome.ok && outcome.reason === "failed" && isProtocolError(outcome.error)) {
     const e = outcome.error as unknown as { code: number; message: string; data?: unknown };
     const error: CallError = { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
@@ -523,7 +658,10 @@ export interface TaskCallStart {
   readonly ctx: RunContext;
   /** Answer the `tools/call` request with this task handle. */
   readonly handOut: (handle: Record<string, unknown>) => void;
-  /** A task recovered from its record (a process that died left it waiting): it is a task already, its answers are replayed, its open question is kept. */
+  /**
+   * A task recovered from its record (a process that died left it waiting): it is a task already, its answers are
+   * replayed, its open question is kept.
+   */
   readonly resumed?: CallRecord;
 }
 
@@ -565,7 +703,6 @@ export class TaskCall {
     }
   }
 
-
   /** True once the call is (or is being made) a task: its result goes to the record, not the request. */
   get isTask(): boolean {
     return this.creating !== undefined;
@@ -604,8 +741,10 @@ export class TaskCall {
   private heard(r: CallRecord): void {
     if (!this.record || r.id !== this.record.id || r.version <= this.record.version) return;
     this.record = r;
-    // The client stopped waiting: a person still asked about the call is told so (the gate records it as the client's timeout, as for a cancelled request).
-    if (r.cancelRequested && !this.start.ctx.cancelled) this.start.ctx.cancel(new ClientGaveUp("the MCP client", "it cancelled the task (tasks/cancel)"));
+    // The client stopped waiting: a person still asked about the call is told so (the gate records it as the client's
+    // timeout, as for a cancelled request).
+    if (r.cancelRequested && !this.start.ctx.cancelled)
+      this.start.ctx.cancel(new ClientGaveUp("the MCP client", "it cancelled the task (tasks/cancel)"));
     for (const w of [...this.waiters]) w(r);
   }
 
@@ -617,7 +756,16 @@ export class TaskCall {
   }
 
   /** Put a question to the client (status `input_required`); resolves with the answer the record takes first. */
-  private async question(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>, prefix: string, statusMessage: string, questionId: string | undefined, signal: AbortSignal, onAsked?: (r: CallRecord) => void, status: "input_required" | "working" = "input_required"): Promise<CallAnswer> {
+  private async question(
+    method: "elicitation/create" | "sampling/createMessage",
+    params: Record<string, unknown>,
+    prefix: string,
+    statusMessage: string,
+    questionId: string | undefined,
+    signal: AbortSignal,
+    onAsked?: (r: CallRecord) => void,
+    status: "input_required" | "working" = "input_required",
+  ): Promise<CallAnswer> {
     // A resumed task's body asks again what it asked before its restart, in order: answered from the record, or the
     // question the dead process left open (it stays the client's, same key, bound to the same record).
     const next = this.past[0]?.key.startsWith(`${prefix}-`) && this.past[0].method === method ? this.past.shift()! : undefined;
@@ -640,7 +788,10 @@ export class TaskCall {
           key = `${prefix}-${round}`;
           const mine: CallQuestion = { key, method, params, ...(questionId ? { questionId } : {}) };
           // The body asks while its other question is open (Promise.all of two ctx.elicit()): both are open at once.
-          const beside = status === "input_required" && r.status === "input_required" ? openQuestions(r.question).filter((q) => !q.key.startsWith("approve-")) : [];
+          const beside =
+            status === "input_required" && r.status === "input_required"
+              ? openQuestions(r.question).filter((q) => !q.key.startsWith("approve-"))
+              : [];
           return { status, statusMessage, round, question: questionOf([...beside, mine]) };
         });
     if (!asked) throw new Cancelled(`the task of '${this.start.tool}' ended before its question was asked`);
@@ -651,9 +802,11 @@ export class TaskCall {
       const check = (r: CallRecord): void => {
         const answer = answered(r);
         if (answer) return done(() => resolve(answer));
-        if (FINAL_CALL_STATUSES.has(r.status)) return done(() => reject(new Cancelled(`the task of '${this.start.tool}' ended (${r.status}) before its question was answered`)));
+        if (FINAL_CALL_STATUSES.has(r.status))
+          return done(() => reject(new Cancelled(`the task of '${this.start.tool}' ended (${r.status}) before its question was answered`)));
       };
-      const aborted = (): void => done(() => reject(signal.reason instanceof Error ? signal.reason : new Cancelled("the question was withdrawn")));
+      const aborted = (): void =>
+        done(() => reject(signal.reason instanceof Error ? signal.reason : new Cancelled("the question was withdrawn")));
       const done = (settle: () => void): void => {
         this.waiters.delete(check);
         signal.removeEventListener("abort", aborted);
@@ -670,7 +823,14 @@ export class TaskCall {
 
   /** `ctx.elicit()` / `ctx.sample()` inside the call: the task's `input_required` question, answered through `tasks/update`. */
   async ask(method: "elicitation/create" | "sampling/createMessage", params: Record<string, unknown>): Promise<unknown> {
-    const answer = await this.question(method, params, method === "elicitation/create" ? "elicit" : "sample", "waiting for input", undefined, this.start.ctx.signal);
+    const answer = await this.question(
+      method,
+      params,
+      method === "elicitation/create" ? "elicit" : "sample",
+      "waiting for input",
+      undefined,
+      this.start.ctx.signal,
+    );
     return answer.value;
   }
 
@@ -692,7 +852,8 @@ export class TaskCall {
       let own: { readonly decision: unknown } | { readonly error: unknown } | undefined;
       const askAsker = (asked: CallRecord): void => {
         const open = asked.question!;
-        const settle = (value: Record<string, unknown>, by: string) => this.tasks.store.answerRecord(asked.id, asked.round, { key: open.key, method: open.method, value, by });
+        const settle = (value: Record<string, unknown>, by: string) =>
+          this.tasks.store.answerRecord(asked.id, asked.round, { key: open.key, method: open.method, value, by });
         void Promise.resolve()
           .then(() => asker.ask(elicitation, { signal: withdraw.signal, questionId: options.questionId }))
           .then(
@@ -712,7 +873,16 @@ export class TaskCall {
       // The module's own Asker has the question: the task stays `working` ("waiting for approval"), so a client keeps polling
       // and gets the result once the person answers there (Claude Code stops polling at input_required until its own user
       // answers in /tasks). The question is on the record all the same: a tasks/update naming its key still races the Asker.
-      const answer = await this.question("elicitation/create", approvalForm(elicitation), "approve", "waiting for approval", options.questionId || undefined, options.signal, askAsker, "working");
+      const answer = await this.question(
+        "elicitation/create",
+        approvalForm(elicitation),
+        "approve",
+        "waiting for approval",
+        options.questionId || undefined,
+        options.signal,
+        askAsker,
+        "working",
+      );
       if (answer.by === CLIENT_ANSWERER) {
         withdraw.abort(new Cancelled("answered by the MCP client (tasks/update)"));
         return decisionOf(answer);

@@ -88,7 +88,14 @@ export class InputRounds implements CallRounds {
    * the call cannot ask (one question at a time, the cap, the store failing).
    */
   ask(method: AskMethod, params: Record<string, unknown>): Promise<unknown> {
-    if (this.done || !this.respond || this.pending) return Promise.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting on an answer); ask one question at a time`));
+    if (this.done || !this.respond || this.pending)
+      return Promise.reject(
+        new ClientRequestError(
+          kindOf(method),
+          `${method}: the call to '${this.tool}' has no exchange to ask on (it already ended or is already waiting ` +
+            `on an answer); ask one question at a time`,
+        ),
+      );
     const refusal = this.table.admit(this, kindOf(method));
     if (refusal) return Promise.reject(refusal);
     const answer = new Promise<unknown>((resolve, reject) => (this.pending = { method, resolve, reject }));
@@ -103,10 +110,15 @@ export class InputRounds implements CallRounds {
    * the retry was refused (the call keeps waiting for a good one).
    */
   async resume(claim: RoundClaim, extra: ServerContext, calls: Map<string | number, RunContext>): Promise<unknown> {
-    if (!this.pending || this.respond || !this.record) throw refuse(`requestState: the call to '${this.tool}' is not waiting on an answer (round ${claim.round} was already answered); send each requestState once`);
+    if (!this.pending || this.respond || !this.record)
+      throw refuse(
+        `requestState: the call to '${this.tool}' is not waiting on an answer (round ${claim.round} was already ` +
+          `answered); send each requestState once`,
+      );
     const { record, value } = await this.records.take(claim, this.record, { ...this.call, extra });
     const pending = this.pending;
-    if (this.done || !pending) throw refuse(`requestState: the call to '${this.tool}' ended while its answer was being recorded; call the tool afresh without one`);
+    if (this.done || !pending)
+      throw refuse(`requestState: the call to '${this.tool}' ended while its answer was being recorded; call the tool afresh without one`);
     this.record = record;
     if (this.expiry) clearTimeout(this.expiry);
     this.expiry = undefined;
@@ -118,7 +130,10 @@ export class InputRounds implements CallRounds {
     return result;
   }
 
-  /** The call ended (a result, a cancel, the deadline, the server stopping): answer the exchange holding it, if any; its record is final; forget the call. */
+  /**
+   * The call ended (a result, a cancel, the deadline, the server stopping): answer the exchange holding it, if any; its
+   * record is final; forget the call.
+   */
   reply(result: unknown): void {
     this.done = true;
     if (this.expiry) clearTimeout(this.expiry);
@@ -128,7 +143,14 @@ export class InputRounds implements CallRounds {
     const pending = this.pending;
     this.pending = undefined;
     // After the ending's own cancel (the deadline, the server stopping cancel right after answering): the question rejects with its reason.
-    if (pending) queueMicrotask(() => pending.reject(this.child.cancelled ? this.child.signal.reason : new Cancelled(`the call to '${this.tool}' ended while it waited on its client's answer`)));
+    if (pending)
+      queueMicrotask(() =>
+        pending.reject(
+          this.child.cancelled
+            ? this.child.signal.reason
+            : new Cancelled(`the call to '${this.tool}' ended while it waited on its client's answer`),
+        ),
+      );
     const respond = this.respond;
     this.respond = undefined;
     respond?.(result);
@@ -143,7 +165,13 @@ export class InputRounds implements CallRounds {
       const pending = this.pending;
       this.pending = undefined;
       this.table.forget(this);
-      pending?.reject(new ClientRequestError(kindOf(method), `${method}: the call to '${this.tool}' could not record its question, so it was not asked: ${errorLine(err)}`, { cause: err }));
+      pending?.reject(
+        new ClientRequestError(
+          kindOf(method),
+          `${method}: the call to '${this.tool}' could not record its question, so it was not asked: ${errorLine(err)}`,
+          { cause: err },
+        ),
+      );
       return;
     }
     this.record = asked.record;
@@ -159,7 +187,12 @@ export class InputRounds implements CallRounds {
 
   private expire(method: AskMethod): void {
     this.expiry = undefined;
-    this.child.cancel(new ClientGaveUp(this.client(), `it did not retry with the answer to ${method} within ${seconds(this.table.ttlMs)} (multi-round-trip, MCP 2026-07-28)`));
+    this.child.cancel(
+      new ClientGaveUp(
+        this.client(),
+        `it did not retry with the answer to ${method} within ${seconds(this.table.ttlMs)} (multi-round-trip, MCP 2026-07-28)`,
+      ),
+    );
   }
 }
 
@@ -186,7 +219,11 @@ export class SuspendedCalls {
   admit(call: InputRounds, kind: "elicitation" | "sampling"): ClientRequestError | undefined {
     if (this.admitted.has(call)) return undefined;
     if (this.admitted.size >= this.max) {
-      return new ClientRequestError(kind, `the call to '${call.tool}' cannot ask its client: ${this.max} calls are already waiting on their clients' answers (the cap); answer or cancel those, or raise the cap`);
+      return new ClientRequestError(
+        kind,
+        `the call to '${call.tool}' cannot ask its client: ${this.max} calls are already waiting on their clients' ` +
+          `answers (the cap); answer or cancel those, or raise the cap`,
+      );
     }
     this.admitted.add(call);
     return undefined;
@@ -207,7 +244,10 @@ export class SuspendedCalls {
   /** The call waiting under record `id`; a `-32602` when none does here. */
   waitingOn(id: string): InputRounds {
     const call = this.byRecord.get(id);
-    if (!call) throw refuse("requestState: no call is waiting under it (it already ended, expired, or the server restarted); call the tool afresh without one");
+    if (!call)
+      throw refuse(
+        "requestState: no call is waiting under it (it already ended, expired, or the server restarted); call the tool afresh without one",
+      );
     return call;
   }
 }

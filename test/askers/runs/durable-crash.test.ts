@@ -31,9 +31,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-
 /** Run the worker once; its exit code or signal and its stdout. */
-function worker(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function worker(
+  env: Record<string, string>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -51,8 +52,12 @@ function checkLog(lines: readonly string[]): { killedAt: string; resumeYes: numb
   const resumeYes = (name: string) => count(new RegExp(`^\\d+ approved ${name} resume$`));
   for (const name of ["send", "notify", "deploy"]) {
     const effects = count(new RegExp(`^\\d+ effect ${name} `));
-    expect.soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`).toBeGreaterThanOrEqual(1);
-    expect.soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`).toBeLessThanOrEqual(1 + resumeYes(name));
+    expect
+      .soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`)
+      .toBeGreaterThanOrEqual(1);
+    expect
+      .soft(effects, `${name}: its side effect happened ${effects} times with ${resumeYes(name)} resume approvals`)
+      .toBeLessThanOrEqual(1 + resumeYes(name));
   }
   for (let n = 1; n <= 10; n++) {
     const recordedIn1 = lines.some((l) => l.startsWith("1 recorded turn ") && l.endsWith(` turn ${n}`));
@@ -61,7 +66,10 @@ function checkLog(lines: readonly string[]): { killedAt: string; resumeYes: numb
     expect.soft(answers, `turn ${n} answered ${answers} times`).toBeGreaterThanOrEqual(1);
     if (recordedIn1) expect.soft(answeredAgain, `turn ${n} was recorded before the crash and answered again after it`).toBe(0);
   }
-  return { killedAt: lines.find((l) => / kill /.test(l)) ?? "never", resumeYes: resumeYes("send") + resumeYes("notify") + resumeYes("deploy") };
+  return {
+    killedAt: lines.find((l) => / kill /.test(l)) ?? "never",
+    resumeYes: resumeYes("send") + resumeYes("notify") + resumeYes("deploy"),
+  };
 }
 
 describe.each([
@@ -100,7 +108,9 @@ describe.each([
       tally.finished++;
       tally.resumeYes += checkLog(readFileSync(log, "utf8").trim().split("\n")).resumeYes;
     }
-    process.stdout.write(`crash matrix ${kind}: ${tally.finished}/${runs} finished after SIGKILL (${points} points per run; ${tally.resumeYes} resume questions approved)\n`);
+    process.stdout.write(
+      `crash matrix ${kind}: ${tally.finished}/${runs} finished after SIGKILL (${points} points per run; ${tally.resumeYes} resume questions approved)\n`,
+    );
     expect(tally.finished).toBe(runs);
   });
 });

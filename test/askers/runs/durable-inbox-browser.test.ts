@@ -43,8 +43,16 @@ afterAll(async () => {
 });
 
 /** A worker process; `out` is its stdout so far, `exited` its end. */
-function worker(env: Record<string, string>): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, STORE_URL: pg.connectionString, LEASE_MS: String(LEASE_MS), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function worker(env: Record<string, string>): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
+  const child = spawn(process.execPath, [WORKER], {
+    env: { ...process.env, STORE_URL: pg.connectionString, LEASE_MS: String(LEASE_MS), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let out = "";
   let err = "";
@@ -77,7 +85,15 @@ describe("a durable run's question answered in the inbox page while its worker i
 
       // The dead worker's lease lapses; the page's sweeper (run here once more, after the lapse) leaves the run's question pending.
       await expect
-        .poll(async () => (await sql.query(`SELECT count(*)::int AS n FROM ${pageStore.schema}.workers WHERE worker = $1 AND lease_until >= now()`, [workerName])).rows[0].n as number, { timeout: 15_000 })
+        .poll(
+          async () =>
+            (
+              await sql.query(`SELECT count(*)::int AS n FROM ${pageStore.schema}.workers WHERE worker = $1 AND lease_until >= now()`, [
+                workerName,
+              ])
+            ).rows[0].n as number,
+          { timeout: 15_000 },
+        )
         .toBe(0);
       await pageStore.sweep();
       expect(await pageStore.get(questionId!)).toMatchObject({ status: "pending", tool: "deploy" });

@@ -9,7 +9,14 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { RunContext } from "../../../src/index.js";
-import { migrateInboxStore, MemoryInboxStore, postgresInboxStore, type InboxStore, type PostgresInboxStore, type RunStore } from "../../../src/askers/index.js";
+import {
+  migrateInboxStore,
+  MemoryInboxStore,
+  postgresInboxStore,
+  type InboxStore,
+  type PostgresInboxStore,
+  type RunStore,
+} from "../../../src/askers/index.js";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 import { makeAgent, noEffects, StepModel, until } from "./run-kit.js";
 
@@ -71,7 +78,10 @@ describe.each(["memory", "postgres"])("resuming on %s", (kind) => {
     await stopAtTurn2(store, "once");
     const spy = counted(store);
     const llm = new StepModel();
-    const r = await makeAgent(noEffects()).resume("once", { store: spy, ctx: new RunContext({ llm, asker: { ask: () => Promise.resolve({ kind: "approve" }) } }) });
+    const r = await makeAgent(noEffects()).resume("once", {
+      store: spy,
+      ctx: new RunContext({ llm, asker: { ask: () => Promise.resolve({ kind: "approve" }) } }),
+    });
     expect(r.stopReason).toBe("complete");
     expect(llm.asked).toEqual([2, 3, 4]);
     expect(spy.loads).toBe(1);
@@ -83,7 +93,12 @@ describe.each(["memory", "postgres"])("resuming on %s", (kind) => {
     // between the resume's read and its claim, the run's last worker (alive a moment longer) records turn 2
     const late = async (): Promise<void> => {
       await store.claimRun("more", "late-worker");
-      await store.appendRunStep("more", "late-worker", { seq: 4, kind: "turn", data: { step: 2, content: "sending (late)", toolCalls: [] }, at: new Date().toISOString() });
+      await store.appendRunStep("more", "late-worker", {
+        seq: 4,
+        kind: "turn",
+        data: { step: 2, content: "sending (late)", toolCalls: [] },
+        at: new Date().toISOString(),
+      });
       await store.releaseRun("more", "late-worker");
     };
     let once = false;

@@ -64,7 +64,9 @@ describe("durable runs under the inbox's roles (PostgreSQL)", () => {
     // another worker login does not see it
     const beta = store("beta", "worker");
     const betaModel = new StepModel();
-    await expect(makeAgent(noEffects()).resume("alpha-run", { store: beta, ctx: new RunContext({ llm: betaModel }) })).rejects.toMatchObject({
+    await expect(
+      makeAgent(noEffects()).resume("alpha-run", { store: beta, ctx: new RunContext({ llm: betaModel }) }),
+    ).rejects.toMatchObject({
       failure: "unknown_run",
       message:
         "there is no run 'alpha-run' in the store; store.runs() (or `agentkit runs`) lists the runs it holds. This store logs in in the inbox's worker role, which sees only the runs its own login started: resume a run with a store on the login that started it",
@@ -75,7 +77,9 @@ describe("durable runs under the inbox's roles (PostgreSQL)", () => {
     // the page's login reads every run, and cannot take one
     expect(await page.runs()).toEqual([expect.objectContaining({ runId: "alpha-run", status: "waiting", agent: "ops" })]);
     const pageModel = new StepModel();
-    await expect(makeAgent(noEffects()).resume("alpha-run", { store: page, ctx: new RunContext({ llm: pageModel }) })).rejects.toMatchObject({
+    await expect(
+      makeAgent(noEffects()).resume("alpha-run", { store: page, ctx: new RunContext({ llm: pageModel }) }),
+    ).rejects.toMatchObject({
       failure: "store",
       message:
         "run 'alpha-run': the run store failed (InboxStoreError: run 'alpha-run' was started by the database login 'alpha'; this store's login 'reviewer' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login 'alpha'); nothing ran",

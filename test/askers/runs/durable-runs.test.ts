@@ -14,7 +14,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RunContext, RunResumeError, type Asker, type AskOptions, type Decision, type Elicitation } from "../../../src/index.js";
-import { inboxAsker, migrateInboxStore, MemoryInboxStore, pgliteInboxStore, postgresInboxStore, type InboxStore, type PostgresInboxStore, type RunStore } from "../../../src/askers/index.js";
+import {
+  inboxAsker,
+  migrateInboxStore,
+  MemoryInboxStore,
+  pgliteInboxStore,
+  postgresInboxStore,
+  type InboxStore,
+  type PostgresInboxStore,
+  type RunStore,
+} from "../../../src/askers/index.js";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 import { RUN_STATE_FORMAT } from "../../../src/contracts/run-record.js";
 import { makeAgent, noEffects, StepModel, until, type Effects } from "./run-kit.js";
@@ -45,7 +54,10 @@ interface Crash {
 async function crashRun(store: Store, runId: string, effects: Effects, crash: Crash): Promise<StepModel> {
   const model = new StepModel(undefined, crash.hangTurn);
   const ctx = new RunContext({ llm: model, asker: crash.asker ?? answering() });
-  const agent = makeAgent(effects, { ...(crash.hang ? { hang: crash.hang } : {}), ...(crash.approvalTimeoutMs ? { approvalTimeoutMs: crash.approvalTimeoutMs } : {}) });
+  const agent = makeAgent(effects, {
+    ...(crash.hang ? { hang: crash.hang } : {}),
+    ...(crash.approvalTimeoutMs ? { approvalTimeoutMs: crash.approvalTimeoutMs } : {}),
+  });
   const running = agent.run("ship it", { store, runId, ctx });
   await until(() => crash.when(model), `the moment to stop run '${runId}'`);
   ctx.cancel();
@@ -106,10 +118,21 @@ describe.each(KINDS)("durable runs on %s: recording", (kind) => {
     const store = await storeOf(kind);
     const effects = noEffects();
     const llm = new StepModel();
-    const r = await makeAgent(effects).run("ship it", { store, runId: "run-a", ctx: new RunContext({ llm, asker: answering({ kind: "approve", actor: "ada" }) }) });
+    const r = await makeAgent(effects).run("ship it", {
+      store,
+      runId: "run-a",
+      ctx: new RunContext({ llm, asker: answering({ kind: "approve", actor: "ada" }) }),
+    });
     expect(r).toMatchObject({ stopReason: "complete", output: "done after 3 turns", runId: "run-a", steps: 4 });
     const loaded = await store.loadRun("run-a");
-    expect(loaded!.head).toMatchObject({ runId: "run-a", status: "finished", agent: "ops", format: RUN_STATE_FORMAT, input: "ship it", holder: null });
+    expect(loaded!.head).toMatchObject({
+      runId: "run-a",
+      status: "finished",
+      agent: "ops",
+      format: RUN_STATE_FORMAT,
+      input: "ship it",
+      holder: null,
+    });
     expect(loaded!.steps.map((s) => `${s.kind}${"key" in s.data ? ` ${String(s.data.key)}` : ""}`)).toEqual([
       "turn",
       "call_started 1.0",
@@ -123,18 +146,27 @@ describe.each(KINDS)("durable runs on %s: recording", (kind) => {
       "call_finished 3.0",
       "turn",
     ]);
-    expect(await store.runs({ status: "finished" })).toEqual([{ runId: "run-a", status: "finished", agent: "ops", updatedAt: expect.any(String) }]);
+    expect(await store.runs({ status: "finished" })).toEqual([
+      { runId: "run-a", status: "finished", agent: "ops", updatedAt: expect.any(String) },
+    ]);
     expect(await store.runs({ status: "running" })).toEqual([]);
   });
 
   it("refuses a runId already in the store, and runs nothing", async () => {
     const store = await storeOf(kind);
     const effects = noEffects();
-    await makeAgent(effects).run("first", { store, runId: "dup", ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }) });
+    await makeAgent(effects).run("first", {
+      store,
+      runId: "dup",
+      ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }),
+    });
     const llm = new StepModel();
     const again = makeAgent(effects).run("second", { store, runId: "dup", ctx: new RunContext({ llm }) });
     await expect(again).rejects.toThrow(RunResumeError);
-    await expect(again).rejects.toMatchObject({ failure: "duplicate_run", message: expect.stringContaining("agent.resume('dup', { store })") });
+    await expect(again).rejects.toMatchObject({
+      failure: "duplicate_run",
+      message: expect.stringContaining("agent.resume('dup', { store })"),
+    });
     expect(llm.asked).toEqual([]);
   });
 
@@ -155,7 +187,10 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
     expect((await store.runs())[0]).toMatchObject({ runId: "r1", status: "running" });
 
     const second = new StepModel();
-    const r = await makeAgent(effects).resume("r1", { store, ctx: new RunContext({ llm: second, asker: answering({ kind: "approve", actor: "ada" }) }) });
+    const r = await makeAgent(effects).resume("r1", {
+      store,
+      ctx: new RunContext({ llm: second, asker: answering({ kind: "approve", actor: "ada" }) }),
+    });
     expect(r).toMatchObject({ stopReason: "complete", runId: "r1", output: "done after 3 turns" });
     expect(second.asked).toEqual([3, 4]);
     expect(effects.read).toBe(1);
@@ -169,12 +204,21 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
   it("asks a pending question again under the same questionId, and continues when it is answered in the inbox", async () => {
     const store = await storeOf(kind);
     const effects = noEffects();
-    await crashRun(store, "r2", effects, { asker: inboxAsker({ store, source: "w1" }), when: async () => (await store.runs())[0]?.status === "waiting" && (await store.pending()).length === 1 });
+    await crashRun(store, "r2", effects, {
+      asker: inboxAsker({ store, source: "w1" }),
+      when: async () => (await store.runs())[0]?.status === "waiting" && (await store.pending()).length === 1,
+    });
     const [asked] = await store.pending();
     expect((await store.get(asked!.id))!.status).toBe("pending");
 
-    const resumed = makeAgent(effects).resume("r2", { store, ctx: new RunContext({ llm: new StepModel(), asker: inboxAsker({ store, source: "w2" }) }) });
-    await until(async () => (await store.runs())[0]?.status === "waiting" && (await store.loadRun("r2"))!.head.holder !== null, "resumed and waiting");
+    const resumed = makeAgent(effects).resume("r2", {
+      store,
+      ctx: new RunContext({ llm: new StepModel(), asker: inboxAsker({ store, source: "w2" }) }),
+    });
+    await until(
+      async () => (await store.runs())[0]?.status === "waiting" && (await store.loadRun("r2"))!.head.holder !== null,
+      "resumed and waiting",
+    );
     expect((await store.pending()).map((q) => q.id)).toEqual([asked!.id]);
     await store.settle(asked!.id, { status: "answered", answer: { kind: "approve", actor: "inbox session 1" } });
     expect(await resumed).toMatchObject({ stopReason: "complete" });
@@ -185,7 +229,10 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
   it("picks up a decision made while no worker was alive", async () => {
     const store = await storeOf(kind);
     const effects = noEffects();
-    await crashRun(store, "r3", effects, { asker: inboxAsker({ store, source: "w1" }), when: async () => (await store.pending()).length === 1 });
+    await crashRun(store, "r3", effects, {
+      asker: inboxAsker({ store, source: "w1" }),
+      when: async () => (await store.pending()).length === 1,
+    });
     const [asked] = await store.pending();
     await store.settle(asked!.id, { status: "answered", answer: { kind: "modify", actor: "inbox session 1", value: { env: "staging" } } });
 
@@ -229,7 +276,10 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
     const effects = noEffects();
     await crashRun(store, "r6", effects, { hang: "send", when: () => effects.send.length === 1 });
     const llm = new StepModel();
-    const r = await makeAgent(effects).resume("r6", { store, ctx: new RunContext({ llm, asker: answering(decision, { kind: "approve" }) }) });
+    const r = await makeAgent(effects).resume("r6", {
+      store,
+      ctx: new RunContext({ llm, asker: answering(decision, { kind: "approve" }) }),
+    });
     expect(r.stopReason).toBe("complete");
     expect(effects.send).toHaveLength(1);
     const told = llm.requests[0]!.messages.find((m) => m.role === "tool" && m.name === "send");
@@ -253,9 +303,15 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
     const effects = noEffects();
     await crashRun(store, "r8", effects, { hangTurn: 2, when: (m) => m.asked.includes(2) });
     const llm = new StepModel();
-    const resumed = makeAgent(effects, { model: "m2", deployArg: "target" }).resume("r8", { store, ctx: new RunContext({ llm, asker: answering() }) });
+    const resumed = makeAgent(effects, { model: "m2", deployArg: "target" }).resume("r8", {
+      store,
+      ctx: new RunContext({ llm, asker: answering() }),
+    });
     await expect(resumed).rejects.toThrow(RunResumeError);
-    await expect(resumed).rejects.toMatchObject({ failure: "agent_changed", changes: ["model: 'm1' -> 'm2'", "tool 'deploy': its schema changed"] });
+    await expect(resumed).rejects.toMatchObject({
+      failure: "agent_changed",
+      changes: ["model: 'm1' -> 'm2'", "tool 'deploy': its schema changed"],
+    });
     await expect(resumed).rejects.toThrow(/What changed: model: 'm1' -> 'm2'; tool 'deploy': its schema changed/);
     expect(llm.asked).toEqual([]);
     expect(effects.read).toBe(1);
@@ -263,12 +319,16 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
   });
 
   it("a deadline that passed while no worker was alive denies as a timeout, in the same words as a live timeout", async () => {
-    const words = "tool 'deploy' was not run: approval for 'deploy' timed out: nobody answered within 60s; denied (a timeout, not a refusal)";
+    const words =
+      "tool 'deploy' was not run: approval for 'deploy' timed out: nobody answered within 60s; denied (a timeout, not a refusal)";
     if (kind === "memory") {
       // the live timeout, for the words (a fake clock: the 60 s pass at once)
       vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
       const live = await storeOf(kind);
-      const liveRun = makeAgent(noEffects(), { approvalTimeoutMs: 60_000 }).run("ship it", { store: live, ctx: new RunContext({ llm: new StepModel(), asker: inboxAsker({ store: live }) }) });
+      const liveRun = makeAgent(noEffects(), { approvalTimeoutMs: 60_000 }).run("ship it", {
+        store: live,
+        ctx: new RunContext({ llm: new StepModel(), asker: inboxAsker({ store: live }) }),
+      });
       await vi.waitUntil(async () => (await live.pending()).length === 1);
       await vi.advanceTimersByTimeAsync(60_000);
       expect((await liveRun).toolCalls[2]!.result).toBe(words);
@@ -276,13 +336,20 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
     }
     const store = await storeOf(kind);
     const effects = noEffects();
-    await crashRun(store, "r9", effects, { asker: inboxAsker({ store }), approvalTimeoutMs: 60_000, when: async () => (await store.pending()).length === 1 });
+    await crashRun(store, "r9", effects, {
+      asker: inboxAsker({ store }),
+      approvalTimeoutMs: 60_000,
+      when: async () => (await store.pending()).length === 1,
+    });
     const [asked] = await store.pending();
     // no process alive for 61 s (only the clock is fake: the database's own timers run)
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61_000);
     const asker = answering({ kind: "approve" });
-    const r = await makeAgent(effects, { approvalTimeoutMs: 60_000 }).resume("r9", { store, ctx: new RunContext({ llm: new StepModel(), asker }) });
+    const r = await makeAgent(effects, { approvalTimeoutMs: 60_000 }).resume("r9", {
+      store,
+      ctx: new RunContext({ llm: new StepModel(), asker }),
+    });
     expect(asker.asked).toEqual([]);
     expect(effects.deploy).toEqual([]);
     expect(r.toolCalls[2]!.result).toBe(words);
@@ -292,7 +359,11 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
   it("returns a finished run's stored result without running anything", async () => {
     const store = await storeOf(kind);
     const effects = noEffects();
-    const done = await makeAgent(effects).run("ship it", { store, runId: "r10", ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }) });
+    const done = await makeAgent(effects).run("ship it", {
+      store,
+      runId: "r10",
+      ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve" }) }),
+    });
     const llm = new StepModel();
     const again = await makeAgent(effects).resume("r10", { store, ctx: new RunContext({ llm }) });
     expect(again).toMatchObject({ output: done.output, stopReason: "complete", steps: 4, runId: "r10" });
@@ -308,7 +379,11 @@ describe.each(KINDS)("durable runs on %s: resume", (kind) => {
     await until(() => first.asked.includes(2), "turn 2 requested");
     const llm = new StepModel();
     const resumed = makeAgent(noEffects()).resume("r11", { store, ctx: new RunContext({ llm }) });
-    await expect(resumed).rejects.toMatchObject({ failure: "held", holder: store.worker, message: expect.stringContaining(`held by worker '${store.worker}'`) });
+    await expect(resumed).rejects.toMatchObject({
+      failure: "held",
+      holder: store.worker,
+      message: expect.stringContaining(`held by worker '${store.worker}'`),
+    });
     expect(llm.asked).toEqual([]);
     ctx.cancel();
     await running;
@@ -327,7 +402,17 @@ describe.each(KINDS)("durable runs on %s: bad input", (kind) => {
   it("a run written in another state format is refused, naming both formats; nothing ran", async () => {
     const store = await storeOf(kind);
     const now = new Date().toISOString();
-    await store.createRun({ runId: "old", status: "running", agent: "ops", updatedAt: now, createdAt: now, format: 2, input: "x", fingerprint: {}, holder: null });
+    await store.createRun({
+      runId: "old",
+      status: "running",
+      agent: "ops",
+      updatedAt: now,
+      createdAt: now,
+      format: 2,
+      input: "x",
+      fingerprint: {},
+      holder: null,
+    });
     const llm = new StepModel();
     await expect(makeAgent(noEffects()).resume("old", { store, ctx: new RunContext({ llm }) })).rejects.toThrow(
       "run 'old' was written in run state format 2 (another version of arc-agentkit); this version reads format 1 only. Resume it with the version that started it; nothing ran",
@@ -353,7 +438,17 @@ describe.each(KINDS)("durable runs on %s: bad input", (kind) => {
   it("a truncated run row (its agent's fingerprint gone) is refused, naming what is missing; nothing ran, nothing lost", async () => {
     const store = await storeOf(kind);
     const now = new Date().toISOString();
-    await store.createRun({ runId: "headless", status: "running", agent: "ops", updatedAt: now, createdAt: now, format: RUN_STATE_FORMAT, input: "ship it", fingerprint: null as unknown as Record<string, unknown>, holder: null });
+    await store.createRun({
+      runId: "headless",
+      status: "running",
+      agent: "ops",
+      updatedAt: now,
+      createdAt: now,
+      format: RUN_STATE_FORMAT,
+      input: "ship it",
+      fingerprint: null as unknown as Record<string, unknown>,
+      holder: null,
+    });
     const llm = new StepModel();
     const effects = noEffects();
     await expect(makeAgent(effects).resume("headless", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
@@ -375,7 +470,9 @@ describe.each(KINDS.filter((k) => k !== "memory"))("durable runs on %s: a store 
     const effects = noEffects();
     await expect(makeAgent(effects).resume("down", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
       failure: "store",
-      message: expect.stringMatching(/^run 'down': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/),
+      message: expect.stringMatching(
+        /^run 'down': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/,
+      ),
     });
     expect(llm.asked).toEqual([]);
     expect(effects.read).toBe(0);
@@ -391,7 +488,10 @@ describe.each(KINDS.filter((k) => k === "postgres"))("durable runs on %s: two wo
     const running = makeAgent(noEffects()).run("ship it", { store: a, runId: "two", ctx: ctxA });
     await until(() => first.asked.includes(2), "worker a at turn 2");
     const llm = new StepModel();
-    await expect(makeAgent(noEffects()).resume("two", { store: b, ctx: new RunContext({ llm }) })).rejects.toMatchObject({ failure: "held", holder: (a as PostgresInboxStore).worker });
+    await expect(makeAgent(noEffects()).resume("two", { store: b, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
+      failure: "held",
+      holder: (a as PostgresInboxStore).worker,
+    });
     expect(llm.asked).toEqual([]);
     // worker a's process ends without letting go of the run (its lease row goes with it)
     await (a as PostgresInboxStore).close();
@@ -407,11 +507,25 @@ describe.each(KINDS.filter((k) => k === "postgres"))("durable runs on %s: two wo
     await crashRun(a, "race", noEffects(), { hangTurn: 2, when: (m) => m.asked.includes(2) });
     const [b, c] = [sameDatabase(a), sameDatabase(a)];
     const [ctxB, ctxC] = [new RunContext({ llm: new StepModel(undefined, 2) }), new RunContext({ llm: new StepModel(undefined, 2) })];
-    const outcomes = [makeAgent(noEffects()).resume("race", { store: b, ctx: ctxB }), makeAgent(noEffects()).resume("race", { store: c, ctx: ctxC })];
-    const loser = await Promise.race(outcomes.map((p, i) => p.then(() => undefined, (err: unknown) => ({ i, err }))));
+    const outcomes = [
+      makeAgent(noEffects()).resume("race", { store: b, ctx: ctxB }),
+      makeAgent(noEffects()).resume("race", { store: c, ctx: ctxC }),
+    ];
+    const loser = await Promise.race(
+      outcomes.map((p, i) =>
+        p.then(
+          () => undefined,
+          (err: unknown) => ({ i, err }),
+        ),
+      ),
+    );
     expect(loser).toBeDefined();
     const winner = loser!.i === 0 ? c : b;
-    expect(loser!.err).toMatchObject({ failure: "held", holder: winner.worker, message: expect.stringContaining(`held by worker '${winner.worker}'`) });
+    expect(loser!.err).toMatchObject({
+      failure: "held",
+      holder: winner.worker,
+      message: expect.stringContaining(`held by worker '${winner.worker}'`),
+    });
     ctxB.cancel();
     ctxC.cancel();
     await Promise.allSettled(outcomes);

@@ -45,7 +45,12 @@ describe("durable runs on PostgreSQL: a store that is down", () => {
         .run("ship it", { store: s, runId: "never", ctx: new RunContext({ llm }) })
         .catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(RunResumeError);
-      expect(refused).toMatchObject({ failure: "store", message: expect.stringMatching(/^run 'never': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/) });
+      expect(refused).toMatchObject({
+        failure: "store",
+        message: expect.stringMatching(
+          /^run 'never': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/,
+        ),
+      });
       expect(llm.asked).toEqual([]);
       expect(effects.read).toBe(0);
     } finally {

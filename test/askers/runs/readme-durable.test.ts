@@ -45,7 +45,13 @@ afterAll(async () => {
 });
 
 /** `node durable.mjs <step>` in the example's directory; resolves the login link it prints. */
-function example(step: "start" | "resume"): { child: ChildProcess; loginUrl: Promise<string>; out: () => string; err: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+function example(step: "start" | "resume"): {
+  child: ChildProcess;
+  loginUrl: Promise<string>;
+  out: () => string;
+  err: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
   const child = spawn(process.execPath, ["durable.mjs", step], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
@@ -59,7 +65,9 @@ function example(step: "start" | "resume"): { child: ChildProcess; loginUrl: Pro
     });
     child.once("exit", (code) => reject(new Error(`durable.mjs ${step} exited ${code} before printing its login link: ${err}`)));
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { child, loginUrl, out: () => out, err: () => err, exited };
 }
 
@@ -76,7 +84,11 @@ describe("README: runs that outlive their process, as written", () => {
     // 2. crash
     first.child.kill("SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
-    const listed = execFileSync(process.execPath, [join(ROOT, "dist", "bin", "agentkit.js"), "runs", "--inbox-store", "./agent-data", "--json"], { cwd: dir, encoding: "utf8" });
+    const listed = execFileSync(
+      process.execPath,
+      [join(ROOT, "dist", "bin", "agentkit.js"), "runs", "--inbox-store", "./agent-data", "--json"],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(JSON.parse(listed)).toEqual([expect.objectContaining({ runId: "ship-1", status: "waiting", agent: "shipper" })]);
 
     // 3. resume: the same question again, under the same id; a person approves it
@@ -90,7 +102,11 @@ describe("README: runs that outlive their process, as written", () => {
     await after.context.close();
     expect(end.code, second.err()).toBe(0);
     expect(second.out()).toBe("shipped ship-1\n");
-    const finished = execFileSync(process.execPath, [join(ROOT, "dist", "bin", "agentkit.js"), "runs", "--inbox-store", "./agent-data", "--json"], { cwd: dir, encoding: "utf8" });
+    const finished = execFileSync(
+      process.execPath,
+      [join(ROOT, "dist", "bin", "agentkit.js"), "runs", "--inbox-store", "./agent-data", "--json"],
+      { cwd: dir, encoding: "utf8" },
+    );
     expect(JSON.parse(finished)).toEqual([expect.objectContaining({ runId: "ship-1", status: "finished" })]);
   }, 180_000);
 });

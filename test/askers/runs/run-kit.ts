@@ -6,7 +6,17 @@
  * be made to hang until its run is cancelled (a "crash" inside a call).
  */
 import { vi } from "vitest";
-import { Agent, Cancelled, ReActCognition, tool, toolCall, type LLM, type LLMRequest, type LLMTurn, type RunContext } from "../../../src/index.js";
+import {
+  Agent,
+  Cancelled,
+  ReActCognition,
+  tool,
+  toolCall,
+  type LLM,
+  type LLMRequest,
+  type LLMTurn,
+  type RunContext,
+} from "../../../src/index.js";
 
 /** How many times each tool's body ran, and with what. */
 export interface Effects {
@@ -61,16 +71,27 @@ export class StepModel implements LLM {
 
 /** The three tools; `hang` names one whose body starts (and counts) but never ends until the run is cancelled. */
 export function makeTools(effects: Effects, options: { hang?: "read" | "send" | "deploy"; deployArg?: "env" | "target" } = {}) {
-  const body = (name: "read" | "send" | "deploy", count: (args: Record<string, unknown>) => void) => async (args: Record<string, unknown>, ctx: RunContext) => {
-    count(args);
-    if (options.hang === name) await untilAborted(ctx.signal);
-    return `${name} ok ${JSON.stringify(args)}`;
-  };
+  const body =
+    (name: "read" | "send" | "deploy", count: (args: Record<string, unknown>) => void) =>
+    async (args: Record<string, unknown>, ctx: RunContext) => {
+      count(args);
+      if (options.hang === name) await untilAborted(ctx.signal);
+      return `${name} ok ${JSON.stringify(args)}`;
+    };
   const envSchema = { type: "object", properties: { [options.deployArg ?? "env"]: { type: "string" } } };
   return [
-    tool({ name: "read", description: "reads", sideEffecting: false, input: { type: "object", properties: { q: { type: "string" } } } }, body("read", () => effects.read++)),
-    tool({ name: "send", description: "sends", sideEffecting: true, input: { type: "object", properties: { to: { type: "string" } } } }, body("send", (a) => effects.send.push(a))),
-    tool({ name: "deploy", description: "deploys", sideEffecting: true, requiresApproval: true, input: envSchema }, body("deploy", (a) => effects.deploy.push(a))),
+    tool(
+      { name: "read", description: "reads", sideEffecting: false, input: { type: "object", properties: { q: { type: "string" } } } },
+      body("read", () => effects.read++),
+    ),
+    tool(
+      { name: "send", description: "sends", sideEffecting: true, input: { type: "object", properties: { to: { type: "string" } } } },
+      body("send", (a) => effects.send.push(a)),
+    ),
+    tool(
+      { name: "deploy", description: "deploys", sideEffecting: true, requiresApproval: true, input: envSchema },
+      body("deploy", (a) => effects.deploy.push(a)),
+    ),
   ];
 }
 
@@ -80,8 +101,19 @@ export function noEffects(): Effects {
 }
 
 /** The agent of these tests. */
-export function makeAgent(effects: Effects, options: { hang?: "read" | "send" | "deploy"; model?: string; deployArg?: "env" | "target"; approvalTimeoutMs?: number } = {}): Agent {
-  return new Agent({ name: "ops", model: options.model ?? "m1", prompt: "operate", cognition: new ReActCognition({ tools: makeTools(effects, options), ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) }) });
+export function makeAgent(
+  effects: Effects,
+  options: { hang?: "read" | "send" | "deploy"; model?: string; deployArg?: "env" | "target"; approvalTimeoutMs?: number } = {},
+): Agent {
+  return new Agent({
+    name: "ops",
+    model: options.model ?? "m1",
+    prompt: "operate",
+    cognition: new ReActCognition({
+      tools: makeTools(effects, options),
+      ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    }),
+  });
 }
 
 /** Resolves once `check()` is true (polled every 5 ms, for at most 30 s; names `what` when it never is). */

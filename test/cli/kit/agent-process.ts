@@ -28,15 +28,34 @@ export interface AgentProcessExit {
  * `storeDir`. `kill()` SIGKILLs it (only it: the CLI it spawned lives in its
  * own process group); `exited` resolves with its signal and the events it printed.
  */
-export function startAgentProcess(spec: { cli: "claude" | "codex"; options: object; storeDir: string; runId: string; task: string }): { kill: () => void; exited: Promise<AgentProcessExit> } {
-  const env = { ...process.env, CLI: spec.cli, CLI_OPTIONS: JSON.stringify(spec.options), STORE_DIR: spec.storeDir, RUN_ID: spec.runId, TASK: spec.task };
+export function startAgentProcess(spec: { cli: "claude" | "codex"; options: object; storeDir: string; runId: string; task: string }): {
+  kill: () => void;
+  exited: Promise<AgentProcessExit>;
+} {
+  const env = {
+    ...process.env,
+    CLI: spec.cli,
+    CLI_OPTIONS: JSON.stringify(spec.options),
+    STORE_DIR: spec.storeDir,
+    RUN_ID: spec.runId,
+    TASK: spec.task,
+  };
   const child = spawn(process.execPath, [WORKER], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<AgentProcessExit>((resolve) =>
-    child.on("exit", (_code, signal) => resolve({ signal, stderr, events: stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as PrintedEvent) })),
+    child.on("exit", (_code, signal) =>
+      resolve({
+        signal,
+        stderr,
+        events: stdout
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as PrintedEvent),
+      }),
+    ),
   );
   return { kill: () => child.kill("SIGKILL"), exited };
 }

@@ -76,7 +76,7 @@ export class ArgvWatch {
     const ours = new Set<number>();
     for (const [pid, ppid] of parents) if (this.isRoot(pid, ppid)) ours.add(pid);
     // Descendants by parent pid, to a fixed point (a child that reset HOME still counts).
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const [pid, ppid] of parents) {
         if (ours.has(pid) || !ours.has(ppid)) continue;

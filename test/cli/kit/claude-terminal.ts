@@ -54,10 +54,27 @@ export class ClaudeTerminal implements AsyncDisposable {
     if (!existsSync(SCRIPT_BIN)) throw new Error(`${SCRIPT_BIN} is missing: install Debian's bsdutils (apt-get install -y bsdutils)`);
     writeFileSync(
       join(h.home, ".claude.json"),
-      JSON.stringify({ hasCompletedOnboarding: true, theme: "dark", customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects: { [h.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } } }),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        theme: "dark",
+        customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] },
+        projects: { [h.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } },
+      }),
       { mode: 0o600 },
     );
-    const argv = [CLAUDE_BIN, "--model", "fake-model", "--strict-mcp-config", "--mcp-config", o.mcpConfig, "--allowedTools", o.allowedTools.join(","), "--setting-sources", "", o.prompt];
+    const argv = [
+      CLAUDE_BIN,
+      "--model",
+      "fake-model",
+      "--strict-mcp-config",
+      "--mcp-config",
+      o.mcpConfig,
+      "--allowedTools",
+      o.allowedTools.join(","),
+      "--setting-sources",
+      "",
+      o.prompt,
+    ];
     const line = `stty cols 200 rows 50; exec ${argv.map(shellQuote).join(" ")}`;
     const env = { ...h.claudeEnv(api.url), TERM: "xterm-256color", ANTHROPIC_API_KEY: KEY, ...o.env };
     const child = spawn(SCRIPT_BIN, ["-qfec", line, "/dev/null"], { cwd: h.cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
@@ -100,7 +117,11 @@ export class ClaudeTerminal implements AsyncDisposable {
       }
     }
     await this.closed;
-    await until("the terminal's claude to exit", () => kids.every((k) => !existsSync(`/proc/${k}`) || readFileSync(`/proc/${k}/stat`, "latin1").split(") ")[1]?.[0] === "Z"), 5_000);
+    await until(
+      "the terminal's claude to exit",
+      () => kids.every((k) => !existsSync(`/proc/${k}`) || readFileSync(`/proc/${k}/stat`, "latin1").split(") ")[1]?.[0] === "Z"),
+      5_000,
+    );
   }
 }
 

@@ -19,7 +19,12 @@ export interface AnthropicTurn {
   /** Tool uses the model makes; ids default to `toolu_fake_<n>`. */
   readonly toolUses?: readonly { readonly id?: string; readonly name: string; readonly input: Record<string, unknown> }[];
   /** Token usage reported. Default input 10, output 5. */
-  readonly usage?: { readonly input_tokens: number; readonly output_tokens: number; readonly cache_read_input_tokens?: number; readonly cache_creation_input_tokens?: number };
+  readonly usage?: {
+    readonly input_tokens: number;
+    readonly output_tokens: number;
+    readonly cache_read_input_tokens?: number;
+    readonly cache_creation_input_tokens?: number;
+  };
   /** The `stop_reason` sent. Default `tool_use` with tool uses, else `end_turn`. */
   readonly stopReason?: string;
   /** Never answer (the request hangs until the CLI gives up or the fake closes). */
@@ -27,7 +32,12 @@ export interface AnthropicTurn {
   /** Stream up to the first text delta, then stall (until the client hangs up or the fake closes). */
   readonly stallAfterFirstDelta?: boolean;
   /** Answer with an HTTP error instead: `{ type: "error", error: { type, message }, request_id }`, with extra `headers` (e.g. `retry-after`). */
-  readonly error?: { readonly status: number; readonly type: string; readonly message: string; readonly headers?: Readonly<Record<string, string>> };
+  readonly error?: {
+    readonly status: number;
+    readonly type: string;
+    readonly message: string;
+    readonly headers?: Readonly<Record<string, string>>;
+  };
 }
 
 /** A turn, or a function of the request body choosing one. */
@@ -60,13 +70,17 @@ export class FakeAnthropic extends ScriptedFake {
    * /v1/messages`, or a function answering every request (for runs whose
    * request order is not fixed, such as a background subagent).
    */
-  static async start(script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn)): Promise<FakeAnthropic> {
+  static async start(
+    script: readonly AnthropicStep[] | ((body: AnthropicRequest, index: number) => AnthropicTurn),
+  ): Promise<FakeAnthropic> {
     return ScriptedFake.listening((server, url) => new FakeAnthropic(server, url, script));
   }
 
   /** The bodies of the `POST /v1/messages` requests, in order. */
   get messageRequests(): AnthropicRequest[] {
-    return this.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/messages") && !r.path.startsWith("/v1/messages/count_tokens")).map((r) => r.body as AnthropicRequest);
+    return this.requests
+      .filter((r) => r.method === "POST" && r.path.startsWith("/v1/messages") && !r.path.startsWith("/v1/messages/count_tokens"))
+      .map((r) => r.body as AnthropicRequest);
   }
 
   /** Every `tool_result` block the CLI sent back, across all requests' last user messages. */
@@ -87,15 +101,26 @@ export class FakeAnthropic extends ScriptedFake {
       return;
     }
     if (req.method !== "POST" || !path.startsWith("/v1/messages")) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "fake: not found" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "fake: not found" } }));
       return;
     }
     const body = parseBody(text) as AnthropicRequest;
     const index = this.next++;
     const step = typeof this.script === "function" ? this.script(body, index) : this.script[index];
-    const turn: AnthropicTurn = step === undefined
-      ? { error: { status: 400, type: "invalid_request_error", message: `fake anthropic: script exhausted after ${this.script.length} turn(s)` } }
-      : typeof step === "function" ? step(body) : step;
+    const turn: AnthropicTurn =
+      step === undefined
+        ? {
+            error: {
+              status: 400,
+              type: "invalid_request_error",
+              message: `fake anthropic: script exhausted after ${this.script.length} turn(s)`,
+            },
+          }
+        : typeof step === "function"
+          ? step(body)
+          : step;
     const requestId = `req_fake_${++ids}`;
     this.watchHangUp(res, requestId);
     if (turn.hang) return;
@@ -118,7 +143,16 @@ export class FakeAnthropic extends ScriptedFake {
     const id = `msg_fake_${++ids}`;
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json", "request-id": requestId }).end(
-        JSON.stringify({ id, type: "message", role: "assistant", model: body.model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }),
+        JSON.stringify({
+          id,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: blocks,
+          stop_reason: stopReason,
+          stop_sequence: null,
+          usage,
+        }),
       );
       return;
     }
@@ -126,7 +160,16 @@ export class FakeAnthropic extends ScriptedFake {
     const { output_tokens: _out, ...startUsage } = usage;
     sse(res, "message_start", {
       type: "message_start",
-      message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } },
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...startUsage, output_tokens: 1 },
+      },
     });
     for (const [index, b] of blocks.entries()) {
       if (b.type === "text") {
@@ -137,16 +180,25 @@ export class FakeAnthropic extends ScriptedFake {
           if (turn.stallAfterFirstDelta) return; // the client hangs up; `hungUp` records it
         }
       } else {
-        sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
+        sse(res, "content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: b.id, name: b.name, input: {} },
+        });
         if (index === 0) sse(res, "ping", { type: "ping" });
         // The API streams the input JSON in pieces (the first often empty).
         const json = JSON.stringify(b.input);
         const cut = Math.floor(json.length / 2);
-        for (const partial_json of ["", json.slice(0, cut), json.slice(cut)]) sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
+        for (const partial_json of ["", json.slice(0, cut), json.slice(cut)])
+          sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
       }
       sse(res, "content_block_stop", { type: "content_block_stop", index });
     }
-    sse(res, "message_delta", { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    sse(res, "message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();
   }

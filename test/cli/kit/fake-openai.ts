@@ -42,7 +42,13 @@ export interface OpenAITurn {
   /** Stream up to the first text delta, then stall (until the client hangs up or the fake closes). */
   readonly stallAfterFirstDelta?: boolean;
   /** Answer with an HTTP error instead, with extra `headers` (e.g. `retry-after`) and the API's `code`/`type`. */
-  readonly error?: { readonly status: number; readonly message: string; readonly code?: string; readonly type?: string; readonly headers?: Readonly<Record<string, string>> };
+  readonly error?: {
+    readonly status: number;
+    readonly message: string;
+    readonly code?: string;
+    readonly type?: string;
+    readonly headers?: Readonly<Record<string, string>>;
+  };
 }
 
 /** A turn, or a function of the request body choosing one. */
@@ -96,7 +102,12 @@ export class FakeOpenAI extends ScriptedFake {
       for (const item of body.input ?? []) {
         if (item.type !== "function_call_output") continue;
         const out = item.output;
-        const text = typeof out === "string" ? out : Array.isArray(out) ? (out as Record<string, unknown>[]).map((p) => String(p.text ?? "")).join("\n") : JSON.stringify(out);
+        const text =
+          typeof out === "string"
+            ? out
+            : Array.isArray(out)
+              ? (out as Record<string, unknown>[]).map((p) => String(p.text ?? "")).join("\n")
+              : JSON.stringify(out);
         seen.set(String(item.call_id), text);
       }
     }
@@ -106,14 +117,19 @@ export class FakeOpenAI extends ScriptedFake {
   protected answer(req: IncomingMessage, res: ServerResponse, path: string, text: string): void {
     const chat = path.startsWith("/v1/chat/completions");
     if (req.method !== "POST" || !(path.startsWith("/v1/responses") || chat)) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "fake: not found", type: "not_found" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "fake: not found", type: "not_found" } }));
       return;
     }
     const body = parseBody(text) as ResponsesRequest & ChatRequest;
     const step = this.script[this.next++];
-    const turn: OpenAITurn = step === undefined
-      ? { error: { status: 400, message: `fake openai: script exhausted after ${this.script.length} turn(s)` } }
-      : typeof step === "function" ? step(body) : step;
+    const turn: OpenAITurn =
+      step === undefined
+        ? { error: { status: 400, message: `fake openai: script exhausted after ${this.script.length} turn(s)` } }
+        : typeof step === "function"
+          ? step(body)
+          : step;
     const requestId = `req_fake_${++ids}`;
     this.watchHangUp(res, requestId);
     if (turn.hang) return;
@@ -135,16 +151,33 @@ export class FakeOpenAI extends ScriptedFake {
     const items: Record<string, unknown>[] = [];
     for (const c of turn.functionCalls ?? []) {
       const n = ++ids;
-      items.push({ type: "function_call", id: `fc_fake_${n}`, call_id: c.callId ?? `call_fake_${n}`, ...(c.namespace ? { namespace: c.namespace } : {}), name: c.name, arguments: JSON.stringify(c.arguments), status: "completed" });
+      items.push({
+        type: "function_call",
+        id: `fc_fake_${n}`,
+        call_id: c.callId ?? `call_fake_${n}`,
+        ...(c.namespace ? { namespace: c.namespace } : {}),
+        name: c.name,
+        arguments: JSON.stringify(c.arguments),
+        status: "completed",
+      });
     }
     const pieces = turn.text === undefined ? undefined : typeof turn.text === "string" ? [turn.text] : turn.text;
     if (pieces !== undefined || turn.refusal !== undefined) {
-      const part = turn.refusal !== undefined ? { type: "refusal", refusal: turn.refusal } : { type: "output_text", text: pieces!.join(""), annotations: [] };
+      const part =
+        turn.refusal !== undefined
+          ? { type: "refusal", refusal: turn.refusal }
+          : { type: "output_text", text: pieces!.join(""), annotations: [] };
       items.push({ type: "message", id: `msg_fake_${++ids}`, role: "assistant", status: "completed", content: [part] });
     }
     const id = `resp_fake_${++ids}`;
     const u = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
-    const usage = { input_tokens: u.input_tokens, input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 }, output_tokens: u.output_tokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input_tokens + u.output_tokens };
+    const usage = {
+      input_tokens: u.input_tokens,
+      input_tokens_details: { cached_tokens: u.cached_tokens ?? 0 },
+      output_tokens: u.output_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: u.input_tokens + u.output_tokens,
+    };
     const shell = { id, object: "response", model: body.model, output: [] };
     send("response.created", { response: { ...shell, status: "in_progress" } });
     send("response.in_progress", { response: { ...shell, status: "in_progress" } });
@@ -153,7 +186,10 @@ export class FakeOpenAI extends ScriptedFake {
         send("response.output_item.added", { output_index: i, item: { ...item, status: "in_progress", content: [] } });
         const part = (item.content as Record<string, unknown>[])[0]!;
         const base = { item_id: item.id, output_index: i, content_index: 0 };
-        send("response.content_part.added", { ...base, part: part.type === "refusal" ? { type: "refusal", refusal: "" } : { type: "output_text", text: "", annotations: [] } });
+        send("response.content_part.added", {
+          ...base,
+          part: part.type === "refusal" ? { type: "refusal", refusal: "" } : { type: "output_text", text: "", annotations: [] },
+        });
         if (part.type === "refusal") {
           send("response.refusal.delta", { ...base, delta: turn.refusal });
           send("response.refusal.done", { ...base, refusal: turn.refusal });
@@ -182,7 +218,9 @@ export class FakeOpenAI extends ScriptedFake {
   private chat(res: ServerResponse, body: ChatRequest, turn: OpenAITurn): void {
     const id = `chatcmpl-fake${++ids}`;
     const chunk = (delta: Record<string, unknown>, finish: string | null = null): void => {
-      res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`,
+      );
     };
     chunk({ role: "assistant", content: "" });
     const pieces = turn.text === undefined ? [] : typeof turn.text === "string" ? [turn.text] : turn.text;
@@ -197,11 +235,25 @@ export class FakeOpenAI extends ScriptedFake {
       chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, Math.floor(args.length / 2)) } }] });
       chunk({ tool_calls: [{ index, function: { arguments: args.slice(Math.floor(args.length / 2)) } }] });
     }
-    const finish = turn.incomplete === "max_output_tokens" ? "length" : turn.incomplete === "content_filter" ? "content_filter" : turn.functionCalls?.length ? "tool_calls" : "stop";
+    const finish =
+      turn.incomplete === "max_output_tokens"
+        ? "length"
+        : turn.incomplete === "content_filter"
+          ? "content_filter"
+          : turn.functionCalls?.length
+            ? "tool_calls"
+            : "stop";
     chunk({}, finish);
     const u = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
-    const usage = { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens, prompt_tokens_details: { cached_tokens: u.cached_tokens ?? 0 } };
-    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [], usage })}\n\ndata: [DONE]\n\n`);
+    const usage = {
+      prompt_tokens: u.input_tokens,
+      completion_tokens: u.output_tokens,
+      total_tokens: u.input_tokens + u.output_tokens,
+      prompt_tokens_details: { cached_tokens: u.cached_tokens ?? 0 },
+    };
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [], usage })}\n\ndata: [DONE]\n\n`,
+    );
     res.end();
   }
 }

@@ -64,7 +64,13 @@ export class Hermetic implements AsyncDisposable {
 
   /** The base of both CLIs' environments: PATH, HOME, TMPDIR, TERM and the suite marker; nothing else. */
   baseEnv(): Record<string, string> {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.home, TMPDIR: this.tmp, TERM: "dumb", LANG: "C.UTF-8" };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: this.home,
+      TMPDIR: this.tmp,
+      TERM: "dumb",
+      LANG: "C.UTF-8",
+    };
     if (process.env[MARK]) env[MARK] = process.env[MARK]!;
     return env;
   }

@@ -44,17 +44,20 @@ export class WireLogProxy implements AsyncDisposable {
       req.on("end", () => {
         const body = Buffer.concat(chunks);
         const entry = req.method === "POST" ? ref.self!.record(req.headers, body) : undefined;
-        const out = request({ host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          const parts: Buffer[] = [];
-          answer.on("data", (c: Buffer) => parts.push(c));
-          answer.on("end", () => {
-            if (!entry) return;
-            entry.answeredMs = Date.now() - ref.self!.started - entry.at;
-            entry.answer = Buffer.concat(parts).toString("utf8");
-          });
-          answer.pipe(res);
-        });
+        const out = request(
+          { host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            const parts: Buffer[] = [];
+            answer.on("data", (c: Buffer) => parts.push(c));
+            answer.on("end", () => {
+              if (!entry) return;
+              entry.answeredMs = Date.now() - ref.self!.started - entry.at;
+              entry.answer = Buffer.concat(parts).toString("utf8");
+            });
+            answer.pipe(res);
+          },
+        );
         out.on("error", () => res.destroy());
         res.on("close", () => out.destroy());
         out.end(body);

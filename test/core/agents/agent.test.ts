@@ -49,27 +49,48 @@ describe("Agent", () => {
   });
 
   it("refuses a missing name", () => {
-    expect(() => new Agent({ cognition: cognitionReturning({}) } as never)).toThrow(optionsError("Agent: 'name' is required (a non-empty string)"));
+    expect(() => new Agent({ cognition: cognitionReturning({}) } as never)).toThrow(
+      optionsError("Agent: 'name' is required (a non-empty string)"),
+    );
   });
 
   it.each([[""], ["  "], [3]])("refuses a name that is not a non-empty string (%j)", (name) => {
     expect(() => new Agent({ name, cognition: cognitionReturning({}) } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "Agent", option: "name", message: expect.stringMatching(/^Agent: 'name' must be a non-empty string, got /) }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "Agent",
+        option: "name",
+        message: expect.stringMatching(/^Agent: 'name' must be a non-empty string, got /),
+      }),
     );
   });
 
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new Agent({ name: "dev", cognition: cognitionReturning({}), system: "be terse" } as never)).toThrow(
-      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "Agent", option: "system", message: "Agent: unknown option 'system'. Accepted options: name, model, prompt, cognition, description" }),
+      expect.objectContaining({
+        name: "OptionsError",
+        code: "invalid_option",
+        where: "Agent",
+        option: "system",
+        message: "Agent: unknown option 'system'. Accepted options: name, model, prompt, cognition, description",
+      }),
     );
   });
 
-  it.each([["model", 3], ["prompt", null], ["description", ["a"]]])("refuses a non-string %s", (key, value) => {
-    expect(() => new Agent({ name: "dev", cognition: cognitionReturning({}), [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "Agent", option: key }));
+  it.each([
+    ["model", 3],
+    ["prompt", null],
+    ["description", ["a"]],
+  ])("refuses a non-string %s", (key, value) => {
+    expect(() => new Agent({ name: "dev", cognition: cognitionReturning({}), [key]: value } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "Agent", option: key }),
+    );
   });
 
   it("refuses a missing cognition", () => {
-    expect(() => new Agent({ name: "dev" } as never)).toThrow(optionsError("Agent: 'cognition' is required (e.g. new ReActCognition({ tools }))"));
+    expect(() => new Agent({ name: "dev" } as never)).toThrow(
+      optionsError("Agent: 'cognition' is required (e.g. new ReActCognition({ tools }))"),
+    );
   });
 
   it("refuses a cognition without run()", () => {
@@ -90,7 +111,12 @@ describe("an agent run calling a @Tool class with an injected dependency", () =>
       new Turn({ content: "lint passed." }),
     ]);
     const ctx = makeTestCtx({ llm });
-    const agent = new Agent({ name: "dev", model: "fake", prompt: "Use the tools.", cognition: new ReActCognition({ tools: registry.tools() }) });
+    const agent = new Agent({
+      name: "dev",
+      model: "fake",
+      prompt: "Use the tools.",
+      cognition: new ReActCognition({ tools: registry.tools() }),
+    });
     const result = await agent.run("Is lint clean?", ctx);
 
     expect(result.output).toBe("lint passed.");
@@ -114,7 +140,12 @@ describe("an agent run calling a @Tool class with an injected dependency", () =>
       {
         name: "run_check",
         description: "Run the named check.",
-        parameters: { type: "object", properties: { name: { type: "string" }, strict: { type: "boolean" } }, required: ["name"], additionalProperties: false },
+        parameters: {
+          type: "object",
+          properties: { name: { type: "string" }, strict: { type: "boolean" } },
+          required: ["name"],
+          additionalProperties: false,
+        },
       },
     ]);
   });

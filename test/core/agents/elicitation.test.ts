@@ -23,9 +23,17 @@ describe("structural types", () => {
     const call: ToolCall = { id: "1", name: "deploy", arguments: {} };
     const kinds: DecisionKind[] = ["approve", "reject", "modify", "expired"];
     const asker: Asker = {
-      ask: async (r: Elicitation): Promise<Decision> => ({ kind: r.toolCall?.name === "deploy" ? "reject" : "approve", actor: "ci", note: "n" }),
+      ask: async (r: Elicitation): Promise<Decision> => ({
+        kind: r.toolCall?.name === "deploy" ? "reject" : "approve",
+        actor: "ci",
+        note: "n",
+      }),
     };
-    expect(await asker.ask({ question: "Allow deploy?", toolCall: call, source: "react", timeoutMs: 1000 })).toEqual({ kind: "reject", actor: "ci", note: "n" });
+    expect(await asker.ask({ question: "Allow deploy?", toolCall: call, source: "react", timeoutMs: 1000 })).toEqual({
+      kind: "reject",
+      actor: "ci",
+      note: "n",
+    });
     expect(kinds).toHaveLength(4);
   });
 });

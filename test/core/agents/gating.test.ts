@@ -45,16 +45,40 @@ describe("decisionOutcome(decision, args, tool)", () => {
     [{ kind: "reject", note: "not today" }, "tool 'deploy' was not run: rejected by the reviewer: not today"],
     [{ kind: "reject" }, "tool 'deploy' was not run: rejected by the reviewer"],
     // One engine, one vocabulary: the same texts ApprovalServer and approvalGuard give.
-    [{ kind: "expired" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
-    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
-    [{ kind: "expired", note: "queue closed" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set) (queue closed)"],
-    [{ kind: "modify", actor: "ops" }, "tool 'deploy' was not run: denied: 'modify' from ops carried no plain JSON object to run with (there is no value)"],
-    [{ kind: "modify", value: ["x"], note: "oops" }, "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (the value is an array, not an object) (oops)"],
-    [{ kind: "modify", value: { when: new Date(0) } }, "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (value.when is a Date, not plain JSON)"],
-    [{ kind: "maybe", actor: "ops" }, 'tool \'deploy\' was not run: refused by ops (decision kind string "maybe")'],
-    [{ kind: "APPROVE" }, 'tool \'deploy\' was not run: refused by the reviewer (decision kind string "APPROVE")'],
-    [undefined, "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)"],
-    [null, "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned null instead of a Decision; denied (not a policy decision)"],
+    [
+      { kind: "expired" },
+      "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)",
+    ],
+    [
+      { kind: "expired", actor: "pager" },
+      "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)",
+    ],
+    [
+      { kind: "expired", note: "queue closed" },
+      "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set) (queue closed)",
+    ],
+    [
+      { kind: "modify", actor: "ops" },
+      "tool 'deploy' was not run: denied: 'modify' from ops carried no plain JSON object to run with (there is no value)",
+    ],
+    [
+      { kind: "modify", value: ["x"], note: "oops" },
+      "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (the value is an array, not an object) (oops)",
+    ],
+    [
+      { kind: "modify", value: { when: new Date(0) } },
+      "tool 'deploy' was not run: denied: 'modify' from the reviewer carried no plain JSON object to run with (value.when is a Date, not plain JSON)",
+    ],
+    [{ kind: "maybe", actor: "ops" }, "tool 'deploy' was not run: refused by ops (decision kind string \"maybe\")"],
+    [{ kind: "APPROVE" }, "tool 'deploy' was not run: refused by the reviewer (decision kind string \"APPROVE\")"],
+    [
+      undefined,
+      "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)",
+    ],
+    [
+      null,
+      "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned null instead of a Decision; denied (not a policy decision)",
+    ],
   ])("refuses %j naming who and why", (decision, reason) => {
     expect(decisionOutcome(decision, args, "deploy")).toEqual({ allowed: false, reason });
   });
@@ -62,7 +86,8 @@ describe("decisionOutcome(decision, args, tool)", () => {
   it("default deny: a non-object answer refuses", () => {
     expect(decisionOutcome("approve" as never, args, "deploy")).toEqual({
       allowed: false,
-      reason: "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned string \"approve\" instead of a Decision; denied (not a policy decision)",
+      reason:
+        "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned string \"approve\" instead of a Decision; denied (not a policy decision)",
     });
   });
 });

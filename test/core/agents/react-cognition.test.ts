@@ -55,7 +55,12 @@ function callThenSay(name: string, args: Record<string, unknown>, final = "done"
 /** Run an agent over `tools` with `llm` in a recording context. */
 async function runAgent(tools: Tool[], llm: LLM, options: { autonomy?: Autonomy; asker?: Asker; maxSteps?: number; prompt?: string } = {}) {
   const ctx = makeTestCtx({ llm, autonomy: options.autonomy, asker: options.asker });
-  const agent = new Agent({ name: "dev", model: "fake-1", prompt: options.prompt, cognition: new ReActCognition({ tools, maxSteps: options.maxSteps }) });
+  const agent = new Agent({
+    name: "dev",
+    model: "fake-1",
+    prompt: options.prompt,
+    cognition: new ReActCognition({ tools, maxSteps: options.maxSteps }),
+  });
   const result = await agent.run("do the thing", ctx);
   return { ctx, result };
 }
@@ -134,7 +139,17 @@ describe("the loop", () => {
       { event: "llm.turn", data: { step: 1, content: "", toolCalls: ["run_check"] } },
       { event: "tool.call", data: { id: "c1", tool: "run_check" } },
       // An ungated call is recorded too, as the approval server records one (source autonomy, nobody asked).
-      { event: "gate.check", data: expect.objectContaining({ tool: "run_check", via: "react", allowed: true, source: "autonomy", asked: false, questionId: null }) },
+      {
+        event: "gate.check",
+        data: expect.objectContaining({
+          tool: "run_check",
+          via: "react",
+          allowed: true,
+          source: "autonomy",
+          asked: false,
+          questionId: null,
+        }),
+      },
       { event: "tool.result", data: { id: "c1", tool: "run_check", ok: true } },
       { event: "llm.request", data: { step: 2, model: "fake-1" } },
       { event: "llm.turn", data: { step: 2, content: "done", toolCalls: [] } },
@@ -197,7 +212,10 @@ describe("what the model is told when a call goes wrong", () => {
 describe("stop reasons", () => {
   it("max_steps after 10 model turns by default", async () => {
     const loop = toolReturning("again", "more", { sideEffecting: false });
-    const turns = Array.from({ length: 12 }, (_, i) => new Turn({ content: `turn ${i + 1}`, toolCalls: [{ id: `c${i}`, name: "again", arguments: { target: "x" } }] }));
+    const turns = Array.from(
+      { length: 12 },
+      (_, i) => new Turn({ content: `turn ${i + 1}`, toolCalls: [{ id: `c${i}`, name: "again", arguments: { target: "x" } }] }),
+    );
     const llm = FakeLLM.script(turns);
     const { result } = await runAgent([loop.tool], llm);
     expect(result.stopReason).toBe("max_steps");
@@ -210,23 +228,35 @@ describe("stop reasons", () => {
 
   it("max_steps honours maxSteps", async () => {
     const loop = toolReturning("again", "more", { sideEffecting: false });
-    const llm = FakeLLM.script(Array.from({ length: 5 }, (_, i) => new Turn({ toolCalls: [{ id: `c${i}`, name: "again", arguments: { target: "x" } }] })));
+    const llm = FakeLLM.script(
+      Array.from({ length: 5 }, (_, i) => new Turn({ toolCalls: [{ id: `c${i}`, name: "again", arguments: { target: "x" } }] })),
+    );
     const { result } = await runAgent([loop.tool], llm, { maxSteps: 2 });
     expect([result.stopReason, result.steps, llm.requests.length]).toEqual(["max_steps", 2, 2]);
   });
 
   it.each([0, -1, 1.5, Number.NaN])("refuses maxSteps %s", (maxSteps) => {
-    expect(() => new ReActCognition({ tools: [], maxSteps })).toThrow(`ReActCognition: maxSteps must be a positive integer, got number ${maxSteps}`);
+    expect(() => new ReActCognition({ tools: [], maxSteps })).toThrow(
+      `ReActCognition: maxSteps must be a positive integer, got number ${maxSteps}`,
+    );
   });
 
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new ReActCognition({ tools: [], maxTurns: 3 } as never)).toThrow(
-      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "ReActCognition", option: "maxTurns", message: "ReActCognition: unknown option 'maxTurns'. Accepted options: tools, maxSteps, approvalTimeoutMs, auditPath" }),
+      expect.objectContaining({
+        name: "OptionsError",
+        code: "invalid_option",
+        where: "ReActCognition",
+        option: "maxTurns",
+        message: "ReActCognition: unknown option 'maxTurns'. Accepted options: tools, maxSteps, approvalTimeoutMs, auditPath",
+      }),
     );
   });
 
   it.each([[undefined], [3], ["abc"]])("refuses tools that are not an iterable of tools (%j)", (tools) => {
-    expect(() => new ReActCognition({ tools } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "ReActCognition", option: "tools" }));
+    expect(() => new ReActCognition({ tools } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "ReActCognition", option: "tools" }),
+    );
   });
 
   it("refuses two tools with one name", () => {
@@ -294,7 +324,9 @@ describe("stop reasons", () => {
 
   it("error when the model fails, with the error and what was said so far", async () => {
     const check = toolReturning("run_check", "ok", { sideEffecting: false });
-    const llm = FakeLLM.script([new Turn({ content: "checking", toolCalls: [{ id: "1", name: "run_check", arguments: { target: "x" } }] })]);
+    const llm = FakeLLM.script([
+      new Turn({ content: "checking", toolCalls: [{ id: "1", name: "run_check", arguments: { target: "x" } }] }),
+    ]);
     const { result } = await runAgent([check.tool], llm);
     expect(result.stopReason).toBe("error");
     expect(result.steps).toBe(2);
@@ -315,7 +347,12 @@ describe("stop reasons", () => {
     const result = await new Agent({ name: "dev", cognition: new ReActCognition({ tools: [] }) }).run("x", makeTestCtx());
     expect(result.stopReason).toBe("error");
     expect(result.steps).toBe(0);
-    expect(result.error).toMatchObject({ name: "OptionsError", code: "invalid_option", option: "llm", message: "agent 'dev': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))" });
+    expect(result.error).toMatchObject({
+      name: "OptionsError",
+      code: "invalid_option",
+      option: "llm",
+      message: "agent 'dev': ReActCognition needs ctx.llm (makeTestCtx({ llm }) or new RunContext({ llm }))",
+    });
   });
 });
 
@@ -330,7 +367,19 @@ describe("gating", () => {
     expect(deploy.ran).toEqual([{ target: "prod" }]);
     expect(result.toolCalls[0]!.ok).toBe(true);
     expect(ctx.eventsNamed("gate.check").map((e) => e.data)).toEqual([
-      { tool: "deploy", id: "c1", questionId: null, via: "react", allowed: true, source: "autonomy", asked: false, kind: null, actor: null, reason: `autonomy "auto" does not gate 'deploy'; no one was asked`, at: expect.any(String) },
+      {
+        tool: "deploy",
+        id: "c1",
+        questionId: null,
+        via: "react",
+        allowed: true,
+        source: "autonomy",
+        asked: false,
+        kind: null,
+        actor: null,
+        reason: `autonomy "auto" does not gate 'deploy'; no one was asked`,
+        at: expect.any(String),
+      },
     ]);
   });
 
@@ -375,15 +424,40 @@ describe("gating", () => {
 
   it("approve runs, and the decision is emitted as gate.check without the arguments", async () => {
     const deploy = toolReturning("deploy", "deployed");
-    const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { autonomy: "gated", asker: askerAnswering(approve) });
+    const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), {
+      autonomy: "gated",
+      asker: askerAnswering(approve),
+    });
     expect(result.toolCalls[0]).toMatchObject({ ok: true, result: "deployed", arguments: { target: "prod" } });
     expect(ctx.eventsNamed("gate.check")).toEqual([
       {
         event: "gate.check",
-        data: { tool: "deploy", id: "c1", questionId: expect.any(String), via: "react", allowed: true, source: "asker", asked: true, kind: "approve", actor: "ops", reason: "approved by ops: looks fine", at: expect.any(String) },
+        data: {
+          tool: "deploy",
+          id: "c1",
+          questionId: expect.any(String),
+          via: "react",
+          allowed: true,
+          source: "asker",
+          asked: true,
+          kind: "approve",
+          actor: "ops",
+          reason: "approved by ops: looks fine",
+          at: expect.any(String),
+        },
       },
     ]);
-    expect(ctx.events.map((e) => e.event)).toEqual(["agent.start", "llm.request", "llm.turn", "tool.call", "gate.check", "tool.result", "llm.request", "llm.turn", "agent.end"]);
+    expect(ctx.events.map((e) => e.event)).toEqual([
+      "agent.start",
+      "llm.request",
+      "llm.turn",
+      "tool.call",
+      "gate.check",
+      "tool.result",
+      "llm.request",
+      "llm.turn",
+      "agent.end",
+    ]);
   });
 
   it("modify runs with the edited arguments (recorded as run)", async () => {
@@ -393,7 +467,12 @@ describe("gating", () => {
     const { result, ctx } = await runAgent([deploy.tool], llm, { autonomy: "gated", asker });
     expect(deploy.ran).toEqual([{ target: "staging" }]);
     expect(result.toolCalls[0]).toMatchObject({ ok: true, arguments: { target: "staging" } });
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({ allowed: true, kind: "modify", actor: "ops", reason: "approved with changes by ops" });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toMatchObject({
+      allowed: true,
+      kind: "modify",
+      actor: "ops",
+      reason: "approved with changes by ops",
+    });
     // The model's own message history keeps the call as it made it.
     expect(llm.requests[1]!.messages[1]!.toolCalls![0]!.arguments).toEqual({ target: "prod" });
   });
@@ -404,12 +483,17 @@ describe("gating", () => {
     const llm = callThenSay("deploy", { target: "prod" });
     const { result } = await runAgent([deploy.tool], llm, { autonomy: "gated", asker });
     expect(deploy.ran).toEqual([]);
-    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' call rejected: argument 'target' must be string, got number 7. Accepted arguments: ['target']");
+    expect(result.toolCalls[0]!.result).toBe(
+      "tool 'deploy' call rejected: argument 'target' must be string, got number 7. Accepted arguments: ['target']",
+    );
   });
 
   it.each<[Decision, string]>([
     [{ kind: "reject", actor: "ci", note: "/etc is out of scope" }, "tool 'deploy' was not run: rejected by ci: /etc is out of scope"],
-    [{ kind: "expired", actor: "pager" }, "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)"],
+    [
+      { kind: "expired", actor: "pager" },
+      "tool 'deploy' was not run: approval for 'deploy' expired: nobody answered before the Asker's own deadline (no timeoutMs is set)",
+    ],
   ])("%j is reported back to the model as the tool result, naming who and why", async (decision, text) => {
     const deploy = toolReturning("deploy", "deployed");
     const llm = callThenSay("deploy", { target: "prod" }, "ok, not deploying");
@@ -453,7 +537,22 @@ describe("gating", () => {
     expect(deploy.ran).toEqual([]);
     expect(toolMessage(llm.requests[1]!, "c1")!.content).toBe(text);
     expect(ctx.eventsNamed("gate.check")).toEqual([
-      { event: "gate.check", data: { tool: "deploy", id: "c1", questionId: expect.any(String), via: "react", allowed: false, source: "error", asked: true, kind: null, actor: null, reason, at: expect.any(String) } },
+      {
+        event: "gate.check",
+        data: {
+          tool: "deploy",
+          id: "c1",
+          questionId: expect.any(String),
+          via: "react",
+          allowed: false,
+          source: "error",
+          asked: true,
+          kind: null,
+          actor: null,
+          reason,
+          at: expect.any(String),
+        },
+      },
     ]);
     expect(result.stopReason).toBe("complete");
   });
@@ -464,23 +563,46 @@ describe("gating", () => {
         throw new Error("sync boom");
       },
     };
-    const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), { autonomy: "gated", asker });
-    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: approval for 'deploy' failed: the Asker threw Error: sync boom; denied (not a policy decision)");
+    const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), {
+      autonomy: "gated",
+      asker,
+    });
+    expect(result.toolCalls[0]!.result).toBe(
+      "tool 'deploy' was not run: approval for 'deploy' failed: the Asker threw Error: sync boom; denied (not a policy decision)",
+    );
   });
 
   it("no Asker at all: refused (default deny), the Asker not asked", async () => {
     const deploy = toolReturning("deploy", "deployed");
     const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { autonomy: "gated" });
-    const reason = "approval for 'deploy' failed: it needs approval and there is no Asker to ask (pass asker to the RunContext); denied (not a policy decision)";
+    const reason =
+      "approval for 'deploy' failed: it needs approval and there is no Asker to ask (pass asker to the RunContext); denied (not a policy decision)";
     const text = `tool 'deploy' was not run: ${reason}`;
     expect(result.toolCalls[0]).toMatchObject({ ok: false, result: text });
-    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({ tool: "deploy", id: "c1", questionId: null, via: "react", allowed: false, source: "error", asked: false, kind: null, actor: null, reason, at: expect.any(String) });
+    expect(ctx.eventsNamed("gate.check")[0]!.data).toEqual({
+      tool: "deploy",
+      id: "c1",
+      questionId: null,
+      via: "react",
+      allowed: false,
+      source: "error",
+      asked: false,
+      kind: null,
+      actor: null,
+      reason,
+      at: expect.any(String),
+    });
   });
 
   it("an Asker answering with a non-Decision is a refusal", async () => {
     const asker: Asker = { ask: async () => undefined as never };
-    const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), { autonomy: "gated", asker });
-    expect(result.toolCalls[0]!.result).toBe("tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)");
+    const { result } = await runAgent([toolReturning("deploy", 1).tool], callThenSay("deploy", { target: "p" }), {
+      autonomy: "gated",
+      asker,
+    });
+    expect(result.toolCalls[0]!.result).toBe(
+      "tool 'deploy' was not run: approval for 'deploy' failed: the Asker returned undefined instead of a Decision; denied (not a policy decision)",
+    );
   });
 
   it("cancelling the run while the Asker is still deciding ends the run at once", async () => {

@@ -27,7 +27,14 @@ function streamingLLM(turns: (LLMTurn & { chunks?: string[] })[]): LLM & { reque
   };
 }
 
-const look = tool({ name: "look", description: "Look.", input: { type: "object", properties: {} }, sideEffecting: false }, () => new ToolContent("a dot\n[image content omitted]", [{ type: "text", text: "a dot" }, { type: "image", data: "AAAA", mimeType: "image/png" }]));
+const look = tool(
+  { name: "look", description: "Look.", input: { type: "object", properties: {} }, sideEffecting: false },
+  () =>
+    new ToolContent("a dot\n[image content omitted]", [
+      { type: "text", text: "a dot" },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ]),
+);
 
 describe("streaming through ReActCognition", () => {
   it("llm.delta and llm.tool_call arrive before the step's llm.turn, with step numbers", async () => {
@@ -55,7 +62,10 @@ describe("streaming through ReActCognition", () => {
     const result = await new Agent({ name: "a", cognition: new ReActCognition({ tools: [look] }) }).run("go", makeTestCtx({ llm }));
     const toolMessage = llm.requests[1]!.messages.at(-1)!;
     expect(toolMessage).toMatchObject({ role: "tool", toolCallId: "c1", content: "a dot\n[image content omitted]" });
-    expect(toolMessage.parts).toEqual([{ type: "text", text: "a dot" }, { type: "image", data: "AAAA", mimeType: "image/png" }]);
+    expect(toolMessage.parts).toEqual([
+      { type: "text", text: "a dot" },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ]);
     expect(result.toolCalls[0]).toMatchObject({ result: "a dot\n[image content omitted]", ok: true, parts: toolMessage.parts });
   });
 

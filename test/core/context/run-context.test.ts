@@ -33,18 +33,28 @@ describe("RunContext options", () => {
     const caller = { kind: "stdio" as const, server: "engine", requestId: 1 };
     const ctx = new RunContext({ llm, asker, autonomy: "gated", caller, runId: "r1" });
     caller.requestId = 2;
-    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller, ctx.runId]).toEqual([llm, asker, "gated", { kind: "stdio", server: "engine", requestId: 1 }, "r1"]);
+    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller, ctx.runId]).toEqual([
+      llm,
+      asker,
+      "gated",
+      { kind: "stdio", server: "engine", requestId: 1 },
+      "r1",
+    ]);
     expect(Object.isFrozen(ctx.caller)).toBe(true);
   });
 
   it("refuses a caller that is not a Caller (a free-form record), naming the accepted kinds", () => {
     const err = thrown(() => new RunContext({ caller: { user: "ada" } as never }), OptionsError);
     expect(err).toMatchObject({ option: "caller" });
-    expect(err.message).toContain('a Caller, an object whose kind is one of "loopback", "stdio", "hosted", "task" (set by the serving layer)');
+    expect(err.message).toContain(
+      'a Caller, an object whose kind is one of "loopback", "stdio", "hosted", "task" (set by the serving layer)',
+    );
   });
 
   it("refuses an unknown autonomy tier", () => {
-    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(optionsError('RunContext: autonomy must be one of "auto", "gated" (default "auto"), got string "yolo"'));
+    expect(() => new RunContext({ autonomy: "yolo" as never })).toThrow(
+      optionsError('RunContext: autonomy must be one of "auto", "gated" (default "auto"), got string "yolo"'),
+    );
   });
 
   it("refuses an unknown option by name, listing the accepted ones", () => {
@@ -65,7 +75,10 @@ describe("RunContext options", () => {
       [{ channel: {} }, "channel"],
     ];
     for (const [options, option] of cases) {
-      expect(thrown(() => new RunContext(options as never), OptionsError), option).toMatchObject({ name: "OptionsError", where: "RunContext", option });
+      expect(
+        thrown(() => new RunContext(options as never), OptionsError),
+        option,
+      ).toMatchObject({ name: "OptionsError", where: "RunContext", option });
     }
     expect(thrown(() => new RunContext("gated" as never), OptionsError)).toMatchObject({ name: "OptionsError", where: "RunContext" });
   });
@@ -227,7 +240,13 @@ describe("child()", () => {
   it("shares llm, asker, tier and run id; its own caller replaces the parent's, which it keeps otherwise", () => {
     const llm = { complete: async () => ({}) };
     const asker = { ask: async () => ({ kind: "approve" }) };
-    const parent = new RunContext({ llm, asker, autonomy: "gated", caller: { kind: "stdio", server: "engine", requestId: 1 }, runId: "r9" });
+    const parent = new RunContext({
+      llm,
+      asker,
+      autonomy: "gated",
+      caller: { kind: "stdio", server: "engine", requestId: 1 },
+      runId: "r9",
+    });
     const c = parent.child({ caller: { kind: "loopback", server: "engine", sessionId: "s1", requestId: 2 } });
     expect([c.llm, c.asker, c.autonomy, c.runId]).toEqual([llm, asker, "gated", "r9"]);
     expect(c.caller).toEqual({ kind: "loopback", server: "engine", sessionId: "s1", requestId: 2 });

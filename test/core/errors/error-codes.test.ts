@@ -7,7 +7,15 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as root from "../../../src/index.js";
-import { AgentkitError, CliRunError, InboxError, ModelError, OptionsError, type AgentkitErrorCode, type ModelErrorCode } from "../../../src/index.js";
+import {
+  AgentkitError,
+  CliRunError,
+  InboxError,
+  ModelError,
+  OptionsError,
+  type AgentkitErrorCode,
+  type ModelErrorCode,
+} from "../../../src/index.js";
 import * as askers from "../../../src/askers/index.js";
 import * as cli from "../../../src/cli/index.js";
 import * as express from "../../../src/express/index.js";
@@ -24,7 +32,12 @@ function errorClasses(entries: Record<string, Record<string, unknown>>): Map<Err
   const out = new Map<ErrorClass, string>();
   for (const [entry, mod] of Object.entries(entries)) {
     for (const [name, value] of Object.entries(mod)) {
-      if (typeof value === "function" && (value === AgentkitError || value.prototype instanceof AgentkitError) && !out.has(value as ErrorClass)) out.set(value as ErrorClass, `${entry}:${name}`);
+      if (
+        typeof value === "function" &&
+        (value === AgentkitError || value.prototype instanceof AgentkitError) &&
+        !out.has(value as ErrorClass)
+      )
+        out.set(value as ErrorClass, `${entry}:${name}`);
     }
   }
   return out;
@@ -38,7 +51,16 @@ function samples(cls: ErrorClass): unknown[][] {
   return [strings];
 }
 
-const ENTRIES = { "arc-agentkit": root, "arc-agentkit/mcp": mcp, "arc-agentkit/cli": cli, "arc-agentkit/models": models, "arc-agentkit/askers": askers, "arc-agentkit/otel": otel, "arc-agentkit/express": express, "arc-agentkit/testing": testing };
+const ENTRIES = {
+  "arc-agentkit": root,
+  "arc-agentkit/mcp": mcp,
+  "arc-agentkit/cli": cli,
+  "arc-agentkit/models": models,
+  "arc-agentkit/askers": askers,
+  "arc-agentkit/otel": otel,
+  "arc-agentkit/express": express,
+  "arc-agentkit/testing": testing,
+};
 
 describe("AgentkitError.code", () => {
   it("is the closed union AgentkitErrorCode, not a free string", () => {
@@ -73,8 +95,10 @@ describe("AgentkitError.code", () => {
         if (!codes.has(err.code)) outside.push(`${name}: ${err.code}`);
       }
     }
-    for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_no_result"] as const) expect(codes.has(new CliRunError(code, "claude", "m").code)).toBe(true);
-    for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const) expect(codes.has(new InboxError(code, "m").code)).toBe(true);
+    for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_no_result"] as const)
+      expect(codes.has(new CliRunError(code, "claude", "m").code)).toBe(true);
+    for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const)
+      expect(codes.has(new InboxError(code, "m").code)).toBe(true);
     expect(codes.has(new ModelError({ provider: "p", providerMessage: "m" }).code)).toBe(true);
     expect(outside).toEqual([]);
   });
@@ -95,9 +119,11 @@ describe("AgentkitError.code", () => {
       for (const args of samples(cls)) carried.add((Reflect.construct(cls, args) as AgentkitError).code);
     }
     // The classes whose caller picks the code: every code of their own union.
-    for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_mcp_not_connected", "cli_no_result"] as const) carried.add(new CliRunError(code, "claude", "m").code);
+    for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_mcp_not_connected", "cli_no_result"] as const)
+      carried.add(new CliRunError(code, "claude", "m").code);
     for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const) carried.add(new InboxError(code, "m").code);
-    for (const code of AGENTKIT_ERROR_CODES.filter((c) => c.startsWith("model_"))) carried.add(new ModelError({ provider: "p", providerMessage: "m" }, "m", code as ModelErrorCode).code);
+    for (const code of AGENTKIT_ERROR_CODES.filter((c) => c.startsWith("model_")))
+      carried.add(new ModelError({ provider: "p", providerMessage: "m" }, "m", code as ModelErrorCode).code);
     // The agentkit program's own failures: it prints them and exits with their code (1 or 2), a user of the program reads them.
     for (const code of ["cli", "cli_usage"]) carried.add(code);
     expect(AGENTKIT_ERROR_CODES.filter((code) => !carried.has(code))).toEqual([]);

@@ -4,7 +4,14 @@
  * `code`; each subclass's typed fields and message.
  */
 import { describe, expect, it } from "vitest";
-import { AgentkitError, Cancelled, DefinitionError, DuplicateToolError, NotImplementedError, ToolArgumentError } from "../../../src/index.js";
+import {
+  AgentkitError,
+  Cancelled,
+  DefinitionError,
+  DuplicateToolError,
+  NotImplementedError,
+  ToolArgumentError,
+} from "../../../src/index.js";
 
 describe("AgentkitError", () => {
   it("is an Error with a code, its class name as name, and an optional cause", () => {
@@ -41,11 +48,25 @@ describe("ToolArgumentError", () => {
   it("typed fields and the seed's message", () => {
     const e = new ToolArgumentError("run_check", ["verbose"], [], [], ["name", "strict"]);
     expect(e.message).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose']. Accepted arguments: ['name', 'strict']");
-    expect([e.tool, e.unexpected, e.missing, e.invalid, e.accepted, e.notAnObject]).toEqual(["run_check", ["verbose"], [], [], ["name", "strict"], undefined]);
+    expect([e.tool, e.unexpected, e.missing, e.invalid, e.accepted, e.notAnObject]).toEqual([
+      "run_check",
+      ["verbose"],
+      [],
+      [],
+      ["name", "strict"],
+      undefined,
+    ]);
   });
 
   it("every part, in order", () => {
-    const e = new ToolArgumentError("t", ["a", "b"], ["c"], [{ argument: "d", expected: "integer", received: 'string "7"' }], ["c", "d"], "array []");
+    const e = new ToolArgumentError(
+      "t",
+      ["a", "b"],
+      ["c"],
+      [{ argument: "d", expected: "integer", received: 'string "7"' }],
+      ["c", "d"],
+      "array []",
+    );
     expect(e.message).toBe(
       "tool 't' call rejected: arguments must be a JSON object, got array []; unexpected argument(s) ['a', 'b']; missing required argument(s) ['c']; " +
         "argument 'd' must be integer, got string \"7\". Accepted arguments: ['c', 'd']",

@@ -9,13 +9,28 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Asker, Decision } from "../../../src/contracts/elicitation.js";
 import { setLogger, type Logger } from "../../../src/util/logger.js";
 import { checkTimeoutMs } from "../../../src/options/option-checks.js";
-import { GATE_SOURCES, gateCheckOf, gateVerdict, isAutoAllowed, plainJsonObject, verdictFromDecision, type GateRequest, type GateSubject } from "../../../src/gate/index.js";
+import {
+  GATE_SOURCES,
+  gateCheckOf,
+  gateVerdict,
+  isAutoAllowed,
+  plainJsonObject,
+  verdictFromDecision,
+  type GateRequest,
+  type GateSubject,
+} from "../../../src/gate/index.js";
 import { askerAnswering as answering, type ScriptedAsker } from "../../helpers/asker.js";
 
-const write = (path = "/etc/passwd"): GateSubject => ({ tool: "Write", arguments: { file_path: path }, id: "toolu_1", via: "approval_server" });
+const write = (path = "/etc/passwd"): GateSubject => ({
+  tool: "Write",
+  arguments: { file_path: path },
+  id: "toolu_1",
+  via: "approval_server",
+});
 type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
 /** The engine, called the way the old decide(prompt, policy) was. */
-const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) => gateVerdict({ via: "approval_server", ...subject, ...policy });
+const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) =>
+  gateVerdict({ via: "approval_server", ...subject, ...policy });
 
 /** An Asker that answers `decision` and remembers what it was asked. */
 /** A scripted person whose answer may be anything (the engine's checks of a malformed decision are under test). */
@@ -59,18 +74,35 @@ describe("verdictFromDecision: the seed's table", () => {
     ];
     for (const [value, reason] of why) {
       const v = verdictFromDecision({ kind: "modify", actor: "ops", value }, write(), undefined);
-      expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, kind: "modify", reason: `denied: 'modify' from ops carried no plain JSON object to run with (${reason})` });
+      expect(v).toMatchObject({
+        allowed: false,
+        source: "asker",
+        asked: true,
+        kind: "modify",
+        reason: `denied: 'modify' from ops carried no plain JSON object to run with (${reason})`,
+      });
     }
   });
 
   it("reject -> deny whose message is the note exactly; refusal names who", () => {
     const v = verdictFromDecision({ kind: "reject", actor: "ci", note: "/etc is out of scope" }, write(), 30_000);
-    expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, actor: "ci", reason: "/etc is out of scope", refusal: "rejected by ci: /etc is out of scope" });
+    expect(v).toMatchObject({
+      allowed: false,
+      source: "asker",
+      asked: true,
+      actor: "ci",
+      reason: "/etc is out of scope",
+      refusal: "rejected by ci: /etc is out of scope",
+    });
     expect(verdictFromDecision({ kind: "reject" }, write(), undefined)).toMatchObject({ reason: "rejected by the reviewer", actor: null });
   });
 
   it("any other kind -> deny with the note, or a message naming the kind", () => {
-    expect(verdictFromDecision({ kind: "maybe", note: "ask me later" }, write(), undefined)).toMatchObject({ allowed: false, source: "asker", reason: "ask me later" });
+    expect(verdictFromDecision({ kind: "maybe", note: "ask me later" }, write(), undefined)).toMatchObject({
+      allowed: false,
+      source: "asker",
+      reason: "ask me later",
+    });
     expect(verdictFromDecision({ kind: "maybe", actor: "bo" }, write(), undefined).reason).toBe(
       'denied: bo answered with decision kind string "maybe", which is neither approve nor modify',
     );
@@ -138,8 +170,17 @@ describe("decide: order, deadline, failures", () => {
   it("autoAllow is checked before the tier, and asks nobody", async () => {
     const asker = askerAnswering({ kind: "reject" });
     for (const autonomy of ["gated", "auto"] as const) {
-      const v = await decide({ tool: "Read", arguments: { file_path: "/etc/passwd" } }, policy({ asker, autonomy, autoAllow: new Set(["Read"]) }));
-      expect(v).toMatchObject({ allowed: true, source: "auto_allow", asked: false, actor: null, reason: "'Read' is in autoAllow; no one was asked" });
+      const v = await decide(
+        { tool: "Read", arguments: { file_path: "/etc/passwd" } },
+        policy({ asker, autonomy, autoAllow: new Set(["Read"]) }),
+      );
+      expect(v).toMatchObject({
+        allowed: true,
+        source: "auto_allow",
+        asked: false,
+        actor: null,
+        reason: "'Read' is in autoAllow; no one was asked",
+      });
     }
     expect(asker.seen).toHaveLength(0);
   });
@@ -147,7 +188,12 @@ describe("decide: order, deadline, failures", () => {
   it("under auto, an unlisted prompt is allowed without asking (source autonomy)", async () => {
     const asker = askerAnswering({ kind: "reject" });
     const v = await decide(write(), policy({ asker, autonomy: "auto" }));
-    expect(v).toMatchObject({ allowed: true, source: "autonomy", asked: false, reason: `autonomy "auto" does not gate 'Write'; no one was asked` });
+    expect(v).toMatchObject({
+      allowed: true,
+      source: "autonomy",
+      asked: false,
+      reason: `autonomy "auto" does not gate 'Write'; no one was asked`,
+    });
     expect(v.arguments).toEqual({ file_path: "/etc/passwd" });
     expect(asker.seen).toHaveLength(0);
   });
@@ -156,13 +202,29 @@ describe("decide: order, deadline, failures", () => {
     const asker = askerAnswering({ kind: "approve", actor: "ci" });
     const v = await decide(write("out.txt"), { asker, timeoutMs: 30_000, question: "Allow?" });
     expect(v).toMatchObject({ allowed: true, source: "asker", asked: true });
-    expect(asker.seen).toEqual([{ question: "Allow?", toolCall: { id: "toolu_1", name: "Write", arguments: { file_path: "out.txt" } }, source: "approval_server", timeoutMs: 30_000 }]);
+    expect(asker.seen).toEqual([
+      {
+        question: "Allow?",
+        toolCall: { id: "toolu_1", name: "Write", arguments: { file_path: "out.txt" } },
+        source: "approval_server",
+        timeoutMs: 30_000,
+      },
+    ]);
   });
 
   it("a raising autoAllowWhen falls through to the Asker", async () => {
     captureWarnings();
     const asker = askerAnswering({ kind: "reject", note: "no" });
-    const v = await decide({ tool: "Read", arguments: {} }, policy({ asker, autoAllow: new Set(["Read"]), autoAllowWhen: () => { throw new Error("x"); } }));
+    const v = await decide(
+      { tool: "Read", arguments: {} },
+      policy({
+        asker,
+        autoAllow: new Set(["Read"]),
+        autoAllowWhen: () => {
+          throw new Error("x");
+        },
+      }),
+    );
     expect(v).toMatchObject({ allowed: false, source: "asker", asked: true, reason: "no" });
     expect(asker.seen).toHaveLength(1);
   });
@@ -177,14 +239,23 @@ describe("decide: order, deadline, failures", () => {
 
   it("an Asker that throws (async or sync) -> deny carrying the reason, source error", async () => {
     const v = await decide(write(), policy({ asker: askerThrowing(new Error("socket closed")) }));
-    expect(v).toMatchObject({ allowed: false, source: "error", asked: true, reason: "approval for 'Write' failed: the Asker threw Error: socket closed; denied (not a policy decision)" });
+    expect(v).toMatchObject({
+      allowed: false,
+      source: "error",
+      asked: true,
+      reason: "approval for 'Write' failed: the Asker threw Error: socket closed; denied (not a policy decision)",
+    });
     const sync: Asker = {
       ask: () => {
         throw new TypeError("not wired");
       },
     };
-    expect((await decide(write(), policy({ asker: sync }))).reason).toBe("approval for 'Write' failed: the Asker threw TypeError: not wired; denied (not a policy decision)");
-    expect((await decide(write(), policy({ asker: askerThrowing("plain string") }))).reason).toContain('the Asker threw non-Error value thrown: string "plain string"');
+    expect((await decide(write(), policy({ asker: sync }))).reason).toBe(
+      "approval for 'Write' failed: the Asker threw TypeError: not wired; denied (not a policy decision)",
+    );
+    expect((await decide(write(), policy({ asker: askerThrowing("plain string") }))).reason).toContain(
+      'the Asker threw non-Error value thrown: string "plain string"',
+    );
   });
 
   it("an abort signal abandons a pending ask as a denial (source error)", async () => {
@@ -223,10 +294,31 @@ describe("the verdict and its record", () => {
   it("is frozen, carries a frozen record, and gate.check is the record without the arguments", async () => {
     const v = await decide(write("out.txt"), { asker: askerAnswering({ kind: "modify", actor: "ops", value: { file_path: "/tmp/x" } }) });
     expect(Object.isFrozen(v) && Object.isFrozen(v.record) && Object.isFrozen(v.record.arguments)).toBe(true);
-    expect(v.record).toMatchObject({ tool: "Write", id: "toolu_1", via: "approval_server", allowed: true, source: "asker", asked: true, kind: "modify", actor: "ops" });
+    expect(v.record).toMatchObject({
+      tool: "Write",
+      id: "toolu_1",
+      via: "approval_server",
+      allowed: true,
+      source: "asker",
+      asked: true,
+      kind: "modify",
+      actor: "ops",
+    });
     expect(v.record.arguments).toEqual({ file_path: "out.txt" });
     expect(v.record.updatedArguments).toEqual({ file_path: "/tmp/x" });
-    expect(Object.keys(gateCheckOf(v.record)).sort()).toEqual(["actor", "allowed", "asked", "at", "id", "kind", "questionId", "reason", "source", "tool", "via"]);
+    expect(Object.keys(gateCheckOf(v.record)).sort()).toEqual([
+      "actor",
+      "allowed",
+      "asked",
+      "at",
+      "id",
+      "kind",
+      "questionId",
+      "reason",
+      "source",
+      "tool",
+      "via",
+    ]);
   });
 
   it("the closed source set", () => {
@@ -237,7 +329,11 @@ describe("the verdict and its record", () => {
   it("the tier: requiresApproval asks under auto; a non-key step under gated does not", async () => {
     const asker = askerAnswering({ kind: "approve" });
     expect(await decide(write(), { asker, autonomy: "auto", requiresApproval: true })).toMatchObject({ source: "asker", asked: true });
-    expect(await decide(write(), { asker, autonomy: "gated", keyStep: false })).toMatchObject({ allowed: true, source: "autonomy", asked: false });
+    expect(await decide(write(), { asker, autonomy: "gated", keyStep: false })).toMatchObject({
+      allowed: true,
+      source: "autonomy",
+      asked: false,
+    });
     expect(asker.seen).toHaveLength(1);
   });
 
@@ -245,17 +341,44 @@ describe("the verdict and its record", () => {
     expect(await decide(write(), {})).toMatchObject({ allowed: false, source: "error", asked: false });
     const aborted = AbortSignal.abort(new Error("gone"));
     const asker = askerAnswering({ kind: "approve" });
-    expect(await decide(write(), { asker, signal: aborted })).toMatchObject({ allowed: false, source: "error", asked: false, reason: "approval for 'Write' failed: gone; denied (not a policy decision)" });
+    expect(await decide(write(), { asker, signal: aborted })).toMatchObject({
+      allowed: false,
+      source: "error",
+      asked: false,
+      reason: "approval for 'Write' failed: gone; denied (not a policy decision)",
+    });
     expect(asker.seen).toHaveLength(0);
   });
 
   it("a Decision whose getters throw, or a Proxy that throws, is a deny recorded asked: true", async () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); } });
-    for (const d of [{ get kind(): string { throw new Error("kind exploded"); } }, { kind: "approve", get actor(): string { throw new Error("actor exploded"); } }, hostile]) {
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("trap");
+        },
+      },
+    );
+    for (const d of [
+      {
+        get kind(): string {
+          throw new Error("kind exploded");
+        },
+      },
+      {
+        kind: "approve",
+        get actor(): string {
+          throw new Error("actor exploded");
+        },
+      },
+      hostile,
+    ]) {
       const v = await decide(write(), { asker: askerAnswering(d) });
       expect(v).toMatchObject({ allowed: false, source: "error", asked: true });
       // (a Proxy whose get trap throws already fails when the Asker's promise reads its `then`)
-      expect(v.reason).toMatch(/^approval for 'Write' failed: (reading the Asker's Decision threw Error: (kind exploded|actor exploded)|the Asker threw Error: trap); denied \(not a policy decision\)$/);
+      expect(v.reason).toMatch(
+        /^approval for 'Write' failed: (reading the Asker's Decision threw Error: (kind exploded|actor exploded)|the Asker threw Error: trap); denied \(not a policy decision\)$/,
+      );
     }
   });
 });
@@ -283,16 +406,40 @@ describe("plainJsonObject: a modify value must survive a JSON round trip whole",
   });
 
   it("a getter that throws is a reason, not an exception", () => {
-    expect(plainJsonObject({ get x(): number { throw new Error("no"); } })).toEqual({ ok: false, why: "reading the value threw Error: no" });
+    expect(
+      plainJsonObject({
+        get x(): number {
+          throw new Error("no");
+        },
+      }),
+    ).toEqual({ ok: false, why: "reading the value threw Error: no" });
     // The one error line (errorLine): a subclass by its class name, a thrown non-Error by its JSON type.
     class LockedError extends Error {}
-    expect(plainJsonObject({ get x(): number { throw new LockedError("held"); } })).toEqual({ ok: false, why: "reading the value threw LockedError: held" });
-    expect(plainJsonObject({ get x(): number { throw "nope"; } })).toEqual({ ok: false, why: 'reading the value threw non-Error value thrown: string "nope"' });
+    expect(
+      plainJsonObject({
+        get x(): number {
+          throw new LockedError("held");
+        },
+      }),
+    ).toEqual({ ok: false, why: "reading the value threw LockedError: held" });
+    expect(
+      plainJsonObject({
+        get x(): number {
+          throw "nope";
+        },
+      }),
+    ).toEqual({ ok: false, why: 'reading the value threw non-Error value thrown: string "nope"' });
   });
 
   it("accepts plain JSON and returns a fresh copy read once; a __proto__ key stays a key", () => {
     let reads = 0;
-    const src = { a: [1, "two", null, { b: true }], get once() { reads++; return "x"; } };
+    const src = {
+      a: [1, "two", null, { b: true }],
+      get once() {
+        reads++;
+        return "x";
+      },
+    };
     const r = plainJsonObject(src);
     expect(r).toEqual({ ok: true, value: { a: [1, "two", null, { b: true }], once: "x" } });
     expect(reads).toBe(1);

@@ -66,7 +66,10 @@ export interface GateOutcome {
 
 const TARGET = { type: "object", properties: { target: {} }, required: ["target"], additionalProperties: true } as const;
 
-function counted(make: GateSetup["asker"], cancel: () => void): { asker: Asker; calls: () => number; seen: Pick<GateOutcome, "questionIds" | "signals"> } {
+function counted(
+  make: GateSetup["asker"],
+  cancel: () => void,
+): { asker: Asker; calls: () => number; seen: Pick<GateOutcome, "questionIds" | "signals"> } {
   const inner = make(cancel);
   const questionIds: string[] = [];
   const signals: boolean[] = [];
@@ -86,20 +89,30 @@ function counted(make: GateSetup["asker"], cancel: () => void): { asker: Asker; 
 const audit = (setup: GateSetup) => (setup.auditPath ? { auditPath: setup.auditPath } : {});
 
 function deployTool(requiresApproval: boolean, ran: Array<Record<string, unknown>>) {
-  return tool({ name: "deploy", description: "Deploy.", input: TARGET, sideEffecting: true, requiresApproval }, function deploy(input: Record<string, unknown>) {
-    ran.push(structuredClone(input));
-    return `deployed ${JSON.stringify(input)}`;
-  });
+  return tool(
+    { name: "deploy", description: "Deploy.", input: TARGET, sideEffecting: true, requiresApproval },
+    function deploy(input: Record<string, unknown>) {
+      ran.push(structuredClone(input));
+      return `deployed ${JSON.stringify(input)}`;
+    },
+  );
 }
 
 async function viaReact(setup: GateSetup): Promise<GateOutcome> {
   const ran: Array<Record<string, unknown>> = [];
-  const llm = FakeLLM.script([new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: { ...ARGS } }] }), new Turn({ content: "done" })]);
+  const llm = FakeLLM.script([
+    new Turn({ toolCalls: [{ id: "c1", name: "deploy", arguments: { ...ARGS } }] }),
+    new Turn({ content: "done" }),
+  ]);
   let cancel = (): void => {};
   const { asker, calls, seen } = counted(setup.asker, () => cancel());
   const ctx = makeTestCtx({ llm, asker, autonomy: setup.autonomy ?? "gated" });
   cancel = () => ctx.cancel();
-  const cognition = new ReActCognition({ tools: [deployTool(setup.requiresApproval ?? false, ran)], ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
+  const cognition = new ReActCognition({
+    tools: [deployTool(setup.requiresApproval ?? false, ran)],
+    ...(setup.timeoutMs ? { approvalTimeoutMs: setup.timeoutMs } : {}),
+    ...audit(setup),
+  });
   const result = await new Agent({ name: "dev", cognition }).run("deploy it", ctx);
   const checks = ctx.eventsNamed("gate.check").map((e) => e.data);
   const call = result.toolCalls[0];
@@ -130,12 +143,18 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
   await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   let text = "";
   try {
-    const r = await client.callTool("approve", { tool_name: "deploy", input: { ...ARGS }, tool_use_id: "c1" }, { signal: controller.signal });
+    const r = await client.callTool(
+      "approve",
+      { tool_name: "deploy", input: { ...ARGS }, tool_use_id: "c1" },
+      { signal: controller.signal },
+    );
     text = (r.content[0] as { text: string }).text;
   } catch {
     await until(() => server.decisions.length > 0);
   }
-  const answer = text ? (JSON.parse(text) as { behavior: string; updatedInput?: Record<string, unknown>; message?: string }) : { behavior: "cancelled" };
+  const answer = text
+    ? (JSON.parse(text) as { behavior: string; updatedInput?: Record<string, unknown>; message?: string })
+    : { behavior: "cancelled" };
   const allowed = answer.behavior === "allow";
   return {
     allowed,
@@ -191,10 +210,19 @@ export function post(url: string, headers: Record<string, string>, body: string)
 async function viaHook(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
   const { asker, calls, seen } = counted(setup.asker, () => ctx.cancel());
-  await using hooks = await HookServer.start({ ctx, ...(setup.decide ? { decide: setup.decide } : { asker }), ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
+  await using hooks = await HookServer.start({
+    ctx,
+    ...(setup.decide ? { decide: setup.decide } : { asker }),
+    ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}),
+    ...audit(setup),
+  });
   const doc = { hook_event_name: "PreToolUse", session_id: "s1", tool_name: "deploy", tool_input: { ...ARGS }, tool_use_id: "c1" };
   const res = await post(hooks.url, { ...hooks.authHeaders }, JSON.stringify(doc));
-  const out = (JSON.parse(res.text) as { hookSpecificOutput?: { permissionDecision: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> } }).hookSpecificOutput;
+  const out = (
+    JSON.parse(res.text) as {
+      hookSpecificOutput?: { permissionDecision: string; permissionDecisionReason?: string; updatedInput?: Record<string, unknown> };
+    }
+  ).hookSpecificOutput;
   const allowed = out?.permissionDecision === "allow";
   return {
     allowed,

@@ -47,7 +47,11 @@ const rejected: Expect = denied("asker", "ops");
 const autoAllowed: Partial<Expect> = { allowed: true, source: "auto_allow", asked: false, actor: null };
 
 const CASES: Case[] = [
-  { name: "approve", setup: { asker: answering({ kind: "approve", actor: "ops" }) }, all: { allowed: true, source: "asker", asked: true, actor: "ops", ranWith: { target: "prod" } } },
+  {
+    name: "approve",
+    setup: { asker: answering({ kind: "approve", actor: "ops" }) },
+    all: { allowed: true, source: "asker", asked: true, actor: "ops", ranWith: { target: "prod" } },
+  },
   {
     name: "reject with a note",
     setup: { asker: reject },
@@ -59,19 +63,57 @@ const CASES: Case[] = [
       claude_hook: { message: "not today" },
     },
   },
-  { name: "modify with a valid object", setup: { asker: answering({ kind: "modify", actor: "ops", value: { target: "staging" } }) }, all: { allowed: true, source: "asker", asked: true, actor: "ops", ranWith: { target: "staging" } } },
-  { name: "modify with a Date", setup: { asker: answering({ kind: "modify", actor: "ops", value: new Date(0) }) }, all: denied("asker", "ops") },
-  { name: "modify with a BigInt", setup: { asker: answering({ kind: "modify", actor: "ops", value: { target: 1n } }) }, all: denied("asker", "ops") },
-  { name: "modify with a circular object", setup: { asker: () => ({ ask: async () => ({ kind: "modify", actor: "ops", value: circular() }) }) }, all: denied("asker", "ops") },
-  { name: "modify with an array", setup: { asker: answering({ kind: "modify", actor: "ops", value: [{ target: "x" }] }) }, all: denied("asker", "ops") },
+  {
+    name: "modify with a valid object",
+    setup: { asker: answering({ kind: "modify", actor: "ops", value: { target: "staging" } }) },
+    all: { allowed: true, source: "asker", asked: true, actor: "ops", ranWith: { target: "staging" } },
+  },
+  {
+    name: "modify with a Date",
+    setup: { asker: answering({ kind: "modify", actor: "ops", value: new Date(0) }) },
+    all: denied("asker", "ops"),
+  },
+  {
+    name: "modify with a BigInt",
+    setup: { asker: answering({ kind: "modify", actor: "ops", value: { target: 1n } }) },
+    all: denied("asker", "ops"),
+  },
+  {
+    name: "modify with a circular object",
+    setup: { asker: () => ({ ask: async () => ({ kind: "modify", actor: "ops", value: circular() }) }) },
+    all: denied("asker", "ops"),
+  },
+  {
+    name: "modify with an array",
+    setup: { asker: answering({ kind: "modify", actor: "ops", value: [{ target: "x" }] }) },
+    all: denied("asker", "ops"),
+  },
   { name: "expired", setup: { asker: answering({ kind: "expired", actor: "pager" }), timeoutMs: 60_000 }, all: denied("asker", "pager") },
   { name: "an unknown kind", setup: { asker: answering({ kind: "maybe", actor: "ops" }) }, all: denied("asker", "ops") },
   { name: "not a Decision", setup: { asker: answering(undefined) }, all: denied("error") },
-  { name: "the Asker throws", setup: { asker: () => ({ ask: async () => Promise.reject(new Error("pager offline")) }) }, all: denied("error") },
+  {
+    name: "the Asker throws",
+    setup: { asker: () => ({ ask: async () => Promise.reject(new Error("pager offline")) }) },
+    all: denied("error"),
+  },
   { name: "the Asker is slow: the deadline fires", setup: { asker: never, timeoutMs: 100 }, all: denied("timeout") },
-  { name: "autoAllow (ApprovalServer only)", setup: { asker: reject, autoAllow: ["deploy"] }, all: rejected, per: { approval_server: autoAllowed } },
-  { name: "autoAllowWhen true (ApprovalServer only)", setup: { asker: reject, autoAllow: ["deploy"], autoAllowWhen: () => true }, all: rejected, per: { approval_server: autoAllowed } },
-  { name: "autoAllowWhen false falls through to the Asker", setup: { asker: reject, autoAllow: ["deploy"], autoAllowWhen: () => false }, all: rejected },
+  {
+    name: "autoAllow (ApprovalServer only)",
+    setup: { asker: reject, autoAllow: ["deploy"] },
+    all: rejected,
+    per: { approval_server: autoAllowed },
+  },
+  {
+    name: "autoAllowWhen true (ApprovalServer only)",
+    setup: { asker: reject, autoAllow: ["deploy"], autoAllowWhen: () => true },
+    all: rejected,
+    per: { approval_server: autoAllowed },
+  },
+  {
+    name: "autoAllowWhen false falls through to the Asker",
+    setup: { asker: reject, autoAllow: ["deploy"], autoAllowWhen: () => false },
+    all: rejected,
+  },
   {
     name: "autoAllowWhen throws: falls through to the Asker",
     setup: {
@@ -87,9 +129,18 @@ const CASES: Case[] = [
     name: 'autonomy "auto", no requiresApproval: ungated where there is a tier (the hook has none)',
     setup: { asker: reject, autonomy: "auto", requiresApproval: false },
     all: rejected,
-    per: { react: { allowed: true, source: "autonomy", asked: false, actor: null }, mcp_guard: { allowed: true, source: null, asked: false }, approval_server: { allowed: true, source: "autonomy", asked: false, actor: null } },
+    per: {
+      react: { allowed: true, source: "autonomy", asked: false, actor: null },
+      mcp_guard: { allowed: true, source: null, asked: false },
+      approval_server: { allowed: true, source: "autonomy", asked: false, actor: null },
+    },
   },
-  { name: 'autonomy "gated" asks', setup: { asker: reject, autonomy: "gated", requiresApproval: false }, all: rejected, per: { mcp_guard: { allowed: true, source: null, asked: false } } },
+  {
+    name: 'autonomy "gated" asks',
+    setup: { asker: reject, autonomy: "gated", requiresApproval: false },
+    all: rejected,
+    per: { mcp_guard: { allowed: true, source: null, asked: false } },
+  },
   {
     name: 'requiresApproval under "auto" still asks (ApprovalServer has no declaration to read)',
     setup: { asker: reject, autonomy: "auto", requiresApproval: true },
@@ -115,7 +166,11 @@ const CASES: Case[] = [
     name: "an audit sink that fails: an ungated call is denied too (ReAct and ApprovalServer record it as autonomy first)",
     setup: { asker: reject, autonomy: "auto", requiresApproval: false, auditPath: "/dev/full" },
     all: rejected,
-    per: { react: { allowed: false, source: "error", asked: false, actor: null }, approval_server: { allowed: false, source: "error", asked: false, actor: null }, mcp_guard: { allowed: true, source: null, asked: false } },
+    per: {
+      react: { allowed: false, source: "error", asked: false, actor: null },
+      approval_server: { allowed: false, source: "error", asked: false, actor: null },
+      mcp_guard: { allowed: true, source: null, asked: false },
+    },
   },
   {
     name: "a Decision whose kind getter throws",
@@ -149,7 +204,12 @@ function check(entry: EntryPoint, out: GateOutcome, want: Expect): void {
     return;
   }
   expect(out.checks).toHaveLength(1);
-  expect(out.record).toMatchObject({ allowed: want.allowed, source: want.source, asked: want.asked, ...(want.actor !== undefined ? { actor: want.actor } : {}) });
+  expect(out.record).toMatchObject({
+    allowed: want.allowed,
+    source: want.source,
+    asked: want.asked,
+    ...(want.actor !== undefined ? { actor: want.actor } : {}),
+  });
   expect(out.askerCalls).toBe(want.asked ? 1 : 0);
   // The question carries its call: the Asker got a signal and an id, and the record (and its gate.check) keeps that id.
   expect(out.signals).toEqual(want.asked ? [true] : []);
@@ -159,7 +219,14 @@ function check(entry: EntryPoint, out: GateOutcome, want: Expect): void {
   expect(out.checks[0]).toMatchObject({ questionId });
   expect(out.checks[0]).toMatchObject({ via: entry, allowed: want.allowed, source: want.source, asked: want.asked });
   expect(out.checks[0]).not.toHaveProperty("arguments");
-  if (out.seen) expect(out.seen).toMatchObject({ source: want.source, asked: want.asked, decision: want.allowed ? "allow" : "deny", questionId, record: out.record });
+  if (out.seen)
+    expect(out.seen).toMatchObject({
+      source: want.source,
+      asked: want.asked,
+      decision: want.allowed ? "allow" : "deny",
+      questionId,
+      record: out.record,
+    });
 }
 
 describe("one table, four entry points", () => {

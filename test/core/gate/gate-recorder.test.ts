@@ -10,7 +10,13 @@ import { DECISIONS_KEPT } from "../../../src/gate/gate-recorder.js";
 describe("GateRecorder options", () => {
   it("refuses an unknown option by name, under its owner's name, with the accepted ones", () => {
     expect(() => new GateRecorder({ where: "HookServer", auditFile: "/x" } as never)).toThrow(
-      expect.objectContaining({ name: "OptionsError", code: "invalid_option", where: "HookServer", option: "auditFile", message: "HookServer: unknown option 'auditFile'. Accepted options: ctx, auditPath, audit, decisions, where" }),
+      expect.objectContaining({
+        name: "OptionsError",
+        code: "invalid_option",
+        where: "HookServer",
+        option: "auditFile",
+        message: "HookServer: unknown option 'auditFile'. Accepted options: ctx, auditPath, audit, decisions, where",
+      }),
     );
   });
 
@@ -20,7 +26,9 @@ describe("GateRecorder options", () => {
     ["audit", {}],
     ["auditPath", ""],
   ])("refuses a wrong %s, naming it", (key, value) => {
-    expect(() => new GateRecorder({ [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "approvals", option: key }));
+    expect(() => new GateRecorder({ [key]: value } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "approvals", option: key }),
+    );
   });
 
   it("refuses auditPath and audit together", () => {

@@ -35,7 +35,10 @@ const answering = (decision: () => unknown) => (): Asker => ({ ask: async () => 
 
 describe.each(ENTRY_POINTS)("defect 5 via %s", (entry) => {
   it.each(BAD_VALUES)("modify with %s is a deny naming why; nothing runs", async (_what, value, why) => {
-    const out = await runThrough(entry, { asker: answering(() => ({ kind: "modify", actor: "ops", value: value() })), requiresApproval: true });
+    const out = await runThrough(entry, {
+      asker: answering(() => ({ kind: "modify", actor: "ops", value: value() })),
+      requiresApproval: true,
+    });
     expect(out.allowed).toBe(false);
     expect(out.askerCalls).toBe(1);
     expect(out.message).toMatch(why);

@@ -98,7 +98,9 @@ describe("CachedMemory", () => {
     await m.query("q");
     expect(src.queries).toHaveLength(2);
     expect(new CachedMemory(src).ttlMs).toBe(30_000);
-    expect(() => new CachedMemory(src, { ttlMs: -1 })).toThrow(optionsError("CachedMemory: ttlMs must be a non-negative number of milliseconds, got -1"));
+    expect(() => new CachedMemory(src, { ttlMs: -1 })).toThrow(
+      optionsError("CachedMemory: ttlMs must be a non-negative number of milliseconds, got -1"),
+    );
     expect(() => new CachedMemory(src, { ttlMs: Number.NaN })).toThrow(optionsError());
   });
 
@@ -120,11 +122,18 @@ describe("CachedMemory", () => {
 describe("CachedMemory options", () => {
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new CachedMemory(sourceReturning("s", []), { ttl: 10 } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "CachedMemory", option: "ttl", message: "CachedMemory: unknown option 'ttl'. Accepted options: ttlMs, name, now" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "CachedMemory",
+        option: "ttl",
+        message: "CachedMemory: unknown option 'ttl'. Accepted options: ttlMs, name, now",
+      }),
     );
   });
 
   it("refuses a now that is not a function", () => {
-    expect(() => new CachedMemory(sourceReturning("s", []), { now: 5 } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "CachedMemory", option: "now" }));
+    expect(() => new CachedMemory(sourceReturning("s", []), { now: 5 } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "CachedMemory", option: "now" }),
+    );
   });
 });

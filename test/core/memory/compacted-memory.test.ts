@@ -43,7 +43,13 @@ describe("CompactedMemory", () => {
 
   it("never hands over more source text than the bounds allow", async () => {
     const src = sourceReturning("wiki", items("a".repeat(50), "b".repeat(3), "c".repeat(40), "d".repeat(7), "e".repeat(9)));
-    for (const [maxItemChars, maxTotalChars] of [[5, 12], [20, 30], [1, 1], [100, 100], [8, 9]]) {
+    for (const [maxItemChars, maxTotalChars] of [
+      [5, 12],
+      [20, 30],
+      [1, 1],
+      [100, 100],
+      [8, 9],
+    ]) {
       const out = await new CompactedMemory(src, { maxItemChars, maxTotalChars }).query("q");
       const texts = out.map((i) => sourceText(i.content));
       expect(texts.every((t) => t.length <= maxItemChars!)).toBe(true);
@@ -61,8 +67,12 @@ describe("CompactedMemory", () => {
     const src = sourceReturning("wiki", []);
     const m = new CompactedMemory(src);
     expect([m.maxItemChars, m.maxTotalChars, m.name]).toEqual([2_000, 8_000, "wiki"]);
-    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(optionsError("CompactedMemory: maxItemChars must be a positive integer, got number 0"));
-    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(optionsError("CompactedMemory: maxTotalChars must be a positive integer, got number 2.5"));
+    expect(() => new CompactedMemory(src, { maxItemChars: 0 })).toThrow(
+      optionsError("CompactedMemory: maxItemChars must be a positive integer, got number 0"),
+    );
+    expect(() => new CompactedMemory(src, { maxTotalChars: 2.5 })).toThrow(
+      optionsError("CompactedMemory: maxTotalChars must be a positive integer, got number 2.5"),
+    );
     await m.write(memoryItem("n"));
     expect(src.written.map((i) => i.content)).toEqual(["n"]);
   });
@@ -71,7 +81,12 @@ describe("CompactedMemory", () => {
 describe("CompactedMemory options", () => {
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new CompactedMemory(sourceReturning("s", []), { maxChars: 10 } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "CompactedMemory", option: "maxChars", message: "CompactedMemory: unknown option 'maxChars'. Accepted options: maxItemChars, maxTotalChars, name" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "CompactedMemory",
+        option: "maxChars",
+        message: "CompactedMemory: unknown option 'maxChars'. Accepted options: maxItemChars, maxTotalChars, name",
+      }),
     );
   });
 });

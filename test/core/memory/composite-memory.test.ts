@@ -19,14 +19,21 @@ describe("CompositeMemory.query", () => {
   });
 
   it("ranks scored items by score, descending", async () => {
-    const m = new CompositeMemory([sourceReturning("a", items(["a1", 0.2], ["a2", 0.1])), sourceReturning("b", items(["b1", 0.9], ["b2", 0.15]))]);
+    const m = new CompositeMemory([
+      sourceReturning("a", items(["a1", 0.2], ["a2", 0.1])),
+      sourceReturning("b", items(["b1", 0.9], ["b2", 0.15])),
+    ]);
     const out = await m.query("q");
     expect(contents(out)).toEqual(["b1", "a1", "b2", "a2"]);
     expect(out.map((i) => i.score)).toEqual([0.9, 0.2, 0.15, 0.1]);
   });
 
   it("mixed: scored items are ranked among themselves, unscored ones keep their places (deterministic)", async () => {
-    const m = new CompositeMemory([sourceReturning("a", items(["a", 0.1])), sourceReturning("b", items("b")), sourceReturning("c", items(["c", 0.9]))]);
+    const m = new CompositeMemory([
+      sourceReturning("a", items(["a", 0.1])),
+      sourceReturning("b", items("b")),
+      sourceReturning("c", items(["c", 0.9])),
+    ]);
     expect(contents(await m.query("q"))).toEqual(["c", "b", "a"]);
   });
 
@@ -53,7 +60,11 @@ describe("CompositeMemory.query", () => {
 
   it("skips a failing source (async or sync) and reports it as memory.error", async () => {
     const ctx = makeTestCtx();
-    const m = new CompositeMemory([sourceFailing("down", new Error("index offline")), sourceReturning("ok", items("x")), sourceFailing("broken", new TypeError("bad"), true)]);
+    const m = new CompositeMemory([
+      sourceFailing("down", new Error("index offline")),
+      sourceReturning("ok", items("x")),
+      sourceFailing("broken", new TypeError("bad"), true),
+    ]);
     expect(contents(await m.query("q", { ctx }))).toEqual(["x"]);
     expect(ctx.eventsNamed("memory.error")).toEqual([
       { event: "memory.error", data: { source: "down", error: "Error: index offline" } },
@@ -96,18 +107,29 @@ describe("CompositeMemory construction and writes", () => {
     const m = new CompositeMemory([sourceReturning("a", [])]);
     const err = await m.write(memoryItem("x")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotImplementedError);
-    expect(err).toMatchObject({ code: "not_implemented", operation: "write", message: "composite(a): no writable source; pass { writeTo: <source name> }" });
+    expect(err).toMatchObject({
+      code: "not_implemented",
+      operation: "write",
+      message: "composite(a): no writable source; pass { writeTo: <source name> }",
+    });
   });
 
   it("refuses a writeTo that names no source", () => {
-    expect(() => new CompositeMemory([sourceReturning("a", [])], { writeTo: "z" })).toThrow(optionsError("CompositeMemory: writeTo 'z' names no source; sources: a"));
+    expect(() => new CompositeMemory([sourceReturning("a", [])], { writeTo: "z" })).toThrow(
+      optionsError("CompositeMemory: writeTo 'z' names no source; sources: a"),
+    );
   });
 });
 
 describe("CompositeMemory options", () => {
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new CompositeMemory([sourceReturning("a", [])], { write: "a" } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "CompositeMemory", option: "write", message: "CompositeMemory: unknown option 'write'. Accepted options: name, writeTo" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "CompositeMemory",
+        option: "write",
+        message: "CompositeMemory: unknown option 'write'. Accepted options: name, writeTo",
+      }),
     );
   });
 });

@@ -5,7 +5,10 @@
 import { memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../../src/index.js";
 
 /** A source answering with `items` (first k), recording queries and writes. */
-export function sourceReturning(name: string, items: MemoryItem[]): MemorySource & { queries: Array<[string, QueryOptions | undefined]>; written: MemoryItem[] } {
+export function sourceReturning(
+  name: string,
+  items: MemoryItem[],
+): MemorySource & { queries: Array<[string, QueryOptions | undefined]>; written: MemoryItem[] } {
   const queries: Array<[string, QueryOptions | undefined]> = [];
   const written: MemoryItem[] = [];
   return {

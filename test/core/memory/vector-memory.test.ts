@@ -97,7 +97,9 @@ describe("VectorMemory", () => {
 
   it("refuses a vector of the wrong length on write and on query", async () => {
     const bad = new VectorMemory({ name: "vec", embedder: embedderReturning(3, [1, 0]) });
-    await expect(bad.write(memoryItem("a"))).rejects.toThrow(optionsError("vec.write: the embedder returned a vector of length 2, expected 3"));
+    await expect(bad.write(memoryItem("a"))).rejects.toThrow(
+      optionsError("vec.write: the embedder returned a vector of length 2, expected 3"),
+    );
     expect(bad.size).toBe(0);
     let short = false;
     const flaky: Embedder = { dimensions: 3, embed: async (texts) => texts.map(() => (short ? [1, 0] : [1, 0, 0])) };
@@ -117,18 +119,30 @@ describe("VectorMemory", () => {
   });
 
   it("refuses an item without string content", async () => {
-    await expect(new VectorMemory().write({ content: 5 } as never)).rejects.toThrow(optionsError("vector.write: item.content must be a string"));
+    await expect(new VectorMemory().write({ content: 5 } as never)).rejects.toThrow(
+      optionsError("vector.write: item.content must be a string"),
+    );
   });
 });
 
 describe("VectorMemory options", () => {
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new VectorMemory({ name: "v", dimensions: 64 } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "VectorMemory", option: "dimensions", message: "VectorMemory: unknown option 'dimensions'. Accepted options: name, embedder" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "VectorMemory",
+        option: "dimensions",
+        message: "VectorMemory: unknown option 'dimensions'. Accepted options: name, embedder",
+      }),
     );
   });
 
-  it.each([["name", ""], ["embedder", { embed: () => [] }]])("refuses a wrong %s, naming it", (key, value) => {
-    expect(() => new VectorMemory({ [key]: value } as never)).toThrow(expect.objectContaining({ code: "invalid_option", where: "VectorMemory", option: key }));
+  it.each([
+    ["name", ""],
+    ["embedder", { embed: () => [] }],
+  ])("refuses a wrong %s, naming it", (key, value) => {
+    expect(() => new VectorMemory({ [key]: value } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", where: "VectorMemory", option: key }),
+    );
   });
 });

@@ -30,13 +30,24 @@ describe("PromptTemplate", () => {
 
   it("refuses an unknown option by name, with the accepted ones", () => {
     expect(() => new PromptTemplate({ name: "p", template: "x", versoin: "2" } as never)).toThrow(
-      expect.objectContaining({ code: "invalid_option", where: "PromptTemplate", option: "versoin", message: "PromptTemplate: unknown option 'versoin'. Accepted options: name, template, version" }),
+      expect.objectContaining({
+        code: "invalid_option",
+        where: "PromptTemplate",
+        option: "versoin",
+        message: "PromptTemplate: unknown option 'versoin'. Accepted options: name, template, version",
+      }),
     );
-    expect(() => new PromptTemplate({ name: "p", template: "x", version: 2 } as never)).toThrow(expect.objectContaining({ code: "invalid_option", option: "version" }));
+    expect(() => new PromptTemplate({ name: "p", template: "x", version: 2 } as never)).toThrow(
+      expect.objectContaining({ code: "invalid_option", option: "version" }),
+    );
   });
 
   it("refuses a missing name or a non-string template", () => {
-    expect(() => new PromptTemplate({ name: "", template: "x" })).toThrow(optionsError("PromptTemplate: 'name' is required (a non-empty string), got string \"\""));
-    expect(() => new PromptTemplate({ name: "p", template: 3 as never })).toThrow(optionsError("PromptTemplate: 'template' must be a string with {{placeholders}}, got number 3"));
+    expect(() => new PromptTemplate({ name: "", template: "x" })).toThrow(
+      optionsError("PromptTemplate: 'name' is required (a non-empty string), got string \"\""),
+    );
+    expect(() => new PromptTemplate({ name: "p", template: 3 as never })).toThrow(
+      optionsError("PromptTemplate: 'template' must be a string with {{placeholders}}, got number 3"),
+    );
   });
 });

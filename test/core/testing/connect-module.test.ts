@@ -43,11 +43,16 @@ const ASKER = Symbol.for("test:in-memory:asker");
 @McpServer({ name: "greeter", tools: [Greet, Ship], providers: [Greetings], approvals: ASKER, guard: "asker" })
 class GreeterModule {}
 
-const textOf = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "");
+const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 /** A parent container whose Asker answers `kind` and records the tools it was asked about. */
 function parentAnswering(kind: "approve" | "reject", asked: string[]) {
-  const asker: Asker = { ask: async (q): Promise<Decision> => (asked.push(String(q.toolCall?.name)), kind === "approve" ? { kind, actor: "ops" } : { kind, actor: "ops", note: "not today" }) };
+  const asker: Asker = {
+    ask: async (q): Promise<Decision> => (
+      asked.push(String(q.toolCall?.name)),
+      kind === "approve" ? { kind, actor: "ops" } : { kind, actor: "ops", note: "not today" }
+    ),
+  };
   const parent = container.createChildContainer();
   parent.register(ASKER, { useValue: asker });
   return parent;
@@ -59,7 +64,12 @@ describe("connectModule", () => {
     expect(String(client.server)).toBe("in-memory server 'GreeterModule'");
     const tools = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["greet", "ship"]);
-    expect(tools[0]!.inputSchema).toMatchObject({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+    expect(tools[0]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+      additionalProperties: false,
+    });
     expect(textOf(await client.callTool("greet", { name: "Ada" }))).toBe("Hello, Ada! (greeting 1)");
     const refused = await client.callTool("greet", { name: 42 });
     expect(refused.isError).toBe(true);
@@ -68,7 +78,9 @@ describe("connectModule", () => {
   });
 
   it("serves a list of tools (a @Tool class and a tool() object) as a module of its own", async () => {
-    const shout = tool({ name: "shout", description: "Say it loudly.", input: z.strictObject({ text: z.string() }) }, ({ text }) => text.toUpperCase());
+    const shout = tool({ name: "shout", description: "Say it loudly.", input: z.strictObject({ text: z.string() }) }, ({ text }) =>
+      text.toUpperCase(),
+    );
     await using client = await connectModule([Ship, shout], { ctx: makeTestCtx() });
     expect(String(client.server)).toBe("in-memory server 'tools'");
     expect((await client.listTools()).map((t) => t.name)).toEqual(["ship", "shout"]);
@@ -86,7 +98,11 @@ describe("connectModule", () => {
 
   it("the client's close() also stops the module (its remote server's process ends), and is idempotent", async () => {
     const tag = `connect-module-${process.pid}`;
-    @McpServer({ name: "front", tools: [], remotes: [remote("kb", new StdioServer({ command: process.execPath, args: [TOOLS_SERVER, "search", tag] }))] })
+    @McpServer({
+      name: "front",
+      tools: [],
+      remotes: [remote("kb", new StdioServer({ command: process.execPath, args: [TOOLS_SERVER, "search", tag] }))],
+    })
     class FrontModule {}
     const client = await connectModule(FrontModule, { ctx: new RunContext() });
     expect(pidsMatching(tag)).toHaveLength(1);
@@ -99,6 +115,8 @@ describe("connectModule", () => {
   it("refuses an unknown option and a first argument that is neither a module nor tools, naming what is accepted", async () => {
     await expect(connectModule(GreeterModule, { port: 1 } as never)).rejects.toThrow(OptionsError);
     await expect(connectModule(GreeterModule, { port: 1 } as never)).rejects.toThrow(/connectModule: unknown option 'port'/);
-    await expect(connectModule("greeter" as never)).rejects.toThrow("connectModule: the first argument must be an @McpServer module class or an array of tools (@Tool classes or tool() objects), got string");
+    await expect(connectModule("greeter" as never)).rejects.toThrow(
+      "connectModule: the first argument must be an @McpServer module class or an array of tools (@Tool classes or tool() objects), got string",
+    );
   });
 });

@@ -32,11 +32,15 @@ describe("Turn checks its options by one declared spec", () => {
       optionsError("Turn: unknown option 'text' (a turn's text is 'content'). Accepted options: content, toolCalls, usage"),
     );
     expect(() => new Turn({ toolCalls: { id: "1", name: "a", arguments: {} } } as never)).toThrow(
-      optionsError(`Turn: 'toolCalls' must be an array of tool calls { id, name, arguments }, got object {"id":"1","name":"a","arguments":{}}`),
+      optionsError(
+        `Turn: 'toolCalls' must be an array of tool calls { id, name, arguments }, got object {"id":"1","name":"a","arguments":{}}`,
+      ),
     );
     expect(() => new Turn({ toolCalls: [{ name: "a" }] } as never)).toThrow(optionsError());
     expect(() => new Turn({ content: 5 } as never)).toThrow(optionsError("Turn: 'content' must be a string, got number 5"));
-    expect(() => new Turn({ usage: { input: "3" } } as never)).toThrow(optionsError(`Turn: 'usage' must be an object of token counts ({ input: 3 }), got object {"input":"3"}`));
+    expect(() => new Turn({ usage: { input: "3" } } as never)).toThrow(
+      optionsError(`Turn: 'usage' must be an object of token counts ({ input: 3 }), got object {"input":"3"}`),
+    );
     expect(() => new Turn(null as never)).toThrow(optionsError("Turn: options must be an object { content, toolCalls, usage }, got null"));
   });
 });

@@ -14,6 +14,14 @@ describe("arc-agentkit/testing public surface", () => {
   });
 
   it("every export the compiler sees, types included, sorted", () => {
-    expect(declaredExports(fileURLToPath(new URL("../../../src/testing/index.ts", import.meta.url)))).toEqual(["type ConnectedModule", "connectModule", "type ConnectModuleOptions", "FakeLLM", "makeTestCtx", "TestRunContext", "Turn"]);
+    expect(declaredExports(fileURLToPath(new URL("../../../src/testing/index.ts", import.meta.url)))).toEqual([
+      "type ConnectedModule",
+      "connectModule",
+      "type ConnectModuleOptions",
+      "FakeLLM",
+      "makeTestCtx",
+      "TestRunContext",
+      "Turn",
+    ]);
   });
 });

@@ -26,8 +26,19 @@ describe("makeTestCtx", () => {
     const llm = FakeLLM.script([]);
     const asker = { ask: async () => ({ kind: "approve" }) };
     const parent = new AbortController();
-    const ctx = makeTestCtx({ llm, asker, autonomy: "gated", signal: parent.signal, caller: { kind: "stdio", server: "engine", requestId: 1 } });
-    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller]).toEqual([llm, asker, "gated", { kind: "stdio", server: "engine", requestId: 1 }]);
+    const ctx = makeTestCtx({
+      llm,
+      asker,
+      autonomy: "gated",
+      signal: parent.signal,
+      caller: { kind: "stdio", server: "engine", requestId: 1 },
+    });
+    expect([ctx.llm, ctx.asker, ctx.autonomy, ctx.caller]).toEqual([
+      llm,
+      asker,
+      "gated",
+      { kind: "stdio", server: "engine", requestId: 1 },
+    ]);
     parent.abort();
     expect(ctx.cancelled).toBe(true);
   });

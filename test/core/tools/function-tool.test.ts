@@ -32,7 +32,10 @@ describe("tool(options, fn)", () => {
   });
 
   it("takes the declarations it is given", () => {
-    const t = tool({ description: "d", sideEffecting: false, requiresApproval: true, caps: ["egress", "private_data"] }, function deploy() {});
+    const t = tool(
+      { description: "d", sideEffecting: false, requiresApproval: true, caps: ["egress", "private_data"] },
+      function deploy() {},
+    );
     expect([t.sideEffecting, t.requiresApproval, t.caps]).toEqual([false, true, ["egress", "private_data"]]);
   });
 
@@ -53,7 +56,15 @@ describe("tool(options, fn)", () => {
 
   it("owner names the function, for duplicate-name messages", () => {
     expect(tool({ description: "d" }, function fetchPage() {}).owner).toBe("function fetchPage");
-    expect(tool({ name: "x", description: "d" }, (() => () => 1)()).owner).toBe("function x");
+    expect(
+      tool(
+        { name: "x", description: "d" },
+        (
+          () => () =>
+            1
+        )(),
+      ).owner,
+    ).toBe("function x");
   });
 });
 
@@ -111,7 +122,9 @@ describe("FunctionTool.run", () => {
     const t = tool({ description: "d" }, function ping() {
       return "pong";
     });
-    await expect(t.run({ x: 1 }, makeTestCtx())).rejects.toThrow("tool 'ping' call rejected: unexpected argument(s) ['x']. Accepted arguments: []");
+    await expect(t.run({ x: 1 }, makeTestCtx())).rejects.toThrow(
+      "tool 'ping' call rejected: unexpected argument(s) ['x']. Accepted arguments: []",
+    );
     expect(await t.run({}, makeTestCtx())).toBe("pong");
   });
 });

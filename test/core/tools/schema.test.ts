@@ -86,7 +86,12 @@ describe("dtoToJsonSchema", () => {
           additionalProperties: false,
         },
         Site: { type: "object", properties: { where: { $ref: "#/$defs/Geo" } }, required: ["where"], additionalProperties: false },
-        Geo: { type: "object", properties: { lat: { type: "integer", minimum: -90, maximum: 90 } }, required: ["lat"], additionalProperties: false },
+        Geo: {
+          type: "object",
+          properties: { lat: { type: "integer", minimum: -90, maximum: 90 } },
+          required: ["lat"],
+          additionalProperties: false,
+        },
       },
     });
   });

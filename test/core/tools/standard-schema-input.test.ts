@@ -19,7 +19,10 @@ import { makeTestCtx } from "../../../src/testing/index.js";
 import { rejected, thrown } from "../helpers.js";
 
 const ZodGreet = z.strictObject({ name: z.string().describe("Who to greet"), times: z.number().int().min(1).default(1) });
-const ValibotGreet = v.strictObject({ name: v.pipe(v.string(), v.description("Who to greet")), times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1) });
+const ValibotGreet = v.strictObject({
+  name: v.pipe(v.string(), v.description("Who to greet")),
+  times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
+});
 const ArkGreet = type({ "+": "reject", name: "string", "times?": "number.integer >= 1" });
 
 /** A greet tool over `input`, whose body echoes what it was given. */
@@ -82,7 +85,12 @@ describe("tool() infers its function's input from a Standard Schema (tsc checks 
 describe("the wire schema is the library's own JSON Schema", () => {
   it("zod 4: z.toJSONSchema of the input, draft 2020-12", () => {
     expect(greetWith(ZodGreet).schema.parameters).toEqual(z.toJSONSchema(ZodGreet, { io: "input", target: "draft-2020-12" }));
-    expect(greetWith(ZodGreet).schema.parameters).toMatchObject({ type: "object", properties: { name: { type: "string", description: "Who to greet" } }, required: ["name"], additionalProperties: false });
+    expect(greetWith(ZodGreet).schema.parameters).toMatchObject({
+      type: "object",
+      properties: { name: { type: "string", description: "Who to greet" } },
+      required: ["name"],
+      additionalProperties: false,
+    });
   });
 
   it("valibot: @valibot/to-json-schema's conversion of the input, draft 2020-12", () => {
@@ -94,9 +102,18 @@ describe("the wire schema is the library's own JSON Schema", () => {
   });
 
   it("a valibot custom check is left out of the wire schema (as zod leaves out refinements) and still runs", async () => {
-    const t = greetWith(v.object({ version: v.pipe(v.string(), v.check((s) => s.startsWith("v"), "must start with v")) }));
+    const t = greetWith(
+      v.object({
+        version: v.pipe(
+          v.string(),
+          v.check((s) => s.startsWith("v"), "must start with v"),
+        ),
+      }),
+    );
     expect(t.schema.parameters).toMatchObject({ properties: { version: { type: "string" } } });
-    expect(await refusal(t, { version: "1.0" })).toBe(`tool 'greet' call rejected: argument 'version' must be valid (must start with v), got string "1.0". Accepted arguments: ['version']`);
+    expect(await refusal(t, { version: "1.0" })).toBe(
+      `tool 'greet' call rejected: argument 'version' must be valid (must start with v), got string "1.0". Accepted arguments: ['version']`,
+    );
   });
 });
 
@@ -108,9 +125,15 @@ describe("every call is validated, in the package's message style", () => {
   ] as const) {
     it(`${library}: { name: 42 } and {} are refused naming the argument; an unexpected one too`, async () => {
       const t = greetWith(input);
-      expect(await refusal(t, { name: 42 })).toBe("tool 'greet' call rejected: argument 'name' must be string, got number 42. Accepted arguments: ['name', 'times']");
-      expect(await refusal(t, {})).toBe("tool 'greet' call rejected: missing required argument(s) ['name']. Accepted arguments: ['name', 'times']");
-      expect(await refusal(t, { name: "Ada", loud: true })).toBe("tool 'greet' call rejected: unexpected argument(s) ['loud']. Accepted arguments: ['name', 'times']");
+      expect(await refusal(t, { name: 42 })).toBe(
+        "tool 'greet' call rejected: argument 'name' must be string, got number 42. Accepted arguments: ['name', 'times']",
+      );
+      expect(await refusal(t, {})).toBe(
+        "tool 'greet' call rejected: missing required argument(s) ['name']. Accepted arguments: ['name', 'times']",
+      );
+      expect(await refusal(t, { name: "Ada", loud: true })).toBe(
+        "tool 'greet' call rejected: unexpected argument(s) ['loud']. Accepted arguments: ['name', 'times']",
+      );
       expect(() => t.checkArguments({ name: "Ada", times: 0 })).toThrow(/argument 'times' must be valid \(.*\), got number 0/);
     });
   }
@@ -124,7 +147,9 @@ describe("every call is validated, in the package's message style", () => {
 
   it("a zod refinement JSON Schema cannot say is the library's message", async () => {
     const t = greetWith(z.object({ env: z.string().refine((s) => s !== "production", { message: "production needs the deploy tool" }) }));
-    expect(await refusal(t, { env: "production" })).toBe(`tool 'greet' call rejected: argument 'env' must be valid (production needs the deploy tool), got string "production". Accepted arguments: ['env']`);
+    expect(await refusal(t, { env: "production" })).toBe(
+      `tool 'greet' call rejected: argument 'env' must be valid (production needs the deploy tool), got string "production". Accepted arguments: ['env']`,
+    );
   });
 
   it("an @Tool class with a zod input is validated the same way when called through a registry", async () => {
@@ -137,13 +162,17 @@ describe("every call is validated, in the package's message style", () => {
     const registry = ToolRegistry.fromTools([Greet], { container: container.createChildContainer() });
     const t = registry.get("greet")!;
     expect(await t.run({ name: "Ada" }, makeTestCtx())).toBe("hi Ada x1");
-    expect((await rejected(t.run({ name: 42 }, makeTestCtx()), ToolArgumentError)).message).toContain("argument 'name' must be string, got number 42");
+    expect((await rejected(t.run({ name: 42 }, makeTestCtx()), ToolArgumentError)).message).toContain(
+      "argument 'name' must be string, got number 42",
+    );
   });
 
   it("a schema that validates asynchronously fails the call saying so (arguments are checked synchronously)", async () => {
     const t = greetWith(z.object({ name: z.string().refine(async () => true) }));
     const err = await rejected(t.run({ name: "Ada" }, makeTestCtx()), Error);
-    expect(err.message).toBe("tool 'greet': its zod input schema validates asynchronously (an async refinement); tool arguments are checked synchronously, so move the async check into the tool's body");
+    expect(err.message).toBe(
+      "tool 'greet': its zod input schema validates asynchronously (an async refinement); tool arguments are checked synchronously, so move the async check into the tool's body",
+    );
   });
 });
 
@@ -153,7 +182,9 @@ describe("an input agentkit cannot read is refused when the tool is defined", ()
   it("a zod type JSON cannot carry (a Date)", () => {
     const err = define(z.object({ at: z.date() }));
     expect(err.key).toBe("input");
-    expect(err.message).toBe("tool() on greet: invalid 'input': the zod schema cannot be converted to JSON Schema (Date cannot be represented in JSON Schema); a tool's arguments arrive as JSON, so use types JSON carries");
+    expect(err.message).toBe(
+      "tool() on greet: invalid 'input': the zod schema cannot be converted to JSON Schema (Date cannot be represented in JSON Schema); a tool's arguments arrive as JSON, so use types JSON carries",
+    );
   });
 
   it("a valibot type JSON cannot carry", () => {
@@ -163,7 +194,9 @@ describe("an input agentkit cannot read is refused when the tool is defined", ()
   });
 
   it("a schema of something other than an object", () => {
-    expect(define(z.string()).message).toBe(`tool() on greet: invalid 'input': the JSON Schema its library derived must have type "object" (tool arguments are a JSON object), got "string"`);
+    expect(define(z.string()).message).toBe(
+      `tool() on greet: invalid 'input': the JSON Schema its library derived must have type "object" (tool arguments are a JSON object), got "string"`,
+    );
   });
 
   it("a Standard Schema without a JSON Schema converter, and a '~standard' that is not one", () => {
@@ -173,7 +206,9 @@ describe("an input agentkit cannot read is refused when the tool is defined", ()
     );
     expect(define({ "~standard": { version: 2 } }).message).toContain("input has a '~standard' member but is not a Standard Schema v1");
     const oldZod = { "~standard": { version: 1, vendor: "zod", validate: (value: unknown) => ({ value }) } };
-    expect(define(oldZod).message).toContain("this zod schema has no JSON Schema converter (zod 3, or zod 4 before 4.2): upgrade with npm install zod@^4.2");
+    expect(define(oldZod).message).toContain(
+      "this zod schema has no JSON Schema converter (zod 3, or zod 4 before 4.2): upgrade with npm install zod@^4.2",
+    );
   });
 
   it("an object that is not plain JSON Schema (a class instance, as a zod 3 schema is) instead of validating nothing", () => {

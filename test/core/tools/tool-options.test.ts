@@ -16,11 +16,13 @@ import { thrown } from "../helpers.js";
 
 /** Apply @Tool(options) to a fresh class named `name` with a run() method; returns the class. */
 function decorate(name: string, options: unknown): { name: string } {
-  const cls = { [name]: class {
-    run(): string {
-      return "ran";
-    }
-  } }[name]!;
+  const cls = {
+    [name]: class {
+      run(): string {
+        return "ran";
+      }
+    },
+  }[name]!;
   Tool(options as ToolOptions)(cls);
   return cls;
 }
@@ -92,7 +94,9 @@ describe("@Tool options are checked at decoration time", () => {
   ])("bad scopes %j", (scopes, shown) => {
     const err = definitionError(() => decorate("BadScopes", { description: "d", scopes }));
     expect(err.key).toBe("scopes");
-    expect(err.message).toBe(`@Tool on BadScopes: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got ${shown}`);
+    expect(err.message).toBe(
+      `@Tool on BadScopes: 'scopes' must be an array of OAuth scope names (printable ASCII, no spaces, quotes or backslashes; e.g. ["deploy:write"]), got ${shown}`,
+    );
   });
 
   it("an unknown key (the Python spelling side_effecting) is refused, not ignored", () => {
@@ -130,11 +134,20 @@ describe("@Tool options are checked at decoration time", () => {
   });
 
   it.each([
-    [{ type: "array", items: { type: "string" } }, 'a JSON Schema input must have type "object" (tool arguments are a JSON object), got "array"'],
-    [{ properties: { a: { type: "string" } } }, 'a JSON Schema input must have type "object" (tool arguments are a JSON object), got no type'],
+    [
+      { type: "array", items: { type: "string" } },
+      'a JSON Schema input must have type "object" (tool arguments are a JSON object), got "array"',
+    ],
+    [
+      { properties: { a: { type: "string" } } },
+      'a JSON Schema input must have type "object" (tool arguments are a JSON object), got no type',
+    ],
     [5, "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got number"],
     [null, "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got null"],
-    [["name"], "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got an array"],
+    [
+      ["name"],
+      "input must be a Standard Schema (zod 4, valibot, arktype), a class-validator DTO class or a JSON Schema object, got an array",
+    ],
   ])("a bad input %j", (input, why) => {
     const err = definitionError(() => decorate("BadInput", { description: "d", input }));
     expect(err.key).toBe("input");
@@ -142,9 +155,13 @@ describe("@Tool options are checked at decoration time", () => {
   });
 
   it("an input that is not valid JSON Schema is refused now, not on the first call or at registration", () => {
-    const err = definitionError(() => decorate("BadSchema", { description: "d", input: { type: "object", properties: { a: { type: "text" } } } }));
+    const err = definitionError(() =>
+      decorate("BadSchema", { description: "d", input: { type: "object", properties: { a: { type: "text" } } } }),
+    );
     expect(err.key).toBe("input");
-    expect(err.message).toMatch(/^@Tool on BadSchema: invalid 'input': schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/);
+    expect(err.message).toMatch(
+      /^@Tool on BadSchema: invalid 'input': schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
+    );
   });
 
   it("a DTO whose nested property lacks @Type(() => ...) is refused (its value would go unvalidated)", () => {
@@ -171,7 +188,9 @@ describe("@Tool options are checked at decoration time", () => {
     class Root {
       @ValidateNested() @Type(() => Branch) branch!: Branch;
     }
-    expect(definitionError(() => decorate("Deep", { description: "d", input: Root })).message).toMatch(/Branch\.leaves has @ValidateNested\(\) but no @Type/);
+    expect(definitionError(() => decorate("Deep", { description: "d", input: Root })).message).toMatch(
+      /Branch\.leaves has @ValidateNested\(\) but no @Type/,
+    );
   });
 
   it("a failed decoration records no metadata", () => {
@@ -192,7 +211,15 @@ describe("tool() options are checked when called", () => {
   });
 
   it("an anonymous function needs a name", () => {
-    const err = definitionError(() => tool({ description: "d" }, (() => () => 1)()));
+    const err = definitionError(() =>
+      tool(
+        { description: "d" },
+        (
+          () => () =>
+            1
+        )(),
+      ),
+    );
     expect(err.target).toBe("anonymous function");
     expect(err.key).toBe("name");
     expect(err.message).toBe(`tool() on anonymous function: ${NAME_RULE}, got string ""`);
@@ -204,7 +231,9 @@ describe("tool() options are checked when called", () => {
   });
 
   it("a function is required", () => {
-    expect(() => tool({ description: "d" }, "deploy" as never)).toThrow(optionsError("tool(): the second argument must be the tool's function, got string"));
+    expect(() => tool({ description: "d" }, "deploy" as never)).toThrow(
+      optionsError("tool(): the second argument must be the tool's function, got string"),
+    );
   });
 });
 

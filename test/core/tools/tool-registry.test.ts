@@ -9,7 +9,15 @@ import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { container, injectable, type DependencyContainer } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentkitError, DuplicateToolError, Tool, ToolRegistry, tool, type RunContext, type Tool as ToolContract } from "../../../src/index.js";
+import {
+  AgentkitError,
+  DuplicateToolError,
+  Tool,
+  ToolRegistry,
+  tool,
+  type RunContext,
+  type Tool as ToolContract,
+} from "../../../src/index.js";
 import { FunctionTool } from "../../../src/tools/function-tool.js";
 import { makeTestCtx } from "../../../src/testing/index.js";
 import { thrown } from "../helpers.js";
@@ -22,7 +30,11 @@ class Greeter {
   }
 }
 
-@Tool({ description: "Greet someone.", input: { type: "object", properties: { who: { type: "string" } }, required: ["who"] }, sideEffecting: false })
+@Tool({
+  description: "Greet someone.",
+  input: { type: "object", properties: { who: { type: "string" } }, required: ["who"] },
+  sideEffecting: false,
+})
 class Greet {
   constructor(private readonly greeter: Greeter) {}
   run(input: { who: string }): string {
@@ -78,7 +90,8 @@ beforeEach(() => {
   scope = container.createChildContainer();
 });
 afterEach(() => {
-  for (const token of [Greet, GreetAgain, Greeter, ToolRegistry] as Array<new (...a: never[]) => unknown>) expect(container.isRegistered(token)).toBe(false);
+  for (const token of [Greet, GreetAgain, Greeter, ToolRegistry] as Array<new (...a: never[]) => unknown>)
+    expect(container.isRegistered(token)).toBe(false);
 });
 
 /** The DuplicateToolError `fn` throws. */
@@ -140,15 +153,25 @@ describe("fromTools and register check their options by one declared spec", () =
       optionsError("ToolRegistry.fromTools: unknown option 'contianer'. Accepted options: container"),
     );
     expect(() => ToolRegistry.fromTools([Greet], { container: {} } as never)).toThrow(
-      optionsError("ToolRegistry.fromTools: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got object {}"),
+      optionsError(
+        "ToolRegistry.fromTools: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got object {}",
+      ),
     );
-    expect(() => ToolRegistry.fromTools([Greet], null as never)).toThrow(optionsError("ToolRegistry.fromTools: options must be an object { container }, got null"));
+    expect(() => ToolRegistry.fromTools([Greet], null as never)).toThrow(
+      optionsError("ToolRegistry.fromTools: options must be an object { container }, got null"),
+    );
     const reg = new ToolRegistry();
-    expect(() => reg.register(Greet, { contianer: c } as never)).toThrow(optionsError("ToolRegistry.register: unknown option 'contianer'. Accepted options: container"));
-    expect(() => reg.register(Greet, { container: "root" } as never)).toThrow(
-      optionsError(`ToolRegistry.register: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got string "root"`),
+    expect(() => reg.register(Greet, { contianer: c } as never)).toThrow(
+      optionsError("ToolRegistry.register: unknown option 'contianer'. Accepted options: container"),
     );
-    expect(() => reg.register(Greet, null as never)).toThrow(optionsError("ToolRegistry.register: options must be an object { container }, got null"));
+    expect(() => reg.register(Greet, { container: "root" } as never)).toThrow(
+      optionsError(
+        `ToolRegistry.register: 'container' must be a tsyringe DependencyContainer (e.g. container.createChildContainer()), got string "root"`,
+      ),
+    );
+    expect(() => reg.register(Greet, null as never)).toThrow(
+      optionsError("ToolRegistry.register: options must be an object { container }, got null"),
+    );
     expect(reg.size).toBe(0);
   });
 });

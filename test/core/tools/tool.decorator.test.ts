@@ -66,7 +66,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   // One child container per test; the root container never sees a registration.
-  for (const token of [RunCheck, CheckService, Clock, NoDeps, ToolRegistry] as Array<new (...a: never[]) => unknown>) expect(container.isRegistered(token)).toBe(false);
+  for (const token of [RunCheck, CheckService, Clock, NoDeps, ToolRegistry] as Array<new (...a: never[]) => unknown>)
+    expect(container.isRegistered(token)).toBe(false);
 });
 
 describe("@Tool: injectable by type", () => {

@@ -13,7 +13,14 @@ class CountInput {
 }
 
 describe("structural argument checks", () => {
-  const raw = tool({ name: "echo", description: "Echo.", input: { type: "object", properties: { i: { type: "integer" }, list: { type: "array" } }, required: ["i"] } }, ({ i }) => i);
+  const raw = tool(
+    {
+      name: "echo",
+      description: "Echo.",
+      input: { type: "object", properties: { i: { type: "integer" }, list: { type: "array" } }, required: ["i"] },
+    },
+    ({ i }) => i,
+  );
   const dto = tool({ name: "count", description: "Count.", input: CountInput }, ({ i }: CountInput) => i);
 
   it("Infinity (JSON.parse of 1e400) is refused for a raw-schema tool and a DTO tool, naming the argument", async () => {

@@ -61,7 +61,10 @@ function rawRunCheck(seen: unknown[] = []) {
 }
 
 /** The ToolArgumentError a call was rejected with (fails the test when the call succeeded). */
-function rejection(t: { run(a: Record<string, unknown>, c: ReturnType<typeof makeTestCtx>): Promise<unknown> }, args: unknown): Promise<ToolArgumentError> {
+function rejection(
+  t: { run(a: Record<string, unknown>, c: ReturnType<typeof makeTestCtx>): Promise<unknown> },
+  args: unknown,
+): Promise<ToolArgumentError> {
   return rejected(t.run(args as Record<string, unknown>, makeTestCtx()), ToolArgumentError);
 }
 
@@ -85,12 +88,16 @@ describe.each([
 
   it("names every unexpected argument, in the order given", async () => {
     const err = await rejection(make(), { verbose: 1, name: "x", color: "red" });
-    expect(err.message).toBe("tool 'run_check' call rejected: unexpected argument(s) ['verbose', 'color']. Accepted arguments: ['name', 'strict']");
+    expect(err.message).toBe(
+      "tool 'run_check' call rejected: unexpected argument(s) ['verbose', 'color']. Accepted arguments: ['name', 'strict']",
+    );
   });
 
   it("refuses a missing required argument, naming it", async () => {
     const err = await rejection(make(), { strict: true });
-    expect(err.message).toBe("tool 'run_check' call rejected: missing required argument(s) ['name']. Accepted arguments: ['name', 'strict']");
+    expect(err.message).toBe(
+      "tool 'run_check' call rejected: missing required argument(s) ['name']. Accepted arguments: ['name', 'strict']",
+    );
     expect(err.missing).toEqual(["name"]);
     expect(err.unexpected).toEqual([]);
     expect(err.invalid).toEqual([]);
@@ -110,7 +117,9 @@ describe.each([
   ])("refuses arguments that are not an object: %j", async (args, rendered) => {
     const seen: unknown[] = [];
     const err = await rejection(make(seen), args);
-    expect(err.message).toBe(`tool 'run_check' call rejected: arguments must be a JSON object, got ${rendered}. Accepted arguments: ['name', 'strict']`);
+    expect(err.message).toBe(
+      `tool 'run_check' call rejected: arguments must be a JSON object, got ${rendered}. Accepted arguments: ['name', 'strict']`,
+    );
     expect(err.notAnObject).toBe(rendered);
     expect(seen).toEqual([]);
   });
@@ -137,7 +146,9 @@ describe("mistyped arguments: which one, what was expected, what came", () => {
   it("DTO: 'false' is not a boolean (no implicit conversion)", async () => {
     const seen: unknown[] = [];
     const err = await rejection(dtoRunCheck(seen), { name: "lint", strict: "false" });
-    expect(err.message).toBe("tool 'run_check' call rejected: argument 'strict' must be a boolean value, got string \"false\". Accepted arguments: ['name', 'strict']");
+    expect(err.message).toBe(
+      "tool 'run_check' call rejected: argument 'strict' must be a boolean value, got string \"false\". Accepted arguments: ['name', 'strict']",
+    );
     expect(err.invalid).toEqual([{ argument: "strict", expected: "a boolean value", received: 'string "false"' }]);
     expect(seen).toEqual([]);
   });
@@ -145,7 +156,9 @@ describe("mistyped arguments: which one, what was expected, what came", () => {
   it("raw schema: 'false' is not a boolean (no implicit conversion)", async () => {
     const seen: unknown[] = [];
     const err = await rejection(rawRunCheck(seen), { name: "lint", strict: "false" });
-    expect(err.message).toBe("tool 'run_check' call rejected: argument 'strict' must be boolean, got string \"false\". Accepted arguments: ['name', 'strict']");
+    expect(err.message).toBe(
+      "tool 'run_check' call rejected: argument 'strict' must be boolean, got string \"false\". Accepted arguments: ['name', 'strict']",
+    );
     expect(err.invalid).toEqual([{ argument: "strict", expected: "boolean", received: 'string "false"' }]);
     expect(seen).toEqual([]);
   });
@@ -153,14 +166,20 @@ describe("mistyped arguments: which one, what was expected, what came", () => {
   it("DTO: '7' stays a string and is refused for an integer; 7.5 is refused too", async () => {
     const t = tool({ name: "count_it", description: "Count.", input: CountInput }, () => "ran");
     const err = await rejection(t, { name: "a", count: "7" });
-    expect(err.message).toBe("tool 'count_it' call rejected: argument 'count' must be an integer number, got string \"7\". Accepted arguments: ['name', 'strict', 'count']");
+    expect(err.message).toBe(
+      "tool 'count_it' call rejected: argument 'count' must be an integer number, got string \"7\". Accepted arguments: ['name', 'strict', 'count']",
+    );
     const frac = await rejection(t, { name: "a", count: 7.5 });
     expect(frac.invalid).toEqual([{ argument: "count", expected: "an integer number", received: "number 7.5" }]);
   });
 
   it("raw schema: '7' stays a string and is refused for an integer", async () => {
     const t = tool(
-      { name: "count_it", description: "Count.", input: { type: "object", properties: { count: { type: "integer" }, on: { type: "boolean" } } } },
+      {
+        name: "count_it",
+        description: "Count.",
+        input: { type: "object", properties: { count: { type: "integer" }, on: { type: "boolean" } } },
+      },
       () => "ran",
     );
     const err = await rejection(t, { count: "7", on: 0 });
@@ -255,7 +274,9 @@ describe("nested arguments are named by path", () => {
 
   it("DTO: null is refused where the schema does not allow it, even for @IsOptional properties", async () => {
     const err = await rejection(dtoRunCheck(), { name: "lint", strict: null });
-    expect(err.message).toBe("tool 'run_check' call rejected: argument 'strict' must be boolean, got null. Accepted arguments: ['name', 'strict']");
+    expect(err.message).toBe(
+      "tool 'run_check' call rejected: argument 'strict' must be boolean, got null. Accepted arguments: ['name', 'strict']",
+    );
     const nested = await rejection(plan(), { title: "ok", mode: "safe", first: { id: "a", weight: null }, rest: null });
     expect(nested.invalid).toEqual([
       { argument: "first/weight", expected: "integer", received: "null" },
@@ -266,7 +287,10 @@ describe("nested arguments are named by path", () => {
   });
 
   it("DTO: a good nested call reaches the body as class instances", async () => {
-    const out = (await plan().run({ title: "ok", mode: "safe", first: { id: "a", weight: 2 }, rest: [{ id: "b" }] }, makeTestCtx())) as PlanInput;
+    const out = (await plan().run(
+      { title: "ok", mode: "safe", first: { id: "a", weight: 2 }, rest: [{ id: "b" }] },
+      makeTestCtx(),
+    )) as PlanInput;
     expect(out).toBeInstanceOf(PlanInput);
     expect(out.first).toBeInstanceOf(Step);
     expect(out.rest![0]).toBeInstanceOf(Step);

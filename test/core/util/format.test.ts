@@ -76,7 +76,11 @@ describe("errorLine() and deepFreeze()", () => {
     expect(errorLine(new Error())).toBe("Error");
     expect(errorLine("plain")).toBe('non-Error value thrown: string "plain"');
     const hostile = new Error("x");
-    Object.defineProperty(hostile, "message", { get: () => { throw new Error("no"); } });
+    Object.defineProperty(hostile, "message", {
+      get: () => {
+        throw new Error("no");
+      },
+    });
     expect(errorLine(hostile)).toBe("an error that could not be read");
   });
 

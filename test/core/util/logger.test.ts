@@ -32,7 +32,12 @@ describe("logger", () => {
 
   it("setLogger replaces it and returns the previous one", () => {
     const lines: string[] = [];
-    const mine: Logger = { debug: (m) => lines.push(`d ${m}`), info: (m) => lines.push(`i ${m}`), warn: (m) => lines.push(`w ${m}`), error: (m) => lines.push(`e ${m}`) };
+    const mine: Logger = {
+      debug: (m) => lines.push(`d ${m}`),
+      info: (m) => lines.push(`i ${m}`),
+      warn: (m) => lines.push(`w ${m}`),
+      error: (m) => lines.push(`e ${m}`),
+    };
     expect(setLogger(mine)).toBe(original);
     getLogger().info("hello");
     expect(lines).toEqual(["i hello"]);
@@ -44,7 +49,11 @@ describe("logger", () => {
     setLogger({ debug: (m) => lines.push(m), info: () => {}, warn: () => {}, error: () => {} });
     class PeerGoneError extends Error {}
     const hostile = new Error("x");
-    Object.defineProperty(hostile, "message", { get: () => { throw new Error("no reading me"); } });
+    Object.defineProperty(hostile, "message", {
+      get: () => {
+        throw new Error("no reading me");
+      },
+    });
     ignoreRejection("closing the peer")(new PeerGoneError("the peer left"));
     ignoreRejection("a best-effort write")("a bare string");
     ignoreRejection("teardown")(hostile);

@@ -14,16 +14,30 @@
   const attempt = (): void => {
     const m = /^#code=([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
     if (location.hash) history.replaceState(null, "", location.pathname + location.search);
-    if (!m) { status.textContent = body.dataset.loggedOut ?? ""; return; }
+    if (!m) {
+      status.textContent = body.dataset.loggedOut ?? "";
+      return;
+    }
     status.textContent = "Logging in…";
-    fetch(base + "/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: m[1] }), credentials: "same-origin", cache: "no-store" })
+    fetch(base + "/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: m[1] }),
+      credentials: "same-origin",
+      cache: "no-store",
+    })
       .then(async (res) => {
         const data = (await res.json()) as { error: string; key: string; page: string };
-        if (!res.ok) { status.textContent = data.error; return; }
+        if (!res.ok) {
+          status.textContent = data.error;
+          return;
+        }
         sessionStorage.setItem(keyName, data.key);
         location.replace(data.page);
       })
-      .catch((err: Error) => { status.textContent = "Could not reach the inbox: " + err.message; });
+      .catch((err: Error) => {
+        status.textContent = "Could not reach the inbox: " + err.message;
+      });
   };
   // A second link opened in the same tab changes only the fragment: no reload.
   window.addEventListener("hashchange", attempt);
