@@ -33,6 +33,16 @@ const DIR = dirAt >= 0 && args[dirAt + 1] ? args[dirAt + 1] : join(ROOT, "api");
  * The entry points: each `exports` key with `types` under dist/, as its source under src/.
  * @returns {{ name: string, source: string }[]}
  */
+
+/**
+ * A type's source text on one line, the same however the formatter wrapped it:
+ * whitespace runs become one space, none just inside `<` and `>`, and no
+ * leading `|` of a union written one member per line.
+ */
+function oneLineType(text) {
+  return text.replace(/\s+/g, " ").replace(/< /g, "<").replace(/ >/g, ">").replace(/^\| /, "").replace(/<\| /g, "<");
+}
+
 function entryPoints() {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   return Object.entries(pkg.exports)
@@ -133,7 +143,7 @@ function describe(checker, exported) {
     for (const sig of t.getCallSignatures()) lines.push(`  ${checker.signatureToString(sig, decl, FLAGS)}`);
     members(t, "  ");
   } else if (symbol.flags & ts.SymbolFlags.TypeAlias && decl && ts.isTypeAliasDeclaration(decl)) {
-    lines.push(`type ${name} = ${decl.type.getText().replace(/\s+/g, " ")}`);
+    lines.push(`type ${name} = ${oneLineType(decl.type.getText())}`);
   } else if (symbol.flags & ts.SymbolFlags.Function && decl) {
     for (const sig of checker.getTypeOfSymbolAtLocation(symbol, decl).getCallSignatures())
       lines.push(`function ${name}${checker.signatureToString(sig, decl, FLAGS)}`);
