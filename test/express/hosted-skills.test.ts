@@ -7,7 +7,7 @@
  * verified by the SDK's host side, in both eras.
  */
 import "reflect-metadata";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Client as V2Client } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { tool } from "../../src/index.js";
@@ -19,7 +19,10 @@ const folder = skillsFolder();
 afterEach(async () => {
   await closeAll();
 });
-process.on("exit", () => folder.close());
+// Removed when the file is done: a worker process is not sure to exit before the suite checks for leftovers.
+afterAll(() => {
+  folder.close();
+});
 
 const ping = tool({ description: "Answer pong.", sideEffecting: false }, function ping() {
   return "pong";
