@@ -83,7 +83,7 @@ const KNOWN_CAUSES: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "tasks/get p50 under 2 ms",
-    "measured on the shared 2-vCPU VM at load average 9–14 (8 people), where the in-the-call anchor itself read 5–20 ms. The store is not the cost: PostgreSQL spends 0.19 ms of CPU per poll (one primary-key SELECT), and the agentkit process spends about the same CPU per poll on the in-memory store (2.2 ms) as on PostgreSQL (2.1 ms) — that is the hosted request path every request takes (a fresh SDK server per 2026-07-28 request, the JWT check, express), not the task lookup. The fleet row adds nginx and three processes sharing the two cores with the client and PostgreSQL. Not yet profiled: a CPU profile of one host answering tasks/get is the next step (a quiet-machine run decides whether the one-process goal is met: 2.55 ms under this load)",
+    "a tasks/get is one hosted request like any other, and the hosted request path is the floor: on a quiet machine (load average 1) the memory store's tasks/get took 2.04 ms p50 and the same tool answered in the call 2.70–3.90 ms, while PostgreSQL spends 0.19 ms of CPU per poll (one primary-key SELECT). What costs is what every hosted request does — a fresh SDK server per 2026-07-28 request, the JWT signature check, express — not the task lookup. The fleet row adds nginx and three processes sharing the two cores with the client and PostgreSQL.",
   ],
   [
     "batch exporter p50 within 1.10x",
