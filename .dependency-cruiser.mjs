@@ -117,6 +117,22 @@ function layer(name, comment, from, to) {
   return { name, comment, severity: "error", from: { path: from }, to: { path: to.join("|") } };
 }
 
+/** Every layer above the core. */
+const ABOVE_CORE = [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN];
+
+/**
+ * A core entry point (`entry`) that may import from above the core only the files matching `allowed`.
+ *
+ * @param {string} name rule name
+ * @param {string} comment what the rule keeps
+ * @param {string} entry path pattern of the entry point
+ * @param {string} allowed path pattern of what it may import from above the core
+ * @returns {import("dependency-cruiser").IForbiddenRuleType}
+ */
+function entryRule(name, comment, entry, allowed) {
+  return { ...layer(name, comment, entry, ABOVE_CORE), to: { path: ABOVE_CORE.join("|"), pathNot: allowed } };
+}
+
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
   forbidden: [
@@ -142,28 +158,22 @@ export default {
         "core-imports-core-only",
         "The core (contracts, options, tools, gate, agents, context, memory, prompts, control, errors, util, testing) imports no wire, listener, mcp, cli, models, askers, otel, express or bin file.",
         CORE,
-        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
+        ABOVE_CORE,
       ),
       from: { path: CORE, pathNot: "^src/(?:testing/)?index\\.ts$" },
     },
-    {
-      ...layer(
-        "testing-entry-imports-connect-module-only",
-        "The testing entry point (arc-agentkit/testing) imports from above the core only `connectModule` (mcp/di/in-memory.ts), which serves a module to an MCPClient in memory for users' tests.",
-        "^src/testing/index\\.ts$",
-        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
-      ),
-      to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|"), pathNot: "^src/mcp/di/in-memory\\.ts$" },
-    },
-    {
-      ...layer(
-        "root-exports-errors-only",
-        "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.",
-        "^src/index\\.ts$",
-        [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN],
-      ),
-      to: { path: [WIRE, LISTENER, MCP, CLI, MODELS, ASKERS, OTEL, EXPRESS, BIN].join("|"), pathNot: "\\.error\\.ts$" },
-    },
+    entryRule(
+      "testing-entry-imports-connect-module-only",
+      "The testing entry point (arc-agentkit/testing) imports from above the core only `connectModule` (mcp/di/in-memory.ts), which serves a module to an MCPClient in memory for users' tests.",
+      "^src/testing/index\\.ts$",
+      "^src/mcp/di/in-memory\\.ts$",
+    ),
+    entryRule(
+      "root-exports-errors-only",
+      "The root entry re-exports every error class a user may catch; from a layer above the core it imports only those leaf files (`*.error.ts`), nothing that would load that layer.",
+      "^src/index\\.ts$",
+      "\\.error\\.ts$",
+    ),
     layer("wire-imports-core-only", "wire/ holds shared pieces both sides import downward; it imports only the core.", WIRE, [
       LISTENER,
       MCP,

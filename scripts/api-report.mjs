@@ -40,7 +40,12 @@ const DIR = dirAt >= 0 && args[dirAt + 1] ? args[dirAt + 1] : join(ROOT, "api");
  * leading `|` of a union written one member per line.
  */
 function oneLineType(text) {
-  return text.replace(/\s+/g, " ").replace(/< /g, "<").replace(/ >/g, ">").replace(/^\| /, "").replace(/<\| /g, "<");
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/< /g, "<")
+    .replace(/ >/g, ">")
+    .replace(/^\| /, "")
+    .replace(/(<|, )\| /g, "$1");
 }
 
 function entryPoints() {
