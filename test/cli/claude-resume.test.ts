@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Agent, RunResumeError } from "../../src/index.js";
 import { pgliteInboxStore } from "../../src/askers/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { startAgentProcess } from "./kit/agent-process.js";
+import { agentKilledMidRun } from "./kit/agent-process.js";
 import { hermeticClaude } from "./kit/cognitions.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
@@ -42,17 +42,10 @@ describe("a durable run on ClaudeCliCognition, its process killed", { timeout: 2
     const storeDir = join(h.root, "store");
     const runId = "claude-run-1";
 
-    const agentProc = startAgentProcess({
-      cli: "claude",
-      options: hermeticClaude(h, api, options).options,
-      storeDir,
-      runId,
-      task: "check lint",
-    });
-    killAgent = agentProc.kill;
-    const died = await agentProc.exited;
-    expect(died.signal, died.stderr).toBe("SIGKILL");
-    expect(died.events.map((e) => e.event)).not.toContain("result");
+    const died = await agentKilledMidRun(
+      { cli: "claude", options: hermeticClaude(h, api, options).options, storeDir, runId, task: "check lint" },
+      (kill) => (killAgent = kill),
+    );
     const init = died.events.find((e) => e.event === "cli.init");
     // The CLI its dead parent left behind is still waiting on the model.
     expect(processesWithHome(h.home).length).toBeGreaterThan(0);

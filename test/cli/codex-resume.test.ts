@@ -12,7 +12,7 @@ import { asCodexMcp, CodexCliCognition } from "../../src/cli/index.js";
 import { OptionsError } from "../../src/errors/options.error.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MemoryInboxStore } from "../../src/askers/index.js";
-import { startAgentProcess } from "./kit/agent-process.js";
+import { agentKilledMidRun } from "./kit/agent-process.js";
 import { hermeticCodex } from "./kit/cognitions.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
@@ -47,17 +47,10 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
     const storeDir = join(h.root, "store");
     const runId = "codex-run-1";
 
-    const agentProc = startAgentProcess({
-      cli: "codex",
-      options: hermeticCodex(h, api, options).options,
-      storeDir,
-      runId,
-      task: "check lint",
-    });
-    killAgent = agentProc.kill;
-    const died = await agentProc.exited;
-    expect(died.signal, died.stderr).toBe("SIGKILL");
-    expect(died.events.map((e) => e.event)).not.toContain("result");
+    const died = await agentKilledMidRun(
+      { cli: "codex", options: hermeticCodex(h, api, options).options, storeDir, runId, task: "check lint" },
+      (kill) => (killAgent = kill),
+    );
     const threadId = died.events.find((e) => e.event === "cli.init")?.data.threadId;
     expect(threadId).toEqual(expect.any(String));
     // The Codex its dead parent left behind is still waiting on the model.

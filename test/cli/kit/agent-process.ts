@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 const WORKER = fileURLToPath(new URL("../../fixtures/clis/durable-cli-worker.mjs", import.meta.url));
 
@@ -58,4 +59,21 @@ export function startAgentProcess(spec: { cli: "claude" | "codex"; options: obje
     ),
   );
   return { kill: () => child.kill("SIGKILL"), exited };
+}
+
+/**
+ * Start the agent's process (as `startAgentProcess`), hand its `kill` to
+ * `arm` (the fake model calls it at the request the test chose), and wait for
+ * it to die: by SIGKILL, before it printed a result.
+ */
+export async function agentKilledMidRun(
+  spec: Parameters<typeof startAgentProcess>[0],
+  arm: (kill: () => void) => void,
+): Promise<AgentProcessExit> {
+  const agent = startAgentProcess(spec);
+  arm(agent.kill);
+  const died = await agent.exited;
+  expect(died.signal, died.stderr).toBe("SIGKILL");
+  expect(died.events.map((e) => e.event)).not.toContain("result");
+  return died;
 }
