@@ -15,7 +15,7 @@ import { Tool, type RunContext } from "../../src/index.js";
 import { McpServer, Prompt, Resource } from "../../src/mcp/index.js";
 import { hostedCaller, jwtVerifier } from "../../src/express/index.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
-import { closeAll, hosted, messages, post, v2Client, type Hosted } from "./kit.js";
+import { closeAll, hosted, messages, post, rawCall, v2Client, type Hosted } from "./kit.js";
 import type { McpRouterTarget } from "../../src/express/index.js";
 
 const servers: TestAuthServer[] = [];
@@ -84,31 +84,6 @@ async function fenced(
   return { h, token: (scopes, subject = "alice") => as.mint({ audience: h.url, scopes, clientId: "client-a", subject }) };
 }
 
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
-/** One raw request of `era` for `method` with `params` (a 2026-07-28 one with its envelope and standard headers). */
-function raw(
-  url: string,
-  era: "2026-07-28" | "2025-11-25",
-  method: string,
-  params: Record<string, unknown>,
-  token: string,
-  id = 1,
-): Promise<Response> {
-  const auth = { authorization: `Bearer ${token}` };
-  if (era === "2025-11-25") return post(url, { jsonrpc: "2.0", id, method, params }, { ...auth, "mcp-protocol-version": era });
-  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
-  return post(
-    url,
-    { jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } },
-    { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) },
-  );
-}
-
 /** What each uncovered request is, as the attack sent it. */
 const UNCOVERED: ReadonlyArray<readonly [string, string, Record<string, unknown>, string]> = [
   ["a templated read", "resources/read", { uri: "notes://1" }, "resource 'notes://1'"],
@@ -157,7 +132,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted modu
     "%s the token does not cover is 403 insufficient_scope naming it and the scope, as a tool's call is",
     async (_what, method, params, named) => {
       const { h, token } = await fenced(NotesModule);
-      const res = await raw(h.url, era, method, params, await token([]));
+      const res = await rawCall(h.url, era, method, params, await token([]));
       const text = await res.text();
       expect(res.status).toBe(403);
       const challenge = res.headers.get("www-authenticate") ?? "";
@@ -170,7 +145,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted modu
       });
       expect(text).not.toContain("payroll");
       // The same request with the scope is served.
-      const ok = await raw(h.url, era, method, params, await token(["notes:read"]));
+      const ok = await rawCall(h.url, era, method, params, await token(["notes:read"]));
       expect(ok.status).toBe(200);
       expect((await messages(ok)).at(-1)).toHaveProperty("result");
     },
@@ -202,8 +177,8 @@ describe("the fence, packed and subscribed", () => {
   it("resources/subscribe (2025) and a subscriptions/listen naming an uncovered URI (2026-07-28) are 403 too", async () => {
     const { h, token } = await fenced(NotesModule);
     const bare = await token([]);
-    expect((await raw(h.url, "2025-11-25", "resources/subscribe", { uri: "notes://1" }, bare)).status).toBe(403);
-    const listen = await raw(
+    expect((await rawCall(h.url, "2025-11-25", "resources/subscribe", { uri: "notes://1" }, bare)).status).toBe(403);
+    const listen = await rawCall(
       h.url,
       "2026-07-28",
       "subscriptions/listen",
@@ -258,8 +233,8 @@ describe("@Resource({ scopes }) and @Prompt({ scopes })", () => {
     await using narrow = await v2Client(h.url, await token([]), era === "2026-07-28" ? era : undefined);
     expect((await narrow.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect((await narrow.listPrompts()).prompts).toEqual([]);
-    expect((await raw(h.url, era, "resources/read", { uri: "vault://k1" }, await token([]))).status).toBe(403);
-    expect((await raw(h.url, era, "prompts/get", { name: "reveal", arguments: { key: "k1" } }, await token([]))).status).toBe(403);
+    expect((await rawCall(h.url, era, "resources/read", { uri: "vault://k1" }, await token([]))).status).toBe(403);
+    expect((await rawCall(h.url, era, "prompts/get", { name: "reveal", arguments: { key: "k1" } }, await token([]))).status).toBe(403);
     await using full = await v2Client(h.url, await token(["vault:read"], "erin"), era === "2026-07-28" ? era : undefined);
     expect((await full.readResource({ uri: "vault://k1" })).contents[0]).toMatchObject({ text: "k1 for client-a" });
     expect((await full.getPrompt({ name: "reveal", arguments: { key: "k1" } })).messages[0]).toMatchObject({

@@ -13,7 +13,7 @@ import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { tool } from "../../src/index.js";
 import { McpServer } from "../../src/mcp/index.js";
 import { skillsFolder } from "../helpers/skills-folder.js";
-import { closeAll, grant, hosted, messages, post, v2Client } from "./kit.js";
+import { closeAll, grant, hosted, messages, rawCall, v2Client } from "./kit.js";
 
 const folder = skillsFolder();
 afterEach(async () => {
@@ -30,30 +30,6 @@ const ping = tool({ description: "Answer pong.", sideEffecting: false }, functio
 
 @McpServer({ name: "skilled", tools: [ping], skills: { dir: folder.dir, scopes: ["skills:read"] } })
 class SkilledModule {}
-
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
-/** One raw request of `era` (a 2026-07-28 one with its envelope and standard headers). */
-function raw(
-  url: string,
-  era: "2026-07-28" | "2025-11-25",
-  method: string,
-  params: Record<string, unknown>,
-  token: string,
-): Promise<Response> {
-  const auth = { authorization: `Bearer ${token}` };
-  if (era === "2025-11-25") return post(url, { jsonrpc: "2.0", id: 1, method, params }, { ...auth, "mcp-protocol-version": era });
-  const name: Record<string, string> = typeof params.uri === "string" ? { "mcp-name": params.uri } : {};
-  return post(
-    url,
-    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: ENVELOPE } },
-    { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...name },
-  );
-}
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills behind the fence (%s)", (era) => {
   const pin = era === "2026-07-28" ? era : undefined;
@@ -79,7 +55,7 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills b
     ["resources/read", { uri: "skill://review/references/GUIDE.md" }, "resource 'skill://review/references/GUIDE.md'"],
   ] as const)("%s without the scope is 403 insufficient_scope naming it; with it, answered", async (method, params, named) => {
     const h = await hosted(SkilledModule);
-    const res = await raw(h.url, era, method, params, grant(h, "narrow", []));
+    const res = await rawCall(h.url, era, method, params, grant(h, "narrow", []));
     const text = await res.text();
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate") ?? "").toContain('scope="skills:read"');
@@ -88,7 +64,7 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills b
       error_description: `${named} needs the scope(s) skills:read; the access token does not carry them all`,
     });
     expect(text).not.toContain("off-by-one");
-    const ok = await raw(h.url, era, method, params, grant(h, "full", ["skills:read"]));
+    const ok = await rawCall(h.url, era, method, params, grant(h, "full", ["skills:read"]));
     expect(ok.status).toBe(200);
     expect((await messages(ok)).at(-1)).toHaveProperty("result");
   });

@@ -157,3 +157,29 @@ export function postWithHost(
     req.end(JSON.stringify(body));
   });
 }
+
+/** The 2026-07-28 request envelope a raw request carries in `_meta`. */
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** One raw request of `era` for `method` with `params` (a 2026-07-28 one with its envelope and standard headers). */
+export function rawCall(
+  url: string,
+  era: "2026-07-28" | "2025-11-25",
+  method: string,
+  params: Record<string, unknown>,
+  token: string,
+  id = 1,
+): Promise<Response> {
+  const auth = { authorization: `Bearer ${token}` };
+  if (era === "2025-11-25") return post(url, { jsonrpc: "2.0", id, method, params }, { ...auth, "mcp-protocol-version": era });
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  return post(
+    url,
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } },
+    { ...auth, "mcp-protocol-version": era, "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) },
+  );
+}
