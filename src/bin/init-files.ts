@@ -11,6 +11,8 @@
 export interface InitVersions {
   /** This package's version (the project depends on `^` it). */
   readonly agentkit: string;
+  /** The project's dependency spec for this package when not `^<agentkit>` (`agentkit init --package`: a `file:` path). */
+  readonly agentkitSpec?: string;
   readonly peerDependencies: Readonly<Record<string, string>>;
   /**
    * This package's dev tools; `typescript-7` (an npm alias) gives the project's TypeScript, the fastest of the three
@@ -55,7 +57,7 @@ function packageJson(name: string, v: InitVersions): string {
       },
       // The module is served by `agentkit serve` and tested through an MCPClient: the MCP server and client, no express.
       dependencies: {
-        "arc-agentkit": `^${v.agentkit}`,
+        "arc-agentkit": v.agentkitSpec ?? `^${v.agentkit}`,
         ...pick(v.peerDependencies, ["@modelcontextprotocol/client", "@modelcontextprotocol/server"]),
       },
       devDependencies: {

@@ -4,35 +4,43 @@
  * documented tsconfig, one `@Tool`, one `@McpServer` module, one vitest test,
  * a README line per command) into a new or empty directory.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { visible } from "../util/visible-text.js";
 import { shellQuote } from "../wire/shell-quote.js";
-import { flag, parseCommandLine, strayArgument, type OptionTable } from "./args.js";
+import { flag, parseCommandLine, strayArgument, stringOption, type OptionTable } from "./args.js";
 import { UsageError } from "./cli.error.js";
 import { initFiles, type InitVersions } from "./init-files.js";
 
 const OPTIONS: OptionTable = {
+  package: { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 
 /** `agentkit init --help`. */
-export const INIT_HELP = `Usage: agentkit init [dir]
+export const INIT_HELP = `Usage: agentkit init [dir] [--package <tarball or folder>]
 
 Writes a new project into dir (default: the current directory), which must be
-new or empty: package.json (arc-agentkit, @modelcontextprotocol/client,
-@modelcontextprotocol/server, express; typescript, @types/node, vite, vitest),
-tsconfig.json (decorator metadata on,
-skipLibCheck false; TypeScript 5.9, 6.0 and 7.x), src/greet.tool.ts (one @Tool),
-src/greeter.module.ts (one @McpServer module), src/greeter.test.ts, README.md.
+new or empty: package.json (dependencies arc-agentkit,
+@modelcontextprotocol/client and @modelcontextprotocol/server; dev tools
+TypeScript 7, @types/node of the Node running init, vite, vitest; scripts
+build, test, serve, watch, dev), tsconfig.json (decorator metadata on,
+skipLibCheck false), src/greet.tool.ts (one @Tool), src/greeter.module.ts (one
+@McpServer module), src/greeter.test.ts (through an in-memory client),
+README.md.
+
+  --package <path>   depend on this package from a local file instead of the
+                     registry: a tarball made by \`npm pack\` (.tgz) or the
+                     package's folder (written as a file: dependency)
 
 Then:
   cd dir && npm install && npm run build && npm test
   npm run serve      # agentkit serve dist/greeter.module.js
 
-Exit codes: 0 written, 2 dir is not empty (or not a directory), 1 it could not be written.
+Exit codes: 0 written, 2 dir is not empty (or not a directory) or --package is
+not a tarball or folder, 1 it could not be written.
 `;
 
 /** npm's rule for a package name, so the written package.json installs. */
@@ -67,6 +75,25 @@ function notEmpty(dir: string): string | undefined {
   );
 }
 
+/** The `file:` dependency for `--package <path>`: an `npm pack` tarball or the package's folder, refused (exit 2) otherwise. */
+function localPackage(path: string): string {
+  const full = resolve(path);
+  const refuse = (why: string): never => {
+    throw new UsageError(
+      `agentkit init: --package '${visible(full)}' ${why}; give the path of a packed arc-agentkit tarball (npm pack) or of its folder, nothing was written`,
+    );
+  };
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(full).isDirectory();
+  } catch {
+    return refuse("does not exist");
+  }
+  if (isDirectory ? !existsSync(join(full, "package.json")) : !full.endsWith(".tgz"))
+    refuse("is neither a .tgz file nor a folder with a package.json");
+  return `file:${full}`;
+}
+
 /**
  * Run `agentkit init` with `argv` (the words after `init`); resolves with 0
  * once every file is written. Nothing is written into a directory that
@@ -86,6 +113,8 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
   const problem = notEmpty(dir);
   if (problem)
     throw new UsageError(`agentkit init: ${problem}; give a new or empty directory (agentkit init my-agent), nothing was written`);
+  const packagePath = stringOption(line, "package");
+  const local = packagePath === undefined ? undefined : localPackage(packagePath);
   const pkg = createRequire(import.meta.url)("../../package.json") as {
     version: string;
     peerDependencies: Record<string, string>;
@@ -93,6 +122,7 @@ export async function initCommand(argv: readonly string[]): Promise<number> {
   };
   const versions: InitVersions = {
     agentkit: pkg.version,
+    ...(local && { agentkitSpec: local }),
     peerDependencies: pkg.peerDependencies,
     devDependencies: pkg.devDependencies,
     nodeMajor: Number(process.versions.node.split(".")[0]),

@@ -97,6 +97,33 @@ describe("agentkit init", () => {
     }
   }, 600_000);
 
+  it("--package installs this package from a local tarball or folder (before it is published): a file: spec, the path checked first", async () => {
+    const tgz = join(dir, "arc-agentkit-local.tgz");
+    writeFileSync(tgz, "not read by init");
+    const app = join(dir, "local-package");
+    const r = await runAgentkit(["init", app, "--package", tgz]);
+    expect(r.code, r.stderr).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(pkg.dependencies!["arc-agentkit"]).toBe(`file:${tgz}`);
+    const folder = join(dir, "local-folder");
+    expect((await runAgentkit(["init", folder, "--package", ROOT])).code).toBe(0);
+    const fromFolder = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    expect(fromFolder.dependencies!["arc-agentkit"]).toBe(`file:${ROOT.replace(/\/$/, "")}`);
+    const missing = join(dir, "nowhere.tgz");
+    const refused = await runAgentkit(["init", join(dir, "never-written"), "--package", missing]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `agentkit init: --package '${missing}' does not exist; give the path of a packed arc-agentkit tarball (npm pack) or of its folder, nothing was written`,
+    );
+    expect(existsSync(join(dir, "never-written"))).toBe(false);
+    const notes = join(dir, "notes.txt");
+    writeFileSync(notes, "");
+    const wrong = await runAgentkit(["init", join(dir, "never-written"), "--package", notes]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(`--package '${notes}' is neither a .tgz file nor a folder with a package.json`);
+    expect(existsSync(join(dir, "never-written"))).toBe(false);
+  });
+
   it("refuses a directory that holds anything (exit 2, naming it and what is there) and writes nothing; a file too", async () => {
     const full = join(dir, "existing");
     mkdirSync(full);
