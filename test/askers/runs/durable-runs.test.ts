@@ -9,21 +9,18 @@
  * resumable, as a dead process leaves it); runs whose processes are really
  * killed are in `durable-crash.test.ts`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RunContext, RunResumeError, type Asker, type AskOptions, type Decision, type Elicitation } from "../../../src/index.js";
 import {
   inboxAsker,
   migrateInboxStore,
   MemoryInboxStore,
-  pgliteInboxStore,
   postgresInboxStore,
   type InboxStore,
   type PostgresInboxStore,
   type RunStore,
 } from "../../../src/askers/index.js";
+import { PgliteStores } from "../../helpers/pglite.js";
 import { startPostgres, type TestPostgres } from "../../helpers/postgres.js";
 import { RUN_STATE_FORMAT } from "../../../src/contracts/run-record.js";
 import { makeAgent, noEffects, StepModel, until, type Effects } from "./run-kit.js";
@@ -69,7 +66,7 @@ async function crashRun(store: Store, runId: string, effects: Effects, crash: Cr
 type Store = InboxStore & RunStore;
 
 let pg: TestPostgres | undefined;
-const dirs: string[] = [];
+const pglites = new PgliteStores();
 const opened: Array<{ close(): Promise<void> }> = [];
 let schemas = 0;
 
@@ -83,13 +80,7 @@ function sameDatabase(store: Store): PostgresInboxStore {
 /** A fresh store of `kind` (closed after the file). */
 async function storeOf(kind: string): Promise<Store> {
   if (kind === "memory") return new MemoryInboxStore();
-  if (kind === "pglite") {
-    const dir = mkdtempSync(join(tmpdir(), "runs-pglite-"));
-    dirs.push(dir);
-    const store = await pgliteInboxStore({ dataDir: dir });
-    opened.push(store);
-    return store;
-  }
+  if (kind === "pglite") return pglites.fresh();
   pg ??= await startPostgres();
   const schema = `runs_${++schemas}`;
   await migrateInboxStore({ connectionString: pg.connectionString, schema });
@@ -99,9 +90,8 @@ async function storeOf(kind: string): Promise<Store> {
 }
 
 afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
+  await Promise.all([...opened.map((s) => s.close()), pglites.close()]);
   pg?.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }, 120_000);
 
 afterEach(() => {
