@@ -7,7 +7,13 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // the durable-run crash matrix (minutes of child processes) is its own CI part: `npm run test:crash`
-    exclude: ["test/reliability/**", "node_modules/**", ...(process.env["RUNS_CRASH"] ? [] : ["test/askers/runs/durable-crash.test.ts"])],
+    // agentkit call's 2-minute wait on a person runs with the human-paced runs (vitest.reliability.config.ts)
+    exclude: [
+      "test/reliability/**",
+      "test/agentkit-cli/call-waits.test.ts",
+      "node_modules/**",
+      ...(process.env["RUNS_CRASH"] ? [] : ["test/askers/runs/durable-crash.test.ts"]),
+    ],
     pool: "forks",
     // Two files at a time at least (vitest's default on 2 cores is one): most of a
     // file's time is spent waiting on what it drives — subprocesses, the real

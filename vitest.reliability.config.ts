@@ -32,7 +32,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: "human-paced",
-          include: ["test/reliability/human-paced.test.ts"],
+          // with agentkit call's 2-minute wait on an inbox answer
+          include: ["test/reliability/human-paced.test.ts", "test/agentkit-cli/call-waits.test.ts"],
           // all eight runs at once (vitest's default is five at a time)
           maxConcurrency: 8,
           testTimeout: 660_000,

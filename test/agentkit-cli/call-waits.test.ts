@@ -2,15 +2,18 @@
  * @module test/agentkit-cli/call-waits.test
  * `agentkit call` waits for a person (issue #43 point 3): a served tool that
  * requires approval, called with the defaults, is answered on the inbox page
- * 46 s later and runs; stderr said at once that it waits for a person. The
- * old client gave up at 30 s ("Check that it is an MCP server").
+ * more than 2 minutes later and runs; stderr said at once that it waits for a
+ * person. The old client gave up at 30 s ("Check that it is an MCP server").
  *
  * This test waits in real time, once: the call's deadline lives in the
  * `agentkit call` process and the heartbeat that restarts it in the
  * `agentkit serve` process, and no fake clock spans two processes. The wait
- * is bounded to 46 s, past both the old 30 s default and one heartbeat (30 s)
- * plus the 45 s of the issue's own report; the package's own timers are tested
- * on a fake clock in test/mcp-client/progress-deadline.test.ts.
+ * is 125 s: past the old 30 s default, the 45 s of the issue's own report and
+ * the 2 minutes the call may stay silent by default, so only the server's
+ * heartbeats (every 30 s) keep it open; the package's own timers are tested on
+ * a fake clock in test/mcp-client/progress-deadline.test.ts. Being a wait on
+ * a person, it runs with the human-paced runs (vitest.reliability.config.ts),
+ * idle beside the rest of the suite, not in `vitest run`.
  *
  * 2025-11-25: the call is held open (on 2026-07-28 the same call is an MCP
  * task, polled: test/mcp-client/tasks-agentkit-call.test.ts).
@@ -24,11 +27,14 @@ import { answerOnPage, logIn, pageHtml } from "./inbox-page.js";
 
 beforeAll(() => requireBuild());
 
+/** How long the person takes: past the 2 minutes a call may stay silent by default. */
+const WAIT_MS = 125_000;
+
 const dir = mkdtempSync(join(tmpdir(), "agentkit-call-waits-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("agentkit call on a tool that waits for a person", () => {
-  it("waits past 45 s for an inbox answer with the default deadline, and says so on stderr", async () => {
+  it("waits past 2 minutes for an inbox answer with the default deadline, and says so on stderr", async () => {
     const deploys = join(dir, "deploys");
     await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], {
       env: { AGENTKIT_TEST_DEPLOYS: deploys },
@@ -52,12 +58,12 @@ describe("agentkit call on a tool that waits for a person", () => {
       ],
       {
         env: { OPS_AUTH: ops.headers.Authorization! },
-        timeoutMs: 120_000,
+        timeoutMs: 240_000,
       },
     ).then((r) => ((ended = Date.now()), r));
     await expect.poll(() => pageHtml(session), { timeout: 20_000 }).toMatch(/data-status="pending"/);
-    // The one real wait (see the module comment): past 45 s, the call still open.
-    await new Promise((r) => setTimeout(r, Math.max(0, started + 46_000 - Date.now())));
+    // The one real wait (see the module comment): past 2 minutes, the call still open.
+    await new Promise((r) => setTimeout(r, Math.max(0, started + WAIT_MS - Date.now())));
     expect(ended, "agentkit call ended before the person answered").toBeUndefined();
     await answerOnPage(session, "deploy", { kind: "approve" });
     const r = await call;
@@ -66,9 +72,9 @@ describe("agentkit call on a tool that waits for a person", () => {
     expect(r.stderr).toBe(
       "agentkit call: 'deploy' needs a person's approval; waiting for their answer as long as the server keeps the call alive (Ctrl-C gives up)\n",
     );
-    expect(ended! - started).toBeGreaterThan(45_000);
+    expect(ended! - started).toBeGreaterThan(WAIT_MS);
     expect(readFileSync(deploys, "utf8")).toBe("prod\n");
-  }, 150_000);
+  }, 300_000);
 
   it("a tool call the server stays silent on ends at --timeout-ms with a sentence about the call, not about MCP", async () => {
     await using server = await ServeProcess.start([join(FIXTURES, "approval-tool-module.mjs"), "--approve", "web"], {
