@@ -8,12 +8,10 @@
  * empty `subscriptions/listen` result), as the SDK ends one on shutdown.
  * The SDK's handler serves the stream itself; this only admits and ends it.
  */
-import { createRequire } from "node:module";
 import type { ListenLimits } from "./router-options.js";
 import { sdkServer } from "../mcp/peers/sdk-server.js";
 import { ignoreRejection } from "../util/logger.js";
-
-const pkg = createRequire(import.meta.url)("../../package.json") as { version: string };
+import { PACKAGE_VERSION } from "../util/package-version.js";
 
 /** An admitted stream: end it in time with `bound`, and `release` its slot once its response is over. */
 export interface ListenSlot {
@@ -96,7 +94,7 @@ export class ListenStreams {
     const { SUBSCRIPTION_ID_META_KEY, SERVER_INFO_META_KEY } = sdkServer();
     const result = {
       resultType: "complete",
-      _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: { name: this.serverName, version: pkg.version } },
+      _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: { name: this.serverName, version: PACKAGE_VERSION } },
     };
     return new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
   }

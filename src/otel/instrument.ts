@@ -10,8 +10,9 @@ import { RunContext } from "../context/run-context.js";
 import { attachObserver } from "../context/run-observer.js";
 import { otelApi } from "./otel-api.js";
 import { RunTracer } from "./run-tracer.js";
+import { PACKAGE_VERSION } from "../util/package-version.js";
 
-/** The tracer's instrumentation scope name. */
+/** The tracer's instrumentation scope name (its version is the package's). */
 export const TRACER_NAME = "arc-agentkit";
 
 /** Options of `instrument()`. */
@@ -79,8 +80,8 @@ const tracers = new WeakMap<TracerProvider, Tracer>();
 
 /** `provider`'s tracer; a delegating one (the global proxy) is asked each time, as its delegate may change. */
 function tracerOf(provider: TracerProvider): Tracer {
-  if (typeof (provider as { getDelegate?: unknown }).getDelegate === "function") return provider.getTracer(TRACER_NAME);
+  if (typeof (provider as { getDelegate?: unknown }).getDelegate === "function") return provider.getTracer(TRACER_NAME, PACKAGE_VERSION);
   let tracer = tracers.get(provider);
-  if (!tracer) tracers.set(provider, (tracer = provider.getTracer(TRACER_NAME)));
+  if (!tracer) tracers.set(provider, (tracer = provider.getTracer(TRACER_NAME, PACKAGE_VERSION)));
   return tracer;
 }

@@ -6,6 +6,7 @@
  * contexts, detaching, and the approval server's decision joined to the
  * call it settled by tool-use id; and the dormant tracer on the no-op provider.
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, ReActCognition, RunContext, tool, type Cognition } from "arc-agentkit";
@@ -19,6 +20,7 @@ import { declaredExports } from "../core/surface.js";
 import { askerAnswering } from "../helpers/asker.js";
 
 const SECRET = "hunter2-argument-value";
+const PACKAGE = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 function memoryProvider(): { provider: TracerProvider; spans: () => ReadableSpan[] } {
   const exporter = new InMemorySpanExporter();
@@ -125,6 +127,8 @@ describe("arc-agentkit/otel", () => {
     const gate = named(all, "gate deploy");
     expect(all.map((s) => s.name).sort()).toEqual(["chat m-1", "chat m-1", "execute_tool deploy", "gate deploy", "invoke_agent ops"]);
     expect(parentOf(run)).toBeUndefined();
+    // The instrumentation scope names the package and its version (a backend groups and filters spans by it).
+    for (const s of all) expect(s.instrumentationScope).toEqual({ name: "arc-agentkit", version: PACKAGE.version, schemaUrl: undefined });
     for (const c of chats) expect(parentOf(c)).toBe(run.spanContext().spanId);
     expect(parentOf(call)).toBe(run.spanContext().spanId);
     expect(parentOf(gate)).toBe(call.spanContext().spanId);

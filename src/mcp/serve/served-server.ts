@@ -5,7 +5,6 @@
  * deadline, the two cancellation rows, and the optional guard. The dispatch
  * path validates synchronously and awaits the tool's `run()` once.
  */
-import { createRequire } from "node:module";
 import type {
   CallToolRequest,
   CallToolResult,
@@ -44,8 +43,7 @@ import { TASKS_EXTENSION, type ServedTasks, type TaskCall } from "./served-tasks
 import { READ_RESULT, resultChars, ServedResults, type ResultsOptions } from "./served-results.js";
 import { McpNameError } from "../../wire/mcp-name.error.js";
 import { errorLine } from "../../util/format.js";
-
-const pkg = createRequire(import.meta.url)("../../../package.json") as { version: string };
+import { PACKAGE_VERSION } from "../../util/package-version.js";
 
 /** What a guard is asked before a served tool runs. */
 export interface ToolGuardRequest {
@@ -694,7 +692,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const { Server } = sdkServer();
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
-  const info = { name: catalog.server, version: pkg.version };
+  const info = { name: catalog.server, version: PACKAGE_VERSION };
   /** The SDK's `Server`, following its session (see `ServedSession`) through the two hooks the SDK documents for subclasses. */
   class ServedSdkServer extends Server {
     readonly followed: ServedSession = new ServedSession(this, catalog.server);
