@@ -19,7 +19,9 @@
  * `approve` tool that allows at once), `model-api` (a model API answering
  * every `POST /v1/messages` and `POST /v1/responses` with one canned streamed
  * text turn in that API's SSE format, bytes prepared once: the constant-cost
- * far end of the models suite), `hosted` (arc-agentkit/express: mcpRouter on
+ * far end of the models suite; and `POST /steps/v1/messages`, a turn built
+ * per request that calls a tool `note` until the task's step count is
+ * reached, for the durable-runs suite), `hosted` (arc-agentkit/express: mcpRouter on
  * an express app, stateless, both eras) and `sdk-express` (the raw SDK v2
  * server through its own express adapter: createMcpExpressApp,
  * requireBearerAuth, toNodeHandler(createMcpHandler(factory, { legacy:
@@ -463,22 +465,59 @@ async function approvals(): Promise<Running> {
   return { url: server.url, headers: { ...server.authHeaders }, sessions: () => -1, close: () => server.stop() };
 }
 
+/** One server-sent event of a model API's stream (its `type` is the event's name). */
+const ev = (event: string, data: object): string => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
+
+/** An Anthropic stream's opening event, of message `id`. */
+const messageStart = (id: string): string =>
+  ev("message_start", {
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model: "m",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  });
+
+/**
+ * The Anthropic turn `POST /steps/v1/messages` streams for `body` (a Messages request): while the task (the first user
+ * message, `note <N>`) asks for more steps than the assistant messages so far, a `tool_use` of `note` with `{ n }` (n:
+ * the turn's number), else the text `done after <N> steps`. Benchmark 11 runs agents against it.
+ */
+function stepTurn(body: string): string {
+  const request = JSON.parse(body) as { messages?: Array<{ role: string; content: unknown }> };
+  const messages = request.messages ?? [];
+  const first = messages.find((m) => m.role === "user")?.content;
+  const text = typeof first === "string" ? first : Array.isArray(first) ? String((first[0] as { text?: unknown })?.text ?? "") : "";
+  const steps = Number(/^note (\d+)$/.exec(text)?.[1] ?? 0);
+  const n = messages.filter((m) => m.role === "assistant").length + 1;
+  const block =
+    n <= steps
+      ? [
+          ev("content_block_start", { index: 0, content_block: { type: "tool_use", id: `toolu_${n}`, name: "note", input: {} } }),
+          ev("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify({ n }) } }),
+        ]
+      : [
+          ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+          ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: `done after ${steps} steps` } }),
+        ];
+  return [
+    messageStart(`msg_s${n}`),
+    ...block,
+    ev("content_block_stop", { index: 0 }),
+    ev("message_delta", { delta: { stop_reason: n <= steps ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }),
+    ev("message_stop", {}),
+  ].join("");
+}
+
 /** One SSE body per API, prepared once: a streamed two-delta text turn. */
 function modelTurns(): Record<string, string> {
-  const ev = (event: string, data: object): string => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
   const anthropic = [
-    ev("message_start", {
-      message: {
-        id: "msg_b",
-        type: "message",
-        role: "assistant",
-        model: "m",
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
-      },
-    }),
+    messageStart("msg_b"),
     ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
     ev("ping", {}),
     ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hello, " } }),
@@ -516,6 +555,16 @@ function modelTurns(): Record<string, string> {
 async function modelApi(): Promise<Running> {
   const bodies = modelTurns();
   const http = createServer((req, res) => {
+    if (req.method === "POST" && req.url === "/steps/v1/messages") {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        res
+          .writeHead(200, { "content-type": "text/event-stream", "request-id": "req_s", "x-request-id": "req_s" })
+          .end(stepTurn(Buffer.concat(chunks).toString("utf8")));
+      });
+      return;
+    }
     req.resume();
     req.on("end", () => {
       const body = bodies[req.url ?? ""];
@@ -523,6 +572,9 @@ async function modelApi(): Promise<Running> {
       res.writeHead(200, { "content-type": "text/event-stream", "request-id": "req_b", "x-request-id": "req_b" }).end(body);
     });
   });
+  // A client's idle keep-alive socket is not closed under it between runs (a store's work can leave it idle for
+  // seconds; with Node's 5 s default a request raced the close: "Connection error").
+  http.keepAliveTimeout = 120_000;
   const port = await listen(http);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -241,7 +241,8 @@ export class ReActCognition implements Cognition {
           record = await this.execute(call, ctx, j);
           // A cancelled durable run stops where it is: the call stays unfinished, for a resume to settle.
           if (j && ctx.cancelled) return done(last, "cancelled", step);
-          if (j) await j.journal.recordFinished(j.key, record);
+          // Written behind the loop: the next model request goes out while it is (and the next turn is written after it).
+          if (j) j.journal.recordFinished(j.key, record);
         }
         calls.push(record);
         messages.push({

@@ -214,6 +214,16 @@ function storedResult(result: AgentResult): Record<string, unknown> {
  * Writes go to the store in order; the first write that fails is kept
  * (`failed`) and every later write throws it, so the loop stops where the
  * store stopped taking steps.
+ *
+ * Fewer waits, the same order: a model turn that asks for calls is held
+ * until the next write (a call's start, a question, a call's end), and goes
+ * to the store with it in one write (`RunStore.appendRunSteps` when the
+ * store has it), so a step waits for one round trip before its first call
+ * runs; a call's end is written behind the loop (the next model request
+ * goes out while it is written) and every later step is written after it.
+ * A crash before that end is durable leaves a call started and not
+ * finished, which a resume settles by the rules for one (read-only: run
+ * again; side-effecting: only after a person says yes).
  */
 export class RunJournal {
   readonly #turns = new Map<number, LLMTurn>();
@@ -221,7 +231,12 @@ export class RunJournal {
   #seq: number;
   #cliSession: CliSession | undefined;
   #failed: Error | undefined;
+  /** The last write handed to the store (never rejects: its failure is kept in `#failed`). */
   #writing: Promise<void> = Promise.resolve();
+  /** Steps recorded here and not yet handed to the store. */
+  readonly #queue: RunStep[] = [];
+  /** The write that will take the queued steps, once the one before it ended (undefined once it started). */
+  #next: Promise<void> | undefined;
 
   private constructor(
     readonly store: RunStore,
@@ -392,13 +407,17 @@ export class RunJournal {
     });
   }
 
-  /** Record model turn `step` (before its tool calls run). */
+  /**
+   * Record model turn `step`. A turn that asks for calls is held and written with the next step (before its first call
+   * runs or asks: a call's start, question or end); a turn without calls is written now. Rejects with the first write
+   * that failed.
+   */
   recordTurn(step: number, turn: LLMTurn): Promise<void> {
     const data: Record<string, unknown> = { step, content: turn.content ?? "", toolCalls: turn.toolCalls ?? [] };
     if (turn.stopReason) data.stopReason = turn.stopReason;
     if (turn.usage) data.usage = turn.usage;
     if (turn.model) data.model = turn.model;
-    return this.#append("turn", data);
+    return turn.toolCalls?.length ? this.#hold("turn", data) : this.#append("turn", data);
   }
 
   /** Record that call `key` asks `question` (before the Asker is asked). */
@@ -411,34 +430,69 @@ export class RunJournal {
     return this.#append("call_started", { key, name, arguments: args });
   }
 
-  /** Record how call `key` ended (before the model reads it). */
-  recordFinished(key: string, record: ToolCallRecord): Promise<void> {
-    return this.#append("call_finished", { key, record: JSON.parse(JSON.stringify(record)) as Record<string, unknown> });
+  /**
+   * Record how call `key` ended, behind the loop: the write starts now and every later step is written after it, but
+   * the loop does not wait for it (a failure is thrown by the next write). Throws at once when a write failed before.
+   */
+  recordFinished(key: string, record: ToolCallRecord): void {
+    if (this.#failed) throw this.#failed;
+    this.#append("call_finished", { key, record: JSON.parse(JSON.stringify(record)) as Record<string, unknown> }).catch(() => undefined);
   }
 
   /** The run ended: `finished` (or `failed` for an error) with its result; a cancelled run is left as it stands, resumable. */
   async end(result: AgentResult): Promise<void> {
     if (result.stopReason === "cancelled" || this.#failed) return;
     const status: RunStatus = (result.stopReason as StopReason) === "error" ? "failed" : "finished";
-    await this.#writing;
+    await this.#flush();
     await this.store.setRunStatus(this.runId, this.store.worker, status, storedResult(result));
   }
 
   /** Let go of the run's lease (best effort: a lease the store cannot end lapses by itself). */
   async release(): Promise<void> {
-    await this.#writing.catch(() => undefined);
+    await this.#flush().catch(() => undefined);
     await this.store.releaseRun(this.runId, this.store.worker).catch(() => undefined);
   }
 
+  /** Record a step and write it (with every step held before it); resolves once it is in the store. */
   #append(kind: RunStepKind, data: Record<string, unknown>): Promise<void> {
+    const held = this.#hold(kind, data);
+    return this.#failed ? held : this.#flush();
+  }
+
+  /** Record a step to be written with the next one (or by `end`/`release`). */
+  #hold(kind: RunStepKind, data: Record<string, unknown>): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
     const step: RunStep = { seq: ++this.#seq, kind, data, at: new Date().toISOString() };
     this.#read(step);
-    const write = this.#writing.then(() => this.store.appendRunStep(this.runId, this.store.worker, step));
-    this.#writing = write.catch((err: unknown) => {
-      this.#failed ??= err instanceof Error ? err : new Error(String(err));
-    });
-    return write;
+    this.#queue.push(step);
+    return Promise.resolve();
+  }
+
+  /** Write every queued step, after the writes before; resolves once they are in the store, rejects with the first failure. */
+  #flush(): Promise<void> {
+    if (!this.#queue.length)
+      return this.#writing.then(() => {
+        if (this.#failed) throw this.#failed;
+      });
+    if (!this.#next) {
+      const next = this.#writing.then(() => {
+        this.#next = undefined;
+        if (this.#failed) throw this.#failed;
+        return this.#write(this.#queue.splice(0));
+      });
+      this.#next = next;
+      this.#writing = next.catch((err: unknown) => {
+        this.#failed ??= err instanceof Error ? err : new Error(String(err));
+      });
+    }
+    return this.#next;
+  }
+
+  /** Hand `steps` to the store: one write when it takes several at once, else one by one in order. */
+  async #write(steps: readonly RunStep[]): Promise<void> {
+    const { store, runId } = this;
+    if (steps.length > 1 && store.appendRunSteps) return store.appendRunSteps(runId, store.worker, steps);
+    for (const step of steps) await store.appendRunStep(runId, store.worker, step);
   }
 
   #read(s: RunStep): void {

@@ -14,7 +14,7 @@
  * - `claimRun(runId, holder)` takes the run for `holder` when nobody alive
  *   holds it (the holder's process ended: its lease lapsed, or on an
  *   embedded store it is not this process), else answers who holds it.
- * - `appendRunStep` and `setRunStatus` write only while `holder` holds the
+ * - `appendRunStep`, `appendRunSteps` and `setRunStatus` write only while `holder` holds the
  *   run (a run taken over by another worker is not written by the one that
  *   lost it); a step's `seq` is the next after the last one written.
  * - `releaseRun` lets go of the lease (the run stays as it is, resumable
@@ -93,6 +93,11 @@ export interface RunStore {
   claimRun(runId: string, holder: string): Promise<RunClaim>;
   /** Append a step while `holder` holds the run; rejects when it does not, or when `seq` is taken. */
   appendRunStep(runId: string, holder: string, step: RunStep): Promise<void>;
+  /**
+   * Append `steps` (consecutive, in order) in one write while `holder` holds the run: all of them or none; rejects as
+   * `appendRunStep` does. Optional: a run on a store without it writes them one by one.
+   */
+  appendRunSteps?(runId: string, holder: string, steps: readonly RunStep[]): Promise<void>;
   /** Set the status (and a finished run's result) while `holder` holds the run. */
   setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void>;
   /** Let go of the run (no-op when `holder` does not hold it). */

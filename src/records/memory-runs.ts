@@ -49,11 +49,19 @@ export class MemoryRuns implements RunStore {
   }
 
   appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
+    return this.appendRunSteps(runId, holder, [step]);
+  }
+
+  appendRunSteps(runId: string, holder: string, steps: readonly RunStep[]): Promise<void> {
     try {
       const r = this.#held(runId, holder);
-      if (step.seq !== r.steps.length + 1) throw new Error(`run '${runId}': step ${step.seq} is not the next one (${r.steps.length + 1})`);
-      r.steps.push(Object.freeze({ ...step }));
-      this.#change(r, { status: step.kind === "question" ? "waiting" : "running" });
+      steps.forEach((step, i) => {
+        const next = r.steps.length + 1 + i;
+        if (step.seq !== next) throw new Error(`run '${runId}': step ${step.seq} is not the next one (${next})`);
+      });
+      for (const step of steps) r.steps.push(Object.freeze({ ...step }));
+      const last = steps.at(-1);
+      if (last) this.#change(r, { status: last.kind === "question" ? "waiting" : "running" });
       return Promise.resolve();
     } catch (err) {
       return Promise.reject(err as Error);

@@ -348,6 +348,11 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return this.#runs.appendRunStep(runId, holder, step);
   }
 
+  /** Append consecutive steps to a run `holder` holds, all or none. */
+  appendRunSteps(runId: string, holder: string, steps: readonly RunStep[]): Promise<void> {
+    return this.#runs.appendRunSteps(runId, holder, steps);
+  }
+
   /** Set a held run's status (and its result). */
   setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
     return this.#runs.setRunStatus(runId, holder, status, result);

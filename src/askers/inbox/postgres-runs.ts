@@ -186,6 +186,27 @@ export function appendRunStepSql(s: string, runId: string, holder: string, step:
   };
 }
 
+/**
+ * Append consecutive `steps` to `runId` in one statement while `holder` holds it (the run's status follows the last
+ * step); no rows when it does not.
+ */
+export function appendRunStepsSql(s: string, runId: string, holder: string, steps: readonly RunStep[]): Statement {
+  const rows = steps.map((step) => ({
+    seq: step.seq,
+    kind: step.kind,
+    data: step.data,
+    at: step.at,
+    question_id: step.kind === "question" && typeof step.data.questionId === "string" ? step.data.questionId : null,
+  }));
+  return {
+    text: `WITH held AS (UPDATE ${s}.runs SET status = $3, updated_at = now() WHERE run_id = $1 AND holder = $2 RETURNING run_id)
+      INSERT INTO ${s}.run_steps (run_id, seq, kind, data, at, question_id)
+      SELECT held.run_id, st.seq, st.kind, st.data, st.at, st.question_id FROM held,
+        jsonb_to_recordset($4::jsonb) AS st(seq integer, kind text, data jsonb, at timestamptz, question_id text) RETURNING seq`,
+    values: [runId, holder, steps.at(-1)?.kind === "question" ? "waiting" : "running", JSON.stringify(rows)],
+  };
+}
+
 /** Set the status (and result) of `runId` while `holder` holds it. */
 export const setRunStatusSql = (s: string, runId: string, holder: string, status: RunStatus, result: unknown): Statement => ({
   text:

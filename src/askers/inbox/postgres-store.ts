@@ -49,6 +49,7 @@ import { notHolderMessage } from "../../records/memory-runs.js";
 import {
   adoptQuestionSql,
   appendRunStepSql,
+  appendRunStepsSql,
   claimRunSql,
   insertRunSql,
   notOwnRunMessage,
@@ -584,6 +585,17 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    */
   async appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
     const rows = await this.#statement(`appendRunStep '${runId}' ${step.seq}`, appendRunStepSql(this.schema, runId, holder, step));
+    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+  }
+
+  /**
+   * Append consecutive steps in one statement while `holder` holds the run, all or none. @throws InboxStoreError
+   * `invalid` when it does not hold it (or a step's number is taken).
+   */
+  async appendRunSteps(runId: string, holder: string, steps: readonly RunStep[]): Promise<void> {
+    if (!steps.length) return;
+    const what = `appendRunSteps '${runId}' ${steps[0]!.seq}..${steps.at(-1)!.seq}`;
+    const rows = await this.#statement(what, appendRunStepsSql(this.schema, runId, holder, steps));
     if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
   }
 

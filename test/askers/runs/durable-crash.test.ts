@@ -72,6 +72,47 @@ function checkLog(lines: readonly string[]): { killedAt: string; resumeYes: numb
   };
 }
 
+/** The store a matrix or named-point run of `kind` works on (a real PostgreSQL started once, for every run of the file). */
+async function storeEnvOf(kind: "pglite" | "postgres", name: string): Promise<Record<string, string>> {
+  if (kind === "pglite") return { STORE_DIR: join(dir, `${name}-pglite`) };
+  pg ??= await startPostgres();
+  await migrateInboxStore({ connectionString: pg.connectionString, schema: name });
+  return { STORE_URL: pg.connectionString, SCHEMA: name, LEASE_MS: "1000" };
+}
+
+// A call's end is written while the next model request goes out: a SIGKILL then leaves the call started and not
+// finished, which a resume settles by the rules for one.
+describe.each(["pglite", "postgres"] as const)("durable runs on %s: SIGKILL after a call finished, before its end is durable", (kind) => {
+  it.each([
+    ["side-effecting", "model 3", "send", 2],
+    ["read-only", "model 2", "read", 1],
+  ] as const)("a %s call (killed at '%s') is settled by the resume rules", { timeout: 120_000 }, async (_, killWhen, tool, n) => {
+    const storeEnv = await storeEnvOf(kind, `ends_${tool}`);
+    const log = join(dir, `${kind}-ends-${tool}.log`);
+    writeFileSync(log, "");
+    const runId = `${kind}-ends-${tool}`;
+    const first = await worker({ ...storeEnv, MODE: "start", RUN_ID: runId, LOG: log, PROC: "1", KILL_WHEN: killWhen });
+    expect(first.signal, first.stderr).toBe("SIGKILL");
+    const second = await worker({ ...storeEnv, MODE: "resume", RUN_ID: runId, LOG: log, PROC: "2" });
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout.trim())).toMatchObject({ output: "done after 9 turns", stopReason: "complete" });
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    // it finished in the first process; the resume did not read that back
+    expect(lines).toContain(`1 ran ${tool} ${n}`);
+    expect(lines).not.toContain(`1 recorded call_finished ${3 * n}`);
+    if (tool === "send") {
+      // side-effecting: run again only after a person said yes to a `resume` question
+      expect(lines.filter((l) => l === "2 approved send resume")).toHaveLength(1);
+      expect(lines.filter((l) => /^\d effect send 2$/.test(l))).toHaveLength(2);
+    } else {
+      // read-only: run again without asking
+      expect(lines).toContain("2 ran read 1");
+      expect(lines.filter((l) => / approved read /.test(l))).toEqual([]);
+    }
+    checkLog(lines);
+  });
+});
+
 describe.each([
   ["pglite", COUNTS.pglite],
   ["postgres", COUNTS.postgres],

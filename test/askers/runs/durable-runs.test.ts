@@ -18,6 +18,7 @@ import {
   postgresInboxStore,
   type InboxStore,
   type PostgresInboxStore,
+  type RunStep,
   type RunStore,
 } from "../../../src/askers/index.js";
 import { PgliteStores } from "../../helpers/pglite.js";
@@ -60,6 +61,33 @@ async function crashRun(store: Store, runId: string, effects: Effects, crash: Cr
   ctx.cancel();
   expect((await running).stopReason).toBe("cancelled");
   return model;
+}
+
+/**
+ * `store` with each write of steps (`appendRunStep` or `appendRunSteps`) told to `seen` once it is in the store;
+ * `hold` may return a promise the write waits for before it reaches the store (a slow write).
+ */
+function watched(
+  store: Store,
+  seen: (steps: readonly RunStep[]) => void,
+  hold?: (steps: readonly RunStep[]) => Promise<void> | undefined,
+): Store {
+  const write = async (steps: readonly RunStep[], go: () => Promise<void>): Promise<void> => {
+    await hold?.(steps);
+    await go();
+    seen(steps);
+  };
+  return new Proxy(store, {
+    get(target, p) {
+      if (p === "appendRunStep")
+        return (runId: string, holder: string, step: RunStep) => write([step], () => target.appendRunStep(runId, holder, step));
+      if (p === "appendRunSteps" && target.appendRunSteps)
+        return (runId: string, holder: string, steps: readonly RunStep[]) =>
+          write(steps, () => target.appendRunSteps!(runId, holder, steps));
+      const v = Reflect.get(target, p, target) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 /** A store of each kind under test. */
@@ -158,6 +186,59 @@ describe.each(KINDS)("durable runs on %s: recording", (kind) => {
       message: expect.stringContaining("agent.resume('dup', { store })"),
     });
     expect(llm.asked).toEqual([]);
+  });
+
+  it("a turn that asks for a call goes to the store in one write with the call's start (or its question)", async () => {
+    const store = await storeOf(kind);
+    const writes: string[][] = [];
+    const r = await makeAgent(noEffects()).run("ship it", {
+      store: watched(store, (steps) => writes.push(steps.map((s) => s.kind))),
+      runId: "one-write",
+      ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve", actor: "ada" }) }),
+    });
+    expect(r.stopReason).toBe("complete");
+    // No turn that asks for a call is written alone: one round trip to the store before each call's body (or question).
+    expect(writes).toEqual([
+      ["turn", "call_started"],
+      ["call_finished"],
+      ["turn", "call_started"],
+      ["call_finished"],
+      ["turn", "question"],
+      ["call_started"],
+      ["call_finished"],
+      ["turn"],
+    ]);
+  });
+
+  it("the next model request goes out while a call's end is written, and the next turn is written after that end", async () => {
+    const store = await storeOf(kind);
+    const writes: string[][] = [];
+    let letEndsThrough!: () => void;
+    const endsHeld = new Promise<void>((resolve) => (letEndsThrough = resolve));
+    const slowEnds = watched(
+      store,
+      (steps) => writes.push(steps.map((s) => s.kind)),
+      (steps) => (steps.some((s) => s.kind === "call_finished") ? endsHeld : undefined),
+    );
+    const llm = new StepModel();
+    const running = makeAgent(noEffects()).run("ship it", {
+      store: slowEnds,
+      runId: "end-behind",
+      ctx: new RunContext({ llm, asker: answering({ kind: "approve", actor: "ada" }) }),
+    });
+    // Turn 2 is requested while call 1.0's end is still on its way to the store.
+    await until(() => llm.asked.includes(2), "turn 2 requested while call 1.0's end was being written");
+    expect(writes).toEqual([["turn", "call_started"]]);
+    letEndsThrough();
+    expect((await running).stopReason).toBe("complete");
+    const steps = (await store.loadRun("end-behind"))!.steps;
+    expect(steps.map((s) => `${s.kind}${"key" in s.data ? ` ${String(s.data.key)}` : ""}`).slice(0, 5)).toEqual([
+      "turn",
+      "call_started 1.0",
+      "call_finished 1.0",
+      "turn",
+      "call_started 2.0",
+    ]);
   });
 
   it("without a store a runId is refused by name, and a run with the context as second argument still works", async () => {

@@ -63,7 +63,8 @@ describe("durable runs on PostgreSQL: a store that is down", () => {
     const first = store();
     const effects = noEffects();
     let stopped = false;
-    // the database stops while the model answers turn 2 (turn 1 and its read are recorded)
+    // the database stops while the model answers turn 2 (turn 1 and its read's start are recorded; the read's end was
+    // to be written while turn 2 was requested, so it never was)
     const llm = new StepModel((n) => {
       if (n === 2 && !stopped) {
         stopped = true;
@@ -84,8 +85,9 @@ describe("durable runs on PostgreSQL: a store that is down", () => {
     const again = new StepModel();
     const resumed = await makeAgent(effects).resume("mid", { store: second, ctx: new RunContext({ llm: again, asker: approve }) });
     expect(resumed).toMatchObject({ stopReason: "complete", output: "done after 3 turns", runId: "mid" });
-    // turn 1 was recorded: never asked again; turn 2's answer was never recorded, so it is asked for
+    // turn 1 was recorded: never asked again; turn 2's answer was never recorded, so it is asked for; the read started
+    // and never recorded its end: a read-only call, it runs again without asking
     expect(again.asked).toEqual([2, 3, 4]);
-    expect(effects).toEqual({ read: 1, send: [{ to: "ops" }], deploy: [{ env: "prod" }] });
+    expect(effects).toEqual({ read: 2, send: [{ to: "ops" }], deploy: [{ env: "prod" }] });
   }, 120_000);
 });
