@@ -4,7 +4,8 @@
  * entry point of package.json's `exports` map as the type checker reads them
  * from src/ (types included, as in `api/*.md`): exports per entry point and
  * in all, exported error classes (classes whose base chain reaches the
- * runtime's `Error`), and names exported by more than one entry point.
+ * runtime's `Error`), and names exported by more than one entry point (none:
+ * each name has one home, every error class the root).
  *
  * The ceilings below only go down: a change that adds an export past one
  * fails here, and the change that removes exports lowers the number. The
@@ -22,8 +23,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Today's ceilings, lowered by each change that shrinks the surface; the issue's goals in the comment. */
 const CEILING = {
-  perEntry: { "arc-agentkit": 162, "arc-agentkit/mcp": 143 } as Record<string, number>, // goal: 90 each
-  all: 425, // goal: 250
+  perEntry: { "arc-agentkit": 147, "arc-agentkit/mcp": 131 } as Record<string, number>, // goal: 90 each
+  all: 377, // goal: 250
   errorClasses: 39, // goal: 20
 };
 
@@ -117,6 +118,10 @@ describe("the public surface", () => {
       expect(surface.entries.get(entry)?.length, `${entry} exports`).toBeLessThanOrEqual(ceiling);
     const total = [...surface.entries.values()].reduce((sum, names) => sum + names.length, 0);
     expect(total, "exports in all").toBeLessThanOrEqual(CEILING.all);
+  });
+
+  it("exports each name from one entry point (the one API.md names: every error class from the root)", () => {
+    expect(exportedTwice(surface)).toEqual([]);
   });
 
   it("exports no more error classes than the ceiling", () => {

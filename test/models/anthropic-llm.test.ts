@@ -6,15 +6,8 @@
  * typed errors.
  */
 import { describe, expect, it } from "vitest";
-import {
-  AnthropicLLM,
-  ModelAuthError,
-  ModelContextTooLongError,
-  ModelError,
-  ModelRateLimitError,
-  ModelRefusedError,
-} from "arc-agentkit/models";
-import { OptionsError } from "arc-agentkit";
+import { AnthropicLLM } from "arc-agentkit/models";
+import { OptionsError, ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 

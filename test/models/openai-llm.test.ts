@@ -5,15 +5,8 @@
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ModelAuthError,
-  ModelContextTooLongError,
-  ModelRateLimitError,
-  ModelRefusedError,
-  OpenAILLM,
-  type OpenAILLMOptions,
-} from "arc-agentkit/models";
-import { OptionsError } from "arc-agentkit";
+import { OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
+import { OptionsError, ModelAuthError, ModelContextTooLongError, ModelRateLimitError, ModelRefusedError } from "arc-agentkit";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
