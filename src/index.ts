@@ -37,7 +37,7 @@ export { McpNotEnteredError } from "./mcp/client/mcp-not-entered.error.js";
 export { OAuthCallbackError, OAuthLoginRequiredError, OAuthResponseTooLargeError } from "./mcp/oauth/oauth.error.js";
 export { ApprovalServerStateError } from "./mcp/approvals/approval-server.error.js";
 export { BootstrapError } from "./mcp/di/bootstrap.error.js";
-export { ModelError, ModelAuthError, ModelRateLimitError, ModelContextTooLongError, ModelRefusedError } from "./models/model.error.js";
+export { ModelError, ModelRateLimitError } from "./models/model.error.js";
 export type { ModelErrorCode, ModelErrorFacts } from "./models/model.error.js";
 export { ModelSdkMissingError } from "./models/model-sdk.error.js";
 export { CliAgentsError } from "./cli/cli-agents.error.js";

@@ -23,9 +23,9 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Today's ceilings, lowered by each change that shrinks the surface; the goals in the comment. */
 const CEILING = {
-  perEntry: { "arc-agentkit": 147, "arc-agentkit/mcp": 131 } as Record<string, number>, // goal: 90 each
-  all: 377, // goal: 250
-  errorClasses: 39, // goal: 20
+  perEntry: { "arc-agentkit": 144, "arc-agentkit/mcp": 131 } as Record<string, number>, // goal: 90 each
+  all: 374, // goal: 250
+  errorClasses: 36, // goal: 20
 };
 
 interface Surface {
