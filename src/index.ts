@@ -6,6 +6,8 @@
  * a user calls, catches or types against: metadata keys and readers, the
  * registry's instance adapter, the gating outcome helper and the result
  * renderer are internal; a class built by a factory is exported as a type.
+ * Each name comes from one entry point: every error class from here; the
+ * store contracts (`CallRecord*`, `Run*`) from `arc-agentkit/askers`.
  */
 import "reflect-metadata";
 
@@ -35,7 +37,7 @@ export { McpNotEnteredError } from "./mcp/client/mcp-not-entered.error.js";
 export { OAuthCallbackError, OAuthLoginRequiredError, OAuthResponseTooLargeError } from "./mcp/oauth/oauth.error.js";
 export { ApprovalServerStateError } from "./mcp/approvals/approval-server.error.js";
 export { BootstrapError } from "./mcp/di/bootstrap.error.js";
-export { ModelError, ModelAuthError, ModelRateLimitError, ModelContextTooLongError, ModelRefusedError } from "./models/model.error.js";
+export { ModelError, ModelRateLimitError } from "./models/model.error.js";
 export type { ModelErrorCode, ModelErrorFacts } from "./models/model.error.js";
 export { ModelSdkMissingError } from "./models/model-sdk.error.js";
 export { CliAgentsError } from "./cli/cli-agents.error.js";
@@ -45,23 +47,13 @@ export { HookServerError } from "./cli/hook-server.error.js";
 export { InboxError } from "./askers/inbox/inbox.error.js";
 export type { InboxErrorCode } from "./askers/inbox/inbox.error.js";
 export { InboxStoreError } from "./askers/inbox/inbox-store.error.js";
+export type { InboxStoreFailure } from "./askers/inbox/inbox-store.error.js";
 export { NoTerminalError } from "./askers/no-terminal.error.js";
 export { AccessTokenError } from "./express/access-token.error.js";
 export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
 export type { ToolDeclarations, ToolTaskMode } from "./tools/tool.js";
-export type {
-  CallAnswer,
-  CallChange,
-  CallError,
-  CallQuestion,
-  CallRecord,
-  CallRecordEvent,
-  CallRecordStore,
-  CallStatus,
-  CallUpdate,
-} from "./contracts/call-record.js";
 export { Tool } from "./tools/tool.decorator.js";
 export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
@@ -96,7 +88,6 @@ export type {
 } from "./agents/agent.js";
 export type { CliSession, DurableSpec, RunJournal } from "./agents/run-journal.js";
 export { RUN_STATUSES, RUN_STATE_FORMAT } from "./contracts/run-record.js";
-export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "./contracts/run-record.js";
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
 export { GATE_SOURCES, shouldGate } from "./gate/index.js";

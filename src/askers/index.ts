@@ -2,11 +2,12 @@
  * @module askers
  * Entry point `arc-agentkit/askers`: the shipped `Asker`s that put a person in
  * the loop. Policy: every export is listed by name (`export type` for types);
- * importing this entry never loads an optional peer.
+ * importing this entry never loads an optional peer. The stores of calls that
+ * wait (`CallRecord*`) and of durable runs (`Run*`) are typed here, beside the
+ * stores that implement them; the errors are exported from `arc-agentkit`.
  */
 export { TerminalAsker } from "./terminal-asker.js";
 export type { TerminalAskerOptions } from "./terminal-asker.js";
-export { NoTerminalError } from "./no-terminal.error.js";
 export { ApprovalInbox } from "./inbox/approval-inbox.js";
 export type { ApprovalInboxOptions, InboxAskerFor } from "./inbox/approval-inbox.js";
 export { inboxAsker } from "./inbox/inbox-asker.js";
@@ -35,12 +36,8 @@ export type {
   CallUpdate,
 } from "../contracts/call-record.js";
 export type { RunClaim, RunHead, RunStatus, RunStep, RunStepKind, RunStore, RunSummary } from "../contracts/run-record.js";
-export { InboxError } from "./inbox/inbox.error.js";
-export type { InboxErrorCode } from "./inbox/inbox.error.js";
 export { postgresInboxStore, migrateInboxStore } from "./inbox/postgres-store.js";
 export type { PostgresInboxStore, InboxStoreRole, InboxWakeups, PostgresInboxStoreOptions } from "./inbox/postgres-store.js";
-export { InboxStoreError } from "./inbox/inbox-store.error.js";
-export type { InboxStoreFailure } from "./inbox/inbox-store.error.js";
 export type { PgPool, PgClient, PgResult } from "./inbox/pg-peer.js";
 export { pgliteInboxStore } from "./inbox/pglite-store.js";
 export type { PgliteInboxStoreOptions } from "./inbox/pglite-store.js";

@@ -8,23 +8,20 @@
  * exec` runs no hooks (no seam through which a built-in tool use could reach
  * this process) and takes no subagent definitions. On Codex, contain shell
  * with `sandbox` and guard tools that need a human on the server side.
+ *
+ * The errors these parts throw are exported from `arc-agentkit`, as every
+ * error class is (one entry point per name).
  */
 export { ClaudeCliCognition } from "./claude-cli.cognition.js";
 export type { ClaudeCliOptions, ClaudeSessionArgs, CliMcpServerStatus } from "./claude-cli.cognition.js";
 export { asCliAgents } from "./cli-agents.js";
-export { CliAgentsError } from "./cli-agents.error.js";
 export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-agents.js";
-export { CliRunError, McpServerNotConnectedError } from "./cli-run.error.js";
-export type { CliRunErrorCode } from "./cli-run.error.js";
 export type { EnvOverlay } from "./cli-process.js";
 export { asCodexMcp } from "../wire/codex-mcp.js";
-export { CodexMcpError } from "../wire/codex-mcp.error.js";
 export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
-// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError.
-export { TomlEncodeError } from "../wire/toml.error.js";
+// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError (from `arc-agentkit`).
 export type { TomlValue } from "../wire/toml.js";
 export { HookServer } from "./hook-server.js";
-export { HookServerError } from "./hook-server.error.js";
 export { hookSettings } from "./hook-settings.js";
 export type { ClaudeHookSettings } from "./hook-settings.js";
 export type { HookRecord, HookServerOptions, PreToolUseRequest } from "./hook-server.js";

@@ -6,7 +6,8 @@
  * checks). Only what a user calls, catches or types
  * against: the listener's pure checks, its token helpers, the config-file
  * writer, the name rules, metadata readers, result renderers, install lines
- * and wire constants are internal (the errors they throw are here); a class
+ * and wire constants are internal (the errors they throw are exported from
+ * `arc-agentkit`, as every error class is); a class
  * built by a factory or by `bootstrap()` is exported as a type (`McpServerSpec`
  * from `serveRegistry`, `McpApp` from `bootstrap`, `McpTool` from `mcpTools`,
  * `McpResourceMemory` from `mcpResources`). Importing it loads no
@@ -20,11 +21,7 @@ export {
   DEFAULT_MAX_SERVER_REQUESTS,
   DEFAULT_TTL_MS,
   MCPClient,
-  McpConnectError,
-  McpNotEnteredError,
   mcpPrompts,
-  McpRequestError,
-  McpSessionLostError,
   mcpResources,
   mcpSkills,
   mcpTools,
@@ -57,16 +54,7 @@ export type {
   StdioServerOptions,
   StreamableHttpServerOptions,
 } from "./client/index.js";
-export {
-  CLIENT_ASSERTION_ALGORITHMS,
-  clientCredentials,
-  crossAppAccess,
-  defaultTokenDir,
-  OAuthCallbackError,
-  OAuthLoginRequiredError,
-  oauthProvider,
-  OAuthResponseTooLargeError,
-} from "./oauth/index.js";
+export { CLIENT_ASSERTION_ALGORITHMS, clientCredentials, crossAppAccess, defaultTokenDir, oauthProvider } from "./oauth/index.js";
 export type {
   AgentkitOAuthProvider,
   ClientCredentialsProvider,
@@ -77,15 +65,7 @@ export type {
   CrossAppAccessOptions,
   OAuthProviderOptions,
 } from "./oauth/index.js";
-export { McpConfigFileError } from "../wire/mcp-config-file.error.js";
-export {
-  APPROVAL_SERVER_NAME,
-  APPROVAL_TOOL_NAME,
-  approvalGuard,
-  ApprovalServer,
-  ApprovalServerStateError,
-  AuditSinkError,
-} from "./approvals/index.js";
+export { APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer } from "./approvals/index.js";
 export type {
   ApprovalCliOptions,
   ApprovalConfigDocument,
@@ -97,16 +77,7 @@ export type {
   AutoAllowWhen,
   ServedArgumentCheck,
 } from "./approvals/index.js";
-export {
-  McpNameError,
-  MemoryResultStore,
-  META_KEY,
-  Prompt,
-  Resource,
-  serveRegistry,
-  serveRegistryStdio,
-  stdioCommand,
-} from "./serve/index.js";
+export { MemoryResultStore, META_KEY, Prompt, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type {
   AgentkitToolMeta,
   AudioBlock,
@@ -154,7 +125,6 @@ export type {
 } from "./serve/index.js";
 export {
   bootstrap,
-  BootstrapError,
   InjectMcpClient,
   InjectMcpPrompts,
   InjectMcpResources,

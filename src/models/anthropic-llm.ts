@@ -9,7 +9,7 @@ import type { JsonSchema, ToolSchema } from "../tools/tool.js";
 import { anthropicSdk } from "./anthropic-sdk.js";
 import { lazySdkClient, type LazySdkClient } from "./sdk-client.js";
 import { checkOptions, opt } from "../options/option-checks.js";
-import { ModelRefusedError } from "./model.error.js";
+import { modelFailure } from "./model.error.js";
 import { checkAborted, toModelError } from "./provider-errors.js";
 import { outputCap, requestModel } from "./request-defaults.js";
 import { systemPrompt } from "./system-prompt.js";
@@ -86,9 +86,9 @@ const OPTIONS = {
  *
  * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
  * @throws ModelSdkMissingError (constructor) when `@anthropic-ai/sdk` is not installed.
- * complete() rejects with `ModelAuthError`, `ModelRateLimitError`,
- * `ModelContextTooLongError`, `ModelRefusedError` (stop reason `refusal`) or
- * `ModelError`, each with the API's message and request id.
+ * complete() rejects with `ModelError` (`code` `model_auth`,
+ * `model_context_too_long`, `model_refused` for stop reason `refusal`, ...) or
+ * its subclass `ModelRateLimitError`, each with the API's message and request id.
  */
 export class AnthropicLLM implements LLM {
   readonly maxTokens: number;
@@ -218,7 +218,7 @@ class StreamReader {
       case "message_stop": {
         const raw = this.#raw;
         if (raw === "refusal")
-          throw new ModelRefusedError({
+          throw modelFailure("model_refused", {
             provider: "anthropic",
             requestId: out.requestId,
             providerMessage: out.content || "stop_reason: refusal",

@@ -4,11 +4,10 @@
  * (types with `export type`); test/models/index.test.ts snapshots the sorted
  * names, so an addition is a reviewed decision. The SDKs are optional peers
  * loaded when a provider is constructed: importing this module needs neither.
+ * The errors a provider throws (`ModelError` and its kin) are exported from
+ * `arc-agentkit`, as every error class is.
  */
 export { AnthropicLLM } from "./anthropic-llm.js";
 export type { AnthropicLLMOptions, AnthropicRequestBody } from "./anthropic-llm.js";
 export { OpenAILLM } from "./openai-llm.js";
 export type { OpenAILLMOptions } from "./openai-llm.js";
-export { ModelAuthError, ModelContextTooLongError, ModelError, ModelRateLimitError, ModelRefusedError } from "./model.error.js";
-export type { ModelErrorFacts } from "./model.error.js";
-export { ModelSdkMissingError } from "./model-sdk.error.js";

@@ -6,7 +6,16 @@
  */
 import { AgentkitError, type AgentkitErrorCode } from "../errors/agentkit.error.js";
 
-/** The codes of the model failures: `model_request`, `model_response`, `model_auth`, ... */
+/**
+ * The codes of the model failures, on `ModelError.code`: `model_request` (a
+ * failure no other code names: a 400 of another kind, a 5xx after the
+ * retries, a connection error), `model_response` (the answer could not be
+ * read or was cut off), `model_auth` (the API refused the credentials,
+ * 401/403: check the API key), `model_rate_limit` (thrown as
+ * `ModelRateLimitError`, with `retryAfterSeconds`), `model_context_too_long`
+ * (compact the memory or start a new run), `model_refused` (the model or the
+ * API's safety system refused).
+ */
 export type ModelErrorCode = Extract<AgentkitErrorCode, `model_${string}`>;
 
 /** The facts every model failure carries. */
@@ -23,9 +32,9 @@ export interface ModelErrorFacts {
 }
 
 /**
- * A model request failed (the base class; also thrown as itself for a failure
- * none of the subclasses names: a 400 of another kind, a 5xx after the
- * retries, a connection error, a malformed stream).
+ * A model request failed; `code` (a `ModelErrorCode`) says how. Catch this
+ * class and switch on `code`: `ModelRateLimitError` is its one subclass
+ * (it carries `retryAfterSeconds`).
  */
 export class ModelError extends AgentkitError {
   readonly provider: string;
@@ -49,13 +58,6 @@ export class ModelError extends AgentkitError {
   }
 }
 
-/** The API refused the credentials (401/403): check the API key (option `apiKey` or the provider's environment variable). */
-export class ModelAuthError extends ModelError {
-  constructor(facts: ModelErrorFacts) {
-    super(facts, "authentication failed; check the API key (option apiKey or the provider's environment variable)", "model_auth");
-  }
-}
-
 /** Still rate limited (429) after the SDK's retries; `retryAfterSeconds` is the API's last `retry-after`, when sent. */
 export class ModelRateLimitError extends ModelError {
   readonly retryAfterSeconds: number | undefined;
@@ -66,16 +68,17 @@ export class ModelRateLimitError extends ModelError {
   }
 }
 
-/** The conversation no longer fits the model's context window: compact the memory or start a new run. */
-export class ModelContextTooLongError extends ModelError {
-  constructor(facts: ModelErrorFacts) {
-    super(facts, "the conversation is longer than the model's context window", "model_context_too_long");
-  }
-}
+/** The failures told apart by `code` alone (no facts of their own), with what their message says. */
+const FAILURES = {
+  model_auth: "authentication failed; check the API key (option apiKey or the provider's environment variable)",
+  model_context_too_long: "the conversation is longer than the model's context window",
+  model_refused: "the model refused the request",
+} as const satisfies Partial<Record<ModelErrorCode, string>>;
 
-/** The model or the API's safety system refused to answer this request. */
-export class ModelRefusedError extends ModelError {
-  constructor(facts: ModelErrorFacts) {
-    super(facts, "the model refused the request", "model_refused");
-  }
+/**
+ * A `ModelError` for a failure its `code` names: `model_auth` (401/403),
+ * `model_context_too_long`, `model_refused`. Internal: providers call it.
+ */
+export function modelFailure(code: keyof typeof FAILURES, facts: ModelErrorFacts): ModelError {
+  return new ModelError(facts, FAILURES[code], code);
 }

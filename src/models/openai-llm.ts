@@ -87,8 +87,8 @@ const OPTIONS = {
  * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
  * @throws ModelSdkMissingError (constructor) when `openai` is not installed;
  * OptionsError for a bad option or no API key. complete() rejects with
- * `ModelAuthError`, `ModelRateLimitError`, `ModelContextTooLongError`,
- * `ModelRefusedError` or `ModelError`, each with the API's message and request id.
+ * `ModelError` (`code` `model_auth`, `model_context_too_long`, `model_refused`,
+ * ...) or its subclass `ModelRateLimitError`, each with the API's message and request id.
  */
 export class OpenAILLM implements LLM {
   readonly api: "responses" | "chat";

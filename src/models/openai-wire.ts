@@ -8,7 +8,7 @@
 import type { Message } from "../contracts/llm.js";
 import type { ContentPart } from "../contracts/content-part.js";
 import type { JsonSchema, ToolSchema } from "../tools/tool.js";
-import { ModelError, ModelRefusedError } from "./model.error.js";
+import { ModelError, modelFailure } from "./model.error.js";
 import { strictSchema, stripNulls } from "./strict-schema.js";
 import { systemPrompt } from "./system-prompt.js";
 import type { ToolNames } from "./tool-names.js";
@@ -164,7 +164,11 @@ function finishResponse(response: Json, out: TurnBuilder, refusal: string, calls
   out.usage("cacheReadInputTokens", (u.input_tokens_details as Json | undefined)?.cached_tokens);
   const reason = (response.incomplete_details as Json | null | undefined)?.reason;
   if (refusal || reason === "content_filter")
-    throw new ModelRefusedError({ provider: "openai", requestId: out.requestId, providerMessage: refusal || "incomplete: content_filter" });
+    throw modelFailure("model_refused", {
+      provider: "openai",
+      requestId: out.requestId,
+      providerMessage: refusal || "incomplete: content_filter",
+    });
   out.stopReason = calls
     ? "tool_use"
     : reason === "max_output_tokens"
@@ -257,7 +261,7 @@ export async function readChat(
   }
   if (finish === null) return false;
   if (refusal || finish === "content_filter")
-    throw new ModelRefusedError({
+    throw modelFailure("model_refused", {
       provider: "openai",
       requestId: out.requestId,
       providerMessage: refusal || "finish_reason: content_filter",

@@ -8,14 +8,7 @@
  */
 import { AgentkitError } from "../errors/agentkit.error.js";
 import { Cancelled } from "../errors/cancelled.error.js";
-import {
-  ModelAuthError,
-  ModelContextTooLongError,
-  ModelError,
-  ModelRateLimitError,
-  ModelRefusedError,
-  type ModelErrorFacts,
-} from "./model.error.js";
+import { ModelError, ModelRateLimitError, type ModelErrorFacts, modelFailure } from "./model.error.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null;
@@ -42,8 +35,8 @@ function retryAfter(headers: unknown): number | undefined {
 
 /**
  * `err` as the error a run ends with. `signal` aborted: `Cancelled`. An HTTP
- * error: 401/403 `ModelAuthError`, 429 `ModelRateLimitError`, a context-length
- * 400/413 `ModelContextTooLongError`, a safety refusal `ModelRefusedError`,
+ * error: 401/403 `model_auth`, 429 `ModelRateLimitError`, a context-length
+ * 400/413 `model_context_too_long`, a safety refusal `model_refused`,
  * anything else `ModelError`. Already an `AgentkitError` (a `ModelError`,
  * `Cancelled`, an `OptionsError` of the request): as it is.
  */
@@ -60,11 +53,11 @@ export function toModelError(provider: string, err: unknown, signal?: AbortSigna
     cause: err,
   };
   const code = isObj(err.error) ? (isObj(err.error.error) ? err.error.error.code : err.error.code) : undefined;
-  if (status === 401 || status === 403) return new ModelAuthError(facts);
+  if (status === 401 || status === 403) return modelFailure("model_auth", facts);
   if (status === 429) return new ModelRateLimitError({ ...facts, retryAfterSeconds: retryAfter(err.headers) });
   if (code === "context_length_exceeded" || ((status === 400 || status === 413) && CONTEXT.test(facts.providerMessage)))
-    return new ModelContextTooLongError(facts);
-  if (code === "content_filter" || code === "content_policy_violation") return new ModelRefusedError(facts);
+    return modelFailure("model_context_too_long", facts);
+  if (code === "content_filter" || code === "content_policy_violation") return modelFailure("model_refused", facts);
   return new ModelError(facts);
 }
 

@@ -16,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallAnswer, CallRecord, CallRecordEvent, CallRecordStore } from "../../src/contracts/call-record.js";
 import { newRecordId } from "../../src/records/memory-call-records.js";
 import {
-  InboxStoreError,
   MemoryInboxStore,
   migrateInboxStore,
   pgliteInboxStore,
@@ -26,6 +25,7 @@ import {
 } from "../../src/askers/index.js";
 import { recordsChannelOf } from "../../src/askers/inbox/postgres-records.js";
 import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
+import { InboxStoreError } from "../../src/index.js";
 
 let pg: TestPostgres;
 const opened: PostgresInboxStore[] = [];

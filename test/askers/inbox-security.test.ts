@@ -12,9 +12,10 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ApprovalInbox, InboxError } from "../../src/askers/index.js";
+import { ApprovalInbox } from "../../src/askers/index.js";
 import { setLogger, type Logger } from "../../src/util/logger.js";
 import { approvalsAsking, loggedInPage, chromiumPerFile, SESSION } from "./inbox-kit.js";
+import { InboxError } from "../../src/index.js";
 
 // The browser global the page.evaluate callback reads (the test tsconfig has no DOM lib).
 declare const sessionStorage: Record<string, string>;

@@ -292,11 +292,8 @@ describe("the page's HTML", () => {
 it("arc-agentkit/askers exports exactly these names", () => {
   expect(Object.keys(askers).sort()).toEqual([
     "ApprovalInbox",
-    "InboxError",
-    "InboxStoreError",
     "MEMORY_PENDING_LIMIT",
     "MemoryInboxStore",
-    "NoTerminalError",
     "TerminalAsker",
     "inboxAsker",
     "migrateInboxStore",

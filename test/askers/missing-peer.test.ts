@@ -26,11 +26,8 @@ it("arc-agentkit/askers imports without @inquirer/*, and the construction check 
   });
   expect(out.exports).toEqual([
     "ApprovalInbox",
-    "InboxError",
-    "InboxStoreError",
     "MEMORY_PENDING_LIMIT",
     "MemoryInboxStore",
-    "NoTerminalError",
     "TerminalAsker",
     "inboxAsker",
     "migrateInboxStore",

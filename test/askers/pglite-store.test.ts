@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { InboxStoreError, pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
+import { pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
+import { InboxStoreError } from "arc-agentkit";
 
 const dir = mkdtempSync(join(tmpdir(), "akt-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,6 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  InboxStoreError,
   inboxAsker,
   migrateInboxStore,
   postgresInboxStore,
@@ -20,6 +19,7 @@ import {
   type StoredQuestion,
 } from "arc-agentkit/askers";
 import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
+import { InboxStoreError } from "arc-agentkit";
 
 let pg: TestPostgres;
 const open: PostgresInboxStore[] = [];

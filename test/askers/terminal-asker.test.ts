@@ -12,8 +12,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { NoTerminalError, TerminalAsker } from "../../src/askers/index.js";
+import { TerminalAsker } from "../../src/askers/index.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
+import { NoTerminalError } from "../../src/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/askers/ask-scripted.mjs", import.meta.url));
 const ELICIT_FIXTURE = fileURLToPath(new URL("../fixtures/askers/elicit-terminal.mjs", import.meta.url));

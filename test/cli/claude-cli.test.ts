@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Agent, ReActCognition, tool } from "../../src/index.js";
+import { Agent, ReActCognition, tool, CliRunError, McpServerNotConnectedError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCliAgents, ClaudeCliCognition, CliRunError, McpServerNotConnectedError } from "../../src/cli/index.js";
+import { asCliAgents, ClaudeCliCognition } from "../../src/cli/index.js";
 import { hermeticClaude } from "./kit/cognitions.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { EngineFixture } from "./kit/engine-fixture.js";

@@ -1,7 +1,7 @@
 /** @module test/cli/cli-agents.test */
 import { describe, expect, it } from "vitest";
-import { Agent, ReActCognition, tool } from "../../src/index.js";
-import { asCliAgents, CliAgentsError } from "../../src/cli/index.js";
+import { Agent, ReActCognition, tool, CliAgentsError } from "../../src/index.js";
+import { asCliAgents } from "../../src/cli/index.js";
 import { optionsError } from "../core/helpers.js";
 
 const noop = { run: async () => ({ output: "", stopReason: "complete" as const, steps: 0, toolCalls: [], usage: {} }) };

@@ -1,8 +1,8 @@
 /** @module test/cli/codex-cli.test */
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../src/index.js";
+import { Agent, TomlEncodeError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCodexMcp, CodexCliCognition, TomlEncodeError } from "../../src/cli/index.js";
+import { asCodexMcp, CodexCliCognition } from "../../src/cli/index.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
 import { EngineFixture } from "./kit/engine-fixture.js";
 import { hermeticCodex } from "./kit/cognitions.js";

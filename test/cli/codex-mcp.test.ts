@@ -1,8 +1,9 @@
 /** @module test/cli/codex-mcp.test */
 import { describe, expect, it } from "vitest";
-import { asCodexMcp, CodexMcpError, TomlEncodeError } from "../../src/cli/index.js";
+import { asCodexMcp } from "../../src/cli/index.js";
 import { codexTokenEnvVar } from "../../src/wire/codex-mcp.js";
 import { tomlOverride, tomlValue } from "../../src/wire/toml.js";
+import { CodexMcpError, TomlEncodeError } from "../../src/index.js";
 
 const httpSpec = {
   name: "engine",

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../src/index.js";
+import { Agent, type CliRunError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { asCodexMcp, type CliRunError } from "../../src/cli/index.js";
+import { asCodexMcp } from "../../src/cli/index.js";
 import { ROOT } from "../helpers/run-sample.js";
 import { hermeticCodex } from "./kit/cognitions.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";

@@ -6,9 +6,9 @@
  */
 import ts from "typescript";
 
-/** Sorted export names of `entry` (a .ts file), type-only ones prefixed with `type `. */
-export function declaredExports(entry: string): string[] {
-  const program = ts.createProgram([entry], {
+/** One type-checking program over `entries` (.ts files), with the options every surface test reads them by. */
+export function surfaceProgram(entries: readonly string[]): ts.Program {
+  return ts.createProgram(entries, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -17,6 +17,11 @@ export function declaredExports(entry: string): string[] {
     noEmit: true,
     types: ["node"],
   });
+}
+
+/** Sorted export names of `entry` (a .ts file), type-only ones prefixed with `type `. */
+export function declaredExports(entry: string): string[] {
+  const program = surfaceProgram([entry]);
   const checker = program.getTypeChecker();
   const file = program.getSourceFile(entry);
   if (!file) throw new Error(`no source file ${entry}`);

@@ -22,9 +22,7 @@ afterEach(() => {
 describe("arc-agentkit/express", () => {
   it("exports exactly these names", () => {
     expect(declaredExports(join(ROOT, "src/express/index.ts"))).toEqual([
-      "AccessTokenError",
       "type AccessTokenInfo",
-      "type AccessTokenRefusal",
       "type DevTokenFiles",
       "hostedCaller",
       "hostedServer",
@@ -72,7 +70,7 @@ describe("arc-agentkit/express", () => {
       out.client = typeof mcp.MCPClient;
       console.log(JSON.stringify(out));`,
     );
-    expect(out.exports).toEqual(["AccessTokenError", "hostedCaller", "hostedServer", "jwtVerifier", "mcpRouter"]);
+    expect(out.exports).toEqual(["hostedCaller", "hostedServer", "jwtVerifier", "mcpRouter"]);
     expect(out.error).toMatchObject({
       name: "MissingPeerError",
       code: "missing_peer",

@@ -8,10 +8,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { OptionsError } from "../../src/errors/index.js";
-import { AccessTokenError, jwtVerifier } from "../../src/express/index.js";
+import { jwtVerifier } from "../../src/express/index.js";
 import { startAuthServer } from "../helpers/oauth-server.js";
 import { runIn, scratchProject } from "../helpers/scratch-project.js";
 import { NODE, ROOT } from "../mcp-client/support.js";
+import { AccessTokenError } from "../../src/index.js";
 
 const RESOURCE = "https://tools.example.com/mcp";
 

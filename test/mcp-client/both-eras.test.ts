@@ -9,9 +9,9 @@
  * `input_required` and the client retries with the answer.
  */
 import { describe, expect, it } from "vitest";
-import { RunContext, type Asker, type Elicitation } from "../../src/index.js";
+import { RunContext, type Asker, type Elicitation, McpRequestError } from "../../src/index.js";
 import { Cancelled } from "../../src/index.js";
-import { MCPClient, McpRequestError } from "../../src/mcp/index.js";
+import { MCPClient } from "../../src/mcp/index.js";
 import { FakeLLM, Turn } from "../../src/testing/index.js";
 import { ERAS, eraServer } from "../helpers/era-servers.js";
 import { eventually } from "./support.js";

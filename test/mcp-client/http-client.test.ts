@@ -1,7 +1,7 @@
 /** @module test/mcp-client/http-client.test */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Cancelled } from "../../src/index.js";
-import { MCPClient, McpConnectError, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
+import { Cancelled, McpConnectError } from "../../src/index.js";
+import { MCPClient, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { captureWarnings, eventually, httpStats, startBearerHttpServer, type ServerProcess } from "./support.js";
 

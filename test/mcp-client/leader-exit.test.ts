@@ -1,8 +1,9 @@
 /** @module test/mcp-client/leader-exit.test */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MCPClient, McpRequestError, StdioServer } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { NODE, eventually, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
+import { McpRequestError } from "../../src/index.js";
 
 /** How long a pending call may take to fail here: far below the 60 s request timeout the client is given. */
 const BOUND_MS = 10_000;

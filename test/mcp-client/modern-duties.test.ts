@@ -10,8 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
-import { RunContext } from "../../src/index.js";
-import { MCPClient, McpRequestError, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
+import { RunContext, McpRequestError } from "../../src/index.js";
+import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import { NODE, eventually, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
 
 const pkg = createRequire(import.meta.url)("../../package.json") as { name: string; version: string };

@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RunContext, type Asker, type Elicitation } from "../../src/index.js";
-import { MCPClient, McpConnectError, StdioServer, StreamableHttpServer, type ProtocolChoice } from "../../src/mcp/index.js";
+import { RunContext, type Asker, type Elicitation, McpConnectError } from "../../src/index.js";
+import { MCPClient, StdioServer, StreamableHttpServer, type ProtocolChoice } from "../../src/mcp/index.js";
 import { EVERYTHING, FILESYSTEM, NODE, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
 
 const TOKEN = "modern-era-token";

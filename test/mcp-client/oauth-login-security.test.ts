@@ -15,8 +15,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPClient, OAuthCallbackError, oauthProvider, StreamableHttpServer, type AgentkitOAuthProvider } from "../../src/mcp/index.js";
+import { MCPClient, oauthProvider, StreamableHttpServer, type AgentkitOAuthProvider } from "../../src/mcp/index.js";
 import { eventually, startOAuthHttpServer, type ServerProcess } from "./support.js";
+import { OAuthCallbackError } from "../../src/index.js";
 
 let server: ServerProcess;
 let dir: string;

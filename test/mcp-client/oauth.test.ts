@@ -10,8 +10,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPClient, OAuthCallbackError, OAuthLoginRequiredError, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
+import { MCPClient, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
 import { captureLog, startOAuthHttpServer, type ServerProcess } from "./support.js";
+import { OAuthCallbackError, OAuthLoginRequiredError } from "../../src/index.js";
 
 let server: ServerProcess;
 let tokenDir: string;

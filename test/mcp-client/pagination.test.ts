@@ -1,7 +1,8 @@
 /** @module test/mcp-client/pagination.test */
 import { describe, expect, it } from "vitest";
-import { MCPClient, McpRequestError, StdioServer } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { NODE, fixture } from "./support.js";
+import { McpRequestError } from "../../src/index.js";
 
 const paginated = (env: Record<string, string> = {}) =>
   new StdioServer({ command: NODE, args: [fixture("paginated-lists-server.mjs")], env });

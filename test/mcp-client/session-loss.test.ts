@@ -7,8 +7,8 @@
  * each restart on ctx.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPClient, McpRequestError, McpSessionLostError, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
-import { RunContext, type RunEvent } from "../../src/index.js";
+import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
+import { RunContext, type RunEvent, McpRequestError, McpSessionLostError } from "../../src/index.js";
 import { NODE, eventually, fixture, startSessionLossServer, type ServerProcess } from "./support.js";
 
 describe("HTTP: the server answers 404 for the session", () => {

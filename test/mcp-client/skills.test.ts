@@ -10,13 +10,12 @@ import "reflect-metadata";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { injectable } from "tsyringe";
-import { OptionsError, tool } from "../../src/index.js";
+import { OptionsError, tool, McpRequestError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import {
   bootstrap,
   InjectMcpSkills,
   MCPClient,
-  McpRequestError,
   McpServer,
   mcpSkills,
   remote,

@@ -1,17 +1,16 @@
 /** @module test/mcp-client/stdio-client.test */
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Agent, Cancelled, NotImplementedError, ReActCognition } from "../../src/index.js";
 import {
-  MCPClient,
+  Agent,
+  Cancelled,
+  NotImplementedError,
+  ReActCognition,
   McpConnectError,
   McpNotEnteredError,
   McpRequestError,
-  StdioServer,
-  mcpPrompts,
-  mcpResources,
-  mcpTools,
-} from "../../src/mcp/index.js";
+} from "../../src/index.js";
+import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
 import { NODE, captureLog, eventually, fixture, newTag, taggedProcesses } from "./support.js";
 

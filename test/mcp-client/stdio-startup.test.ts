@@ -14,8 +14,9 @@
  * its stdin ends), bounded at 25 s on a loaded machine.
  */
 import { describe, expect, it } from "vitest";
-import { MCPClient, McpConnectError, StdioServer } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { NODE, fixture } from "./support.js";
+import { McpConnectError } from "../../src/index.js";
 
 async function openFailure(server: StdioServer): Promise<McpConnectError> {
   const err = await MCPClient.open(server).then(

@@ -8,10 +8,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Cancelled, OptionsError, RunContext, type Asker, type Decision, type Elicitation } from "../../src/index.js";
+import { Cancelled, OptionsError, RunContext, type Asker, type Decision, type Elicitation, McpRequestError } from "../../src/index.js";
 import {
   MCPClient,
-  McpRequestError,
   mcpTools,
   StreamableHttpServer,
   type CallProgress,

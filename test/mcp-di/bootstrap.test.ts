@@ -15,9 +15,9 @@ import {
   type Decision,
   type MemorySource,
   type PromptTemplate,
+  BootstrapError,
 } from "../../src/index.js";
 import {
-  BootstrapError,
   InjectMcpClient,
   InjectMcpPrompts,
   InjectMcpResources,

@@ -11,9 +11,9 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { describe, expect, it } from "vitest";
-import { RunContext, Tool, ToolRegistry } from "../../src/index.js";
+import { RunContext, Tool, ToolRegistry, BootstrapError } from "../../src/index.js";
 import { TOKENS } from "../../src/keys.js";
-import { BootstrapError, MCPClient, McpServer, StreamableHttpServer, bootstrap, type ModuleClass } from "../../src/mcp/index.js";
+import { MCPClient, McpServer, StreamableHttpServer, bootstrap, type ModuleClass } from "../../src/mcp/index.js";
 
 /** The service the deploy scenario shares between two tools. */
 @injectable()

@@ -10,10 +10,9 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate } from "../../src/index.js";
+import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate, BootstrapError } from "../../src/index.js";
 import { OptionsError } from "../../src/errors/index.js";
 import {
-  BootstrapError,
   bootstrap,
   InjectMcpPrompts,
   InjectMcpTools,

@@ -8,8 +8,8 @@
 import "reflect-metadata";
 import { container, injectable } from "tsyringe";
 import { afterEach, describe, expect, it } from "vitest";
-import { RunContext, Tool } from "../../src/index.js";
-import { BootstrapError, bootstrap, McpServer, Prompt, Resource, type McpApp } from "../../src/mcp/index.js";
+import { RunContext, Tool, BootstrapError } from "../../src/index.js";
+import { bootstrap, McpServer, Prompt, Resource, type McpApp } from "../../src/mcp/index.js";
 import { sdkClientFor } from "../mcp-serve/helpers.js";
 
 @injectable()

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { container, inject, injectable } from "tsyringe";
 import { afterAll, describe, expect, it } from "vitest";
-import { DefinitionError, OptionsError, RunContext, Tool, tool, type Asker } from "../../src/index.js";
-import { BootstrapError, McpServer, StdioServer, bootstrap, remote, type ModuleClass } from "../../src/mcp/index.js";
+import { DefinitionError, OptionsError, RunContext, Tool, tool, type Asker, BootstrapError } from "../../src/index.js";
+import { McpServer, StdioServer, bootstrap, remote, type ModuleClass } from "../../src/mcp/index.js";
 import { checkServerName } from "../../src/wire/names.js";
 import { optionsError } from "../core/helpers.js";
 

@@ -23,9 +23,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tool } from "../../src/index.js";
+import { tool, McpConfigFileError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { ApprovalServer, McpConfigFileError } from "../../src/mcp/index.js";
+import { ApprovalServer } from "../../src/mcp/index.js";
 import { removeMcpConfig, writeMcpConfig } from "../../src/wire/mcp-config-file.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { victimFile } from "../helpers/victim-file.js";

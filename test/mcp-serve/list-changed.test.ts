@@ -11,9 +11,9 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { tool } from "../../src/index.js";
+import { tool, McpNameError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, serveRegistry, stdioCommand, type McpServerSpec } from "../../src/mcp/index.js";
+import { serveRegistry, stdioCommand, type McpServerSpec } from "../../src/mcp/index.js";
 import { OptionsError } from "../../src/index.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -9,9 +9,9 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DefinitionError, PromptTemplate, tool } from "../../src/index.js";
+import { DefinitionError, PromptTemplate, tool, McpNameError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
+import { Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
 import { OptionsError } from "../../src/index.js";
 import type { RunContext } from "../../src/context/run-context.js";
 import { errorLine } from "../../src/util/format.js";

@@ -15,9 +15,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { DefinitionError, OptionsError, tool } from "../../src/index.js";
+import { DefinitionError, OptionsError, tool, BootstrapError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { bootstrap, BootstrapError, McpServer, serveRegistry } from "../../src/mcp/index.js";
+import { bootstrap, McpServer, serveRegistry } from "../../src/mcp/index.js";
 import { digestOf, skillsFolder, TWO_SKILLS } from "../helpers/skills-folder.js";
 import { ServedSpecs } from "./helpers.js";
 

@@ -6,15 +6,8 @@
  * typed errors.
  */
 import { describe, expect, it } from "vitest";
-import {
-  AnthropicLLM,
-  ModelAuthError,
-  ModelContextTooLongError,
-  ModelError,
-  ModelRateLimitError,
-  ModelRefusedError,
-} from "arc-agentkit/models";
-import { OptionsError } from "arc-agentkit";
+import { AnthropicLLM } from "arc-agentkit/models";
+import { OptionsError, ModelError, ModelRateLimitError } from "arc-agentkit";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
@@ -126,12 +119,12 @@ describe("AnthropicLLM: streaming, usage, stop reasons", () => {
     expect(turn.stopReason).toBe("max_tokens");
   });
 
-  it("stop_reason refusal is a ModelRefusedError with the request id", async () => {
+  it("stop_reason refusal is a ModelError (model_refused) with the request id", async () => {
     await using api = await FakeAnthropic.start([{ text: "I can't help with that.", stopReason: "refusal" }]);
     const err = await llm(api)
       .complete(ask("x"))
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ModelRefusedError);
+    expect(err).toBeInstanceOf(ModelError);
     expect(err).toMatchObject({ code: "model_refused", provider: "anthropic", providerMessage: "I can't help with that." });
     expect((err as ModelError).requestId).toMatch(/^req_fake_/);
   });
@@ -168,7 +161,7 @@ describe("AnthropicLLM: failures", () => {
     expect(api.messageRequests).toHaveLength(2);
   });
 
-  it("401: ModelAuthError; a too-long prompt: ModelContextTooLongError; another 400: ModelError", async () => {
+  it("401: ModelError model_auth; a too-long prompt: model_context_too_long; another 400: model_request", async () => {
     await using api = await FakeAnthropic.start([
       { error: { status: 401, type: "authentication_error", message: "invalid x-api-key" } },
       { error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } },
@@ -177,15 +170,15 @@ describe("AnthropicLLM: failures", () => {
     const model = llm(api);
     const errs = [];
     for (let i = 0; i < 3; i++) errs.push(await model.complete(ask("x")).catch((e: unknown) => e));
-    expect(errs[0]).toBeInstanceOf(ModelAuthError);
+    expect(errs[0]).toBeInstanceOf(ModelError);
     expect(errs[0]).toMatchObject({ code: "model_auth", status: 401, providerMessage: "invalid x-api-key" });
-    expect(errs[1]).toBeInstanceOf(ModelContextTooLongError);
+    expect(errs[1]).toBeInstanceOf(ModelError);
     expect(errs[1]).toMatchObject({
       code: "model_context_too_long",
       providerMessage: "prompt is too long: 210000 tokens > 200000 maximum",
     });
     expect(errs[2]).toBeInstanceOf(ModelError);
-    expect(errs[2]).not.toBeInstanceOf(ModelContextTooLongError);
+    expect(errs[2]).not.toBeInstanceOf(ModelRateLimitError);
     expect((errs[2] as ModelError).code).toBe("model_request");
     expect(errs.every((e) => (e as ModelError).requestId?.startsWith("req_fake_"))).toBe(true);
   });

@@ -5,15 +5,8 @@
  * usage, stop reasons, strict schemas, retries, abort and the typed errors.
  */
 import { describe, expect, it } from "vitest";
-import {
-  ModelAuthError,
-  ModelContextTooLongError,
-  ModelRateLimitError,
-  ModelRefusedError,
-  OpenAILLM,
-  type OpenAILLMOptions,
-} from "arc-agentkit/models";
-import { OptionsError } from "arc-agentkit";
+import { OpenAILLM, type OpenAILLMOptions } from "arc-agentkit/models";
+import { OptionsError, ModelError, ModelRateLimitError } from "arc-agentkit";
 import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { ask, expectAbortedBeforeStart, expectAbortMidStream, expectTurnsReadToEnd, pathTool, recorder, stalledTurn } from "./support.js";
 
@@ -127,14 +120,14 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
     expect(turn.usage).toEqual({ inputTokens: 12, outputTokens: 3, cacheReadInputTokens: 8 });
   });
 
-  it("an output cut at the token limit is stopReason max_tokens; a refusal is ModelRefusedError", async () => {
+  it("an output cut at the token limit is stopReason max_tokens; a refusal is ModelError model_refused", async () => {
     await using api = await FakeOpenAI.start([{ text: "cut", incomplete: "max_output_tokens" }, { refusal: "I can't help with that." }]);
     const model = llm(api, { api: kind });
     expect((await model.complete(ask("x"))).stopReason).toBe("max_tokens");
     const err = await model.complete(ask("y")).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ModelRefusedError);
+    expect(err).toBeInstanceOf(ModelError);
     expect(err).toMatchObject({ code: "model_refused", provider: "openai", providerMessage: "I can't help with that." });
-    expect((err as ModelRefusedError).requestId).toMatch(/^req_fake_/);
+    expect((err as ModelError).requestId).toMatch(/^req_fake_/);
   });
 
   it("a 429 with retry-after then a 200: one retry, and it succeeds", async () => {
@@ -163,12 +156,13 @@ describe.each(APIS)("OpenAILLM (%s): streaming, usage, stop reasons, errors", (k
     const model = llm(api, { api: kind });
     const errs = [];
     for (let i = 0; i < 3; i++) errs.push(await model.complete(ask("x")).catch((e: unknown) => e));
-    expect(errs[0]).toBeInstanceOf(ModelAuthError);
-    expect(errs[0]).toMatchObject({ status: 401, providerMessage: "Incorrect API key provided: sk-test" });
+    expect(errs[0]).toBeInstanceOf(ModelError);
+    expect(errs[0]).toMatchObject({ code: "model_auth", status: 401, providerMessage: "Incorrect API key provided: sk-test" });
     expect(errs[1]).toBeInstanceOf(ModelRateLimitError);
     expect(errs[1]).toMatchObject({ retryAfterSeconds: 7, providerMessage: "Rate limit reached" });
-    expect(errs[2]).toBeInstanceOf(ModelContextTooLongError);
-    for (const e of errs) expect((e as ModelAuthError).requestId).toMatch(/^req_fake_/);
+    expect(errs[2]).toBeInstanceOf(ModelError);
+    expect(errs[2]).toMatchObject({ code: "model_context_too_long" });
+    for (const e of errs) expect((e as ModelError).requestId).toMatch(/^req_fake_/);
   });
 
   it("aborting mid-stream rejects with Cancelled at once and the fake sees the connection close", async () => {

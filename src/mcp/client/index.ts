@@ -3,7 +3,8 @@
  * The consuming direction of the MCP integration: `MCPClient`, its two server
  * configs, and the adapters to agentkit's tools, memory and prompts. Every
  * export is listed by name, and only what src/mcp/index.ts re-exports: the
- * internal constants and renderers have one import path, their own files.
+ * internal constants and renderers have one import path, their own files, and
+ * the errors are exported from the package root (`src/index.ts`).
  */
 export { MCPClient, DEFAULT_TTL_MS } from "./mcp-client.js";
 export type { MCPClientOptions, ListOptions, CallToolOptions, CallProgress, RestartOptions, StartToolOptions } from "./mcp-client.js";
@@ -18,9 +19,6 @@ export type {
   ProtocolChoice,
   InMemoryServer,
 } from "./servers.js";
-export { McpConnectError } from "./mcp-connect.error.js";
-export { McpNotEnteredError } from "./mcp-not-entered.error.js";
-export { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
 export { mcpTools } from "./mcp-tools.js";
 export type { McpTool, McpToolsOptions } from "./mcp-tools.js";
 export { mcpResources } from "./mcp-resources.js";
