@@ -4,18 +4,25 @@
  * at a file the tarball ships (a stack trace or "go to definition" never names
  * a file that is not there), and installing the package runs no script of its
  * own (the build runs in `prepack`, before publishing, not in `prepare`);
- * every relative link of the shipped Markdown pages names a shipped file;
+ * every relative link of the shipped Markdown pages (README and the guides in
+ * docs/) names a shipped file, and the samples they name are links into the
+ * repository;
  * and package.json says where the project lives (repository, homepage, bugs);
  * the compiled inbox page scripts ship.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildIfMissing } from "../helpers/build-if-missing.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The shipped Markdown pages a user reads: the top-level pages and the guides in docs/. */
+function shippedPages(files: readonly string[]): string[] {
+  return files.filter((f) => f.endsWith(".md") && (!f.includes("/") || /^docs\/[^/]+\.md$/.test(f)));
+}
 
 /** The files `npm pack` would put in the tarball (no script runs). */
 function packedFiles(): string[] {
@@ -50,18 +57,37 @@ describe("the published package", () => {
     }
   });
 
-  it("every relative link or image in the shipped Markdown pages names a file the tarball ships", () => {
+  it("every relative link or image in the shipped Markdown pages (the guides in docs/ included) names a file the tarball ships", () => {
     const files = packedFiles();
     const shipped = new Set(files);
-    const pages = files.filter((f) => f.endsWith(".md") && !f.includes("/"));
-    expect(pages).toEqual(expect.arrayContaining(["README.md", "nest-cli-free.md"]));
+    const pages = shippedPages(files);
+    expect(pages).toEqual(expect.arrayContaining(["README.md", "nest-cli-free.md", "docs/serving.md", "docs/testing.md"]));
     const broken: string[] = [];
     for (const page of pages) {
       for (const [, target] of readFileSync(join(ROOT, page), "utf8").matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
-        if (!/^[a-z]+:/.test(target!) && !shipped.has(posix.normalize(target!))) broken.push(`${page} -> ${target}`);
+        if (!/^[a-z]+:/.test(target!) && !shipped.has(posix.normalize(posix.join(posix.dirname(page), target!)))) broken.push(`${page} -> ${target}`);
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("the samples the shipped pages name (not shipped) are links to where they live in the repository, each naming a path that exists", () => {
+    const { homepage } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { homepage: string };
+    const wrong: string[] = [];
+    let linked = 0;
+    // CONTRIBUTING.md is for a checkout, where samples/ is at hand
+    for (const page of shippedPages(packedFiles()).filter((p) => p !== "CONTRIBUTING.md")) {
+      const text = readFileSync(join(ROOT, page), "utf8");
+      for (const [, url] of text.matchAll(/\]\((\S*samples\/[^)\s]*)\)/g)) {
+        const path = url!.startsWith(`${homepage}/tree/main/`) ? url!.slice(`${homepage}/tree/main/`.length) : undefined;
+        if (path === undefined || !existsSync(join(ROOT, path))) wrong.push(`${page} -> ${url}`);
+        else linked++;
+      }
+      // a samples path outside a link, or a built sample, is a file the user does not have
+      for (const [mention] of text.matchAll(/(?<![/\w])(?:build\/)?samples\/[\w./-]*/g)) if (!text.includes(`/tree/main/${mention}`)) wrong.push(`${page}: ${mention}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(linked).toBeGreaterThan(0);
   });
 
   it("package.json names the repository, homepage and issue tracker", () => {

@@ -1,8 +1,8 @@
 /**
  * @module test/build/readme-hosting.test
- * The README's "Host your tools" section as a newcomer runs it (issue #43
+ * The "Host your tools" section of docs/hosting.md as a newcomer runs it (issue #43
  * point 1): its install line and its first TypeScript example, taken out of
- * README.md exactly as written (imports included), in a scratch project
+ * the guide exactly as written (imports included), in a scratch project
  * holding the packed tarball and only the packages that line names (every
  * other optional peer of the package, and the type packages, left out), built
  * with the README's own tsconfig (from its Install section) and run with
@@ -25,22 +25,24 @@ import { killGroup } from "../agentkit-cli/agentkit-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
+/** The hosting guide the README links to, where the "Host your tools" section lives. */
+const HOSTING = readFileSync(join(ROOT, "docs/hosting.md"), "utf8");
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
 /** What a user has only when a line names it: every optional peer, the type packages, the compilers and the SDKs the repository keeps for its own tests. */
 const LEAVABLE = (name: string): boolean => name in PACKAGE.peerDependencies || name.startsWith("@types/") || /^typescript|^@typescript\/|^@modelcontextprotocol\/(sdk|node)/.test(name);
 
-/** The section's text, up to the next `## `. */
-function section(title: string): string {
-  const start = README.indexOf(`## ${title}`);
-  if (start < 0) throw new Error(`README.md has no '## ${title}' section`);
-  const end = README.indexOf("\n## ", start + 3);
-  return README.slice(start, end < 0 ? undefined : end);
+/** The section's text in `page` (README.md unless named), up to the next `## `. */
+function section(title: string, page: { name: string; text: string } = { name: "README.md", text: README }): string {
+  const start = page.text.indexOf(`## ${title}`);
+  if (start < 0) throw new Error(`${page.name} has no '## ${title}' section`);
+  const end = page.text.indexOf("\n## ", start + 3);
+  return page.text.slice(start, end < 0 ? undefined : end);
 }
 
 /** The first fenced block of `lang` in `text`. */
 function firstBlock(text: string, lang: string, where: string): string {
-  const block = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(text)?.[1];
-  if (block === undefined) throw new Error(`README.md: no \`\`\`${lang} block in ${where}`);
+  const block = new RegExp("```" + lang + "(?:[ \\t][^\\n]*)?\\n([\\s\\S]*?)```").exec(text)?.[1];
+  if (block === undefined) throw new Error(`no \`\`\`${lang} block in ${where}`);
   return block;
 }
 
@@ -65,9 +67,9 @@ function importedPackages(ts: string): string[] {
   return [...out];
 }
 
-const hosting = section("Host your tools");
-const INSTALL = installed(firstBlock(hosting, "sh", "'## Host your tools'"));
-const EXAMPLE = firstBlock(hosting, "ts", "'## Host your tools'");
+const hosting = section("Host your tools", { name: "docs/hosting.md", text: HOSTING });
+const INSTALL = installed(firstBlock(hosting, "sh", "docs/hosting.md '## Host your tools'"));
+const EXAMPLE = firstBlock(hosting, "ts", "docs/hosting.md '## Host your tools'");
 const TSCONFIG = JSON.parse(firstBlock(section("Install"), "json", "'## Install'").replace(/^\s*/, "")) as object;
 
 /** The scratch project: the tarball extracted, and of the checkout's packages only those a user has without naming them plus the ones the install line names. */
@@ -118,7 +120,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-describe("README: Host your tools, as written", () => {
+describe("docs/hosting.md: Host your tools, as written", () => {
   it("the install line names every package the example imports, and the compiler and the type packages it needs", () => {
     for (const pkg of importedPackages(EXAMPLE)) expect(INSTALL, `imported by the example: ${pkg}`).toContain(pkg);
     for (const pkg of ["typescript", "@types/node", "@types/express"]) expect(INSTALL).toContain(pkg);
@@ -138,7 +140,7 @@ describe("README: Host your tools, as written", () => {
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout!.on("data", () => out.includes("\n") && resolve());
-        child.once("exit", (c) => reject(new Error(`the README example exited (${c}) before listening: ${out}${err}`)));
+        child.once("exit", (c) => reject(new Error(`the hosting guide's example exited (${c}) before listening: ${out}${err}`)));
       });
       const url = `http://127.0.0.1:${port}/mcp`;
       expect(out).toBe(`listening on ${url}\n`);

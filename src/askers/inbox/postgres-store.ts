@@ -193,14 +193,14 @@ function checkStoreOptions<S extends typeof CONNECTION_RULES>(options: unknown, 
   return o;
 }
 
+/** Stores on an embedded database (PGlite): one process owns it, so a run held by any other worker is a dead process's. */
+export const EMBEDDED_STORES = new WeakSet<PostgresInboxStore>();
+
 /**
  * The PostgreSQL inbox store (see the module note). Make it with
  * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
  * migrate <url>`) once per database first. `close()` when done.
  */
-/** Stores on an embedded database (PGlite): one process owns it, so a run held by any other worker is a dead process's. */
-export const EMBEDDED_STORES = new WeakSet<PostgresInboxStore>();
-
 export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore, AsyncDisposable {
   readonly schema: string;
   readonly worker: string;

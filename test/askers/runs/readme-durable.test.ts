@@ -1,7 +1,7 @@
 /**
  * @module test/askers/runs/readme-durable.test
- * The README's "Runs that outlive their process" example, run as written
- * (taken out of README.md unchanged, saved as `durable.mjs` in a fresh
+ * The "Runs that outlive their process" example of docs/durable-runs.md, run
+ * as written (taken out of the guide unchanged, saved as `durable.mjs` in a fresh
  * directory of this checkout so `arc-agentkit` is the built package) and
  * driven through the steps the README lists: start (the run asks to deploy;
  * the question shows on the inbox page in Chromium), crash (the process
@@ -18,13 +18,13 @@ import type { Browser } from "playwright-core";
 import { ROOT } from "../../helpers/run-sample.js";
 import { launchChromium, loggedInPage } from "../inbox-kit.js";
 
-/** The first ```js block of the README's "Runs that outlive their process" section. */
+/** The first ```js block of the "Runs that outlive their process" section of docs/durable-runs.md. */
 function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf("## Runs that outlive their process");
-  if (at < 0) throw new Error("README.md: no section '## Runs that outlive their process'");
-  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (!block) throw new Error("README.md: no js block under '## Runs that outlive their process'");
+  const guide = readFileSync(join(ROOT, "docs", "durable-runs.md"), "utf8");
+  const at = guide.indexOf("## Runs that outlive their process");
+  if (at < 0) throw new Error("docs/durable-runs.md: no section '## Runs that outlive their process'");
+  const block = /```js\n([\s\S]*?)```/.exec(guide.slice(at));
+  if (!block) throw new Error("docs/durable-runs.md: no js block under '## Runs that outlive their process'");
   return block[1]!;
 }
 
@@ -71,7 +71,7 @@ function example(step: "start" | "resume"): {
   return { child, loginUrl, out: () => out, err: () => err, exited };
 }
 
-describe("README: runs that outlive their process, as written", () => {
+describe("docs/durable-runs.md: runs that outlive their process, as written", () => {
   it("start (the question on the page), crash (SIGKILL; `agentkit runs` lists it waiting), resume (approved in Chromium): the deploy runs and the run finishes", async () => {
     // 1. start: the run asks to deploy and waits
     const first = example("start");
