@@ -85,7 +85,8 @@ export function checkResultsOption(v: unknown, where: string): ResultsOptions | 
   const bad = (option: string, accepted: string, got: unknown): never => {
     throw new OptionsError(where, option, `${where}: ${option} must be ${accepted}, got ${describeValue(got)}`);
   };
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return bad("results", "an object { maxChars?, store? }, or false (no module-wide budget)", v);
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    return bad("results", "an object { maxChars?, store? }, or false (no module-wide budget)", v);
   const o = v as Record<string, unknown>;
   const unknown = Object.keys(o).find((k) => k !== "maxChars" && k !== "store");
   if (unknown) bad(`results.${unknown}`, "one of maxChars, store (an unknown option)", o[unknown]);
