@@ -27,7 +27,7 @@ import {
 import type { ServedExtras } from "../mcp/serve/served-extras.js";
 import { RequestStateSigner } from "../mcp/serve/request-state.js";
 import { ServedTasks, type TasksOptions } from "../mcp/serve/served-tasks.js";
-import type { ResultsOptions } from "../mcp/serve/served-results.js";
+import { moduleBudget, type ResultsOptions } from "../mcp/serve/served-results.js";
 import { NodeHttpServerTransport } from "../mcp/loopback/node-http-transport.js";
 import { ignoreRejection } from "../util/logger.js";
 import type { CheckedRouterOptions } from "./router-options.js";
@@ -50,7 +50,7 @@ export interface HostedParts {
   /** The module's own `tasks` option (the router's wins). */
   readonly tasks?: TasksOptions;
   /** The module's own `results` option (the router's wins). */
-  readonly results?: ResultsOptions;
+  readonly results?: ResultsOptions | false;
 }
 
 /** Distinct per-scope catalogs kept at most; past it a caller's server is built without the cache. */
@@ -85,7 +85,7 @@ export class HostedServing {
     onerror: (error: Error) => void,
   ) {
     const resultsOption = options.results ?? parts.results;
-    this.catalog = buildCatalog(parts.tools, parts.name, undefined, resultsOption?.maxChars);
+    this.catalog = buildCatalog(parts.tools, parts.name, undefined, moduleBudget(resultsOption));
     // The module's read_result tool and results resource when budgets are on: visible to every token (they read only
     // the caller's own results).
     const results = serveResults(this.catalog, parts.extras, resultsOption);
@@ -196,7 +196,7 @@ export class HostedServing {
     let factory = this.views.get(view.key);
     if (!factory) {
       factory = servedServerFactory(
-        buildCatalog(view.tools, this.parts.name, undefined, this.served.results?.maxChars),
+        buildCatalog(view.tools, this.parts.name, undefined, this.served.results?.moduleChars),
         { ...this.served, extras: view.extras },
         this.counter,
       );

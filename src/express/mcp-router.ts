@@ -104,7 +104,7 @@ function partsOf(target: McpRouterTarget, options: CheckedRouterOptions): Hosted
       ctx: plan.ctx,
       closers: built.closers,
       ...(plan.meta.tasks ? { tasks: plan.meta.tasks } : {}),
-      ...(plan.meta.results ? { results: plan.meta.results } : {}),
+      ...(plan.meta.results !== undefined ? { results: plan.meta.results } : {}),
     }));
   }
   const registry = target instanceof ToolRegistry ? target : Array.isArray(target) ? ToolRegistry.fromTools(target) : undefined;

@@ -160,12 +160,14 @@ export interface McpRouterOptions {
    */
   readonly tasks?: TasksOptions;
   /**
-   * Served results within a budget (see `ResultsOptions`): a result over
-   * `maxChars` (default 20,000) is a preview and a link, bound to the token's
-   * principal; `store` is where the whole is kept (a fleet shares one). A
-   * module's own `results` option is used when this is unset.
+   * Served results within a budget, on by default (see `ResultsOptions`): a
+   * result over `maxChars` (default 20,000) is a preview and a link, bound to
+   * the token's principal, read on with the module's `read_result` tool
+   * (listed to every token); `store` is where the whole is kept (a fleet
+   * shares one). `false` turns the module-wide budget off. A module's own
+   * `results` option is used when this is unset.
    */
-  readonly results?: ResultsOptions;
+  readonly results?: ResultsOptions | false;
 }
 
 /**
@@ -228,7 +230,7 @@ export interface CheckedRouterOptions {
   readonly ctx: RunContext | undefined;
   readonly container: DependencyContainer | undefined;
   readonly tasks: TasksOptions | undefined;
-  readonly results: ResultsOptions | undefined;
+  readonly results: ResultsOptions | false | undefined;
   /** `${resource}/.well-known/oauth-protected-resource`. */
   readonly resourceMetadataUrl: string;
   /** True in development mode (`dev: true`): `mcpRouter` then puts its own issuer's verifier in place of `verifyAccessToken`. */
@@ -403,7 +405,7 @@ const ROUTER_SPEC = {
   ctx: hasMethod<RunContext>("child", "a RunContext"),
   container: hasMethod<DependencyContainer>("createChildContainer", "a tsyringe DependencyContainer"),
   tasks: (v: unknown): TasksOptions | undefined => checkTasksOption(v, WHERE),
-  results: (v: unknown): ResultsOptions | undefined => checkResultsOption(v, WHERE),
+  results: (v: unknown): ResultsOptions | false | undefined => checkResultsOption(v, WHERE),
 } satisfies OptionSpec;
 
 /** The rules of development mode: no issuer of the user's, loopback hosts only. */

@@ -45,12 +45,14 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     const { url, port } = serve;
     expect(serve.stdout).toBe(
       [
-        `agentkit serve: 'engine' is serving 2 tool(s) at ${url} — the bearer token is in ${path} (mode 0600), never printed`,
+        // The module's read_result is served too (result budgets are on by default) and, read-only, allowed.
+        `agentkit serve: 'engine' is serving 3 tool(s) at ${url} — the bearer token is in ${path} (mode 0600), never printed`,
         "  mcp__engine__deploy  (requires approval)",
+        "  mcp__engine__read_result",
         "  mcp__engine__run_check",
         "",
         "Claude Code:",
-        `  claude --mcp-config ${path} --strict-mcp-config --allowedTools mcp__engine__run_check`,
+        `  claude --mcp-config ${path} --strict-mcp-config --allowedTools mcp__engine__read_result,mcp__engine__run_check`,
         "",
         "Ctrl-C (SIGINT) or SIGTERM stops the server and removes the config.",
         "",
@@ -68,9 +70,14 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(inspected.stderr).toBe("");
     expect(inspected.code).toBe(0);
     const report = JSON.parse(inspected.stdout) as InspectReport;
-    expect(report.server).toMatchObject({ name: "engine", qualifiedAs: "engine", capabilities: ["extensions", "logging", "tools"] });
+    // resources (and completions): the module's agentkit://results/{id} template, served while result budgets are on (the default).
+    expect(report.server).toMatchObject({
+      name: "engine",
+      qualifiedAs: "engine",
+      capabilities: ["completions", "extensions", "logging", "resources", "tools"],
+    });
     const byName = Object.fromEntries(report.tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(["deploy", "run_check"]);
+    expect(Object.keys(byName).sort()).toEqual(["deploy", "read_result", "run_check"]);
     expect(byName.run_check).toMatchObject({
       qualifiedName: "mcp__engine__run_check",
       sideEffecting: true,
@@ -145,7 +152,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     expect(serve.stdout + serve.stderr).not.toContain(token);
     expect(serve.stdout).toContain(`Codex: the token travels in AGENTKIT_MCP_TOKEN_ENGINE, never in argv; ${envFile} (mode 0600) sets it:`);
     expect(serve.stdout).toContain(
-      `  codex exec -c 'mcp_servers.engine.url="${serve.url}"' -c 'mcp_servers.engine.bearer_token_env_var="AGENTKIT_MCP_TOKEN_ENGINE"' -c mcp_servers.engine.required=true -c mcp_servers.engine.tool_timeout_sec=31536000 -c 'mcp_servers.engine.tools.run_check.approval_mode="approve"' '<task>'`,
+      `  codex exec -c 'mcp_servers.engine.url="${serve.url}"' -c 'mcp_servers.engine.bearer_token_env_var="AGENTKIT_MCP_TOKEN_ENGINE"' -c mcp_servers.engine.required=true -c mcp_servers.engine.tool_timeout_sec=31536000 -c 'mcp_servers.engine.tools.read_result.approval_mode="approve"' -c 'mcp_servers.engine.tools.run_check.approval_mode="approve"' '<task>'`,
     );
     expect(serve.stdout).not.toContain("claude --mcp-config");
     // The token in the env file is the live one.
@@ -161,7 +168,7 @@ describe("agentkit serve (http) + agentkit inspect/call --url", () => {
     await using serve = await ServeProcess.start([TWO, "--export", "GuardedModule"]);
     const path = serve.configPath;
     expect(serve.stdout).toContain(
-      `  claude --mcp-config ${path} --strict-mcp-config --allowedTools mcp__guarded__lookup --permission-prompt-tool mcp__agentkit_approvals__approve --setting-sources ''`,
+      `  claude --mcp-config ${path} --strict-mcp-config --allowedTools mcp__guarded__lookup,mcp__guarded__read_result --permission-prompt-tool mcp__agentkit_approvals__approve --setting-sources ''`,
     );
     expect(serve.stdout).toMatch(/ {2}approvals: mcp__agentkit_approvals__approve at http:\/\/127\.0\.0\.1:\d+\/mcp(-\d+)?\n/);
     expect(mode(path)).toBe(0o600);
@@ -206,7 +213,11 @@ describe("agentkit serve --transport stdio", () => {
     const inspected = await runAgentkit(["inspect", "--json", "--", ...child]);
     expect(inspected.code).toBe(0);
     const report = JSON.parse(inspected.stdout) as InspectReport;
-    expect(report.tools.map((t) => t.qualifiedName).sort()).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
+    expect(report.tools.map((t) => t.qualifiedName).sort()).toEqual([
+      "mcp__engine__deploy",
+      "mcp__engine__read_result",
+      "mcp__engine__run_check",
+    ]);
     expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', "--", ...child])).toMatchObject({
       code: 0,
       stdout: "lint:lax:ok\n",

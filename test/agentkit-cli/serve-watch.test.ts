@@ -19,11 +19,14 @@ beforeAll(requireBuild);
 const dist = (p: string): string => pathToFileURL(join(ROOT, "dist", p)).href;
 let dir: string;
 
-/** The module file: one @McpServer class serving what ./tools.mjs exports. */
+/**
+ * The module file: one @McpServer class serving what ./tools.mjs exports
+ * (results: false: the tool counts here are the module's own, without the read_result budgets add).
+ */
 const MODULE = `import { McpServer } from ${JSON.stringify(dist("mcp/index.js"))};
 import { tools } from "./tools.mjs";
 export class Watched {}
-McpServer({ name: "watched", tools })(Watched);
+McpServer({ name: "watched", tools, results: false })(Watched);
 `;
 
 /** ./tools.mjs, answering `version` from `greet`, plus the named extra tools. */

@@ -83,8 +83,8 @@ describe("Claude CLI + serveRegistry / ApprovalServer (real binary)", { timeout:
       { type: "tool_result", content: [{ type: "text", text: "check lint: PASSED (CheckService)" }] },
     ]);
     expect(result.output).toBe("lint passed");
-    // deploy requires approval: it is offered, but not pre-allowed
-    expect(spec.autoApprove).toEqual(["mcp__engine__run_check"]);
+    // deploy requires approval: it is offered, but not pre-allowed (read_result, served by default, is read-only)
+    expect(spec.autoApprove).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(api.messageRequests[0]!.tools!.map((t) => t.name)).toEqual(
       expect.arrayContaining(["mcp__engine__run_check", "mcp__engine__deploy"]),
     );

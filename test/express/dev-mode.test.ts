@@ -142,7 +142,7 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
       const authorization = readFileSync(router.devFiles!.authorization, "utf8").trim();
       await using client = await MCPClient.open(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
       expect(client.protocolVersion).toBe(protocol);
-      expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "write_report"]);
+      expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "read_result", "write_report"]);
       expect(await client.callTool("echo", { text: "hi" })).toMatchObject({ content: [{ type: "text", text: "echo hi" }] });
       expect(await client.callTool("write_report", {})).toMatchObject({ content: [{ type: "text", text: "written" }] });
     });

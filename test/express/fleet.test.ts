@@ -98,7 +98,8 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
-      expect(names).toEqual(["list_releases", "ship_release", "who_am_i"]);
+      // read_result: result budgets are on by default on agentkit host too.
+      expect(names).toEqual(["list_releases", "read_result", "ship_release", "who_am_i"]);
       const seen = new Set<number>();
       for (let i = 0; i < 6; i++) {
         const who = JSON.parse(text(await client.callTool({ name: "who_am_i", arguments: {} }))) as {
@@ -120,7 +121,12 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     const client = await v2Client("2025-11-25", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }), true);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["list_releases", "ship_release", "who_am_i"]);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        "list_releases",
+        "read_result",
+        "ship_release",
+        "who_am_i",
+      ]);
       expect(JSON.parse(text(await client.callTool({ name: "list_releases", arguments: {} })))).toEqual(["1.4.0", "1.4.1"]);
       const asked = await client.callTool({ name: "ship_release", arguments: { version: "0.0.1-legacy" } });
       expect(asked.isError).toBe(true);
@@ -159,7 +165,7 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
       new StreamableHttpServer({ url: resource, auth: clientCredentials({ clientId: OPS.id, clientSecret: OPS.secret }) }),
     );
     const tools = (await client.listTools()).map((t) => t.name).sort();
-    expect(tools).toEqual(["list_releases", "ship_release", "who_am_i"]);
+    expect(tools).toEqual(["list_releases", "read_result", "ship_release", "who_am_i"]);
     const who = JSON.parse(text(await client.callTool("who_am_i", {}))) as { clientId: string; pid: number };
     expect(who.clientId).toBe(OPS.id);
     expect(pids()).toContain(who.pid);
@@ -172,6 +178,7 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
     expect(list.code, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual([
       "list_releases",
+      "read_result",
       "who_am_i",
     ]);
     const call = await runNode([INSPECTOR, resource, "--method", "tools/call", "--tool-name", "list_releases", "--header", header], {

@@ -79,7 +79,8 @@ async function fenced(
   servers.push(as);
   // The audience is the app's own URL, known once it listens: the verifier is made then.
   const verifier: { verify?: ReturnType<typeof jwtVerifier> } = {};
-  const h = await hosted(target, { verifyAccessToken: (t) => verifier.verify!(t) });
+  // results: false: the fence is about scoped items; the read_result tool and results template budgets add are every token's.
+  const h = await hosted(target, { verifyAccessToken: (t) => verifier.verify!(t), results: false });
   verifier.verify = jwtVerifier({ issuer: as.issuer, audience: h.url });
   return { h, token: (scopes, subject = "alice") => as.mint({ audience: h.url, scopes, clientId: "client-a", subject }) };
 }

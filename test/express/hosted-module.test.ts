@@ -65,13 +65,14 @@ describe("a hosted @McpServer module", () => {
     const h = await hosted(FrontModule);
     expect(pidsMatching(FIXTURE).length).toBeGreaterThan(0);
     await using full = await v2Client(h.url, grant(h, "t-profile", ["profile"], { subject: "dana" }), "2026-07-28");
-    expect((await full.listTools()).tools.map((t) => t.name).sort()).toEqual(["kb_search", "me"]);
+    // read_result (result budgets are on by default) is listed to every token: it reads only the caller's own results.
+    expect((await full.listTools()).tools.map((t) => t.name).sort()).toEqual(["kb_search", "me", "read_result"]);
     expect(textOf(await full.callTool({ name: "me", arguments: {} }))).toBe("dana");
     expect(textOf(await full.callTool({ name: "kb_search", arguments: { q: "eggs" } }))).toBe("search:eggs");
     const read = await full.readResource({ uri: "notes://motd" });
     expect(read.contents[0]).toMatchObject({ uri: "notes://motd", text: "ship small" });
     await using narrow = await v2Client(h.url, grant(h, "t-none", []), "2026-07-28");
-    expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(["kb_search"]);
+    expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(["kb_search", "read_result"]);
     await h.router.close();
     expect(await waitGone(FIXTURE)).toEqual([]);
   });
@@ -138,7 +139,7 @@ describe("limits and clients", () => {
     );
     try {
       expect(client.protocolVersion).toBe(protocol);
-      expect((await client.listTools()).map((t) => t.name)).toEqual(["echo"]);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(["echo", "read_result"]);
       expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("echo:hi");
     } finally {
       await client.close();

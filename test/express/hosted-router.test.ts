@@ -35,7 +35,7 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
     const h = await hosted(TOOLS);
     await using client = await v2Client(h.url, grant(h, "t-full", ["deploy:write", "read"]), "2026-07-28");
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "whoami"]);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "read_result", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "prod" } }))).toBe("deployed to prod");
     const caller = JSON.parse(textOf(await client.callTool({ name: "whoami", arguments: {} })));
     expect(caller).toMatchObject({
@@ -57,7 +57,7 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
     await using client = await v2Client(h.url, token, undefined, undefined, sent);
     expect(sent[0]).toBe("initialize");
     expect(client.getNegotiatedProtocolVersion()).toMatch(/^2025-/);
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "whoami"]);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "read_result", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "staging" } }))).toBe("deployed to staging");
     // No session was handed out, and a session operation is refused.
     const del = await fetch(h.url, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
@@ -70,7 +70,7 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
       new StreamableHttpServer({ url: h.url, headers: { authorization: `Bearer ${grant(h, "t-mcp", [])}` } }),
     );
     try {
-      expect((await client.listTools()).map((t) => t.name)).toEqual(["whoami"]);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(["whoami", "read_result"]);
       expect(JSON.parse(textOf(await client.callTool("whoami", {})))).toMatchObject({ clientId: "client-a", scopes: [] });
     } finally {
       await client.close();
@@ -83,7 +83,8 @@ describe("mcpRouter: scopes per tool", () => {
     const h = await hosted(TOOLS);
     const token = grant(h, "t-read", ["read"]);
     await using client = await v2Client(h.url, token, "2026-07-28");
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["whoami"]);
+    // Not deploy; read_result (served by default, the caller's own results only) needs no scope.
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["whoami", "read_result"]);
     const { body, headers } = modernCall("deploy", { target: "prod" });
     const res = await post(h.url, body, { ...headers, authorization: `Bearer ${token}` });
     expect(res.status).toBe(403);

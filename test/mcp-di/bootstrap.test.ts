@@ -112,9 +112,15 @@ describe("bootstrap(@McpServer module)", () => {
 
   it("serves @Tool classes with their injected dependencies over a real socket", async () => {
     const app = await boot(EngineModule);
-    expect(app.spec!.toolNames).toEqual(["mcp__engine__deploy", "mcp__engine__run_check", "mcp__engine__who_am_i"]);
+    // Result budgets are on by default: the module's read_result is served beside its own tools.
+    expect(app.spec!.toolNames).toEqual([
+      "mcp__engine__deploy",
+      "mcp__engine__read_result",
+      "mcp__engine__run_check",
+      "mcp__engine__who_am_i",
+    ]);
     await using client = await connect(app);
-    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["deploy", "run_check", "who_am_i"]);
+    expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["deploy", "read_result", "run_check", "who_am_i"]);
     expect(text(await client.callTool("run_check", { name: "lint" }))).toBe("lint:ok");
     expect(app.container.resolve(CheckService).calls).toBe(1);
     const who = JSON.parse(text(await client.callTool("who_am_i", {})));
@@ -133,7 +139,11 @@ describe("bootstrap(@McpServer module)", () => {
     const before = deployBodyRuns;
     expect(text(await client.callTool("deploy", { target: "prod" }))).toBe("deployed to prod");
     expect(deployBodyRuns).toBe(before + 1);
-    expect(app.cliOptions()).toMatchObject({ strictMcpConfig: true, allowedTools: ["mcp__engine__run_check", "mcp__engine__who_am_i"] });
+    // read_result (served by default, reads only the caller's own results) needs no approval, so it is allowed too.
+    expect(app.cliOptions()).toMatchObject({
+      strictMcpConfig: true,
+      allowedTools: ["mcp__engine__read_result", "mcp__engine__run_check", "mcp__engine__who_am_i"],
+    });
     // A misspelt option is refused under the name the user called.
     expect(() => app.cliOptions({ builtInTools: false } as never)).toThrow(
       expect.objectContaining({

@@ -110,7 +110,8 @@ describe("build takes the checked plan and checks nothing again", () => {
       qualifiedNames: new Map([[long, `mcp__once__${long}`]]),
     };
     await built(planted, (b) => {
-      expect(b.spec?.toolNames).toEqual([`mcp__once__${long}`]);
+      // Beside the module's read_result (result budgets are on by default).
+      expect(b.spec?.toolNames).toEqual(["mcp__once__read_result", `mcp__once__${long}`]);
     });
     await expect(serveRegistry([echo(long)], { name: "once", ctx: new RunContext() })).rejects.toThrow(McpNameError);
   });

@@ -12,7 +12,12 @@ describe("samples/di-app.ts (built)", () => {
     expect(existsSync(SAMPLE), `${SAMPLE} missing: run npm run build`).toBe(true);
     const { stdout } = await run(process.execPath, [SAMPLE], { timeout: 60_000 });
     expect(stdout.split("\n").filter(Boolean)).toEqual([
-      "served tools:      [ 'mcp__engine__deploy', 'mcp__engine__run_check' ]",
+      // The module's read_result too (result budgets are on by default); console.log wraps the longer array.
+      "served tools:      [",
+      "  'mcp__engine__deploy',",
+      "  'mcp__engine__read_result',",
+      "  'mcp__engine__run_check'",
+      "]",
       "requires approval: [ 'mcp__engine__deploy' ]",
       'cliOptions keys:   ["allowedTools","mcpConfig","permissionPromptTool","settingSources","strictMcpConfig"]',
       '  agent: ops_queue_depth({"queue":"ingest"}) -> ingest: 42 messages waiting',

@@ -64,9 +64,10 @@ describe("registering on a running spec", () => {
     const tools = waitFor((r) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => r()));
     spec.addTool(named("second"));
     await tools;
-    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["first", "second"]);
+    // A tool added later is listed after the module's read_result (result budgets are on by default).
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["first", "read_result", "second"]);
     expect((await c.callTool({ name: "second", arguments: {} })).content).toEqual([{ type: "text", text: "second!" }]);
-    expect(spec.toolNames).toEqual(["mcp__grow__first", "mcp__grow__second"]);
+    expect(spec.toolNames).toEqual(["mcp__grow__first", "mcp__grow__read_result", "mcp__grow__second"]);
 
     const resources = waitFor((r) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => r()));
     spec.addResource({ uriTemplate: "a://two/{n}", name: "two", read: ({ n }) => `two ${n}` });

@@ -45,7 +45,11 @@ function bigJson(chars = 200_000): string {
 }
 
 const BIG = bigJson();
+/** Over the default budget of 20,000 and under Claude Code's 50,000: what a default-on budget changes. */
+const THIRTY = bigJson(30_000);
+const RESULTS = "agentkit://results/";
 const dump = tool({ name: "dump", description: "Dump every record.", sideEffecting: false }, () => BIG);
+const thirty = tool({ name: "thirty", description: "30,000 characters of records.", sideEffecting: false }, () => THIRTY);
 const small = tool({ name: "small", description: "A short answer.", sideEffecting: false }, () => "short");
 const wide = tool({ name: "wide", description: "A long answer shown whole.", sideEffecting: false, maxResultChars: 120_000 }, () =>
   "w".repeat(100_000),
@@ -108,7 +112,7 @@ const chars = (content: unknown): number => (content as Block[]).reduce((n, b) =
 const linkOf = (content: unknown): string => (content as Block[]).find((b) => b.type === "resource_link")!.uri!;
 
 /** Page a result back through read_result, as a client without resources would. */
-async function readAll(c: V2Client, id: string): Promise<{ joined: string; calls: number }> {
+async function readAll(c: V2Client, id: string, whole = BIG): Promise<{ joined: string; calls: number }> {
   let offset: number | null = 0;
   let joined = "";
   let calls = 0;
@@ -120,12 +124,45 @@ async function readAll(c: V2Client, id: string): Promise<{ joined: string; calls
     const page = (r.content as Block[])[0]!.text!;
     expect(sc.text === page).toBe(true);
     expect(sc.offset).toBe(offset);
-    expect(sc.total).toBe(BIG.length);
+    expect(sc.total).toBe(whole.length);
     expect(page.length).toBeLessThanOrEqual(20_000);
     joined += page;
     offset = sc.nextOffset;
   }
   return { joined, calls };
+}
+
+type Reply = { result?: Record<string, unknown> & { content?: Block[]; structuredContent?: { nextOffset: number | null } } };
+
+/** `tools` served on a pipe (openStdioServing), initialized: `send` a request and get its reply. */
+async function stdioPipe(
+  tools: Parameters<typeof openStdioServing>[0],
+  options: Partial<Parameters<typeof openStdioServing>[1]> = {},
+): Promise<{ send: (method: string, params: Record<string, unknown>) => Promise<Reply>; close: () => Promise<void> }> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const serving = await openStdioServing(tools, { name: "engine", ctx: new RunContext(), stdin, stdout, ...options });
+  const lines = createInterface({ input: stdout });
+  const replies = new Map<number, (m: Reply) => void>();
+  lines.on("line", (line) => {
+    const m = JSON.parse(line) as { id?: number };
+    if (typeof m.id === "number") replies.get(m.id)?.(m as Reply);
+  });
+  let n = 0;
+  const send = (method: string, params: Record<string, unknown>): Promise<Reply> => {
+    const id = ++n;
+    const reply = new Promise<Reply>((resolve) => replies.set(id, resolve));
+    stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    return reply;
+  };
+  await send("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pipe", version: "1" } });
+  return {
+    send,
+    close: async () => {
+      lines.close();
+      await serving.close();
+    },
+  };
 }
 
 describe("served results within a budget", () => {
@@ -181,15 +218,115 @@ describe("served results within a budget", () => {
     });
   }
 
-  it("budgets are off unless asked for: without a results option or a tool declaring maxResultChars, no read_result, no results resource, a result goes out whole", async () => {
-    const spec = await serveRegistry([dump, hinted], { name: "engine", ctx: new RunContext() });
+  it("budgets are on by default: served with no results option, a 30,000-character result is a preview and a resource_link within 20,000, read back whole through read_result; results: false answers it whole", async () => {
+    const on = await serveRegistry([thirty, small], { name: "engine", ctx: new RunContext() });
+    specs.track(on);
+    await on.start();
+    expect(on.toolNames).toEqual(["mcp__engine__read_result", "mcp__engine__small", "mcp__engine__thirty"]);
+    const c = await client(on);
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["thirty", "small", "read_result"]);
+      expect(c.getServerCapabilities()).toHaveProperty("resources");
+      const r = await c.callTool({ name: "thirty", arguments: {} });
+      expect(chars(r.content)).toBeLessThanOrEqual(20_000);
+      expect(texts(r.content)).toMatch(/over its 20,000-character budget/);
+      const uri = linkOf(r.content);
+      const { joined } = await readAll(c, uri.slice(RESULTS.length), THIRTY);
+      expect(joined === THIRTY).toBe(true);
+      expect((await c.callTool({ name: "small", arguments: {} })).content).toEqual([{ type: "text", text: "short" }]);
+    } finally {
+      await c.close();
+    }
+    // One at a time: specs of a process share its loopback listener, whose port is free only once both stop.
+    await specs.stopAll();
+    const off = await serveRegistry([thirty, small], { name: "engine", ctx: new RunContext(), results: false });
+    specs.track(off);
+    await off.start();
+    expect(off.toolNames).toEqual(["mcp__engine__small", "mcp__engine__thirty"]);
+    const d = await client(off);
+    try {
+      expect((await d.listTools()).tools.map((t) => t.name)).toEqual(["thirty", "small"]);
+      expect(d.getServerCapabilities()).not.toHaveProperty("resources");
+      const r = await d.callTool({ name: "thirty", arguments: {} });
+      expect(r.content).toHaveLength(1);
+      expect(texts(r.content) === THIRTY).toBe(true);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it("budgets are on by default on stdio, @McpServer and mcpRouter too; results: false turns them off on each", async () => {
+    // stdio: the pipe itself.
+    for (const results of [undefined, false] as const) {
+      const pipe = await stdioPipe([thirty], results === undefined ? {} : { results });
+      try {
+        const names = ((await pipe.send("tools/list", {})).result!.tools as Array<{ name: string }>).map((t) => t.name);
+        const r = (await pipe.send("tools/call", { name: "thirty", arguments: {} })).result!;
+        if (results === false) {
+          expect(names).toEqual(["thirty"]);
+          expect(texts(r.content) === THIRTY).toBe(true);
+        } else {
+          expect(names).toEqual(["thirty", "read_result"]);
+          expect(chars(r.content)).toBeLessThanOrEqual(20_000);
+          const id = linkOf(r.content).slice(RESULTS.length);
+          const page = (await pipe.send("tools/call", { name: "read_result", arguments: { id, offset: 0 } })).result!;
+          expect(THIRTY.startsWith(page.content![0]!.text!)).toBe(true);
+        }
+      } finally {
+        await pipe.close();
+      }
+    }
+    // @McpServer, bootstrapped on loopback.
+    @McpServer({ name: "engine", tools: [thirty] })
+    class Engine {}
+    @McpServer({ name: "engine", tools: [thirty], results: false })
+    class WholeEngine {}
+    for (const [module, budgeted] of [
+      [Engine, true],
+      [WholeEngine, false],
+    ] as const) {
+      const app = await bootstrap(module, { container: container.createChildContainer() });
+      apps.push(app);
+      expect(app.spec!.toolNames).toEqual(budgeted ? ["mcp__engine__read_result", "mcp__engine__thirty"] : ["mcp__engine__thirty"]);
+      const c = await client(app.spec!);
+      try {
+        const r = await c.callTool({ name: "thirty", arguments: {} });
+        if (budgeted) expect((await readAll(c, linkOf(r.content).slice(RESULTS.length), THIRTY)).joined === THIRTY).toBe(true);
+        else expect(texts(r.content) === THIRTY).toBe(true);
+      } finally {
+        await c.close();
+      }
+    }
+    // mcpRouter: tools with no option, and the module saying results: false.
+    const h = await hosted([thirty], { name: "engine" });
+    const hc = await hostedClient(h.url, grant(h, "tok-on", []));
+    const whole = await hosted(WholeEngine, {});
+    const wc = await hostedClient(whole.url, grant(whole, "tok-off", []), "2026-07-28");
+    try {
+      expect((await hc.listTools()).tools.map((t) => t.name)).toEqual(["thirty", "read_result"]);
+      const r = await hc.callTool({ name: "thirty", arguments: {} });
+      expect(chars(r.content)).toBeLessThanOrEqual(20_000);
+      expect((await readAll(hc, linkOf(r.content).slice(RESULTS.length), THIRTY)).joined === THIRTY).toBe(true);
+      expect((await wc.listTools()).tools.map((t) => t.name)).toEqual(["thirty"]);
+      expect(texts((await wc.callTool({ name: "thirty", arguments: {} })).content) === THIRTY).toBe(true);
+    } finally {
+      await Promise.all([hc.close(), wc.close()]);
+    }
+  });
+
+  it("results: false leaves a tool's own maxResultChars in force: that tool alone is budgeted, and read_result is served for it", async () => {
+    const capped = tool({ name: "capped", description: "Capped.", sideEffecting: false, maxResultChars: 5_000 }, () => THIRTY);
+    const spec = await serveRegistry([thirty, capped], { name: "engine", ctx: new RunContext(), results: false });
     specs.track(spec);
     await spec.start();
     const c = await client(spec);
     try {
-      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["dump", "hinted"]);
-      expect(c.getServerCapabilities()).not.toHaveProperty("resources");
-      expect(texts((await c.callTool({ name: "dump", arguments: {} })).content)).toBe(BIG);
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["thirty", "capped", "read_result"]);
+      expect(texts((await c.callTool({ name: "thirty", arguments: {} })).content) === THIRTY).toBe(true);
+      const r = await c.callTool({ name: "capped", arguments: {} });
+      expect(chars(r.content)).toBeLessThanOrEqual(5_000);
+      expect(texts(r.content)).toMatch(/over its 5,000-character budget/);
+      expect((await readAll(c, linkOf(r.content).slice(RESULTS.length), THIRTY)).joined === THIRTY).toBe(true);
     } finally {
       await c.close();
     }
@@ -268,35 +405,16 @@ describe("served results within a budget", () => {
   });
 
   it("stdio and @McpServer take results too: a result over maxChars is spilled and read back on the same pipe / module", async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const serving = await openStdioServing([dump], { name: "engine", ctx: new RunContext(), stdin, stdout, results: { maxChars: 5_000 } });
-    const lines = createInterface({ input: stdout });
-    const replies = new Map<number, (m: { result?: { content: Block[]; structuredContent?: { nextOffset: number | null } } }) => void>();
-    lines.on("line", (line) => {
-      const m = JSON.parse(line) as { id?: number };
-      if (typeof m.id === "number") replies.get(m.id)?.(m as never);
-    });
-    let n = 0;
-    const send = (method: string, params: Record<string, unknown>) => {
-      const id = ++n;
-      const reply = new Promise<{ result?: { content: Block[]; structuredContent?: { nextOffset: number | null } } }>((resolve) =>
-        replies.set(id, resolve),
-      );
-      stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      return reply;
-    };
+    const pipe = await stdioPipe([dump], { results: { maxChars: 5_000 } });
     try {
-      await send("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pipe", version: "1" } });
-      const r = await send("tools/call", { name: "dump", arguments: {} });
+      const r = await pipe.send("tools/call", { name: "dump", arguments: {} });
       expect(chars(r.result!.content)).toBeLessThanOrEqual(5_000);
       const id = linkOf(r.result!.content).slice("agentkit://results/".length);
-      const page = await send("tools/call", { name: "read_result", arguments: { id, offset: 0 } });
-      expect(BIG.startsWith(page.result!.content[0]!.text!)).toBe(true);
-      expect(page.result!.content[0]!.text!.length).toBeLessThanOrEqual(5_000);
+      const page = await pipe.send("tools/call", { name: "read_result", arguments: { id, offset: 0 } });
+      expect(BIG.startsWith(page.result!.content![0]!.text!)).toBe(true);
+      expect(page.result!.content![0]!.text!.length).toBeLessThanOrEqual(5_000);
     } finally {
-      lines.close();
-      await serving.close();
+      await pipe.close();
     }
 
     @McpServer({ name: "engine", tools: [dump], results: { maxChars: 3_000 } })
@@ -362,9 +480,16 @@ describe("served results within a budget", () => {
     expect(() => mcpRouter([small], { ...router, results: { maxChars: "big" } } as never)).toThrow(
       /results\.maxChars must be a positive whole number/,
     );
-    const mine = tool({ name: "read_result", description: "Mine.", sideEffecting: false }, () => "");
-    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext(), results: {} })).rejects.toThrow(
-      /tool 'read_result' serves as 'read_result', the name of the module's own tool/,
+    await expect(serveRegistry([small], { name: "engine", ctx: new RunContext(), results: true as never })).rejects.toThrow(
+      /serveRegistry: results must be an object \{ maxChars\?, store\? \}, or false \(no module-wide budget\), got boolean true/,
     );
+    const mine = tool({ name: "read_result", description: "Mine.", sideEffecting: false }, () => "");
+    // Budgets are on by default, so a tool of the module's own named read_result is refused unless they are turned off.
+    await expect(serveRegistry([mine], { name: "engine", ctx: new RunContext() })).rejects.toThrow(
+      /tool 'read_result' serves as 'read_result', the name of the module's own tool.*rename it, or serve with results: false/,
+    );
+    expect(specs.track(await serveRegistry([mine], { name: "engine", ctx: new RunContext(), results: false })).toolNames).toEqual([
+      "mcp__engine__read_result",
+    ]);
   });
 });

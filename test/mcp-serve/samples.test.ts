@@ -48,13 +48,14 @@ describe("serve samples print what they show", () => {
       "callsSeen",
     ]);
     const json = (label: string): unknown => JSON.parse(f[label]!);
-    expect(json("toolNames")).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
+    // Result budgets are on by default: the module's read_result (read-only) is served beside the sample's two tools.
+    expect(json("toolNames")).toEqual(["mcp__engine__deploy", "mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(json("requiresApproval")).toEqual(["mcp__engine__deploy"]);
-    expect(json("autoApprove")).toEqual(["mcp__engine__run_check"]);
+    expect(json("autoApprove")).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(json("caps")).toEqual(["egress"]);
     // The CLI is handed the config and the strict flag (an `env` carrying the token may join them).
     expect((json("cliOptions keys") as string[]).filter((k) => k !== "env")).toEqual(["mcpConfig", "strictMcpConfig"]);
-    expect(json("advertised")).toEqual(["deploy", "run_check"]);
+    expect(json("advertised")).toEqual(["deploy", "read_result", "run_check"]);
     expect(json("schema unchanged")).toBe(true);
     expect(json("deploy _meta")).toEqual({ side_effecting: true, requires_approval: true, caps: ["egress"] });
     expect(json("deploy readOnlyHint")).toBe(false);
@@ -104,7 +105,10 @@ describe("serve samples print what they show", () => {
       // The stdio child serves both eras; the client's default "auto" settles on 2026-07-28.
       expect(client.protocolVersion).toBe("2026-07-28");
       const tools = await client.listTools();
-      expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([["run_check", true]]);
+      expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([
+        ["run_check", true],
+        ["read_result", true],
+      ]);
       expect((await client.callTool("run_check", { name: "lint" })).content).toEqual([{ type: "text", text: "lint:ok" }]);
       const bad = await client.callTool("run_check", { name: "lint", verbose: true });
       expect({ content: bad.content, isError: bad.isError }).toEqual({
@@ -114,7 +118,7 @@ describe("serve samples print what they show", () => {
         isError: true,
       });
       expect((await client.callTool("nope", {})).content).toEqual([
-        { type: "text", text: "unknown tool 'nope'. Available tools: ['run_check']" },
+        { type: "text", text: "unknown tool 'nope'. Available tools: ['read_result', 'run_check']" },
       ]);
     } finally {
       await client.close();

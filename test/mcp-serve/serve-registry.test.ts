@@ -52,16 +52,21 @@ describe("serveRegistry: the seed's main example", () => {
   it("declares, advertises, runs, refuses a bad call and survives it", async () => {
     const spec = await serveRegistry(ToolRegistry.fromTools([runCheck, deploy]), { name: "engine", ctx: makeTestCtx() });
     specs.track(spec);
-    expect(spec.toolNames).toEqual(["mcp__engine__deploy", "mcp__engine__run_check"]);
+    // Result budgets are on by default: the module's read_result (read-only, needs no approval) is served beside its tools.
+    expect(spec.toolNames).toEqual(["mcp__engine__deploy", "mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(spec.requiresApproval).toEqual(["mcp__engine__deploy"]);
-    expect(spec.autoApprove).toEqual(["mcp__engine__run_check"]);
+    expect(spec.autoApprove).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(spec.caps).toEqual(["egress"]);
     expect(Object.keys(spec.cliOptions()).sort()).toEqual(["mcpConfig", "strictMcpConfig"]);
-    expect(spec.mcpNames).toEqual({ run_check: "mcp__engine__run_check", deploy: "mcp__engine__deploy" });
+    expect(spec.mcpNames).toEqual({
+      run_check: "mcp__engine__run_check",
+      deploy: "mcp__engine__deploy",
+      read_result: "mcp__engine__read_result",
+    });
     await spec.start();
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const listed = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    expect([...listed.keys()].sort()).toEqual(["deploy", "run_check"]);
+    expect([...listed.keys()].sort()).toEqual(["deploy", "read_result", "run_check"]);
     expect(JSON.stringify(listed.get("run_check")!.inputSchema)).toBe(JSON.stringify(runCheck.schema.parameters));
     expect(listed.get("deploy")!._meta![META_KEY]).toEqual({ side_effecting: true, requires_approval: true, caps: ["egress"] });
     expect(listed.get("deploy")!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
@@ -128,7 +133,10 @@ describe("serveRegistry: the error contract", () => {
     };
     expect(await text("on_fire")).toEqual([true, "tool 'on_fire' failed: RuntimeError: the database is on fire"]);
     expect(await text("throws_string")).toEqual([true, "tool 'throws_string' failed: non-Error value thrown: string \"just a string\""]);
-    expect(await text("nope")).toEqual([true, "unknown tool 'nope'. Available tools: ['deploy', 'on_fire', 'run_check', 'throws_string']"]);
+    expect(await text("nope")).toEqual([
+      true,
+      "unknown tool 'nope'. Available tools: ['deploy', 'on_fire', 'read_result', 'run_check', 'throws_string']",
+    ]);
     expect(await text("run_check", { name: "x" })).toEqual([undefined, "x:lax:ok"]);
     ctx.cancel();
     expect(await text("run_check", { name: "x" })).toEqual([true, "the run was cancelled; 'run_check' was not run"]);
@@ -365,7 +373,8 @@ describe("serveRegistry: names", () => {
     );
 
   it("sanitises tool names to [A-Za-z0-9_-] and publishes the mapping", async () => {
-    const spec = await served([named("run.check"), named("fetch page")], { name: "engine", ctx: makeTestCtx() });
+    // results: false: this is about the names of the module's own tools, without the read_result budgets add.
+    const spec = await served([named("run.check"), named("fetch page")], { name: "engine", ctx: makeTestCtx(), results: false });
     expect(spec.toolNames).toEqual(["mcp__engine__fetch_page", "mcp__engine__run_check"]);
     expect(spec.mcpNames).toEqual({ "run.check": "mcp__engine__run_check", "fetch page": "mcp__engine__fetch_page" });
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
@@ -414,7 +423,8 @@ describe("serveRegistry: names", () => {
       caps: ["private_data"],
       run: async () => "x",
     };
-    const spec = await served([runCheck, hidden], { name: "engine", ctx: makeTestCtx() });
+    // results: false: the listed tools are the module's own only (no read_result), so the dropped one is plainly absent.
+    const spec = await served([runCheck, hidden], { name: "engine", ctx: makeTestCtx(), results: false });
     expect(spec.toolNames).toEqual(["mcp__engine__run_check"]);
     expect(spec.caps).toEqual([]);
     await using client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
@@ -573,7 +583,7 @@ describe("serveRegistry: the bearer token on every HTTP request", () => {
       { ...spec.authHeaders, "Mcp-Session-Id": sid },
     );
     expect(listed.status).toBe(200);
-    expect((await rpcMessages(listed))[0]).toMatchObject({ id: 2, result: { tools: [{ name: "run_check" }] } });
+    expect((await rpcMessages(listed))[0]).toMatchObject({ id: 2, result: { tools: [{ name: "run_check" }, { name: "read_result" }] } });
     // With the token, the same GET opens the stream and the same DELETE ends the session.
     expect((await sessionRequest(spec.url!, "GET", sid, { ...spec.authHeaders })).status).toBe(200);
     expect((await sessionRequest(spec.url!, "DELETE", sid, { ...spec.authHeaders })).status).toBe(200);

@@ -253,7 +253,8 @@ describe("transport stdio", () => {
     expect(s.transport).toBe("stdio");
     expect(s.url).toBeNull();
     expect(s.authHeaders).toEqual({});
-    expect(s.toolNames).toEqual(["mcp__engine__run_check"]);
+    // The stdio child serves the module's read_result too (result budgets are on by default).
+    expect(s.toolNames).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
     expect(mode(s.configPath)).toBe(0o600);
     const doc = {
       mcpServers: { engine: { type: "stdio", command: process.execPath, args: [command[1]], env: { NODE_PATH: "/srv/app" } } },

@@ -54,6 +54,13 @@ afterEach(async () => {
     expect(await portIsFree(Number(new URL(s.url!).port))).toBe(true);
   }
 });
+/** How the MCP Inspector lists the results template a module serves while result budgets are on (the default). */
+const RESULTS_TEMPLATE = {
+  uriTemplate: "agentkit://results/{id}",
+  name: "results",
+  description: "A tool result too long to show whole (the link in its answer); readable by the caller that got it until it expires",
+};
+
 async function served(auth: "token" | "none"): Promise<McpServerSpec> {
   const spec = await serveRegistry([runCheck], { name: "engine", ctx: makeTestCtx(), auth });
   specs.push(spec);
@@ -68,15 +75,15 @@ describe("MCP Inspector CLI against a served registry", () => {
     const list = await runIn([INSPECTOR, spec.url!, "--method", "tools/list", "--header", header], INSPECTOR_CWD);
     expect(list.code, list.stderr).toBe(0);
     const tools = (JSON.parse(list.stdout) as { tools: Array<Record<string, unknown>> }).tools;
-    expect(tools).toEqual([
-      {
-        name: "run_check",
-        description: "Run the named check and report whether it passed.",
-        inputSchema: runCheck.schema.parameters,
-        annotations: { readOnlyHint: true, destructiveHint: false },
-        _meta: { agentkit: { side_effecting: false, requires_approval: false, caps: [] } },
-      },
-    ]);
+    // The module's read_result follows its own tools: result budgets are on by default.
+    expect(tools.map((t) => t.name)).toEqual(["run_check", "read_result"]);
+    expect(tools[0]).toEqual({
+      name: "run_check",
+      description: "Run the named check and report whether it passed.",
+      inputSchema: runCheck.schema.parameters,
+      annotations: { readOnlyHint: true, destructiveHint: false },
+      _meta: { agentkit: { side_effecting: false, requires_approval: false, caps: [] } },
+    });
     const call = await runIn(
       [INSPECTOR, spec.url!, "--method", "tools/call", "--tool-name", "run_check", "--tool-arg", "name=lint", "--header", header],
       INSPECTOR_CWD,
@@ -161,8 +168,9 @@ describe("MCP Inspector CLI against served resources and prompts", () => {
     expect(await inspect("--method", "resources/list")).toEqual({
       resources: [{ uri: "checks://lint/report", name: "report", description: "A check's report." }],
     });
+    // The module's results template (agentkit://results/{id}) is listed too: result budgets are on by default.
     expect(await inspect("--method", "resources/templates/list")).toEqual({
-      resourceTemplates: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report." }],
+      resourceTemplates: [{ uriTemplate: "checks://{name}/report", name: "report", description: "A check's report." }, RESULTS_TEMPLATE],
     });
     expect(await inspect("--method", "resources/read", "--uri", "checks://lint/report")).toEqual({
       contents: [{ uri: "checks://lint/report", mimeType: "text/plain", text: "report of lint" }],

@@ -41,6 +41,7 @@ import {
   type ServedExtras,
 } from "../serve/served-extras.js";
 import { loadSkillsOption, type ServedSkills } from "../serve/served-skills.js";
+import { moduleBudget } from "../serve/served-results.js";
 
 /** The module's resources, prompts and skills, with decorated classes built by its container. */
 export interface ServedItems {
@@ -288,7 +289,7 @@ function guardFor(plan: ModulePlan, asker: Asker | undefined, approvals: { appro
  */
 function catalogOf(plan: ModulePlan, registry: ToolRegistry): ServedCatalog {
   try {
-    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames, plan.meta.results?.maxChars);
+    return buildCatalog(registry, plan.meta.name, plan.qualifiedNames, moduleBudget(plan.meta.results));
   } catch (err) {
     throw new BootstrapError(plan.name, "names", (err as Error).message, { cause: err });
   }

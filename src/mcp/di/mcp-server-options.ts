@@ -94,11 +94,12 @@ export interface McpServerOptions {
    */
   readonly tasks?: TasksOptions;
   /**
-   * Served results within a budget (`maxChars`, default 20,000; `store`):
-   * a result over it is a preview and a link, read on with the module's
-   * `read_result` tool. See `ResultsOptions`.
+   * Served results within a budget, on by default (`maxChars`, default
+   * 20,000; `store`): a result over it is a preview and a link, read on with
+   * the module's `read_result` tool (listed beside the module's tools).
+   * `false` turns the module-wide budget off. See `ResultsOptions`.
    */
-  readonly results?: ResultsOptions;
+  readonly results?: ResultsOptions | false;
   /**
    * A folder of skills the module serves (`<name>/SKILL.md` plus files, one
    * folder per skill; a relative path is from the working directory), or

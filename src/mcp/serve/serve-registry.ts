@@ -21,7 +21,7 @@ import { SuspendedCalls } from "./suspended-calls.js";
 import { checkCacheHint, servedExtras, type PromptsOption, type ResourceSource, type ServedExtras } from "./served-extras.js";
 import type { CacheHint } from "../../tools/served-options.js";
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
-import { checkResultsOption, type ResultsOptions } from "./served-results.js";
+import { checkResultsOption, moduleBudget, type ResultsOptions } from "./served-results.js";
 import { serveResults } from "./served-server.js";
 import { checkSkillsOption, loadSkillsOption, type SkillsOption } from "./served-skills.js";
 
@@ -105,13 +105,15 @@ export interface ServeRegistryOptions {
    */
   tasks?: TasksOptions;
   /**
-   * Served results within a budget: `maxChars` (default 20,000) is a tool's
-   * budget unless it declares `maxResultChars`; a result over it is answered
-   * with a preview and a link to `agentkit://results/<id>`, readable with the
-   * module's `read_result` tool, kept in `store` (default in-process, an
-   * hour). See `ResultsOptions`.
+   * Served results within a budget, on by default: `maxChars` (default
+   * 20,000) is a tool's budget unless it declares `maxResultChars`; a result
+   * over it is answered with a preview and a link to
+   * `agentkit://results/<id>`, readable with the module's `read_result` tool
+   * (listed in `tools/list` beside the module's own), kept in `store`
+   * (default in-process, an hour). `false` turns the module-wide budget off
+   * (only a tool's own `maxResultChars` is kept to). See `ResultsOptions`.
    */
-  results?: ResultsOptions;
+  results?: ResultsOptions | false;
   /**
    * A folder of skills to serve (the MCP Skills extension, through the SDK's
    * `ext/skills`): `<name>/SKILL.md` plus its files, one folder per skill, as
@@ -258,7 +260,7 @@ export function servePlan(name: string, ctx: RunContext, given: Partial<ServePla
  */
 export async function serveRegistry(registryOrTools: ToolSource, options: ServeRegistryOptions): Promise<McpServerSpec> {
   const plan = checkServeOptions(options);
-  const catalog = buildCatalog(registryOrTools, plan.name, undefined, plan.results?.maxChars);
+  const catalog = buildCatalog(registryOrTools, plan.name, undefined, moduleBudget(plan.results));
   const skills = await loadSkillsOption(plan.skills, "serveRegistry");
   return serveCatalog(catalog, servedExtras({ resources: plan.resources, prompts: plan.prompts, skills }), plan);
 }

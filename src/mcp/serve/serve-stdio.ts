@@ -6,7 +6,7 @@
  * such a child.
  */
 import { checkTasksOption, ServedTasks, type TasksOptions } from "./served-tasks.js";
-import { checkResultsOption, type ResultsOptions } from "./served-results.js";
+import { checkResultsOption, moduleBudget, type ResultsOptions } from "./served-results.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -49,8 +49,8 @@ export interface ServeStdioOptions {
   stdout?: Writable;
   /** MCP tasks: the store and defaults (see `ServeRegistryOptions.tasks`). */
   tasks?: TasksOptions;
-  /** Served results within a budget (see `ServeRegistryOptions.results`). */
-  results?: ResultsOptions;
+  /** Served results within a budget, on by default; `false` turns the module-wide budget off (see `ServeRegistryOptions.results`). */
+  results?: ResultsOptions | false;
   /** A folder of skills to serve (see `ServeRegistryOptions.skills`); read before serving starts. */
   skills?: SkillsOption;
 }
@@ -110,7 +110,7 @@ export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegist
  */
 export async function openStdioServing(tools: ToolSource, options: ServeStdioOptions): Promise<StdioServing> {
   const plan = checkStdioOptions(options);
-  const catalog = buildCatalog(tools, plan.name, undefined, plan.results?.maxChars);
+  const catalog = buildCatalog(tools, plan.name, undefined, moduleBudget(plan.results));
   const skills = await loadSkillsOption(plan.skills, "serveRegistryStdio");
   return openStdioCatalog(catalog, servedExtras({ resources: plan.resources, prompts: plan.prompts, skills }), plan);
 }

@@ -29,7 +29,14 @@ import { describeValue } from "../../util/format.js";
 import { PayloadLayout, type PayloadShape } from "./result-pages.js";
 import { recordOwner } from "./round-records.js";
 
-/** The module / serve option `results`. */
+/**
+ * The module / serve option `results`. Budgets are on by default: left unset,
+ * every tool's budget is 20,000 characters and the module serves its
+ * `read_result` tool (listed in `tools/list`) and its
+ * `agentkit://results/{id}` resource. `results: false` turns the module-wide
+ * budget off: a result goes out whole, and only a tool that declares its own
+ * `maxResultChars` is budgeted (then `read_result` is still served, for it).
+ */
 export interface ResultsOptions {
   /** A tool's budget unless it declares `maxResultChars` (a positive integer). Default 20,000. */
   readonly maxChars?: number;
@@ -60,13 +67,26 @@ export function resultSizeHint(budget: number | undefined): number | undefined {
   return budget !== undefined && budget > CLAUDE_INLINE_CHARS ? Math.min(budget, CLAUDE_MAX_RESULT_CHARS) : undefined;
 }
 
-/** Check a `results` option (`where` names the entry point); throws `OptionsError` naming the field and what is accepted. */
-export function checkResultsOption(v: unknown, where: string): ResultsOptions | undefined {
-  if (v === undefined) return undefined;
+/**
+ * The module-wide budget a `results` option gives: its `maxChars`, else the
+ * default 20,000 (unset: budgets are on by default); none for `false`.
+ */
+export function moduleBudget(option: ResultsOptions | false | undefined): number | undefined {
+  return option === false ? undefined : (option?.maxChars ?? DEFAULT_RESULT_CHARS);
+}
+
+/**
+ * Check a `results` option (`where` names the entry point): unset, `false`
+ * or `{ maxChars?, store? }`; throws `OptionsError` naming the field and what
+ * is accepted.
+ */
+export function checkResultsOption(v: unknown, where: string): ResultsOptions | false | undefined {
+  if (v === undefined || v === false) return v;
   const bad = (option: string, accepted: string, got: unknown): never => {
     throw new OptionsError(where, option, `${where}: ${option} must be ${accepted}, got ${describeValue(got)}`);
   };
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return bad("results", "an object { maxChars?, store? }", v);
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    return bad("results", "an object { maxChars?, store? }, or false (no module-wide budget)", v);
   const o = v as Record<string, unknown>;
   const unknown = Object.keys(o).find((k) => k !== "maxChars" && k !== "store");
   if (unknown) bad(`results.${unknown}`, "one of maxChars, store (an unknown option)", o[unknown]);
@@ -115,6 +135,9 @@ const fmt = (n: number): string => n.toLocaleString("en-US");
 
 /** A module's results: the default budget, the store, and the spill of one result. */
 export class ServedResults {
+  /** The module-wide budget (`undefined` for `results: false`: only a tool declaring `maxResultChars` is budgeted). */
+  readonly moduleChars: number | undefined;
+  /** The basis of the page size: the module-wide budget, else the default 20,000. */
   readonly maxChars: number;
   readonly store: ResultStore;
   /** The module's `read_result` tool (one per module, so a served call knows it by identity). */
@@ -125,16 +148,21 @@ export class ServedResults {
   constructor(
     /** The served module's name. */
     readonly server: string,
-    options: ResultsOptions = {},
+    options: ResultsOptions | false = {},
   ) {
-    this.maxChars = options.maxChars ?? DEFAULT_RESULT_CHARS;
-    this.store = options.store ?? new MemoryResultStore();
+    this.moduleChars = moduleBudget(options);
+    this.maxChars = this.moduleChars ?? DEFAULT_RESULT_CHARS;
+    this.store = (options !== false && options.store) || new MemoryResultStore();
     this.reader = this.readerTool();
   }
 
-  /** A tool's budget: its own `maxResultChars`, else the module's; never over what Claude Code shows whole. */
+  /**
+   * A tool's budget: its own `maxResultChars`, else the module's (`Infinity`
+   * with none: `results: false`); never over what Claude Code shows whole.
+   */
   budgetOf(t: Tool): number {
-    return Math.min(t.maxResultChars ?? this.maxChars, CLAUDE_MAX_RESULT_CHARS);
+    const budget = t.maxResultChars ?? this.moduleChars;
+    return budget === undefined ? Infinity : Math.min(budget, CLAUDE_MAX_RESULT_CHARS);
   }
 
   /**

@@ -118,8 +118,8 @@ export interface ServedServerOptions {
 }
 
 /**
- * A module's results within a budget, when budgets are on: the module gave a
- * `results` option, or one of its tools declares `maxResultChars` (otherwise
+ * A module's results within a budget. Budgets are on unless the module says
+ * `results: false` and none of its tools declares `maxResultChars` (then
  * `undefined`: every result goes out whole, and nothing is added). Adds the
  * module's `read_result` tool to `catalog` and its `agentkit://results/{id}`
  * resource to `extras`. A module tool of its own named `read_result` is
@@ -128,9 +128,9 @@ export interface ServedServerOptions {
 export function serveResults(
   catalog: ServedCatalog,
   extras: ServedExtras | undefined,
-  option: ResultsOptions | undefined,
+  option: ResultsOptions | false | undefined,
 ): ServedResults | undefined {
-  if (option === undefined && !catalog.tools.some((s) => s.tool.maxResultChars !== undefined)) return undefined;
+  if (option === false && !catalog.tools.some((s) => s.tool.maxResultChars !== undefined)) return undefined;
   const results = new ServedResults(catalog.server, option);
   const reader = results.reader;
   const held = catalog.byName.get(READ_RESULT);
@@ -139,7 +139,7 @@ export function serveResults(
       held.tool.name,
       "collision",
       `tool '${held.tool.name}' serves as '${READ_RESULT}', the name of the module's own tool that reads results ` +
-        `over their budget (see the 'results' option); rename it`,
+        `over their budget (see the 'results' option); rename it, or serve with results: false`,
     );
   }
   if (!held) catalog.add(reader);

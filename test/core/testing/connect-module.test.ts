@@ -63,7 +63,8 @@ describe("connectModule", () => {
     await using client = await connectModule(GreeterModule, { container: parentAnswering("approve", []), ctx: makeTestCtx() });
     expect(String(client.server)).toBe("in-memory server 'GreeterModule'");
     const tools = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["greet", "ship"]);
+    // The module's read_result is served too: result budgets are on by default.
+    expect(tools.map((t) => t.name)).toEqual(["greet", "ship", "read_result"]);
     expect(tools[0]!.inputSchema).toMatchObject({
       type: "object",
       properties: { name: { type: "string" } },
@@ -83,7 +84,7 @@ describe("connectModule", () => {
     );
     await using client = await connectModule([Ship, shout], { ctx: makeTestCtx() });
     expect(String(client.server)).toBe("in-memory server 'tools'");
-    expect((await client.listTools()).map((t) => t.name)).toEqual(["ship", "shout"]);
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["ship", "shout", "read_result"]);
     expect(textOf(await client.callTool("shout", { text: "hi" }))).toBe("HI");
   });
 
