@@ -34,6 +34,7 @@ import type { CheckedRouterOptions } from "./router-options.js";
 import { hostedCallerOf, principalOf } from "./resource-server.js";
 import { ScopeFence } from "./scope-fence.js";
 import { ListenStreams, type ListenRefusal, type ListenSlot } from "./listen-streams.js";
+import { answerTaskGet, type DirectTaskGet } from "./task-get-shortcut.js";
 
 /** What is served: built from a module (`buildUnservedModule`) or from tools. */
 export interface HostedParts {
@@ -181,6 +182,19 @@ export class HostedServing {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Answer `get` (a `tasks/get` the SDK would serve as it is: `directTaskGet`)
+   * on node:http, without a server for it; false when the SDK's path should
+   * answer it instead (see `answerTaskGet`) or the router is closing.
+   */
+  async answerTaskGet(get: DirectTaskGet, req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<boolean> {
+    if (this.closed) return false;
+    const text = await answerTaskGet(get, req.auth, this.parts.name, this.served.tasks!);
+    if (text === undefined || this.closed) return false;
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+    return true;
   }
 
   /** Remember which server answers `request` (the SDK's factory names the request it builds for), for `leave()`. */

@@ -53,6 +53,47 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const DISCOVERY_TIMEOUT_MS = 5_000;
 /** A failed discovery is answered from memory this long before the issuer is asked again. */
 const DISCOVERY_RETRY_MS = 10_000;
+/** Verified tokens one verifier remembers at most (the least recently used is forgotten first). */
+const VERIFIED_TOKENS_MAX = 512;
+
+/**
+ * The tokens a verifier accepted, by their exact string, each until its
+ * `exp` (not `exp` plus the clock tolerance): at most `max`, the least
+ * recently used forgotten first. A token asked for again within its lifetime
+ * is answered from here without its signature being checked again — the same
+ * string was verified, and everything `jwtVerifier` checks of a token is in
+ * the string, except the clock, which `get` checks.
+ */
+class VerifiedTokens {
+  private readonly byToken = new Map<string, AccessTokenInfo>();
+
+  constructor(private readonly max: number) {}
+
+  /** The info `token` was verified to, while `nowMs` is before its `exp`; `undefined` otherwise (an expired entry is dropped). */
+  get(token: string, nowMs: number): AccessTokenInfo | undefined {
+    const info = this.byToken.get(token);
+    if (info === undefined) return undefined;
+    this.byToken.delete(token);
+    if (nowMs >= info.expiresAt * 1000) return undefined;
+    this.byToken.set(token, info); // the most recently used is last
+    return info;
+  }
+
+  /** Remember `info` for `token` (frozen: every later request shares it). */
+  put(token: string, info: AccessTokenInfo): void {
+    if (this.byToken.size >= this.max) this.byToken.delete(this.byToken.keys().next().value!);
+    this.byToken.set(token, deepFreeze(info));
+  }
+}
+
+/** `value` and everything in it frozen (a verified token's info is JSON plus a URL string). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 
 /** An http(s) URL option; http only on a loopback host (a key fetched in clear off loopback could be swapped). */
 function checkUrl(value: unknown, _where: string, option: string): URL {
@@ -273,6 +314,11 @@ const JWT_SPEC = {
  * or `scp` to `scopes`, the matched `aud` to `resource`, `sub` to `subject`,
  * and the whole claim set to `extra.claims`.
  *
+ * A token it accepted is remembered by its exact string until its `exp`
+ * (the last 512 tokens at most): a client sending the same token on
+ * every request has its signature checked once, and the info it gets back is
+ * frozen. An expired token is checked again, and refused.
+ *
  * @throws OptionsError at once for bad options; MissingPeerError at once when `jose` is not installed.
  * @returns a function that resolves with the token's AccessTokenInfo, or rejects with AccessTokenError.
  * @example
@@ -312,9 +358,12 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     }));
   };
   const expected = { issuer: issuerText, algorithms, requireAtJwtType };
+  const verified = new VerifiedTokens(VERIFIED_TOKENS_MAX);
   return async (token: string): Promise<AccessTokenInfo> => {
     if (typeof token !== "string" || token.split(".").length !== 3)
       throw new AccessTokenError("malformed", "access token is not a JWT (three dot-separated parts)");
+    const known = verified.get(token, Date.now());
+    if (known) return known;
     let payload: Record<string, unknown>;
     try {
       const jose = await josePeer.load();
@@ -334,7 +383,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (clientId === undefined) throw new AccessTokenError("claims", "access token names no client (no client_id, azp or sub claim)");
     const auds = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
     const resource = auds.find((a): a is string => typeof a === "string" && audience.includes(a))!;
-    return {
+    const info: AccessTokenInfo = {
       clientId,
       scopes: scopesOf(payload),
       expiresAt: payload.exp as number,
@@ -342,5 +391,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
       ...(typeof payload.sub === "string" ? { subject: payload.sub } : {}),
       extra: { issuer: issuerText, claims: payload },
     };
+    verified.put(token, info);
+    return info;
   };
 }

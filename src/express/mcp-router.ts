@@ -6,8 +6,9 @@
  * requests per peer address; the JSON body under its limit; the rate limit
  * per principal (each message of a batch counted); the scope fence (a call,
  * read, get, completion or subscription the token does not cover); the
- * listen caps (`listen-streams`); then the SDK v2's
- * per-request handler for the 2026-07-28 era, and agentkit's own node:http
+ * listen caps (`listen-streams`); then a `tasks/get` the SDK would serve as
+ * it is answered directly (`task-get-shortcut`), the SDK v2's
+ * per-request handler for the rest of the 2026-07-28 era, and agentkit's own node:http
  * transport for a sessionless 2025-era POST (`hosted-serving`). The
  * protected-resource metadata is served beside it.
  */
@@ -31,6 +32,7 @@ import { isJsonContentType } from "../wire/media-type.js";
 import { GLOBAL_LOGGER } from "../util/logger.js";
 import { hostExpress, sdkExpress } from "./express-peers.js";
 import { HostedServing, type HostedParts } from "./hosted-serving.js";
+import { directTaskGet } from "./task-get-shortcut.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { hostRefusal, principalOf, protectedResourceMetadata, tokenVerifier } from "./resource-server.js";
 import type { ScopeRefusal } from "./scope-fence.js";
@@ -412,6 +414,9 @@ function surelyModern(req: Request, body: unknown): boolean {
  */
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
+  // A client polls its task with tasks/get: answered without a server for the request when the SDK would serve it as it is.
+  const get = directTaskGet(req.method, req.headers, body);
+  if (get && (await serving.answerTaskGet(get, req, res))) return;
   if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body))
     return serving.serveLegacy(req, res, body);
   const listen = listenId(body);

@@ -101,9 +101,17 @@ export function tokenVerifier(options: CheckedRouterOptions, warn: (message: str
  * @throws Error when the request carries no verified token (the router verifies every request before serving it).
  */
 export function hostedCallerOf(extra: ServerContext, server: string): HostedCaller {
-  const identity = extra.http?.authInfo?.extra?.[CALLER_KEY] as TokenIdentity | undefined;
+  return callerOfToken(extra.http?.authInfo, server, extra.mcpReq.id);
+}
+
+/**
+ * The hosted caller of request `requestId` of module `server` whose verified token is `auth` (see `hostedCallerOf`).
+ * @throws Error when `auth` is not a token the router verified.
+ */
+export function callerOfToken(auth: AuthInfo | undefined, server: string, requestId: string | number): HostedCaller {
+  const identity = auth?.extra?.[CALLER_KEY] as TokenIdentity | undefined;
   if (!identity) throw new Error(`mcpRouter: a request reached module '${server}' without a verified access token`);
-  return Object.freeze({ kind: "hosted", server, requestId: extra.mcpReq.id, ...identity });
+  return Object.freeze({ kind: "hosted", server, requestId, ...identity });
 }
 
 /**

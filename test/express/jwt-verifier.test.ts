@@ -219,3 +219,50 @@ describe("jwtVerifier: discovery touches the network only for a token worth it, 
     }
   });
 });
+
+describe("jwtVerifier: a verified token is remembered, by its exact string, never past its exp", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("the same token again is answered without a second signature check; another token (a byte changed) is checked", async () => {
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri });
+    const token = await as.mint({ audience: RESOURCE, scopes: ["a"] });
+    const signatureChecks = vi.spyOn(globalThis.crypto.subtle, "verify");
+    const first = await verify(token);
+    expect(signatureChecks).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 5; i++) expect(await verify(token)).toEqual(first);
+    expect(signatureChecks).toHaveBeenCalledTimes(1);
+    // The exact string is the key: the same token with one character of its signature changed is checked, and refused.
+    const at = token.length - 10;
+    const changed = token.slice(0, at) + (token[at] === "A" ? "B" : "A") + token.slice(at + 1);
+    expect((await refusalOf(verify, changed)).reason).toBe("signature");
+    expect(signatureChecks).toHaveBeenCalledTimes(2);
+  });
+
+  it("an expired token is refused even when it was verified (and remembered) before (fake clock)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await using as = await startAuthServer();
+    const verify = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri, clockToleranceSec: 0 });
+    const token = await as.mint({ audience: RESOURCE, expiresInSec: 60 });
+    const { expiresAt } = await verify(token);
+    await verify(token);
+    vi.setSystemTime(expiresAt * 1000 - 1);
+    await expect(verify(token)).resolves.toMatchObject({ resource: RESOURCE });
+    vi.setSystemTime(expiresAt * 1000 + 1000);
+    expect((await refusalOf(verify, token)).reason).toBe("expired");
+  });
+
+  it("a token remembered by one verifier is refused by a verifier of another audience", async () => {
+    await using as = await startAuthServer();
+    const here = jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwksUri: as.jwksUri });
+    const elsewhere = jwtVerifier({ issuer: as.issuer, audience: "https://other.example.com/mcp", jwksUri: as.jwksUri });
+    const token = await as.mint({ audience: RESOURCE });
+    await here(token);
+    await here(token);
+    expect((await refusalOf(elsewhere, token)).reason).toBe("audience");
+    expect((await refusalOf(elsewhere, token)).reason).toBe("audience");
+  });
+});

@@ -682,6 +682,11 @@ function isModernVersion(version: string | undefined): boolean {
   return version !== undefined && version >= FIRST_MODERN_VERSION;
 }
 
+/** The `serverInfo` a served module `name` answers with (the package's version). */
+export function servedServerInfo(name: string): { readonly name: string; readonly version: string } {
+  return { name, version: PACKAGE_VERSION };
+}
+
 /**
  * A factory of low-level SDK `Server`s for a catalog (one per HTTP session or
  * per stdio connection). Never `McpServer`: the schema already exists and the
@@ -692,7 +697,7 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
   const { Server } = sdkServer();
   const listResult = catalog.listResult;
   const onCall = makeCallHandler(catalog, options, counter);
-  const info = { name: catalog.server, version: PACKAGE_VERSION };
+  const info = servedServerInfo(catalog.server);
   /** The SDK's `Server`, following its session (see `ServedSession`) through the two hooks the SDK documents for subclasses. */
   class ServedSdkServer extends Server {
     readonly followed: ServedSession = new ServedSession(this, catalog.server);

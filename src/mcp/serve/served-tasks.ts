@@ -163,7 +163,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** True when this 2026-07-28 request's `_meta` client capabilities declare the tasks extension. */
 export function declaresTasks(extra: ServerContext): boolean {
   const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  return declaresTasksIn(envelope?.[CLIENT_CAPABILITIES_META_KEY]);
+}
+
+/** True when client capabilities `caps` (a request's `_meta` ones) declare the tasks extension. */
+export function declaresTasksIn(caps: unknown): boolean {
   return isObject(caps) && isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]);
 }
 
@@ -181,7 +185,7 @@ export function taskOf(r: CallRecord): Record<string, unknown> {
 }
 
 /** `tasks/get`'s answer: the task, its open question as `inputRequests`, its final result inline or its error. */
-function detailedTask(r: CallRecord): Record<string, unknown> {
+export function detailedTask(r: CallRecord): Record<string, unknown> {
   return {
     ...taskOf(r),
     ...(r.status === "input_required" && r.question
@@ -406,6 +410,12 @@ export class ServedTasks {
     } satisfies CallRecord);
   }
 
+  /** The task `taskId` of `owner` (`ownerOf`), or `undefined`: unknown, expired, another owner's, or not a task. Throws the store's error. */
+  async find(taskId: string, owner: string): Promise<CallRecord | undefined> {
+    const record = await this.store.getRecord(taskId, owner);
+    return record?.kind === "task" ? record : undefined;
+  }
+
   /**
    * Register `tasks/get`, `tasks/update` and `tasks/cancel` on `server`
    * (explicit schemas: SDK 2.4.0 lets them through its 2026 era gate), for
@@ -428,12 +438,11 @@ export class ServedTasks {
         }
         let record: CallRecord | undefined;
         try {
-          record = await this.store.getRecord(params.taskId, ownerOf(extra));
+          record = await this.find(params.taskId, ownerOf(extra));
         } catch (err) {
           throw rpcError(INTERNAL_ERROR, `${method}: the task store failed: ${errorLine(err)}`);
         }
-        if (!record || record.kind !== "task")
-          throw rpcError(INVALID_PARAMS, `${method}: no task '${params.taskId}' (unknown, expired, or not this caller's)`);
+        if (!record) throw rpcError(INVALID_PARAMS, `${method}: no task '${params.taskId}' (unknown, expired, or not this caller's)`);
         return fn(record, params, extra);
       });
     guarded("tasks/get", (r) => Promise.resolve(detailedTask(r)));
