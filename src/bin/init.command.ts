@@ -23,7 +23,7 @@ export const INIT_HELP = `Usage: agentkit init [dir]
 
 Writes a new project into dir (default: the current directory), which must be
 new or empty: package.json (arc-agentkit, @modelcontextprotocol/client,
-@modelcontextprotocol/server, express; typescript, @types/node, vite, vitest),
+@modelcontextprotocol/server; typescript, @types/node, vite, vitest),
 tsconfig.json (decorator metadata on,
 skipLibCheck false; TypeScript 5.9, 6.0 and 7.x), src/greet.tool.ts (one @Tool),
 src/greeter.module.ts (one @McpServer module), src/greeter.test.ts, README.md.

@@ -118,4 +118,14 @@ describe("agentkit init", () => {
     );
     expect(extra.stderr).not.toContain("'b'");
   });
+
+  it("--help names exactly the packages the written package.json holds", async () => {
+    const app = join(dir, "help-check");
+    expect((await runAgentkit(["init", app])).code).toBe(0);
+    const written = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    const names = [...Object.keys(written.dependencies!), ...Object.keys(written.devDependencies!)].sort();
+    const help = (await runAgentkit(["init", "--help"])).stdout;
+    const listed = /package\.json \(([^)]*)\)/.exec(help.replace(/\s+/g, " "))![1]!.split(/[,;] /).sort();
+    expect(listed).toEqual(names);
+  });
 });
