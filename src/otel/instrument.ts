@@ -9,6 +9,7 @@ import { checkOptions, opt, type OptionRule } from "../options/option-checks.js"
 import { RunContext } from "../context/run-context.js";
 import { attachObserver } from "../context/run-observer.js";
 import { otelApi } from "./otel-api.js";
+import { packageVersion } from "../util/package-version.js";
 import { RunTracer } from "./run-tracer.js";
 
 /** The tracer's instrumentation scope name. */
@@ -79,8 +80,8 @@ const tracers = new WeakMap<TracerProvider, Tracer>();
 
 /** `provider`'s tracer; a delegating one (the global proxy) is asked each time, as its delegate may change. */
 function tracerOf(provider: TracerProvider): Tracer {
-  if (typeof (provider as { getDelegate?: unknown }).getDelegate === "function") return provider.getTracer(TRACER_NAME);
+  if (typeof (provider as { getDelegate?: unknown }).getDelegate === "function") return provider.getTracer(TRACER_NAME, packageVersion());
   let tracer = tracers.get(provider);
-  if (!tracer) tracers.set(provider, (tracer = provider.getTracer(TRACER_NAME)));
+  if (!tracer) tracers.set(provider, (tracer = provider.getTracer(TRACER_NAME, packageVersion())));
   return tracer;
 }

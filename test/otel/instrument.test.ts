@@ -13,6 +13,7 @@ import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mc
 import { FakeLLM, Turn } from "arc-agentkit/testing";
 import * as otel from "arc-agentkit/otel";
 import { instrument } from "arc-agentkit/otel";
+import { readFileSync } from "node:fs";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { context, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from "@opentelemetry/api";
 import { declaredExports } from "../core/surface.js";
@@ -124,6 +125,9 @@ describe("arc-agentkit/otel", () => {
     const call = named(all, "execute_tool deploy");
     const gate = named(all, "gate deploy");
     expect(all.map((s) => s.name).sort()).toEqual(["chat m-1", "chat m-1", "execute_tool deploy", "gate deploy", "invoke_agent ops"]);
+    // The scope names the package and its version (a trace backend tells releases apart by it).
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const s of all) expect(s.instrumentationScope).toMatchObject({ name: "arc-agentkit", version });
     expect(parentOf(run)).toBeUndefined();
     for (const c of chats) expect(parentOf(c)).toBe(run.spanContext().spanId);
     expect(parentOf(call)).toBe(run.spanContext().spanId);
