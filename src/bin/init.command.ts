@@ -23,13 +23,12 @@ const OPTIONS: OptionTable = {
 export const INIT_HELP = `Usage: agentkit init [dir] [--package <tarball or folder>]
 
 Writes a new project into dir (default: the current directory), which must be
-new or empty: package.json (dependencies arc-agentkit,
-@modelcontextprotocol/client and @modelcontextprotocol/server; dev tools
-TypeScript 7, @types/node of the Node running init, vite, vitest; scripts
-build, test, serve, watch, dev), tsconfig.json (decorator metadata on,
-skipLibCheck false), src/greet.tool.ts (one @Tool), src/greeter.module.ts (one
-@McpServer module), src/greeter.test.ts (through an in-memory client),
-README.md.
+new or empty: package.json (arc-agentkit, @modelcontextprotocol/client,
+@modelcontextprotocol/server; typescript, @types/node, vite, vitest) with
+TypeScript 7, the @types/node of the Node running init, and the scripts build,
+test, serve, watch and dev; tsconfig.json (decorator metadata on, skipLibCheck
+false); src/greet.tool.ts (one @Tool), src/greeter.module.ts (one @McpServer
+module), src/greeter.test.ts (through an in-memory client), README.md.
 
   --package <path>   depend on this package from a local file instead of the
                      registry: a tarball made by \`npm pack\` (.tgz) or the

@@ -3,17 +3,13 @@
  * `agentkit <command>`: dispatch, `--help`/`--version`, and the one place a
  * failure becomes one line on stderr plus an exit code.
  */
-import { createRequire } from "node:module";
+import { PACKAGE_VERSION } from "../util/package-version.js";
 import { EXIT_USAGE } from "./cli.error.js";
 import { explainFailure, verboseDetail, type FailureContext } from "./failure-line.js";
 import { MAIN_HELP } from "./help.js";
 
 const COMMANDS = ["init", "serve", "host", "inspect", "call", "login", "approve", "inbox", "runs"] as const;
 type Command = (typeof COMMANDS)[number];
-
-function version(): string {
-  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
-}
 
 async function run(command: Command, argv: readonly string[], context: FailureContext): Promise<number> {
   // Loaded on demand: `--help` and `inspect` never load the serving side, and
@@ -53,7 +49,7 @@ export async function runAgentkit(argv: readonly string[]): Promise<number> {
     return first === undefined ? EXIT_USAGE : 0;
   }
   if (first === "--version" || first === "-v") {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
     return 0;
   }
   if (!(COMMANDS as readonly string[]).includes(first)) {

@@ -90,7 +90,7 @@ describe("agentkit init", () => {
       timeoutMs: 60_000,
     });
     try {
-      expect(serve.stdout).toMatch(/'greeter' is serving 1 tool\(s\) at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      expect(serve.stdout).toMatch(/'greeter' is serving 2 tool\(s\) at http:\/\/127\.0\.0\.1:\d+\/mcp/);
       expect(serve.stdout).toContain("mcp__greeter__greet");
     } finally {
       expect((await serve.stop("SIGINT")).code).toBe(0);
@@ -144,5 +144,15 @@ describe("agentkit init", () => {
       "agentkit init: unexpected extra argument #2 (not repeated here: it may be a secret typed in the wrong place); give one directory: agentkit init [dir]",
     );
     expect(extra.stderr).not.toContain("'b'");
+  });
+
+  it("--help names exactly the packages the written package.json holds", async () => {
+    const app = join(dir, "help-check");
+    expect((await runAgentkit(["init", app])).code).toBe(0);
+    const written = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+    const names = [...Object.keys(written.dependencies!), ...Object.keys(written.devDependencies!)].sort();
+    const help = (await runAgentkit(["init", "--help"])).stdout;
+    const listed = /package\.json \(([^)]*)\)/.exec(help.replace(/\s+/g, " "))![1]!.split(/[,;] /).sort();
+    expect(listed).toEqual(names);
   });
 });

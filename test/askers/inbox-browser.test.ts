@@ -44,7 +44,7 @@ describe("ApprovalInbox in Chromium", () => {
     const art = question(page, "Write");
     await art.waitFor();
     await expect.poll(() => art.locator("pre.args").textContent()).toContain('"file_path": "notes.txt"');
-    expect(await art.textContent()).toMatch(/source approval_server · from engine/);
+    expect(await art.textContent()).toMatch(/asked by the approval server · from engine/);
     expect(await art.getByRole("timer").count()).toBe(0); // no deadline on this server
     // the announcement is set 30 ms after the question is inserted (so a screen reader hears a change): poll for it
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("New question: Write from engine");
@@ -201,7 +201,10 @@ describe("ApprovalInbox in Chromium", () => {
     await expect.poll(() => writes.count()).toBe(2);
     const refund = question(page, "mcp__billing__refund");
     expect(await refund.locator(".from").textContent()).toBe("billing-module");
-    expect(await refund.textContent()).toContain("source mcp_guard");
+    expect(await refund.textContent()).toContain("asked by the approval guard");
+    expect((await refund.getByRole("heading").innerText()).replace(/\s+/g, " ")).toBe(
+      "refund, a tool of the billing server mcp__billing__refund",
+    );
     const byFrom = (from: string) => writes.filter({ has: page.locator(".from", { hasText: new RegExp(`^${from}$`) }) });
     expect(await byFrom("deploy").locator("pre.args").textContent()).toContain("b.txt");
     await byFrom("deploy").getByRole("button", { name: "Reject", exact: true }).click();

@@ -289,6 +289,41 @@ describe("the page's HTML", () => {
   });
 });
 
+describe("a question's heading and source in words", () => {
+  const text = (html: string) =>
+    html
+      .replace(/<[^>]+>/g, "")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+  it("a qualified name reads as the tool and its server, the exact name kept beside; the entry point in words", () => {
+    const html = questionHtml({ ...questionFor("q", "mcp__ops__deploy"), source: "mcp_guard" });
+    const heading = /<h3[^>]*>(.*?)<\/h3>/s.exec(html)![1]!;
+    expect(text(heading)).toBe("deploy, a tool of the ops server mcp__ops__deploy");
+    expect(text(html)).toContain("asked by the approval guard");
+    expect(text(html)).not.toContain("source mcp_guard");
+    expect(text(questionHtml({ ...questionFor("r"), source: "approval_server" }))).toContain("asked by the approval server");
+    expect(text(questionHtml({ ...questionFor("r"), source: "claude_hook" }))).toContain("asked by the Claude Code hook");
+    expect(text(questionHtml({ ...questionFor("r"), source: "react" }))).toContain("asked by an agent's loop");
+  });
+
+  it("a plain name and an unknown source stay as they are; parts of a qualified name are escaped and bounded", () => {
+    const plain = questionHtml({ ...questionFor("q", "Write"), source: "billing" });
+    expect(text(/<h3[^>]*>(.*?)<\/h3>/s.exec(plain)![1]!)).toBe("Write");
+    expect(text(plain)).toContain("source billing");
+    const evil = questionHtml({ ...questionFor("q", 'mcp__ops__<img src=x onerror="1">' + "x".repeat(5000)), source: "<i>" });
+    expect(evil).not.toContain("<img");
+    expect(evil).not.toContain("<i>");
+    expect(evil).toContain("source <b>&lt;i&gt;</b>");
+    const words = text(/<h3[^>]*>(.*?)<code/s.exec(evil)![1]!);
+    expect(words).toMatch(/^<img src=x .*….*x, a tool of the ops server $/);
+    expect(Array.from(words.replace(", a tool of the ops server ", "")).length).toBeLessThanOrEqual(64);
+    // Not a qualified name (the server part is not one plain token): shown as it is.
+    expect(text(/<h3[^>]*>(.*?)<\/h3>/s.exec(questionHtml(questionFor("q", "mcp__a b__c")))![1]!)).toBe("mcp__a b__c");
+  });
+});
+
 it("arc-agentkit/askers exports exactly these names", () => {
   expect(Object.keys(askers).sort()).toEqual([
     "ApprovalInbox",

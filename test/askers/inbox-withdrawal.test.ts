@@ -76,6 +76,9 @@ describe("inbox withdrawal follows the call", () => {
 
     await expect.poll(() => questionFor(page, "prod").getAttribute("data-status")).toBe("withdrawn");
     expect(await questionFor(page, "staging").getAttribute("data-status")).toBe("pending");
+    // The withdrawn question stays in view (a late click is told why) but no longer counts as pending.
+    expect(await page.locator("#pending-count").textContent()).toBe("1");
+    expect(await page.title()).toMatch(/^\(1\) /);
 
     await questionFor(page, "prod").getByRole("button", { name: "Approve", exact: true }).click({ force: true });
     await expect

@@ -53,6 +53,21 @@ const COMBINATIONS: Record<string, Combination> = {
     program: `import { Agent, tool, ToolRegistry } from "arc-agentkit";\nexport const parts = [Agent, tool, ToolRegistry];\n`,
     leftOut: "@modelcontextprotocol/client",
   },
+  "client only (arc-agentkit/mcp's MCPClient and mcpTools with @modelcontextprotocol/client, no server)": {
+    peers: ["@modelcontextprotocol/client"],
+    program: `import { MCPClient, mcpTools, StdioServer, type McpTool, type MCPClientOptions } from "arc-agentkit/mcp";\nexport const parts = [MCPClient, mcpTools, StdioServer];\nexport type T = [McpTool, MCPClientOptions];\n`,
+    leftOut: "@modelcontextprotocol/server",
+  },
+  "server only (arc-agentkit/mcp's @McpServer and serveRegistry with @modelcontextprotocol/server, no client)": {
+    peers: ["@modelcontextprotocol/server"],
+    program: `import { McpServer, serveRegistry, serveRegistryStdio, type McpServerSpec, type ServeRegistryOptions } from "arc-agentkit/mcp";\nexport const parts = [McpServer, serveRegistry, serveRegistryStdio];\nexport type T = [McpServerSpec, ServeRegistryOptions];\n`,
+    leftOut: "@modelcontextprotocol/client",
+  },
+  "express only (arc-agentkit/express's mcpRouter with express, @modelcontextprotocol/express and the server, no client)": {
+    peers: ["express", "@types/express", "@modelcontextprotocol/express", "@modelcontextprotocol/server"],
+    program: `import { mcpRouter, type McpRouter, type McpRouterOptions } from "arc-agentkit/express";\nexport const parts = [mcpRouter];\nexport type T = [McpRouter, McpRouterOptions];\n`,
+    leftOut: "@modelcontextprotocol/client",
+  },
   // connectModule returns an MCPClient, whose declarations name the MCP SDK's types.
   "the testing kit (arc-agentkit/testing with the MCP client and server, no model SDK)": {
     peers: ["@modelcontextprotocol/client", "@modelcontextprotocol/server"],
@@ -62,7 +77,7 @@ const COMBINATIONS: Record<string, Combination> = {
 };
 
 const scratch: string[] = [];
-beforeAll(() => buildIfMissing(ROOT, ["dist/index.d.ts", "dist/models/index.d.ts", "dist/testing/index.d.ts"]), 300_000);
+beforeAll(() => buildIfMissing(ROOT, ["dist/index.d.ts", "dist/models/index.d.ts", "dist/mcp/index.d.ts", "dist/express/index.d.ts", "dist/testing/index.d.ts"]), 300_000);
 afterAll(async () => {
   // Links inside are removed as links; their targets are untouched.
   for (const dir of scratch) await rm(dir, { recursive: true, force: true });

@@ -171,8 +171,37 @@ function detailsHtml(q: StoredQuestion): string {
   return `<details class="call-details" data-role="details"><summary>Details</summary><dl class="details">${rows.join("")}</dl></details>`;
 }
 
+/** The entry points that ask (`GateVia`), in words; another source is shown as it is. */
+const ASKED_BY: ReadonlyMap<string, string> = new Map([
+  ["react", "an agent's loop"],
+  ["approval_server", "the approval server"],
+  ["mcp_guard", "the approval guard"],
+  ["claude_hook", "the Claude Code hook"],
+]);
+
+/** `mcp__<server>__<tool>` (a server name is one token of `[A-Za-z0-9_-]` without `__`). */
+const QUALIFIED = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__(.+)$/s;
+
+/** The longest tool or server part the heading's words show (the exact name beside them is bounded when stored). */
+const WORDS_WIDTH = 64;
+
+/** A question's heading: a qualified name in words ("deploy, a tool of the ops server") with the exact name beside; another name as it is. */
+function toolHeading(name: string): string {
+  const exact = escapeHtml(visible(name));
+  const m = QUALIFIED.exec(name);
+  if (!m) return exact;
+  const [server, tool] = [m[1]!, m[2]!].map((part) => escapeHtml(clipMiddle(visible(part), WORDS_WIDTH)));
+  return `${tool}, a tool of the ${server} server <code class="qualified">${exact}</code>`;
+}
+
+/** Who asked, in words when it is one of the package's entry points ("asked by the approval guard"). */
+function askedByHtml(source: string | null): string {
+  const words = source === null ? undefined : ASKED_BY.get(source);
+  return words ? `asked by <b>${words}</b>` : `source <b>${escapeHtml(visible(source ?? "(none)"))}</b>`;
+}
+
 /**
- * One question as an `article`: heading = tool name (made visible); the arguments (or a form's fields, or a link);
+ * One question as an `article`: heading = tool name (made visible; a qualified name in words, the exact name beside); the arguments (or a form's fields, or a link);
  * source, from, countdown; the three answers and their forms.
  */
 export function questionHtml(q: StoredQuestion, now = Date.now()): string {
@@ -182,8 +211,8 @@ export function questionHtml(q: StoredQuestion, now = Date.now()): string {
   const closed = q.status !== "pending";
   const aria = closed ? ' aria-disabled="true"' : "";
   return `<article class="question${closed ? " closed" : ""}" id="q-${id}" data-id="${id}" data-status="${q.status}" aria-labelledby="q-${id}-h" tabindex="-1">
-<h3 id="q-${id}-h">${tool}</h3>
-<p class="meta">source <b>${escapeHtml(visible(q.source ?? "(none)"))}</b> · from <b class="from">${escapeHtml(visible(q.from))}</b>${workerText(q)} · asked ${timeHtml(q.askedAt)}, ${age(q, now)} · ${countdown(q, now)}</p>
+<h3 id="q-${id}-h">${toolHeading(q.tool)}</h3>
+<p class="meta">${askedByHtml(q.source)} · from <b class="from">${escapeHtml(visible(q.from))}</b>${workerText(q)} · asked ${timeHtml(q.askedAt)}, ${age(q, now)} · ${countdown(q, now)}</p>
 ${bodyHtml(q)}
 ${detailsHtml(q)}
 <p class="outcome" data-role="outcome">${escapeHtml(visible(closedText(q)))}</p>

@@ -45,7 +45,7 @@ h1{margin:.2rem 0}h2{margin-top:1.5rem}h3{margin:.1rem 0 .3rem;font-family:ui-mo
 .question{background:#fff;border:1px solid #bbb;border-left:6px solid #1f5fbf;border-radius:6px;padding:.6rem 1rem;margin:.8rem 0}
 .question.closed{border-left-color:#888;background:#f1f1f1}
 .question.closed .actions button{opacity:.6}
-.meta{margin:.2rem 0;color:#333}.ask{margin:.2rem 0;color:#444;white-space:pre-wrap;overflow-wrap:anywhere}
+.meta{margin:.2rem 0;color:#333}h3 code.qualified{font-size:.8em;font-weight:400;color:#555}.ask{margin:.2rem 0;color:#444;white-space:pre-wrap;overflow-wrap:anywhere}
 h3,.link-url code,dl.fields{overflow-wrap:anywhere}dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.4rem 0}dl.fields dt{font-weight:600}dl.fields dd{margin:0}
 pre.args{background:#f4f6f8;border:1px solid #d6dbe0;padding:.5rem;overflow:auto;max-height:20rem;margin:.4rem 0}
 .actions{display:flex;gap:.5rem;margin:.4rem 0}

@@ -77,8 +77,9 @@
     return t.content.firstElementChild as HTMLElement;
   };
   const articleOf = (id: string): HTMLElement | null => document.getElementById("q-" + id);
+  // A question closed while in view (withdrawn, timed out) stays shown for a late click, but no longer counts as pending.
   const count = (): void => {
-    const n = pending.querySelectorAll("article").length;
+    const n = pending.querySelectorAll("article[data-status=pending]").length;
     byId("pending-count").textContent = String(n);
     byId("empty").hidden = n > 0;
     document.title = n > 0 ? "(" + n + ") " + TITLE : TITLE;
@@ -131,6 +132,7 @@
     art.querySelector("[data-role=outcome]")!.textContent = text;
     const timer = art.querySelector("[data-deadline]");
     if (timer && status === "timed_out") timer.textContent = "timed out";
+    count();
   };
   // After an answer, focus goes to the next question (else the previous), or to the pending list's landmark when none is left.
   const remove = (art: HTMLElement): void => {
