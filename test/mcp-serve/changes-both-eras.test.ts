@@ -8,7 +8,8 @@
  * package's own `MCPClient` sees a tool the spec adds on its next listing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type McpSubscription } from "@modelcontextprotocol/client";
+import { Client, type McpSubscription } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { tool } from "../../src/index.js";
 import type { CacheHint } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -54,22 +55,18 @@ async function sdkClient(
 ): Promise<{ client: Client & AsyncDisposable; streamOpen: Promise<void> }> {
   let opened!: () => void;
   const streamOpen = new Promise<void>((r) => (opened = r));
-  const transport = new StreamableHTTPClientTransport(new URL(spec.url!), {
-    requestInit: { headers: spec.authHeaders },
+  const client = await v2Client(spec.url!, {
+    headers: spec.authHeaders,
+    version: era === "2026-07-28" ? era : "legacy",
     fetch: async (u, init) => {
       const res = await fetch(u, init);
       if ((init?.method ?? "GET") === "GET" && res.ok) opened();
       return res;
     },
   });
-  const client = new Client(
-    { name: "news-test", version: "0" },
-    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
-  );
-  await client.connect(transport);
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
   if (era === "2026-07-28") opened();
-  return { client: Object.assign(client, { [Symbol.asyncDispose]: () => client.close() }), streamOpen };
+  return { client, streamOpen };
 }
 
 /** Every notification `client` receives, by method (`params.uri` for resources/updated). */
