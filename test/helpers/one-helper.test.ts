@@ -1,7 +1,8 @@
 /**
  * @module test/helpers/one-helper.test
- * One helper per harness idea: the SDK v2 HTTP client (`v2Client`, in
- * `helpers/v2-client.ts`) is written once, under `test/helpers/`. A test file
+ * One helper per harness idea: the scripted Asker (`askerAnswering`, in
+ * `helpers/asker.ts`) and the SDK v2 HTTP client (`v2Client`, in
+ * `helpers/v2-client.ts`) are written once, under `test/helpers/`. A test file
  * that writes its own copy again fails here, naming the file and the line.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -31,6 +32,7 @@ function copiesOf(pattern: RegExp): string[] {
 
 describe("one helper per harness idea", () => {
   it.each([
+    ["the scripted Asker (helpers/asker.ts)", /\b(function|const|let)\s+askerAnswering\w*\b/],
     [
       "the SDK v2 HTTP client (helpers/v2-client.ts)",
       /\b(function|const|let)\s+v2Client\b|new\s+V2Http\(|\bStreamableHTTPClientTransport\b.*"@modelcontextprotocol\/client"/,
