@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import { v2Client } from "../helpers/v2-client.js";
+import { until } from "../helpers/wait.js";
 import { tool } from "../../src/index.js";
 import type { CacheHint } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -86,11 +87,12 @@ function recorder(client: Client): string[] {
   return seen;
 }
 
-async function until(seen: string[], entry: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!seen.includes(entry) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  expect(seen).toContain(entry);
-}
+/** Resolves once `seen` holds `entry`; fails naming it and what was seen instead. */
+const heard = (seen: string[], entry: string): Promise<void> =>
+  until(
+    () => seen.includes(entry),
+    () => `${entry} (heard: ${JSON.stringify(seen)})`,
+  );
 
 describe("2026-07-28: subscriptions/listen served", () => {
   it("list_changed for tools, resources and prompts, and resources/updated only for the URIs the stream asked for", async () => {
@@ -112,16 +114,16 @@ describe("2026-07-28: subscriptions/listen served", () => {
     });
 
     spec.addTool(named("second"));
-    await until(seen, "notifications/tools/list_changed");
+    await heard(seen, "notifications/tools/list_changed");
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["first", "second"]);
     spec.addResource({ uri: "a://third", name: "third", read: () => "3" });
-    await until(seen, "notifications/resources/list_changed");
+    await heard(seen, "notifications/resources/list_changed");
     spec.addPrompt({ name: "p2", render: () => "two" });
-    await until(seen, "notifications/prompts/list_changed");
+    await heard(seen, "notifications/prompts/list_changed");
 
     spec.resourceUpdated("a://other");
     spec.resourceUpdated("a://watched");
-    await until(seen, "notifications/resources/updated a://watched");
+    await heard(seen, "notifications/resources/updated a://watched");
     expect(seen).not.toContain("notifications/resources/updated a://other");
     await sub.close();
   });
@@ -156,16 +158,16 @@ describe("2025-11-25: resources/updated is sent to the sessions that subscribed"
 
     spec.resourceUpdated("a://other");
     spec.resourceUpdated("a://watched");
-    await until(seenA, "notifications/resources/updated a://watched");
+    await heard(seenA, "notifications/resources/updated a://watched");
     spec.addTool(named("second")); // a later notification every session gets: by then b would have heard an update
-    await until(seenB, "notifications/tools/list_changed");
+    await heard(seenB, "notifications/tools/list_changed");
     expect(seenA).not.toContain("notifications/resources/updated a://other");
     expect(seenB.filter((n) => n.startsWith("notifications/resources/updated"))).toEqual([]);
 
     await subscribed.unsubscribeResource({ uri: "a://watched" });
     spec.resourceUpdated("a://watched");
     spec.addPrompt({ name: "p2", render: () => "two" });
-    await until(seenA, "notifications/prompts/list_changed");
+    await heard(seenA, "notifications/prompts/list_changed");
     expect(seenA.filter((n) => n === "notifications/resources/updated a://watched")).toHaveLength(1);
   });
 
