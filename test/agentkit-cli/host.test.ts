@@ -9,7 +9,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
@@ -54,13 +54,6 @@ async function startHost(
   });
   const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
   return Object.assign(p, { health });
-}
-
-/** An SDK v2 client pinned to `pin`, with `token`. */
-async function v2Client(url: string, token: string, pin: "2026-07-28" | "2025-11-25" = "2026-07-28"): Promise<V2Client> {
-  const client = new V2Client({ name: "host-test", version: "1" }, { versionNegotiation: { mode: { pin } } });
-  await client.connect(new V2Http(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
 }
 
 describe("agentkit host: the command line", () => {
@@ -142,7 +135,7 @@ describe("agentkit host: the fleet key stays in the host", () => {
   ])("read from %s, it is gone from the environment: neither the module nor a child it spawns sees it", async (variable, extra) => {
     await using host = await startHost(extra, { [variable]: FLEET_KEY }, ENV_MODULE);
     expect(host.health).toMatchObject({ fleetKey: `env ${variable}` });
-    const client = await v2Client(host.health.url as string, await as.mint({ audience: RESOURCE }));
+    const client = await v2Client(host.health.url as string, { token: await as.mint({ audience: RESOURCE }), version: "2026-07-28" });
     try {
       const result = await client.callTool({ name: "env_report", arguments: { name: variable } });
       expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual({ self: "unset", child: "unset" });
@@ -181,7 +174,7 @@ describe("agentkit host: serving", () => {
     expect(host.health.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(host.stdout.trimEnd().split("\n")).toHaveLength(1);
     const url = host.health.url as string;
-    const client = await v2Client(url, await as.mint({ audience: RESOURCE }));
+    const client = await v2Client(url, { token: await as.mint({ audience: RESOURCE }), version: "2026-07-28" });
     try {
       const result = await client.callTool({ name: "slow_report", arguments: { ms: 1 } });
       expect((result.content as Array<{ text: string }>)[0]!.text).toBe(`report done after 1 ms on pid ${host.child.pid}`);
@@ -208,7 +201,7 @@ describe("agentkit host: serving", () => {
     await using host = await startHost();
     const url = host.health.url as string;
     const token = await as.mint({ audience: RESOURCE });
-    const client = await v2Client(url, token);
+    const client = await v2Client(url, { token, version: "2026-07-28" });
     try {
       const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 1500 } });
       await new Promise((r) => setTimeout(r, 300));
@@ -237,7 +230,7 @@ describe("agentkit host: serving", () => {
   it("a second SIGTERM while draining exits at once with code 1, saying what it did not wait for", async () => {
     await using host = await startHost();
     const url = host.health.url as string;
-    const client = await v2Client(url, await as.mint({ audience: RESOURCE }));
+    const client = await v2Client(url, { token: await as.mint({ audience: RESOURCE }), version: "2026-07-28" });
     try {
       // 30 s: a call the drain would wait for, far longer than the test's own timeout.
       const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 30_000 } }).then(

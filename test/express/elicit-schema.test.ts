@@ -6,7 +6,7 @@
  * outside the schema gets a tool error naming the mismatch, and the tool's
  * code after the question never runs.
  */
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool, type RunContext } from "../../src/index.js";
 import { closeAll, grant, hosted } from "./kit.js";
@@ -16,15 +16,8 @@ afterEach(closeAll);
 const TARGET = { type: "object", properties: { env: { type: "string", enum: ["staging", "prod"] } }, required: ["env"] } as const;
 
 /** An SDK v2 client pinned to 2026-07-28 that answers every question with `content`. */
-async function answering(url: string, token: string, content: Record<string, string>): Promise<V2Client & AsyncDisposable> {
-  const client = new V2Client(
-    { name: "elicit-test", version: "1" },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  client.setRequestHandler("elicitation/create", () => ({ action: "accept", content }));
-  await client.connect(new V2Http(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
-}
+const answering = (url: string, token: string, content: Record<string, string>) =>
+  v2Client(url, { token, version: "2026-07-28", elicit: () => ({ action: "accept", content }) });
 
 describe("hosted ctx.elicit(): the answer is checked against the requested schema", () => {
   it("an enum value outside the schema never reaches the tool; a value inside does", async () => {

@@ -16,7 +16,8 @@ import { Tool, tool, type Asker, type Decision, type RunContext as Ctx } from ".
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpServer } from "../../src/mcp/index.js";
 import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
-import { closeAll, grant, hosted, messages, modernCall, post, v2Client } from "./kit.js";
+import { closeAll, grant, hosted, messages, modernCall, post, sayYes } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 afterEach(closeAll);
 
@@ -55,14 +56,13 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
     const token = grant(a, "t-fleet", []);
     b.tokens.set(token, a.tokens.get(token)!);
     // The first tools/call goes to A; every retry (with the requestState) to B.
-    const sent: string[] = [];
     const toB = (url: string, method: string, nth: number): string =>
       method === "tools/call" && nth > 1 ? url.replace(a.url, b.url) : url;
-    await using client = await v2Client(a.url, token, "2026-07-28", toB, sent);
+    await using client = await v2Client(a.url, { token, version: "2026-07-28", elicit: sayYes, route: toB });
     const result = await client.callTool({ name: "interview", arguments: { topic: "deploys" } });
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(textOf(result))).toEqual({ first: { answer: "yes to First about deploys?" }, second: { answer: "yes to Second?" } });
-    expect(sent.filter((m) => m === "tools/call")).toHaveLength(3);
+    expect(client.sent.filter((s) => s.method === "tools/call")).toHaveLength(3);
     expect(runs).toEqual(["A: start", "B: start", "B: got first", "B: start", "B: got first", "B: done"]);
   });
 
@@ -101,7 +101,7 @@ describe("hosted elicitation across a fleet (2026-07-28 multi-round-trip)", () =
   it("a 2025-era client (no session) gets a tool error that says why and what works", async () => {
     const runs: string[] = [];
     const h = await hosted([interview("A", runs)], { fleetKey: KEY });
-    await using client = await v2Client(h.url, grant(h, "t-old-era", []));
+    await using client = await v2Client(h.url, { token: grant(h, "t-old-era", []), elicit: sayYes });
     const result = await client.callTool({ name: "interview", arguments: { topic: "x" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(
@@ -129,7 +129,11 @@ describe("hosted module: the approval guard's record carries the caller", () => 
     parent.register(ASKER, { useValue: asker });
     const ctx = makeTestCtx();
     const h = await hosted(ShipModule, { container: parent, ctx });
-    await using client = await v2Client(h.url, grant(h, "t-ship", ["ship"], { clientId: "release-bot", subject: "carol" }), "2026-07-28");
+    await using client = await v2Client(h.url, {
+      token: grant(h, "t-ship", ["ship"], { clientId: "release-bot", subject: "carol" }),
+      version: "2026-07-28",
+      elicit: sayYes,
+    });
     expect(textOf(await client.callTool({ name: "ship", arguments: {} }))).toBe("shipped");
     expect(questions[0]).toContain("Client 'release-bot' (for 'carol') asks to run 'ship'");
     const checks = ctx.eventsNamed("gate.check").map((e) => e.data);

@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateInboxStore } from "../../src/askers/index.js";
 import { FIXTURES, ServeProcess, requireBuild } from "../agentkit-cli/agentkit-process.js";
@@ -119,27 +119,18 @@ describe("a fleet of three agentkit host on one PostgreSQL store, behind nginx: 
 
   it("a guarded call with two questions, through nginx: three requests, the approver asked exactly once", async () => {
     const version = `4.0.${Date.now()}`;
-    const sent: string[] = [];
-    const transport = new V2Http(new URL(resource), {
-      requestInit: { headers: { authorization: `Bearer ${await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes })}` } },
-      fetch: (u, init) => {
-        if (typeof init?.body === "string") sent.push(String((JSON.parse(init.body) as { method?: unknown }).method));
-        return fetch(u, init);
-      },
+    const client = await v2Client(resource, {
+      token: await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }),
+      version: "2026-07-28",
+      elicit: () => ({ action: "accept", content: { answer: "eu" } }),
     });
-    const client = new V2Client(
-      { name: "fleet-rounds", version: "1" },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
-    client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { answer: "eu" } }));
-    await client.connect(transport);
     try {
       const result = await client.callTool({ name: "guarded_release", arguments: { version } });
       expect((result.content as Array<{ text: string }>)[0]!.text).toBe(`released ${version} to eu (eu)`);
     } finally {
       await client.close();
     }
-    expect(sent.filter((m) => m === "tools/call")).toHaveLength(3);
+    expect(client.sent.filter((s) => s.method === "tools/call")).toHaveLength(3);
     expect(noted("approver ").filter((l) => l.includes(version))).toHaveLength(1);
     expect(noted(`after ${version} `)).toHaveLength(1);
   });

@@ -12,7 +12,7 @@
  * and header.
  */
 import { join } from "node:path";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientCredentials, MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
 import { ServeProcess, ROOT, requireBuild } from "../agentkit-cli/agentkit-process.js";
@@ -63,17 +63,8 @@ afterAll(async () => {
 /** Which host a pid is, for messages. */
 const pids = (): number[] => hosts.map((h) => h.child.pid!);
 
-/** An SDK v2 client through nginx on `era` (2026-07-28 pinned; 2025-11-25 is the SDK's legacy mode), with `token`; answers questions with `confirm`. */
-async function v2Client(era: "2026-07-28" | "2025-11-25", token: string, confirm?: boolean): Promise<V2Client> {
-  const versionNegotiation = era === "2026-07-28" ? { mode: { pin: era } } : { mode: "legacy" as const };
-  const client = new V2Client(
-    { name: "fleet-test", version: "1" },
-    { capabilities: confirm === undefined ? {} : { elicitation: { form: {} } }, versionNegotiation },
-  );
-  if (confirm !== undefined) client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { confirm } }));
-  await client.connect(new V2Http(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+/** Answers each question with `{ confirm }`. */
+const confirming = (confirm: boolean) => () => ({ action: "accept" as const, content: { confirm } });
 
 const text = (r: { content?: unknown }): string => (r.content as Array<{ text: string }>)[0]!.text;
 
@@ -94,7 +85,10 @@ async function rawCall(token: string | undefined, name: string): Promise<{ statu
 
 describe("a fleet of three agentkit host processes behind nginx", () => {
   it("an SDK v2 client on 2026-07-28 lists and calls through nginx, and the calls are spread over all three processes", async () => {
-    const client = await v2Client("2026-07-28", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }));
+    const client = await v2Client(resource, {
+      token: await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }),
+      version: "2026-07-28",
+    });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
@@ -118,7 +112,11 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
   });
 
   it("an SDK v2 client on 2025-11-25 (stateless) lists and calls; a question from a tool is a clear tool error there", async () => {
-    const client = await v2Client("2025-11-25", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }), true);
+    const client = await v2Client(resource, {
+      token: await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }),
+      version: "legacy",
+      elicit: confirming(true),
+    });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
@@ -138,7 +136,11 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
 
   it("a question asked on one process is answered on another: the retry carries the fleet-signed state naming the call's record in the shared store", async () => {
     const version = `2.0.${Date.now()}`;
-    const client = await v2Client("2026-07-28", await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }), true);
+    const client = await v2Client(resource, {
+      token: await as.mint({ audience: resource, clientId: OPS.id, scopes: OPS.scopes }),
+      version: "2026-07-28",
+      elicit: confirming(true),
+    });
     let result;
     try {
       result = JSON.parse(text(await client.callTool({ name: "ship_release", arguments: { version } }))) as {

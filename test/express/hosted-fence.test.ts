@@ -15,7 +15,8 @@ import { Tool, type RunContext } from "../../src/index.js";
 import { McpServer, Prompt, Resource } from "../../src/mcp/index.js";
 import { hostedCaller, jwtVerifier } from "../../src/express/index.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
-import { closeAll, hosted, messages, post, rawCall, v2Client, type Hosted } from "./kit.js";
+import { closeAll, hosted, messages, post, rawCall, sayYes, type Hosted } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 import type { McpRouterTarget } from "../../src/express/index.js";
 
 const servers: TestAuthServer[] = [];
@@ -109,12 +110,12 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted modu
 
   it("a token without the scope sees no scoped resource, template or prompt in any list; one with it sees them all", async () => {
     const { h, token } = await fenced(NotesModule);
-    await using narrow = await v2Client(h.url, await token([]), pin);
+    await using narrow = await v2Client(h.url, { token: await token([]), version: pin, elicit: sayYes });
     expect((await narrow.listTools()).tools).toEqual([]);
     expect((await narrow.listResources()).resources.map((r) => r.uri)).toEqual(["notes://motd"]);
     expect((await narrow.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect((await narrow.listPrompts()).prompts.map((p) => p.name)).toEqual(["hello"]);
-    await using full = await v2Client(h.url, await token(["notes:read"]), pin);
+    await using full = await v2Client(h.url, { token: await token(["notes:read"]), version: pin, elicit: sayYes });
     expect((await full.listResources()).resources.map((r) => r.uri).sort()).toEqual([
       "notes://1",
       "notes://2",
@@ -154,7 +155,7 @@ describe.each(["2026-07-28", "2025-11-25"] as const)("the fence of a hosted modu
 
   it("a resource's read and a prompt's render see the caller through hostedCaller(ctx)", async () => {
     const { h, token } = await fenced(NotesModule);
-    await using client = await v2Client(h.url, await token([], "dana"), pin);
+    await using client = await v2Client(h.url, { token: await token([], "dana"), version: pin, elicit: sayYes });
     expect((await client.readResource({ uri: "notes://motd" })).contents[0]).toMatchObject({ text: "motd for dana" });
     expect((await client.getPrompt({ name: "hello" })).messages[0]).toMatchObject({ content: { type: "text", text: "hello dana" } });
   });
@@ -231,12 +232,16 @@ describe("@Resource({ scopes }) and @Prompt({ scopes })", () => {
     @McpServer({ name: "vault", tools: [], resources: [Vault], prompts: [Reveal] })
     class VaultModule {}
     const { h, token } = await fenced(VaultModule);
-    await using narrow = await v2Client(h.url, await token([]), era === "2026-07-28" ? era : undefined);
+    await using narrow = await v2Client(h.url, { token: await token([]), version: era === "2026-07-28" ? era : undefined, elicit: sayYes });
     expect((await narrow.listResourceTemplates()).resourceTemplates).toEqual([]);
     expect((await narrow.listPrompts()).prompts).toEqual([]);
     expect((await rawCall(h.url, era, "resources/read", { uri: "vault://k1" }, await token([]))).status).toBe(403);
     expect((await rawCall(h.url, era, "prompts/get", { name: "reveal", arguments: { key: "k1" } }, await token([]))).status).toBe(403);
-    await using full = await v2Client(h.url, await token(["vault:read"], "erin"), era === "2026-07-28" ? era : undefined);
+    await using full = await v2Client(h.url, {
+      token: await token(["vault:read"], "erin"),
+      version: era === "2026-07-28" ? era : undefined,
+      elicit: sayYes,
+    });
     expect((await full.readResource({ uri: "vault://k1" })).contents[0]).toMatchObject({ text: "k1 for client-a" });
     expect((await full.getPrompt({ name: "reveal", arguments: { key: "k1" } })).messages[0]).toMatchObject({
       content: { text: "reveal k1 to erin" },

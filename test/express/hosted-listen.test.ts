@@ -12,7 +12,8 @@ import type { Client } from "@modelcontextprotocol/client";
 import { tool } from "../../src/index.js";
 import { jwtVerifier, mcpRouter, type McpRouterOptions } from "../../src/express/index.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
-import { closeAll, hosted, post, v2Client, type Hosted } from "./kit.js";
+import { closeAll, hosted, post, sayYes, type Hosted } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 const servers: TestAuthServer[] = [];
 const clients: Array<AsyncDisposable> = [];
@@ -39,7 +40,7 @@ async function listening(options: Pick<McpRouterOptions, "listen"> = {}): Promis
   const token = (clientId: string, subject: string, expiresInSec = 300): Promise<string> =>
     as.mint({ audience: h.url, clientId, subject, expiresInSec });
   const client = async (clientId: string, subject: string): Promise<Client> => {
-    const c = await v2Client(h.url, await token(clientId, subject), "2026-07-28");
+    const c = await v2Client(h.url, { token: await token(clientId, subject), version: "2026-07-28", elicit: sayYes });
     clients.push(c);
     return c;
   };

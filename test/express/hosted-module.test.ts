@@ -16,7 +16,8 @@ import { pidsMatching, waitGone } from "../helpers/procs.js";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { mcpRouter } from "../../src/express/index.js";
-import { closeAll, grant, hosted, post, v2Client } from "./kit.js";
+import { closeAll, grant, hosted, post, sayYes } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 afterEach(closeAll);
 
@@ -64,14 +65,18 @@ describe("a hosted @McpServer module", () => {
   it("serves its @Tool classes, its remote's tools and its resources; scopes filter the list; close() stops the remote", async () => {
     const h = await hosted(FrontModule);
     expect(pidsMatching(FIXTURE).length).toBeGreaterThan(0);
-    await using full = await v2Client(h.url, grant(h, "t-profile", ["profile"], { subject: "dana" }), "2026-07-28");
+    await using full = await v2Client(h.url, {
+      token: grant(h, "t-profile", ["profile"], { subject: "dana" }),
+      version: "2026-07-28",
+      elicit: sayYes,
+    });
     // read_result (result budgets are on by default) is listed to every token: it reads only the caller's own results.
     expect((await full.listTools()).tools.map((t) => t.name).sort()).toEqual(["kb_search", "me", "read_result"]);
     expect(textOf(await full.callTool({ name: "me", arguments: {} }))).toBe("dana");
     expect(textOf(await full.callTool({ name: "kb_search", arguments: { q: "eggs" } }))).toBe("search:eggs");
     const read = await full.readResource({ uri: "notes://motd" });
     expect(read.contents[0]).toMatchObject({ uri: "notes://motd", text: "ship small" });
-    await using narrow = await v2Client(h.url, grant(h, "t-none", []), "2026-07-28");
+    await using narrow = await v2Client(h.url, { token: grant(h, "t-none", []), version: "2026-07-28", elicit: sayYes });
     expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(["kb_search", "read_result"]);
     await h.router.close();
     expect(await waitGone(FIXTURE)).toEqual([]);
@@ -122,7 +127,7 @@ describe("limits and clients", () => {
       (_i, ctx) => new Promise((resolve) => ctx.onCancel(() => resolve("late"))),
     );
     const h = await hosted([slow], { timeoutMs: 300 });
-    await using client = await v2Client(h.url, grant(h, "t-slow", []), "2026-07-28");
+    await using client = await v2Client(h.url, { token: grant(h, "t-slow", []), version: "2026-07-28", elicit: sayYes });
     const result = await client.callTool({ name: "slow", arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("tool 'slow' did not return within 0.3s and was abandoned");

@@ -15,7 +15,8 @@ import { Tool, tool, type Asker, type Decision, type RunContext as Ctx } from ".
 import { makeTestCtx } from "../../src/testing/index.js";
 import { McpServer } from "../../src/mcp/index.js";
 import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
-import { closeAll, grant, hosted, messages, modernCall, post, v2Client, type Hosted } from "./kit.js";
+import { closeAll, grant, hosted, messages, modernCall, post, sayYes, type Hosted } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 afterEach(closeAll);
 
@@ -174,11 +175,10 @@ describe("hosted: a guarded call asks its approver once", () => {
     parent.register(ASKER, { useValue: asker });
     const ctx = makeTestCtx();
     const h = await hosted(ShipModule, { container: parent, ctx, fleetKey: KEY });
-    const sent: string[] = [];
-    await using client = await v2Client(h.url, grant(h, "t-ship", []), "2026-07-28", undefined, sent);
+    await using client = await v2Client(h.url, { token: grant(h, "t-ship", []), version: "2026-07-28", elicit: sayYes });
     const result = await client.callTool({ name: "ship", arguments: {} });
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe("shipped yes to Which region? yes to Sure?");
-    expect(sent.filter((m) => m === "tools/call")).toHaveLength(3);
+    expect(client.sent.filter((s) => s.method === "tools/call")).toHaveLength(3);
     expect(questions).toHaveLength(1);
     expect(ctx.eventsNamed("gate.check")).toHaveLength(1);
   });

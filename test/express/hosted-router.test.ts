@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { hostedCaller } from "../../src/express/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
-import { closeAll, grant, hosted, messages, modernCall, post, v2Client } from "./kit.js";
+import { closeAll, grant, hosted, messages, modernCall, post, sayYes } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 afterEach(closeAll);
 
@@ -33,7 +34,11 @@ const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }>
 describe("mcpRouter: both eras, stateless, with the caller's token", () => {
   it("an SDK v2 client pinned to 2026-07-28 lists and calls; the tool reads the token's caller from ctx.caller", async () => {
     const h = await hosted(TOOLS);
-    await using client = await v2Client(h.url, grant(h, "t-full", ["deploy:write", "read"]), "2026-07-28");
+    await using client = await v2Client(h.url, {
+      token: grant(h, "t-full", ["deploy:write", "read"]),
+      version: "2026-07-28",
+      elicit: sayYes,
+    });
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "read_result", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "prod" } }))).toBe("deployed to prod");
@@ -53,9 +58,8 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
   it("an SDK v2 client on the 2025 handshake is served without a session: each POST stands alone", async () => {
     const h = await hosted(TOOLS);
     const token = grant(h, "t-2025", ["deploy:write"]);
-    const sent: string[] = [];
-    await using client = await v2Client(h.url, token, undefined, undefined, sent);
-    expect(sent[0]).toBe("initialize");
+    await using client = await v2Client(h.url, { token, elicit: sayYes });
+    expect(client.sent[0]?.method).toBe("initialize");
     expect(client.getNegotiatedProtocolVersion()).toMatch(/^2025-/);
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["deploy", "read_result", "whoami"]);
     expect(textOf(await client.callTool({ name: "deploy", arguments: { target: "staging" } }))).toBe("deployed to staging");
@@ -82,7 +86,7 @@ describe("mcpRouter: scopes per tool", () => {
   it("a tool the token's scopes do not cover is not listed, and calling it is 403 insufficient_scope naming the scope and the metadata", async () => {
     const h = await hosted(TOOLS);
     const token = grant(h, "t-read", ["read"]);
-    await using client = await v2Client(h.url, token, "2026-07-28");
+    await using client = await v2Client(h.url, { token, version: "2026-07-28", elicit: sayYes });
     // Not deploy; read_result (served by default, the caller's own results only) needs no scope.
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["whoami", "read_result"]);
     const { body, headers } = modernCall("deploy", { target: "prod" });

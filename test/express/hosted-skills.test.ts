@@ -13,7 +13,8 @@ import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { tool } from "../../src/index.js";
 import { McpServer } from "../../src/mcp/index.js";
 import { skillsFolder } from "../helpers/skills-folder.js";
-import { closeAll, grant, hosted, messages, rawCall, v2Client } from "./kit.js";
+import { closeAll, grant, hosted, messages, rawCall, sayYes } from "./kit.js";
+import { v2Client } from "../helpers/v2-client.js";
 
 const folder = skillsFolder();
 afterEach(async () => {
@@ -36,10 +37,10 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("a hosted module's skills b
 
   it("a token without the skills' scopes is not offered them; one with them lists and reads them, verified", async () => {
     const h = await hosted(SkilledModule);
-    await using narrow = await v2Client(h.url, grant(h, "narrow", []), pin);
+    await using narrow = await v2Client(h.url, { token: grant(h, "narrow", []), version: pin, elicit: sayYes });
     expect(narrow.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/skills"]).toBeUndefined();
     expect((await new SkillsClient(narrow as V2Client).list()).skills).toEqual([]);
-    await using full = await v2Client(h.url, grant(h, "full", ["skills:read"]), pin);
+    await using full = await v2Client(h.url, { token: grant(h, "full", ["skills:read"]), version: pin, elicit: sayYes });
     const skills = new SkillsClient(full as V2Client);
     const listing = await skills.list();
     expect(listing.skills.map((s) => s.frontmatter.name)).toEqual(["deploy", "review"]);

@@ -7,7 +7,6 @@
 import type { AddressInfo } from "node:net";
 import { request as httpRequest, type Server } from "node:http";
 import express from "express";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { mcpRouter, type AccessTokenInfo, type McpRouter, type McpRouterOptions, type McpRouterTarget } from "../../src/express/index.js";
 
 /** One hosted app: its URL, router and the token table its verifier reads. */
@@ -69,33 +68,8 @@ export function grant(h: Hosted, token: string, scopes: readonly string[], more:
   return token;
 }
 
-/** An SDK v2 client on `url` with a bearer token; `pin` opens 2026-07-28, none the 2025 handshake. `route` may send a request elsewhere (by its JSON-RPC method and how many of that method were sent); `sent` collects the methods. */
-export async function v2Client(
-  url: string,
-  token: string,
-  pin?: "2026-07-28",
-  route?: (url: string, method: string, nth: number) => string,
-  sent: string[] = [],
-): Promise<V2Client & AsyncDisposable> {
-  const transport = new V2Http(new URL(url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    fetch: (u, init) => {
-      const method = typeof init?.body === "string" ? String((JSON.parse(init.body) as { method?: unknown }).method) : "";
-      sent.push(method);
-      return fetch(route ? route(String(u), method, sent.filter((m) => m === method).length) : u, init);
-    },
-  });
-  const client = new V2Client(
-    { name: "hosted-test", version: "1" },
-    { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) },
-  );
-  client.setRequestHandler("elicitation/create", (req) => ({
-    action: "accept",
-    content: { answer: `yes to ${String(req.params.message)}` },
-  }));
-  await client.connect(transport);
-  return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
-}
+/** The hosted tests' person: accepts every question, answering `yes to <the question>` (pass as `v2Client`'s `elicit`). */
+export const sayYes = (message: string) => ({ action: "accept" as const, content: { answer: `yes to ${message}` } });
 
 /** One raw POST to `url` (JSON-RPC `body`), with headers; `signal` lets the client leave. */
 export function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {

@@ -12,7 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/contracts/elicitation.js";
 import { ApprovalServer, APPROVAL_TOOL_NAME } from "../../src/mcp/approvals/index.js";
-import { askerAnswering, type ScriptedAsker } from "../helpers/asker.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 /** An SDK client on the approval server (one dependent signal per request, as the other approval tests do). */
 async function clientFor(server: ApprovalServer): Promise<Client & AsyncDisposable> {
@@ -23,11 +23,6 @@ async function clientFor(server: ApprovalServer): Promise<Client & AsyncDisposab
   const client = new Client({ name: "agentkit-approvals-test", version: "0.0.0" });
   await client.connect(transport);
   return Object.assign(client, { [Symbol.asyncDispose]: () => client.close() });
-}
-
-/** An Asker that answers `decision` after `ms`. */
-function askerAnsweringAfter(ms: number, decision: Decision): ScriptedAsker {
-  return askerAnswering(() => new Promise<Decision>((resolve) => setTimeout(() => resolve(decision), ms)));
 }
 
 describe("the advertised approve tool", () => {
@@ -54,7 +49,8 @@ describe("the advertised approve tool", () => {
 
 describe("timeoutMs unset", () => {
   it("waits for a slow Asker: an approval after ~1.5 s is allowed, source asker", async () => {
-    const asker = askerAnsweringAfter(1_500, { kind: "approve", actor: "slow-reviewer" });
+    const slow: Decision = { kind: "approve", actor: "slow-reviewer" };
+    const asker = askerAnswering(() => new Promise<Decision>((resolve) => setTimeout(() => resolve(slow), 1_500)));
     await using server = await ApprovalServer.open({ asker });
     await using client = await clientFor(server);
     const started = performance.now();

@@ -12,7 +12,8 @@
  *    through `pipeThrough`, or cancelled.
  */
 import { getEventListeners } from "node:events";
-import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { SSE_BODY_MEMBERS_USED } from "../../src/mcp/sdk-reach.js";
@@ -114,12 +115,7 @@ describe("SDK reach 2: the SDK's HTTP client transport reads an ok SSE body only
       }
       return res;
     };
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
-      requestInit: { headers: { Authorization: "Bearer reach-token" } },
-      fetch: recordingFetch,
-    });
-    const client = new Client({ name: "reach-test", version: "0" }, { capabilities: {} });
-    await client.connect(transport);
+    const client = await v2Client(server.url, { token: "reach-token", fetch: recordingFetch });
     try {
       await client.listTools();
       for (let i = 0; i < 3; i++)

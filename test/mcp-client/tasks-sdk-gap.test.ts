@@ -7,7 +7,8 @@
  * what changed, the day the SDK ships its own: then `MCPClient` moves to it
  * and the codec goes.
  */
-import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTaskServer, TASKS_EXTENSION, type TaskServer } from "./task-server.js";
@@ -24,8 +25,7 @@ afterEach(async () => {
 
 describe("the client SDK still lacks a tasks runtime", () => {
   it("Client.callTool rejects a task handle with UNSUPPORTED_RESULT_TYPE, the extension declared or not", async () => {
-    const client = new Client({ name: "gap", version: "0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    const client = await v2Client(srv.url, { version: "2026-07-28" });
     try {
       const declared = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
       const err = await client.callTool({ name: "slow", arguments: {}, _meta: declared }).catch((e: unknown) => e);

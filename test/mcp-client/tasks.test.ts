@@ -8,7 +8,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Cancelled, OptionsError, RunContext, type Asker, type Decision, type Elicitation, McpRequestError } from "../../src/index.js";
+import { Cancelled, McpRequestError, OptionsError, RunContext, type Asker } from "../../src/index.js";
 import {
   MCPClient,
   mcpTools,
@@ -18,6 +18,7 @@ import {
   type ProtocolChoice,
 } from "../../src/mcp/index.js";
 import { startTaskServer, type TaskServer } from "./task-server.js";
+import { askerAnswering } from "../helpers/asker.js";
 
 const POLL_MS = 50;
 /**
@@ -40,12 +41,6 @@ afterEach(async () => {
 function open(options: MCPClientOptions & { protocol?: ProtocolChoice } = {}): Promise<MCPClient> {
   const { protocol, ...rest } = options;
   return MCPClient.open(new StreamableHttpServer({ url: srv.url, ...(protocol ? { protocol } : {}) }), rest);
-}
-
-/** An Asker that answers every form with `value` and records each question. */
-function askerAnswering(value: Record<string, unknown>): Asker & { readonly asked: Elicitation[] } {
-  const asked: Elicitation[] = [];
-  return { asked, ask: async (q): Promise<Decision> => (asked.push(q), { kind: "approve", value }) };
 }
 
 /** The gaps between consecutive arrivals, in ms. */
@@ -135,12 +130,12 @@ describe("callTool() resolves a task to its final result", () => {
 
   it("input_required: the run's Asker is asked once per key, and tasks/update carries the answer", async () => {
     await using client = await open();
-    const asker = askerAnswering({ colour: "blue" });
+    const asker = askerAnswering({ kind: "approve", value: { colour: "blue" } });
     const result = await client.callTool("ask", {}, { ctx: new RunContext({ asker }) });
     expect(text(result)).toBe("colour: blue");
     // The question stayed in the next poll's inputRequests too: asked once all the same.
-    expect(asker.asked).toHaveLength(1);
-    expect(asker.asked[0]).toMatchObject({
+    expect(asker.seen).toHaveLength(1);
+    expect(asker.seen[0]).toMatchObject({
       question: "Which colour?",
       source: "mcp_elicitation",
       form: { schema: { properties: { colour: { type: "string" } } } },

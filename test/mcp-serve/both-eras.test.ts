@@ -8,11 +8,11 @@
  * gets the package's own `ToolArgumentError` text for a bad call.
  */
 import { readFileSync } from "node:fs";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { META_KEY, serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { v2Client } from "../helpers/v2-client.js";
 import { sdkClientFor, ServedSpecs } from "./helpers.js";
 
 const specs = new ServedSpecs();
@@ -23,14 +23,6 @@ const SCHEMA = JSON.parse(readFileSync(new URL("../fixtures/schemas/hand-written
   string,
   unknown
 >;
-
-/** One wire request as the client sent it. */
-interface Sent {
-  readonly method: string;
-  readonly protocolHeader: string | null;
-  readonly session: string | null;
-  readonly envelopeVersion: unknown;
-}
 
 function servedTool(ran: string[]) {
   return tool(
@@ -49,94 +41,65 @@ async function served(ran: string[]): Promise<McpServerSpec> {
   return spec;
 }
 
-/** An SDK v2 client on `spec` with a wire log; `pin` opens the 2026-07-28 era, none the 2025 handshake. */
-async function v2Client(spec: McpServerSpec, pin?: string): Promise<{ client: V2Client; transport: V2Http; sent: Sent[] }> {
-  const sent: Sent[] = [];
-  const transport = new V2Http(new URL(spec.url!), {
-    requestInit: { headers: { ...spec.authHeaders } },
-    fetch: async (url, init) => {
-      const headers = new Headers(init?.headers);
-      if (init?.method === "POST" && typeof init.body === "string") {
-        const body = JSON.parse(init.body) as { method?: string; params?: { _meta?: Record<string, unknown> } };
-        sent.push({
-          method: body.method ?? "(response)",
-          protocolHeader: headers.get("mcp-protocol-version"),
-          session: headers.get("mcp-session-id"),
-          envelopeVersion: body.params?._meta?.["io.modelcontextprotocol/protocolVersion"],
-        });
-      }
-      return fetch(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
-    },
-  });
-  const client = new V2Client({ name: "era-test", version: "1.0.0" }, pin ? { versionNegotiation: { mode: { pin } } } : {});
-  await client.connect(transport);
-  return { client, transport, sent };
-}
+/** An SDK v2 client on `spec`: `version` pinned, or left out for the SDK's default (the 2025 handshake on this server). */
+const clientOn = (spec: McpServerSpec, version?: "2026-07-28") => v2Client(spec.url!, { headers: spec.authHeaders, version });
 
 describe("one served URL, both eras", () => {
   it("an SDK v2 client pinned to 2026-07-28: discover, no session, the envelope on each request; schema bytes, _meta and the argument check as in 2025", async () => {
     const ran: string[] = [];
     const spec = await served(ran);
-    const { client, transport, sent } = await v2Client(spec, "2026-07-28");
-    try {
-      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      const [listed] = (await client.listTools()).tools;
-      expect(JSON.stringify(listed!.inputSchema)).toBe(JSON.stringify(SCHEMA));
-      expect(listed!._meta![META_KEY]).toEqual({ side_effecting: true, requires_approval: false, caps: ["egress"] });
-      expect(listed!.annotations).toMatchObject({ readOnlyHint: false });
-      expect((await client.callTool({ name: "run_check", arguments: { name: "lint" } })).content).toEqual([
-        { type: "text", text: `lint: ok in ${process.pid}` },
-      ]);
-      const bad = await client.callTool({ name: "run_check", arguments: { name: 42, extra: true } });
-      expect(bad.isError).toBe(true);
-      expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(
-        /^tool 'run_check' call rejected: unexpected argument\(s\) \['extra'\]/,
-      );
-      expect(ran).toEqual(["lint"]);
-      expect(transport.sessionId).toBeUndefined();
-      expect(sent.map((s) => s.method)).toEqual(["server/discover", "tools/list", "tools/call", "tools/call"]);
-      expect(sent.every((s) => s.protocolHeader === "2026-07-28" && s.envelopeVersion === "2026-07-28" && s.session === null)).toBe(true);
-    } finally {
-      await client.close();
-    }
+    await using client = await clientOn(spec, "2026-07-28");
+    const { http: transport, sent } = client;
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const [listed] = (await client.listTools()).tools;
+    expect(JSON.stringify(listed!.inputSchema)).toBe(JSON.stringify(SCHEMA));
+    expect(listed!._meta![META_KEY]).toEqual({ side_effecting: true, requires_approval: false, caps: ["egress"] });
+    expect(listed!.annotations).toMatchObject({ readOnlyHint: false });
+    expect((await client.callTool({ name: "run_check", arguments: { name: "lint" } })).content).toEqual([
+      { type: "text", text: `lint: ok in ${process.pid}` },
+    ]);
+    const bad = await client.callTool({ name: "run_check", arguments: { name: 42, extra: true } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(
+      /^tool 'run_check' call rejected: unexpected argument\(s\) \['extra'\]/,
+    );
+    expect(ran).toEqual(["lint"]);
+    expect(transport.sessionId).toBeUndefined();
+    expect(sent.map((s) => s.method)).toEqual(["server/discover", "tools/list", "tools/call", "tools/call"]);
+    expect(sent.every((s) => s.protocolHeader === "2026-07-28" && s.envelopeVersion === "2026-07-28" && s.session === null)).toBe(true);
   });
 
   it("an SDK v2 client on the 2025 handshake and the SDK v1 client: initialize, a session, 2025-11-25, on the same URL at the same time as a 2026 client", async () => {
     const ran: string[] = [];
     const spec = await served(ran);
-    const modern = await v2Client(spec, "2026-07-28");
-    const legacy = await v2Client(spec);
+    await using modern = await clientOn(spec, "2026-07-28");
+    await using legacy = await clientOn(spec);
     await using v1 = await sdkClientFor(spec.url!, { ...spec.authHeaders });
-    try {
-      expect(legacy.client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-      expect(legacy.transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(legacy.sent[0]).toMatchObject({ method: "initialize", session: null });
-      expect(legacy.sent.slice(1).every((s) => s.session === legacy.transport.sessionId)).toBe(true);
-      expect(v1.getServerVersion()?.name).toBe("engine");
-      const v1Transport = (v1 as unknown as { transport: { protocolVersion?: string; sessionId?: string } }).transport;
-      expect(v1Transport.protocolVersion).toBe("2025-11-25");
-      expect(v1Transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      const [l2025] = (await legacy.client.listTools()).tools;
-      const [l2026] = (await modern.client.listTools()).tools;
-      // The v2 client's 2025 codec re-orders keys as it parses (the wire bytes are the catalog's: see serve-registry.test); its 2026 codec does not.
-      expect(l2025!.inputSchema).toEqual(SCHEMA);
-      expect(JSON.stringify(l2026!.inputSchema)).toBe(JSON.stringify(SCHEMA));
-      expect(l2026!._meta![META_KEY]).toEqual(l2025!._meta![META_KEY]);
-      expect(l2026!.annotations).toEqual(l2025!.annotations);
-      const texts = await Promise.all([
-        legacy.client.callTool({ name: "run_check", arguments: { name: "a" } }),
-        modern.client.callTool({ name: "run_check", arguments: { name: "b" } }),
-        v1.callTool({ name: "run_check", arguments: { name: "c" } }),
-      ]);
-      expect(texts.map((t) => (t.content as Array<{ text: string }>)[0]!.text)).toEqual(
-        ["a", "b", "c"].map((n) => `${n}: ok in ${process.pid}`),
-      );
-      expect(ran.sort()).toEqual(["a", "b", "c"]);
-      expect(spec.callsSeen).toBe(3);
-    } finally {
-      await modern.client.close();
-      await legacy.client.close();
-    }
+    expect(legacy.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+    expect(legacy.http.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(legacy.sent[0]).toMatchObject({ method: "initialize", session: null });
+    expect(legacy.sent.slice(1).every((s) => s.session === legacy.http.sessionId)).toBe(true);
+    expect(v1.getServerVersion()?.name).toBe("engine");
+    const v1Transport = (v1 as unknown as { transport: { protocolVersion?: string; sessionId?: string } }).transport;
+    expect(v1Transport.protocolVersion).toBe("2025-11-25");
+    expect(v1Transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const [l2025] = (await legacy.listTools()).tools;
+    const [l2026] = (await modern.listTools()).tools;
+    // The v2 client's 2025 codec re-orders keys as it parses (the wire bytes are the catalog's: see serve-registry.test); its 2026 codec does not.
+    expect(l2025!.inputSchema).toEqual(SCHEMA);
+    expect(JSON.stringify(l2026!.inputSchema)).toBe(JSON.stringify(SCHEMA));
+    expect(l2026!._meta![META_KEY]).toEqual(l2025!._meta![META_KEY]);
+    expect(l2026!.annotations).toEqual(l2025!.annotations);
+    const texts = await Promise.all([
+      legacy.callTool({ name: "run_check", arguments: { name: "a" } }),
+      modern.callTool({ name: "run_check", arguments: { name: "b" } }),
+      v1.callTool({ name: "run_check", arguments: { name: "c" } }),
+    ]);
+    expect(texts.map((t) => (t.content as Array<{ text: string }>)[0]!.text)).toEqual(
+      ["a", "b", "c"].map((n) => `${n}: ok in ${process.pid}`),
+    );
+    expect(ran.sort()).toEqual(["a", "b", "c"]);
+    expect(spec.callsSeen).toBe(3);
   });
 
   it("a raw server/discover with the 2026-07-28 header and envelope is answered without a session; a 2026 request naming an unserved revision is refused by the modern path, not opened as a session", async () => {
@@ -260,26 +223,13 @@ describe("one served URL, both eras", () => {
     const spec = await serveRegistry([asking], { name: "engine", ctx: makeTestCtx() });
     specs.track(spec);
     await spec.start();
-    const client = async (pin?: string) => {
-      const transport = new V2Http(new URL(spec.url!), { requestInit: { headers: { ...spec.authHeaders } } });
-      const c = new V2Client(
-        { name: "asked", version: "1" },
-        { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) },
-      );
-      c.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
-      await c.connect(transport);
-      return c;
-    };
-    const modern = await client("2026-07-28");
-    const legacy = await client();
-    try {
-      const text = async (c: V2Client) => ((await c.callTool({ name: "ask", arguments: {} })).content as Array<{ text: string }>)[0]!.text;
-      expect(await text(legacy)).toBe("answer: decline");
-      // Changed on purpose (issue #27): 2026-07-28 now asks through input_required and a retried call, no longer a ClientRequestError.
-      expect(await text(modern)).toBe("answer: decline");
-    } finally {
-      await modern.close();
-      await legacy.close();
-    }
+    const decline = () => ({ action: "decline" as const });
+    await using modern = await v2Client(spec.url!, { headers: spec.authHeaders, version: "2026-07-28", elicit: decline });
+    await using legacy = await v2Client(spec.url!, { headers: spec.authHeaders, elicit: decline });
+    const text = async (c: typeof modern) =>
+      ((await c.callTool({ name: "ask", arguments: {} })).content as Array<{ text: string }>)[0]!.text;
+    expect(await text(legacy)).toBe("answer: decline");
+    // Changed on purpose (issue #27): 2026-07-28 now asks through input_required and a retried call, no longer a ClientRequestError.
+    expect(await text(modern)).toBe("answer: decline");
   });
 });

@@ -8,7 +8,9 @@
  * package's own `MCPClient` sees a tool the spec adds on its next listing.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport, type McpSubscription } from "@modelcontextprotocol/client";
+import { Client, type McpSubscription } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
+import { until } from "../helpers/wait.js";
 import { tool } from "../../src/index.js";
 import type { CacheHint } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -56,22 +58,18 @@ async function sdkClient(
 ): Promise<{ client: Client & AsyncDisposable; streamOpen: Promise<void> }> {
   let opened!: () => void;
   const streamOpen = new Promise<void>((r) => (opened = r));
-  const transport = new StreamableHTTPClientTransport(new URL(spec.url!), {
-    requestInit: { headers: spec.authHeaders },
+  const client = await v2Client(spec.url!, {
+    headers: spec.authHeaders,
+    version: era === "2026-07-28" ? era : "legacy",
     fetch: async (u, init) => {
       const res = await fetch(u, init);
       if ((init?.method ?? "GET") === "GET" && res.ok) opened();
       return res;
     },
   });
-  const client = new Client(
-    { name: "news-test", version: "0" },
-    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
-  );
-  await client.connect(transport);
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
   if (era === "2026-07-28") opened();
-  return { client: Object.assign(client, { [Symbol.asyncDispose]: () => client.close() }), streamOpen };
+  return { client, streamOpen };
 }
 
 /** Every notification `client` receives, by method (`params.uri` for resources/updated). */
@@ -91,11 +89,12 @@ function recorder(client: Client): string[] {
   return seen;
 }
 
-async function until(seen: string[], entry: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!seen.includes(entry) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  expect(seen).toContain(entry);
-}
+/** Resolves once `seen` holds `entry`; fails naming it and what was seen instead. */
+const heard = (seen: string[], entry: string): Promise<void> =>
+  until(
+    () => seen.includes(entry),
+    () => `${entry} (heard: ${JSON.stringify(seen)})`,
+  );
 
 describe("2026-07-28: subscriptions/listen served", () => {
   it("list_changed for tools, resources and prompts, and resources/updated only for the URIs the stream asked for", async () => {
@@ -117,16 +116,16 @@ describe("2026-07-28: subscriptions/listen served", () => {
     });
 
     spec.addTool(named("second"));
-    await until(seen, "notifications/tools/list_changed");
+    await heard(seen, "notifications/tools/list_changed");
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["first", "second"]);
     spec.addResource({ uri: "a://third", name: "third", read: () => "3" });
-    await until(seen, "notifications/resources/list_changed");
+    await heard(seen, "notifications/resources/list_changed");
     spec.addPrompt({ name: "p2", render: () => "two" });
-    await until(seen, "notifications/prompts/list_changed");
+    await heard(seen, "notifications/prompts/list_changed");
 
     spec.resourceUpdated("a://other");
     spec.resourceUpdated("a://watched");
-    await until(seen, "notifications/resources/updated a://watched");
+    await heard(seen, "notifications/resources/updated a://watched");
     expect(seen).not.toContain("notifications/resources/updated a://other");
     await sub.close();
   });
@@ -161,16 +160,16 @@ describe("2025-11-25: resources/updated is sent to the sessions that subscribed"
 
     spec.resourceUpdated("a://other");
     spec.resourceUpdated("a://watched");
-    await until(seenA, "notifications/resources/updated a://watched");
+    await heard(seenA, "notifications/resources/updated a://watched");
     spec.addTool(named("second")); // a later notification every session gets: by then b would have heard an update
-    await until(seenB, "notifications/tools/list_changed");
+    await heard(seenB, "notifications/tools/list_changed");
     expect(seenA).not.toContain("notifications/resources/updated a://other");
     expect(seenB.filter((n) => n.startsWith("notifications/resources/updated"))).toEqual([]);
 
     await subscribed.unsubscribeResource({ uri: "a://watched" });
     spec.resourceUpdated("a://watched");
     spec.addPrompt({ name: "p2", render: () => "two" });
-    await until(seenA, "notifications/prompts/list_changed");
+    await heard(seenA, "notifications/prompts/list_changed");
     expect(seenA.filter((n) => n === "notifications/resources/updated a://watched")).toHaveLength(1);
   });
 

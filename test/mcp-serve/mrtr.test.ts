@@ -7,7 +7,7 @@
  * requests show a forged, re-targeted, replayed and expired state refused, and
  * the cap on waiting calls.
  */
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { tool, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -122,32 +122,16 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
   it("an SDK v2 client pinned to 2026-07-28: two questions and a sample reach the same run through input_required and retries; the result carries the answers", async () => {
     const log: string[] = [];
     const spec = await served(log);
-    const sent: Array<{ method?: string; requestState?: unknown }> = [];
-    const transport = new V2Http(new URL(spec.url!), {
-      requestInit: { headers: { ...spec.authHeaders } },
-      fetch: async (url, init) => {
-        if (init?.method === "POST" && typeof init.body === "string") {
-          const body = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
-          sent.push({ method: body.method, requestState: body.params?.requestState });
-        }
-        return fetch(url, init);
-      },
-    });
-    const client = new V2Client(
-      { name: "mrtr-test", version: "1" },
-      { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
     const asked: string[] = [];
-    client.setRequestHandler("elicitation/create", (req) => {
-      asked.push(String(req.params.message));
-      return accept(asked.length === 1 ? "blue" : "green");
+    const client = await v2Client(spec.url!, {
+      headers: spec.authHeaders,
+      version: "2026-07-28",
+      elicit: (message) => {
+        asked.push(message);
+        return accept(asked.length === 1 ? "blue" : "green");
+      },
+      sample: "a summary",
     });
-    client.setRequestHandler("sampling/createMessage", () => ({
-      role: "assistant",
-      content: { type: "text", text: "a summary" },
-      model: "fake-model",
-    }));
-    await client.connect(transport);
     try {
       const result = await client.callTool({ name: "interview", arguments: { topic: "colours" } });
       expect(result.isError).toBeFalsy();
@@ -158,10 +142,10 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
       });
       expect(asked).toEqual(["First about colours?", "Second?"]);
       expect(log).toEqual(["start colours", "end"]);
-      const calls = sent.filter((s) => s.method === "tools/call");
+      const calls = client.sent.filter((s) => s.method === "tools/call");
       expect(calls).toHaveLength(4);
-      expect(calls[0]!.requestState).toBeUndefined();
-      const states = calls.slice(1).map((c) => c.requestState);
+      expect(calls[0]!.params?.requestState).toBeUndefined();
+      const states = calls.slice(1).map((c) => c.params?.requestState);
       expect(states.every((s) => typeof s === "string")).toBe(true);
       expect(new Set(states).size).toBe(3);
     } finally {

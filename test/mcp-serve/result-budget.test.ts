@@ -14,14 +14,14 @@ import "reflect-metadata";
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
 import { container } from "tsyringe";
-import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { v2Client, type TestV2Client } from "../helpers/v2-client.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { DefinitionError, OptionsError, RunContext, Tool, tool } from "../../src/index.js";
 import { bootstrap, McpServer, serveRegistry, type McpApp, type McpServerSpec } from "../../src/mcp/index.js";
 import { openStdioServing } from "../../src/mcp/serve/serve-stdio.js";
 import { ServedSpecs } from "./helpers.js";
-import { closeAll, grant, hosted, v2Client as hostedClient } from "../express/kit.js";
+import { closeAll, grant, hosted, sayYes } from "../express/kit.js";
 import { mcpRouter } from "../../src/express/index.js";
 
 const specs = new ServedSpecs();
@@ -95,12 +95,8 @@ async function served(options: Partial<Parameters<typeof serveRegistry>[1]> = {}
   return spec;
 }
 
-async function client(spec: McpServerSpec, pin?: string): Promise<V2Client> {
-  const transport = new V2Http(new URL(spec.url!), { requestInit: { headers: { ...spec.authHeaders } } });
-  const c = new V2Client({ name: "budget-test", version: "1" }, pin ? { versionNegotiation: { mode: { pin } } } : {});
-  await c.connect(transport);
-  return c;
-}
+/** An SDK v2 client on `spec`, pinned to `pin` or on the SDK's default negotiation. */
+const client = (spec: McpServerSpec, pin?: "2026-07-28" | "2025-11-25") => v2Client(spec.url!, { headers: spec.authHeaders, version: pin });
 
 type Block = { type: string; text?: string; uri?: string };
 const texts = (content: unknown): string =>
@@ -112,7 +108,7 @@ const chars = (content: unknown): number => (content as Block[]).reduce((n, b) =
 const linkOf = (content: unknown): string => (content as Block[]).find((b) => b.type === "resource_link")!.uri!;
 
 /** Page a result back through read_result, as a client without resources would. */
-async function readAll(c: V2Client, id: string, whole = BIG): Promise<{ joined: string; calls: number }> {
+async function readAll(c: TestV2Client, id: string, whole = BIG): Promise<{ joined: string; calls: number }> {
   let offset: number | null = 0;
   let joined = "";
   let calls = 0;
@@ -166,7 +162,7 @@ async function stdioPipe(
 }
 
 describe("served results within a budget", () => {
-  for (const pin of [undefined, "2026-07-28"]) {
+  for (const pin of [undefined, "2026-07-28" as const]) {
     const era = pin ?? "2025 handshake";
     it(`${era}: a 200,000-character JSON result is a valid preview, a note and a link within 20,000; read_result pages it back byte for byte; the resource reads the whole`, async () => {
       const spec = await served();
@@ -299,9 +295,9 @@ describe("served results within a budget", () => {
     }
     // mcpRouter: tools with no option, and the module saying results: false.
     const h = await hosted([thirty], { name: "engine" });
-    const hc = await hostedClient(h.url, grant(h, "tok-on", []));
+    const hc = await v2Client(h.url, { token: grant(h, "tok-on", []), elicit: sayYes });
     const whole = await hosted(WholeEngine, {});
-    const wc = await hostedClient(whole.url, grant(whole, "tok-off", []), "2026-07-28");
+    const wc = await v2Client(whole.url, { token: grant(whole, "tok-off", []), version: "2026-07-28", elicit: sayYes });
     try {
       expect((await hc.listTools()).tools.map((t) => t.name)).toEqual(["thirty", "read_result"]);
       const r = await hc.callTool({ name: "thirty", arguments: {} });
@@ -387,9 +383,13 @@ describe("served results within a budget", () => {
 
   it("hosted: a kept result is its principal's; another principal's read_result and resources/read are refused alike, the owner reads it with a new token", async () => {
     const h = await hosted([dump], { name: "engine", results: {} });
-    const alice = await hostedClient(h.url, grant(h, "tok-alice", []));
-    const mallory = await hostedClient(h.url, grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" }), "2026-07-28");
-    const aliceAgain = await hostedClient(h.url, grant(h, "tok-alice-2", []), "2026-07-28");
+    const alice = await v2Client(h.url, { token: grant(h, "tok-alice", []), elicit: sayYes });
+    const mallory = await v2Client(h.url, {
+      token: grant(h, "tok-mallory", [], { clientId: "client-m", subject: "mallory" }),
+      version: "2026-07-28",
+      elicit: sayYes,
+    });
+    const aliceAgain = await v2Client(h.url, { token: grant(h, "tok-alice-2", []), version: "2026-07-28", elicit: sayYes });
     try {
       const uri = linkOf((await alice.callTool({ name: "dump", arguments: {} })).content);
       const id = uri.slice("agentkit://results/".length);

@@ -12,7 +12,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
+import { v2Client } from "../helpers/v2-client.js";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { DefinitionError, OptionsError, tool, BootstrapError } from "../../src/index.js";
@@ -45,13 +46,9 @@ async function skillsClient(
   era: "2026-07-28" | "2025-11-25",
   headers: Record<string, string> = {},
 ): Promise<{ client: Client & AsyncDisposable; skills: SkillsClient }> {
-  const client = new Client(
-    { name: "skills-test", version: "0" },
-    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  const client = await v2Client(url, { headers, version: era === "2026-07-28" ? era : "legacy" });
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
-  return { client: Object.assign(client, { [Symbol.asyncDispose]: () => client.close() }), skills: new SkillsClient(client) };
+  return { client, skills: new SkillsClient(client) };
 }
 
 /** What a host sees of the two skills: names, URIs, digests; and one reference file read and verified. */

@@ -5,7 +5,7 @@
  * requested again), tools that count their side effects, and one that can
  * be made to hang until its run is cancelled (a "crash" inside a call).
  */
-import { vi } from "vitest";
+import { until as waitUntil } from "../../helpers/wait.js";
 import {
   Agent,
   Cancelled,
@@ -116,11 +116,5 @@ export function makeAgent(
   });
 }
 
-/** Resolves once `check()` is true (polled every 5 ms, for at most 30 s; names `what` when it never is). */
-export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  try {
-    await vi.waitUntil(check, { timeout: 30_000, interval: 5 });
-  } catch {
-    throw new Error(`never happened: ${what}`);
-  }
-}
+/** Resolves once `check()` is true (test/helpers/wait.ts `until`, a 30 s deadline scaled for the machine; names `what` when it never is). */
+export const until = (check: () => boolean | Promise<boolean>, what: string): Promise<void> => waitUntil(check, what, 30_000);

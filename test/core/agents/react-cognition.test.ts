@@ -15,13 +15,13 @@ import {
   type Asker,
   type Autonomy,
   type Decision,
-  type Elicitation,
   type LLM,
   type LLMRequest,
   type Tool,
 } from "../../../src/index.js";
 import { resultText } from "../../../src/tools/result-text.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
+import { askerAnswering } from "../../helpers/asker.js";
 
 const TARGET = { type: "object", properties: { target: { type: "string" } }, required: ["target"], additionalProperties: false } as const;
 
@@ -33,18 +33,6 @@ function toolReturning(name: string, value: unknown, declarations: { sideEffecti
     return value;
   });
   return { tool: t, ran };
-}
-
-/** An Asker that answers every request with `decide(request)` and records the requests. */
-function askerAnswering(decide: Decision | ((r: Elicitation) => Decision | Promise<Decision>)): Asker & { asked: Elicitation[] } {
-  const asked: Elicitation[] = [];
-  return {
-    asked,
-    async ask(request) {
-      asked.push(request);
-      return typeof decide === "function" ? decide(request) : decide;
-    },
-  };
 }
 
 /** A one-call script: call `name` with `args`, then say `final`. */
@@ -363,7 +351,7 @@ describe("gating", () => {
     const deploy = toolReturning("deploy", "deployed");
     const asker = askerAnswering(approve);
     const { result, ctx } = await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { asker });
-    expect(asker.asked).toEqual([]);
+    expect(asker.seen).toEqual([]);
     expect(deploy.ran).toEqual([{ target: "prod" }]);
     expect(result.toolCalls[0]!.ok).toBe(true);
     expect(ctx.eventsNamed("gate.check").map((e) => e.data)).toEqual([
@@ -387,7 +375,7 @@ describe("gating", () => {
     const deploy = toolReturning("deploy", "deployed", { requiresApproval: true });
     const asker = askerAnswering(approve);
     await runAgent([deploy.tool], callThenSay("deploy", { target: "prod" }), { asker });
-    expect(asker.asked[0]!.toolFacts).toEqual({ description: "The deploy tool.", sideEffecting: true, requiresApproval: true });
+    expect(asker.seen[0]!.toolFacts).toEqual({ description: "The deploy tool.", sideEffecting: true, requiresApproval: true });
   });
 
   it('under "gated" every side-effecting call asks ctx.asker; read-only calls do not', async () => {
@@ -406,7 +394,7 @@ describe("gating", () => {
     ]);
     await runAgent([deploy.tool, read.tool], llm, { autonomy: "gated", asker });
     const toolFacts = { description: "The deploy tool.", sideEffecting: true, requiresApproval: false };
-    expect(asker.asked).toEqual([
+    expect(asker.seen).toEqual([
       { question: "Allow deploy?", toolCall: { id: "d1", name: "deploy", arguments: { target: "staging" } }, toolFacts, source: "react" },
       { question: "Allow deploy?", toolCall: { id: "d2", name: "deploy", arguments: { target: "prod" } }, toolFacts, source: "react" },
     ]);
@@ -418,7 +406,7 @@ describe("gating", () => {
     const record = toolReturning("read_record", "secret", { sideEffecting: false, requiresApproval: true });
     const asker = askerAnswering(approve);
     await runAgent([record.tool], callThenSay("read_record", { target: "c1" }), { autonomy, asker });
-    expect(asker.asked).toHaveLength(1);
+    expect(asker.seen).toHaveLength(1);
     expect(record.ran).toEqual([{ target: "c1" }]);
   });
 

@@ -19,7 +19,7 @@ import {
   type GateRequest,
   type GateSubject,
 } from "../../../src/gate/index.js";
-import { askerAnswering as answering, type ScriptedAsker } from "../../helpers/asker.js";
+import { askerAnswering } from "../../helpers/asker.js";
 
 const write = (path = "/etc/passwd"): GateSubject => ({
   tool: "Write",
@@ -32,9 +32,6 @@ type Policy = Omit<GateRequest, keyof GateSubject> & Partial<GateSubject>;
 const decide = (subject: Pick<GateSubject, "tool" | "arguments"> & Partial<GateSubject>, policy: Policy) =>
   gateVerdict({ via: "approval_server", ...subject, ...policy });
 
-/** An Asker that answers `decision` and remembers what it was asked. */
-/** A scripted person whose answer may be anything (the engine's checks of a malformed decision are under test). */
-const askerAnswering = (decision: unknown): ScriptedAsker => answering(decision as Decision);
 /** An Asker that never answers. */
 const askerNeverAnswering = (): Asker & { calls: number } => {
   const a = { calls: 0, ask: () => (a.calls++, new Promise<Decision>(() => {})) };
@@ -373,7 +370,7 @@ describe("the verdict and its record", () => {
       },
       hostile,
     ]) {
-      const v = await decide(write(), { asker: askerAnswering(d) });
+      const v = await decide(write(), { asker: askerAnswering(d as Decision) });
       expect(v).toMatchObject({ allowed: false, source: "error", asked: true });
       // (a Proxy whose get trap throws already fails when the Asker's promise reads its `then`)
       expect(v.reason).toMatch(

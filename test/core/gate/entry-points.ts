@@ -16,6 +16,7 @@ import { MCPClient, StreamableHttpServer } from "../../../src/mcp/client/index.j
 import { serveRegistry } from "../../../src/mcp/serve/index.js";
 import { ApprovalServer, approvalGuard, type AutoAllowWhen } from "../../../src/mcp/approvals/index.js";
 import { HookServer, type HookServerOptions } from "../../../src/cli/index.js";
+import { until } from "../../helpers/wait.js";
 
 /** The entry points, by the name each one gives itself as `via`. */
 export const ENTRY_POINTS = ["react", "approval_server", "mcp_guard", "claude_hook"] as const;
@@ -150,7 +151,7 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
     );
     text = (r.content[0] as { text: string }).text;
   } catch {
-    await until(() => server.decisions.length > 0);
+    await until(() => server.decisions.length > 0, "the approval server's decision", 5000);
   }
   const answer = text
     ? (JSON.parse(text) as { behavior: string; updatedInput?: Record<string, unknown>; message?: string })
@@ -181,7 +182,7 @@ async function viaGuard(setup: GateSetup): Promise<GateOutcome> {
     const r: CallToolResult = await client.callTool("deploy", { ...ARGS }, { signal: controller.signal });
     message = (r.content[0] as { text: string }).text;
   } catch {
-    await until(() => guard.decisions.length > 0);
+    await until(() => guard.decisions.length > 0, "the guard's decision", 5000);
   }
   return {
     allowed: ran.length > 0,
@@ -249,9 +250,4 @@ export function runThrough(entry: EntryPoint, setup: GateSetup): Promise<GateOut
     default:
       return viaHook(setup);
   }
-}
-
-/** Wait (bounded: 5 s) until `done()` holds. */
-export async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
 }

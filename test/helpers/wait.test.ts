@@ -1,0 +1,32 @@
+/**
+ * @module test/helpers/wait.test
+ * `until` resolves once its check holds, and otherwise fails naming what it
+ * waited for (read when it fails) and the scaled deadline; a deadline is never
+ * shorter than written.
+ */
+import { describe, expect, it } from "vitest";
+import { scaledMs, until } from "./wait.js";
+
+describe("until", () => {
+  it("resolves once the check holds", async () => {
+    let polls = 0;
+    await until(() => ++polls >= 3, "three polls");
+    expect(polls).toBe(3);
+  });
+
+  it("fails naming what it waited for, as it is when it fails, and the deadline", async () => {
+    const seen: string[] = [];
+    const waiting = until(
+      () => false,
+      () => `the answer (seen: ${seen.join(", ")})`,
+      40,
+    );
+    seen.push("something else");
+    await expect(waiting).rejects.toThrow(/^the answer \(seen: something else\): not within \d+ ms$/);
+  });
+
+  it("scales a deadline up with the machine's load, never down", () => {
+    expect(scaledMs(1000)).toBeGreaterThanOrEqual(1000);
+    expect(scaledMs(1000)).toBeLessThanOrEqual(10_000);
+  });
+});
