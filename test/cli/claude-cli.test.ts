@@ -62,7 +62,11 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
     expect(result.error!.message).toBe(
       `claude: MCP server 'engine' is not connected (status "failed"); the run was stopped rather than left to run without its tools. Check that the server is listening at the configured URL and that its token matches.`,
     );
-    expect(api.messageRequests).toHaveLength(0);
+    // The run is stopped at the CLI's init line, which reports the failed server. The CLI sends its first model request
+    // right after printing that line, so on a busy machine that one request may already be out when the CLI is stopped;
+    // its answer is never used, and no second request is made.
+    expect(api.messageRequests.length).toBeLessThanOrEqual(1);
+    expect(result.output).not.toContain("ran without tools");
   });
 
   it("isolation: a project .claude/settings.json and .mcp.json in the cwd do not change the run", async () => {
