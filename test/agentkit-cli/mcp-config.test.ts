@@ -61,7 +61,7 @@ describe("agentkit call / inspect --mcp-config", () => {
     const nobody = await run(["call", "nope", "--mcp-config", two, "--args", "{}"]);
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toContain(
-      `agentkit call: no server in '${two}' has a tool 'nope'. Its servers: 'engine' (deploy, run_check), 'kb' (search)`,
+      `agentkit call: no server in '${two}' has a tool 'nope'. Its servers: 'engine' (deploy, read_result, run_check), 'kb' (search)`,
     );
     const which = await run(["inspect", "--mcp-config", two]);
     expect(which.code).toBe(2);
