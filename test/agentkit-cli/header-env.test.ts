@@ -47,6 +47,7 @@ describe("agentkit inspect|call --header-env Name=VAR", () => {
     expect(inspected).toMatchObject({ code: 0, stderr: "" });
     expect((JSON.parse(inspected.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual([
       "deploy",
+      "read_result",
       "run_check",
     ]);
     expect(await runAgentkit(["call", "run_check", "--args", '{"name": "lint"}', ...args], { env })).toMatchObject({

@@ -31,12 +31,13 @@ describe("CLI samples", { timeout: E2E_TIMEOUT_MS }, () => {
   it("cli-codex: the token travels in env, never in argv", async () => {
     expect(await runSample("cli-codex")).toBe(
       [
-        "config keys:   mcp_servers.engine.url, mcp_servers.engine.bearer_token_env_var, mcp_servers.engine.required, mcp_servers.engine.tool_timeout_sec, mcp_servers.engine.tools.run_check.approval_mode",
+        "config keys:   mcp_servers.engine.url, mcp_servers.engine.bearer_token_env_var, mcp_servers.engine.required, mcp_servers.engine.tool_timeout_sec, mcp_servers.engine.tools.read_result.approval_mode, mcp_servers.engine.tools.run_check.approval_mode",
         "-c overrides:",
         '    mcp_servers.engine.url="<url>"',
         '    mcp_servers.engine.bearer_token_env_var="AGENTKIT_MCP_TOKEN_ENGINE"',
         "    mcp_servers.engine.required=true",
         "    mcp_servers.engine.tool_timeout_sec=31536000",
+        '    mcp_servers.engine.tools.read_result.approval_mode="approve"',
         '    mcp_servers.engine.tools.run_check.approval_mode="approve"',
         "env names:     AGENTKIT_MCP_TOKEN_ENGINE",
         "token in argv: false",

@@ -122,9 +122,10 @@ describe("real CLIs against a served registry", () => {
     const rpcs = seen.filter((s) => s.status === 200).map((s) => s.rpc);
     expect(rpcs).toContain("prompts/list");
     expect(rpcs).toContain("resources/list");
-    // What 2.1.332 reports with builtinTools: false: the served tool only; its resource tools
-    // (ListMcpResourcesTool, ReadMcpResourceTool) are built-ins, switched off with the rest.
-    expect(inits[0]!.tools).toEqual(["mcp__engine__run_check"]);
+    // What 2.1.332 reports with builtinTools: false: the served tools only (run_check, and read_result, which a module
+    // serves with its result budget, on by default); its resource tools (ListMcpResourcesTool, ReadMcpResourceTool) are
+    // built-ins, switched off with the rest.
+    expect([...inits[0]!.tools].sort()).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
   });
 
   it("Codex 0.171: initialize 2025-06-18, then tools/list and the call, all in one session", async () => {
