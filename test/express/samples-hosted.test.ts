@@ -48,9 +48,10 @@ describe("samples/hosted", () => {
       const printed = JSON.parse(
         await runSample("hosted/client", { MCP_URL: resource, CLIENT_ID: OPS.id, CLIENT_SECRET: OPS.secret }),
       ) as Record<string, unknown>;
-      // The token carries releases:read only: ship_release (releases:write) is not listed.
+      // The token carries releases:read only: ship_release (releases:write) is not listed; read_result (the module's
+      // result budget, on by default) needs no scope and reads only this client's own results.
       expect(printed).toEqual({
-        tools: ["list_releases", "who_am_i"],
+        tools: ["list_releases", "read_result", "who_am_i"],
         whoAmI: { clientId: OPS.id, scopes: ["releases:read"], pid: server.pid },
         releases: ["1.4.0", "1.4.1"],
       });
