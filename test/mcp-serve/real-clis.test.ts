@@ -125,7 +125,7 @@ describe("real CLIs against a served registry", () => {
     // What 2.1.332 reports with builtinTools: false: the served tools only (run_check, and read_result, which a module
     // serves with its result budget, on by default); its resource tools (ListMcpResourcesTool, ReadMcpResourceTool) are
     // built-ins, switched off with the rest.
-    expect([...inits[0]!.tools].sort()).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
+    expect([...(inits[0]!.tools as string[])].sort()).toEqual(["mcp__engine__read_result", "mcp__engine__run_check"]);
   });
 
   it("Codex 0.171: initialize 2025-06-18, then tools/list and the call, all in one session", async () => {

@@ -76,8 +76,14 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
       { uri: "notes://1/body", name: "note 1", description: "One note by id." },
       { uri: "notes://2/body", name: "note", description: "One note by id." },
     ]);
+    // With the module's own template for results over its budget (result budgets are on by default).
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: "notes://{id}/body", name: "note", description: "One note by id." },
+      {
+        uriTemplate: "agentkit://results/{id}",
+        name: "results",
+        description: "A tool result too long to show whole (the link in its answer); readable by the caller that got it until it expires",
+      },
     ]);
     expect((await client.readResource({ uri: "notes://readme" })).contents).toEqual([
       { uri: "notes://readme", mimeType: "text/markdown", text: "# readme (caller server engine)" },
@@ -217,7 +223,8 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   });
 
   it("a server without resources or prompts declares neither and answers -32601 as before", async () => {
-    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none" });
+    // results: false — the result budget (on by default) serves its own resource template, see result-budget.test.ts.
+    const spec = await served([ping], { name: "engine", ctx: makeTestCtx(), auth: "none", results: false });
     await using client = await sdkClientFor(spec.url!);
     // A 2025-era session is told of no extension (the tasks extension exists only on 2026-07-28).
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
