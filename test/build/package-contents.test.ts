@@ -90,6 +90,12 @@ describe("the published package", () => {
     expect(linked).toBeGreaterThan(0);
   });
 
+  it("the README shows the two commands of a fresh clone: npm ci && npm start (the demo), npm ci && npm test (the suite)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toMatch(/^npm ci && npm start\b/m);
+    expect(readme).toMatch(/^npm ci && npm test\b/m);
+  });
+
   it("package.json names the repository, homepage and issue tracker", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { repository?: { type: string; url: string }; homepage?: string; bugs?: { url: string } };
     expect(pkg.repository).toMatchObject({ type: "git", url: expect.stringMatching(/^git\+https:\/\/\S+\.git$/) });
