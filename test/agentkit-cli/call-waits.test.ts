@@ -12,8 +12,9 @@
  * the 2 minutes the call may stay silent by default, so only the server's
  * heartbeats (every 30 s) keep it open; the package's own timers are tested on
  * a fake clock in test/mcp-client/progress-deadline.test.ts. Being a wait on
- * a person, it runs with the human-paced runs (vitest.reliability.config.ts),
- * idle beside the rest of the suite, not in `vitest run`.
+ * a person, it runs in its own project of vitest.reliability.config.ts
+ * (`--project call-waits`), not in `vitest run`; CI runs it idle beside the
+ * Node 24 part, since it spawns the built CLI and `npm test` rebuilds dist/.
  *
  * 2025-11-25: the call is held open (on 2026-07-28 the same call is an MCP
  * task, polled: test/mcp-client/tasks-agentkit-call.test.ts).

@@ -6,10 +6,13 @@
  * fails the run with its exit code; two background parts keep their outputs
  * apart. (A stop's CI once died at the first `start_part`: an unset variable
  * under `set -u` that only bash, not a reading, finds.) Also: `bash -n` parses
- * `.ci/run` itself.
+ * `.ci/run` itself, and no part that runs beside `npm test` (which rebuilds
+ * `dist/`: its prebuild deletes it) runs a test that spawns the built CLI (a
+ * stop's CI failed so: `agentkit call`'s wait, started beside the suite, found
+ * `dist/bin/agentkit.js` missing).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,5 +76,31 @@ describe(".ci/parts.sh under set -euo pipefail", () => {
     const check = spawnSync("bash", ["-n", ".ci/run"], { cwd: ROOT, encoding: "utf8" });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
+  });
+
+  it("runs no test that needs the build beside npm test, which deletes and rebuilds dist/", () => {
+    const lines = readFileSync(join(ROOT, ".ci/run"), "utf8").split("\n");
+    const suite = lines.findIndex((line) => /^part ".*" npm test$/.test(line));
+    expect(suite, "`part ... npm test` in .ci/run").toBeGreaterThan(0);
+    // background parts started before the suite and awaited after it
+    const beside = lines
+      .slice(0, suite)
+      .map((line) => /^start_part "([^"]+)" .*--project ([\w-]+)/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .filter((m) => lines.slice(suite).some((line) => line === `await_part "${m[1]}"`))
+      .map((m) => m[2]!);
+    expect(beside).toContain("human-paced");
+    // vitest.reliability.config.ts read as text (importing it would put it in the tests' type check)
+    const config = readFileSync(join(ROOT, "vitest.reliability.config.ts"), "utf8");
+    for (const name of beside) {
+      const project = new RegExp(`name: "${name}",[^}]*?include: \\[([^\\]]*)\\]`).exec(config);
+      expect(project, `project ${name} and its include list in vitest.reliability.config.ts`).not.toBeNull();
+      // the projects beside the suite name their files (no globs: this check reads them)
+      const files = [...project![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+      expect(files.filter((file) => /[*?{[]/.test(file))).toEqual([]);
+      expect(files.length).toBeGreaterThan(0);
+      const needBuild = files.filter((file) => /requireBuild|agentkit-process\.js|\bdist\//.test(readFileSync(join(ROOT, file), "utf8")));
+      expect(needBuild, `tests of project ${name}, run beside npm test, that need dist/`).toEqual([]);
+    }
   });
 });
