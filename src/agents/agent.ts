@@ -23,6 +23,7 @@ export interface CognitionInput {
 
 /** The loop behind an agent: ReAct over local tools, or a CLI that owns its own loop. */
 export interface Cognition {
+  /** Runs the task in `input` to its end (or its stop reason) and answers the result. */
   run(input: CognitionInput): Promise<AgentResult>;
   /**
    * Present on a cognition that records durable runs (`ReActCognition`,

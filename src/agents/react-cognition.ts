@@ -171,6 +171,7 @@ export class ReActCognition implements Cognition {
     return { tools: this.tools };
   }
 
+  /** Runs the ReAct loop for `task`: model turns and tool calls until a final answer, a step limit or a stop; recorded step by step when `journal` is set. */
   async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const llm = ctx.llm;
     const calls: ToolCallRecord[] = [];

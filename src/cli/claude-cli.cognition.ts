@@ -212,6 +212,7 @@ export class ClaudeCliCognition implements Cognition {
     return a;
   }
 
+  /** Runs `task` in the Claude Code CLI (one `claude -p` process), with this agent's tools served to it, and answers its final text; on a durable run, records the CLI's session id and resumes it. */
   async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const o = this.options;
     let session: ClaudeSessionArgs | undefined;

@@ -163,6 +163,7 @@ export class CodexCliCognition implements Cognition {
     return a;
   }
 
+  /** Runs `task` in the Codex CLI (one `codex exec` process), with this agent's tools served to it, and answers its final text; on a durable run, records the CLI's session id and resumes it. */
   async run({ task, agent, ctx, journal }: CognitionInput): Promise<AgentResult> {
     const o = this.options;
     const had = journal?.cliSession;

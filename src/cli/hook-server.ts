@@ -214,6 +214,7 @@ export class HookServer implements AsyncDisposable {
     await lease.release();
   }
 
+  /** Same as `stop()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }

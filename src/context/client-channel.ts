@@ -47,9 +47,13 @@ export interface SampleResult {
  * that context's children; ended when the owning context is released.
  */
 export interface ClientChannel {
+  /** Reports progress on the call (`notifications/progress`, coalesced); nothing when the client sent no progress token. */
   progress(done: number, total: number | undefined, message: string | undefined): void;
+  /** Sends a log message to the client (`notifications/message`) unless its log level filters it out. */
   log(level: LogLevel, data: unknown): void;
+  /** Asks the client's user a question (`elicitation/create`) and waits for the answer. */
   elicit(request: ElicitRequest): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (`sampling/createMessage`) and waits for it. */
   sample(request: SampleRequest): Promise<SampleResult>;
   /** The call ended: drop pending notifications. */
   end(): void;

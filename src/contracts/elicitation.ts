@@ -139,6 +139,7 @@ export interface AskOptions {
  * with one parameter still works.
  */
 export interface Asker {
+  /** Asks a person about `request` and answers their decision; `options.signal` ends the wait (the call was cancelled or went away, or its deadline fired). */
   ask(request: Elicitation, options?: AskOptions): Promise<Decision>;
 }
 

@@ -83,5 +83,6 @@ export interface LLMRequest {
 
 /** A model. Anything with `complete()` of this shape is one; no base class. */
 export interface LLM {
+  /** Answers one model turn for `request` (its text, tool calls and stop reason). */
   complete(request: LLMRequest): Promise<LLMTurn>;
 }

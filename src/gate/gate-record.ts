@@ -77,6 +77,7 @@ export type GateCheck = Omit<GateRecord, "arguments" | "updatedArguments">;
 
 /** Anything events can be emitted on (a `RunContext` will do). */
 export interface GateEventTarget {
+  /** Emits `event` with `data` (the gate emits `gate.check`). */
   emit(event: string, data: Record<string, unknown>): void;
 }
 

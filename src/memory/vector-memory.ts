@@ -10,6 +10,7 @@ import { checkK, memoryItem, memoryNameRule, type MemoryItem, type MemorySource,
 /** Turns texts into vectors of one fixed length. */
 export interface Embedder {
   readonly dimensions: number;
+  /** One vector of `dimensions` numbers per text, in order. */
   embed(texts: readonly string[]): Promise<number[][]>;
 }
 
@@ -24,6 +25,7 @@ export class HashingEmbedder implements Embedder {
       throw new OptionsError("HashingEmbedder", "dimensions", `HashingEmbedder: dimensions must be an integer >= 8, got ${dimensions}`);
   }
 
+  /** One vector of `dimensions` numbers per text, in order (hashed words, no model). */
   async embed(texts: readonly string[]): Promise<number[][]> {
     return texts.map((t) => this.embedOne(t));
   }

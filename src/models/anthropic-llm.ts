@@ -144,6 +144,7 @@ export class AnthropicLLM implements LLM {
     return params;
   }
 
+  /** Sends `request` to the Messages API, streaming, and answers the turn. */
   async complete(request: LLMRequest): Promise<LLMTurn> {
     // No check of the signal here: the SDK checks it before sending, and its
     // abort error becomes Cancelled below, as one mid-request does.

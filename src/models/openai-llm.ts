@@ -147,6 +147,7 @@ export class OpenAILLM implements LLM {
     };
   }
 
+  /** Sends `request` to the OpenAI API (Chat Completions or Responses, as configured), streaming, and answers the turn. */
   async complete(request: LLMRequest): Promise<LLMTurn> {
     // No check of the signal here: the SDK checks it before sending, and its
     // abort error becomes Cancelled below, as one mid-request does.

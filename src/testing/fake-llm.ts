@@ -74,6 +74,7 @@ export class FakeLLM implements LLM {
     return this.turns.length - this.index;
   }
 
+  /** Answers the next scripted turn (records `request` in `requests`); rejects when the script is used up. */
   async complete(request: LLMRequest): Promise<LLMTurn> {
     this.requests.push(request);
     request.signal?.throwIfAborted();

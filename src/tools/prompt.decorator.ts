@@ -12,7 +12,9 @@ import type { PromptRender } from "./served-items.js";
 /** What a `@Prompt` class looks like: `render(args, ctx)`, optionally `complete(argument, value, ctx)`. */
 export interface PromptClass {
   new (...args: never[]): {
+    /** Renders the prompt's messages for `args`. */
     render(args: Record<string, string>, ctx: RunContext): PromptRender | Promise<PromptRender>;
+    /** Completions for the prompt argument `argument` that start from `value` (at most 100 are sent). */
     complete?(argument: string, value: string, ctx: RunContext): readonly string[] | Promise<readonly string[]>;
   };
 }

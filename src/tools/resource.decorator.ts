@@ -12,8 +12,11 @@ import type { ResourceListEntry, ResourceRead } from "./served-items.js";
 /** What a `@Resource` class looks like: `read(params, ctx)`, optionally `list(ctx)` and `complete(argument, value, ctx)`. */
 export interface ResourceClass {
   new (...args: never[]): {
+    /** Reads the resource at the URI whose template variables are `params`. */
     read(params: Record<string, string>, ctx: RunContext): ResourceRead | Promise<ResourceRead>;
+    /** The concrete resources behind the template, for `resources/list`. */
     list?(ctx: RunContext): readonly ResourceListEntry[] | Promise<readonly ResourceListEntry[]>;
+    /** Completions for the template variable `argument` that start from `value` (at most 100 are sent). */
     complete?(argument: string, value: string, ctx: RunContext): readonly string[] | Promise<readonly string[]>;
   };
 }

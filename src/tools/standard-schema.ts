@@ -31,9 +31,13 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
+    /** Validates `value`: its (parsed) value, or its issues. */
     readonly validate: (value: unknown) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> };
+    readonly jsonSchema?: {
+      /** The JSON Schema of the input for `options.target` (agentkit asks for `draft-2020-12`). */
+      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+    };
   };
 }
 

@@ -141,6 +141,7 @@ export class ToolRegistry {
     return this.byName.size;
   }
 
+  /** The registered tools, in registration order. */
   [Symbol.iterator](): Iterator<Tool> {
     return this.byName.values();
   }

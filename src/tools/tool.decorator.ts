@@ -19,7 +19,10 @@ export interface Tool extends ToolContract {}
 
 /** What a `@Tool` class looks like: injectable, with `run(input, ctx)`. */
 export interface ToolClass<I = never> {
-  new (...args: never[]): { run(input: I, ctx: RunContext): unknown };
+  new (...args: never[]): {
+    /** Runs the tool with its validated `input`; what it returns (or throws) is the call's result. */
+    run(input: I, ctx: RunContext): unknown;
+  };
 }
 
 /** The frozen metadata `@Tool` records on a class. */

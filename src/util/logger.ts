@@ -6,9 +6,13 @@ import { errorLine } from "./format.js";
 
 /** A logger; `console` satisfies it. */
 export interface Logger {
+  /** Detail for whoever debugs the package. */
   debug(message: string): void;
+  /** What happened, for the record. */
   info(message: string): void;
+  /** Something a user should look at; the package kept going. */
   warn(message: string): void;
+  /** Something failed. */
   error(message: string): void;
 }
 

@@ -148,14 +148,19 @@ export type Settlement =
  * - `subscribe` delivers every later event, in order, until the returned function is called.
  */
 export interface InboxStore {
+  /** Adds a pending question and announces it (`question`). */
   put(question: StoredQuestion): Promise<void>;
+  /** Settles a pending question exactly once (compare-and-set); a loser gets `{ ok: false }` and the question as it stands. */
   settle(id: string, settlement: Settlement): Promise<SettleResult>;
+  /** The question with this id, or `undefined`. */
   get(id: string): Promise<StoredQuestion | undefined>;
   /** Pending questions, oldest first. */
   pending(): Promise<StoredQuestion[]>;
   /** The latest decisions, newest first (at most `limit`). */
   decisions(limit: number): Promise<StoredDecision[]>;
+  /** Inserts a decision, or replaces the row with its id (never a confirmed row by an unconfirmed one), and announces it (`decision`). */
   recordDecision(decision: StoredDecision): Promise<void>;
+  /** Delivers every later event to `listener`, in order, until the returned function is called. */
   subscribe(listener: (event: InboxEvent) => void): () => void;
 }
 
@@ -204,6 +209,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     this.#records = new MemoryCallRecords(o.maxRecords);
   }
 
+  /** Adds a pending question and announces it (`question`). */
   put(question: StoredQuestion): Promise<void> {
     if (question.status === "pending" && !this.#questions.has(question.id) && this.#pendingCount >= this.#maxPending) {
       return Promise.reject(
@@ -222,6 +228,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return Promise.resolve();
   }
 
+  /** Settles a pending question exactly once (compare-and-set); a loser gets `{ ok: false }` and the question as it stands. */
   settle(id: string, settlement: Settlement): Promise<SettleResult> {
     const q = this.#questions.get(id);
     if (!q || q.status !== "pending") return Promise.resolve({ ok: false, question: q });
@@ -237,6 +244,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return Promise.resolve({ ok: true, question: next });
   }
 
+  /** The question with this id, or `undefined`. */
   get(id: string): Promise<StoredQuestion | undefined> {
     return Promise.resolve(this.#questions.get(id));
   }
@@ -249,6 +257,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return Promise.resolve([...this.#decisions.values()].reverse().slice(0, limit));
   }
 
+  /** Inserts a decision, or replaces the row with its id (never a confirmed row by an unconfirmed one), and announces it (`decision`). */
   recordDecision(decision: StoredDecision): Promise<void> {
     const row = Object.freeze({ ...decision });
     // The gate's record is final: the page's row arriving after it (both are written without waiting) does not replace it.
@@ -260,6 +269,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
     return Promise.resolve();
   }
 
+  /** Delivers every later event to `listener`, in order, until the returned function is called. */
   subscribe(listener: (event: InboxEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

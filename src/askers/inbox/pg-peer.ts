@@ -20,19 +20,29 @@ export interface PgResult {
 
 /** One connection (a pool's checked-out client). */
 export interface PgClient {
+  /** Runs one statement with `$1`-style `values`. */
   query(text: string, values?: readonly unknown[]): Promise<PgResult>;
+  /** Listens for `NOTIFY` payloads on the channels this connection `LISTEN`s to. */
   on(event: "notification", fn: (msg: { channel: string; payload?: string }) => void): unknown;
+  /** Listens for a connection's error (the store logs it and reconnects). */
   on(event: "error", fn: (err: Error) => void): unknown;
+  /** Listens for the connection's end. */
   on(event: "end", fn: () => void): unknown;
+  /** Drops the listeners the store added. */
   removeAllListeners(event?: string): unknown;
+  /** Returns the connection to the pool (destroys it when `err` is set). */
   release(err?: Error | boolean): void;
 }
 
 /** What the store needs of a `pg.Pool` (yours, or the one it makes from a connection string). */
 export interface PgPool {
+  /** Runs one statement with `$1`-style `values`. */
   query(text: string, values?: readonly unknown[]): Promise<PgResult>;
+  /** Checks out a connection (the store's `LISTEN` connection and its transactions). */
   connect(): Promise<PgClient>;
+  /** Closes every connection (called by the store only for a pool it made). */
   end(): Promise<void>;
+  /** Listens for a connection's error (the store logs it and reconnects). */
   on(event: "error", fn: (err: Error) => void): unknown;
 }
 

@@ -267,6 +267,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     if (this.role === "worker" && o.wakeups === "shared") this.#relayPath = sharedWakeupPath(options, this.schema, this.#pool);
   }
 
+  /** Adds a pending question (one row) and announces it to every store on the database (`NOTIFY`). */
   async put(question: StoredQuestion): Promise<void> {
     await this.#ready();
     await this.#renewLease();
@@ -340,6 +341,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     return { ok: false, question: await this.get(id) };
   }
 
+  /** The question with this id, or `undefined`. */
   async get(id: string): Promise<StoredQuestion | undefined> {
     await this.#ready();
     const { rows } = await this.#query(`SELECT row_to_json(q) AS row FROM ${this.schema}.questions q WHERE id = $1`, [id]);
@@ -636,6 +638,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     if (this.#ownPool) await this.#pool.end().catch(ignoreRejection("ending our own pool while closing"));
   }
 
+  /** Same as `close()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

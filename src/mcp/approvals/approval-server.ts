@@ -86,6 +86,7 @@ export interface ApprovalServerOptions {
 
 /** What `ApprovalServer({ servers })` asks of a served registry: its refusal of `args` for the tool `qualifiedName`, or `undefined`. */
 export interface ServedArgumentCheck {
+  /** Why `args` would be refused by the served tool `qualifiedName` (its input validation), or `undefined` when they are valid or the tool is not served here. */
   argumentError(qualifiedName: string, args: Record<string, unknown>): string | undefined;
 }
 

@@ -159,6 +159,7 @@ export class McpApp implements AsyncDisposable {
       throw new AggregateError(errors, `McpApp.stop(): ${errors.length} part(s) failed to stop: ${errors.map(errorLine).join("; ")}`);
   }
 
+  /** Same as `stop()`: `await using app = await bootstrap(...)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.stop();
   }

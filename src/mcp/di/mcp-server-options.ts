@@ -27,7 +27,11 @@ export type Provider =
   | (new (...args: never[]) => unknown)
   | { readonly provide: InjectionToken; readonly useClass: new (...args: never[]) => unknown }
   | { readonly provide: InjectionToken; readonly useValue: unknown }
-  | { readonly provide: InjectionToken; readonly useFactory: (c: import("tsyringe").DependencyContainer) => unknown };
+  | {
+      readonly provide: InjectionToken;
+      /** Makes the value from the module's container, each time the token is resolved (tsyringe's `instanceCachingFactory` keeps one). */
+      readonly useFactory: (c: import("tsyringe").DependencyContainer) => unknown;
+    };
 
 /**
  * An entry of `imports`: an `@McpServer` module class, or a function
