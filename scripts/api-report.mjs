@@ -104,7 +104,8 @@ function describe(checker, exported) {
       const optional = prop.flags & ts.SymbolFlags.Optional ? "?" : "";
       const ptype = checker.getTypeOfSymbolAtLocation(prop, pdecl);
       if (prop.flags & ts.SymbolFlags.Method) {
-        for (const sig of ptype.getCallSignatures())
+        // an optional method's type includes `undefined`, which has no call signatures
+        for (const sig of checker.getNonNullableType(ptype).getCallSignatures())
           lines.push(`${indent}${prop.getName()}${optional}${checker.signatureToString(sig, pdecl, FLAGS)}`);
       } else lines.push(`${indent}${readonly}${prop.getName()}${optional}: ${type(ptype)}`);
     }

@@ -102,5 +102,7 @@ describe("the API report per entry point, checked by npm run lint", () => {
     // A private static helper (ToolArgumentError.format) is not listed either.
     const toolArgumentError = await block("index.api.md", "class ToolArgumentError extends AgentkitError");
     expect(toolArgumentError.filter((l) => l.includes("static format"))).toEqual([]);
+    // An optional method is listed, marked optional (its type includes undefined, which has no call signature).
+    expect((await block("askers.api.md", "interface RunStore")).filter((l) => l.startsWith("  appendRunSteps?("))).toHaveLength(1);
   }, 120_000);
 });
