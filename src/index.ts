@@ -26,29 +26,17 @@ export {
 } from "./errors/index.js";
 export type { AgentkitErrorCode, InvalidArgument, RunResumeFailure } from "./errors/index.js";
 // Every error class a user may catch, from every layer: each is a leaf file, so importing it loads nothing of its layer.
-export { AuditSinkError } from "./gate/audit-sink.error.js";
-export { McpConfigFileError } from "./wire/mcp-config-file.error.js";
-export { CodexMcpError } from "./wire/codex-mcp.error.js";
-export { McpNameError } from "./wire/mcp-name.error.js";
-export { TomlEncodeError } from "./wire/toml.error.js";
-export { McpRequestError, McpSessionLostError } from "./mcp/client/mcp-request.error.js";
+// A failure with no fields of its own is an `AgentkitError` told apart by `code` (see AgentkitError).
+export { McpRequestError } from "./mcp/client/mcp-request.error.js";
 export { McpConnectError } from "./mcp/client/mcp-connect.error.js";
-export { McpNotEnteredError } from "./mcp/client/mcp-not-entered.error.js";
-export { OAuthCallbackError, OAuthLoginRequiredError, OAuthResponseTooLargeError } from "./mcp/oauth/oauth.error.js";
-export { ApprovalServerStateError } from "./mcp/approvals/approval-server.error.js";
+export { OAuthLoginRequiredError } from "./mcp/oauth/oauth.error.js";
 export { BootstrapError } from "./mcp/di/bootstrap.error.js";
 export { ModelError, ModelRateLimitError } from "./models/model.error.js";
 export type { ModelErrorCode, ModelErrorFacts } from "./models/model.error.js";
-export { ModelSdkMissingError } from "./models/model-sdk.error.js";
-export { CliAgentsError } from "./cli/cli-agents.error.js";
-export { CliRunError, McpServerNotConnectedError } from "./cli/cli-run.error.js";
+export { CliRunError } from "./cli/cli-run.error.js";
 export type { CliRunErrorCode } from "./cli/cli-run.error.js";
-export { HookServerError } from "./cli/hook-server.error.js";
 export { InboxError } from "./askers/inbox/inbox.error.js";
-export type { InboxErrorCode } from "./askers/inbox/inbox.error.js";
-export { InboxStoreError } from "./askers/inbox/inbox-store.error.js";
-export type { InboxStoreFailure } from "./askers/inbox/inbox-store.error.js";
-export { NoTerminalError } from "./askers/no-terminal.error.js";
+export type { InboxErrorCode, InboxStoreFailure } from "./askers/inbox/inbox.error.js";
 export { AccessTokenError } from "./express/access-token.error.js";
 export type { AccessTokenRefusal } from "./express/access-token.error.js";
 

@@ -12,7 +12,7 @@ import { describeValue, errorLine, seconds } from "../util/format.js";
 import { checkOptions, checkTimeoutMs, opt, type OptionRule } from "../options/option-checks.js";
 import { approvalPrompt, type ApprovalPrompt, type PromptContext } from "./approval-prompt.js";
 import { editInEditor } from "./edit-arguments.js";
-import { NoTerminalError } from "./no-terminal.error.js";
+import { noTerminal } from "./no-terminal.error.js";
 import { PendingQuestion } from "./pending-question.js";
 import { checkPromptLibrary, loadPromptLibrary, type PromptLibrary } from "./prompt-library.js";
 import { clipMiddle, visible } from "../util/visible-text.js";
@@ -97,7 +97,7 @@ function osActor(): string {
  * - Decisions carry `actor`: the OS user name, or `"terminal"`.
  *
  * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
- * @throws NoTerminalError when `input` is not a TTY (use `ApprovalInbox`).
+ * @throws AgentkitError (code `no_terminal`) when `input` is not a TTY (use `ApprovalInbox`).
  * @throws MissingPeerError when `@inquirer/core` / `@inquirer/prompts` are not installed.
  */
 export class TerminalAsker implements Asker {
@@ -116,7 +116,7 @@ export class TerminalAsker implements Asker {
     this.#input = o.input ?? process.stdin;
     this.#output = o.output ?? process.stdout;
     if ((this.#input as { isTTY?: boolean }).isTTY !== true) {
-      throw new NoTerminalError(o.input === undefined ? "process.stdin" : "the input stream");
+      throw noTerminal(o.input === undefined ? "process.stdin" : "the input stream");
     }
     this.#editor = (o.editor ?? (process.env.VISUAL || process.env.EDITOR || "")).trim();
     checkPromptLibrary();

@@ -59,7 +59,7 @@ export async function openStore(
  * or command they come from); `worker`, when given, names this process on
  * each question.
  *
- * @throws NoTerminalError for `tty` when stdin is not a terminal (the message names the web inbox).
+ * @throws AgentkitError (code `no_terminal`) for `tty` when stdin is not a terminal (the message names the web inbox).
  */
 export async function startApprover(mode: ApproveMode, source: string, where?: ApproverStore, worker?: string): Promise<Approver> {
   const { TerminalAsker, ApprovalInbox, inboxAsker } = await import("../askers/index.js");

@@ -183,7 +183,7 @@ export function explainFailure(err: unknown, context: FailureContext): Failure {
     }
     return { line: oneLine(`${who}: could not connect to ${server}: ${why}`), exitCode: EXIT_RUNTIME };
   }
-  if (code === "mcp_request" || code === "bootstrap") {
+  if (code === "mcp_request" || code === "mcp_session_lost" || code === "bootstrap") {
     return { line: oneLine(`${who}: ${firstLine(err)}`), exitCode: EXIT_RUNTIME };
   }
   if (code === "missing_peer" || code === "oauth_login_required" || code === "oauth_callback") {

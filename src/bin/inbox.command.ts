@@ -78,7 +78,7 @@ const OPTIONS: OptionTable = {
  * Run `agentkit inbox <subcommand>` with `argv` (the words after `inbox`);
  * resolves with the exit code.
  *
- * @throws UsageError for a bad command line; InboxStoreError when the database cannot be reached.
+ * @throws UsageError for a bad command line; InboxError (code `inbox_store`) when the database cannot be reached.
  */
 export async function inboxCommand(argv: readonly string[], context: FailureContext): Promise<number> {
   const [sub, ...rest] = argv;

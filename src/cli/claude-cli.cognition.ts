@@ -10,7 +10,7 @@ import { CLI_SPAWN_RULES, isPlainObject, modelRule, stringOrList } from "./cli-o
 import type { AgentResult, Cognition, CognitionInput, StopReason, ToolCallRecord } from "../agents/agent.js";
 import type { RunContext } from "../context/run-context.js";
 import type { CliExit, EnvOverlay } from "./cli-process.js";
-import { CliRunError, McpServerNotConnectedError, tail } from "./cli-run.error.js";
+import { CliRunError, mcpNotConnected, tail } from "./cli-run.error.js";
 import { runCliCognition, type CliStream } from "./cli-run.js";
 import type { CliAgentDefinition } from "./cli-agents.js";
 import { contentText } from "../wire/content.js";
@@ -146,7 +146,7 @@ const USAGE_KEYS: Record<string, string> = {
  *
  * The run never throws; failures end in `stopReason: "error"` with a
  * `CliRunError` on `error`: an MCP server the init event shows as anything
- * but `connected` stops the run at once (`McpServerNotConnectedError`: the
+ * but `connected` stops the run at once (code `cli_mcp_not_connected`: the
  * CLI itself would carry on without the tools and exit 0), an error result or
  * a non-zero exit carries the CLI's own message, `timeoutMs` kills the tree
  * (`cli_timeout`). Cancelling `ctx` kills the tree too and ends `"cancelled"`.
@@ -397,11 +397,7 @@ class ClaudeStream implements CliStream {
     const f = this.final;
     const stderr = exit.stderr;
     if (this.notConnected)
-      return this.result(
-        "error",
-        new McpServerNotConnectedError("claude", this.notConnected.name, this.notConnected.status, stderr),
-        exit.code,
-      );
+      return this.result("error", mcpNotConnected("claude", this.notConnected.name, this.notConnected.status, stderr), exit.code);
     if (f && f.is_error === true) {
       const said =
         typeof f.result === "string" && f.result

@@ -6,7 +6,7 @@
  */
 import type { Agent } from "../agents/agent.js";
 import type { Tool } from "../tools/tool.js";
-import { CliAgentsError } from "./cli-agents.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 import { OptionsError } from "../errors/options.error.js";
 import { checkOptions, opt, type OptionRule } from "../options/option-checks.js";
 import { describeValue } from "../util/format.js";
@@ -88,7 +88,7 @@ function localTools(agent: Agent): readonly Tool[] | undefined {
  * would change what the subagent can do. An agent with neither inherits the
  * session's tools. Model: `agent.model` unless it is the core's `"default"`.
  *
- * @throws CliAgentsError for a duplicate or malformed name (lowercase
+ * @throws AgentkitError (code `cli_agents`) for a duplicate or malformed name (lowercase
  *   letters, digits, `-`, `_`), or an empty description or prompt (the CLI
  *   needs both to decide when to delegate and what the subagent is).
  * @throws OptionsError for an unknown option or entry key, a value of the
@@ -110,19 +110,22 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
     const agent = explicit.agent;
     const name = agent.name;
     if (!AGENT_NAME.test(name)) {
-      throw new CliAgentsError(
+      throw new AgentkitError(
+        "cli_agents",
         `asCliAgents: agent name '${name}' cannot be a CLI subagent name; use lowercase letters, digits, '-' and '_'`,
       );
     }
-    if (Object.hasOwn(out, name)) throw new CliAgentsError(`asCliAgents: two agents are named '${name}'`);
+    if (Object.hasOwn(out, name)) throw new AgentkitError("cli_agents", `asCliAgents: two agents are named '${name}'`);
     if (!agent.description.trim()) {
-      throw new CliAgentsError(
+      throw new AgentkitError(
+        "cli_agents",
         `asCliAgents: agent '${name}' has no description; the CLI shows it to the model to decide when to delegate ` +
           `(new Agent({ description }))`,
       );
     }
     if (!agent.prompt.trim())
-      throw new CliAgentsError(
+      throw new AgentkitError(
+        "cli_agents",
         `asCliAgents: agent '${name}' has no prompt; it becomes the subagent's system prompt (new Agent({ prompt }))`,
       );
     let tools: string[] | undefined;
@@ -133,7 +136,8 @@ export function asCliAgents(agents: Iterable<CliAgentInput>, options: CliAgentsO
         tools = local.map((t) => {
           const q = o.mcpNames && Object.hasOwn(o.mcpNames, t.name) ? o.mcpNames[t.name] : undefined;
           if (!q) {
-            throw new CliAgentsError(
+            throw new AgentkitError(
+              "cli_agents",
               `asCliAgents: agent '${name}' uses tool '${t.name}', which is not served to the CLI; serve it ` +
                 `(serveRegistry) and pass { mcpNames: spec.mcpNames }, or list the agent's CLI tools explicitly`,
             );

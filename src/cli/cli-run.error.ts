@@ -20,7 +20,11 @@ export type CliRunErrorCode =
 
 /**
  * A CLI run that failed. `message` carries the CLI's own words where it gave
- * any (the error result's text, or the tail of stderr).
+ * any (the error result's text, or the tail of stderr). For
+ * `cli_mcp_not_connected` (an MCP server the CLI reported as anything but
+ * `connected`: a wrong token, a dead server; the CLI itself would carry on
+ * without the server's tools and exit 0, this is the loud version), `server`
+ * and `status` name the server and what the CLI said of it.
  */
 export class CliRunError extends AgentkitError {
   declare readonly code: CliRunErrorCode;
@@ -30,43 +34,36 @@ export class CliRunError extends AgentkitError {
   readonly exitCode: number | null;
   /** The tail of the CLI's stderr. */
   readonly stderr: string;
+  /** For `cli_mcp_not_connected`: the server's name in the MCP config. */
+  readonly server: string | undefined;
+  /** For `cli_mcp_not_connected`: the status the CLI reported (`failed`, `pending`, `needs-auth`, ...). */
+  readonly status: string | undefined;
 
   constructor(
     code: CliRunErrorCode,
     cli: string,
     message: string,
-    details: { exitCode?: number | null; stderr?: string; cause?: unknown } = {},
+    details: { exitCode?: number | null; stderr?: string; cause?: unknown; server?: string; status?: string } = {},
   ) {
     super(code, message, details.cause !== undefined ? { cause: details.cause } : undefined);
     this.cli = cli;
     this.exitCode = details.exitCode ?? null;
     this.stderr = details.stderr ?? "";
+    this.server = details.server;
+    this.status = details.status;
   }
 }
 
-/**
- * An MCP server that the CLI reported as anything but `connected` (a wrong
- * token, a dead server). The CLI itself carries on without the server's tools
- * and exits 0; this is the loud version.
- */
-export class McpServerNotConnectedError extends CliRunError {
-  /** The server's name in the MCP config. */
-  readonly server: string;
-  /** The status the CLI reported (`failed`, `pending`, `needs-auth`, ...). */
-  readonly status: string;
-
-  constructor(cli: string, server: string, status: string, stderr = "") {
-    super(
-      "cli_mcp_not_connected",
-      cli,
-      `${cli}: MCP server '${server}' is not connected (status "${status}"); the run was stopped rather than left ` +
-        `to run without its tools. ` +
-        `Check that the server is listening at the configured URL and that its token matches.`,
-      { stderr },
-    );
-    this.server = server;
-    this.status = status;
-  }
+/** The `CliRunError` (code `cli_mcp_not_connected`) of an MCP server the CLI reported as `status`, not `connected`. */
+export function mcpNotConnected(cli: string, server: string, status: string, stderr = ""): CliRunError {
+  return new CliRunError(
+    "cli_mcp_not_connected",
+    cli,
+    `${cli}: MCP server '${server}' is not connected (status "${status}"); the run was stopped rather than left ` +
+      `to run without its tools. ` +
+      `Check that the server is listening at the configured URL and that its token matches.`,
+    { stderr, server, status },
+  );
 }
 
 /** The last non-empty lines of `text` (for quoting a CLI's stderr in a message). */

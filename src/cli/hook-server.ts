@@ -16,7 +16,7 @@ import type { RouteMount } from "../listener/loopback-listener.js";
 import { readJsonBody } from "../listener/read-body.js";
 import { leaseListener, type ListenerLease } from "../listener/shared-listeners.js";
 import { getLogger } from "../util/logger.js";
-import { HookServerError } from "./hook-server.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 import { answer, encodeVerdict, reasonText, type HookVerdict } from "./hook-verdict.js";
 import { hookVerdictOf, policyDecision } from "./hook-policy.js";
 import { hookSettings, type ClaudeHookSettings } from "./hook-settings.js";
@@ -185,7 +185,7 @@ export class HookServer implements AsyncDisposable {
   /** The endpoint the hook posts to. Throws before `start()`. */
   get url(): string {
     if (!this.lease || !this.route)
-      throw new HookServerError("HookServer is not started — use await HookServer.start(...) (or await server.start())");
+      throw new AgentkitError("hook_server", "HookServer is not started — use await HookServer.start(...) (or await server.start())");
     return `http://127.0.0.1:${this.lease.listener.port}${this.route.path}`;
   }
 

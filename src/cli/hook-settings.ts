@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { shellQuote } from "../wire/shell-quote.js";
-import { HookServerError } from "./hook-server.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 import { checkOptions, checkOptionsObject, opt, type CheckedOptions } from "../options/option-checks.js";
 
 /** The settings document `hookSettings` returns (pass it as `ClaudeCliCognition({ settings })`). */
@@ -55,14 +55,14 @@ const FOREVER_S = 24 * 60 * 60;
 /**
  * The absolute path of the compiled hook program: beside this module in the
  * built package (`dist/cli/hook-client.js`); run from the sources (vitest,
- * tsx), the build's copy. @throws HookServerError when it is not built.
+ * tsx), the build's copy. @throws AgentkitError (code `hook_server`) when it is not built.
  */
 export function hookClientPath(): string {
   const beside = fileURLToPath(new URL("./hook-client.js", import.meta.url));
   if (existsSync(beside)) return beside;
   const built = fileURLToPath(new URL("../../dist/cli/hook-client.js", import.meta.url));
   if (existsSync(built)) return built;
-  throw new HookServerError(`the hook program is not built: neither ${beside} nor ${built} exists — run npm run build`);
+  throw new AgentkitError("hook_server", `the hook program is not built: neither ${beside} nor ${built} exists — run npm run build`);
 }
 
 /**
@@ -82,7 +82,7 @@ export function hookClientPath(): string {
  * @throws OptionsError when `server` is not an object, or a field is missing
  *   or of the wrong kind (no `url`: pass a started `HookServer`); for a plain
  *   object, also an unknown key. Naming what is accepted.
- * @throws HookServerError when the `HookServer` is not started, or the hook
+ * @throws AgentkitError (code `hook_server`) when the `HookServer` is not started, or the hook
  *   program is not built.
  */
 export function hookSettings(server: {

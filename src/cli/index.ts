@@ -19,7 +19,7 @@ export type { CliAgentDefinition, CliAgentInput, CliAgentsOptions } from "./cli-
 export type { EnvOverlay } from "./cli-process.js";
 export { asCodexMcp } from "../wire/codex-mcp.js";
 export type { CodexMcpSource, CodexMcpOptions } from "../wire/codex-mcp.js";
-// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws TomlEncodeError (from `arc-agentkit`).
+// The TOML encoders are internal; a bad `CodexCliOptions.config` value throws an AgentkitError (code `toml_encode`).
 export type { TomlValue } from "../wire/toml.js";
 export { HookServer } from "./hook-server.js";
 export { hookSettings } from "./hook-settings.js";

@@ -24,6 +24,7 @@ export const AGENTKIT_ERROR_CODES = [
   "toml_encode",
   // mcp
   "mcp_request",
+  "mcp_session_lost",
   "mcp_connect",
   "mcp_not_entered",
   "oauth_login_required",

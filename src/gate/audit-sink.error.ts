@@ -1,25 +1,22 @@
 /**
  * @module gate/audit-sink.error
- * Raised when the JSONL approval audit cannot be written.
+ * The error of a JSONL approval audit that cannot be written.
  */
 import { AgentkitError } from "../errors/agentkit.error.js";
 
-/** The approval audit file could not be opened, written or flushed. */
-export class AuditSinkError extends AgentkitError {
-  constructor(
-    /** The audit file's path. */
-    readonly path: string,
-    /** What was being done: `"open"`, `"append"`. */
-    readonly operation: string,
-    cause: unknown,
-  ) {
-    const why = cause instanceof Error ? cause.message : String(cause);
-    super(
-      "audit_sink",
-      `approval audit file '${path}' could not ` +
-        `${operation === "open" ? "be opened for appending" : "be appended to and flushed"}: ${why}. Check that its ` +
-        `directory exists and is writable (auditPath).`,
-      { cause },
-    );
-  }
+/**
+ * The `AgentkitError` (code `audit_sink`) of an approval audit file at `path`
+ * that could not be opened (`operation` `"open"`) or appended to and flushed
+ * (`"append"`); the message names the path, what failed and why, and `cause`
+ * is the file system's error.
+ */
+export function auditSinkError(path: string, operation: "open" | "append", cause: unknown): AgentkitError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new AgentkitError(
+    "audit_sink",
+    `approval audit file '${path}' could not ` +
+      `${operation === "open" ? "be opened for appending" : "be appended to and flushed"}: ${why}. Check that its ` +
+      `directory exists and is writable (auditPath).`,
+    { cause },
+  );
 }

@@ -93,7 +93,7 @@ export class GateRecorder {
     return this.sink instanceof JsonlAuditSink ? this.sink.path : undefined;
   }
 
-  /** Fail early (`AuditSinkError`) when the JSONL file cannot be opened for appending; nothing to check otherwise. */
+  /** Fail early (an `AgentkitError`, code `audit_sink`) when the JSONL file cannot be opened for appending; nothing to check otherwise. */
   async check(): Promise<void> {
     if (this.sink instanceof JsonlAuditSink) await this.sink.check();
   }

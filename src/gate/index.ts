@@ -18,4 +18,3 @@ export type { AutoAllowWhen, GateRequest } from "./gate.js";
 export { GATE_SINK_RULES, GateRecorder } from "./gate-recorder.js";
 export type { GateAuditSink, GateRecorderOptions } from "./gate-recorder.js";
 export { JsonlAuditSink } from "./jsonl-audit-sink.js";
-export { AuditSinkError } from "./audit-sink.error.js";

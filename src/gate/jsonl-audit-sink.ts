@@ -7,7 +7,7 @@ import { OptionsError } from "../errors/options.error.js";
 import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { GateRecord } from "./gate-record.js";
-import { AuditSinkError } from "./audit-sink.error.js";
+import { auditSinkError } from "./audit-sink.error.js";
 import { ignoreRejection } from "../util/logger.js";
 
 /**
@@ -35,19 +35,19 @@ export class JsonlAuditSink {
     this.path = resolve(path);
   }
 
-  /** Open the file for appending and close it again: fails early (AuditSinkError) on a bad path. */
+  /** Open the file for appending and close it again: fails early (code `audit_sink`) on a bad path. */
   async check(): Promise<void> {
     try {
       const fh = await open(this.path, "a", 0o600);
       await fh.close();
     } catch (err) {
-      throw new AuditSinkError(this.path, "open", err);
+      throw auditSinkError(this.path, "open", err);
     }
   }
 
   /**
    * Append one decision as a JSON line and flush it to disk. Resolves once
-   * the line is fsync'd; rejects with `AuditSinkError` if it could not be.
+   * the line is fsync'd; rejects with an `AgentkitError` (code `audit_sink`) if it could not be.
    */
   append(decision: GateRecord): Promise<void> {
     const line = `${JSON.stringify(decision)}\n`;
@@ -64,7 +64,7 @@ export class JsonlAuditSink {
       await fh.appendFile(line, "utf8");
       await fh.sync();
     } catch (err) {
-      throw new AuditSinkError(this.path, "append", err);
+      throw auditSinkError(this.path, "append", err);
     } finally {
       await fh?.close().catch(ignoreRejection("closing the audit file after a failed write; the write failure is thrown"));
     }

@@ -85,7 +85,7 @@ const OPTIONS = {
  * request and rejects with `Cancelled`.
  *
  * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
- * @throws ModelSdkMissingError (constructor) when `@anthropic-ai/sdk` is not installed.
+ * @throws MissingPeerError (constructor) when `@anthropic-ai/sdk` is not installed.
  * complete() rejects with `ModelError` (`code` `model_auth`,
  * `model_context_too_long`, `model_refused` for stop reason `refusal`, ...) or
  * its subclass `ModelRateLimitError`, each with the API's message and request id.

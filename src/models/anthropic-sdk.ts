@@ -8,13 +8,12 @@
  */
 import type * as AnthropicModule from "@anthropic-ai/sdk";
 import { importedPeer } from "../util/optional-peer.js";
-import { ModelSdkMissingError } from "./model-sdk.error.js";
+import { modelSdkMissing } from "./model-sdk.error.js";
 
 /** The line that installs the peer `AnthropicLLM` needs. */
 export const ANTHROPIC_INSTALL_LINE = "npm install @anthropic-ai/sdk@1.14.0";
 
-/** The SDK module: `check()` at construction, `load()` on the first request. @throws ModelSdkMissingError when it is not installed. */
-export const anthropicSdk = importedPeer<typeof AnthropicModule>(
-  "@anthropic-ai/sdk",
-  (cause) => new ModelSdkMissingError("AnthropicLLM", "@anthropic-ai/sdk", ANTHROPIC_INSTALL_LINE, cause),
+/** The SDK module: `check()` at construction, `load()` on the first request. @throws MissingPeerError when it is not installed. */
+export const anthropicSdk = importedPeer<typeof AnthropicModule>("@anthropic-ai/sdk", (cause) =>
+  modelSdkMissing("AnthropicLLM", "@anthropic-ai/sdk", ANTHROPIC_INSTALL_LINE, cause),
 );

@@ -4,21 +4,16 @@
  */
 import { MissingPeerError } from "../errors/missing-peer.error.js";
 
-/** The provider's SDK is not installed; `installLine` is the command that installs it. */
-export class ModelSdkMissingError extends MissingPeerError {
-  constructor(
-    /** The class that needed it, e.g. `"AnthropicLLM"`. */
-    readonly provider: string,
-    /** The package, e.g. `"@anthropic-ai/sdk"`. */
-    readonly sdk: string,
-    installLine: string,
-    cause: unknown,
-  ) {
-    super(
-      sdk,
-      installLine,
-      `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`,
-      { cause },
-    );
-  }
+/**
+ * The `MissingPeerError` of a provider whose SDK is not installed: `peer` is
+ * the SDK's package, `installLine` the command that installs it, and the
+ * message names the provider (`AnthropicLLM`) and that line.
+ */
+export function modelSdkMissing(provider: string, sdk: string, installLine: string, cause: unknown): MissingPeerError {
+  return new MissingPeerError(
+    sdk,
+    installLine,
+    `${provider} needs the optional peer dependency ${sdk}, which could not be loaded. Install it with: ${installLine}`,
+    { cause },
+  );
 }

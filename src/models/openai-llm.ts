@@ -85,7 +85,7 @@ const OPTIONS = {
  * `request.signal` aborts the HTTP request and rejects with `Cancelled`.
  *
  * @throws OptionsError (constructor) for an unknown option or a value of the wrong kind, naming what is accepted.
- * @throws ModelSdkMissingError (constructor) when `openai` is not installed;
+ * @throws MissingPeerError (constructor) when `openai` is not installed;
  * OptionsError for a bad option or no API key. complete() rejects with
  * `ModelError` (`code` `model_auth`, `model_context_too_long`, `model_refused`,
  * ...) or its subclass `ModelRateLimitError`, each with the API's message and request id.

@@ -8,13 +8,12 @@
  */
 import type * as OpenAIModule from "openai";
 import { importedPeer } from "../util/optional-peer.js";
-import { ModelSdkMissingError } from "./model-sdk.error.js";
+import { modelSdkMissing } from "./model-sdk.error.js";
 
 /** The line that installs the peer `OpenAILLM` needs. */
 export const OPENAI_INSTALL_LINE = "npm install openai@7.59.0";
 
-/** The SDK module: `check()` at construction, `load()` on the first request. @throws ModelSdkMissingError when it is not installed. */
-export const openaiSdk = importedPeer<typeof OpenAIModule>(
-  "openai",
-  (cause) => new ModelSdkMissingError("OpenAILLM", "openai", OPENAI_INSTALL_LINE, cause),
+/** The SDK module: `check()` at construction, `load()` on the first request. @throws MissingPeerError when it is not installed. */
+export const openaiSdk = importedPeer<typeof OpenAIModule>("openai", (cause) =>
+  modelSdkMissing("OpenAILLM", "openai", OPENAI_INSTALL_LINE, cause),
 );

@@ -3,7 +3,7 @@
  * `asCodexMcp(spec)`: a served registry projected onto Codex's config keys.
  */
 import type { TomlValue } from "./toml.js";
-import { CodexMcpError } from "./codex-mcp.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /**
  * What `asCodexMcp` reads from a served registry. Structural: an
@@ -100,27 +100,34 @@ function headerEnvVar(name: string, header: string): string {
  *   cannot run under Codex (it fails closed); with one, Codex lets the call
  *   through and the guard's Asker decides.
  *
- * Throws `CodexMcpError` for a server or tool name Codex cannot address with
+ * Throws an `AgentkitError` (code `codex_mcp`) for a server or tool name Codex cannot address with
  * `-c` (outside `[A-Za-z0-9_-]`), a qualified name of another server, an
  * `http` spec without a URL or a `stdio` spec without a command.
  */
 export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
   const name = spec.name;
   if (typeof name !== "string" || !NAME.test(name)) {
-    throw new CodexMcpError(`asCodexMcp: server name ${JSON.stringify(name)} cannot be a Codex config key; use only [A-Za-z0-9_-]`);
+    throw new AgentkitError(
+      "codex_mcp",
+      `asCodexMcp: server name ${JSON.stringify(name)} cannot be a Codex config key; use only [A-Za-z0-9_-]`,
+    );
   }
   const key = `mcp_servers.${name}`;
   const config: Record<string, TomlValue> = {};
   const env: Record<string, string> = {};
   if (spec.transport === "stdio") {
     if (!spec.stdio || !spec.stdio.command) {
-      throw new CodexMcpError(`asCodexMcp: stdio server '${name}' has no command; Codex spawns stdio servers itself and needs one`);
+      throw new AgentkitError(
+        "codex_mcp",
+        `asCodexMcp: stdio server '${name}' has no command; Codex spawns stdio servers itself and needs one`,
+      );
     }
     config[`${key}.command`] = spec.stdio.command;
     config[`${key}.args`] = [...spec.stdio.args];
     if (spec.stdio.env && Object.keys(spec.stdio.env).length) config[`${key}.env`] = { ...spec.stdio.env };
   } else if (spec.transport === "http") {
-    if (!spec.url) throw new CodexMcpError(`asCodexMcp: http server '${name}' has no url; start() it (or await serveRegistry) first`);
+    if (!spec.url)
+      throw new AgentkitError("codex_mcp", `asCodexMcp: http server '${name}' has no url; start() it (or await serveRegistry) first`);
     config[`${key}.url`] = spec.url;
     const extra: Record<string, string> = {};
     for (const [header, value] of Object.entries(spec.authHeaders ?? {})) {
@@ -137,7 +144,10 @@ export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
     }
     if (Object.keys(extra).length) config[`${key}.env_http_headers`] = extra;
   } else {
-    throw new CodexMcpError(`asCodexMcp: server '${name}' has transport ${JSON.stringify(spec.transport)}; expected "http" or "stdio"`);
+    throw new AgentkitError(
+      "codex_mcp",
+      `asCodexMcp: server '${name}' has transport ${JSON.stringify(spec.transport)}; expected "http" or "stdio"`,
+    );
   }
   config[`${key}.required`] = true;
   if (typeof spec.toolTimeoutSec === "number") config[`${key}.tool_timeout_sec`] = spec.toolTimeoutSec;
@@ -145,7 +155,8 @@ export function asCodexMcp(spec: CodexMcpSource): CodexMcpOptions {
   const approved = [...(spec.autoApprove ?? []), ...(spec.guarded ? (spec.requiresApproval ?? []) : [])];
   for (const qualified of approved) {
     if (!qualified.startsWith(prefix) || !NAME.test(qualified.slice(prefix.length))) {
-      throw new CodexMcpError(
+      throw new AgentkitError(
+        "codex_mcp",
         `asCodexMcp: auto-approve entry '${qualified}' is not a tool of server '${name}' (expected ${prefix}<tool>, tool in [A-Za-z0-9_-])`,
       );
     }

@@ -22,7 +22,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { McpConfigFileError } from "./mcp-config-file.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /** Where a config document was written, and the directory created for it (if any). */
 export interface WrittenMcpConfig {
@@ -61,7 +61,7 @@ function errno(err: unknown): string | undefined {
 }
 
 /** What is at `path` that stopped an exclusive create, as the error to throw. */
-function refusal(path: string, what: string, cause: unknown): McpConfigFileError {
+function refusal(path: string, what: string, cause: unknown): AgentkitError {
   let st: BigIntStats | undefined;
   try {
     st = lstatSync(path, { bigint: true });
@@ -76,16 +76,17 @@ function refusal(path: string, what: string, cause: unknown): McpConfigFileError
     } catch {
       // unreadable: name the link only
     }
-    return new McpConfigFileError(
-      path,
+    return new AgentkitError(
+      "mcp_config_file",
       `refusing to write ${what}: ${path} is a symbolic link${target}; a credential is never written through a ` +
         `link, which would put it wherever the link points — ${fix}`,
       { cause },
     );
   }
-  if (st?.isDirectory()) return new McpConfigFileError(path, `refusing to write ${what}: ${path} is a directory — ${fix}`, { cause });
-  return new McpConfigFileError(
-    path,
+  if (st?.isDirectory())
+    return new AgentkitError("mcp_config_file", `refusing to write ${what}: ${path} is a directory — ${fix}`, { cause });
+  return new AgentkitError(
+    "mcp_config_file",
     `refusing to write ${what}: ${path} already exists and was not written by this process; it is never replaced ` +
       `(it may be somebody's file) — ${fix}`,
     { cause },
@@ -95,7 +96,7 @@ function refusal(path: string, what: string, cause: unknown): McpConfigFileError
 /**
  * @internal Create `path` holding `text`, mode 0600, with
  * `O_CREAT|O_EXCL|O_NOFOLLOW`: a symlink (dangling or not), a directory or
- * an existing file at `path` is refused with `McpConfigFileError` naming the
+ * an existing file at `path` is refused with an `AgentkitError` (code `mcp_config_file`) naming the
  * path, and nothing is written anywhere. `what` names the file in that
  * message ("the MCP config"). Other failures (a missing directory: `ENOENT`)
  * are thrown as they are.
@@ -183,7 +184,7 @@ function removeFiles(written: WrittenMcpConfig, file: PrivateFile | undefined): 
  * `mcp-config.json` in a fresh 0700 directory `agentkit-*` under `os.tmpdir()`;
  * with it, exactly that file, created exclusively: its directory must exist,
  * and a symlink (even a dangling one), a directory or an existing file at
- * that path is refused with `McpConfigFileError` naming the path — nothing is
+ * that path is refused with an `AgentkitError` (code `mcp_config_file`) naming the path — nothing is
  * written through a link or over somebody's file. The text is
  * `JSON.stringify(document)`.
  *
@@ -223,8 +224,8 @@ function writeDocument(written: WrittenMcpConfig, document: object): void {
 function chmodPrivateDir(dir: string): void {
   const st = lstatSync(dir);
   if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) {
-    throw new McpConfigFileError(
-      dir,
+    throw new AgentkitError(
+      "mcp_config_file",
       `refusing to write the MCP config into ${dir}: that path is no longer a private (0700) directory of this ` +
         `user; stop and serve again for a fresh one`,
     );
@@ -236,7 +237,7 @@ function chmodPrivateDir(dir: string): void {
  * re-entered server): recreates the `agentkit-*` directory (0700) when we had
  * created it, then the file (0600), exclusively as `writeMcpConfig` does —
  * a link, a directory or a file put at the path meanwhile is refused with
- * `McpConfigFileError` naming it. If that directory path exists but is not a
+ * an `AgentkitError` (code `mcp_config_file`) naming it. If that directory path exists but is not a
  * private directory of this user (someone took the name meanwhile), throws
  * instead of writing a credential into it. A file this writer made and still
  * owns there is replaced.

@@ -4,7 +4,7 @@
  * server names are checked and refused, tool names are sanitised to
  * `[A-Za-z0-9_-]`, and a qualified name must fit in 64 characters.
  */
-import { McpNameError } from "./mcp-name.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /** Model APIs cut tool names at 64 characters; a qualified name must fit. */
 export const MAX_QUALIFIED_NAME_LENGTH = 64;
@@ -24,22 +24,20 @@ export function qualifiedName(server: string, tool: string): string {
  * outside `[A-Za-z0-9_-]`, or holding `__` (which would make
  * `mcp__<server>__<tool>` ambiguous). You typed that name yourself and hold it
  * in a string elsewhere, so a silent rewrite would desynchronise the two.
- * Throws `McpNameError` (reason `"server"`).
+ * Throws an `AgentkitError` (code `mcp_name`).
  */
 export function checkServerName(name: unknown): string {
   if (typeof name !== "string" || !SERVER_NAME.test(name)) {
-    throw new McpNameError(
-      String(name),
-      "server",
+    throw new AgentkitError(
+      "mcp_name",
       `invalid MCP server name ${JSON.stringify(name)}: use one token of [A-Za-z0-9_-] (it becomes part of every ` +
         `qualified tool name, mcp__<server>__<tool>, which callers paste into --allowed-tools and shell arguments). ` +
         `Server names are refused, not rewritten.`,
     );
   }
   if (name.includes("__")) {
-    throw new McpNameError(
-      name,
-      "server",
+    throw new AgentkitError(
+      "mcp_name",
       `invalid MCP server name '${name}': it contains '__', which makes mcp__${name}__<tool> ambiguous (the CLI ` +
         `splits qualified names on '__'). Server names are refused, not rewritten.`,
     );
@@ -55,14 +53,13 @@ export function sanitiseToolName(name: string): string {
 /**
  * Refuse a qualified name longer than 64 characters: model APIs cut tool names
  * at 64, so the model would be shown a name that matches nothing. Throws
- * `McpNameError` (reason `"too_long"`) naming the tool, the length and the fix.
+ * an `AgentkitError` (code `mcp_name`) naming the tool, the length and the fix.
  */
 export function checkQualifiedName(server: string, tool: string, original = tool): string {
   const q = qualifiedName(server, tool);
   if (q.length > MAX_QUALIFIED_NAME_LENGTH) {
-    throw new McpNameError(
-      original,
-      "too_long",
+    throw new AgentkitError(
+      "mcp_name",
       `tool '${original}' cannot be served as '${q}': the qualified name is ${q.length} characters and model APIs ` +
         `cut tool names at ${MAX_QUALIFIED_NAME_LENGTH}, so the model would see a truncated name that matches no ` +
         `tool. Shorten the tool name or the server name '${server}' (at most ` +

@@ -4,7 +4,7 @@
  * (Codex parses each value as TOML). Only values are encoded; keys are dotted
  * paths checked by `tomlKeyPath`.
  */
-import { TomlEncodeError } from "./toml.error.js";
+import { AgentkitError } from "../errors/agentkit.error.js";
 
 /** A value Codex can read from `-c key=<toml>`: strings, numbers, booleans, arrays and inline tables. */
 export type TomlValue = string | number | bigint | boolean | readonly TomlValue[] | { readonly [key: string]: TomlValue };
@@ -37,7 +37,7 @@ function tomlKey(k: string): string {
  * Encode one value as TOML. Integers stay integers (`3`), other numbers are
  * floats (`0.5`, `1e+21`, `inf`, `nan`), arrays are `[a, b]`, plain objects are
  * inline tables `{ k = v }` (keys quoted when not bare). Throws
- * `TomlEncodeError` naming the path for `undefined`, `null`, functions and
+ * an `AgentkitError` (code `toml_encode`) naming the path for `undefined`, `null`, functions and
  * symbols, which TOML has no way to say.
  */
 export function tomlValue(value: TomlValue, path = "value"): string {
@@ -64,7 +64,10 @@ export function tomlValue(value: TomlValue, path = "value"): string {
     default:
       break;
   }
-  throw new TomlEncodeError(`${path}: ${value === null ? "null" : typeof value} cannot be written as TOML; leave the key out instead`);
+  throw new AgentkitError(
+    "toml_encode",
+    `${path}: ${value === null ? "null" : typeof value} cannot be written as TOML; leave the key out instead`,
+  );
 }
 
 /**
@@ -75,7 +78,8 @@ export function tomlValue(value: TomlValue, path = "value"): string {
 export function tomlKeyPath(key: string): string {
   const parts = key.split(".");
   if (!key || parts.some((p) => !BARE_KEY.test(p))) {
-    throw new TomlEncodeError(
+    throw new AgentkitError(
+      "toml_encode",
       `config key ${JSON.stringify(key)} is not a dotted path of bare keys ([A-Za-z0-9_-] segments joined by '.'); ` +
         `Codex cannot address it with -c`,
     );

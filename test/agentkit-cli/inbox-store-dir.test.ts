@@ -52,7 +52,7 @@ async function serveWithInbox(storeDir: string, deploys: string) {
 function expectRefused(r: RunResult, message: RegExp): void {
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(message);
-  expect(r.stderr).not.toMatch(/\n\s+at |InboxStoreError|EEXIST|ENOTDIR|EACCES/);
+  expect(r.stderr).not.toMatch(/\n\s+at |InboxError|EEXIST|ENOTDIR|EACCES/);
 }
 
 /** The name an actor cell says was claimed: the cell is the answering session's label, then the typed name as a claim. */

@@ -25,7 +25,7 @@ import {
 } from "../../src/askers/index.js";
 import { recordsChannelOf } from "../../src/askers/inbox/postgres-records.js";
 import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
-import { InboxStoreError } from "../../src/index.js";
+import { InboxError } from "../../src/index.js";
 
 let pg: TestPostgres;
 const opened: PostgresInboxStore[] = [];
@@ -187,7 +187,7 @@ describe.each([{ make: memoryBackend }, { make: pgliteBackend }, { make: postgre
       const r = record();
       await s.createRecord(r);
       const err = await s.createRecord({ ...r, owner: "caller-b", tool: "other" }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(InboxStoreError);
+      expect(err).toBeInstanceOf(InboxError);
       expect(err).toMatchObject({ code: "inbox_store", failure: "invalid" });
       expect((err as Error).message).toBe(
         `createRecord '${r.id}' refused: a call record with this id already exists; each record needs a fresh id (≥ 128 random bits)`,
@@ -541,7 +541,7 @@ describe("postgresInboxStore: records when the server is down", () => {
       pg.start();
     }
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(err).toBeInstanceOf(InboxStoreError);
+    expect(err).toBeInstanceOf(InboxError);
     expect(err).toMatchObject({ code: "inbox_store", failure: "unavailable" });
     expect((err as Error).message).toMatch(/^the inbox database is unavailable: /);
     expect(await s.getRecord(kept.id, kept.owner)).toEqual(stored(kept));

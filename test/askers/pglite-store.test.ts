@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { pgliteInboxStore, type InboxEvent, type StoredQuestion } from "arc-agentkit/askers";
-import { InboxStoreError } from "arc-agentkit";
+import { InboxError } from "arc-agentkit";
 
 const dir = mkdtempSync(join(tmpdir(), "akt-pglite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,7 +63,7 @@ it("questions and decisions live in the directory: heard while open, all back af
   expect((await again.decisions(10)).map((d) => [d.id, d.actor, d.confirmed])).toEqual([[a.id, "ana", true]]);
 }, 60_000);
 
-it("a dataDir that cannot hold a database is an InboxStoreError, not a crash", async () => {
+it("a dataDir that cannot hold a database is an InboxError (code inbox_store), not a crash", async () => {
   const file = join(dir, "a-file");
   writeFileSync(file, "not a directory");
   const err = await pgliteInboxStore({ dataDir: join(file, "inbox") }).catch((e: unknown) => e);
@@ -106,7 +106,7 @@ it("a directory another process has open is refused, naming the directory; once 
       child.once("exit", (code) => reject(new Error(`the holder exited early (${code})`)));
     });
     const err = await pgliteInboxStore({ dataDir }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InboxStoreError);
+    expect(err).toBeInstanceOf(InboxError);
     expect(err).toMatchObject({ code: "inbox_store", failure: "in_use" });
     expect((err as Error).message).toBe(
       `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${child.pid}): one process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL server between processes (postgresInboxStore, --store)`,

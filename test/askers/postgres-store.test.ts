@@ -19,7 +19,7 @@ import {
   type StoredQuestion,
 } from "arc-agentkit/askers";
 import { adminQuery, startPostgres, type TestPostgres, sqlOn } from "../helpers/postgres.js";
-import { InboxStoreError } from "arc-agentkit";
+import { InboxError } from "arc-agentkit";
 
 let pg: TestPostgres;
 const open: PostgresInboxStore[] = [];
@@ -83,7 +83,7 @@ describe("postgresInboxStore: schema and options", () => {
   it("a store on a schema never migrated fails with not_migrated, naming the command", async () => {
     const s = store({ schema: "never_made" });
     const err = await s.pending().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InboxStoreError);
+    expect(err).toBeInstanceOf(InboxError);
     expect(err).toMatchObject({ code: "inbox_store", failure: "not_migrated" });
     expect((err as Error).message).toContain("agentkit inbox migrate");
   });
@@ -289,7 +289,7 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
     const refused = await a
       .settle(q.id, { status: "answered", answer: { kind: "approve", actor: "self-approved" } })
       .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(InboxStoreError);
+    expect(refused).toBeInstanceOf(InboxError);
     expect(refused).toMatchObject({ code: "inbox_store", failure: "forbidden" });
     expect((refused as Error).message).toBe(
       "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own",

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { TerminalAsker } from "../../src/askers/index.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
-import { NoTerminalError } from "../../src/index.js";
+import { AgentkitError } from "../../src/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/askers/ask-scripted.mjs", import.meta.url));
 const ELICIT_FIXTURE = fileURLToPath(new URL("../fixtures/askers/elicit-terminal.mjs", import.meta.url));
@@ -432,12 +432,12 @@ describe("TerminalAsker options", () => {
 });
 
 describe("TerminalAsker without a terminal", () => {
-  it("throws NoTerminalError at construction when the input is not a TTY, naming ApprovalInbox", () => {
-    expect(() => new TerminalAsker({ input: new PassThrough() })).toThrow(NoTerminalError);
+  it("throws an AgentkitError (code no_terminal) at construction when the input is not a TTY, naming ApprovalInbox", () => {
+    expect(() => new TerminalAsker({ input: new PassThrough() })).toThrow(AgentkitError);
     try {
       new TerminalAsker({ input: new PassThrough() });
     } catch (err) {
-      expect((err as NoTerminalError).code).toBe("no_terminal");
+      expect((err as AgentkitError).code).toBe("no_terminal");
       expect((err as Error).message).toMatch(/the input stream is not a TTY.*ApprovalInbox/);
     }
   });
@@ -453,7 +453,7 @@ describe("TerminalAsker without a terminal", () => {
     });
     expect(run.status).toBe(0);
     const thrown = JSON.parse(/^THREW (.*)$/m.exec(run.stdout)?.[1] ?? "null");
-    expect(thrown).toMatchObject({ name: "NoTerminalError", code: "no_terminal" });
+    expect(thrown).toMatchObject({ name: "AgentkitError", code: "no_terminal" });
     expect(thrown.message).toContain("process.stdin is not a TTY");
     expect(thrown.message).toContain("ApprovalInbox");
   });

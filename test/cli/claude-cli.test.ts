@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Agent, ReActCognition, tool, CliRunError, McpServerNotConnectedError } from "../../src/index.js";
+import { Agent, ReActCognition, tool, CliRunError } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { asCliAgents, ClaudeCliCognition } from "../../src/cli/index.js";
 import { hermeticClaude } from "./kit/cognitions.js";
@@ -58,7 +58,8 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
       cognition: claude(h, api, { mcpConfig: [engine.mcpConfig("engine", "WRONG")], builtinTools: false }),
     }).run("check lint", makeTestCtx());
     expect(result.stopReason).toBe("error");
-    expect(result.error).toBeInstanceOf(McpServerNotConnectedError);
+    expect(result.error).toBeInstanceOf(CliRunError);
+    expect(result.error).toMatchObject({ code: "cli_mcp_not_connected", server: "engine", status: "failed" });
     expect(result.error!.message).toBe(
       `claude: MCP server 'engine' is not connected (status "failed"); the run was stopped rather than left to run without its tools. Check that the server is listening at the configured URL and that its token matches.`,
     );
@@ -92,8 +93,8 @@ describe("ClaudeCliCognition against the real claude binary", { timeout: E2E_TIM
       cognition: claude(h, ambient, { ...base, settingSources: undefined, strictMcpConfig: false }),
     }).run("check lint", makeTestCtx());
     expect(leaky.stopReason).toBe("error");
-    expect(leaky.error).toBeInstanceOf(McpServerNotConnectedError);
-    expect((leaky.error as McpServerNotConnectedError).server).toBe("rogue");
+    expect(leaky.error).toBeInstanceOf(CliRunError);
+    expect(leaky.error).toMatchObject({ code: "cli_mcp_not_connected", server: "rogue" });
     expect(engine.calls).toHaveLength(1);
   });
 

@@ -18,7 +18,7 @@ import type { Asker, Decision, Elicitation } from "../../src/contracts/elicitati
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
-import { ApprovalServer, ApprovalServerStateError, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
+import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
 import { askerAnswering } from "../helpers/asker.js";
 
 // ---- factories -------------------------------------------------------------
@@ -360,7 +360,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const asker = askerAnswering({ kind: "approve" });
     const server = new ApprovalServer({ asker });
     cleanups.push(() => server.stop());
-    expect(() => server.url).toThrow(ApprovalServerStateError);
+    expect(() => server.url).toThrow(expect.objectContaining({ name: "AgentkitError", code: "approval_server_not_started" }));
     expect(() => server.cliOptions()).toThrow(
       "ApprovalServer.cliOptions() is only available while the server is serving — call await approvals.start() first",
     );
@@ -380,7 +380,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     expect(await portIsFree(first.port)).toBe(true);
     expect(existsSync(first.config)).toBe(false);
     expect(existsSync(dirname(first.config))).toBe(false);
-    expect(() => server.configPath).toThrow(ApprovalServerStateError);
+    expect(() => server.configPath).toThrow(expect.objectContaining({ name: "AgentkitError", code: "approval_server_not_started" }));
     expect(
       await fetch(first.url, { method: "POST" }).then(
         () => "answered",

@@ -11,10 +11,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Asker } from "../../src/contracts/elicitation.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { setLogger } from "../../src/util/logger.js";
-import type { GateRecord } from "../../src/index.js";
 import { ApprovalAudit } from "../../src/mcp/approvals/approval-audit.js";
 import { approvalGuard } from "../../src/mcp/approvals/approval-guard.js";
-import { AuditSinkError } from "../../src/gate/audit-sink.error.js";
+import { AgentkitError, type GateRecord } from "../../src/index.js";
 import { JsonlAuditSink } from "../../src/gate/jsonl-audit-sink.js";
 import { DECISIONS_KEPT } from "../../src/gate/gate-recorder.js";
 import { errorVerdict, verdictFromDecision, type GateSubject } from "../../src/gate/index.js";
@@ -148,8 +147,8 @@ describe("JsonlAuditSink", () => {
     const path = join(tempDir(), "missing-dir", "audit.jsonl");
     const sink = new JsonlAuditSink(path);
     const err = await sink.check().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AuditSinkError);
-    expect((err as AuditSinkError).code).toBe("audit_sink");
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("audit_sink");
     expect((err as Error).message).toMatch(new RegExp(`^approval audit file '${path}' could not be opened for appending: ENOENT`));
   });
 
@@ -166,7 +165,7 @@ describe("JsonlAuditSink", () => {
       );
       expect(audit.decisions).toHaveLength(1);
       expect(audit.decisions[0]!.allowed).toBe(false);
-      expect(warned[0]).toMatch(/^approvals: AuditSinkError: approval audit file/);
+      expect(warned[0]).toMatch(/^approvals: AgentkitError: approval audit file/);
       // a deny stays a deny
       const d = await audit.record(prompt, verdictFromDecision({ kind: "reject", note: "no" }, prompt, undefined));
       expect(d).toMatchObject({ allowed: false, source: "asker", reason: "no" });

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPClient, oauthProvider, StreamableHttpServer, type AgentkitOAuthProvider } from "../../src/mcp/index.js";
 import { eventually, startOAuthHttpServer, type ServerProcess } from "./support.js";
-import { OAuthCallbackError } from "../../src/index.js";
+import { AgentkitError } from "../../src/index.js";
 
 let server: ServerProcess;
 let dir: string;
@@ -126,7 +126,9 @@ describe("server-chosen URL schemes (#25.8)", () => {
       expect(opened).toEqual([]);
       expect(writes.join("")).toContain("not opening it: only https URLs (and http on a loopback host) are opened");
       expect(writes.join("")).toContain(new URL(bad).href);
-      await expect(provider.authorizationResponse()).rejects.toBeInstanceOf(OAuthCallbackError);
+      const refused = await provider.authorizationResponse().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AgentkitError);
+      expect(refused).toMatchObject({ code: "oauth_callback" });
     });
   }
 });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPClient, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
 import { captureLog, startOAuthHttpServer, type ServerProcess } from "./support.js";
-import { OAuthCallbackError, OAuthLoginRequiredError } from "../../src/index.js";
+import { AgentkitError, OAuthLoginRequiredError } from "../../src/index.js";
 
 let server: ServerProcess;
 let tokenDir: string;
@@ -134,7 +134,8 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
     ).catch((e: unknown) => e);
     if (err instanceof MCPClient) await err.close();
-    expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(OAuthCallbackError);
+    expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("oauth_callback");
     expect((err as Error).message).toContain(
       `OAuth for ${server.url}: the redirect back came from another authorization server ('iss' "https://evil.example") than the one this login went to; refused, nothing was exchanged (RFC 9207)`,
     );

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
-import { RunContext, type RunEvent, McpRequestError, McpSessionLostError } from "../../src/index.js";
+import { RunContext, type RunEvent, McpRequestError } from "../../src/index.js";
 import { NODE, eventually, fixture, startSessionLossServer, type ServerProcess } from "./support.js";
 
 describe("HTTP: the server answers 404 for the session", () => {
@@ -33,9 +33,9 @@ describe("HTTP: the server answers 404 for the session", () => {
     await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
     await hook("/test/forget");
     const err = await client.callTool("bump").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(McpSessionLostError);
     expect(err).toBeInstanceOf(McpRequestError);
-    expect((err as McpSessionLostError).renewed).toBe(true);
+    expect((err as McpRequestError).code).toBe("mcp_session_lost");
+    expect((err as McpRequestError).renewed).toBe(true);
     expect((err as Error).message).toMatch(
       /^MCP tools\/call 'bump' on streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp failed: .*\. the server lost the session \(HTTP 404\)\. The call was not retried: it may have run and had side effects/,
     );
@@ -47,7 +47,9 @@ describe("HTTP: the server answers 404 for the session", () => {
     await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
     await hook("/test/amnesia");
     const err = await client.listTools({ forceRefresh: true }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(McpSessionLostError);
+    expect(err).toBeInstanceOf(McpRequestError);
+    expect((err as McpRequestError).code).toBe("mcp_session_lost");
+    expect((err as McpRequestError).renewed).toBe(false);
     expect((err as Error).message).toMatch(
       /failed: .*Session not found.*\. the server lost the session \(HTTP 404\) and re-initializing failed: MCPClient could not open/,
     );

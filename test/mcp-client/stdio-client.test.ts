@@ -1,15 +1,7 @@
 /** @module test/mcp-client/stdio-client.test */
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  Agent,
-  Cancelled,
-  NotImplementedError,
-  ReActCognition,
-  McpConnectError,
-  McpNotEnteredError,
-  McpRequestError,
-} from "../../src/index.js";
+import { Agent, AgentkitError, Cancelled, NotImplementedError, ReActCognition, McpConnectError, McpRequestError } from "../../src/index.js";
 import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
 import { NODE, captureLog, eventually, fixture, newTag, taggedProcesses } from "./support.js";
@@ -56,7 +48,8 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
   it("after close: session, lists and calls throw the seed's message; close is idempotent", async () => {
     await client.close();
     expect(client.isOpen).toBe(false);
-    expect(() => client.session).toThrow(McpNotEnteredError);
+    expect(() => client.session).toThrow(AgentkitError);
+    expect(() => client.session).toThrow(expect.objectContaining({ code: "mcp_not_entered" }));
     expect(() => client.session).toThrow(NOT_ENTERED);
     await expect(client.listTools()).rejects.toThrow(NOT_ENTERED);
     await expect(client.listResources()).rejects.toThrow(NOT_ENTERED);

@@ -23,7 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tool, McpConfigFileError } from "../../src/index.js";
+import { AgentkitError, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer } from "../../src/mcp/index.js";
 import { removeMcpConfig, writeMcpConfig } from "../../src/wire/mcp-config-file.js";
@@ -71,8 +71,8 @@ describe("serveRegistry({ configPath }) refuses what it did not create", () => {
     const path = join(dir, "mcp.json");
     symlinkSync(v.path, path);
     const { err, port } = await refused(path);
-    expect(err).toBeInstanceOf(McpConfigFileError);
-    expect((err as McpConfigFileError).path).toBe(path);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_config_file");
     expect((err as Error).message).toContain(`${path} is a symbolic link`);
     v.intact();
     expect(readlinkSync(path)).toBe(v.path);
@@ -85,7 +85,8 @@ describe("serveRegistry({ configPath }) refuses what it did not create", () => {
     const path = join(dir, "mcp.json");
     symlinkSync(target, path);
     const { err } = await refused(path);
-    expect(err).toBeInstanceOf(McpConfigFileError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_config_file");
     expect((err as Error).message).toContain(`${path} is a symbolic link`);
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(dirname(target))).toEqual([]);
@@ -95,7 +96,8 @@ describe("serveRegistry({ configPath }) refuses what it did not create", () => {
     const path = join(dir, "mcp.json");
     mkdirSync(path);
     const { err } = await refused(path);
-    expect(err).toBeInstanceOf(McpConfigFileError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_config_file");
     expect((err as Error).message).toContain(`${path} is a directory`);
     expect(readdirSync(path)).toEqual([]);
   });
@@ -103,7 +105,8 @@ describe("serveRegistry({ configPath }) refuses what it did not create", () => {
   it("an existing file it did not write: refused naming the path; the file is untouched", async () => {
     const v = victim();
     const { err } = await refused(v.path);
-    expect(err).toBeInstanceOf(McpConfigFileError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_config_file");
     expect((err as Error).message).toContain(`${v.path} already exists`);
     v.intact();
   });
@@ -150,7 +153,8 @@ describe("stop() deletes only what the spec wrote", () => {
     await s.stop();
     symlinkSync(v.path, path);
     const err = await s.start().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(McpConfigFileError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_config_file");
     expect((err as Error).message).toContain(`${path} is a symbolic link`);
     expect(s.serving).toBe(false);
     v.intact();
@@ -162,7 +166,7 @@ describe("writeMcpConfig / removeMcpConfig", () => {
     const v = victim();
     const link = join(dir, "link.json");
     symlinkSync(v.path, link);
-    expect(() => writeMcpConfig({ mcpServers: {} }, { configPath: link })).toThrow(McpConfigFileError);
+    expect(() => writeMcpConfig({ mcpServers: {} }, { configPath: link })).toThrow(expect.objectContaining({ code: "mcp_config_file" }));
     v.intact();
 
     const path = join(dir, "own.json");

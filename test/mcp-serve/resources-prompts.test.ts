@@ -9,7 +9,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DefinitionError, PromptTemplate, tool, McpNameError } from "../../src/index.js";
+import { DefinitionError, PromptTemplate, tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { Prompt, Resource, serveRegistry } from "../../src/mcp/index.js";
 import { OptionsError } from "../../src/index.js";
@@ -234,7 +234,9 @@ describe("serveRegistry({ resources, prompts }) over a loopback session", () => 
   it("refuses colliding prompt names, a URI served twice and items of no accepted form, before binding", async () => {
     const a = { name: "a.b", render: () => "1" };
     const b = { name: "a_b", render: () => "2" };
-    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(McpNameError);
+    await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(
+      expect.objectContaining({ code: "mcp_name" }),
+    );
     await expect(serveRegistry([ping], { name: "engine", ctx: makeTestCtx(), prompts: [a, b] })).rejects.toThrow(
       "prompts 'a.b' and 'a_b' both serve as 'a_b' once sanitised",
     );

@@ -6,9 +6,9 @@
  */
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Cancelled, ClientGaveUp, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
+import { AgentkitError, Cancelled, ClientGaveUp, RunContext, ToolRegistry, tool, type Tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { McpNameError, META_KEY, serveRegistry, serveRegistryStdio, type ToolGuard } from "../../src/mcp/serve/index.js";
+import { META_KEY, serveRegistry, serveRegistryStdio, type ToolGuard } from "../../src/mcp/serve/index.js";
 import { OptionsError } from "../../src/index.js";
 import { INITIALIZE, rawPost, rpcMessages, sdkClientFor, ServedSpecs } from "./helpers.js";
 
@@ -386,7 +386,8 @@ describe("serveRegistry: names", () => {
     const err = await serveRegistry([named("run.check"), named("run check")], { name: "engine", ctx: makeTestCtx() }).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(McpNameError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_name");
     expect((err as Error).message).toBe(
       "tools 'run.check' and 'run check' both serve as 'run_check' once sanitised to [A-Za-z0-9_-]; rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer down)",
     );
@@ -394,7 +395,9 @@ describe("serveRegistry: names", () => {
 
   it("refuses an invalid server name rather than rewriting it", async () => {
     for (const bad of ["my.engine", "", "a b", "my__engine", "é"]) {
-      await expect(serveRegistry([runCheck], { name: bad, ctx: makeTestCtx() })).rejects.toThrow(McpNameError);
+      await expect(serveRegistry([runCheck], { name: bad, ctx: makeTestCtx() })).rejects.toThrow(
+        expect.objectContaining({ code: "mcp_name" }),
+      );
     }
     await expect(serveRegistry([runCheck], { name: "my.engine", ctx: makeTestCtx() })).rejects.toThrow(
       /Server names are refused, not rewritten/,
@@ -406,7 +409,8 @@ describe("serveRegistry: names", () => {
     expect(`mcp__engine__${"t".repeat(51)}`.length).toBe(64);
     await serveRegistry([named("t".repeat(51))], { name: "engine", ctx: makeTestCtx() }).then((s) => s.stop());
     const err = await serveRegistry([named(long)], { name: "engine", ctx: makeTestCtx() }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(McpNameError);
+    expect(err).toBeInstanceOf(AgentkitError);
+    expect((err as AgentkitError).code).toBe("mcp_name");
     expect((err as Error).message).toBe(
       `tool '${long}' cannot be served as 'mcp__engine__${long}': the qualified name is 65 characters and model APIs cut tool names at 64, so the model would see a truncated name that matches no tool. Shorten the tool name or the server name 'engine' (at most 51 characters remain for the tool).`,
     );

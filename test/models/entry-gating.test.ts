@@ -1,7 +1,7 @@
 /**
  * @module test/models/entry-gating.test
  * `arc-agentkit/models` without its optional peers: importing it works;
- * constructing a provider throws `ModelSdkMissingError` naming the install
+ * constructing a provider throws `MissingPeerError` (code `missing_peer`) naming the install
  * line. Proven in a scratch project (test/helpers/scratch-project.ts) holding
  * the built package and every dependency except the withheld SDKs.
  */
@@ -35,13 +35,13 @@ describe("entry gating of arc-agentkit/models", () => {
     const out = runIn<Outcome>(NODE, (scratch = scratchProject(ROOT, SDKS)), PROBE);
     expect(out.imported).toBe(true);
     expect(out.anthropic).toMatchObject({
-      name: "ModelSdkMissingError",
+      name: "MissingPeerError",
       code: "missing_peer",
       installLine: "npm install @anthropic-ai/sdk@1.14.0",
       agentkit: true,
     });
     expect(out.anthropic!.message).toContain("Install it with: npm install @anthropic-ai/sdk@1.14.0");
-    expect(out.openai).toMatchObject({ name: "ModelSdkMissingError", code: "missing_peer", installLine: "npm install openai@7.59.0" });
+    expect(out.openai).toMatchObject({ name: "MissingPeerError", code: "missing_peer", installLine: "npm install openai@7.59.0" });
     expect(out.openai!.message).toContain("npm install openai@7.59.0");
   });
 

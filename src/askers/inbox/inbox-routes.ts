@@ -25,7 +25,8 @@ import {
   type StoredDecision,
   type StoredQuestion,
 } from "./inbox-store.js";
-import { InboxStoreError } from "./inbox-store.error.js";
+import type { InboxError, InboxStoreFailure } from "./inbox.error.js";
+import { isStoreFailure } from "./inbox-store.error.js";
 
 /** How many decisions the page shows. */
 export const PAGE_DECISIONS = 200;
@@ -118,7 +119,7 @@ export function parseAnswer(body: unknown, session = "inbox"): ParsedAnswer {
 }
 
 /** What a click is told when the store failed: the outage (or refusal) by name, and that nothing was decided. */
-function unreachableText(err: InboxStoreError): string {
+function unreachableText(err: InboxError & { readonly failure: InboxStoreFailure }): string {
   const why = err.message.replace(/^the inbox database is unavailable: /, "");
   if (err.failure === "unavailable") {
     return (
@@ -278,7 +279,7 @@ export class InboxRoutes {
       result = await this.store.settle(parsed.id, { status: "answered", answer: parsed.answer });
     } catch (err) {
       // The store could not be reached (or refused this login): nothing was decided, and the person is told why, not "500".
-      if (!(err instanceof InboxStoreError)) throw err;
+      if (!isStoreFailure(err)) throw err;
       return json(res, 503, { error: unreachableText(err) }, { "Retry-After": "5" });
     }
     if (result.ok) return json(res, 200, { ok: true, status: "answered", message: DONE[parsed.answer.kind] });

@@ -3,30 +3,16 @@
  * A shared inbox store could not do what was asked: its database is down or
  * unreachable, its tables were never created, the login may not do it,
  * (embedded) another process has the directory open, or the value given
- * cannot be stored.
+ * cannot be stored. Thrown as `InboxError` with code `inbox_store`.
  */
-import { AgentkitError } from "../../errors/agentkit.error.js";
+import { InboxError, type InboxStoreFailure } from "./inbox.error.js";
 
-/**
- * Why a store operation failed: the database is `unavailable`; the schema is
- * `not_migrated`; the store's role or its login may not do it (`forbidden`:
- * a worker answering, a login outside the inbox's roles); an embedded
- * store's directory is open in another process (`in_use`); or the value
- * given cannot be stored (`invalid`: a call record whose id is already
- * there, a field of the wrong kind; the message names it).
- */
-export type InboxStoreFailure = "unavailable" | "not_migrated" | "forbidden" | "in_use" | "invalid";
+/** The `InboxError` (code `inbox_store`) a database-backed inbox store throws, `failure` saying why. */
+export function inboxStoreError(failure: InboxStoreFailure, message: string, options?: { cause?: unknown }): InboxError {
+  return new InboxError("inbox_store", message, { ...options, failure });
+}
 
-/**
- * Thrown (code `inbox_store`) by a database-backed inbox store. An asker
- * that meets it while a question waits denies the call (gate source `error`).
- */
-export class InboxStoreError extends AgentkitError {
-  constructor(
-    readonly failure: InboxStoreFailure,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super("inbox_store", message, options);
-  }
+/** True for an `inboxStoreError` (an `InboxError` with code `inbox_store`). */
+export function isStoreFailure(err: unknown): err is InboxError & { readonly failure: InboxStoreFailure } {
+  return err instanceof InboxError && err.code === "inbox_store";
 }

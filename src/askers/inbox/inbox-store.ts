@@ -278,7 +278,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   /**
    * Add a call record (see `CallRecordStore`).
    *
-   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
+   * @throws InboxError (code `inbox_store`) `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
    * already held; InboxError `inbox_full` when `maxRecords` records are held and none is final.
    */
   async createRecord(record: CallRecord): Promise<void> {
@@ -297,7 +297,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   }
 
   /**
-   * Compare-and-set (see `CallRecordStore`). @throws InboxStoreError `invalid` for a change of an unknown field or a
+   * Compare-and-set (see `CallRecordStore`). @throws InboxError (code `inbox_store`) `invalid` for a change of an unknown field or a
    * value of the wrong kind.
    */
   async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
@@ -306,7 +306,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   }
 
   /**
-   * Record the answer to round `round`'s open question once (see `CallRecordStore`). @throws InboxStoreError `invalid`
+   * Record the answer to round `round`'s open question once (see `CallRecordStore`). @throws InboxError (code `inbox_store`) `invalid`
    * for an answer that is not `{ key, method, value, by }`.
    */
   async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
@@ -320,7 +320,7 @@ export class MemoryInboxStore implements InboxStore, CallRecordStore, RunStore {
   }
 
   /**
-   * Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. @throws InboxStoreError
+   * Delete the final records whose `createdAt + ttlMs` is before `now`; returns how many went. @throws InboxError (code `inbox_store`)
    * `invalid` when `now` is not a valid Date.
    */
   async expireRecords(now: Date): Promise<number> {

@@ -13,7 +13,7 @@ import { MissingPeerError } from "../../errors/missing-peer.error.js";
 import { checkOptions, opt, type OptionRule } from "../../options/option-checks.js";
 import { lazyPeer } from "../../util/optional-peer.js";
 import { dataDirProblem, lockDataDir, type DataDirLock } from "./data-dir.js";
-import { InboxStoreError } from "./inbox-store.error.js";
+import { inboxStoreError } from "./inbox-store.error.js";
 import { checkSchemaName, DEFAULT_INBOX_SCHEMA, migrateSchema, storeError } from "./postgres-schema.js";
 import { EMBEDDED_STORES, PostgresInboxStore } from "./postgres-store.js";
 import type { PgClient, PgPool, PgResult } from "./pg-peer.js";
@@ -96,7 +96,7 @@ function lockDir(dataDir: string, schema: string): DataDirLock {
     throw storeError(err, schema);
   }
   if ("heldBy" in lock) {
-    throw new InboxStoreError(
+    throw inboxStoreError(
       "in_use",
       `pgliteInboxStore: the inbox database in '${dataDir}' is already open (by process ${lock.heldBy}): one ` +
         `process at a time owns an embedded inbox. Close that store or stop that process, or share a PostgreSQL ` +
@@ -118,7 +118,7 @@ const PGLITE_STORE_OPTIONS = {
  * (`close()` closes the database). Opening takes about a second (several
  * the very first time, while the database is created).
  *
- * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxStoreError
+ * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxError (code `inbox_store`)
  * when the directory cannot hold a database, or (`in_use`) when a live process (this one included) has it open.
  */
 export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promise<PostgresInboxStore> {
@@ -126,7 +126,7 @@ export async function pgliteInboxStore(options: PgliteInboxStoreOptions): Promis
   const { PGlite } = pglite();
   const problem = dataDirProblem(dataDir);
   if (problem)
-    throw new InboxStoreError(
+    throw inboxStoreError(
       "unavailable",
       `pgliteInboxStore: cannot keep the inbox database in '${dataDir}': ${problem}. Give a directory this user ` +
         `can write (it is created when missing)`,

@@ -40,7 +40,8 @@
  * decision already holds. Only the page's role writes anything else.
  */
 import { OptionsError } from "../../errors/options.error.js";
-import { InboxStoreError } from "./inbox-store.error.js";
+import type { InboxError } from "./inbox.error.js";
+import { inboxStoreError, isStoreFailure } from "./inbox-store.error.js";
 import type { PgClient, PgPool } from "./pg-peer.js";
 import { recordsRolesSql, recordsTableSql } from "./postgres-records.js";
 import { runsRolesSql, runsTableSql } from "./postgres-runs.js";
@@ -306,13 +307,13 @@ export async function migrateSchema(pool: PgPool, schema: string, options: { rea
  * `err` as the store's error: a missing table is `not_migrated` (naming the command that fixes it); a refused right
  * `forbidden` (naming the roles); anything else `unavailable`.
  */
-export function storeError(err: unknown, schema: string): InboxStoreError {
-  if (err instanceof InboxStoreError) return err;
+export function storeError(err: unknown, schema: string): InboxError {
+  if (isStoreFailure(err)) return err;
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message : String(err);
   if (code === "42501") {
     const { worker, page } = inboxRoles(schema);
-    return new InboxStoreError(
+    return inboxStoreError(
       "forbidden",
       `the inbox database refused this login (${message}): a worker logs in as a member of '${worker}' (asks, ` +
         `reads its own), the page as a member of '${page}' (reads all, answers); \`agentkit inbox migrate\` makes ` +
@@ -321,12 +322,12 @@ export function storeError(err: unknown, schema: string): InboxStoreError {
     );
   }
   if (code === "42P01" || code === "3F000") {
-    return new InboxStoreError(
+    return inboxStoreError(
       "not_migrated",
       `the inbox tables in schema '${schema}' do not exist: run \`agentkit inbox migrate <url>\` (or ` +
         `migrateInboxStore()) once (${message})`,
       { cause: err },
     );
   }
-  return new InboxStoreError("unavailable", `the inbox database is unavailable: ${message}`, { cause: err });
+  return inboxStoreError("unavailable", `the inbox database is unavailable: ${message}`, { cause: err });
 }

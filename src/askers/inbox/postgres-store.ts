@@ -65,7 +65,8 @@ import {
   setRunStatusSql,
 } from "./postgres-runs.js";
 import type { InboxEvent, InboxStore, SettleResult, Settlement, StoredDecision, StoredQuestion } from "./inbox-store.js";
-import { InboxStoreError } from "./inbox-store.error.js";
+import type { InboxError } from "./inbox.error.js";
+import { inboxStoreError } from "./inbox-store.error.js";
 import {
   answerRecordSql,
   deleteExpiredRecords,
@@ -310,12 +311,12 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Compare-and-set (see `InboxStore`).
    *
-   * @throws InboxStoreError `forbidden` when this store's role is `worker` and the settlement is an answer (only the
+   * @throws InboxError (code `inbox_store`) `forbidden` when this store's role is `worker` and the settlement is an answer (only the
    * page answers), or when the login may not change the row.
    */
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     if (this.role === "worker" && settlement.status === "answered") {
-      throw new InboxStoreError(
+      throw inboxStoreError(
         "forbidden",
         "postgresInboxStore: a store opened with role 'worker' cannot answer a question: only the page's store (role 'page', a login in the inbox's page role) settles with an answer; a worker may only time out or withdraw its own",
       );
@@ -367,7 +368,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Insert or replace a decisions row (see `InboxStore`).
    *
-   * @throws InboxStoreError `forbidden` when the login may not write this row: a worker's row must fit its own question
+   * @throws InboxError (code `inbox_store`) `forbidden` when the login may not write this row: a worker's row must fit its own question
    * (never another login's; a person's answer only as the page recorded it; see `postgres-schema`), and a row another
    * login owns is not replaced.
    */
@@ -440,7 +441,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    * Add a call record (see `CallRecordStore`): resolves once its INSERT has
    * committed, so every process on the database finds it.
    *
-   * @throws InboxStoreError `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
+   * @throws InboxError (code `inbox_store`) `invalid` when the record is not a storable `CallRecord` (naming the field) or its id is
    * already there; `unavailable` when the database is down; `forbidden` when the login may not add records.
    */
   async createRecord(record: CallRecord): Promise<void> {
@@ -459,7 +460,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    * version AND status NOT IN (final)`; a field the change names as
    * `undefined` is cleared.
    *
-   * @throws InboxStoreError `invalid` for a change of an unknown field or a value of the wrong kind; `unavailable` when
+   * @throws InboxError (code `inbox_store`) `invalid` for a change of an unknown field or a value of the wrong kind; `unavailable` when
    * the database is down.
    */
   async updateRecord(id: string, version: number, change: CallChange): Promise<CallUpdate> {
@@ -475,7 +476,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    * `CallRecordStore`): one conditional `UPDATE`, so of any number of
    * processes answering at once exactly one is applied.
    *
-   * @throws InboxStoreError `invalid` for an answer that is not `{ key, method, value, by }`; `unavailable` when the database is down.
+   * @throws InboxError (code `inbox_store`) `invalid` for an answer that is not `{ key, method, value, by }`;
+   *   `unavailable` when the database is down.
    */
   async answerRecord(id: string, round: number, answer: CallAnswer): Promise<CallUpdate> {
     checkAnswer(id, round, answer);
@@ -491,7 +493,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Delete the final records whose `createdAt + ttlMs` is before `now` (a worker's login: its own); returns how many went.
    *
-   * @throws InboxStoreError `invalid` when `now` is not a valid Date; `unavailable` when the database is down.
+   * @throws InboxError (code `inbox_store`) `invalid` when `now` is not a valid Date; `unavailable` when the database is down.
    */
   async expireRecords(now: Date): Promise<number> {
     checkExpiry(now);
@@ -544,7 +546,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Add a durable run held by this store's worker (see `RunStore`).
    *
-   * @throws InboxStoreError `invalid` when the id is taken; `unavailable` when the database is down; `forbidden` when
+   * @throws InboxError (code `inbox_store`) `invalid` when the id is taken; `unavailable` when the database is down; `forbidden` when
    * the login may not add runs.
    */
   async createRun(head: RunHead): Promise<void> {
@@ -564,7 +566,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   /**
    * Take a run nobody alive holds (a worker whose lease lapsed; on an embedded store, any other process).
    *
-   * @throws InboxStoreError `forbidden` when another database login started the run (a login resumes only its own
+   * @throws InboxError (code `inbox_store`) `forbidden` when another database login started the run (a login resumes only its own
    * runs), naming both logins.
    */
   async claimRun(runId: string, holder: string): Promise<RunClaim> {
@@ -577,34 +579,34 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     }
     const now = await this.#statement(`claimRun '${runId}'`, selectRunOwner(this.schema, runId));
     if (!now[0]) return { ok: false, missing: true };
-    if (now[0].own !== true) throw new InboxStoreError("forbidden", notOwnRunMessage(runId, String(now[0].owner), String(now[0].login)));
+    if (now[0].own !== true) throw inboxStoreError("forbidden", notOwnRunMessage(runId, String(now[0].owner), String(now[0].login)));
     return { ok: false, holder: runHeadOf(now[0].row as Row).holder ?? "(none: the run ended)" };
   }
 
   /**
-   * Append a step while `holder` holds the run. @throws InboxStoreError `invalid` when it does not hold it (or the
+   * Append a step while `holder` holds the run. @throws InboxError (code `inbox_store`) `invalid` when it does not hold it (or the
    * step's number is taken).
    */
   async appendRunStep(runId: string, holder: string, step: RunStep): Promise<void> {
     const rows = await this.#statement(`appendRunStep '${runId}' ${step.seq}`, appendRunStepSql(this.schema, runId, holder, step));
-    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+    if (!rows[0]) throw inboxStoreError("invalid", notHolderMessage(runId, holder));
   }
 
   /**
-   * Append consecutive steps in one statement while `holder` holds the run, all or none. @throws InboxStoreError
+   * Append consecutive steps in one statement while `holder` holds the run, all or none. @throws InboxError (code `inbox_store`)
    * `invalid` when it does not hold it (or a step's number is taken).
    */
   async appendRunSteps(runId: string, holder: string, steps: readonly RunStep[]): Promise<void> {
     if (!steps.length) return;
     const what = `appendRunSteps '${runId}' ${steps[0]!.seq}..${steps.at(-1)!.seq}`;
     const rows = await this.#statement(what, appendRunStepsSql(this.schema, runId, holder, steps));
-    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+    if (!rows[0]) throw inboxStoreError("invalid", notHolderMessage(runId, holder));
   }
 
-  /** Set a held run's status (and result). @throws InboxStoreError `invalid` when `holder` does not hold it. */
+  /** Set a held run's status (and result). @throws InboxError (code `inbox_store`) `invalid` when `holder` does not hold it. */
   async setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
     const rows = await this.#statement(`setRunStatus '${runId}'`, setRunStatusSql(this.schema, runId, holder, status, result));
-    if (!rows[0]) throw new InboxStoreError("invalid", notHolderMessage(runId, holder));
+    if (!rows[0]) throw inboxStoreError("invalid", notHolderMessage(runId, holder));
   }
 
   /** Let go of a run (its row keeps its status: resumable when not finished). */
@@ -713,7 +715,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
       // An older schema numbers no change itself (the statements here leave that to the database): refuse it by name.
       const version = Number(rows[0]?.version ?? 0);
       if (version < INBOX_SCHEMA_VERSION) {
-        throw new InboxStoreError(
+        throw inboxStoreError(
           "not_migrated",
           `the inbox tables in schema '${this.schema}' are at version ${version}; this agentkit needs version ` +
             `${INBOX_SCHEMA_VERSION}: run \`agentkit inbox migrate <url>\` (or migrateInboxStore()) once`,
@@ -993,11 +995,10 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
  * 23: a string with a NUL, a number out of range) is `invalid`, naming
  * `what`; anything else as every statement's (`storeError`).
  */
-function recordStoreError(err: unknown, schema: string, what: string): InboxStoreError {
+function recordStoreError(err: unknown, schema: string, what: string): InboxError {
   const code = String((err as { code?: unknown } | null)?.code ?? "");
   if (code === "23505") return duplicateRecord(what, err);
-  if (/^2[23]/.test(code))
-    return new InboxStoreError("invalid", `${what} refused by the database: ${(err as Error).message}`, { cause: err });
+  if (/^2[23]/.test(code)) return inboxStoreError("invalid", `${what} refused by the database: ${(err as Error).message}`, { cause: err });
   return storeError(err, schema);
 }
 

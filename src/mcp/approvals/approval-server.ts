@@ -27,7 +27,7 @@ import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
 import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";
-import { ApprovalServerStateError } from "./approval-server.error.js";
+import { notStarted } from "./approval-server.error.js";
 import { isJsonObject, SEAM_OPTION_RULES } from "./check-options.js";
 import { wireJson } from "./wire-json.js";
 
@@ -374,11 +374,11 @@ export class ApprovalServer implements AsyncDisposable {
   }
 
   private live(what: string): Running {
-    if (!this.running) throw new ApprovalServerStateError(what);
+    if (!this.running) throw notStarted(what);
     return this.running;
   }
 
-  /** The MCP endpoint, e.g. `http://127.0.0.1:53411/mcp`. Throws `ApprovalServerStateError` unless started. */
+  /** The MCP endpoint, e.g. `http://127.0.0.1:53411/mcp`. Throws an `AgentkitError` (code `approval_server_not_started`) unless started. */
   get url(): string {
     return this.live("url").transport.url;
   }
@@ -393,7 +393,10 @@ export class ApprovalServer implements AsyncDisposable {
     return this.live("configPath").written.path;
   }
 
-  /** A fresh copy of the config file's document (the token inside: a live credential). Throws `ApprovalServerStateError` unless started. */
+  /**
+   * A fresh copy of the config file's document (the token inside: a live credential). Throws an `AgentkitError`
+   * (code `approval_server_not_started`) unless started.
+   */
   configDocument(): ApprovalConfigDocument {
     const { mcpServers } = this.live("configDocument()").document;
     return { mcpServers: Object.fromEntries(Object.entries(mcpServers).map(([name, e]) => [name, { ...e, headers: { ...e.headers } }])) };
@@ -405,7 +408,7 @@ export class ApprovalServer implements AsyncDisposable {
    * config goes by the 0600 file's path, so the token never appears in the
    * CLI's argv. The empty `settingSources` is part of the approval guarantee:
    * an ambient `permissions.allow` would otherwise settle a call before the
-   * prompt tool sees it. Throws `ApprovalServerStateError` unless started.
+   * prompt tool sees it. Throws an `AgentkitError` (code `approval_server_not_started`) unless started.
    */
   cliOptions(): ApprovalCliOptions {
     return {
@@ -420,7 +423,7 @@ export class ApprovalServer implements AsyncDisposable {
    * Bind an ephemeral loopback port, write the 0600 config and serve.
    * Idempotent while serving; after `stop()`, starts afresh (new port, new
    * token, new file). With `auditPath`, the audit file is opened first, so a
-   * bad path fails here (`AuditSinkError`), not on the first prompt.
+   * bad path fails here (code `audit_sink`), not on the first prompt.
    * Resolves to `this`.
    */
   start(): Promise<this> {

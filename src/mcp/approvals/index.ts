@@ -6,8 +6,6 @@
  */
 export { ApprovalServer, APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME } from "./approval-server.js";
 export type { ApprovalServerOptions, ApprovalCliOptions, ApprovalConfigDocument, ServedArgumentCheck } from "./approval-server.js";
-export { ApprovalServerStateError } from "./approval-server.error.js";
 export { approvalGuard } from "./approval-guard.js";
 export type { ApprovalGuard, ApprovalGuardOptions, ApprovalGuardRequest, ApprovalGuardResult } from "./approval-guard.js";
 export type { AutoAllowWhen } from "../../gate/index.js";
-export { AuditSinkError } from "../../gate/audit-sink.error.js";

@@ -10,7 +10,8 @@ import type { Client, ClientCapabilities, Transport, VersionNegotiationOptions }
 import { pyStr, seconds } from "../../util/format.js";
 import { getLogger, ignoreRejection } from "../../util/logger.js";
 import { visible } from "../../util/visible-text.js";
-import { OAuthCallbackError, OAuthLoginRequiredError } from "../oauth/oauth.error.js";
+import type { AgentkitError } from "../../errors/agentkit.error.js";
+import { OAuthLoginRequiredError, isCallbackFailure } from "../oauth/oauth.error.js";
 import { httpTransport } from "./http-transport.js";
 import { refuseRepeatedCursor, type ListCache } from "./list-cache.js";
 import { McpConnectError } from "./mcp-connect.error.js";
@@ -56,7 +57,7 @@ export interface Connected {
  * `initialize` alone.
  *
  * @throws McpConnectError when it cannot be started, reached or initialized (nothing is left open).
- * @throws OAuthLoginRequiredError / OAuthCallbackError as they are: their message is the whole story.
+ * @throws OAuthLoginRequiredError / `oauth_callback` errors as they are: their message is the whole story.
  */
 export async function connectSession(recipe: SessionRecipe, signal?: AbortSignal): Promise<Connected> {
   const { server } = recipe;
@@ -189,9 +190,9 @@ async function connectOnce(recipe: SessionRecipe, protocol: ProtocolChoice, sign
  * when the SDK's version negotiation wrapped it (`SdkError`, the error at
  * `cause` or `data.cause`).
  */
-function loginError(err: unknown): OAuthLoginRequiredError | OAuthCallbackError | undefined {
+function loginError(err: unknown): AgentkitError | undefined {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    if (e instanceof OAuthLoginRequiredError || e instanceof OAuthCallbackError) return e;
+    if (e instanceof OAuthLoginRequiredError || isCallbackFailure(e)) return e;
     const o = e as { cause?: unknown; data?: { cause?: unknown } };
     e = o.cause ?? o.data?.cause;
   }

@@ -25,8 +25,8 @@ import { Cancelled } from "../../errors/cancelled.error.js";
 import { deepFreeze } from "../../util/format.js";
 import { promptText, resourceText } from "./content.js";
 import { connectSession, exitNote, isSessionGone, sessionCapabilities, stderrTail, type SessionRecipe } from "./connect-session.js";
-import { McpNotEnteredError } from "./mcp-not-entered.error.js";
-import { McpRequestError, McpSessionLostError } from "./mcp-request.error.js";
+import { notEntered } from "./mcp-not-entered.error.js";
+import { McpRequestError, sessionLostError } from "./mcp-request.error.js";
 import { checkRoots, LIMIT_OPTION_RULES, ServerRequests } from "./server-requests.js";
 import { checkOptions, isTimeoutMs, opt, type OptionRule } from "../../options/option-checks.js";
 import { InMemoryServer, StdioServer, StreamableHttpServer, type McpServerConfig } from "./servers.js";
@@ -366,7 +366,7 @@ export class MCPClient implements AsyncDisposable {
    *   tail); nothing opened is left behind.
    * @throws OptionsError when `server` is not a `StdioServer` or `StreamableHttpServer`.
    * @throws OAuthLoginRequiredError when the server's stored OAuth login was refused (log in again).
-   * @throws OAuthCallbackError when an OAuth authorization came back refused or never came back.
+   * @throws AgentkitError (code `oauth_callback`) when an OAuth authorization came back refused or never came back.
    */
   static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
@@ -402,10 +402,11 @@ export class MCPClient implements AsyncDisposable {
   /**
    * The live SDK `Client`.
    *
-   * @throws McpNotEnteredError (`MCPClient not entered — use await using c = await MCPClient.open(...)`) after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`: `MCPClient not entered — use await using c = await
+   *   MCPClient.open(...)`) after `close()`.
    */
   get session(): Client {
-    if (!this.current) throw new McpNotEnteredError();
+    if (!this.current) throw notEntered();
     return this.current;
   }
 
@@ -415,7 +416,7 @@ export class MCPClient implements AsyncDisposable {
    * otherwise (see `ProtocolChoice`). A respawn or re-initialization may
    * change it.
    *
-   * @throws McpNotEnteredError after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
    */
   get protocolVersion(): string | undefined {
     return this.session.getNegotiatedProtocolVersion();
@@ -426,7 +427,7 @@ export class MCPClient implements AsyncDisposable {
    * on 2026-07-28 (the latest one, see `discover()`), from `initialize` on
    * 2025.
    *
-   * @throws McpNotEnteredError after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
    */
   get serverCapabilities(): ServerCapabilities | undefined {
     const session = this.session;
@@ -438,7 +439,7 @@ export class MCPClient implements AsyncDisposable {
    * answer on 2026-07-28 (the latest one, see `discover()`), from
    * `initialize` on 2025. Undefined when the server did not say.
    *
-   * @throws McpNotEnteredError after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
    */
   get serverInfo(): Implementation | undefined {
     const session = this.session;
@@ -494,7 +495,7 @@ export class MCPClient implements AsyncDisposable {
    * @throws McpRequestError when listing fails (the cache is then empty).
    */
   async listTools(options: ListOptions = {}): Promise<SdkTool[]> {
-    void this.session; // closed: McpNotEnteredError, at once
+    void this.session; // closed: mcp_not_entered, at once
     return [...(await this.cached("tools/list", async (mode) => this.list("tools/list", await this.live(), mode), options.forceRefresh))];
   }
 
@@ -899,10 +900,10 @@ export class MCPClient implements AsyncDisposable {
   }
 
   /** A tools/call hit a lost session: re-initialize (so the client is usable), then report it; the call is not retried. */
-  private async sessionLost(request: string, session: Client, err: unknown): Promise<McpSessionLostError> {
+  private async sessionLost(request: string, session: Client, err: unknown): Promise<McpRequestError> {
     try {
       await this.reinitialize(session);
-      return new McpSessionLostError(
+      return sessionLostError(
         request,
         String(this.server),
         err,
@@ -910,7 +911,7 @@ export class MCPClient implements AsyncDisposable {
         "the server lost the session (HTTP 404). The call was not retried: it may have run and had side effects. The client has a new session; call again if that is safe",
       );
     } catch (again) {
-      return new McpSessionLostError(
+      return sessionLostError(
         request,
         String(this.server),
         err,
@@ -1011,7 +1012,7 @@ export class MCPClient implements AsyncDisposable {
         try {
           await this.reinitialize(session);
         } catch (again) {
-          throw new McpSessionLostError(
+          throw sessionLostError(
             method,
             String(this.server),
             err,
@@ -1023,7 +1024,7 @@ export class MCPClient implements AsyncDisposable {
           return (await once(this.session)) as ReturnType<(typeof LISTS)[M]["items"]>;
         } catch (retry) {
           if (!isSessionGone(this.sdk, retry)) throw retry;
-          throw new McpSessionLostError(
+          throw sessionLostError(
             method,
             String(this.server),
             retry,

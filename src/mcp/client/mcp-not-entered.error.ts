@@ -1,19 +1,17 @@
 /**
  * @module mcp/client/mcp-not-entered.error
- * Raised when an `MCPClient` is used before it was opened or after it was closed.
+ * The error of an `MCPClient` used before it was opened or after it was closed.
  */
 import { AgentkitError } from "../../errors/agentkit.error.js";
 
-/** The message of `McpNotEnteredError`: what went wrong and the call that opens a client. */
+/** The message of the `mcp_not_entered` error: what went wrong and the call that opens a client. */
 export const NOT_ENTERED_MESSAGE = "MCPClient not entered — use await using c = await MCPClient.open(...)";
 
 /**
- * `MCPClient.session` (and every call that needs it) was reached before
- * `MCPClient.open()` finished or after `close()`. The message is exactly
- * `NOT_ENTERED_MESSAGE`.
+ * The `AgentkitError` (code `mcp_not_entered`) for `MCPClient.session` (and
+ * every call that needs it) reached before `MCPClient.open()` finished or
+ * after `close()`. The message is exactly `NOT_ENTERED_MESSAGE`.
  */
-export class McpNotEnteredError extends AgentkitError {
-  constructor() {
-    super("mcp_not_entered", NOT_ENTERED_MESSAGE);
-  }
+export function notEntered(): AgentkitError {
+  return new AgentkitError("mcp_not_entered", NOT_ENTERED_MESSAGE);
 }

@@ -37,7 +37,8 @@ export const LOGGER_ONLY_OPTIONS = {
  * fresh on every call. A server that declares no `prompts` capability is not
  * asked at all: the result is `{}`, with one debug line.
  *
- * @throws OptionsError naming a bad or unknown option; McpRequestError when listing fails; McpNotEnteredError when the client is closed.
+ * @throws OptionsError naming a bad or unknown option; McpRequestError when listing fails; AgentkitError (code
+ *   `mcp_not_entered`) when the client is closed.
  */
 export async function mcpPrompts(client: MCPClient, options: McpPromptsOptions = {}): Promise<Record<string, PromptTemplate>> {
   const logger = checkOptions(options, "mcpPrompts", LOGGER_ONLY_OPTIONS).logger ?? getLogger();

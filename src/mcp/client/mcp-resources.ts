@@ -65,7 +65,7 @@ export class McpResourceMemory implements MemorySource {
    * The top-`k` resources matching `text` (k defaults to 5), read now.
    *
    * @throws Cancelled when `ctx` is cancelled; McpRequestError when listing or a read fails;
-   *   McpNotEnteredError when the client is closed.
+   *   AgentkitError (code `mcp_not_entered`) when the client is closed.
    */
   async query(text: string, options: QueryOptions = {}): Promise<MemoryItem[]> {
     const k = checkK(options.k, `mcpResources '${this.name}'.query`);

@@ -129,7 +129,7 @@ const MCP_TOOLS_OPTIONS = {
  * `ReActCognition` unchanged.
  *
  * @throws OptionsError when an option is unknown or has the wrong type; McpRequestError when listing fails;
- * McpNotEnteredError when the client is closed.
+ * AgentkitError (code `mcp_not_entered`) when the client is closed.
  */
 export async function mcpTools(
   client: MCPClient,

@@ -18,7 +18,7 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
  * answer. When it did not, one debug line (on `logger`, default `getLogger()`) says that
  * `who` returns nothing for it and why; nothing is sent to the server.
  *
- * @throws McpNotEnteredError when the client is closed.
+ * @throws AgentkitError (code `mcp_not_entered`) when the client is closed.
  */
 export function serverDeclares(client: MCPClient, capability: ListedCapability, who: string, logger: Logger = getLogger()): boolean {
   const caps = client.session.getServerCapabilities();

@@ -7,7 +7,7 @@
  * here, up to the cap, and refused past it.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
-import { OAuthResponseTooLargeError } from "./oauth.error.js";
+import { oauthResponseTooLarge } from "./oauth.error.js";
 import { ignoreRejection } from "../../util/logger.js";
 
 /** The most an authorization-server (or metadata) response may hold: 1 MiB. */
@@ -21,7 +21,7 @@ function urlOf(input: string | URL | Request): string {
 async function readCapped(res: Response, url: string, limit: number): Promise<Response> {
   const declared = Number(res.headers.get("content-length"));
   const tooLarge = (): never => {
-    throw new OAuthResponseTooLargeError(url, limit);
+    throw oauthResponseTooLarge(url, limit);
   };
   if (Number.isFinite(declared) && declared > limit) {
     await res.body?.cancel().catch(ignoreRejection("cancelling a refused response body"));
@@ -52,7 +52,7 @@ async function readCapped(res: Response, url: string, limit: number): Promise<Re
  * `MAX_AUTH_RESPONSE_BYTES`). The MCP endpoint's own responses (SSE streams)
  * pass untouched.
  *
- * @throws OAuthResponseTooLargeError (from the returned fetch) for a larger response; the connection is dropped.
+ * @throws AgentkitError (code `oauth_response_too_large`, from the returned fetch) for a larger response; the connection is dropped.
  */
 export function cappedAuthFetch(base: FetchLike, mcpUrl: string, limit = MAX_AUTH_RESPONSE_BYTES): FetchLike {
   const endpoint = new URL(mcpUrl).href;
@@ -69,7 +69,7 @@ export function cappedAuthFetch(base: FetchLike, mcpUrl: string, limit = MAX_AUT
  * (default `MAX_AUTH_RESPONSE_BYTES`): for a fetch that only ever talks to
  * authorization servers (an enterprise IdP's token exchange).
  *
- * @throws OAuthResponseTooLargeError (from the returned fetch) for a larger response; the connection is dropped.
+ * @throws AgentkitError (code `oauth_response_too_large`, from the returned fetch) for a larger response; the connection is dropped.
  */
 export function cappedFetch(base: FetchLike, limit = MAX_AUTH_RESPONSE_BYTES): FetchLike {
   return async (input, init) => readCapped(await base(input, init), urlOf(input), limit);

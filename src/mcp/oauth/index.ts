@@ -12,4 +12,4 @@ export { clientCredentials, ClientCredentialsProvider, CLIENT_ASSERTION_ALGORITH
 export type { ClientAssertionAlgorithm, ClientCredentialsOptions } from "./client-credentials.js";
 export { crossAppAccess, CrossAppAccessProvider } from "./cross-app-access.js";
 export type { CrossAppAccessIdp, CrossAppAccessOptions } from "./cross-app-access.js";
-export { OAuthLoginRequiredError, OAuthCallbackError, OAuthResponseTooLargeError } from "./oauth.error.js";
+export { OAuthLoginRequiredError } from "./oauth.error.js";

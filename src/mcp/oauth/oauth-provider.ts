@@ -23,7 +23,7 @@ import { isLoopbackHost } from "../../listener/loopback-checks.js";
 import { getLogger } from "../../util/logger.js";
 import { visible } from "../../util/visible-text.js";
 import { clientSdk } from "../peers/sdk-client.js";
-import { OAuthCallbackError, OAuthLoginRequiredError } from "./oauth.error.js";
+import { OAuthLoginRequiredError, isCallbackFailure, oauthCallbackError } from "./oauth.error.js";
 import { DEFAULT_CALLBACK_TIMEOUT_MS, RedirectListener } from "./redirect-listener.js";
 import { defaultTokenDir, TokenFile, type StoredLogin } from "./token-store.js";
 
@@ -297,7 +297,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
    */
   async redirectToAuthorization(url: URL): Promise<void> {
     const state = this.currentState ?? url.searchParams.get("state") ?? "";
-    if (!this.redirect) throw new OAuthCallbackError("the OAuth redirect listener is not running (call start() first)");
+    if (!this.redirect) throw oauthCallbackError("the OAuth redirect listener is not running (call start() first)");
     // Waiting before the URL goes out: a headless openUrl may complete the whole redirect before it returns.
     this.pending = this.redirect.expect(state, this.options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS);
     // Swallow kept: marks the redirect as handled until it is awaited; the awaiting caller sees the failure.
@@ -319,12 +319,12 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
    * its query parameters (`code` and `iss`, or `error`), its `state` already
    * checked. Nothing in it is trusted yet: `finishLogin` hands it to the SDK.
    *
-   * @throws OAuthCallbackError when no login is in progress, or nobody finished in time.
+   * @throws AgentkitError (code `oauth_callback`) when no login is in progress, or nobody finished in time.
    */
   async authorizationResponse(): Promise<URLSearchParams> {
     const p = this.pending;
     this.pending = undefined;
-    if (!p) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no authorization is in progress`);
+    if (!p) throw oauthCallbackError(`OAuth for ${this.serverUrl}: no authorization is in progress`);
     return p;
   }
 
@@ -334,7 +334,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
    * login went to (RFC 9207) before it exchanges the code or reads an
    * `error`. A refused code is not mistaken for a refused refresh token.
    *
-   * @throws OAuthCallbackError when the redirect named another authorization
+   * @throws AgentkitError (code `oauth_callback`) when the redirect named another authorization
    *   server (`iss`), carried no code (the server's `error`, shown escaped and
    *   bounded), or never came; other errors of the exchange as they are.
    */
@@ -344,7 +344,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     try {
       await finishAuth(params);
       if (!params.get("code"))
-        throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: the authorization server redirected back without a code`);
+        throw oauthCallbackError(`OAuth for ${this.serverUrl}: the authorization server redirected back without a code`);
     } catch (err) {
       throw await callbackError(err, params, this.serverUrl);
     } finally {
@@ -359,7 +359,7 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
 
   /** The PKCE verifier of the authorization in progress. */
   codeVerifier(): string {
-    if (!this.verifier) throw new OAuthCallbackError(`OAuth for ${this.serverUrl}: no PKCE code verifier (no authorization was started)`);
+    if (!this.verifier) throw oauthCallbackError(`OAuth for ${this.serverUrl}: no PKCE code verifier (no authorization was started)`);
     return this.verifier;
   }
 
@@ -405,10 +405,10 @@ const shown = (v: string | null): string => visible((v ?? "").slice(0, 200));
 
 /** What a failed `finishAuth` means to a person: a mix-up (`iss`), a refusal (`error`), or the error as it is. */
 async function callbackError(err: unknown, params: URLSearchParams, serverUrl: string | undefined): Promise<unknown> {
-  if (err instanceof OAuthCallbackError) return err;
+  if (isCallbackFailure(err)) return err;
   const sdk = await clientSdk();
   if (err instanceof sdk.IssuerMismatchError) {
-    return new OAuthCallbackError(
+    return oauthCallbackError(
       `OAuth for ${serverUrl}: the redirect back came from another authorization server ('iss' ` +
         `${JSON.stringify(shown(params.get("iss")))}) than the one this login went to; refused, nothing was ` +
         `exchanged (RFC 9207)`,
@@ -419,7 +419,7 @@ async function callbackError(err: unknown, params: URLSearchParams, serverUrl: s
     const why = params.get("error")
       ? `${shown(params.get("error"))}${params.get("error_description") ? `: ${shown(params.get("error_description"))}` : ""}`
       : "no authorization code";
-    return new OAuthCallbackError(`OAuth for ${serverUrl}: the authorization server redirected back without a code (${why})`, {
+    return oauthCallbackError(`OAuth for ${serverUrl}: the authorization server redirected back without a code (${why})`, {
       cause: err,
     });
   }

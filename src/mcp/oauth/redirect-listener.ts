@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import type { RouteMount } from "../../listener/loopback-listener.js";
-import { OAuthCallbackError } from "./oauth.error.js";
+import { oauthCallbackError } from "./oauth.error.js";
 import { loopbackPeerUser, trustedUids } from "./peer-user.js";
 
 /** The path the redirect lands on (a shared listener may append `-2`, ...). */
@@ -56,7 +56,7 @@ function foreignPeer(req: IncomingMessage): string | undefined {
  * the authorization URL; it resolves with the redirect's query parameters
  * (`code`, `iss`, or `error`: judged by the SDK's `finishAuth`, which checks
  * `iss` first) once the redirect for that state arrives, and rejects with
- * `OAuthCallbackError` after `timeoutMs`. A redirect with an unknown state
+ * an `oauth_callback` error after `timeoutMs`. A redirect with an unknown state
  * is answered 400 and settles nothing.
  */
 export class RedirectListener {
@@ -132,12 +132,12 @@ export class RedirectListener {
 
   /** Wait for the redirect carrying `state`: its query parameters. */
   expect(state: string, timeoutMs = DEFAULT_CALLBACK_TIMEOUT_MS): Promise<URLSearchParams> {
-    if (this.closed) return Promise.reject(new OAuthCallbackError("the OAuth redirect listener is closed"));
+    if (this.closed) return Promise.reject(oauthCallbackError("the OAuth redirect listener is closed"));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(state);
         reject(
-          new OAuthCallbackError(
+          oauthCallbackError(
             `nobody finished the OAuth authorization within ${Math.round(timeoutMs / 1000)} s (the redirect to ${this.url} never came)`,
           ),
         );
@@ -187,7 +187,7 @@ export class RedirectListener {
     this.closed = true;
     for (const [state, w] of this.waiting) {
       clearTimeout(w.timer);
-      w.reject(new OAuthCallbackError("the OAuth login was abandoned: its client closed"));
+      w.reject(oauthCallbackError("the OAuth login was abandoned: its client closed"));
       this.waiting.delete(state);
     }
     this.launches.clear();

@@ -19,7 +19,7 @@ import type {
 import { OptionsError } from "../../errors/options.error.js";
 import type { OptionRule } from "../../options/option-checks.js";
 import { clientSdk, type ClientSdk } from "../peers/sdk-client.js";
-import { OAuthCallbackError } from "./oauth.error.js";
+import { oauthCallbackError } from "./oauth.error.js";
 
 /** The grant options as spec rules: a secret (never echoed), a `scope`, an issuer or endpoint URL. */
 export const grantRule = {
@@ -158,9 +158,9 @@ export abstract class SdkGrant implements OAuthClientProvider {
     await (await this.inner()).saveResourceUrl?.(url);
   }
 
-  /** Never called for a grant without a redirect. @throws OAuthCallbackError */
+  /** Never called for a grant without a redirect. @throws AgentkitError (code `oauth_callback`) */
   redirectToAuthorization(): never {
-    throw new OAuthCallbackError(
+    throw oauthCallbackError(
       `${this.#where}: this grant has no browser authorization (no redirect); the authorization server asked for ` +
         `one, so it does not accept this grant for this server`,
     );
@@ -169,9 +169,9 @@ export abstract class SdkGrant implements OAuthClientProvider {
   /** Nothing to keep: no PKCE without a redirect. */
   saveCodeVerifier(): void {}
 
-  /** Never called for a grant without a redirect. @throws OAuthCallbackError */
+  /** Never called for a grant without a redirect. @throws AgentkitError (code `oauth_callback`) */
   codeVerifier(): never {
-    throw new OAuthCallbackError(`${this.#where}: this grant has no authorization code, so no PKCE verifier`);
+    throw oauthCallbackError(`${this.#where}: this grant has no authorization code, so no PKCE verifier`);
   }
 
   /** What a console shows: the grant and its issuer, never a secret. */

@@ -2,7 +2,7 @@
  * @module mcp/serve
  * The serving direction: a registry as an MCP server (`serveRegistry`,
  * `McpServerSpec`), its stdio half (`serveRegistryStdio`, `stdioCommand`), the
- * `_meta` key, the served-name error, and the types of served resources and
+ * `_meta` key, and the types of served resources and
  * prompts. Only what src/mcp/index.ts and this package's own code import
  * through it: the metadata readers and the name rules have one import path,
  * their own files (`tools/*.decorator.ts`, `wire/names.ts`).
@@ -22,7 +22,6 @@ export type { ServeStdioOptions } from "./serve-stdio.js";
 export { META_KEY } from "./served-catalog.js";
 export type { AgentkitToolMeta, ToolSource } from "./served-catalog.js";
 export type { ToolGuard, ToolGuardRequest, ToolGuardResult } from "./served-server.js";
-export { McpNameError } from "../../wire/mcp-name.error.js";
 export type { PromptsOption, PromptSource, ResourceSource } from "./served-extras.js";
 export { Resource } from "../../tools/resource.decorator.js";
 export type { ResourceClass, ResourceMetadata } from "../../tools/resource.decorator.js";

@@ -286,7 +286,7 @@ export class McpServerSpec implements AsyncDisposable {
    * Serve one more tool (a `Tool` or a `@Tool` class) on the running spec and
    * send `notifications/tools/list_changed` to every live session. Throws
    * `OptionsError` for a tool without a schema, on a stdio spec, or for a
-   * name already served; `McpNameError` as `serveRegistry` does.
+   * name already served; code `mcp_name` as `serveRegistry` does.
    */
   addTool(tool: ToolLike): void {
     this.checkGrowable("addTool");

@@ -252,7 +252,7 @@ export function servePlan(name: string, ctx: RunContext, given: Partial<ServePla
  *   `prompts/*`, `completion/complete`); a read or render that throws is a
  *   JSON-RPC error carrying its message, and the session stays up.
  *
- * Rejects (before binding or writing anything) with `McpNameError` for an
+ * Rejects (before binding or writing anything) with an `AgentkitError` (code `mcp_name`) for an
  * invalid server name, colliding sanitised names or a qualified name over 64
  * characters; `OptionsError` for a bad or unknown option (naming it and what
  * is accepted) — including `transport: "stdio"` without `command`; `DuplicateToolError` for two tools

@@ -97,7 +97,7 @@ const STDIO_OPTIONS = {
 /** `serveRegistryStdio()`'s options checked, defaults filled in: what `openStdioCatalog` takes. */
 export type StdioPlan = CheckedOptions<typeof STDIO_OPTIONS>;
 
-/** Check `options` against the spec: the plan, or `OptionsError` (`McpNameError` for the name) naming what was wrong. */
+/** Check `options` against the spec: the plan, or `OptionsError` (code `mcp_name` for the name) naming what was wrong. */
 export function checkStdioOptions(options: ServeStdioOptions, who = "serveRegistryStdio"): StdioPlan {
   if (!options || typeof options !== "object") throw new OptionsError(who, "options", `${who}: options { name, ctx } are required`);
   return checkOptions(options, who, STDIO_OPTIONS);

@@ -11,7 +11,7 @@ import { ToolRegistry, type ToolLike } from "../../tools/tool-registry.js";
 import type { Tool } from "../../tools/tool.js";
 import { pyList } from "../../util/format.js";
 import { checkQualifiedName, sanitiseToolName } from "../../wire/names.js";
-import { McpNameError } from "../../wire/mcp-name.error.js";
+import { AgentkitError } from "../../errors/agentkit.error.js";
 import { DEFAULT_RESULT_CHARS, resultSizeHint } from "./served-results.js";
 
 /** The `_meta` key under which a served tool's declarations travel (namespaced: `_meta` is a shared bag). */
@@ -56,7 +56,7 @@ export interface ServedCatalog {
   readonly autoApprove: readonly string[];
   /** The union of the served tools' caps, sorted and deduplicated. */
   readonly caps: readonly string[];
-  /** Serve one more tool (a schema-less one is dropped: `undefined`); throws `McpNameError` as `buildCatalog` does. */
+  /** Serve one more tool (a schema-less one is dropped: `undefined`); throws code `mcp_name` as `buildCatalog` does. */
   add(tool: Tool): ServedTool | undefined;
 }
 
@@ -78,7 +78,7 @@ function toTools(source: ToolSource): Tool[] {
   return ToolRegistry.fromTools(source).tools();
 }
 
-/** One tool's catalog entry; throws `McpNameError` for a name that collides once sanitised or a qualified name over 64 characters. */
+/** One tool's catalog entry; throws code `mcp_name` for a name that collides once sanitised or a qualified name over 64 characters. */
 /**
  * What Claude Code reads in a tool's `_meta` (`anthropic/*`): its search hint,
  * whether it loads up front, and how long a result it shows whole (only a
@@ -103,9 +103,8 @@ function servedTool(
   const name = sanitiseToolName(tool.name);
   const clash = byName.get(name);
   if (clash) {
-    throw new McpNameError(
-      tool.name,
-      "collision",
+    throw new AgentkitError(
+      "mcp_name",
       `tools '${clash.tool.name}' and '${tool.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; ` +
         `rename one of them (a registry refuses duplicate names, and sanitising must not re-open that hole one layer ` +
         `down)`,
@@ -201,7 +200,7 @@ function computeViews(served: readonly ServedTool[]): NonNullable<Catalog["views
  * Build the catalog. Schema-less tools are dropped (MCP requires an
  * `inputSchema`; inventing an empty one would have the model call blind).
  * Tool names are sanitised; two that collide after sanitising throw
- * `McpNameError` (reason `"collision"`) naming both; a qualified name over 64
+ * an `AgentkitError` (code `mcp_name`) naming both; a qualified name over 64
  * characters throws (reason `"too_long"`). The server name must already be
  * checked (`checkServerName`); a tool named in `checked` has its qualified
  * name from there, already checked (bootstrap's scan), and is not checked again.

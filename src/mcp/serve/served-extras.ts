@@ -24,7 +24,7 @@ import {
 } from "../../tools/served-options.js";
 import { pyList } from "../../util/format.js";
 import { sanitiseToolName } from "../../wire/names.js";
-import { McpNameError } from "../../wire/mcp-name.error.js";
+import { AgentkitError } from "../../errors/agentkit.error.js";
 import { OptionsError } from "../../errors/options.error.js";
 import type { ServedSkills } from "./served-skills.js";
 
@@ -266,8 +266,7 @@ export function toServablePrompts(option: PromptsOption | undefined, c: Dependen
 
 /**
  * The resources and prompts of one served registry. Fixed URIs and template
- * texts are unique (a second one throws `McpNameError`, reason
- * `"collision"`); prompt names are sanitised to `[A-Za-z0-9_-]` and two that
+ * texts are unique (a second one throws code `mcp_name`); prompt names are sanitised to `[A-Za-z0-9_-]` and two that
  * collide once sanitised throw the same way.
  */
 export class ServedExtras {
@@ -295,14 +294,13 @@ export class ServedExtras {
     return this.prompts.size > 0;
   }
 
-  /** Add a resource; throws `McpNameError` when its URI or template is already served. */
+  /** Add a resource; throws code `mcp_name` when its URI or template is already served. */
   addResource(resource: ServableResource): ServedResource {
     const key = resource.uri ?? resource.uriTemplate!;
     const clash = this.fixed.get(key) ?? this.templates.find((t) => t.key === key);
     if (clash)
-      throw new McpNameError(
-        resource.name,
-        "collision",
+      throw new AgentkitError(
+        "mcp_name",
         `resources '${clash.resource.name}' and '${resource.name}' both serve ${JSON.stringify(key)}; give one of them another URI`,
       );
     if (resource.uri !== undefined) {
@@ -320,14 +318,13 @@ export class ServedExtras {
     return entry;
   }
 
-  /** Add a prompt; throws `McpNameError` when its sanitised name is taken. */
+  /** Add a prompt; throws code `mcp_name` when its sanitised name is taken. */
   addPrompt(prompt: ServablePrompt): ServedPrompt {
     const name = sanitiseToolName(prompt.name);
     const clash = this.prompts.get(name);
     if (clash) {
-      throw new McpNameError(
-        prompt.name,
-        "collision",
+      throw new AgentkitError(
+        "mcp_name",
         `prompts '${clash.prompt.name}' and '${prompt.name}' both serve as '${name}' once sanitised to [A-Za-z0-9_-]; rename one of them`,
       );
     }
@@ -361,7 +358,7 @@ export class ServedExtras {
 /**
  * The resources and prompts of `options`, checked: `OptionsError` for an
  * item of no accepted form, `DefinitionError` for a bad definition object,
- * `McpNameError` for two resources on one URI or two prompts on one name.
+ * an `AgentkitError` (code `mcp_name`) for two resources on one URI or two prompts on one name.
  */
 export function servedExtras(options: {
   resources?: readonly ResourceSource[];

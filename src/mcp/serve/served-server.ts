@@ -41,7 +41,7 @@ import { MemoryCallRecords } from "../../records/memory-call-records.js";
 import type { Admission } from "../../tools/tool-invocation.js";
 import { TASKS_EXTENSION, type ServedTasks, type TaskCall } from "./served-tasks.js";
 import { READ_RESULT, resultChars, ServedResults, type ResultsOptions } from "./served-results.js";
-import { McpNameError } from "../../wire/mcp-name.error.js";
+import { AgentkitError } from "../../errors/agentkit.error.js";
 import { errorLine } from "../../util/format.js";
 import { PACKAGE_VERSION } from "../../util/package-version.js";
 
@@ -123,7 +123,7 @@ export interface ServedServerOptions {
  * `undefined`: every result goes out whole, and nothing is added). Adds the
  * module's `read_result` tool to `catalog` and its `agentkit://results/{id}`
  * resource to `extras`. A module tool of its own named `read_result` is
- * refused (`McpNameError`), naming why.
+ * refused (code `mcp_name`), naming why.
  */
 export function serveResults(
   catalog: ServedCatalog,
@@ -135,9 +135,8 @@ export function serveResults(
   const reader = results.reader;
   const held = catalog.byName.get(READ_RESULT);
   if (held && held.tool !== reader) {
-    throw new McpNameError(
-      held.tool.name,
-      "collision",
+    throw new AgentkitError(
+      "mcp_name",
       `tool '${held.tool.name}' serves as '${READ_RESULT}', the name of the module's own tool that reads results ` +
         `over their budget (see the 'results' option); rename it, or serve with results: false`,
     );

@@ -82,7 +82,7 @@ describe("durable runs under the inbox's roles (PostgreSQL)", () => {
     ).rejects.toMatchObject({
       failure: "store",
       message:
-        "run 'alpha-run': the run store failed (InboxStoreError: run 'alpha-run' was started by the database login 'alpha'; this store's login 'reviewer' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login 'alpha'); nothing ran",
+        "run 'alpha-run': the run store failed (InboxError: run 'alpha-run' was started by the database login 'alpha'; this store's login 'reviewer' may resume only the runs its own login started (the inbox's row policies). Resume it with a store on login 'alpha'); nothing ran",
     });
     expect(pageModel.asked).toEqual([]);
 

@@ -542,7 +542,7 @@ describe.each(KINDS.filter((k) => k !== "memory"))("durable runs on %s: a store 
     await expect(makeAgent(effects).resume("down", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
       failure: "store",
       message: expect.stringMatching(
-        /^run 'down': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/,
+        /^run 'down': the run store failed \(InboxError: the inbox database is unavailable: .*\); nothing ran$/,
       ),
     });
     expect(llm.asked).toEqual([]);

@@ -48,7 +48,7 @@ describe("durable runs on PostgreSQL: a store that is down", () => {
       expect(refused).toMatchObject({
         failure: "store",
         message: expect.stringMatching(
-          /^run 'never': the run store failed \(InboxStoreError: the inbox database is unavailable: .*\); nothing ran$/,
+          /^run 'never': the run store failed \(InboxError: the inbox database is unavailable: .*\); nothing ran$/,
         ),
       });
       expect(llm.asked).toEqual([]);

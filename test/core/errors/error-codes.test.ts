@@ -3,14 +3,20 @@
  * `AgentkitError.code` is a closed union (`AgentkitErrorCode`), and every
  * error class a user may catch is exported from `arc-agentkit`: the type is
  * checked with expectTypeOf, and at run time every error class of every
- * entry point is built and its code looked up in the one list.
+ * entry point is built and its code looked up in the one list. A failure
+ * with no fields of its own is an `AgentkitError` itself: its code is read
+ * from where src/ builds one (`new AgentkitError("<code>", ...)`).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as root from "../../../src/index.js";
 import {
   AgentkitError,
   CliRunError,
   InboxError,
+  McpRequestError,
   ModelError,
   OptionsError,
   type AgentkitErrorCode,
@@ -26,6 +32,18 @@ import * as testing from "../../../src/testing/index.js";
 import { AGENTKIT_ERROR_CODES } from "../../../src/errors/error-codes.js";
 
 type ErrorClass = abstract new (...args: never[]) => AgentkitError;
+
+const SRC = fileURLToPath(new URL("../../../src/", import.meta.url));
+
+/** Every code src/ throws as an `AgentkitError` itself (`new AgentkitError("<code>", ...)`), read from the sources. */
+function ownCodes(): Set<string> {
+  const codes = new Set<string>();
+  for (const file of readdirSync(SRC, { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".ts")) continue;
+    for (const m of readFileSync(join(SRC, file), "utf8").matchAll(/new AgentkitError\(\s*"([a-z_]+)"/g)) codes.add(m[1]!);
+  }
+  return codes;
+}
 
 /** Every exported class that extends `AgentkitError`, by `entry:name`. */
 function errorClasses(entries: Record<string, Record<string, unknown>>): Map<ErrorClass, string> {
@@ -73,6 +91,7 @@ describe("AgentkitError.code", () => {
     expectTypeOf<ConstructorParameters<typeof CliRunError>[0]>().toExtend<AgentkitErrorCode>();
     expectTypeOf<ConstructorParameters<typeof InboxError>[0]>().toExtend<AgentkitErrorCode>();
     expectTypeOf<NonNullable<ConstructorParameters<typeof ModelError>[2]>>().toExtend<AgentkitErrorCode>();
+    expectTypeOf<McpRequestError["code"]>().toExtend<AgentkitErrorCode>();
     // @ts-expect-error a code outside the union does not compile
     void new AgentkitError("options", "no such code");
   });
@@ -85,7 +104,7 @@ describe("AgentkitError.code", () => {
 
   it("every error class of every entry point builds with a code from the one list", () => {
     const classes = errorClasses(ENTRIES);
-    expect(classes.size).toBeGreaterThan(30);
+    expect(classes.size).toBeGreaterThan(15);
     const codes = new Set<string>(AGENTKIT_ERROR_CODES);
     const outside: string[] = [];
     for (const [cls, name] of classes) {
@@ -97,8 +116,12 @@ describe("AgentkitError.code", () => {
     }
     for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_no_result"] as const)
       expect(codes.has(new CliRunError(code, "claude", "m").code)).toBe(true);
-    for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const)
+    for (const code of ["inbox_stopped", "inbox_state", "inbox_full", "inbox_store"] as const)
       expect(codes.has(new InboxError(code, "m").code)).toBe(true);
+    expect(new McpRequestError("tools/call 'a'", "s", undefined, "gone", "", { renewed: true }).code).toBe("mcp_session_lost");
+    const own = [...ownCodes()];
+    expect(own.length).toBeGreaterThan(5);
+    expect(own.filter((code) => !codes.has(code))).toEqual([]);
     expect(codes.has(new ModelError({ provider: "p", providerMessage: "m" }).code)).toBe(true);
     expect(outside).toEqual([]);
   });
@@ -121,7 +144,10 @@ describe("AgentkitError.code", () => {
     // The classes whose caller picks the code: every code of their own union.
     for (const code of ["cli_spawn", "cli_failed", "cli_timeout", "cli_mcp_not_connected", "cli_no_result"] as const)
       carried.add(new CliRunError(code, "claude", "m").code);
-    for (const code of ["inbox_stopped", "inbox_state", "inbox_full"] as const) carried.add(new InboxError(code, "m").code);
+    for (const code of ["inbox_stopped", "inbox_state", "inbox_full", "inbox_store"] as const) carried.add(new InboxError(code, "m").code);
+    carried.add(new McpRequestError("tools/call 'a'", "s", undefined, "gone", "", { renewed: false }).code);
+    // The failures thrown as AgentkitError itself, told apart by code alone.
+    for (const code of ownCodes()) carried.add(code);
     for (const code of AGENTKIT_ERROR_CODES.filter((c) => c.startsWith("model_")))
       carried.add(new ModelError({ provider: "p", providerMessage: "m" }, "m", code as ModelErrorCode).code);
     // The agentkit program's own failures: it prints them and exits with their code (1 or 2), a user of the program reads them.
