@@ -10,7 +10,8 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate, BootstrapError } from "../../src/index.js";
+import { LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate, BootstrapError } from "../../src/index.js";
+import { GLOBAL_LOGGER } from "../../src/util/logger.js";
 import { OptionsError } from "../../src/errors/index.js";
 import {
   bootstrap,
