@@ -23,8 +23,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Today's ceilings, lowered by each change that shrinks the surface; the goals in the comment. */
 const CEILING = {
-  perEntry: { "arc-agentkit": 95, "arc-agentkit/mcp": 131 } as Record<string, number>, // goal: 90 each
-  all: 325, // goal: 250
+  perEntry: { "arc-agentkit": 95, "arc-agentkit/mcp": 56 } as Record<string, number>, // goal: 90 each
+  all: 250, // goal: 250
   errorClasses: 36, // goal: 20
 };
 
