@@ -28,6 +28,9 @@ export type PromptMetadata = ResolvedPromptOptions;
  * `DefinitionError` naming the class and the key. (A template to fill in
  * is the core's `PromptTemplate`.)
  *
+ * MCP SDK: its `Prompt` is a prompt as `prompts/list` describes it; this
+ * `Prompt` is the decorator that serves one, as `@Tool` serves a tool.
+ *
  * @example
  * ```ts
  * @Prompt({ description: "Review a file.", arguments: [{ name: "path", required: true }] })

@@ -29,6 +29,9 @@ export type ResourceMetadata = ResolvedResourceOptions;
  * `RunContext` as `ctx`, or injected). Options are checked now; a bad one
  * throws `DefinitionError` naming the class and the key.
  *
+ * MCP SDK: its `Resource` is a resource as `resources/list` describes it;
+ * this `Resource` is the decorator that serves one, as `@Tool` serves a tool.
+ *
  * @example
  * ```ts
  * @Resource({ uriTemplate: "notes://{id}", mimeType: "text/markdown", description: "One note." })
