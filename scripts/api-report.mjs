@@ -9,6 +9,10 @@
  *   node scripts/api-report.mjs           write the reports (after a reviewed change of the surface)
  *   node scripts/api-report.mjs --check   lint: fail, naming each entry, when a report is stale or missing
  *
+ * A name the MCP SDK packages also export carries a line with the reason it
+ * is ours, from the paragraph of its JSDoc that starts `MCP SDK:`; without
+ * one the script fails, naming it.
+ *
  * A private or protected member is not the user's: members and statics so
  * marked are left out, a private constructor reads `private constructor` (the
  * class is built by its static factory; its parameters are internal), a
@@ -176,7 +180,7 @@ function report(program, entry) {
   // A type the checker names by file is written relative to the checkout, so the
   // report is the same in every clone (never this machine's absolute path).
   const body = exported
-    .map((symbol) => describe(checker, symbol).join("\n"))
+    .map((symbol) => [...sdkNote(checker, symbol, entry), ...describe(checker, symbol)].join("\n"))
     .join("\n\n")
     .split(`import("${ROOT}/`)
     .join('import("');
@@ -193,11 +197,66 @@ function report(program, entry) {
   ].join("\n");
 }
 
+/**
+ * The MCP SDK packages whose exports a name of this package may shadow: such
+ * a name needs its reason in the report (issue #42: no name that means
+ * something else in the SDK without one).
+ */
+const SDK_PACKAGES = ["@modelcontextprotocol/client", "@modelcontextprotocol/server"];
+
 const entries = entryPoints().filter((entry) => existsSync(entry.source));
-const program = ts.createProgram(
-  entries.map((entry) => entry.source),
-  { ...readCompilerOptions(), noEmit: true },
-);
+const options = { ...readCompilerOptions(), noEmit: true };
+/** Each SDK package's declaration file, as this checkout resolves it (a package not installed is left out). */
+const sdkFiles = SDK_PACKAGES.flatMap((pkg) => {
+  const resolved = entries[0] && ts.resolveModuleName(pkg, entries[0].source, options, ts.sys).resolvedModule;
+  return resolved ? [{ pkg, file: resolved.resolvedFileName }] : [];
+});
+const program = ts.createProgram([...entries.map((entry) => entry.source), ...sdkFiles.map((sdk) => sdk.file)], options);
+
+/** Each name the SDK packages export, with the packages that export it. */
+const sdkNames = (() => {
+  const checker = program.getTypeChecker();
+  /** @type {Map<string, string[]>} */
+  const names = new Map();
+  for (const { pkg, file } of sdkFiles) {
+    const source = program.getSourceFile(file);
+    const moduleSymbol = source && checker.getSymbolAtLocation(source);
+    if (!moduleSymbol) continue;
+    for (const symbol of checker.getExportsOfModule(moduleSymbol))
+      names.set(symbol.getName(), [...(names.get(symbol.getName()) ?? []), pkg]);
+  }
+  return names;
+})();
+
+/** Names of ours the SDK also exports whose JSDoc gives no reason: `Name (entry) ...` lines. */
+const unexplained = [];
+
+/**
+ * The report's line above an export the MCP SDK also exports: the SDK
+ * packages that do, and the reason from the export's JSDoc (its paragraph
+ * that starts `MCP SDK:`). No line for any other name; a shadowing name
+ * without that paragraph is recorded in `unexplained`.
+ * @param {ts.TypeChecker} checker
+ * @param {ts.Symbol} exported
+ * @param {{ name: string }} entry
+ * @returns {string[]}
+ */
+function sdkNote(checker, exported, entry) {
+  const name = exported.getName();
+  const pkgs = sdkNames.get(name);
+  if (!pkgs) return [];
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  const doc = ts.displayPartsToString(symbol.getDocumentationComment(checker));
+  const reason = doc
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.replace(/\s+/g, " ").trim())
+    .find((paragraph) => paragraph.startsWith("MCP SDK:"));
+  if (!reason) {
+    unexplained.push(`\`${name}\` (${entry.name}) is also exported by ${pkgs.join(", ")}`);
+    return [];
+  }
+  return [`// ${name} is also ${pkgs.map((pkg) => `${pkg}'s`).join(" and ")} ${name}. ${reason}`];
+}
 const fileOf = (/** @type {{ name: string }} */ entry) =>
   join(DIR, `${entry.name.replace(/^arc-agentkit\/?/, "").replace(/\//g, "-") || "index"}.api.md`);
 
@@ -212,6 +271,12 @@ function readCompilerOptions() {
 }
 
 const wanted = new Map(entries.map((entry) => [fileOf(entry), report(program, entry)]));
+if (unexplained.length) {
+  console.error(
+    `api-report: a name that the MCP SDK exports too needs the reason it is ours, as a paragraph of its JSDoc starting "MCP SDK:" (what the SDK's name is, and why this one keeps it):\n  ${unexplained.join("\n  ")}`,
+  );
+  process.exit(1);
+}
 if (check) {
   const problems = [];
   for (const [path, text] of wanted) {

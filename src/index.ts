@@ -6,6 +6,9 @@
  * a user calls, catches or types against: metadata keys and readers, the
  * registry's instance adapter, the gating outcome helper and the result
  * renderer are internal; a class built by a factory is exported as a type.
+ * A type a user reaches through what takes or returns it is not exported again
+ * (`ToolOptions["task"]`, `Parameters<RunContext["elicit"]>[0]`, `Extract<Caller,
+ * { kind: "hosted" }>`), nor a shape the MCP SDK already names.
  * Each name comes from one entry point: every error class from here; the
  * store contracts (`CallRecord*`, `Run*`) from `arc-agentkit/askers`.
  */
@@ -41,61 +44,44 @@ export { AccessTokenError } from "./express/access-token.error.js";
 export type { AccessTokenRefusal } from "./express/access-token.error.js";
 
 export type { ToolSchema, JsonSchema } from "./contracts/tool-schema.js";
-export type { ToolDeclarations, ToolTaskMode } from "./tools/tool.js";
+
 export { Tool } from "./tools/tool.decorator.js";
-export type { ToolClass, ToolMetadata } from "./tools/tool.decorator.js";
 export type { ToolOptions } from "./tools/tool-options.js";
 export { tool } from "./tools/function-tool.js";
-export type { FunctionTool, ToolFn } from "./tools/function-tool.js";
+export type { FunctionTool } from "./tools/function-tool.js";
 export { ToolRegistry } from "./tools/tool-registry.js";
-export type { ToolLike, RegisterOptions } from "./tools/tool-registry.js";
-export { dtoToJsonSchema } from "./tools/schema.js";
-export { ToolContent, isToolContent } from "./tools/tool-content.js";
-export type { ContentPart } from "./contracts/content-part.js";
-export type { DtoClass, ToolInput } from "./tools/schema.js";
-export type { StandardSchemaIssue, StandardSchemaOutput, StandardSchemaResult, StandardSchemaV1 } from "./tools/standard-schema.js";
+export type { ToolLike } from "./tools/tool-registry.js";
+export { ToolContent } from "./tools/tool-content.js";
+export type { StandardSchemaV1 } from "./tools/standard-schema.js";
 
 export { RunContext } from "./context/run-context.js";
 export type { Autonomy, RunContextOptions } from "./context/run-context.js";
-export type { Caller, HostedCaller, LoopbackCaller, StdioCaller, TaskCaller } from "./context/caller.js";
-export type { RunEvent, EventSink } from "./context/run-events.js";
-export { LOG_LEVELS } from "./context/client-channel.js";
-export type { ClientChannel, ElicitRequest, ElicitResult, LogLevel, SampleRequest, SampleResult } from "./context/client-channel.js";
+export type { Caller } from "./context/caller.js";
+export type { RunEvent } from "./context/run-events.js";
+export type { LogLevel } from "./context/client-channel.js";
 export { ClientRequestError } from "./context/client-request.error.js";
 
 export { Agent } from "./agents/agent.js";
-export type {
-  AgentOptions,
-  AgentResult,
-  AgentResumeOptions,
-  AgentRunOptions,
-  Cognition,
-  CognitionInput,
-  StopReason,
-  ToolCallRecord,
-} from "./agents/agent.js";
-export type { CliSession, DurableSpec, RunJournal } from "./agents/run-journal.js";
-export { RUN_STATUSES, RUN_STATE_FORMAT } from "./contracts/run-record.js";
+export type { AgentOptions, AgentResult, AgentRunOptions, Cognition, StopReason } from "./agents/agent.js";
 export { ReActCognition } from "./agents/react-cognition.js";
 export type { ReActOptions } from "./agents/react-cognition.js";
-export { GATE_SOURCES, shouldGate } from "./gate/index.js";
-export type { GateCaller, GateCheck, GateEventTarget, GateRecord, GateSource } from "./gate/index.js";
-export { toolCall, toolFactsOf } from "./contracts/elicitation.js";
-export type { Asker, AskOptions, Decision, DecisionKind, Elicitation, ToolCall, ToolFacts } from "./contracts/elicitation.js";
-export type { LLM, LLMRequest, LLMStreamEvent, LLMTurn, Message, ModelStopReason } from "./contracts/llm.js";
+export { shouldGate } from "./gate/index.js";
+export type { GateRecord } from "./gate/index.js";
+export { toolCall } from "./contracts/elicitation.js";
+export type { Asker, AskOptions, Decision, Elicitation, ToolCall } from "./contracts/elicitation.js";
+export type { LLM, LLMRequest, LLMTurn, Message } from "./contracts/llm.js";
 
-export { RunPolicy, TRIFECTA, TRIFECTA_REASON } from "./control/run-policy.js";
-export type { PolicyVerdict } from "./control/run-policy.js";
+export { RunPolicy } from "./control/run-policy.js";
 
 export { PromptTemplate } from "./prompts/prompt-template.js";
 
 export { memoryItem } from "./memory/memory.js";
-export type { MemoryItem, MemorySource, QueryOptions } from "./memory/memory.js";
+export type { MemoryItem, MemorySource } from "./memory/memory.js";
 export { CompositeMemory } from "./memory/composite-memory.js";
 export { CachedMemory } from "./memory/cached-memory.js";
 export { CompactedMemory } from "./memory/compacted-memory.js";
 export { VectorMemory, HashingEmbedder } from "./memory/vector-memory.js";
 export type { Embedder } from "./memory/vector-memory.js";
 
-export { getLogger, setLogger, GLOBAL_LOGGER } from "./util/logger.js";
+export { setLogger } from "./util/logger.js";
 export type { Logger } from "./util/logger.js";

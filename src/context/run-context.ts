@@ -309,6 +309,9 @@ export class RunContext {
    * the record. So: code after a question runs once per call; code before a
    * question may run again — keep side effects after it. A resource read or
    * prompt render cannot ask on 2026-07-28 (`ClientRequestError`).
+   * `request` has the shape of the SDK's `ElicitRequestParams` and the
+   * answer that of its `ElicitResult`: use the SDK's types, or
+   * `Parameters<RunContext["elicit"]>[0]`.
    */
   elicit(request: ElicitRequest): Promise<ElicitResult> {
     if (!this.channel)
@@ -326,6 +329,8 @@ export class RunContext {
    * with `ClientRequestError` outside a served call, or when the client did
    * not declare the `sampling` capability. On MCP 2026-07-28 it waits as
    * `elicit()` does, under the same contract (code before it may run again).
+   * `request` has the shape of the SDK's `CreateMessageRequestParams`
+   * and the answer that of its `CreateMessageResult`.
    */
   sample(request: SampleRequest): Promise<SampleResult> {
     if (!this.channel)

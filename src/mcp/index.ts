@@ -10,15 +10,17 @@
  * `arc-agentkit`, as every error class is); a class
  * built by a factory or by `bootstrap()` is exported as a type (`McpServerSpec`
  * from `serveRegistry`, `McpApp` from `bootstrap`, `McpTool` from `mcpTools`,
- * `McpResourceMemory` from `mcpResources`). Importing it loads no
+ * `McpResourceMemory` from `mcpResources`). The option types of the calls a
+ * user makes first are exported; a type reached through one of them is not
+ * (`ServeRegistryOptions["results"]`, `Parameters<MCPClient["callTool"]>[2]`),
+ * nor a shape the MCP SDK names (content blocks, prompt messages: the SDK's
+ * own types fit), nor a DI token (`@InjectMcp*` inject by alias). Importing it loads no
  * optional peer: `MCPClient` loads `@modelcontextprotocol/client` at `open()`,
  * serving loads `@modelcontextprotocol/server` and express when it starts, each
  * naming its install line when missing.
  */
 import "reflect-metadata";
 export {
-  DEFAULT_MAX_SAMPLING_TOKENS,
-  DEFAULT_MAX_SERVER_REQUESTS,
   DEFAULT_TTL_MS,
   MCPClient,
   mcpPrompts,
@@ -30,98 +32,29 @@ export {
   toolResultText,
 } from "./client/index.js";
 export type {
-  CallProgress,
-  CallToolOptions,
-  ListOptions,
   MCPClientOptions,
-  McpPromptsOptions,
   McpSkill,
-  McpSkillEntry,
-  McpSkillsOptions,
   McpTask,
-  McpTaskReference,
-  McpTaskStatus,
-  StartToolOptions,
   McpResourceMemory,
-  McpResourcesOptions,
   McpServerConfig,
   McpTool,
-  McpToolsOptions,
-  InMemoryServer,
-  ProtocolChoice,
-  RestartOptions,
-  StderrMode,
   StdioServerOptions,
   StreamableHttpServerOptions,
 } from "./client/index.js";
-export { CLIENT_ASSERTION_ALGORITHMS, clientCredentials, crossAppAccess, defaultTokenDir, oauthProvider } from "./oauth/index.js";
-export type {
-  AgentkitOAuthProvider,
-  ClientCredentialsProvider,
-  CrossAppAccessProvider,
-  ClientAssertionAlgorithm,
-  ClientCredentialsOptions,
-  CrossAppAccessIdp,
-  CrossAppAccessOptions,
-  OAuthProviderOptions,
-} from "./oauth/index.js";
-export { APPROVAL_SERVER_NAME, APPROVAL_TOOL_NAME, approvalGuard, ApprovalServer } from "./approvals/index.js";
-export type {
-  ApprovalCliOptions,
-  ApprovalConfigDocument,
-  ApprovalGuard,
-  ApprovalGuardOptions,
-  ApprovalGuardRequest,
-  ApprovalGuardResult,
-  ApprovalServerOptions,
-  AutoAllowWhen,
-  ServedArgumentCheck,
-} from "./approvals/index.js";
+export { clientCredentials, crossAppAccess, oauthProvider } from "./oauth/index.js";
+export type { ClientCredentialsOptions, CrossAppAccessOptions, OAuthProviderOptions } from "./oauth/index.js";
+export { approvalGuard, ApprovalServer } from "./approvals/index.js";
+export type { ApprovalGuard, ApprovalGuardOptions, ApprovalServerOptions } from "./approvals/index.js";
 export { MemoryResultStore, META_KEY, Prompt, Resource, serveRegistry, serveRegistryStdio, stdioCommand } from "./serve/index.js";
 export type {
-  AgentkitToolMeta,
-  AudioBlock,
-  CacheHint,
-  MemoryResultStoreOptions,
-  ResultsOptions,
   ResultStore,
   SpilledResult,
-  ContentBlock,
-  EmbeddedResourceBlock,
-  HttpServerEntry,
-  ImageBlock,
-  McpConfigDocument,
   McpServerSpec,
-  PromptArgument,
-  PromptClass,
-  PromptMessage,
-  PromptMetadata,
   PromptOptions,
-  PromptRender,
-  PromptsOption,
-  PromptSource,
-  ResourceClass,
-  ResourceContents,
-  ResourceLinkBlock,
-  ResourceListEntry,
-  ResourceMetadata,
   ResourceOptions,
-  ResourceRead,
-  ResourceSource,
-  RichToolResult,
-  ServablePrompt,
-  ServableResource,
   ServeRegistryOptions,
   ServeStdioOptions,
-  SkillsOption,
-  SpecCliOptions,
-  StdioServerEntry,
-  TasksOptions,
-  TextBlock,
   ToolGuard,
-  ToolGuardRequest,
-  ToolGuardResult,
-  ToolSource,
 } from "./serve/index.js";
 export {
   bootstrap,
@@ -130,21 +63,7 @@ export {
   InjectMcpResources,
   InjectMcpSkills,
   InjectMcpTools,
-  mcpClientToken,
-  mcpPromptsToken,
-  mcpResourcesToken,
   McpServer,
-  mcpSkillsToken,
-  mcpToolsToken,
   remote,
 } from "./di/index.js";
-export type {
-  BootstrapOptions,
-  McpApp,
-  McpAppCliOptions,
-  McpServerOptions,
-  ModuleClass,
-  ModuleImport,
-  Provider,
-  RemoteDeclaration,
-} from "./di/index.js";
+export type { BootstrapOptions, McpApp, McpServerOptions, ModuleClass, Provider } from "./di/index.js";

@@ -24,10 +24,14 @@ export type PromptMetadata = ResolvedPromptOptions;
 
 /**
  * Mark a class as a served prompt whose declared `arguments` reach
- * `render(args, ctx)`, which returns text (one user message) or messages.
+ * `render(args, ctx)`, which returns text (one user message) or messages
+ * (the MCP SDK's `PromptMessage` shape: `role` and one content block).
  * Injectable like `@Tool`. Options are checked now; a bad one throws
  * `DefinitionError` naming the class and the key. (A template to fill in
  * is the core's `PromptTemplate`.)
+ *
+ * MCP SDK: its `Prompt` is a prompt as `prompts/list` describes it; this
+ * `Prompt` is the decorator that serves one, as `@Tool` serves a tool.
  *
  * @example
  * ```ts

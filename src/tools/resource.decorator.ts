@@ -26,10 +26,14 @@ export type ResourceMetadata = ResolvedResourceOptions;
 
 /**
  * Mark a class as a served resource: a fixed `uri`, or a `uriTemplate`
- * whose `{variables}` reach `read(params, ctx)`. Injectable like `@Tool`
+ * whose `{variables}` reach `read(params, ctx)`, which returns text, bytes,
+ * or the MCP SDK's `ResourceContents` (`{ uri, text | blob, mimeType? }`). Injectable like `@Tool`
  * (constructor dependencies from the module's container; the per-call
  * `RunContext` as `ctx`, or injected). Options are checked now; a bad one
  * throws `DefinitionError` naming the class and the key.
+ *
+ * MCP SDK: its `Resource` is a resource as `resources/list` describes it;
+ * this `Resource` is the decorator that serves one, as `@Tool` serves a tool.
  *
  * @example
  * ```ts

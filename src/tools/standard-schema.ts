@@ -26,6 +26,9 @@ export type StandardSchemaResult<Output> =
  * and 4), valibot (1.0+) and arktype (2.0+) schemas implement. Declared here
  * (the spec invites copying it) so agentkit's types need no schema package.
  * `jsonSchema` is the Standard JSON Schema converter (zod 4.2+, arktype 2.1.28+).
+ *
+ * MCP SDK: its `StandardSchemaV1` is the same published interface; both
+ * accept the same schemas, and this one needs no MCP package to compile.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {

@@ -14,6 +14,10 @@ import type { StandardSchemaOutput, StandardSchemaV1 } from "./standard-schema.j
 /**
  * The structural tool contract (see `tools/tool.ts`). Declared here as well so
  * that `Tool` names both the interface and the decorator, as users expect.
+ *
+ * MCP SDK: its `Tool` is a tool as `tools/list` describes it (name, input
+ * schema); this `Tool` is one this package runs (`run(args, ctx)`) and the
+ * decorator that makes one, the name the design card gives both.
  */
 export interface Tool extends ToolContract {}
 

@@ -49,7 +49,13 @@ export interface Tool {
   readonly searchHint?: string;
   /** True: Claude Code loads this tool up front instead of deferring it behind its tool search (`_meta["anthropic/alwaysLoad"]`). */
   readonly alwaysLoad?: boolean;
-  /** Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`. */
+  /**
+   * Run the tool. Arguments are validated first; a bad call throws `ToolArgumentError`.
+   * A served tool may return the MCP SDK's own `CallToolResult` (content blocks: its
+   * `TextContent`, `ImageContent`, `AudioContent`, `ResourceLink`, `EmbeddedResource`;
+   * `structuredContent`), or an array of those blocks; it goes out as it is. Any other
+   * value is sent as text (a string as it is, a `ToolContent` as its text, else JSON).
+   */
   run(args: Record<string, unknown>, ctx: RunContext): Promise<unknown>;
   /**
    * Validate `args` against the tool's schema without running it: returns the

@@ -9,7 +9,7 @@
  * `private constructor`, without its internal parameters.
  */
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -104,5 +104,41 @@ describe("the API report per entry point, checked by npm run lint", () => {
     expect(toolArgumentError.filter((l) => l.includes("static format"))).toEqual([]);
     // An optional method is listed, marked optional (its type includes undefined, which has no call signature).
     expect((await block("askers.api.md", "interface RunStore")).filter((l) => l.startsWith("  appendRunSteps?("))).toHaveLength(1);
+  }, 120_000);
+  it("a name the MCP SDK also exports shows why in the report: the McpServer decorator, the Tool contract", async () => {
+    const mcp = await readFile(join(ROOT, "api/mcp.api.md"), "utf8");
+    const index = await readFile(join(ROOT, "api/index.api.md"), "utf8");
+    expect(mcp).toMatch(/^\/\/ McpServer is also @modelcontextprotocol\/server's McpServer\. MCP SDK: .+\nfunction McpServer/m);
+    expect(index).toMatch(/^\/\/ Tool is also @modelcontextprotocol\/client's and @modelcontextprotocol\/server's Tool\. MCP SDK: .+/m);
+  });
+
+  it("a name the MCP SDK also exports, without an \"MCP SDK:\" paragraph in its JSDoc, fails the report, naming it", async () => {
+    scratch = await mkdtemp(join(tmpdir(), "agentkit-api-report-"));
+    // A project of one entry point whose `Tool` shadows the SDK's, beside this checkout's node_modules.
+    await writeFile(join(scratch, "package.json"), JSON.stringify({ name: "scratch", type: "module", exports: { ".": { types: "./dist/index.d.ts" } } }));
+    await cp(join(ROOT, "tsconfig.base.json"), join(scratch, "tsconfig.base.json"));
+    await cp(join(ROOT, "tsconfig.build.json"), join(scratch, "tsconfig.build.json"));
+    await symlink(join(ROOT, "node_modules"), join(scratch, "node_modules"), "dir");
+    await mkdir(join(scratch, "src"));
+    const source = (doc: string) => `/** A tool of this package.${doc} */\nexport interface Tool {\n  readonly name: string;\n}\n/** Not an SDK name. */\nexport const ours = 1;\n`;
+    await writeFile(join(scratch, "src/index.ts"), source(""));
+    const run = (args: string[]) =>
+      new Promise<Ran>((resolve) => {
+        execFile(process.execPath, [SCRIPT, ...args], { cwd: scratch, timeout: 120_000 }, (err, stdout, stderr) => {
+          resolve({ code: err ? (typeof err.code === "number" ? err.code : null) : 0, stdout, stderr });
+        });
+      });
+    const bare = await run([]);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("`Tool` (arc-agentkit) is also exported by @modelcontextprotocol/client, @modelcontextprotocol/server");
+    expect(bare.stderr).toContain('"MCP SDK:"');
+    expect(bare.stderr).not.toContain("`ours`");
+
+    await writeFile(join(scratch, "src/index.ts"), source("\n *\n * MCP SDK: the SDK's `Tool` is a listed tool;\n * this one is what a registry runs."));
+    const explained = await run([]);
+    expect(explained.code, explained.stderr).toBe(0);
+    expect(await readFile(join(scratch, "api/index.api.md"), "utf8")).toContain(
+      "// Tool is also @modelcontextprotocol/client's and @modelcontextprotocol/server's Tool. MCP SDK: the SDK's `Tool` is a listed tool; this one is what a registry runs.\ninterface Tool",
+    );
   }, 120_000);
 });

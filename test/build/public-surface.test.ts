@@ -23,8 +23,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Today's ceilings, lowered by each change that shrinks the surface; the goals in the comment. */
 const CEILING = {
-  perEntry: { "arc-agentkit": 128, "arc-agentkit/mcp": 131 } as Record<string, number>, // goal: 90 each
-  all: 358, // goal: 250
+  perEntry: { "arc-agentkit": 79, "arc-agentkit/mcp": 56 } as Record<string, number>, // goal: 90 each (met)
+  all: 234, // goal: 250 (met)
   errorClasses: 20, // goal: 20 (met)
 };
 

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunContext, type Asker, type Elicitation, McpConnectError } from "../../src/index.js";
-import { MCPClient, StdioServer, StreamableHttpServer, type ProtocolChoice } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
+import type { ProtocolChoice } from "../../src/mcp/client/index.js";
 import { EVERYTHING, FILESYSTEM, NODE, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
 
 const TOKEN = "modern-era-token";

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, ReActCognition, setLogger, type Logger } from "../../src/index.js";
-import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools, type CallProgress } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools } from "../../src/mcp/index.js";
+import type { CallProgress } from "../../src/mcp/client/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
 import { EVERYTHING, FILESYSTEM, NODE } from "./support.js";
 

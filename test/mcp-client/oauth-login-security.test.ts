@@ -15,7 +15,8 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPClient, oauthProvider, StreamableHttpServer, type AgentkitOAuthProvider } from "../../src/mcp/index.js";
+import { MCPClient, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
+import type { AgentkitOAuthProvider } from "../../src/mcp/oauth/index.js";
 import { eventually, startOAuthHttpServer, type ServerProcess } from "./support.js";
 import { AgentkitError } from "../../src/index.js";
 

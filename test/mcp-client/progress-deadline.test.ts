@@ -11,7 +11,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool, type Decision } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { approvalGuard, MCPClient, serveRegistry, StreamableHttpServer, type CallProgress } from "../../src/mcp/index.js";
+import { approvalGuard, MCPClient, serveRegistry, StreamableHttpServer } from "../../src/mcp/index.js";
+import type { CallProgress } from "../../src/mcp/client/index.js";
 
 afterEach(() => vi.useRealTimers());
 

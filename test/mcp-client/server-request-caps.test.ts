@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { RunContext, type Asker, type Decision, type Elicitation, type LLM, type LLMRequest } from "../../src/index.js";
-import { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS, MCPClient, StdioServer } from "../../src/mcp/index.js";
+import { MCPClient, StdioServer } from "../../src/mcp/index.js";
+import { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "../../src/mcp/client/server-requests.js";
 import { NODE, fixture } from "./support.js";
 
 const flooding = () => new StdioServer({ command: NODE, args: [fixture("flooding-stdio-server.mjs")] });

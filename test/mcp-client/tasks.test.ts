@@ -9,14 +9,8 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Cancelled, McpRequestError, OptionsError, RunContext, type Asker } from "../../src/index.js";
-import {
-  MCPClient,
-  mcpTools,
-  StreamableHttpServer,
-  type CallProgress,
-  type MCPClientOptions,
-  type ProtocolChoice,
-} from "../../src/mcp/index.js";
+import { MCPClient, mcpTools, StreamableHttpServer, type MCPClientOptions } from "../../src/mcp/index.js";
+import type { CallProgress, ProtocolChoice } from "../../src/mcp/client/index.js";
 import { startTaskServer, type TaskServer } from "./task-server.js";
 import { askerAnswering } from "../helpers/asker.js";
 

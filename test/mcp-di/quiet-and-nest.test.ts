@@ -10,18 +10,11 @@
 import "reflect-metadata";
 import { container, inject, injectable } from "tsyringe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GLOBAL_LOGGER, LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate, BootstrapError } from "../../src/index.js";
+import { LOGGER, setLogger, Tool, ToolRegistry, type Logger, type PromptTemplate, BootstrapError } from "../../src/index.js";
+import { GLOBAL_LOGGER } from "../../src/util/logger.js";
 import { OptionsError } from "../../src/errors/index.js";
-import {
-  bootstrap,
-  InjectMcpPrompts,
-  InjectMcpTools,
-  McpServer,
-  mcpToolsToken,
-  remote,
-  StdioServer,
-  type McpApp,
-} from "../../src/mcp/index.js";
+import { bootstrap, InjectMcpPrompts, InjectMcpTools, McpServer, remote, StdioServer, type McpApp } from "../../src/mcp/index.js";
+import { mcpToolsToken } from "../../src/mcp/di/index.js";
 import { EVERYTHING, NODE } from "../mcp-client/support.js";
 
 const everything = (): StdioServer => new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] });

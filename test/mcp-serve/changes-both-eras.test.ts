@@ -12,7 +12,7 @@ import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import { v2Client } from "../helpers/v2-client.js";
 import { until } from "../helpers/wait.js";
 import { tool } from "../../src/index.js";
-import type { CacheHint } from "../../src/mcp/index.js";
+import type { CacheHint } from "../../src/mcp/serve/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { DefinitionError, OptionsError } from "../../src/index.js";
 import { MCPClient, Resource, serveRegistry, StreamableHttpServer, type McpServerSpec } from "../../src/mcp/index.js";

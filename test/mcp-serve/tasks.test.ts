@@ -9,7 +9,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { RunContext, tool, type Asker, type Decision } from "../../src/index.js";
-import { MCPClient, StreamableHttpServer, type CallProgress } from "../../src/mcp/index.js";
+import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
+import type { CallProgress } from "../../src/mcp/client/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { MemoryCallRecords } from "../../src/records/memory-call-records.js";

@@ -6,7 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, vi } from "vitest";
-import { Cancelled, type LLM, type LLMRequest, type LLMStreamEvent, type Message, type ToolSchema } from "arc-agentkit";
+import { Cancelled, type LLM, type LLMRequest, type Message, type ToolSchema } from "arc-agentkit";
+
+/** One streamed event, as a provider hands it to `onEvent`. */
+type LLMStreamEvent = Parameters<NonNullable<LLMRequest["onEvent"]>>[0];
 
 /** One tool of the corpus, as an MCP listing has it. */
 export interface CorpusTool {

@@ -27,5 +27,4 @@ export { mcpPrompts } from "./mcp-prompts.js";
 export type { McpPromptsOptions } from "./mcp-prompts.js";
 export { mcpSkills } from "./mcp-skills.js";
 export type { McpSkill, McpSkillEntry, McpSkillsOptions } from "./mcp-skills.js";
-export { DEFAULT_MAX_SAMPLING_TOKENS, DEFAULT_MAX_SERVER_REQUESTS } from "./server-requests.js";
 export { toolResultText } from "./content.js";

@@ -131,14 +131,14 @@ export interface MCPClientOptions {
   readonly allowSampling?: boolean;
   /**
    * The most tokens a sampling request reaches the model with; a server's larger `maxTokens` is cut to it. Default
-   * `DEFAULT_MAX_SAMPLING_TOKENS` (4096).
+   * 4096.
    */
   readonly maxSamplingTokens?: number;
   /**
    * How many sampling and elicitation requests this server may have pending
    * at once. Past it a request is refused at once with a JSON-RPC error
    * naming the cap (nothing is asked, the model is not called). Default
-   * `DEFAULT_MAX_SERVER_REQUESTS` (4).
+   * 4.
    */
   readonly maxServerRequests?: number;
   /**

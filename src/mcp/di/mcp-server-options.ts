@@ -40,7 +40,12 @@ export type Provider =
  */
 export type ModuleImport = (abstract new (...args: never[]) => unknown) | (() => abstract new (...args: never[]) => unknown);
 
-/** Options of `@McpServer`. */
+/**
+ * Options of `@McpServer`.
+ *
+ * MCP SDK: its `McpServerOptions` are the options of its `McpServer` class;
+ * these are the options of the decorator of that name.
+ */
 export interface McpServerOptions {
   /**
    * The served MCP server's name (`mcp__<name>__<tool>`): `serveRegistry`'s rule (`[A-Za-z0-9_-]+`, no `__`), refused

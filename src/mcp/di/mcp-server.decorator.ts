@@ -11,6 +11,10 @@ import { checkMcpServerOptions, type McpServerOptions } from "./mcp-server-optio
 /**
  * Mark a module class. Options are checked now (a bad one throws
  * `DefinitionError` naming the class and the key); `bootstrap(Module)` acts.
+ *
+ * MCP SDK: its `McpServer` is the server class; this is the decorator the
+ * design card names, and `bootstrap()` builds the SDK's server from the
+ * module it marks.
  */
 export function McpServer(options: McpServerOptions): ClassDecorator {
   return (target) => {

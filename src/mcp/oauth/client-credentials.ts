@@ -15,7 +15,7 @@ import { grantRule, SdkGrant } from "./sdk-grant.js";
 /** The JWT signing algorithms a `privateKeyPem` may use. */
 export const CLIENT_ASSERTION_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] as const;
 
-/** One of `CLIENT_ASSERTION_ALGORITHMS`. */
+/** A JWS algorithm for `private_key_jwt`: one of `CLIENT_ASSERTION_ALGORITHMS`. */
 export type ClientAssertionAlgorithm = (typeof CLIENT_ASSERTION_ALGORITHMS)[number];
 
 /** Options of `clientCredentials()`: `clientId` and exactly one of `clientSecret` / `privateKeyPem`. */

@@ -41,7 +41,8 @@ export interface OAuthProviderOptions {
    */
   readonly openUrl?: (url: URL) => void | Promise<void>;
   /**
-   * Where the per-server token files go. Default `defaultTokenDir()`. A
+   * Where the per-server token files go. Default `$XDG_CONFIG_HOME/arc-agentkit/oauth`,
+   * else `~/.config/arc-agentkit/oauth` (`%APPDATA%\arc-agentkit\oauth` on Windows). A
    * missing directory is created 0700; an existing one is used as it is
    * (never chmodded) and refused (`OptionsError`) when other users can
    * write it or it belongs to another user.

@@ -8,7 +8,8 @@ import { optionsError } from "../helpers.js";
 import "reflect-metadata";
 import { container } from "tsyringe";
 import { afterEach, describe, expect, it } from "vitest";
-import { Agent, ReActCognition, ToolRegistry, type AgentResult, type Cognition, type CognitionInput } from "../../../src/index.js";
+import { Agent, ReActCognition, ToolRegistry, type AgentResult, type Cognition } from "../../../src/index.js";
+import type { CognitionInput } from "../../../src/agents/agent.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
 import { CheckService, RunCheck } from "../fixtures/run-check.tool.js";
 

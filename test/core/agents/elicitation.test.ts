@@ -4,7 +4,8 @@
  * `ToolCall` / `Decision` / `Asker`, and the `toolCall()` helper.
  */
 import { describe, expect, it } from "vitest";
-import { toolCall, type Asker, type Decision, type DecisionKind, type Elicitation, type ToolCall } from "../../../src/index.js";
+import { toolCall, type Asker, type Decision, type Elicitation, type ToolCall } from "../../../src/index.js";
+import type { DecisionKind } from "../../../src/contracts/elicitation.js";
 
 describe("toolCall()", () => {
   it("builds a frozen { id, name, arguments }", () => {

@@ -8,7 +8,8 @@
  */
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { Agent, ReActCognition, ToolContent, isToolContent, tool, type LLM, type LLMRequest, type LLMTurn } from "../../../src/index.js";
+import { Agent, ReActCognition, ToolContent, tool, type LLM, type LLMRequest, type LLMTurn } from "../../../src/index.js";
+import { isToolContent } from "../../../src/tools/tool-content.js";
 import { resultText } from "../../../src/tools/result-text.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../../src/testing/index.js";
 

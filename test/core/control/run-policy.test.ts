@@ -5,7 +5,8 @@
  */
 import "reflect-metadata";
 import { describe, expect, it } from "vitest";
-import { RunPolicy, TRIFECTA, TRIFECTA_REASON, ToolRegistry, tool } from "../../../src/index.js";
+import { RunPolicy, ToolRegistry, tool } from "../../../src/index.js";
+import { TRIFECTA, TRIFECTA_REASON } from "../../../src/control/run-policy.js";
 
 /** A do-nothing tool named `name` carrying `caps`. */
 function toolWithCaps(name: string, caps: string[], sideEffecting = false) {

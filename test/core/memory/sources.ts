@@ -2,7 +2,8 @@
  * @module test/core/memory/sources
  * Small in-memory MemorySource factories for the memory tests.
  */
-import { memoryItem, type MemoryItem, type MemorySource, type QueryOptions } from "../../../src/index.js";
+import { memoryItem, type MemoryItem, type MemorySource } from "../../../src/index.js";
+import type { QueryOptions } from "../../../src/memory/memory.js";
 
 /** A source answering with `items` (first k), recording queries and writes. */
 export function sourceReturning(

@@ -8,7 +8,8 @@ import "reflect-metadata";
 import { Type } from "class-transformer";
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from "class-validator";
 import { describe, expect, it } from "vitest";
-import { dtoToJsonSchema, tool } from "../../../src/index.js";
+import { tool } from "../../../src/index.js";
+import { dtoToJsonSchema } from "../../../src/tools/schema.js";
 import { EMPTY_SCHEMA, copyJsonSchema, isDtoClass, schemaProperties } from "../../../src/tools/schema.js";
 
 class RunCheckInput {

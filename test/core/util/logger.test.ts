@@ -5,7 +5,8 @@
  * the one error line (`errorLine`).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getLogger, setLogger, type Logger } from "../../../src/index.js";
+import { setLogger, type Logger } from "../../../src/index.js";
+import { getLogger } from "../../../src/util/logger.js";
 import { ignoreRejection } from "../../../src/util/logger.js";
 import { errorLine } from "../../../src/util/format.js";
 
