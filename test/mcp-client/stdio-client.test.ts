@@ -12,7 +12,8 @@ import {
 } from "../../src/index.js";
 import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
-import { NODE, captureLog, eventually, fixture, newTag, taggedProcesses } from "./support.js";
+import { NODE, captureLog, fixture, newTag, taggedProcesses } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 const NOT_ENTERED = "MCPClient not entered — use await using c = await MCPClient.open(...)";
 
@@ -135,18 +136,20 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx });
     const settled = call.catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ctx.cancel();
     const err = await settled;
     expect(err).toBeInstanceOf(Cancelled);
     expect((err as Cancelled).message).toContain("MCP tools/call 'slow' on stdio server");
     expect((err as Cancelled).message).toContain("cancelled mid-call");
-    const s = await eventually(
+    const s = await untilValue(
       () => stats(client),
       (v) => v.slowCancelled === 1,
+      "the server to cancel the slow call",
     );
     expect(s.cancelledNotifications).toBe(1);
     expect(s.slowCancelled).toBe(1);
@@ -174,24 +177,27 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ctx.cancel();
     expect(await call).toBeInstanceOf(Cancelled);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowCancelled === 1,
+      "the server to cancel the slow call",
     );
   });
 
   it("a per-call signal and timeout work the same way", async () => {
     const ac = new AbortController();
     const call = client.callTool("slow", {}, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ac.abort();
     expect(await call).toBeInstanceOf(Cancelled);
@@ -428,9 +434,10 @@ describe("open() unwinds what it opened", () => {
       env: { AGENTKIT_TREE_TAG: tag },
     });
     const opening = MCPClient.open(server, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => taggedProcesses(tag),
       (p) => p.length === 1,
+      "one server process with the tag",
     );
     ac.abort(new Error("caller gave up"));
     const err = await opening;
@@ -445,9 +452,10 @@ describe("a server that dies mid-session", () => {
     await using client = await MCPClient.open(countingServer());
     await client.listTools(); // cached now
     process.kill(client.pid!, "SIGKILL");
-    const err = await eventually(
+    const err = await untilValue(
       () => client.callTool("add", { a: 1, b: 1 }).catch((e: unknown) => e),
       (e) => e instanceof McpRequestError && (e as Error).message.includes("connection is gone"),
+      "the call to fail with 'the connection is gone'",
     );
     expect(err).toBeInstanceOf(McpRequestError);
     expect((err as Error).message).toContain("The connection is gone (the server process was killed by SIGKILL); open a new MCPClient");
