@@ -4,7 +4,7 @@
  * waited for (read when it fails) and the scaled deadline; a deadline is never
  * shorter than written.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { scaledMs, until, untilValue } from "./wait.js";
 
 describe("until", () => {
@@ -33,6 +33,25 @@ describe("until", () => {
       }, "the row"),
     ).rejects.toThrow(/^the row: the check failed: Error: no such row$/);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("fails at the deadline when a check never settles", async () => {
+    await expect(until(() => new Promise<boolean>(() => {}), "a check that hangs", 40)).rejects.toThrow(
+      /^a check that hangs: not within \d+ ms$/,
+    );
+  });
+
+  it("polls on the real clock and leaves a test's fake clock alone", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+    try {
+      let fired = false;
+      setTimeout(() => (fired = true), 10);
+      let polls = 0;
+      await until(() => ++polls >= 5, "five polls");
+      expect(fired).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("scales a deadline up with the machine's load, never down", () => {

@@ -1,6 +1,6 @@
 /** @module test/mcp-client/stdio-client.test */
 import { getEventListeners } from "node:events";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   Agent,
   Cancelled,
@@ -360,16 +360,24 @@ describe("adapters over stdio", () => {
 
 describe("MCPClient TTL expiry", () => {
   it("lists again once the TTL has passed, and an expired list is not served when the refresh fails", async () => {
-    await using client = await MCPClient.open(countingServer(), { ttlMs: 150 });
-    await client.listTools();
-    await client.listTools();
-    expect((await stats(client))["tools/list"]).toBe(1);
-    await new Promise((r) => setTimeout(r, 250));
-    await client.listTools();
-    expect((await stats(client))["tools/list"]).toBe(2);
-    await client.callTool("break_lists", { on: true });
-    await new Promise((r) => setTimeout(r, 250));
-    await expect(client.listTools()).rejects.toThrow("list store offline");
+    // The TTL is what this is about: a fake clock (only the clocks a cache reads; the server is a real
+    // subprocess), on before the client is made, as the SDK's cache takes its clock then.
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
+    try {
+      await using client = await MCPClient.open(countingServer(), { ttlMs: 150 });
+      await client.listTools();
+      vi.advanceTimersByTime(149);
+      await client.listTools();
+      expect((await stats(client))["tools/list"]).toBe(1);
+      vi.advanceTimersByTime(2);
+      await client.listTools();
+      expect((await stats(client))["tools/list"]).toBe(2);
+      await client.callTool("break_lists", { on: true });
+      vi.advanceTimersByTime(151);
+      await expect(client.listTools()).rejects.toThrow("list store offline");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
