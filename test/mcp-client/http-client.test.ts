@@ -6,6 +6,13 @@ import { makeTestCtx } from "../../src/testing/index.js";
 import { captureWarnings, httpStats, startBearerHttpServer, type ServerProcess } from "./support.js";
 import { untilValue } from "../helpers/wait.js";
 
+/**
+ * How long a refused client is watched for traffic it should not send (no SSE
+ * GET, no reconnect, no DELETE). A real wait, kept: it proves something does
+ * NOT happen within a window, on the client's real timers and a real server.
+ */
+const QUIET_MS = 1500;
+
 const TOKEN = "tok-7f3a";
 
 function textOf(r: { content: unknown[] }): string {
@@ -61,7 +68,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     expect(after.sessions).toBe(before.sessions);
     expect(after.http["POST /mcp"]).toBe((before.http["POST /mcp"] ?? 0) + 1); // one server/discover probe, no retry
     // Nothing keeps going in the background: no SSE GET, no reconnect, no DELETE.
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
     const mcpTraffic = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== "GET /stats"));
     expect(mcpTraffic((await httpStats(server)).http)).toEqual(mcpTraffic(after.http));
   });
