@@ -11,6 +11,7 @@
  */
 import { afterAll } from "vitest";
 import { hygieneState, ownListenSockets, resetHygiene, unexpectedWarnings } from "./helpers/hygiene.js";
+import { until } from "./helpers/wait.js";
 
 resetHygiene();
 const collectWarning = (w: Error): void => void hygieneState().warnings.push(w);
@@ -24,12 +25,10 @@ afterAll(async () => {
   const problems = unexpectedWarnings().map(
     (w) => `unexpected process warning: ${w} (a file that means to cause it calls expectWarnings() from test/helpers/hygiene.ts)`,
   );
-  // A close() already in flight gets a moment; a forgotten server does not go away.
-  let left = ownListenSockets().filter((s) => !before.has(s.inode));
-  for (let i = 0; i < 20 && left.length; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = ownListenSockets().filter((s) => !before.has(s.inode));
-  }
+  // A close() already in flight gets a moment (1 s, scaled); a forgotten server does not go away.
+  const opened = (): ReturnType<typeof ownListenSockets> => ownListenSockets().filter((s) => !before.has(s.inode));
+  await until(() => opened().length === 0, "the file's listening sockets to close", 1000).catch(() => {});
+  const left = opened();
   problems.push(...left.map((s) => `listening socket left open on ${s.address} (inode ${s.inode}): close the server the test started`));
   if (problems.length) {
     throw new Error(`test file hygiene check failed:\n  ${problems.join("\n  ")}`);

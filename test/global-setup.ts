@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "./helpers/wait.js";
 
 const MARK = "AGENTKIT_TEST_RUN";
 
@@ -50,11 +51,9 @@ export function setup(): () => Promise<void> {
   for (const k of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"])
     delete process.env[k];
   return async () => {
-    let left = markedProcesses(id);
-    for (let i = 0; i < 30 && left.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      left = markedProcesses(id);
-    }
+    // A process on its way out gets up to 3 s (scaled for the machine).
+    await until(() => markedProcesses(id).length === 0, "the suite's processes to exit", 3000).catch(() => {});
+    const left = markedProcesses(id);
     const dirs = readdirSync(privateTmp).map((d) => join(privateTmp, d));
     process.env.TMPDIR = outer;
     rmSync(privateTmp, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { until } from "../helpers/wait.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -119,17 +120,21 @@ export class ServeProcess implements AsyncDisposable {
     });
     const s = new ServeProcess(child);
     const ready = options.ready ?? /stops the server/;
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
     let done: { code: number | null } | undefined;
     void s.exited.then((e) => (done = e));
-    while (!ready.test(s.stdout)) {
-      if (done || Date.now() > deadline) {
-        await s.kill();
-        throw new Error(
-          `agentkit ${options.command ?? "serve"} did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      // Stops at once (the check throws) when the process exits before it is ready.
+      const isReady = (): boolean => {
+        if (ready.test(s.stdout)) return true;
+        if (done) throw new Error(`exit ${done.code}`);
+        return false;
+      };
+      await until(isReady, "ready", options.timeoutMs ?? 20_000);
+    } catch {
+      await s.kill();
+      throw new Error(
+        `agentkit ${options.command ?? "serve"} did not become ready (${done ? `exit ${done.code}` : "timeout"}):\nstdout: ${s.stdout}\nstderr: ${s.stderr}`,
+      );
     }
     return s;
   }
@@ -161,9 +166,11 @@ export class ServeProcess implements AsyncDisposable {
   /** The one-time inbox login link `--approve web` printed on stderr (waits up to `timeoutMs` for it). */
   async loginLink(timeoutMs = 10_000): Promise<string> {
     const pattern = /log in to the approval inbox with: (http:\S+)/;
-    for (const deadline = Date.now() + timeoutMs; !pattern.test(this.stderr); await new Promise((r) => setTimeout(r, 50))) {
-      if (Date.now() > deadline) throw new Error(`no inbox login link on stderr within ${timeoutMs} ms:\n${this.stderr}`);
-    }
+    await until(
+      () => pattern.test(this.stderr),
+      () => `the inbox login link on stderr (stderr: ${this.stderr})`,
+      timeoutMs,
+    );
     return pattern.exec(this.stderr)![1]!;
   }
 

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { TmuxTerminal } from "../askers/tmux-terminal.js";
-import { eventually } from "../mcp-client/support.js";
+import { untilValue } from "../helpers/wait.js";
 import { AGENTKIT, ROOT, requireBuild } from "./agentkit-process.js";
 
 const CHILD = join(ROOT, "test/fixtures/clis/prompting-child.mjs");
@@ -38,9 +38,10 @@ it("a grandchild pushing 'a' into the terminal (TIOCSTI) approves nothing: the c
   const prompt = await term.until(/\[m\] modify/, 20_000);
   expect(prompt).toContain("Bash");
   writeFileSync(go, "");
-  const tried = await eventually(
+  const tried = await untilValue(
     () => (existsSync(`${go}.out`) ? readFileSync(`${go}.out`, "utf8") : ""),
     (t) => t.includes("TIOCSTI"),
+    "the TIOCSTI attempt's report",
     10_000,
   );
   expect(tried).toMatch(/^CTTY none/);

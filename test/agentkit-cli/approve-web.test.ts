@@ -19,6 +19,7 @@ import { EngineFixture } from "../cli/kit/engine-fixture.js";
 import { FakeAnthropic } from "../cli/kit/fake-anthropic.js";
 import { CLAUDE_BIN, E2E_TIMEOUT_MS, Hermetic } from "../cli/kit/hermetic.js";
 import { AGENTKIT, FIXTURES, killGroup, requireBuild, runAgentkit, ServeProcess } from "./agentkit-process.js";
+import { until } from "../helpers/wait.js";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,11 +48,13 @@ class ApproveRun {
   }
 
   async loginUrl(timeoutMs = 20_000): Promise<string> {
-    for (const t = Date.now(); Date.now() - t < timeoutMs; await new Promise((r) => setTimeout(r, 50))) {
-      const m = /in your browser: (http:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(this.stderr);
-      if (m) return m[1]!;
-    }
-    throw new Error(`no login URL on stderr:\n${this.stderr}\n${this.stdout}`);
+    const pattern = /in your browser: (http:\/\/127\.0\.0\.1:\d+\/\S+)/;
+    await until(
+      () => pattern.test(this.stderr),
+      () => `the login URL on stderr:\n${this.stderr}\n${this.stdout}`,
+      timeoutMs,
+    );
+    return pattern.exec(this.stderr)![1]!;
   }
 
   /** The claude stream-json `result` event. */

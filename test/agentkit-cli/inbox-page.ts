@@ -7,6 +7,7 @@
  * POST with the cookie and the key).
  */
 import { expect } from "vitest";
+import { until } from "../helpers/wait.js";
 
 /** A logged-in session on a page. */
 export interface PageSession {
@@ -61,12 +62,17 @@ export async function pageHtml(session: PageSession): Promise<string> {
 /** Answer the first pending question about `tool` on the page with `body`. */
 export async function answerOnPage(session: PageSession, tool: string, body: Record<string, unknown>): Promise<void> {
   let id: string | undefined;
-  for (const t = Date.now(); !id && Date.now() - t < 20_000; await new Promise((r) => setTimeout(r, 100))) {
-    const html = await pageHtml(session);
-    const article = /<article class="question" id="q-[^"]+" data-id="([0-9a-f-]{36})" data-status="pending"[^]*?<\/article>/.exec(html);
-    if (article && article[0].includes(tool)) id = article[1];
-  }
-  expect(id, "the question never appeared on the page").toBeDefined();
+  await until(
+    async () => {
+      const article = /<article class="question" id="q-[^"]+" data-id="([0-9a-f-]{36})" data-status="pending"[^]*?<\/article>/.exec(
+        await pageHtml(session),
+      );
+      id = article?.[0].includes(tool) ? article[1] : undefined;
+      return id !== undefined;
+    },
+    `a pending question about ${tool} on the page`,
+    20_000,
+  );
   const r = await fetch(`${session.page}answer`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...sessionHeaders(session), Origin: new URL(session.page).origin },

@@ -18,6 +18,7 @@ import { MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { AGENTKIT, FIXTURES, killGroup, requireBuild, runAgentkit, ServeProcess } from "./agentkit-process.js";
 import { answerOnPage, logIn } from "./inbox-page.js";
+import { until } from "../helpers/wait.js";
 
 let pg: TestPostgres;
 const dir = mkdtempSync(join(tmpdir(), "akt-inbox-serve-"));
@@ -41,11 +42,19 @@ async function pageProcess(): Promise<{ loginUrl: string; stop: () => Promise<nu
   let err = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
   const exited = new Promise<number | null>((r) => child.once("close", (c) => r(c)));
-  for (const t = Date.now(); !/log in once with: (\S+)/.test(err); await new Promise((r) => setTimeout(r, 50))) {
-    if (Date.now() - t > 20_000 || child.exitCode !== null) {
-      await killGroup(child);
-      throw new Error(`agentkit inbox serve did not start: ${err}`);
-    }
+  try {
+    await until(
+      () => {
+        if (/log in once with: (\S+)/.test(err)) return true;
+        if (child.exitCode !== null) throw new Error(`exit ${child.exitCode}`);
+        return false;
+      },
+      "the login link",
+      20_000,
+    );
+  } catch {
+    await killGroup(child);
+    throw new Error(`agentkit inbox serve did not start: ${err}`);
   }
   const loginUrl = /log in once with: (\S+)/.exec(err)![1]!;
   expect(err.match(/login#code=/g)).toHaveLength(1);

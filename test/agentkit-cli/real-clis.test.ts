@@ -19,6 +19,7 @@ import { FakeOpenAI } from "../cli/kit/fake-openai.js";
 import { CLAUDE_BIN, CODEX_BIN, CODEX_HERMETIC_ARGS, Hermetic, codexFakeProvider } from "../cli/kit/hermetic.js";
 import { pidsMatching } from "../helpers/procs.js";
 import { AGENTKIT, MODULES, ServeProcess, killGroup, requireBuild } from "./agentkit-process.js";
+import { until } from "../helpers/wait.js";
 
 beforeAll(requireBuild);
 
@@ -131,9 +132,11 @@ describe("the real claude binary and agentkit serve", () => {
     ]);
     expectConnectedAndRan(run, api);
     const marker = `--transport stdio --timeout-ms ${unique}`;
-    const deadline = Date.now() + 10_000;
-    while (pidsMatching(marker).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(pidsMatching(marker)).toEqual([]);
+    await until(
+      () => pidsMatching(marker).length === 0,
+      () => `the stdio server processes to exit (left: ${pidsMatching(marker).join(", ")})`,
+      10_000,
+    );
   });
 
   it("runs the exact Claude Code line `agentkit serve` printed, and the served tool body runs in the serve process", async () => {

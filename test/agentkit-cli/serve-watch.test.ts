@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
+import { until } from "../helpers/wait.js";
 import { ROOT, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
 
 beforeAll(requireBuild);
@@ -50,14 +51,6 @@ async function callGreet(entry: { url: string; headers: Record<string, string> }
   return { text: (r.content as { text: string }[])[0]!.text, tools: (await client.listTools()).map((t) => t.name) };
 }
 
-async function until(pred: () => boolean, what: () => string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "agentkit-watch-"));
   writeFileSync(join(dir, "tools.mjs"), toolsFile("v1"));
@@ -81,7 +74,8 @@ describe("agentkit serve --watch", () => {
     writeFileSync(join(dir, "tools.mjs"), toolsFile("v2", ["bye"]));
     await until(
       () => /restarted 'watched' with 2 tool\(s\)/.test(serve.stderr),
-      () => serve.stderr,
+      () => `the restart with 2 tools on stderr (stderr: ${serve.stderr})`,
+      20_000,
     );
     expect(serve.stdout).toBe(printed);
     const second = configEntry(configPath);
@@ -95,7 +89,8 @@ describe("agentkit serve --watch", () => {
     writeFileSync(join(dir, "tools.mjs"), "export const tools = [;\n");
     await until(
       () => /could not be loaded/.test(serve.stderr),
-      () => serve.stderr,
+      () => `the failed rebuild on stderr (stderr: ${serve.stderr})`,
+      20_000,
     );
     expect(serve.stderr).toMatch(
       /the rebuild could not be loaded — agentkit serve: cannot load module file '.*module\.mjs': SyntaxError: .*; still serving the previous build/,

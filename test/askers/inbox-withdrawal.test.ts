@@ -27,6 +27,7 @@ import { approvalGuard } from "../../src/mcp/approvals/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { serveRegistry } from "../../src/mcp/serve/index.js";
 import { approvalsAsking, loggedInPage, chromiumPerFile } from "./inbox-kit.js";
+import { untilValue } from "../helpers/wait.js";
 
 const { browser, cleanups } = chromiumPerFile();
 
@@ -99,15 +100,14 @@ describe("inbox withdrawal follows the call", () => {
   });
 });
 
-/** Poll `store` (bounded: 1 s) until question `id` is no longer pending; its state then. */
+/** Polls `store` (bounded: 1 s, scaled for the machine) until question `id` is no longer pending; its state then. */
 async function settledWithin1s(store: InboxStore, id: string): Promise<StoredQuestion | undefined> {
-  const until = Date.now() + 1000;
-  let q = await store.get(id);
-  while (q?.status === "pending" && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 20));
-    q = await store.get(id);
-  }
-  return q;
+  return untilValue(
+    () => store.get(id),
+    (q) => q?.status !== "pending",
+    `question ${id} to be settled`,
+    1000,
+  );
 }
 
 /** The one pending question of `store` (waits, bounded: 5 s). */

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { shellLine } from "../../src/wire/shell-quote.js";
+import { until } from "../helpers/wait.js";
 
 /** How `TmuxTerminal.start` runs a program. */
 export interface TmuxStartOptions {
@@ -20,8 +21,6 @@ export interface TmuxStartOptions {
   readonly cols?: number;
   readonly rows?: number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A tmux session running one program; the pane stays open after it exits (it prints `EXITED <code>`). */
 export class TmuxTerminal implements AsyncDisposable {
@@ -66,13 +65,13 @@ export class TmuxTerminal implements AsyncDisposable {
 
   /** Polls the screen until `re` matches (up to `ms`); throws with the screen when it never does. */
   async until(re: RegExp, ms = 5000): Promise<string> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const s = this.screen();
-      if (re.test(s)) return s;
-      if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${re} on the terminal; screen:\n${s}`);
-      await sleep(50);
-    }
+    let screen = "";
+    await until(
+      () => re.test((screen = this.screen())),
+      () => `${re} on the terminal; screen:\n${screen}`,
+      ms,
+    );
+    return screen;
   }
 
   /** Kills the tmux server and the pane's processes. Idempotent. */

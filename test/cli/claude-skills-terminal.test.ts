@@ -22,7 +22,8 @@ import { tool } from "../../src/index.js";
 import { serveRegistry } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { skillsFolder } from "../helpers/skills-folder.js";
-import { ClaudeTerminal, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { ClaudeTerminal, mcpConfigFile } from "./kit/claude-terminal.js";
+import { until } from "../helpers/wait.js";
 import { FakeAnthropic } from "./kit/fake-anthropic.js";
 import { Hermetic, processesWithHome } from "./kit/hermetic.js";
 import { WireLogProxy } from "./kit/wire-log-proxy.js";
@@ -45,8 +46,8 @@ describe("Claude Code 2.1.332 and a served module's skills in its interactive te
         prompt: "say hi",
       });
       await until(
-        "the model's first request and the tools listed",
         () => api.messageRequests.length >= 1 && proxy.log.some((r) => r.method === "tools/list" && r.answer !== undefined),
+        "the model's first request and the tools listed",
         50_000,
       );
       // What the module offered.
@@ -57,7 +58,7 @@ describe("Claude Code 2.1.332 and a served module's skills in its interactive te
       expect(JSON.stringify(discover?.params)).not.toContain(SKILLS);
       const before = terminal.screen().length;
       terminal.type("/engine");
-      await until("the command menu's answer", () => terminal.screen().slice(before).includes("/engine"), 10_000);
+      await until(() => terminal.screen().slice(before).includes("/engine"), "the command menu's answer", 10_000);
       // Absence needs a window: 2 s after the menu answered.
       await new Promise((r) => setTimeout(r, 2000));
       expect(terminal.screen().slice(before)).toContain('No commands match "/engine"');

@@ -34,7 +34,8 @@ import { asCodexMcp } from "../../src/cli/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { FIXTURES, requireBuild, ServeProcess } from "../agentkit-cli/agentkit-process.js";
 import { answerOnPage, logIn, type PageSession } from "../agentkit-cli/inbox-page.js";
-import { ClaudeTerminal, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { ClaudeTerminal, mcpConfigFile } from "./kit/claude-terminal.js";
+import { until } from "../helpers/wait.js";
 import { hermeticClaude, hermeticCodex } from "./kit/cognitions.js";
 import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
 import { FakeOpenAI } from "./kit/fake-openai.js";
@@ -52,7 +53,7 @@ async function servedGuarded(h: Hermetic) {
     { env: { AGENTKIT_TEST_DEPLOYS: deploys }, timeoutMs: 90_000 },
   );
   try {
-    await until("the inbox login link", () => /log in to the approval inbox with: http:\S+/.test(serve.stderr), 15_000);
+    await until(() => /log in to the approval inbox with: http:\S+/.test(serve.stderr), "the inbox login link", 15_000);
     const session: PageSession = await logIn(/log in to the approval inbox with: (\S+)/.exec(serve.stderr)![1]!);
     const ops = (
       JSON.parse(readFileSync(serve.configPath, "utf8")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }
@@ -103,9 +104,9 @@ describe("the package's served module as a task server, real clients", { timeout
       prompt: "deploy staging",
     });
     await until(
-      "the model told of the background task and two polls",
       () =>
         api.messageRequests.length >= 2 && s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2,
+      "the model told of the background task and two polls",
       90_000,
     );
     const call = s.proxy.log.find((l) => l.method === "tools/call")!;
@@ -122,7 +123,7 @@ describe("the package's served module as a task server, real clients", { timeout
     expect(polls[0]!.answer).toContain('"statusMessage":"waiting for approval"');
     expect(s.ran()).toEqual([]);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
-    await until("the task notification turn", () => api.messageRequests.length >= 3, 60_000);
+    await until(() => api.messageRequests.length >= 3, "the task notification turn", 60_000);
     expect(s.ran()).toEqual(["staging"]);
     const notified = newText(api.messageRequests[2]!);
     expect(notified).toMatch(/<task-notification>[\s\S]*<status>completed<\/status>/);
@@ -146,8 +147,8 @@ describe("the package's served module as a task server, real clients", { timeout
       env: { CLAUDE_CODE_DISABLE_MCP_TASK_BACKGROUND: "1" },
     });
     await until(
-      "two polls answered",
       () => s.proxy.log.filter((l) => l.method === "tasks/get" && l.answeredMs !== undefined).length >= 2,
+      "two polls answered",
       90_000,
     );
     const call = s.proxy.log.find((l) => l.method === "tools/call")!;
@@ -155,7 +156,7 @@ describe("the package's served module as a task server, real clients", { timeout
     expect(call.answer).toContain('"resultType":"task"');
     expect(api.messageRequests).toHaveLength(1);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
-    await until("the model's second request", () => api.messageRequests.length >= 2, 60_000);
+    await until(() => api.messageRequests.length >= 2, "the model's second request", 60_000);
     expect(s.ran()).toEqual(["staging"]);
     expect(newText(api.messageRequests[1]!)).toContain("deployed to staging");
     expect(newText(api.messageRequests[1]!)).not.toContain("moved to the background");
@@ -180,7 +181,7 @@ describe("the package's served module as a task server, real clients", { timeout
         timeoutMs: 120_000,
       }),
     }).run("deploy staging", makeTestCtx());
-    await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
+    await until(() => s.proxy.log.some((l) => l.method === "tools/call"), "tools/call", 90_000);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
     const result = await run;
     expect(result.error).toBeUndefined();
@@ -216,7 +217,7 @@ describe("the package's served module as a task server, real clients", { timeout
       "deploy staging",
       makeTestCtx(),
     );
-    await until("tools/call", () => s.proxy.log.some((l) => l.method === "tools/call"), 90_000);
+    await until(() => s.proxy.log.some((l) => l.method === "tools/call"), "tools/call", 90_000);
     await answerOnPage(s.session, "mcp__ops__deploy", { kind: "approve" });
     const result = await run;
     expect(result.error).toBeUndefined();

@@ -33,7 +33,8 @@
 import { describe, expect, it } from "vitest";
 import { TASKS_EXTENSION, TasksProbeServer } from "../fixtures/servers/tasks-probe-server.js";
 import { guardedJob, slowJob } from "../fixtures/servers/tasks-probe-tools.js";
-import { ClaudeTerminal, mcpConfigFile, until } from "./kit/claude-terminal.js";
+import { ClaudeTerminal, mcpConfigFile } from "./kit/claude-terminal.js";
+import { until } from "../helpers/wait.js";
 import { FakeAnthropic, type AnthropicRequest } from "./kit/fake-anthropic.js";
 import { Hermetic, processesWithHome } from "./kit/hermetic.js";
 
@@ -77,7 +78,7 @@ describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real bi
     await using _s = server;
     await using _a = api;
     await using _t = terminal;
-    await until("the task notification turn", () => api.messageRequests.length >= 3, 50_000);
+    await until(() => api.messageRequests.length >= 3, "the task notification turn", 50_000);
     const [task] = [...server.tasks.values()];
     expect(task?.status).toBe("completed");
     for (const r of server.log)
@@ -106,7 +107,7 @@ describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real bi
     await using _s = server;
     await using _a = api;
     await using _t = terminal;
-    await until("the model's second request", () => api.messageRequests.length >= 2, 50_000);
+    await until(() => api.messageRequests.length >= 2, "the model's second request", 50_000);
     const [task] = [...server.tasks.values()];
     expect(task?.status).toBe("completed");
     expect(gets(server).length).toBeGreaterThanOrEqual(3);
@@ -124,8 +125,8 @@ describe("Claude Code 2.1.332 and MCP Tasks in its interactive terminal (real bi
     await using _a = api;
     await using _t = terminal;
     await until(
-      "the first poll and the end of the turn",
       () => gets(server).length >= 1 && api.messageRequests.length >= 2 && terminal.screen().includes("1 MCP task still running"),
+      "the first poll and the end of the turn",
       50_000,
     );
     // Absence needs a window: 3 s is 15 poll intervals of the server's 200 ms.

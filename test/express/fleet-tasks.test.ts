@@ -19,6 +19,7 @@ import { startHostedFleet, type HostedFleet } from "../../bench/lib/hosted-fleet
 import { migrateInboxStore } from "../../src/askers/index.js";
 import { FIXTURES, requireBuild } from "../agentkit-cli/agentkit-process.js";
 import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { untilValue } from "../helpers/wait.js";
 import { callTool, taskRpc, type Rpc, type Target } from "../mcp-serve/tasks-helpers.js";
 
 const ALICE = { id: "alice-bot", secret: "alice-secret-value", scopes: [] as string[] };
@@ -67,7 +68,7 @@ const noted = (prefix: string): string[] =>
 /**
  * `tasks/get` through nginx until the task is in `status` and the poll was
  * served by `pid` (so, round-robin, the next request goes to another
- * process); the pids that served the polls, in order. Fails after 30 polls.
+ * process); the pids that served the polls, in order.
  */
 async function pollUntilServedBy(
   target: Target,
@@ -75,28 +76,39 @@ async function pollUntilServedBy(
   status: string,
   pid: number,
 ): Promise<{ task: Record<string, unknown>; served: number[] }> {
-  const served: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const r = await taskRpc(target, "get", taskId);
-    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-    served.push(servedBy(r));
-    if (r.result!.status === status && served.at(-1) === pid) return { task: r.result!, served };
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`task ${taskId} was not '${status}' on a poll served by ${pid} in 30 polls (served by ${served.join(",")})`);
+  return pollThrough(
+    target,
+    taskId,
+    (task, served) => task.status === status && served.at(-1) === pid,
+    `'${status}' on a poll served by ${pid}`,
+  );
 }
 
-/** `tasks/get` through nginx until the task is in `status` (150 polls at most, 20 ms apart); the last task and the pids that served the polls. */
+/** `tasks/get` through nginx until the task is in `status`; the last task and the pids that served the polls. */
 async function pollUntil(target: Target, taskId: string, status: string): Promise<{ task: Record<string, unknown>; served: number[] }> {
+  return pollThrough(target, taskId, (task) => task.status === status, `'${status}'`);
+}
+
+/** `tasks/get` through nginx (polled by `untilValue`) until `holds(task, served)`; the task then and the pids that served the polls. */
+async function pollThrough(
+  target: Target,
+  taskId: string,
+  holds: (task: Record<string, unknown>, served: number[]) => boolean,
+  state: string,
+): Promise<{ task: Record<string, unknown>; served: number[] }> {
   const served: number[] = [];
-  for (let i = 0; i < 150; i++) {
-    const r = await taskRpc(target, "get", taskId);
-    expect(r.error, JSON.stringify(r.error)).toBeUndefined();
-    served.push(servedBy(r));
-    if (r.result!.status === status) return { task: r.result!, served };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`task ${taskId} never became '${status}' (served by ${served.join(",")})`);
+  const task = await untilValue(
+    async () => {
+      const r = await taskRpc(target, "get", taskId);
+      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+      served.push(servedBy(r));
+      return r.result!;
+    },
+    (t) => holds(t, served),
+    () => `task ${taskId} to be ${state} (served by ${served.join(",")})`,
+    10_000,
+  );
+  return { task, served };
 }
 
 describe("MCP tasks on a fleet of three agentkit host on one PostgreSQL store, behind nginx", () => {

@@ -12,6 +12,7 @@ import { freePort } from "../helpers/nginx.js";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { ROOT, runSample } from "../helpers/run-sample.js";
 import { killGroup } from "../agentkit-cli/agentkit-process.js";
+import { until } from "../helpers/wait.js";
 
 const OPS = { id: "ops-bot", secret: "sample-secret-value", scopes: ["releases:read"] };
 
@@ -35,11 +36,15 @@ describe("samples/hosted", () => {
     server.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
     server.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
     try {
-      const deadline = Date.now() + 20_000;
-      while (!out.includes("\n")) {
-        if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the server sample did not start: ${out}${err}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(
+        () => {
+          if (out.includes("\n")) return true;
+          if (server.exitCode !== null) throw new Error(`exit ${server.exitCode}`);
+          return false;
+        },
+        () => `the server sample to start: ${out}${err}`,
+        20_000,
+      );
       expect(JSON.parse(out)).toEqual({
         listening: resource,
         pid: server.pid,

@@ -20,6 +20,7 @@ import { setLogger } from "../../src/util/logger.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
 import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
 import { askerAnswering } from "../helpers/asker.js";
+import { until } from "../helpers/wait.js";
 
 // ---- factories -------------------------------------------------------------
 
@@ -422,7 +423,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     const pending = client
       .call("approve", { tool_name: "Write", input: { file_path: "x" } })
       .then(text, (e: unknown) => `rejected: ${String(e)}`);
-    while (asker.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => asker.seen.length > 0, "the Asker to be asked");
     const port = Number(new URL(server.url).port);
     const config = server.configPath;
     await server.stop();
@@ -446,10 +447,10 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     cleanups.push(() => client.close());
     const controller = new AbortController();
     const call = client.callTool("approve", { tool_name: "Write", input: {} }, { signal: controller.signal }).catch((e: unknown) => e);
-    while (asker.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => asker.seen.length > 0, "the Asker to be asked");
     controller.abort();
     await call;
-    while (server.decisions.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => server.decisions.length > 0, "the decision to be recorded");
     expect(server.decisions[0]).toMatchObject({ source: "timeout", asked: true, allowed: false });
     expect(asker.signals[0]!.aborted).toBe(true);
     expect(server.decisions[0]!.reason).toMatch(
@@ -458,8 +459,14 @@ describe("ApprovalServer: token, config, lifecycle", () => {
   });
 
   it("concurrent prompts are answered independently", async () => {
+    // Each answer waits until all four prompts are open, so the four are in flight together.
+    let open = 0;
     const slowReviewer = askerAnswering(async (r) => {
-      await new Promise((res) => setTimeout(res, 20));
+      open++;
+      await until(
+        () => open === 4,
+        () => `four prompts open at once (open: ${open})`,
+      );
       return { kind: r.toolCall!.arguments.n === 2 ? "reject" : "approve" };
     });
     const server = await started({ asker: slowReviewer });

@@ -14,7 +14,7 @@ import { Cancelled } from "../../src/index.js";
 import { MCPClient } from "../../src/mcp/index.js";
 import { FakeLLM, Turn } from "../../src/testing/index.js";
 import { ERAS, eraServer } from "../helpers/era-servers.js";
-import { eventually } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? "").join("");
 const seen = async (client: MCPClient) => JSON.parse(text(await client.callTool("stats"))) as { "tools/list": number; cancelled: number };
@@ -56,9 +56,10 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
     await expect(call).rejects.toBeInstanceOf(Cancelled);
     expect(
       (
-        await eventually(
+        await untilValue(
           () => seen(client),
           (s) => s.cancelled === 1,
+          "the server to see the cancellation",
         )
       ).cancelled,
     ).toBe(1);

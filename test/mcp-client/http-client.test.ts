@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cancelled, McpConnectError } from "../../src/index.js";
 import { MCPClient, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
-import { captureWarnings, eventually, httpStats, startBearerHttpServer, type ServerProcess } from "./support.js";
+import { captureWarnings, httpStats, startBearerHttpServer, type ServerProcess } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
+
+/**
+ * How long a refused client is watched for traffic it should not send (no SSE
+ * GET, no reconnect, no DELETE). A real wait, kept: it proves something does
+ * NOT happen within a window, on the client's real timers and a real server.
+ */
+const QUIET_MS = 1500;
 
 const TOKEN = "tok-7f3a";
 
@@ -60,7 +68,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     expect(after.sessions).toBe(before.sessions);
     expect(after.http["POST /mcp"]).toBe((before.http["POST /mcp"] ?? 0) + 1); // one server/discover probe, no retry
     // Nothing keeps going in the background: no SSE GET, no reconnect, no DELETE.
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, QUIET_MS));
     const mcpTraffic = (h: Record<string, number>) => Object.fromEntries(Object.entries(h).filter(([k]) => k !== "GET /stats"));
     expect(mcpTraffic((await httpStats(server)).http)).toEqual(mcpTraffic(after.http));
   });
@@ -74,9 +82,10 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     );
     expect(
       (
-        await eventually(
+        await untilValue(
           () => httpStats(server),
           (s) => s.openRequests === 0,
+          "no open request on the server",
         )
       ).openRequests,
     ).toBe(0);
@@ -87,15 +96,17 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
     const base = await httpStats(server);
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => httpStats(server),
       (s) => s.slowStarted === base.slowStarted + 1,
+      "the slow tool to start",
     );
     ctx.cancel();
     expect(await call).toBeInstanceOf(Cancelled);
-    const s = await eventually(
+    const s = await untilValue(
       () => httpStats(server),
       (v) => v.slowCancelled === base.slowCancelled + 1,
+      "the server to cancel the slow call",
     );
     expect(s.rpc["notifications/cancelled"]).toBe((base.rpc["notifications/cancelled"] ?? 0) + 1);
     expect(textOf(await client.callTool("add", { a: 1, b: 2 }, { ctx: makeTestCtx() }))).toBe("3");

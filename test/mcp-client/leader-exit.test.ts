@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MCPClient, StdioServer } from "../../src/mcp/index.js";
-import { NODE, eventually, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
+import { NODE, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 import { McpRequestError } from "../../src/index.js";
 
 /** How long a pending call may take to fail here: far below the 60 s request timeout the client is given. */
@@ -32,9 +33,10 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
         (e: unknown) => e,
       );
       // The slow tool has started on the server before the leader is killed.
-      await eventually(
+      await untilValue(
         async () => ((await client.callTool("stats", {})).content[0] as { text: string }).text,
         (t) => (JSON.parse(t) as { slowStarted: number }).slowStarted === 1,
+        "the slow tool to start",
       );
       process.kill(client.pid!, "SIGKILL");
       let timer: NodeJS.Timeout | undefined;
@@ -64,9 +66,10 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
     );
     try {
       const pending = client.callTool("slow", {}).catch((e: unknown) => e);
-      const server = await eventually(
+      const server = await untilValue(
         () => taggedProcesses(tag).filter((p) => p !== client.pid),
         (p) => p.length === 2,
+        "two server processes beside the leader",
       );
       // kill the node server (not the leader, not the helper): the shell then exits 7
       for (const pid of server) {

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { RunContext, McpRequestError } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
-import { NODE, eventually, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
+import { NODE, fixture, startModernHttpServer, type ServerProcess } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 const pkg = createRequire(import.meta.url)("../../package.json") as { name: string; version: string };
 const TOKEN = "modern-duties-token";
@@ -98,9 +99,10 @@ describe("list_changed evicts the list cache before its TTL, in both eras", () =
     const added = `extra_${grown}`;
     expect(first).not.toContain(added);
     expect(
-      await eventually(
+      await untilValue(
         () => names(client),
         (n) => n.includes(added),
+        "the added tool in the list",
         3000,
       ),
     ).toContain(added);

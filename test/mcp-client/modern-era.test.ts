@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RunContext, type Asker, type Elicitation, McpConnectError } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import type { ProtocolChoice } from "../../src/mcp/client/index.js";
@@ -142,13 +142,21 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
   });
 
   it("ttlMs 100: the listing is cached for 100 ms, then asked for again", async () => {
-    await using h = await hinted(100);
-    const { client, asked } = h;
-    await names(client);
-    expect(await lists(client)).toBe(asked);
-    await new Promise((r) => setTimeout(r, 150));
-    await names(client);
-    expect(await lists(client)).toBe(asked + 1);
+    // The TTL is what this is about: a fake clock (only the clocks a cache reads; the server is a real
+    // subprocess), on before the client is made, as the SDK's cache takes its clock then.
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
+    try {
+      await using h = await hinted(100);
+      const { client, asked } = h;
+      vi.advanceTimersByTime(99);
+      await names(client);
+      expect(await lists(client)).toBe(asked);
+      vi.advanceTimersByTime(2);
+      await names(client);
+      expect(await lists(client)).toBe(asked + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

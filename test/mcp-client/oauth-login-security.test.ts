@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPClient, oauthProvider, StreamableHttpServer } from "../../src/mcp/index.js";
 import type { AgentkitOAuthProvider } from "../../src/mcp/oauth/index.js";
-import { eventually, startOAuthHttpServer, type ServerProcess } from "./support.js";
+import { startOAuthHttpServer, type ServerProcess } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 import { AgentkitError } from "../../src/index.js";
 
 let server: ServerProcess;
@@ -57,9 +58,10 @@ describe("another local user cannot take part in your login (#25.7)", () => {
     const { provider, opened } = await recordingProvider(join(dir, "tokens"));
     const opening = MCPClient.open(new StreamableHttpServer({ url: server.url, auth: provider }));
     opening.catch(() => {});
-    const [authorize] = await eventually(
+    const [authorize] = await untilValue(
       () => opened,
       (o) => o.length === 1,
+      "the authorization URL to be opened once",
     );
     // The attacker knows the authorization URL (state, PKCE challenge) and signs in with its own account.
     const attack = await curl(authorize!.href, "nobody");

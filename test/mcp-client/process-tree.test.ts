@@ -5,7 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MCPClient, StdioServer } from "../../src/mcp/index.js";
 import { descendants, endGroup, groupMembers, killTree } from "../../src/wire/process-tree.js";
-import { EVERYTHING, NODE, eventually, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
+import { EVERYTHING, NODE, fixture, killTagged, newTag, taggedProcesses } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 // The launcher starts server-everything as a grandchild that keeps running
 // after stdin closes (a watcher, a pool, a thread): the npx/uvx shape where
@@ -41,17 +42,19 @@ describe("closing a stdio client ends the server's whole process tree", () => {
     try {
       expect(taggedProcesses(tag)).toHaveLength(2);
       await session.close(); // ends stdin, waits, SIGTERMs the launcher only
-      const left = await eventually(
+      const left = await untilValue(
         () => taggedProcesses(tag),
         (p) => p.length <= 1,
+        "at most the orphaned server left",
         3000,
       );
       expect(left).toHaveLength(1); // the orphaned server
     } finally {
       killTagged(tag);
-      await eventually(
+      await untilValue(
         () => taggedProcesses(tag),
         (p) => p.length === 0,
+        "no process with the tag left",
       );
     }
   });
@@ -73,7 +76,7 @@ describe("the process-tree module (wire/process-tree)", () => {
   // group signal sent then ends it too (a loaded machine widens the window).
   async function settled(tag: string, pid: number): Promise<void> {
     const ready = () => taggedProcesses(tag).length === 3 && groupMembers(pid).length === 2;
-    await eventually(ready, (ok) => ok, 15_000);
+    await untilValue(ready, (ok) => ok, "the process tree to be up", 15_000);
     expect({ tagged: taggedProcesses(tag).length, inGroup: groupMembers(pid).length }).toEqual({ tagged: 3, inGroup: 2 });
   }
 
@@ -85,9 +88,10 @@ describe("the process-tree module (wire/process-tree)", () => {
       expect(descendants(pid)).toHaveLength(2);
       killTree(pid);
       expect(
-        await eventually(
+        await untilValue(
           () => taggedProcesses(tag),
           (p) => p.length === 0,
+          "no process with the tag left",
         ),
       ).toEqual([]);
     } finally {
@@ -105,9 +109,10 @@ describe("the process-tree module (wire/process-tree)", () => {
       expect(taggedProcesses(tag)).toHaveLength(1);
     } finally {
       killTagged(tag);
-      await eventually(
+      await untilValue(
         () => taggedProcesses(tag),
         (p) => p.length === 0,
+        "no process with the tag left",
       );
     }
   });

@@ -8,7 +8,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, StdioServer, mcpResources } from "../../src/mcp/index.js";
-import { NODE, eventually, fixture, newTag, taggedProcesses } from "./support.js";
+import { NODE, fixture, newTag, taggedProcesses } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 /** The counting fixture server, tagged so the test can find its process. */
 function countingServer(tag?: string): StdioServer {
@@ -76,9 +77,10 @@ describe("mcpResources list cache and the server's list_changed", () => {
     const memory = mcpResources(client); // the 30 s default TTL
     expect(await memory.query("extra")).toEqual([]);
     await client.callTool("grow", { q: "" }); // registers docs://extra_1; the server sends resources/list_changed
-    const found = await eventually(
+    const found = await untilValue(
       () => memory.query("extra"),
       (items) => items.length > 0,
+      "the extra resource in memory",
       3000,
     );
     expect(found.map((i) => i.metadata.uri)).toEqual(["docs://extra_1"]);

@@ -18,6 +18,7 @@ import { Server } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { SSE_BODY_MEMBERS_USED } from "../../src/mcp/sdk-reach.js";
 import { startBearerHttpServer } from "./support.js";
+import { until } from "../helpers/wait.js";
 
 /** A low-level SDK v2 Server with a `fast` tool and a `slow` one that answers only when its request is cancelled; linked in memory to an SDK Client. */
 async function linkedPair(): Promise<{ client: Client; cancelled: string[]; close: () => Promise<void> }> {
@@ -61,17 +62,15 @@ describe("SDK reach 1: the SDK removes the abort listener it adds to a request's
       ).toBe(0);
 
       const pending = pair.client.callTool({ name: "slow", arguments: {} }, { signal: run.signal }).catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 20));
-      expect(
-        getEventListeners(run.signal, "abort").length,
+      await until(
+        () => getEventListeners(run.signal, "abort").length === 1,
         "the SDK no longer listens on the signal: cancellation would not reach the server",
-      ).toBe(1);
+      );
       run.abort("stop");
       const err = await pending;
       expect(err, "the SDK no longer rejects a call whose signal was aborted").toBeInstanceOf(Error);
       expect(String((err as Error).message)).toContain("stop");
-      await new Promise((r) => setTimeout(r, 20));
-      expect(pair.cancelled, "the SDK did not send notifications/cancelled when the signal aborted").toHaveLength(1);
+      await until(() => pair.cancelled.length === 1, "the SDK did not send notifications/cancelled when the signal aborted");
       expect(getEventListeners(run.signal, "abort").length).toBe(0);
     } finally {
       await pair.close();

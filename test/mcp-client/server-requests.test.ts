@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Agent, ReActCognition, RunContext } from "../../src/index.js";
 import { MCPClient, StdioServer, StreamableHttpServer, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn } from "../../src/testing/index.js";
-import { EVERYTHING, NODE, captureLog, eventually, startEverythingHttp, type ServerProcess } from "./support.js";
+import { EVERYTHING, NODE, captureLog, startEverythingHttp, type ServerProcess } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 import { askerScripted } from "../helpers/asker.js";
 
 /** An Asker that answers from `answers` in order and records what it was asked (and the options it was handed). */
@@ -139,9 +140,10 @@ describe("roots", () => {
     expect(JSON.stringify((await client.callTool("get-roots-list", {})).content)).toContain("file:///tmp/project-a");
     await client.setRoots([{ uri: "file:///tmp/project-b", name: "b" }]);
     // The server asks roots/list again when told; its answer arrives on its own time.
-    const after = await eventually(
+    const after = await untilValue(
       async () => JSON.stringify((await client.callTool("get-roots-list", {})).content),
       (t) => t.includes("project-b"),
+      "the roots list to name project-b",
     );
     expect(after).toContain("file:///tmp/project-b");
     expect(after).not.toContain("project-a");

@@ -9,7 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/index.js";
 import { RunContext, type RunEvent, McpRequestError } from "../../src/index.js";
-import { NODE, eventually, fixture, startSessionLossServer, type ServerProcess } from "./support.js";
+import { NODE, fixture, startSessionLossServer, type ServerProcess } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 describe("HTTP: the server answers 404 for the session", () => {
   let server: ServerProcess;
@@ -67,9 +68,10 @@ describe("stdio: the opt-in respawn", () => {
     await using client = await MCPClient.open(crashy(), { ctx, restart: { maxRestarts: 1, backoffMs: 50 } });
     const firstPid = client.pid;
     await expect(client.callTool("crash")).rejects.toThrow(McpRequestError); // the call in flight is not retried
-    await eventually(
+    await untilValue(
       () => events.length,
       (n) => n === 1,
+      "one restart event",
     );
     expect(events[0]!.data).toMatchObject({
       attempt: 1,

@@ -1,10 +1,11 @@
 /** @module test/mcp-client/stdio-client.test */
 import { getEventListeners } from "node:events";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Agent, AgentkitError, Cancelled, NotImplementedError, ReActCognition, McpConnectError, McpRequestError } from "../../src/index.js";
 import { MCPClient, StdioServer, mcpPrompts, mcpResources, mcpTools } from "../../src/mcp/index.js";
 import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
-import { NODE, captureLog, eventually, fixture, newTag, taggedProcesses } from "./support.js";
+import { NODE, captureLog, fixture, newTag, taggedProcesses } from "./support.js";
+import { untilValue } from "../helpers/wait.js";
 
 const NOT_ENTERED = "MCPClient not entered — use await using c = await MCPClient.open(...)";
 
@@ -128,18 +129,20 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx });
     const settled = call.catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ctx.cancel();
     const err = await settled;
     expect(err).toBeInstanceOf(Cancelled);
     expect((err as Cancelled).message).toContain("MCP tools/call 'slow' on stdio server");
     expect((err as Cancelled).message).toContain("cancelled mid-call");
-    const s = await eventually(
+    const s = await untilValue(
       () => stats(client),
       (v) => v.slowCancelled === 1,
+      "the server to cancel the slow call",
     );
     expect(s.cancelledNotifications).toBe(1);
     expect(s.slowCancelled).toBe(1);
@@ -167,24 +170,27 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     expect(getEventListeners(ctx.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ctx.cancel();
     expect(await call).toBeInstanceOf(Cancelled);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowCancelled === 1,
+      "the server to cancel the slow call",
     );
   });
 
   it("a per-call signal and timeout work the same way", async () => {
     const ac = new AbortController();
     const call = client.callTool("slow", {}, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => stats(client),
       (s) => s.slowStarted === 1,
+      "the slow tool to start",
     );
     ac.abort();
     expect(await call).toBeInstanceOf(Cancelled);
@@ -347,16 +353,24 @@ describe("adapters over stdio", () => {
 
 describe("MCPClient TTL expiry", () => {
   it("lists again once the TTL has passed, and an expired list is not served when the refresh fails", async () => {
-    await using client = await MCPClient.open(countingServer(), { ttlMs: 150 });
-    await client.listTools();
-    await client.listTools();
-    expect((await stats(client))["tools/list"]).toBe(1);
-    await new Promise((r) => setTimeout(r, 250));
-    await client.listTools();
-    expect((await stats(client))["tools/list"]).toBe(2);
-    await client.callTool("break_lists", { on: true });
-    await new Promise((r) => setTimeout(r, 250));
-    await expect(client.listTools()).rejects.toThrow("list store offline");
+    // The TTL is what this is about: a fake clock (only the clocks a cache reads; the server is a real
+    // subprocess), on before the client is made, as the SDK's cache takes its clock then.
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
+    try {
+      await using client = await MCPClient.open(countingServer(), { ttlMs: 150 });
+      await client.listTools();
+      vi.advanceTimersByTime(149);
+      await client.listTools();
+      expect((await stats(client))["tools/list"]).toBe(1);
+      vi.advanceTimersByTime(2);
+      await client.listTools();
+      expect((await stats(client))["tools/list"]).toBe(2);
+      await client.callTool("break_lists", { on: true });
+      vi.advanceTimersByTime(151);
+      await expect(client.listTools()).rejects.toThrow("list store offline");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -421,9 +435,10 @@ describe("open() unwinds what it opened", () => {
       env: { AGENTKIT_TREE_TAG: tag },
     });
     const opening = MCPClient.open(server, { signal: ac.signal }).catch((e: unknown) => e);
-    await eventually(
+    await untilValue(
       () => taggedProcesses(tag),
       (p) => p.length === 1,
+      "one server process with the tag",
     );
     ac.abort(new Error("caller gave up"));
     const err = await opening;
@@ -438,9 +453,10 @@ describe("a server that dies mid-session", () => {
     await using client = await MCPClient.open(countingServer());
     await client.listTools(); // cached now
     process.kill(client.pid!, "SIGKILL");
-    const err = await eventually(
+    const err = await untilValue(
       () => client.callTool("add", { a: 1, b: 1 }).catch((e: unknown) => e),
       (e) => e instanceof McpRequestError && (e as Error).message.includes("connection is gone"),
+      "the call to fail with 'the connection is gone'",
     );
     expect(err).toBeInstanceOf(McpRequestError);
     expect((err as Error).message).toContain("The connection is gone (the server process was killed by SIGKILL); open a new MCPClient");

@@ -53,17 +53,6 @@ export function killTagged(tag: string): void {
   }
 }
 
-/** Wait until `pred()` is true, polling, for at most `ms`; returns its last value. */
-export async function eventually<T>(fn: () => T | Promise<T>, pred: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await fn();
-  while (!pred(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 25));
-    v = await fn();
-  }
-  return v;
-}
-
 /** A server subprocess the test owns: killed by pid (SIGTERM, then SIGKILL) on dispose. */
 export class ServerProcess implements AsyncDisposable {
   constructor(

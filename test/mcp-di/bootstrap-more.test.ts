@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { RunContext, Tool, type Asker, type Decision } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, McpServer, StreamableHttpServer, bootstrap, type McpApp } from "../../src/mcp/index.js";
+import { until } from "../helpers/wait.js";
 
 class TargetInput {
   @IsString() target!: string;
@@ -208,8 +209,7 @@ describe("the per-call RunContext scope", () => {
     await using client = await connect(app);
     release = undefined;
     const pending = client.callTool("probe", { wait: true });
-    for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(release).toBeDefined();
+    await until(() => release !== undefined, "the call to start");
     ctx.cancel();
     const res = await pending;
     expect(res.isError).toBe(true);

@@ -13,6 +13,13 @@ import { RunContext, tool } from "../../src/index.js";
 import { buildCatalog } from "../../src/mcp/serve/served-catalog.js";
 import { newCallCounter, servedServerFactory, type ToolGuard } from "../../src/mcp/serve/served-server.js";
 
+/**
+ * How long the server is given to (not) enter the handlers of the calls
+ * cancelled before dispatch. A real wait, kept: it proves something does NOT
+ * happen within a window.
+ */
+const DRAIN_MS = 20;
+
 it("a call cancelled before its handler runs reaches neither the guard nor the tool, and leaves nothing in flight", async () => {
   let bodies = 0;
   let guarded = 0;
@@ -39,7 +46,7 @@ it("a call cancelled before its handler runs reaches neither the guard nor the t
       expect(await call).toBeInstanceOf(Error);
     }
     // Let the server drain what it received.
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, DRAIN_MS));
     // SDK v2 drops a request cancelled before dispatch: the handler is not even entered (v1 entered it, and it refused).
     expect(counter.calls).toBe(0);
     expect(bodies).toBe(0);

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import { v2Client } from "../helpers/v2-client.js";
-import { until } from "../helpers/wait.js";
+import { until, untilValue } from "../helpers/wait.js";
 import { tool } from "../../src/index.js";
 import type { CacheHint } from "../../src/mcp/serve/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
@@ -136,12 +136,12 @@ describe("2026-07-28: subscriptions/listen served", () => {
     expect(client.protocolVersion).toBe("2026-07-28");
     expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
     spec.addTool(named("second"));
-    const end = Date.now() + 3000;
-    let names: string[] = [];
-    while (!names.includes("second") && Date.now() < end) {
-      names = (await client.listTools()).map((t) => t.name);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const names = await untilValue(
+      async () => (await client.listTools()).map((t) => t.name),
+      (n) => n.includes("second"),
+      "the added tool in the list",
+      3000,
+    );
     expect(names).toEqual(["first", "second"]);
   });
 });

@@ -10,19 +10,31 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool, type Decision } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { ApprovalServer, approvalGuard, serveRegistry } from "../../src/mcp/index.js";
+import { settledOnFakeTime } from "../helpers/wait.js";
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A wait on the (fake, see {@link onFakeClock}) clock: the tool's silence and the person's pause. */
+const silentFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms)); // on the fake clock
+
+/**
+ * Heartbeats are about time: each call runs on a fake clock (the timers and
+ * Date; the sockets stay real), advanced 25 ms a step until the call answers.
+ */
+function onFakeClock<T>(call: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+  return settledOnFakeTime(call(), 25);
+}
+afterEach(() => void vi.useRealTimers());
 
 /** A tool that is silent for `ms`, reports progress 3 of 10, then is silent for `ms` again. */
 const slow = (ms: number) =>
   tool({ name: "slow", description: "Slow.", sideEffecting: false }, async (_i, ctx) => {
-    await sleep(ms);
+    await silentFor(ms);
     ctx.progress(3, 10, "three of ten");
-    await sleep(ms);
+    await silentFor(ms);
     return "slow done";
   });
 
@@ -49,7 +61,7 @@ describe("heartbeats while a call is pending", () => {
     await spec.start();
     await using c = await clientFor(spec.url!);
     const seen: Progress[] = [];
-    const r = await c.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
+    const r = await onFakeClock(() => c.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) }));
     expect(r.content).toEqual([{ type: "text", text: "slow done" }]);
     const beats = seen.filter((p) => p.message?.startsWith("'slow' is still running ("));
     expect(beats.length).toBeGreaterThanOrEqual(4);
@@ -62,7 +74,7 @@ describe("heartbeats while a call is pending", () => {
   });
 
   it("a guard waiting on a person: 'waiting for approval', then the tool runs", async () => {
-    const person = { ask: async (): Promise<Decision> => (await sleep(400), { kind: "approve", actor: "ops" }) };
+    const person = { ask: async (): Promise<Decision> => (await silentFor(400), { kind: "approve", actor: "ops" }) };
     await using spec = await serveRegistry([deploy], {
       name: "hb",
       ctx: makeTestCtx(),
@@ -73,7 +85,7 @@ describe("heartbeats while a call is pending", () => {
     await spec.start();
     await using c = await clientFor(spec.url!);
     const seen: Progress[] = [];
-    const r = await c.callTool({ name: "deploy", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
+    const r = await onFakeClock(() => c.callTool({ name: "deploy", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) }));
     expect(r.content).toEqual([{ type: "text", text: "deployed" }]);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (const p of seen) expect(p.message).toMatch(/^'deploy' is waiting for approval \(\d+s\)$/);
@@ -85,19 +97,21 @@ describe("heartbeats while a call is pending", () => {
     await spec.start();
     await using c = await clientFor(spec.url!);
     const seen: Progress[] = [];
-    await c.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
+    await onFakeClock(() => c.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) }));
     expect(seen).toEqual([{ progress: 3, total: 10, message: "three of ten" }]);
   });
 
   it("an approval prompt waiting on a person: the CLI hears 'waiting for a person to approve'", async () => {
-    const person = { ask: async (): Promise<Decision> => (await sleep(400), { kind: "approve", actor: "ops" }) };
+    const person = { ask: async (): Promise<Decision> => (await silentFor(400), { kind: "approve", actor: "ops" }) };
     await using approvals = new ApprovalServer({ asker: person, heartbeatMs: 100 });
     await approvals.start();
     await using c = await clientFor(approvals.url!, { ...approvals.authHeaders });
     const seen: Progress[] = [];
-    const r = await c.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "make" } } }, undefined, {
-      onprogress: (p) => seen.push(p),
-    });
+    const r = await onFakeClock(() =>
+      c.callTool({ name: "approve", arguments: { tool_name: "Bash", input: { command: "make" } } }, undefined, {
+        onprogress: (p) => seen.push(p),
+      }),
+    );
     expect(JSON.parse((r.content as Array<{ text: string }>)[0]!.text)).toEqual({ behavior: "allow", updatedInput: { command: "make" } });
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (const p of seen) expect(p.message).toMatch(/^waiting for a person to approve 'Bash' \(\d+s\)$/);

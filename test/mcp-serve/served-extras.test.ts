@@ -6,7 +6,7 @@
  * coalescing of CallChannel (the trailing value is sent after the interval;
  * nothing after the call ended).
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CallChannel, PROGRESS_MIN_INTERVAL_MS } from "../../src/mcp/serve/call-channel.js";
 import { ServedExtras, templateMatcher } from "../../src/mcp/serve/served-extras.js";
 
@@ -32,6 +32,10 @@ describe("templateMatcher", () => {
 });
 
 describe("CallChannel progress coalescing", () => {
+  // The interval is what these tests are about: a fake clock (the channel reads Date.now and holds a setTimeout).
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] }));
+  afterEach(() => void vi.useRealTimers());
+
   function channel(token: string | undefined) {
     const sent: Array<Record<string, unknown>> = [];
     const extra = {
@@ -50,7 +54,7 @@ describe("CallChannel progress coalescing", () => {
     c.progress(2, undefined, "two");
     c.progress(3, undefined, "three");
     expect(sent).toEqual([{ progressToken: "t1", progress: 1 }]);
-    await new Promise((r) => setTimeout(r, PROGRESS_MIN_INTERVAL_MS + 30));
+    await vi.advanceTimersByTimeAsync(PROGRESS_MIN_INTERVAL_MS + 1);
     expect(sent).toEqual([
       { progressToken: "t1", progress: 1 },
       { progressToken: "t1", progress: 3, message: "three" },
@@ -59,7 +63,7 @@ describe("CallChannel progress coalescing", () => {
     c.progress(5, undefined, undefined);
     c.end();
     const atEnd = sent.length;
-    await new Promise((r) => setTimeout(r, PROGRESS_MIN_INTERVAL_MS + 30));
+    await vi.advanceTimersByTimeAsync(PROGRESS_MIN_INTERVAL_MS + 1);
     // 4 went out at once or was pending; 5 was pending: nothing pending leaves after end().
     expect(sent.length).toBe(atEnd);
     expect(sent.map((p) => p.progress)).not.toContain(5);

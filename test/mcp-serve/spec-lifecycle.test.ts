@@ -21,6 +21,7 @@ import { serveRegistry, serveRegistryStdio, stdioCommand, type McpServerSpec } f
 import { OptionsError } from "../../src/index.js";
 import { codexTokenEnvVar } from "../../src/wire/codex-mcp.js";
 import { INITIALIZE, holdPort, portIsFree, rawPost } from "./helpers.js";
+import { until } from "../helpers/wait.js";
 
 const runCheck = tool(
   {
@@ -365,11 +366,11 @@ describe("serveRegistryStdio on in-process streams", () => {
       },
     });
     w.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "waits", arguments: {} } });
-    while (!inFlight) await new Promise((r) => setTimeout(r, 5));
-    expect(inFlight.cancelled).toBe(false);
+    await until(() => inFlight !== undefined, "the waiting tool to start");
+    expect(inFlight!.cancelled).toBe(false);
     w.stdin.end();
     await done;
-    expect(inFlight.cancelled).toBe(true);
+    expect(inFlight!.cancelled).toBe(true);
     expect(readdirSync(tmp)).toEqual([]);
   });
 

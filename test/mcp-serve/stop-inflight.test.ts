@@ -8,6 +8,7 @@ import { expect, it } from "vitest";
 import { tool } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { MCPClient, StreamableHttpServer, serveRegistry } from "../../src/mcp/index.js";
+import { until } from "../helpers/wait.js";
 
 it("stop() answers every call in flight and aborts the tools' signals", async () => {
   const signals: AbortSignal[] = [];
@@ -21,8 +22,10 @@ it("stop() answers every call in flight and aborts the tools' signals", async ()
   const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
   try {
     const calls = Array.from({ length: 12 }, () => client.callTool("hang", {}));
-    for (let i = 0; i < 200 && signals.length < 12; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(signals).toHaveLength(12);
+    await until(
+      () => signals.length === 12,
+      () => `the 12 calls to start (started: ${signals.length})`,
+    );
     await spec.stop();
     const results = await Promise.all(calls);
     // (on 2026-07-28 a result also carries the server's identity in _meta: the envelope, not the answer)

@@ -112,7 +112,6 @@ async function settle(s: Serving, id: string, answer: () => Promise<void>): Prom
       return false;
     },
     120_000,
-    50,
   );
 }
 
@@ -153,6 +152,7 @@ async function round(store: RestartStore, dir: string, run: number, random: () =
   ];
   for (const step of steps.slice(0, killAfter)) await step();
   // A seeded moment after the last step: the kill may land while the approval or the answer is being taken.
+  // A real wait, kept (class d): what it spreads is where the child process is in its own work when killed.
   await new Promise((r) => setTimeout(r, jitterMs));
   await killed(first.child, "SIGKILL");
 

@@ -19,19 +19,8 @@ import { McpRequestError } from "../../src/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { RunContext } from "../../src/context/run-context.js";
 import { pidsMatching } from "../helpers/procs.js";
-import {
-  echoText,
-  echoTool,
-  eventually,
-  firstText,
-  holdPort,
-  portIsFree,
-  portOf,
-  report,
-  sdkClient,
-  serve,
-  type BodyCounter,
-} from "./helpers.js";
+import { until } from "../helpers/wait.js";
+import { echoText, echoTool, firstText, holdPort, portIsFree, portOf, report, sdkClient, serve, type BodyCounter } from "./helpers.js";
 
 const hangStdio = fileURLToPath(new URL("./fixtures/hang-stdio-server.mjs", import.meta.url));
 const hangHttp = fileURLToPath(new URL("./fixtures/hang-http-server.mjs", import.meta.url));
@@ -75,10 +64,13 @@ describe("faults", () => {
     const server = new StdioServer({ command: process.execPath, args: [hangStdio], env: { REL_MARK: mark } });
     const client = await MCPClient.open(server);
     closers.push(() => client.close());
-    expect(await eventually(() => pidsMatching(`grandchild-${mark}`).length === 1)).toBe(true);
+    await until(() => pidsMatching(`grandchild-${mark}`).length === 1, "the stdio server's grandchild to start");
     let t0 = 0;
     const pending = settle(client.callTool("hang", {}), () => t0);
-    expect(await eventually(() => client.stderrTail.includes("HANG"))).toBe(true);
+    await until(
+      () => client.stderrTail.includes("HANG"),
+      () => `HANG on the server's stderr (stderr: ${client.stderrTail})`,
+    );
     t0 = performance.now();
     process.kill(client.pid!, "SIGKILL");
     const { error, ms } = await pending;
@@ -87,13 +79,15 @@ describe("faults", () => {
     expect((error as Error).message).toContain("killed by SIGKILL");
     expect(ms).toBeLessThan(2000);
     await client.close();
-    const orphans = await eventually(() => pidsMatching(mark).length === 0, 5000);
-    expect(pidsMatching(mark)).toEqual([]);
+    await until(
+      () => pidsMatching(mark).length === 0,
+      () => `no process left of ${mark} (left: ${pidsMatching(mark).join(", ")})`,
+    );
     await using again = await MCPClient.open(server);
     expect(firstText(await again.callTool("echo", { text: "after" }))).toBe("after");
     report(task, {
       "error after kill ms": Math.round(ms),
-      "orphans left": orphans ? 0 : pidsMatching(mark).length,
+      "orphans left": pidsMatching(mark).length,
       message: (error as Error).message.split("\n")[0]!.slice(0, 160),
     });
   });
@@ -106,13 +100,20 @@ describe("faults", () => {
     const lines = createInterface({ input: child.stdout! });
     const seen: string[] = [];
     lines.on("line", (l) => seen.push(l));
-    expect(await eventually(() => seen.some((l) => l.startsWith("READY ")), 10_000)).toBe(true);
+    await until(
+      () => seen.some((l) => l.startsWith("READY ")),
+      () => `READY from the HTTP server (seen: ${seen.join(" | ")})`,
+      10_000,
+    );
     const url = seen.find((l) => l.startsWith("READY "))!.slice(6);
     const client = await MCPClient.open(new StreamableHttpServer({ url, timeoutMs: 60_000 }));
     closers.push(() => client.close());
     let t0 = 0;
     const pending = settle(client.callTool("hang", {}), () => t0);
-    expect(await eventually(() => seen.includes("HANG"))).toBe(true);
+    await until(
+      () => seen.includes("HANG"),
+      () => `HANG from the HTTP server (seen: ${seen.join(" | ")})`,
+    );
     t0 = performance.now();
     child.kill("SIGKILL");
     const bound = new Promise<"still pending">((r) => setTimeout(() => r("still pending"), 5000));
@@ -234,7 +235,10 @@ describe("faults", () => {
       ...sdk.map((c) => settle(c.callTool({ name: "hang", arguments: {} }), () => t0)),
       ...ours.map((c) => settle(c.callTool("hang", {}), () => t0)),
     ];
-    expect(await eventually(() => started.runs === 8)).toBe(true);
+    await until(
+      () => started.runs === 8,
+      () => `8 hanging calls to start (started: ${started.runs})`,
+    );
     t0 = performance.now();
     await spec.stop();
     const stopMs = performance.now() - t0;

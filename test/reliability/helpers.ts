@@ -131,16 +131,6 @@ export function listeningSockets(): number {
   return ownListenSockets().length;
 }
 
-/** Poll `probe` until it returns true or `ms` pass; returns the last answer. */
-export async function eventually(probe: () => boolean | Promise<boolean>, ms = 5000, every = 50): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await probe()) return true;
-    if (Date.now() >= end) return false;
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-
 /** The `q`-quantile by nearest rank. */
 export function percentile(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,19 +7,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { untilValue } from "../helpers/wait.js";
 import { MCPClient, StdioServer, StreamableHttpServer } from "../../src/mcp/client/index.js";
-import {
-  descendants,
-  echoText,
-  echoTool,
-  eventually,
-  firstText,
-  listeningSockets,
-  openFds,
-  report,
-  serve,
-  type BodyCounter,
-} from "./helpers.js";
+import { descendants, echoText, echoTool, firstText, listeningSockets, openFds, report, serve, type BodyCounter } from "./helpers.js";
 
 const stdioFixture = fileURLToPath(new URL("../fixtures/servers/tools-stdio-server.mjs", import.meta.url));
 
@@ -33,18 +23,14 @@ function counts(): Counts {
   return { fds: openFds(), children: descendants().length, listening: listeningSockets() };
 }
 
-/** Wait (up to 10 s) for the counts to come back to `before`; returns the last counts. */
+/** Waits (up to 10 s, scaled for the machine) for the counts to come back to `before`; the counts then. */
 async function settled(before: Counts): Promise<Counts> {
-  let now = counts();
-  await eventually(
-    () => {
-      now = counts();
-      return now.fds === before.fds && now.children === before.children && now.listening === before.listening;
-    },
+  return untilValue(
+    counts,
+    (now) => now.fds === before.fds && now.children === before.children && now.listening === before.listening,
+    `the open fds, child processes and listening sockets to come back to ${JSON.stringify(before)}`,
     10_000,
-    100,
   );
-  return now;
 }
 
 describe("leaks", () => {

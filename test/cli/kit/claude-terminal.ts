@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../../../src/wire/shell-quote.js";
+import { until } from "../../helpers/wait.js";
 import type { FakeAnthropic } from "./fake-anthropic.js";
 import { CLAUDE_BIN, type Hermetic } from "./hermetic.js";
 
@@ -118,18 +119,9 @@ export class ClaudeTerminal implements AsyncDisposable {
     }
     await this.closed;
     await until(
-      "the terminal's claude to exit",
       () => kids.every((k) => !existsSync(`/proc/${k}`) || readFileSync(`/proc/${k}/stat`, "latin1").split(") ")[1]?.[0] === "Z"),
+      "the terminal's claude to exit",
       5_000,
     );
-  }
-}
-
-/** Resolves when `cond()` holds (checked every 50 ms); rejects naming `what` after `ms`. */
-export async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

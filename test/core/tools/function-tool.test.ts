@@ -82,7 +82,7 @@ describe("FunctionTool.run", () => {
 
   it("awaits an async body", async () => {
     const t = tool({ description: "d" }, async function later() {
-      await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setImmediate(r)); // a later turn of the event loop, not a timed wait
       return { done: true };
     });
     expect(await t.run({}, makeTestCtx())).toEqual({ done: true });
