@@ -21,7 +21,8 @@
  * text turn in that API's SSE format, bytes prepared once: the constant-cost
  * far end of the models suite; and `POST /steps/v1/messages`, a turn built
  * per request that calls a tool `note` until the task's step count is
- * reached, for the durable-runs suite), `hosted` (arc-agentkit/express: mcpRouter on
+ * reached, for the durable-runs suite, at once or, under
+ * `/steps/ttft/<ms>/v1/messages`, after a time to first token of `<ms>`), `hosted` (arc-agentkit/express: mcpRouter on
  * an express app, stateless, both eras) and `sdk-express` (the raw SDK v2
  * server through its own express adapter: createMcpExpressApp,
  * requireBearerAuth, toNodeHandler(createMcpHandler(factory, { legacy:
@@ -514,6 +515,12 @@ function stepTurn(body: string): string {
   ].join("");
 }
 
+/**
+ * `POST /steps/v1/messages`, or `POST /steps/ttft/<ms>/v1/messages`: the same turn after a think time of `<ms>` (the
+ * model's time to first token: nothing is sent, not even the response's head, until it has passed).
+ */
+const STEPS_PATH = /^\/steps(?:\/ttft\/(\d{1,5}))?\/v1\/messages$/;
+
 /** One SSE body per API, prepared once: a streamed two-delta text turn. */
 function modelTurns(): Record<string, string> {
   const anthropic = [
@@ -555,13 +562,18 @@ function modelTurns(): Record<string, string> {
 async function modelApi(): Promise<Running> {
   const bodies = modelTurns();
   const http = createServer((req, res) => {
-    if (req.method === "POST" && req.url === "/steps/v1/messages") {
+    const steps = req.method === "POST" ? STEPS_PATH.exec(req.url ?? "") : null;
+    if (steps) {
+      const ttftMs = Number(steps[1] ?? 0);
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        res
-          .writeHead(200, { "content-type": "text/event-stream", "request-id": "req_s", "x-request-id": "req_s" })
-          .end(stepTurn(Buffer.concat(chunks).toString("utf8")));
+        const answer = (): void =>
+          void res
+            .writeHead(200, { "content-type": "text/event-stream", "request-id": "req_s", "x-request-id": "req_s" })
+            .end(stepTurn(Buffer.concat(chunks).toString("utf8")));
+        if (ttftMs > 0) setTimeout(answer, ttftMs);
+        else answer();
       });
       return;
     }

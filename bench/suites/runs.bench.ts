@@ -12,7 +12,9 @@
  *   own work is all there is to hide the recording behind: the store's
  *   latency shows whole), and `AnthropicLLM` against the bench's fake
  *   Anthropic API in its own process over loopback HTTP (a model API's
- *   request, stream and parse, at no think time), ABBA rounds;
+ *   request, stream and parse, at no think time; and again with a time to
+ *   first token of `THINK_MS`, still far under a real model's), ABBA rounds,
+ *   with this process's CPU per run (and, on PostgreSQL, the database's);
  * - `agent.resume` of a 100-step run that stopped before its last turn:
  *   from the call until the run's result (reading the run back, the lease,
  *   the replay of 100 turns and 100 calls, the one new turn, the end).
@@ -46,6 +48,11 @@ const STEP_P50_MS = 1;
 const WALL_RATIO = 1.1;
 const RESUME_MS = 50;
 const RESUME_STEPS = 100;
+/**
+ * The fake API's time to first token in the think-time rows, ms: a hosted model's first token takes hundreds of ms
+ * (the notes say so), so 20 ms is a small fraction of it and the rows still show what recording adds.
+ */
+const THINK_MS = 20;
 
 /**
  * A model answering turn n (one more than the assistant messages it is shown)
@@ -122,15 +129,23 @@ let runs = 0;
  * One `steps`-step run; recorded in `store` when given. Its wall time, ms. `api`: the model is `AnthropicLLM` against the
  * fake API (whose task `note <steps>` says how many steps), else the in-process model that answers at once.
  */
-async function oneRun(agent: Agent, steps: number, store?: Store, api?: LLM): Promise<number> {
+async function oneRun(agent: Agent, steps: number, store?: Store, api?: LLM): Promise<Took> {
   const ctx = new RunContext({ llm: api ?? new StepsModel(steps) });
   const task = `note ${steps}`;
+  const cpu = process.cpuUsage();
   const t = performance.now();
   const r = store ? await agent.run(task, { ctx, store, runId: `bench-${process.pid}-${++runs}` }) : await agent.run(task, ctx);
   const took = performance.now() - t;
+  const used = process.cpuUsage(cpu);
   if (r.stopReason !== "complete" || r.steps !== steps + 1)
     throw new Error(`runs bench: a ${steps}-step run ended ${r.stopReason} after ${r.steps} turns${r.error ? `: ${r.error.message}` : ""}`);
-  return took;
+  return { wall: took, cpu: (used.user + used.system) / 1000 };
+}
+
+/** One run's wall time and this process's CPU in it (user + system), ms. */
+interface Took {
+  readonly wall: number;
+  readonly cpu: number;
 }
 
 /** Start a `steps`-step run and stop it (its context cancelled) when it asks for its last turn; its id. */
@@ -152,6 +167,11 @@ interface Walls {
   readonly unrecorded: number;
   readonly recorded: number;
   readonly ratio: { median: number; min: number; max: number };
+  /** p50 of this process's CPU in a run, ms. */
+  readonly cpuUnrecorded: number;
+  readonly cpuRecorded: number;
+  /** The database server's CPU (postmaster and backends) per recorded run beyond an unrecorded one's, ms; PostgreSQL only. */
+  readonly dbPerRun?: number;
 }
 
 /** What one store measured. */
@@ -169,14 +189,32 @@ interface Measured {
   readonly instant: Walls;
   /** With `AnthropicLLM` against the fake Anthropic API over loopback HTTP. */
   readonly api: Walls;
+  /** The same with a time to first token of `THINK_MS`. */
+  readonly think: Walls;
   readonly resume: number[];
 }
 
 /** ABBA rounds of `perBatch` runs, unrecorded and recorded in `store`, with `api` (or the instant model). */
-async function walls(agent: Agent, steps: number, store: Store, rounds: number, perBatch: number, api?: LLM): Promise<Walls> {
+async function walls(
+  agent: Agent,
+  steps: number,
+  store: Store,
+  rounds: number,
+  perBatch: number,
+  api?: LLM,
+  dbCpuMs?: () => number,
+): Promise<Walls> {
+  const cpu = { unrecorded: [] as number[], recorded: [] as number[] };
+  const db = { unrecorded: 0, recorded: 0 };
   const batches = await abba(["unrecorded", "recorded"], rounds, async (k) => {
     const took: number[] = [];
-    for (let i = 0; i < perBatch; i++) took.push(await oneRun(agent, steps, k === "recorded" ? store : undefined, api));
+    const db0 = dbCpuMs?.() ?? 0;
+    for (let i = 0; i < perBatch; i++) {
+      const one = await oneRun(agent, steps, k === "recorded" ? store : undefined, api);
+      took.push(one.wall);
+      cpu[k as keyof typeof cpu].push(one.cpu);
+    }
+    db[k as keyof typeof db] += (dbCpuMs?.() ?? 0) - db0;
     return took;
   });
   const p50 = (b: number[][]): number => median(b.flat());
@@ -184,10 +222,13 @@ async function walls(agent: Agent, steps: number, store: Store, rounds: number, 
     unrecorded: p50(batches.get("unrecorded")!.flat()),
     recorded: p50(batches.get("recorded")!.flat()),
     ratio: medianRatio(roundRatios(batches, "recorded", "unrecorded", p50)),
+    cpuUnrecorded: median(cpu.unrecorded),
+    cpuRecorded: median(cpu.recorded),
+    ...(dbCpuMs ? { dbPerRun: (db.recorded - db.unrecorded) / (rounds * perBatch) } : {}),
   };
 }
 
-async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: string): Promise<Measured> {
+async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: string, dbCpuMs?: () => number): Promise<Measured> {
   const steps = pick(cfg, 20, 10);
   const rounds = pick(cfg, 6, 3);
   const perBatch = pick(cfg, 5, 2);
@@ -196,6 +237,7 @@ async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: str
   const times = new Map<string, number[]>();
   const recordedStore = timed(store, times);
   const api = new AnthropicLLM({ apiKey: "bench", baseURL: `${apiUrl}/steps`, maxRetries: 0, maxTokens: 64 });
+  const thinking = new AnthropicLLM({ apiKey: "bench", baseURL: `${apiUrl}/steps/ttft/${THINK_MS}`, maxRetries: 0, maxTokens: 64 });
   cfg.log(`runs: ${name}: warm-up`);
   for (let i = 0; i < pick(cfg, 20, 5); i++) {
     await oneRun(agent, steps);
@@ -206,7 +248,11 @@ async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: str
   cfg.log(`runs: ${name}: ${rounds} rounds of ${perBatch} runs of ${steps} steps, recorded and not, model answering at once`);
   const instant = await walls(agent, steps, recordedStore, rounds, perBatch);
   cfg.log(`runs: ${name}: the same with AnthropicLLM against the fake API`);
-  const overHttp = await walls(agent, steps, store, rounds, perBatch, api);
+  const overHttp = await walls(agent, steps, store, rounds, perBatch, api, dbCpuMs);
+  cfg.log(`runs: ${name}: the same with a time to first token of ${THINK_MS} ms`);
+  await oneRun(agent, steps, undefined, thinking);
+  await oneRun(agent, steps, store, thinking);
+  const think = await walls(agent, steps, store, rounds, perBatch, thinking, dbCpuMs);
   const turnStart = times.get("turn+call_started") ?? [];
   const end = times.get("call_finished") ?? [];
   cfg.log(`runs: ${name}: ${resumes} resumes of a ${RESUME_STEPS}-step run`);
@@ -228,6 +274,7 @@ async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: str
     step: turnStart.map((s, i) => s + (end[i] ?? NaN)),
     instant,
     api: overHttp,
+    think,
     resume,
   };
 }
@@ -253,18 +300,20 @@ async function run(cfg: BenchConfig): Promise<Section> {
     pg = await startPostgres();
     await migrateInboxStore({ connectionString: pg.connectionString });
     const worker = await workerLogin(pg);
-    const makers: Array<[string, () => Promise<Store>]> = [
+    const db = pg;
+    const makers: Array<[string, () => Promise<Store>, (() => number)?]> = [
       ["in-process (MemoryInboxStore)", () => Promise.resolve(new MemoryInboxStore())],
       ["PGlite in-process (pgliteInboxStore)", () => pgliteInboxStore({ dataDir: join(dir, "pglite") })],
       [
         "PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)",
         () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" })),
+        () => db.cpuMs(),
       ],
     ];
-    for (const [name, make] of makers) {
+    for (const [name, make, dbCpuMs] of makers) {
       const store = await make();
       try {
-        measured.push(await measure(name, store, cfg, api.url));
+        measured.push(await measure(name, store, cfg, api.url, dbCpuMs));
       } finally {
         await store.close?.();
       }
@@ -279,6 +328,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const short = (m: Measured): string => m.name.split(" (")[0]!;
   const perStep = (w: Walls): number => (w.recorded - w.unrecorded) / steps;
   const range = (w: Walls): string => `${ratio(w.ratio.median)} (rounds ${ratio(w.ratio.min)}–${ratio(w.ratio.max)})`;
+  const cpuPerStep = (w: Walls): number => (w.cpuRecorded - w.cpuUnrecorded) / steps;
   const goals: Goal[] = [
     {
       goal: `PostgreSQL: recording p50 at most ${STEP_P50_MS} ms per step (its two writes: the model turn with its call's start, then the call's end)`,
@@ -289,7 +339,10 @@ async function run(cfg: BenchConfig): Promise<Section> {
     },
     ...measured.map((m) => ({
       goal: `${short(m)}: a recorded run's wall time within ${WALL_RATIO.toFixed(2)}x of the unrecorded run's (AnthropicLLM against the fake Anthropic API)`,
-      measured: `${range(m.api)}; a model turn ${ms(m.api.unrecorded / (steps + 1))} ms, recording ${ms(perStep(m.api))} ms per step`,
+      measured:
+        `${range(m.api)}; a model turn ${ms(m.api.unrecorded / (steps + 1))} ms, recording ${ms(perStep(m.api))} ms per step ` +
+        `(this process's CPU ${ms(cpuPerStep(m.api))} ms per step); beside it, with a ${THINK_MS} ms time to first token: ` +
+        `${range(m.think)}`,
       met: m.api.ratio.median <= WALL_RATIO,
     })),
     ...measured.map((m) => ({
@@ -302,10 +355,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
     id: "runs",
     title: "11. Durable agent runs: what recording costs, and resuming",
     method:
-      `An agent (ReActCognition, one side-effecting tool \`note\` that answers at once); each step is a model turn calling \`note\`, then the final answer. Two fake models: one in this process that answers at once (the loop alone: what the store's latency adds shows whole), and \`AnthropicLLM\` against the bench's fake Anthropic API (\`POST /steps/v1/messages\` of the \`model-api\` server, in its own process on 127.0.0.1: the request, its SSE stream and the parse, at no think time). ` +
+      `An agent (ReActCognition, one side-effecting tool \`note\` that answers at once); each step is a model turn calling \`note\`, then the final answer. Two fake models: one in this process that answers at once (the loop alone: what the store's latency adds shows whole), and \`AnthropicLLM\` against the bench's fake Anthropic API (\`POST /steps/v1/messages\` of the \`model-api\` server, in its own process on 127.0.0.1: the request, its SSE stream and the parse, at no think time; the goal is judged on these rows). ` +
+      `Beside them, the same API with a think time: a time to first token of ${THINK_MS} ms (\`/steps/ttft/${THINK_MS}/v1/messages\`: the server sends nothing, not even the response's head, for ${THINK_MS} ms, then the same stream). ${THINK_MS} ms was chosen as small next to a hosted model's time to first token, which is hundreds of ms to seconds, so these rows still show what recording adds; they are context, not the goal. ` +
       `A step writes twice: the model turn with its call's start in one write (the call's body waits for it), then the call's end, written while the next model request is out (the next turn is written after it). Each write of the recorded runs with the instant model is timed at the store; "step" is a step's two writes added. ` +
       `Wall time: ${pick(cfg, 6, 3)} ABBA rounds of ${pick(cfg, 5, 2)} runs of ${steps} steps, unrecorded (\`agent.run(task, ctx)\`) and recorded (\`agent.run(task, { ctx, store })\`), per model; the ratio is the median of the per-round ratios of the median run. ` +
-      `"recording per step" is (recorded − unrecorded) / ${steps}: the loop's whole cost of a step's recording, the run's create, lease and end shared out; "model turn" is the unrecorded run / ${steps + 1} turns. ` +
+      `"recording per step" is (recorded − unrecorded) / ${steps}: the loop's whole cost of a step's recording, the run's create, lease and end shared out; "model turn" is the unrecorded run / ${steps + 1} turns. "client CPU per step" is this process's CPU (user + system, \`process.cpuUsage\`) in a recorded run less an unrecorded one's (p50s), / ${steps}; "database CPU per step" is the PostgreSQL server's (postmaster and backends, from /proc, 10 ms ticks) over the recorded batches less the unrecorded ones', per run, / ${steps}. ` +
       `Resume: a ${RESUME_STEPS}-step run stopped (its context cancelled) when it asks for its last turn, then \`agent.resume(runId, { store })\` timed until its result (read back, lease taken, ${RESUME_STEPS} turns and calls replayed, one new turn, the end written); ${pick(cfg, 15, 4)} times. ` +
       `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database), the store logged in as a member of the inbox's worker role; PGlite runs in this process on a directory.`,
     tables: [
@@ -338,12 +392,23 @@ async function run(cfg: BenchConfig): Promise<Section> {
         ]),
       },
       {
-        head: ["store", "model", "model turn ms", "unrecorded run ms", "recorded run ms", "recorded / unrecorded", "recording per step ms"],
+        head: [
+          "store",
+          "model",
+          "model turn ms",
+          "unrecorded run ms",
+          "recorded run ms",
+          "recorded / unrecorded",
+          "recording per step ms",
+          "client CPU per step ms",
+          "database CPU per step ms",
+        ],
         rows: measured.flatMap((m) =>
           (
             [
               ["in-process, answers at once", m.instant],
               ["AnthropicLLM → fake API (HTTP)", m.api],
+              [`AnthropicLLM → fake API (HTTP), ${THINK_MS} ms to first token`, m.think],
             ] as const
           ).map(([model, w]) => [
             m.name,
@@ -353,6 +418,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
             ms(w.recorded),
             range(w),
             ms(perStep(w)),
+            ms(cpuPerStep(w)),
+            w.dbPerRun === undefined ? "—" : ms(w.dbPerRun / steps),
           ]),
         ),
       },
@@ -360,7 +427,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     goals,
     notes: [
       "The in-process model answers at once, so its unrecorded run is the loop alone (tens of µs a step): its ratio is the store's latency over almost nothing. The fake API's turn is a loopback HTTP request with a streamed answer and no think time; a real model turn takes hundreds of ms to seconds, next to which a step's recording is what the store columns show.",
-      "What a step still waits for: one write (the turn with its call's start) before the call's body runs. The call's end is written while the next model request is out, so it costs wall time only when the write takes longer than the model turn; the run's create (with the check that its id is new), its end and the lease's release are three or four more writes per run.",
+      "What a step still waits for: one write (the turn with its call's start) before the call's body runs. The call's end is written while the next model request is out, so it costs wall time only when the write takes longer than the model turn; the run's create and its end (which lets go of the lease in the same write) are two more writes per run.",
     ],
   };
 }

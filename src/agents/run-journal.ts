@@ -237,6 +237,8 @@ export class RunJournal {
   readonly #queue: RunStep[] = [];
   /** The write that will take the queued steps, once the one before it ended (undefined once it started). */
   #next: Promise<void> | undefined;
+  /** True once the run's end was written (a finished or failed run is let go with it). */
+  #letGo = false;
 
   private constructor(
     readonly store: RunStore,
@@ -270,14 +272,6 @@ export class RunJournal {
     input: string,
     runId: string = randomUUID(),
   ): Promise<RunJournal> {
-    const existing = await RunJournal.#storeCall(runId, () => store.loadRun(runId));
-    if (existing)
-      throw new RunResumeError(
-        "duplicate_run",
-        runId,
-        `run '${runId}' is already in the store (${existing.head.status}); continue it with ` +
-          `agent.resume('${runId}', { store }) or give a new runId`,
-      );
     const now = new Date().toISOString();
     const head: RunHead = {
       runId,
@@ -290,7 +284,20 @@ export class RunJournal {
       fingerprint: agentFingerprint(agent, durable.tools, durable.cognition),
       holder: store.worker,
     };
-    await RunJournal.#storeCall(runId, () => store.createRun(head));
+    try {
+      await store.createRun(head);
+    } catch (err) {
+      // No read before the create (a statement a run would pay each time): only a refused create looks for the id.
+      const existing = await store.loadRun(runId).catch(() => undefined);
+      if (existing)
+        throw new RunResumeError(
+          "duplicate_run",
+          runId,
+          `run '${runId}' is already in the store (${existing.head.status}); continue it with ` +
+            `agent.resume('${runId}', { store }) or give a new runId`,
+        );
+      await RunJournal.#storeCall(runId, () => Promise.reject(err as Error));
+    }
     return new RunJournal(store, runId, head, []);
   }
 
@@ -439,17 +446,22 @@ export class RunJournal {
     this.#append("call_finished", { key, record: JSON.parse(JSON.stringify(record)) as Record<string, unknown> }).catch(() => undefined);
   }
 
-  /** The run ended: `finished` (or `failed` for an error) with its result; a cancelled run is left as it stands, resumable. */
+  /**
+   * The run ended: `finished` (or `failed` for an error) with its result, which also lets go of it (the store's
+   * contract); a cancelled run is left as it stands, resumable.
+   */
   async end(result: AgentResult): Promise<void> {
     if (result.stopReason === "cancelled" || this.#failed) return;
     const status: RunStatus = (result.stopReason as StopReason) === "error" ? "failed" : "finished";
     await this.#flush();
     await this.store.setRunStatus(this.runId, this.store.worker, status, storedResult(result));
+    this.#letGo = true;
   }
 
-  /** Let go of the run's lease (best effort: a lease the store cannot end lapses by itself). */
+  /** Let go of the run's lease, unless its end did (best effort: a lease the store cannot end lapses by itself). */
   async release(): Promise<void> {
     await this.#flush().catch(() => undefined);
+    if (this.#letGo) return;
     await this.store.releaseRun(this.runId, this.store.worker).catch(() => undefined);
   }
 

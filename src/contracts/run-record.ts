@@ -18,7 +18,8 @@
  *   run (a run taken over by another worker is not written by the one that
  *   lost it); a step's `seq` is the next after the last one written.
  * - `releaseRun` lets go of the lease (the run stays as it is, resumable
- *   when not finished).
+ *   when not finished); `setRunStatus` to `finished` or `failed` lets go of
+ *   it in the same write (a run's end is one write, not two).
  * - Every method may reject with the store's error (the database is down):
  *   the run stops where it is, and nothing already written is lost.
  */
@@ -98,7 +99,7 @@ export interface RunStore {
    * `appendRunStep` does. Optional: a run on a store without it writes them one by one.
    */
   appendRunSteps?(runId: string, holder: string, steps: readonly RunStep[]): Promise<void>;
-  /** Set the status (and a finished run's result) while `holder` holds the run. */
+  /** Set the status (and a finished run's result) while `holder` holds the run; `finished` and `failed` also let go of it. */
   setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void>;
   /** Let go of the run (no-op when `holder` does not hold it). */
   releaseRun(runId: string, holder: string): Promise<void>;

@@ -70,7 +70,8 @@ export class MemoryRuns implements RunStore {
 
   setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
     try {
-      this.#change(this.#held(runId, holder), { status, ...(result ? { result } : {}) });
+      const ended = status === "finished" || status === "failed";
+      this.#change(this.#held(runId, holder), { status, ...(result ? { result } : {}), ...(ended ? { holder: null } : {}) });
       return Promise.resolve();
     } catch (err) {
       return Promise.reject(err as Error);

@@ -4,7 +4,8 @@
  * timed test): the ABBA and interleaved orders that make the ratios fair, the
  * ratio arithmetic, and `npm run bench`'s runner end to end on a fresh build
  * (quick mode, one suite, written to a temporary file) — so a clean clone can
- * produce BENCHMARKS.md.
+ * produce BENCHMARKS.md; and the fake model API's think time (its time to
+ * first token), which benchmark 11's think-time rows stand on.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -70,6 +71,30 @@ describe("pooled ratios (many short rounds)", () => {
     expect(pooledRatio(res, "ours", "sdk", sum)).toBe(18 / 12);
     expect(pooledRatio(res, "sdk", "ours", sum)).toBe(12 / 18);
   });
+});
+
+describe("the fake model API's steps turn (benchmark 11)", () => {
+  it("answers at once, or under /steps/ttft/<ms> only after that time to first token; another path is not found", async () => {
+    await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "bench/tsconfig.json"], { cwd: ROOT });
+    const { startServer } = (await import(join(ROOT, "build/bench/lib/child-server.js"))) as typeof import("../../bench/lib/child-server.js");
+    await using api = await startServer("model-api");
+    const body = JSON.stringify({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "note 1" }] });
+    const turn = async (path: string): Promise<{ status: number; firstByteMs: number; text: string }> => {
+      const t = performance.now();
+      const res = await fetch(`${api.url}${path}`, { method: "POST", body, headers: { "content-type": "application/json" } });
+      const firstByteMs = performance.now() - t;
+      return { status: res.status, firstByteMs, text: await res.text() };
+    };
+    const atOnce = await turn("/steps/v1/messages");
+    expect(atOnce.status).toBe(200);
+    expect(atOnce.text).toContain('"name":"note"');
+    const thinking = await turn("/steps/ttft/400/v1/messages");
+    expect(thinking.status).toBe(200);
+    expect(thinking.text).toBe(atOnce.text);
+    // A lower bound only (the head is held until the think time passed); a loaded machine can only make it later.
+    expect(thinking.firstByteMs).toBeGreaterThanOrEqual(395);
+    expect((await turn("/steps/ttft/soon/v1/messages")).status).toBe(404);
+  }, 120_000);
 });
 
 describe("npm run bench, end to end", () => {

@@ -22,14 +22,41 @@ import { ignoreRejection } from "../../util/logger.js";
 /** The line that installs the peer the embedded store needs. */
 export const PGLITE_INSTALL_LINE = "npm install @electric-sql/pglite@0.5.16";
 
-interface PGliteDb {
-  query(text: string, values?: readonly unknown[]): Promise<{ rows: Array<Record<string, unknown>>; affectedRows?: number }>;
+/** A backend message as PGlite parses it (only the fields read here). */
+interface PGliteMessage {
+  readonly name: string;
+  readonly dataTypeIDs?: number[];
+}
+
+/** One statement's results as PGlite's `parseResults` gives them. */
+interface PGliteResults {
+  readonly rows: Array<Record<string, unknown>>;
+  readonly affectedRows?: number;
+}
+
+/** What the store uses of a PGlite database. */
+export interface PGliteDb {
+  query(text: string, values?: readonly unknown[]): Promise<PGliteResults>;
+  execProtocol(message: Uint8Array): Promise<{ messages: PGliteMessage[] }>;
+  runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  readonly serializers: Record<number, (v: unknown) => string>;
+  readonly parsers: Record<number, unknown>;
   onNotification(fn: (channel: string, payload: string) => void): () => void;
   close(): Promise<void>;
 }
 
 interface PGliteModule {
   PGlite: { create(dataDir: string): Promise<PGliteDb> };
+  protocol: {
+    serialize: {
+      parse(o: { name: string; text: string }): Uint8Array;
+      describe(o: { type: "S" | "P"; name?: string }): Uint8Array;
+      bind(o: { statement: string; values: Array<string | null> }): Uint8Array;
+      execute(): Uint8Array;
+      sync(): Uint8Array;
+    };
+  };
+  parse: { parseResults(messages: PGliteMessage[], parsers: Record<number, unknown>): PGliteResults[] };
 }
 
 const pglite = lazyPeer<PGliteModule>(
@@ -51,13 +78,83 @@ export interface PgliteInboxStoreOptions {
   readonly schema?: string;
 }
 
+/** How many statement texts a database keeps prepared (the store's are a few dozen templates per schema). */
+const MAX_PREPARED = 1000;
+
+/** PostgreSQL's "prepared statement does not exist" (someone ran `DEALLOCATE`): prepare it again. */
+const NO_SUCH_STATEMENT = "26000";
+
+const concatBytes = (parts: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/**
+ * Statements with values on `db` as named prepared statements: a text is parsed and described once (its parameter
+ * types kept), then each run is one pass through the database (bind, describe, execute, sync in one message) instead
+ * of the six that `db.query` makes (parse, describe, bind, describe, execute, sync), each a trip into the WebAssembly
+ * backend on this thread, and the text is not parsed and planned again. Returns `undefined` (the caller uses
+ * `db.query`) once `MAX_PREPARED` texts are kept.
+ */
+function preparedStatements(
+  db: PGliteDb,
+  mod: PGliteModule,
+): (text: string, values: readonly unknown[]) => Promise<PGliteResults | undefined> {
+  const { serialize } = mod.protocol;
+  const statements = new Map<string, { readonly name: string; readonly types: readonly number[] }>();
+  let made = 0;
+  const prepare = async (text: string): Promise<{ name: string; types: readonly number[] }> => {
+    const name = `agentkit_p${++made}`;
+    const { messages } = await db.execProtocol(
+      concatBytes([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]),
+    );
+    const st = { name, types: messages.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [] };
+    statements.set(text, st);
+    return st;
+  };
+  const execute = async (st: { name: string; types: readonly number[] }, values: readonly unknown[]): Promise<PGliteResults> => {
+    const bound = values.map((v, i) => (v === null || v === undefined ? null : (db.serializers[st.types[i]!] ?? String)(v)));
+    const { messages } = await db.execProtocol(
+      concatBytes([
+        serialize.bind({ statement: st.name, values: bound }),
+        serialize.describe({ type: "P" }),
+        serialize.execute(),
+        serialize.sync(),
+      ]),
+    );
+    return mod.parse.parseResults(messages, db.parsers)[0] ?? { rows: [] };
+  };
+  return (text, values) =>
+    db.runExclusive(async () => {
+      let st = statements.get(text);
+      if (!st) {
+        if (statements.size >= MAX_PREPARED) return undefined;
+        st = await prepare(text);
+      }
+      try {
+        return await execute(st, values);
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== NO_SUCH_STATEMENT) throw err;
+        statements.delete(text);
+        return await execute(await prepare(text), values);
+      }
+    });
+}
+
 /**
  * One PGlite database seen as the pool the store expects: every "connection" is the one session. Ending it closes the
- * database, then releases the directory's lock.
+ * database, then releases the directory's lock. Statements with values run prepared (see `preparedStatements`).
+ * Internal (not exported from the package): tests count the passes a statement makes.
  */
-function sessionPool(db: PGliteDb, lock: DataDirLock): PgPool {
+export function sessionPool(db: PGliteDb, lock: DataDirLock): PgPool {
+  const prepared = preparedStatements(db, pglite());
   const query = async (text: string, values?: readonly unknown[]): Promise<PgResult> => {
-    const r = await db.query(text, values);
+    const r = (values && (await prepared(text, values))) || (await db.query(text, values));
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   };
   const stops: Array<() => void> = [];

@@ -207,11 +207,11 @@ export function appendRunStepsSql(s: string, runId: string, holder: string, step
   };
 }
 
-/** Set the status (and result) of `runId` while `holder` holds it. */
+/** Set the status (and result) of `runId` while `holder` holds it; a finished or failed run is let go with it. */
 export const setRunStatusSql = (s: string, runId: string, holder: string, status: RunStatus, result: unknown): Statement => ({
   text:
-    `UPDATE ${s}.runs SET status = $3, result = COALESCE($4::jsonb, result), updated_at = now() WHERE run_id = $1 ` +
-    `AND holder = $2 RETURNING run_id`,
+    `UPDATE ${s}.runs SET status = $3, result = COALESCE($4::jsonb, result), updated_at = now(), holder = CASE WHEN ` +
+    `$3 IN ('finished', 'failed') THEN NULL ELSE holder END WHERE run_id = $1 AND holder = $2 RETURNING run_id`,
   values: [runId, holder, status, result === undefined ? null : JSON.stringify(result)],
 });
 

@@ -603,10 +603,14 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     if (!rows[0]) throw inboxStoreError("invalid", notHolderMessage(runId, holder));
   }
 
-  /** Set a held run's status (and result). @throws InboxError (code `inbox_store`) `invalid` when `holder` does not hold it. */
+  /**
+   * Set a held run's status (and result); `finished` and `failed` also let go of it. @throws InboxError (code
+   * `inbox_store`) `invalid` when `holder` does not hold it.
+   */
   async setRunStatus(runId: string, holder: string, status: RunStatus, result?: Readonly<Record<string, unknown>>): Promise<void> {
     const rows = await this.#statement(`setRunStatus '${runId}'`, setRunStatusSql(this.schema, runId, holder, status, result));
     if (!rows[0]) throw inboxStoreError("invalid", notHolderMessage(runId, holder));
+    if (status === "finished" || status === "failed") this.#runsHeld.delete(runId);
   }
 
   /** Let go of a run (its row keeps its status: resumable when not finished). */

@@ -241,6 +241,29 @@ describe.each(KINDS)("durable runs on %s: recording", (kind) => {
     ]);
   });
 
+  it("a run's own writes: no read before it is created, and its end lets go of it in the same write", async () => {
+    const store = await storeOf(kind);
+    const called: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, p) {
+        const v = Reflect.get(target, p, target) as unknown;
+        if (typeof v !== "function") return v;
+        return (...a: unknown[]) => {
+          if (typeof p === "string" && ["loadRun", "createRun", "setRunStatus", "releaseRun", "claimRun"].includes(p)) called.push(p);
+          return (v as (...a: unknown[]) => unknown).apply(target, a);
+        };
+      },
+    });
+    const r = await makeAgent(noEffects()).run("ship it", {
+      store: counted,
+      runId: "own-writes",
+      ctx: new RunContext({ llm: new StepModel(), asker: answering({ kind: "approve", actor: "ada" }) }),
+    });
+    expect(r.stopReason).toBe("complete");
+    expect(called).toEqual(["createRun", "setRunStatus"]);
+    expect((await store.loadRun("own-writes"))!.head).toMatchObject({ status: "finished", holder: null });
+  });
+
   it("without a store a runId is refused by name, and a run with the context as second argument still works", async () => {
     const agent = makeAgent(noEffects());
     await expect(agent.run("x", { runId: "r" })).rejects.toThrow(/'runId' names a durable run, which needs a 'store'/);
