@@ -24,7 +24,7 @@ import { scanModule } from "../mcp/di/scan.js";
 import { buildUnservedModule } from "../mcp/di/build.js";
 import { servedExtras } from "../mcp/serve/served-extras.js";
 import { sdkServer } from "../mcp/peers/sdk-server.js";
-import { claimsModernEra, headerPairs, writeResponse } from "../mcp/loopback/modern-leg.js";
+import { headerPairs, isModernEra, requestEra, writeResponse } from "../mcp/loopback/modern-leg.js";
 import { RunContext as Ctx } from "../context/run-context.js";
 import { errorLine } from "../util/format.js";
 import { readBody } from "../listener/read-body.js";
@@ -382,29 +382,6 @@ function insufficientScope(res: Response, missing: ScopeRefusal, options: Checke
     .json(err.toResponseObject());
 }
 
-/** The first revision of the 2026 era: a protocol-version header at or past it names the modern era (the SDK's own rule). */
-const FIRST_MODERN = "2026-07-28";
-
-/**
- * True when a POST surely goes to the SDK's modern path without asking its
- * classifier: a modern `MCP-Protocol-Version` header on one JSON-RPC request
- * or notification (the SDK answers those on the modern path, or refuses them
- * there). A shortcut only: anything it does not claim is classified by the
- * SDK (`claimsModernEra`), and whatever it sends to the SDK's handler is
- * classified there again.
- */
-function surelyModern(req: Request, body: unknown): boolean {
-  const v = req.headers["mcp-protocol-version"];
-  return (
-    typeof v === "string" &&
-    v >= FIRST_MODERN &&
-    typeof body === "object" &&
-    body !== null &&
-    !Array.isArray(body) &&
-    typeof (body as { method?: unknown }).method === "string"
-  );
-}
-
 /**
  * One MCP request. A sessionless 2025-era POST with a JSON body is answered
  * on node:http by agentkit's own transport (`HostedServing.serveLegacy`);
@@ -414,11 +391,14 @@ function surelyModern(req: Request, body: unknown): boolean {
  */
 async function serve(serving: HostedServing, options: CheckedRouterOptions, req: Request, res: Response): Promise<void> {
   const body: unknown = req.body;
-  // A client polls its task with tasks/get: answered without a server for the request when the SDK would serve it as it is.
-  const get = directTaskGet(req.method, req.headers, body);
-  if (get && (await serving.answerTaskGet(get, req, res))) return;
-  if (req.method === "POST" && body !== undefined && !surelyModern(req, body) && !claimsModernEra(req, body))
-    return serving.serveLegacy(req, res, body);
+  // A POST's era is classified once, here; each step below reads this outcome. (Anything else goes to the SDK's handler.)
+  const era = req.method === "POST" && body !== undefined ? requestEra(req.headers, body) : undefined;
+  if (era) {
+    // A client polls its task with tasks/get: answered without a server for the request when the SDK would serve it as it is.
+    const get = directTaskGet(req.headers, body, era);
+    if (get && (await serving.answerTaskGet(get, req, res))) return;
+    if (!isModernEra(era)) return serving.serveLegacy(req, res, body);
+  }
   const listen = listenId(body);
   const slot = listen === undefined ? undefined : serving.listenSlot(req.auth);
   if (slot && !slot.ok) return rpcError(res, 429, REFUSED, slot.message);

@@ -4,7 +4,8 @@
  * fresh `Server`, its transport, the web `Request`/`Response` bridge): the
  * request a client polls with, many times a task. Only a request the SDK
  * would serve as it is takes this path — classified modern by the SDK's own
- * `classifyInboundRequest`, `Content-Type: application/json`, the standard
+ * `classifyInboundRequest` (the router's one classification of the request,
+ * handed in), `Content-Type: application/json`, the standard
  * headers present and equal to the body (`MCP-Protocol-Version` 2026-07-28,
  * `Mcp-Method: tasks/get`, `Mcp-Name` the task id, spelled plainly), the
  * tasks extension declared, the task found for the token's principal; its
@@ -13,7 +14,7 @@
  * goes on to the SDK, which answers it as before.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { AuthInfo, InboundClassificationOutcome } from "@modelcontextprotocol/server";
 import { sdkServer } from "../mcp/peers/sdk-server.js";
 import { declaresTasksIn, detailedTask, type ServedTasks } from "../mcp/serve/served-tasks.js";
 import { servedServerInfo } from "../mcp/serve/served-server.js";
@@ -35,26 +36,19 @@ export interface DirectTaskGet {
 
 /**
  * The `tasks/get` in `body` when the SDK would serve it as it is (see the
- * module note), else `undefined` (the SDK's path answers it). Pure.
+ * module note), else `undefined` (the SDK's path answers it). `era` is the
+ * router's classification of this POST (`requestEra`); nothing here
+ * classifies again. Pure.
  */
-export function directTaskGet(method: string, headers: IncomingHttpHeaders, body: unknown): DirectTaskGet | undefined {
-  if (method !== "POST" || headers["content-type"] !== "application/json") return undefined;
+export function directTaskGet(headers: IncomingHttpHeaders, body: unknown, era: InboundClassificationOutcome): DirectTaskGet | undefined {
+  if (headers["content-type"] !== "application/json") return undefined;
   const m = body as { method?: unknown; params?: { taskId?: unknown } } | null;
   if (m === null || typeof m !== "object" || Array.isArray(m) || m.method !== METHOD) return undefined;
   const taskId = m.params?.taskId;
-  const version = headers["mcp-protocol-version"];
-  const name = headers["mcp-name"];
-  if (typeof taskId !== "string" || version !== REVISION || headers["mcp-method"] !== METHOD || name !== taskId) return undefined;
-  if (taskId.startsWith(BASE64_SENTINEL)) return undefined;
-  const route = sdkServer().classifyInboundRequest({
-    httpMethod: method,
-    protocolVersionHeader: version,
-    mcpMethodHeader: METHOD,
-    mcpNameHeader: name,
-    body,
-  });
-  if (route.kind !== "modern" || route.messageKind !== "request" || route.classification.revision !== REVISION) return undefined;
-  const { id, params } = route.message;
+  if (typeof taskId !== "string" || headers["mcp-protocol-version"] !== REVISION || headers["mcp-method"] !== METHOD) return undefined;
+  if (headers["mcp-name"] !== taskId || taskId.startsWith(BASE64_SENTINEL)) return undefined;
+  if (era.kind !== "modern" || era.messageKind !== "request" || era.classification.revision !== REVISION) return undefined;
+  const { id, params } = era.message;
   return { id, taskId, capabilities: params?._meta?.[sdkServer().CLIENT_CAPABILITIES_META_KEY] };
 }
 

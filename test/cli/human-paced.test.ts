@@ -76,7 +76,7 @@ describe.concurrent(
         expect(person.gaveUp).toHaveLength(1);
         expect(approvals.decisions).toMatchObject([{ tool: "mcp__engine__deploy", allowed: false, source: "timeout", asked: true }]);
         expect(approvals.decisions[0]!.reason).toMatch(
-          /^approval for 'mcp__engine__deploy' timed out: claude-code stopped waiting: it cancelled the permission request/,
+          /^approval for 'mcp__engine__deploy' timed out: claude-code stopped waiting: (it cancelled the call|its connection closed)/,
         );
       }
     });

@@ -4,16 +4,15 @@
  * client that leaves mid-call ends its call (the server built for its request
  * is closed: the tool's context is cancelled with `ClientGaveUp`), the
  * endpoint keeps serving, and the process-wide `Error.stackTraceLimit` is as
- * it was after each exchange. And the cheap era check in front of the SDK's
- * classifier never calls a request modern that the classifier calls legacy.
+ * it was after each exchange. And the one era classification of a POST
+ * (`requestEra`) is the SDK's classifier on the request's own headers.
  */
-import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunContext, tool } from "../../src/index.js";
 import { ClientGaveUp } from "../../src/errors/client-gave-up.error.js";
 import { ClientRequestError } from "../../src/context/client-request.error.js";
-import { claimsEnvelope, claimsModernEra } from "../../src/mcp/loopback/modern-leg.js";
+import { isModernEra, requestEra } from "../../src/mcp/loopback/modern-leg.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { rawPost, rpcMessages, ServedSpecs } from "./helpers.js";
 
@@ -143,12 +142,7 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
   });
 });
 
-describe("the cheap 2026-07-28 claim check", () => {
-  /** A node request carrying only the headers the classifier reads. */
-  function req(headers: Record<string, string> = {}): IncomingMessage {
-    return { headers } as unknown as IncomingMessage;
-  }
-
+describe("the one era classification of a POST", () => {
   const bodies: Array<[string, unknown, Record<string, string>?]> = [
     ["a 2026 tools/call", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: ENVELOPE } }],
     ["a 2026 server/discover", { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } }],
@@ -163,6 +157,11 @@ describe("the cheap 2026-07-28 claim check", () => {
       "a claim with a mismatched method header",
       { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } },
       { "mcp-method": "tools/call" },
+    ],
+    [
+      "a 2026 tools/call whose Mcp-Name names another tool",
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: ENVELOPE } },
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "y" },
     ],
     ["a notification with a claim", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: ENVELOPE } }],
     ["a claim on a message without jsonrpc", { id: 1, method: "tools/list", params: { _meta: ENVELOPE } }],
@@ -196,7 +195,7 @@ describe("the cheap 2026-07-28 claim check", () => {
   ];
 
   it.each(bodies)(
-    "%s: the cheap check says modern only where the SDK's classifier is not legacy, and the routing agrees with the classifier",
+    "%s: requestEra is the SDK's classifier on the request's headers, and modern is what is not legacy",
     (_what, body, headers = {}) => {
       const outcome = classifyInboundRequest({
         httpMethod: "POST",
@@ -205,13 +204,9 @@ describe("the cheap 2026-07-28 claim check", () => {
         mcpNameHeader: headers["mcp-name"],
         body,
       });
-      if (claimsEnvelope(body)) expect(outcome.kind).not.toBe("legacy");
-      expect(claimsModernEra(req(headers), body)).toBe(outcome.kind !== "legacy");
+      const era = requestEra(headers, body);
+      expect(era).toEqual(outcome);
+      expect(isModernEra(era)).toBe(outcome.kind !== "legacy");
     },
   );
-
-  it("takes the cheap path for a plain 2026 request", () => {
-    expect(claimsEnvelope({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: ENVELOPE } })).toBe(true);
-    expect(claimsEnvelope({ jsonrpc: "2.0", id: 1, method: "initialize", params: { _meta: ENVELOPE } })).toBe(false);
-  });
 });

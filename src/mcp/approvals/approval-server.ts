@@ -3,13 +3,16 @@
  * `ApprovalServer`: the MCP server the Claude CLI calls instead of prompting a
  * terminal (`--permission-prompt-tool`). Each prompt goes to the
  * application's `Asker`; the answer maps back onto the CLI's wire shape.
+ * The `approve` tool is served by the package's one `tools/call` path (the
+ * served registry's: `servedServerFactory` on the loopback listener), so it
+ * has that path's progress heartbeats, cancellation and both protocol eras.
  */
 import { OptionsError } from "../../errors/options.error.js";
 import { checkOptions, opt, type CheckedOptions, type OptionRule } from "../../options/option-checks.js";
 import { ClientGaveUp } from "../../errors/client-gave-up.error.js";
-import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/server";
 import type { Asker } from "../../contracts/elicitation.js";
-import type { Autonomy } from "../../context/run-context.js";
+import { RunContext, type Autonomy } from "../../context/run-context.js";
+import type { Tool, ToolSchema } from "../../tools/tool.js";
 import {
   errorVerdict,
   gateVerdict,
@@ -23,8 +26,9 @@ import { describeValue, errorLine, pyStr } from "../../util/format.js";
 import { LoopbackMcpTransport, SESSION_OPTION_RULES } from "../loopback/loopback-transport.js";
 import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wire/mcp-config-file.js";
 import { qualifiedName } from "../../wire/names.js";
-import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
-import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, RequestProgress, startHeartbeat, waited } from "../serve/heartbeat.js";
+import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, waited } from "../serve/heartbeat.js";
+import { buildCatalog } from "../serve/served-catalog.js";
+import { newCallCounter, servedServerFactory } from "../serve/served-server.js";
 import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";
 import { notStarted } from "./approval-server.error.js";
@@ -113,12 +117,13 @@ export interface ApprovalCliOptions {
   settingSources: "";
 }
 
-const APPROVE_TOOL: SdkTool = Object.freeze({
+/** The `approve` tool's schema: the arguments Claude Code's `--permission-prompt-tool` sends. */
+const APPROVE_SCHEMA: ToolSchema = Object.freeze({
   name: APPROVAL_TOOL_NAME,
   description:
     "Answer a permission prompt: ask the application's reviewer whether tool_name may run with input. Returns JSON text: " +
     '{"behavior": "allow", "updatedInput": {...}} or {"behavior": "deny", "message": "..."}.',
-  inputSchema: {
+  parameters: Object.freeze({
     type: "object" as const,
     properties: {
       tool_name: { type: "string", description: "The tool the CLI wants to run." },
@@ -126,8 +131,32 @@ const APPROVE_TOOL: SdkTool = Object.freeze({
       tool_use_id: { type: "string", description: "The model's tool-use id." },
     },
     required: ["tool_name", "input"],
-  },
+  }),
 });
+
+/**
+ * The `approve` tool as the serve path runs it. It checks its own arguments
+ * (no `checkArguments`): a malformed prompt is a denial in the CLI's wire
+ * shape, recorded, never a `ToolArgumentError`.
+ */
+function approveTool(answer: (args: Record<string, unknown>, ctx: RunContext) => Promise<string>): Tool {
+  return Object.freeze({
+    name: APPROVAL_TOOL_NAME,
+    description: APPROVE_SCHEMA.description,
+    schema: APPROVE_SCHEMA,
+    sideEffecting: false,
+    requiresApproval: false,
+    caps: Object.freeze([]),
+    task: "never" as const,
+    run: answer,
+  });
+}
+
+/** The words of a heartbeat while a prompt waits: `waiting for a person to approve 'Bash' (30s)`. */
+function waitingWords(args: Record<string, unknown>, ms: number): string {
+  const tool = typeof args.tool_name === "string" ? args.tool_name : "a tool";
+  return `waiting for a person to approve ${pyStr(tool)} (${waited(ms)})`;
+}
 
 interface Running {
   readonly transport: LoopbackMcpTransport;
@@ -143,27 +172,19 @@ function answerText(verdict: GateVerdict): string {
     : wireJson({ behavior: "deny", message: verdict.reason });
 }
 
-function textResult(text: string, isError = false): CallToolResult {
-  return { content: [{ type: "text", text }], ...(isError ? { isError: true } : {}) };
-}
-
 /**
  * One signal that aborts when the server stops (with the server's reason) or
- * when the client stops waiting — cancels the request or goes away — (with a
- * `ClientGaveUp` naming `client`, so the record reads as a timeout); `dispose()`
- * detaches it from the server's long-lived signal.
+ * when the client stops waiting — cancels the request or goes away: the serve
+ * path cancels the call's context with a `ClientGaveUp` naming the client, so
+ * the record reads as a timeout; `dispose()` detaches it from the server's
+ * long-lived signal.
  */
-function abandonment(stopped: AbortSignal, cancelled: AbortSignal, client: string): { readonly signal: AbortSignal; dispose(): void } {
+function abandonment(stopped: AbortSignal, cancelled: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onStop = (): void => controller.abort(stopped.reason);
   const onCancel = (): void => {
-    const why =
-      cancelled.reason instanceof Error
-        ? cancelled.reason.message
-        : typeof cancelled.reason === "string" && cancelled.reason
-          ? cancelled.reason
-          : "";
-    controller.abort(new ClientGaveUp(client, `it cancelled the permission request${why ? `: ${why}` : ""}`));
+    const reason: unknown = cancelled.reason;
+    controller.abort(reason instanceof ClientGaveUp ? reason : new ClientGaveUp("the MCP client", `it went away: ${errorLine(reason)}`));
   };
   if (stopped.aborted) onStop();
   else if (cancelled.aborted) onCancel();
@@ -321,6 +342,10 @@ export class ApprovalServer implements AsyncDisposable {
   private readonly audit: ApprovalAudit;
   private readonly sessionLimits: { sessionIdleMs: number; maxSessions: number };
   private prompts = 0;
+  /** The one-tool catalog the serve path serves (built once; the listener is per `start()`). */
+  private readonly catalog = buildCatalog([approveTool((args, ctx) => this.answer(args, ctx))], APPROVAL_SERVER_NAME);
+  /** What each served call's context derives from (never cancelled: `stop()` denies pending prompts itself). */
+  private readonly base = new RunContext();
   private running: Running | null = null;
   private readonly inflight = new Set<Promise<unknown>>();
   private lifecycle: Promise<unknown> = Promise.resolve();
@@ -430,8 +455,13 @@ export class ApprovalServer implements AsyncDisposable {
     return this.serialise(async () => {
       if (this.running) return;
       await this.audit.check();
+      const serverFactory = servedServerFactory(
+        this.catalog,
+        { ctx: this.base, heartbeatMs: this.heartbeatMs, heartbeatText: waitingWords },
+        newCallCounter(),
+      );
       const transport = await LoopbackMcpTransport.bind({
-        serverFactory: () => this.sdkServer(),
+        serverFactory,
         port: 0,
         auth: "token",
         ...this.sessionLimits,
@@ -486,43 +516,16 @@ export class ApprovalServer implements AsyncDisposable {
     return next;
   }
 
-  /** One low-level SDK server (per session), with `tools/list` and `tools/call` answered here. */
-  private sdkServer(): SdkServer {
-    const { Server } = sdkServer();
-    const server = new Server({ name: APPROVAL_SERVER_NAME, version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler("tools/list", () => ({ tools: [APPROVE_TOOL] }));
-    server.setRequestHandler("tools/call", (request, extra) => {
-      const work = this.call(
-        request.params.name,
-        request.params.arguments,
-        extra.mcpReq.signal,
-        server.getClientVersion()?.name || "the MCP client",
-      );
-      this.inflight.add(work);
-      const progress = new RequestProgress(extra);
-      const tool =
-        isJsonObject(request.params.arguments) && typeof request.params.arguments.tool_name === "string"
-          ? request.params.arguments.tool_name
-          : "a tool";
-      const stopHeartbeat = startHeartbeat(
-        progress,
-        this.heartbeatMs,
-        (ms) => `waiting for a person to approve ${pyStr(tool)} (${waited(ms)})`,
-      );
-      void work.finally(() => {
-        stopHeartbeat();
-        progress.end();
-        this.inflight.delete(work);
-      });
-      return work;
-    });
-    return server;
+  /** One `approve` call, as the serve path runs it: counted, answered, and awaited by `stop()`. */
+  private answer(args: Record<string, unknown>, ctx: RunContext): Promise<string> {
+    const work = this.call(args, ctx.signal);
+    this.inflight.add(work);
+    void work.finally(() => this.inflight.delete(work));
+    return work;
   }
 
-  /** Answer one `tools/call`. Never throws: every path ends in valid JSON text. */
-  private async call(name: string, args: unknown, requestSignal: AbortSignal, client: string): Promise<CallToolResult> {
-    if (name !== APPROVAL_TOOL_NAME)
-      return textResult(`unknown tool ${pyStr(String(name))}: this server has one tool, '${APPROVAL_TOOL_NAME}'`, true);
+  /** Answer one prompt. Never throws: every path ends in valid JSON text. */
+  private async call(args: unknown, requestSignal: AbortSignal): Promise<string> {
     this.prompts++;
     try {
       const parsed = parsePrompt(args);
@@ -542,7 +545,7 @@ export class ApprovalServer implements AsyncDisposable {
         verdict = errorVerdict(prompt, `the call cannot run: ${refused}`, false);
       } else {
         prompt = parsed;
-        const abandon = abandonment(run.controller.signal, requestSignal, client);
+        const abandon = abandonment(run.controller.signal, requestSignal);
         try {
           verdict = await gateVerdict({
             ...prompt,
@@ -560,10 +563,10 @@ export class ApprovalServer implements AsyncDisposable {
           abandon.dispose();
         }
       }
-      return textResult(answerText(await this.audit.record(prompt, verdict)));
+      return answerText(await this.audit.record(prompt, verdict));
     } catch (err) {
       // Unreachable by construction (decide and record never throw); a deny is still valid JSON for the CLI.
-      return textResult(wireJson({ behavior: "deny", message: `approval failed: ${errorLine(err)}; denied` }));
+      return wireJson({ behavior: "deny", message: `approval failed: ${errorLine(err)}; denied` });
     }
   }
 }

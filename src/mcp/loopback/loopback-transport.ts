@@ -18,7 +18,7 @@ import { writeRefusal } from "../../listener/route.js";
 import { leaseListener, type ListenerLease } from "../../listener/shared-listeners.js";
 import { OptionsError } from "../../errors/options.error.js";
 import { checkPort, type OptionRule } from "../../options/option-checks.js";
-import { claimsModernEra, ModernLeg } from "./modern-leg.js";
+import { isModernEra, ModernLeg, requestEra } from "./modern-leg.js";
 import { NodeHttpServerTransport } from "./node-http-transport.js";
 import { SESSION_DEFAULTS, SessionTable } from "./session-table.js";
 
@@ -378,7 +378,8 @@ export class LoopbackMcpTransport implements AsyncDisposable {
       res.once("close", this.sessions.touch(sid, true));
       return session.transport.handleRequest(req, res, body);
     }
-    if (claimsModernEra(req, body)) return this.modern.handle(req, res, body);
+    // A session names its era (2025); a sessionless POST is classified once, here.
+    if (isModernEra(requestEra(req.headers, body))) return this.modern.handle(req, res, body);
     if (this.options.stateless || !isInitialize(body)) return this.oneShot(req, res, body);
     return this.initialize(req, res, body);
   }

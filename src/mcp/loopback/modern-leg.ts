@@ -10,61 +10,52 @@
  * `@modelcontextprotocol/node` and no second read of the body. 2025-era
  * traffic never comes here: it keeps the package's own sessions.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { McpHttpHandler, ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { InboundClassificationOutcome, McpHttpHandler, ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 import { sdkServer, type SdkServer } from "../peers/sdk-server.js";
 import { ignoreRejection } from "../../util/logger.js";
 
-/** One header of a node request as a string (the first of a repeated one), or undefined. */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
+/** A header's value as a string (the first of a repeated one), or undefined. */
+function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * True when a sessionless POST belongs to the 2026-07-28 era: the SDK's own
- * classifier (`classifyInboundRequest`, the step `createMcpHandler` runs)
- * says "modern", or names a ladder rejection the modern path owns (a
- * malformed envelope, a header/body mismatch). Everything else — the
- * `initialize` handshake, claim-less requests, batches, responses — is 2025.
- */
-export function claimsModernEra(req: IncomingMessage, body: unknown): boolean {
-  // The common 2026-07-28 request needs no full classification here (the SDK's handler classifies it again):
-  // a single non-initialize message with a method and the envelope claim is modern or a rejection the
-  // modern path owns, never legacy, whatever the rest says.
-  if (claimsEnvelope(body)) return true;
-  const outcome = sdkServer().classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: header(req, "mcp-protocol-version"),
-    mcpMethodHeader: header(req, "mcp-method"),
-    mcpNameHeader: header(req, "mcp-name"),
-    body,
-  });
-  return outcome.kind !== "legacy";
+/** One header of a node request as a string (the first of a repeated one), or undefined. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  return first(req.headers[name]);
 }
 
-/** The request `_meta` key whose presence is the 2026-07-28 envelope claim (the SDK's `PROTOCOL_VERSION_META_KEY`). */
-const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+/**
+ * The era of one sessionless POST, decided once: the SDK's own classifier
+ * (`classifyInboundRequest`, the step `createMcpHandler` runs) asked once per
+ * request, its outcome handed to every step after that needs it (which leg
+ * serves the request, whether the hosted `tasks/get` shortcut may answer it).
+ * No step classifies again, and there is no cheaper guess in front of it: the
+ * package's routing is the SDK's rule itself. (The SDK's handler classifies a
+ * request it serves once more inside; the package cannot hand it this outcome.)
+ */
+export function requestEra(headers: IncomingHttpHeaders, body: unknown): InboundClassificationOutcome {
+  return sdkServer().classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: first(headers["mcp-protocol-version"]),
+    mcpMethodHeader: first(headers["mcp-method"]),
+    mcpNameHeader: first(headers["mcp-name"]),
+    body,
+  });
+}
+
+/**
+ * True when a classified request belongs to the 2026-07-28 era's leg: the
+ * classifier says "modern", or names a ladder rejection the modern path owns
+ * (a malformed envelope, a header/body mismatch). Everything else — the
+ * `initialize` handshake, claim-less requests, batches, responses — is 2025.
+ */
+export function isModernEra(era: InboundClassificationOutcome): boolean {
+  return era.kind !== "legacy";
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/**
- * True for one JSON-RPC message (not a batch, not a response) with a method
- * other than `initialize` whose `params._meta` holds the envelope claim: the
- * SDK's classifier answers such a body "modern" or with a rejection of the
- * modern path (a malformed envelope or message, a header mismatch), never
- * "legacy". (`initialize` is left to the classifier: with an invalid claim it
- * stays legacy.)
- */
-export function claimsEnvelope(body: unknown): boolean {
-  if (!isPlainObject(body) || typeof body.method !== "string" || body.method === "initialize" || "result" in body || "error" in body)
-    return false;
-  const params = body.params;
-  if (!isPlainObject(params)) return false;
-  const meta = params._meta;
-  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**

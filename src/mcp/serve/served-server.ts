@@ -82,6 +82,13 @@ export interface ServedServerOptions {
   readonly timeoutMs?: number;
   /** A pending call silent this long sends its client a progress heartbeat; 0 never (see `mcp/serve/heartbeat`). Default 30,000. */
   readonly heartbeatMs?: number;
+  /**
+   * The words of a heartbeat, for a server whose tools wait on something of
+   * their own (the approval server's `approve` waits on a person): given the
+   * call's arguments and how long it has waited. Default: `'x' is waiting for
+   * approval (…)` before the tool runs, `'x' is still running (…)` after.
+   */
+  readonly heartbeatText?: (args: Record<string, unknown>, waitedMs: number) => string;
   readonly guard?: ToolGuard;
   /** Resources and prompts served beside the tools (default none). */
   readonly extras?: ServedExtras;
@@ -450,9 +457,11 @@ class ServedCall implements CallRounds {
 
   /** A person may take their time (a guard asking), and so may a tool: the client hears "still waiting". */
   private readonly beat = (p: RequestProgress): (() => void) =>
-    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) =>
-      this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`,
-    );
+    startHeartbeat(p, this.start.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, (ms) => {
+      const words = this.start.options.heartbeatText;
+      if (words) return words(this.start.args, ms);
+      return this.running ? `'${this.name}' is still running (${waited(ms)})` : `'${this.name}' is waiting for approval (${waited(ms)})`;
+    });
 
   /** The server stops: answer now (before the connection goes), then cancel the call. */
   private readonly stop = (): void => {
