@@ -52,9 +52,11 @@ describe("one tools/call path for served tools and the approval tool", () => {
     const server = await started();
     const auth = { ...server.authHeaders };
     const init = (await rpcMessages(await rawPost(server.url, INITIALIZE, auth))).at(-1) as {
-      result: { serverInfo: { name: string; version: string } };
+      result: { serverInfo: { name: string; version: string }; capabilities: Record<string, unknown> };
     };
     expect(init.result.serverInfo).toEqual({ name: "agentkit_approvals", version: PACKAGE_VERSION });
+    // its one tool never changes and never logs: no listChanged (a 2026 client would open a listen stream per call), no logging
+    expect(init.result.capabilities).toEqual({ tools: {} });
 
     const headers = { ...auth, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
     const listed = (

@@ -457,7 +457,7 @@ export class ApprovalServer implements AsyncDisposable {
       await this.audit.check();
       const serverFactory = servedServerFactory(
         this.catalog,
-        { ctx: this.base, heartbeatMs: this.heartbeatMs, heartbeatText: waitingWords },
+        { ctx: this.base, heartbeatMs: this.heartbeatMs, heartbeatText: waitingWords, fixedTools: true },
         newCallCounter(),
       );
       const transport = await LoopbackMcpTransport.bind({

@@ -89,6 +89,12 @@ export interface ServedServerOptions {
    * approval (…)` before the tool runs, `'x' is still running (…)` after.
    */
   readonly heartbeatText?: (args: Record<string, unknown>, waitedMs: number) => string;
+  /**
+   * The tool list never changes and the tools never log (the approval
+   * server): declare `tools` alone, without `listChanged` or `logging`, so a
+   * 2026-07-28 client opens no `subscriptions/listen` stream beside each call.
+   */
+  readonly fixedTools?: boolean;
   readonly guard?: ToolGuard;
   /** Resources and prompts served beside the tools (default none). */
   readonly extras?: ServedExtras;
@@ -766,12 +772,13 @@ export function servedServerFactory(catalog: ServedCatalog, options: ServedServe
     ? { "tools/list": hint, "resources/list": hint, "resources/templates/list": hint, "prompts/list": hint, "server/discover": hint }
     : undefined;
   return () => {
-    const served = servedCapabilities(extras);
+    const served = options.fixedTools ? { tools: {} } : servedCapabilities(extras);
     const capabilities = options.tasks ? { ...served, extensions: { ...served.extensions, [TASKS_EXTENSION]: {} } } : served;
     const s = new ServedSdkServer(info, { capabilities, jsonSchemaValidator: NO_SCHEMA_VALIDATION, ...(cacheHints ? { cacheHints } : {}) });
     s.setRequestHandler("tools/list", () => listResult);
     s.setRequestHandler("tools/call", (request, extra) => onCall(request, extra, s.followed.calls, s.followed.session));
-    registerExtraHandlers(s, extras, options.ctx, s.followed.session, options.callerOf);
+    // a fixed tool list declares no logging, so it has no `logging/setLevel` (nor resources or prompts)
+    if (!options.fixedTools) registerExtraHandlers(s, extras, options.ctx, s.followed.session, options.callerOf);
     const tasks = options.tasks;
     if (tasks) tasks.register(s, (extra) => tasks.ownerOf((options.callerOf ?? loopbackCaller)(extra, catalog.server)));
     if (live) {
