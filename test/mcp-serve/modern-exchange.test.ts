@@ -119,7 +119,8 @@ describe("2026-07-28 exchanges on the loopback endpoint", () => {
     const late = tool(
       { name: "late", description: "Asks after its deadline.", sideEffecting: false },
       async (_args: Record<string, unknown>, ctx: RunContext) => {
-        await new Promise((r) => setTimeout(r, 300));
+        // past the deadline: the call was answered ("did not return within") and its signal aborted
+        await new Promise((r) => (ctx.signal.aborted ? r(undefined) : ctx.signal.addEventListener("abort", r, { once: true })));
         try {
           asked(await ctx.elicit({ message: "still there?", requestedSchema: { type: "object", properties: {} } }));
         } catch (err) {
