@@ -17,7 +17,8 @@ import { ERAS, eraServer } from "../helpers/era-servers.js";
 import { untilValue } from "../helpers/wait.js";
 
 const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? "").join("");
-const seen = async (client: MCPClient) => JSON.parse(text(await client.callTool("stats"))) as { "tools/list": number; cancelled: number };
+const seen = async (client: MCPClient) =>
+  JSON.parse(text(await client.callTool("stats"))) as { "tools/list": number; started: number; cancelled: number };
 
 describe.each(ERAS)("$era ($server)", ({ era }) => {
   it("opens in its era with the default options and calls a tool", async () => {
@@ -51,7 +52,11 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
     await using client = await MCPClient.open(eraServer(era));
     const abort = new AbortController();
     const call = client.callTool("slow", {}, { signal: abort.signal });
-    await new Promise((r) => setTimeout(r, 200));
+    await untilValue(
+      () => seen(client),
+      (s) => s.started === 1,
+      "the server to start the slow call",
+    );
     abort.abort("enough");
     await expect(call).rejects.toBeInstanceOf(Cancelled);
     expect(
