@@ -84,16 +84,6 @@ const MAX_PREPARED = 1000;
 /** PostgreSQL's "prepared statement does not exist" (someone ran `DEALLOCATE`): prepare it again. */
 const NO_SUCH_STATEMENT = "26000";
 
-const concatBytes = (parts: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 /**
  * Statements with values on `db` as named prepared statements: a text is parsed and described once (its parameter
  * types kept), then each run is one pass through the database (bind, describe, execute, sync in one message) instead
@@ -111,7 +101,7 @@ function preparedStatements(
   const prepare = async (text: string): Promise<{ name: string; types: readonly number[] }> => {
     const name = `agentkit_p${++made}`;
     const { messages } = await db.execProtocol(
-      concatBytes([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]),
+      Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]),
     );
     const st = { name, types: messages.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [] };
     statements.set(text, st);
@@ -120,7 +110,7 @@ function preparedStatements(
   const execute = async (st: { name: string; types: readonly number[] }, values: readonly unknown[]): Promise<PGliteResults> => {
     const bound = values.map((v, i) => (v === null || v === undefined ? null : (db.serializers[st.types[i]!] ?? String)(v)));
     const { messages } = await db.execProtocol(
-      concatBytes([
+      Buffer.concat([
         serialize.bind({ statement: st.name, values: bound }),
         serialize.describe({ type: "P" }),
         serialize.execute(),
