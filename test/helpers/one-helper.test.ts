@@ -9,9 +9,9 @@
  * (`helpers/wait.ts`). A polling helper (`waitFor…`, `poll…`, `eventually…`,
  * `until…`) written outside `test/helpers/` that does not go through them
  * fails here, and so does a fixed sleep above the ceiling: the sleeps left are
- * the ones that prove something does not happen within a window, time spent
- * in another process (a tool body of a fixture server, a real CLI's own
- * pace), or not converted yet. The ceiling only goes down.
+ * the ones that prove something does not happen within a window (a named
+ * constant), and time spent in another process or a tool body (a fixture
+ * server's, a real CLI's own pace). The ceiling only goes down.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -58,7 +58,7 @@ describe("one helper per harness idea", () => {
 const FIXED_SLEEP = /^(?!.*\/\/ on the fake clock).*(setTimeout\((r|res|resolve)\b|\bsleep\(|\bdelay\()/;
 
 /** The fixed sleeps left in test/ outside test/helpers/ (fixture servers included): only goes down. */
-const SLEEP_CEILING = 42;
+const SLEEP_CEILING = 36;
 
 /** A polling helper's definition: a function named for waiting. */
 const POLLING_HELPER =

@@ -7,7 +7,7 @@
  * session (`resources/updated` only to a session that subscribed); and the
  * package's own `MCPClient` sees a tool the spec adds on its next listing.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import { v2Client } from "../helpers/v2-client.js";
 import { until, untilValue } from "../helpers/wait.js";
@@ -27,6 +27,7 @@ class Decorated {
 
 const specs: McpServerSpec[] = [];
 afterEach(async () => {
+  vi.unstubAllGlobals();
   for (const s of specs.splice(0)) await s.stop();
 });
 
@@ -240,22 +241,43 @@ describe("cache hints on 2026-07-28 results", () => {
   });
 });
 
+/**
+ * Counts the `subscriptions/listen` requests of this process's clients that
+ * the server answered (it subscribes a stream to its changes before it
+ * answers), through the global `fetch`, which an `MCPClient` opened after
+ * this call takes; undone after each test.
+ */
+function listensAnswered(): { count: number } {
+  const realFetch = globalThis.fetch;
+  const listens = { count: 0 };
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
+    const res = await realFetch(input, init);
+    if (typeof init?.body === "string" && init.body.includes('"method":"subscriptions/listen"')) listens.count++;
+    return res;
+  });
+  return listens;
+}
+
 describe("a dropped listen stream is opened again", () => {
   it("after the endpoint stops and serves again, the MCPClient listens anew: a tool added later is listed before the lists' 60 s", async () => {
     const spec = await growingSpec({ ttlMs: 60_000 });
+    const listens = listensAnswered();
     await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
     expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
+    expect(listens.count).toBe(1);
     await spec.stop(); // ends the listen stream (and every exchange in flight)
     await spec.start();
     expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
-    // The client re-listens after a short pause: add a tool every 200 ms until one is listed (none would be, within the 60 s the lists say, without a new stream).
-    const end = Date.now() + 5000;
-    let names: string[] = [];
-    for (let n = 2; !names.some((name) => name.startsWith("added_")) && Date.now() < end; n++) {
-      spec.addTool(named(`added_${n}`));
-      await new Promise((r) => setTimeout(r, 200));
-      names = (await client.listTools()).map((t) => t.name);
-    }
-    expect(names.filter((name) => name.startsWith("added_")).length).toBeGreaterThan(0);
+    // The client listens again after a short pause; a tool added once the server answered is heard of, and listed (it would not be, within the 60 s the lists say, without a new stream).
+    await until(
+      () => listens.count === 2,
+      () => `the MCPClient to listen again (${listens.count} listen requests answered)`,
+    );
+    spec.addTool(named("added"));
+    await untilValue(
+      async () => (await client.listTools()).map((t) => t.name),
+      (names) => names.includes("added"),
+      "the tool added after the new listen stream to be listed",
+    );
   });
 });

@@ -15,23 +15,27 @@ import {
   LoggingMessageNotificationSchema,
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RunContext, tool, type RunEvent } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/index.js";
 import { ClientRequestError } from "../../src/context/client-request.error.js";
+import { PROGRESS_MIN_INTERVAL_MS } from "../../src/mcp/serve/call-channel.js";
 
 const specs: McpServerSpec[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const s of specs.splice(0)) await s.stop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const steps = tool({ name: "steps", description: "Three steps with progress.", sideEffecting: false }, async (_i, ctx) => {
+/**
+ * Three progress steps, each twice the coalescing interval after the last on
+ * the test's fake clock (see the test that calls it), so none is coalesced.
+ */
+const steps = tool({ name: "steps", description: "Three steps with progress.", sideEffecting: false }, (_i, ctx) => {
   for (const done of [0, 50, 100]) {
     ctx.progress(done, 100, `at ${done}`);
-    await sleep(40);
+    vi.advanceTimersByTime(2 * PROGRESS_MIN_INTERVAL_MS);
   }
   return "done";
 });
@@ -79,6 +83,8 @@ describe("progress and logging from a served tool", () => {
   it("sends notifications/progress only when the client sent a progress token", async () => {
     const spec = await serve();
     await using c = await clientFor(spec);
+    // Coalescing reads Date: on a fake one the steps are exactly two intervals apart with no real wait (timers stay real, for the sockets).
+    vi.useFakeTimers({ toFake: ["Date"] });
     const seen: Progress[] = [];
     const r = await c.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
     expect(r.content).toEqual([{ type: "text", text: "done" }]);

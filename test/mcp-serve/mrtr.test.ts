@@ -8,14 +8,18 @@
  * the cap on waiting calls.
  */
 import { v2Client } from "../helpers/v2-client.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
+import { settledOnFakeTime } from "../helpers/wait.js";
 import { ServedSpecs } from "./helpers.js";
 
 const specs = new ServedSpecs();
-afterEach(() => specs.stopAll());
+afterEach(() => {
+  vi.useRealTimers();
+  return specs.stopAll();
+});
 
 const ASK = { type: "object", properties: { answer: { type: "string" } } } as const;
 
@@ -237,7 +241,7 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
       { name: "interview", description: "Asks, then works a while.", sideEffecting: false, input: { type: "object", properties: {} } },
       async (_args: Record<string, never>, ctx) => {
         const answer = await ctx.elicit({ message: "Go?", requestedSchema: ASK as never });
-        await new Promise((r) => setTimeout(r, 400));
+        await new Promise((r) => setTimeout(r, 400)); // on the fake clock
         log.push(answer.action);
         return `went: ${answer.action}`;
       },
@@ -247,15 +251,15 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     await spec.start();
     const first = await rawExchange(spec, {}, {}, "first");
     const [key] = Object.keys(first.at(-1)!.result!.inputRequests!);
-    const second = await rawExchange(
-      spec,
-      {},
-      { inputResponses: { [key!]: accept("yes") }, requestState: first.at(-1)!.result!.requestState },
-      "second",
+    // The heartbeat and the tool's 400 ms run on a fake clock (timers and Date; the socket stays real), advanced 25 ms a step.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const second = await settledOnFakeTime(
+      rawExchange(spec, {}, { inputResponses: { [key!]: accept("yes") }, requestState: first.at(-1)!.result!.requestState }, "second"),
+      25,
     );
     expect(second.at(-1)!.result).toMatchObject({ content: [{ type: "text", text: "went: accept" }] });
     const beats = second.filter((m) => m.method === "notifications/progress").map((m) => m.params!);
-    expect(beats.length).toBeGreaterThan(0);
+    expect(beats.length).toBeGreaterThanOrEqual(3); // at 100, 200 and 300 ms of the 400 on the fake clock
     expect(beats.every((b) => b.progressToken === "second" && /^'interview' is still running/.test(String(b.message)))).toBe(true);
   });
 

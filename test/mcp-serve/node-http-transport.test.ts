@@ -19,6 +19,7 @@ import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { Server, type CallToolResult, type Transport } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { NodeHttpServerTransport, type NodeHttpTransportOptions } from "../../src/mcp/loopback/node-http-transport.js";
+import { until } from "../helpers/wait.js";
 
 /** What both transports offer: the SDK's `Transport` and `handleRequest` on node:http. */
 type HttpTransport = Transport & { handleRequest(req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> };
@@ -78,6 +79,8 @@ interface Harness {
   server: Server;
   errors: string[];
   events: string[];
+  /** Responses whose client left before they were finished (the server saw their socket close). */
+  readonly left: number;
 }
 
 const open: Array<{ http: HttpServer; server: Server }> = [];
@@ -118,7 +121,11 @@ async function harness(makeTransport: Make, options: NodeHttpTransportOptions & 
     return { transport, server };
   };
   const main = await make();
+  let left = 0;
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.once("close", () => {
+      if (!res.writableFinished) left++;
+    });
     if (!options.stateless) return void main.transport.handleRequest(req, res);
     void make().then(async ({ transport, server }) => {
       res.on("close", () => void server.close());
@@ -128,7 +135,15 @@ async function harness(makeTransport: Make, options: NodeHttpTransportOptions & 
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   open.push({ http, server: main.server });
   const { port } = http.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, ...main, errors, events };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    ...main,
+    errors,
+    events,
+    get left() {
+      return left;
+    },
+  };
 }
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
@@ -439,7 +454,7 @@ describe.each(IMPLEMENTATIONS)("%s", (name, make) => {
       abort.abort();
       await expect(pending.text()).rejects.toThrow();
       // The server's side of the socket closes; then the tool answers into nothing.
-      await new Promise((r) => setTimeout(r, 50));
+      await until(() => h.left === 1, "the server to see the client leave");
       if (name === OURS) {
         // On purpose: with no event store the answer can never arrive, so the call is cancelled as a client's cancel would.
         await expect.poll(() => cancelledGates.has("left")).toBe(true);

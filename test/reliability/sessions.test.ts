@@ -11,7 +11,7 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { RunContext } from "../../src/context/run-context.js";
-import { serveRegistry } from "../../src/mcp/serve/index.js";
+import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
 import { until } from "../helpers/wait.js";
 import { echoText, echoTool, firstText, report, sdkClient, type BodyCounter } from "./helpers.js";
 
@@ -32,12 +32,12 @@ const INITIALIZE = JSON.stringify({
 });
 
 /**
- * How long the warm-up sessions are left to expire before the heap is
- * measured. A real wait, kept: the server's own idle sweep (sessionIdleMs
- * 1000) frees them, nothing outside the server shows its session count to
- * poll for, and a heap measurement over real sockets needs real timers.
+ * The spec's live stateful sessions: its endpoint's own count (kept for tests
+ * and diagnostics; not on the spec's public surface).
  */
-const WARM_UP_EXPIRY_MS = 2_500;
+function liveSessions(spec: McpServerSpec): number {
+  return (spec as unknown as { listener: { sessionCount: number } }).listener.sessionCount;
+}
 
 describe("undeleted sessions", () => {
   it(
@@ -62,7 +62,13 @@ describe("undeleted sessions", () => {
           return res.headers.get("mcp-session-id")!;
         };
         for (let i = 0; i < 50; i++) await initialize(); // warm-up: code paths, pools
-        await new Promise((r) => setTimeout(r, WARM_UP_EXPIRY_MS));
+        expect(liveSessions(spec)).toBe(50);
+        // The heap is measured once the server's idle sweep (sessionIdleMs 1000) has closed every warm-up session.
+        await until(
+          () => liveSessions(spec) === 0,
+          () => `the warm-up sessions to expire (${liveSessions(spec)} live)`,
+          10_000,
+        );
         const start = heap();
         const t0 = performance.now();
         const N = 10_000;
