@@ -113,8 +113,8 @@ async function workerAs(user: string, source: string) {
   const store = storeAs(user, "worker");
   const asker = inboxAsker({ store, source });
   const server = await ApprovalServer.open({ asker, ctx: asker, timeoutMs: 60_000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
-  open.push({ close: async () => (await client.close(), await server.stop()) });
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  open.push({ close: async () => (await client.stop(), await server.stop()) });
   return {
     store,
     server,

@@ -61,7 +61,7 @@ const WORKER = `
   const store = postgresInboxStore({ connectionString: process.env.PG_URL, ...(process.env.LEASE_MS ? { leaseMs: Number(process.env.LEASE_MS) } : {}) });
   const asker = inboxAsker({ store, source: "worker-" + i });
   const server = await ApprovalServer.open({ asker, ctx: asker, auditPath: audit, timeoutMs: 120000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   const answers = await Promise.all(Array.from({ length: n }, async (_, j) => {
     // A stand-in for the CLI: it waits as long as the server lets a person take (its deadline is 120 s), not the client default of 30 s.
     const r = await client.callTool("approve", { tool_name: "Bash", input: { worker: i, n: j }, tool_use_id: "w" + i + "-" + j }, { timeoutMs: 150000 });
@@ -82,7 +82,7 @@ async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServe
   const store = postgresInboxStore({ connectionString: pg.connectionString });
   const asker = inboxAsker({ store, source });
   const server = await ApprovalServer.open({ asker, ctx: ctx ?? asker, timeoutMs: 60_000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   return {
     store,
     server,
@@ -91,7 +91,7 @@ async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServe
       return JSON.parse((r.content[0] as { text: string }).text) as PromptAnswer;
     },
     close: async () => {
-      await client.close();
+      await client.stop();
       await server.stop();
       await store.close();
     },

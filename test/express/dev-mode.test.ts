@@ -140,7 +140,7 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     it(`MCPClient with the token from the file calls a tool, scoped ones included (${protocol})`, async () => {
       const { url, router } = await devHosted();
       const authorization = readFileSync(router.devFiles!.authorization, "utf8").trim();
-      await using client = await MCPClient.open(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
+      await using client = await MCPClient.start(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
       expect(client.protocolVersion).toBe(protocol);
       expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "read_result", "write_report"]);
       expect(await client.callTool("echo", { text: "hi" })).toMatchObject({ content: [{ type: "text", text: "echo hi" }] });

@@ -139,7 +139,7 @@ describe("limits and clients", () => {
       ({ text }: { text?: string }) => `echo:${text}`,
     );
     const h = await hosted([echo]);
-    const client = await MCPClient.open(
+    const client = await MCPClient.start(
       new StreamableHttpServer({ url: h.url, protocol, headers: { authorization: `Bearer ${grant(h, `t-${protocol}`, [])}` } }),
     );
     try {
@@ -147,7 +147,7 @@ describe("limits and clients", () => {
       expect((await client.listTools()).map((t) => t.name)).toEqual(["echo", "read_result"]);
       expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("echo:hi");
     } finally {
-      await client.close();
+      await client.stop();
     }
   });
 });
