@@ -78,7 +78,7 @@ export async function approvalsAsking(
   prompt(tool: string, input: Record<string, unknown>, id?: string): Promise<CliAnswer>;
   close(): Promise<void>;
 }> {
-  const server = await ApprovalServer.open({ asker, ctx: asker, ...options });
+  const server = await ApprovalServer.start({ asker, ctx: asker, ...options });
   const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   return {
     server,

@@ -60,7 +60,7 @@ async function devHosted(options: Partial<McpRouterDevOptions> = {}): Promise<{ 
   const router = mcpRouter([echo, write], { dev: true, resource: url, ...options });
   app.use("/mcp", router);
   opened.push(async () => {
-    await router.close();
+    await router.stop();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   });
@@ -132,7 +132,7 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
       mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
     };
     expect(config.mcpServers).toEqual({ tools: { type: "http", url, headers: { Authorization: authorization } } });
-    await router.close();
+    await router.stop();
     expect(existsSync(files.dir)).toBe(false);
   });
 

@@ -408,7 +408,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     let url = "";
     let config = "";
     {
-      await using server = await ApprovalServer.open({ asker: askerAnswering({ kind: "approve" }) });
+      await using server = await ApprovalServer.start({ asker: askerAnswering({ kind: "approve" }) });
       url = server.url;
       config = server.configPath;
     }

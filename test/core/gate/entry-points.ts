@@ -132,7 +132,7 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
   const controller = new AbortController();
   const { asker, calls, seen } = counted(setup.asker, () => controller.abort());
-  await using server = await ApprovalServer.open({
+  await using server = await ApprovalServer.start({
     asker,
     ctx,
     ...audit(setup),
