@@ -101,7 +101,7 @@ const WORKER = `
     await s.put({ id, callId: null, tool: "t", arguments: {}, question: "?", source: null, from: "w" + process.pid, askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
     console.log("ASKED " + id);
   };
-  createInterface({ input: process.stdin }).on("line", (l) => l === "ASK" && ask().catch((e) => console.log("FAILED " + e.message))).on("close", () => s.close().then(() => process.exit(0)));
+  createInterface({ input: process.stdin }).on("line", (l) => l === "ASK" && ask().catch((e) => console.log("FAILED " + e.message))).on("close", () => s.stop().then(() => process.exit(0)));
   console.log("READY");`;
 
 /** A worker process: its output lines, and a way to wait for one. */

@@ -67,7 +67,7 @@ const WORKER = `
     const r = await client.callTool("approve", { tool_name: "Bash", input: { worker: i, n: j }, tool_use_id: "w" + i + "-" + j }, { timeoutMs: 150000 });
     return JSON.parse(r.content[0].text);
   }));
-  await client.close(); await server.stop(); await store.close();
+  await client.stop(); await server.stop(); await store.stop();
   console.log("ANSWERS " + JSON.stringify(answers));`;
 
 /** The answer a permission prompt gets. */

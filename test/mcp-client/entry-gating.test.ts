@@ -39,7 +39,7 @@ try {
     out.tools = (await client.listTools()).length;
     out.protocolVersion = client.protocolVersion;
   } finally {
-    await client.close();
+    await client.stop();
   }
   const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, async () => "ok");
   try {

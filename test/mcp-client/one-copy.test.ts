@@ -32,7 +32,7 @@ describe("one copy of the client SDK, shared with an ESM app", () => {
        import { MCPClient, StdioServer } from "arc-agentkit/mcp";
        const client = await MCPClient.start(new StdioServer({ command: process.execPath, args: [${server}] }));
        const err = await client.readResource("docs://missing").catch((e) => e);
-       await client.close();
+       await client.stop();
        console.log(JSON.stringify({ sameClass: err.cause?.constructor === ProtocolError, instance: err.cause instanceof ProtocolError, code: err.cause?.code, rpcCode: err.rpcCode }));`,
     );
     expect(out).toEqual({ sameClass: true, instance: true, code: -32602, rpcCode: -32602 });

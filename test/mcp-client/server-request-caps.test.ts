@@ -118,7 +118,7 @@ describe("caps on what one server asks", () => {
     expect(r.refused).toHaveLength(1);
     expect(r.refused[0]).toMatch(
       new RegExp(
-        `too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.open maxServerRequests\\)`,
+        `too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.start maxServerRequests\\)`,
       ),
     );
   });
