@@ -24,7 +24,7 @@ const server = new ApprovalServer({
 
 async function main(): Promise<void> {
   await using approvals = await server.start();
-  await using client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.authHeaders }));
+  await using client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: approvals.authHeaders }));
   for (const [label, path] of [
     ["Read README.md   ", "README.md"],
     ["Read /etc/passwd ", "/etc/passwd"],

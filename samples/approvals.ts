@@ -54,7 +54,7 @@ async function main(): Promise<void> {
 
   // Ask it the questions the CLI would ask.
   {
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.authHeaders }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: approvals.authHeaders }));
     console.log(`tools:      ${JSON.stringify((await client.listTools()).map((t) => t.name))}`);
     for (const args of [
       { tool_name: "Read", input: { file_path: "/etc/passwd" } },

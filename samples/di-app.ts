@@ -114,7 +114,7 @@ export async function runDiApp(): Promise<void> {
     for (const c of result.toolCalls) console.log(`  agent: ${c.name}(${JSON.stringify(c.arguments)}) -> ${c.result}`);
     console.log("  agent output:", result.output, "| stopReason:", result.stopReason);
 
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
     for (const target of ["staging", "prod"]) {
       const res = await client.callTool("deploy", { target });
       const text = res.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("");

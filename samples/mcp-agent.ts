@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   ]);
   const ctx = makeTestCtx({ llm });
   const cwd = fileURLToPath(new URL(".", import.meta.url));
-  await using mcp = await MCPClient.open(new StdioServer({ command: process.execPath, args: ["--input-type=module", "-e", SERVER], cwd }));
+  await using mcp = await MCPClient.start(new StdioServer({ command: process.execPath, args: ["--input-type=module", "-e", SERVER], cwd }));
   const agent = new Agent({
     name: "calc",
     model: "fake",

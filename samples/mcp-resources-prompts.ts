@@ -32,7 +32,7 @@ await mcp.connect(new StdioServerTransport());
 async function main(): Promise<void> {
   const ctx = makeTestCtx();
   const cwd = fileURLToPath(new URL(".", import.meta.url));
-  await using mcp = await MCPClient.open(new StdioServer({ command: process.execPath, args: ["--input-type=module", "-e", SERVER], cwd }));
+  await using mcp = await MCPClient.start(new StdioServer({ command: process.execPath, args: ["--input-type=module", "-e", SERVER], cwd }));
   const memory = mcpResources(mcp, { name: "runbooks" });
   const items = await memory.query("runbook", { k: 1, ctx });
   console.log("memory:", items[0]!.content);

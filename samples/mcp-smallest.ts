@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     args: ["--input-type=module", "-e", SERVER],
     cwd: fileURLToPath(new URL(".", import.meta.url)),
   });
-  await using mcp = await MCPClient.open(server);
+  await using mcp = await MCPClient.start(server);
   const tools = await mcpTools(mcp, { prefix: "demo_" });
   const tool = tools[0]!;
   console.log(tool.name, "|", tool.description);

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   } catch (err) {
     console.log("edit after review:   ", (err as Error).name);
   }
-  await using client = await MCPClient.open(local);
+  await using client = await MCPClient.start(local);
   const first = await client.listTools();
   const cached = await client.listTools();
   const fresh = await refresh(client);

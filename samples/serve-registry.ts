@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   await spec.start();
   {
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 10_000 }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 10_000 }));
     const listed = new Map((await client.listTools()).map((t) => [t.name, t]));
     console.log("advertised:         ", JSON.stringify([...listed.keys()].sort()));
     const runCheck = registry.get("run_check")!;

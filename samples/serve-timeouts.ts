@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   {
     await using _ = spec;
     await spec.start();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 10_000 }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 10_000 }));
     ours = await client.callTool("slow_build", {});
     theirs = await client.callTool("call_upstream", { url: "http://x" });
   }

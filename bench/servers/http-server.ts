@@ -371,7 +371,7 @@ async function hosted(): Promise<Running> {
   const app = express();
   app.use("/mcp", router);
   const http = await listenOn(app, port);
-  return { url: resource, headers: { Authorization: `Bearer ${token}` }, sessions: () => -1, close: closer(http, () => router.close()) };
+  return { url: resource, headers: { Authorization: `Bearer ${token}` }, sessions: () => -1, close: closer(http, () => router.stop()) };
 }
 
 /** The raw SDK v2 server through its express adapter, as its docs wire it (stateless: both eras, no sessions). */

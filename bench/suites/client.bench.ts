@@ -36,7 +36,7 @@ const stdioScript = fileURLToPath(new URL("../servers/stdio-server.js", import.m
 /** Our path: `MCPClient` -> `mcpTools()` -> the echo tool's `run(args, ctx)` (text out); throws unless the client opened in `era`. */
 async function agentkitCaller(client: MCPClient, era: string): Promise<Caller> {
   if (client.protocolVersion !== era) {
-    await client.close();
+    await client.stop();
     throw new Error(`client bench: MCPClient opened ${client.protocolVersion ?? "no era"}, the row is for ${era}`);
   }
   const echo = (await mcpTools(client)).find((t) => t.name === ECHO)!;
@@ -45,7 +45,7 @@ async function agentkitCaller(client: MCPClient, era: string): Promise<Caller> {
     async call(i) {
       checkEcho(i, await echo.run(echoArgs(i), ctx));
     },
-    close: () => client.close(),
+    close: () => client.stop(),
   };
 }
 
@@ -84,7 +84,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
         open: {
           agentkit: async () =>
             agentkitCaller(
-              await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" })),
+              await MCPClient.start(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" })),
               "2025-11-25",
             ),
           sdk2: async () => {
@@ -104,7 +104,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
         era: "2025-11-25",
         open: {
           agentkit: async () =>
-            agentkitCaller(await MCPClient.open(new StreamableHttpServer({ url: http.url, headers: http.headers })), "2025-11-25"),
+            agentkitCaller(await MCPClient.start(new StreamableHttpServer({ url: http.url, headers: http.headers })), "2025-11-25"),
           sdk2: async () => sdk2Caller(await sdk2HttpClient(http.url, http.headers)),
           sdk1: async () => sdkCaller(await sdkHttpClient(http.url, http.headers)),
         },
@@ -115,7 +115,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
         open: {
           agentkit: async () =>
             agentkitCaller(
-              await MCPClient.open(new StreamableHttpServer({ url: modern.url, headers: modern.headers, protocol: "2026-07-28" })),
+              await MCPClient.start(new StreamableHttpServer({ url: modern.url, headers: modern.headers, protocol: "2026-07-28" })),
               "2026-07-28",
             ),
           sdk2: async () => sdk2Caller(await sdk2HttpClient(modern.url, modern.headers, "2026-07-28")),
@@ -185,7 +185,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `2025-11-25 rows: the server is the SDK v1's low-level \`Server\` with the echo tool (it speaks 2025 only, so every client lands in the same era; ours and the v2 client open with their default \`auto\` probe): ` +
       `for stdio each client spawns its own copy (\`node build/bench/servers/stdio-server.js\`); for HTTP one child process (stateful, SSE responses) serves every client, each with its own session. ` +
       `2026-07-28 rows: one child process serving the SDK v2's \`createMcpHandler(factory, { legacy: "reject" })\` on node:http; ours is opened with \`protocol: "2026-07-28"\`, the v2 client pinned to it. ` +
-      `Ours is \`MCPClient.open()\` -> \`mcpTools()\` -> \`tool.run(args, ctx)\` (a \`RunContext\` per run, text flattening included; the era it opened in is checked); the raw sides are \`Client.callTool()\` after one \`listTools()\`, ` +
+      `Ours is \`MCPClient.start()\` -> \`mcpTools()\` -> \`tool.run(args, ctx)\` (a \`RunContext\` per run, text flattening included; the era it opened in is checked); the raw sides are \`Client.callTool()\` after one \`listTools()\`, ` +
       `the HTTP ones with the same per-request \`AbortSignal.any\` fetch wrapper. ` +
       `${warm} warm-up calls each, then ${rounds} rounds in which the clients alternate single calls (A B C, C B A, ...; the leading client rotates per round: ${2 * batchFor("stdio")} calls each per round on stdio, ${2 * batchFor("HTTP")} on HTTP), so all see the same moment of a shared VM; ratio = median of per-round p50 ratios. ` +
       "The goal is judged against the v2 client; the v1 column keeps the v1-era figure for one release. " +

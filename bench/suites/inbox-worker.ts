@@ -68,4 +68,4 @@ lines.on("line", (line) => {
     (err: unknown) => process.stdout.write(`FAILED ${JSON.stringify(String(err))}\n`),
   );
 });
-lines.on("close", () => void store.close().then(() => process.exit(0)));
+lines.on("close", () => void store.stop().then(() => process.exit(0)));

@@ -201,7 +201,7 @@ async function makeLogins(pg: TestPostgres): Promise<{ page: string; worker: str
  * listening connection) or `"own"` (each worker process LISTENs itself, as before the relay).
  */
 async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: string }, wakeups: InboxWakeups): Promise<Setup> {
-  const made: Array<{ close(): Promise<void> }> = [];
+  const made: Array<{ stop(): Promise<void> }> = [];
   const store = (role: "page" | "worker"): InboxStore => {
     const s = postgresInboxStore({
       connectionString: role === "page" ? urls.page : urls.worker,
@@ -211,7 +211,7 @@ async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: str
     made.push(s);
     return s;
   };
-  const closeAll = async (): Promise<void> => void (await Promise.all(made.splice(0).map((s) => s.close())));
+  const closeAll = async (): Promise<void> => void (await Promise.all(made.splice(0).map((s) => s.stop())));
   return {
     name: wakeups === "shared" ? "PostgreSQL 127.0.0.1 (postgresInboxStore)" : `PostgreSQL, each worker its own LISTEN (wakeups: "own")`,
     store,
@@ -237,7 +237,7 @@ async function postgresSetup(pg: TestPostgres, urls: { page: string; worker: str
 
 async function pgliteSetup(dir: string): Promise<Setup> {
   const one = await pgliteInboxStore({ dataDir: join(dir, "pglite") });
-  const setup = { name: "PGlite in-process (pgliteInboxStore)", store: () => one, close: () => one.close() };
+  const setup = { name: "PGlite in-process (pgliteInboxStore)", store: () => one, close: () => one.stop() };
   return { ...setup, fleet: inProcessFleet(setup) };
 }
 

@@ -58,7 +58,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
   const rows: string[][] = [];
   const notes: string[] = [];
   {
-    await using ours = await MCPClient.open(toolsServer);
+    await using ours = await MCPClient.start(toolsServer);
     const raw = await sdkStdioClient(stdioScript, ["--tools", "50"]);
     try {
       const n = (await ours.listTools()).length;
@@ -80,8 +80,8 @@ async function run(cfg: BenchConfig): Promise<Section> {
     }
   }
   {
-    await using warmClient = await MCPClient.open(resServer);
-    await using coldClient = await MCPClient.open(resServer, { ttlMs: 0 });
+    await using warmClient = await MCPClient.start(resServer);
+    await using coldClient = await MCPClient.start(resServer, { ttlMs: 0 });
     const raw = await sdkStdioClient(stdioScript, ["--resources", "1000"]);
     try {
       const warm = mcpResources(warmClient);

@@ -130,24 +130,24 @@ async function clientGrowth(calls: number): Promise<string[][]> {
       [
         "agentkit MCPClient.callTool (no ctx)",
         async () => {
-          const c = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: server.headers }));
+          const c = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: server.headers }));
           return {
             async call(i) {
               const r = await c.callTool(ECHO, echoArgs(i));
               const first = r.content[0];
               checkEcho(i, first?.type === "text" ? first.text : undefined);
             },
-            close: () => c.close(),
+            close: () => c.stop(),
           };
         },
       ],
       [
         "agentkit mcpTools() tool.run(args, ctx) (one long-lived RunContext)",
         async () => {
-          const c = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: server.headers }));
+          const c = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: server.headers }));
           const echo = (await mcpTools(c)).find((t) => t.name === ECHO)!;
           const ctx = new RunContext();
-          return { call: async (i) => checkEcho(i, await echo.run(echoArgs(i), ctx)), close: () => c.close() };
+          return { call: async (i) => checkEcho(i, await echo.run(echoArgs(i), ctx)), close: () => c.stop() };
         },
       ],
     ];

@@ -145,7 +145,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       const spec = await serveRegistry(ToolRegistry.fromTools([echo]), { name: "bench", ctx: tracedCtx(mode, provider) });
       await spec.start();
       specs.set(mode, spec);
-      const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+      const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
       clients.set(mode, { client, ctx: tracedCtx(mode, provider) });
     }
     const served = async (mode: Mode, start: number, n: number): Promise<number[]> => {
@@ -272,7 +272,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       notes: [`The receiver took ${Math.round(receiver.bytes() / 1024)} KiB of OTLP/JSON over the run.`],
     };
   } finally {
-    await Promise.allSettled([...clients.values()].map((c) => c.client.close()));
+    await Promise.allSettled([...clients.values()].map((c) => c.client.stop()));
     await Promise.allSettled([...specs.values()].map((s) => s.stop()));
     await provider.shutdown().catch(() => undefined);
     await receiver.close();

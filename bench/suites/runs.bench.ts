@@ -41,7 +41,7 @@ import { startPostgres, type TestPostgres } from "../lib/postgres.js";
 import type { Goal, Section } from "../lib/report.js";
 import { median, ms, percentile, ratio } from "../lib/stats.js";
 
-type Store = InboxStore & RunStore & { close?(): Promise<void> };
+type Store = InboxStore & RunStore & { stop?(): Promise<void> };
 
 /** Goals of issue 40. */
 const STEP_P50_MS = 1;
@@ -315,7 +315,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       try {
         measured.push(await measure(name, store, cfg, api.url, dbCpuMs));
       } finally {
-        await store.close?.();
+        await store.stop?.();
       }
     }
   } finally {

@@ -1,6 +1,6 @@
 /**
  * @module bench/suites/startup.bench
- * Benchmark 4, stdio startup: `MCPClient.open(StdioServer)` plus the first
+ * Benchmark 4, stdio startup: `MCPClient.start(StdioServer)` plus the first
  * `callTool` vs the raw SDK v2 (`Client.connect(StdioClientTransport)` plus
  * the first `callTool`) given the same environment (the goal's anchor), the
  * raw SDK v2 with its default six-variable environment, and the raw SDK v1
@@ -30,10 +30,10 @@ function text(r: CallToolResult): string | undefined {
 
 async function ours(i: number): Promise<Sample> {
   const t0 = performance.now();
-  const c = await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" }));
+  const c = await MCPClient.start(new StdioServer({ command: process.execPath, args: [stdioScript], stderr: "inherit" }));
   checkEcho(i, text(await c.callTool(ECHO, echoArgs(i))));
   const t1 = performance.now();
-  await c.close();
+  await c.stop();
   return { openAndCall: t1 - t0, close: performance.now() - t1 };
 }
 
@@ -54,7 +54,7 @@ async function raw(
 
 const CONTENDERS = ["agentkit", "sdk2-env", "sdk2-env-auto", "sdk2", "sdk1"] as const;
 const LABEL: Record<(typeof CONTENDERS)[number], string> = {
-  agentkit: "MCPClient.open (default auto) + first callTool",
+  agentkit: "MCPClient.start (default auto) + first callTool",
   "sdk2-env": "raw SDK v2, 2025-11-25 pinned, the whole parent environment (anchor)",
   "sdk2-env-auto": "raw SDK v2, default auto (probe on a sibling process), the whole parent environment",
   sdk2: "raw SDK v2, 2025-11-25 pinned, its default environment",

@@ -15,7 +15,7 @@ import { clientCredentials, MCPClient, StreamableHttpServer, toolResultText } fr
 const url = process.env["MCP_URL"] ?? "http://127.0.0.1:8081/mcp";
 const auth = clientCredentials({ clientId: process.env["CLIENT_ID"] ?? "ops-bot", clientSecret: process.env["CLIENT_SECRET"] ?? "" });
 
-await using client = await MCPClient.open(new StreamableHttpServer({ url, auth }));
+await using client = await MCPClient.start(new StreamableHttpServer({ url, auth }));
 const tools = (await client.listTools()).map((t) => t.name).sort();
 const whoAmI = JSON.parse(toolResultText(await client.callTool("who_am_i", {}))) as unknown;
 const releases = JSON.parse(toolResultText(await client.callTool("list_releases", {}))) as unknown;

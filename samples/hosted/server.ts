@@ -32,4 +32,4 @@ app.use(new URL(resource).pathname, router);
 // hostedServer, not app.listen(): the socket deadlines of `agentkit host` (a trickled request gets 408).
 const server = await hostedServer(app, { port: Number(new URL(resource).port || 8081), host: "127.0.0.1" });
 console.log(JSON.stringify({ listening: resource, pid: process.pid, metadata: router.resourceMetadataUrl }));
-process.once("SIGTERM", () => server.close(() => void router.close()));
+process.once("SIGTERM", () => server.close(() => void router.stop()));

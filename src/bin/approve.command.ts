@@ -172,7 +172,7 @@ export async function approveCommand(argv: readonly string[], context: FailureCo
   const prompts = new PendingPrompts(req.mode === "tty");
   try {
     const { ApprovalServer } = await import("../mcp/approvals/index.js");
-    const server = await ApprovalServer.open({
+    const server = await ApprovalServer.start({
       asker: prompts.wrap(approver.asker),
       ctx: approver.ctx,
       autoAllow: req.autoAllow,

@@ -72,7 +72,7 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
   if (mode === "inbox") {
     const asker = inboxAsker({ store: store!, source, ...(worker !== undefined ? { worker } : {}) });
     ctx.on((e) => asker.emit(e.event, e.data as Record<string, unknown>));
-    return { mode, asker, ctx, store: store!, stop: () => store!.close() };
+    return { mode, asker, ctx, store: store!, stop: () => store!.stop() };
   }
   const inbox = await ApprovalInbox.start(store ? { store } : {});
   const asker = inbox.asker({ source, ...(worker !== undefined ? { worker } : {}) });
@@ -86,7 +86,7 @@ export async function startApprover(mode: ApproveMode, source: string, where?: A
     newLoginUrl: () => inbox.newLoginUrl(),
     stop: async () => {
       await inbox.stop();
-      await store?.close();
+      await store?.stop();
     },
   };
 }

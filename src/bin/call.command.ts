@@ -84,13 +84,13 @@ async function serverWithTool(file: string, servers: readonly NamedTarget[], too
   const listed: string[] = [];
   for (const { name, target } of servers) {
     const client = await openTarget(target);
-    const names = (await client.listTools().catch(async (err: unknown) => (await client.close(), Promise.reject(err)))).map((t) => t.name);
+    const names = (await client.listTools().catch(async (err: unknown) => (await client.stop(), Promise.reject(err)))).map((t) => t.name);
     listed.push(`'${name}' (${[...names].sort().join(", ")})`);
     if (toolNameIn(names, tool) !== undefined) having.push({ target, client, name });
-    else await client.close();
+    else await client.stop();
   }
   if (having.length === 1) return having[0]!;
-  for (const h of having) await h.client.close();
+  for (const h of having) await h.client.stop();
   if (!having.length) throw new CliError(`agentkit call: no server in '${file}' has a tool '${tool}'. Its servers: ${listed.join(", ")}`);
   throw new UsageError(
     `agentkit call: servers ${pyList(having.map((h) => h.name))} of '${file}' all have a tool '${tool}'; pick one with --server <name>`,
@@ -165,7 +165,7 @@ export async function callCommand(argv: readonly string[], context: FailureConte
     if (!(ctrlC.interrupted() && err instanceof Cancelled)) throw err;
   } finally {
     // Closing waits (briefly) for a tasks/cancel in flight to reach the server.
-    await client.close();
+    await client.stop();
     ctrlC.stop();
   }
   if (!result) {

@@ -272,6 +272,6 @@ export async function openTarget(target: Target): Promise<MCPClient> {
   const { MCPClient } = await import("../mcp/client/index.js");
   const server = await serverOf(target);
   return withSpinner(`connecting to ${server}…`, () =>
-    MCPClient.open(server, { signal: AbortSignal.timeout(target.timeoutMs), requestTimeoutMs: target.timeoutMs }),
+    MCPClient.start(server, { signal: AbortSignal.timeout(target.timeoutMs), requestTimeoutMs: target.timeoutMs }),
   );
 }

@@ -356,7 +356,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
     try {
       return await hostModule(req, chosen, records, stop.received);
     } finally {
-      await records?.close();
+      await records?.stop();
     }
   } finally {
     stop.dispose();
@@ -416,7 +416,7 @@ async function hostModule(
       served = true;
       return await serve(req, resource, chosen.exportName, server, drain, router, stopped);
     } finally {
-      await router.close();
+      await router.stop();
     }
   } finally {
     if (server && !served) {
@@ -437,7 +437,7 @@ async function serve(
   exportName: string,
   server: HostedListener,
   drain: Drain,
-  router: { close(): Promise<void>; readonly devFiles: DevTokenFiles | undefined },
+  router: { stop(): Promise<void>; readonly devFiles: DevTokenFiles | undefined },
   stopped: Promise<NodeJS.Signals>,
 ): Promise<number> {
   const url = `http://${hostOf(server)}:${server.address.port}${resource.pathname}`;
@@ -462,9 +462,9 @@ async function serve(
   const signal = await stopped;
   const closed = server.stopAccepting();
   const drained = await drain.start(req.drainMs);
-  // Counted before the router's close ends them (and their requests leave the count).
+  // Counted before the router's stop ends them (and their requests leave the count).
   const abandoned = drained ? 0 : drain.pending;
-  await router.close();
+  await router.stop();
   server.cutConnections();
   await closed;
   const stoppedLine = { event: "stopped", pid: process.pid, signal, served: drain.served, refused: drain.refused, drained, abandoned };

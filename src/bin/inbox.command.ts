@@ -62,7 +62,7 @@ async function servePage(argv: readonly string[], context: FailureContext): Prom
       await inbox.stop();
     }
   } finally {
-    await store.close();
+    await store.stop();
   }
   return 0;
 }

@@ -46,7 +46,7 @@ export async function inspectCommand(argv: readonly string[], context: FailureCo
     );
     process.stdout.write(flag(line, "json") ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
   } finally {
-    await client.close();
+    await client.stop();
   }
   return 0;
 }

@@ -68,8 +68,8 @@ export async function loginCommand(argv: readonly string[], context: FailureCont
   }
   const bound = server.auth as ReturnType<typeof oauthProvider>;
   bound.forgetTokens();
-  const client = await MCPClient.open(server);
-  await client.close();
+  const client = await MCPClient.start(server);
+  await client.stop();
   process.stdout.write(`logged in to ${server}; tokens kept in ${bound.tokenFile}\n`);
   return 0;
 }

@@ -49,6 +49,6 @@ export async function runsCommand(argv: readonly string[], context: FailureConte
     }
     return 0;
   } finally {
-    await store.close();
+    await store.stop();
   }
 }

@@ -194,7 +194,7 @@ export async function serveCommand(argv: readonly string[], context: FailureCont
   } finally {
     stop.dispose();
     await approver?.stop();
-    await tasksStore?.close();
+    await tasksStore?.stop();
   }
 }
 

@@ -20,7 +20,7 @@ export type { AgentkitErrorCode } from "./error-codes.js";
  *   that collide once sanitised, a qualified name over 64 characters, a resource URI
  *   or prompt name served twice).
  * - `toml_encode`: a value or key TOML (a Codex `-c` override) cannot carry.
- * - `mcp_not_entered`: an `MCPClient` used before `open()` finished or after `close()`.
+ * - `mcp_not_entered`: an `MCPClient` used before `start()` finished or after `stop()`.
  * - `oauth_callback`: an OAuth authorization came back refused, from another
  *   authorization server, with a wrong `state`, or not in time.
  * - `oauth_response_too_large`: an authorization-server response over the 1 MiB cap.

@@ -15,7 +15,7 @@ import { AgentkitError } from "./agentkit.error.js";
  */
 export class OptionsError extends AgentkitError {
   constructor(
-    /** Who checked: the class or function name (`ApprovalServer`, `MCPClient.open`). */
+    /** Who checked: the class or function name (`ApprovalServer`, `MCPClient.start`). */
     readonly where: string,
     /** The offending option key (`timeoutMs`, `asker`, ...). */
     readonly option: string,

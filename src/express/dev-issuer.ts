@@ -116,7 +116,7 @@ export class DevIssuer {
     };
   };
 
-  /** Write the first token for `scopes` (server `name` in the MCP config) and renew it at half its life until `close()`. */
+  /** Write the first token for `scopes` (server `name` in the MCP config) and renew it at half its life until `stop()`. */
   start(name: string, scopes: readonly string[]): void {
     if (this.closed) return;
     this.write(name, scopes);
@@ -125,7 +125,7 @@ export class DevIssuer {
   }
 
   /** Stop renewing and remove the files and their directory. Idempotent. */
-  close(): void {
+  stop(): void {
     this.closed = true;
     clearInterval(this.renewal);
     process.removeListener("exit", this.sweep);

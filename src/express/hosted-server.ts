@@ -43,7 +43,7 @@ const SPEC = {
  * @returns a promise rejected with Node's own error (`EADDRINUSE`, `EADDRNOTAVAIL`, ... with its `code`) when the address cannot be bound.
  * @example
  * const server = await hostedServer(app, { port: 8081 });
- * process.once("SIGTERM", () => server.close(() => void router.close()));
+ * process.once("SIGTERM", () => server.close(() => void router.stop()));
  */
 export async function hostedServer(
   app: (req: IncomingMessage, res: ServerResponse) => void,

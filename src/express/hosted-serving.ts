@@ -72,7 +72,7 @@ export class HostedServing {
   private readonly grants = new Map<string, () => SdkServer>();
   /** The factory of the whole catalog (every tool visible). */
   private readonly full: () => SdkServer;
-  /** Sessionless 2025-era exchanges still open on the node transport (closed by `close()`). */
+  /** Sessionless 2025-era exchanges still open on the node transport (closed by `stop()`). */
   private readonly oneShots = new Set<() => Promise<void>>();
   private closed = false;
   /** The server of each request the SDK's handler is answering, by its web `Request` (gone with it). */
@@ -220,7 +220,7 @@ export class HostedServing {
   }
 
   /** End the calls in flight, close the handler, stop the parts. Errors of the parts are collected and thrown together. */
-  async close(): Promise<void> {
+  async stop(): Promise<void> {
     this.closed = true;
     this.served.tasks!.stopSweeping();
     stopInflight(this.counter);
@@ -229,6 +229,6 @@ export class HostedServing {
     const errors: unknown[] = [];
     for (const close of [...this.parts.closers].reverse()) await close().catch((err: unknown) => errors.push(err));
     if (errors.length)
-      throw new AggregateError(errors, `mcpRouter.close(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
+      throw new AggregateError(errors, `mcpRouter.stop(): ${errors.length} part(s) of '${this.parts.name}' failed to stop`);
   }
 }

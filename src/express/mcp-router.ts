@@ -69,11 +69,13 @@ export interface McpRouter {
    * Development mode only (`dev: true`): where the router's current token is
    * (`authorization`: the header's value; `mcpConfig`: a ready MCP config),
    * written once `ready` resolves, renewed every 5 minutes, removed by
-   * `close()`. `undefined` for a router with an authorization server.
+   * `stop()`. `undefined` for a router with an authorization server.
    */
   readonly devFiles: DevTokenFiles | undefined;
-  /** End the calls in flight and stop the module (remote clients closed). Idempotent. */
-  close(): Promise<void>;
+  /** End the calls in flight and stop the module (remote clients stopped). Idempotent. */
+  stop(): Promise<void>;
+  /** `await using` support: the same as `stop()`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** The metadata route, relative to the router's mount. */
@@ -155,7 +157,7 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions | M
   const { checked, dev } = withDevIssuer(base);
   const onerror = (err: Error): void => GLOBAL_LOGGER.debug(`mcpRouter: ${errorLine(err)}`);
   let serving: HostedServing | undefined;
-  let closing: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
   const started = (p: HostedParts): void => {
     serving = new HostedServing(p, checked, onerror);
     if (dev) startDev(dev, p.name, serving.fence.scopes);
@@ -212,17 +214,19 @@ export function mcpRouter(target: McpRouterTarget, options: McpRouterOptions | M
   });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => bodyError(err, res, next, checked));
 
+  const stop = (): Promise<void> =>
+    (stopping ??= ready
+      .then(
+        () => serving!.stop(),
+        () => {},
+      )
+      .finally(() => dev?.stop()));
   return Object.assign(router, {
     ready,
     resourceMetadataUrl: checked.resourceMetadataUrl,
     devFiles: dev?.files,
-    close: () =>
-      (closing ??= ready
-        .then(
-          () => serving!.close(),
-          () => {},
-        )
-        .finally(() => dev?.close())),
+    stop,
+    [Symbol.asyncDispose]: stop,
   }) as unknown as McpRouter;
 }
 

@@ -15,7 +15,7 @@
  * (`ServeRegistryOptions["results"]`, `Parameters<MCPClient["callTool"]>[2]`),
  * nor a shape the MCP SDK names (content blocks, prompt messages: the SDK's
  * own types fit), nor a DI token (`@InjectMcp*` inject by alias). Importing it loads no
- * optional peer: `MCPClient` loads `@modelcontextprotocol/client` at `open()`,
+ * optional peer: `MCPClient` loads `@modelcontextprotocol/client` at `start()`,
  * serving loads `@modelcontextprotocol/server` and express when it starts, each
  * naming its install line when missing.
  */

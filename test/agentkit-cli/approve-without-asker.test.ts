@@ -29,7 +29,7 @@ describe("agentkit serve --approve web on a module without an Asker", () => {
     expect(server.stdout).toContain("approvals are answered in the browser");
     const session = await logIn(await server.loginLink());
     const ops = server.serverEntry("ops");
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: ops.url, headers: ops.headers, protocol: "2025-11-25" }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: ops.url, headers: ops.headers, protocol: "2025-11-25" }));
 
     const approved = client.callTool("deploy", { target: "qa" });
     await answerOnPage(session, "deploy", { kind: "approve" });

@@ -84,7 +84,7 @@ describe("agentkit inbox serve + agentkit serve --approve inbox", () => {
         mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
       };
       const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
-      const client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
+      const client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
       const prompt = async (input: Record<string, unknown>) =>
         JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as {
           behavior: string;
@@ -99,7 +99,7 @@ describe("agentkit inbox serve + agentkit serve --approve inbox", () => {
         await answerOnPage(session, "mcp__ops__deploy", { kind: "reject", actor: "release-manager", note: "not on a Friday" });
         expect(await rejected).toMatchObject({ behavior: "deny", message: expect.stringContaining("not on a Friday") });
       } finally {
-        await client.close();
+        await client.stop();
       }
       expect((await worker.stop()).code).toBe(0);
     } finally {

@@ -39,7 +39,7 @@ async function serveWithInbox(storeDir: string, deploys: string) {
     mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
   };
   const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
-  const client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
+  const client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
   const prompt = async (input: Record<string, unknown>) =>
     JSON.parse(((await client.callTool("approve", { tool_name: "mcp__ops__deploy", input })).content[0] as { text: string }).text) as {
       behavior: string;
@@ -74,7 +74,7 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
       await answerOnPage(session, "mcp__ops__deploy", { kind: "reject", actor: "release-manager", note: "not on a Friday" });
       expect(await rejected).toEqual({ behavior: "deny", message: "not on a Friday" });
     } finally {
-      await first.client.close();
+      await first.client.stop();
     }
     expect((await first.server.stop()).code).toBe(0);
     expect(statSync(storeDir).isDirectory()).toBe(true);
@@ -104,7 +104,7 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
         )
         .toEqual(["second-run", "release-manager", "release-manager"]);
     } finally {
-      await again.client.close();
+      await again.client.stop();
     }
     expect((await again.server.stop()).code).toBe(0);
   }, 150_000);
@@ -124,7 +124,7 @@ describe("agentkit serve --approve web --inbox-store <dir>", () => {
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expect(second.stdout).not.toContain("login?code=");
     } finally {
-      await first.client.close();
+      await first.client.stop();
       expect((await first.server.stop()).code).toBe(0);
     }
   }, 150_000);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await running;
 }, 120_000);
 afterAll(async () => {
-  await store?.close();
+  await store?.stop();
   pg?.stop();
 });
 

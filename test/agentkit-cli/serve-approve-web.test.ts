@@ -29,7 +29,7 @@ describe("agentkit serve --approve web", () => {
       mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
     };
     const approvals = Object.values(config.mcpServers).find((s) => s.url.endsWith("/mcp-2"))!;
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: approvals.headers }));
     const answer = client.callTool("approve", { tool_name: "mcp__ops__deploy", input: { target: "qa" } });
     await expect
       .poll(() => pageHtml(session), { timeout: 20_000 })

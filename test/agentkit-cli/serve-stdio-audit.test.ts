@@ -29,7 +29,7 @@ describe("agentkit serve --transport stdio, a module with auditPath", () => {
       cwd: ROOT,
     });
     {
-      await using client = await MCPClient.open(server);
+      await using client = await MCPClient.start(server);
       expect(text(await client.callTool("deploy", { target: "staging" }))).toBe("deployed to staging");
       expect(text(await client.callTool("deploy", { target: "prod" }))).toBe("deployed to prod");
     }

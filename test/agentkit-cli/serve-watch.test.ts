@@ -46,7 +46,7 @@ function configEntry(path: string): { url: string; headers: Record<string, strin
 }
 
 async function callGreet(entry: { url: string; headers: Record<string, string> }): Promise<{ text: string; tools: string[] }> {
-  await using client = await MCPClient.open(new StreamableHttpServer({ url: entry.url, headers: entry.headers }));
+  await using client = await MCPClient.start(new StreamableHttpServer({ url: entry.url, headers: entry.headers }));
   const r = await client.callTool("greet", {});
   return { text: (r.content as { text: string }[])[0]!.text, tools: (await client.listTools()).map((t) => t.name) };
 }

@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
+  await Promise.all(opened.map((s) => s.stop()));
   pg?.stop();
 });
 
@@ -141,13 +141,13 @@ function pgliteBackend(): Backend {
     name: "pgliteInboxStore",
     store,
     secondView: async () => {
-      await current?.close();
+      await current?.stop();
       current = undefined;
       return store();
     },
     peers: async () => [await store(), await store()],
     close: async () => {
-      await current?.close();
+      await current?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

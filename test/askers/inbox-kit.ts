@@ -78,8 +78,8 @@ export async function approvalsAsking(
   prompt(tool: string, input: Record<string, unknown>, id?: string): Promise<CliAnswer>;
   close(): Promise<void>;
 }> {
-  const server = await ApprovalServer.open({ asker, ctx: asker, ...options });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  const server = await ApprovalServer.start({ asker, ctx: asker, ...options });
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   return {
     server,
     prompt: async (tool, input, id) => {
@@ -87,7 +87,7 @@ export async function approvalsAsking(
       return JSON.parse((result.content[0] as { text: string }).text) as CliAnswer;
     },
     close: async () => {
-      await client.close();
+      await client.stop();
       await server.stop();
     },
   };

@@ -64,8 +64,8 @@ describe("inbox withdrawal follows the call", () => {
     const spec = await serveRegistry([deployRecording(ran)], { name: "engine", ctx: makeTestCtx(), guard });
     cleanups.push(() => spec.stop());
     await spec.start();
-    const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
-    cleanups.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+    cleanups.push(() => client.stop());
 
     const first = client.callTool("deploy", { target: "staging" });
     await questionFor(page, "staging").waitFor();

@@ -30,7 +30,7 @@ import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
 import { migrateV4 } from "../fixtures/askers/inbox-schema-v4.js";
 
 let pg: TestPostgres;
-const open: Array<{ close(): Promise<void> }> = [];
+const open: Array<{ stop(): Promise<void> }> = [];
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of open.splice(0).reverse()) await s.close();
+  for (const s of open.splice(0).reverse()) await s.stop();
   pg?.stop();
 });
 
@@ -112,9 +112,9 @@ async function logged<T>(fn: (lines: string[]) => Promise<T>): Promise<T> {
 async function workerAs(user: string, source: string) {
   const store = storeAs(user, "worker");
   const asker = inboxAsker({ store, source });
-  const server = await ApprovalServer.open({ asker, ctx: asker, timeoutMs: 60_000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
-  open.push({ close: async () => (await client.close(), await server.stop()) });
+  const server = await ApprovalServer.start({ asker, ctx: asker, timeoutMs: 60_000 });
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  open.push({ stop: async () => (await client.stop(), await server.stop()) });
   return {
     store,
     server,
@@ -370,7 +370,7 @@ describe("the page and the asker say what went wrong", () => {
     const store = postgresInboxStore({ connectionString: pg.connectionString });
     open.push(store);
     const inbox = await ApprovalInbox.start({ store });
-    open.push({ close: () => inbox.stop() });
+    open.push(inbox);
     const session = await logIn(inbox.loginUrl);
     const q = question();
     await store.put(q);

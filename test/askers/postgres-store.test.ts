@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(open.map((s) => s.close()));
+  await Promise.all(open.map((s) => s.stop()));
   pg?.stop();
 });
 
@@ -338,7 +338,7 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
       await sqlAs("worker_b", "UPDATE agentkit_inbox.workers SET lease_until = now() - interval '1 hour' WHERE owner <> current_user"),
     ).toBe(0);
     expect(await sqlAs("worker_b", "SELECT 1 FROM agentkit_inbox.questions WHERE id = $1", [q.id])).toBe(0);
-    await b.close(); // B's own lease ends: its question is abandoned, A's is not
+    await b.stop(); // B's own lease ends: its question is abandoned, A's is not
     expect(await page.sweep()).toBeGreaterThanOrEqual(1);
     expect((await page.get(own.id))?.status).toBe("abandoned");
     expect((await page.get(q.id))?.status).toBe("pending");

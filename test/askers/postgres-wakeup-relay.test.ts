@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
-  await Promise.all(open.map((s) => s.close()));
+  await Promise.all(open.map((s) => s.stop()));
   pg?.stop();
   if (before === undefined) delete process.env["XDG_RUNTIME_DIR"];
   else process.env["XDG_RUNTIME_DIR"] = before;
@@ -101,7 +101,7 @@ const WORKER = `
     await s.put({ id, callId: null, tool: "t", arguments: {}, question: "?", source: null, from: "w" + process.pid, askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
     console.log("ASKED " + id);
   };
-  createInterface({ input: process.stdin }).on("line", (l) => l === "ASK" && ask().catch((e) => console.log("FAILED " + e.message))).on("close", () => s.close().then(() => process.exit(0)));
+  createInterface({ input: process.stdin }).on("line", (l) => l === "ASK" && ask().catch((e) => console.log("FAILED " + e.message))).on("close", () => s.stop().then(() => process.exit(0)));
   console.log("READY");`;
 
 /** A worker process: its output lines, and a way to wait for one. */
@@ -309,7 +309,7 @@ describe("postgresInboxStore workers share one listening connection per host", (
       await new Promise((r) => setTimeout(r, 500));
       expect(events.filter((e) => e.type === "settled")).toEqual([]);
       expect((await w.get(q.id))?.status).toBe("pending");
-      await w.close();
+      await w.stop();
     } finally {
       for (const s of forged) s.destroy();
       await new Promise((r) => fake.close(r));

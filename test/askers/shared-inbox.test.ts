@@ -60,14 +60,14 @@ const WORKER = `
   const [i, n, audit] = [Number(process.env.W), Number(process.env.N), process.env.AUDIT];
   const store = postgresInboxStore({ connectionString: process.env.PG_URL, ...(process.env.LEASE_MS ? { leaseMs: Number(process.env.LEASE_MS) } : {}) });
   const asker = inboxAsker({ store, source: "worker-" + i });
-  const server = await ApprovalServer.open({ asker, ctx: asker, auditPath: audit, timeoutMs: 120000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  const server = await ApprovalServer.start({ asker, ctx: asker, auditPath: audit, timeoutMs: 120000 });
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   const answers = await Promise.all(Array.from({ length: n }, async (_, j) => {
     // A stand-in for the CLI: it waits as long as the server lets a person take (its deadline is 120 s), not the client default of 30 s.
     const r = await client.callTool("approve", { tool_name: "Bash", input: { worker: i, n: j }, tool_use_id: "w" + i + "-" + j }, { timeoutMs: 150000 });
     return JSON.parse(r.content[0].text);
   }));
-  await client.close(); await server.stop(); await store.close();
+  await client.stop(); await server.stop(); await store.stop();
   console.log("ANSWERS " + JSON.stringify(answers));`;
 
 /** The answer a permission prompt gets. */
@@ -78,11 +78,11 @@ type PromptAnswer = { behavior: string; message?: string };
  * connection as `source`, and an MCP client of it. `prompt()` sends one
  * permission prompt and resolves to its answer; `close()` ends all three.
  */
-async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServer.open>[0]["ctx"]) {
+async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServer.start>[0]["ctx"]) {
   const store = postgresInboxStore({ connectionString: pg.connectionString });
   const asker = inboxAsker({ store, source });
-  const server = await ApprovalServer.open({ asker, ctx: ctx ?? asker, timeoutMs: 60_000 });
-  const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  const server = await ApprovalServer.start({ asker, ctx: ctx ?? asker, timeoutMs: 60_000 });
+  const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   return {
     store,
     server,
@@ -91,9 +91,9 @@ async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServe
       return JSON.parse((r.content[0] as { text: string }).text) as PromptAnswer;
     },
     close: async () => {
-      await client.close();
+      await client.stop();
       await server.stop();
-      await store.close();
+      await store.stop();
     },
   };
 }
@@ -320,7 +320,7 @@ describe("a shared inbox on PostgreSQL", () => {
     } finally {
       review.stop();
       await inbox.stop();
-      await store.close();
+      await store.stop();
     }
   }, 180_000);
 
@@ -361,7 +361,7 @@ describe("a shared inbox on PostgreSQL", () => {
       await expect.poll(async () => (await pageStore.pending()).filter((q) => q.from === "restart").length).toBe(1);
       // the page process goes away (its store too) while the worker waits
       await inbox.stop();
-      await pageStore.close();
+      await pageStore.stop();
       pageStore = postgresInboxStore({ connectionString: pg.connectionString });
       inbox = await ApprovalInbox.start({ store: pageStore });
       const pending = (await pageStore.pending()).filter((q) => q.from === "restart");
@@ -373,8 +373,8 @@ describe("a shared inbox on PostgreSQL", () => {
       expect(await second).toMatchObject({ kind: "reject", actor: "after", note: "not now" });
     } finally {
       await inbox.stop();
-      await pageStore.close();
-      await workerStore.close();
+      await pageStore.stop();
+      await workerStore.stop();
     }
   }, 60_000);
 
@@ -434,7 +434,7 @@ describe("a shared inbox on PostgreSQL", () => {
       child.kill("SIGKILL");
       await context.close();
       await inbox.stop();
-      await store.close();
+      await store.stop();
     }
   }, 90_000);
 
@@ -455,7 +455,7 @@ describe("a shared inbox on PostgreSQL", () => {
       expect(row).toMatchObject({ allowed: false, source: "error", from: "lapsed", reason: w.server.decisions.at(-1)!.reason });
       expect((await page.decisions(100)).filter((d) => d.from === "lapsed")).toHaveLength(1);
     } finally {
-      await page.close();
+      await page.stop();
       await w.close();
     }
   }, 60_000);
@@ -492,7 +492,7 @@ describe("a shared inbox on PostgreSQL", () => {
         });
         expect((await w.prompt({ command: "pwd" })).behavior).toBe("allow");
       } finally {
-        await page.close();
+        await page.stop();
       }
     } finally {
       await w.close();

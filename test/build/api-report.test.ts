@@ -90,7 +90,7 @@ describe("the API report per entry point, checked by npm run lint", () => {
       return lines.slice(at, end);
     };
     for (const [file, head, factory] of [
-      ["mcp.api.md", "class MCPClient implements AsyncDisposable", "  static open:"],
+      ["mcp.api.md", "class MCPClient implements AsyncDisposable", "  static start:"],
       ["askers.api.md", "class ApprovalInbox implements AsyncDisposable", "  static start:"],
       ["testing.api.md", "class FakeLLM implements LLM", "  static script:"],
     ] as const) {

@@ -12,12 +12,11 @@
  * issue's goals are root and `/mcp` at most 90 each, 250 in all and 20
  * error classes; the counts are printed on every run.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { surfaceProgram } from "../core/surface.js";
+import { entryPoints, surfaceProgram } from "../core/surface.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -33,17 +32,6 @@ interface Surface {
   readonly entries: ReadonlyMap<string, readonly string[]>;
   /** Distinct names of exported error classes. */
   readonly errorClasses: ReadonlySet<string>;
-}
-
-/** The entry points of package.json's `exports` map, as their sources under src/. */
-function entryPoints(): { name: string; source: string }[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-  return Object.entries(pkg.exports).flatMap(([key, target]) => {
-    const types = (target as { types?: unknown }).types;
-    if (typeof types !== "string") return [];
-    const name = key === "." ? "arc-agentkit" : `arc-agentkit${key.slice(1)}`;
-    return [{ name, source: join(ROOT, types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")) }];
-  });
 }
 
 /** True when `type`'s base chain reaches the runtime's own `Error` (not a class of this package named so). */

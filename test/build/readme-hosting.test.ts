@@ -147,7 +147,7 @@ describe("docs/hosting.md: Host your tools, as written", () => {
       await expect.poll(() => err).toMatch(/The current token is in (\S+)/);
       const authorization = readFileSync(/The current token is in (\S+)/.exec(err)![1]!, "utf8").trim();
       for (const protocol of ["2026-07-28", "2025-11-25"] as const) {
-        await using client = await MCPClient.open(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
+        await using client = await MCPClient.start(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
         expect(await client.callTool("who_calls", {}), protocol).toMatchObject({ content: [{ type: "text", text: "called by agentkit-dev" }] });
       }
       const cut = await Promise.race([trickleHeaders(port), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the trickling connection was still open after 20 s")), 20_000))]);

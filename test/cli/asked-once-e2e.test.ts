@@ -42,7 +42,7 @@ describe("approvals and guard together (real claude)", { timeout: E2E_TIMEOUT_MS
       },
     );
     const reviewer = reviewerAnswering({ kind: "approve", actor: "ops" });
-    await using approvals = await ApprovalServer.open({ asker: reviewer, ctx });
+    await using approvals = await ApprovalServer.start({ asker: reviewer, ctx });
     const guard = approvalGuard({ asker: reviewer, answeredBy: approvals });
     await using spec = await serveRegistry([deploy], { name: "engine", ctx, guard });
     await spec.start();

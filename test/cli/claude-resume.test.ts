@@ -105,7 +105,7 @@ describe("a durable run on ClaudeCliCognition, its process killed", { timeout: 2
       expect(requests.filter((r) => !r.messages.some((m) => m.role === "assistant"))).toHaveLength(1);
       expect(await store.runs()).toMatchObject([{ runId, status: "finished" }]);
     } finally {
-      await store.close();
+      await store.stop();
     }
   });
 });

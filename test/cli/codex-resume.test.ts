@@ -95,7 +95,7 @@ describe("a durable run on CodexCliCognition, its process killed", { timeout: 2 
       expect(requests.filter((r) => !r.input.some((i) => i.type === "function_call"))).toHaveLength(1);
       expect(await store.runs()).toMatchObject([{ runId, status: "finished" }]);
     } finally {
-      await store.close();
+      await store.stop();
     }
   });
 

@@ -4,7 +4,23 @@
  * included: values by name, type-only exports (a class exported with
  * `export type` among them) as `type Name`, sorted.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The entry points of package.json's `exports` map (`arc-agentkit`, `arc-agentkit/mcp`, ...), as their sources under src/. */
+export function entryPoints(): { name: string; source: string }[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  return Object.entries(pkg.exports).flatMap(([key, target]) => {
+    const types = (target as { types?: unknown }).types;
+    if (typeof types !== "string") return [];
+    const name = key === "." ? "arc-agentkit" : `arc-agentkit${key.slice(1)}`;
+    return [{ name, source: join(ROOT, types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")) }];
+  });
+}
 
 /** One type-checking program over `entries` (.ts files), with the options every surface test reads them by. */
 export function surfaceProgram(entries: readonly string[]): ts.Program {

@@ -60,7 +60,7 @@ async function devHosted(options: Partial<McpRouterDevOptions> = {}): Promise<{ 
   const router = mcpRouter([echo, write], { dev: true, resource: url, ...options });
   app.use("/mcp", router);
   opened.push(async () => {
-    await router.close();
+    await router.stop();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   });
@@ -132,7 +132,7 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
       mcpServers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
     };
     expect(config.mcpServers).toEqual({ tools: { type: "http", url, headers: { Authorization: authorization } } });
-    await router.close();
+    await router.stop();
     expect(existsSync(files.dir)).toBe(false);
   });
 
@@ -140,7 +140,7 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     it(`MCPClient with the token from the file calls a tool, scoped ones included (${protocol})`, async () => {
       const { url, router } = await devHosted();
       const authorization = readFileSync(router.devFiles!.authorization, "utf8").trim();
-      await using client = await MCPClient.open(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
+      await using client = await MCPClient.start(new StreamableHttpServer({ url, headers: { Authorization: authorization }, protocol }));
       expect(client.protocolVersion).toBe(protocol);
       expect((await client.listTools()).map((t) => t.name).sort()).toEqual(["echo", "read_result", "write_report"]);
       expect(await client.callTool("echo", { text: "hi" })).toMatchObject({ content: [{ type: "text", text: "echo hi" }] });

@@ -163,7 +163,7 @@ describe("a fleet of three agentkit host processes behind nginx", () => {
 
   it("the package's MCPClient discovers the authorization server from the 401, gets a token by client_credentials, and lists and calls", async () => {
     const issuedBefore = as.issued;
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: resource, auth: clientCredentials({ clientId: OPS.id, clientSecret: OPS.secret }) }),
     );
     const tools = (await client.listTools()).map((t) => t.name).sort();

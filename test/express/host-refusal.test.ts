@@ -37,7 +37,7 @@ describe("mcpRouter's Host check", () => {
         "Invalid Host: 127.0.0.1. This router answers only for the hostnames in mcpRouter's 'allowedHosts' (now ['tools.example.com']: by default the hostname of 'resource'); call it by one of them, or add '127.0.0.1' to allowedHosts (and serve a 'resource' on it, since tokens are bound to the resource)",
       );
     } finally {
-      await router.close();
+      await router.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }

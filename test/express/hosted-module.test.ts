@@ -3,7 +3,7 @@
  * An `@McpServer` module hosted by `mcpRouter`, built by bootstrap's own scan
  * and build: its `@Tool` classes, a remote MCP server (a real stdio
  * subprocess) as a provider a `@Tool` class calls, and a `@Resource`; the
- * router's `close()` stops the remote. Also: the tool deadline, and the
+ * router's `stop()` stops the remote. Also: the tool deadline, and the
  * package's `MCPClient` pinned to each era.
  */
 import "reflect-metadata";
@@ -62,7 +62,7 @@ class FrontModule {}
 const textOf = (r: unknown): string => (r as { content: Array<{ text?: string }> }).content[0]?.text ?? "";
 
 describe("a hosted @McpServer module", () => {
-  it("serves its @Tool classes, its remote's tools and its resources; scopes filter the list; close() stops the remote", async () => {
+  it("serves its @Tool classes, its remote's tools and its resources; scopes filter the list; stop() stops the remote", async () => {
     const h = await hosted(FrontModule);
     expect(pidsMatching(FIXTURE).length).toBeGreaterThan(0);
     await using full = await v2Client(h.url, {
@@ -78,7 +78,7 @@ describe("a hosted @McpServer module", () => {
     expect(read.contents[0]).toMatchObject({ uri: "notes://motd", text: "ship small" });
     await using narrow = await v2Client(h.url, { token: grant(h, "t-none", []), version: "2026-07-28", elicit: sayYes });
     expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(["kb_search", "read_result"]);
-    await h.router.close();
+    await h.router.stop();
     expect(await waitGone(FIXTURE)).toEqual([]);
   });
 });
@@ -112,7 +112,7 @@ describe("a module that cannot start", () => {
       );
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining("the hosted MCP server could not start: ") } });
-      await router.close();
+      await router.stop();
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -139,7 +139,7 @@ describe("limits and clients", () => {
       ({ text }: { text?: string }) => `echo:${text}`,
     );
     const h = await hosted([echo]);
-    const client = await MCPClient.open(
+    const client = await MCPClient.start(
       new StreamableHttpServer({ url: h.url, protocol, headers: { authorization: `Bearer ${grant(h, `t-${protocol}`, [])}` } }),
     );
     try {
@@ -147,7 +147,7 @@ describe("limits and clients", () => {
       expect((await client.listTools()).map((t) => t.name)).toEqual(["echo", "read_result"]);
       expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("echo:hi");
     } finally {
-      await client.close();
+      await client.stop();
     }
   });
 });

@@ -70,14 +70,14 @@ describe("mcpRouter: both eras, stateless, with the caller's token", () => {
 
   it("the package's MCPClient lists and calls through the router with its headers", async () => {
     const h = await hosted(TOOLS);
-    const client = await MCPClient.open(
+    const client = await MCPClient.start(
       new StreamableHttpServer({ url: h.url, headers: { authorization: `Bearer ${grant(h, "t-mcp", [])}` } }),
     );
     try {
       expect((await client.listTools()).map((t) => t.name)).toEqual(["whoami", "read_result"]);
       expect(JSON.parse(textOf(await client.callTool("whoami", {})))).toMatchObject({ clientId: "client-a", scopes: [] });
     } finally {
-      await client.close();
+      await client.stop();
     }
   });
 });

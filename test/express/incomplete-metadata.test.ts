@@ -1,7 +1,7 @@
 /**
  * @module test/express/incomplete-metadata.test
  * `clientCredentials` against an authorization server whose RFC 8414 metadata
- * lacks `authorization_endpoint` (issue #43 point 1): `MCPClient.open` fails
+ * lacks `authorization_endpoint` (issue #43 point 1): `MCPClient.start` fails
  * with one sentence naming the missing field, not the SDK's schema dump. A
  * real authorization server and a real hosted module on 127.0.0.1.
  */
@@ -25,10 +25,10 @@ describe("clientCredentials and an issuer's incomplete metadata", () => {
       authorizationServers: [as.issuer],
       verifyAccessToken: () => ({ clientId: "svc", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 60, resource: "x" }),
     });
-    const err = await MCPClient.open(
+    const err = await MCPClient.start(
       new StreamableHttpServer({ url: h.url, auth: clientCredentials({ clientId: "svc", clientSecret: "s3cret" }) }),
     ).then(
-      async (c) => (await c.close(), undefined),
+      async (c) => (await c.stop(), undefined),
       (e: unknown) => e as Error,
     );
     expect(err).toBeInstanceOf(Error);

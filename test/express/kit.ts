@@ -54,7 +54,7 @@ export async function hosted(target: McpRouterTarget, options: Partial<McpRouter
   });
   app.use("/mcp", router);
   open.push(async () => {
-    await router.close();
+    await router.stop();
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   });

@@ -77,7 +77,7 @@ describe("mcpRouter: the body limit behind the app's own parser", () => {
       expect(res.status).toBe(413);
       expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining("larger than 2048 bytes (maxBodyBytes)") } });
     } finally {
-      await router.close();
+      await router.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }

@@ -31,7 +31,7 @@ export class PgliteStores {
 
   /** Close every store handed out and remove every folder, the template's too. */
   async close(): Promise<void> {
-    await Promise.all(this.stores.map((s) => s.close()));
+    await Promise.all(this.stores.map((s) => s.stop()));
     for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
   }
 
@@ -44,7 +44,7 @@ export class PgliteStores {
   private async makeTemplate(): Promise<string> {
     const dir = this.folder();
     const store = await pgliteInboxStore({ dataDir: dir });
-    await store.close();
+    await store.stop();
     return dir;
   }
 }

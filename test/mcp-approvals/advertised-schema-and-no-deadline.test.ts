@@ -27,7 +27,7 @@ async function clientFor(server: ApprovalServer): Promise<Client & AsyncDisposab
 
 describe("the advertised approve tool", () => {
   it("has inputSchema { tool_name: string, input: object, tool_use_id: string }, tool_name and input required", async () => {
-    await using server = await ApprovalServer.open({ asker: { ask: async () => ({ kind: "approve" }) } });
+    await using server = await ApprovalServer.start({ asker: { ask: async () => ({ kind: "approve" }) } });
     await using client = await clientFor(server);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([APPROVAL_TOOL_NAME]);
@@ -51,7 +51,7 @@ describe("timeoutMs unset", () => {
   it("waits for a slow Asker: an approval after ~1.5 s is allowed, source asker", async () => {
     const slow: Decision = { kind: "approve", actor: "slow-reviewer" };
     const asker = askerAnswering(() => new Promise<Decision>((resolve) => setTimeout(() => resolve(slow), 1_500)));
-    await using server = await ApprovalServer.open({ asker });
+    await using server = await ApprovalServer.start({ asker });
     await using client = await clientFor(server);
     const started = performance.now();
     const r = (await client.callTool({

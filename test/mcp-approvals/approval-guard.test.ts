@@ -59,8 +59,8 @@ async function guarded(via: "MCPClient" | "SDK Client", options: ApprovalGuardOp
   await spec.start();
   let call: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
   if (via === "MCPClient") {
-    const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
-    cleanups.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+    cleanups.push(() => client.stop());
     call = (name, args) => client.callTool(name, args);
   } else {
     const client = new Client({ name: "agentkit-guard-test", version: "0.0.0" });
@@ -167,8 +167,8 @@ describe("approvalGuard audit on a served registry", () => {
     });
     cleanups.push(() => spec.stop());
     await spec.start();
-    const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
-    cleanups.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+    cleanups.push(() => client.stop());
     expect(text(await client.callTool("counting", {}))).toBe("ok");
     expect(linesWhenRun).toBe(1);
     expect(shared).toHaveLength(1);

@@ -45,11 +45,11 @@ interface Driver extends AsyncDisposable {
 type DriverFactory = (url: string, headers: Readonly<Record<string, string>>) => Promise<Driver>;
 
 const viaMcpClient: DriverFactory = async (url, headers) => {
-  const client = await MCPClient.open(new StreamableHttpServer({ url, headers: { ...headers } }));
+  const client = await MCPClient.start(new StreamableHttpServer({ url, headers: { ...headers } }));
   return {
     toolNames: async () => (await client.listTools()).map((t) => t.name),
     call: (name, args) => client.callTool(name, args),
-    [Symbol.asyncDispose]: () => client.close(),
+    [Symbol.asyncDispose]: () => client.stop(),
   };
 };
 const viaSdkClient: DriverFactory = async (url, headers) => {
@@ -408,7 +408,7 @@ describe("ApprovalServer: token, config, lifecycle", () => {
     let url = "";
     let config = "";
     {
-      await using server = await ApprovalServer.open({ asker: askerAnswering({ kind: "approve" }) });
+      await using server = await ApprovalServer.start({ asker: askerAnswering({ kind: "approve" }) });
       url = server.url;
       config = server.configPath;
     }
@@ -444,8 +444,8 @@ describe("ApprovalServer: token, config, lifecycle", () => {
   it("a prompt the CLI stops waiting for (it cancels): the Asker's signal aborts, deny, source timeout naming the client", async () => {
     const asker = askerNeverAnswering();
     const server = await started({ asker });
-    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
-    cleanups.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+    cleanups.push(() => client.stop());
     const controller = new AbortController();
     const call = client.callTool("approve", { tool_name: "Write", input: {} }, { signal: controller.signal }).catch((e: unknown) => e);
     await until(() => asker.seen.length > 0, "the Asker to be asked");

@@ -33,7 +33,7 @@ describe("approvalGuard on serveRegistry", () => {
     const guard = approvalGuard({ asker });
     await using spec = await serveRegistry([deploy], { name: "engine", ctx: makeTestCtx(), guard });
     await spec.start();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
     const bad = await client.callTool("deploy", { target: 7 });
     expect(bad.isError).toBe(true);
     expect((bad.content[0] as { text: string }).text).toBe(

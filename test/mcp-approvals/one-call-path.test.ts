@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 async function started(): Promise<ApprovalServer> {
-  const server = await ApprovalServer.open({ asker: askerAnswering({ kind: "approve" }) });
+  const server = await ApprovalServer.start({ asker: askerAnswering({ kind: "approve" }) });
   servers.push(server);
   return server;
 }

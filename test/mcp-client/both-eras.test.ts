@@ -22,13 +22,13 @@ const seen = async (client: MCPClient) =>
 
 describe.each(ERAS)("$era ($server)", ({ era }) => {
   it("opens in its era with the default options and calls a tool", async () => {
-    await using client = await MCPClient.open(eraServer(era));
+    await using client = await MCPClient.start(eraServer(era));
     expect(client.protocolVersion).toBe(era);
     expect(text(await client.callTool("add", { a: 2, b: 3 }))).toBe("5");
   });
 
   it("caches listTools (one request for concurrent and repeated listings), forceRefresh asks again", async () => {
-    await using client = await MCPClient.open(eraServer(era));
+    await using client = await MCPClient.start(eraServer(era));
     const [a, b] = await Promise.all([client.listTools(), client.listTools()]);
     expect(a.map((t) => t.name)).toEqual(["add", "slow", "ask", "sample", "roots", "stats"]);
     expect(b).toEqual(a);
@@ -40,7 +40,7 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
   });
 
   it("a JSON-RPC error is an McpRequestError with the code; the session stays usable", async () => {
-    await using client = await MCPClient.open(eraServer(era));
+    await using client = await MCPClient.start(eraServer(era));
     const err = await client.callTool("nope").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
     expect((err as McpRequestError).rpcCode).toBe(-32602);
@@ -49,7 +49,7 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
   });
 
   it("aborting a call mid-flight rejects with Cancelled, the server hears of it, the session stays usable", async () => {
-    await using client = await MCPClient.open(eraServer(era));
+    await using client = await MCPClient.start(eraServer(era));
     const abort = new AbortController();
     const call = client.callTool("slow", {}, { signal: abort.signal });
     await untilValue(
@@ -74,25 +74,27 @@ describe.each(ERAS)("$era ($server)", ({ era }) => {
   it("an elicitation reaches the run's Asker and the tool gets its answer", async () => {
     const asked: Elicitation[] = [];
     const asker: Asker = { ask: async (q) => (asked.push(q), { kind: "approve", value: { color: "teal" } }) };
-    await using client = await MCPClient.open(eraServer(era), { ctx: new RunContext({ asker }) });
+    await using client = await MCPClient.start(eraServer(era), { ctx: new RunContext({ asker }) });
     expect(text(await client.callTool("ask"))).toBe("color=teal");
     expect(asked.map((q) => [q.source, q.question])).toEqual([["mcp_elicitation", "Pick a color"]]);
   });
 
   it("a declined elicitation reaches the tool as a decline", async () => {
     const asker: Asker = { ask: async () => ({ kind: "reject" }) };
-    await using client = await MCPClient.open(eraServer(era), { ctx: new RunContext({ asker }) });
+    await using client = await MCPClient.start(eraServer(era), { ctx: new RunContext({ asker }) });
     expect(text(await client.callTool("ask"))).toBe("decline");
   });
 
   it("a sampling request reaches the run's LLM (allowSampling) and the tool gets its text", async () => {
     const llm = FakeLLM.script([new Turn({ content: "hello from the model" })]);
-    await using client = await MCPClient.open(eraServer(era), { ctx: new RunContext({ llm, autonomy: "auto" }), allowSampling: true });
+    await using client = await MCPClient.start(eraServer(era), { ctx: new RunContext({ llm, autonomy: "auto" }), allowSampling: true });
     expect(text(await client.callTool("sample"))).toBe("model said: hello from the model");
   });
 
   it("roots/list is answered with the client's roots", async () => {
-    await using client = await MCPClient.open(eraServer(era), { roots: [{ uri: "file:///work/a", name: "a" }, { uri: "file:///work/b" }] });
+    await using client = await MCPClient.start(eraServer(era), {
+      roots: [{ uri: "file:///work/a", name: "a" }, { uri: "file:///work/b" }],
+    });
     expect(text(await client.callTool("roots"))).toBe("file:///work/a,file:///work/b");
   });
 });

@@ -34,12 +34,12 @@ try {
   const { tool, RunContext } = await import("arc-agentkit");
   out.imported = true;
   const server = new StdioServer({ command: process.execPath, args: ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"] });
-  const client = await MCPClient.open(server);
+  const client = await MCPClient.start(server);
   try {
     out.tools = (await client.listTools()).length;
     out.protocolVersion = client.protocolVersion;
   } finally {
-    await client.close();
+    await client.stop();
   }
   const echo = tool({ name: "echo", description: "Echo.", sideEffecting: false, input: { type: "object", properties: {}, additionalProperties: false } }, async () => "ok");
   try {

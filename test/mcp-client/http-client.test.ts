@@ -33,7 +33,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
 
   it("sends the headers on every request, calls tools, and ends the session on close", async () => {
     const before = await httpStats(server);
-    const client = await MCPClient.open(config());
+    const client = await MCPClient.start(config());
     try {
       expect(client.session.getServerVersion()).toMatchObject({ name: "bearer-http" });
       expect(textOf(await client.callTool("add", { a: 2, b: 3 }))).toBe("5");
@@ -45,19 +45,19 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
       expect(client.pid).toBeUndefined();
       expect(client.stderrTail).toBe("");
     } finally {
-      await client.close();
+      await client.stop();
     }
     const after = await httpStats(server);
     expect(after.seenAuth).toEqual([`Bearer ${TOKEN}`]);
     expect(after.http["DELETE /mcp"]).toBe((before.http["DELETE /mcp"] ?? 0) + 1);
     expect(after.sessions).toBe(0);
     expect(after.openRequests).toBe(0);
-    expect(() => client.session).toThrow("MCPClient not entered — use await using c = await MCPClient.open(...)");
+    expect(() => client.session).toThrow("MCPClient not entered — use await using c = await MCPClient.start(...)");
   });
 
   it("an endpoint answering 401: McpConnectError with the server's reason, and nothing of ours is left talking to the server", async () => {
     const before = await httpStats(server);
-    const err = await MCPClient.open(config({ Authorization: "Bearer wrong" })).catch((e: unknown) => e);
+    const err = await MCPClient.start(config({ Authorization: "Bearer wrong" })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toBe(
       `MCPClient could not open streamable HTTP server ${server.url}: the server refused the credentials with HTTP 401, saying "invalid_token" (check the Authorization header). Check the command/URL and credentials, then retry.`,
@@ -75,7 +75,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
 
   it("an endpoint that never answers: the open times out and its request is torn down", async () => {
     const hang = new StreamableHttpServer({ url: new URL("/mcp-hang", server.url), timeoutMs: 300 });
-    const err = await MCPClient.open(hang).catch((e: unknown) => e);
+    const err = await MCPClient.start(hang).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toMatch(
       /^MCPClient could not open streamable HTTP server http:\/\/127\.0\.0\.1:\d+\/mcp-hang: Version negotiation probe timed out after 300ms\./,
@@ -92,7 +92,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
   });
 
   it("aborting the run mid-call cancels the request over HTTP and the session stays usable", async () => {
-    await using client = await MCPClient.open(config());
+    await using client = await MCPClient.start(config());
     const base = await httpStats(server);
     const ctx = makeTestCtx();
     const call = client.callTool("slow", {}, { ctx }).catch((e: unknown) => e);
@@ -115,7 +115,7 @@ describe("MCPClient over streamable HTTP (SDK McpServer, bearer token, 127.0.0.1
   it("2,000 calls through one client and one run raise no MaxListenersExceededWarning", { timeout: 180_000 }, async () => {
     const captured = captureWarnings();
     try {
-      await using client = await MCPClient.open(config());
+      await using client = await MCPClient.start(config());
       const [add] = await mcpTools(client);
       const ctx = makeTestCtx();
       for (let i = 0; i < 2000; i++) {

@@ -25,7 +25,7 @@ function launcherWithHelper(tag: string): StdioServer {
 describe("a stdio server that dies while a grandchild holds its stdout", () => {
   it("a pending call fails promptly naming the exit, not after the request timeout, and close() ends the group", async () => {
     const tag = newTag();
-    const client = await MCPClient.open(launcherWithHelper(tag), { requestTimeoutMs: 60_000 });
+    const client = await MCPClient.start(launcherWithHelper(tag), { requestTimeoutMs: 60_000 });
     try {
       expect(taggedProcesses(tag)).toHaveLength(2); // the server (leader) and the helper
       const pending = client.callTool("slow", {}).then(
@@ -49,7 +49,7 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
       expect((outcome as Error).message).toContain("the server process was killed by SIGKILL");
       expect((outcome as Error).message).not.toContain("Request timed out");
     } finally {
-      await client.close();
+      await client.stop();
     }
     expect(taggedProcesses(tag)).toEqual([]); // the helper went with the group
     killTagged(tag);
@@ -58,7 +58,7 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
   it("a leader that exits with a code is named by that code", async () => {
     const tag = newTag();
     const script = `sleep 300 & "$0" "$1"; exit 7`; // the shell stays the leader and exits 7 once the server is gone
-    const client = await MCPClient.open(
+    const client = await MCPClient.start(
       new StdioServer({ command: "sh", args: ["-c", script, NODE, fixture("counting-stdio-server.mjs")], env: { AGENTKIT_TREE_TAG: tag } }),
       {
         requestTimeoutMs: 60_000,
@@ -88,14 +88,14 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
       expect(outcome).toBeInstanceOf(McpRequestError);
       expect((outcome as Error).message).toContain("the server process exited with code 7");
     } finally {
-      await client.close();
+      await client.stop();
     }
     expect(taggedProcesses(tag)).toEqual([]);
     killTagged(tag);
   }, 30_000);
 
   it("a call whose write meets the dying server's closed stdin (EPIPE) is named by how the server ended, not by the broken pipe", async () => {
-    const client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("stdin-gone-then-exit.mjs")] }), {
+    const client = await MCPClient.start(new StdioServer({ command: NODE, args: [fixture("stdin-gone-then-exit.mjs")] }), {
       requestTimeoutMs: 60_000,
     });
     try {
@@ -107,7 +107,7 @@ describe("a stdio server that dies while a grandchild holds its stdout", () => {
       expect(outcome).toBeInstanceOf(McpRequestError);
       expect((outcome as Error).message).toContain("the server process exited with code 7");
     } finally {
-      await client.close();
+      await client.stop();
     }
   }, 30_000);
 });

@@ -27,7 +27,7 @@ const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
 describe("the client's TTL over the SDK's cache", () => {
   it("a list without a server ttlMs (2025) is kept for the 30 s default, then asked for again", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }));
+    await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }));
     await client.listTools();
     later(DEFAULT_TTL_MS - 1_000);
     await client.listTools();
@@ -40,7 +40,7 @@ describe("the client's TTL over the SDK's cache", () => {
   it("a server's longer ttlMs (60 s, 2026-07-28) is cut to the client's ttlMs", async () => {
     await using server = await startModernHttpServer("list-cache-token", { MODERN_TTL_MS: "60000" });
     vi.useFakeTimers({ toFake: ["Date"] });
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, headers: { Authorization: "Bearer list-cache-token" } }),
       { ttlMs: 5_000 },
     );

@@ -78,7 +78,7 @@ describe("agentkit login <url>", () => {
     expect(r.stdout + r.stderr).not.toContain(stored.tokens.refresh_token);
 
     const opened: URL[] = [];
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: (u) => void opened.push(u) }) }),
     );
     expect(JSON.stringify((await client.callTool("whoami")).content)).toMatch(/client /);

@@ -33,7 +33,7 @@ const stats = async (client: MCPClient) => JSON.parse(text(await client.callTool
 
 describe("server/discover on 2026-07-28", () => {
   it("serverInfo and serverCapabilities are what the modern-only server's discover answer said; discover() sends it again", async () => {
-    await using client = await MCPClient.open(modernHttp());
+    await using client = await MCPClient.start(modernHttp());
     expect(client.protocolVersion).toBe("2026-07-28");
     expect(client.serverInfo).toEqual({ name: "modern-only", version: "1.0.0" });
     expect(Object.keys(client.serverCapabilities ?? {}).sort()).toEqual(["prompts", "resources", "tools"]);
@@ -47,7 +47,7 @@ describe("server/discover on 2026-07-28", () => {
   });
 
   it("on a 2025 session discover() refuses, naming the version; serverInfo and serverCapabilities come from initialize", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")] }));
+    await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")] }));
     expect(client.protocolVersion).toBe("2025-11-25");
     expect(client.serverInfo?.name).toBe("tools-fixture");
     expect(client.serverCapabilities?.tools).toBeDefined();
@@ -59,19 +59,19 @@ describe("server/discover on 2026-07-28", () => {
 
 describe("the request _meta envelope on 2026-07-28, as the server read it", () => {
   it("every request names the protocol version, this client and its capabilities", async () => {
-    await using client = await MCPClient.open(modernStdio());
+    await using client = await MCPClient.start(modernStdio());
     const envelope = JSON.parse(text(await client.callTool("envelope"))) as Record<string, unknown>;
     expect(envelope["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
     expect(envelope["io.modelcontextprotocol/clientInfo"]).toEqual({ name: pkg.name, version: pkg.version });
     // A tools/call declares the tasks extension (the server may answer it with a task); with tasks: false it declares none.
     expect(envelope["io.modelcontextprotocol/clientCapabilities"]).toEqual({ extensions: { "io.modelcontextprotocol/tasks": {} } });
-    await using plain = await MCPClient.open(modernStdio(), { tasks: false });
+    await using plain = await MCPClient.start(modernStdio(), { tasks: false });
     const bare = JSON.parse(text(await plain.callTool("envelope"))) as Record<string, unknown>;
     expect(bare["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
   });
 
   it("a client opened with a run declares elicitation (and the rest) in every request's envelope", async () => {
-    await using client = await MCPClient.open(modernStdio(), { ctx: new RunContext(), clientInfo: { name: "my-app", version: "2.0.0" } });
+    await using client = await MCPClient.start(modernStdio(), { ctx: new RunContext(), clientInfo: { name: "my-app", version: "2.0.0" } });
     const envelope = JSON.parse(text(await client.callTool("envelope"))) as Record<string, Record<string, unknown>>;
     expect(envelope["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "my-app", version: "2.0.0" });
     expect(Object.keys(envelope["io.modelcontextprotocol/clientCapabilities"]!)).toEqual(
@@ -92,7 +92,7 @@ describe("list_changed evicts the list cache before its TTL, in both eras", () =
       "2025-11-25",
     ],
   ] as const)("%s: a tool the server adds is listed next time, the 30 s TTL notwithstanding", async (_name, server, era) => {
-    await using client = await MCPClient.open(server());
+    await using client = await MCPClient.start(server());
     expect(client.protocolVersion).toBe(era);
     const first = await names(client);
     const grown = Number(text(await client.callTool("grow")));

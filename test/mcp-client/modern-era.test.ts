@@ -35,7 +35,7 @@ const modernHttp = (protocol?: ProtocolChoice) =>
 
 /** open, list, call, read, prompt with the default options; returns the negotiated version. */
 async function roundTrip(server: StdioServer | StreamableHttpServer): Promise<string | undefined> {
-  await using client = await MCPClient.open(server);
+  await using client = await MCPClient.start(server);
   expect((await client.listTools()).map((t) => t.name)).toContain("add");
   expect(text(await client.callTool("add", { a: 2, b: 3 }))).toBe("5");
   expect((await client.listResources()).map((r) => r.uri)).toEqual(["docs://guide"]);
@@ -62,7 +62,7 @@ describe("modern-only servers (2026-07-28), default options", () => {
     ["stdio", () => modernStdio("2025-11-25")],
     ["HTTP", () => modernHttp("2025-11-25")],
   ])("protocol '2025-11-25' against the modern-only %s server fails, naming both versions", async (_kind, server) => {
-    const err = await MCPClient.open(server()).catch((e: unknown) => e);
+    const err = await MCPClient.start(server()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toContain(
       'the server speaks 2026-07-28 and this client was set to protocol "2025-11-25"; open it with protocol "auto" or "2026-07-28"',
@@ -70,20 +70,20 @@ describe("modern-only servers (2026-07-28), default options", () => {
   });
 
   it("protocol '2026-07-28' opens them too", async () => {
-    await using client = await MCPClient.open(modernStdio("2026-07-28"));
+    await using client = await MCPClient.start(modernStdio("2026-07-28"));
     expect(client.protocolVersion).toBe("2026-07-28");
   });
 });
 
 describe("2025-only servers, default options", () => {
   it("an SDK v1 server over stdio opens in the 2025 era", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }));
+    await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }));
     expect(client.protocolVersion).toBe("2025-11-25");
     expect(await client.readResource("docs://guide")).toBe("# Guide\nBe brief.");
   });
 
   it("server-everything over stdio opens in the 2025 era, and lists, calls, reads, renders", async () => {
-    await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }));
+    await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }));
     expect(client.protocolVersion).toMatch(/^2025-/);
     expect((await client.listTools()).length).toBeGreaterThan(3);
     expect(text(await client.callTool("echo", { message: "hi" }))).toContain("hi");
@@ -96,7 +96,7 @@ describe("2025-only servers, default options", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentkit-fs-"));
     try {
       writeFileSync(join(dir, "note.txt"), "hello from a file");
-      await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
+      await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
       expect(client.protocolVersion).toMatch(/^2025-/);
       expect(text(await client.callTool("read_text_file", { path: join(dir, "note.txt") }))).toContain("hello from a file");
     } finally {
@@ -109,7 +109,7 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
   const names = async (client: MCPClient) => (await client.listTools()).map((t) => t.name);
 
   it("ttlMs 0 (what an SDK v2 server sends without a hint): a tool added at run time is listed at once", async () => {
-    await using client = await MCPClient.open(modernStdio());
+    await using client = await MCPClient.start(modernStdio());
     expect(await names(client)).not.toContain("extra_1");
     await client.callTool("grow", {});
     expect(await names(client)).toContain("extra_1");
@@ -122,14 +122,14 @@ describe("list caching follows the server's hint on 2026-07-28 (ttlMs), the clie
   /** A modern-only HTTP server of its own whose lists say `ttlMs`, and a client of it, with one listing made; disposing stops both. */
   async function hinted(ttlMs: number): Promise<{ client: MCPClient; asked: number } & AsyncDisposable> {
     const server = await startModernHttpServer(TOKEN, { MODERN_TTL_MS: String(ttlMs) });
-    const client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { Authorization: `Bearer ${TOKEN}` } })).catch(
-      async (e: unknown) => {
-        await server.stop();
-        throw e;
-      },
-    );
+    const client = await MCPClient.start(
+      new StreamableHttpServer({ url: server.url, headers: { Authorization: `Bearer ${TOKEN}` } }),
+    ).catch(async (e: unknown) => {
+      await server.stop();
+      throw e;
+    });
     await names(client);
-    return { client, asked: await lists(client), [Symbol.asyncDispose]: async () => (await client.close(), await server.stop()) };
+    return { client, asked: await lists(client), [Symbol.asyncDispose]: async () => (await client.stop(), await server.stop()) };
   }
 
   it("ttlMs 60 s: a second listing is served from the cache (for the client's 30 s at most), forceRefresh asks again", async () => {
@@ -172,7 +172,7 @@ describe("multi-round-trip input_required (2026-07-28) is answered by the run's 
         return { kind: "approve", value: { color: "teal" } };
       },
     };
-    await using client = await MCPClient.open(server(), { ctx: new RunContext({ asker }) });
+    await using client = await MCPClient.start(server(), { ctx: new RunContext({ asker }) });
     expect(client.protocolVersion).toBe("2026-07-28");
     expect(text(await client.callTool("ask", {}))).toBe("color=teal");
     expect(asked.map((q) => q.question)).toEqual(["Pick a color"]);

@@ -38,10 +38,10 @@ describe("server-filesystem (declares tools only)", () => {
   beforeAll(async () => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), "agentkit-newcomer-")));
     writeFileSync(join(dir, "notes.txt"), "remember the milk\n");
-    client = await MCPClient.open(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
+    client = await MCPClient.start(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
   });
   afterAll(async () => {
-    await client?.close();
+    await client?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -78,9 +78,9 @@ describe("server-filesystem (declares tools only)", () => {
   });
 
   it("a closed client is still an error, not an empty result", async () => {
-    const other = await MCPClient.open(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
+    const other = await MCPClient.start(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
     const memory = mcpResources(other);
-    await other.close();
+    await other.stop();
     await expect(memory.query("x")).rejects.toThrow(/MCPClient not entered/);
     await expect(mcpPrompts(other)).rejects.toThrow(/MCPClient not entered/);
   });
@@ -139,10 +139,10 @@ describe("server-filesystem (declares tools only)", () => {
 describe("progress from server-everything's long-running operation", () => {
   let client: MCPClient;
   beforeAll(async () => {
-    client = await MCPClient.open(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }));
+    client = await MCPClient.start(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] }));
   });
   afterAll(async () => {
-    await client?.close();
+    await client?.stop();
   });
 
   it("callTool(..., { onProgress }) sees each step, in order, before the result", async () => {

@@ -56,7 +56,7 @@ async function recordingProvider(tokenDir: string): Promise<{ provider: Agentkit
 describe("another local user cannot take part in your login (#25.7)", () => {
   it("a callback from another uid carrying the right state is refused (403) and settles nothing; the person's own then finishes the login", async () => {
     const { provider, opened } = await recordingProvider(join(dir, "tokens"));
-    const opening = MCPClient.open(new StreamableHttpServer({ url: server.url, auth: provider }));
+    const opening = MCPClient.start(new StreamableHttpServer({ url: server.url, auth: provider }));
     opening.catch(() => {});
     const [authorize] = await untilValue(
       () => opened,
@@ -95,7 +95,7 @@ describe("another local user cannot take part in your login (#25.7)", () => {
     const saved = Object.fromEntries(Object.keys(fakeEnv).map((k) => [k, process.env[k]]));
     Object.assign(process.env, fakeEnv);
     try {
-      await using client = await MCPClient.open(
+      await using client = await MCPClient.start(
         new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir: join(dir, "tokens") }) }),
       );
       expect(JSON.stringify((await client.callTool("whoami")).content)).toMatch(/client /);
@@ -203,7 +203,7 @@ describe("authorization-server responses are capped at 1 MiB (#25.10)", () => {
     await new Promise<void>((r) => huge!.listen(0, "127.0.0.1", r));
     port = (huge.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}/mcp`;
-    const err = await MCPClient.open(
+    const err = await MCPClient.start(
       new StreamableHttpServer({ url, auth: oauthProvider({ tokenDir: join(dir, "tokens"), openUrl: () => {} }) }),
     ).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(

@@ -47,7 +47,7 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     const log = captureLog();
     try {
       const auth = oauthProvider({ tokenDir, openUrl: person.openUrl });
-      await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, auth }));
+      await using client = await MCPClient.start(new StreamableHttpServer({ url: server.url, auth }));
       expect(await whoami(client)).toMatch(/client [\w-]+/);
       expect(person.opened).toHaveLength(1);
       const authorize = person.opened[0]!;
@@ -74,7 +74,7 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
       expect(refreshed.tokens.access_token).not.toBe(first);
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
-      await using again = await MCPClient.open(
+      await using again = await MCPClient.start(
         new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
       );
       expect(await whoami(again)).toMatch(/client /);
@@ -91,14 +91,14 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
   it("a revoked refresh token gives an error telling the user to log in again (no surprise login)", async () => {
     const person = headless();
     {
-      await using client = await MCPClient.open(
+      await using client = await MCPClient.start(
         new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
       );
       await whoami(client);
     }
     await hook("/test/revoke");
     await hook("/test/expire");
-    const err = await MCPClient.open(
+    const err = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OAuthLoginRequiredError);
@@ -112,7 +112,7 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
 
   it("keeps the SDK's issuer stamps and discovery state in the token file, verbatim (SEP-2352)", async () => {
     const person = headless();
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
     );
     await whoami(client);
@@ -130,10 +130,10 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
   it("a redirect back naming another authorization server (iss) is refused before the code is exchanged; the right iss logs in", async () => {
     const person = headless();
     await fetch(new URL("/test/iss?value=https://evil.example", server.url), { method: "POST" });
-    const err = await MCPClient.open(
+    const err = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
     ).catch((e: unknown) => e);
-    if (err instanceof MCPClient) await err.close();
+    if (err instanceof MCPClient) await err.stop();
     expect(err, String((err as Error).cause ?? err)).toBeInstanceOf(AgentkitError);
     expect((err as AgentkitError).code).toBe("oauth_callback");
     expect((err as Error).message).toContain(
@@ -141,7 +141,7 @@ describe("oauthProvider against an MCP server behind OAuth 2.1", () => {
     );
     expect((await hook("/test/stats", "GET")).codeExchanges).toBe(0);
     await fetch(new URL(`/test/iss?value=${encodeURIComponent(new URL("/", server.url).href)}`, server.url), { method: "POST" });
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: server.url, auth: oauthProvider({ tokenDir, openUrl: person.openUrl }) }),
     );
     expect(await whoami(client)).toMatch(/client /);

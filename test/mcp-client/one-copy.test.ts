@@ -7,7 +7,7 @@
  * linked from this repo's node_modules): a request error's cause is the
  * app's `ProtocolError` (the very class, not a look-alike), and an
  * `UnauthorizedError` thrown by the app's own OAuth provider is recognised.
- * Without the client SDK, `MCPClient.open` names the install line.
+ * Without the client SDK, `MCPClient.start` names the install line.
  */
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -30,9 +30,9 @@ describe("one copy of the client SDK, shared with an ESM app", () => {
       app(),
       `import { ProtocolError } from "@modelcontextprotocol/client";
        import { MCPClient, StdioServer } from "arc-agentkit/mcp";
-       const client = await MCPClient.open(new StdioServer({ command: process.execPath, args: [${server}] }));
+       const client = await MCPClient.start(new StdioServer({ command: process.execPath, args: [${server}] }));
        const err = await client.readResource("docs://missing").catch((e) => e);
-       await client.close();
+       await client.stop();
        console.log(JSON.stringify({ sameClass: err.cause?.constructor === ProtocolError, instance: err.cause instanceof ProtocolError, code: err.cause?.code, rpcCode: err.rpcCode }));`,
     );
     expect(out).toEqual({ sameClass: true, instance: true, code: -32602, rpcCode: -32602 });
@@ -55,7 +55,7 @@ describe("one copy of the client SDK, shared with an ESM app", () => {
          saveCodeVerifier: () => {},
          codeVerifier: () => "v",
        };
-       const err = await MCPClient.open(new StreamableHttpServer({ url: ${JSON.stringify(server.url)}, auth: provider })).catch((e) => e);
+       const err = await MCPClient.start(new StreamableHttpServer({ url: ${JSON.stringify(server.url)}, auth: provider })).catch((e) => e);
        console.log(JSON.stringify({ name: err.name, sameClass: err.cause?.constructor === UnauthorizedError, message: err.message }));`,
     );
     expect(out.name).toBe("McpConnectError");
@@ -64,12 +64,12 @@ describe("one copy of the client SDK, shared with an ESM app", () => {
     expect(out.message).toContain("(not authorized: the server's OAuth provider has no usable login; log in again)");
   });
 
-  it("without @modelcontextprotocol/client: importing works, MCPClient.open names the install line", () => {
+  it("without @modelcontextprotocol/client: importing works, MCPClient.start names the install line", () => {
     const out = runIn<{ name: string; code: string; message: string }>(
       NODE,
       app(["@modelcontextprotocol/client"]),
       `import { MCPClient, StdioServer } from "arc-agentkit/mcp";
-       const err = await MCPClient.open(new StdioServer({ command: process.execPath, args: ["-e", ""] })).catch((e) => e);
+       const err = await MCPClient.start(new StdioServer({ command: process.execPath, args: ["-e", ""] })).catch((e) => e);
        console.log(JSON.stringify({ name: err.name, code: err.code, message: err.message }));`,
     );
     expect(out.name).toBe("MissingPeerError");

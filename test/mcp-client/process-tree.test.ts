@@ -18,7 +18,7 @@ function launched(tag: string): { command: string; args: string[]; env: Record<s
 describe("closing a stdio client ends the server's whole process tree", () => {
   it("a launcher and the real server it spawned are both gone after close()", async () => {
     const tag = newTag();
-    const client = await MCPClient.open(new StdioServer(launched(tag)));
+    const client = await MCPClient.start(new StdioServer(launched(tag)));
     try {
       const names = (await client.listTools()).map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(["echo", "get-sum"]));
@@ -27,7 +27,7 @@ describe("closing a stdio client ends the server's whole process tree", () => {
       expect(tree).toContain(client.pid);
       expect(client.stderrTail).toMatch(/^launcher \d+ started server \d+$/m);
     } finally {
-      await client.close();
+      await client.stop();
     }
     expect(taggedProcesses(tag)).toEqual([]);
   });

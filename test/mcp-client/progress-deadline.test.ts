@@ -44,10 +44,10 @@ function progressLog(): { onProgress: (p: CallProgress) => void; seen: CallProgr
 async function servedDeploy(person: ReturnType<typeof personAnswering>) {
   const spec = await serveRegistry([deploy], { name: "ops", ctx: makeTestCtx(), guard: approvalGuard({ asker: person }) });
   await spec.start();
-  const client = await MCPClient.open(
+  const client = await MCPClient.start(
     new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }),
   );
-  return { spec, client, [Symbol.asyncDispose]: async () => (await client.close(), await spec.stop()) };
+  return { spec, client, [Symbol.asyncDispose]: async () => (await client.stop(), await spec.stop()) };
 }
 
 describe("callTool's deadline and the server's heartbeat", () => {
@@ -88,7 +88,7 @@ describe("callTool's deadline and the server's heartbeat", () => {
       guard: approvalGuard({ asker: person }),
     });
     await spec.start();
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders }, protocol: "2025-11-25" }),
     );
     try {

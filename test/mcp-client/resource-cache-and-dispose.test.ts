@@ -33,7 +33,7 @@ describe("mcpResources list cache TTL (a fake clock: only performance.now, the c
 
   it("serves its own cached list within ttlMs and lists again once it has expired", async () => {
     // ttlMs: 0 on the client: every client.listResources() reaches the server, so what the count shows is the adapter's cache.
-    await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    await using client = await MCPClient.start(countingServer(), { ttlMs: 0 });
     vi.useFakeTimers({ toFake: ["performance"] });
     const memory = mcpResources(client, { ttlMs: 1_000 });
     expect((await memory.query("runbook"))[0]!.metadata.uri).toBe("docs://runbook");
@@ -53,7 +53,7 @@ describe("mcpResources list cache TTL (a fake clock: only performance.now, the c
   });
 
   it("without ttlMs the list is kept for the 30 s default, and listed again after it", async () => {
-    await using client = await MCPClient.open(countingServer(), { ttlMs: 0 });
+    await using client = await MCPClient.start(countingServer(), { ttlMs: 0 });
     vi.useFakeTimers({ toFake: ["performance"] });
     const memory = mcpResources(client);
     await memory.query("runbook");
@@ -71,7 +71,7 @@ describe("mcpResources list cache TTL (a fake clock: only performance.now, the c
 
 describe("mcpResources list cache and the server's list_changed", () => {
   it("a resource the server adds is found by the next query, well inside the 30 s TTL", async () => {
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StdioServer({ command: NODE, args: [fixture("tools-stdio-server.mjs")], env: { TOOLS_GROW: "1" } }),
     );
     const memory = mcpResources(client); // the 30 s default TTL
@@ -94,7 +94,7 @@ describe("await using MCPClient", () => {
     let pid: number | undefined;
     let outside: MCPClient | undefined;
     {
-      await using client = await MCPClient.open(countingServer(tag));
+      await using client = await MCPClient.start(countingServer(tag));
       outside = client;
       pid = client.pid;
       expect(pid).toBeGreaterThan(0);
@@ -111,7 +111,7 @@ describe("await using MCPClient", () => {
     const tag = newTag();
     const boom = new Error("leaving the block by a throw");
     const thrown = await (async () => {
-      await using client = await MCPClient.open(countingServer(tag));
+      await using client = await MCPClient.start(countingServer(tag));
       expect(taggedProcesses(tag)).toEqual([client.pid]);
       throw boom;
     })().catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 /**
  * @module test/mcp-client/result-budget.test
- * Consumed results within a budget: `MCPClient.open(server, { maxResultChars })`
+ * Consumed results within a budget: `MCPClient.start(server, { maxResultChars })`
  * is the default of the client's `mcpTools` adapters, `mcpTools(client, {
  * maxResultChars })` wins, `callTool()` returns what the server sent. Over
  * budget, the model reads head and tail around a line naming what was cut
@@ -41,8 +41,8 @@ async function served(): Promise<McpServerSpec> {
 }
 
 async function clientOf(spec: McpServerSpec, options: { maxResultChars?: number } = {}): Promise<MCPClient> {
-  const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), options);
-  open.push(() => client.close());
+  const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), options);
+  open.push(() => client.stop());
   return client;
 }
 
@@ -82,8 +82,8 @@ describe("consumed results within a budget", () => {
       'MCPClient.spilledResult: no spilled result "r-nope"; this client keeps the last 64: []',
     );
     await expect(
-      MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), { maxResultChars: 0 }),
-    ).rejects.toThrow("MCPClient.open: maxResultChars must be a positive whole number of characters, got number 0");
+      MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }), { maxResultChars: 0 }),
+    ).rejects.toThrow("MCPClient.start: maxResultChars must be a positive whole number of characters, got number 0");
     await expect(mcpTools(client, { maxResultChars: 1.5 })).rejects.toThrow(
       "mcpTools: maxResultChars must be a positive whole number of characters, got number 1.5",
     );

@@ -69,9 +69,9 @@ describe("client samples print what they show", () => {
 describe("a stdio server's stderr does not reach the parent's unless asked", () => {
   const script = (mode: string) => `
     import { MCPClient, StdioServer } from "arc-agentkit/mcp";
-    const c = await MCPClient.open(new StdioServer({ command: process.execPath, args: [${JSON.stringify(fixture("counting-stdio-server.mjs"))}]${mode} }));
+    const c = await MCPClient.start(new StdioServer({ command: process.execPath, args: [${JSON.stringify(fixture("counting-stdio-server.mjs"))}]${mode} }));
     console.log("tail:", JSON.stringify(c.stderrTail));
-    await c.close();`;
+    await c.stop();`;
 
   it("default 'pipe': nothing on the parent's stderr, the tail is kept; 'inherit': the server writes to it", () => {
     const piped = spawnSync(NODE, ["--input-type=module", "-e", script("")], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });

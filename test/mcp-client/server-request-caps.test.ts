@@ -65,7 +65,7 @@ describe("sampling asks by default; allowSampling opts a server out", () => {
   it('under the default "auto" tier a sampling request asks the run\'s Asker; a refusal reaches the server and the model is not called', async () => {
     const llm = heldModel(0);
     const asker = heldAsker({ kind: "reject", note: "no" }, 0);
-    await using client = await MCPClient.open(flooding(), { ctx: new RunContext({ llm, asker }) });
+    await using client = await MCPClient.start(flooding(), { ctx: new RunContext({ llm, asker }) });
     const r = await flood(client, "sampling", 1);
     expect(asker.asked.map((q) => q.source)).toEqual(["mcp_sampling"]);
     expect(r.answered).toBe(0);
@@ -76,21 +76,21 @@ describe("sampling asks by default; allowSampling opts a server out", () => {
   it('allowSampling: true lets the server sample without asking under "auto"', async () => {
     const llm = heldModel(0);
     const asker = heldAsker({ kind: "reject" }, 0);
-    await using client = await MCPClient.open(flooding(), { ctx: new RunContext({ llm, asker }), allowSampling: true });
+    await using client = await MCPClient.start(flooding(), { ctx: new RunContext({ llm, asker }), allowSampling: true });
     const r = await flood(client, "sampling", 1);
     expect(r).toMatchObject({ answered: 1, refused: [] });
     expect(asker.asked).toHaveLength(0);
   });
 
   it("a non-boolean allowSampling and a bad cap are refused naming the option", async () => {
-    await expect(MCPClient.open(flooding(), { allowSampling: "yes" as never })).rejects.toThrow(
-      /MCPClient.open: allowSampling must be true or false/,
+    await expect(MCPClient.start(flooding(), { allowSampling: "yes" as never })).rejects.toThrow(
+      /MCPClient.start: allowSampling must be true or false/,
     );
-    await expect(MCPClient.open(flooding(), { maxServerRequests: 0 })).rejects.toThrow(
-      /MCPClient.open: maxServerRequests must be a positive integer/,
+    await expect(MCPClient.start(flooding(), { maxServerRequests: 0 })).rejects.toThrow(
+      /MCPClient.start: maxServerRequests must be a positive integer/,
     );
-    await expect(MCPClient.open(flooding(), { maxSamplingTokens: 1.5 })).rejects.toThrow(
-      /MCPClient.open: maxSamplingTokens must be a positive integer/,
+    await expect(MCPClient.start(flooding(), { maxSamplingTokens: 1.5 })).rejects.toThrow(
+      /MCPClient.start: maxSamplingTokens must be a positive integer/,
     );
   });
 });
@@ -99,18 +99,18 @@ describe("caps on what one server asks", () => {
   it("a server's maxTokens of 100000 reaches the model capped (default cap), and the question says so", async () => {
     const llm = heldModel(0);
     const asker = heldAsker({ kind: "approve" }, 0);
-    await using client = await MCPClient.open(flooding(), { ctx: new RunContext({ llm, asker }) });
+    await using client = await MCPClient.start(flooding(), { ctx: new RunContext({ llm, asker }) });
     await flood(client, "sampling", 1, 100_000);
     expect(llm.requests[0]!.maxTokens).toBe(DEFAULT_MAX_SAMPLING_TOKENS);
     expect(asker.asked[0]!.question).toContain(`up to ${DEFAULT_MAX_SAMPLING_TOKENS} tokens; it asked for 100000`);
-    await using small = await MCPClient.open(flooding(), { ctx: new RunContext({ llm, asker }), maxSamplingTokens: 50 });
+    await using small = await MCPClient.start(flooding(), { ctx: new RunContext({ llm, asker }), maxSamplingTokens: 50 });
     await flood(small, "sampling", 1, 100_000);
     expect(llm.requests[1]!.maxTokens).toBe(50);
   });
 
   it("200 sampling requests at once: at most the cap reach the model, the rest are refused with an error naming the cap", async () => {
     const llm = heldModel();
-    await using client = await MCPClient.open(flooding(), { ctx: new RunContext({ llm }), allowSampling: true });
+    await using client = await MCPClient.start(flooding(), { ctx: new RunContext({ llm }), allowSampling: true });
     const r = await flood(client, "sampling", 200);
     expect(llm.peak).toBeLessThanOrEqual(DEFAULT_MAX_SERVER_REQUESTS);
     expect(r.answered).toBeGreaterThanOrEqual(1);
@@ -118,14 +118,14 @@ describe("caps on what one server asks", () => {
     expect(r.refused).toHaveLength(1);
     expect(r.refused[0]).toMatch(
       new RegExp(
-        `too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.open maxServerRequests\\)`,
+        `too many requests from this server at once: ${DEFAULT_MAX_SERVER_REQUESTS} sampling/elicitation requests are already pending \\(the client's cap, MCPClient\\.start maxServerRequests\\)`,
       ),
     );
   });
 
   it('under "gated", 300 elicitations at once put at most maxServerRequests questions to the person', async () => {
     const asker = heldAsker({ kind: "approve", value: { ok: true } });
-    await using client = await MCPClient.open(flooding(), { ctx: new RunContext({ asker, autonomy: "gated" }), maxServerRequests: 2 });
+    await using client = await MCPClient.start(flooding(), { ctx: new RunContext({ asker, autonomy: "gated" }), maxServerRequests: 2 });
     const r = await flood(client, "elicitation", 300);
     expect(asker.peak).toBeLessThanOrEqual(2);
     expect(asker.asked.length).toBeLessThan(300);

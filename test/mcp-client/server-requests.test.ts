@@ -37,7 +37,7 @@ describe("elicitation -> the run's Asker", () => {
     ]);
     const asker = askerScripted({ kind: "approve", value: { name: "Ada Lovelace" } });
     const ctx = new RunContext({ llm, asker, autonomy: "auto" });
-    await using client = await MCPClient.open(stdio(), { ctx });
+    await using client = await MCPClient.start(stdio(), { ctx });
     const result = await agentRun(client, ctx);
     expect(result.stopReason).toBe("complete");
     expect(asker.seen).toHaveLength(1);
@@ -61,7 +61,7 @@ describe("elicitation -> the run's Asker", () => {
       ["expired", "cancel"],
     ] as const) {
       const asker = askerScripted({ kind });
-      await using client = await MCPClient.open(stdio(), { ctx: new RunContext({ asker }) });
+      await using client = await MCPClient.start(stdio(), { ctx: new RunContext({ asker }) });
       const r = await client.callTool("trigger-elicitation-request", {});
       expect(JSON.stringify(r.content).toLowerCase()).toContain(word);
     }
@@ -69,7 +69,7 @@ describe("elicitation -> the run's Asker", () => {
 
   it("a URL elicitation reaches the Asker as a link to open", async () => {
     const asker = askerScripted({ kind: "approve" });
-    await using client = await MCPClient.open(stdio(), { ctx: new RunContext({ asker }) });
+    await using client = await MCPClient.start(stdio(), { ctx: new RunContext({ asker }) });
     await client.callTool("trigger-url-elicitation", { url: "https://example.com/connect", message: "Connect your account" });
     expect(asker.seen[0]).toMatchObject({ url: "https://example.com/connect", source: "mcp_elicitation" });
     expect(asker.seen[0]!.question).toContain("https://example.com/connect");
@@ -78,7 +78,7 @@ describe("elicitation -> the run's Asker", () => {
   it("no Asker: declined, with a warning naming the server", async () => {
     const log = captureLog();
     try {
-      await using client = await MCPClient.open(stdio(), { ctx: new RunContext() });
+      await using client = await MCPClient.start(stdio(), { ctx: new RunContext() });
       const r = await client.callTool("trigger-elicitation-request", {});
       expect(JSON.stringify(r.content).toLowerCase()).toContain("decline");
       expect(log.warnings.join("\n")).toMatch(
@@ -102,7 +102,7 @@ describe("sampling -> the run's LLM, through the gate", () => {
       const checks: unknown[] = [];
       const ctx = new RunContext({ llm, asker, autonomy: "gated", sink: (e) => e.event === "gate.check" && checks.push(e.data) });
       if (transport === "http") http = await startEverythingHttp();
-      await using client = await MCPClient.open(transport === "http" ? new StreamableHttpServer({ url: http!.url }) : stdio(), { ctx });
+      await using client = await MCPClient.start(transport === "http" ? new StreamableHttpServer({ url: http!.url }) : stdio(), { ctx });
       const result = await agentRun(client, ctx);
       expect(result.stopReason).toBe("complete");
       expect(result.toolCalls[0]!.result).toContain("the answer is 42");
@@ -123,11 +123,11 @@ describe("sampling -> the run's LLM, through the gate", () => {
   it('a rejected sampling is refused to the server and the model is never called; under "auto" a server with allowSampling is not asked', async () => {
     const llm = FakeLLM.script([new Turn({ content: "sampled freely" })]);
     const asker = askerScripted({ kind: "reject", note: "not now" });
-    await using gated = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "gated" }) });
+    await using gated = await MCPClient.start(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "gated" }) });
     const refused = await gated.callTool("trigger-sampling-request", { prompt: "hi" }).catch((e: Error) => e);
     expect(JSON.stringify(refused instanceof Error ? refused.message : refused)).toMatch(/sampling refused: rejected/);
     expect(llm.requests).toHaveLength(0);
-    await using auto = await MCPClient.open(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "auto" }), allowSampling: true });
+    await using auto = await MCPClient.start(stdio(), { ctx: new RunContext({ llm, asker, autonomy: "auto" }), allowSampling: true });
     const r = await auto.callTool("trigger-sampling-request", { prompt: "hi" });
     expect(JSON.stringify(r.content)).toContain("sampled freely");
     expect(asker.seen).toHaveLength(1);
@@ -136,7 +136,7 @@ describe("sampling -> the run's LLM, through the gate", () => {
 
 describe("roots", () => {
   it("roots/list answers the roots given to open; setRoots changes them and tells the server", async () => {
-    await using client = await MCPClient.open(stdio(), { ctx: new RunContext(), roots: [{ uri: "file:///tmp/project-a", name: "a" }] });
+    await using client = await MCPClient.start(stdio(), { ctx: new RunContext(), roots: [{ uri: "file:///tmp/project-a", name: "a" }] });
     expect(JSON.stringify((await client.callTool("get-roots-list", {})).content)).toContain("file:///tmp/project-a");
     await client.setRoots([{ uri: "file:///tmp/project-b", name: "b" }]);
     // The server asks roots/list again when told; its answer arrives on its own time.
@@ -150,8 +150,8 @@ describe("roots", () => {
   });
 
   it("a root without a file:// uri is refused, naming what is accepted", async () => {
-    await expect(MCPClient.open(stdio(), { roots: [{ uri: "https://x" }] })).rejects.toThrow(
-      /MCPClient.open: each root needs a file:\/\/ uri/,
+    await expect(MCPClient.start(stdio(), { roots: [{ uri: "https://x" }] })).rejects.toThrow(
+      /MCPClient.start: each root needs a file:\/\/ uri/,
     );
   });
 });

@@ -85,15 +85,15 @@ describe("StreamableHttpServer", () => {
   });
 });
 
-describe("MCPClient.open argument checks", () => {
+describe("MCPClient.start argument checks", () => {
   it("refuses a server that is not one of the two configs", async () => {
-    await expect(MCPClient.open({ command: "x" } as never)).rejects.toThrow(
-      "MCPClient.open: server must be a StdioServer or a StreamableHttpServer",
+    await expect(MCPClient.start({ command: "x" } as never)).rejects.toThrow(
+      "MCPClient.start: server must be a StdioServer or a StreamableHttpServer",
     );
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow(
-      "MCPClient.open: ttlMs must be a non-negative number of milliseconds, got -1",
+    await expect(MCPClient.start(new StdioServer({ command: "x" }), { ttlMs: -1 })).rejects.toThrow(
+      "MCPClient.start: ttlMs must be a non-negative number of milliseconds, got -1",
     );
-    await expect(MCPClient.open({ kind: "stdio", command: "" } as never)).rejects.toThrow("StdioServer: 'command' is required");
+    await expect(MCPClient.start({ kind: "stdio", command: "" } as never)).rejects.toThrow("StdioServer: 'command' is required");
   });
 
   it("refuses an option it does not know, naming it and the accepted ones (each used to be dropped silently)", async () => {
@@ -119,21 +119,21 @@ describe("MCPClient.open argument checks", () => {
     expect(refusal(() => new StreamableHttpServer({ url: "http://x/mcp", auth: "basic" } as never)).message).toBe(
       `StreamableHttpServer: 'auth' must be "oauth" or an OAuthClientProvider (e.g. oauthProvider({ ... })), got string "basic"`,
     );
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { timeout: 5 } as never)).rejects.toThrow(
-      "MCPClient.open: unknown option 'timeout'. Accepted options: clientInfo, ttlMs, requestTimeoutMs, signal, ctx, roots, tasks, maxResultChars, allowSampling, maxSamplingTokens, maxServerRequests, restart",
+    await expect(MCPClient.start(new StdioServer({ command: "x" }), { timeout: 5 } as never)).rejects.toThrow(
+      "MCPClient.start: unknown option 'timeout'. Accepted options: clientInfo, ttlMs, requestTimeoutMs, signal, ctx, roots, tasks, maxResultChars, allowSampling, maxSamplingTokens, maxServerRequests, restart",
     );
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { restart: { maxRestarts: 1, backoff: 5 } } as never)).rejects.toThrow(
-      "MCPClient.open: 'restart': unknown option 'backoff'. Accepted options: maxRestarts, backoffMs",
+    await expect(MCPClient.start(new StdioServer({ command: "x" }), { restart: { maxRestarts: 1, backoff: 5 } } as never)).rejects.toThrow(
+      "MCPClient.start: 'restart': unknown option 'backoff'. Accepted options: maxRestarts, backoffMs",
     );
-    await expect(MCPClient.open(new StdioServer({ command: "x" }), { requestTimeoutMs: 0 })).rejects.toThrow(
-      "MCPClient.open: 'requestTimeoutMs' must be a positive number of milliseconds, got number 0",
+    await expect(MCPClient.start(new StdioServer({ command: "x" }), { requestTimeoutMs: 0 })).rejects.toThrow(
+      "MCPClient.start: 'requestTimeoutMs' must be a positive number of milliseconds, got number 0",
     );
   });
 
   it("accepts a config built by another copy of the package (same shape, another class), re-validated", async () => {
     const foreign = { ...new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")] }) };
     expect(foreign).not.toBeInstanceOf(StdioServer);
-    await using client = await MCPClient.open(foreign as never);
+    await using client = await MCPClient.start(foreign as never);
     expect(client.server).toBeInstanceOf(StdioServer);
     expect((await client.listTools()).map((t) => t.name)).toContain("add");
   });

@@ -22,7 +22,7 @@ describe("HTTP: the server answers 404 for the session", () => {
     (await fetch(new URL(path, server.url), { method })).json() as Promise<Record<string, number>>;
 
   it("a list call re-initializes once and is retried: the caller sees the list", async () => {
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: server.url }));
     expect((await client.listTools()).map((t) => t.name)).toEqual(["bump"]);
     await hook("/test/forget");
     expect((await client.listTools({ forceRefresh: true })).map((t) => t.name)).toEqual(["bump"]);
@@ -31,7 +31,7 @@ describe("HTTP: the server answers 404 for the session", () => {
   });
 
   it("a tools/call is not retried: it fails saying the session was lost, and the next call works on the new session", async () => {
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: server.url }));
     await hook("/test/forget");
     const err = await client.callTool("bump").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
@@ -45,7 +45,7 @@ describe("HTTP: the server answers 404 for the session", () => {
   });
 
   it("re-initializes only once: a server that loses every session right after initialize makes the list fail, naming why", async () => {
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: server.url }));
     await hook("/test/amnesia");
     const err = await client.listTools({ forceRefresh: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpRequestError);
@@ -65,7 +65,7 @@ describe("stdio: the opt-in respawn", () => {
   it("a server that dies is spawned again, its tools re-listed, and each restart reported on ctx; past maxRestarts it stays down", async () => {
     const events: RunEvent[] = [];
     const ctx = new RunContext({ sink: (e) => e.event === "mcp.restart" && events.push(e) });
-    await using client = await MCPClient.open(crashy(), { ctx, restart: { maxRestarts: 1, backoffMs: 50 } });
+    await using client = await MCPClient.start(crashy(), { ctx, restart: { maxRestarts: 1, backoffMs: 50 } });
     const firstPid = client.pid;
     await expect(client.callTool("crash")).rejects.toThrow(McpRequestError); // the call in flight is not retried
     await untilValue(
@@ -90,13 +90,13 @@ describe("stdio: the opt-in respawn", () => {
   });
 
   it("without restart a dead server stays dead (the default), and restart is refused for HTTP", async () => {
-    await using client = await MCPClient.open(crashy());
+    await using client = await MCPClient.start(crashy());
     await expect(client.callTool("crash")).rejects.toThrow(McpRequestError);
     await expect(client.callTool("pid")).rejects.toThrow(/open a new MCPClient/);
     await expect(
-      MCPClient.open(new StreamableHttpServer({ url: "http://127.0.0.1:9/mcp" }), { restart: { maxRestarts: 1 } }),
+      MCPClient.start(new StreamableHttpServer({ url: "http://127.0.0.1:9/mcp" }), { restart: { maxRestarts: 1 } }),
     ).rejects.toThrow(/'restart' is for stdio servers only/);
-    await expect(MCPClient.open(crashy(), { restart: { maxRestarts: -1 } })).rejects.toThrow(
+    await expect(MCPClient.start(crashy(), { restart: { maxRestarts: -1 } })).rejects.toThrow(
       /'restart.maxRestarts' must be a non-negative integer, got -1/,
     );
   });

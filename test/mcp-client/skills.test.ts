@@ -46,8 +46,8 @@ async function servedSkills(withSkills = true): Promise<McpServerSpec> {
 }
 
 async function clientOf(spec: McpServerSpec, protocol: "2025-11-25" | "2026-07-28" = "2025-11-25"): Promise<MCPClient> {
-  const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, protocol }));
-  open.push(() => client.close());
+  const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, protocol }));
+  open.push(() => client.stop());
   return client;
 }
 
@@ -99,8 +99,8 @@ describe("MCPClient skills: what is refused, and servers without any", () => {
     const folder = skillsFolder();
     open.push(folder.close);
     const fixture = fileURLToPath(new URL("../fixtures/servers/skills-stdio-server.mjs", import.meta.url));
-    const client = await MCPClient.open(new StdioServer({ command: process.execPath, args: [fixture], env: { SKILLS_DIR: folder.dir } }));
-    open.push(() => client.close());
+    const client = await MCPClient.start(new StdioServer({ command: process.execPath, args: [fixture], env: { SKILLS_DIR: folder.dir } }));
+    open.push(() => client.stop());
     const skills = await mcpSkills(client);
     expect(Object.keys(skills)).toEqual(["deploy", "review"]);
     expect(skills.deploy!.instructions).toBe("\nRun the checks, then deploy.\n");

@@ -7,7 +7,7 @@ import { FakeLLM, Turn, makeTestCtx } from "../../src/testing/index.js";
 import { NODE, captureLog, fixture, newTag, taggedProcesses } from "./support.js";
 import { untilValue } from "../helpers/wait.js";
 
-const NOT_ENTERED = "MCPClient not entered — use await using c = await MCPClient.open(...)";
+const NOT_ENTERED = "MCPClient not entered — use await using c = await MCPClient.start(...)";
 
 type Stats = Record<string, number>;
 
@@ -30,10 +30,10 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
 
   beforeEach(async () => {
     tag = newTag();
-    client = await MCPClient.open(countingServer({ env: { AGENTKIT_TREE_TAG: tag } }));
+    client = await MCPClient.start(countingServer({ env: { AGENTKIT_TREE_TAG: tag } }));
   });
   afterEach(async () => {
-    await client.close();
+    await client.stop();
     expect(taggedProcesses(tag)).toEqual([]);
   });
 
@@ -47,7 +47,7 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
   });
 
   it("after close: session, lists and calls throw the seed's message; close is idempotent", async () => {
-    await client.close();
+    await client.stop();
     expect(client.isOpen).toBe(false);
     expect(() => client.session).toThrow(AgentkitError);
     expect(() => client.session).toThrow(expect.objectContaining({ code: "mcp_not_entered" }));
@@ -58,7 +58,7 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
     await expect(client.callTool("add", { a: 1, b: 1 })).rejects.toThrow(NOT_ENTERED);
     await expect(client.readResource("docs://runbook")).rejects.toThrow(NOT_ENTERED);
     await expect(client.getPrompt("triage")).rejects.toThrow(NOT_ENTERED);
-    await client.close();
+    await client.stop();
     expect(taggedProcesses(tag)).toEqual([]);
   });
 
@@ -221,10 +221,10 @@ describe("MCPClient over stdio (SDK McpServer subprocess)", () => {
 describe("adapters over stdio", () => {
   let client: MCPClient;
   beforeEach(async () => {
-    client = await MCPClient.open(countingServer());
+    client = await MCPClient.start(countingServer());
   });
   afterEach(async () => {
-    await client.close();
+    await client.stop();
   });
 
   it("mcpTools: prefixed names, schema passed through, safety flags, flattened results", async () => {
@@ -346,7 +346,7 @@ describe("adapters over stdio", () => {
     expect((await stats(client))["resources/list"]).toBe(2);
     await memory.query("runbook");
     expect((await stats(client))["resources/list"]).toBe(2);
-    await client.close();
+    await client.stop();
     await expect(memory.query("runbook")).rejects.toThrow(NOT_ENTERED);
   });
 });
@@ -357,7 +357,7 @@ describe("MCPClient TTL expiry", () => {
     // subprocess), on before the client is made, as the SDK's cache takes its clock then.
     vi.useFakeTimers({ toFake: ["Date", "performance"] });
     try {
-      await using client = await MCPClient.open(countingServer(), { ttlMs: 150 });
+      await using client = await MCPClient.start(countingServer(), { ttlMs: 150 });
       await client.listTools();
       vi.advanceTimersByTime(149);
       await client.listTools();
@@ -378,7 +378,7 @@ describe("StdioServer env and cwd", () => {
   it("env overlays process.env in the child; cwd is honoured", async () => {
     process.env.AGENTKIT_PARENT_ONLY = "from-parent";
     try {
-      await using client = await MCPClient.open(
+      await using client = await MCPClient.start(
         countingServer({ env: { AGENTKIT_OVERLAY: "from-config", HOME: "/overlaid" }, cwd: "/tmp" }),
       );
       const read = async (name: string) => text(await client.callTool("env", { name }));
@@ -392,7 +392,7 @@ describe("StdioServer env and cwd", () => {
   });
 
   it("stderr: 'inherit' keeps no tail", async () => {
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StdioServer({ command: NODE, args: [fixture("counting-stdio-server.mjs")], stderr: "inherit" }),
     );
     expect(client.stderrTail).toBe("");
@@ -403,7 +403,7 @@ describe("open() unwinds what it opened", () => {
   it("a server that dies during initialize: McpConnectError with its stderr tail, no process left", async () => {
     const tag = newTag();
     const server = new StdioServer({ command: NODE, args: [fixture("crash-during-initialize.mjs")], env: { AGENTKIT_TREE_TAG: tag } });
-    const err = await MCPClient.open(server).catch((e: unknown) => e);
+    const err = await MCPClient.start(server).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     const e = err as McpConnectError;
     expect(e.code).toBe("mcp_connect");
@@ -418,7 +418,7 @@ describe("open() unwinds what it opened", () => {
   });
 
   it("a command that cannot be spawned: McpConnectError naming ENOENT", async () => {
-    const err = await MCPClient.open(new StdioServer({ command: "agentkit-no-such-binary" })).catch((e: unknown) => e);
+    const err = await MCPClient.start(new StdioServer({ command: "agentkit-no-such-binary" })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpConnectError);
     expect((err as Error).message).toMatch(
       /^MCPClient could not open stdio server 'agentkit-no-such-binary': spawn agentkit-no-such-binary ENOENT\./,
@@ -434,7 +434,7 @@ describe("open() unwinds what it opened", () => {
       args: ["-e", "setInterval(() => {}, 1000); process.stdin.resume()"],
       env: { AGENTKIT_TREE_TAG: tag },
     });
-    const opening = MCPClient.open(server, { signal: ac.signal }).catch((e: unknown) => e);
+    const opening = MCPClient.start(server, { signal: ac.signal }).catch((e: unknown) => e);
     await untilValue(
       () => taggedProcesses(tag),
       (p) => p.length === 1,
@@ -450,7 +450,7 @@ describe("open() unwinds what it opened", () => {
 
 describe("a server that dies mid-session", () => {
   it("calls fail with a message saying the connection is gone, with the exit status", async () => {
-    await using client = await MCPClient.open(countingServer());
+    await using client = await MCPClient.start(countingServer());
     await client.listTools(); // cached now
     process.kill(client.pid!, "SIGKILL");
     const err = await untilValue(

@@ -1,6 +1,6 @@
 /**
  * @module test/mcp-client/stdio-startup.test
- * What `MCPClient.open` says about a stdio process that is not the MCP server
+ * What `MCPClient.start` says about a stdio process that is not the MCP server
  * it was told to be (issue #43 point 5): one that stays up printing something
  * else on stdout fails within 10 s naming what it printed (it used to hold the
  * open for 122 s, then say "Request timed out"); a banner line before a real
@@ -19,15 +19,15 @@ import { NODE, fixture } from "./support.js";
 import { McpConnectError } from "../../src/index.js";
 
 async function openFailure(server: StdioServer): Promise<McpConnectError> {
-  const err = await MCPClient.open(server).then(
-    async (c) => (await c.close(), undefined),
+  const err = await MCPClient.start(server).then(
+    async (c) => (await c.stop(), undefined),
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(McpConnectError);
   return err as McpConnectError;
 }
 
-describe("MCPClient.open on a stdio process that is not the expected server", () => {
+describe("MCPClient.start on a stdio process that is not the expected server", () => {
   it("a process that prints other things on stdout fails within 10 s, naming the first bytes it printed", async () => {
     const started = Date.now();
     const err = await openFailure(new StdioServer({ command: NODE, args: [fixture("prints-to-stdout.mjs")] }));
@@ -43,7 +43,7 @@ describe("MCPClient.open on a stdio process that is not the expected server", ()
   }, 40_000);
 
   it("a banner line before a real server's answers is tolerated", async () => {
-    await using client = await MCPClient.open(
+    await using client = await MCPClient.start(
       new StdioServer({ command: "sh", args: ["-c", `echo 'starting up'; exec "${NODE}" "${fixture("counting-stdio-server.mjs")}"`] }),
     );
     expect((await client.listTools()).length).toBeGreaterThan(0);

@@ -35,7 +35,7 @@ const statuses = (span: ReadableSpan): unknown[] =>
 describe("traces of a task", () => {
   it("callTool: one client span with mcp.task.id and every status transition, no argument value", async () => {
     const run = traced({ ask: async () => ({ kind: "approve", value: { colour: SECRET } }) });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: srv.url }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: srv.url }));
     await client.callTool("ask", { note: SECRET }, { ctx: run.ctx });
     run.detach();
     const span = run.spans().find((s) => s.name === "tools/call ask");
@@ -58,7 +58,7 @@ describe("traces of a task", () => {
 
   it("startTool: the call's span names the task; result() is its own tasks/get span", async () => {
     const run = traced();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: srv.url }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: srv.url }));
     const task = await client.startTool("slow", { x: SECRET, steps: 1 }, { ctx: run.ctx });
     await task.result();
     run.detach();

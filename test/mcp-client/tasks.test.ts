@@ -34,7 +34,7 @@ afterEach(async () => {
 
 function open(options: MCPClientOptions & { protocol?: ProtocolChoice } = {}): Promise<MCPClient> {
   const { protocol, ...rest } = options;
-  return MCPClient.open(new StreamableHttpServer({ url: srv.url, ...(protocol ? { protocol } : {}) }), rest);
+  return MCPClient.start(new StreamableHttpServer({ url: srv.url, ...(protocol ? { protocol } : {}) }), rest);
 }
 
 /** The gaps between consecutive arrivals, in ms. */
@@ -115,7 +115,7 @@ describe("callTool() resolves a task to its final result", () => {
     };
     const err = await client.callTool("slow", { steps: 100 }, { signal: stop.signal, onProgress }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Cancelled);
-    await client.close();
+    await client.stop();
     const [task] = [...srv.tasks.values()];
     const cancels = srv.requests("tasks/cancel");
     expect(cancels.map((c) => c.params.taskId)).toEqual([task!.taskId]);

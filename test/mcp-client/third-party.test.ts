@@ -39,7 +39,7 @@ function everythingSuite(transport: string, open: () => Promise<MCPClient>): voi
       tools = Object.fromEntries((await mcpTools(client, { prefix: "ev_" })).map((t) => [t.name, t]));
     });
     afterAll(async () => {
-      await client?.close();
+      await client?.stop();
     });
     const run = (name: string, args: Record<string, unknown> = {}) => tools[`ev_${name}`]!.run(args, makeTestCtx());
 
@@ -100,12 +100,12 @@ function everythingSuite(transport: string, open: () => Promise<MCPClient>): voi
   });
 }
 
-everythingSuite("stdio", () => MCPClient.open(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] })));
+everythingSuite("stdio", () => MCPClient.start(new StdioServer({ command: NODE, args: [EVERYTHING, "stdio"] })));
 
 let httpServer: ServerProcess | undefined;
 everythingSuite("streamableHttp (bound to 127.0.0.1 by a preload)", async () => {
   httpServer = await startEverythingHttp();
-  return MCPClient.open(new StreamableHttpServer({ url: httpServer.url }));
+  return MCPClient.start(new StreamableHttpServer({ url: httpServer.url }));
 });
 afterAll(async () => {
   await httpServer?.stop();
@@ -119,11 +119,11 @@ describe("server-filesystem 2026.8.31 over stdio", () => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), "agentkit-fs-")));
     writeFileSync(join(dir, "notes.txt"), "remember the milk\n");
     writeFileSync(join(dir, "tiny.wav"), tinyWav());
-    client = await MCPClient.open(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
+    client = await MCPClient.start(new StdioServer({ command: NODE, args: [FILESYSTEM, dir] }));
     tools = Object.fromEntries((await mcpTools(client, { prefix: "fs_" })).map((t) => [t.name, t]));
   });
   afterAll(async () => {
-    await client?.close();
+    await client?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

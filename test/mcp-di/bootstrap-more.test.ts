@@ -38,7 +38,7 @@ function text(res: { content: Array<{ type: string; text?: string }> }): string 
   return res.content.map((b) => b.text ?? `[${b.type}]`).join("");
 }
 async function connect(app: McpApp): Promise<MCPClient> {
-  return MCPClient.open(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
+  return MCPClient.start(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
 }
 
 describe("the guard's audit through a module", () => {

@@ -100,7 +100,7 @@ afterEach(async () => {
 });
 
 async function connect(app: McpApp): Promise<MCPClient> {
-  return MCPClient.open(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
+  return MCPClient.start(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
 }
 function text(res: { content: Array<{ type: string; text?: string }> }): string {
   return res.content.map((b) => b.text ?? `[${b.type}]`).join("");

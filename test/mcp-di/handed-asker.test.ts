@@ -23,7 +23,7 @@ McpServer({ name: "unguarded", tools: [deploy], guard: "none" })(Unguarded);
 
 async function callDeploy(module: object, asker: Asker): Promise<{ text: string; guarded: boolean }> {
   await using app = await bootstrap(module as new () => object, { ctx: makeTestCtx(), asker });
-  await using client = await MCPClient.open(
+  await using client = await MCPClient.start(
     new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders, protocol: "2025-11-25" }),
   );
   const r = await client.callTool("deploy", {});

@@ -63,7 +63,7 @@ describe("bootstrap: a constructor dependency nobody supplies", () => {
 
   it("(control) with the provider listed, both tools share one instance over a real session", async () => {
     await using app = await bootstrap(deployModule([CheckCounter]), { container: container.createChildContainer() });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders }));
     await client.callTool("run_check", {});
     await client.callTool("run_check", {});
     expect(text(await client.callTool("deploy", {}))).toBe("deployed after 2 checks");

@@ -92,7 +92,7 @@ function moduleServing(tool: typeof Direct | typeof Indirect | typeof ByToken): 
 
 async function connect(app: McpApp): Promise<MCPClient> {
   // Sessions are the point here: the 2025 era has them (on 2026-07-28 every request stands alone).
-  return MCPClient.open(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders, protocol: "2025-11-25" }));
+  return MCPClient.start(new StreamableHttpServer({ url: app.spec!.url!, headers: app.spec!.authHeaders, protocol: "2025-11-25" }));
 }
 function text(res: { content: Array<{ type: string; text?: string }> }): string {
   return res.content.map((b) => b.text ?? `[${b.type}]`).join("");

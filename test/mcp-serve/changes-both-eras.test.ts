@@ -133,7 +133,7 @@ describe("2026-07-28: subscriptions/listen served", () => {
 
   it("the package's MCPClient lists a tool the spec adds at once though the lists say 60 s (its listen stream drops the cache)", async () => {
     const spec = await growingSpec({ ttlMs: 60_000 });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
     expect(client.protocolVersion).toBe("2026-07-28");
     expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
     spec.addTool(named("second"));
@@ -262,7 +262,7 @@ describe("a dropped listen stream is opened again", () => {
   it("after the endpoint stops and serves again, the MCPClient listens anew: a tool added later is listed before the lists' 60 s", async () => {
     const spec = await growingSpec({ ttlMs: 60_000 });
     const listens = listensAnswered();
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
     expect((await client.listTools()).map((t) => t.name)).toEqual(["first"]);
     expect(listens.count).toBe(1);
     await spec.stop(); // ends the listen stream (and every exchange in flight)

@@ -58,7 +58,7 @@ describe("the one listener", () => {
     const spec = await serveRegistry([echo], { name: "engine", ctx: makeTestCtx() });
     stops.push(() => spec.stop());
     await spec.start();
-    const approvals = await ApprovalServer.open({ asker: { ask: async () => ({ kind: "approve" }) } });
+    const approvals = await ApprovalServer.start({ asker: { ask: async () => ({ kind: "approve" }) } });
     stops.push(() => approvals.stop());
     const hooks = await HookServer.start({ decide: () => ({ decision: "allow" }) });
     stops.push(() => hooks.stop());

@@ -100,7 +100,7 @@ describe("serve samples print what they show", () => {
   });
 
   it("serve-stdio-child, spawned as the parent's config says, serves the tool and exits when stdin closes", async () => {
-    const client = await MCPClient.open(new StdioServer({ command: process.execPath, args: [CHILD], env: { NODE_PATH: "/srv/app" } }));
+    const client = await MCPClient.start(new StdioServer({ command: process.execPath, args: [CHILD], env: { NODE_PATH: "/srv/app" } }));
     try {
       // The stdio child serves both eras; the client's default "auto" settles on 2026-07-28.
       expect(client.protocolVersion).toBe("2026-07-28");
@@ -121,7 +121,7 @@ describe("serve samples print what they show", () => {
         { type: "text", text: "unknown tool 'nope'. Available tools: ['read_result', 'run_check']" },
       ]);
     } finally {
-      await client.close();
+      await client.stop();
     }
     expect(await waitGone(CHILD)).toEqual([]);
   });

@@ -93,7 +93,7 @@ describe("McpServerSpec over HTTP", () => {
       expect(mode(dir)).toBe(0o700);
       expect(JSON.parse(readFileSync(s.configPath, "utf8"))).toEqual(s.configDocument());
       {
-        await using client = await MCPClient.open(new StreamableHttpServer({ url: s.url!, headers: s.authHeaders }));
+        await using client = await MCPClient.start(new StreamableHttpServer({ url: s.url!, headers: s.authHeaders }));
         expect((await client.callTool("run_check", { name: `round${round}` })).content).toEqual([
           { type: "text", text: `round${round}:ok` },
         ]);

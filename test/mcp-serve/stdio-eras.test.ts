@@ -56,7 +56,7 @@ function collected(stream: Readable): { text: () => string; seen: (needle: strin
   return { text: () => text, seen };
 }
 
-/** The clients a test opened, closed after it (a closed one is closed again harmlessly). */
+/** The clients a test opened, closed (ours: stopped) after it (a closed one is closed again harmlessly). */
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const c of opened.splice(0)) await c.close();
@@ -179,8 +179,8 @@ describe("serveRegistryStdio serves both eras", () => {
 
   it("the package's MCPClient opens a stdio child on 2026-07-28 when pinned, and on auto", async () => {
     for (const protocol of ["2026-07-28", "auto"] as const) {
-      const client = await MCPClient.open(new StdioServer({ command: process.execPath, args: [CHILD], protocol }));
-      opened.push(client);
+      const client = await MCPClient.start(new StdioServer({ command: process.execPath, args: [CHILD], protocol }));
+      opened.push({ close: () => client.stop() });
       expect(client.protocolVersion).toBe("2026-07-28");
       expect(firstText(await client.callTool("run_check", { name: protocol }))).toMatch(new RegExp(`^${protocol}: ok in \\d+$`));
     }

@@ -19,7 +19,7 @@ it("stop() answers every call in flight and aborts the tools' signals", async ()
   const ctx = makeTestCtx();
   const spec = await serveRegistry([hang], { name: "engine", ctx });
   await spec.start();
-  const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+  const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
   try {
     const calls = Array.from({ length: 12 }, () => client.callTool("hang", {}));
     await until(
@@ -33,7 +33,7 @@ it("stop() answers every call in flight and aborts the tools' signals", async ()
       expect(r).toEqual({ content: [{ type: "text", text: "the server stopped while 'hang' was running" }], isError: true });
     expect(signals.every((s) => s.aborted)).toBe(true);
   } finally {
-    await client.close();
+    await client.stop();
     await spec.stop();
   }
 });

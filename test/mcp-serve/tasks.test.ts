@@ -180,7 +180,7 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
     };
     // The run opens the client (so it declares elicitation) and answers the task's questions.
     const ctx = new RunContext({ asker });
-    await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url, headers: spec.headers, protocol: "2026-07-28" }), {
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url, headers: spec.headers, protocol: "2026-07-28" }), {
       ctx,
     });
     const progress: CallProgress[] = [];

@@ -35,7 +35,7 @@ async function runAgent(
   onEvent?: (e: RunEvent, ctx: RunContext) => void,
   keepImages = false,
 ) {
-  await using client = await MCPClient.open(server);
+  await using client = await MCPClient.start(server);
   const tools = await mcpTools(client, { prefix: "fs_", keepImages });
   const events: RunEvent[] = [];
   const ctx = new RunContext({ llm });

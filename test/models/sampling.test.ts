@@ -20,7 +20,7 @@ const everything = () => new StdioServer({ command: NODE, args: [EVERYTHING, "st
 
 /** The sampling tool's text: "LLM sampling result: {json}". */
 async function sample(llm: LLM, maxTokens: number): Promise<string> {
-  await using client = await MCPClient.open(everything(), { ctx: new RunContext({ llm }), allowSampling: true });
+  await using client = await MCPClient.start(everything(), { ctx: new RunContext({ llm }), allowSampling: true });
   const r = await client.callTool("trigger-sampling-request", { prompt: "What is 6 x 7?", maxTokens });
   return JSON.stringify(r.content);
 }
@@ -59,7 +59,7 @@ describe("sampling through a real provider", () => {
 
   it("no model to use (the provider has none and the request names none): the server gets an error naming the option; no request is sent", async () => {
     await using api = await FakeAnthropic.start([{ text: "never" }]);
-    await using client = await MCPClient.open(everything(), {
+    await using client = await MCPClient.start(everything(), {
       ctx: new RunContext({ llm: new AnthropicLLM({ apiKey: "sk-test", baseURL: api.url, maxRetries: 0 }) }),
       allowSampling: true,
     });

@@ -239,8 +239,8 @@ describe("arc-agentkit/otel", () => {
     const approvals = new ApprovalServer({ asker: askerAnswering({ kind: "approve", actor: "carol" }), ctx: approvalsCtx });
     await approvals.start();
     cleanups.push(() => approvals.stop());
-    const client = await MCPClient.open(new StreamableHttpServer({ url: approvals.url, headers: { ...approvals.authHeaders } }));
-    cleanups.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: approvals.url, headers: { ...approvals.authHeaders } }));
+    cleanups.push(() => client.stop());
     // Stands in for the CLI asking its permission prompt about the call it is making: a tool of the run whose body asks.
     const write = tool({ name: "Write", description: "Write a file.", sideEffecting: false }, async () => {
       const answer = await client.callTool("approve", { tool_name: "Write", input: { file_path: SECRET }, tool_use_id: "toolu_42" });

@@ -44,7 +44,7 @@ describe("otel: one trace from the agent through MCP to the person who approved"
     const ctx = new RunContext({ llm: new AnthropicLLM({ apiKey: "k", baseURL: api.url, maxRetries: 0 }) });
     const detach = instrument(ctx, { tracerProvider: provider });
     {
-      await using client = await MCPClient.open(new StdioServer({ command: NODE, args: [MODULE], env: { OTLP_URL: receiver.url } }));
+      await using client = await MCPClient.start(new StdioServer({ command: NODE, args: [MODULE], env: { OTLP_URL: receiver.url } }));
       const agent = new Agent({
         name: "deployer",
         model: "test-model",

@@ -659,7 +659,7 @@ let protoBefore: string[] = [];
 
 beforeAll(async () => {
   protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-  approvals = await ApprovalServer.open({
+  approvals = await ApprovalServer.start({
     asker: {
       ask: async () => {
         asked.runs++;

@@ -62,8 +62,8 @@ describe("faults", () => {
   }) => {
     const mark = `agentkit-rel-${randomUUID()}`;
     const server = new StdioServer({ command: process.execPath, args: [hangStdio], env: { REL_MARK: mark } });
-    const client = await MCPClient.open(server);
-    closers.push(() => client.close());
+    const client = await MCPClient.start(server);
+    closers.push(() => client.stop());
     await until(() => pidsMatching(`grandchild-${mark}`).length === 1, "the stdio server's grandchild to start");
     let t0 = 0;
     const pending = settle(client.callTool("hang", {}), () => t0);
@@ -78,12 +78,12 @@ describe("faults", () => {
     expect((error as Error).message).toContain("tools/call 'hang'");
     expect((error as Error).message).toContain("killed by SIGKILL");
     expect(ms).toBeLessThan(2000);
-    await client.close();
+    await client.stop();
     await until(
       () => pidsMatching(mark).length === 0,
       () => `no process left of ${mark} (left: ${pidsMatching(mark).join(", ")})`,
     );
-    await using again = await MCPClient.open(server);
+    await using again = await MCPClient.start(server);
     expect(firstText(await again.callTool("echo", { text: "after" }))).toBe("after");
     report(task, {
       "error after kill ms": Math.round(ms),
@@ -106,8 +106,8 @@ describe("faults", () => {
       10_000,
     );
     const url = seen.find((l) => l.startsWith("READY "))!.slice(6);
-    const client = await MCPClient.open(new StreamableHttpServer({ url, timeoutMs: 60_000 }));
-    closers.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url, timeoutMs: 60_000 }));
+    closers.push(() => client.stop());
     let t0 = 0;
     const pending = settle(client.callTool("hang", {}), () => t0);
     await until(
@@ -170,8 +170,8 @@ describe("faults", () => {
     const counter: BodyCounter = { runs: 0 };
     const spec = await serve([boom, echoTool(counter)]);
     closers.push(() => spec.stop());
-    const client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
-    closers.push(() => client.close());
+    const client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+    closers.push(() => client.stop());
     const sessionId = (client.session.transport as { sessionId?: string } | undefined)?.sessionId;
     const texts = new Map<string, number>();
     let next = 0;
@@ -226,10 +226,11 @@ describe("faults", () => {
     const sdk = await Promise.all(Array.from({ length: 4 }, () => sdkClient(spec.url!, spec.authHeaders)));
     const ours = await Promise.all(
       Array.from({ length: 4 }, () =>
-        MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 60_000 })),
+        MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: 60_000 })),
       ),
     );
-    for (const c of [...sdk, ...ours]) closers.push(() => c.close());
+    for (const c of sdk) closers.push(() => c.close());
+    for (const c of ours) closers.push(() => c.stop());
     let t0 = 0;
     const pending = [
       ...sdk.map((c) => settle(c.callTool({ name: "hang", arguments: {} }), () => t0)),

@@ -42,7 +42,7 @@ describe("leaks", () => {
       const counter: BodyCounter = { runs: 0 };
       const spec = await serve([echoTool(counter)]);
       const clients = await Promise.all(
-        Array.from({ length: 8 }, () => MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))),
+        Array.from({ length: 8 }, () => MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }))),
       );
       const during = counts();
       try {
@@ -55,7 +55,7 @@ describe("leaks", () => {
           }),
         );
       } finally {
-        await Promise.all(clients.map((c) => c.close()));
+        await Promise.all(clients.map((c) => c.stop()));
         await spec.stop();
       }
       expect(counter.runs).toBe(10_000);
@@ -74,7 +74,7 @@ describe("leaks", () => {
         const counter: BodyCounter = { runs: 0 };
         const spec = await serve([echoTool(counter)]);
         try {
-          await using c = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
+          await using c = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders }));
           expect(firstText(await c.callTool("echo", { i: n, text: "cycle" }))).toBe(echoText({ i: n, text: "cycle" }));
         } finally {
           await spec.stop();
@@ -83,7 +83,7 @@ describe("leaks", () => {
       const afterHttp = await settled(before);
       const t0 = performance.now();
       for (let n = 0; n < 100; n++) {
-        await using c = await MCPClient.open(new StdioServer({ command: process.execPath, args: [stdioFixture, "search"] }));
+        await using c = await MCPClient.start(new StdioServer({ command: process.execPath, args: [stdioFixture, "search"] }));
         expect(firstText(await c.callTool("search", { q: String(n) }))).toBe(`search:${n}`);
       }
       const stdioSeconds = (performance.now() - t0) / 1000;

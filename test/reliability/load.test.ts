@@ -48,8 +48,8 @@ describe("load", () => {
           firstText((await c.callTool({ name: "echo", arguments: args }, undefined, { timeout: TIMEOUT_MS })) as CallToolResult),
         );
       } else {
-        const c = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: TIMEOUT_MS }));
-        clients.push(c);
+        const c = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: spec.authHeaders, timeoutMs: TIMEOUT_MS }));
+        clients.push({ close: () => c.stop() });
         call.push(async (args) => firstText(await c.callTool("echo", args)));
       }
       const warm = await Promise.all(Array.from({ length: IN_FLIGHT }, (_, w) => call[s]!({ i: -1 - w, text: "warm-up" })));

@@ -202,7 +202,7 @@ const PGLITE_STORE_OPTIONS = {
 /**
  * The embedded inbox store: opens (or creates) the PGlite database in
  * `dataDir`, brings its tables up to date, and returns a store backed by it
- * (`close()` closes the database). Opening takes about a second (several
+ * (`stop()` closes the database). Opening takes about a second (several
  * the very first time, while the database is created).
  *
  * @throws OptionsError for bad options; MissingPeerError when `@electric-sql/pglite` is not installed; InboxError (code `inbox_store`)

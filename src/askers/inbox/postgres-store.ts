@@ -105,7 +105,7 @@ export interface PostgresInboxStoreOptions {
   readonly worker?: string;
   /** How long a process's questions outlive its last heartbeat before they are abandoned. Default 15 000 ms; renewed every third of it. */
   readonly leaseMs?: number;
-  /** End `pool` on `close()` too (as the store does with the pool it makes). Default false. */
+  /** End `pool` on `stop()` too (as the store does with the pool it makes). Default false. */
   readonly ownsPool?: boolean;
   /**
    * What this store is for. `"worker"`: it asks; it hears only its own
@@ -200,7 +200,7 @@ export const EMBEDDED_STORES = new WeakSet<PostgresInboxStore>();
 /**
  * The PostgreSQL inbox store (see the module note). Make it with
  * `postgresInboxStore()`; run `migrateInboxStore()` (or `agentkit inbox
- * migrate <url>`) once per database first. `close()` when done.
+ * migrate <url>`) once per database first. `stop()` (or `await using`) when done.
  */
 export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore, AsyncDisposable {
   readonly schema: string;
@@ -626,7 +626,7 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   }
 
   /** Stop listening, end the lease and the timers, and end the pool the store made. Idempotent. */
-  async close(): Promise<void> {
+  async stop(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const t of [this.#heartbeat, this.#sweeper, this.#retry, this.#unlisten]) clearTimeout(t);
@@ -644,9 +644,9 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     if (this.#ownPool) await this.#pool.end().catch(ignoreRejection("ending our own pool while closing"));
   }
 
-  /** Same as `close()`. */
+  /** `await using` support: the same as `stop()`. */
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
+    await this.stop();
   }
 
   /**

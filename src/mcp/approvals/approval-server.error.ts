@@ -13,6 +13,6 @@ export function notStarted(member: string): AgentkitError {
   return new AgentkitError(
     "approval_server_not_started",
     `ApprovalServer.${member} is only available while the server is serving — call await approvals.start() first ` +
-      `(or use await using approvals = await ApprovalServer.open({ asker }))`,
+      `(or use await using approvals = await ApprovalServer.start({ asker }))`,
   );
 }

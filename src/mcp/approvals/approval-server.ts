@@ -364,8 +364,8 @@ export class ApprovalServer implements AsyncDisposable {
     this.sessionLimits = { sessionIdleMs: p.sessionIdleMs, maxSessions: p.maxSessions };
   }
 
-  /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.open({ asker })`. */
-  static open(options: ApprovalServerOptions): Promise<ApprovalServer> {
+  /** `new ApprovalServer(options).start()`: `await using approvals = await ApprovalServer.start({ asker })`. */
+  static start(options: ApprovalServerOptions): Promise<ApprovalServer> {
     return new ApprovalServer(options).start();
   }
 

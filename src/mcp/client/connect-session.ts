@@ -1,7 +1,7 @@
 /**
  * @module mcp/client/connect-session
  * One transport and one initialized SDK session for a server config: what
- * `MCPClient.open()` does once, and again when a session is re-initialized
+ * `MCPClient.start()` does once, and again when a session is re-initialized
  * (HTTP 404) or a stdio server is respawned. Whatever fails is closed before
  * the error is thrown.
  */

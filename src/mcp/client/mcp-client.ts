@@ -50,7 +50,7 @@ import { ignoreRejection } from "../../util/logger.js";
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
 
-/** The options of `MCPClient.open()`, declared once. */
+/** The options of `MCPClient.start()`, declared once. */
 const MCP_CLIENT_OPTIONS = {
   clientInfo: opt.that<{ readonly name: string; readonly version: string }>(
     (v) => typeof (v as Implementation)?.name === "string" && typeof (v as Implementation).version === "string",
@@ -77,7 +77,7 @@ const MCP_CLIENT_OPTIONS = {
   }),
 } as const;
 
-/** What a client keeps of its checked `open()` options. */
+/** What a client keeps of its checked `start()` options. */
 interface ClientSetup {
   readonly ctx: RunContext | undefined;
   readonly restart: { readonly maxRestarts: number; readonly backoffMs?: number } | undefined;
@@ -87,7 +87,7 @@ interface ClientSetup {
   readonly maxResultChars?: number;
 }
 
-/** Options of `MCPClient.open()`. */
+/** Options of `MCPClient.start()`. */
 export interface MCPClientOptions {
   /**
    * The budget of a tool result this client's `mcpTools` adapters hand the
@@ -109,7 +109,7 @@ export interface MCPClientOptions {
    * the server's `timeoutMs` for HTTP; the SDK's 60 000 for stdio.
    */
   readonly requestTimeoutMs?: number;
-  /** Aborts `open()` itself (spawn + initialize); what was opened is closed. */
+  /** Aborts `start()` itself (spawn + initialize); what was opened is closed. */
   readonly signal?: AbortSignal;
   /**
    * The run that answers what the server asks: `elicitation/create` goes to
@@ -226,7 +226,7 @@ const LISTS = {
   "prompts/list": { capability: "prompts", items: (r: { prompts: SdkPrompt[] }) => r.prompts },
 } as const;
 
-/** How long `close()` waits for `tasks/cancel` requests in flight before it ends the session anyway. */
+/** How long `stop()` waits for `tasks/cancel` requests in flight before it ends the session anyway. */
 const CANCEL_GRACE_MS = 5_000;
 
 /** Resolves once every one of `promises` settled, or after `ms` (an unref'd timer), whichever is first. */
@@ -245,11 +245,11 @@ async function settledWithin(promises: readonly Promise<unknown>[], ms: number):
 const ignoreProgress = (): void => {};
 
 /**
- * One connection to one MCP server. Open with `MCPClient.open(server)` — it
+ * One connection to one MCP server. Start with `MCPClient.start(server)` — it
  * spawns the subprocess (or opens the HTTP transport) and initializes the
  * session in one step, and if any part fails it closes what was already opened
- * before throwing `McpConnectError`. Use `await using c = await MCPClient.open(...)`
- * or call `close()`; closing drops the session and both caches.
+ * before throwing `McpConnectError`. Use `await using c = await MCPClient.start(...)`
+ * or call `stop()`; stopping drops the session and both caches.
  *
  * `listTools()` and `listResources()` are cached for `DEFAULT_TTL_MS` (all
  * pages joined); `listPrompts()` is never cached. A failed refresh throws and
@@ -275,9 +275,9 @@ export class MCPClient implements AsyncDisposable {
   private readonly outputs: TaskOutputChecks;
   /** The session's state (see session-state.ts); changed only by `move()`. */
   private state: SessionState = "open";
-  /** `tasks/cancel` requests in flight (an aborted call's task): `close()` lets them reach the server first. */
+  /** `tasks/cancel` requests in flight (an aborted call's task): `stop()` lets them reach the server first. */
   private readonly cancels = new Set<Promise<void>>();
-  /** The teardown close() started (shared by concurrent callers). */
+  /** The teardown stop() started (shared by concurrent callers). */
   private closing?: Promise<void>;
   private readonly answers: ServerRequests;
   /** Opened with `ctx` or `roots`: the client declared elicitation, sampling and roots. */
@@ -290,7 +290,7 @@ export class MCPClient implements AsyncDisposable {
   private renewing?: Promise<void>;
   /** Replaced sessions still closing. */
   private readonly retired = new Set<Promise<void>>();
-  /** Ends a respawn's backoff wait early (close()). */
+  /** Ends a respawn's backoff wait early (stop()). */
   private wake?: () => void;
 
   private constructor(
@@ -368,11 +368,11 @@ export class MCPClient implements AsyncDisposable {
    * @throws OAuthLoginRequiredError when the server's stored OAuth login was refused (log in again).
    * @throws AgentkitError (code `oauth_callback`) when an OAuth authorization came back refused or never came back.
    */
-  static async open(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
+  static async start(config: McpServerConfig, options: MCPClientOptions = {}): Promise<MCPClient> {
     const server = normalise(config);
-    const checked = checkOptions(options, "MCPClient.open", MCP_CLIENT_OPTIONS);
+    const checked = checkOptions(options, "MCPClient.start", MCP_CLIENT_OPTIONS);
     if (checked.restart !== undefined && !(server instanceof StdioServer))
-      throw new OptionsError("MCPClient.open", "restart", `MCPClient.open: 'restart' is for stdio servers only; ${server} is not one`);
+      throw new OptionsError("MCPClient.start", "restart", `MCPClient.start: 'restart' is for stdio servers only; ${server} is not one`);
     const answering = checked.ctx !== undefined || options.roots !== undefined;
     const answers = new ServerRequests(String(server), checked.ctx, checked.roots, checked);
     // The SDK is imported here, not at import time: the app's own copy (see sdk-client.ts).
@@ -403,7 +403,7 @@ export class MCPClient implements AsyncDisposable {
    * The live SDK `Client`.
    *
    * @throws AgentkitError (code `mcp_not_entered`: `MCPClient not entered — use await using c = await
-   *   MCPClient.open(...)`) after `close()`.
+   *   MCPClient.start(...)`) after `stop()`.
    */
   get session(): Client {
     if (!this.current) throw notEntered();
@@ -416,7 +416,7 @@ export class MCPClient implements AsyncDisposable {
    * otherwise (see `ProtocolChoice`). A respawn or re-initialization may
    * change it.
    *
-   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `stop()`.
    */
   get protocolVersion(): string | undefined {
     return this.session.getNegotiatedProtocolVersion();
@@ -427,7 +427,7 @@ export class MCPClient implements AsyncDisposable {
    * on 2026-07-28 (the latest one, see `discover()`), from `initialize` on
    * 2025.
    *
-   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `stop()`.
    */
   get serverCapabilities(): ServerCapabilities | undefined {
     const session = this.session;
@@ -439,7 +439,7 @@ export class MCPClient implements AsyncDisposable {
    * answer on 2026-07-28 (the latest one, see `discover()`), from
    * `initialize` on 2025. Undefined when the server did not say.
    *
-   * @throws AgentkitError (code `mcp_not_entered`) after `close()`.
+   * @throws AgentkitError (code `mcp_not_entered`) after `stop()`.
    */
   get serverInfo(): Implementation | undefined {
     const session = this.session;
@@ -473,7 +473,7 @@ export class MCPClient implements AsyncDisposable {
     }
   }
 
-  /** True between a successful `open()` and `close()`. */
+  /** True between a successful `start()` and `stop()`. */
   get isOpen(): boolean {
     return this.current !== undefined;
   }
@@ -680,7 +680,7 @@ export class MCPClient implements AsyncDisposable {
     return () => outgoingRequest(ctx, { method: "tasks/get", server: this.label, name });
   }
 
-  /** What an `McpTask` of this client sends through (see task-channel.ts); its `tasks/cancel` requests in flight are kept for `close()`. */
+  /** What an `McpTask` of this client sends through (see task-channel.ts); its `tasks/cancel` requests in flight are kept for `stop()`. */
   private taskChannel(timeout: number | undefined): TaskChannel {
     const channel = taskChannel({
       server: this.label,
@@ -693,7 +693,7 @@ export class MCPClient implements AsyncDisposable {
     });
     const cancel = (taskId: string): Promise<void> => {
       const sent = channel.cancel(taskId);
-      const kept = sent.catch(() => {}); // its failure is the caller's (McpTask), not close()'s
+      const kept = sent.catch(() => {}); // its failure is the caller's (McpTask), not stop()'s
       this.cancels.add(kept);
       void kept.finally(() => this.cancels.delete(kept));
       return sent;
@@ -830,7 +830,7 @@ export class MCPClient implements AsyncDisposable {
       throw new OptionsError(
         "MCPClient.setRoots",
         "roots",
-        `MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.open()`,
+        `MCPClient.setRoots: ${this.server} was opened without roots; pass ctx or roots to MCPClient.start()`,
       );
     }
     this.answers.roots = checkRoots(roots, "MCPClient.setRoots");
@@ -844,7 +844,7 @@ export class MCPClient implements AsyncDisposable {
    * request is settled; for an in-memory server (`connectModule`) the module
    * is stopped. Idempotent; concurrent callers share one teardown.
    */
-  close(): Promise<void> {
+  stop(): Promise<void> {
     if (!this.closing) {
       const session = this.current;
       this.current = undefined;
@@ -873,9 +873,9 @@ export class MCPClient implements AsyncDisposable {
     return this.closing;
   }
 
-  /** `await using` support: the same as `close()`. */
+  /** `await using` support: the same as `stop()`. */
   [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+    return this.stop();
   }
 
   /** The session to send on: after a respawn or re-initialization under way, the new one. */
@@ -921,7 +921,7 @@ export class MCPClient implements AsyncDisposable {
     }
   }
 
-  /** Connect a new session and put it in place of the current one; the old one is closed in the background (awaited by close()). */
+  /** Connect a new session and put it in place of the current one; the old one is closed in the background (awaited by stop()). */
   private async replaceSession(): Promise<void> {
     const { session, transport } = await connectSession(this.recipe);
     if (!isUsable(this.state) || !this.current) {
@@ -1065,7 +1065,7 @@ function normalise(server: McpServerConfig): McpServerConfig {
   const { kind, ...fields } = (server ?? {}) as { kind?: unknown };
   if (kind === "stdio") return new StdioServer(fields as StdioServer);
   if (kind === "http") return new StreamableHttpServer(fields as StreamableHttpServer);
-  throw new OptionsError("MCPClient.open", "server", "MCPClient.open: server must be a StdioServer or a StreamableHttpServer");
+  throw new OptionsError("MCPClient.start", "server", "MCPClient.start: server must be a StdioServer or a StreamableHttpServer");
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * @module mcp/client/mcp-connect.error
- * Raised when `MCPClient.open()` cannot bring up transport and session.
+ * Raised when `MCPClient.start()` cannot bring up transport and session.
  */
 import { AgentkitError } from "../../errors/agentkit.error.js";
 
 /**
- * `MCPClient.open()` failed; everything it had opened (a child process and its
+ * `MCPClient.start()` failed; everything it had opened (a child process and its
  * group, an HTTP transport) was closed before this was thrown. For a stdio
  * server the message ends with the tail of the server's stderr, also on
  * `stderrTail`; the underlying error is `cause`.

@@ -5,12 +5,12 @@
 import { AgentkitError } from "../../errors/agentkit.error.js";
 
 /** The message of the `mcp_not_entered` error: what went wrong and the call that opens a client. */
-export const NOT_ENTERED_MESSAGE = "MCPClient not entered — use await using c = await MCPClient.open(...)";
+export const NOT_ENTERED_MESSAGE = "MCPClient not entered — use await using c = await MCPClient.start(...)";
 
 /**
  * The `AgentkitError` (code `mcp_not_entered`) for `MCPClient.session` (and
- * every call that needs it) reached before `MCPClient.open()` finished or
- * after `close()`. The message is exactly `NOT_ENTERED_MESSAGE`.
+ * every call that needs it) reached before `MCPClient.start()` finished or
+ * after `stop()`. The message is exactly `NOT_ENTERED_MESSAGE`.
  */
 export function notEntered(): AgentkitError {
   return new AgentkitError("mcp_not_entered", NOT_ENTERED_MESSAGE);

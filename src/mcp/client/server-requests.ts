@@ -1,7 +1,7 @@
 /**
  * @module mcp/client/server-requests
  * What an MCP server may ask of the client, answered by the run named at
- * `MCPClient.open(server, { ctx })`: `elicitation/create` by its `Asker`,
+ * `MCPClient.start(server, { ctx })`: `elicitation/create` by its `Asker`,
  * `sampling/createMessage` by its `LLM` (through the gate under `"gated"`),
  * `roots/list` by the roots given to `open`.
  */
@@ -38,7 +38,7 @@ export const DEFAULT_MAX_SAMPLING_TOKENS = 4096;
 /** How many sampling and elicitation requests one server may have pending at once, by default. */
 export const DEFAULT_MAX_SERVER_REQUESTS = 4;
 
-/** The bounds on what one server may ask of the client (`MCPClient.open` options of the same names). */
+/** The bounds on what one server may ask of the client (`MCPClient.start` options of the same names). */
 export interface ServerRequestLimits {
   /** Sample without asking (then only `"gated"` asks, as for a key step). Default false: every sampling request asks the run's Asker. */
   readonly allowSampling: boolean;
@@ -48,7 +48,7 @@ export interface ServerRequestLimits {
   readonly maxServerRequests: number;
 }
 
-/** The limit options of `MCPClient.open` as spec rules (defaults filled in). */
+/** The limit options of `MCPClient.start` as spec rules (defaults filled in). */
 export const LIMIT_OPTION_RULES = {
   allowSampling: ((v, where, option) => {
     if (v !== undefined && typeof v !== "boolean")
@@ -143,7 +143,7 @@ export class ServerRequests {
     if (this.pending >= cap) {
       throw this.refusal(
         `too many requests from this server at once: ${cap} sampling/elicitation requests are already pending (the ` +
-          `client's cap, MCPClient.open maxServerRequests); send the next one after an answer`,
+          `client's cap, MCPClient.start maxServerRequests); send the next one after an answer`,
       );
     }
     this.pending++;
@@ -168,7 +168,7 @@ export class ServerRequests {
     if (!asker) {
       getLogger().warn(
         `MCP ${this.server} asked the user something (elicitation/create) and the run has no Asker: declined. Pass ` +
-          `ctx with an asker to MCPClient.open() to answer.`,
+          `ctx with an asker to MCPClient.start() to answer.`,
       );
       return { action: "decline" };
     }
@@ -216,7 +216,7 @@ export class ServerRequests {
     const llm = ctx?.llm;
     const p = request.params;
     if (!ctx || !llm) {
-      throw this.refusal(`the client has no model for sampling (the run given to MCPClient.open has no llm)`);
+      throw this.refusal(`the client has no model for sampling (the run given to MCPClient.start has no llm)`);
     }
     const messages: Message[] = [
       ...(p.systemPrompt ? [{ role: "system" as const, content: p.systemPrompt }] : []),

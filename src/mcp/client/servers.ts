@@ -247,7 +247,7 @@ function boundAuth(auth: OAuthClientProvider | "oauth" | undefined, url: string)
 /**
  * A server in this process, reached without a port or a process: each
  * connect asks `transport()` for a fresh SDK transport to it; the client's
- * `close()` ends with `stop()` (the server's own end). Built by
+ * `stop()` ends with the server's `stop()`. Built by
  * `connectModule()` (for tests); its identity is the object itself.
  */
 export class InMemoryServer {
@@ -261,7 +261,7 @@ export class InMemoryServer {
     readonly name: string,
     /** A transport to the server, one per connect. */
     readonly transport: () => Transport,
-    /** Stop the server; the client's `close()` calls it last. */
+    /** Stop the server; the client's `stop()` calls it last. */
     readonly stop: () => Promise<void> = async () => {},
   ) {
     Object.freeze(this);
@@ -283,5 +283,5 @@ export class InMemoryServer {
   }
 }
 
-/** What `MCPClient.open()` accepts. */
+/** What `MCPClient.start()` accepts. */
 export type McpServerConfig = StdioServer | StreamableHttpServer | InMemoryServer;

@@ -8,7 +8,7 @@
  *
  * States: `open` (a live session), `renewing` (a new session is being made:
  * respawn or re-initialize; requests wait for it), `lost` (the server went
- * away and no renewal is under way), `closing` (close() was called; teardown
+ * away and no renewal is under way), `closing` (stop() was called; teardown
  * running), `closed`.
  */
 

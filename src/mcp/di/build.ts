@@ -147,7 +147,7 @@ async function openRemote(
 ): Promise<MCPClient> {
   let client: MCPClient;
   try {
-    client = await MCPClient.open(r.server);
+    client = await MCPClient.start(r.server);
   } catch (err) {
     throw new BootstrapError(
       plan.name,
@@ -156,7 +156,7 @@ async function openRemote(
       { cause: err },
     );
   }
-  closers.push(() => client.close());
+  closers.push(() => client.stop());
   const tools = await mcpTools(client, { prefix: r.prefix, trustReadOnlyHint: r.trustReadOnlyHint });
   for (const t of tools) {
     const prev = owners.get(t.name);

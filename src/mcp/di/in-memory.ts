@@ -30,7 +30,7 @@ export interface ConnectModuleOptions {
    * `BootstrapOptions.container`). Default: tsyringe's root container.
    */
   readonly container?: DependencyContainer;
-  /** Options of the client (`MCPClient.open`'s), e.g. `requestTimeoutMs` or a `ctx` that answers the server's questions. */
+  /** Options of the client (`MCPClient.start`'s), e.g. `requestTimeoutMs` or a `ctx` that answers the server's questions. */
   readonly client?: MCPClientOptions;
 }
 
@@ -40,7 +40,7 @@ export type ConnectedModule = ModuleClass | McpServerOptions["tools"];
 const CONNECT_MODULE_OPTIONS = {
   ctx: opt.any<RunContext>(),
   container: opt.any<DependencyContainer>(),
-  client: opt.that<MCPClientOptions>((v) => !!v && typeof v === "object" && !Array.isArray(v), "MCPClient.open's options object"),
+  client: opt.that<MCPClientOptions>((v) => !!v && typeof v === "object" && !Array.isArray(v), "MCPClient.start's options object"),
 } as const;
 
 /** The module `connectModule([...tools])` serves: a class of its own per call, named `tools`. */
@@ -55,7 +55,7 @@ function toolsModule(tools: McpServerOptions["tools"]): ModuleClass {
  * `tool()` objects) and open an `MCPClient` to it, in this process: no port,
  * no process, nothing written to disk. What the client sees is what a CLI
  * would over stdio: the tools' schemas, argument checks, the guard, results
- * and errors, over the real protocol. The client's `close()` (or
+ * and errors, over the real protocol. The client's `stop()` (or
  * `await using`) also stops the module.
  *
  * @example
@@ -95,7 +95,7 @@ export async function connectModule(module: ConnectedModule, options: ConnectMod
   };
   const name = Array.isArray(module) ? "tools" : (served as { name?: string }).name || "module";
   try {
-    return await MCPClient.open(new InMemoryServer(name, () => new StdioServerTransport(toClient, toServer), stop), o.client ?? {});
+    return await MCPClient.start(new InMemoryServer(name, () => new StdioServerTransport(toClient, toServer), stop), o.client ?? {});
   } catch (err) {
     await stop();
     throw err;

@@ -191,6 +191,11 @@ export class AgentkitOAuthProvider implements OAuthClientProvider {
     await r?.close();
   }
 
+  /** `await using` support: the same as `stop()`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+
   /**
    * Forget the stored tokens and discovery state (the registration is kept),
    * so the next connection discovers the authorization server again and logs

@@ -1,7 +1,7 @@
 /**
  * @module mcp/peers/sdk-client
  * The one place the MCP client SDK (`@modelcontextprotocol/client` 2.x) is
- * loaded: by `import()` when a client opens (`MCPClient.open`,
+ * loaded: by `import()` when a client opens (`MCPClient.start`,
  * `connectSession`), never at import time. `import()` gets the SDK's ES
  * module build, the same copy an ESM app's own `import` gets, so the SDK's
  * error classes (`ProtocolError`, `SdkHttpError`, `UnauthorizedError`) are

@@ -117,7 +117,7 @@ describe("a durable run's question answered in the inbox page while its worker i
     } finally {
       await context.close();
       await inbox.stop();
-      await pageStore.close();
+      await pageStore.stop();
       await sql.end();
     }
   }, 180_000);

@@ -25,7 +25,7 @@ let pg: TestPostgres | undefined;
 const opened: PostgresInboxStore[] = [];
 
 afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
+  await Promise.all(opened.map((s) => s.stop()));
   pg?.stop();
 }, 60_000);
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
+  await Promise.all(opened.map((s) => s.stop()));
   pg?.stop();
 }, 60_000);
 
@@ -55,7 +55,7 @@ describe("durable runs under the inbox's roles (PostgreSQL)", () => {
     const running = makeAgent(effects).run("ship it", { store: alpha1, runId: "alpha-run", ctx: ctx1 });
     const page = store("reviewer", "page");
     await until(async () => (await page.pending()).some((q) => q.tool === "deploy"), "the deploy question on the page");
-    await alpha1.close();
+    await alpha1.stop();
     ctx1.cancel();
     await running;
     expect(effects.send).toHaveLength(1);

@@ -95,7 +95,7 @@ type Store = InboxStore & RunStore;
 
 let pg: TestPostgres | undefined;
 const pglites = new PgliteStores();
-const opened: Array<{ close(): Promise<void> }> = [];
+const opened: Array<{ stop(): Promise<void> }> = [];
 let schemas = 0;
 
 /** Another worker's store on the same PostgreSQL schema as `store` (closed after the file). */
@@ -118,7 +118,7 @@ async function storeOf(kind: string): Promise<Store> {
 }
 
 afterAll(async () => {
-  await Promise.all([...opened.map((s) => s.close()), pglites.close()]);
+  await Promise.all([...opened.map((s) => s.stop()), pglites.close()]);
   pg?.stop();
 }, 120_000);
 
@@ -559,7 +559,7 @@ describe.each(KINDS.filter((k) => k !== "memory"))("durable runs on %s: a store 
   it("resume on a closed store is a clear error, and nothing runs", async () => {
     const store = await storeOf(kind);
     await crashRun(store, "down", noEffects(), { hangTurn: 2, when: (m) => m.asked.includes(2) });
-    await (store as PostgresInboxStore).close();
+    await (store as PostgresInboxStore).stop();
     const llm = new StepModel();
     const effects = noEffects();
     await expect(makeAgent(effects).resume("down", { store, ctx: new RunContext({ llm }) })).rejects.toMatchObject({
@@ -588,7 +588,7 @@ describe.each(KINDS.filter((k) => k === "postgres"))("durable runs on %s: two wo
     });
     expect(llm.asked).toEqual([]);
     // worker a's process ends without letting go of the run (its lease row goes with it)
-    await (a as PostgresInboxStore).close();
+    await (a as PostgresInboxStore).stop();
     ctxA.cancel();
     await running;
     const r = await makeAgent(noEffects()).resume("two", { store: b, ctx: new RunContext({ llm, asker: answering({ kind: "approve" }) }) });

@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   pg?.start();
-  await Promise.all(opened.map((s) => s.close()));
+  await Promise.all(opened.map((s) => s.stop()));
   pg?.stop();
 }, 60_000);
 
@@ -79,7 +79,7 @@ describe("durable runs on PostgreSQL: a store that is down", () => {
     expect(effects).toEqual({ read: 1, send: [], deploy: [] });
 
     pg.start();
-    await first.close(); // the first worker's process ends (its lease goes with it)
+    await first.stop(); // the first worker's process ends (its lease goes with it)
     const second = store();
     expect(await second.runs()).toEqual([expect.objectContaining({ runId: "mid", status: "running" })]);
     const again = new StepModel();

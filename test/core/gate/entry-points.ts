@@ -132,7 +132,7 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
   const ctx = makeTestCtx();
   const controller = new AbortController();
   const { asker, calls, seen } = counted(setup.asker, () => controller.abort());
-  await using server = await ApprovalServer.open({
+  await using server = await ApprovalServer.start({
     asker,
     ctx,
     ...audit(setup),
@@ -141,7 +141,7 @@ async function viaApprovalServer(setup: GateSetup): Promise<GateOutcome> {
     ...(setup.autoAllowWhen ? { autoAllowWhen: setup.autoAllowWhen } : {}),
     ...(setup.autonomy ? { autonomy: setup.autonomy } : {}),
   });
-  await using client = await MCPClient.open(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
+  await using client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
   let text = "";
   try {
     const r = await client.callTool(
@@ -176,7 +176,7 @@ async function viaGuard(setup: GateSetup): Promise<GateOutcome> {
   const guard = approvalGuard({ asker, ...(setup.timeoutMs ? { timeoutMs: setup.timeoutMs } : {}), ...audit(setup) });
   await using spec = await serveRegistry([deployTool(setup.requiresApproval ?? true, ran)], { name: "engine", ctx, guard });
   await spec.start();
-  await using client = await MCPClient.open(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
+  await using client = await MCPClient.start(new StreamableHttpServer({ url: spec.url!, headers: { ...spec.authHeaders } }));
   let message = "";
   try {
     const r: CallToolResult = await client.callTool("deploy", { ...ARGS }, { signal: controller.signal });

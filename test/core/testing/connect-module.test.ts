@@ -107,8 +107,8 @@ describe("connectModule", () => {
     class FrontModule {}
     const client = await connectModule(FrontModule, { ctx: new RunContext() });
     expect(pidsMatching(tag)).toHaveLength(1);
-    await client.close();
-    await client.close();
+    await client.stop();
+    await client.stop();
     expect(await waitGone(tag)).toEqual([]);
     await expect(client.listTools()).rejects.toThrow(/not entered|closed/i);
   });
