@@ -119,7 +119,7 @@ describe("GreeterModule", () => {
     expect(await greet({ name: "Ada" })).toBe("Hello, Ada! (greeting 1)");
     expect(await greet({ name: "Grace" })).toBe("Hello, Grace! (greeting 2)");
     expect(await greet({ name: "Ada", loud: true })).toMatch(/^ERROR: .*unexpected argument\\(s\\) \\['loud'\\]/);
-  });
+  }, 30_000); // the first connection loads the MCP SDK: on a busy machine that alone can pass vitest's default 5 s
 });
 `;
 

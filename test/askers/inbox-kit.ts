@@ -11,6 +11,7 @@ import { ApprovalInbox } from "../../src/askers/index.js";
 import type { InboxAsker } from "../../src/askers/index.js";
 import { ApprovalServer, type ApprovalServerOptions } from "../../src/mcp/approvals/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/client/index.js";
+import { scaledMs } from "../helpers/wait.js";
 
 /** Debian's chromium binary (not the /usr/bin wrapper script). `npm test` installs it when absent (scripts/test-prereqs.mjs). */
 export const CHROMIUM = "/usr/lib/chromium/chromium";
@@ -55,7 +56,8 @@ export async function loggedInPage(
   inbox: Pick<ApprovalInbox, "loginUrl">,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  context.setDefaultTimeout(10_000);
+  // 10 s on a quiet machine, longer on a loaded one (Chromium and the page's server share its cores)
+  context.setDefaultTimeout(scaledMs(10_000));
   const page = await context.newPage();
   await page.goto(inbox.loginUrl);
   await page.getByText("Live: new questions appear here").waitFor();

@@ -11,15 +11,15 @@
  * the browser, live and after a reload, and refused), a live worker whose
  * lease lapsed, and a worker waiting while PostgreSQL stops.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalInbox, inboxAsker, migrateInboxStore, postgresInboxStore } from "arc-agentkit/askers";
 import { ApprovalServer, MCPClient, StreamableHttpServer } from "arc-agentkit/mcp";
-import { startPostgres, type TestPostgres } from "../helpers/postgres.js";
+import { freshDatabase, startPostgres, type TestPostgres } from "../helpers/postgres.js";
 import { logIn, sessionHeaders } from "../agentkit-cli/inbox-page.js";
 import { launchChromium, loggedInPage, SESSION } from "./inbox-kit.js";
 
@@ -41,11 +41,22 @@ const DOOMED = 99;
 const isClicked = (w: number, n: number): boolean => CLICKED.some(([cw, cn]) => cw === w && cn === n);
 
 let pg: TestPostgres;
+/** This test's own database on `pg` (a new one each test: a test that fails midway leaves nothing for the next). */
+let db: string;
 let browser: Browser;
+/** The worker processes a test spawned: any still running when it ends (it failed midway) is killed then. */
+const children = new Set<ChildProcess>();
 const dir = mkdtempSync(join(tmpdir(), "akt-shared-inbox-"));
 beforeAll(async () => {
   [pg, browser] = await Promise.all([startPostgres(), launchChromium()]);
-  await migrateInboxStore({ connectionString: pg.connectionString });
+});
+beforeEach(async () => {
+  db = await freshDatabase(pg);
+  await migrateInboxStore({ connectionString: db });
+});
+afterEach(() => {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
 });
 afterAll(async () => {
   await browser?.close();
@@ -79,7 +90,7 @@ type PromptAnswer = { behavior: string; message?: string };
  * permission prompt and resolves to its answer; `close()` ends all three.
  */
 async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServer.start>[0]["ctx"]) {
-  const store = postgresInboxStore({ connectionString: pg.connectionString });
+  const store = postgresInboxStore({ connectionString: db });
   const asker = inboxAsker({ store, source });
   const server = await ApprovalServer.start({ asker, ctx: ctx ?? asker, timeoutMs: 60_000 });
   const client = await MCPClient.start(new StreamableHttpServer({ url: server.url, headers: { ...server.authHeaders } }));
@@ -99,10 +110,13 @@ async function localWorker(source: string, ctx?: Parameters<typeof ApprovalServe
 }
 
 function spawnWorker(i: number, n: number, env: Record<string, string> = {}) {
-  return spawn(process.execPath, ["--input-type=module", "-e", WORKER], {
-    env: { ...process.env, PG_URL: pg.connectionString, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env },
+  const child = spawn(process.execPath, ["--input-type=module", "-e", WORKER], {
+    env: { ...process.env, PG_URL: db, W: String(i), N: String(n), AUDIT: join(dir, `audit-${i}.jsonl`), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
 }
 
 function worker(i: number): Promise<unknown[]> {
@@ -140,7 +154,10 @@ function expected(w: number, n: number): Record<string, unknown> {
  * answers every question by the worker and number in its arguments — except
  * the CLICKED ones, collected in `toClick` for the person in Chromium.
  */
-async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered: number; toClick: Promise<ToClick[]>; stop: () => void }> {
+async function reviewer(
+  inbox: ApprovalInbox,
+  total: number,
+): Promise<{ answered: number; failures: unknown[]; toClick: Promise<ToClick[]>; stop: () => void }> {
   const headers = sessionHeaders(await logIn(inbox.loginUrl));
   const origin = new URL(inbox.url).origin;
   const abort = new AbortController();
@@ -148,7 +165,13 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
   expect(events.status).toBe(200);
   const skipped: ToClick[] = [];
   let allSkipped!: (v: ToClick[]) => void;
-  const state = { answered: 0, toClick: new Promise<ToClick[]>((resolve) => (allSkipped = resolve)), stop: () => abort.abort() };
+  const state = {
+    answered: 0,
+    /** Answers that failed (the test checks there are none; kept here, not left as unhandled rejections). */
+    failures: [] as unknown[],
+    toClick: new Promise<ToClick[]>((resolve) => (allSkipped = resolve)),
+    stop: () => abort.abort(),
+  };
   const answer = async (id: string): Promise<void> => {
     const q = (await (inbox.store as ReturnType<typeof postgresInboxStore>).get(id))!;
     const { worker: w, n } = q.arguments as { worker: number; n: number };
@@ -189,7 +212,7 @@ async function reviewer(inbox: ApprovalInbox, total: number): Promise<{ answered
               .find((l) => l.startsWith("data: "))!
               .slice(6),
           ) as { id: string };
-          pendingAnswers.push(answer(data.id));
+          pendingAnswers.push(answer(data.id).catch((err: unknown) => void state.failures.push(err)));
           if (pendingAnswers.length === total) await Promise.all(pendingAnswers);
         }
       }
@@ -230,7 +253,7 @@ async function clickInChromium(inbox: ApprovalInbox, toClick: readonly ToClick[]
 /** Run one statement on the test database (outside any store). */
 async function sql(text: string, values: unknown[]): Promise<void> {
   const { default: pgLib } = await import("pg");
-  const client = new pgLib.Client({ connectionString: pg.connectionString });
+  const client = new pgLib.Client({ connectionString: db });
   await client.connect();
   try {
     await client.query(text, values);
@@ -262,7 +285,7 @@ type AuditLine = {
 
 describe("a shared inbox on PostgreSQL", () => {
   it(`${WORKERS} worker processes × ${PER_WORKER} prompts, one page, one reviewer (HTTP API; ${CLICKED.length} by clicks in Chromium): each worker gets exactly its own answers, each decision is in the database once, the audits agree`, async () => {
-    const store = postgresInboxStore({ connectionString: pg.connectionString });
+    const store = postgresInboxStore({ connectionString: db });
     const inbox = await ApprovalInbox.start({ store });
     const review = await reviewer(inbox, WORKERS * PER_WORKER);
     try {
@@ -272,6 +295,7 @@ describe("a shared inbox on PostgreSQL", () => {
       await clickInChromium(inbox, toClick);
       const all = await running;
       all.forEach((answers, i) => answers.forEach((a, n) => expect(a, `worker ${i} #${n}`).toEqual(expected(i, n))));
+      expect(review.failures).toEqual([]);
       expect(review.answered).toBe(WORKERS * PER_WORKER - CLICKED.length);
       const decisions = await store.decisions(10_000);
       const mine = decisions.filter((d) => /^worker-\d+$/.test(d.from) && Number(d.from.slice(7)) < WORKERS);
@@ -325,9 +349,9 @@ describe("a shared inbox on PostgreSQL", () => {
   }, 180_000);
 
   it("the page process restarts mid-run: the waiting question and the decision history come back, and the new page's answer reaches the worker", async () => {
-    const workerStore = postgresInboxStore({ connectionString: pg.connectionString });
+    const workerStore = postgresInboxStore({ connectionString: db });
     const asker = inboxAsker({ store: workerStore, source: "restart" });
-    let pageStore = postgresInboxStore({ connectionString: pg.connectionString });
+    let pageStore = postgresInboxStore({ connectionString: db });
     let inbox = await ApprovalInbox.start({ store: pageStore });
     try {
       const first = asker.ask(
@@ -362,7 +386,7 @@ describe("a shared inbox on PostgreSQL", () => {
       // the page process goes away (its store too) while the worker waits
       await inbox.stop();
       await pageStore.stop();
-      pageStore = postgresInboxStore({ connectionString: pg.connectionString });
+      pageStore = postgresInboxStore({ connectionString: db });
       inbox = await ApprovalInbox.start({ store: pageStore });
       const pending = (await pageStore.pending()).filter((q) => q.from === "restart");
       expect(pending.map((q) => q.arguments)).toEqual([{ command: "pwd" }]);
@@ -379,7 +403,7 @@ describe("a shared inbox on PostgreSQL", () => {
   }, 60_000);
 
   it("a worker process killed with SIGKILL: after its lease its pending questions show abandoned in Chromium (live, and in the history after a reload), and deciding one is refused", async () => {
-    const store = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 900 });
+    const store = postgresInboxStore({ connectionString: db, leaseMs: 900 });
     const inbox = await ApprovalInbox.start({ store });
     // Its own temporary directory (removed with `dir`): killed, it cannot remove its ApprovalServer's MCP config file itself.
     const tmp = join(dir, "doomed-tmp");
@@ -440,7 +464,7 @@ describe("a shared inbox on PostgreSQL", () => {
 
   it("a worker whose lease lapsed while it was alive: its question is abandoned, the call denied (source error), and the gate's record replaces the sweep's row — one row", async () => {
     const w = await localWorker("lapsed");
-    const page = postgresInboxStore({ connectionString: pg.connectionString });
+    const page = postgresInboxStore({ connectionString: db });
     try {
       const waiting = w.prompt({ command: "make" }, "lapsed-1");
       await expect.poll(async () => (await page.pending()).filter((q) => q.from === "lapsed").length).toBe(1);
@@ -478,7 +502,7 @@ describe("a shared inbox on PostgreSQL", () => {
       expect(answer.behavior).toBe("deny");
       expect(Date.now() - started).toBeLessThan(30_000);
       expect(checks.at(-1)).toMatchObject({ allowed: false, source: "error" });
-      const page = postgresInboxStore({ connectionString: pg.connectionString });
+      const page = postgresInboxStore({ connectionString: db });
       try {
         page.subscribe((e) => {
           if (e.type === "question") void page.settle(e.question.id, { status: "answered", answer: { kind: "approve", actor: "back" } });

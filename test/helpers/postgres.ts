@@ -3,6 +3,7 @@
  * The real PostgreSQL server the tests start (shared with the benchmarks: see
  * bench/lib/postgres.ts), and one statement run on it as its superuser.
  */
+import { randomBytes } from "node:crypto";
 import type { TestPostgres } from "../../bench/lib/postgres.js";
 export { startPostgres, type TestPostgres } from "../../bench/lib/postgres.js";
 
@@ -32,4 +33,17 @@ export async function sqlOn(connectionString: string, sql: string, values?: read
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * A new, empty database on `pg` (its connection string), for a test that
+ * must start from nothing another test left behind: a test that fails midway
+ * leaves its rows in its own database, not in the next test's.
+ */
+export async function freshDatabase(pg: TestPostgres): Promise<string> {
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  await adminQuery(pg, `CREATE DATABASE ${name}`);
+  const url = new URL(pg.connectionString);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
