@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
 import { modernCall } from "../express/kit.js";
+import { until } from "../helpers/wait.js";
 
 const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
 const ENV_MODULE = join(FIXTURES, "hosted-env-module.mjs");
@@ -54,6 +55,48 @@ async function startHost(
   });
   const health = JSON.parse(p.stdout.split("\n")[0]!) as Record<string, unknown>;
   return Object.assign(p, { health });
+}
+
+/**
+ * Call the env module's `hold` tool (it says "hold started" on stderr, then
+ * takes `ms`) on `host` over the 2026-07-28 wire, and resolve once the tool is
+ * running: the call is in flight on the host, its HTTP answer still to come.
+ */
+async function holdInFlight(
+  host: Awaited<ReturnType<typeof startHost>>,
+  token: string,
+  ms: number,
+): Promise<{ answer: Promise<Response> }> {
+  const { body, headers } = modernCall("hold", { ms });
+  const answer = fetch(host.health.url as string, {
+    method: "POST",
+    headers: {
+      ...headers,
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify(body),
+  });
+  answer.catch(() => undefined); // the caller awaits it; a cut connection is what one test expects
+  await until(() => host.stderr.includes("hold started"), "the hold call to start on the host");
+  return { answer };
+}
+
+/** Resolves once `host` refuses a new request (503, or its listener closed: connection refused): it took the signal and is draining. */
+async function untilRefused(host: Awaited<ReturnType<typeof startHost>>, token: string): Promise<void> {
+  await until(
+    () =>
+      fetch(host.health.url as string, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: "{}",
+      }).then(
+        (r) => r.status === 503,
+        (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code === "ECONNREFUSED",
+      ),
+    "the host to refuse a new request (503, or connection refused: draining)",
+  );
 }
 
 describe("agentkit host: the command line", () => {
@@ -198,54 +241,34 @@ describe("agentkit host: serving", () => {
   });
 
   it("SIGTERM drains: the call in flight finishes, a new request is refused, the process exits 0 and says so", async () => {
-    await using host = await startHost();
-    const url = host.health.url as string;
+    await using host = await startHost([], { AGENTKIT_FLEET_KEY: FLEET_KEY }, ENV_MODULE);
     const token = await as.mint({ audience: RESOURCE });
-    const client = await v2Client(url, { token, version: "2026-07-28" });
-    try {
-      const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 1500 } });
-      await new Promise((r) => setTimeout(r, 300));
-      host.child.kill("SIGTERM");
-      await new Promise((r) => setTimeout(r, 200));
-      const refused = await fetch(url, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: "{}",
-      }).then(
-        (r) => r.status,
-        () => "connection refused",
-      );
-      expect(refused === 503 || refused === "connection refused").toBe(true);
-      const result = await inFlight;
-      expect((result.content as Array<{ text: string }>)[0]!.text).toBe(`report done after 1500 ms on pid ${host.child.pid}`);
-    } finally {
-      await client.close();
-    }
+    const { answer } = await holdInFlight(host, token, 1500);
+    host.child.kill("SIGTERM");
+    await untilRefused(host, token);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect((await res.json()) as unknown).toMatchObject({ result: { content: [{ type: "text", text: "held 1500 ms" }] } });
     const exit = await host.exit();
     expect(exit).toEqual({ code: 0, signal: null });
     const stopped = JSON.parse(host.stdout.trimEnd().split("\n").at(-1)!) as Record<string, unknown>;
     expect(stopped).toMatchObject({ event: "stopped", signal: "SIGTERM", drained: true, abandoned: 0 });
     expect(host.stderr).toMatch(/stopped on SIGTERM after \d+ request\(s\); every call in flight finished/);
   });
+
   it("a second SIGTERM while draining exits at once with code 1, saying what it did not wait for", async () => {
-    await using host = await startHost();
-    const url = host.health.url as string;
-    const client = await v2Client(url, { token: await as.mint({ audience: RESOURCE }), version: "2026-07-28" });
-    try {
-      // 30 s: a call the drain would wait for, far longer than the test's own timeout.
-      const inFlight = client.callTool({ name: "slow_report", arguments: { ms: 30_000 } }).then(
-        () => "finished",
-        () => "cut off",
-      );
-      await new Promise((r) => setTimeout(r, 300));
-      host.child.kill("SIGTERM");
-      await new Promise((r) => setTimeout(r, 200));
-      host.child.kill("SIGTERM");
-      expect(await host.exit()).toEqual({ code: 1, signal: null });
-      expect(await inFlight).toBe("cut off");
-    } finally {
-      await client.close();
-    }
+    await using host = await startHost([], { AGENTKIT_FLEET_KEY: FLEET_KEY }, ENV_MODULE);
+    const token = await as.mint({ audience: RESOURCE });
+    // 30 s: a call the drain would wait for, far longer than the test's own timeout.
+    const answer = (await holdInFlight(host, token, 30_000)).answer.then(
+      () => "finished",
+      () => "cut off",
+    );
+    host.child.kill("SIGTERM");
+    await untilRefused(host, token); // the first SIGTERM was taken: the host is draining
+    host.child.kill("SIGTERM");
+    expect(await host.exit()).toEqual({ code: 1, signal: null });
+    expect(await answer).toBe("cut off");
     expect(host.stderr).toMatch(/agentkit host: SIGTERM again — exiting without waiting for /);
     expect(host.stdout).not.toMatch(/"event":"stopped"/);
   });

@@ -58,7 +58,7 @@ describe("one helper per harness idea", () => {
 const FIXED_SLEEP = /^(?!.*\/\/ on the fake clock).*(setTimeout\((r|res|resolve)\b|\bsleep\(|\bdelay\()/;
 
 /** The fixed sleeps left in test/ outside test/helpers/ (fixture servers included): only goes down. */
-const SLEEP_CEILING = 36;
+const SLEEP_CEILING = 32;
 
 /** A polling helper's definition: a function named for waiting. */
 const POLLING_HELPER =
