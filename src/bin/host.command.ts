@@ -365,7 +365,7 @@ export async function hostCommand(argv: readonly string[], context: FailureConte
 
 /**
  * Serve `chosen` through `mcpRouter` (its call records in `records`, when given) on an express app until `stopped`,
- * then close the router.
+ * then stop the router.
  */
 async function hostModule(
   req: HostRequest,

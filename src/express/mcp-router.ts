@@ -442,7 +442,7 @@ function listenId(body: unknown): unknown {
     : undefined;
 }
 
-/** 503 for a call the router's close cut: a JSON-RPC error with the call's id, and `Retry-After` (another process may answer). */
+/** 503 for a call the router's stop cut: a JSON-RPC error with the call's id, and `Retry-After` (another process may answer). */
 function cutOff(res: Response, body: unknown): void {
   const id = (body as { id?: unknown } | null)?.id;
   res.set({ "Retry-After": "1", Connection: "close" });

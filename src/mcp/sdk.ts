@@ -3,7 +3,7 @@
  * What `arc-agentkit/mcp` needs installed, in one line. Nothing is loaded
  * here: each part loads its own optional peer when first used and names its
  * own install line when that peer is missing — the client
- * `@modelcontextprotocol/client` (`peers/sdk-client.ts`, at `open()`) and the
+ * `@modelcontextprotocol/client` (`peers/sdk-client.ts`, at `start()`) and the
  * serving side `@modelcontextprotocol/server` (`peers/sdk-server.ts`); the
  * loopback listener is `node:http` and needs nothing. So a program that only
  * uses `MCPClient` installs only the client package; express is needed only

@@ -157,7 +157,7 @@ function expected(w: number, n: number): Record<string, unknown> {
 async function reviewer(
   inbox: ApprovalInbox,
   total: number,
-): Promise<{ answered: number; failures: unknown[]; toClick: Promise<ToClick[]>; stop: () => void }> {
+): Promise<{ answered: number; failures: unknown[]; failed: Promise<never>; toClick: Promise<ToClick[]>; stop: () => void }> {
   const headers = sessionHeaders(await logIn(inbox.loginUrl));
   const origin = new URL(inbox.url).origin;
   const abort = new AbortController();
@@ -165,8 +165,13 @@ async function reviewer(
   expect(events.status).toBe(200);
   const skipped: ToClick[] = [];
   let allSkipped!: (v: ToClick[]) => void;
+  let fail!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => undefined); // raced by the test; never an unhandled rejection of its own
   const state = {
     answered: 0,
+    /** Rejects with the first answer that failed: the test races it, so the cause is the failure it reports. */
+    failed,
     /** Answers that failed (the test checks there are none; kept here, not left as unhandled rejections). */
     failures: [] as unknown[],
     toClick: new Promise<ToClick[]>((resolve) => (allSkipped = resolve)),
@@ -212,7 +217,12 @@ async function reviewer(
               .find((l) => l.startsWith("data: "))!
               .slice(6),
           ) as { id: string };
-          pendingAnswers.push(answer(data.id).catch((err: unknown) => void state.failures.push(err)));
+          pendingAnswers.push(
+            answer(data.id).catch((err: unknown) => {
+              state.failures.push(err);
+              fail(err);
+            }),
+          );
           if (pendingAnswers.length === total) await Promise.all(pendingAnswers);
         }
       }
@@ -290,10 +300,11 @@ describe("a shared inbox on PostgreSQL", () => {
     const review = await reviewer(inbox, WORKERS * PER_WORKER);
     try {
       const running = Promise.all(Array.from({ length: WORKERS }, (_, i) => worker(i)));
-      const toClick = await Promise.race([review.toClick, running.then(() => [] as ToClick[])]);
+      running.catch(() => undefined); // a test that fails first has its workers killed (afterEach): their exit is not a second failure
+      const toClick = await Promise.race([review.toClick, running.then(() => [] as ToClick[]), review.failed]);
       expect(toClick.map(({ w, n }) => [w, n]).sort()).toEqual([...CLICKED].sort());
       await clickInChromium(inbox, toClick);
-      const all = await running;
+      const all = await Promise.race([running, review.failed]);
       all.forEach((answers, i) => answers.forEach((a, n) => expect(a, `worker ${i} #${n}`).toEqual(expected(i, n))));
       expect(review.failures).toEqual([]);
       expect(review.answered).toBe(WORKERS * PER_WORKER - CLICKED.length);

@@ -68,11 +68,13 @@ function findings(checker: ts.TypeChecker, name: string, target: ts.Symbol, at: 
     for (const member of statics) {
       if (member.name === "start" || member.name === "prototype" || !publicCallable(checker, member, at)) continue;
       const signatures = checker.getTypeOfSymbolAtLocation(member, at).getCallSignatures();
+      // async and resolving to this class (by symbol: a generic class's instance type is not `instance` itself)
       const startsOne = signatures.some((signature) => {
         const returned = checker.getReturnTypeOfSignature(signature);
-        return returned !== awaited(checker, returned) && awaited(checker, returned) === instance;
+        return returned !== awaited(checker, returned) && awaited(checker, returned).getSymbol() === target;
       });
-      if (startsOne) out.push(`${name}.${member.name}: a static that starts one is named start(), not ${member.name}()`);
+      if (startsOne || OTHER_VERBS.has(member.name))
+        out.push(`${name}.${member.name}: a static that starts one is named start(), not ${member.name}()`);
     }
   }
   return out;
@@ -91,7 +93,9 @@ function lifecycleFindings(entries: readonly string[]): string[] {
     if (!file || !moduleSymbol) throw new Error(`${entry} is not a module the type checker can read`);
     for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
       const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-      if (target.flags & ts.SymbolFlags.Function) functions.push({ name: symbol.name, target, at: file });
+      // functions, and constants holding one (`export const make = () => ...`)
+      if (target.flags & ts.SymbolFlags.Function || (target.flags & ts.SymbolFlags.Variable && publicCallable(checker, target, file)))
+        functions.push({ name: symbol.name, target, at: file });
       if (seen.has(target) || !(target.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias))) continue;
       seen.add(target);
       for (const line of findings(checker, symbol.name, target, file)) out.add(line);
@@ -118,6 +122,9 @@ export class Undisposed { static async start(): Promise<Undisposed> { return new
 export interface Store { shutdown(): Promise<void>; dispose?: () => void }
 export async function openThing(): Promise<{ close(): Promise<void> }> { return { close: async () => {} }; }
 export function rightThing(): Right { return new Right(); }
+export const makeThing = (): { dispose(): void } => ({ dispose() {} });
+export class SyncOpener { static open(): SyncOpener { return new SyncOpener(); } static close(): void {} }
+export class Box<T> { static async open(): Promise<Box<string>> { return new Box<string>(); } value?: T }
 export class Right {
   static async start(): Promise<Right> { return new Right(); }
   static async fromFile(): Promise<string> { return ""; }
@@ -133,11 +140,15 @@ describe("one way to start and stop a part", () => {
     try {
       writeFileSync(join(dir, "parts.ts"), FIXTURE);
       expect(lifecycleFindings([join(dir, "parts.ts")]).map(where)).toEqual([
+        "Box.open",
         "Opener.close",
         "Opener.open",
         "Store.dispose",
         "Store.shutdown",
+        "SyncOpener.close",
+        "SyncOpener.open",
         "Undisposed.stop",
+        "makeThing().dispose",
         "openThing().close",
       ]);
     } finally {

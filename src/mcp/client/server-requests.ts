@@ -3,7 +3,7 @@
  * What an MCP server may ask of the client, answered by the run named at
  * `MCPClient.start(server, { ctx })`: `elicitation/create` by its `Asker`,
  * `sampling/createMessage` by its `LLM` (through the gate under `"gated"`),
- * `roots/list` by the roots given to `open`.
+ * `roots/list` by the roots given to `start`.
  */
 import type {
   Client,

@@ -4,7 +4,7 @@
  * (src/mcp/di/in-memory.ts): a module served to an `MCPClient` in this
  * process, with no port and no child process, over the real protocol: the
  * tools' schemas, argument checks, results, the module's guard, and a clean
- * close of both sides through the client's own `close()`.
+ * close of both sides through the client's own `stop()`.
  */
 import "reflect-metadata";
 import { fileURLToPath } from "node:url";
@@ -97,7 +97,7 @@ describe("connectModule", () => {
     expect(asked).toEqual(["mcp__greeter__ship"]);
   });
 
-  it("the client's close() also stops the module (its remote server's process ends), and is idempotent", async () => {
+  it("the client's stop() also stops the module (its remote server's process ends), and is idempotent", async () => {
     const tag = `connect-module-${process.pid}`;
     @McpServer({
       name: "front",
