@@ -275,19 +275,7 @@ describe("agentkit host: serving", () => {
 
   it("a drain past --drain-ms cuts the call: the client gets a 503 JSON-RPC error naming it (not an empty 499), and the stopped line counts it abandoned", async () => {
     await using host = await startHost(["--drain-ms", "300"], { AGENTKIT_FLEET_KEY: FLEET_KEY }, ENV_MODULE);
-    const started = new Promise<void>((resolve) => host.child.stderr!.on("data", () => host.stderr.includes("hold started") && resolve()));
-    const { body, headers } = modernCall("hold", { ms: 30_000 });
-    const answer = fetch(host.health.url as string, {
-      method: "POST",
-      headers: {
-        ...headers,
-        authorization: `Bearer ${await as.mint({ audience: RESOURCE })}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify(body),
-    });
-    await started;
+    const { answer } = await holdInFlight(host, await as.mint({ audience: RESOURCE }), 30_000);
     host.child.kill("SIGTERM");
     const res = await answer;
     expect(res.status).toBe(503);

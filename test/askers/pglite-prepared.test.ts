@@ -47,8 +47,8 @@ it("a statement with values is prepared once, then runs in one pass through the 
   const again = await passesOf(() => pool.query(insert, [2, JSON.stringify({ a: 2 }), "2026-01-02T00:00:00.000Z", "two"]));
   expect(first).toBe(2); // prepare (parse + describe + sync), then bind + describe + execute + sync
   expect(again).toBe(1);
-  // db.query, for comparison, makes six passes for the same statement
-  expect(await passesOf(() => db.query(insert, [3, JSON.stringify({ a: 3 }), "2026-01-03T00:00:00.000Z", null]))).toBe(6);
+  // db.query, for comparison, makes more passes for the same statement (six in PGlite 0.5; its own business how many)
+  expect(await passesOf(() => db.query(insert, [3, JSON.stringify({ a: 3 }), "2026-01-03T00:00:00.000Z", null]))).toBeGreaterThan(again);
 });
 
 it("the rows read back are the ones db.query gives, and rowCount counts what changed", async () => {

@@ -73,9 +73,14 @@ describe("pooled ratios (many short rounds)", () => {
   });
 });
 
+/** The bench's build (build/bench/), compiled once for the two tests that run it. */
+let benchBuilt: Promise<unknown> | undefined;
+const buildBench = (): Promise<unknown> =>
+  (benchBuilt ??= run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "bench/tsconfig.json"], { cwd: ROOT }));
+
 describe("the fake model API's steps turn (benchmark 11)", () => {
   it("answers at once, or under /steps/ttft/<ms> only after that time to first token; another path is not found", async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "bench/tsconfig.json"], { cwd: ROOT });
+    await buildBench();
     const { startServer } = (await import(join(ROOT, "build/bench/lib/child-server.js"))) as typeof import("../../bench/lib/child-server.js");
     await using api = await startServer("model-api");
     const body = JSON.stringify({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "note 1" }] });
@@ -104,7 +109,7 @@ describe("npm run bench, end to end", () => {
   });
 
   it("builds, runs a suite against real servers, prints its table and writes the report", async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "bench/tsconfig.json"], { cwd: ROOT });
+    await buildBench();
     dir = await mkdtemp(join(tmpdir(), "agentkit-bench-"));
     const out = join(dir, "BENCHMARKS.md");
     const { stdout } = await run(process.execPath, ["--expose-gc", "build/bench/run.js", "--quick", "--only=client,models", `--out=${out}`], { cwd: ROOT, timeout: 240_000 });
