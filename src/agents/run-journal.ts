@@ -296,7 +296,7 @@ export class RunJournal {
           `run '${runId}' is already in the store (${existing.head.status}); continue it with ` +
             `agent.resume('${runId}', { store }) or give a new runId`,
         );
-      await RunJournal.#storeCall(runId, () => Promise.reject(err as Error));
+      throw RunJournal.#storeFailure(runId, err);
     }
     return new RunJournal(store, runId, head, []);
   }
@@ -384,8 +384,13 @@ export class RunJournal {
     try {
       return await call();
     } catch (err) {
-      throw new RunResumeError("store", runId, `run '${runId}': the run store failed (${errorLine(err)}); nothing ran`, { cause: err });
+      throw RunJournal.#storeFailure(runId, err);
     }
+  }
+
+  /** The error for a run store that failed `runId`'s start or resume (nothing ran). */
+  static #storeFailure(runId: string, err: unknown): RunResumeError {
+    return new RunResumeError("store", runId, `run '${runId}': the run store failed (${errorLine(err)}); nothing ran`, { cause: err });
   }
 
   /** The recorded model turn `step`, when it finished before. */

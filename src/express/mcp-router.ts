@@ -399,7 +399,7 @@ async function serve(serving: HostedServing, options: CheckedRouterOptions, req:
   const era = req.method === "POST" && body !== undefined ? requestEra(req.headers, body) : undefined;
   if (era) {
     // A client polls its task with tasks/get: answered without a server for the request when the SDK would serve it as it is.
-    const get = directTaskGet(req.headers, body, era);
+    const get = directTaskGet(req.headers, era);
     if (get && (await serving.answerTaskGet(get, req, res))) return;
     if (!isModernEra(era)) return serving.serveLegacy(req, res, body);
   }

@@ -35,20 +35,19 @@ export interface DirectTaskGet {
 }
 
 /**
- * The `tasks/get` in `body` when the SDK would serve it as it is (see the
+ * The `tasks/get` of this POST when the SDK would serve it as it is (see the
  * module note), else `undefined` (the SDK's path answers it). `era` is the
  * router's classification of this POST (`requestEra`); nothing here
  * classifies again. Pure.
  */
-export function directTaskGet(headers: IncomingHttpHeaders, body: unknown, era: InboundClassificationOutcome): DirectTaskGet | undefined {
-  if (headers["content-type"] !== "application/json") return undefined;
-  const m = body as { method?: unknown; params?: { taskId?: unknown } } | null;
-  if (m === null || typeof m !== "object" || Array.isArray(m) || m.method !== METHOD) return undefined;
-  const taskId = m.params?.taskId;
-  if (typeof taskId !== "string" || headers["mcp-protocol-version"] !== REVISION || headers["mcp-method"] !== METHOD) return undefined;
+export function directTaskGet(headers: IncomingHttpHeaders, era: InboundClassificationOutcome): DirectTaskGet | undefined {
+  // a modern request (not a rejection): the classifier checked the body is one JSON-RPC request whose version claim is the header's
+  if (era.kind !== "modern" || era.messageKind !== "request" || headers["content-type"] !== "application/json") return undefined;
+  const { id, method, params } = era.message;
+  const taskId = (params as { taskId?: unknown } | undefined)?.taskId;
+  if (method !== METHOD || typeof taskId !== "string" || headers["mcp-protocol-version"] !== REVISION || headers["mcp-method"] !== METHOD)
+    return undefined;
   if (headers["mcp-name"] !== taskId || taskId.startsWith(BASE64_SENTINEL)) return undefined;
-  if (era.kind !== "modern" || era.messageKind !== "request" || era.classification.revision !== REVISION) return undefined;
-  const { id, params } = era.message;
   return { id, taskId, capabilities: params?._meta?.[sdkServer().CLIENT_CAPABILITIES_META_KEY] };
 }
 

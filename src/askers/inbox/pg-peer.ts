@@ -74,8 +74,8 @@ function statementName(text: string): string {
  * How a store runs its statements on `pool`: when `pool` is a `pg.Pool` of
  * the loaded `pg`, as named prepared statements (each connection parses and
  * plans a text once, then only binds and executes it: the database's share of
- * a busy inbox's CPU); any other pool (PGlite's session, a look-alike) by its
- * plain `query(text, values)`. A store needs session pooling anyway (LISTEN),
+ * a busy inbox's CPU); any other pool by its own `query(text, values)` (PGlite's
+ * session pool prepares statements inside it: see `pglite-store.ts`). A store needs session pooling anyway (LISTEN),
  * where prepared statements live as long as the connection.
  */
 export function statementRunner(pool: PgPool): (text: string, values?: readonly unknown[]) => Promise<PgResult> {

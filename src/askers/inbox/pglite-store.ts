@@ -98,6 +98,8 @@ function preparedStatements(
   const { serialize } = mod.protocol;
   const statements = new Map<string, { readonly name: string; readonly types: readonly number[] }>();
   let made = 0;
+  /** What follows every bind: describe the portal, execute, sync (the same bytes each time). */
+  const runTail = Buffer.concat([serialize.describe({ type: "P" }), serialize.execute(), serialize.sync()]);
   const prepare = async (text: string): Promise<{ name: string; types: readonly number[] }> => {
     const name = `agentkit_p${++made}`;
     const { messages } = await db.execProtocol(
@@ -109,14 +111,7 @@ function preparedStatements(
   };
   const execute = async (st: { name: string; types: readonly number[] }, values: readonly unknown[]): Promise<PGliteResults> => {
     const bound = values.map((v, i) => (v === null || v === undefined ? null : (db.serializers[st.types[i]!] ?? String)(v)));
-    const { messages } = await db.execProtocol(
-      Buffer.concat([
-        serialize.bind({ statement: st.name, values: bound }),
-        serialize.describe({ type: "P" }),
-        serialize.execute(),
-        serialize.sync(),
-      ]),
-    );
+    const { messages } = await db.execProtocol(Buffer.concat([serialize.bind({ statement: st.name, values: bound }), runTail]));
     return mod.parse.parseResults(messages, db.parsers)[0] ?? { rows: [] };
   };
   return (text, values) =>

@@ -28,7 +28,7 @@ import { removeMcpConfig, writeMcpConfig, type WrittenMcpConfig } from "../../wi
 import { qualifiedName } from "../../wire/names.js";
 import { checkHeartbeatMs, DEFAULT_HEARTBEAT_MS, waited } from "../serve/heartbeat.js";
 import { buildCatalog } from "../serve/served-catalog.js";
-import { newCallCounter, servedServerFactory } from "../serve/served-server.js";
+import { servedServerFactory } from "../serve/served-server.js";
 import { SESSION_DEFAULTS } from "../loopback/session-table.js";
 import { ApprovalAudit } from "./approval-audit.js";
 import { notStarted } from "./approval-server.error.js";
@@ -458,7 +458,8 @@ export class ApprovalServer implements AsyncDisposable {
       const serverFactory = servedServerFactory(
         this.catalog,
         { ctx: this.base, heartbeatMs: this.heartbeatMs, heartbeatText: waitingWords, fixedTools: true },
-        newCallCounter(),
+        // calls counted only: stop() denies the pending prompts itself (as the CLI's JSON), not as "the server stopped"
+        { calls: 0 },
       );
       const transport = await LoopbackMcpTransport.bind({
         serverFactory,
