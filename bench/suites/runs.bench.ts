@@ -22,6 +22,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import pgDriver from "pg";
 import { Agent, ReActCognition, RunContext, tool, toolCall, type LLM, type LLMRequest, type LLMTurn } from "arc-agentkit";
 import { AnthropicLLM } from "arc-agentkit/models";
@@ -84,10 +85,14 @@ class StepsModel implements LLM {
   }
 }
 
-function makeAgent(): Agent {
+/** The agent; `before`, when given, is awaited in the tool's body before it answers (the floor's round trip). */
+function makeAgent(before?: () => Promise<unknown>): Agent {
   const note = tool(
     { name: "note", description: "notes a number", sideEffecting: true, input: { type: "object", properties: { n: { type: "number" } } } },
-    (args: Record<string, unknown>) => Promise.resolve(`noted ${String(args.n)}`),
+    async (args: Record<string, unknown>) => {
+      await before?.();
+      return `noted ${String(args.n)}`;
+    },
   );
   return new Agent({
     name: "bench",
@@ -172,6 +177,8 @@ interface Walls {
   readonly cpuRecorded: number;
   /** The database server's CPU (postmaster and backends) per recorded run beyond an unrecorded one's, ms; PostgreSQL only. */
   readonly dbPerRun?: number;
+  /** When a floor agent ran beside: its unrecorded run's p50 against the unrecorded run's (the same rounds). */
+  readonly floor?: { median: number; min: number; max: number };
 }
 
 /** What one store measured. */
@@ -194,7 +201,10 @@ interface Measured {
   readonly resume: number[];
 }
 
-/** ABBA rounds of `perBatch` runs, unrecorded and recorded in `store`, with `api` (or the instant model). */
+/**
+ * ABBA rounds of `perBatch` runs, unrecorded and recorded in `store`, with `api` (or the instant model); with
+ * `floorAgent`, a third contender: its runs unrecorded (its tool awaits one round trip to the store's database).
+ */
 async function walls(
   agent: Agent,
   steps: number,
@@ -203,14 +213,19 @@ async function walls(
   perBatch: number,
   api?: LLM,
   dbCpuMs?: () => number,
+  floorAgent?: Agent,
 ): Promise<Walls> {
-  const cpu = { unrecorded: [] as number[], recorded: [] as number[] };
-  const db = { unrecorded: 0, recorded: 0 };
-  const batches = await abba(["unrecorded", "recorded"], rounds, async (k) => {
+  const cpu = { unrecorded: [] as number[], recorded: [] as number[], floor: [] as number[] };
+  const db = { unrecorded: 0, recorded: 0, floor: 0 };
+  const names = floorAgent ? ["unrecorded", "recorded", "floor"] : ["unrecorded", "recorded"];
+  const batches = await abba(names, rounds, async (k) => {
     const took: number[] = [];
     const db0 = dbCpuMs?.() ?? 0;
     for (let i = 0; i < perBatch; i++) {
-      const one = await oneRun(agent, steps, k === "recorded" ? store : undefined, api);
+      const one =
+        k === "floor"
+          ? await oneRun(floorAgent!, steps, undefined, api)
+          : await oneRun(agent, steps, k === "recorded" ? store : undefined, api);
       took.push(one.wall);
       cpu[k as keyof typeof cpu].push(one.cpu);
     }
@@ -225,15 +240,28 @@ async function walls(
     cpuUnrecorded: median(cpu.unrecorded),
     cpuRecorded: median(cpu.recorded),
     ...(dbCpuMs ? { dbPerRun: (db.recorded - db.unrecorded) / (rounds * perBatch) } : {}),
+    ...(floorAgent ? { floor: medianRatio(roundRatios(batches, "floor", "unrecorded", p50)) } : {}),
   };
 }
 
-async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: string, dbCpuMs?: () => number): Promise<Measured> {
+/**
+ * `roundTrip`: the least one statement on the store's database costs (`SELECT 1`); when given, the fake API's rows add a
+ * floor contender: unrecorded runs whose tool awaits it first.
+ */
+async function measure(
+  name: string,
+  store: Store,
+  cfg: BenchConfig,
+  apiUrl: string,
+  dbCpuMs?: () => number,
+  roundTrip?: () => Promise<unknown>,
+): Promise<Measured> {
   const steps = pick(cfg, 20, 10);
   const rounds = pick(cfg, 6, 3);
   const perBatch = pick(cfg, 5, 2);
   const resumes = pick(cfg, 15, 4);
   const agent = makeAgent();
+  const floorAgent = roundTrip ? makeAgent(roundTrip) : undefined;
   const times = new Map<string, number[]>();
   const recordedStore = timed(store, times);
   const api = new AnthropicLLM({ apiKey: "bench", baseURL: `${apiUrl}/steps`, maxRetries: 0, maxTokens: 64 });
@@ -244,11 +272,12 @@ async function measure(name: string, store: Store, cfg: BenchConfig, apiUrl: str
     await oneRun(agent, steps, store);
     await oneRun(agent, steps, undefined, api);
     await oneRun(agent, steps, store, api);
+    if (floorAgent) await oneRun(floorAgent, steps, undefined, api);
   }
   cfg.log(`runs: ${name}: ${rounds} rounds of ${perBatch} runs of ${steps} steps, recorded and not, model answering at once`);
   const instant = await walls(agent, steps, recordedStore, rounds, perBatch);
   cfg.log(`runs: ${name}: the same with AnthropicLLM against the fake API`);
-  const overHttp = await walls(agent, steps, store, rounds, perBatch, api, dbCpuMs);
+  const overHttp = await walls(agent, steps, store, rounds, perBatch, api, dbCpuMs, floorAgent);
   cfg.log(`runs: ${name}: the same with a time to first token of ${THINK_MS} ms`);
   await oneRun(agent, steps, undefined, thinking);
   await oneRun(agent, steps, store, thinking);
@@ -295,30 +324,45 @@ async function run(cfg: BenchConfig): Promise<Section> {
   let pg: TestPostgres | undefined;
   let api: ChildServer | undefined;
   const measured: Measured[] = [];
+  const floors: Array<() => Promise<unknown>> = [];
   try {
     api = await startServer("model-api");
     pg = await startPostgres();
     await migrateInboxStore({ connectionString: pg.connectionString });
     const worker = await workerLogin(pg);
     const db = pg;
-    const makers: Array<[string, () => Promise<Store>, (() => number)?]> = [
+    // The floor's round trip: PGlite's own instance on a directory beside the store's; a pool of one worker login.
+    const lite = new PGlite(join(dir, "floor"));
+    const pool = new pgDriver.Pool({ connectionString: worker, max: 1 });
+    floors.push(
+      () => lite.close(),
+      () => pool.end(),
+    );
+    const makers: Array<[string, () => Promise<Store>, (() => number)?, (() => Promise<unknown>)?]> = [
       ["in-process (MemoryInboxStore)", () => Promise.resolve(new MemoryInboxStore())],
-      ["PGlite in-process (pgliteInboxStore)", () => pgliteInboxStore({ dataDir: join(dir, "pglite") })],
+      [
+        "PGlite in-process (pgliteInboxStore)",
+        () => pgliteInboxStore({ dataDir: join(dir, "pglite") }),
+        undefined,
+        () => lite.query("SELECT 1"),
+      ],
       [
         "PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)",
         () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" })),
         () => db.cpuMs(),
+        () => pool.query("SELECT 1"),
       ],
     ];
-    for (const [name, make, dbCpuMs] of makers) {
+    for (const [name, make, dbCpuMs, roundTrip] of makers) {
       const store = await make();
       try {
-        measured.push(await measure(name, store, cfg, api.url, dbCpuMs));
+        measured.push(await measure(name, store, cfg, api.url, dbCpuMs, roundTrip));
       } finally {
         await store.stop?.();
       }
     }
   } finally {
+    for (const end of floors) await end();
     await api?.stop();
     pg?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -342,7 +386,11 @@ async function run(cfg: BenchConfig): Promise<Section> {
       measured:
         `${range(m.api)}; a model turn ${ms(m.api.unrecorded / (steps + 1))} ms, recording ${ms(perStep(m.api))} ms per step ` +
         `(this process's CPU ${ms(cpuPerStep(m.api))} ms per step); beside it, with a ${THINK_MS} ms time to first token: ` +
-        `${range(m.think)}`,
+        `${range(m.think)}` +
+        (m.api.floor
+          ? `; the floor, unrecorded runs whose tool first awaits one \`SELECT 1\` on the store's database: ` +
+            `${ratio(m.api.floor.median)} (rounds ${ratio(m.api.floor.min)}–${ratio(m.api.floor.max)})`
+          : ""),
       met: m.api.ratio.median <= WALL_RATIO,
     })),
     ...measured.map((m) => ({
@@ -361,6 +409,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
       `Wall time: ${pick(cfg, 6, 3)} ABBA rounds of ${pick(cfg, 5, 2)} runs of ${steps} steps, unrecorded (\`agent.run(task, ctx)\`) and recorded (\`agent.run(task, { ctx, store })\`), per model; the ratio is the median of the per-round ratios of the median run. ` +
       `"recording per step" is (recorded − unrecorded) / ${steps}: the loop's whole cost of a step's recording, the run's create, lease and end shared out; "model turn" is the unrecorded run / ${steps + 1} turns. "client CPU per step" is this process's CPU (user + system, \`process.cpuUsage\`) in a recorded run less an unrecorded one's (p50s), / ${steps}; "database CPU per step" is the PostgreSQL server's (postmaster and backends, from /proc, 10 ms ticks) over the recorded batches less the unrecorded ones', per run, / ${steps}. ` +
       `Resume: a ${RESUME_STEPS}-step run stopped (its context cancelled) when it asks for its last turn, then \`agent.resume(runId, { store })\` timed until its result (read back, lease taken, ${RESUME_STEPS} turns and calls replayed, one new turn, the end written); ${pick(cfg, 15, 4)} times. ` +
+      `The floor (with the fake API, in the same rounds as a third contender): unrecorded runs whose tool awaits one \`SELECT 1\` on the store's database before it answers — on PGlite its own instance in this process, on PostgreSQL a pool of one worker login: the least any durable recording adds to a step, since a side-effecting call's start must be in the store before its body runs. ` +
       `PostgreSQL is a real server on 127.0.0.1 (fsync off, as a test database), the store logged in as a member of the inbox's worker role; PGlite runs in this process on a directory.`,
     tables: [
       {
@@ -402,6 +451,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
           "recording per step ms",
           "client CPU per step ms",
           "database CPU per step ms",
+          "floor: one SELECT 1 a step / unrecorded",
         ],
         rows: measured.flatMap((m) =>
           (
@@ -420,6 +470,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
             ms(perStep(w)),
             ms(cpuPerStep(w)),
             w.dbPerRun === undefined ? "—" : ms(w.dbPerRun / steps),
+            w.floor ? `${ratio(w.floor.median)} (rounds ${ratio(w.floor.min)}–${ratio(w.floor.max)})` : "—",
           ]),
         ),
       },
@@ -427,6 +478,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
     goals,
     notes: [
       "The in-process model answers at once, so its unrecorded run is the loop alone (tens of µs a step): its ratio is the store's latency over almost nothing. The fake API's turn is a loopback HTTP request with a streamed answer and no think time; a real model turn takes hundreds of ms to seconds, next to which a step's recording is what the store columns show.",
+      "The floor column is the bound: a step's one awaited statement, `SELECT 1` (no row written, nothing to parse), against the unrecorded run. Where it is already over the 1.10x goal, no recording that keeps a side-effecting call's start durable before its body runs can meet that goal on that store with this model and machine.",
       "What a step still waits for: one write (the turn with its call's start) before the call's body runs. The call's end is written while the next model request is out, so it costs wall time only when the write takes longer than the model turn; the run's create and its end (which lets go of the lease in the same write) are two more writes per run.",
     ],
   };
