@@ -4,9 +4,7 @@
  * a JSON Schema) into the frozen JSON Schema a model is shown.
  */
 import { OptionsError } from "../errors/options.error.js";
-import { getMetadataStorage } from "class-validator";
-import { targetConstructorToSchema, validationMetadatasToSchemas } from "class-validator-jsonschema";
-import { defaultMetadataStorage } from "class-transformer/cjs/storage.js";
+import { classTransformerStorage, classValidator, classValidatorJsonSchema } from "./validation-libraries.js";
 import { deepFreeze } from "../util/format.js";
 import type { JsonSchema } from "./tool.js";
 import { claimsStandardSchema, standardJsonSchema, type StandardSchemaV1 } from "./standard-schema.js";
@@ -26,9 +24,9 @@ export function isDtoClass(input: unknown): input is DtoClass {
 }
 
 const options = () => ({
-  classTransformerMetadataStorage: defaultMetadataStorage,
+  classTransformerMetadataStorage: classTransformerStorage().defaultMetadataStorage,
   refPointerPrefix: "#/$defs/",
-  classValidatorMetadataStorage: getMetadataStorage(),
+  classValidatorMetadataStorage: classValidator().getMetadataStorage(),
 });
 
 function collectRefs(node: unknown, into: Set<string>): void {
@@ -49,9 +47,9 @@ function collectRefs(node: unknown, into: Set<string>): void {
 function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
   if (seen.has(dto)) return;
   seen.add(dto);
-  for (const m of getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false)) {
+  for (const m of classValidator().getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false)) {
     if (m.type !== "nestedValidation") continue;
-    const typed = defaultMetadataStorage.findTypeMetadata(dto, m.propertyName);
+    const typed = classTransformerStorage().defaultMetadataStorage.findTypeMetadata(dto, m.propertyName);
     if (!typed) {
       throw new OptionsError(
         "@Tool",
@@ -73,14 +71,14 @@ function checkNestedTypes(dto: DtoClass, seen = new Set<DtoClass>()): void {
  */
 export function dtoToJsonSchema(dto: DtoClass): JsonSchema {
   checkNestedTypes(dto);
-  const raw = targetConstructorToSchema(dto, options()) as Record<string, unknown>;
+  const raw = classValidatorJsonSchema().targetConstructorToSchema(dto, options()) as Record<string, unknown>;
   const out: Record<string, unknown> = { type: "object", properties: raw.properties ?? {} };
   if (Array.isArray(raw.required) && raw.required.length) out.required = raw.required;
   out.additionalProperties = false;
   const refs = new Set<string>();
   collectRefs(out.properties, refs);
   if (refs.size) {
-    const all = validationMetadatasToSchemas(options()) as Record<string, Record<string, unknown>>;
+    const all = classValidatorJsonSchema().validationMetadatasToSchemas(options()) as Record<string, Record<string, unknown>>;
     const defs: Record<string, unknown> = {};
     const queue = [...refs];
     while (queue.length) {

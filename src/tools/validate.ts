@@ -4,19 +4,15 @@
  * type conversion. Synchronous, so the call path adds no awaits.
  */
 import { MAX_ARGUMENT_DEPTH } from "../util/nesting.js";
-import { plainToInstance } from "class-transformer";
-import { validateSync, type ValidationError } from "class-validator";
-import { Ajv, type ErrorObject, type Options as AjvOptions, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { ValidationError } from "class-validator";
+import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from "ajv";
 import { ToolArgumentError, type InvalidArgument } from "../errors/tool-argument.error.js";
 import { describeValue } from "../util/format.js";
 import { isDtoClass, schemaProperties, type DtoClass, type ToolInput } from "./schema.js";
 import { isStandardSchema, standardValidate, type StandardSchemaV1 } from "./standard-schema.js";
+import { ajv2019, ajv2020, ajvDraft07, ajvFormats, classTransformer, classValidator } from "./validation-libraries.js";
 import type { JsonSchema } from "./tool.js";
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // addUsedSchema: false -- two tools may carry schemas with the same $id; neither is added to a shared namespace.
 const AJV_OPTIONS: AjvOptions = {
   allErrors: true,
@@ -34,8 +30,8 @@ function ajvFor(schema: JsonSchema): Ajv {
   const dialect = declared.includes("2020-12") ? "2020-12" : declared.includes("2019-09") ? "2019-09" : "draft-07";
   let ajv = engines.get(dialect);
   if (!ajv) {
-    const Engine = dialect === "2020-12" ? Ajv2020 : dialect === "2019-09" ? Ajv2019 : Ajv;
-    ajv = addFormats(new Engine(AJV_OPTIONS) as Ajv);
+    const Engine = dialect === "2020-12" ? ajv2020().Ajv2020 : dialect === "2019-09" ? ajv2019().Ajv2019 : ajvDraft07().Ajv;
+    ajv = ajvFormats()(new Engine(AJV_OPTIONS) as Ajv);
     engines.set(dialect, ajv);
   }
   return ajv;
@@ -164,8 +160,8 @@ function dtoValidator(toolName: string, dto: DtoClass, schema: JsonSchema, accep
     if (structural.length) throw new ToolArgumentError(toolName, [], [], structural, accepted);
     const unexpected = Object.keys(value).filter((k) => !known.has(k));
     const missing = required.filter((k) => !Object.hasOwn(value, k) || value[k] === undefined);
-    const instance = plainToInstance(dto as new () => object, value, { enableImplicitConversion: false });
-    const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+    const instance = classTransformer().plainToInstance(dto as new () => object, value, { enableImplicitConversion: false });
+    const errors = classValidator().validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
     // @IsOptional lets null through; the schema the model is shown does not.
     const invalid: InvalidArgument[] = nullsRefused(value, schema, schema);
     const flagged = new Set(invalid.map((i) => i.argument));

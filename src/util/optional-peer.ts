@@ -43,6 +43,12 @@ export function lazyPeer<T>(id: string, missing: (cause: unknown) => Error): () 
   return () => (loaded ??= requirePeer<T>(id, missing));
 }
 
+/** A getter for a (CommonJS) dependency, not a peer: loaded with `require` on its first call, the same module after. */
+export function lazyDependency<T>(id: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= require(id) as T);
+}
+
 /** An optional peer loaded by `import()`: checked for at once, imported on first use. */
 export interface ImportedPeer<T> {
   /** Throws the caller's `MissingPeerError` now when the package does not resolve (nothing is loaded). */
