@@ -12,10 +12,19 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { tool, type RunContext } from "../../src/index.js";
 import { makeTestCtx } from "../../src/testing/index.js";
 import { serveRegistry, type McpServerSpec } from "../../src/mcp/serve/index.js";
-import { settledOnFakeTime } from "../helpers/wait.js";
+import { settledOnFakeTime, until } from "../helpers/wait.js";
 import { ServedSpecs } from "./helpers.js";
 
 const specs = new ServedSpecs();
+/** What the fake clock fakes: timers and Date (sockets, setImmediate and nextTick stay real). */
+const FAKE_CLOCK: Array<"setTimeout" | "clearTimeout" | "setInterval" | "clearInterval" | "Date"> = [
+  "setTimeout",
+  "clearTimeout",
+  "setInterval",
+  "clearInterval",
+  "Date",
+];
+
 afterEach(() => {
   vi.useRealTimers();
   return specs.stopAll();
@@ -78,6 +87,24 @@ interface Wire {
 }
 
 /** One raw 2026-07-28 `tools/call`, with `extra` params (inputResponses, requestState); the final JSON-RPC message. */
+/**
+ * On a fake clock (timers and Date; the socket stays real): a call on `topic` that asks, then 299 ms with nothing in
+ * `log` after its start, then at 300 ms its second line (the run's end, the test's to read). The question and its key.
+ */
+async function askedThenAt300ms(spec: McpServerSpec, log: string[], topic: string): Promise<{ first: Wire; key: string }> {
+  vi.useFakeTimers({ toFake: FAKE_CLOCK });
+  const first = await rawCall(spec, { topic });
+  const [key] = Object.keys(first.result!.inputRequests!);
+  await vi.advanceTimersByTimeAsync(299);
+  expect(log).toEqual([`start ${topic}`]);
+  await vi.advanceTimersByTimeAsync(1);
+  await until(
+    () => log.length === 2,
+    () => `a second line in the log at 300 ms: ${JSON.stringify(log)}`,
+  );
+  return { first, key: key! };
+}
+
 async function rawCall(spec: McpServerSpec, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Wire> {
   return (await rawExchange(spec, args, extra)).at(-1)!;
 }
@@ -194,16 +221,14 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
   it("a call not resumed within ttlMs expires: its context is cancelled with ClientGaveUp, its state is refused as expired, nothing stays waiting", async () => {
     const log: string[] = [];
     const spec = await served(log, { ttlMs: 300 });
-    const first = await rawCall(spec, { topic: "late" });
-    const [key] = Object.keys(first.result!.inputRequests!);
-    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    const { first, key } = await askedThenAt300ms(spec, log, "late");
     expect(log[1]).toMatch(
       /^failed ClientGaveUp: raw stopped waiting: it did not retry with the answer to elicitation\/create within 0\.3s .*\| signal: ClientGaveUp$/,
     );
     const retry = await rawCall(
       spec,
       { topic: "late" },
-      { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState },
+      { inputResponses: { [key]: accept("x") }, requestState: first.result!.requestState },
     );
     expect(retry.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: expired") });
   });
@@ -223,14 +248,12 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
   it("the deadline keeps running while a call waits: at timeoutMs the run is abandoned, and its state then finds no waiting call", async () => {
     const log: string[] = [];
     const spec = await served(log, undefined, { timeoutMs: 300 });
-    const first = await rawCall(spec, { topic: "slow" });
-    const [key] = Object.keys(first.result!.inputRequests!);
-    await expect.poll(() => log.length, { timeout: 5000 }).toBe(2);
+    const { first, key } = await askedThenAt300ms(spec, log, "slow");
     expect(log[1]).toBe("failed Cancelled: tool 'interview' was abandoned at its 0.3s deadline | signal: Cancelled");
     const retry = await rawCall(
       spec,
       { topic: "slow" },
-      { inputResponses: { [key!]: accept("x") }, requestState: first.result!.requestState },
+      { inputResponses: { [key]: accept("x") }, requestState: first.result!.requestState },
     );
     expect(retry.error).toMatchObject({ code: -32602, message: expect.stringContaining("requestState: no call is waiting under it") });
   });
@@ -252,7 +275,7 @@ describe("ctx.elicit() / ctx.sample() on 2026-07-28 (multi-round-trip)", () => {
     const first = await rawExchange(spec, {}, {}, "first");
     const [key] = Object.keys(first.at(-1)!.result!.inputRequests!);
     // The heartbeat and the tool's 400 ms run on a fake clock (timers and Date; the socket stays real), advanced 25 ms a step.
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    vi.useFakeTimers({ toFake: FAKE_CLOCK });
     const second = await settledOnFakeTime(
       rawExchange(spec, {}, { inputResponses: { [key!]: accept("yes") }, requestState: first.at(-1)!.result!.requestState }, "second"),
       25,
