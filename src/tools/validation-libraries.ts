@@ -3,9 +3,9 @@
  * The validation libraries (class-validator with class-transformer and
  * class-validator-jsonschema for DTO classes; ajv with ajv-formats for JSON
  * Schema), loaded on first use instead of when the package is imported: a
- * program that validates nothing — the `agentkit` CLI's commands, a client —
- * does not load their ~450 CommonJS files (about a third of a cold
- * `import("arc-agentkit")`). Loaded with `require`, so validation stays
+ * program that validates nothing (a client, `agentkit runs`, the inbox) does
+ * not load their ~450 CommonJS files, which were more than half of a cold
+ * `import("arc-agentkit")`. Loaded with `require`, so validation stays
  * synchronous. These packages have no `exports` map and their `main` is
  * CommonJS, so an app's own `import "class-validator"` resolves to the same
  * file and shares this copy (and its decorators' metadata).
