@@ -7,12 +7,12 @@
  * served module declares, and their verifier. The current token is handed
  * over through two files in a fresh 0700 directory — the `Authorization`
  * value and a ready MCP config — each mode 0600, renewed at half the token's
- * life, removed on close (and at exit). Never printed: the warning names the
+ * life (each file replaced by a rename, never missing), removed on close (and at exit). Never printed: the warning names the
  * files, not the token. Loopback only, and refused under
  * `NODE_ENV=production` (`dev-refusal`).
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPrivateFile, removeEmptyDir, removePrivateFile, type PrivateFile } from "../wire/mcp-config-file.js";
@@ -136,13 +136,31 @@ export class DevIssuer {
     return createHmac("sha256", this.key).update(input).digest("base64url");
   }
 
-  /** Replace both files with a fresh token's (each created exclusively, mode 0600). */
+  /**
+   * Replace both files with a fresh token's: each written whole to a new file beside it (created exclusively, mode
+   * 0600), then renamed over it, so a client reading either one never finds it missing or half-written.
+   */
   private write(name: string, scopes: readonly string[]): void {
     const authorization = `Bearer ${this.mint(scopes)}`;
     const config = { mcpServers: { [name]: { type: "http", url: this.audience, headers: { Authorization: authorization } } } };
-    this.removeFiles();
-    this.written.push(createPrivateFile(this.files.authorization, `${authorization}\n`, "the development token"));
-    this.written.push(createPrivateFile(this.files.mcpConfig, `${JSON.stringify(config, null, 2)}\n`, "the development MCP config"));
+    const next = [
+      this.replace(this.files.authorization, `${authorization}\n`, "the development token"),
+      this.replace(this.files.mcpConfig, `${JSON.stringify(config, null, 2)}\n`, "the development MCP config"),
+    ];
+    this.written.splice(0, this.written.length, ...next);
+  }
+
+  /** `text` in a new 0600 file beside `path`, renamed over it: one step for a reader (both are in the 0700 directory). */
+  private replace(path: string, text: string, what: string): PrivateFile {
+    const fresh = createPrivateFile(`${path}.${randomUUID()}`, text, what);
+    try {
+      renameSync(fresh.path, path);
+    } catch (err) {
+      removePrivateFile(fresh);
+      throw err;
+    }
+    // A rename keeps the inode and birth time, which is what removePrivateFile checks.
+    return { ...fresh, path };
   }
 
   private removeFiles(): void {

@@ -7,7 +7,7 @@
  * (vitest's clock), the warning naming the files and never the token, and
  * the files gone on close. Real express on a real 127.0.0.1 socket.
  */
-import { readFileSync, statSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
@@ -19,6 +19,8 @@ import { DEV_TOKEN_TTL_SEC } from "../../src/express/dev-issuer.js";
 import { isLoopbackAddress } from "../../src/express/dev-refusal.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
 import { modernCall, post } from "./kit.js";
+import { runNode } from "../helpers/procs.js";
+import { scaledMs } from "../helpers/wait.js";
 
 const echo = tool(
   {
@@ -30,6 +32,35 @@ const echo = tool(
   ({ text }: { text: string }) => `echo ${text}`,
 );
 const write = tool({ name: "write_report", description: "Needs reports:write.", scopes: ["reports:write"] }, () => "written");
+
+/** How many renewals the file reader waits to see. */
+const READER_RENEWALS = 200;
+/**
+ * Run by `node -e <this> <authorization file> <MCP config file> <ms>`: reads both files in a loop until it has seen
+ * READER_RENEWALS new tokens or `ms` passed, counting a file missing (ENOENT) and one half-written (an authorization
+ * file not "Bearer …\n", a config that does not parse); prints the counts, never the contents.
+ */
+const FILE_READER = `
+const { readFileSync } = require("node:fs");
+const [auth, config, ms] = process.argv.slice(1);
+let missing = 0, torn = 0, reads = 0, renewalsSeen = 0, last;
+const end = Date.now() + Number(ms);
+while (Date.now() < end && renewalsSeen < ${READER_RENEWALS}) {
+  for (const file of [auth, config]) {
+    let text;
+    try { text = readFileSync(file, "utf8"); } catch (e) { if (e.code !== "ENOENT") throw e; missing++; continue; }
+    reads++;
+    if (file === auth) {
+      if (!/^Bearer \\S+\\n$/.test(text)) { torn++; continue; }
+      if (last !== undefined && text !== last) renewalsSeen++;
+      last = text;
+    } else {
+      try { JSON.parse(text); } catch { torn++; }
+    }
+  }
+}
+console.log(JSON.stringify({ missing, torn, reads, renewalsSeen }));
+`;
 
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -179,6 +210,29 @@ describe("mcpRouter({ dev: true }) on 127.0.0.1", () => {
     expect(statSync(router.devFiles!.authorization).mode & 0o777).toBe(0o600);
     const { body, headers } = modernCall("echo", { text: "hi" });
     for (const authorization of [first, second]) expect((await post(url, body, { ...headers, authorization })).status).toBe(200);
+  });
+
+  it("a renewal replaces each file in one step: a reader in another process never finds one missing or half-written", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const { router } = await devHosted();
+    const files = router.devFiles!;
+    const reading = runNode(["-e", FILE_READER, files.authorization, files.mcpConfig, String(scaledMs(10_000))], {
+      cwd: process.cwd(),
+    });
+    let settled = false;
+    void reading.finally(() => (settled = true));
+    // Renew (5 minutes of the fake clock each) until the reader has seen enough renewals or its time is up.
+    while (!settled) {
+      vi.advanceTimersByTime((DEV_TOKEN_TTL_SEC / 2) * 1000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const read = await reading;
+    expect(read.stderr).toBe("");
+    const counts = JSON.parse(read.stdout) as { missing: number; torn: number; reads: number; renewalsSeen: number };
+    expect(counts.renewalsSeen, "renewals the reader saw while reading").toBe(READER_RENEWALS);
+    expect({ missing: counts.missing, torn: counts.torn }).toEqual({ missing: 0, torn: 0 });
+    expect(readFileSync(files.mcpConfig, "utf8")).toContain(readFileSync(files.authorization, "utf8").trim());
+    expect(readdirSync(files.dir).sort()).toEqual(["authorization", "mcp-config.json"]);
   });
 
   it("a token of another dev router (a restarted server) or a forged one is refused 401", async () => {
