@@ -12,10 +12,11 @@
  * `NODE_ENV=production` (`dev-refusal`).
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdtempSync, renameSync } from "node:fs";
+import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPrivateFile, removeEmptyDir, removePrivateFile, type PrivateFile } from "../wire/mcp-config-file.js";
+import { createPrivateFile, removeEmptyDir, removePrivateFile, renamePrivateFile, type PrivateFile } from "../wire/mcp-config-file.js";
+import { errorLine } from "../util/format.js";
 import type { AccessTokenInfo } from "./router-options.js";
 import { AccessTokenError } from "./access-token.error.js";
 
@@ -120,7 +121,7 @@ export class DevIssuer {
   start(name: string, scopes: readonly string[]): void {
     if (this.closed) return;
     this.write(name, scopes);
-    this.renewal = setInterval(() => this.write(name, scopes), (DEV_TOKEN_TTL_SEC / 2) * 1000);
+    this.renewal = setInterval(() => this.renew(name, scopes), (DEV_TOKEN_TTL_SEC / 2) * 1000);
     this.renewal.unref();
   }
 
@@ -138,29 +139,41 @@ export class DevIssuer {
 
   /**
    * Replace both files with a fresh token's: each written whole to a new file beside it (created exclusively, mode
-   * 0600), then renamed over it, so a client reading either one never finds it missing or half-written.
+   * 0600), then renamed over it, so a client reading either one never finds it missing or half-written. Each is
+   * recorded as soon as it is in place, so a failure between the two still leaves both to `stop()` and the sweep.
    */
   private write(name: string, scopes: readonly string[]): void {
     const authorization = `Bearer ${this.mint(scopes)}`;
     const config = { mcpServers: { [name]: { type: "http", url: this.audience, headers: { Authorization: authorization } } } };
-    const next = [
-      this.replace(this.files.authorization, `${authorization}\n`, "the development token"),
-      this.replace(this.files.mcpConfig, `${JSON.stringify(config, null, 2)}\n`, "the development MCP config"),
-    ];
-    this.written.splice(0, this.written.length, ...next);
+    this.written[0] = this.replace(this.files.authorization, `${authorization}\n`, "the development token");
+    this.written[1] = this.replace(this.files.mcpConfig, `${JSON.stringify(config, null, 2)}\n`, "the development MCP config");
+  }
+
+  /** A renewal: `write`, and a failure said on stderr (the current token stays good until it expires), never thrown. */
+  private renew(name: string, scopes: readonly string[]): void {
+    try {
+      this.write(name, scopes);
+    } catch (err) {
+      process.stderr.write(
+        `mcpRouter: the development token files in ${this.files.dir} could not be renewed (${errorLine(err)}); ` +
+          `the current token stays good until it expires; the next try is in ${DEV_TOKEN_TTL_SEC / 120} min\n`,
+      );
+    }
   }
 
   /** `text` in a new 0600 file beside `path`, renamed over it: one step for a reader (both are in the 0700 directory). */
   private replace(path: string, text: string, what: string): PrivateFile {
     const fresh = createPrivateFile(`${path}.${randomUUID()}`, text, what);
     try {
-      renameSync(fresh.path, path);
+      return renamePrivateFile(fresh, path);
     } catch (err) {
-      removePrivateFile(fresh);
+      try {
+        removePrivateFile(fresh);
+      } catch {
+        // the rename's failure is the one to report
+      }
       throw err;
     }
-    // A rename keeps the inode and birth time, which is what removePrivateFile checks.
-    return { ...fresh, path };
   }
 
   private removeFiles(): void {

@@ -15,6 +15,7 @@ import {
   mkdtempSync,
   openSync,
   readlinkSync,
+  renameSync,
   rmdirSync,
   unlinkSync,
   writeFileSync,
@@ -144,6 +145,19 @@ export function removePrivateFile(file: PrivateFile): boolean {
   if (!st.isFile() || st.dev !== file.dev || st.ino !== file.ino || bornNs(st) !== file.born) return false;
   unlinkSync(file.path);
   return true;
+}
+
+/**
+ * @internal Rename `file` to `path` (in the same directory: one step for a reader, replacing what was there) and
+ * return its identity there. A rename keeps the inode but sets the status-change time, which stands for the birth time
+ * where the filesystem keeps none, so the identity is read again; a file that is not `file`'s inode keeps the old
+ * identity, which matches nothing (it is not ours to remove).
+ */
+export function renamePrivateFile(file: PrivateFile, path: string): PrivateFile {
+  renameSync(file.path, path);
+  const st = lstatSync(path, { bigint: true });
+  if (st.dev !== file.dev || st.ino !== file.ino) return { ...file, path };
+  return { path, dev: st.dev, ino: st.ino, born: bornNs(st) };
 }
 
 /** @internal Remove directory `dir` if it is empty; a directory somebody put something into is kept. */
