@@ -211,9 +211,7 @@ async function walls(
   store: Store,
   rounds: number,
   perBatch: number,
-  api?: LLM,
-  dbCpuMs?: () => number,
-  floorAgent?: Agent,
+  { api, dbCpuMs, floorAgent }: { api?: LLM; dbCpuMs?: () => number; floorAgent?: Agent } = {},
 ): Promise<Walls> {
   const cpu = { unrecorded: [] as number[], recorded: [] as number[], floor: [] as number[] };
   const db = { unrecorded: 0, recorded: 0, floor: 0 };
@@ -244,18 +242,17 @@ async function walls(
   };
 }
 
-/**
- * `roundTrip`: the least one statement on the store's database costs (`SELECT 1`); when given, the fake API's rows add a
- * floor contender: unrecorded runs whose tool awaits it first.
- */
-async function measure(
-  name: string,
-  store: Store,
-  cfg: BenchConfig,
-  apiUrl: string,
-  dbCpuMs?: () => number,
-  roundTrip?: () => Promise<unknown>,
-): Promise<Measured> {
+/** A store the section measures. */
+interface StoreUnderTest {
+  readonly name: string;
+  readonly make: () => Promise<Store>;
+  /** The database server's CPU so far, ms (PostgreSQL). */
+  readonly dbCpuMs?: () => number;
+  /** The least one statement on the store's database costs (`SELECT 1`): the fake API's rows add the floor contender, unrecorded runs whose tool awaits it first. */
+  readonly roundTrip?: () => Promise<unknown>;
+}
+
+async function measure({ name, dbCpuMs, roundTrip }: StoreUnderTest, store: Store, cfg: BenchConfig, apiUrl: string): Promise<Measured> {
   const steps = pick(cfg, 20, 10);
   const rounds = pick(cfg, 6, 3);
   const perBatch = pick(cfg, 5, 2);
@@ -277,11 +274,11 @@ async function measure(
   cfg.log(`runs: ${name}: ${rounds} rounds of ${perBatch} runs of ${steps} steps, recorded and not, model answering at once`);
   const instant = await walls(agent, steps, recordedStore, rounds, perBatch);
   cfg.log(`runs: ${name}: the same with AnthropicLLM against the fake API`);
-  const overHttp = await walls(agent, steps, store, rounds, perBatch, api, dbCpuMs, floorAgent);
+  const overHttp = await walls(agent, steps, store, rounds, perBatch, { api, dbCpuMs, floorAgent });
   cfg.log(`runs: ${name}: the same with a time to first token of ${THINK_MS} ms`);
   await oneRun(agent, steps, undefined, thinking);
   await oneRun(agent, steps, store, thinking);
-  const think = await walls(agent, steps, store, rounds, perBatch, thinking, dbCpuMs);
+  const think = await walls(agent, steps, store, rounds, perBatch, { api: thinking, dbCpuMs });
   const turnStart = times.get("turn+call_started") ?? [];
   const end = times.get("call_finished") ?? [];
   cfg.log(`runs: ${name}: ${resumes} resumes of a ${RESUME_STEPS}-step run`);
@@ -324,7 +321,7 @@ async function run(cfg: BenchConfig): Promise<Section> {
   let pg: TestPostgres | undefined;
   let api: ChildServer | undefined;
   const measured: Measured[] = [];
-  const floors: Array<() => Promise<unknown>> = [];
+  const closers: Array<() => Promise<unknown>> = [];
   try {
     api = await startServer("model-api");
     pg = await startPostgres();
@@ -334,35 +331,34 @@ async function run(cfg: BenchConfig): Promise<Section> {
     // The floor's round trip: PGlite's own instance on a directory beside the store's; a pool of one worker login.
     const lite = new PGlite(join(dir, "floor"));
     const pool = new pgDriver.Pool({ connectionString: worker, max: 1 });
-    floors.push(
+    closers.push(
       () => lite.close(),
       () => pool.end(),
     );
-    const makers: Array<[string, () => Promise<Store>, (() => number)?, (() => Promise<unknown>)?]> = [
-      ["in-process (MemoryInboxStore)", () => Promise.resolve(new MemoryInboxStore())],
-      [
-        "PGlite in-process (pgliteInboxStore)",
-        () => pgliteInboxStore({ dataDir: join(dir, "pglite") }),
-        undefined,
-        () => lite.query("SELECT 1"),
-      ],
-      [
-        "PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)",
-        () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" })),
-        () => db.cpuMs(),
-        () => pool.query("SELECT 1"),
-      ],
+    const stores: StoreUnderTest[] = [
+      { name: "in-process (MemoryInboxStore)", make: () => Promise.resolve(new MemoryInboxStore()) },
+      {
+        name: "PGlite in-process (pgliteInboxStore)",
+        make: () => pgliteInboxStore({ dataDir: join(dir, "pglite") }),
+        roundTrip: () => lite.query("SELECT 1"),
+      },
+      {
+        name: "PostgreSQL 127.0.0.1 (postgresInboxStore, worker login)",
+        make: () => Promise.resolve(postgresInboxStore({ connectionString: worker, role: "worker" })),
+        dbCpuMs: () => db.cpuMs(),
+        roundTrip: () => pool.query("SELECT 1"),
+      },
     ];
-    for (const [name, make, dbCpuMs, roundTrip] of makers) {
-      const store = await make();
+    for (const under of stores) {
+      const store = await under.make();
       try {
-        measured.push(await measure(name, store, cfg, api.url, dbCpuMs, roundTrip));
+        measured.push(await measure(under, store, cfg, api.url));
       } finally {
         await store.stop?.();
       }
     }
   } finally {
-    for (const end of floors) await end();
+    for (const close of closers) await close();
     await api?.stop();
     pg?.stop();
     rmSync(dir, { recursive: true, force: true });

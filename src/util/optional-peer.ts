@@ -43,10 +43,9 @@ export function lazyPeer<T>(id: string, missing: (cause: unknown) => Error): () 
   return () => (loaded ??= requirePeer<T>(id, missing));
 }
 
-/** A getter for a (CommonJS) dependency, not a peer: loaded with `require` on its first call, the same module after. */
+/** `lazyPeer` for a (CommonJS) dependency, not a peer: always installed, so a failure is Node's own error, as it is. */
 export function lazyDependency<T>(id: string): () => T {
-  let loaded: T | undefined;
-  return () => (loaded ??= require(id) as T);
+  return lazyPeer<T>(id, (cause) => cause as Error);
 }
 
 /** An optional peer loaded by `import()`: checked for at once, imported on first use. */

@@ -13,7 +13,7 @@ import { v2Client } from "../helpers/v2-client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type TestAuthServer } from "../helpers/oauth-server.js";
 import { FIXTURES, ServeProcess, requireBuild, runAgentkit } from "./agentkit-process.js";
-import { modernCall } from "../express/kit.js";
+import { modernCall, post } from "../express/kit.js";
 import { until } from "../helpers/wait.js";
 
 const MODULE = join(FIXTURES, "hosted-slow-module.mjs");
@@ -68,16 +68,7 @@ async function holdInFlight(
   ms: number,
 ): Promise<{ answer: Promise<Response> }> {
   const { body, headers } = modernCall("hold", { ms });
-  const answer = fetch(host.health.url as string, {
-    method: "POST",
-    headers: {
-      ...headers,
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify(body),
-  });
+  const answer = post(host.health.url as string, body, { ...headers, authorization: `Bearer ${token}` });
   answer.catch(() => undefined); // the caller awaits it; a cut connection is what one test expects
   await until(() => host.stderr.includes("hold started"), "the hold call to start on the host");
   return { answer };
@@ -87,11 +78,7 @@ async function holdInFlight(
 async function untilRefused(host: Awaited<ReturnType<typeof startHost>>, token: string): Promise<void> {
   await until(
     () =>
-      fetch(host.health.url as string, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: "{}",
-      }).then(
+      post(host.health.url as string, "{}", { authorization: `Bearer ${token}` }).then(
         (r) => r.status === 503,
         (err: Error) => (err.cause as NodeJS.ErrnoException | undefined)?.code === "ECONNREFUSED",
       ),
