@@ -133,6 +133,7 @@ describe("a worker's login writes only its own decision records (#10)", () => {
     const a = await workerAs("worker_a", "engine-a");
     const page = storeAs("reviewer", "page");
     const onPage = hear(page);
+    await page.pending(); // subscribe, then read, as the page does: the store is listening before the question exists
     const waiting = a.prompt({ env: "prod" });
     await onPage.until((e) => e.some((x) => x.type === "question" && x.question.from === "engine-a"));
     const asked = onPage.events.find(

@@ -160,7 +160,11 @@ export interface InboxStore {
   decisions(limit: number): Promise<StoredDecision[]>;
   /** Inserts a decision, or replaces the row with its id (never a confirmed row by an unconfirmed one), and announces it (`decision`). */
   recordDecision(decision: StoredDecision): Promise<void>;
-  /** Delivers every later event to `listener`, in order, until the returned function is called. */
+  /**
+   * Delivers every later event to `listener`, in order, until the returned function is called. A store over a
+   * database tells what changed after it listens, which it starts doing in the background: subscribe, then read
+   * (`pending()`), and nothing falls between them.
+   */
   subscribe(listener: (event: InboxEvent) => void): () => void;
 }
 

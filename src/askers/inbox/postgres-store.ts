@@ -401,7 +401,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
 
   /**
    * Deliver later changes to `listener` (a worker's store: its own questions' only); the page's store also starts
-   * sweeping lapsed leases.
+   * sweeping lapsed leases. The store connects in the background: a change made before it listens is not told, so
+   * subscribe and then read (`pending()`, `decisions()`), as the inbox page does, and nothing falls between them.
    */
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
