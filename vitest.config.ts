@@ -21,6 +21,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll's deadline when a test names none: vitest's default is 1 s, which a poll that waits on a socket, a
+    // database or Chromium overruns on 2 loaded cores; a poll only takes long when it is failing anyway.
+    expect: { poll: { timeout: 10_000 } },
     execArgv: ["--throw-deprecation"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/file-hygiene.setup.ts"],

@@ -11,6 +11,8 @@ const shared = {
   pool: "forks",
   execArgv: ["--throw-deprecation"],
   globalSetup: ["test/global-setup.ts"],
+  // expect.poll's deadline: vitest's 1 s default is too short for a loaded machine (see vitest.config.ts)
+  expect: { poll: { timeout: 10_000 } },
 } as const;
 
 export default defineConfig({

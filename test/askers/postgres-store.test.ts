@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   inboxAsker,
   migrateInboxStore,
@@ -322,9 +322,9 @@ describe("postgresInboxStore: workers and the page hold different rights (#25.3)
   });
 
   it("a second worker login claiming A's name neither reads, ends nor abandons A's questions, and cannot end A's lease", async () => {
-    const page = storeAs("reviewer", "page", { leaseMs: 600 });
-    const a = storeAs("worker_a", "worker", { worker: "worker-A", leaseMs: 600 });
-    const b = storeAs("worker_b", "worker", { worker: "worker-A", leaseMs: 600 });
+    const page = storeAs("reviewer", "page", { leaseMs: 3000 });
+    const a = storeAs("worker_a", "worker", { worker: "worker-A", leaseMs: 3000 });
+    const b = storeAs("worker_b", "worker", { worker: "worker-A", leaseMs: 3000 });
     const q = question({ arguments: { secret: "only-for-A" } });
     await a.put(q);
     const own = question();
@@ -514,12 +514,12 @@ describe("postgresInboxStore: statements prepared once per connection", () => {
 
 describe("postgresInboxStore: failures", () => {
   it("a worker process killed with SIGKILL: its 5 pending questions are abandoned once its lease lapses, and deciding one is refused", async () => {
-    await using page = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 400 });
+    await using page = postgresInboxStore({ connectionString: pg.connectionString, leaseMs: 1000 });
     const heard = hear(page);
     await page.pending();
     const script = `
       const { postgresInboxStore } = await import("arc-agentkit/askers");
-      const s = postgresInboxStore({ connectionString: process.env.PG_URL, leaseMs: 400, worker: "doomed-worker" });
+      const s = postgresInboxStore({ connectionString: process.env.PG_URL, leaseMs: 1000, worker: "doomed-worker" });
       for (let i = 0; i < 5; i++) await s.put({ id: crypto.randomUUID(), callId: null, tool: "t" + i, arguments: {}, question: "?", source: null, from: "doomed", askedAt: new Date().toISOString(), deadlineAt: null, status: "pending" });
       console.log("ASKED");
       setInterval(() => {}, 1000);`;
@@ -566,8 +566,40 @@ describe("postgresInboxStore: failures", () => {
     }
   });
 
+  it("the heartbeat renews the lease on every tick, however long a renewal statement takes (not every other tick)", async () => {
+    // The clock is vitest's (setInterval and Date only: the sockets and their timers stay real); each renewal
+    // statement takes 5 ms of it, as a real one takes some time.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    const { default: pgLib } = await import("pg");
+    const pool = new pgLib.Pool({ connectionString: pg.connectionString, max: 2 });
+    const renewals: Array<Promise<unknown>> = [];
+    const query = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
+    (pool as unknown as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+      const text = typeof config === "string" ? config : (config as { text: string }).text;
+      if (!/^INSERT INTO \w+\.workers /.test(text)) return query(config, ...rest);
+      vi.advanceTimersByTime(5);
+      const sent = query(config, ...rest);
+      renewals.push(sent);
+      return sent;
+    };
+    const s = postgresInboxStore({ pool, ownsPool: true, leaseMs: 300 });
+    try {
+      await s.put(question()); // the first renewal, and the heartbeat every 100 ms
+      expect(renewals).toHaveLength(1);
+      for (let tick = 1; tick <= 4; tick++) {
+        await vi.advanceTimersByTimeAsync(100);
+        await Promise.all(renewals);
+        await new Promise((r) => setImmediate(r)); // the store's own continuation after its statement
+      }
+      expect(renewals).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+      await s.stop();
+    }
+  });
+
   it("a live worker's questions are not abandoned: its heartbeat renews the lease", async () => {
-    const [worker, page] = [store({ leaseMs: 300 }), store({ leaseMs: 300 })];
+    const [worker, page] = [store({ leaseMs: 600 }), store({ leaseMs: 600 })];
     const q = question();
     await worker.put(q);
     await new Promise((r) => setTimeout(r, 1200));

@@ -414,12 +414,12 @@ describe("a shared inbox on PostgreSQL", () => {
   }, 60_000);
 
   it("a worker process killed with SIGKILL: after its lease its pending questions show abandoned in Chromium (live, and in the history after a reload), and deciding one is refused", async () => {
-    const store = postgresInboxStore({ connectionString: db, leaseMs: 900 });
+    const store = postgresInboxStore({ connectionString: db, leaseMs: 2000 });
     const inbox = await ApprovalInbox.start({ store });
     // Its own temporary directory (removed with `dir`): killed, it cannot remove its ApprovalServer's MCP config file itself.
     const tmp = join(dir, "doomed-tmp");
     mkdirSync(tmp, { mode: 0o700 });
-    const child = spawnWorker(DOOMED, 3, { LEASE_MS: "900", TMPDIR: tmp });
+    const child = spawnWorker(DOOMED, 3, { LEASE_MS: "2000", TMPDIR: tmp });
     child.stdout.resume();
     child.stderr.resume();
     const { context, page } = await loggedInPage(browser, inbox);

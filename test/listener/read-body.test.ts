@@ -9,6 +9,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readBody, readJsonBody, type BodyText, type JsonBody } from "../../src/listener/read-body.js";
+import { until } from "../helpers/wait.js";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -19,9 +20,11 @@ afterEach(async () => {
 /** A server whose every request is read with `read`; each result is recorded and answered as JSON. */
 async function serving<T extends BodyText | JsonBody>(
   read: (req: IncomingMessage, res: ServerResponse) => Promise<T>,
-): Promise<{ port: number; seen: T[] }> {
+): Promise<{ port: number; seen: T[]; readonly requests: number }> {
   const seen: T[] = [];
+  let requests = 0;
   const server = createServer((req, res) => {
+    requests++;
     void read(req, res).then((r) => {
       seen.push(r);
       if (r.ok || r.reason !== "aborted")
@@ -34,7 +37,13 @@ async function serving<T extends BodyText | JsonBody>(
       server.closeAllConnections();
       server.close(() => r());
     });
-  return { port: (server.address() as AddressInfo).port, seen };
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    get requests() {
+      return requests;
+    },
+  };
 }
 
 /** POST `parts` (chunked unless `length` is given); the status, the body and whether the server closed the connection. */
@@ -83,12 +92,12 @@ describe("readBody", () => {
 
   it("a client that resets mid-body is reported as aborted, and the server goes on serving", async () => {
     const s = await serving((req, res) => readBody(req, res, 1024));
-    await new Promise<void>((resolve) => {
-      const req = request({ host: "127.0.0.1", port: s.port, method: "POST", path: "/", headers: { "content-length": "100" } });
-      req.on("error", () => resolve());
-      req.write("only part of it");
-      setTimeout(() => req.destroy(), 50);
-    });
+    const req = request({ host: "127.0.0.1", port: s.port, method: "POST", path: "/", headers: { "content-length": "100" } });
+    const gone = new Promise<void>((resolve) => req.on("error", () => resolve()));
+    req.write("only part of it");
+    await until(() => s.requests === 1, "the server to be reading the request's body");
+    req.destroy();
+    await gone;
     await expect.poll(() => s.seen).toEqual([{ ok: false, reason: "aborted" }]);
     expect(await post(s.port, ["after"])).toMatchObject({ status: 200 });
   });

@@ -102,9 +102,9 @@ describe("round records", () => {
     store.subscribeRecords((e) => e.record.status === "cancelled" && ended.push(e.record.id));
     vi.setSystemTime(new Date("2026-12-06T06:02:00Z"));
     const fresh = await rounds.asked(undefined, call(), "elicitation/create", { message: "New?" });
-    await vi.waitFor(() => expect(ended).toEqual([old.record.id]));
+    await vi.waitFor(() => expect(ended).toEqual([old.record.id]), { timeout: 10_000 });
     // Final and past its TTL (17 state lifetimes from its creation): dropped in the same sweep.
-    await vi.waitFor(() => expect(store.has(old.record.id)).toBe(false));
+    await vi.waitFor(() => expect(store.has(old.record.id)).toBe(false), { timeout: 10_000 });
     expect((await store.getRecord(fresh.record.id, "owner-1"))?.status).toBe("input_required");
   });
 });

@@ -196,10 +196,10 @@ describe("serveRegistry: the error contract", () => {
     const stillRunning = client
       .callTool({ name: "waits_forever", arguments: {} }, undefined, { signal: other.signal })
       .catch((e: unknown) => e);
-    await vi.waitFor(() => expect(started).toBe(2));
+    await vi.waitFor(() => expect(started).toBe(2), { timeout: 10_000 });
     first.abort("user pressed stop");
     await cancelled;
-    await vi.waitFor(() => expect(reasons).toHaveLength(1));
+    await vi.waitFor(() => expect(reasons).toHaveLength(1), { timeout: 10_000 });
     expect(reasons[0]).toBeInstanceOf(Cancelled);
     expect(reasons[0]).toBeInstanceOf(ClientGaveUp);
     expect((reasons[0] as Cancelled).message).toBe("agentkit-test stopped waiting: it cancelled the call: user pressed stop");
@@ -211,7 +211,7 @@ describe("serveRegistry: the error contract", () => {
     expect(reasons).toHaveLength(1);
     other.abort();
     await stillRunning;
-    await vi.waitFor(() => expect(reasons).toHaveLength(2));
+    await vi.waitFor(() => expect(reasons).toHaveLength(2), { timeout: 10_000 });
     expect((reasons[1] as Cancelled).message).toMatch(/ stopped waiting: it cancelled the call/);
   });
 
@@ -225,10 +225,10 @@ describe("serveRegistry: the error contract", () => {
     const spec = await served([waits], { name: "engine", ctx });
     const client = await sdkClientFor(spec.url!, { ...spec.authHeaders });
     const pending = client.callTool({ name: "waits_forever", arguments: {} }).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(inFlight).toBeDefined());
+    await vi.waitFor(() => expect(inFlight).toBeDefined(), { timeout: 10_000 });
     expect(inFlight!.cancelled).toBe(false);
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await vi.waitFor(() => expect(inFlight!.cancelled).toBe(true));
+    await vi.waitFor(() => expect(inFlight!.cancelled).toBe(true), { timeout: 10_000 });
     expect(() => inFlight!.checkCancelled()).toThrow(/ stopped waiting: its connection closed while the call was running$/);
     expect(ctx.cancelled).toBe(false);
     await client.close();

@@ -963,21 +963,23 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     }
   }
 
-  /** Renew this process's lease now if a third of it has passed (and keep renewing it while the store is open). */
-  async #renewLease(): Promise<void> {
-    if (Date.now() - this.#leaseRenewedAt < this.leaseMs / 3) return;
+  /**
+   * Renew this process's lease if `afterMs` have passed since the last renewal began (an operation's: a third of the
+   * lease; the heartbeat's, every third of the lease while the store is open: always). Timed from when the statement
+   * was sent, so a slow statement does not make the next heartbeat skip and leave only a third of the lease to spare.
+   */
+  async #renewLease(afterMs = this.leaseMs / 3): Promise<void> {
+    const started = Date.now();
+    if (started - this.#leaseRenewedAt < afterMs) return;
     await this.#query(
       `INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
       ON CONFLICT (owner, worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
       [this.worker, this.leaseMs],
     );
-    this.#leaseRenewedAt = Date.now();
+    this.#leaseRenewedAt = started;
     if (!this.#heartbeat) {
       this.#heartbeat = setInterval(
-        () =>
-          void this.#renewLease().catch((err: unknown) =>
-            getLogger().debug(`inbox store: renewing the lease failed: ${(err as Error).message}`),
-          ),
+        () => void this.#renewLease(0).catch(ignoreRejection("renewing the lease; the next heartbeat renews it again")),
         Math.max(1, Math.floor(this.leaseMs / 3)),
       );
       this.#heartbeat.unref();
