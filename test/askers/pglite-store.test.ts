@@ -89,6 +89,8 @@ it("an unknown option is refused by name with the accepted ones, before any dire
   );
 });
 
+// 180 s: three PGlite starts, one of them a new database (its initdb is about 10 s of WebAssembly on a loaded 2-core
+// machine, 30 s and more beside another suite).
 it("a directory another process has open is refused, naming the directory; once that process is gone (even killed) it opens", async () => {
   const dataDir = join(dir, "held");
   const script = `
@@ -122,4 +124,4 @@ it("a directory another process has open is refused, naming the directory; once 
     message: expect.stringContaining(`'${dataDir}' is already open (by process ${process.pid})`),
   });
   expect(await store.pending()).toEqual([]);
-}, 60_000);
+}, 180_000);
