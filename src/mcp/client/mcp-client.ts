@@ -46,6 +46,7 @@ import { pyList } from "../../util/format.js";
 import { checkMaxResultChars, cutText, SpilledResults } from "./result-budget.js";
 import { isUsable, nextSession, type SessionEvent, type SessionState } from "./session-state.js";
 import { ignoreRejection } from "../../util/logger.js";
+import { graceSignal } from "./answer-grace.js";
 
 /** How long `listTools()` / `listResources()` results are served from cache: 30 s (`{ forceRefresh: true }` skips it). */
 export const DEFAULT_TTL_MS = 30_000;
@@ -535,7 +536,10 @@ export class MCPClient implements AsyncDisposable {
    * `ctx.checkCancelled()` runs before anything is sent, so a cancelled run
    * never reaches the server. Aborting `ctx.signal` (or `signal`) while the call
    * is in flight sends `notifications/cancelled`, rejects with `Cancelled`, and
-   * leaves the session usable for the next call.
+   * leaves the session usable for the next call. On 2026-07-28 with the tasks
+   * extension declared, an answer already on its way is waited for up to
+   * 100 ms after the abort: a task in it is cancelled with `tasks/cancel`
+   * rather than left running with nobody knowing its id.
    *
    * @throws Cancelled when the run was cancelled before or during the call.
    * @throws McpRequestError when the request fails (timeout, lost connection, JSON-RPC error).
@@ -639,19 +643,28 @@ export class MCPClient implements AsyncDisposable {
     sendOptions: { signal?: AbortSignal; timeout?: number; onprogress?: (p: CallProgress) => void },
     traced: TracedCall | undefined,
   ): Promise<CallToolResult | TaskSnapshot> {
+    // A call that may be answered with a task hears its caller's abort a moment later (see answer-grace.ts).
+    const grace = this.declaresTasks(session) ? graceSignal(sendOptions.signal) : undefined;
     try {
       // Progress is always asked for, and each notification restarts the
       // deadline: a server that keeps saying it is alive (a person deciding)
       // is waited for; only a silent one times out.
-      const keepAlive = { ...sendOptions, onprogress: sendOptions.onprogress ?? ignoreProgress, resetTimeoutOnProgress: true };
+      const keepAlive = {
+        ...sendOptions,
+        signal: grace ? grace.signal : sendOptions.signal,
+        onprogress: sendOptions.onprogress ?? ignoreProgress,
+        resetTimeoutOnProgress: true,
+      };
       const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, keepAlive)) as CallToolResult;
       const handle = taskHandleOf(result);
+      if (sendOptions.signal?.aborted) return this.answeredAfterAbort(name, handle, sendOptions.signal, sendOptions.timeout);
       if (handle) {
         noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });
         return handle;
       }
       return result;
     } catch (err) {
+      if (err instanceof Cancelled) throw err;
       if (sendOptions.signal?.aborted) {
         throw new Cancelled(
           `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent ` +
@@ -661,7 +674,22 @@ export class MCPClient implements AsyncDisposable {
       }
       if (isSessionGone(this.sdk, err)) throw await this.sessionLost(`tools/call '${name}'`, session, err);
       throw this.failure(`tools/call '${name}'`, err);
+    } finally {
+      grace?.release();
     }
+  }
+
+  /** A call's answer came after its caller aborted: a task in it is cancelled (`tasks/cancel`, which `stop()` waits for). */
+  private answeredAfterAbort(name: string, handle: TaskSnapshot | undefined, signal: AbortSignal, timeout: number | undefined): never {
+    if (handle)
+      void this.taskChannel(timeout)
+        .cancel(handle.taskId)
+        .catch(ignoreRejection(`tasks/cancel of MCP task ${handle.taskId}`));
+    throw new Cancelled(
+      `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; its answer came after that` +
+        (handle ? `: a task, sent tasks/cancel` : ` and was dropped`),
+      signal.reason,
+    );
   }
 
   /** A tools/call's `_meta`: the trace context, and on 2026-07-28 the tasks extension (unless opened with `tasks: false`). */
