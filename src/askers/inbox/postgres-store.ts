@@ -242,6 +242,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
   #sweeper?: NodeJS.Timeout;
   #retry?: NodeJS.Timeout;
   #leaseRenewedAt = 0;
+  /** The lease renewal out, if any (`stop()` waits for it before it deletes the lease). */
+  #renewal: Promise<unknown> | undefined;
   /** The runs this store's process is running now (claimed or created, not released). */
   readonly #runsHeld = new Set<string>();
 
@@ -638,6 +640,8 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
     await this.#queue;
     this.#dropLine(false);
     this.#relay?.close();
+    // A renewal still out would write the lease row again after it is deleted.
+    await this.#renewal?.catch(ignoreRejection("a lease renewal still out while closing; the row is deleted next"));
     if (this.#leaseRenewedAt)
       await this.#pool
         .query(`DELETE FROM ${this.schema}.workers WHERE owner = current_user AND worker = $1`, [this.worker])
@@ -970,13 +974,14 @@ export class PostgresInboxStore implements InboxStore, CallRecordStore, RunStore
    */
   async #renewLease(afterMs = this.leaseMs / 3): Promise<void> {
     const started = Date.now();
-    if (started - this.#leaseRenewedAt < afterMs) return;
-    await this.#query(
+    // A heartbeat while a renewal is still out (a slow database) waits for that one instead of sending another.
+    if (started - this.#leaseRenewedAt < afterMs || (afterMs === 0 && this.#renewal)) return;
+    await (this.#renewal = this.#query(
       `INSERT INTO ${this.schema}.workers (worker, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
       ON CONFLICT (owner, worker) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
       [this.worker, this.leaseMs],
-    );
-    this.#leaseRenewedAt = started;
+    ).finally(() => (this.#renewal = undefined)));
+    this.#leaseRenewedAt = Math.max(this.#leaseRenewedAt, started);
     if (!this.#heartbeat) {
       this.#heartbeat = setInterval(
         () => void this.#renewLease(0).catch(ignoreRejection("renewing the lease; the next heartbeat renews it again")),

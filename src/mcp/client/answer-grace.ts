@@ -7,12 +7,13 @@
  * effect done once they approve) with nobody knowing its id. So the SDK's
  * request hears the caller's abort `ANSWER_GRACE_MS` later: an answer already
  * on its way arrives, and a task in it is cancelled with `tasks/cancel`; an
- * answer that has not come by then is given up (its stream closes, which
- * cancels the call on the server).
+ * answer that has not come by then is given up as before (its request's
+ * stream closes, or on stdio `notifications/cancelled` is sent, which cancels
+ * the call on the server).
  */
 
-/** How long an aborted call's answer may still arrive (loopback answers arrive within a millisecond; a loaded machine's in tens). */
-export const ANSWER_GRACE_MS = 100;
+/** How long an aborted call's answer may still arrive (loopback answers arrive within a millisecond; on a loaded machine, tens of milliseconds). */
+export const ANSWER_GRACE_MS = 250;
 
 /** `signal`, followed `ms` after it aborts (at once when it already has); `release()` when the request settled. */
 export function graceSignal(

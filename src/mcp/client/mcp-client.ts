@@ -34,7 +34,7 @@ import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { endRequest, noteRequest, outgoingRequest, traceMeta } from "../../context/run-observer.js";
 import type { TracedCall } from "../../context/run-context.js";
 import { McpTask, type McpTaskReference, type TaskChannel } from "./mcp-task.js";
-import { declareTasks, taskHandleOf, type TaskSnapshot } from "./task-codec.js";
+import { declareTasks, isTerminal, taskHandleOf, type TaskSnapshot } from "./task-codec.js";
 import { checkReference, taskChannel } from "./task-channel.js";
 import type { CallProgress } from "./call-progress.js";
 
@@ -538,8 +538,9 @@ export class MCPClient implements AsyncDisposable {
    * is in flight sends `notifications/cancelled`, rejects with `Cancelled`, and
    * leaves the session usable for the next call. On 2026-07-28 with the tasks
    * extension declared, an answer already on its way is waited for up to
-   * 100 ms after the abort: a task in it is cancelled with `tasks/cancel`
-   * rather than left running with nobody knowing its id.
+   * 250 ms after the abort: a task in it is cancelled with `tasks/cancel`
+   * (which `stop()` waits for) rather than left running with nobody knowing
+   * its id; progress may still be reported in that time.
    *
    * @throws Cancelled when the run was cancelled before or during the call.
    * @throws McpRequestError when the request fails (timeout, lost connection, JSON-RPC error).
@@ -584,7 +585,8 @@ export class MCPClient implements AsyncDisposable {
    * answer with a task: its `id` and `reference` name it, and `result()`
    * polls it to its final `CallToolResult` (see `McpTask`). An answer that
    * came in the call is an `McpTask` already `completed`, whose `id` and
-   * `reference` are `null`.
+   * `reference` are `null`. When `ctx` is cancelled while the call is out,
+   * a task in an answer already on its way is cancelled, as for `callTool()`.
    *
    * @throws Cancelled when `ctx` was cancelled before or during the call.
    * @throws McpRequestError when the request fails.
@@ -645,26 +647,21 @@ export class MCPClient implements AsyncDisposable {
   ): Promise<CallToolResult | TaskSnapshot> {
     // A call that may be answered with a task hears its caller's abort a moment later (see answer-grace.ts).
     const grace = this.declaresTasks(session) ? graceSignal(sendOptions.signal) : undefined;
+    // Progress is always asked for, and each notification restarts the
+    // deadline: a server that keeps saying it is alive (a person deciding)
+    // is waited for; only a silent one times out.
+    const keepAlive = {
+      ...sendOptions,
+      signal: grace ? grace.signal : sendOptions.signal,
+      onprogress: sendOptions.onprogress ?? ignoreProgress,
+      resetTimeoutOnProgress: true,
+    };
+    const sent = session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, keepAlive) as Promise<CallToolResult>;
+    const unlink = grace && sendOptions.signal ? this.cancelTaskOnAbort(sendOptions.signal, session, sent, sendOptions.timeout) : undefined;
+    let result: CallToolResult;
     try {
-      // Progress is always asked for, and each notification restarts the
-      // deadline: a server that keeps saying it is alive (a person deciding)
-      // is waited for; only a silent one times out.
-      const keepAlive = {
-        ...sendOptions,
-        signal: grace ? grace.signal : sendOptions.signal,
-        onprogress: sendOptions.onprogress ?? ignoreProgress,
-        resetTimeoutOnProgress: true,
-      };
-      const result = (await session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, keepAlive)) as CallToolResult;
-      const handle = taskHandleOf(result);
-      if (sendOptions.signal?.aborted) return this.answeredAfterAbort(name, handle, sendOptions.signal, sendOptions.timeout);
-      if (handle) {
-        noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });
-        return handle;
-      }
-      return result;
+      result = await sent;
     } catch (err) {
-      if (err instanceof Cancelled) throw err;
       if (sendOptions.signal?.aborted) {
         throw new Cancelled(
           `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; the server was sent ` +
@@ -676,20 +673,42 @@ export class MCPClient implements AsyncDisposable {
       throw this.failure(`tools/call '${name}'`, err);
     } finally {
       grace?.release();
+      unlink?.();
     }
+    const handle = taskHandleOf(result);
+    if (handle) noteRequest(traced, "mcp.task.status", { "mcp.task.id": handle.taskId, "mcp.task.status": handle.status });
+    if (sendOptions.signal?.aborted) {
+      const what = !handle
+        ? "and was dropped"
+        : isTerminal(handle.status)
+          ? `(task ${handle.taskId}, ${handle.status})`
+          : `(task ${handle.taskId}), which was sent tasks/cancel`;
+      throw new Cancelled(
+        `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; its answer came after that ${what}`,
+        sendOptions.signal.reason,
+      );
+    }
+    return handle ?? result;
   }
 
-  /** A call's answer came after its caller aborted: a task in it is cancelled (`tasks/cancel`, which `stop()` waits for). */
-  private answeredAfterAbort(name: string, handle: TaskSnapshot | undefined, signal: AbortSignal, timeout: number | undefined): never {
-    if (handle)
-      void this.taskChannel(timeout)
-        .cancel(handle.taskId)
-        .catch(ignoreRejection(`tasks/cancel of MCP task ${handle.taskId}`));
-    throw new Cancelled(
-      `MCP tools/call '${name}' on ${this.server} was cancelled mid-call; its answer came after that` +
-        (handle ? `: a task, sent tasks/cancel` : ` and was dropped`),
-      signal.reason,
-    );
+  /**
+   * When `signal` aborts while `sent` (a tools/call that may be answered with a task) is out, a task in its answer —
+   * one already on its way (see answer-grace.ts) — is sent `tasks/cancel` on `session`; `stop()` waits for it. Returns
+   * the unlink, for when `sent` settled.
+   */
+  private cancelTaskOnAbort(signal: AbortSignal, session: Client, sent: Promise<CallToolResult>, timeout: number | undefined): () => void {
+    const onAbort = (): void => {
+      const kept = sent
+        .then((answer) => {
+          const handle = taskHandleOf(answer);
+          if (handle && !isTerminal(handle.status)) return this.taskChannel(timeout, session).cancel(handle.taskId);
+        })
+        .catch(ignoreRejection("tasks/cancel of an MCP task whose call was cancelled as its answer arrived"));
+      this.cancels.add(kept);
+      void kept.finally(() => this.cancels.delete(kept));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    return () => signal.removeEventListener("abort", onAbort);
   }
 
   /** A tools/call's `_meta`: the trace context, and on 2026-07-28 the tasks extension (unless opened with `tasks: false`). */
@@ -709,10 +728,11 @@ export class MCPClient implements AsyncDisposable {
   }
 
   /** What an `McpTask` of this client sends through (see task-channel.ts); its `tasks/cancel` requests in flight are kept for `stop()`. */
-  private taskChannel(timeout: number | undefined): TaskChannel {
+  private taskChannel(timeout: number | undefined, session?: Client): TaskChannel {
     const channel = taskChannel({
       server: this.label,
-      live: () => this.live(),
+      // A cancel sent for a call in flight goes on that call's session, which stop() keeps open for it.
+      live: session ? () => Promise.resolve(session) : () => this.live(),
       declaration: () => declareTasks(sessionCapabilities(this.recipe)),
       timeout,
       answers: this.answers,
