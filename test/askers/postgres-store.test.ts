@@ -599,10 +599,10 @@ describe("postgresInboxStore: failures", () => {
   });
 
   it("a live worker's questions are not abandoned: its heartbeat renews the lease", async () => {
-    const [worker, page] = [store({ leaseMs: 600 }), store({ leaseMs: 600 })];
+    const [worker, page] = [store({ leaseMs: 1000 }), store({ leaseMs: 1000 })];
     const q = question();
     await worker.put(q);
-    await new Promise((r) => setTimeout(r, 1200));
+    await new Promise((r) => setTimeout(r, 2200));
     expect(await page.sweep()).toBe(0);
     expect((await page.get(q.id))?.status).toBe("pending");
   });

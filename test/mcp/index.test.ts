@@ -118,4 +118,5 @@ it("arc-agentkit/mcp: every export the compiler sees, types included, sorted", (
     "type ToolGuard",
     "toolResultText",
   ]);
-});
+  // The TypeScript compiler over the whole entry point: seconds alone, minutes beside other suites on 2 cores.
+}, 120_000);
