@@ -7,8 +7,6 @@
  * fence (another module, -32021, -32601); `tasks/update` answering
  * `ctx.elicit()`; `tasks/cancel`; a JSON-RPC error ends a task `failed`.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Cancelled, RunContext, tool, type Asker, type Decision } from "../../src/index.js";
 import { MCPClient, StreamableHttpServer } from "../../src/mcp/index.js";
@@ -19,6 +17,7 @@ import { MemoryCallRecords } from "../../src/records/memory-call-records.js";
 import type { CallRecordStore } from "../../src/contracts/call-record.js";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import { ServedSpecs } from "./helpers.js";
+import { WireLogProxy } from "../cli/kit/wire-log-proxy.js";
 import { callTool, pollTask, rpc, taskRpc, type Target } from "./tasks-helpers.js";
 
 const specs = new ServedSpecs();
@@ -29,60 +28,6 @@ function gate(): { wait: Promise<void>; open: () => void } {
   let open!: () => void;
   const wait = new Promise<void>((resolve) => (open = resolve));
   return { wait, open };
-}
-
-/**
- * A loopback proxy in front of `target` that holds the first `tools/call` answer (its whole body read from the server)
- * until `release()`: `held` resolves with that body once it is held.
- */
-async function answerHoldingProxy(
-  target: string,
-): Promise<{ url: string; held: Promise<string>; release: () => void; stop: () => Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let holding!: (body: string) => void;
-  const held = new Promise<string>((resolve) => (holding = resolve));
-  let first = true;
-  const upstream = new AbortController();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const hold = first && body.includes('"tools/call"');
-      if (hold) first = false;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length"));
-      const answered = async (answer: globalThis.Response): Promise<void> => {
-        const head = { "content-type": answer.headers.get("content-type") ?? "application/json" };
-        if (hold) {
-          const text = await answer.text();
-          holding(text);
-          await released;
-          if (!res.destroyed) res.writeHead(answer.status, head).end(text);
-          return;
-        }
-        res.writeHead(answer.status, head);
-        for await (const chunk of answer.body ?? []) if (!res.destroyed) res.write(chunk);
-        res.end();
-      };
-      const init = { method: req.method, headers: headers as Record<string, string>, signal: upstream.signal };
-      void fetch(target, body.length ? { ...init, body } : init)
-        .then(answered)
-        .catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    held,
-    release,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        upstream.abort();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 async function served(
@@ -282,26 +227,20 @@ describe("served tools as MCP tasks (2026-07-28)", () => {
       },
     );
     const spec = await served([endless]);
-    const proxy = await answerHoldingProxy(spec.url);
-    try {
-      await using client = await MCPClient.start(
-        new StreamableHttpServer({ url: proxy.url, headers: spec.headers, protocol: "2026-07-28" }),
-      );
-      const caller = new AbortController();
-      const call = client.callTool("endless", {}, { signal: caller.signal }).catch((e: unknown) => e);
-      const handle = await proxy.held; // the server answered with the task's handle; the proxy holds it
-      expect(handle).toContain('"resultType":"task"');
-      caller.abort(new Error("the caller gave up"));
-      proxy.release(); // the answer arrives just after the abort
-      const err = await call;
-      expect(err).toBeInstanceOf(Cancelled);
-      // the server's task hears tasks/cancel: its run is cancelled, nothing goes on unknown to anyone
-      await expect.poll(() => aborted).toBeDefined();
-      expect(String((aborted as Error).message)).toContain("tasks/cancel");
-      expect((err as Error).message).toMatch(/its answer came after that \(task \S+\), which was sent tasks\/cancel$/);
-    } finally {
-      await proxy.stop();
-    }
+    await using proxy = await WireLogProxy.start(spec.url, { hold: "tools/call" });
+    await using client = await MCPClient.start(new StreamableHttpServer({ url: proxy.url, headers: spec.headers, protocol: "2026-07-28" }));
+    const caller = new AbortController();
+    const call = client.callTool("endless", {}, { signal: caller.signal }).catch((e: unknown) => e);
+    const handle = await proxy.held; // the server answered with the task's handle; the proxy holds it
+    expect(handle).toContain('"resultType":"task"');
+    caller.abort(new Error("the caller gave up"));
+    proxy.release(); // the answer arrives just after the abort
+    const err = await call;
+    expect(err).toBeInstanceOf(Cancelled);
+    // the server's task hears tasks/cancel: its run is cancelled, nothing goes on unknown to anyone
+    await expect.poll(() => aborted).toBeDefined();
+    expect(String((aborted as Error).message)).toContain("tasks/cancel");
+    expect((err as Error).message).toMatch(/its answer came after that \(task \S+\), which was sent tasks\/cancel$/);
   });
 
   it("a tool that throws the SDK's ProtocolError ends its task failed with that error; any other throw ends it completed with an isError result", async () => {

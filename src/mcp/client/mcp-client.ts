@@ -646,7 +646,7 @@ export class MCPClient implements AsyncDisposable {
     traced: TracedCall | undefined,
   ): Promise<CallToolResult | TaskSnapshot> {
     // A call that may be answered with a task hears its caller's abort a moment later (see answer-grace.ts).
-    const grace = this.declaresTasks(session) ? graceSignal(sendOptions.signal) : undefined;
+    const grace = sendOptions.signal && this.declaresTasks(session) ? graceSignal(sendOptions.signal) : undefined;
     // Progress is always asked for, and each notification restarts the
     // deadline: a server that keeps saying it is alive (a person deciding)
     // is waited for; only a silent one times out.
@@ -657,7 +657,7 @@ export class MCPClient implements AsyncDisposable {
       resetTimeoutOnProgress: true,
     };
     const sent = session.callTool({ name, arguments: args, ...this.callMeta(session, traced) }, keepAlive) as Promise<CallToolResult>;
-    const unlink = grace && sendOptions.signal ? this.cancelTaskOnAbort(sendOptions.signal, session, sent, sendOptions.timeout) : undefined;
+    const unlink = grace && this.cancelTaskOnAbort(sendOptions.signal!, session, sent, sendOptions.timeout);
     let result: CallToolResult;
     try {
       result = await sent;

@@ -6,8 +6,11 @@
  * the `MCP-Protocol-Version` and `Mcp-Session-Id` headers and the envelope's
  * protocol version, the `Mcp-Name` header, when it arrived and how long
  * its answer took. What the CLI really sent, not what the server made of it.
+ * With `hold`, the first answer to a request of that method is read whole and
+ * kept back until `release()` (a client that gives up while its answer is on
+ * its way).
  */
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One POST as the CLI sent it. */
@@ -29,13 +32,25 @@ export interface LoggedRequest {
 /** The running proxy: `url` to give the CLI, `log` of what it sent. */
 export class WireLogProxy implements AsyncDisposable {
   readonly log: LoggedRequest[] = [];
+  /** With `hold`: the held answer's body, once the proxy holds it. */
+  readonly held: Promise<string>;
+  /** With `hold`: let the held answer through. */
+  readonly release: () => void;
+  private holding: ((body: string) => void) | undefined;
+  private readonly released: Promise<void>;
   private readonly started = Date.now();
   private constructor(
     private readonly server: Server,
     readonly url: string,
-  ) {}
+    private hold: string | undefined,
+  ) {
+    let release!: () => void;
+    this.released = new Promise<void>((resolve) => (release = resolve));
+    this.release = release;
+    this.held = new Promise<string>((resolve) => (this.holding = resolve));
+  }
 
-  static async start(target: string): Promise<WireLogProxy> {
+  static async start(target: string, options: { hold?: string } = {}): Promise<WireLogProxy> {
     const to = new URL(target);
     const ref: { self?: WireLogProxy } = {};
     const server = createServer((req, res) => {
@@ -47,6 +62,7 @@ export class WireLogProxy implements AsyncDisposable {
         const out = request(
           { host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers: { ...req.headers, host: to.host } },
           (answer) => {
+            if (entry && entry.method === ref.self!.hold) return ref.self!.holdAnswer(answer, res);
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             const parts: Buffer[] = [];
             answer.on("data", (c: Buffer) => parts.push(c));
@@ -65,7 +81,19 @@ export class WireLogProxy implements AsyncDisposable {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    return (ref.self = new WireLogProxy(server, `http://127.0.0.1:${port}${to.pathname}`));
+    return (ref.self = new WireLogProxy(server, `http://127.0.0.1:${port}${to.pathname}`, options.hold));
+  }
+
+  /** The first answer to the held method: read whole, kept until `release()`, then written (unless its client left). */
+  private holdAnswer(answer: IncomingMessage, res: ServerResponse): void {
+    this.hold = undefined;
+    const parts: Buffer[] = [];
+    answer.on("data", (c: Buffer) => parts.push(c));
+    answer.on("end", () => {
+      const body = Buffer.concat(parts);
+      this.holding?.(body.toString("utf8"));
+      void this.released.then(() => res.destroyed || res.writeHead(answer.statusCode ?? 502, answer.headers).end(body));
+    });
   }
 
   private record(headers: Record<string, string | string[] | undefined>, body: Buffer): LoggedRequest {
